@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The published entry point: TypeScript runs through tsx, so there is no build step.
+import { register } from 'tsx/esm/api'
+
+register()
+await import('./cli.ts')

@@ -1,0 +1,90 @@
+// Judges one operation result against one expectation. The expectation kinds are a small closed set
+// (vectors/README.md): accept, value, reject. Error codes are compared; messages never are.
+import type { Expectation } from './vector-cases.ts'
+
+export type OperationResult =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { code: string; seq?: number; line?: number; message?: string } }
+
+export type Verdict = { pass: true } | { pass: false; reason: string }
+
+/** The first place where two JSON-shaped values differ, as a path; undefined when they are equal. */
+export function firstDifference(expected: unknown, actual: unknown, path = '$'): string | undefined {
+  if (typeof expected === 'number' && typeof actual === 'number') {
+    return Object.is(expected, actual) ? undefined : path
+  }
+  if (Array.isArray(expected) || Array.isArray(actual)) {
+    if (!Array.isArray(expected) || !Array.isArray(actual)) return path
+    const length = Math.max(expected.length, actual.length)
+    for (let index = 0; index < length; index += 1) {
+      if (index >= expected.length || index >= actual.length) return `${path}[${index}]`
+      const found = firstDifference(expected[index], actual[index], `${path}[${index}]`)
+      if (found) return found
+    }
+    return undefined
+  }
+  if (isRecord(expected) && isRecord(actual)) {
+    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)])
+    for (const key of [...keys].sort()) {
+      if (!(key in expected) || !(key in actual)) return `${path}.${key}`
+      const found = firstDifference(expected[key], actual[key], `${path}.${key}`)
+      if (found) return found
+    }
+    return undefined
+  }
+  return expected === actual ? undefined : path
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** For a log (an array of events), the seq of the first event that differs: "where they diverge". */
+export function firstDivergingSeq(expected: unknown, actual: unknown): number | undefined {
+  if (!Array.isArray(expected) || !Array.isArray(actual)) return undefined
+  const length = Math.max(expected.length, actual.length)
+  for (let index = 0; index < length; index += 1) {
+    if (firstDifference(expected[index], actual[index]) !== undefined) {
+      const event = expected[index] ?? actual[index]
+      return isRecord(event) && typeof event['seq'] === 'number' ? event['seq'] : index
+    }
+  }
+  return undefined
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value)
+  return text === undefined ? String(value) : text.length > 400 ? `${text.slice(0, 400)}…` : text
+}
+
+function valueAt(value: unknown, path: string): unknown {
+  const parts = path.slice(1).match(/\.[^.[]+|\[\d+\]/g) ?? []
+  let current: unknown = value
+  for (const part of parts) {
+    const key = part.startsWith('[') ? Number(part.slice(1, -1)) : part.slice(1)
+    current = isRecord(current) || Array.isArray(current) ? (current as Record<string | number, unknown>)[key] : undefined
+  }
+  return current
+}
+
+export function judge(result: OperationResult, expect: Expectation): Verdict {
+  if ('reject' in expect) return judgeRejection(result, expect.reject)
+  if (!result.ok) {
+    return { pass: false, reason: `expected acceptance, got rejection ${result.error.code}${result.error.seq === undefined ? '' : ` at seq ${result.error.seq}`}: ${result.error.message ?? ''}` }
+  }
+  if ('accept' in expect) return { pass: true }
+  const path = firstDifference(expect.value, result.value)
+  if (path === undefined) return { pass: true }
+  const seq = firstDivergingSeq(expect.value, result.value)
+  const where = seq === undefined ? '' : ` (logs diverge at seq ${seq})`
+  return { pass: false, reason: `value differs at ${path}${where}: expected ${show(valueAt(expect.value, path))}, actual ${show(valueAt(result.value, path))}` }
+}
+
+function judgeRejection(result: OperationResult, reject: { code: string; seq?: number; line?: number }): Verdict {
+  if (result.ok) return { pass: false, reason: `expected rejection ${reject.code}, got acceptance: ${show(result.value)}` }
+  const { error } = result
+  if (error.code !== reject.code) return { pass: false, reason: `expected code ${reject.code}, got ${error.code}: ${error.message ?? ''}` }
+  if (reject.seq !== undefined && error.seq !== reject.seq) return { pass: false, reason: `expected ${reject.code} at seq ${reject.seq}, got seq ${String(error.seq)}` }
+  if (reject.line !== undefined && error.line !== reject.line) return { pass: false, reason: `expected ${reject.code} at line ${reject.line}, got line ${String(error.line)}` }
+  return { pass: true }
+}

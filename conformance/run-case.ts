@@ -1,0 +1,42 @@
+// Runs one expanded vector case against one adapter. A case passes only when every step passes;
+// an exception, a malformed result or a missing capability is never a pass.
+import { isOperationResult, type Adapter } from './adapter.ts'
+import { judge } from './expectations.ts'
+import { decodeTagged } from './tagged-values.ts'
+import type { VectorCase } from './vector-cases.ts'
+
+export type CaseStatus = 'pass' | 'fail' | 'skip' | 'error'
+
+export interface CaseOutcome {
+  id: string
+  status: CaseStatus
+  /** 0-based index of the step that decided a fail or an error. */
+  step?: number
+  reason?: string
+}
+
+/** Why the adapter cannot run this case, or undefined when it declares everything the case needs. */
+export function missingCapability(adapter: Adapter, vector: VectorCase): string | undefined {
+  if (!adapter.meta.profiles.includes(vector.profile)) return `profile "${vector.profile}" not declared`
+  const missing = vector.steps.map((step) => step.operation).filter((operation) => !adapter.operations[operation])
+  return missing.length > 0 ? `operation(s) not provided: ${[...new Set(missing)].join(', ')}` : undefined
+}
+
+export async function runCase(adapter: Adapter, vector: VectorCase): Promise<CaseOutcome> {
+  const skip = missingCapability(adapter, vector)
+  if (skip) return { id: vector.id, status: 'skip', reason: skip }
+  for (const [index, step] of vector.steps.entries()) {
+    let result: unknown
+    try {
+      result = await adapter.operations[step.operation]!(decodeTagged(step.input) as Record<string, unknown>)
+    } catch (error) {
+      return { id: vector.id, status: 'error', step: index, reason: `${step.operation} threw: ${error instanceof Error ? error.stack ?? error.message : String(error)}` }
+    }
+    if (!isOperationResult(result)) {
+      return { id: vector.id, status: 'error', step: index, reason: `${step.operation} returned no operation result: ${String(JSON.stringify(result)).slice(0, 200)}` }
+    }
+    const verdict = judge(result, step.expect)
+    if (!verdict.pass) return { id: vector.id, status: 'fail', step: index, reason: `step ${index} (${step.operation}): ${verdict.reason}` }
+  }
+  return { id: vector.id, status: 'pass' }
+}

@@ -1,0 +1,124 @@
+// Reads vectors/**/*.yaml, checks each file against schemas/vector-file.schema.json and expands every
+// case into steps whose inputs are complete, static JSON (tagged values still tagged): this expanded
+// form is what the runner executes and what the JSON bundle carries.
+import { readFileSync, readdirSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { parse as parseYaml } from 'yaml'
+import { buildEvent, buildLog, isPlainObject } from './builder.ts'
+
+export const OPERATIONS = [
+  'load', 'append', 'surface', 'messages', 'requestHeader', 'requestContext', 'relations', 'repair',
+  'resume', 'compactionState', 'regionBalance', 'fork', 'decodeJsonl', 'encodeJsonl', 'artifactPath',
+  'headerEquals',
+] as const
+export type OperationName = (typeof OPERATIONS)[number]
+
+export type Expectation =
+  | { accept: true }
+  | { value: unknown }
+  | { reject: { code: string; seq?: number; line?: number } }
+
+export interface VectorStep {
+  operation: OperationName
+  input: Record<string, unknown>
+  expect: Expectation
+}
+
+export interface VectorCase {
+  id: string
+  title: string
+  file: string
+  chapter: string
+  requirements: string[]
+  profile: string
+  review: boolean
+  steps: VectorStep[]
+}
+
+export const projectRoot = fileURLToPath(new URL('..', import.meta.url))
+export const vectorsDir = join(projectRoot, 'vectors')
+
+const vectorFileSchema = JSON.parse(readFileSync(join(projectRoot, 'schemas/vector-file.schema.json'), 'utf8'))
+const validateVectorFile = new Ajv2020({ strict: true, allErrors: true }).compile(vectorFileSchema)
+
+export function listVectorFiles(dir: string = vectorsDir): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.yaml'))
+    .map((name) => join(dir, name))
+    .sort()
+}
+
+/** Loads every vector file; any malformed file or case is an error naming the file and the case. */
+export function loadVectorCases(dir: string = vectorsDir): VectorCase[] {
+  return listVectorFiles(dir).flatMap((path) => loadVectorFile(path, relative(projectRoot, path)))
+}
+
+export function loadVectorFile(path: string, name: string): VectorCase[] {
+  const document: unknown = parseYaml(readFileSync(path, 'utf8'))
+  if (!validateVectorFile(document)) {
+    const details = (validateVectorFile.errors ?? []).map((error) => `${error.instancePath} ${error.message}`).join('; ')
+    throw new Error(`${name}: not a valid vector file: ${details}`)
+  }
+  const file = document as { chapter: string; cases: Record<string, unknown>[] }
+  return file.cases.map((rawCase) => {
+    try {
+      return expandCase(rawCase, file.chapter, name)
+    } catch (error) {
+      throw new Error(`${name}: case ${String(rawCase['id'])}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  })
+}
+
+function expandLog(items: unknown): unknown[] {
+  const built = buildLog(Array.isArray(items) ? items : [])
+  if ('error' in built) throw new Error(`log item ${built.error.index}: ${built.error.message}`)
+  return built.events
+}
+
+function baseInput(rawCase: Record<string, unknown>): Record<string, unknown> {
+  const input: Record<string, unknown> = {}
+  for (const key of ['header', 'sessionId', 'vocabulary', 'text', 'base64'] as const) {
+    if (rawCase[key] !== undefined) input[key] = rawCase[key]
+  }
+  return input
+}
+
+/** The candidate of an append step: the item built at the log's end, cut down to candidate members. */
+function candidateOf(item: unknown, seq: number): { candidate: unknown; event: unknown } {
+  const event = buildEvent(item, seq)
+  if (!isPlainObject(event) || (isPlainObject(item) && 'record' in item)) return { candidate: event, event }
+  const { seq: _seq, time: _time, ignorable: _ignorable, ...candidate } = event
+  return { candidate, event: { ...candidate, seq, time: event['time'] } }
+}
+
+function expandCase(rawCase: Record<string, unknown>, chapter: string, file: string): VectorCase {
+  let events = expandLog(rawCase['log'])
+  const shared = baseInput(rawCase)
+  const steps = (rawCase['steps'] as Record<string, unknown>[]).map((rawStep): VectorStep => {
+    const operation = OPERATIONS.find((name) => name in rawStep)
+    if (!operation) throw new Error(`a step names no operation: ${JSON.stringify(Object.keys(rawStep))}`)
+    const expect = rawStep['expect'] as Expectation
+    if (operation !== 'append') {
+      const extra = isPlainObject(rawStep[operation]) ? rawStep[operation] as Record<string, unknown> : {}
+      return { operation, input: { ...shared, events, ...extra }, expect }
+    }
+    const { candidate, event } = candidateOf(rawStep['append'], events.length)
+    const time = isPlainObject(event) ? event['time'] : undefined
+    const step: VectorStep = { operation, input: { events, candidate, time }, expect: 'accept' in expect ? { value: event } : expect }
+    // An accepted append joins the log that later steps of the case see (vectors/README.md).
+    if (!('reject' in expect)) events = [...events, event]
+    return step
+  })
+  return {
+    id: String(rawCase['id']),
+    title: String(rawCase['title']),
+    file,
+    chapter,
+    requirements: rawCase['requirements'] as string[],
+    profile: String(rawCase['profile']),
+    review: rawCase['review'] === true,
+    steps,
+  }
+}

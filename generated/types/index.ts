@@ -1,0 +1,18 @@
+// Generated from schemas/*.schema.json by scripts/generate-types.ts — do not edit.
+
+export type * from './chunk-row.js'
+export type * from './common.js'
+export type * from './content.js'
+export type * from './envelope.js'
+export type * from './event.js'
+export type * from './events-compaction.js'
+export type * from './events-core.js'
+export type * from './events-plugin.js'
+export type * from './jsonl-header.js'
+export type * from './llm.js'
+export type * from './message.js'
+export type * from './storage-header.js'
+export type * from './storage-record.js'
+export type * from './surface-op.js'
+export type * from './vector-file.js'
+export type * from './vocabulary.js'

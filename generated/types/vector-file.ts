@@ -1,0 +1,99 @@
+// Generated from schemas/vector-file.schema.json by scripts/generate-types.ts — do not edit.
+
+/**
+ * One YAML file of golden vectors under vectors/<chapter>/. See vectors/README.md for the meaning of every member and for the builder notation of `log` items.
+ */
+export interface VectorFile {
+  /**
+   * The spec chapter file (without .md) the vectors pin.
+   */
+  chapter: string;
+  title: string;
+  description?: string;
+  /**
+   * @minItems 1
+   */
+  cases: [Case, ...Case[]];
+}
+
+export interface Case {
+  /**
+   * Stable, never renumbered, unique across the suite.
+   */
+  id: string;
+  title: string;
+  /**
+   * @minItems 1
+   */
+  requirements: [string, ...string[]];
+  profile: "reader" | "writer" | "relations" | "repair" | "compaction" | "fork" | "jsonl";
+  /**
+   * The session header given to operations that take one (tagged values allowed).
+   */
+  header?: {
+    [k: string]: unknown;
+  };
+  sessionId?: string;
+  vocabulary?: "v0-pinned" | "v0-rc8";
+  /**
+   * Builder-notation items (vectors/README.md), expanded into the case's events.
+   */
+  log?: unknown[];
+  /**
+   * JSONL storage text for decodeJsonl.
+   */
+  text?: string;
+  /**
+   * Raw storage bytes for decodeJsonl, base64-encoded.
+   */
+  base64?: string;
+  /**
+   * True for machine-found vectors that a person has not reviewed yet.
+   */
+  review?: boolean;
+  notes?: string;
+  /**
+   * @minItems 1
+   */
+  steps: [Step, ...Step[]];
+}
+
+export interface Step {
+  expect: Expectation;
+  load?: {};
+  /**
+   * A builder item: the candidate event.
+   */
+  append?: {
+    [k: string]: unknown;
+  };
+  surface?: {};
+  messages?: {};
+  requestHeader?: {};
+  requestContext?: {};
+  relations?: {};
+  repair?: {};
+  resume?: {};
+  compactionState?: {};
+  regionBalance?: {};
+  fork?: {};
+  decodeJsonl?: {};
+  encodeJsonl?: {};
+  artifactPath?: {};
+  headerEquals?: {};
+}
+
+export type Expectation =
+  | {
+      accept: true;
+    }
+  | {
+      value: unknown;
+    }
+  | {
+      reject: {
+        code: string;
+        seq?: number;
+        line?: number;
+      };
+    };

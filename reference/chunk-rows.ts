@@ -1,0 +1,209 @@
+/**
+ * Chapter 19 (ROW rules): packed chunk rows, the storage-only records that hold a run of
+ * `assistant/chunk` deltas. `decodeStorageRecord` turns one parsed storage record into events;
+ * `packChunkRuns` is the encoder (a writer may use it; readers never need it).
+ */
+import { fault, type Fault } from './result.ts'
+import { hasOwn, isNonNegativeSafeInteger, isRecord, isSafeInteger, type JsonRecord } from './lossless-json.ts'
+
+export const ROW_TAGS = ['text-chunks', 'reasoning-chunks', 'tool-call-chunks'] as const
+export type RowTag = (typeof ROW_TAGS)[number]
+
+/** The smallest run the encoder packs; shorter runs stay one event per line. */
+export const MIN_RUN = 3
+
+const DELTA_TYPE_OF_TAG: Record<RowTag, string> = {
+  'text-chunks': 'text-delta',
+  'reasoning-chunks': 'reasoning-delta',
+  'tool-call-chunks': 'tool-call-delta',
+}
+const TAG_OF_DELTA_TYPE: Record<string, RowTag> = {
+  'text-delta': 'text-chunks',
+  'reasoning-delta': 'reasoning-chunks',
+  'tool-call-delta': 'tool-call-chunks',
+}
+
+export type Decoded = { ok: true; events: unknown[] } | { ok: false; fault: Fault }
+
+function isRowTag(value: unknown): value is RowTag {
+  return (ROW_TAGS as readonly unknown[]).includes(value)
+}
+
+function hasExactKeys(record: JsonRecord, keys: readonly string[]): boolean {
+  return Object.keys(record).length === keys.length && keys.every(key => hasOwn(record, key))
+}
+
+function rowFault(tag: string, why: string): Decoded {
+  return { ok: false, fault: fault('JSONL_ROW_INVALID', `malformed ${tag} row: ${why}`) }
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every(item => typeof item === 'string')
+}
+
+/** Data keys of a row, by tag; `name` is the one optional key (tool rows only). */
+function dataKeysFault(tag: RowTag, data: JsonRecord): string | undefined {
+  if (tag !== 'tool-call-chunks') {
+    return hasExactKeys(data, ['turn', 'step', 'index', 'dt', 'texts']) ? undefined : 'data keys must be turn, step, index, dt, texts'
+  }
+  const withName = hasExactKeys(data, ['turn', 'step', 'index', 'id', 'name', 'dt', 'args'])
+  if (!withName && !hasExactKeys(data, ['turn', 'step', 'index', 'id', 'dt', 'args'])) {
+    return 'data keys must be turn, step, index, id, name?, dt, args'
+  }
+  if (typeof data['id'] !== 'string' || (withName && typeof data['name'] !== 'string')) return 'id and name must be strings'
+  return undefined
+}
+
+function payloadFault(data: JsonRecord, payload: unknown): string | undefined {
+  if (typeof data['turn'] !== 'number' || typeof data['step'] !== 'number' || typeof data['index'] !== 'number') {
+    return 'turn, step and index must be numbers'
+  }
+  if (!isStringArray(payload) || payload.length === 0) return 'the payload must be a non-empty string array'
+  const dt = data['dt']
+  if (!Array.isArray(dt) || !dt.every(gap => Number.isSafeInteger(gap))) return 'dt must be an array of safe integers'
+  if (dt.length !== payload.length - 1) return `dt has ${dt.length} gaps for ${payload.length} members`
+  return undefined
+}
+
+/** The member times, or undefined when a running time leaves the safe range. */
+function memberTimes(time0: number, dt: readonly number[]): number[] | undefined {
+  const times = [time0]
+  let time = time0
+  for (const gap of dt) {
+    time += gap
+    if (!Number.isSafeInteger(time)) return undefined
+    times.push(time)
+  }
+  return times
+}
+
+function memberChunk(tag: RowTag, data: JsonRecord, member: string): JsonRecord {
+  const type = DELTA_TYPE_OF_TAG[tag]
+  if (tag !== 'tool-call-chunks') return { type, index: data['index'], text: member }
+  return {
+    type,
+    index: data['index'],
+    id: data['id'],
+    ...(hasOwn(data, 'name') ? { name: data['name'] } : {}),
+    argumentsDelta: member,
+  }
+}
+
+function decodeRow(tag: RowTag, row: JsonRecord): Decoded {
+  if (!hasExactKeys(row, ['type', 'seq0', 'time0', 'data'])) return rowFault(tag, 'keys must be type, seq0, time0, data')
+  const { seq0, time0, data } = row
+  // -0 passes here on purpose: it is a JSON fault of the expanded events, reported by load.
+  if (!Number.isSafeInteger(seq0) || (seq0 as number) < 0) return rowFault(tag, 'seq0 must be a non-negative safe integer')
+  if (!Number.isSafeInteger(time0)) return rowFault(tag, 'time0 must be a safe integer')
+  if (!isRecord(data)) return rowFault(tag, 'data must be an object')
+  const keysWhy = dataKeysFault(tag, data)
+  if (keysWhy !== undefined) return rowFault(tag, keysWhy)
+  const payload = data[tag === 'tool-call-chunks' ? 'args' : 'texts']
+  const payloadWhy = payloadFault(data, payload)
+  if (payloadWhy !== undefined) return rowFault(tag, payloadWhy)
+  const members = payload as string[]
+  if (!Number.isSafeInteger((seq0 as number) + members.length - 1)) return rowFault(tag, 'member seqs leave the safe range')
+  const times = memberTimes(time0 as number, data['dt'] as number[])
+  if (times === undefined) return rowFault(tag, 'member times leave the safe range')
+  const events = members.map((member, k) => ({
+    type: 'assistant/chunk',
+    seq: (seq0 as number) + k,
+    time: times[k],
+    data: { turn: data['turn'], step: data['step'], chunk: memberChunk(tag, data, member) },
+  }))
+  return { ok: true, events }
+}
+
+/**
+ * One parsed storage record to the events it stands for. A record tagged as a row is validated and
+ * expanded; anything else (including non-objects) is one event, validated later by load.
+ */
+export function decodeStorageRecord(record: unknown): Decoded {
+  if (typeof record === 'object' && record !== null && !Array.isArray(record)) {
+    const tag = (record as JsonRecord)['type']
+    if (isRowTag(tag)) return decodeRow(tag, record as JsonRecord)
+  }
+  return { ok: true, events: [record] }
+}
+
+// ---- encoder ---------------------------------------------------------------------------------
+
+interface Packable {
+  tag: RowTag
+  event: JsonRecord & { seq: number; time: number; data: JsonRecord & { chunk: JsonRecord } }
+}
+
+/** The row tag an event could be packed under, or undefined when it must stay verbatim. */
+function packableTag(event: unknown): RowTag | undefined {
+  if (!isRecord(event) || event['type'] !== 'assistant/chunk') return undefined
+  if (!hasExactKeys(event, ['type', 'seq', 'time', 'data'])) return undefined
+  if (!isNonNegativeSafeInteger(event['seq']) || !isSafeInteger(event['time'])) return undefined
+  const data = event['data']
+  if (!isRecord(data) || !hasExactKeys(data, ['turn', 'step', 'chunk'])) return undefined
+  if (typeof data['turn'] !== 'number' || typeof data['step'] !== 'number') return undefined
+  const chunk = data['chunk']
+  if (!isRecord(chunk) || typeof chunk['index'] !== 'number') return undefined
+  const tag = TAG_OF_DELTA_TYPE[String(chunk['type'])]
+  if (tag === undefined) return undefined
+  if (tag !== 'tool-call-chunks') {
+    return hasExactKeys(chunk, ['type', 'index', 'text']) && typeof chunk['text'] === 'string' ? tag : undefined
+  }
+  const named = hasExactKeys(chunk, ['type', 'index', 'id', 'name', 'argumentsDelta']) && typeof chunk['name'] === 'string'
+  const shapeOk = named || hasExactKeys(chunk, ['type', 'index', 'id', 'argumentsDelta'])
+  return shapeOk && typeof chunk['id'] === 'string' && typeof chunk['argumentsDelta'] === 'string' ? tag : undefined
+}
+
+function continuesRun(previous: Packable, next: Packable): boolean {
+  const a = previous.event
+  const b = next.event
+  if (next.tag !== previous.tag || b.seq !== a.seq + 1) return false
+  if (!Number.isSafeInteger(b.time - a.time)) return false
+  if (b.data['turn'] !== a.data['turn'] || b.data['step'] !== a.data['step']) return false
+  if (b.data.chunk['index'] !== a.data.chunk['index']) return false
+  if (next.tag !== 'tool-call-chunks') return true
+  return b.data.chunk['id'] === a.data.chunk['id']
+    && hasOwn(a.data.chunk, 'name') === hasOwn(b.data.chunk, 'name')
+    && a.data.chunk['name'] === b.data.chunk['name']
+}
+
+function buildRow(run: readonly Packable[]): JsonRecord {
+  const first = (run[0] as Packable).event
+  const tag = (run[0] as Packable).tag
+  const chunks = run.map(member => member.event.data.chunk)
+  const dt = run.slice(1).map((member, k) => member.event.time - (run[k] as Packable).event.time)
+  const base = { turn: first.data['turn'], step: first.data['step'], index: first.data.chunk['index'], dt }
+  const data = tag === 'tool-call-chunks'
+    ? {
+        ...base,
+        id: first.data.chunk['id'],
+        ...(hasOwn(first.data.chunk, 'name') ? { name: first.data.chunk['name'] } : {}),
+        args: chunks.map(chunk => chunk['argumentsDelta']),
+      }
+    : { ...base, texts: chunks.map(chunk => chunk['text']) }
+  return { type: tag, seq0: first.seq, time0: first.time, data }
+}
+
+/** Pack maximal runs of at least MIN_RUN eligible chunks into rows; everything else stays verbatim. */
+export function packChunkRuns(events: readonly unknown[]): unknown[] {
+  const records: unknown[] = []
+  let run: Packable[] = []
+  const flush = (): void => {
+    if (run.length >= MIN_RUN) records.push(buildRow(run))
+    else records.push(...run.map(member => member.event))
+    run = []
+  }
+  for (const event of events) {
+    const tag = packableTag(event)
+    if (tag === undefined) {
+      flush()
+      records.push(event)
+      continue
+    }
+    const member = { tag, event } as Packable
+    const last = run[run.length - 1]
+    if (last === undefined || !continuesRun(last, member)) flush()
+    run.push(member)
+  }
+  flush()
+  return records
+}

@@ -1,0 +1,33 @@
+/**
+ * Chapter 08: the derived message history: each current surface node, in surface order, projected
+ * to its message; an assistant message with empty content projects to nothing.
+ */
+import { isRecord } from './lossless-json.ts'
+import { messageOf } from './vocabulary.ts'
+import { foldSurface } from './surface.ts'
+import type { SessionEvent } from './envelope.ts'
+
+/** The message one event derives to, or null (log-only event, or empty assistant content). */
+export function deriveEventMessage(event: SessionEvent): unknown {
+  switch (event.type) {
+    case 'user/message':
+    case 'tool/result':
+      return messageOf(event.type, event.data)
+    case 'assistant/message': {
+      const message = messageOf(event.type, event.data)
+      return isRecord(message) && Array.isArray(message['content']) && message['content'].length === 0 ? null : message
+    }
+    default:
+      return null
+  }
+}
+
+export function deriveMessages(events: readonly SessionEvent[]): unknown[] {
+  const messages: unknown[] = []
+  for (const seq of foldSurface(events).nodes) {
+    const event = events[seq]
+    const message = event === undefined ? null : deriveEventMessage(event)
+    if (message !== null) messages.push(message)
+  }
+  return messages
+}

@@ -1,0 +1,61 @@
+/**
+ * Chapter 01: the event envelope and seq contiguity. Checks run in the order PROC-3 gives:
+ * keys, type, seq, time, data present, ignorable (the record-is-object and lossless-JSON checks
+ * come before these and live with their callers).
+ */
+import { fault, type Fault } from './result.ts'
+import { hasOwn, isNonNegativeSafeInteger, isSafeInteger, type JsonRecord } from './lossless-json.ts'
+
+/** One event of a log. Payloads stay `unknown` and are narrowed where a chapter reads them. */
+export interface SessionEvent {
+  type: string
+  seq: number
+  time: number
+  data: unknown
+  surfaceOp?: unknown
+  sourceEventSeqs?: unknown
+  ignorable?: true
+}
+
+export const ENVELOPE_KEYS: readonly string[] = ['type', 'seq', 'time', 'data', 'surfaceOp', 'sourceEventSeqs', 'ignorable']
+
+/** The members an `append` candidate may have; seq, time and ignorable come from the writer. */
+export const CANDIDATE_KEYS: readonly string[] = ['type', 'data', 'surfaceOp', 'sourceEventSeqs']
+
+export function unknownKeyFault(record: JsonRecord, allowed: readonly string[]): Fault | undefined {
+  const stray = Object.keys(record).find(key => !allowed.includes(key))
+  return stray === undefined ? undefined : fault('ENV_UNKNOWN_KEY', `unknown envelope key "${stray}"`)
+}
+
+export function typeFault(record: JsonRecord): Fault | undefined {
+  return typeof record['type'] === 'string' ? undefined : fault('ENV_TYPE_INVALID', 'type must be a string')
+}
+
+export function dataFault(record: JsonRecord): Fault | undefined {
+  return hasOwn(record, 'data') && record['data'] !== undefined ? undefined : fault('ENV_DATA_MISSING', 'data is missing')
+}
+
+/** Envelope checks of a stored record, in order; the record is an object in the JSON domain. */
+export function envelopeFault(record: JsonRecord): Fault | undefined {
+  return unknownKeyFault(record, ENVELOPE_KEYS)
+    ?? typeFault(record)
+    ?? (isNonNegativeSafeInteger(record['seq']) ? undefined : fault('ENV_SEQ_INVALID', 'seq must be a non-negative safe integer'))
+    ?? (isSafeInteger(record['time']) ? undefined : fault('ENV_TIME_INVALID', 'time must be a safe integer'))
+    ?? dataFault(record)
+    ?? (!hasOwn(record, 'ignorable') || record['ignorable'] === true ? undefined : fault('ENV_IGNORABLE_INVALID', 'ignorable may only be the literal true'))
+}
+
+export function contiguityFault(event: SessionEvent, expectedSeq: number): Fault | undefined {
+  return event.seq === expectedSeq
+    ? undefined
+    : fault('ENV_SEQ_NOT_CONTIGUOUS', `seq ${event.seq} is not the expected ${expectedSeq}`)
+}
+
+/** The seq an error should carry for a record: its own seq when usable, else its index (PROC-1). */
+export function seqForRecord(record: unknown, index: number): number {
+  if (typeof record === 'object' && record !== null && !Array.isArray(record)) {
+    const seq = (record as JsonRecord)['seq']
+    if (isNonNegativeSafeInteger(seq)) return seq
+  }
+  return index
+}

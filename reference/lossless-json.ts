@@ -1,0 +1,249 @@
+/**
+ * Chapter 02: the lossless JSON value domain, plus the small JSON guards every other chapter uses.
+ *
+ * `snapshotJson` walks a value once (iteratively, so depth is bounded by memory, not the call stack),
+ * reads every own property exactly once (accessors included), and returns a detached copy together
+ * with the fault of highest priority (JSON-13) found anywhere in it. The copy is best-effort when
+ * there is a fault: offending leaves are kept as they were, and values the walk does not enter
+ * (non-plain objects, foreign arrays, the second visit of an ancestor) are kept by reference, so the
+ * load phases that run before the JSON check (legacy, shape, vocabulary) can still read the record;
+ * the fault itself is reported at its place in the replay phase.
+ */
+import { fault, type ErrorCode, type Fault } from './result.ts'
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
+export type JsonRecord = Record<string, unknown>
+
+export interface Snapshot {
+  value: unknown
+  fault?: Fault
+}
+
+// ---- small guards over parsed data ----------------------------------------------------------
+
+/** A non-array, non-null object (what JSON calls an object). */
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+export function isSafeInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && !Object.is(value, -0)
+}
+
+export function isNonNegativeSafeInteger(value: unknown): value is number {
+  return isSafeInteger(value) && value >= 0
+}
+
+export function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0
+}
+
+export function hasOwn(record: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(record, key)
+}
+
+/** Every required key is present and no key falls outside required + optional. */
+export function hasOnlyKeys(record: JsonRecord, required: readonly string[], optional: readonly string[] = []): boolean {
+  const allowed = new Set([...required, ...optional])
+  return Object.keys(record).every(key => allowed.has(key)) && required.every(key => hasOwn(record, key))
+}
+
+/** Structural equality over JSON values; object key order does not matter. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
+    return a.every((item, index) => jsonEqual(item, b[index]))
+  }
+  if (!isRecord(a) || !isRecord(b)) return false
+  const keys = Object.keys(a)
+  if (keys.length !== Object.keys(b).length) return false
+  return keys.every(key => hasOwn(b, key) && jsonEqual(a[key], b[key]))
+}
+
+// ---- prototype tests that work across realms ------------------------------------------------
+
+const NATIVE_CONSTRUCTOR_SOURCE = { Object: 'function Object() { [native code] }', Array: 'function Array() { [native code] }' }
+
+/** Whether `prototype` is some realm's own `Object.prototype` or `Array.prototype`. */
+function isIntrinsicPrototypeOf(prototype: object, name: 'Object' | 'Array'): boolean {
+  const descriptor = Object.getOwnPropertyDescriptor(prototype, 'constructor')
+  const constructor: unknown = descriptor?.value
+  if (typeof constructor !== 'function') return false
+  return constructor.name === name
+    && constructor.prototype === prototype
+    && Function.prototype.toString.call(constructor) === NATIVE_CONSTRUCTOR_SOURCE[name]
+}
+
+function isIntrinsicObjectPrototype(prototype: object): boolean {
+  return Object.getPrototypeOf(prototype) === null && isIntrinsicPrototypeOf(prototype, 'Object')
+}
+
+export function hasPlainObjectPrototype(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value)
+  return prototype === null || (typeof prototype === 'object' && isIntrinsicObjectPrototype(prototype))
+}
+
+function hasPlainArrayPrototype(value: unknown[]): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value)
+  if (!Array.isArray(prototype) || !isIntrinsicPrototypeOf(prototype, 'Array')) return false
+  const grand: unknown = Object.getPrototypeOf(prototype)
+  return typeof grand === 'object' && grand !== null && isIntrinsicObjectPrototype(grand)
+}
+
+// ---- the walk --------------------------------------------------------------------------------
+
+type Assign = (value: unknown) => void
+/** A pending visit reads its value only when it runs: each property is read once, when visited. */
+type Task =
+  | { kind: 'visit'; read: () => unknown; assign: Assign }
+  | { kind: 'leave'; source: object }
+
+interface Walk {
+  tasks: Task[]
+  ancestors: Set<object>
+  /** The first fault met for each code. */
+  faults: Map<ErrorCode, Fault>
+}
+
+/** JSON-13: when a value holds several faults, the code earliest in this list is reported. */
+const FAULT_PRIORITY: readonly ErrorCode[] = [
+  'JSON_CYCLE', 'JSON_UNSUPPORTED_VALUE', 'JSON_UNDEFINED', 'JSON_NON_PLAIN_OBJECT',
+  'JSON_SPARSE_ARRAY', 'JSON_NON_FINITE', 'JSON_NEGATIVE_ZERO',
+]
+
+function note(walk: Walk, found: Fault): void {
+  if (!walk.faults.has(found.code)) walk.faults.set(found.code, found)
+}
+
+function reportedFault(walk: Walk): Fault | undefined {
+  const code = FAULT_PRIORITY.find(candidate => walk.faults.has(candidate))
+  return code === undefined ? undefined : walk.faults.get(code)
+}
+
+function scalarFault(value: unknown): Fault | undefined {
+  switch (typeof value) {
+    case 'undefined':
+      return fault('JSON_UNDEFINED', 'a value is undefined')
+    case 'number':
+      if (!Number.isFinite(value)) return fault('JSON_NON_FINITE', `the number ${String(value)} is not finite`)
+      if (Object.is(value, -0)) return fault('JSON_NEGATIVE_ZERO', 'a number is negative zero')
+      return undefined
+    case 'function':
+    case 'symbol':
+    case 'bigint':
+      return fault('JSON_UNSUPPORTED_VALUE', `a ${typeof value} is not a JSON value`)
+    default:
+      return undefined
+  }
+}
+
+/** Defines a key as plain data, so a literal "__proto__" key stays ordinary data in the copy. */
+function defineData(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true })
+}
+
+/** A task that reads `source[key]` once (running its getter, if any) and visits the value. */
+function memberTask(walk: Walk, source: object, key: string, assign: Assign): Task {
+  const read = (): unknown => {
+    try {
+      return Reflect.get(source, key)
+    } catch {
+      note(walk, fault('JSON_UNSUPPORTED_VALUE', `reading member ${key} threw`))
+      return null
+    }
+  }
+  return { kind: 'visit', read, assign }
+}
+
+function isIndexBelow(key: PropertyKey, length: number): boolean {
+  if (typeof key !== 'string') return false
+  const index = Number(key)
+  return String(index) === key && Number.isInteger(index) && index >= 0 && index < length
+}
+
+function pushChildren(walk: Walk, source: object, children: Task[]): void {
+  walk.ancestors.add(source)
+  walk.tasks.push({ kind: 'leave', source })
+  for (let index = children.length - 1; index >= 0; index--) walk.tasks.push(children[index] as Task)
+}
+
+function visitArray(walk: Walk, source: unknown[], assign: Assign): void {
+  if (!hasPlainArrayPrototype(source)) {
+    note(walk, fault('JSON_NON_PLAIN_OBJECT', 'an array has a foreign prototype'))
+    assign(source)
+    return
+  }
+  const length = source.length
+  const keys = Reflect.ownKeys(source)
+  // Integer keys come first and in ascending order, so this visits the present elements in order.
+  const indices = keys.filter(key => isIndexBelow(key, length)) as string[]
+  if (indices.length !== length) note(walk, fault('JSON_SPARSE_ARRAY', 'an array has a hole'))
+  if (keys.length !== indices.length + 1) note(walk, fault('JSON_SPARSE_ARRAY', 'an array has own properties besides its elements'))
+  const copy: unknown[] = new Array(length)
+  assign(copy)
+  pushChildren(walk, source, indices.map(key => memberTask(walk, source, key, item => { copy[Number(key)] = item })))
+}
+
+/** JSON-9: a symbol key or a non-enumerable member makes the object non-plain (and it is not entered). */
+function ownMemberFault(source: object): Fault | undefined {
+  for (const key of Reflect.ownKeys(source)) {
+    if (typeof key !== 'string') return fault('JSON_NON_PLAIN_OBJECT', 'an object has a symbol key')
+    if (!Object.prototype.propertyIsEnumerable.call(source, key)) return fault('JSON_NON_PLAIN_OBJECT', `member ${key} is not enumerable`)
+  }
+  return undefined
+}
+
+function visitObject(walk: Walk, source: object, assign: Assign): void {
+  const found = hasPlainObjectPrototype(source)
+    ? ownMemberFault(source)
+    : fault('JSON_NON_PLAIN_OBJECT', 'an object is not a plain or null-prototype object')
+  if (found !== undefined) {
+    note(walk, found)
+    assign(source)
+    return
+  }
+  const copy: Record<string, unknown> = {}
+  assign(copy)
+  const children = Object.keys(source).map(key => memberTask(walk, source, key, item => defineData(copy, key, item)))
+  pushChildren(walk, source, children)
+}
+
+function visit(walk: Walk, value: unknown, assign: Assign): void {
+  if (typeof value !== 'object' || value === null) {
+    const found = scalarFault(value)
+    if (found !== undefined) note(walk, found)
+    assign(value)
+    return
+  }
+  if (walk.ancestors.has(value)) {
+    note(walk, fault('JSON_CYCLE', 'a value contains itself'))
+    assign(value)
+    return
+  }
+  try {
+    if (Array.isArray(value)) visitArray(walk, value, assign)
+    else visitObject(walk, value, assign)
+  } catch {
+    // Only a proxy whose traps throw gets here; it cannot be a plain object.
+    note(walk, fault('JSON_NON_PLAIN_OBJECT', 'inspecting an object threw'))
+    assign(value)
+  }
+}
+
+/** Validate and detach `input`, reading each property once. */
+export function snapshotJson(input: unknown): Snapshot {
+  let root: unknown
+  const walk: Walk = { tasks: [{ kind: 'visit', read: () => input, assign: item => { root = item } }], ancestors: new Set(), faults: new Map() }
+  for (let task = walk.tasks.pop(); task !== undefined; task = walk.tasks.pop()) {
+    if (task.kind === 'leave') walk.ancestors.delete(task.source)
+    else visit(walk, task.read(), task.assign)
+  }
+  const found = reportedFault(walk)
+  return found === undefined ? { value: root } : { value: root, fault: found }
+}
+
+/** The first lossless-JSON fault of `value`, or undefined when it is in the domain. */
+export function losslessJsonFault(value: unknown): Fault | undefined {
+  return snapshotJson(value).fault
+}

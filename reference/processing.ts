@@ -1,0 +1,217 @@
+/**
+ * Chapter 00: the load phases (PROC-2), the per-event check order (PROC-3) shared by load and append,
+ * and the relations run of PROC-7.
+ */
+import { accept, reject, rejectAt, type Fault, type Result } from './result.ts'
+import { isRecord, snapshotJson, type JsonRecord, type Snapshot } from './lossless-json.ts'
+import {
+  CANDIDATE_KEYS, contiguityFault, dataFault, envelopeFault, seqForRecord, typeFault, unknownKeyFault, type SessionEvent,
+} from './envelope.ts'
+import { headerFieldsFault, headerIdentityFault } from './storage-header.ts'
+import { legacyRejectionFault, upgradeLegacyShapes, writerLegacyFault, type UpgradeContext } from './legacy.ts'
+import { messageOf, messageShapeFault, payloadFault } from './vocabulary.ts'
+import { checkTurnRelations, initialTurnState, turnEndShapeFault, type TurnState } from './turns-and-steps.ts'
+import { requestHeaderFault } from './request-header.ts'
+import { unknownTypeFault, vocabularyNamed } from './unknown-types.ts'
+import { applySurfacePlan, emptySurface, foldSurfaceState, planSurfaceEvent } from './surface.ts'
+import { nextPendingCalls, pairingFault, type PendingCalls } from './tool-pairing.ts'
+import { checkCompactionRelations, initialCompactionState, staleStartSeqs, type CompactionRelationState } from './compaction.ts'
+
+export interface LoadInput {
+  header?: unknown
+  events: readonly unknown[]
+  sessionId?: unknown
+  vocabulary?: unknown
+  /** False for a writer's view of a log: writers accept any type (UNK-2), so phase 4 is skipped. */
+  checkVocabulary?: boolean
+}
+
+/** One input record as load sees it: its single-read snapshot, and where an error about it points. */
+interface Entry {
+  snapshot: Snapshot
+  record: unknown
+  seq: number
+}
+
+function entriesOf(records: readonly unknown[]): Entry[] {
+  return records.map((raw, index) => {
+    const snapshot = snapshotJson(raw)
+    return { snapshot, record: snapshot.value, seq: seqForRecord(snapshot.value, index) }
+  })
+}
+
+/** The first fault of `check` over the entries, in order (the lowest seq or index within a phase). */
+function firstFault(entries: readonly Entry[], check: (entry: Entry) => Fault | undefined): Result<void> {
+  for (const entry of entries) {
+    const found = check(entry)
+    if (found !== undefined) return rejectAt(found, { seq: entry.seq })
+  }
+  return accept(undefined)
+}
+
+/** Message, payload and request-header shapes of one (upgraded) record (chapters 04, 09, 16). */
+export function shapeFault(record: JsonRecord): Fault | undefined {
+  const type = record['type']
+  if (typeof type !== 'string') return undefined
+  const data = record['data']
+  return messageShapeFault(type, data)
+    ?? payloadFault(type, data)
+    ?? (type === 'request/header' ? requestHeaderFault(data) : undefined)
+}
+
+/** LEGACY-11: the message id a later legacy rewrite may inherit from this record, if it is a string. */
+function messageIdOf(record: JsonRecord): string | undefined {
+  const message = messageOf(String(record['type']), record['data'])
+  return isRecord(message) && typeof message['id'] === 'string' ? message['id'] : undefined
+}
+
+/** Phase 3: legacy upgrades, then shapes, event by event. Replaces each entry's record by its upgrade. */
+function upgradeAndShapePhase(entries: Entry[], sessionId: string): Result<void> {
+  const messageIdBySeq = new Map<number, string>()
+  const context: UpgradeContext = { sessionId, messageIdBySeq }
+  for (const entry of entries) {
+    if (!isRecord(entry.record)) continue
+    const upgraded = upgradeLegacyShapes(entry.record, context)
+    if (!upgraded.ok) return rejectAt(upgraded.fault, { seq: entry.seq })
+    entry.record = upgraded.record
+    const found = shapeFault(upgraded.record)
+    if (found !== undefined) return rejectAt(found, { seq: entry.seq })
+    const messageId = messageIdOf(upgraded.record)
+    if (messageId !== undefined) messageIdBySeq.set(entry.seq, messageId)
+  }
+  return accept(undefined)
+}
+
+/** Phase 5, one event, up to the surface checks: PROC-3 from "record is an object" to contiguity. */
+function eventFault(entry: Entry, index: number): Fault | undefined {
+  const record = entry.record
+  if (!isRecord(record)) return { code: 'ENV_NOT_OBJECT', message: 'an event record must be a JSON object' }
+  return entry.snapshot.fault ?? envelopeFault(record) ?? contiguityFault(record as unknown as SessionEvent, index)
+}
+
+function replayPhase(entries: readonly Entry[]): Result<SessionEvent[]> {
+  const surface = emptySurface()
+  const events: SessionEvent[] = []
+  for (const [index, entry] of entries.entries()) {
+    const found = eventFault(entry, index)
+    if (found !== undefined) return rejectAt(found, { seq: entry.seq })
+    const event = entry.record as SessionEvent
+    const planned = planSurfaceEvent(surface, event, events)
+    if (!planned.ok) return rejectAt(planned.fault, { seq: entry.seq })
+    applySurfacePlan(surface, planned.plan)
+    events.push(event)
+  }
+  return accept(events)
+}
+
+/** Phase 4 (UNK-3). A vocabulary name this reader does not have refuses every log. */
+function vocabularyPhase(entries: readonly Entry[], name: unknown): Result<void> {
+  const known = vocabularyNamed(name)
+  if (known === undefined) return reject('FORMAT_UNKNOWN_EVENT_TYPE', `this reader has no vocabulary named ${String(name)}`)
+  return firstFault(entries, entry => unknownTypeFault(entry.record, known))
+}
+
+/** The session id legacy upgrades use: the one asked for, else the header's, else "" (META-11). */
+function effectiveSessionId(header: unknown, sessionId: unknown): string {
+  if (typeof sessionId === 'string') return sessionId
+  return isRecord(header) && typeof header['id'] === 'string' ? header['id'] : ''
+}
+
+/** `load` (PROC-2): header, legacy rejection, shape, vocabulary, replay; the first failing phase wins. */
+export function loadLog(input: LoadInput): Result<SessionEvent[]> {
+  const header = input.header === undefined ? undefined : snapshotJson(input.header)
+  if (header !== undefined) {
+    const identity = headerIdentityFault(header.value, input.sessionId)
+    if (identity !== undefined) return rejectAt(identity)
+  }
+  const entries = entriesOf(input.events)
+  const legacy = firstFault(entries, entry => legacyRejectionFault(entry.record))
+  if (!legacy.ok) return legacy
+  const shaped = upgradeAndShapePhase(entries, effectiveSessionId(header?.value, input.sessionId))
+  if (!shaped.ok) return shaped
+  if (input.checkVocabulary !== false) {
+    const vocabulary = vocabularyPhase(entries, input.vocabulary)
+    if (!vocabulary.ok) return vocabulary
+  }
+  if (header !== undefined) {
+    const fields = headerFieldsFault(header)
+    if (fields !== undefined) return rejectAt(fields)
+  }
+  return replayPhase(entries)
+}
+
+// ---- append ----------------------------------------------------------------------------------
+
+export interface AppendInput {
+  events: readonly SessionEvent[]
+  candidate: unknown
+  time: unknown
+}
+
+/** The candidate checks of PROC-3 that need no log: envelope, legacy and shapes. */
+function candidateFault(candidate: JsonRecord): Fault | undefined {
+  return unknownKeyFault(candidate, CANDIDATE_KEYS)
+    ?? typeFault(candidate)
+    ?? dataFault(candidate)
+    ?? writerLegacyFault(candidate)
+    ?? (candidate['type'] === 'turn/end' ? turnEndShapeFault(candidate['data']) : undefined)
+    ?? shapeFault(candidate)
+}
+
+/** `append` (PROC-3, PROC-4): the accepted event, or the first failing check; the log is never touched. */
+export function appendCandidate(input: AppendInput): Result<SessionEvent> {
+  const seq = input.events.length
+  const raw = input.candidate
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return reject('ENV_NOT_OBJECT', 'an append candidate must be a JSON object', { seq })
+  }
+  const snapshot = snapshotJson(raw)
+  if (snapshot.fault !== undefined) return rejectAt(snapshot.fault, { seq })
+  const candidate = snapshot.value as JsonRecord
+  const found = candidateFault(candidate)
+  if (found !== undefined) return rejectAt(found, { seq })
+  const { type, data, ...markers } = candidate
+  const event = { type, seq, time: input.time, data, ...markers } as SessionEvent
+  const planned = planSurfaceEvent(foldSurfaceState(input.events), event, input.events)
+  if (!planned.ok) return rejectAt(planned.fault, { seq })
+  return accept(event)
+}
+
+// ---- relations (PROC-7) -----------------------------------------------------------------------
+
+export interface Violation {
+  code: Fault['code']
+  seq: number
+}
+
+interface RelationState {
+  turns: TurnState
+  pending: PendingCalls
+  compaction: CompactionRelationState
+}
+
+type Checked = { ok: true; state: RelationState } | { ok: false; fault: Fault }
+
+/** Chapters 09, 10 and 13 in that order (TURN-12, COMP-11); the next state only when all pass. */
+function checkEventRelations(state: RelationState, event: SessionEvent, stale: ReadonlySet<number>): Checked {
+  const turns = checkTurnRelations(state.turns, event)
+  if (!turns.ok) return turns
+  const orphan = pairingFault(state.pending, event)
+  if (orphan !== undefined) return { ok: false, fault: orphan }
+  const compaction = checkCompactionRelations(state.compaction, event, state.turns.openTurn, stale)
+  if (!compaction.ok) return compaction
+  return { ok: true, state: { turns: turns.state, pending: nextPendingCalls(state.pending, event), compaction: compaction.state } }
+}
+
+/** Every vetoed event, in seq order; a vetoed event leaves the whole relation state as it was. */
+export function runRelations(events: readonly SessionEvent[]): { violations: Violation[] } {
+  const stale = staleStartSeqs(events)
+  let state: RelationState = { turns: initialTurnState, pending: new Set(), compaction: initialCompactionState }
+  const violations: Violation[] = []
+  for (const event of events) {
+    const checked = checkEventRelations(state, event, stale)
+    if (checked.ok) state = checked.state
+    else violations.push({ code: checked.fault.code, seq: event.seq })
+  }
+  return { violations }
+}

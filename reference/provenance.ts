@@ -1,0 +1,38 @@
+/**
+ * Chapter 06: provenance. `sourceEventSeqs` names the earlier events a surface event was made from.
+ * Checks run in this order: array, empty-array rule, element type, duplicates, earlier-only, coverage.
+ */
+import { fault, type Fault } from './result.ts'
+import { hasOwn, isNonNegativeSafeInteger } from './lossless-json.ts'
+import type { SessionEvent } from './envelope.ts'
+
+/** Only a known-empty provider stream may cite nothing. */
+const EMPTY_SOURCES_ALLOWED = 'assistant/message'
+
+function firstCitationFault(sources: readonly unknown[], ownSeq: number): Fault | undefined {
+  if (!sources.every(isNonNegativeSafeInteger)) {
+    return fault('PROVENANCE_ELEMENT_INVALID', 'sourceEventSeqs elements must be non-negative safe integers')
+  }
+  if (new Set(sources).size !== sources.length) return fault('PROVENANCE_DUPLICATE', 'sourceEventSeqs cites a seq twice')
+  const late = sources.find(source => (source as number) >= ownSeq)
+  if (late !== undefined) return fault('PROVENANCE_NOT_EARLIER', `sourceEventSeqs cites ${String(late)}, not before ${ownSeq}`)
+  return undefined
+}
+
+/** `shadowedSeqs` is empty for an append and the replaced nodes for a replace. */
+export function provenanceFault(event: SessionEvent, shadowedSeqs: readonly number[]): Fault | undefined {
+  const cited = new Set<unknown>()
+  if (hasOwn(event, 'sourceEventSeqs')) {
+    const sources = event.sourceEventSeqs
+    if (!Array.isArray(sources)) return fault('PROVENANCE_NOT_ARRAY', 'sourceEventSeqs must be an array')
+    if (sources.length === 0 && event.type !== EMPTY_SOURCES_ALLOWED) {
+      return fault('PROVENANCE_EMPTY', `sourceEventSeqs may be empty only on ${EMPTY_SOURCES_ALLOWED}`)
+    }
+    const found = firstCitationFault(sources, event.seq)
+    if (found !== undefined) return found
+    for (const source of sources) cited.add(source)
+  }
+  const missing = shadowedSeqs.filter(seq => !cited.has(seq))
+  if (missing.length > 0) return fault('PROVENANCE_INCOMPLETE', `the replacement does not cite shadowed ${missing.join(', ')}`)
+  return undefined
+}

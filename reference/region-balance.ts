@@ -1,0 +1,82 @@
+/**
+ * Chapter 14: region balance. The pairing counter adds the tool-call blocks of each assistant node
+ * and subtracts one per tool/result node, over the current surface; a cut is balanced where it is 0.
+ */
+import { accept, reject, type Result } from './result.ts'
+import { isRecord } from './lossless-json.ts'
+import { foldSurface } from './surface.ts'
+import type { SessionEvent } from './envelope.ts'
+
+/** REGION-1: how one node moves the counter. */
+function counterStep(event: SessionEvent | undefined): number {
+  if (event?.type === 'tool/result') return -1
+  if (event?.type !== 'assistant/message' || !isRecord(event.data)) return 0
+  const message = event.data['message']
+  const content = isRecord(message) ? message['content'] : undefined
+  return Array.isArray(content) ? content.filter(block => isRecord(block) && block['type'] === 'tool-call').length : 0
+}
+
+interface Cuts {
+  nodes: number[]
+  positionOf: Map<number, number>
+  /** balanced[i]: the cut before node i (balanced[nodes.length] is the cut after the last node). */
+  balanced: boolean[]
+  /** REGION-2: the node at which the counter first fell below zero, if it ever did. */
+  orphanSeq: number | undefined
+}
+
+function cutsOf(events: readonly SessionEvent[]): Cuts {
+  const nodes = foldSurface(events).nodes
+  const positionOf = new Map(nodes.map((seq, position) => [seq, position]))
+  const balanced = [true]
+  let counter = 0
+  let orphanSeq: number | undefined
+  for (const seq of nodes) {
+    counter += counterStep(events[seq])
+    if (counter < 0 && orphanSeq === undefined) orphanSeq = seq
+    balanced.push(counter === 0)
+  }
+  return { nodes, positionOf, balanced, orphanSeq }
+}
+
+function notOnSurface(seq: unknown): Result<never> {
+  const position = typeof seq === 'number' ? { seq } : {}
+  return reject('REGION_NOT_ON_SURFACE', `${String(seq)} is not a current surface node`, position)
+}
+
+function orphan(cuts: Cuts): Result<never> {
+  return reject('REGION_ORPHAN_RESULT', 'a tool/result on the surface has no call before it', { seq: cuts.orphanSeq as number })
+}
+
+export interface NodeBalance {
+  before: boolean
+  after: boolean
+}
+
+/** REGION-4: the balance of the cuts just before and just after one node. */
+export function nodeBalance(events: readonly SessionEvent[], seq: unknown): Result<NodeBalance> {
+  const cuts = cutsOf(events)
+  const position = typeof seq === 'number' ? cuts.positionOf.get(seq) : undefined
+  if (position === undefined) return notOnSurface(seq)
+  if (cuts.orphanSeq !== undefined) return orphan(cuts)
+  return accept({ before: cuts.balanced[position] as boolean, after: cuts.balanced[position + 1] as boolean })
+}
+
+export interface RegionValue {
+  shadowedRange: { start: number; end: number }
+  shadowedSeqs: number[]
+}
+
+/** REGION-5: whether [start, end] is a legal compaction region, and its nodes. */
+export function regionLegality(events: readonly SessionEvent[], start: unknown, end: unknown): Result<RegionValue> {
+  const cuts = cutsOf(events)
+  const from = typeof start === 'number' ? cuts.positionOf.get(start) : undefined
+  if (from === undefined) return notOnSurface(start)
+  const to = typeof end === 'number' ? cuts.positionOf.get(end) : undefined
+  if (to === undefined) return notOnSurface(end)
+  if (from > to) return reject('REGION_REVERSED', `region start ${String(start)} sits after its end ${String(end)}`)
+  if (cuts.orphanSeq !== undefined) return orphan(cuts)
+  if (cuts.balanced[from] !== true) return reject('REGION_UNBALANCED', 'the cut before the region start splits a call from its result', { seq: start as number })
+  if (cuts.balanced[to + 1] !== true) return reject('REGION_UNBALANCED', 'the cut after the region end splits a call from its result', { seq: end as number })
+  return accept({ shadowedRange: { start: start as number, end: end as number }, shadowedSeqs: cuts.nodes.slice(from, to + 1) })
+}

@@ -1,0 +1,66 @@
+/**
+ * Chapter 03: the session header. Checked in two phases of load (META-4): identity and version first,
+ * the remaining members in the replay phase.
+ */
+import { fault, type Fault } from './result.ts'
+import { hasOwn, hasPlainObjectPrototype, isNonNegativeSafeInteger, isRecord, type JsonRecord, type Snapshot } from './lossless-json.ts'
+import { FORMAT_VERSION, versionRefusal } from './format-version.ts'
+
+export interface SessionHeader {
+  version: number
+  id: string
+  createdAt: number
+  cwd?: string
+  parentSession?: string
+  seedLength?: number
+  origin?: 'subagent'
+  delegationDepth?: number
+  agentPreset?: string
+}
+
+/** META-11: the header an operation assumes when it is given none. */
+export function synthesizedHeader(sessionId: string, now: number): SessionHeader {
+  return { version: FORMAT_VERSION, id: sessionId, createdAt: now }
+}
+
+function invalidField(what: string): Fault {
+  return fault('HEADER_FIELD_INVALID', `header ${what}`)
+}
+
+/** META-1..3 and the version value: the checks of the header phase. */
+export function headerIdentityFault(header: unknown, sessionId: unknown): Fault | undefined {
+  if (!isRecord(header) || !hasPlainObjectPrototype(header)) return fault('HEADER_NOT_OBJECT', 'the session header is not a JSON object')
+  const id = header['id']
+  if (sessionId !== undefined && id !== sessionId) return fault('HEADER_ID_MISMATCH', `header id ${JSON.stringify(id) ?? 'undefined'} is not the session asked for`)
+  if (typeof id !== 'string') return invalidField('id must be a string')
+  if (typeof header['version'] !== 'number') return invalidField('version must be a number')
+  return versionRefusal(header['version'])
+}
+
+/** META-7: absolute under the POSIX or the Windows convention, whatever platform reads it. */
+export function isAbsolutePath(path: string): boolean {
+  return /^[/\\]/.test(path) || /^[A-Za-z]:[/\\]/.test(path)
+}
+
+function optionalMemberFault(header: JsonRecord): Fault | undefined {
+  const present = (key: string): boolean => hasOwn(header, key)
+  if (present('parentSession') && typeof header['parentSession'] !== 'string') return invalidField('parentSession must be a string')
+  if (present('seedLength') && !isNonNegativeSafeInteger(header['seedLength'])) return invalidField('seedLength must be a non-negative safe integer')
+  if (present('origin') && header['origin'] !== 'subagent') return invalidField('origin must be "subagent"')
+  if (present('delegationDepth') && !isNonNegativeSafeInteger(header['delegationDepth'])) return invalidField('delegationDepth must be a non-negative safe integer')
+  if (present('agentPreset') && typeof header['agentPreset'] !== 'string') return invalidField('agentPreset must be a string')
+  return undefined
+}
+
+/** META-5..8: the checks of the replay phase, on the snapshot of a header that passed the header phase. */
+export function headerFieldsFault(snapshot: Snapshot): Fault | undefined {
+  if (snapshot.fault !== undefined) return snapshot.fault
+  const header = snapshot.value as JsonRecord
+  if (!isNonNegativeSafeInteger(header['createdAt'])) return invalidField('createdAt must be a non-negative safe integer')
+  if (hasOwn(header, 'cwd')) {
+    const cwd = header['cwd']
+    if (typeof cwd !== 'string') return invalidField('cwd must be a string')
+    if (!isAbsolutePath(cwd)) return fault('HEADER_CWD_NOT_ABSOLUTE', `header cwd "${cwd}" is not an absolute path`)
+  }
+  return optionalMemberFault(header)
+}

@@ -1,0 +1,30 @@
+/**
+ * Chapter 07: tool-result rewrites. A `tool/result` that replaces must shadow exactly one current
+ * `tool/result` node and may change nothing but the nested content of its tool-result block.
+ */
+import { fault, type Fault } from './result.ts'
+import { isRecord, jsonEqual, type JsonRecord } from './lossless-json.ts'
+import type { SessionEvent } from './envelope.ts'
+
+/** `data` with `message.content[0].content` blanked; only that member may differ. */
+function withBlankedResultContent(data: unknown): unknown {
+  if (!isRecord(data) || !isRecord(data['message'])) return data
+  const message = data['message']
+  const content = message['content']
+  if (!Array.isArray(content) || !isRecord(content[0])) return data
+  const block: JsonRecord = { ...content[0], content: null }
+  return { ...data, message: { ...message, content: [block] } }
+}
+
+export function rewriteFault(event: SessionEvent, shadowedSeqs: readonly number[], events: readonly SessionEvent[]): Fault | undefined {
+  if (event.type !== 'tool/result') return undefined
+  if (shadowedSeqs.length !== 1) {
+    return fault('REWRITE_SPAN_INVALID', `a tool/result replacement must shadow exactly one node, not ${shadowedSeqs.length}`)
+  }
+  const original = events[shadowedSeqs[0] as number]
+  if (original?.type !== 'tool/result') return fault('REWRITE_TARGET_INVALID', 'a tool/result replacement must shadow a tool/result')
+  if (!jsonEqual(withBlankedResultContent(original.data), withBlankedResultContent(event.data))) {
+    return fault('REWRITE_DATA_CHANGED', 'a tool/result replacement may change only the tool-result content')
+  }
+  return undefined
+}

@@ -1,0 +1,27 @@
+/**
+ * Chapter 17: unknown event types and `ignorable`. A reader refuses a log holding an event whose type
+ * its vocabulary does not know, unless that event is marked `ignorable: true`; ignorable events are kept.
+ */
+import { fault, type Fault } from './result.ts'
+import { isRecord } from './lossless-json.ts'
+import { V0_PINNED_TYPES, V0_RC8_TYPES } from './vocabulary.ts'
+
+export const DEFAULT_VOCABULARY = 'v0-pinned'
+
+const VOCABULARIES: Record<string, ReadonlySet<string>> = {
+  'v0-pinned': V0_PINNED_TYPES,
+  'v0-rc8': V0_RC8_TYPES,
+}
+
+/** The named vocabulary, or undefined when this reader has no vocabulary by that name. */
+export function vocabularyNamed(name: unknown): ReadonlySet<string> | undefined {
+  const key = name === undefined ? DEFAULT_VOCABULARY : name
+  return typeof key === 'string' && Object.hasOwn(VOCABULARIES, key) ? VOCABULARIES[key] : undefined
+}
+
+/** A refusal for a record of an unknown type that is not marked ignorable. */
+export function unknownTypeFault(record: unknown, known: ReadonlySet<string>): Fault | undefined {
+  if (!isRecord(record) || typeof record['type'] !== 'string') return undefined
+  if (known.has(record['type']) || record['ignorable'] === true) return undefined
+  return fault('FORMAT_UNKNOWN_EVENT_TYPE', `event type "${record['type']}" is unknown to this reader and not marked ignorable`)
+}

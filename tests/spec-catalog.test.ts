@@ -1,0 +1,86 @@
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import {
+  catalogProblems,
+  parseChapterPrefixes,
+  parseErrorTables,
+  parseRequirements,
+  readSpecCatalog,
+  type SpecCatalog,
+} from '../conformance/spec-catalog.ts'
+
+const specDir = fileURLToPath(new URL('../spec/', import.meta.url))
+
+describe('the spec catalog', () => {
+  const catalog = readSpecCatalog(specDir)
+
+  it('is consistent: unique IDs and codes, every used code in errors.md, requirement columns current', () => {
+    expect(catalogProblems(catalog)).toEqual([])
+  })
+
+  it('states at least 120 requirements and 40 rejection codes', () => {
+    expect(catalog.requirements.length).toBeGreaterThanOrEqual(120)
+    expect(catalog.codes.filter((code) => code.table === 'rejection').length).toBeGreaterThanOrEqual(40)
+  })
+
+  it('has a chapter for every row of the chapter table', () => {
+    const chaptersWithRules = new Set(catalog.requirements.map((requirement) => requirement.chapter))
+    expect([...catalog.chapterPrefixes.keys()].filter((chapter) => !chaptersWithRules.has(chapter))).toEqual([])
+  })
+})
+
+const chapter = `# 99 Test
+### SURF-1: First rule
+Text MUST hold.
+- **Profiles:** reader, writer
+- **Errors:** \`SURFACE_OP_MISSING\`, \`SURFACE_OP_INVALID\`
+
+\`\`\`markdown
+### SURF-9: inside a fence is not a rule
+\`\`\`
+## Informative
+- **Errors:** \`NOT_A_RULE_CODE\`
+### SURF-1: Duplicate
+- **Profiles:** readr
+- **Errors:** \`NO_SUCH_CODE\`
+`
+
+const errors = `| code | class | meaning | requirements |
+|---|---|---|---|
+| \`SURFACE_OP_MISSING\` | invalid | missing | SURF-1 |
+| \`SURFACE_OP_INVALID\` | invalid | invalid | |
+| \`SURFACE_OP_MISSING\` | invalid | again | SURF-1 |
+| \`UNUSED_CODE\` | invalid | unused | |
+`
+
+function syntheticCatalog(): SpecCatalog {
+  return {
+    requirements: parseRequirements('99-test.md', chapter),
+    codes: parseErrorTables(errors),
+    chapterPrefixes: parseChapterPrefixes('| [99-test.md](99-test.md) | test | `SURF` |'),
+  }
+}
+
+describe('catalog checks', () => {
+  it('parses headings, profiles and codes, ignoring fenced text and informative sections', () => {
+    const [first, second] = parseRequirements('99-test.md', chapter)
+    expect(first).toMatchObject({ id: 'SURF-1', title: 'First rule', profiles: ['reader', 'writer'], errors: ['SURFACE_OP_MISSING', 'SURFACE_OP_INVALID'] })
+    expect(second).toMatchObject({ id: 'SURF-1', profiles: ['readr'], errors: ['NO_SUCH_CODE'] })
+  })
+
+  it('reports duplicates, unknown profiles, missing codes, unused codes and stale requirement columns', () => {
+    const problems = catalogProblems(syntheticCatalog()).join('\n')
+    expect(problems).toContain('duplicate requirement SURF-1')
+    expect(problems).toContain('duplicate code SURFACE_OP_MISSING')
+    expect(problems).toContain('unknown profile "readr"')
+    expect(problems).toContain('NO_SUCH_CODE is missing from spec/errors.md')
+    expect(problems).toContain('UNUSED_CODE is used by no requirement')
+    expect(problems).toContain('SURFACE_OP_INVALID lists [] but is used by [SURF-1]')
+  })
+
+  it('reports a prefix used in the wrong chapter', () => {
+    const catalog = syntheticCatalog()
+    catalog.chapterPrefixes.set('99-test.md', ['PROV'])
+    expect(catalogProblems(catalog).join('\n')).toContain('prefix SURF does not belong to this chapter')
+  })
+})
