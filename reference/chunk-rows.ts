@@ -1,13 +1,14 @@
 /**
  * Chapter 19 (ROW rules): packed chunk rows, the storage-only records that hold a run of
- * `assistant/chunk` deltas. `decodeStorageRecord` turns one parsed storage record into events;
- * `packChunkRuns` is the encoder (a writer may use it; readers never need it).
+ * `assistant/chunk` deltas. `decodeStorageRecord` turns one parsed storage record into events
+ * (ROW-2, ROW-3); `packChunkRuns` is the encoder of ROW-5..7 (a writer may use it; readers never do).
  */
 import { fault, type Fault } from './result.ts'
 import { hasOwn, isNonNegativeSafeInteger, isRecord, isSafeInteger, type JsonRecord } from './lossless-json.ts'
+import type { ChunkRowType } from '../generated/types/index.ts'
 
-export const ROW_TAGS = ['text-chunks', 'reasoning-chunks', 'tool-call-chunks'] as const
-export type RowTag = (typeof ROW_TAGS)[number]
+export type RowTag = ChunkRowType
+export const ROW_TAGS: readonly RowTag[] = ['text-chunks', 'reasoning-chunks', 'tool-call-chunks']
 
 /** The smallest run the encoder packs; shorter runs stay one event per line. */
 export const MIN_RUN = 3
@@ -60,7 +61,7 @@ function payloadFault(data: JsonRecord, payload: unknown): string | undefined {
   }
   if (!isStringArray(payload) || payload.length === 0) return 'the payload must be a non-empty string array'
   const dt = data['dt']
-  if (!Array.isArray(dt) || !dt.every(gap => Number.isSafeInteger(gap))) return 'dt must be an array of safe integers'
+  if (!Array.isArray(dt) || !dt.every(isSafeInteger)) return 'dt must be an array of safe integers'
   if (dt.length !== payload.length - 1) return `dt has ${dt.length} gaps for ${payload.length} members`
   return undefined
 }
@@ -92,9 +93,9 @@ function memberChunk(tag: RowTag, data: JsonRecord, member: string): JsonRecord 
 function decodeRow(tag: RowTag, row: JsonRecord): Decoded {
   if (!hasExactKeys(row, ['type', 'seq0', 'time0', 'data'])) return rowFault(tag, 'keys must be type, seq0, time0, data')
   const { seq0, time0, data } = row
-  // -0 passes here on purpose: it is a JSON fault of the expanded events, reported by load.
-  if (!Number.isSafeInteger(seq0) || (seq0 as number) < 0) return rowFault(tag, 'seq0 must be a non-negative safe integer')
-  if (!Number.isSafeInteger(time0)) return rowFault(tag, 'time0 must be a safe integer')
+  // Negative zero is not a safe integer here (ROW-3): a decoder must not turn it into zero.
+  if (!isNonNegativeSafeInteger(seq0)) return rowFault(tag, 'seq0 must be a non-negative safe integer')
+  if (!isSafeInteger(time0)) return rowFault(tag, 'time0 must be a safe integer')
   if (!isRecord(data)) return rowFault(tag, 'data must be an object')
   const keysWhy = dataKeysFault(tag, data)
   if (keysWhy !== undefined) return rowFault(tag, keysWhy)

@@ -9,6 +9,8 @@ import type { SessionEvent } from './envelope.ts'
 
 export interface ForkInput {
   header: JsonRecord | undefined
+  /** The source's id: the `sessionId` input, else the source header's id; unknown without either. */
+  sourceId: unknown
   events: readonly SessionEvent[]
   /** `hasBoundary` false means the boundary member was absent (FORK-1). */
   hasBoundary: boolean
@@ -40,7 +42,7 @@ function childHeader(input: ForkInput, seedLength: number): JsonRecord {
     id: input.childId,
     createdAt: input.now,
     ...(isRecord(source) && Object.hasOwn(source, 'cwd') ? { cwd: source['cwd'] } : {}),
-    ...(isRecord(source) ? { parentSession: source['id'] } : {}),
+    ...(input.sourceId === undefined ? {} : { parentSession: input.sourceId }),
     seedLength,
   }
 }

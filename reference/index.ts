@@ -7,18 +7,19 @@
  * rejects gets that rejection, since the operations are defined only for logs `load` accepts.
  */
 import packageJson from '../package.json' with { type: 'json' }
-import { accept, type Result } from './result.ts'
-import { isRecord, snapshotJson } from './lossless-json.ts'
+import { accept, reject, type Result } from './result.ts'
+import { isNonNegativeSafeInteger, isRecord, snapshotJson } from './lossless-json.ts'
 import { appendCandidate, loadLog, runRelations, type Violation } from './processing.ts'
 import { foldSurface, type SurfaceValue } from './surface.ts'
 import { deriveMessages } from './derived-messages.ts'
-import { foldRequestContext, foldRequestHeader } from './request-header.ts'
+import { canonicalHeader, foldRequestContext, foldRequestHeader, headerEquals as canonicalHeadersEqual } from './request-header.ts'
 import { repairClosers } from './repair.ts'
 import { withEndSeed } from './seeds.ts'
 import { compactionState, type CompactionStateValue } from './compaction.ts'
 import { nodeBalance, regionLegality, type NodeBalance, type RegionValue } from './region-balance.ts'
 import { forkChild, type ForkValue } from './fork.ts'
-import { decodeJsonl, type JsonlValue } from './jsonl.ts'
+import { artifactBytes, decodeRawJsonl, encodeRawJsonl, idSegment, projectDirectory, type JsonlValue } from './jsonl.ts'
+import { decodeZstdArtifact } from './zstd.ts'
 import type { SessionEvent } from './envelope.ts'
 import type { JsonRecord } from './lossless-json.ts'
 
@@ -30,13 +31,14 @@ function recordsOf(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : []
 }
 
-function loaded(input: Input, checkVocabulary = true): Result<SessionEvent[]> {
+function loaded(input: Input, checkVocabulary = true, baseSeq = 0): Result<SessionEvent[]> {
   return loadLog({
     header: input['header'],
-    events: recordsOf(input['events'] ?? input['log']),
+    events: recordsOf(input['events']),
     sessionId: input['sessionId'],
     vocabulary: input['vocabulary'],
     checkVocabulary,
+    baseSeq,
   })
 }
 
@@ -60,8 +62,11 @@ function append(input: Input): Result<SessionEvent> {
   return events.ok ? appendCandidate({ events: events.value, candidate: input['candidate'], time: input['time'] }) : events
 }
 
+/** With `baseSeq`, the events are a window of a log that starts at that seq (SURF-3, ENV-10). */
 function surface(input: Input): Result<SurfaceValue> {
-  return overLoaded(input, events => accept(foldSurface(events)))
+  const base = isNonNegativeSafeInteger(input['baseSeq']) ? input['baseSeq'] : 0
+  const events = loaded(input, true, base)
+  return events.ok ? accept(foldSurface(events.value, base)) : events
 }
 
 function messages(input: Input): Result<unknown[]> {
@@ -104,8 +109,10 @@ function regionBalance(input: Input): Result<NodeBalance | RegionValue> {
 function fork(input: Input): Result<ForkValue> {
   return overLoaded(input, () => {
     const header = input['header'] === undefined ? undefined : snapshotJson(input['header']).value
+    const sourceId = typeof input['sessionId'] === 'string' ? input['sessionId'] : isRecord(header) ? header['id'] : undefined
     return forkChild({
       header: isRecord(header) ? header : undefined,
+      sourceId,
       events: recordsOf(input['events']).map(record => snapshotJson(record).value as SessionEvent),
       hasBoundary: 'boundary' in input,
       boundary: input['boundary'],
@@ -115,8 +122,33 @@ function fork(input: Input): Result<ForkValue> {
   })
 }
 
-function decode(input: Input): Result<JsonlValue> {
-  return decodeJsonl({ text: input['text'], base64: input['base64'] })
+/** HDR-5 over the canonical forms (HDR-3) of two epoch headers. */
+function headerEquals(input: Input): Result<boolean> {
+  const canonical = (value: unknown): JsonRecord => canonicalHeader(isRecord(value) ? value : {})
+  return accept(canonicalHeadersEqual(canonical(input['left']), canonical(input['right'])))
+}
+
+/** JSONL-5, JSONL-8: the raw artifact a writer produces from a header and its durable batches. */
+function encodeJsonl(input: Input): Result<{ text: string }> {
+  const header = snapshotJson(input['header']).value
+  const batches = recordsOf(input['batches']).map(batch => recordsOf(snapshotJson(batch).value))
+  return accept({ text: encodeRawJsonl(isRecord(header) ? header : {}, batches) })
+}
+
+/** JSONL-1, JSONL-2: the artifact's path below the storage root; an empty id or cwd has none (JSONL-3). */
+function artifactPath(input: Input): Result<{ path: string }> {
+  const id = input['sessionId']
+  const cwd = input['cwd']
+  const segment = typeof id === 'string' ? idSegment(id) : undefined
+  const project = cwd === undefined || typeof cwd === 'string' ? projectDirectory(cwd) : undefined
+  if (segment === undefined || project === undefined) return reject('HEADER_ID_MISMATCH', 'no artifact path derives from an empty session id or cwd')
+  return accept({ path: `${project}/${segment}/session${input['encoding'] === 'zstd' ? '.jsonl.zstd' : '.jsonl'}` })
+}
+
+/** JSONL-4: `text` or `base64`, and `encoding` "raw" (the default) or "zstd". */
+function decodeJsonl(input: Input): Result<JsonlValue> {
+  const bytes = artifactBytes({ text: input['text'], base64: input['base64'] })
+  return input['encoding'] === 'zstd' ? decodeZstdArtifact(bytes) : decodeRawJsonl(bytes)
 }
 
 export const reference = {
@@ -136,5 +168,8 @@ export const reference = {
   compactionState: compaction,
   regionBalance,
   fork,
-  decodeJsonl: decode,
+  decodeJsonl,
+  encodeJsonl,
+  artifactPath,
+  headerEquals,
 }

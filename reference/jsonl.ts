@@ -1,6 +1,237 @@
-/** Placeholder until chapter 19 is written. */
-import { reject, type Result } from './result.ts'
-export interface JsonlValue { header: unknown; events: unknown[]; tornTail: unknown }
-export function decodeJsonl(_input: { text: unknown; base64: unknown }): Result<JsonlValue> {
-  return reject('JSONL_HEADER_INVALID', 'not yet implemented')
+/**
+ * Chapter 19: decoding the JSONL storage encoding. The header line is checked first (refusal before
+ * anything else), then the record lines are scanned with the torn-tail rules: the first defect starts
+ * a discarded tail unless a later line holds a turn/end, which proves the defect was committed damage.
+ * The zstd encoding (zstd.ts, JSONL-13..15) reuses the line scan over the decompressed frame contents.
+ */
+import { accept, fault, reject, rejectAt, type ErrorCode, type Fault, type Result } from './result.ts'
+import { hasOwn, isNonNegativeSafeInteger, isRecord, type JsonRecord } from './lossless-json.ts'
+import { versionRefusal } from './format-version.ts'
+import { decodeStorageRecord, packChunkRuns } from './chunk-rows.ts'
+
+export interface TornTail {
+  line: number
+  offset: number
+  reason: 'unterminated' | 'JSONL_LINE_UNPARSABLE' | 'JSONL_ROW_INVALID' | 'JSONL_SEQ_GAP'
+}
+
+export interface JsonlValue {
+  header: JsonRecord
+  events: unknown[]
+  tornTail: TornTail | null
+}
+
+const LINE_FEED = 0x0a
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
+
+/** JSONL-9 step 1 and 2: one line's bytes as one JSON text, or undefined when unparsable. */
+function parseLine(bytes: Uint8Array): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(utf8.decode(bytes)) as unknown }
+  } catch {
+    return undefined
+  }
+}
+
+// ---- the header line (JSONL-6, JSONL-7) --------------------------------------------------------
+
+const DECODED_HEADER_MEMBERS = ['version', 'id', 'createdAt', 'cwd', 'parentSession', 'seedLength', 'origin', 'delegationDepth', 'agentPreset']
+
+function headerLineFault(value: unknown): Fault | undefined {
+  const invalid = fault('JSONL_HEADER_INVALID', 'the first line is not a session header line')
+  if (!isRecord(value) || value['type'] !== 'session' || typeof value['version'] !== 'number' || typeof value['id'] !== 'string') return invalid
+  if (!isNonNegativeSafeInteger(value['createdAt']) || !isNonNegativeSafeInteger(value['delegationDepth'])) return invalid
+  if (hasOwn(value, 'origin') && value['origin'] !== 'subagent') return invalid
+  if (hasOwn(value, 'agentPreset') && typeof value['agentPreset'] !== 'string') return invalid
+  if (hasOwn(value, 'sandboxMode') || hasOwn(value, 'approvalPolicy')) {
+    return fault('JSONL_HEADER_RETIRED_FIELD', 'the header line carries a retired member')
+  }
+  return undefined
+}
+
+/** Steps 2 to 5 of JSONL-6 on the header line's bytes, then the decoded header of JSONL-7. */
+export function decodeHeaderLine(bytes: Uint8Array): Result<JsonRecord> {
+  const parsed = parseLine(bytes)
+  if (parsed === undefined) return reject('JSONL_HEADER_INVALID', 'the header line is not one JSON text', { line: 1 })
+  const value = parsed.value
+  if (isRecord(value)) {
+    const refusal = versionRefusal(value['version'])
+    if (refusal !== undefined) return rejectAt(refusal, { line: 1 })
+  }
+  const found = headerLineFault(value)
+  if (found !== undefined) return rejectAt(found, { line: 1 })
+  const line = value as JsonRecord
+  return accept(Object.fromEntries(DECODED_HEADER_MEMBERS.filter(key => hasOwn(line, key)).map(key => [key, line[key]])))
+}
+
+// ---- the record lines (JSONL-9..12) ------------------------------------------------------------
+
+type Defect = TornTail['reason']
+type DecodedLine = { ok: true; events: unknown[] } | { ok: false; defect: Defect }
+
+/** JSONL-9: one line's events, or why it is unreadable (unparsable or an invalid row). */
+function decodeRecordLine(bytes: Uint8Array): DecodedLine {
+  const parsed = parseLine(bytes)
+  if (parsed === undefined) return { ok: false, defect: 'JSONL_LINE_UNPARSABLE' }
+  const decoded = decodeStorageRecord(parsed.value)
+  return decoded.ok ? { ok: true, events: decoded.events } : { ok: false, defect: 'JSONL_ROW_INVALID' }
+}
+
+function holdsTurnEnd(events: readonly unknown[]): boolean {
+  return events.some(event => isRecord(event) && event['type'] === 'turn/end')
+}
+
+/** JSONL-10: every event is an object whose seq continues the count. */
+function continuesCount(events: readonly unknown[], count: number): boolean {
+  return events.every((event, k) => isRecord(event) && typeof event['seq'] === 'number' && event['seq'] === count + k)
+}
+
+/** A complete line of the decoded text: its bytes, its 1-based number, and where it starts and ends. */
+export interface Line {
+  bytes: Uint8Array
+  number: number
+  start: number
+  end: number
+}
+
+export interface LineScan {
+  events: unknown[]
+  /** The first defect, when one was found and no later turn/end made it fatal. */
+  defect: TornTail | undefined
+  /** The byte offset just after the last accepted line. */
+  committed: number
+}
+
+type JudgedLine = { ok: true; events: unknown[] } | { ok: false; defect: Defect; holdsTurnEnd: boolean }
+
+/** JSONL-9, JSONL-10 for a line met before any defect. */
+function judgeLine(bytes: Uint8Array, count: number): JudgedLine {
+  const decoded = decodeRecordLine(bytes)
+  if (!decoded.ok) return { ok: false, defect: decoded.defect, holdsTurnEnd: false }
+  if (continuesCount(decoded.events, count)) return decoded
+  return { ok: false, defect: 'JSONL_SEQ_GAP', holdsTurnEnd: holdsTurnEnd(decoded.events) }
+}
+
+/**
+ * JSONL-11 over complete lines, continuing `scan`. `strict` (the complete frames of a zstd artifact,
+ * JSONL-14) makes every defect fatal as JSONL_FRAME_INVALID.
+ */
+export function scanLines(lines: Iterable<Line>, scan: LineScan, strict: boolean): Result<LineScan> {
+  for (const line of lines) {
+    if (scan.defect !== undefined) {
+      const decoded = decodeRecordLine(line.bytes)
+      if (decoded.ok && holdsTurnEnd(decoded.events)) {
+        return reject(scan.defect.reason as ErrorCode, `line ${scan.defect.line} is damaged, and a later turn/end proves it was committed`, { line: scan.defect.line })
+      }
+      continue
+    }
+    const judged = judgeLine(line.bytes, scan.events.length)
+    if (judged.ok) {
+      scan.events.push(...judged.events)
+      scan.committed = line.end
+      continue
+    }
+    if (strict) return reject('JSONL_FRAME_INVALID', `${judged.defect} on line ${line.number}, inside a complete frame`, { line: line.number })
+    if (judged.holdsTurnEnd) return reject('JSONL_SEQ_GAP', `a seq gap on line ${line.number}, which holds a turn/end`, { line: line.number })
+    scan.defect = { line: line.number, offset: line.start, reason: judged.defect }
+  }
+  return accept(scan)
+}
+
+/** The complete lines of `bytes` from `from` on, numbered from `firstNumber`; offsets shifted by `base`. */
+export function* completeLines(bytes: Uint8Array, from: number, firstNumber: number, base = 0): Generator<Line> {
+  let start = from
+  let number = firstNumber
+  for (let feed = bytes.indexOf(LINE_FEED, start); feed !== -1; feed = bytes.indexOf(LINE_FEED, start)) {
+    yield { bytes: bytes.subarray(start, feed), number, start: base + start, end: base + feed + 1 }
+    start = feed + 1
+    number += 1
+  }
+}
+
+/** The number of line feeds in `bytes`. */
+export function countLines(bytes: Uint8Array): number {
+  let count = 0
+  for (let feed = bytes.indexOf(LINE_FEED); feed !== -1; feed = bytes.indexOf(LINE_FEED, feed + 1)) count++
+  return count
+}
+
+/** `decodeJsonl` for the raw encoding (JSONL-6, JSONL-11, JSONL-12). */
+export function decodeRawJsonl(bytes: Uint8Array): Result<JsonlValue> {
+  const headerEnd = bytes.indexOf(LINE_FEED)
+  if (headerEnd === -1) return reject('JSONL_HEADER_INVALID', 'the artifact has no complete header line', { line: 1 })
+  const header = decodeHeaderLine(bytes.subarray(0, headerEnd))
+  if (!header.ok) return header
+  const scanned = scanLines(completeLines(bytes, headerEnd + 1, 2), { events: [], defect: undefined, committed: headerEnd + 1 }, false)
+  if (!scanned.ok) return scanned
+  const { events, defect, committed } = scanned.value
+  const lastFeed = bytes.lastIndexOf(LINE_FEED)
+  const unterminated = lastFeed < bytes.length - 1
+  const tornTail: TornTail | null = defect
+    ?? (unterminated ? { line: countLines(bytes) + 1, offset: committed, reason: 'unterminated' } : null)
+  return accept({ header: header.value, events, tornTail })
+}
+
+/** JSONL-4: the artifact's bytes, from `base64`, else from `text` as UTF-8. */
+export function artifactBytes(input: { text: unknown; base64: unknown }): Uint8Array {
+  if (typeof input.base64 === 'string') return new Uint8Array(Buffer.from(input.base64, 'base64'))
+  return new TextEncoder().encode(typeof input.text === 'string' ? input.text : '')
+}
+
+// ---- writing (JSONL-5, JSONL-8) and where artifacts live (JSONL-1, JSONL-2) ---------------------
+
+const HEADER_LINE_MEMBERS = ['version', 'id', 'createdAt', 'cwd', 'parentSession', 'seedLength', 'origin', 'delegationDepth', 'agentPreset']
+
+/** JSONL-5: the header line's members in the writer's order; delegationDepth is always written. */
+export function headerLine(header: JsonRecord): JsonRecord {
+  const line: JsonRecord = { type: 'session' }
+  for (const key of HEADER_LINE_MEMBERS) {
+    if (key === 'delegationDepth') line[key] = header[key] ?? 0
+    else if (header[key] !== undefined) line[key] = header[key]
+  }
+  return line
+}
+
+/**
+ * JSONL-8: the raw artifact of a header and its durable batches, packed by ROW-6. An empty batch is
+ * not written (a writer must never write one; it would read back as a damaged blank line).
+ */
+export function encodeRawJsonl(header: JsonRecord, batches: readonly (readonly unknown[])[]): string {
+  const lines = [JSON.stringify(headerLine(header))]
+  for (const batch of batches) {
+    if (batch.length > 0) lines.push(...packChunkRuns(batch).map(record => JSON.stringify(record)))
+  }
+  return `${lines.join('\n')}\n`
+}
+
+const SAFE_UNIT = /^[A-Za-z0-9._-]$/
+const SEPARATORS = '/\\:'
+
+/** A UTF-16 code unit kept as it is, or escaped as `~` and four uppercase hex digits. */
+function safeUnit(unit: string): string {
+  return SAFE_UNIT.test(unit) ? unit : `~${unit.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+}
+
+/** JSONL-2: the session id's directory name; undefined for the empty id. */
+export function idSegment(id: string): string | undefined {
+  if (id === '') return undefined
+  if (id === '.') return '~002E'
+  if (id === '..') return '~002E~002E'
+  let segment = ''
+  for (let index = 0; index < id.length; index++) segment += safeUnit(id[index] as string)
+  return segment
+}
+
+/** JSONL-1: the project directory name for a working directory; undefined for the empty cwd. */
+export function projectDirectory(cwd: string | undefined): string | undefined {
+  if (cwd === undefined) return '_no-cwd'
+  if (cwd === '') return undefined
+  let slug = ''
+  for (let index = 0; index < cwd.length; index++) {
+    const unit = cwd[index] as string
+    const runContinues = index > 0 && SEPARATORS.includes(cwd[index - 1] as string)
+    if (!SEPARATORS.includes(unit)) slug += safeUnit(unit)
+    else if (!runContinues) slug += '-'
+  }
+  return `--${(slug.replace(/^-+/, '') || 'root').slice(0, 251)}--`
 }

@@ -11,7 +11,6 @@
  */
 import { fault, type ErrorCode, type Fault } from './result.ts'
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
 export type JsonRecord = Record<string, unknown>
 
 export interface Snapshot {
@@ -93,11 +92,13 @@ function hasPlainArrayPrototype(value: unknown[]): boolean {
 
 // ---- the walk --------------------------------------------------------------------------------
 
-type Assign = (value: unknown) => void
-/** A pending visit reads its value only when it runs: each property is read once, when visited. */
-type Task =
-  | { kind: 'visit'; read: () => unknown; assign: Assign }
-  | { kind: 'leave'; source: object }
+type Container = Record<string, unknown> | unknown[]
+
+/**
+ * A pending visit of `source[key]`, copied to `into[key]`. The member is read only when the visit
+ * runs, so each property is read exactly once. `leave` ends an ancestor's subtree.
+ */
+type Task = { kind: 'visit'; source: object; key: string; into: Container } | { kind: 'leave'; source: object }
 
 interface Walk {
   tasks: Task[]
@@ -138,22 +139,19 @@ function scalarFault(value: unknown): Fault | undefined {
   }
 }
 
-/** Defines a key as plain data, so a literal "__proto__" key stays ordinary data in the copy. */
-function defineData(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true })
+/** Stores a copied member; a literal "__proto__" key is defined as plain data, never as the prototype. */
+function put(into: Container, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(into, key, { value, enumerable: true, configurable: true, writable: true })
+  else (into as Record<string, unknown>)[key] = value
 }
 
-/** A task that reads `source[key]` once (running its getter, if any) and visits the value. */
-function memberTask(walk: Walk, source: object, key: string, assign: Assign): Task {
-  const read = (): unknown => {
-    try {
-      return Reflect.get(source, key)
-    } catch {
-      note(walk, fault('JSON_UNSUPPORTED_VALUE', `reading member ${key} threw`))
-      return null
-    }
+function read(walk: Walk, source: object, key: string): unknown {
+  try {
+    return Reflect.get(source, key)
+  } catch {
+    note(walk, fault('JSON_UNSUPPORTED_VALUE', `reading member ${key} threw`))
+    return null
   }
-  return { kind: 'visit', read, assign }
 }
 
 function isIndexBelow(key: PropertyKey, length: number): boolean {
@@ -162,17 +160,18 @@ function isIndexBelow(key: PropertyKey, length: number): boolean {
   return String(index) === key && Number.isInteger(index) && index >= 0 && index < length
 }
 
-function pushChildren(walk: Walk, source: object, children: Task[]): void {
+/** Enter `source`: its members are visited next, in order, then it stops being an ancestor. */
+function enter(walk: Walk, source: object, keys: readonly string[], into: Container): void {
   walk.ancestors.add(source)
   walk.tasks.push({ kind: 'leave', source })
-  for (let index = children.length - 1; index >= 0; index--) walk.tasks.push(children[index] as Task)
+  for (let index = keys.length - 1; index >= 0; index--) walk.tasks.push({ kind: 'visit', source, key: keys[index] as string, into })
 }
 
-function visitArray(walk: Walk, source: unknown[], assign: Assign): void {
+/** The copy of an array to fill, or undefined when the array is not entered. */
+function visitArray(walk: Walk, source: unknown[]): unknown[] | undefined {
   if (!hasPlainArrayPrototype(source)) {
     note(walk, fault('JSON_NON_PLAIN_OBJECT', 'an array has a foreign prototype'))
-    assign(source)
-    return
+    return undefined
   }
   const length = source.length
   const keys = Reflect.ownKeys(source)
@@ -181,8 +180,8 @@ function visitArray(walk: Walk, source: unknown[], assign: Assign): void {
   if (indices.length !== length) note(walk, fault('JSON_SPARSE_ARRAY', 'an array has a hole'))
   if (keys.length !== indices.length + 1) note(walk, fault('JSON_SPARSE_ARRAY', 'an array has own properties besides its elements'))
   const copy: unknown[] = new Array(length)
-  assign(copy)
-  pushChildren(walk, source, indices.map(key => memberTask(walk, source, key, item => { copy[Number(key)] = item })))
+  enter(walk, source, indices, copy)
+  return copy
 }
 
 /** JSON-9: a symbol key or a non-enumerable member makes the object non-plain (and it is not entered). */
@@ -194,56 +193,47 @@ function ownMemberFault(source: object): Fault | undefined {
   return undefined
 }
 
-function visitObject(walk: Walk, source: object, assign: Assign): void {
+function visitObject(walk: Walk, source: object): Record<string, unknown> | undefined {
   const found = hasPlainObjectPrototype(source)
     ? ownMemberFault(source)
     : fault('JSON_NON_PLAIN_OBJECT', 'an object is not a plain or null-prototype object')
   if (found !== undefined) {
     note(walk, found)
-    assign(source)
-    return
+    return undefined
   }
   const copy: Record<string, unknown> = {}
-  assign(copy)
-  const children = Object.keys(source).map(key => memberTask(walk, source, key, item => defineData(copy, key, item)))
-  pushChildren(walk, source, children)
+  enter(walk, source, Object.keys(source), copy)
+  return copy
 }
 
-function visit(walk: Walk, value: unknown, assign: Assign): void {
+/** The copy of `value`: itself for a scalar and for anything the walk does not enter. */
+function visit(walk: Walk, value: unknown): unknown {
   if (typeof value !== 'object' || value === null) {
     const found = scalarFault(value)
     if (found !== undefined) note(walk, found)
-    assign(value)
-    return
+    return value
   }
   if (walk.ancestors.has(value)) {
     note(walk, fault('JSON_CYCLE', 'a value contains itself'))
-    assign(value)
-    return
+    return value
   }
   try {
-    if (Array.isArray(value)) visitArray(walk, value, assign)
-    else visitObject(walk, value, assign)
+    return (Array.isArray(value) ? visitArray(walk, value) : visitObject(walk, value)) ?? value
   } catch {
     // Only a proxy whose traps throw gets here; it cannot be a plain object.
     note(walk, fault('JSON_NON_PLAIN_OBJECT', 'inspecting an object threw'))
-    assign(value)
+    return value
   }
 }
 
 /** Validate and detach `input`, reading each property once. */
 export function snapshotJson(input: unknown): Snapshot {
-  let root: unknown
-  const walk: Walk = { tasks: [{ kind: 'visit', read: () => input, assign: item => { root = item } }], ancestors: new Set(), faults: new Map() }
+  const walk: Walk = { tasks: [], ancestors: new Set(), faults: new Map() }
+  const root = visit(walk, input)
   for (let task = walk.tasks.pop(); task !== undefined; task = walk.tasks.pop()) {
     if (task.kind === 'leave') walk.ancestors.delete(task.source)
-    else visit(walk, task.read(), task.assign)
+    else put(task.into, task.key, visit(walk, read(walk, task.source, task.key)))
   }
   const found = reportedFault(walk)
   return found === undefined ? { value: root } : { value: root, fault: found }
-}
-
-/** The first lossless-JSON fault of `value`, or undefined when it is in the domain. */
-export function losslessJsonFault(value: unknown): Fault | undefined {
-  return snapshotJson(value).fault
 }

@@ -9,8 +9,8 @@ import {
 } from './envelope.ts'
 import { headerFieldsFault, headerIdentityFault } from './storage-header.ts'
 import { legacyRejectionFault, upgradeLegacyShapes, writerLegacyFault, type UpgradeContext } from './legacy.ts'
-import { messageOf, messageShapeFault, payloadFault } from './vocabulary.ts'
-import { checkTurnRelations, initialTurnState, turnEndShapeFault, type TurnState } from './turns-and-steps.ts'
+import { messageOf, messageShapeFault } from './vocabulary.ts'
+import { checkTurnRelations, initialTurnState, turnEndShapeFault, turnPayloadFault, type TurnState } from './turns-and-steps.ts'
 import { requestHeaderFault } from './request-header.ts'
 import { unknownTypeFault, vocabularyNamed } from './unknown-types.ts'
 import { applySurfacePlan, emptySurface, foldSurfaceState, planSurfaceEvent } from './surface.ts'
@@ -24,6 +24,8 @@ export interface LoadInput {
   vocabulary?: unknown
   /** False for a writer's view of a log: writers accept any type (UNK-2), so phase 4 is skipped. */
   checkVocabulary?: boolean
+  /** The first seq when the events are a window of a log (ENV-10); 0 for a whole log. */
+  baseSeq?: number
 }
 
 /** One input record as load sees it: its single-read snapshot, and where an error about it points. */
@@ -49,13 +51,13 @@ function firstFault(entries: readonly Entry[], check: (entry: Entry) => Fault | 
   return accept(undefined)
 }
 
-/** Message, payload and request-header shapes of one (upgraded) record (chapters 04, 09, 16). */
+/** Message (VOC-8), payload (TURN-1) and request-header (HDR-2) shapes of one upgraded record. */
 export function shapeFault(record: JsonRecord): Fault | undefined {
   const type = record['type']
   if (typeof type !== 'string') return undefined
   const data = record['data']
   return messageShapeFault(type, data)
-    ?? payloadFault(type, data)
+    ?? turnPayloadFault(type, data)
     ?? (type === 'request/header' ? requestHeaderFault(data) : undefined)
 }
 
@@ -83,17 +85,17 @@ function upgradeAndShapePhase(entries: Entry[], sessionId: string): Result<void>
 }
 
 /** Phase 5, one event, up to the surface checks: PROC-3 from "record is an object" to contiguity. */
-function eventFault(entry: Entry, index: number): Fault | undefined {
+function eventFault(entry: Entry, expectedSeq: number): Fault | undefined {
   const record = entry.record
   if (!isRecord(record)) return { code: 'ENV_NOT_OBJECT', message: 'an event record must be a JSON object' }
-  return entry.snapshot.fault ?? envelopeFault(record) ?? contiguityFault(record as unknown as SessionEvent, index)
+  return entry.snapshot.fault ?? envelopeFault(record) ?? contiguityFault(record as unknown as SessionEvent, expectedSeq)
 }
 
-function replayPhase(entries: readonly Entry[]): Result<SessionEvent[]> {
-  const surface = emptySurface()
+function replayPhase(entries: readonly Entry[], base: number): Result<SessionEvent[]> {
+  const surface = emptySurface(base)
   const events: SessionEvent[] = []
   for (const [index, entry] of entries.entries()) {
-    const found = eventFault(entry, index)
+    const found = eventFault(entry, base + index)
     if (found !== undefined) return rejectAt(found, { seq: entry.seq })
     const event = entry.record as SessionEvent
     const planned = planSurfaceEvent(surface, event, events)
@@ -137,7 +139,7 @@ export function loadLog(input: LoadInput): Result<SessionEvent[]> {
     const fields = headerFieldsFault(header)
     if (fields !== undefined) return rejectAt(fields)
   }
-  return replayPhase(entries)
+  return replayPhase(entries, input.baseSeq ?? 0)
 }
 
 // ---- append ----------------------------------------------------------------------------------

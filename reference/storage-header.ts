@@ -4,24 +4,7 @@
  */
 import { fault, type Fault } from './result.ts'
 import { hasOwn, hasPlainObjectPrototype, isNonNegativeSafeInteger, isRecord, type JsonRecord, type Snapshot } from './lossless-json.ts'
-import { FORMAT_VERSION, versionRefusal } from './format-version.ts'
-
-export interface SessionHeader {
-  version: number
-  id: string
-  createdAt: number
-  cwd?: string
-  parentSession?: string
-  seedLength?: number
-  origin?: 'subagent'
-  delegationDepth?: number
-  agentPreset?: string
-}
-
-/** META-11: the header an operation assumes when it is given none. */
-export function synthesizedHeader(sessionId: string, now: number): SessionHeader {
-  return { version: FORMAT_VERSION, id: sessionId, createdAt: now }
-}
+import { versionRefusal } from './format-version.ts'
 
 function invalidField(what: string): Fault {
   return fault('HEADER_FIELD_INVALID', `header ${what}`)

@@ -2,13 +2,15 @@
  * Chapter 05: surface operations. The surface is the ordered list of seqs the model sees; an
  * `append` pushes the event's seq, a `replace` swaps the positional range start..end for the event.
  *
- * Cost. The surface is a doubly linked list of nodes plus a Map seq -> node (membership in O(1)).
- * Every node carries an order key, strictly increasing along the list: an appended node takes the
- * next counter value, and a replacing node takes the key of the `start` node it replaces. That
- * node's left neighbour has a smaller key and its right neighbour (after `end`) a larger one, so the
- * order holds forever without relabelling, and "start sits after end" is one comparison of keys.
- * A valid replace then walks from start to end, which visits exactly the shadowed nodes; each node is
- * shadowed at most once, so a whole fold costs O(events + shadowed nodes + cited sources).
+ * Cost. The surface is a doubly linked list whose links live in arrays indexed by seq (seqs are
+ * dense, so no hash map is needed): `prev[seq]`, `next[seq]`, and `order[seq]`, which is -1 when the
+ * seq is not a node, so membership is one array read. Order keys strictly increase along the list:
+ * an appended node takes the next counter value, and a replacing node takes the key of the `start`
+ * node it replaces. That node's left neighbour has a smaller key and its right neighbour (after
+ * `end`) a larger one, so the order holds forever without relabelling, and "start sits after end"
+ * is one comparison of keys. A valid replace then walks from start to end, which visits exactly the
+ * shadowed nodes; each node is shadowed at most once, so a whole fold costs
+ * O(events + shadowed nodes + cited sources).
  */
 import { fault, type Fault } from './result.ts'
 import { hasOwn, isNonNegativeSafeInteger, isRecord } from './lossless-json.ts'
@@ -16,8 +18,8 @@ import { isSurfaceEligibleType } from './vocabulary.ts'
 import { provenanceFault } from './provenance.ts'
 import { rewriteFault } from './tool-result-rewrites.ts'
 import type { SessionEvent } from './envelope.ts'
+import type { ReplaceSurfaceOp, SurfaceOp } from '../generated/types/index.ts'
 
-export type SurfaceOp = 'append' | { op: 'replace'; start: number; end: number }
 
 export interface Replacement {
   seq: number
@@ -33,17 +35,19 @@ export interface SurfaceValue {
   generation: number
 }
 
-interface SurfaceNode {
-  seq: number
-  order: number
-  prev: SurfaceNode | undefined
-  next: SurfaceNode | undefined
-}
+/** No node: the end of the list, or "not on the surface" in `order`. */
+const NONE = -1
 
 export interface SurfaceState {
-  head: SurfaceNode | undefined
-  tail: SurfaceNode | undefined
-  bySeq: Map<number, SurfaceNode>
+  /** The first seq of the folded window (0 for a whole log, SURF-3); slot i holds seq base + i. */
+  base: number
+  head: number
+  tail: number
+  /** The neighbours (seqs) of each node (NONE at the ends), by slot. */
+  prev: number[]
+  next: number[]
+  /** The order key of each node, or NONE when the seq is not a current node, by slot. */
+  order: number[]
   nextOrder: number
   generation: number
   replacements: Replacement[]
@@ -53,15 +57,23 @@ export interface SurfaceState {
 export type SurfacePlan =
   | { kind: 'none' }
   | { kind: 'append'; seq: number }
-  | { kind: 'replace'; seq: number; start: SurfaceNode; end: SurfaceNode; shadowedSeqs: number[] }
+  | { kind: 'replace'; seq: number; start: number; end: number; shadowedSeqs: number[] }
 
 export type Planned = { ok: true; plan: SurfacePlan } | { ok: false; fault: Fault }
 
-export function emptySurface(): SurfaceState {
-  return { head: undefined, tail: undefined, bySeq: new Map(), nextOrder: 0, generation: 0, replacements: [] }
+export function emptySurface(base = 0): SurfaceState {
+  return { base, head: NONE, tail: NONE, prev: [], next: [], order: [], nextOrder: 0, generation: 0, replacements: [] }
 }
 
-function isReplaceOp(value: object): value is { op: 'replace'; start: number; end: number } {
+function slot(state: SurfaceState, seq: number): number {
+  return seq - state.base
+}
+
+export function isOnSurface(state: SurfaceState, seq: number): boolean {
+  return (state.order[slot(state, seq)] ?? NONE) !== NONE
+}
+
+function isReplaceOp(value: object): value is ReplaceSurfaceOp {
   const op = value as Record<string, unknown>
   return Object.keys(op).length === 3 && hasOwn(op, 'op') && hasOwn(op, 'start') && hasOwn(op, 'end')
     && op['op'] === 'replace' && isNonNegativeSafeInteger(op['start']) && isNonNegativeSafeInteger(op['end'])
@@ -82,30 +94,26 @@ export function surfaceOpOf(event: SessionEvent): { ok: true; op: SurfaceOp | un
 }
 
 /** The seqs from `start` to `end` along the list. The caller has checked start is not after end. */
-function spanSeqs(start: SurfaceNode, end: SurfaceNode): number[] {
-  const seqs: number[] = []
-  for (let node: SurfaceNode | undefined = start; node !== undefined; node = node.next) {
-    seqs.push(node.seq)
-    if (node === end) break
-  }
+function spanSeqs(state: SurfaceState, start: number, end: number): number[] {
+  const seqs = [start]
+  for (let seq = start; seq !== end; seq = state.next[slot(state, seq)] as number) seqs.push(state.next[slot(state, seq)] as number)
   return seqs
 }
 
 function planReplace(
   state: SurfaceState,
   event: SessionEvent,
-  op: { start: number; end: number },
+  op: ReplaceSurfaceOp,
   events: readonly SessionEvent[],
 ): Planned {
-  const start = state.bySeq.get(op.start)
-  if (start === undefined) return { ok: false, fault: fault('SURFACE_REPLACE_START_NOT_FOUND', `replace start ${op.start} is not on the surface`) }
-  const end = state.bySeq.get(op.end)
-  if (end === undefined) return { ok: false, fault: fault('SURFACE_REPLACE_END_NOT_FOUND', `replace end ${op.end} is not on the surface`) }
-  if (start.order > end.order) {
-    return { ok: false, fault: fault('SURFACE_REPLACE_REVERSED', `replace start ${op.start} sits after end ${op.end} on the surface`) }
+  const { start, end } = op
+  if (!isOnSurface(state, start)) return { ok: false, fault: fault('SURFACE_REPLACE_START_NOT_FOUND', `replace start ${start} is not on the surface`) }
+  if (!isOnSurface(state, end)) return { ok: false, fault: fault('SURFACE_REPLACE_END_NOT_FOUND', `replace end ${end} is not on the surface`) }
+  if ((state.order[slot(state, start)] as number) > (state.order[slot(state, end)] as number)) {
+    return { ok: false, fault: fault('SURFACE_REPLACE_REVERSED', `replace start ${start} sits after end ${end} on the surface`) }
   }
-  const shadowedSeqs = spanSeqs(start, end)
-  const found = provenanceFault(event, shadowedSeqs) ?? rewriteFault(event, shadowedSeqs, events)
+  const shadowedSeqs = spanSeqs(state, start, end)
+  const found = provenanceFault(event, shadowedSeqs) ?? rewriteFault(event, shadowedSeqs, seq => events[slot(state, seq)])
   if (found !== undefined) return { ok: false, fault: found }
   return { ok: true, plan: { kind: 'replace', seq: event.seq, start, end, shadowedSeqs } }
 }
@@ -113,7 +121,7 @@ function planReplace(
 /**
  * SURF-9 order for one event whose envelope and seq are already checked: eligibility and grammar,
  * then (append) provenance, or (replace) start, end, order, provenance with coverage, rewrite rule.
- * `events` holds at least every event before this one, indexed by seq.
+ * `events` holds at least every event of the window before this one (index = seq - base).
  */
 export function planSurfaceEvent(state: SurfaceState, event: SessionEvent, events: readonly SessionEvent[]): Planned {
   const opResult = surfaceOpOf(event)
@@ -127,48 +135,51 @@ export function planSurfaceEvent(state: SurfaceState, event: SessionEvent, event
   return planReplace(state, event, op, events)
 }
 
-function linkAfter(state: SurfaceState, previous: SurfaceNode | undefined, node: SurfaceNode): void {
-  const next = previous === undefined ? state.head : previous.next
-  node.prev = previous
-  node.next = next
-  if (previous === undefined) state.head = node
-  else previous.next = node
-  if (next === undefined) state.tail = node
-  else next.prev = node
-  state.bySeq.set(node.seq, node)
+/** Grow the arrays so that `seq` has a slot; seqs arrive in order, so this pushes at most a few. */
+function ensureSlot(state: SurfaceState, seq: number): void {
+  while (state.order.length <= slot(state, seq)) {
+    state.prev.push(NONE)
+    state.next.push(NONE)
+    state.order.push(NONE)
+  }
+}
+
+/** Link node `seq` between `before` and `after` (either may be NONE). */
+function link(state: SurfaceState, seq: number, order: number, before: number, after: number): void {
+  ensureSlot(state, seq)
+  state.prev[slot(state, seq)] = before
+  state.next[slot(state, seq)] = after
+  state.order[slot(state, seq)] = order
+  if (before === NONE) state.head = seq
+  else state.next[slot(state, before)] = seq
+  if (after === NONE) state.tail = seq
+  else state.prev[slot(state, after)] = seq
 }
 
 export function applySurfacePlan(state: SurfaceState, plan: SurfacePlan): void {
   if (plan.kind === 'none') return
   if (plan.kind === 'append') {
-    linkAfter(state, state.tail, { seq: plan.seq, order: state.nextOrder++, prev: undefined, next: undefined })
+    link(state, plan.seq, state.nextOrder++, state.tail, NONE)
     return
   }
-  const before = plan.start.prev
-  const after = plan.end.next
-  for (const seq of plan.shadowedSeqs) state.bySeq.delete(seq)
-  if (before === undefined) state.head = after
-  else before.next = after
-  if (after === undefined) state.tail = before
-  else after.prev = before
-  linkAfter(state, before, { seq: plan.seq, order: plan.start.order, prev: undefined, next: undefined })
+  const order = state.order[slot(state, plan.start)] as number
+  const before = state.prev[slot(state, plan.start)] as number
+  const after = state.next[slot(state, plan.end)] as number
+  for (const seq of plan.shadowedSeqs) state.order[slot(state, seq)] = NONE
+  link(state, plan.seq, order, before, after)
   state.generation += 1
-  state.replacements.push({ seq: plan.seq, start: plan.start.seq, end: plan.end.seq, shadowedSeqs: plan.shadowedSeqs })
+  state.replacements.push({ seq: plan.seq, start: plan.start, end: plan.end, shadowedSeqs: plan.shadowedSeqs })
 }
 
 export function surfaceNodes(state: SurfaceState): number[] {
   const nodes: number[] = []
-  for (let node = state.head; node !== undefined; node = node.next) nodes.push(node.seq)
+  for (let seq = state.head; seq !== NONE; seq = state.next[slot(state, seq)] as number) nodes.push(seq)
   return nodes
 }
 
-export function isOnSurface(state: SurfaceState, seq: number): boolean {
-  return state.bySeq.has(seq)
-}
-
-/** Fold a loaded log (the `surface` operation). Events `load` accepted never fail to plan. */
-export function foldSurfaceState(events: readonly SessionEvent[]): SurfaceState {
-  const state = emptySurface()
+/** Fold a loaded log or window (the `surface` operation). Events `load` accepted never fail to plan. */
+export function foldSurfaceState(events: readonly SessionEvent[], base = 0): SurfaceState {
+  const state = emptySurface(base)
   for (const event of events) {
     const planned = planSurfaceEvent(state, event, events)
     if (planned.ok) applySurfacePlan(state, planned.plan)
@@ -176,7 +187,7 @@ export function foldSurfaceState(events: readonly SessionEvent[]): SurfaceState 
   return state
 }
 
-export function foldSurface(events: readonly SessionEvent[]): SurfaceValue {
-  const state = foldSurfaceState(events)
+export function foldSurface(events: readonly SessionEvent[], base = 0): SurfaceValue {
+  const state = foldSurfaceState(events, base)
   return { nodes: surfaceNodes(state), replacements: state.replacements, generation: state.generation }
 }

@@ -16,12 +16,13 @@ function withBlankedResultContent(data: unknown): unknown {
   return { ...data, message: { ...message, content: [block] } }
 }
 
-export function rewriteFault(event: SessionEvent, shadowedSeqs: readonly number[], events: readonly SessionEvent[]): Fault | undefined {
+/** REWR-6 order; `eventAt` finds the event of a current node by its seq. */
+export function rewriteFault(event: SessionEvent, shadowedSeqs: readonly number[], eventAt: (seq: number) => SessionEvent | undefined): Fault | undefined {
   if (event.type !== 'tool/result') return undefined
   if (shadowedSeqs.length !== 1) {
     return fault('REWRITE_SPAN_INVALID', `a tool/result replacement must shadow exactly one node, not ${shadowedSeqs.length}`)
   }
-  const original = events[shadowedSeqs[0] as number]
+  const original = eventAt(shadowedSeqs[0] as number)
   if (original?.type !== 'tool/result') return fault('REWRITE_TARGET_INVALID', 'a tool/result replacement must shadow a tool/result')
   if (!jsonEqual(withBlankedResultContent(original.data), withBlankedResultContent(event.data))) {
     return fault('REWRITE_DATA_CHANGED', 'a tool/result replacement may change only the tool-result content')

@@ -1,10 +1,10 @@
 /**
- * Chapter 09: turn and step nesting and numbering. The stored turn/end shape (TURN-2) is checked
+ * Chapter 09: turn and step nesting and numbering. The payload shapes (TURN-1, TURN-2) are checked
  * by load and append; the relations (TURN-3..12) run over a loaded log and are pure: a check returns
  * either a fault or the next state, and never changes the state it was given.
  */
 import { fault, type Fault } from './result.ts'
-import { hasOnlyKeys, hasOwn, isNonNegativeSafeInteger, isRecord, isSafeInteger, type JsonRecord } from './lossless-json.ts'
+import { hasOnlyKeys, hasOwn, isNonEmptyString, isNonNegativeSafeInteger, isRecord, isSafeInteger, type JsonRecord } from './lossless-json.ts'
 import type { SessionEvent } from './envelope.ts'
 
 export interface TurnState {
@@ -17,10 +17,23 @@ export interface TurnState {
 
 export const initialTurnState: TurnState = { openTurn: null, openStep: null, lastTurn: 0, nextStep: 1 }
 
-// ---- TURN-2: the stored turn/end shape (TURN-1 is VOC-4/VOC-5, in vocabulary.ts) -------------
+// ---- TURN-1 and TURN-2: payload shapes -------------------------------------------------------
 
 function isOrdinal(value: unknown): boolean {
   return isSafeInteger(value) && value >= 1
+}
+
+const NUMBERED_TYPES: ReadonlySet<string> = new Set(['turn/start', 'step/start', 'step/end', 'assistant/chunk', 'tool/call'])
+
+/** TURN-1: the turn and step numbers and call id that relations and repair read. */
+export function turnPayloadFault(type: string, data: unknown): Fault | undefined {
+  if (!NUMBERED_TYPES.has(type)) return undefined
+  const invalid = (why: string): Fault => fault('PAYLOAD_INVALID', `${type} ${why}`)
+  if (!isRecord(data)) return invalid('data must be an object')
+  if (!isOrdinal(data['turn'])) return invalid('data.turn must be a safe integer >= 1')
+  if (type !== 'turn/start' && !isOrdinal(data['step'])) return invalid('data.step must be a safe integer >= 1')
+  if (type === 'tool/call' && !isNonEmptyString(data['callId'])) return invalid('data.callId must be a non-empty string')
+  return undefined
 }
 
 const KIND_ONLY_REASONS: ReadonlySet<string> = new Set(['completed', 'blocked', 'max-tokens', 'interrupted', 'disposed'])

@@ -3,7 +3,7 @@
  * vocabulary, which types are surface-eligible, and the message shapes that load and append check.
  */
 import { fault, type Fault } from './result.ts'
-import { isNonEmptyString, isRecord, isSafeInteger, type JsonRecord } from './lossless-json.ts'
+import { isNonEmptyString, isRecord, type JsonRecord } from './lossless-json.ts'
 
 /** The 44 event types a v0 reader pinned at the upstream commit understands. */
 export const V0_PINNED_TYPES: ReadonlySet<string> = new Set([
@@ -28,7 +28,7 @@ export const V0_PINNED_TYPES: ReadonlySet<string> = new Set([
   'web/deepseek-search-llm-request',
 ])
 
-/** VOC-18: the four types upstream added after the pinned commit without a version bump. */
+/** VOC-16: the four types upstream added after the pinned commit without a version bump. */
 export const V0_RC8_TYPES: ReadonlySet<string> = new Set([
   ...V0_PINNED_TYPES, 'team/member', 'team/message/queued', 'team/message/delivered', 'team/task',
 ])
@@ -84,32 +84,4 @@ export function messageShapeFault(type: string, data: unknown): Fault | undefine
       : fault('MESSAGE_SOURCE_INVALID', 'an assistant message needs source {kind:"model", provider, model}')
   }
   return type === 'tool/result' ? toolResultFault(message, source) : undefined
-}
-
-// ---- VOC-4, VOC-5: turn and step numbers and call ids ----------------------------------------
-
-const NUMBERED_TYPES: ReadonlySet<string> = new Set([
-  'turn/start', 'step/start', 'step/end', 'assistant/chunk', 'assistant/message', 'tool/call', 'tool/result',
-])
-
-function isOrdinal(value: unknown): boolean {
-  return isSafeInteger(value) && value >= 1
-}
-
-function toolCallBlocksHaveIds(data: JsonRecord): boolean {
-  const content = isRecord(data['message']) ? data['message']['content'] : undefined
-  if (!Array.isArray(content)) return true
-  return content.every(block => !isRecord(block) || block['type'] !== 'tool-call' || isNonEmptyString(block['id']))
-}
-
-/** The turn and step numbers (VOC-4) and call ids (VOC-5) that relations and repair read. */
-export function payloadFault(type: string, data: unknown): Fault | undefined {
-  if (!NUMBERED_TYPES.has(type)) return undefined
-  const invalid = (why: string): Fault => fault('PAYLOAD_INVALID', `${type} ${why}`)
-  if (!isRecord(data)) return invalid('data must be an object')
-  if (!isOrdinal(data['turn'])) return invalid('data.turn must be a safe integer >= 1')
-  if (type !== 'turn/start' && !isOrdinal(data['step'])) return invalid('data.step must be a safe integer >= 1')
-  if (type === 'tool/call' && !isNonEmptyString(data['callId'])) return invalid('data.callId must be a non-empty string')
-  if (type === 'assistant/message' && !toolCallBlocksHaveIds(data)) return invalid('tool-call block ids must be non-empty strings')
-  return undefined
 }

@@ -3,7 +3,7 @@
 // noisy machine absolute times mean little; a linear fold shows a 10N/N ratio near 10 for both logs
 // and a replace-heavy/append-only ratio that does not grow with N.
 //
-// usage: tsx scripts/bench-surface.ts [N] [runs]     (defaults: N = 20000, runs = 5)
+// usage: tsx scripts/bench-surface.ts [N] [runs]     (defaults: N = 20000, runs = 7)
 import { performance } from 'node:perf_hooks'
 import { foldSurface } from '../reference/surface.ts'
 import { reference } from '../reference/index.ts'
@@ -64,15 +64,10 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!
 }
 
-function timeOf(run: () => unknown, runs: number): number {
+function elapsed(run: () => unknown): number {
+  const started = performance.now()
   run()
-  const samples: number[] = []
-  for (let index = 0; index < runs; index++) {
-    const started = performance.now()
-    run()
-    samples.push(performance.now() - started)
-  }
-  return median(samples)
+  return performance.now() - started
 }
 
 interface Measured {
@@ -80,25 +75,31 @@ interface Measured {
   replaceHeavy: [number, number]
 }
 
+/**
+ * Times the four folds in interleaved rounds (so drift on a shared machine hits all of them alike)
+ * after one warm-up round, and keeps each fold's median.
+ */
 function measure(label: string, fold: (log: Log) => unknown, size: number, runs: number): Measured {
-  const sizes = [size, 10 * size] as const
-  const appendOnly = sizes.map(n => appendOnlyLog(n))
-  const replaceHeavy = sizes.map(n => replaceHeavyLog(n))
-  const times: Measured = {
-    appendOnly: [timeOf(() => fold(appendOnly[0]!), runs), timeOf(() => fold(appendOnly[1]!), runs)],
-    replaceHeavy: [timeOf(() => fold(replaceHeavy[0]!), runs), timeOf(() => fold(replaceHeavy[1]!), runs)],
+  const logs = [appendOnlyLog(size), appendOnlyLog(10 * size), replaceHeavyLog(size), replaceHeavyLog(10 * size)]
+  const samples: number[][] = logs.map(() => [])
+  for (let round = 0; round <= runs; round++) {
+    logs.forEach((log, index) => {
+      const time = elapsed(() => fold(log))
+      if (round > 0) samples[index]!.push(time)
+    })
   }
+  const [a1, a10, r1, r10] = samples.map(median) as [number, number, number, number]
   const ms = (value: number): string => `${value.toFixed(1)} ms`
-  console.log(`\n${label} (median of ${runs} runs)`)
-  console.log(`  append-only   N=${size}: ${ms(times.appendOnly[0])}  10N: ${ms(times.appendOnly[1])}  ratio 10N/N: ${(times.appendOnly[1] / times.appendOnly[0]).toFixed(2)}`)
-  console.log(`  replace-heavy N=${size}: ${ms(times.replaceHeavy[0])}  10N: ${ms(times.replaceHeavy[1])}  ratio 10N/N: ${(times.replaceHeavy[1] / times.replaceHeavy[0]).toFixed(2)}`)
-  console.log(`  replace-heavy / append-only:  at N ${(times.replaceHeavy[0] / times.appendOnly[0]).toFixed(2)}  at 10N ${(times.replaceHeavy[1] / times.appendOnly[1]).toFixed(2)}`)
-  return times
+  console.log(`\n${label} (median of ${runs} interleaved runs)`)
+  console.log(`  append-only   N=${size}: ${ms(a1)}  10N: ${ms(a10)}  ratio 10N/N: ${(a10 / a1).toFixed(2)}`)
+  console.log(`  replace-heavy N=${size}: ${ms(r1)}  10N: ${ms(r10)}  ratio 10N/N: ${(r10 / r1).toFixed(2)}`)
+  console.log(`  replace-heavy / append-only:  at N ${(r1 / a1).toFixed(2)}  at 10N ${(r10 / a10).toFixed(2)}`)
+  return { appendOnly: [a1, a10], replaceHeavy: [r1, r10] }
 }
 
 const size = Number(process.argv[2] ?? 20_000)
-const runs = Number(process.argv[3] ?? 5)
+const runs = Number(process.argv[3] ?? 7)
 const check = foldSurface(replaceHeavyLog(size))
 console.log(`replace-heavy log of ${size} events: ${check.generation} replaces, final surface of ${check.nodes.length} nodes`)
 measure('surface fold alone (foldSurface)', foldSurface, size, runs)
-measure('surface operation (load + fold)', events => reference.surface({ events }), size, Math.max(1, Math.ceil(runs / 2)))
+measure('surface operation (load + fold)', events => reference.surface({ events }), size, Math.max(1, Math.ceil(runs / 3)))

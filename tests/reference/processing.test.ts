@@ -137,3 +137,14 @@ describe('the other views', () => {
     expect(reference.fork({ events: [], childId: 'c', now: 9 })).toMatchObject({ ok: true, value: { header: { seedLength: 0 }, events: [{ seq: 0, type: 'session/end-seed' }] } })
   })
 })
+
+describe('header equality (HDR-5)', () => {
+  const config = { provider: 'p', model: 'm' }
+  it('compares canonical headers', () => {
+    expect(reference.headerEquals({ left: { config, tools: [], system: '' }, right: { config } })).toEqual({ ok: true, value: true })
+    expect(reference.headerEquals({ left: { config: { ...config, stop: [] } }, right: { config } })).toEqual({ ok: true, value: false })
+    const tool = { name: 't', description: 'd', parameters: {} }
+    const reordered = { description: 'd', name: 't', parameters: {} }
+    expect(reference.headerEquals({ left: { config, tools: [tool] }, right: { config, tools: [reordered] } })).toEqual({ ok: true, value: false })
+  })
+})

@@ -73,6 +73,16 @@ describe('surface fold', () => {
     expect(rewrite(flipped, { op: 'replace', start: 1, end: 1 }, [1])).toMatchObject({ ok: false, error: { code: 'REWRITE_DATA_CHANGED' } })
   })
 
+  it('folds a window from its base seq: earlier seqs are not nodes, but may be cited (SURF-3, ENV-10)', () => {
+    const window = [user(10), todo(11), user(12, replace(10, 10, [3, 10]))]
+    expect(reference.surface({ events: window, baseSeq: 10 })).toEqual({
+      ok: true, value: { nodes: [12], replacements: [{ seq: 12, start: 10, end: 10, shadowedSeqs: [10] }], generation: 1 },
+    })
+    const reaching = [user(10), user(11, replace(3, 10, [3, 10]))]
+    expect(reference.surface({ events: reaching, baseSeq: 10 })).toMatchObject({ ok: false, error: { code: 'SURFACE_REPLACE_START_NOT_FOUND', seq: 11 } })
+    expect(reference.surface({ events: window, baseSeq: 9 })).toMatchObject({ ok: false, error: { code: 'ENV_SEQ_NOT_CONTIGUOUS', seq: 10 } })
+  })
+
   it('rejects surface markers on log-only events, even null (SURF-1)', () => {
     const loaded = reference.load({ events: [event('todo/write', 0, { todos: [] }, { surfaceOp: null })] })
     expect(loaded).toMatchObject({ ok: false, error: { code: 'SURFACE_OP_NOT_ALLOWED', seq: 0 } })

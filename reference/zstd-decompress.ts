@@ -1,0 +1,277 @@
+/**
+ * Zstandard block decompression (RFC 8878, section 3.1.1): literals, sequences and their execution,
+ * and the content checksum (XXH64). Chapter 19 needs it to read zstd artifacts on hosts without a
+ * zstd library. Malformed input throws `ZstdError` (zstd-entropy.ts); `zstd.ts` catches it.
+ */
+import {
+  BackwardBits, FseState, buildFseTable, decodeHuffmanStream, fail, readFseDistribution, readHuffmanTree,
+  type FseTable, type HuffmanTable,
+} from './zstd-entropy.ts'
+
+/** Tables a compressed block may reuse from the blocks before it in the same frame. */
+export interface FrameState {
+  output: number[]
+  huffman: HuffmanTable | undefined
+  tables: { literalLength?: FseTable; offset?: FseTable; matchLength?: FseTable }
+  repeatOffsets: [number, number, number]
+}
+
+export function newFrameState(): FrameState {
+  return { output: [], huffman: undefined, tables: {}, repeatOffsets: [1, 4, 8] }
+}
+
+// ---- literals (section 3.1.1.3.1) --------------------------------------------------------------
+
+function byteAt(bytes: Uint8Array, index: number, end: number): number {
+  if (index >= end) fail('a block section runs past its block')
+  return bytes[index] as number
+}
+
+/** A little-endian number of `count` bytes (count up to 5, so plain arithmetic is exact). */
+function littleEndian(bytes: Uint8Array, start: number, count: number, end: number): number {
+  let value = 0
+  for (let index = count - 1; index >= 0; index--) value = value * 256 + byteAt(bytes, start + index, end)
+  return value
+}
+
+function readLiterals(bytes: Uint8Array, start: number, end: number, state: FrameState): { literals: number[]; used: number } {
+  const first = byteAt(bytes, start, end)
+  const type = first & 3
+  const format = (first >> 2) & 3
+  if (type <= 1) {
+    const headerSize = format === 1 ? 2 : format === 3 ? 3 : 1
+    const size = headerSize === 1 ? first >> 3 : Math.floor(littleEndian(bytes, start, headerSize, end) / 16)
+    if (type === 1) return { literals: new Array<number>(size).fill(byteAt(bytes, start + headerSize, end)), used: headerSize + 1 }
+    if (start + headerSize + size > end) fail('raw literals run past their block')
+    return { literals: Array.from(bytes.subarray(start + headerSize, start + headerSize + size)), used: headerSize + size }
+  }
+  const headerSize = format <= 1 ? 3 : format === 2 ? 4 : 5
+  const fieldBits = format <= 1 ? 10 : format === 2 ? 14 : 18
+  const header = Math.floor(littleEndian(bytes, start, headerSize, end) / 16)
+  const regenerated = header % 2 ** fieldBits
+  const compressed = Math.floor(header / 2 ** fieldBits) % 2 ** fieldBits
+  const streamsStart = start + headerSize
+  const streamsEnd = streamsStart + compressed
+  if (streamsEnd > end) fail('compressed literals run past their block')
+  let cursor = streamsStart
+  if (type === 2) {
+    const tree = readHuffmanTree(bytes, cursor, streamsEnd)
+    state.huffman = tree.table
+    cursor += tree.used
+  }
+  const table = state.huffman ?? fail('treeless literals with no earlier Huffman table')
+  const literals = format === 0
+    ? decodeOneStream(table, bytes, cursor, streamsEnd, regenerated)
+    : decodeFourStreams(table, bytes, cursor, streamsEnd, regenerated)
+  return { literals, used: headerSize + compressed }
+}
+
+function decodeOneStream(table: HuffmanTable, bytes: Uint8Array, start: number, end: number, count: number): number[] {
+  const literals: number[] = []
+  decodeHuffmanStream(table, bytes, start, end, count, literals)
+  return literals
+}
+
+function decodeFourStreams(table: HuffmanTable, bytes: Uint8Array, start: number, end: number, count: number): number[] {
+  const sizes = [0, 2, 4].map(offset => littleEndian(bytes, start + offset, 2, end))
+  const quarter = Math.ceil(count / 4)
+  const counts = [quarter, quarter, quarter, count - 3 * quarter]
+  if ((counts[3] as number) < 0) fail('four literal streams cannot hold so few literals')
+  const literals: number[] = []
+  let cursor = start + 6
+  for (let stream = 0; stream < 4; stream++) {
+    const size = stream < 3 ? (sizes[stream] as number) : end - cursor
+    if (size <= 0 || cursor + size > end) fail('a literal stream runs past its section')
+    decodeHuffmanStream(table, bytes, cursor, cursor + size, counts[stream] as number, literals)
+    cursor += size
+  }
+  return literals
+}
+
+// ---- sequences (section 3.1.1.3.2) -------------------------------------------------------------
+
+interface CodeKind {
+  name: 'literalLength' | 'offset' | 'matchLength'
+  maxSymbol: number
+  maxLog: number
+  defaultLog: number
+  defaults: readonly number[]
+}
+
+const LITERAL_LENGTH: CodeKind = {
+  name: 'literalLength', maxSymbol: 35, maxLog: 9, defaultLog: 6,
+  defaults: [4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1],
+}
+const MATCH_LENGTH: CodeKind = {
+  name: 'matchLength', maxSymbol: 52, maxLog: 9, defaultLog: 6,
+  defaults: [1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1],
+}
+const OFFSET: CodeKind = {
+  name: 'offset', maxSymbol: 31, maxLog: 8, defaultLog: 5,
+  defaults: [1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1],
+}
+
+/** Literal length codes 16..35 and match length codes 32..52: [baseline, extra bits]. */
+const LITERAL_LENGTH_LONG: readonly [number, number][] = [[16, 1], [18, 1], [20, 1], [22, 1], [24, 2], [28, 2], [32, 3], [40, 3],
+  [48, 4], [64, 6], [128, 7], [256, 8], [512, 9], [1024, 10], [2048, 11], [4096, 12], [8192, 13], [16384, 14], [32768, 15], [65536, 16]]
+const MATCH_LENGTH_LONG: readonly [number, number][] = [[35, 1], [37, 1], [39, 1], [41, 1], [43, 2], [47, 2], [51, 3], [59, 3],
+  [67, 4], [83, 4], [99, 5], [131, 7], [259, 8], [515, 9], [1027, 10], [2051, 11], [4099, 12], [8195, 13], [16387, 14], [32771, 15], [65539, 16]]
+
+function literalLengthCode(code: number): [number, number] {
+  return code < 16 ? [code, 0] : LITERAL_LENGTH_LONG[code - 16] ?? fail('a literal length code out of range')
+}
+
+function matchLengthCode(code: number): [number, number] {
+  return code < 32 ? [code + 3, 0] : MATCH_LENGTH_LONG[code - 32] ?? fail('a match length code out of range')
+}
+
+/** The table of one code kind for this block, per its compression mode (section 3.1.1.3.2.1). */
+function readTable(kind: CodeKind, mode: number, bytes: Uint8Array, start: number, end: number, state: FrameState): { table: FseTable; used: number } {
+  switch (mode) {
+    case 0:
+      return { table: buildFseTable(kind.defaults, kind.defaultLog), used: 0 }
+    case 1: {
+      const symbol = byteAt(bytes, start, end)
+      if (symbol > kind.maxSymbol) fail('an RLE code out of range')
+      return { table: { accuracyLog: 0, entries: [{ symbol, bits: 0, base: 0 }] }, used: 1 }
+    }
+    case 2:
+      return readFseDistribution(bytes, start, end, kind.maxSymbol, kind.maxLog)
+    default:
+      return { table: state.tables[kind.name] ?? fail('a repeated table with no earlier table'), used: 0 }
+  }
+}
+
+interface Sequence {
+  literalLength: number
+  offsetValue: number
+  matchLength: number
+}
+
+function sequenceCount(bytes: Uint8Array, start: number, end: number): { count: number; used: number } {
+  const first = byteAt(bytes, start, end)
+  if (first < 128) return { count: first, used: 1 }
+  if (first < 255) return { count: (first - 128) * 256 + byteAt(bytes, start + 1, end), used: 2 }
+  return { count: byteAt(bytes, start + 1, end) + byteAt(bytes, start + 2, end) * 256 + 0x7f00, used: 3 }
+}
+
+function readSequences(bytes: Uint8Array, start: number, end: number, state: FrameState): Sequence[] {
+  const { count, used } = sequenceCount(bytes, start, end)
+  if (count === 0) {
+    if (start + used !== end) fail('bytes after an empty sequences section')
+    return []
+  }
+  const modes = byteAt(bytes, start + used, end)
+  if ((modes & 3) !== 0) fail('reserved bits set in the sequence modes')
+  let cursor = start + used + 1
+  for (const [kind, mode] of [[LITERAL_LENGTH, modes >> 6], [OFFSET, (modes >> 4) & 3], [MATCH_LENGTH, (modes >> 2) & 3]] as const) {
+    const read = readTable(kind, mode, bytes, cursor, end, state)
+    state.tables[kind.name] = read.table
+    cursor += read.used
+  }
+  const bits = new BackwardBits(bytes, cursor, end)
+  const literalLength = new FseState(state.tables.literalLength as FseTable, bits)
+  const offset = new FseState(state.tables.offset as FseTable, bits)
+  const matchLength = new FseState(state.tables.matchLength as FseTable, bits)
+  const sequences: Sequence[] = []
+  for (let index = 0; index < count; index++) {
+    const offsetCode = offset.symbol()
+    if (offsetCode > 31) fail('an offset code out of range')
+    const offsetValue = 2 ** offsetCode + bits.read(offsetCode)
+    const [matchBase, matchBits] = matchLengthCode(matchLength.symbol())
+    const [literalBase, literalBits] = literalLengthCode(literalLength.symbol())
+    sequences.push({ matchLength: matchBase + bits.read(matchBits), literalLength: literalBase + bits.read(literalBits), offsetValue })
+    if (index === count - 1) break
+    literalLength.update()
+    matchLength.update()
+    offset.update()
+  }
+  if (!bits.finished()) fail('a sequence bitstream is not consumed exactly')
+  return sequences
+}
+
+/** Section 3.1.1.5: the offset of a sequence, updating the repeat offsets. */
+function resolveOffset(sequence: Sequence, repeat: [number, number, number]): number {
+  if (sequence.offsetValue > 3) {
+    const offset = sequence.offsetValue - 3
+    repeat.splice(0, 3, offset, repeat[0], repeat[1])
+    return offset
+  }
+  const index = sequence.offsetValue - 1 + (sequence.literalLength === 0 ? 1 : 0)
+  if (index === 0) return repeat[0]
+  const offset = index === 3 ? Math.max(1, repeat[0] - 1) : repeat[index] as number
+  if (index === 1) repeat.splice(0, 2, offset, repeat[0])
+  else repeat.splice(0, 3, offset, repeat[0], repeat[1])
+  return offset
+}
+
+function execute(sequences: readonly Sequence[], literals: readonly number[], state: FrameState): void {
+  const output = state.output
+  let literal = 0
+  for (const sequence of sequences) {
+    if (literal + sequence.literalLength > literals.length) fail('a sequence takes more literals than there are')
+    for (let index = 0; index < sequence.literalLength; index++) output.push(literals[literal++] as number)
+    const offset = resolveOffset(sequence, state.repeatOffsets)
+    if (offset > output.length) fail('a match reaches before the start of the frame')
+    for (let index = 0; index < sequence.matchLength; index++) output.push(output[output.length - offset] as number)
+  }
+  for (; literal < literals.length; literal++) output.push(literals[literal] as number)
+}
+
+/** Decompresses one compressed block (section 3.1.1.3) into the frame's output. */
+export function decompressBlock(bytes: Uint8Array, start: number, end: number, state: FrameState): void {
+  const { literals, used } = readLiterals(bytes, start, end, state)
+  execute(readSequences(bytes, start + used, end, state), literals, state)
+}
+
+// ---- the content checksum (XXH64, seed 0) -----------------------------------------------------
+
+const MASK = (1n << 64n) - 1n
+const PRIME1 = 0x9e3779b185ebca87n
+const PRIME2 = 0xc2b2ae3d27d4eb4fn
+const PRIME3 = 0x165667b19e3779f9n
+const PRIME4 = 0x85ebca77c2b2ae63n
+const PRIME5 = 0x27d4eb2f165667c5n
+
+function rotateLeft(value: bigint, count: bigint): bigint {
+  return ((value << count) | (value >> (64n - count))) & MASK
+}
+
+function word(data: Uint8Array, at: number, size: number): bigint {
+  let value = 0n
+  for (let index = size - 1; index >= 0; index--) value = (value << 8n) | BigInt(data[at + index] as number)
+  return value
+}
+
+function round(accumulator: bigint, input: bigint): bigint {
+  return (rotateLeft((accumulator + input * PRIME2) & MASK, 31n) * PRIME1) & MASK
+}
+
+function mergeRound(accumulator: bigint, value: bigint): bigint {
+  return ((((accumulator ^ round(0n, value)) * PRIME1) & MASK) + PRIME4) & MASK
+}
+
+/** XXH64 of `data` with seed 0. */
+export function xxh64(data: Uint8Array): bigint {
+  let at = 0
+  let hash: bigint
+  if (data.length >= 32) {
+    const lanes = [(PRIME1 + PRIME2) & MASK, PRIME2, 0n, (MASK + 1n - PRIME1) & MASK]
+    for (; at + 32 <= data.length; at += 32) lanes.forEach((lane, index) => { lanes[index] = round(lane, word(data, at + 8 * index, 8)) })
+    hash = (rotateLeft(lanes[0] as bigint, 1n) + rotateLeft(lanes[1] as bigint, 7n) + rotateLeft(lanes[2] as bigint, 12n) + rotateLeft(lanes[3] as bigint, 18n)) & MASK
+    for (const lane of lanes) hash = mergeRound(hash, lane)
+  } else {
+    hash = PRIME5
+  }
+  hash = (hash + BigInt(data.length)) & MASK
+  for (; at + 8 <= data.length; at += 8) hash = (((rotateLeft(hash ^ round(0n, word(data, at, 8)), 27n) * PRIME1) & MASK) + PRIME4) & MASK
+  if (at + 4 <= data.length) {
+    hash = (((rotateLeft(hash ^ ((word(data, at, 4) * PRIME1) & MASK), 23n) * PRIME2) & MASK) + PRIME3) & MASK
+    at += 4
+  }
+  for (; at < data.length; at++) hash = (rotateLeft(hash ^ ((BigInt(data[at] as number) * PRIME5) & MASK), 11n) * PRIME1) & MASK
+  hash = ((hash ^ (hash >> 33n)) * PRIME2) & MASK
+  hash = ((hash ^ (hash >> 29n)) * PRIME3) & MASK
+  return hash ^ (hash >> 32n)
+}

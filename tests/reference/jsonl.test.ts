@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest'
+import { reference } from '../../reference/index.ts'
+import { packChunkRuns, decodeStorageRecord } from '../../reference/chunk-rows.ts'
+import { xxh64 } from '../../reference/zstd-decompress.ts'
+
+const HEADER = '{"type":"session","version":0,"id":"s-1","createdAt":1,"delegationDepth":0}'
+const line = (seq: number, type = 'todo/write', data: unknown = { todos: [] }): string => JSON.stringify({ type, seq, time: seq, data })
+const turnEnd = (seq: number): string => line(seq, 'turn/end', { turn: 1, reason: { kind: 'completed' } })
+const decode = (text: string): ReturnType<typeof reference.decodeJsonl> => reference.decodeJsonl({ text })
+const bytesBefore = (text: string): number => new TextEncoder().encode(text).length
+
+describe('JSONL raw torn tail (JSONL-11, JSONL-12)', () => {
+  it('decodes a clean artifact with no tail', () => {
+    expect(decode(`${HEADER}\n${line(0)}\n${line(1)}\n`)).toMatchObject({ ok: true, value: { events: [{ seq: 0 }, { seq: 1 }], tornTail: null } })
+  })
+
+  it('ignores an unterminated final line and reports where to truncate', () => {
+    const kept = `${HEADER}\n${line(0)}\n`
+    expect(decode(`${kept}{"type":"todo`)).toMatchObject({
+      ok: true, value: { events: [{ seq: 0 }], tornTail: { line: 3, offset: bytesBefore(kept), reason: 'unterminated' } },
+    })
+  })
+
+  it('drops everything from the first defect when no turn/end follows, the later good lines too', () => {
+    const kept = `${HEADER}\n${line(0)}\n`
+    const decoded = decode(`${kept}not json\n${line(1)}\n${line(2)}\n`)
+    expect(decoded).toMatchObject({ ok: true, value: { events: [{ seq: 0 }], tornTail: { line: 3, offset: bytesBefore(kept), reason: 'JSONL_LINE_UNPARSABLE' } } })
+  })
+
+  it('reports committed damage when a later line holds a turn/end', () => {
+    expect(decode(`${HEADER}\n${line(0)}\n\n${turnEnd(1)}\n`)).toMatchObject({ ok: false, error: { code: 'JSONL_LINE_UNPARSABLE', line: 3 } })
+    expect(decode(`${HEADER}\n${line(0)}\n${line(5)}\nbad\n${turnEnd(6)}\n`)).toMatchObject({ ok: false, error: { code: 'JSONL_SEQ_GAP', line: 3 } })
+  })
+
+  it('rejects at once a seq gap on a line that itself holds a turn/end', () => {
+    expect(decode(`${HEADER}\n${line(0)}\n${turnEnd(7)}\n`)).toMatchObject({ ok: false, error: { code: 'JSONL_SEQ_GAP', line: 3 } })
+  })
+
+  it('never looks for a turn/end in the unterminated tail', () => {
+    expect(decode(`${HEADER}\nbad\n${turnEnd(0)}`)).toMatchObject({ ok: true, value: { events: [], tornTail: { line: 2, reason: 'JSONL_LINE_UNPARSABLE' } } })
+  })
+
+  it('treats null and arrays as seq gaps, and lets a stored -0 seq through to load', () => {
+    expect(decode(`${HEADER}\nnull\n`)).toMatchObject({ ok: true, value: { events: [], tornTail: { reason: 'JSONL_SEQ_GAP' } } })
+    const decoded = decode(`${HEADER}\n{"type":"todo/write","seq":-0,"time":1,"data":{}}\n`)
+    expect(decoded.ok).toBe(true)
+    const events = (decoded as { value: { events: unknown[] } }).value.events
+    expect(reference.load({ events })).toMatchObject({ ok: false, error: { code: 'JSON_NEGATIVE_ZERO', seq: 0 } })
+  })
+
+  it('expands rows and rolls back a row with a gap', () => {
+    const row = '{"type":"text-chunks","seq0":1,"time0":5,"data":{"turn":1,"step":1,"index":0,"dt":[2,-1],"texts":["a","b","c"]}}'
+    expect(decode(`${HEADER}\n${line(0)}\n${row}\n`)).toMatchObject({
+      ok: true,
+      value: { events: [{ seq: 0 }, { seq: 1, time: 5 }, { seq: 2, time: 7 }, { seq: 3, time: 6, data: { chunk: { type: 'text-delta', index: 0, text: 'c' } } }] },
+    })
+    expect(decode(`${HEADER}\n${row}\n`)).toMatchObject({ ok: true, value: { events: [], tornTail: { reason: 'JSONL_SEQ_GAP' } } })
+  })
+})
+
+describe('JSONL header line (JSONL-6, JSONL-7)', () => {
+  it('refuses a foreign version before anything else, and rejects a non-number version as damage', () => {
+    expect(decode('{"type":"session","version":1}\n')).toMatchObject({ ok: false, error: { code: 'FORMAT_VERSION_NEWER', line: 1 } })
+    expect(decode('{"version":-1}\n')).toMatchObject({ ok: false, error: { code: 'FORMAT_VERSION_OLDER' } })
+    expect(decode('{"type":"session","version":"0","id":"s","createdAt":1,"delegationDepth":0}\n')).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID' } })
+    expect(decode('[1]\n')).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID' } })
+    expect(decode(HEADER)).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID', line: 1 } })
+  })
+
+  it('requires delegationDepth, rejects retired members, keeps only header members', () => {
+    expect(decode('{"type":"session","version":0,"id":"s","createdAt":1}\n')).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID' } })
+    expect(decode('{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0,"sandboxMode":null}\n'))
+      .toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_RETIRED_FIELD' } })
+    expect(decode('{"type":"session","version":0,"id":"s","createdAt":1,"cwd":null,"delegationDepth":0,"extra":1}\n'))
+      .toEqual({ ok: true, value: { header: { version: 0, id: 's', createdAt: 1, cwd: null, delegationDepth: 0 }, events: [], tornTail: null } })
+  })
+
+  it('decodes bytes given as base64, replacing ill-formed UTF-8', () => {
+    const bytes = Buffer.concat([Buffer.from(`${HEADER}\n{"type":"x","seq":0,"time":1,"data":"`), Buffer.from([0xff]), Buffer.from('"}\n')])
+    expect(reference.decodeJsonl({ base64: bytes.toString('base64') })).toMatchObject({ ok: true, value: { events: [{ data: '\ufffd' }] } })
+  })
+})
+
+describe('packed chunk rows (ROW-3, ROW-6)', () => {
+  const chunk = (seq: number, text: string, extra: object = {}): unknown =>
+    ({ type: 'assistant/chunk', seq, time: 100 + seq, data: { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text, ...extra } } })
+
+  it('packs runs of three or more and decodes them back', () => {
+    const events = [chunk(0, 'a'), chunk(1, 'b'), chunk(2, 'c'), chunk(3, 'd', { extra: 1 }), chunk(4, 'e'), chunk(5, 'f')]
+    const records = packChunkRuns(events)
+    expect(records).toHaveLength(4)
+    expect(records.flatMap(record => (decodeStorageRecord(record) as { events: unknown[] }).events)).toEqual(events)
+  })
+
+  it('rejects a -0 in seq0 and a dt of the wrong length', () => {
+    const row = (seq0: number, dt: number[]): unknown => ({ type: 'text-chunks', seq0, time0: 1, data: { turn: 1, step: 1, index: 0, dt, texts: ['a', 'b'] } })
+    expect(decodeStorageRecord(row(-0, [1]))).toMatchObject({ ok: false, fault: { code: 'JSONL_ROW_INVALID' } })
+    expect(decodeStorageRecord(row(0, []))).toMatchObject({ ok: false, fault: { code: 'JSONL_ROW_INVALID' } })
+  })
+})
+
+// Fixtures made with the zstd command-line tool (zstd -3 --check), one frame per file.
+const ZSTD = {
+  header: 'KLUv/SRMNQIAMgQPFqA5Bz0t5NauTmk5fv/0mAjrGPTHxQrAYtDGrg9J6aLix9N30CvkF50RPp8g1WeQHfE5KW3tzeivZK0EAgA+o+hVmrxnmzI=',
+  batch1: 'KLUv/SSplQMAsoYVGoDHGQPNuJpIf0TcK4TadBgxMBQSZmILqxsspzXj41vwrS5wPSNdKvBdTC6GJLn6BXCElMCWwUEsk6e1hDe4WrW+hGcB2Q/hhtTvVdQqgCnLjmdy2JsJAFMIYsPpo9ry1ZBXDKoSt6uBuNri1KoyQlJBzw==',
+  batch2: 'KLUv/SRVbQIAAgURGICpLQY8GtJ+amHw2rgyIdJHqMQWpgQMAcVaa8xNwymG8I1KCqtbTRqJtsCt7rEDt8GdhewmuA+ZtlEToAix33kSuwoBADyCKgOC2ddV',
+  gapBatch: 'KLUv/SRVbQIAAgURGICpLQY8GtJ+amHw2rgyIRpGrMQWpgQMAcVaa8xNwymG8I1KCqtbTRqJtsCt7rEDN8Gdhew2uA+ZtlEToAix33kSuwoBADyCKgNkAi4C',
+}
+const frames = (...names: (keyof typeof ZSTD)[]): Buffer => Buffer.concat(names.map(name => Buffer.from(ZSTD[name], 'base64')))
+const decodeZstd = (bytes: Buffer): ReturnType<typeof reference.decodeJsonl> => reference.decodeJsonl({ base64: bytes.toString('base64'), encoding: 'zstd' })
+
+describe('JSONL zstd encoding (JSONL-14, JSONL-15)', () => {
+  it('decodes complete frames, rows included', () => {
+    expect(decodeZstd(frames('header', 'batch1', 'batch2'))).toMatchObject({
+      ok: true, value: { header: { id: 's-1' }, events: [{ seq: 0 }, { seq: 1 }, { seq: 2 }, { seq: 3 }, { seq: 4, type: 'turn/end' }], tornTail: null },
+    })
+  })
+
+  it('tolerates a torn final frame at its start offset', () => {
+    const whole = frames('header', 'batch1', 'batch2')
+    const torn = whole.subarray(0, whole.length - 3)
+    expect(decodeZstd(torn)).toMatchObject({ ok: true, value: { tornTail: { line: 4, offset: frames('header', 'batch1').length, reason: 'unterminated' } } })
+  })
+
+  it('reports a defect inside a complete frame as damage, even after the last turn/end', () => {
+    expect(decodeZstd(frames('header', 'batch1', 'gapBatch'))).toMatchObject({ ok: false, error: { code: 'JSONL_FRAME_INVALID', line: 4 } })
+  })
+
+  it('reports a checksum mismatch and a bad magic number without a line', () => {
+    const damaged = frames('header', 'batch1', 'batch2')
+    damaged.writeUInt8(damaged.readUInt8(damaged.length - 1) ^ 0xff, damaged.length - 1)
+    const decoded = decodeZstd(damaged)
+    expect(decoded).toMatchObject({ ok: false, error: { code: 'JSONL_FRAME_INVALID' } })
+    expect((decoded as { error: { line?: number } }).error.line).toBeUndefined()
+    expect(decodeZstd(Buffer.from('not zstd at all'))).toMatchObject({ ok: false, error: { code: 'JSONL_FRAME_INVALID' } })
+    expect(decodeZstd(Buffer.alloc(0))).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID' } })
+  })
+
+  it('computes XXH64 as the reference vectors say', () => {
+    expect(xxh64(new Uint8Array())).toBe(0xef46db3751d8e999n)
+    expect(xxh64(new TextEncoder().encode('abc'))).toBe(0x44bc2cf5ad770999n)
+  })
+})
+
+describe('writing JSONL and naming artifacts (JSONL-1, JSONL-2, JSONL-5, JSONL-8)', () => {
+  it('derives the artifact path from the id and cwd', () => {
+    expect(reference.artifactPath({ sessionId: 's-1', cwd: '/home/ana/my proj' })).toEqual({ ok: true, value: { path: '--home-ana-my~0020proj--/s-1/session.jsonl' } })
+    expect(reference.artifactPath({ sessionId: 'a/b', cwd: 'C:\\work\\x', encoding: 'zstd' })).toEqual({ ok: true, value: { path: '--C-work-x--/a~002Fb/session.jsonl.zstd' } })
+    expect(reference.artifactPath({ sessionId: '..' })).toEqual({ ok: true, value: { path: '_no-cwd/~002E~002E/session.jsonl' } })
+    expect(reference.artifactPath({ sessionId: '' })).toMatchObject({ ok: false })
+  })
+
+  it('writes the header line in member order with delegationDepth, then packed batches', () => {
+    const chunk = (seq: number): unknown => ({ type: 'assistant/chunk', seq, time: seq, data: { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text: String(seq) } } })
+    const encoded = reference.encodeJsonl({ header: { cwd: '/w', id: 's', version: 0, createdAt: 5 }, batches: [[chunk(0), chunk(1)], [chunk(2), chunk(3), chunk(4)]] })
+    expect(encoded.ok).toBe(true)
+    const text = (encoded as { value: { text: string } }).value.text
+    expect(text.split('\n')[0]).toBe('{"type":"session","version":0,"id":"s","createdAt":5,"cwd":"/w","delegationDepth":0}')
+    expect(text.split('\n')).toHaveLength(5)
+    expect(decode(text)).toMatchObject({ ok: true, value: { events: [chunk(0), chunk(1), chunk(2), chunk(3), chunk(4)], tornTail: null } })
+  })
+})
