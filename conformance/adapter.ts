@@ -7,13 +7,30 @@ export interface AdapterMeta {
   version: string
   language: string
   profiles: string[]
+  homepage?: string
+  /**
+   * How inputs reach the implementation. A subprocess adapter (spec/adapter-protocol.md) receives
+   * inputs in tagged form and returns decoded values; an in-process one (the default) receives the
+   * decoded values.
+   */
+  transport?: 'in-process' | 'subprocess'
 }
 
-export type Operation = (input: Record<string, unknown>) => OperationResult | Promise<OperationResult>
+/** Which vector step an operation call runs; a subprocess adapter passes it on for the adapter's logs. */
+export interface StepContext {
+  caseId: string
+  step: number
+}
+
+export type Operation = (input: Record<string, unknown>, context?: StepContext) => OperationResult | Promise<OperationResult>
 
 export interface Adapter {
   meta: AdapterMeta
   operations: Partial<Record<OperationName, Operation>>
+  /** Releases what the adapter holds (a subprocess adapter stops its process). */
+  close?: () => Promise<void>
+  /** The tail of what the implementation wrote for people (a subprocess adapter's stderr), for reports. */
+  stderr?: () => string
 }
 
 /** Whether a value has the shape of an operation result; anything else is an adapter error. */

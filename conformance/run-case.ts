@@ -28,7 +28,8 @@ export async function runCase(adapter: Adapter, vector: VectorCase): Promise<Cas
   for (const [index, step] of vector.steps.entries()) {
     let result: unknown
     try {
-      result = await adapter.operations[step.operation]!(decodeTagged(step.input) as Record<string, unknown>)
+      const input = adapter.meta.transport === 'subprocess' ? step.input : decodeTagged(step.input) as Record<string, unknown>
+      result = await adapter.operations[step.operation]!(input, { caseId: vector.id, step: index })
     } catch (error) {
       return { id: vector.id, status: 'error', step: index, reason: `${step.operation} threw: ${error instanceof Error ? error.stack ?? error.message : String(error)}` }
     }

@@ -103,7 +103,7 @@ function decodeRow(tag: RowTag, row: JsonRecord): Decoded {
   const payloadWhy = payloadFault(data, payload)
   if (payloadWhy !== undefined) return rowFault(tag, payloadWhy)
   const members = payload as string[]
-  if (!Number.isSafeInteger((seq0 as number) + members.length - 1)) return rowFault(tag, 'member seqs leave the safe range')
+  if (!Number.isSafeInteger((seq0 as number) + (members.length - 1))) return rowFault(tag, 'member seqs leave the safe range')
   const times = memberTimes(time0 as number, data['dt'] as number[])
   if (times === undefined) return rowFault(tag, 'member times leave the safe range')
   const events = members.map((member, k) => ({

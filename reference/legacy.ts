@@ -20,10 +20,14 @@ export function legacyRejectionFault(record: unknown): Fault | undefined {
   return undefined
 }
 
-/** LEGACY-3: a writer also rejects `steering/message`, which readers would upgrade to a surface event. */
+/**
+ * LEGACY-3: a writer also rejects `steering/message`, which readers would upgrade to a surface event;
+ * LEGACY-5: and a turn/start whose trigger a reader could not upgrade (a well-formed one is kept).
+ */
 export function writerLegacyFault(candidate: JsonRecord): Fault | undefined {
   if (candidate['type'] === 'steering/message') return fault('LEGACY_EVENT_TYPE', 'a writer does not append steering/message')
-  return legacyRejectionFault(candidate)
+  const trigger = candidate['type'] === 'turn/start' ? upgradeTurnStart(candidate) : undefined
+  return trigger?.ok === false ? trigger.fault : legacyRejectionFault(candidate)
 }
 
 /** What an upgrade needs besides the record: the session id and the message ids of earlier events. */
@@ -46,7 +50,7 @@ function withData(record: JsonRecord, data: unknown, type?: string): Upgraded {
   return { ok: true, record: { ...record, ...(type === undefined ? {} : { type }), data } }
 }
 
-/** LEGACY-2: a turn/start with `trigger` becomes `{turn}`. */
+/** LEGACY-5: a turn/start with `trigger` becomes `{turn}`. */
 function upgradeTurnStart(record: JsonRecord): Upgraded {
   const data = record['data']
   if (!isRecord(data) || !hasOwn(data, 'trigger')) return { ok: true, record }
@@ -63,7 +67,7 @@ function currentErrorReason(reason: JsonRecord): JsonRecord {
   return { kind: 'error', error: { message: reason['message'], code: typeof reason['code'] === 'string' ? reason['code'] : 'UNKNOWN' } }
 }
 
-/** LEGACY-3: every turn/end is checked strictly (TURN-2), then old reasons become current ones. */
+/** LEGACY-6: every turn/end is checked strictly (TURN-2), then old reasons become current ones. */
 function upgradeTurnEnd(record: JsonRecord): Upgraded {
   const data = record['data']
   const found = turnEndShapeFault(data)
@@ -76,7 +80,7 @@ function upgradeTurnEnd(record: JsonRecord): Upgraded {
   return current === undefined ? { ok: true, record } : withData(record, { ...(data as JsonRecord), reason: current })
 }
 
-/** LEGACY-4: steering/message becomes user/message. */
+/** LEGACY-7: steering/message becomes user/message. */
 function upgradeSteering(record: JsonRecord, context: UpgradeContext): Upgraded {
   const data = record['data']
   if (!isRecord(data) || !isSafeInteger(data['turn'])) return malformed('steering/message')
@@ -91,7 +95,7 @@ function replaceStart(record: JsonRecord): unknown {
   return isRecord(op) && op['op'] === 'replace' ? op['start'] : undefined
 }
 
-/** LEGACY-5..7: message events written before messages had ids and wrappers. */
+/** LEGACY-9..11: message events written before messages had ids and wrappers. */
 function upgradeMessageWrapper(record: JsonRecord, context: UpgradeContext): Upgraded {
   const data = record['data']
   if (!isRecord(data)) return { ok: true, record }

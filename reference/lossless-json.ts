@@ -78,7 +78,7 @@ function isIntrinsicObjectPrototype(prototype: object): boolean {
   return Object.getPrototypeOf(prototype) === null && isIntrinsicPrototypeOf(prototype, 'Object')
 }
 
-export function hasPlainObjectPrototype(value: object): boolean {
+function hasPlainObjectPrototype(value: object): boolean {
   const prototype: unknown = Object.getPrototypeOf(value)
   return prototype === null || (typeof prototype === 'object' && isIntrinsicObjectPrototype(prototype))
 }
@@ -191,6 +191,11 @@ function ownMemberFault(source: object): Fault | undefined {
     if (!Object.prototype.propertyIsEnumerable.call(source, key)) return fault('JSON_NON_PLAIN_OBJECT', `member ${key} is not enumerable`)
   }
   return undefined
+}
+
+/** JSON-9 for one object, without walking its members: plain prototype, string keys, all enumerable. */
+export function isPlainRecord(value: unknown): value is JsonRecord {
+  return isRecord(value) && hasPlainObjectPrototype(value) && ownMemberFault(value) === undefined
 }
 
 function visitObject(walk: Walk, source: object): Record<string, unknown> | undefined {

@@ -3,7 +3,7 @@
  * the remaining members in the replay phase.
  */
 import { fault, type Fault } from './result.ts'
-import { hasOwn, hasPlainObjectPrototype, isNonNegativeSafeInteger, isRecord, type JsonRecord, type Snapshot } from './lossless-json.ts'
+import { hasOwn, isNonNegativeSafeInteger, isPlainRecord, type JsonRecord, type Snapshot } from './lossless-json.ts'
 import { versionRefusal } from './format-version.ts'
 
 function invalidField(what: string): Fault {
@@ -12,7 +12,7 @@ function invalidField(what: string): Fault {
 
 /** META-1..3 and the version value: the checks of the header phase. */
 export function headerIdentityFault(header: unknown, sessionId: unknown): Fault | undefined {
-  if (!isRecord(header) || !hasPlainObjectPrototype(header)) return fault('HEADER_NOT_OBJECT', 'the session header is not a JSON object')
+  if (!isPlainRecord(header)) return fault('HEADER_NOT_OBJECT', 'the session header is not a plain JSON object')
   const id = header['id']
   if (sessionId !== undefined && id !== sessionId) return fault('HEADER_ID_MISMATCH', `header id ${JSON.stringify(id) ?? 'undefined'} is not the session asked for`)
   if (typeof id !== 'string') return invalidField('id must be a string')

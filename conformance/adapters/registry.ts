@@ -3,6 +3,10 @@ import type { Adapter } from '../adapter.ts'
 
 const LOADERS: Record<string, () => Promise<Adapter>> = {
   reference: async () => (await import('./reference.ts')).referenceAdapter,
+  'dsh-session@0.1.0-rc.6': async () => (await import('./dsh-session/index.ts')).dshSessionAdapter('0.1.0-rc.6'),
+  'dsh-session@0.1.0-rc.7': async () => (await import('./dsh-session/index.ts')).dshSessionAdapter('0.1.0-rc.7'),
+  'dsh-session@0.1.0-rc.8': async () => (await import('./dsh-session/index.ts')).dshSessionAdapter('0.1.0-rc.8'),
+  'dsh-session@0.1.1-rc.2': async () => (await import('./dsh-session/index.ts')).dshSessionAdapter('0.1.1-rc.2'),
 }
 
 export const ADAPTER_NAMES = Object.keys(LOADERS)

@@ -1,0 +1,101 @@
+// The subprocess adapter protocol (spec/adapter-protocol.md): its version, its messages, the schema
+// validators of schemas/protocol-*.schema.json, and how values are written on the wire.
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
+import type { ProtocolRun, ProtocolStart, ProtocolStarted, ProtocolStop } from '../generated/types/index.ts'
+import { TAG_KEY } from './tagged-values.ts'
+import { projectRoot } from './vector-cases.ts'
+
+export const PROTOCOL_VERSION = 1
+
+export type ProtocolMessageName = 'start' | 'started' | 'run' | 'result' | 'stop'
+
+const SCHEMA_BASE = 'https://dsh-session-conformance.dev/schemas/v0/'
+
+function createValidators(): Record<ProtocolMessageName, ValidateFunction> {
+  const schemaDir = join(projectRoot, 'schemas')
+  const ajv = new Ajv2020({ strict: true, allErrors: true })
+  for (const file of readdirSync(schemaDir).filter((name) => name.endsWith('.schema.json'))) {
+    ajv.addSchema(JSON.parse(readFileSync(join(schemaDir, file), 'utf8')))
+  }
+  const validator = (name: ProtocolMessageName): ValidateFunction => ajv.getSchema(`${SCHEMA_BASE}protocol-${name}.schema.json`)!
+  return { start: validator('start'), started: validator('started'), run: validator('run'), result: validator('result'), stop: validator('stop') }
+}
+
+let validators: Record<ProtocolMessageName, ValidateFunction> | undefined
+
+/** Undefined when `message` is a valid protocol message of that kind, else why it is not. */
+export function protocolViolation(name: ProtocolMessageName, message: unknown): string | undefined {
+  validators ??= createValidators()
+  const validate = validators[name]
+  if (validate(message)) return undefined
+  const details = (validate.errors ?? []).slice(0, 4).map((error) => `${error.instancePath || '/'} ${error.message}`)
+  return `not a valid protocol-${name} message: ${details.join('; ')}`
+}
+
+export function startMessage(): ProtocolStart {
+  return { cmd: 'start', protocol: PROTOCOL_VERSION }
+}
+
+export function stopMessage(): ProtocolStop {
+  return { cmd: 'stop' }
+}
+
+export function runMessage(seq: number, operation: ProtocolRun['operation'], input: Record<string, unknown>, context?: { caseId: string; step: number }): ProtocolRun {
+  const where = context === undefined ? {} : { case: context.caseId, step: context.step }
+  return { cmd: 'run', seq, ...where, operation, input: tagHostNumbers(input) as ProtocolRun['input'] }
+}
+
+export type { ProtocolStarted }
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function numberTag(value: number): Record<string, string> | undefined {
+  if (Object.is(value, -0)) return { [TAG_KEY]: '-0' }
+  if (Number.isNaN(value)) return { [TAG_KEY]: 'NaN' }
+  if (value === Number.POSITIVE_INFINITY) return { [TAG_KEY]: 'Infinity' }
+  if (value === Number.NEGATIVE_INFINITY) return { [TAG_KEY]: '-Infinity' }
+  return undefined
+}
+
+/**
+ * A vector input is tagged already, but YAML can also spell -0, NaN and the infinities as plain
+ * numbers, which JSON text cannot carry: those are tagged here. Existing tags are left as they are.
+ */
+export function tagHostNumbers(value: unknown): unknown {
+  if (typeof value === 'number') return numberTag(value) ?? value
+  if (Array.isArray(value)) return value.map(tagHostNumbers)
+  if (!isPlainRecord(value)) return value
+  // fromEntries defines members, so a "__proto__" member stays data.
+  return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, tagHostNumbers(member)]))
+}
+
+/**
+ * An in-memory value in tagged form, for a reply: the inverse of decodeTagged for the values an
+ * implementation returns. A plain object that really has a "$dsh" member is escaped with the
+ * `object` tag; a value with no tagged form (a function, a cycle, a class instance) throws.
+ */
+export function encodeTagged(value: unknown, ancestors: readonly object[] = []): unknown {
+  if (value === undefined) return { [TAG_KEY]: 'undefined' }
+  if (typeof value === 'bigint') return { [TAG_KEY]: 'bigint', value: String(value) }
+  if (typeof value === 'number') return numberTag(value) ?? value
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
+  if (typeof value !== 'object' || ancestors.includes(value)) throw new Error(`no tagged form for this ${typeof value} value`)
+  const inside = [...ancestors, value]
+  if (Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype) {
+    if (Object.keys(value).length !== value.length) throw new Error('no tagged form for an array with holes or extra members')
+    return value.map((element) => encodeTagged(element, inside))
+  }
+  const prototype = Object.getPrototypeOf(value)
+  if (prototype !== Object.prototype && prototype !== null) throw new Error('no tagged form for a class instance')
+  const members = Object.fromEntries(Object.entries(value).map(([key, member]) => [key, encodeTagged(member, inside)]))
+  return TAG_KEY in members ? { [TAG_KEY]: 'object', value: members } : members
+}
+
+/** One message as one line of ASCII JSON: every other character is escaped, so no encoding can garble it. */
+export function protocolLine(message: unknown): string {
+  return `${JSON.stringify(message).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`
+}

@@ -1,0 +1,168 @@
+// The runner's side of the subprocess adapter protocol (spec/adapter-protocol.md): any program that
+// speaks it, in any language, becomes an Adapter. Every reply is checked against the protocol schemas;
+// a timeout, a crash, garbage or an invalid reply fails the step (an error, never a pass), and the
+// next step runs in a fresh process.
+import type { Adapter, Operation, StepContext } from './adapter.ts'
+import { AdapterFailure, AdapterProcess, preview, TextTail } from './adapter-process.ts'
+import { firstDifference, type OperationResult } from './expectations.ts'
+import { PROTOCOL_VERSION, protocolViolation, runMessage, startMessage, stopMessage, type ProtocolStarted } from './protocol.ts'
+import { decodeTagged } from './tagged-values.ts'
+import type { OperationName } from './vector-cases.ts'
+
+export interface SubprocessOptions {
+  /** How long the runner waits for the reply to each run message. */
+  timeoutMs?: number
+  /** How long it waits for the reply to start, which includes the program's own start-up. */
+  startTimeoutMs?: number
+  /** The working directory of the command; default the runner's. */
+  cwd?: string
+  /** How long `close()` waits for the process to exit after stop before it kills it. */
+  stopGraceMs?: number
+}
+
+export const DEFAULT_TIMEOUT_MS = 5000
+/** The least time a process gets to start and answer start: some runtimes take seconds to boot. */
+const MIN_START_TIMEOUT_MS = 10_000
+const DEFAULT_STOP_GRACE_MS = 2000
+const STDERR_LIMIT = 64 * 1024
+/** After this many restarts in a row that fail, every further step fails at once. */
+const MAX_FAILED_RESTARTS = 3
+
+type ReplyKind = 'started' | 'result'
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** The reply in one line, parsed and checked against its schema; AdapterFailure when it is not one. */
+function parseReply(line: string, kind: ReplyKind): Record<string, unknown> {
+  let reply: unknown
+  try {
+    reply = JSON.parse(line)
+  } catch {
+    throw new AdapterFailure(`garbage: the adapter wrote a line that is not JSON: ${preview(line)}`)
+  }
+  const record = typeof reply === 'object' && reply !== null && !Array.isArray(reply) ? reply as Record<string, unknown> : undefined
+  if (kind === 'started' && record !== undefined && 'protocol' in record && record['protocol'] !== PROTOCOL_VERSION) {
+    throw new AdapterFailure(`invalid reply: the adapter speaks protocol ${JSON.stringify(record['protocol'])}, the runner protocol ${PROTOCOL_VERSION}`)
+  }
+  const violation = protocolViolation(kind, reply)
+  if (violation !== undefined || record === undefined) throw new AdapterFailure(`invalid reply: ${violation}: ${preview(line)}`)
+  return record
+}
+
+/** The operation result a result reply carries, with its value decoded from tagged form. */
+function resultOf(reply: Record<string, unknown>): OperationResult {
+  const result = reply['result'] as OperationResult
+  if (!result.ok) return result
+  try {
+    return { ok: true, value: decodeTagged(result.value) }
+  } catch (error) {
+    throw new AdapterFailure(`invalid reply: the value holds a malformed tagged value (${messageOf(error)})`)
+  }
+}
+
+/** Spawns the command and runs the start handshake; the process is killed when that fails. */
+async function launch(command: string, cwd: string | undefined, timeoutMs: number, stderr: TextTail): Promise<{ child: AdapterProcess; started: ProtocolStarted }> {
+  const child = new AdapterProcess(command, { cwd, stderr })
+  try {
+    const line = await child.request(startMessage(), timeoutMs, 'start')
+    return { child, started: parseReply(line, 'started') as unknown as ProtocolStarted }
+  } catch (error) {
+    child.fail(messageOf(error))
+    throw error
+  }
+}
+
+/**
+ * Starts `command` (through the shell) and returns it as an Adapter with exactly the operations and
+ * profiles it declared. Rejects when the first start handshake fails.
+ */
+export async function startSubprocessAdapter(command: string, options: SubprocessOptions = {}): Promise<Adapter> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const startTimeoutMs = options.startTimeoutMs ?? Math.max(timeoutMs, MIN_START_TIMEOUT_MS)
+  const stderr = new TextTail(STDERR_LIMIT)
+  const first = await launch(command, options.cwd, startTimeoutMs, stderr)
+  const declared = first.started
+  let current: AdapterProcess | undefined = first.child
+  let failedRestarts = 0
+  let nextSeq = 0
+  let closed = false
+
+  async function restart(): Promise<AdapterProcess> {
+    if (failedRestarts >= MAX_FAILED_RESTARTS) {
+      throw new AdapterFailure(`crash: the adapter is not restarted any more, its last ${MAX_FAILED_RESTARTS} restarts failed`)
+    }
+    stderr.append('\n[dsh-conformance: restarting the adapter]\n')
+    try {
+      const { child, started } = await launch(command, options.cwd, startTimeoutMs, stderr)
+      const changed = firstDifference(declared, started)
+      if (changed !== undefined) {
+        child.fail('declared something else')
+        throw new AdapterFailure(`invalid reply: the restarted adapter's start reply differs from the first one at ${changed}`)
+      }
+      failedRestarts = 0
+      return child
+    } catch (error) {
+      failedRestarts += 1
+      throw new AdapterFailure(`${messageOf(error)} (while restarting the adapter)`)
+    }
+  }
+
+  /** The process to send the next step to: the current one, or a restarted one after a failure. */
+  async function usableProcess(): Promise<AdapterProcess> {
+    if (closed) throw new AdapterFailure('the adapter was closed')
+    if (current?.failure !== undefined) {
+      // It failed between two steps; nobody has reported that yet, so this step does.
+      const reason = current.failure
+      current = undefined
+      throw new AdapterFailure(`${reason} (while idle, before this step was sent)`)
+    }
+    current ??= await restart()
+    return current
+  }
+
+  async function run(operation: OperationName, input: Record<string, unknown>, context?: StepContext): Promise<OperationResult> {
+    const child = await usableProcess()
+    const message = runMessage(nextSeq, operation, input, context)
+    nextSeq += 1
+    const what = `seq ${message.seq} (${operation}${context === undefined ? '' : `, ${context.caseId} step ${context.step}`})`
+    let reply: Record<string, unknown>
+    try {
+      reply = parseReply(await child.request(message, timeoutMs, what), 'result')
+      if (reply['seq'] !== message.seq) throw new AdapterFailure(`invalid reply: seq ${String(reply['seq'])} answers ${what}`)
+      if ('result' in reply) return resultOf(reply)
+    } catch (error) {
+      child.fail(messageOf(error))
+      current = undefined
+      throw error
+    }
+    // The adapter is alive and says the implementation failed: the step is an error, the process stays.
+    const failure = reply['error'] as { message: string; traceback?: string }
+    throw new AdapterFailure(`adapter error: ${failure.message}${failure.traceback === undefined ? '' : `\n${failure.traceback}`}`)
+  }
+
+  const operations: Adapter['operations'] = {}
+  for (const operation of declared.operations) {
+    const call: Operation = (input, context) => run(operation, input, context)
+    operations[operation] = call
+  }
+
+  return {
+    meta: {
+      ...declared.implementation,
+      profiles: [...declared.profiles],
+      transport: 'subprocess',
+    },
+    operations,
+    stderr: () => stderr.toString(),
+    async close(): Promise<void> {
+      closed = true
+      const child = current
+      current = undefined
+      if (child === undefined) return
+      child.send(stopMessage())
+      await child.waitForExit(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS)
+    },
+  }
+}

@@ -1,0 +1,56 @@
+// Generated from schemas/protocol-result.schema.json by scripts/generate-types.ts — do not edit.
+
+import type { JsonValue, NonNegativeSafeInteger, PositiveSafeInteger } from './common.js'
+
+/**
+ * Adapter protocol, adapter to runner: the reply to one protocol-run message. Either the operation's result (an acceptance or a rejection, both judged against the vector) or an implementation failure, which the runner records as an error, never as a pass. See spec/adapter-protocol.md.
+ */
+export type ProtocolResult = ProtocolResultReply | ProtocolFailureReply;
+
+/**
+ * The operation ran and produced a result.
+ */
+export interface ProtocolResultReply {
+  seq: NonNegativeSafeInteger;
+  result: ProtocolAccepted | ProtocolRejected;
+}
+
+/**
+ * The operation succeeded with this value (tagged form for values JSON cannot carry).
+ */
+export interface ProtocolAccepted {
+  ok: true;
+  /**
+   * The operation's value; null is a value like any other.
+   */
+  value: JsonValue;
+}
+
+/**
+ * The operation rejected its input (PROC-1).
+ */
+export interface ProtocolRejected {
+  ok: false;
+  error: ProtocolRejection;
+}
+
+/**
+ * A rejection: a code of spec/errors.md and where the fault lies. Whether the code is right is for the vector to judge, not the protocol.
+ */
+export interface ProtocolRejection {
+  code: string;
+  seq?: NonNegativeSafeInteger;
+  line?: PositiveSafeInteger;
+  message?: string;
+}
+
+/**
+ * The implementation failed while running the operation (an exception, an unsupported input): not a rejection. The runner records the step as an error and keeps the process.
+ */
+export interface ProtocolFailureReply {
+  seq: NonNegativeSafeInteger;
+  error: {
+    message: string;
+    traceback?: string;
+  };
+}

@@ -1,0 +1,75 @@
+// The adapters for the published @deepseek-ai/dsh-session builds: each version loads side by side
+// with the others and answers through the spec's operations, and the error table is well formed.
+import { describe, expect, it } from 'vitest'
+import { adapterByName } from '../../conformance/adapters/registry.ts'
+import { ERROR_CODE_TABLE, ruleFor, upstreamRejection } from '../../conformance/adapters/dsh-session/error-codes.ts'
+import { DSH_SESSION_VERSIONS } from '../../conformance/adapters/dsh-session/upstream.ts'
+import { ERROR_CODES } from '../../reference/result.ts'
+import { event, user } from '../reference/helpers.ts'
+
+const TEAM_TYPES_KNOWN: Record<string, boolean> = { '0.1.0-rc.6': false, '0.1.0-rc.7': false, '0.1.0-rc.8': true, '0.1.1-rc.2': true }
+
+describe.each(DSH_SESSION_VERSIONS)('dsh-session@%s', (version) => {
+  const adapter = adapterByName(`dsh-session@${version}`)
+
+  it('names itself and declares the operations it maps', async () => {
+    const { meta, operations } = await adapter
+    expect(meta).toMatchObject({ name: `dsh-session@${version}`, version })
+    expect(Object.keys(operations).sort()).toEqual([
+      'append', 'decodeJsonl', 'fork', 'headerEquals', 'load', 'messages', 'relations', 'repair',
+      'requestContext', 'requestHeader', 'resume', 'surface',
+    ])
+  })
+
+  it('folds the surface of a tiny log', async () => {
+    const { operations } = await adapter
+    const events = [user(0), user(1), user(2, { surfaceOp: { op: 'replace', start: 0, end: 1 }, sourceEventSeqs: [0, 1] })]
+    expect(await operations.surface!({ events })).toEqual({
+      ok: true,
+      value: { nodes: [2], replacements: [{ seq: 2, start: 0, end: 1, shadowedSeqs: [0, 1] }], generation: 1 },
+    })
+    expect(await operations.surface!({ events: events.slice(1, 2), baseSeq: 1 })).toEqual({ ok: true, value: { nodes: [1], replacements: [], generation: 0 } })
+  })
+
+  it('maps known rejections to codes and seqs', async () => {
+    const { operations } = await adapter
+    const append = await operations.append!({
+      events: [user(0)],
+      candidate: { type: 'user/message', data: user(1).data, surfaceOp: { op: 'replace', start: 7, end: 0 }, sourceEventSeqs: [0] },
+      time: 5,
+    })
+    expect(append).toMatchObject({ ok: false, error: { code: 'SURFACE_REPLACE_START_NOT_FOUND', seq: 1 } })
+    const load = await operations.load!({ events: [user(0), { ...user(1), seq: 2 }] })
+    expect(load).toMatchObject({ ok: false, error: { code: 'ENV_SEQ_NOT_CONTIGUOUS', seq: 2 } })
+    const nonJson = await operations.load!({ events: [event('plan/mode', 0, { active: Number.NaN })] })
+    expect(nonJson).toMatchObject({ ok: false, error: { code: 'JSON_NON_FINITE', seq: 0 } })
+    const relations = await operations.relations!({ events: [event('turn/start', 0, { turn: 2 })] })
+    expect(relations).toEqual({ ok: true, value: { violations: [{ code: 'TURN_NUMBER_INVALID', seq: 0 }] } })
+  })
+
+  it(`reads the vocabulary it ships (team/* known: ${TEAM_TYPES_KNOWN[version]})`, async () => {
+    const { operations } = await adapter
+    const result = await operations.load!({ events: [event('team/task', 0, { version: 1, teamId: 't', task: {} })] })
+    expect(result.ok).toBe(TEAM_TYPES_KNOWN[version])
+  })
+})
+
+describe('the dsh-session error table', () => {
+  const codes = new Set<string>(ERROR_CODES)
+
+  it('catches each example with its own rule, so no rule is shadowed by an earlier one', () => {
+    for (const rule of ERROR_CODE_TABLE) expect(ruleFor(rule.example), rule.example).toBe(rule)
+  })
+
+  it('has no duplicate patterns and names only codes of spec/errors.md', () => {
+    expect(new Set(ERROR_CODE_TABLE.map(rule => rule.pattern.source)).size).toBe(ERROR_CODE_TABLE.length)
+    for (const rule of ERROR_CODE_TABLE.filter(rule => !rule.refine)) expect(codes.has(rule.code), rule.code).toBe(true)
+  })
+
+  it('turns an unknown message into UNMAPPED with the text, never a code', () => {
+    expect(upstreamRejection(new TypeError('boom'))).toEqual({
+      ok: false,
+      error: { code: 'UNMAPPED', message: expect.stringContaining('TypeError: boom') },
+    })
+  })
+})

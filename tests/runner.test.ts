@@ -1,0 +1,188 @@
+// The runner and the subprocess adapter protocol (spec/adapter-protocol.md): fake adapters that crash,
+// hang, print garbage, reply out of schema, lie or fold wrongly are reported as error or fail, never
+// as pass; the reference behind `serve` and the Python example pass over the wire.
+import { execFile, spawnSync } from 'node:child_process'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Adapter } from '../conformance/adapter.ts'
+import { referenceAdapter } from '../conformance/adapters/reference.ts'
+import { encodeTagged, protocolLine, protocolViolation, runMessage, startMessage, stopMessage, tagHostNumbers } from '../conformance/protocol.ts'
+import type { CaseOutcome } from '../conformance/run-case.ts'
+import { startSubprocessAdapter } from '../conformance/subprocess-adapter.ts'
+import { runSuite, summarize } from '../conformance/suite.ts'
+import { decodeTagged } from '../conformance/tagged-values.ts'
+import { loadVectorCases, projectRoot, type VectorCase } from '../conformance/vector-cases.ts'
+import { replace, user } from './reference/helpers.ts'
+
+const run = promisify(execFile)
+const fake = (behaviour: string): string => `node tests/fakes/fake-adapter.mjs ${behaviour}`
+const SHORT_TIMEOUT_MS = 300
+const CLI = ['node_modules/tsx/dist/cli.mjs', 'conformance/cli.ts']
+const SERVE = 'node node_modules/tsx/dist/cli.mjs conformance/cli.ts serve'
+const PYTHON = 'python3 examples/python-adapter/adapter.py'
+const pythonPresent = spawnSync('python3', ['--version']).status === 0
+
+function surfaceCase(id: string, events: unknown[], value: unknown, profile = 'reader'): VectorCase {
+  return {
+    id, title: id, file: 'tests/runner.test.ts', chapter: '05-surface', requirements: ['SURF-6'], profile, review: false,
+    steps: [{ operation: 'surface', input: { events }, expect: { value } }],
+  }
+}
+
+const appendsOnly = surfaceCase('fake-appends', [user(0), user(1), user(2)], { nodes: [0, 1, 2], replacements: [], generation: 0 })
+const replaceInPlace = surfaceCase(
+  'fake-replace-in-place',
+  [user(0), user(1), user(2), user(3, replace(0, 1, [0, 1]))],
+  { nodes: [3, 2], replacements: [{ seq: 3, start: 0, end: 1, shadowedSeqs: [0, 1] }], generation: 1 },
+)
+const twoAppends = surfaceCase('fake-two-appends', [user(0), user(1)], { nodes: [0, 1], replacements: [], generation: 0 })
+const appendStep: VectorCase = {
+  ...surfaceCase('fake-writer-append', [], null, 'writer'),
+  steps: [{ operation: 'append', input: { events: [user(0)], candidate: { type: 'plan/mode', data: {} }, time: 1001 }, expect: { value: { type: 'plan/mode', seq: 1, time: 1001, data: {} } } }],
+}
+const CASES = [appendsOnly, replaceInPlace, twoAppends, appendStep]
+
+const opened: Adapter[] = []
+afterAll(async () => {
+  await Promise.all(opened.map((adapter) => adapter.close?.()))
+})
+
+async function runCommand(command: string, cases: readonly VectorCase[], timeoutMs = SHORT_TIMEOUT_MS): Promise<{ adapter: Adapter; outcomes: CaseOutcome[] }> {
+  const adapter = await startSubprocessAdapter(command, { cwd: projectRoot, timeoutMs })
+  opened.push(adapter)
+  return { adapter, outcomes: await runSuite(adapter, cases) }
+}
+
+const statuses = (outcomes: readonly CaseOutcome[]): string[] => outcomes.map((outcome) => outcome.status)
+
+describe('hand-made cases', () => {
+  it('all pass against the in-process reference', async () => {
+    expect(statuses(await runSuite(referenceAdapter, CASES))).toEqual(['pass', 'pass', 'pass', 'pass'])
+  })
+})
+
+describe('fake adapters', () => {
+  it('crash: the step in flight is an error naming the crash, and the next case runs in a new process', async () => {
+    const { adapter, outcomes } = await runCommand(fake('crash'), CASES)
+    expect(statuses(outcomes)).toEqual(['pass', 'error', 'pass', 'skip'])
+    expect(outcomes[1]?.reason).toMatch(/crash: .*exit code 3.*crashing on purpose/)
+    expect(adapter.stderr?.()).toContain('restarting the adapter')
+    expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
+  })
+
+  it('hang: every step is an error naming the timeout', async () => {
+    const { adapter, outcomes } = await runCommand(fake('hang'), CASES.slice(0, 2))
+    expect(statuses(outcomes)).toEqual(['error', 'error'])
+    for (const outcome of outcomes) expect(outcome.reason).toMatch(new RegExp(`timeout: no reply to seq \\d+ .* within ${SHORT_TIMEOUT_MS} ms`))
+    expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
+  })
+
+  it('garbage: a line that is not JSON is an error naming garbage', async () => {
+    const { adapter, outcomes } = await runCommand(fake('garbage'), CASES)
+    expect(statuses(outcomes)).toEqual(['error', 'error', 'error', 'skip'])
+    expect(outcomes[0]?.reason).toContain('garbage: the adapter wrote a line that is not JSON: "this line is not JSON"')
+    expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
+  })
+
+  it('invalid: a reply that fails protocol-result is an error naming the invalid reply', async () => {
+    const { adapter, outcomes } = await runCommand(fake('invalid'), CASES)
+    expect(statuses(outcomes)).toEqual(['error', 'error', 'error', 'skip'])
+    expect(outcomes[0]?.reason).toContain('invalid reply: not a valid protocol-result message')
+    expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
+  })
+
+  it('liar: answering {ok: true, value: null} to everything fails, also in the profiles it only claims', async () => {
+    const { adapter, outcomes } = await runCommand(fake('liar'), CASES)
+    expect(adapter.meta.profiles).toContain('writer')
+    expect(statuses(outcomes)).toEqual(['fail', 'fail', 'fail', 'fail'])
+    expect(outcomes[0]?.reason).toContain('value differs at $')
+    expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
+  })
+
+  it('misorder: a replacement put at the tail passes appends and fails the replace', async () => {
+    const { adapter, outcomes } = await runCommand(fake('misorder'), CASES)
+    expect(statuses(outcomes)).toEqual(['pass', 'fail', 'pass', 'skip'])
+    expect(outcomes[1]?.reason).toContain('value differs at $.nodes[0]: expected 3, actual 2')
+    expect(outcomes[3]?.reason).toContain('profile "writer" not declared')
+    expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
+  })
+
+  it('a command that cannot start is refused with the reason', async () => {
+    await expect(startSubprocessAdapter('exit 7', { cwd: projectRoot })).rejects.toThrow(/crash: .*exit code 7/)
+  })
+})
+
+describe('dsh-conformance run --adapter-cmd', () => {
+  async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+      const { stdout, stderr } = await run('node', [...CLI, ...args], { cwd: projectRoot })
+      return { code: 0, stdout, stderr }
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string }
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
+    }
+  }
+
+  // The cases above show summarize() failing the run for each fake; the CLI's status is that verdict.
+  it('exits 1 when an adapter fails a vector, and 2 on an unknown option', async () => {
+    const [misorder, usage] = await Promise.all([
+      cli(['run', '--adapter-cmd', fake('misorder'), '--timeout', '2000']),
+      cli(['run', '--adapter-command', 'x']),
+    ])
+    expect(misorder.stdout).toContain('fake-misorder 0.0.0 (javascript; profiles: reader)')
+    expect(misorder.stdout).toMatch(/FAIL surf-order-/)
+    expect(misorder.code).toBe(1)
+    expect(usage.stderr).toContain('unknown option --adapter-command')
+    expect(usage.code).toBe(2)
+  })
+})
+
+describe('the protocol end to end', () => {
+  const vectors = loadVectorCases()
+
+  it('serve: the reference over the wire passes exactly the vectors it passes in process', async () => {
+    const inProcess = await runSuite(referenceAdapter, vectors)
+    const { adapter, outcomes } = await runCommand(SERVE, vectors, 20_000)
+    const passing = (list: readonly CaseOutcome[]): string[] => list.filter((outcome) => outcome.status === 'pass').map((outcome) => outcome.id)
+    expect(adapter.meta).toMatchObject({ name: 'reference', transport: 'subprocess' })
+    expect(passing(outcomes)).toEqual(passing(inProcess))
+    expect(outcomes.filter((outcome) => outcome.status === 'error')).toEqual([])
+  })
+
+  it.skipIf(!pythonPresent)(`the Python example passes every surface-only vector and skips the rest${pythonPresent ? '' : ' (skipped: python3 not found)'}`, async () => {
+    const { adapter, outcomes } = await runCommand(PYTHON, vectors, 10_000)
+    const surfaceOnly = new Set(vectors.filter((vector) => vector.profile === 'reader' && vector.steps.every((step) => step.operation === 'surface')).map((vector) => vector.id))
+    expect(surfaceOnly.size).toBeGreaterThan(0)
+    expect(outcomes.filter((outcome) => outcome.status !== (surfaceOnly.has(outcome.id) ? 'pass' : 'skip'))).toEqual([])
+    expect(summarize(adapter, vectors, outcomes).failed).toBe(false)
+  })
+})
+
+describe('protocol messages and values', () => {
+  it('the runner sends schema-valid start, run and stop messages', () => {
+    expect(protocolViolation('start', startMessage())).toBeUndefined()
+    expect(protocolViolation('stop', stopMessage())).toBeUndefined()
+    expect(protocolViolation('run', runMessage(0, 'surface', { events: [] }, { caseId: 'x', step: 0 }))).toBeUndefined()
+  })
+
+  it('tags the numbers YAML can spell but JSON cannot, and leaves existing tags alone', () => {
+    const input = { a: -0, b: [Number.NaN, Number.POSITIVE_INFINITY], c: { $dsh: 'undefined' } }
+    expect(tagHostNumbers(input)).toEqual({ a: { $dsh: '-0' }, b: [{ $dsh: 'NaN' }, { $dsh: 'Infinity' }], c: { $dsh: 'undefined' } })
+  })
+
+  it('encodes reply values so that decodeTagged gives them back', () => {
+    const value = JSON.parse('{"__proto__":1}') as Record<string, unknown>
+    Object.assign(value, { zero: -0, none: undefined, big: 12n, data: { $dsh: 'data, not a tag' } })
+    const decoded = decodeTagged(JSON.parse(protocolLine(encodeTagged(value)))) as Record<string, unknown>
+    expect(Object.keys(decoded)).toEqual(['__proto__', 'zero', 'none', 'big', 'data'])
+    expect(Object.is(decoded['zero'], -0)).toBe(true)
+    expect(decoded).toEqual(value)
+    expect(() => encodeTagged({ f: () => 1 })).toThrow(/no tagged form/)
+  })
+
+  it('writes ASCII lines, so lone surrogates survive', () => {
+    const line = protocolLine({ text: 'é\ud800' })
+    expect(line).toBe('{"text":"\\u00e9\\ud800"}\n')
+    expect(JSON.parse(line)).toEqual({ text: 'é\ud800' })
+  })
+})
