@@ -37,12 +37,8 @@ interface Pending {
 const live = new Set<AdapterProcess>()
 let exitHookInstalled = false
 
-// How long an exit or a closed stdout waits for the other, so a crash reason can name the exit status.
-const SETTLE_MS = 250
-
-function settle(action: () => void): void {
-  setTimeout(action, SETTLE_MS).unref()
-}
+// How long the end of a process waits for its last lines and its exit status.
+const SETTLE_MS = 100
 
 export class AdapterProcess {
   /** Why the process can no longer be used; set once, by the first thing that went wrong. */
@@ -53,7 +49,6 @@ export class AdapterProcess {
   private buffered = ''
   private pending: Pending | undefined
   private exitStatus: string | undefined
-  private stdoutEnded = false
   private groupKilled = false
 
   constructor(command: string, options: { cwd?: string; stderr: TextTail }) {
@@ -70,19 +65,13 @@ export class AdapterProcess {
       options.stderr.append(chunk)
       this.ownStderr.append(chunk)
     })
-    this.child.stdin!.on('error', (error) => this.fail(this.crash(`writing to the adapter failed (${error.message})`)))
+    this.child.stdin!.on('error', (error) => this.ended(`writing to the adapter failed (${error.message})`))
+    this.child.stdout!.on('end', () => this.ended('the adapter closed its stdout'))
     this.child.on('error', (error) => this.fail(this.crash(`the adapter could not be run (${error.message})`)))
-    // Lines written just before an exit may still be in the pipe, so an exit alone waits a moment.
-    this.child.stdout!.on('end', () => {
-      this.stdoutEnded = true
-      settle(() => this.fail(this.crash(`the adapter closed its stdout${this.exitStatus === undefined ? '' : ` (${this.exitStatus})`}`)))
-    })
     this.child.on('exit', (code, signal) => {
       live.delete(this)
       this.exitStatus = signal === null ? `exit code ${String(code)}` : `signal ${signal}`
-      const ended = (): void => this.fail(this.crash(`the adapter process ended (${this.exitStatus})`))
-      if (this.stdoutEnded) ended()
-      else settle(ended)
+      this.ended(`the adapter process ended (${this.exitStatus})`)
     })
   }
 
@@ -134,6 +123,14 @@ export class AdapterProcess {
     } catch {
       // The group is already gone.
     }
+  }
+
+  /**
+   * The process is gone or going. Lines it wrote just before may still be in the pipe, and the exit
+   * status may not be known yet, so the failure waits a moment and then names the exit status.
+   */
+  private ended(what: string): void {
+    setTimeout(() => this.fail(this.crash(this.exitStatus === undefined ? what : `the adapter process ended (${this.exitStatus})`)), SETTLE_MS).unref()
   }
 
   /** A crash reason, with the last lines the process wrote to stderr (where a traceback ends). */

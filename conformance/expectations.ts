@@ -8,31 +8,42 @@ export type OperationResult =
 
 export type Verdict = { pass: true } | { pass: false; reason: string }
 
-/** The first place where two JSON-shaped values differ, as a path; undefined when they are equal. */
+/**
+ * The first place (depth first, members in sorted order) where two JSON-shaped values differ, as a
+ * path; undefined when they are equal. Iterative, so arbitrarily deep values cannot overflow the stack.
+ */
 export function firstDifference(expected: unknown, actual: unknown, path = '$'): string | undefined {
-  if (typeof expected === 'number' && typeof actual === 'number') {
-    return Object.is(expected, actual) ? undefined : path
+  const pending: Array<[unknown, unknown, string]> = [[expected, actual, path]]
+  while (pending.length > 0) {
+    const [left, right, where] = pending.pop()!
+    const children = differenceOrChildren(left, right, where)
+    if (typeof children === 'string') return children
+    for (let index = children.length - 1; index >= 0; index -= 1) pending.push(children[index]!)
   }
+  return undefined
+}
+
+/** Either the path where two values differ on the spot, or the pairs of children still to compare. */
+function differenceOrChildren(expected: unknown, actual: unknown, path: string): string | Array<[unknown, unknown, string]> {
+  if (typeof expected === 'number' && typeof actual === 'number') return Object.is(expected, actual) ? [] : path
   if (Array.isArray(expected) || Array.isArray(actual)) {
     if (!Array.isArray(expected) || !Array.isArray(actual)) return path
-    const length = Math.max(expected.length, actual.length)
-    for (let index = 0; index < length; index += 1) {
-      if (index >= expected.length || index >= actual.length) return `${path}[${index}]`
-      const found = firstDifference(expected[index], actual[index], `${path}[${index}]`)
-      if (found) return found
-    }
-    return undefined
+    const shared = Math.min(expected.length, actual.length)
+    const children = expected.slice(0, shared).map((item, index): [unknown, unknown, string] => [item, actual[index], `${path}[${index}]`])
+    // A length difference shows at the first missing index, after the shared prefix is compared.
+    if (expected.length !== actual.length) children.push([0, 1, `${path}[${shared}]`])
+    return children
   }
   if (isRecord(expected) && isRecord(actual)) {
-    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)])
-    for (const key of [...keys].sort()) {
-      if (!(key in expected) || !(key in actual)) return `${path}.${key}`
-      const found = firstDifference(expected[key], actual[key], `${path}.${key}`)
-      if (found) return found
+    const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort()
+    const children: Array<[unknown, unknown, string]> = []
+    for (const key of keys) {
+      if (!Object.hasOwn(expected, key) || !Object.hasOwn(actual, key)) return children.length === 0 ? `${path}.${key}` : [...children, [0, 1, `${path}.${key}`]]
+      children.push([expected[key], actual[key], `${path}.${key}`])
     }
-    return undefined
+    return children
   }
-  return expected === actual ? undefined : path
+  return expected === actual ? [] : path
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -73,25 +73,57 @@ export function tagHostNumbers(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, tagHostNumbers(member)]))
 }
 
+/** Chains of one-element arrays at least this deep travel as the `nested` tag: many JSON libraries stop near 1,000 levels. */
+const NESTED_MIN_DEPTH = 100
+
+function isOrdinaryArray(value: object): value is unknown[] {
+  return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype
+}
+
+/** The dense one-element arrays that `value` opens with, each holding the next: `[[[leaf]]]`. */
+function oneElementChain(value: unknown[], ancestors: ReadonlySet<object>): unknown[][] {
+  const chain = new Set<unknown[]>()
+  let current: unknown = value
+  while (typeof current === 'object' && current !== null && isOrdinaryArray(current) && Object.keys(current).length === 1 && current.length === 1 && !ancestors.has(current) && !chain.has(current)) {
+    chain.add(current)
+    current = current[0]
+  }
+  return [...chain]
+}
+
+/** Runs `encode` with `added` counted as ancestors, for cycle detection. */
+function below<T>(ancestors: Set<object>, added: readonly object[], encode: () => T): T {
+  for (const item of added) ancestors.add(item)
+  try {
+    return encode()
+  } finally {
+    for (const item of added) ancestors.delete(item)
+  }
+}
+
 /**
  * An in-memory value in tagged form, for a reply: the inverse of decodeTagged for the values an
  * implementation returns. A plain object that really has a "$dsh" member is escaped with the
  * `object` tag; a value with no tagged form (a function, a cycle, a class instance) throws.
  */
-export function encodeTagged(value: unknown, ancestors: readonly object[] = []): unknown {
+export function encodeTagged(value: unknown, ancestors = new Set<object>()): unknown {
   if (value === undefined) return { [TAG_KEY]: 'undefined' }
   if (typeof value === 'bigint') return { [TAG_KEY]: 'bigint', value: String(value) }
   if (typeof value === 'number') return numberTag(value) ?? value
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
-  if (typeof value !== 'object' || ancestors.includes(value)) throw new Error(`no tagged form for this ${typeof value} value`)
-  const inside = [...ancestors, value]
-  if (Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype) {
+  if (typeof value !== 'object' || ancestors.has(value)) throw new Error(`no tagged form for this ${typeof value} value`)
+  if (isOrdinaryArray(value)) {
+    const chain = oneElementChain(value, ancestors)
+    if (chain.length >= NESTED_MIN_DEPTH) {
+      const leaf = chain[chain.length - 1]![0]
+      return below(ancestors, chain, () => ({ [TAG_KEY]: 'nested', depth: chain.length, leaf: encodeTagged(leaf, ancestors) }))
+    }
     if (Object.keys(value).length !== value.length) throw new Error('no tagged form for an array with holes or extra members')
-    return value.map((element) => encodeTagged(element, inside))
+    return below(ancestors, [value], () => value.map((element) => encodeTagged(element, ancestors)))
   }
   const prototype = Object.getPrototypeOf(value)
   if (prototype !== Object.prototype && prototype !== null) throw new Error('no tagged form for a class instance')
-  const members = Object.fromEntries(Object.entries(value).map(([key, member]) => [key, encodeTagged(member, inside)]))
+  const members = below(ancestors, [value], () => Object.fromEntries(Object.entries(value).map(([key, member]) => [key, encodeTagged(member, ancestors)])))
   return TAG_KEY in members ? { [TAG_KEY]: 'object', value: members } : members
 }
 

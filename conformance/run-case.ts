@@ -36,7 +36,9 @@ export async function runCase(adapter: Adapter, vector: VectorCase): Promise<Cas
     if (!isOperationResult(result)) {
       return { id: vector.id, status: 'error', step: index, reason: `${step.operation} returned no operation result: ${String(JSON.stringify(result)).slice(0, 200)}` }
     }
-    const verdict = judge(result, step.expect)
+    // Expected values may hold tagged values too (a -0 in a decoded record, say): compare real values.
+    const expect = 'value' in step.expect ? { value: decodeTagged(step.expect.value) } : step.expect
+    const verdict = judge(result, expect)
     if (!verdict.pass) return { id: vector.id, status: 'fail', step: index, reason: `step ${index} (${step.operation}): ${verdict.reason}` }
   }
   return { id: vector.id, status: 'pass' }

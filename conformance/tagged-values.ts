@@ -55,6 +55,13 @@ function decodeInstance(tagged: Record<string, unknown>): unknown {
   }
 }
 
+/** Arrays nested `depth` deep around `leaf`, built without recursion so any depth can be written. */
+function decodeNested(tagged: Record<string, unknown>): unknown {
+  let value = decodeTagged(tagged['leaf'] ?? null)
+  for (let level = 0; level < Number(tagged['depth'] ?? 1); level += 1) value = [value]
+  return value
+}
+
 const DECODERS: Record<string, Decoder> = {
   'undefined': () => undefined,
   '-0': () => -0,
@@ -70,6 +77,7 @@ const DECODERS: Record<string, Decoder> = {
   'non-enumerable': decodeWithHiddenKey,
   'array-property': decodeArrayWithProperty,
   'instance': decodeInstance,
+  'nested': decodeNested,
   'null-prototype': (tagged) => Object.assign(Object.create(null), decodeTagged(tagged['object'] ?? {})),
   // Escape hatch for data that really has a "$dsh" member.
   'object': (tagged) => decodeObjectMembers((tagged['value'] ?? {}) as Record<string, unknown>),
