@@ -111,7 +111,8 @@ export function encodeTagged(value: unknown, ancestors = new Set<object>()): unk
   if (typeof value === 'bigint') return { [TAG_KEY]: 'bigint', value: String(value) }
   if (typeof value === 'number') return numberTag(value) ?? value
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
-  if (typeof value !== 'object' || ancestors.has(value)) throw new Error(`no tagged form for this ${typeof value} value`)
+  if (typeof value !== 'object') throw new Error(`no tagged form for a ${typeof value}`)
+  if (ancestors.has(value)) throw new Error('no tagged form for a value that contains itself')
   if (isOrdinaryArray(value)) {
     const chain = oneElementChain(value, ancestors)
     if (chain.length >= NESTED_MIN_DEPTH) {

@@ -138,6 +138,15 @@ def decode_self_cycle(tagged):
     return value
 
 
+def decode_nested(tagged):
+    """A leaf inside `depth` one-element lists: built in a loop, since it may be deeper than Python's
+    recursion limit (and deeper than its json module can parse, which is why it travels tagged)."""
+    value = decode_tagged(tagged.get("leaf"))
+    for _ in range(tagged.get("depth", 1)):
+        value = [value]
+    return value
+
+
 def decode_literal_object(tagged):
     """The escape for data that really has a "$dsh" member: the object is taken literally."""
     return {key: decode_tagged(member) for key, member in tagged.get("value", {}).items()}
@@ -153,6 +162,7 @@ DECODERS = {
     "function": lambda tagged: (lambda: None),
     "sparse-array": decode_sparse_array,
     "self-cycle": decode_self_cycle,
+    "nested": decode_nested,
     "null-prototype": lambda tagged: decode_tagged(tagged.get("object", {})),
     "object": decode_literal_object,
 }
