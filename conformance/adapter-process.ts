@@ -69,7 +69,6 @@ export class AdapterProcess {
     this.child.stdout!.on('end', () => this.ended('the adapter closed its stdout'))
     this.child.on('error', (error) => this.fail(this.crash(`the adapter could not be run (${error.message})`)))
     this.child.on('exit', (code, signal) => {
-      live.delete(this)
       this.exitStatus = signal === null ? `exit code ${String(code)}` : `signal ${signal}`
       this.ended(`the adapter process ended (${this.exitStatus})`)
     })
@@ -117,6 +116,7 @@ export class AdapterProcess {
   kill(): void {
     if (this.groupKilled || this.child.pid === undefined) return
     this.groupKilled = true
+    live.delete(this)
     try {
       if (process.platform === 'win32') this.child.kill('SIGKILL')
       else process.kill(-this.child.pid, 'SIGKILL')

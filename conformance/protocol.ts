@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
-import type { ProtocolRun, ProtocolStart, ProtocolStarted, ProtocolStop } from '../generated/types/index.ts'
+import type { ProtocolRun, ProtocolStart, ProtocolStop } from '../generated/types/index.ts'
 import { TAG_KEY } from './tagged-values.ts'
 import { projectRoot } from './vector-cases.ts'
 
@@ -46,8 +46,6 @@ export function runMessage(seq: number, operation: ProtocolRun['operation'], inp
   const where = context === undefined ? {} : { case: context.caseId, step: context.step }
   return { cmd: 'run', seq, ...where, operation, input: tagHostNumbers(input) as ProtocolRun['input'] }
 }
-
-export type { ProtocolStarted }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -3,7 +3,7 @@
 import { isOperationResult, type Adapter } from './adapter.ts'
 import { judge } from './expectations.ts'
 import { decodeTagged } from './tagged-values.ts'
-import type { VectorCase } from './vector-cases.ts'
+import type { Expectation, VectorCase } from './vector-cases.ts'
 
 export type CaseStatus = 'pass' | 'fail' | 'skip' | 'error'
 
@@ -22,6 +22,11 @@ export function missingCapability(adapter: Adapter, vector: VectorCase): string 
   return missing.length > 0 ? `operation(s) not provided: ${[...new Set(missing)].join(', ')}` : undefined
 }
 
+/** Expected values may hold tagged values too (a -0 in a decoded record, say): compare real values. */
+function decodedExpectation(expect: Expectation): Expectation {
+  return 'value' in expect ? { value: decodeTagged(expect.value) } : expect
+}
+
 export async function runCase(adapter: Adapter, vector: VectorCase): Promise<CaseOutcome> {
   const skip = missingCapability(adapter, vector)
   if (skip) return { id: vector.id, status: 'skip', reason: skip }
@@ -36,9 +41,7 @@ export async function runCase(adapter: Adapter, vector: VectorCase): Promise<Cas
     if (!isOperationResult(result)) {
       return { id: vector.id, status: 'error', step: index, reason: `${step.operation} returned no operation result: ${String(JSON.stringify(result)).slice(0, 200)}` }
     }
-    // Expected values may hold tagged values too (a -0 in a decoded record, say): compare real values.
-    const expect = 'value' in step.expect ? { value: decodeTagged(step.expect.value) } : step.expect
-    const verdict = judge(result, expect)
+    const verdict = judge(result, decodedExpectation(step.expect))
     if (!verdict.pass) return { id: vector.id, status: 'fail', step: index, reason: `step ${index} (${step.operation}): ${verdict.reason}` }
   }
   return { id: vector.id, status: 'pass' }

@@ -2,10 +2,11 @@
 // speaks it, in any language, becomes an Adapter. Every reply is checked against the protocol schemas;
 // a timeout, a crash, garbage or an invalid reply fails the step (an error, never a pass), and the
 // next step runs in a fresh process.
+import type { ProtocolStarted } from '../generated/types/index.ts'
 import type { Adapter, Operation, StepContext } from './adapter.ts'
 import { AdapterFailure, AdapterProcess, preview, TextTail } from './adapter-process.ts'
 import { firstDifference, type OperationResult } from './expectations.ts'
-import { PROTOCOL_VERSION, protocolViolation, runMessage, startMessage, stopMessage, type ProtocolStarted } from './protocol.ts'
+import { PROTOCOL_VERSION, protocolViolation, runMessage, startMessage, stopMessage } from './protocol.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { OperationName } from './vector-cases.ts'
 

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { parse as parseYaml } from 'yaml'
 import { buildEvent, buildLog, isPlainObject } from './builder.ts'
+import { decodeTagged } from './tagged-values.ts'
 
 export const OPERATIONS = [
   'load', 'append', 'surface', 'messages', 'requestHeader', 'requestContext', 'relations', 'repair',
@@ -111,6 +112,8 @@ function expandCase(rawCase: Record<string, unknown>, chapter: string, file: str
     if (!('reject' in expect)) events = [...events, event]
     return step
   })
+  // An unknown or malformed tagged value is a fault of the vector: report it now, not mid-run.
+  for (const step of steps) decodeTagged([step.input, 'value' in step.expect ? step.expect.value : null])
   return {
     id: String(rawCase['id']),
     title: String(rawCase['title']),

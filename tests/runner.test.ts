@@ -16,9 +16,9 @@ import { replace, user } from './reference/helpers.ts'
 
 const run = promisify(execFile)
 const fake = (behaviour: string): string => `node tests/fakes/fake-adapter.mjs ${behaviour}`
-const SHORT_TIMEOUT_MS = 300
+const SHORT_TIMEOUT_MS = 1000
 const CLI = ['node_modules/tsx/dist/cli.mjs', 'conformance/cli.ts']
-const SERVE = 'node node_modules/tsx/dist/cli.mjs conformance/cli.ts serve'
+const SERVE = 'npx tsx conformance/cli.ts serve'
 const PYTHON = 'python3 examples/python-adapter/adapter.py'
 const pythonPresent = spawnSync('python3', ['--version']).status === 0
 
@@ -138,18 +138,21 @@ describe('dsh-conformance run --adapter-cmd', () => {
 })
 
 describe('the protocol end to end', () => {
-  const vectors = loadVectorCases()
+  let loaded: VectorCase[] | undefined
+  const allVectors = (): VectorCase[] => (loaded ??= loadVectorCases())
 
-  it('serve: the reference over the wire passes exactly the vectors it passes in process', async () => {
+  it('serve: the reference over the wire gets the outcome it gets in process, vector by vector', async () => {
+    const vectors = allVectors()
     const inProcess = await runSuite(referenceAdapter, vectors)
     const { adapter, outcomes } = await runCommand(SERVE, vectors, 20_000)
-    const passing = (list: readonly CaseOutcome[]): string[] => list.filter((outcome) => outcome.status === 'pass').map((outcome) => outcome.id)
+    const byId = (list: readonly CaseOutcome[]): string[] => list.map((outcome) => `${outcome.id}: ${outcome.status}`)
     expect(adapter.meta).toMatchObject({ name: 'reference', transport: 'subprocess' })
-    expect(passing(outcomes)).toEqual(passing(inProcess))
-    expect(outcomes.filter((outcome) => outcome.status === 'error')).toEqual([])
+    expect(outcomes.filter((outcome) => outcome.status === 'pass').length).toBeGreaterThan(0)
+    expect(byId(outcomes)).toEqual(byId(inProcess))
   })
 
   it.skipIf(!pythonPresent)(`the Python example passes every surface-only vector and skips the rest${pythonPresent ? '' : ' (skipped: python3 not found)'}`, async () => {
+    const vectors = allVectors()
     const { adapter, outcomes } = await runCommand(PYTHON, vectors, 10_000)
     const surfaceOnly = new Set(vectors.filter((vector) => vector.profile === 'reader' && vector.steps.every((step) => step.operation === 'surface')).map((vector) => vector.id))
     expect(surfaceOnly.size).toBeGreaterThan(0)
@@ -178,6 +181,16 @@ describe('protocol messages and values', () => {
     expect(Object.is(decoded['zero'], -0)).toBe(true)
     expect(decoded).toEqual(value)
     expect(() => encodeTagged({ f: () => 1 })).toThrow(/no tagged form/)
+  })
+
+  it('sends a deep chain of one-element arrays as the nested tag, and refuses cycles', () => {
+    let deep: unknown = { leaf: true }
+    for (let level = 0; level < 10_000; level += 1) deep = [deep]
+    const line = protocolLine(encodeTagged({ deep, shallow: [[1]] }))
+    expect(line).toBe('{"deep":{"$dsh":"nested","depth":10000,"leaf":{"leaf":true}},"shallow":[[1]]}\n')
+    const cycle: unknown[] = []
+    cycle.push(cycle)
+    expect(() => encodeTagged({ cycle })).toThrow(/contains itself/)
   })
 
   it('writes ASCII lines, so lone surrogates survive', () => {

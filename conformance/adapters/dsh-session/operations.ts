@@ -1,8 +1,10 @@
 // The operations of spec/00-processing.md, each mapped onto what one build of @deepseek-ai/dsh-session
 // can do. The adapter passes inputs to upstream and reports what upstream answers; it adds no check of
-// its own, so a rule the package does not enforce shows up as a failing vector. The two exceptions are
-// the persistence load's header checks and vocabulary refusal (see `load`), which upstream keeps in
-// @deepseek-ai/dsh-session-persistence but builds from this package's own exports.
+// its own, so a rule the package does not enforce shows up as a failing vector. The exception is part
+// of the persistence load (@deepseek-ai/dsh-session-persistence), which `load` reproduces from this
+// package's own exports: the header's identity and version checks, then message adoption and the
+// unknown-type refusal, in the coordinator's order. Its legacy rejections, upgrades and turn/end
+// strictness are not in the package, so the adapter does not have them either.
 //
 // Not provided, so their vectors are skipped:
 // - compactionState, regionBalance (profile compaction): the lock scan and the region/pairing helpers
