@@ -127,6 +127,7 @@ class Sentinel:
 UNDEFINED = Sentinel("undefined")
 HOLE = Sentinel("hole")
 
+
 def decode_sparse_array(tagged):
     entries = tagged.get("entries", {})
     return [decode_tagged(entries[str(index)]) if str(index) in entries else HOLE for index in range(tagged.get("length", 0))]

@@ -1,0 +1,204 @@
+// Payload builders for the events the log model writes, in the member order upstream writes them
+// (spec chapters 04, 09, 12, 13, 16). Each returns a plain JSON value; the model adds seq and time.
+import { chance, pick, type Chooser } from './choices.ts'
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+export type JsonObject = { [key: string]: Json }
+
+export interface ReplaceOp {
+  op: 'replace'
+  start: number
+  end: number
+}
+
+export interface LogEvent {
+  type: string
+  seq: number
+  time: number
+  data: Json
+  surfaceOp?: 'append' | ReplaceOp
+  sourceEventSeqs?: number[]
+  ignorable?: true
+}
+
+/** An event before the model gives it a seq and time: what a writer's `append` candidate holds. */
+export type Draft = Omit<LogEvent, 'seq' | 'time'>
+
+export const SURFACE_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message', 'tool/result'])
+
+export interface StorageHeader {
+  version: 0
+  id: string
+  createdAt: number
+  cwd?: string
+  parentSession?: string
+  seedLength?: number
+  origin?: 'subagent'
+  delegationDepth: number
+  agentPreset?: string
+}
+
+/** Texts that exercise escaping and multi-byte UTF-8 in storage, beside plain ones. */
+const TEXTS = ['ok', 'Done.', 'List the files.', '', 'ünïcödé ✓', '😀 emoji', 'line\nbreak\t"quoted" \\ back', '\u2028\u2029', 'a'.repeat(300)]
+
+export function someText(chooser: Chooser): string {
+  return chance(chooser, 30) ? pick(chooser, TEXTS) : `text ${chooser.int(1000)}`
+}
+
+export function textBlock(text: string): JsonObject {
+  return { type: 'text', text }
+}
+
+export function userMessage(id: string, text: string, source: JsonObject = { kind: 'user' }): Draft {
+  return { type: 'user/message', data: { id, role: 'user', content: [textBlock(text)], source }, surfaceOp: 'append' }
+}
+
+export interface ToolCallBlock {
+  id: string
+  name: string
+  arguments: string
+}
+
+export interface AssistantPlan {
+  reasoning?: string
+  text?: string
+  calls: ToolCallBlock[]
+}
+
+export function assistantContent(plan: AssistantPlan): JsonObject[] {
+  const content: JsonObject[] = []
+  if (plan.reasoning !== undefined) content.push({ type: 'reasoning', text: plan.reasoning })
+  if (plan.text !== undefined) content.push(textBlock(plan.text))
+  for (const call of plan.calls) content.push({ type: 'tool-call', id: call.id, name: call.name, arguments: call.arguments })
+  return content
+}
+
+export function modelSource(provider: string, model: string): JsonObject {
+  return { kind: 'model', provider, model }
+}
+
+/** Splits `text` into 1..4 deltas that join back to it (an empty text is one empty delta). */
+export function deltas(chooser: Chooser, text: string): string[] {
+  const parts: string[] = []
+  let rest = text
+  while (rest.length > 0 && parts.length < 3) {
+    const cut = 1 + chooser.int(rest.length)
+    parts.push(rest.slice(0, cut))
+    rest = rest.slice(cut)
+  }
+  if (rest.length > 0 || parts.length === 0) parts.push(rest)
+  return parts
+}
+
+/** The `chunk` members of one model call's stream (VOC-5), in the order a provider sends them. */
+export function streamChunks(chooser: Chooser, plan: AssistantPlan, finish: string): JsonObject[] {
+  const chunks: JsonObject[] = []
+  if (plan.reasoning !== undefined) for (const text of deltas(chooser, plan.reasoning)) chunks.push({ type: 'reasoning-delta', index: 0, text })
+  if (plan.text !== undefined) for (const text of deltas(chooser, plan.text)) chunks.push({ type: 'text-delta', index: 1, text })
+  plan.calls.forEach((call, offset) => {
+    const named = chance(chooser, 50)
+    deltas(chooser, call.arguments).forEach((argumentsDelta, k) => {
+      const chunk: JsonObject = { type: 'tool-call-delta', index: 2 + offset, id: call.id }
+      if (named || k === 0) chunk['name'] = call.name
+      chunk['argumentsDelta'] = argumentsDelta
+      chunks.push(chunk)
+    })
+  })
+  chunks.push({ type: 'usage', usage: { inputTokens: 100 + chooser.int(900), outputTokens: chooser.int(200) } })
+  chunks.push({ type: 'finish', reason: { kind: finish } })
+  return chunks
+}
+
+export function toolResultData(turn: number, step: number, id: string, callId: string, text: string, isError: boolean | undefined): JsonObject {
+  const block: JsonObject = { type: 'tool-result', toolCallId: callId, content: [textBlock(text)] }
+  if (isError !== undefined) block['isError'] = isError
+  return { turn, step, message: { id, role: 'user', content: [block], source: { kind: 'tool', callId } } }
+}
+
+export const NOT_STARTED_TEXT = 'The tool call was interrupted before the Harness recorded it as started. Retry it if it is still needed.'
+export const OUTCOME_UNKNOWN_TEXT = 'The tool call was interrupted after it was recorded, but no result was durably recorded. '
+  + 'Its outcome is unknown. Decide whether to retry from the tool semantics: retry only if the operation is '
+  + 'read-only or idempotent; if it may have side effects, first verify external state or ask the user. Do not retry blindly.'
+
+/** REPAIR-8: a synthetic result; `callSeq` is the started call's tool/call seq, if any. */
+export function syntheticResult(turn: number, step: number, callId: string, seq: number, callSeq: number | undefined): Draft {
+  const started = callSeq !== undefined
+  const data: JsonObject = {
+    turn,
+    step,
+    message: {
+      id: `interrupted-tool-result-${callId}-${seq}`,
+      role: 'user',
+      source: { kind: 'tool', callId },
+      content: [{ type: 'tool-result', toolCallId: callId, isError: true, content: [textBlock(started ? OUTCOME_UNKNOWN_TEXT : NOT_STARTED_TEXT)] }],
+    },
+    error: started ? { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' } : { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' },
+  }
+  return { type: 'tool/result', data, surfaceOp: 'append', ...(started ? { sourceEventSeqs: [callSeq] } : {}) }
+}
+
+/** A copy of a tool result's data whose nested result content is replaced (REWR-3). */
+export function prunedResultData(original: Json, text: string): Json {
+  const copy = structuredClone(original) as JsonObject
+  const message = copy['message'] as JsonObject
+  const block = (message['content'] as JsonObject[])[0]!
+  block['content'] = [textBlock(text)]
+  return copy
+}
+
+export const TURN_END_REASONS: readonly JsonObject[] = [
+  { kind: 'completed' },
+  { kind: 'aborted', reason: { kind: 'user' } },
+  { kind: 'aborted', reason: { kind: 'hook', reason: 'stop hook' } },
+  { kind: 'blocked' },
+  { kind: 'error', error: { message: 'provider failed', code: 'PROVIDER_ERROR' } },
+  { kind: 'max-tokens' },
+]
+
+/** Log-only events of upstream plugins (VOC-15) and an ignorable foreign one (UNK-4). */
+export function pluginEvent(chooser: Chooser, seq: number): Draft {
+  switch (chooser.int(5)) {
+    case 0:
+      return { type: 'session/title', data: { title: 'A session', messageSeqs: [], source: { kind: 'fallback' } } }
+    case 1:
+      return { type: 'plan/mode', data: { active: chance(chooser, 50) } }
+    case 2:
+      return { type: 'permission/preset', data: { preset: 'default' } }
+    case 3:
+      return { type: 'feedback/record', data: { text: someText(chooser) } }
+    default:
+      return { type: 'acme/telemetry', data: { note: `sample ${seq}` }, ignorable: true }
+  }
+}
+
+/** A request header snapshot (HDR-1); every optional member is either meaningful or omitted. */
+export interface HeaderChoice {
+  model: string
+  system: string | undefined
+  tools: number
+}
+
+const MODELS = ['deepseek-v4-flash', 'deepseek-v4-pro']
+export const PROVIDER = 'deepseek'
+
+export function chooseHeader(chooser: Chooser): HeaderChoice {
+  return { model: pick(chooser, MODELS), system: chance(chooser, 70) ? 'You are a coding agent.' : undefined, tools: chooser.int(3) }
+}
+
+/** The canonical epoch header (HDR-3) of a choice; the model writes it exactly so. */
+export function epochHeader(choice: HeaderChoice): JsonObject {
+  const header: JsonObject = { config: { provider: PROVIDER, model: choice.model } }
+  if (choice.system !== undefined) header['system'] = choice.system
+  if (choice.tools > 0) {
+    header['tools'] = Array.from({ length: choice.tools }, (_, index) => ({
+      name: `tool${index}`,
+      description: `Tool number ${index}.`,
+      parameters: { type: 'object', properties: {} },
+    }))
+  }
+  return header
+}
+
+export function contextFor(model: string): JsonObject {
+  return model === 'deepseek-v4-pro' ? { provider: PROVIDER, model } : { provider: PROVIDER, model, contextWindow: 1_000_000 }
+}

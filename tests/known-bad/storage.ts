@@ -1,0 +1,69 @@
+// Known-bad JSONL decoders: packed chunk rows and the torn tail (raw encoding; zstd input is untouched).
+import { accepted, isRecord, ref, type Input, type KnownBad, type SyncOperation } from './wrap.ts'
+
+const ROW_PAYLOAD: Record<string, string> = { 'text-chunks': 'texts', 'reasoning-chunks': 'texts', 'tool-call-chunks': 'args' }
+
+/** The complete lines of a raw artifact (1-based numbers), or none for zstd input. */
+function completeLines(input: Input): { number: number; text: string }[] {
+  if (input['encoding'] === 'zstd') return []
+  const text = typeof input['base64'] === 'string'
+    ? Buffer.from(input['base64'], 'base64').toString('utf8')
+    : typeof input['text'] === 'string' ? input['text'] : ''
+  return text.split('\n').slice(0, -1).map((line, index) => ({ number: index + 1, text: line }))
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+/** The seqs of every member of a packed row but its first. */
+function droppedRowMembers(input: Input): Set<unknown> {
+  const dropped = new Set<unknown>()
+  for (const line of completeLines(input)) {
+    const row = parsed(line.text)
+    if (!isRecord(row) || typeof row['type'] !== 'string' || !(row['type'] in ROW_PAYLOAD)) continue
+    const payload = isRecord(row['data']) ? row['data'][ROW_PAYLOAD[row['type']]!] : undefined
+    const length = Array.isArray(payload) ? payload.length : 0
+    for (let k = 1; k < length; k++) dropped.add((row['seq0'] as number) + k)
+  }
+  return dropped
+}
+
+/** A packed chunk row expands to its first member only, so the seqs after it gap. */
+const firstRowMemberOnly: SyncOperation = input => {
+  const result = ref.decodeJsonl(input)
+  if (!result.ok) return result
+  const value = result.value as { events: Record<string, unknown>[] }
+  const dropped = droppedRowMembers(input)
+  return accepted({ ...value, events: value.events.filter(event => !dropped.has(event['seq'])) })
+}
+
+/** Only the damaged line is skipped: every later line that parses to an object is kept. */
+const tornTailKept: SyncOperation = input => {
+  const result = ref.decodeJsonl(input)
+  if (!result.ok) return result
+  const value = result.value as { events: unknown[]; tornTail: { line: number; reason: string } | null }
+  if (value.tornTail === null || value.tornTail.reason === 'unterminated') return result
+  const damaged = value.tornTail.line
+  const kept = completeLines(input).filter(line => line.number > damaged).map(line => parsed(line.text)).filter(isRecord)
+  return accepted({ ...value, events: [...value.events, ...kept] })
+}
+
+export const STORAGE_BUGS: KnownBad[] = [
+  {
+    name: 'row-first-member-only',
+    bug: 'a packed chunk row is decoded to its first chunk only, so the seqs after it gap',
+    caughtBy: [],
+    patch: { decodeJsonl: firstRowMemberOnly },
+  },
+  {
+    name: 'torn-tail-kept',
+    bug: 'the decoder skips only the damaged line and keeps the lines after it',
+    caughtBy: [],
+    patch: { decodeJsonl: tornTailKept },
+  },
+]

@@ -1,0 +1,110 @@
+// What every known-bad adapter is built from: the reference's public operations, and small helpers
+// that wrap one of them (change its input, its result, or a rejection it reports).
+import type { Adapter } from '../../conformance/adapter.ts'
+import { referenceAdapter } from '../../conformance/adapters/reference.ts'
+import type { OperationResult } from '../../conformance/expectations.ts'
+import type { OperationName } from '../../conformance/vector-cases.ts'
+import { reference } from '../../reference/index.ts'
+
+export type Input = Record<string, unknown>
+export type SyncOperation = (input: Input) => OperationResult
+export type Patch = Partial<Record<OperationName, SyncOperation>>
+
+/** The reference with one classic bug, and the vectors that must keep catching it. */
+export interface KnownBad {
+  name: string
+  bug: string
+  /** Vector ids that fail against this adapter; each must stay among its failures. */
+  caughtBy: string[]
+  patch: Patch
+}
+
+export const ref = reference as unknown as Record<OperationName, SyncOperation>
+
+/** The operations that take `events` and load them first. */
+export const EVENT_OPERATIONS: readonly OperationName[] = [
+  'load', 'append', 'surface', 'messages', 'requestHeader', 'requestContext', 'relations', 'repair',
+  'resume', 'compactionState', 'regionBalance', 'fork',
+]
+
+/** The same wrapper around each named reference operation. */
+export function wrapEach(names: readonly OperationName[], wrap: (operation: SyncOperation) => SyncOperation): Patch {
+  return Object.fromEntries(names.map(name => [name, wrap(ref[name])]))
+}
+
+export function knownBadAdapter(bad: KnownBad): Adapter {
+  return {
+    meta: { ...referenceAdapter.meta, name: `known-bad:${bad.name}` },
+    operations: { ...referenceAdapter.operations, ...bad.patch },
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+export function accepted(value: unknown): OperationResult {
+  return { ok: true, value }
+}
+
+export function rejected(code: string, seq?: number): OperationResult {
+  return { ok: false, error: { code, ...(seq === undefined ? {} : { seq }), message: 'known-bad adapter' } }
+}
+
+export function recordsOf(input: Input): unknown[] {
+  return Array.isArray(input['events']) ? input['events'] : []
+}
+
+/** The loaded events of an input, or undefined when the reference does not load them. */
+export function loadedEvents(input: Input): Record<string, unknown>[] | undefined {
+  const result = ref.load(input)
+  return result.ok ? result.value as Record<string, unknown>[] : undefined
+}
+
+/** The event an append step would produce for its candidate, as the reference builds it. */
+export function appendedEvent(input: Input): Record<string, unknown> {
+  const { type, data, ...markers } = isRecord(input['candidate']) ? input['candidate'] : {}
+  return { type, seq: recordsOf(input).length, time: input['time'], data, ...markers }
+}
+
+/** The record a rejection points at: the candidate of an append, else the event with that seq. */
+export function recordAt(input: Input, seq: number | undefined, isAppend: boolean): Record<string, unknown> | undefined {
+  if (isAppend) return isRecord(input['candidate']) ? input['candidate'] : undefined
+  const record = recordsOf(input).find(event => isRecord(event) && event['seq'] === seq)
+  return isRecord(record) ? record : undefined
+}
+
+export function dataOf(event: unknown): Record<string, unknown> {
+  return isRecord(event) && isRecord(event['data']) ? event['data'] : {}
+}
+
+/** The call id an append-origin tool/result answers, if the event is one. */
+export function answeredCallId(event: unknown): unknown {
+  if (!isRecord(event) || event['type'] !== 'tool/result' || event['surfaceOp'] !== 'append') return undefined
+  const message = dataOf(event)['message']
+  const source = isRecord(message) ? message['source'] : undefined
+  return isRecord(source) ? source['callId'] : undefined
+}
+
+type Violation = { code: string; seq: number }
+
+/** `relations`, with the violations that `forgive` excuses dropped (a check the bug skips). */
+export function forgivingRelations(forgive: (violation: Violation, events: Record<string, unknown>[]) => boolean): SyncOperation {
+  return input => {
+    const result = ref.relations(input)
+    if (!result.ok) return result
+    const events = loadedEvents(input) ?? []
+    const violations = (result.value as { violations: Violation[] }).violations
+    return accepted({ violations: violations.filter(violation => !forgive(violation, events)) })
+  }
+}
+
+/** `load` and `append` that accept instead of reporting a rejection `skipped` matches. */
+export function skippingCheck(skipped: (error: { code: string; seq?: number }, record: Record<string, unknown> | undefined) => boolean): Patch {
+  const skip = (operation: SyncOperation, isAppend: boolean): SyncOperation => input => {
+    const result = operation(input)
+    if (result.ok || !skipped(result.error, recordAt(input, result.error.seq, isAppend))) return result
+    return accepted(isAppend ? appendedEvent(input) : recordsOf(input))
+  }
+  return { load: skip(ref.load, false), append: skip(ref.append, true) }
+}
