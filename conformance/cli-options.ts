@@ -1,40 +1,116 @@
-// The command line of dsh-conformance: its help text and the options of `run`, as plain data.
+// The command line of dsh-conformance: its help text and the options of each command, as plain data.
 import { ADAPTER_NAMES } from './adapters/registry.ts'
+import { addFilterValues, FILTER_OPTIONS, noFilters, type CaseFilters } from './filters.ts'
+import { addReportTargets, type ReportTargets } from './reports/write.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 
 export const USAGE = `usage: dsh-conformance <command> [options]
 
 commands:
-  run [options]             run every vector against each adapter (default: --adapter reference)
-  list                      list every vector: id, profile, requirements
+  run [options]             run the selected vectors against each adapter (default: --adapter reference)
+                            and print a summary per adapter; exit 1 on a fail or error no baseline covers
+  list [filters]            list the selected vectors: id, profile, requirements, title
+  matrix [options]          run the adapters and render requirement × implementation (passed/cases per
+                            cell, skips shown apart) as Markdown on stdout, or into --md / --html files
   serve                     the reference interpreter as a subprocess adapter on stdin/stdout
                             (spec/adapter-protocol.md)
+  check PATH... [options]   check stored session logs (files or folders), streaming
+                            (dsh-conformance check --help for its options)
+  audit LOG [options]       the seven acceptance rows of one stored log, with evidence
+                            (dsh-conformance audit --help for its options)
 
-options of run (adapters run in the order given):
+adapters (run, matrix; they run in the order given):
   --adapter NAME            an in-process adapter: ${ADAPTER_NAMES.join(', ')}
   --adapter-cmd COMMAND     any program that speaks spec/adapter-protocol.md, run through the shell
-  --timeout MS              how long to wait for each reply of an --adapter-cmd (default ${DEFAULT_TIMEOUT_MS})`
+  --timeout MS              how long to wait for each reply of an --adapter-cmd (default ${DEFAULT_TIMEOUT_MS})
+
+filters (run, list, matrix; repeat an option or separate values with commas; all filters must match):
+  --chapter CHAPTER         a chapter: 05-surface, or its number 05
+  --requirement ID          a requirement ID (SURF-5) or a whole prefix (SURF)
+  --profile PROFILE         reader, writer, relations, repair, compaction, fork or jsonl
+  --case GLOB               case ids matching a glob ('surf-replace-*'; * any run, ? one character)
+
+run only:
+  --baseline FILE           known failures of one adapter (YAML or JSON: adapter, suiteHash, failures
+                            [{id, reason}]); applies to the adapter it names. May be repeated
+  --strict-baseline         a listed case that now passes (NEW PASS) fails the run too
+  --write-baseline FILE     write each adapter's current failures to FILE, keeping the reasons of the
+                            cases a previous baseline explains; with several adapters FILE must hold
+                            {adapter}, replaced by each adapter's name
+  --report FORMAT=PATH,…    write reports: json=PATH (schemas/run-report.schema.json), junit=PATH,
+                            md=PATH (for CI job summaries)
+
+matrix only:
+  --md FILE, --html FILE    write the matrix as Markdown, or as a self-contained HTML page`
 
 export type AdapterSource = { kind: 'name'; name: string } | { kind: 'command'; command: string }
 
-export interface RunOptions {
+export type Command = 'run' | 'list' | 'matrix'
+
+export interface CommandOptions {
   adapters: AdapterSource[]
   timeoutMs: number
+  filters: CaseFilters
+  baselines: string[]
+  strictBaseline: boolean
+  writeBaseline?: string
+  reports: ReportTargets
+  matrixMarkdown?: string
+  matrixHtml?: string
 }
 
-/** The options of `run`, or what is wrong with them. */
-export function parseRunOptions(args: readonly string[]): RunOptions | { error: string } {
-  const adapters: AdapterSource[] = []
-  let timeoutMs = DEFAULT_TIMEOUT_MS
-  for (let index = 0; index < args.length; index += 2) {
-    const [option, value] = [args[index], args[index + 1]]
-    if (value === undefined) return { error: `${option} needs a value` }
-    if (option === '--adapter') adapters.push({ kind: 'name', name: value })
-    else if (option === '--adapter-cmd') adapters.push({ kind: 'command', command: value })
-    else if (option === '--timeout') {
-      timeoutMs = Number(value)
-      if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) return { error: `--timeout needs a positive number of milliseconds, not ${value}` }
-    } else return { error: `unknown option ${option}` }
+const ADAPTER_OPTIONS = ['--adapter', '--adapter-cmd', '--timeout']
+const FILTERS = Object.keys(FILTER_OPTIONS)
+const ALLOWED: Record<Command, string[]> = {
+  run: [...ADAPTER_OPTIONS, ...FILTERS, '--baseline', '--strict-baseline', '--write-baseline', '--report'],
+  list: FILTERS,
+  matrix: [...ADAPTER_OPTIONS, ...FILTERS, '--md', '--html'],
+}
+const FLAGS = new Set(['--strict-baseline'])
+
+/** Applies one option with its value; returns what is wrong, if anything. */
+function apply(options: CommandOptions, option: string, value: string): string | undefined {
+  if (option in FILTER_OPTIONS) return addFilterValues(options.filters, FILTER_OPTIONS[option as keyof typeof FILTER_OPTIONS], value)
+  switch (option) {
+    case '--adapter': options.adapters.push({ kind: 'name', name: value }); return undefined
+    case '--adapter-cmd': options.adapters.push({ kind: 'command', command: value }); return undefined
+    case '--timeout':
+      options.timeoutMs = Number(value)
+      return Number.isSafeInteger(options.timeoutMs) && options.timeoutMs > 0 ? undefined : `--timeout needs a positive number of milliseconds, not ${value}`
+    case '--baseline': options.baselines.push(value); return undefined
+    case '--write-baseline': options.writeBaseline = value; return undefined
+    case '--report': return addReportTargets(options.reports, value)
+    case '--md': options.matrixMarkdown = value; return undefined
+    case '--html': options.matrixHtml = value; return undefined
+    default: return `unknown option ${option}`
   }
-  return { adapters: adapters.length > 0 ? adapters : [{ kind: 'name', name: 'reference' }], timeoutMs }
+}
+
+/** The options of a command, or what is wrong with them. `--option=value` is the same as `--option value`. */
+export function parseOptions(command: Command, args: readonly string[]): CommandOptions | { error: string } {
+  const options: CommandOptions = { adapters: [], timeoutMs: DEFAULT_TIMEOUT_MS, filters: noFilters(), baselines: [], strictBaseline: false, reports: {} }
+  for (let index = 0; index < args.length; index += 1) {
+    const argument = args[index]!
+    const joined = argument.startsWith('--') && argument.includes('=')
+    const option = joined ? argument.slice(0, argument.indexOf('=')) : argument
+    if (!ALLOWED[command].includes(option)) return { error: `unknown option ${option} for ${command}` }
+    if (FLAGS.has(option)) {
+      if (joined) return { error: `${option} takes no value` }
+      options.strictBaseline = true
+      continue
+    }
+    const value = joined ? argument.slice(option.length + 1) : args[(index += 1)]
+    if (value === undefined) return { error: `${option} needs a value` }
+    const problem = apply(options, option, value)
+    if (problem !== undefined) return { error: problem }
+  }
+  if (options.adapters.length === 0) options.adapters.push({ kind: 'name', name: 'reference' })
+  if (options.writeBaseline !== undefined && options.adapters.length > 1 && !options.writeBaseline.includes('{adapter}')) {
+    return { error: '--write-baseline with several adapters needs {adapter} in its path' }
+  }
+  return options
+}
+
+export function adapterLabel(source: AdapterSource): string {
+  return source.kind === 'name' ? source.name : source.command
 }

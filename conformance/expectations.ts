@@ -6,7 +6,15 @@ export type OperationResult =
   | { ok: true; value: unknown }
   | { ok: false; error: { code: string; seq?: number; line?: number; message?: string } }
 
-export type Verdict = { pass: true } | { pass: false; reason: string }
+/** What differed, for reports: where, both sides as short JSON text, and for logs the diverging seq. */
+export interface Mismatch {
+  path: string
+  expected: string
+  actual: string
+  divergingSeq?: number
+}
+
+export type Verdict = { pass: true } | { pass: false; reason: string; diff: Mismatch }
 
 /**
  * The first place (depth first, members in sorted order) where two JSON-shaped values differ, as a
@@ -64,7 +72,13 @@ export function firstDivergingSeq(expected: unknown, actual: unknown): number | 
 }
 
 function show(value: unknown): string {
-  const text = JSON.stringify(value)
+  let text: string | undefined
+  try {
+    text = JSON.stringify(value)
+  } catch {
+    // A bigint or a cycle in a value an adapter returned: say what it is rather than fail the judge.
+    text = String(value)
+  }
   return text === undefined ? String(value) : text.length > 400 ? `${text.slice(0, 400)}…` : text
 }
 
@@ -78,24 +92,36 @@ function valueAt(value: unknown, path: string): unknown {
   return current
 }
 
+function rejectionText(error: { code: string; seq?: number; line?: number }): string {
+  return show({ code: error.code, seq: error.seq, line: error.line })
+}
+
 export function judge(result: OperationResult, expect: Expectation): Verdict {
   if ('reject' in expect) return judgeRejection(result, expect.reject)
   if (!result.ok) {
-    return { pass: false, reason: `expected acceptance, got rejection ${result.error.code}${result.error.seq === undefined ? '' : ` at seq ${result.error.seq}`}: ${result.error.message ?? ''}` }
+    return {
+      pass: false,
+      reason: `expected acceptance, got rejection ${result.error.code}${result.error.seq === undefined ? '' : ` at seq ${result.error.seq}`}: ${result.error.message ?? ''}`,
+      diff: { path: '$', expected: 'acceptance', actual: `rejection ${rejectionText(result.error)}` },
+    }
   }
   if ('accept' in expect) return { pass: true }
   const path = firstDifference(expect.value, result.value)
   if (path === undefined) return { pass: true }
   const seq = firstDivergingSeq(expect.value, result.value)
   const where = seq === undefined ? '' : ` (logs diverge at seq ${seq})`
-  return { pass: false, reason: `value differs at ${path}${where}: expected ${show(valueAt(expect.value, path))}, actual ${show(valueAt(result.value, path))}` }
+  const diff: Mismatch = { path, expected: show(valueAt(expect.value, path)), actual: show(valueAt(result.value, path)) }
+  if (seq !== undefined) diff.divergingSeq = seq
+  return { pass: false, reason: `value differs at ${path}${where}: expected ${diff.expected}, actual ${diff.actual}`, diff }
 }
 
 function judgeRejection(result: OperationResult, reject: { code: string; seq?: number; line?: number }): Verdict {
-  if (result.ok) return { pass: false, reason: `expected rejection ${reject.code}, got acceptance: ${show(result.value)}` }
+  const expected = `rejection ${rejectionText(reject)}`
+  if (result.ok) return { pass: false, reason: `expected rejection ${reject.code}, got acceptance: ${show(result.value)}`, diff: { path: '$', expected, actual: `acceptance ${show(result.value)}` } }
   const { error } = result
-  if (error.code !== reject.code) return { pass: false, reason: `expected code ${reject.code}, got ${error.code}: ${error.message ?? ''}` }
-  if (reject.seq !== undefined && error.seq !== reject.seq) return { pass: false, reason: `expected ${reject.code} at seq ${reject.seq}, got seq ${String(error.seq)}` }
-  if (reject.line !== undefined && error.line !== reject.line) return { pass: false, reason: `expected ${reject.code} at line ${reject.line}, got line ${String(error.line)}` }
+  const diff = { path: '$.error', expected, actual: `rejection ${rejectionText(error)}` }
+  if (error.code !== reject.code) return { pass: false, reason: `expected code ${reject.code}, got ${error.code}: ${error.message ?? ''}`, diff: { ...diff, path: '$.error.code' } }
+  if (reject.seq !== undefined && error.seq !== reject.seq) return { pass: false, reason: `expected ${reject.code} at seq ${reject.seq}, got seq ${String(error.seq)}`, diff: { ...diff, path: '$.error.seq' } }
+  if (reject.line !== undefined && error.line !== reject.line) return { pass: false, reason: `expected ${reject.code} at line ${reject.line}, got line ${String(error.line)}`, diff: { ...diff, path: '$.error.line' } }
   return { pass: true }
 }

@@ -1,7 +1,7 @@
 // Runs one expanded vector case against one adapter. A case passes only when every step passes;
 // an exception, a malformed result or a missing capability is never a pass.
 import { isOperationResult, type Adapter } from './adapter.ts'
-import { judge } from './expectations.ts'
+import { judge, type Mismatch } from './expectations.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { Expectation, VectorCase } from './vector-cases.ts'
 
@@ -10,9 +10,13 @@ export type CaseStatus = 'pass' | 'fail' | 'skip' | 'error'
 export interface CaseOutcome {
   id: string
   status: CaseStatus
-  /** 0-based index of the step that decided a fail or an error. */
+  /** 0-based index of the step that decided a fail or an error, and its operation. */
   step?: number
+  operation?: string
   reason?: string
+  /** For a fail: what the step expected and what it got. */
+  diff?: Mismatch
+  durationMs?: number
 }
 
 /** Why the adapter cannot run this case, or undefined when it declares everything the case needs. */
@@ -30,19 +34,27 @@ function decodedExpectation(expect: Expectation): Expectation {
 export async function runCase(adapter: Adapter, vector: VectorCase): Promise<CaseOutcome> {
   const skip = missingCapability(adapter, vector)
   if (skip) return { id: vector.id, status: 'skip', reason: skip }
+  const started = performance.now()
+  const outcome = await runSteps(adapter, vector)
+  return { ...outcome, durationMs: Math.round((performance.now() - started) * 1000) / 1000 }
+}
+
+async function runSteps(adapter: Adapter, vector: VectorCase): Promise<CaseOutcome> {
   for (const [index, step] of vector.steps.entries()) {
     let result: unknown
     try {
       const input = adapter.meta.transport === 'subprocess' ? step.input : decodeTagged(step.input) as Record<string, unknown>
       result = await adapter.operations[step.operation]!(input, { caseId: vector.id, step: index })
     } catch (error) {
-      return { id: vector.id, status: 'error', step: index, reason: `${step.operation} threw: ${error instanceof Error ? error.stack ?? error.message : String(error)}` }
+      return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: `${step.operation} threw: ${error instanceof Error ? error.stack ?? error.message : String(error)}` }
     }
     if (!isOperationResult(result)) {
-      return { id: vector.id, status: 'error', step: index, reason: `${step.operation} returned no operation result: ${String(JSON.stringify(result)).slice(0, 200)}` }
+      return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: `${step.operation} returned no operation result: ${String(JSON.stringify(result)).slice(0, 200)}` }
     }
     const verdict = judge(result, decodedExpectation(step.expect))
-    if (!verdict.pass) return { id: vector.id, status: 'fail', step: index, reason: `step ${index} (${step.operation}): ${verdict.reason}` }
+    if (!verdict.pass) {
+      return { id: vector.id, status: 'fail', step: index, operation: step.operation, reason: `step ${index} (${step.operation}): ${verdict.reason}`, diff: verdict.diff }
+    }
   }
   return { id: vector.id, status: 'pass' }
 }

@@ -99,19 +99,18 @@ function replaceStart(record: JsonRecord): unknown {
 function upgradeMessageWrapper(record: JsonRecord, context: UpgradeContext): Upgraded {
   const data = record['data']
   if (!isRecord(data)) return { ok: true, record }
-  const has = (key: string): boolean => hasOwn(data, key)
   switch (record['type']) {
     case 'user/message':
-      if (has('id') || has('role') || has('message') || !has('content') || !has('source')) return { ok: true, record }
+      if (hasOwn(data, 'id') || hasOwn(data, 'role') || hasOwn(data, 'message') || !hasOwn(data, 'content') || !hasOwn(data, 'source')) return { ok: true, record }
       return withData(record, { ...data, id: legacyMessageId(context, record), role: 'user' })
     case 'assistant/message': {
-      if (has('message') || !has('content') || !has('provenance')) return { ok: true, record }
+      if (hasOwn(data, 'message') || !hasOwn(data, 'content') || !hasOwn(data, 'provenance')) return { ok: true, record }
       const { content, provenance, ...rest } = data
       const source = { ...(isRecord(provenance) ? provenance : {}), kind: 'model' }
       return withData(record, { ...rest, message: { id: legacyMessageId(context, record), role: 'assistant', content, source } })
     }
     case 'tool/result': {
-      if (has('message') || !has('callId') || !has('content') || !has('isError')) return { ok: true, record }
+      if (hasOwn(data, 'message') || !hasOwn(data, 'callId') || !hasOwn(data, 'content') || !hasOwn(data, 'isError')) return { ok: true, record }
       const { callId, content, isError, ...rest } = data
       const start = replaceStart(record)
       const id = typeof start === 'number' ? context.messageIdBySeq.get(start) : legacyMessageId(context, record)

@@ -29,7 +29,7 @@ export interface LoadInput {
 }
 
 /** One input record as load sees it: its single-read snapshot, and where an error about it points. */
-interface Entry {
+export interface Entry {
   snapshot: Snapshot
   record: unknown
   seq: number
@@ -62,7 +62,7 @@ export function shapeFault(record: JsonRecord): Fault | undefined {
 }
 
 /** LEGACY-11: the message id a later legacy rewrite may inherit from this record, if it is a string. */
-function messageIdOf(record: JsonRecord): string | undefined {
+export function messageIdOf(record: JsonRecord): string | undefined {
   const message = messageOf(String(record['type']), record['data'])
   return isRecord(message) && typeof message['id'] === 'string' ? message['id'] : undefined
 }
@@ -85,7 +85,7 @@ function upgradeAndShapePhase(entries: Entry[], sessionId: string): Result<void>
 }
 
 /** Phase 5, one event, up to the surface checks: PROC-3 from "record is an object" to contiguity. */
-function eventFault(entry: Entry, expectedSeq: number): Fault | undefined {
+export function eventFault(entry: Entry, expectedSeq: number): Fault | undefined {
   const record = entry.record
   if (!isRecord(record)) return { code: 'ENV_NOT_OBJECT', message: 'an event record must be a JSON object' }
   return entry.snapshot.fault ?? envelopeFault(record) ?? contiguityFault(record as unknown as SessionEvent, expectedSeq)
@@ -114,7 +114,7 @@ function vocabularyPhase(entries: readonly Entry[], name: unknown): Result<void>
 }
 
 /** The session id legacy upgrades use: the one asked for, else the header's, else "" (META-11). */
-function effectiveSessionId(header: unknown, sessionId: unknown): string {
+export function effectiveSessionId(header: unknown, sessionId: unknown): string {
   if (typeof sessionId === 'string') return sessionId
   return isRecord(header) && typeof header['id'] === 'string' ? header['id'] : ''
 }
@@ -186,7 +186,7 @@ export interface Violation {
   seq: number
 }
 
-interface RelationState {
+export interface RelationState {
   turns: TurnState
   pending: PendingCalls
   compaction: CompactionRelationState
@@ -195,7 +195,7 @@ interface RelationState {
 type Checked = { ok: true; state: RelationState } | { ok: false; fault: Fault }
 
 /** Chapters 09, 10 and 13 in that order (TURN-12, COMP-11); the next state only when all pass. */
-function checkEventRelations(state: RelationState, event: SessionEvent, stale: ReadonlySet<number>): Checked {
+export function checkEventRelations(state: RelationState, event: SessionEvent, stale: ReadonlySet<number>): Checked {
   const turns = checkTurnRelations(state.turns, event)
   if (!turns.ok) return turns
   const orphan = pairingFault(state.pending, event)

@@ -9,10 +9,17 @@ import type { SessionEvent } from './envelope.ts'
 /** Only a known-empty provider stream may cite nothing. */
 const EMPTY_SOURCES_ALLOWED = 'assistant/message'
 
+/** Strictly increasing, as a writer cites: then no seq is cited twice, and the last is the largest. */
+function isAscending(sources: readonly unknown[]): boolean {
+  for (let index = 1; index < sources.length; index++) if ((sources[index] as number) <= (sources[index - 1] as number)) return false
+  return true
+}
+
 function firstCitationFault(sources: readonly unknown[], ownSeq: number): Fault | undefined {
   if (!sources.every(isNonNegativeSafeInteger)) {
     return fault('PROVENANCE_ELEMENT_INVALID', 'sourceEventSeqs elements must be non-negative safe integers')
   }
+  if (isAscending(sources)) return (sources.at(-1) ?? -1) as number >= ownSeq ? fault('PROVENANCE_NOT_EARLIER', `sourceEventSeqs cites ${String(sources.find(source => (source as number) >= ownSeq))}, not before ${ownSeq}`) : undefined
   if (new Set(sources).size !== sources.length) return fault('PROVENANCE_DUPLICATE', 'sourceEventSeqs cites a seq twice')
   const late = sources.find(source => (source as number) >= ownSeq)
   if (late !== undefined) return fault('PROVENANCE_NOT_EARLIER', `sourceEventSeqs cites ${String(late)}, not before ${ownSeq}`)
@@ -30,7 +37,7 @@ export function provenanceFault(event: SessionEvent, shadowedSeqs: readonly numb
     }
     const found = firstCitationFault(sources, event.seq)
     if (found !== undefined) return found
-    for (const source of sources) cited.add(source)
+    if (shadowedSeqs.length > 0) for (const source of sources) cited.add(source)
   }
   const missing = shadowedSeqs.filter(seq => !cited.has(seq))
   if (missing.length > 0) return fault('PROVENANCE_INCOMPLETE', `the replacement does not cite shadowed ${missing.join(', ')}`)

@@ -7,7 +7,7 @@ import { isRecord, jsonEqual, type JsonRecord } from './lossless-json.ts'
 import type { SessionEvent } from './envelope.ts'
 
 /** `data` with `message.content[0].content` blanked; only that member may differ. */
-function withBlankedResultContent(data: unknown): unknown {
+export function withBlankedResultContent(data: unknown): unknown {
   if (!isRecord(data) || !isRecord(data['message'])) return data
   const message = data['message']
   const content = message['content']

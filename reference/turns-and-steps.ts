@@ -25,14 +25,17 @@ function isOrdinal(value: unknown): boolean {
 
 const NUMBERED_TYPES: ReadonlySet<string> = new Set(['turn/start', 'step/start', 'step/end', 'assistant/chunk', 'tool/call'])
 
+function invalidPayload(type: string, why: string): Fault {
+  return fault('PAYLOAD_INVALID', `${type} ${why}`)
+}
+
 /** TURN-1: the turn and step numbers and call id that relations and repair read. */
 export function turnPayloadFault(type: string, data: unknown): Fault | undefined {
   if (!NUMBERED_TYPES.has(type)) return undefined
-  const invalid = (why: string): Fault => fault('PAYLOAD_INVALID', `${type} ${why}`)
-  if (!isRecord(data)) return invalid('data must be an object')
-  if (!isOrdinal(data['turn'])) return invalid('data.turn must be a safe integer >= 1')
-  if (type !== 'turn/start' && !isOrdinal(data['step'])) return invalid('data.step must be a safe integer >= 1')
-  if (type === 'tool/call' && !isNonEmptyString(data['callId'])) return invalid('data.callId must be a non-empty string')
+  if (!isRecord(data)) return invalidPayload(type, 'data must be an object')
+  if (!isOrdinal(data['turn'])) return invalidPayload(type, 'data.turn must be a safe integer >= 1')
+  if (type !== 'turn/start' && !isOrdinal(data['step'])) return invalidPayload(type, 'data.step must be a safe integer >= 1')
+  if (type === 'tool/call' && !isNonEmptyString(data['callId'])) return invalidPayload(type, 'data.callId must be a non-empty string')
   return undefined
 }
 

@@ -1,22 +1,21 @@
 // Builds generated/vectors.bundle.json: every vector case expanded to plain JSON inputs (tagged values
 // stay tagged), for consumers in other languages. `--check` fails when the committed bundle is stale.
 // The bundle only reformats the YAML vectors; it never decides an expectation.
-import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { suiteIdentity } from '../conformance/suite-identity.ts'
 import { loadVectorCases, projectRoot } from '../conformance/vector-cases.ts'
 
 const bundlePath = join(projectRoot, 'generated/vectors.bundle.json')
 
 export function buildBundle(): string {
-  const packageJson = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }
   const cases = loadVectorCases()
-  const contentHash = createHash('sha256').update(JSON.stringify(cases)).digest('hex')
+  const suite = suiteIdentity(cases)
   const bundle = {
     comment: 'Generated from vectors/**/*.yaml by scripts/vectors-bundle.ts — do not edit. Format: vectors/README.md.',
-    suiteVersion: packageJson.version,
-    contentHash: `sha256:${contentHash}`,
-    caseCount: cases.length,
+    suiteVersion: suite.version,
+    contentHash: suite.contentHash,
+    caseCount: suite.caseCount,
     cases,
   }
   // One case per line: diffs stay readable without making the file huge.

@@ -2,6 +2,7 @@
 // pairing counter over its cuts, and the legal compaction regions. It is written independently of
 // reference/ so that generated logs are not shaped by the implementation they test. Logs here are
 // ~100 events, so plain arrays do.
+import type { Chooser } from './choices.ts'
 import { SURFACE_TYPES, type Json, type JsonObject, type LogEvent } from './events.ts'
 
 export interface SurfaceNode {
@@ -52,14 +53,27 @@ export function cutCounters(nodes: readonly SurfaceNode[]): number[] {
   return counters
 }
 
-/** The legal regions (REGION-5) as [first position, last position] pairs, none when an orphan exists. */
-export function legalRegions(nodes: readonly SurfaceNode[]): [number, number][] {
-  const counters = cutCounters(nodes)
-  if (counters.some(value => value < 0)) return []
-  const balanced = counters.flatMap((value, cut) => (value === 0 ? [cut] : []))
-  const regions: [number, number][] = []
-  for (const first of balanced) {
-    for (const after of balanced) if (after > first) regions.push([first, after - 1])
+/** The balanced cuts (k = 0) of an orphan-free surface; none when a counter falls below zero. */
+export function balancedCuts(nodes: readonly SurfaceNode[]): number[] {
+  const cuts = [0]
+  let counter = 0
+  for (const [position, node] of nodes.entries()) {
+    counter += node.weight
+    if (counter < 0) return []
+    if (counter === 0) cuts.push(position + 1)
   }
-  return regions
+  return cuts
+}
+
+export function hasLegalRegion(nodes: readonly SurfaceNode[]): boolean {
+  return balancedCuts(nodes).length > 1
+}
+
+/** One legal region as [first position, last position], chosen by `chooser`; the surface must have one. */
+export function chooseLegalRegion(nodes: readonly SurfaceNode[], chooser: Chooser): [number, number] {
+  const cuts = balancedCuts(nodes)
+  if (cuts.length < 2) throw new Error('the surface has no legal region')
+  const first = chooser.int(cuts.length - 1)
+  const after = first + 1 + chooser.int(cuts.length - first - 1)
+  return [cuts[first]!, cuts[after]! - 1]
 }

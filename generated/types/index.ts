@@ -1,5 +1,6 @@
 // Generated from schemas/*.schema.json by scripts/generate-types.ts — do not edit.
 
+export type * from './audit-report.js'
 export type * from './chunk-row.js'
 export type * from './common.js'
 export type * from './content.js'
@@ -16,6 +17,7 @@ export type * from './protocol-run.js'
 export type * from './protocol-start.js'
 export type * from './protocol-started.js'
 export type * from './protocol-stop.js'
+export type * from './run-report.js'
 export type * from './storage-header.js'
 export type * from './storage-record.js'
 export type * from './surface-op.js'

@@ -107,7 +107,7 @@ export const FOLD_AND_RELATION_BUGS: KnownBad[] = [
   {
     name: 'results-paired-across-steps',
     bug: 'a tool/result may answer any call logged earlier, in any step, even one already answered',
-    caughtBy: [],
+    caughtBy: ['pair-result-in-later-step', 'pair-second-result'],
     patch: {
       relations: forgivingRelations((violation, events) => {
         const event = events.find(candidate => candidate['seq'] === violation.seq)
@@ -118,7 +118,7 @@ export const FOLD_AND_RELATION_BUGS: KnownBad[] = [
   {
     name: 'step-end-keeps-pending',
     bug: 'step/end does not empty the pending calls, so a later step may answer them',
-    caughtBy: [],
+    caughtBy: ['pair-result-in-later-step', 'pair-result-in-later-turn'],
     patch: {
       relations: forgivingRelations((violation, events) => {
         const event = events.find(candidate => candidate['seq'] === violation.seq)
@@ -129,7 +129,7 @@ export const FOLD_AND_RELATION_BUGS: KnownBad[] = [
   {
     name: 'not-started-on-error-code-alone',
     bug: 'the TOOL_NOT_STARTED exemption is granted on the error code alone, without isError',
-    caughtBy: [],
+    caughtBy: ['pair-exempt-iserror-missing', 'pair-exempt-iserror-false'],
     patch: {
       relations: forgivingRelations((violation, events) => isOrphan(violation.code)
         && resultError(events.find(candidate => candidate['seq'] === violation.seq)) === 'TOOL_NOT_STARTED'),
@@ -138,13 +138,13 @@ export const FOLD_AND_RELATION_BUGS: KnownBad[] = [
   {
     name: 'claim-unchecked',
     bug: 'a checkpoint may replace another range than the summary right before it claimed',
-    caughtBy: [],
+    caughtBy: ['comp-claim-checkpoint-other-range', 'comp-claim-plain-replace-after-summary'],
     patch: { relations: forgivingRelations(violation => violation.code === 'COMPACTION_CLAIM_MISMATCH') },
   },
   {
     name: 'relations-stop-at-first',
     bug: 'relations stop at the first violation, as a live writer would',
-    caughtBy: [],
+    caughtBy: ['pair-several-violations-one-log', 'proc-relations-vetoed-turn-start'],
     patch: {
       relations: input => {
         const result = ref.relations(input)
@@ -156,31 +156,31 @@ export const FOLD_AND_RELATION_BUGS: KnownBad[] = [
   {
     name: 'stale-start-live',
     bug: 'an unmatched compaction/start before the last end-seed still holds the lock',
-    caughtBy: [],
+    caughtBy: ['comp-orphan-stale-start-frees-the-lock', 'comp-orphan-resumed-log-state'],
     patch: { compactionState: staleLockHeld },
   },
   {
     name: 'empty-assistant-derived',
     bug: 'an assistant message with empty content is derived instead of skipped',
-    caughtBy: [],
+    caughtBy: ['der-empty-assistant-skipped'],
     patch: { messages: messagesKeepingEmpty },
   },
   {
     name: 'header-fold-merges',
     bug: 'request/header snapshots are merged member by member instead of replacing each other',
-    caughtBy: [],
+    caughtBy: ['hdr-fold-latest-snapshot-wins-wholesale'],
     patch: { requestHeader: mergedHeader },
   },
   {
     name: 'repair-closes-step-first',
     bug: 'repair writes the step/end closer before the synthetic results of the step',
-    caughtBy: [],
+    caughtBy: ['repair-chapter-example', 'repair-registration-order'],
     patch: { repair: closersStepFirst },
   },
   {
     name: 'fork-inside-open-turn',
     bug: 'fork accepts a boundary inside an open turn',
-    caughtBy: [],
+    caughtBy: ['fork-boundary-inside-turn', 'fork-end-seed-inside-open-turn'],
     patch: { fork: forkAnywhere },
   },
 ]

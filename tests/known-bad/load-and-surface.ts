@@ -37,12 +37,12 @@ function withoutNegativeZero(value: unknown, seen = new WeakSet<object>()): unkn
   if (Array.isArray(value)) {
     if (Object.getPrototypeOf(value) !== Array.prototype) return value
     const copy = value.map(item => withoutNegativeZero(item, seen))
-    return copy.some((item, index) => item !== value[index]) ? copy : value
+    return copy.some((item, index) => !Object.is(item, value[index])) ? copy : value
   }
   const prototype: unknown = Object.getPrototypeOf(value)
   if (prototype !== Object.prototype && prototype !== null) return value
   const entries = Object.entries(value).map(([key, item]) => [key, item, withoutNegativeZero(item, seen)] as const)
-  if (entries.every(([, item, copy]) => item === copy)) return value
+  if (entries.every(([, item, copy]) => Object.is(item, copy))) return value
   const copy = Object.create(prototype as object | null) as Record<string, unknown>
   for (const [key, , item] of entries) Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true })
   return copy
@@ -97,13 +97,13 @@ export const LOAD_AND_SURFACE_BUGS: KnownBad[] = [
   {
     name: 'numeric-replace-order',
     bug: 'replace endpoints are ordered by seq number instead of surface position',
-    caughtBy: [],
+    caughtBy: ['surf-order-reversed-numeric-after-replace', 'surf-order-chain-numeric-reversed-writer'],
     patch: wrapEach(EVENT_OPERATIONS, numericOrder),
   },
   {
     name: 'replace-endpoints-in-log',
     bug: 'replace endpoints are looked up in the log, so a shadowed endpoint counts as found',
-    caughtBy: [],
+    caughtBy: ['surf-order-start-shadowed-writer', 'surf-order-end-shadowed-reader'],
     patch: skippingCheck((error, record) => {
       const op = replaceOp(record)
       const seq = isRecord(record) && typeof record['seq'] === 'number' ? record['seq'] : error.seq ?? 0
@@ -115,37 +115,37 @@ export const LOAD_AND_SURFACE_BUGS: KnownBad[] = [
   {
     name: 'ignorable-ignored',
     bug: 'readers drop the ignorable flag, so an ignorable unknown event is refused',
-    caughtBy: [],
+    caughtBy: ['unk-ignorable-kept-and-inert', 'env-ignorable-true-on-known-type-kept'],
     patch: wrapEach(READER_OPERATIONS, operation => input => operation(withoutIgnorableFlag(input))),
   },
   {
     name: 'negative-zero-accepted',
     bug: 'the JSON layer reads -0 as 0 instead of rejecting it',
-    caughtBy: [],
+    caughtBy: ['json-negative-zero-load', 'json-negative-zero-append', 'jsonl-seq-negative-zero-load-rejects'],
     patch: wrapEach([...EVENT_OPERATIONS, 'decodeJsonl'], acceptingNegativeZero),
   },
   {
     name: 'vocabulary-before-shapes',
     bug: 'load refuses unknown types before it checks message and payload shapes',
-    caughtBy: [],
+    caughtBy: ['proc-phase-shape-before-vocabulary', 'unk-later-malformed-message-beats-unknown'],
     patch: wrapEach(READER_OPERATIONS, vocabularyFirst),
   },
   {
     name: 'version-refusal-swapped',
     bug: 'a newer format version is reported as older and the other way round',
-    caughtBy: [],
+    caughtBy: ['fmt-version-greater-newer', 'fmt-version-negative-older', 'fmt-jsonl-version-refusal'],
     patch: wrapEach([...EVENT_OPERATIONS, 'decodeJsonl'], swappedVersionCodes),
   },
   {
     name: 'legacy-not-upgraded',
     bug: 'load returns the records as stored instead of their legacy upgrades',
-    caughtBy: [],
+    caughtBy: ['proc-load-returns-upgraded-events', 'legacy-turn-start-trigger-dropped'],
     patch: { load: input => { const result = ref.load(input); return result.ok ? accepted(recordsOf(input)) : result } },
   },
   {
     name: 'append-skips-message-shapes',
     bug: 'a writer appends a malformed message that load would reject',
-    caughtBy: [],
+    caughtBy: ['voc-order-user-message-append', 'proc-append-rejected-message-changes-nothing'],
     patch: {
       append: input => {
         const result = ref.append(input)
@@ -156,7 +156,7 @@ export const LOAD_AND_SURFACE_BUGS: KnownBad[] = [
   {
     name: 'provenance-coverage-unchecked',
     bug: 'a replace need not cite every node it shadows',
-    caughtBy: [],
+    caughtBy: ['prov-cover-missing-one-writer', 'prov-cover-absent-reader'],
     patch: skippingCheck(error => error.code === 'PROVENANCE_INCOMPLETE'),
   },
 ]

@@ -57,13 +57,13 @@ export const STORAGE_BUGS: KnownBad[] = [
   {
     name: 'row-first-member-only',
     bug: 'a packed chunk row is decoded to its first chunk only, so the seqs after it gap',
-    caughtBy: [],
+    caughtBy: ['row-expand-text-and-reasoning', 'row-expand-tool-call-name-presence'],
     patch: { decodeJsonl: firstRowMemberOnly },
   },
   {
     name: 'torn-tail-kept',
     bug: 'the decoder skips only the damaged line and keeps the lines after it',
-    caughtBy: [],
+    caughtBy: ['jsonl-torn-bad-line-drops-the-rest', 'jsonl-torn-seq-gap-dropped'],
     patch: { decodeJsonl: tornTailKept },
   },
 ]

@@ -6,18 +6,13 @@
 // 0.1.0-rc.6 to 0.1.1-rc.2, and dsh-scope 0.1.0-rc.6 equals 0.1.0-rc.8 (tests/adapters/dsh-session.test.ts
 // loads all four builds side by side).
 
+import type { SessionEvent } from '../../../reference/envelope.ts'
+
 export const DSH_SESSION_VERSIONS = ['0.1.0-rc.6', '0.1.0-rc.7', '0.1.0-rc.8', '0.1.1-rc.2'] as const
 export type DshSessionVersion = (typeof DSH_SESSION_VERSIONS)[number]
 
-export interface UpstreamEvent {
-  type: string
-  seq: number
-  time: number
-  data: unknown
-  surfaceOp?: unknown
-  sourceEventSeqs?: unknown
-  ignorable?: true
-}
+/** Upstream events have the envelope of the spec (chapter 01), which the reference already types. */
+export type UpstreamEvent = SessionEvent
 
 export interface SurfaceIntent {
   surfaceOp?: unknown

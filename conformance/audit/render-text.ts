@@ -1,0 +1,50 @@
+// The audit report as plain text for a terminal: the seven verdicts first, then each row's evidence,
+// then every replacement with its shadowed text and the text that replaced it.
+import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
+import { clip, formatTime, KIND_LABELS, logLine, markLabel, requirementsNote, tokenizerLine, tokenUnit } from './format.ts'
+
+function indent(text: string, prefix: string): string {
+  return text.split('\n').map(line => `${prefix}${line}`).join('\n')
+}
+
+function overview(report: AuditReport): string[] {
+  const width = Math.max(...report.rows.map(row => row.title.length))
+  return report.rows.map((row, index) => `  ${index + 1}  ${row.title.padEnd(width)}  ${row.verdict.toUpperCase().padEnd(5)}  ${row.summary}`)
+}
+
+function rowSection(row: AuditRow, index: number): string[] {
+  const lines = [`${index + 1}. ${row.title}: ${row.verdict.toUpperCase()}`, `   ${row.summary}`, `   checked by: ${row.checkedBy}`]
+  for (const item of row.evidence) lines.push(indent(`[${markLabel(item.mark)}] ${item.text}${requirementsNote(item.requirements)}`, '   '))
+  if (row.needsHuman !== null) lines.push(`   needs a person: ${row.needsHuman}`)
+  return lines
+}
+
+function replacementSection(replacement: AuditReplacement, unit: string): string[] {
+  const lines = [
+    `seq ${replacement.seq}, ${KIND_LABELS[replacement.kind]} at ${formatTime(replacement.time)}: replaced ${replacement.start}…${replacement.end}`
+      + (replacement.bracketOutcome === null ? '' : ` (bracket ${replacement.bracketOutcome})`),
+  ]
+  for (const node of replacement.shadowed) {
+    lines.push(`  shadowed seq ${node.seq} (${node.type}, ${node.tokens} ${unit}):`, indent(clip(node.text), '    | '))
+  }
+  lines.push(`  replaced by seq ${replacement.seq} (${replacement.tokens} ${unit}):`, indent(clip(replacement.text), '    | '))
+  if (replacement.absentTerms.length > 0) lines.push(`  not mentioned by the replacement (a reading aid): ${replacement.absentTerms.join(', ')}`)
+  return lines
+}
+
+export function renderText(report: AuditReport): string {
+  const lines = [
+    `dsh-conformance audit: ${report.log.file}`,
+    logLine(report),
+    tokenizerLine(report),
+    `overall: ${report.overall.toUpperCase()}`,
+    '',
+    ...overview(report),
+  ]
+  report.rows.forEach((row, index) => lines.push('', ...rowSection(row, index)))
+  if (report.replacements.length > 0) {
+    lines.push('', 'Replacements, for a person to judge (constraint preservation):')
+    for (const replacement of report.replacements) lines.push('', ...replacementSection(replacement, tokenUnit(report)))
+  }
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,163 @@
+// Row 7, budget: did shortening the surface save context? Raw events and bytes against surface
+// messages, tokens of the transcript against the current surface, and the share the system prompt and
+// tool schemas take of the next request. Token counts come from tokens.ts (a tokenizer, or an estimate
+// that every line then says it is).
+import { foldRequestContext, foldRequestHeader } from '../../reference/request-header.ts'
+import { deriveMessages } from '../../reference/derived-messages.ts'
+import { isSurfaceEligibleType } from '../../reference/vocabulary.ts'
+import { isNonNegativeSafeInteger, type JsonRecord } from '../../reference/lossless-json.ts'
+import type { SessionEvent } from '../../reference/envelope.ts'
+import type { AuditBudget, AuditEvidence, AuditProviderUsage, AuditReplacement, AuditRow, AuditTokens } from '../../generated/types/index.ts'
+import { dataOf, numberAt, plural, recordAt, type AuditedLog, type LoadedLog } from './log.ts'
+import type { MessageMeasure } from './replacements.ts'
+import type { TokenCounter } from './tokens.ts'
+import { evidence, row } from './verdicts.ts'
+
+/** A recorded shadowedTokenCount this far from our count (either way, and by this many tokens) is worth a look. */
+const TOKEN_COUNT_TOLERANCE = 2
+const TOKEN_COUNT_SLACK = 50
+const utf8 = new TextEncoder()
+
+function fixedTokens(header: JsonRecord | null, counter: TokenCounter): { system: number; tools: number; toolCount: number } {
+  const system = typeof header?.['system'] === 'string' ? counter.count(header['system']) : 0
+  const tools = Array.isArray(header?.['tools']) ? header['tools'] : []
+  return { system, tools: tools.length === 0 ? 0 : counter.count(JSON.stringify(tools)), toolCount: tools.length }
+}
+
+function sum(seqs: Iterable<number>, measure: MessageMeasure): number {
+  let total = 0
+  for (const seq of seqs) total += measure.tokens(seq)
+  return total
+}
+
+function tokenCounts(loaded: LoadedLog, replacements: readonly AuditReplacement[], measure: MessageMeasure, counter: TokenCounter): AuditTokens {
+  const { events } = loaded
+  const fixed = fixedTokens(foldRequestHeader(events), counter)
+  const first = replacements[0]
+  const fixedAtFirst = first === undefined ? null : fixedTokens(foldRequestHeader(events, first.seq), counter)
+  const surfaceMessages = sum(loaded.surface.nodes, measure)
+  const transcriptMessages = sum(events.filter(event => isSurfaceEligibleType(event.type) && event.surfaceOp === 'append').map(event => event.seq), measure)
+  const window = numberAt(foldRequestContext(events) ?? undefined, 'contextWindow')
+  return {
+    systemPrompt: fixed.system,
+    toolSchemas: fixed.tools,
+    toolCount: fixed.toolCount,
+    surfaceMessages,
+    transcriptMessages,
+    shadowed: sum(new Set(replacements.flatMap(replacement => replacement.shadowedSeqs)), measure),
+    replacementText: replacements.reduce((total, replacement) => total + replacement.tokens, 0),
+    saved: transcriptMessages - surfaceMessages,
+    fixedAtFirstReplacement: fixedAtFirst === null ? null : fixedAtFirst.system + fixedAtFirst.tools,
+    contextWindow: isNonNegativeSafeInteger(window) ? window : null,
+  }
+}
+
+function usageOf(record: JsonRecord | undefined): { input: number; output: number } | undefined {
+  if (record === undefined) return undefined
+  return { input: numberAt(record, 'inputTokens') ?? 0, output: numberAt(record, 'outputTokens') ?? 0 }
+}
+
+/** DER-10: usage chunks per step, and the message's usage only for a step with no usage chunk. */
+export function providerUsage(events: readonly SessionEvent[]): AuditProviderUsage {
+  const chunks = new Map<string, { input: number; output: number }[]>()
+  const messages = new Map<string, { input: number; output: number }>()
+  let lastInputTokens: number | null = null
+  for (const event of events) {
+    const data = dataOf(event)
+    const step = `${String(data['turn'])}/${String(data['step'])}`
+    const chunk = recordAt(data, 'chunk')
+    const usage = event.type === 'assistant/chunk' && chunk?.['type'] === 'usage' ? usageOf(recordAt(chunk, 'usage'))
+      : event.type === 'assistant/message' ? usageOf(recordAt(data, 'usage')) : undefined
+    if (usage === undefined) continue
+    if (event.type === 'assistant/chunk') chunks.set(step, [...(chunks.get(step) ?? []), usage])
+    else messages.set(step, usage)
+    lastInputTokens = usage.input
+  }
+  const records = [...chunks.values()].flat()
+  for (const [step, usage] of messages) if (!chunks.has(step)) records.push(usage)
+  return {
+    steps: new Set([...chunks.keys(), ...messages.keys()]).size,
+    inputTokens: records.reduce((total, usage) => total + usage.input, 0),
+    outputTokens: records.reduce((total, usage) => total + usage.output, 0),
+    lastInputTokens,
+  }
+}
+
+export function auditBudget(log: AuditedLog, loaded: LoadedLog, replacements: readonly AuditReplacement[], measure: MessageMeasure, counter: TokenCounter): AuditBudget {
+  const messages = deriveMessages(loaded.events)
+  return {
+    rawEvents: loaded.events.length,
+    rawBytes: log.info.bytes,
+    logOnlyEvents: loaded.events.filter(event => !isSurfaceEligibleType(event.type)).length,
+    surfaceNodes: loaded.surface.nodes.length,
+    surfaceMessages: messages.length,
+    surfaceMessageBytes: utf8.encode(JSON.stringify(messages)).length,
+    tokens: tokenCounts(loaded, replacements, measure, counter),
+    providerUsage: providerUsage(loaded.events),
+  }
+}
+
+function percent(part: number, whole: number): string {
+  return whole === 0 ? '0%' : `${Math.round((part / whole) * 100)}%`
+}
+
+function shadowedCountEvidence(replacement: AuditReplacement, unit: string): AuditEvidence | undefined {
+  const recorded = replacement.recordedShadowedTokenCount
+  if (recorded === null) return undefined
+  const counted = replacement.shadowedTokens
+  const ratio = counted === 0 ? Number.POSITIVE_INFINITY : recorded / counted
+  const text = `replace seq ${replacement.seq}: its claim records shadowedTokenCount ${recorded}; the shadowed messages count ${counted} ${unit} here`
+  const off = (ratio > TOKEN_COUNT_TOLERANCE || ratio < 1 / TOKEN_COUNT_TOLERANCE) && Math.abs(recorded - counted) > TOKEN_COUNT_SLACK
+  return evidence(off ? 'warn' : 'info', off ? `${text}: off by more than a factor of ${TOKEN_COUNT_TOLERANCE}` : `${text} (producers estimate with their own meter)`, { seq: replacement.seq, requirements: ['COMP-5'] })
+}
+
+function savingEvidence(budget: AuditBudget, replacements: readonly AuditReplacement[], unit: string): AuditEvidence[] {
+  const { tokens } = budget
+  const fixed = tokens.systemPrompt + tokens.toolSchemas
+  if (replacements.length === 0) return [evidence('pass', 'no replace: the surface was never shortened, so no saving can have been taken back')]
+  const items: AuditEvidence[] = []
+  for (const replacement of replacements) {
+    if (replacement.kind !== 'tool-result-rewrite' && replacement.tokens >= replacement.shadowedTokens) {
+      items.push(evidence('warn', `replace seq ${replacement.seq} (${replacement.tokens} ${unit}) is not smaller than what it shadowed (${replacement.shadowedTokens} ${unit})`, { seq: replacement.seq, requirements: ['REGION-8'] }))
+    }
+  }
+  const growth = tokens.fixedAtFirstReplacement === null ? 0 : fixed - tokens.fixedAtFirstReplacement
+  if (tokens.saved <= 0) {
+    items.push(evidence('fail', `the replaces did not shorten the surface: the transcript holds ${tokens.transcriptMessages} ${unit}, the surface ${tokens.surfaceMessages}`))
+  } else if (growth >= tokens.saved) {
+    items.push(evidence('fail', `the system prompt and tool schemas grew by ${growth} ${unit} since the first replace, as much as or more than the ${tokens.saved} the replaces saved: the budget was taken back`, { requirements: ['HDR-4'] }))
+  } else if (fixed > tokens.surfaceMessages) {
+    items.push(evidence('warn', `the replaces saved ${tokens.saved} ${unit}, but the system prompt and tool schemas (${fixed} ${unit}) outweigh the surface messages (${tokens.surfaceMessages}): shortening the messages further frees at most ${tokens.surfaceMessages}`, { requirements: ['HDR-4', 'DER-1'] }))
+  } else {
+    items.push(evidence('pass', `the replaces saved ${tokens.saved} ${unit} (${percent(tokens.saved, tokens.transcriptMessages)} of the transcript), and the system prompt and tool schemas did not take it back`))
+  }
+  return items
+}
+
+export function budgetRow(budget: AuditBudget, replacements: readonly AuditReplacement[], counter: TokenCounter): AuditRow {
+  const unit = counter.kind === 'estimate' ? 'estimated tokens' : 'tokens'
+  const { tokens, providerUsage: usage } = budget
+  const fixed = tokens.systemPrompt + tokens.toolSchemas
+  const request = fixed + tokens.surfaceMessages
+  const items: AuditEvidence[] = [
+    evidence('info', `raw log: ${plural(budget.rawEvents, 'event')} (${budget.logOnlyEvents} log-only) in ${budget.rawBytes} bytes; surface: ${plural(budget.surfaceNodes, 'node')}, ${plural(budget.surfaceMessages, 'message')} in ${budget.surfaceMessageBytes} bytes of JSON`, { requirements: ['DER-1'] }),
+    evidence('info', `next request: system prompt ${tokens.systemPrompt} + ${plural(tokens.toolCount, 'tool schema')} ${tokens.toolSchemas} + surface messages ${tokens.surfaceMessages} = ${request} ${unit}; system prompt and tool schemas take ${percent(fixed, request)}`, { requirements: ['HDR-4'] }),
+    evidence('info', `transcript of every appended message: ${tokens.transcriptMessages} ${unit}; replaces shadowed ${tokens.shadowed} and put ${tokens.replacementText} in their place`, { requirements: ['DER-9'] }),
+  ]
+  if (tokens.contextWindow !== null) items.push(evidence('info', `the next request would fill ${percent(request, tokens.contextWindow)} of the ${tokens.contextWindow}-token context window`, { requirements: ['HDR-8'] }))
+  if (usage.steps > 0) items.push(evidence('info', `the provider reported ${usage.inputTokens} input and ${usage.outputTokens} output tokens over ${plural(usage.steps, 'step')}; the last call read ${usage.lastInputTokens ?? 0} input tokens`, { requirements: ['DER-10'] }))
+  for (const replacement of replacements) {
+    const count = shadowedCountEvidence(replacement, unit)
+    if (count !== undefined) items.push(count)
+  }
+  items.push(...savingEvidence(budget, replacements, unit))
+  return row('budget', items, verdict => {
+    if (verdict === 'pass') return replacements.length === 0 ? 'Nothing was replaced; the shares of the next request are listed.' : `The replaces saved ${tokens.saved} ${unit}, and the fixed part did not take them back.`
+    if (verdict === 'warn') {
+      return fixed > tokens.surfaceMessages && replacements.length > 0
+        ? `The replaces saved ${tokens.saved} ${unit}, but the system prompt and tool schemas take ${percent(fixed, request)} of the next request.`
+        : 'A token count needs a look (see the warnings).'
+    }
+    return 'Shortening the surface did not save context.'
+  })
+}

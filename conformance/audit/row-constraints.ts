@@ -1,0 +1,30 @@
+// Row 3, constraint preservation: whether a summary keeps the file state, user limits, open goals and
+// key decisions of what it shadowed. No check can decide that; the row says so and lists every
+// replacement with the range it shadowed and its text, for a person to read (report.replacements).
+import type { AuditReplacement, AuditRow } from '../../generated/types/index.ts'
+import { KIND_LABELS } from './format.ts'
+import { plural, seqList } from './log.ts'
+import { evidence, row } from './verdicts.ts'
+
+export const CANNOT_DECIDE = 'The tool cannot decide whether a summary preserves the constraints of what it shadowed: it lists each replacement with its shadowed range and its text, and a person has to read them.'
+
+function replacementLine(replacement: AuditReplacement): string {
+  const outcome = replacement.bracketOutcome === null ? '' : ` (bracket ${replacement.bracketOutcome})`
+  return `${KIND_LABELS[replacement.kind]} seq ${replacement.seq}${outcome} replaced ${replacement.start}…${replacement.end}: `
+    + `${plural(replacement.shadowed.length, 'message')} (${replacement.shadowedSeqs.length === 1 ? 'seq' : 'seqs'} ${seqList(replacement.shadowedSeqs)}; ${plural(replacement.shadowedTokens, 'token')}) became ${plural(replacement.tokens, 'token')} of text; `
+    + 'read the summary against the shadowed text for file state, user limits, open goals and key decisions'
+}
+
+export function constraintRow(replacements: readonly AuditReplacement[]): AuditRow {
+  if (replacements.length === 0) {
+    return row('constraint-preservation', [evidence('pass', 'no replace in the log: nothing was shadowed, so nothing had to be preserved')], () => 'Nothing was replaced, so no constraint could be lost.')
+  }
+  const items = [evidence('info', CANNOT_DECIDE)]
+  for (const replacement of replacements) {
+    items.push(evidence('human', replacementLine(replacement), { seq: replacement.seq, requirements: ['SURF-6', 'COMP-12'] }))
+    if (replacement.absentTerms.length > 0) {
+      items.push(evidence('info', `terms of the shadowed text that seq ${replacement.seq} does not mention (a reading aid, not a verdict): ${replacement.absentTerms.join(', ')}`, { seq: replacement.seq }))
+    }
+  }
+  return row('constraint-preservation', items, () => `${plural(replacements.length, 'replacement')} to read: only a person can judge whether the summaries keep the constraints.`, 'human')
+}

@@ -1,0 +1,88 @@
+// Row 5, persistence: what a turn committed is durable, a torn tail holds only uncommitted data, and
+// every resumption is marked. The evidence is the decoder's torn tail (chapter 19), the open tail turn
+// (REPAIR-2) and the positions of the session/end-seed markers (chapter 11).
+import type { SessionEvent } from '../../reference/envelope.ts'
+import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
+import { dataOf, numberAt, plural, recordAt, seqList, stringAt, type AuditedLog, type LoadedLog } from './log.ts'
+import { evidence, row } from './verdicts.ts'
+
+const DAMAGE_CODES = new Set(['JSONL_LINE_UNPARSABLE', 'JSONL_ROW_INVALID', 'JSONL_SEQ_GAP', 'JSONL_FRAME_INVALID'])
+
+function tornTailEvidence(log: AuditedLog): AuditEvidence {
+  const torn = log.tornTail
+  if (torn === null) return evidence('pass', 'no torn tail: every byte of the artifact belongs to a committed record', { requirements: ['JSONL-12'] })
+  return evidence('warn', `torn tail from line ${torn.line} (byte offset ${torn.offset}, ${torn.reason}): dropped as uncommitted data; a writer truncates the artifact to byte ${torn.offset} before it appends`, { requirements: ['JSONL-11', 'JSONL-12', 'JSONL-15'] })
+}
+
+function rejectionEvidence(log: AuditedLog): AuditEvidence {
+  const rejection = log.info.rejection
+  if (rejection === null) throw new Error('rejectionEvidence needs a rejection')
+  if (DAMAGE_CODES.has(rejection.code)) {
+    const where = rejection.line === undefined ? '' : ` at line ${rejection.line}`
+    return evidence('fail', `damage${where} (${rejection.code}): committed data follows a defect, so it is not a torn tail: what a turn committed was not kept intact`, { requirements: ['JSONL-11', 'JSONL-14'] })
+  }
+  return evidence('fail', `${rejection.operation} rejects the log with ${rejection.code}: its durability cannot be established`)
+}
+
+function openTurnEvidence(loaded: LoadedLog): AuditEvidence {
+  const turnEnd = loaded.closers.find(closer => closer.type === 'turn/end')
+  if (turnEnd === undefined) return evidence('pass', 'no turn is open at the tail: the last turn was closed', { requirements: ['REPAIR-2'] })
+  return evidence('warn', `turn ${String(dataOf(turnEnd)['turn'])} is open at the tail: a crash cut it, or a live writer still holds the log; a cold reopening appends ${plural(loaded.closers.length, 'closer')} (REPAIR-5) and then a session/end-seed`, { requirements: ['REPAIR-2', 'REPAIR-10', 'SEED-10'] })
+}
+
+function endSeedEvidence(loaded: LoadedLog): AuditEvidence[] {
+  const markers = loaded.events.filter(event => event.type === 'session/end-seed').map(event => event.seq)
+  const seedLength = numberAt(loaded.header, 'seedLength')
+  const items: AuditEvidence[] = []
+  if (seedLength !== undefined) items.push(evidence('info', `the header records a seed of ${plural(seedLength, 'event')} inherited from the parent session (seedLength)`, { requirements: ['SEED-2'] }))
+  const last = markers.at(-1)
+  items.push(last === undefined
+    ? evidence('info', 'no session/end-seed: the log was never reopened from a seed', { requirements: ['SEED-6'] })
+    : evidence('info', `session/end-seed at ${markers.length === 1 ? 'seq' : 'seqs'} ${seqList(markers)}: events before seq ${last} belong to earlier lifecycles`, { seq: last, requirements: ['SEED-6'] }))
+  return items
+}
+
+/** SEED-10: repair closers (a turn/end "interrupted") are followed by a marker before the next turn. */
+function closerMarkerEvidence(events: readonly SessionEvent[]): AuditEvidence[] {
+  const items: AuditEvidence[] = []
+  for (const event of events) {
+    if (event.type !== 'turn/end' || stringAt(recordAt(dataOf(event), 'reason'), 'kind') !== 'interrupted') continue
+    const next = events.find(later => later.seq > event.seq && (later.type === 'session/end-seed' || later.type === 'turn/start'))
+    if (next?.type === 'session/end-seed') {
+      items.push(evidence('pass', `the repair closers ending at seq ${event.seq} are followed by the session/end-seed at seq ${next.seq}`, { seq: event.seq, requirements: ['SEED-10'] }))
+    } else {
+      items.push(evidence('fail', `the repair closers ending at seq ${event.seq} are not followed by a session/end-seed: the resumption is not marked`, { seq: event.seq, requirements: ['SEED-3', 'SEED-10'] }))
+    }
+  }
+  return items
+}
+
+/** HDR-6: a "resume" snapshot starts a new lifecycle, which a marker after the previous snapshot shows. */
+function resumeMarkerEvidence(events: readonly SessionEvent[]): AuditEvidence[] {
+  const items: AuditEvidence[] = []
+  let markedSinceHeader = false
+  for (const event of events) {
+    if (event.type === 'session/end-seed') markedSinceHeader = true
+    if (event.type !== 'request/header') continue
+    if (dataOf(event)['reason'] === 'resume' && !markedSinceHeader) {
+      items.push(evidence('warn', `request/header seq ${event.seq} has reason "resume", but no session/end-seed marks a resumption since the previous snapshot`, { seq: event.seq, requirements: ['HDR-6', 'SEED-3'] }))
+    }
+    markedSinceHeader = false
+  }
+  return items
+}
+
+export function persistenceRow(log: AuditedLog): AuditRow {
+  const items: AuditEvidence[] = []
+  if (log.info.events !== null) items.push(tornTailEvidence(log))
+  if (log.info.rejection !== null) items.push(rejectionEvidence(log))
+  const loaded = log.loaded
+  if (loaded !== undefined) {
+    items.push(openTurnEvidence(loaded), ...endSeedEvidence(loaded), ...closerMarkerEvidence(loaded.events), ...resumeMarkerEvidence(loaded.events))
+  }
+  return row('persistence', items, verdict => {
+    if (verdict === 'pass') return 'Nothing committed was lost: no torn tail, no open turn at the tail, every resumption marked.'
+    if (verdict === 'warn') return 'The log is consistent with a crash: uncommitted data or an open turn at the tail (see the warnings).'
+    return 'Committed data is damaged or a resumption is not marked.'
+  })
+}

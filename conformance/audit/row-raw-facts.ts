@@ -1,0 +1,83 @@
+// Row 1, raw-fact integrity: every raw event is still there, in order, with valid provenance, and no
+// unknown required event was skipped. Decoding and load make these checks; the row reports what they
+// found and the relation faults that point at lost or misplaced boundary events.
+import { vocabularyNamed } from '../../reference/unknown-types.ts'
+import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
+import { citedSeqs, plural, seqList, type AuditedLog, type LoadedLog } from './log.ts'
+import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
+
+const REPLACEMENTS_LISTED = 10
+
+/** What a load or decode rejection means for this row, by the family of its code. */
+function rejectionMeaning(code: string): string {
+  if (code === 'ENV_SEQ_NOT_CONTIGUOUS' || code === 'JSONL_SEQ_GAP') return 'a seq gap or repeat: an event is missing or doubled'
+  if (code.startsWith('PROVENANCE_')) return 'provenance is broken'
+  if (code === 'FORMAT_UNKNOWN_EVENT_TYPE') return 'an unknown event type that is not marked ignorable'
+  if (code.startsWith('FORMAT_VERSION')) return 'the log is of another format version'
+  if (code.startsWith('JSONL_')) return 'a record does not decode'
+  return 'an event breaks an acceptance rule'
+}
+
+function rejectedRow(log: AuditedLog): AuditRow {
+  const rejection = log.info.rejection
+  if (rejection === null) throw new Error('rejectedRow needs a rejection')
+  const where = rejection.line !== undefined ? ` at line ${rejection.line}` : rejection.seq !== undefined ? ` at seq ${rejection.seq}` : ''
+  const text = `${rejection.operation} rejects the log with ${rejection.code}${where}: ${rejection.message}`
+  const items = [evidence('fail', `${text} (${rejectionMeaning(rejection.code)})`, rejection.seq === undefined ? {} : { seq: rejection.seq })]
+  return row('raw-facts', items, () => `The raw events cannot be established: ${rejectionMeaning(rejection.code)}.`)
+}
+
+function decodingEvidence(log: AuditedLog, loaded: LoadedLog): AuditEvidence {
+  const kept = `${plural(loaded.events.length, 'event')} decoded from ${log.info.bytes} bytes of ${log.info.encoding} JSONL`
+  const torn = loaded.tornTail === null ? '' : `; the torn tail from line ${loaded.tornTail.line} was dropped as uncommitted (see Persistence)`
+  return evidence('info', `${kept}, session "${log.info.sessionId ?? ''}"${torn}`, { requirements: ['JSONL-9', 'JSONL-11', 'ROW-2'] })
+}
+
+function contiguityEvidence(loaded: LoadedLog): AuditEvidence {
+  const count = loaded.events.length
+  const text = count === 0 ? 'the log is empty: no seq to check' : `seqs 0…${count - 1} are contiguous: each event sits at its own position, none is missing or repeated`
+  return evidence('pass', text, { requirements: ['ENV-9'] })
+}
+
+function provenanceEvidence(loaded: LoadedLog): AuditEvidence[] {
+  const citing = loaded.events.filter(event => citedSeqs(event).length > 0)
+  const citations = citing.reduce((total, event) => total + citedSeqs(event).length, 0)
+  const items = [evidence('pass', `${plural(citing.length, 'event')} cite ${plural(citations, 'earlier event')} in sourceEventSeqs; every citation names an event before the citing one`, { requirements: ['PROV-1', 'PROV-5'] })]
+  for (const replacement of loaded.surface.replacements.slice(0, REPLACEMENTS_LISTED)) {
+    const event = loaded.events[replacement.seq]
+    const cited = event === undefined ? [] : citedSeqs(event)
+    items.push(evidence('pass', `replace at seq ${replacement.seq} cites ${seqList(cited)}; the events it shadowed (${seqList(replacement.shadowedSeqs)}) are still in the log, unchanged`, { seq: replacement.seq, requirements: ['PROV-7', 'ENV-11'] }))
+  }
+  const unlisted = loaded.surface.replacements.length - REPLACEMENTS_LISTED
+  if (unlisted > 0) items.push(evidence('info', `${plural(unlisted, 'more replace')} cite their shadowed events the same way (load checks every one)`))
+  return items
+}
+
+function vocabularyEvidence(log: AuditedLog, loaded: LoadedLog): AuditEvidence {
+  const known = vocabularyNamed(log.info.vocabulary) ?? new Set<string>()
+  const unknown = loaded.events.filter(event => !known.has(event.type))
+  if (unknown.length === 0) return evidence('pass', `every event type is in the vocabulary ${log.info.vocabulary}: no unknown event was skipped`, { requirements: ['UNK-3'] })
+  const types = [...new Set(unknown.map(event => event.type))].join(', ')
+  return evidence('pass', `${plural(unknown.length, 'event')} of types unknown to ${log.info.vocabulary} (${types}) are marked ignorable and were kept, not skipped`, { requirements: ['UNK-4'] })
+}
+
+function relationEvidence(loaded: LoadedLog): AuditEvidence[] {
+  const faults = loaded.violations.filter(violation => rowOfViolation(violation.code, loaded.events[violation.seq]?.type ?? '') === 'raw-facts')
+  if (faults.length === 0) return [evidence('pass', 'turn and step boundaries keep their relations: no boundary event is missing or out of place', { requirements: ['TURN-4', 'TURN-6', 'TURN-7', 'TURN-8'] })]
+  return capped(faults.map(violation => evidence('fail', `${violation.code} at seq ${violation.seq} (${loaded.events[violation.seq]?.type ?? '?'}): a turn or step boundary is missing or out of place`, { seq: violation.seq, requirements: ['PROC-7'] })))
+}
+
+export function rawFactsRow(log: AuditedLog): AuditRow {
+  const loaded = log.loaded
+  if (loaded === undefined) return rejectedRow(log)
+  const items = [
+    decodingEvidence(log, loaded),
+    contiguityEvidence(loaded),
+    ...provenanceEvidence(loaded),
+    vocabularyEvidence(log, loaded),
+    ...relationEvidence(loaded),
+  ]
+  return row('raw-facts', items, verdict => (verdict === 'pass'
+    ? 'Every raw event is present, in order, with valid provenance; no unknown required event was skipped.'
+    : 'Turn or step boundary events are missing or out of place.'))
+}

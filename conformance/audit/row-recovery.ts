@@ -1,0 +1,137 @@
+// Row 6, failure recovery: an interrupted turn, tool call or compaction is closed or detectable, and its
+// class is known. The evidence is the compaction lock and the outcome of every bracket (COMP-14..17),
+// the model calls that failed and what followed them, and the crash-repair closers (chapter 12), both
+// those already in the log and those a cold reopening would append.
+import type { BracketReport } from '../../reference/compaction.ts'
+import type { SessionEvent } from '../../reference/envelope.ts'
+import type { AuditEvidence, AuditModelFailure, AuditRow } from '../../generated/types/index.ts'
+import { dataOf, messageOfEvent, recordAt, stringAt, type LoadedLog } from './log.ts'
+import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
+
+/** Which failure classes of the compaction API can leave each outcome (chapter 13, informative table). */
+const CLASSES_BY_OUTCOME: Record<BracketReport['outcome'], string> = {
+  completed: 'a success (or persistence, when the flush after it failed)',
+  irregular: 'no class: no reference producer writes it',
+  'failed-clean': 'cancelled, changed, summary, or commit with the summary refused',
+  'failed-partial': 'commit, after the summary or checkpoint had landed',
+  'orphaned-live': 'a crash, a commit whose end could not be appended, or an attempt still running',
+  'orphaned-stale': 'a crash of an earlier lifecycle',
+}
+
+export function endError(event: SessionEvent | undefined): string | null {
+  const data = dataOf(event)
+  if (!Object.hasOwn(data, 'error')) return null
+  const error = data['error']
+  return typeof error === 'string' ? error : JSON.stringify(error)
+}
+
+/** A model call that finished with an error: an assistant/chunk whose finish reason is an error. */
+export function modelFailures(events: readonly SessionEvent[]): AuditModelFailure[] {
+  return events.flatMap(event => {
+    if (event.type !== 'assistant/chunk') return []
+    const chunk = recordAt(dataOf(event), 'chunk')
+    const reason = chunk?.['type'] === 'finish' ? recordAt(chunk, 'reason') : undefined
+    if (stringAt(reason, 'kind') !== 'error') return []
+    const failure = reason === undefined ? undefined : recordAt(reason, 'failure')
+    return [{ seq: event.seq, code: stringAt(failure, 'code') ?? null, message: stringAt(failure, 'message') ?? '' }]
+  })
+}
+
+function lockEvidence(loaded: LoadedLog): AuditEvidence[] {
+  const open = loaded.compaction.open
+  if (open === null) return [evidence('pass', 'no unmatched compaction/start: the compaction lock is free', { requirements: ['COMP-14'] })]
+  const seq = open['startSeq'] as number
+  if (open['live'] === true) {
+    return [evidence('fail', `compaction/start seq ${seq} is unmatched and live: it holds the compaction lock, the surface may be half-changed, and no compaction can begin`, { seq, requirements: ['COMP-14', 'COMP-15'] })]
+  }
+  return [evidence('pass', `compaction/start seq ${seq} is unmatched but stale: a later session/end-seed discarded it, so it holds nothing`, { seq, requirements: ['COMP-7', 'COMP-14'] })]
+}
+
+function bracketEvidence(loaded: LoadedLog, bracket: BracketReport): AuditEvidence {
+  const range = `${bracket.startSeq}…${bracket.endSeq ?? '(no end)'}`
+  const error = endError(bracket.endSeq === null ? undefined : loaded.events[bracket.endSeq])
+  const detail = `compaction bracket ${range} is ${bracket.outcome}${error === null ? '' : ` (error: ${error})`}; possible classes: ${CLASSES_BY_OUTCOME[bracket.outcome]}`
+  const details = { seq: bracket.startSeq, requirements: ['COMP-16'] }
+  switch (bracket.outcome) {
+    case 'completed':
+    case 'failed-clean':
+    case 'orphaned-stale':
+      return evidence('pass', detail, details)
+    case 'orphaned-live':
+      return evidence('info', `${detail} (the lock above)`, details)
+    case 'irregular':
+      return evidence('fail', `${detail}: it claims success, yet replaced nothing`, details)
+    case 'failed-partial': {
+      const continued = loaded.events.find(event => event.seq > (bracket.endSeq ?? bracket.startSeq) && event.type === 'assistant/message')
+      return continued === undefined
+        ? evidence('warn', `${detail}: the surface may hold its checkpoint; nothing ran on it yet`, details)
+        : evidence('fail', `${detail}: the surface may hold its checkpoint, yet the model ran on it (assistant message seq ${continued.seq})`, details)
+    }
+  }
+}
+
+function failureEvidence(loaded: LoadedLog, failure: AuditModelFailure): AuditEvidence {
+  const later = loaded.events.filter(event => event.seq > failure.seq)
+  const turnEnd = later.find(event => event.type === 'turn/end')
+  const inTurn = later.filter(event => turnEnd === undefined || event.seq < turnEnd.seq)
+  const bracket = loaded.compaction.brackets.find(candidate => inTurn.some(event => event.seq === candidate.startSeq))
+  const retry = inTurn.find(event => event.type === 'assistant/message')
+  const after = [
+    bracket === undefined ? undefined : `compaction bracket ${bracket.startSeq}…${bracket.endSeq ?? '(no end)'} (${bracket.outcome})`,
+    retry === undefined ? undefined : `assistant message seq ${retry.seq}`,
+  ].filter(part => part !== undefined)
+  const what = `the model call failed at seq ${failure.seq}${failure.code === null ? '' : ` (${failure.code})`}${failure.message === '' ? '' : `: ${failure.message}`}`
+  return evidence('info', `${what}; then, in the same turn: ${after.length === 0 ? 'nothing' : after.join(', then ')}`, { seq: failure.seq, requirements: ['DER-10'] })
+}
+
+function closerEvidence(closer: SessionEvent, pending: boolean): AuditEvidence | undefined {
+  if (closer.type !== 'tool/result') return undefined
+  const code = stringAt(recordAt(dataOf(closer), 'error'), 'code')
+  const callId = stringAt(recordAt(messageOfEvent(closer) ?? {}, 'source'), 'callId') ?? '?'
+  const where = pending ? 'crash repair would answer' : `the closer at seq ${closer.seq} answers`
+  if (code === 'TOOL_OUTCOME_UNKNOWN') {
+    return evidence('warn', `${where} call "${callId}" as TOOL_OUTCOME_UNKNOWN: it started, but its result was never recorded, so its side effects are unknown`, { seq: closer.seq, requirements: ['REPAIR-9'] })
+  }
+  if (code === 'TOOL_NOT_STARTED') return evidence('pass', `${where} call "${callId}" as TOOL_NOT_STARTED: it never started`, { seq: closer.seq, requirements: ['REPAIR-9', 'PAIR-5'] })
+  return undefined
+}
+
+function interruptedEvidence(loaded: LoadedLog): AuditEvidence[] {
+  const items: AuditEvidence[] = []
+  for (const event of loaded.events) {
+    if (event.type === 'turn/end' && stringAt(recordAt(dataOf(event), 'reason'), 'kind') === 'interrupted') {
+      items.push(evidence('info', `turn ${String(dataOf(event)['turn'])} was interrupted and closed by crash repair (turn/end seq ${event.seq})`, { seq: event.seq, requirements: ['REPAIR-7'] }))
+    }
+    const closer = event.type === 'tool/result' ? closerEvidence(event, false) : undefined
+    if (closer !== undefined) items.push(closer)
+  }
+  if (loaded.closers.length > 0) {
+    items.push(evidence('info', `the open tail turn would be closed by ${loaded.closers.length} repair closers (${loaded.closers.map(closer => closer.type).join(', ')})`, { requirements: ['REPAIR-5'] }))
+    for (const closer of loaded.closers) {
+      const item = closerEvidence(closer, true)
+      if (item !== undefined) items.push(item)
+    }
+  }
+  return items
+}
+
+function relationEvidence(loaded: LoadedLog): AuditEvidence[] {
+  return capped(loaded.violations
+    .filter(violation => rowOfViolation(violation.code, loaded.events[violation.seq]?.type ?? '') === 'failure-recovery')
+    .map(violation => evidence('fail', `${violation.code} at seq ${violation.seq}: the compaction bracket relations are broken`, { seq: violation.seq, requirements: ['COMP-11'] })))
+}
+
+export function failureRecoveryRow(loaded: LoadedLog): AuditRow {
+  const items = [
+    ...lockEvidence(loaded),
+    ...loaded.compaction.brackets.map(bracket => bracketEvidence(loaded, bracket)),
+    ...relationEvidence(loaded),
+    ...modelFailures(loaded.events).map(failure => failureEvidence(loaded, failure)),
+    ...interruptedEvidence(loaded),
+  ]
+  return row('failure-recovery', items, verdict => {
+    if (verdict === 'pass') return 'Every interrupted turn, call and compaction is closed or detectable, and its class is known.'
+    if (verdict === 'warn') return 'Every failure is detectable, but some outcomes are uncertain (see the warnings).'
+    return 'A failure left the log in a state that is not closed or not safe to continue from.'
+  })
+}

@@ -1,0 +1,106 @@
+// Row 4, request rebuild: the request before every model call can be rebuilt from the log. For each
+// assistant message the header in force (HDR-4) must exist, name a provider and a model, agree with the
+// context in force and with the message's own source, and, after a resumption, be a fresh snapshot
+// (HDR-6). The messages of that request are the surface just before the message (DER-1).
+import { canonicalHeader } from '../../reference/request-header.ts'
+import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
+import { isSurfaceEligibleType } from '../../reference/vocabulary.ts'
+import type { SessionEvent } from '../../reference/envelope.ts'
+import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
+import { dataOf, isReplace, messageOfEvent, plural, recordAt, stringAt, type LoadedLog } from './log.ts'
+import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
+
+const CALLS_LISTED = 12
+
+interface InForce {
+  header: JsonRecord | undefined
+  headerSeq: number | undefined
+  context: JsonRecord | undefined
+  surfaceNodes: number
+  lastEndSeed: number | undefined
+  headerSinceEndSeed: boolean
+}
+
+/** One model call: an assistant message and the state it was built from. */
+interface ModelCall {
+  event: SessionEvent
+  state: InForce
+}
+
+function foldCalls(loaded: LoadedLog): ModelCall[] {
+  const shadowedBy = new Map(loaded.surface.replacements.map(replacement => [replacement.seq, replacement.shadowedSeqs.length]))
+  let state: InForce = { header: undefined, headerSeq: undefined, context: undefined, surfaceNodes: 0, lastEndSeed: undefined, headerSinceEndSeed: false }
+  const calls: ModelCall[] = []
+  for (const event of loaded.events) {
+    if (event.type === 'assistant/message') calls.push({ event, state })
+    if (event.type === 'request/header') {
+      state = { ...state, header: canonicalHeader(recordAt(dataOf(event), 'header') ?? {}), headerSeq: event.seq, headerSinceEndSeed: true }
+    } else if (event.type === 'request/context') state = { ...state, context: isRecord(event.data) ? event.data : {} }
+    else if (event.type === 'session/end-seed') state = { ...state, lastEndSeed: event.seq, headerSinceEndSeed: false }
+    else if (isSurfaceEligibleType(event.type)) state = { ...state, surfaceNodes: state.surfaceNodes + 1 - (isReplace(event) ? shadowedBy.get(event.seq) ?? 0 : 0) }
+  }
+  return calls
+}
+
+function route(record: JsonRecord | undefined): string {
+  return `${stringAt(record, 'provider') ?? '?'}/${stringAt(record, 'model') ?? '?'}`
+}
+
+function callEvidence(call: ModelCall): AuditEvidence[] {
+  const { event, state } = call
+  const seq = event.seq
+  if (state.header === undefined) {
+    return [evidence('fail', `assistant message seq ${seq} has no request header in force before it: its request cannot be rebuilt`, { seq, requirements: ['HDR-4'] })]
+  }
+  const config = recordAt(state.header, 'config')
+  const items: AuditEvidence[] = []
+  if (stringAt(config, 'provider') === undefined || stringAt(config, 'model') === undefined) {
+    items.push(evidence('fail', `the header in force at assistant message seq ${seq} (seq ${state.headerSeq}) lacks a provider or a model`, { seq, requirements: ['HDR-2'] }))
+  }
+  if (state.context !== undefined && route(state.context) !== route(config)) {
+    items.push(evidence('fail', `at assistant message seq ${seq} the request context routes to ${route(state.context)}, but the header names ${route(config)}: the configuration drifted`, { seq, requirements: ['HDR-7', 'HDR-8'] }))
+  }
+  const source = recordAt(messageOfEvent(event) ?? {}, 'source')
+  if (stringAt(source, 'kind') === 'model' && route(source) !== route(config)) {
+    items.push(evidence('fail', `assistant message seq ${seq} was written by ${route(source)}, but the header in force names ${route(config)}: the configuration drifted`, { seq, requirements: ['HDR-4'] }))
+  }
+  if (state.lastEndSeed !== undefined && !state.headerSinceEndSeed) {
+    items.push(evidence('warn', `assistant message seq ${seq} is the first model call after the resumption at seq ${state.lastEndSeed}, with no fresh request/header snapshot since`, { seq, requirements: ['HDR-6'] }))
+  }
+  return items
+}
+
+function describeCall(call: ModelCall): string {
+  const header = call.state.header as JsonRecord
+  const system = typeof header['system'] === 'string' ? `a system prompt of ${header['system'].length} characters` : 'no system prompt'
+  const tools = Array.isArray(header['tools']) ? plural(header['tools'].length, 'tool schema') : 'no tool schemas'
+  const context = call.state.context === undefined ? '' : `, context window ${String(call.state.context['contextWindow'] ?? 'not given')}`
+  return `assistant message seq ${call.event.seq}: header seq ${call.state.headerSeq} (${route(recordAt(header, 'config'))}, ${system}, ${tools}${context}) and ${plural(call.state.surfaceNodes, 'surface node')} as messages`
+}
+
+function requestRelationEvidence(loaded: LoadedLog): AuditEvidence[] {
+  return capped(loaded.violations
+    .filter(violation => rowOfViolation(violation.code, loaded.events[violation.seq]?.type ?? '') === 'request-rebuild')
+    .map(violation => evidence('fail', `${loaded.events[violation.seq]?.type} at seq ${violation.seq} lies outside any turn (${violation.code})`, { seq: violation.seq, requirements: ['TURN-9', 'HDR-9'] })))
+}
+
+export function requestRebuildRow(loaded: LoadedLog): AuditRow {
+  const calls = foldCalls(loaded)
+  if (calls.length === 0) {
+    return row('request-rebuild', [evidence('pass', 'no assistant message: the log records no model call whose request would need rebuilding')], () => 'No model call to rebuild.')
+  }
+  const faults = calls.flatMap(callEvidence)
+  const rebuilt = calls.filter(call => call.state.header !== undefined)
+  const items: AuditEvidence[] = rebuilt.slice(0, CALLS_LISTED).map(call => evidence('pass', describeCall(call), { seq: call.event.seq, requirements: ['HDR-4', 'DER-1'] }))
+  if (rebuilt.length > CALLS_LISTED) items.push(evidence('info', `${plural(rebuilt.length - CALLS_LISTED, 'more assistant message')} with a header in force`))
+  const withoutSystem = rebuilt.filter(call => typeof call.state.header?.['system'] !== 'string')
+  if (withoutSystem.length > 0) {
+    items.push(evidence('warn', `${plural(withoutSystem.length, 'model call')} had no system prompt in force (first: seq ${withoutSystem[0]?.event.seq}): none was sent, or none was recorded`, { requirements: ['HDR-3'] }))
+  }
+  items.push(...faults, ...requestRelationEvidence(loaded))
+  return row('request-rebuild', items, verdict => {
+    if (verdict === 'pass') return `Each of the ${plural(calls.length, 'model call')} has a request header in force, with the provider, model, system prompt and tools it names.`
+    if (verdict === 'warn') return 'Every request can be rebuilt, but look at the warnings (resumption snapshot or missing system prompt).'
+    return 'At least one model call cannot be explained by the request state in the log.'
+  })
+}

@@ -1,0 +1,51 @@
+// The seven rows of the acceptance table (spec/acceptance.md) for one audited log, as plain data: each
+// row a verdict (pass, fail, warn or human) with the evidence behind it. Each row lives in its own
+// module; this one puts them in the table's order and handles a log that does not load.
+import type { AuditBudget, AuditReplacement, AuditRow } from '../../generated/types/index.ts'
+import type { AuditedLog } from './log.ts'
+import { auditReplacements, measureMessages } from './replacements.ts'
+import { rawFactsRow } from './row-raw-facts.ts'
+import { surfaceLegalityRow } from './row-surface.ts'
+import { constraintRow } from './row-constraints.ts'
+import { requestRebuildRow } from './row-request.ts'
+import { persistenceRow } from './row-persistence.ts'
+import { failureRecoveryRow } from './row-recovery.ts'
+import { auditBudget, budgetRow } from './row-budget.ts'
+import type { TokenCounter } from './tokens.ts'
+import { notEvaluated } from './verdicts.ts'
+
+export interface AuditRows {
+  rows: AuditRow[]
+  replacements: AuditReplacement[]
+  budget: AuditBudget | null
+}
+
+export function auditRows(log: AuditedLog, counter: TokenCounter): AuditRows {
+  const loaded = log.loaded
+  if (loaded === undefined) {
+    const reason = `${log.info.rejection?.operation ?? 'load'} rejects it with ${log.info.rejection?.code ?? 'an error'}`
+    const rows = [
+      rawFactsRow(log),
+      notEvaluated('surface-legality', reason),
+      notEvaluated('constraint-preservation', reason),
+      notEvaluated('request-rebuild', reason),
+      persistenceRow(log),
+      notEvaluated('failure-recovery', reason),
+      notEvaluated('budget', reason),
+    ]
+    return { rows, replacements: [], budget: null }
+  }
+  const measure = measureMessages(loaded.events, counter)
+  const replacements = auditReplacements(loaded, measure)
+  const budget = auditBudget(log, loaded, replacements, measure, counter)
+  const rows = [
+    rawFactsRow(log),
+    surfaceLegalityRow(loaded),
+    constraintRow(replacements),
+    requestRebuildRow(loaded),
+    persistenceRow(log),
+    failureRecoveryRow(loaded),
+    budgetRow(budget, replacements, counter),
+  ]
+  return { rows, replacements, budget }
+}

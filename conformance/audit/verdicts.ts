@@ -1,0 +1,113 @@
+// The plain data every row is made of, the row definitions taken from spec/acceptance.md, and the
+// rule that turns a row's evidence into its verdict.
+import type { AuditEvidence, AuditEvidenceMark, AuditRow, AuditVerdict } from '../../generated/types/index.ts'
+
+export type RowId = AuditRow['id']
+
+export interface RowDefinition {
+  id: RowId
+  title: string
+  checkedBy: string
+  needsHuman: string | null
+}
+
+export const ROW_DEFINITIONS: readonly RowDefinition[] = [
+  {
+    id: 'raw-facts',
+    title: 'Raw-fact integrity',
+    checkedBy: 'ENV-1…ENV-10, JSON-1…JSON-13, PROV-1…PROV-8, UNK-3…UNK-6, JSONL-9…JSONL-12, ROW-1…ROW-4, TURN (relations)',
+    needsHuman: 'whether events were lost before they were appended (a producer that never wrote them)',
+  },
+  {
+    id: 'surface-legality',
+    title: 'Surface legality',
+    checkedBy: 'SURF-1…SURF-10, PROV-7, REWR-1…REWR-6, PAIR-1…PAIR-8, REGION-1…REGION-6, COMP-10, COMP-12',
+    needsHuman: null,
+  },
+  {
+    id: 'constraint-preservation',
+    title: 'Constraint preservation',
+    checkedBy: 'none: SURF-6 and COMP-12 only say which nodes a replacement shadows and where its summary text is',
+    needsHuman: 'whether each summary keeps the file state, user limits, open goals and key decisions of what it shadowed; no tool can decide it',
+  },
+  {
+    id: 'request-rebuild',
+    title: 'Request rebuild',
+    checkedBy: 'HDR-1…HDR-9, TURN-9, DER-1…DER-8',
+    needsHuman: 'whether the rebuilt request is the one that was sent (only the harness\'s own request log can say)',
+  },
+  {
+    id: 'persistence',
+    title: 'Persistence',
+    checkedBy: 'JSONL-9…JSONL-15, SEED-3…SEED-10, REPAIR-2, FMT-2…FMT-5',
+    needsHuman: 'whether the backend flushed before the process died (the log records appends, not flushes)',
+  },
+  {
+    id: 'failure-recovery',
+    title: 'Failure recovery',
+    checkedBy: 'REPAIR-1…REPAIR-12, COMP-7, COMP-8, COMP-14…COMP-17, PAIR-5',
+    needsHuman: 'whether an external side effect of an unknown-outcome call happened',
+  },
+  {
+    id: 'budget',
+    title: 'Budget',
+    checkedBy: 'DER-1…DER-8, DER-10, HDR-4, COMP-5',
+    needsHuman: 'whether the trade of detail for room was worth it',
+  },
+]
+
+export function definitionOf(id: RowId): RowDefinition {
+  const definition = ROW_DEFINITIONS.find(row => row.id === id)
+  if (definition === undefined) throw new Error(`no row ${id}`)
+  return definition
+}
+
+export function evidence(mark: AuditEvidenceMark, text: string, details: { seq?: number; requirements?: string[] } = {}): AuditEvidence {
+  return {
+    mark,
+    text,
+    ...(details.seq === undefined ? {} : { seq: details.seq }),
+    ...(details.requirements === undefined ? {} : { requirements: details.requirements }),
+  }
+}
+
+const SEVERITY: Record<AuditVerdict, number> = { pass: 0, human: 1, warn: 2, fail: 3 }
+
+export function worst(verdicts: readonly AuditVerdict[]): AuditVerdict {
+  return verdicts.reduce<AuditVerdict>((worstSoFar, verdict) => (SEVERITY[verdict] > SEVERITY[worstSoFar] ? verdict : worstSoFar), 'pass')
+}
+
+/** The verdict the evidence marks add up to: fail, then warn, then pass; info counts for nothing. */
+export function verdictOf(items: readonly AuditEvidence[]): AuditVerdict {
+  return worst(items.map(item => (item.mark === 'info' || item.mark === 'human' ? 'pass' : item.mark)))
+}
+
+/** A row whose verdict is read off its evidence (unless given), with a summary for that verdict. */
+export function row(id: RowId, items: AuditEvidence[], summary: (verdict: AuditVerdict) => string, verdict = verdictOf(items)): AuditRow {
+  return { ...definitionOf(id), verdict, summary: summary(verdict), evidence: items }
+}
+
+/** The overall verdict: a human row alone leaves pass. */
+export function overallVerdict(rows: readonly AuditRow[]): AuditVerdict {
+  return worst(rows.map(item => (item.verdict === 'human' ? 'pass' : item.verdict)))
+}
+
+/** At most `limit` items of a long list of like facts, and one line that counts the rest. */
+export function capped(items: readonly AuditEvidence[], limit = 20): AuditEvidence[] {
+  if (items.length <= limit) return [...items]
+  return [...items.slice(0, limit), evidence('info', `… and ${items.length - limit} more like these`)]
+}
+
+/** The row of a log that does not load: its checks cannot run. */
+export function notEvaluated(id: RowId, reason: string): AuditRow {
+  const text = `not evaluated: ${reason}; the operations behind this row are defined only for a log that load accepts`
+  return { ...definitionOf(id), verdict: 'fail', summary: 'The log does not load, so this row cannot be established.', evidence: [evidence('fail', text)] }
+}
+
+/** The row a relation violation (PROC-7) belongs to, by its code and the type of the vetoed event. */
+export function rowOfViolation(code: string, eventType: string): RowId {
+  if (code === 'TOOL_RESULT_ORPHAN' || code === 'COMPACTION_CLAIM_MISMATCH') return 'surface-legality'
+  if (code.startsWith('COMPACTION_')) return 'failure-recovery'
+  if (code === 'TURN_NOT_OPEN' && eventType.startsWith('request/')) return 'request-rebuild'
+  return 'raw-facts'
+}

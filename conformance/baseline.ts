@@ -1,0 +1,180 @@
+// Baselines for forks' CI: a file that lists the cases an implementation is known to fail, each with
+// the reason. A run compared with its baseline fails only on a NEW FAIL (a fail or error not listed);
+// a listed case that passes is a NEW PASS, which fails the run only under --strict-baseline.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { Document, isMap, isScalar, isSeq, parse as parseYaml, type Scalar } from 'yaml'
+import type { CaseOutcome } from './run-case.ts'
+import type { SuiteIdentity } from './suite-identity.ts'
+
+export interface BaselineEntry {
+  id: string
+  reason: string
+}
+
+export interface Baseline {
+  /** The adapter's name (its metadata `name`), which ties the file to one implementation. */
+  adapter: string
+  suiteVersion?: string
+  suiteHash?: string
+  failures: BaselineEntry[]
+}
+
+export interface BaselineVerdict {
+  /** Where the baseline came from, for messages and reports. */
+  source: string
+  /** Fails and errors the baseline does not list. */
+  newFailures: string[]
+  /** Listed cases that passed. */
+  newPasses: string[]
+  /** Listed cases that still fail or err. */
+  stillFailing: string[]
+  /** Listed cases that were skipped or not selected by the filters: they say nothing either way. */
+  notRun: string[]
+  notes: string[]
+  /** The listed reason of every id the baseline lists. */
+  reasons: Record<string, string>
+}
+
+const FAILED = new Set(['fail', 'error'])
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Reads a baseline from YAML or JSON text (JSON is YAML); throws an Error naming what is wrong. */
+export function parseBaseline(text: string, source: string): Baseline {
+  const document: unknown = parseYaml(text, { maxAliasCount: -1 })
+  const fail = (what: string): never => {
+    throw new Error(`${source}: not a baseline: ${what}`)
+  }
+  if (!isRecord(document)) return fail('expected a mapping with adapter and failures')
+  const { adapter, suiteVersion, suiteHash, failures } = document
+  if (typeof adapter !== 'string' || adapter === '') fail('adapter must be a non-empty string')
+  if (suiteVersion !== undefined && typeof suiteVersion !== 'string') fail('suiteVersion must be a string')
+  if (suiteHash !== undefined && typeof suiteHash !== 'string') fail('suiteHash must be a string')
+  if (!Array.isArray(failures)) return fail('failures must be a list of {id, reason}')
+  const seen = new Set<string>()
+  const entries = failures.map((entry, index): BaselineEntry => {
+    if (!isRecord(entry) || typeof entry['id'] !== 'string' || entry['id'] === '') return fail(`failures[${index}] needs a string id`)
+    if (typeof entry['reason'] !== 'string' || entry['reason'].trim() === '') return fail(`failures[${index}] (${entry['id']}) needs a reason`)
+    if (seen.has(entry['id'])) fail(`${entry['id']} is listed twice`)
+    seen.add(entry['id'])
+    return { id: entry['id'], reason: entry['reason'].trim() }
+  })
+  return {
+    adapter: adapter as string,
+    ...(suiteVersion === undefined ? {} : { suiteVersion: suiteVersion as string }),
+    ...(suiteHash === undefined ? {} : { suiteHash: suiteHash as string }),
+    failures: entries,
+  }
+}
+
+export function readBaseline(path: string): Baseline {
+  return parseBaseline(readFileSync(path, 'utf8'), path)
+}
+
+/** Sorts each outcome of a run against the baseline of the same adapter. */
+export function compareWithBaseline(
+  outcomes: readonly CaseOutcome[],
+  baseline: Baseline,
+  context: { source: string; adapter: string; suite: SuiteIdentity },
+): BaselineVerdict {
+  const listed = new Set(baseline.failures.map((entry) => entry.id))
+  const statusOf = new Map(outcomes.map((outcome) => [outcome.id, outcome.status]))
+  const reasons = Object.fromEntries(baseline.failures.map((entry) => [entry.id, entry.reason]))
+  const verdict: BaselineVerdict = { source: context.source, newFailures: [], newPasses: [], stillFailing: [], notRun: [], notes: [], reasons }
+  for (const outcome of outcomes) {
+    if (FAILED.has(outcome.status) && !listed.has(outcome.id)) verdict.newFailures.push(outcome.id)
+  }
+  for (const { id } of baseline.failures) {
+    const status = statusOf.get(id)
+    if (status === 'pass') verdict.newPasses.push(id)
+    else if (status !== undefined && FAILED.has(status)) verdict.stillFailing.push(id)
+    else verdict.notRun.push(id)
+  }
+  if (baseline.adapter !== context.adapter) verdict.notes.push(`the baseline is for adapter ${baseline.adapter}, the run is of ${context.adapter}`)
+  if (baseline.suiteHash !== undefined && baseline.suiteHash !== context.suite.contentHash) {
+    verdict.notes.push(`the baseline was written against suite ${baseline.suiteHash}, this suite is ${context.suite.contentHash}; its case ids still apply`)
+  }
+  return verdict
+}
+
+/** Whether the baseline fails the run: any NEW FAIL does, a NEW PASS only under strict. */
+export function baselineFailsRun(verdict: BaselineVerdict, strict: boolean): boolean {
+  return verdict.newFailures.length > 0 || (strict && verdict.newPasses.length > 0)
+}
+
+/** The reason a written baseline gives a failure nobody has explained yet: what went wrong, briefly. */
+function observedReason(outcome: CaseOutcome): string {
+  const firstLine = (outcome.reason ?? outcome.status).split('\n')[0]!
+  return firstLine.length > 240 ? `${firstLine.slice(0, 240)}…` : firstLine
+}
+
+/**
+ * The baseline of a run's current failures. Reasons of ids the previous baseline explains are kept;
+ * its entries for cases this run did not reach (filtered out or skipped) are carried over, while ids
+ * that left the suite are dropped. Entries are grouped by reason, in suite order.
+ */
+export function currentBaseline(options: {
+  adapter: string
+  suite: SuiteIdentity
+  outcomes: readonly CaseOutcome[]
+  suiteIds: readonly string[]
+  previous?: Baseline
+}): Baseline {
+  const { adapter, suite, outcomes, suiteIds, previous } = options
+  const previousReason = new Map(previous?.failures.map((entry) => [entry.id, entry.reason]))
+  const reached = new Map(outcomes.filter((outcome) => outcome.status !== 'skip').map((outcome) => [outcome.id, outcome]))
+  const reasonOf = new Map<string, string>()
+  for (const id of suiteIds) {
+    const outcome = reached.get(id)
+    if (outcome !== undefined && FAILED.has(outcome.status)) reasonOf.set(id, previousReason.get(id) ?? observedReason(outcome))
+    else if (outcome === undefined && previousReason.has(id)) reasonOf.set(id, previousReason.get(id)!)
+  }
+  const groups = new Map<string, string[]>()
+  for (const [id, reason] of reasonOf) groups.set(reason, [...(groups.get(reason) ?? []), id])
+  const failures = [...groups].flatMap(([reason, ids]) => ids.map((id) => ({ id, reason })))
+  return { adapter, suiteVersion: suite.version, suiteHash: suite.contentHash, failures }
+}
+
+/** An anchor name for a shared reason: its leading tag (`U4:` gives `U4`) or a running number. */
+function anchorName(reason: string, used: Set<string>): string {
+  const tag = /^([A-Za-z][A-Za-z0-9-]{0,30})[:\s]/.exec(reason)?.[1]
+  let name = tag ?? `reason-${used.size + 1}`
+  for (let suffix = 2; used.has(name); suffix += 1) name = `${tag ?? 'reason'}-${suffix}`
+  used.add(name)
+  return name
+}
+
+/** YAML in which a reason shared by several cases is written once and referred to by an alias. */
+function baselineYaml(baseline: Baseline): string {
+  const document = new Document(baseline)
+  document.commentBefore = [
+    ` Known failures of ${baseline.adapter} against dsh-session-conformance (see the README, "Gating a fork's CI").`,
+    ' Each reason says which rule of spec/ the implementation departs from. Rewritten by',
+    ' `dsh-conformance run --write-baseline`, which keeps the reasons of cases that still fail.',
+  ].join('\n')
+  const failures = document.get('failures', true)
+  const firstNode = new Map<string, Scalar>()
+  const used = new Set<string>()
+  if (isSeq(failures)) {
+    for (const item of failures.items) {
+      if (!isMap(item)) continue
+      const node = item.get('reason', true)
+      if (!isScalar(node) || typeof node.value !== 'string') continue
+      const first = firstNode.get(node.value)
+      if (first === undefined) firstNode.set(node.value, node)
+      else item.set('reason', document.createAlias(first, first.anchor ?? anchorName(node.value, used)))
+    }
+  }
+  return document.toString({ lineWidth: 110 })
+}
+
+/** The baseline as file text: JSON when the path ends in .json, YAML otherwise. */
+export function formatBaseline(baseline: Baseline, path: string): string {
+  return path.endsWith('.json') ? `${JSON.stringify(baseline, null, 2)}\n` : baselineYaml(baseline)
+}
+
+export function writeBaseline(path: string, baseline: Baseline): void {
+  writeFileSync(path, formatBaseline(baseline, path))
+}

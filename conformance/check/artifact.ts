@@ -1,0 +1,125 @@
+// The state of checking one artifact, shared by the raw and the zstd readers: the header line
+// (JSONL-6), the record scan with its torn-tail rules (JSONL-11, JSONL-14, JSONL-15), the streaming
+// load and relations behind it, facts about the bytes worth a notice, and the checker's own limits.
+import { isUtf8 } from 'node:buffer'
+import { decodeHeaderLine, type TornTail } from '../../reference/jsonl.ts'
+import type { JsonRecord } from '../../reference/lossless-json.ts'
+import type { ErrorCode, RejectionError } from '../../reference/result.ts'
+import { RecordScanner } from './record-scan.ts'
+import { StreamingLoad, type LoadOutcome } from './streaming-load.ts'
+
+export interface CheckSettings {
+  vocabulary: string
+  /** Longest line the checker assembles; a longer one stops the check (a limit, not a verdict). */
+  maxLineBytes: number
+}
+
+/** A reason the checker could not reach a verdict; it is not a rule of the spec. */
+export interface LimitFault {
+  code: 'CHECK_LINE_TOO_LONG' | 'CHECK_WINDOW_TOO_LARGE' | 'CHECK_INTERNAL_ERROR'
+  line?: number
+  message: string
+}
+
+/** Where the first line with a byte-level oddity is, and how many lines have it. */
+export interface LineFact {
+  first: number
+  count: number
+}
+
+export interface ByteFacts {
+  byteOrderMark?: LineFact
+  carriageReturn?: LineFact
+  invalidUtf8?: LineFact
+}
+
+export interface ArtifactOutcome {
+  decodeError: RejectionError | undefined
+  limit: LimitFault | undefined
+  header: JsonRecord | undefined
+  tornTail: TornTail | null
+  load: LoadOutcome | undefined
+  facts: ByteFacts
+}
+
+function noted(fact: LineFact | undefined, line: number): LineFact {
+  return fact === undefined ? { first: line, count: 1 } : { first: fact.first, count: fact.count + 1 }
+}
+
+export class ArtifactCheck {
+  decodeError: RejectionError | undefined
+  limit: LimitFault | undefined
+  header: JsonRecord | undefined
+  readonly facts: ByteFacts = {}
+  private load: StreamingLoad | undefined
+  private scanner: RecordScanner | undefined
+
+  constructor(private readonly settings: CheckSettings) {}
+
+  /** A verdict of the storage layer or a limit is reached: nothing later can change the outcome. */
+  get finished(): boolean {
+    return this.decodeError !== undefined || this.limit !== undefined
+  }
+
+  get scan(): RecordScanner | undefined {
+    return this.scanner
+  }
+
+  rejectStorage(code: ErrorCode, message: string, line?: number): void {
+    if (!this.finished) this.decodeError = { code, message, ...(line === undefined ? {} : { line }) }
+  }
+
+  stopAtLimit(found: LimitFault): void {
+    if (!this.finished) this.limit = found
+  }
+
+  oversized(line: number): void {
+    this.stopAtLimit({ code: 'CHECK_LINE_TOO_LONG', line, message: `line ${line} is longer than the checker's limit of ${this.settings.maxLineBytes} bytes (--max-line-bytes)` })
+  }
+
+  /** JSONL-6 steps 2 to 5; a header that passes starts the load. `committed`: the offset after it. */
+  headerLine(bytes: Uint8Array, committed: number): void {
+    this.noteBytes(bytes, 1)
+    const decoded = decodeHeaderLine(bytes)
+    if (!decoded.ok) return void (this.decodeError = decoded.error)
+    this.header = decoded.value
+    const header = decoded.value
+    // As the corpus pipeline does: the session asked for is the one the header names.
+    this.load = new StreamingLoad({ header, sessionId: header['id'], vocabulary: this.settings.vocabulary })
+    const load = this.load
+    this.scanner = new RecordScanner((records, line) => load.line(records, line), committed)
+  }
+
+  /** One complete record line; `strict` inside a zstd artifact's complete frames. */
+  recordLine(bytes: Uint8Array, number: number, start: number, end: number, strict: boolean): void {
+    if (this.finished || this.scanner === undefined) return
+    this.noteBytes(bytes, number)
+    try {
+      const rejected = this.scanner.judge(bytes, number, start, end, strict)
+      if (rejected !== undefined) this.decodeError = rejected.error
+    } catch (error) {
+      // The reference's own limits (a recursion over a very deep value, a huge row spread into
+      // arguments) surface as exceptions; they are the checker's limits, reported with their line.
+      const why = error instanceof Error ? error.message : String(error)
+      this.stopAtLimit({ code: 'CHECK_INTERNAL_ERROR', line: number, message: `line ${number} could not be checked: ${why}` })
+    }
+  }
+
+  outcome(tornTail: TornTail | null): ArtifactOutcome {
+    const done = this.finished
+    return {
+      decodeError: this.decodeError,
+      limit: this.limit,
+      header: this.header,
+      tornTail: done ? null : tornTail,
+      load: done || this.load === undefined ? undefined : this.load.finish(),
+      facts: this.facts,
+    }
+  }
+
+  private noteBytes(bytes: Uint8Array, line: number): void {
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) this.facts.byteOrderMark = noted(this.facts.byteOrderMark, line)
+    if (bytes[bytes.length - 1] === 0x0d) this.facts.carriageReturn = noted(this.facts.carriageReturn, line)
+    if (!isUtf8(bytes)) this.facts.invalidUtf8 = noted(this.facts.invalidUtf8, line)
+  }
+}

@@ -1,0 +1,141 @@
+// One artifact from path to report: the reader for its encoding, then the outcome in the terms of the
+// reference pipeline (decodeJsonl -> load -> relations) and one diagnostic per finding, each with the
+// line, seq, requirement and code it concerns.
+import { closeSync, fstatSync, openSync } from 'node:fs'
+import type { TornTail } from '../../reference/jsonl.ts'
+import type { ArtifactOutcome, ByteFacts, CheckSettings, LimitFault } from './artifact.ts'
+import { ByteSource } from './byte-source.ts'
+import { checkRawArtifact } from './raw-reader.ts'
+import { checkZstdArtifact } from './zstd-reader.ts'
+import type { RequirementIndex, Stage } from './requirements.ts'
+
+export type Encoding = 'raw' | 'zstd'
+
+/** The pipeline's outcome, shaped like the corpus verdicts (tests/corpus.test.ts). */
+export type Outcome =
+  | { verdict: 'rejected'; operation: 'decodeJsonl' | 'load'; code: string; seq?: number; line?: number }
+  | { verdict: 'accepted'; events: number; tornTail: TornTail | null; relations: { code: string; seq: number }[] }
+  | { verdict: 'unchecked'; code: string }
+
+export interface Diagnostic {
+  severity: 'error' | 'notice'
+  code: string
+  requirement?: string
+  line?: number
+  seq?: number
+  message: string
+}
+
+export interface FileReport {
+  file: string
+  encoding: Encoding
+  /** valid: accepted with no violation; invalid: rejected or with violations; unchecked: no verdict reached. */
+  status: 'valid' | 'invalid' | 'unchecked'
+  outcome: Outcome
+  diagnostics: Diagnostic[]
+}
+
+const CORRUPTION_CODES: ReadonlySet<string> = new Set(['JSONL_LINE_UNPARSABLE', 'JSONL_ROW_INVALID', 'JSONL_SEQ_GAP', 'JSONL_FRAME_INVALID'])
+
+/** The encoding a file name says: `.zstd` (or `.zst`) is zstd, anything else raw. */
+export function encodingOf(file: string): Encoding {
+  return /\.zstd?$/.test(file) ? 'zstd' : 'raw'
+}
+
+function readArtifact(file: string, encoding: Encoding, settings: CheckSettings): ArtifactOutcome {
+  const fd = openSync(file, 'r')
+  try {
+    return encoding === 'zstd' ? checkZstdArtifact(new ByteSource(fd, fstatSync(fd).size), settings) : checkRawArtifact(fd, settings)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function limitOutcome(limit: LimitFault): Outcome {
+  return { verdict: 'unchecked', code: limit.code }
+}
+
+function outcomeOf(artifact: ArtifactOutcome): Outcome {
+  if (artifact.limit !== undefined) return limitOutcome(artifact.limit)
+  const decoded = artifact.decodeError
+  if (decoded !== undefined) return { verdict: 'rejected', operation: 'decodeJsonl', code: decoded.code, ...(decoded.line === undefined ? {} : { line: decoded.line }) }
+  const load = artifact.load
+  if (load === undefined) return { verdict: 'unchecked', code: 'CHECK_INTERNAL_ERROR' }
+  if (load.fault !== undefined) return { verdict: 'rejected', operation: 'load', code: load.fault.code, ...(load.fault.seq === undefined ? {} : { seq: load.fault.seq }) }
+  return { verdict: 'accepted', events: load.events, tornTail: artifact.tornTail, relations: load.violations.map(({ code, seq }) => ({ code, seq })) }
+}
+
+function factNotices(facts: ByteFacts): Diagnostic[] {
+  const notices: Diagnostic[] = []
+  const times = (count: number): string => (count === 1 ? 'this line' : `${count} lines, the first shown`)
+  if (facts.byteOrderMark !== undefined) {
+    notices.push({ severity: 'notice', code: 'BYTE_ORDER_MARK', requirement: 'JSONL-9', line: facts.byteOrderMark.first, message: `${times(facts.byteOrderMark.count)} start with a byte order mark (U+FEFF), which makes a line unparsable` })
+  }
+  if (facts.carriageReturn !== undefined) {
+    notices.push({ severity: 'notice', code: 'CARRIAGE_RETURN', requirement: 'JSONL-9', line: facts.carriageReturn.first, message: `${times(facts.carriageReturn.count)} end with CR (CRLF line ends); CR is JSON whitespace, so they still read, but writers write LF only (JSONL-8)` })
+  }
+  if (facts.invalidUtf8 !== undefined) {
+    notices.push({ severity: 'notice', code: 'INVALID_UTF8', requirement: 'JSONL-9', line: facts.invalidUtf8.first, message: `${times(facts.invalidUtf8.count)} hold ill-formed UTF-8, read as U+FFFD` })
+  }
+  return notices
+}
+
+function tornTailNotice(tornTail: TornTail, encoding: Encoding): Diagnostic {
+  return {
+    severity: 'notice',
+    code: 'TORN_TAIL',
+    requirement: encoding === 'zstd' ? 'JSONL-15' : 'JSONL-12',
+    line: tornTail.line,
+    message: `recoverable torn tail (${tornTail.reason}) from byte ${tornTail.offset}: dropped on read; a writer truncates to byte ${tornTail.offset} before appending`,
+  }
+}
+
+function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIndex): Diagnostic[] {
+  const at = (stage: Stage, code: string): { requirement?: string } => {
+    const requirement = requirements.of(stage, code)
+    return requirement === undefined ? {} : { requirement }
+  }
+  const position = (line?: number, seq?: number): { line?: number; seq?: number } => ({
+    ...(line === undefined ? {} : { line }), ...(seq === undefined ? {} : { seq }),
+  })
+  if (artifact.limit !== undefined) {
+    const { code, line, message } = artifact.limit
+    return [{ severity: 'error', code, ...position(line), message: `not checked: ${message}` }]
+  }
+  const decoded = artifact.decodeError
+  if (decoded !== undefined) {
+    const kind = CORRUPTION_CODES.has(decoded.code) ? 'corruption: ' : ''
+    return [{ severity: 'error', code: decoded.code, ...at('decode', decoded.code), ...position(decoded.line), message: `${kind}${decoded.message}` }]
+  }
+  const fault = artifact.load?.fault
+  if (fault !== undefined) return [{ severity: 'error', code: fault.code, ...at(fault.stage, fault.code), ...position(fault.line, fault.seq), message: fault.message }]
+  return (artifact.load?.violations ?? []).map(violation => ({
+    severity: 'error', code: violation.code, ...at('relations', violation.code), ...position(violation.line, violation.seq), message: 'the relation state before this event forbids it (PROC-7)',
+  }))
+}
+
+function report(file: string, encoding: Encoding, artifact: ArtifactOutcome, requirements: RequirementIndex): FileReport {
+  const outcome = outcomeOf(artifact)
+  const diagnostics = [...errorDiagnostics(artifact, requirements), ...factNotices(artifact.facts)]
+  if (artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined) diagnostics.push(tornTailNotice(artifact.tornTail, encoding))
+  const status = outcome.verdict === 'unchecked' ? 'unchecked'
+    : outcome.verdict === 'rejected' || outcome.relations.length > 0 ? 'invalid' : 'valid'
+  return { file, encoding, status, outcome, diagnostics }
+}
+
+function unchecked(file: string, encoding: Encoding, code: string, message: string): FileReport {
+  return { file, encoding, status: 'unchecked', outcome: { verdict: 'unchecked', code }, diagnostics: [{ severity: 'error', code, message }] }
+}
+
+export function checkFile(file: string, settings: CheckSettings, requirements: RequirementIndex): FileReport {
+  const encoding = encodingOf(file)
+  let artifact: ArtifactOutcome
+  try {
+    artifact = readArtifact(file, encoding, settings)
+  } catch (error) {
+    const io = typeof (error as NodeJS.ErrnoException).code === 'string'
+    const message = error instanceof Error ? error.message : String(error)
+    return unchecked(file, encoding, io ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR', io ? `cannot read: ${message}` : `the checker failed: ${message}`)
+  }
+  return report(file, encoding, artifact, requirements)
+}

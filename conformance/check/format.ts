@@ -1,0 +1,59 @@
+// The check report for people (text: one line per file, then one line per finding, in the
+// `file:line:` form editors link to) and for programs (json: one document).
+import type { Diagnostic, FileReport } from './check-file.ts'
+
+export interface Summary {
+  files: number
+  valid: number
+  invalid: number
+  unchecked: number
+}
+
+export function summarize(reports: readonly FileReport[]): Summary {
+  const count = (status: FileReport['status']): number => reports.filter(report => report.status === status).length
+  return { files: reports.length, valid: count('valid'), invalid: count('invalid'), unchecked: count('unchecked') }
+}
+
+/** 0 every file valid, 1 some file invalid, 2 some file unchecked (unreadable, or past a limit). */
+export function exitCodeOf(summary: Summary): number {
+  if (summary.unchecked > 0) return 2
+  return summary.invalid > 0 ? 1 : 0
+}
+
+function headline(report: FileReport): string {
+  const outcome = report.outcome
+  switch (outcome.verdict) {
+    case 'unchecked':
+      return `${report.file}: unchecked (${outcome.code})`
+    case 'rejected':
+      return `${report.file}: invalid, ${outcome.operation} rejects it with ${outcome.code}`
+    case 'accepted': {
+      const violations = outcome.relations.length
+      const torn = outcome.tornTail === null ? '' : ', recoverable torn tail'
+      return violations === 0
+        ? `${report.file}: valid, ${outcome.events} events${torn}`
+        : `${report.file}: invalid, ${outcome.events} events, ${violations} relation violation${violations === 1 ? '' : 's'}${torn}`
+    }
+  }
+}
+
+export function diagnosticLine(file: string, diagnostic: Diagnostic): string {
+  const where = diagnostic.line === undefined ? file : `${file}:${diagnostic.line}`
+  const rule = diagnostic.requirement === undefined ? '' : ` (${diagnostic.requirement})`
+  const seq = diagnostic.seq === undefined ? '' : ` at seq ${diagnostic.seq}`
+  return `${where}: ${diagnostic.severity} ${diagnostic.code}${rule}${seq}: ${diagnostic.message}`
+}
+
+export function formatText(reports: readonly FileReport[], summary: Summary): string {
+  const lines: string[] = []
+  for (const report of reports) {
+    lines.push(headline(report))
+    for (const diagnostic of report.diagnostics) lines.push(`  ${diagnosticLine(report.file, diagnostic)}`)
+  }
+  lines.push(`checked ${summary.files} file${summary.files === 1 ? '' : 's'}: ${summary.valid} valid, ${summary.invalid} invalid, ${summary.unchecked} unchecked`)
+  return lines.join('\n')
+}
+
+export function formatJson(reports: readonly FileReport[], summary: Summary): string {
+  return JSON.stringify({ summary, exitCode: exitCodeOf(summary), files: reports }, null, 2)
+}

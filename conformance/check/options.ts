@@ -1,0 +1,54 @@
+// The command line of `dsh-conformance check`, as plain data.
+import { vocabularyNamed } from '../../reference/unknown-types.ts'
+
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
+
+export const CHECK_USAGE = `usage: dsh-conformance check PATH... [options]
+
+Checks stored session logs by the spec: decodeJsonl, then load, then relations, streaming record by
+record. A PATH is a file or a folder; folders are walked for *.jsonl and *.jsonl.zstd files (the
+upstream layout <root>/<project>/<session>/session.jsonl[.zstd] included). A name ending in .zstd is
+read as the zstd encoding, any other as raw.
+
+options:
+  --format text|json                 report format (default text)
+  --vocabulary v0-pinned|v0-rc8      the reader's event types (default v0-pinned)
+  --max-line-bytes N                 longest line the checker reads (default ${DEFAULT_MAX_LINE_BYTES});
+                                     a longer one leaves the file unchecked
+
+exit status: 0 every file valid (a recoverable torn tail included), 1 some file invalid,
+2 a usage error, or some file could not be read or checked`
+
+export interface CheckOptions {
+  paths: string[]
+  format: 'text' | 'json'
+  vocabulary: string
+  maxLineBytes: number
+}
+
+/** The options of `check`, or what is wrong with them. */
+export function parseCheckOptions(args: readonly string[]): CheckOptions | { error: string } {
+  const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES }
+  for (let index = 0; index < args.length; index++) {
+    const argument = args[index] as string
+    if (!argument.startsWith('--')) {
+      options.paths.push(argument)
+      continue
+    }
+    const value = args[++index]
+    if (value === undefined) return { error: `${argument} needs a value` }
+    if (argument === '--format') {
+      if (value !== 'text' && value !== 'json') return { error: `--format is text or json, not ${value}` }
+      options.format = value
+    } else if (argument === '--vocabulary') {
+      if (vocabularyNamed(value) === undefined) return { error: `--vocabulary is v0-pinned or v0-rc8, not ${value}` }
+      options.vocabulary = value
+    } else if (argument === '--max-line-bytes') {
+      const bytes = Number(value)
+      if (!Number.isSafeInteger(bytes) || bytes <= 0) return { error: `--max-line-bytes needs a positive number of bytes, not ${value}` }
+      options.maxLineBytes = bytes
+    } else return { error: `unknown option ${argument}` }
+  }
+  if (options.paths.length === 0) return { error: 'check needs at least one PATH' }
+  return options
+}

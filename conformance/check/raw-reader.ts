@@ -1,0 +1,40 @@
+// The raw encoding (JSONL-6, JSONL-11, JSONL-12): the file is read in chunks and split into lines; the
+// first line is the header line, every later complete line a record line, and the bytes after the last
+// line feed the unterminated tail, which is never decoded (and so never held).
+import { readSync } from 'node:fs'
+import type { TornTail } from '../../reference/jsonl.ts'
+import { ArtifactCheck, type ArtifactOutcome, type CheckSettings } from './artifact.ts'
+import { LineSplitter } from './lines.ts'
+
+const CHUNK_BYTES = 1 << 20
+
+export function checkRawArtifact(fd: number, settings: CheckSettings): ArtifactOutcome {
+  const artifact = new ArtifactCheck(settings)
+  let headerSeen = false
+  const splitter: LineSplitter = new LineSplitter({
+    line(bytes, number, start, end) {
+      if (number === 1) {
+        headerSeen = true
+        artifact.headerLine(bytes, end)
+      } else artifact.recordLine(bytes, number, start, end, false)
+      if (artifact.finished) splitter.stop()
+    },
+    oversized(number) {
+      artifact.oversized(number)
+      splitter.stop()
+    },
+  }, settings.maxLineBytes)
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
+  for (let at = 0; !splitter.isStopped;) {
+    const read = readSync(fd, chunk, 0, CHUNK_BYTES, at)
+    if (read === 0) break
+    at += read
+    splitter.push(chunk.subarray(0, read))
+  }
+  if (!headerSeen) artifact.rejectStorage('JSONL_HEADER_INVALID', 'the artifact has no complete header line', 1)
+  const scan = artifact.scan?.state
+  const unterminated: TornTail | null = scan !== undefined && splitter.tailLength > 0
+    ? { line: splitter.number, offset: scan.committed, reason: 'unterminated' }
+    : null
+  return artifact.outcome(scan?.defect ?? unterminated)
+}

@@ -1,0 +1,106 @@
+// PROC-7 relations, event by event, with the reference's `checkEventRelations`. The one input it
+// needs from the future is staleness (chapter 13, Terms): a turn/start or turn/end inside the open
+// bracket started at seq S is a violation unless S is stale, that is unless the next compaction/start,
+// compaction/end or session/end-seed after S (by position, whether it passes or not) is an end-seed.
+//
+// So when such a turn event meets a bracket whose staleness is still open, the runner keeps two
+// relation states from there on, "S live" and "S stale", each with its own pending violations, and
+// picks one at the next of those three event types (or "live" at the end of the log). Both states keep
+// the same bracket S until then, since only those three event types open or close a bracket.
+import { checkEventRelations, type RelationState } from '../../reference/processing.ts'
+import { initialTurnState } from '../../reference/turns-and-steps.ts'
+import { initialCompactionState } from '../../reference/compaction.ts'
+import type { SessionEvent } from '../../reference/envelope.ts'
+import type { ErrorCode } from '../../reference/result.ts'
+
+export interface RelationViolation {
+  code: ErrorCode
+  seq: number
+  line: number
+}
+
+interface Branch {
+  state: RelationState
+  violations: RelationViolation[]
+  /** The code of the last event's violation, undefined when it passed. */
+  last: ErrorCode | undefined
+}
+
+const NOT_STALE: ReadonlySet<number> = new Set()
+
+function isStalenessMarker(type: string): boolean {
+  return type === 'compaction/start' || type === 'compaction/end' || type === 'session/end-seed'
+}
+
+export class RelationStream {
+  /** Violations whose fate no longer depends on later events. */
+  readonly violations: RelationViolation[] = []
+  private live: Branch = { state: { turns: initialTurnState, pending: new Set(), compaction: initialCompactionState }, violations: [], last: undefined }
+  /** While the staleness of `speculated` is open: the state under "it is stale". */
+  private stale: Branch | undefined
+  private speculated: number | undefined
+  /** The latest compaction/start by position with no compaction/end or end-seed after it yet. */
+  private positionalStart: number | undefined
+
+  step(event: SessionEvent, line: number): void {
+    if (isStalenessMarker(event.type) && this.stale !== undefined) this.resolve(event.type === 'session/end-seed')
+    if (this.stale === undefined && this.stalenessMatters(event)) this.speculate()
+    this.advance(this.live, event, line, NOT_STALE)
+    if (this.stale !== undefined) this.advance(this.stale, event, line, new Set([this.speculated as number]))
+    this.trackPosition(event)
+  }
+
+  /**
+   * An event whose checks are those of the last one (a later member of a packed row, which is no
+   * staleness marker): in each state it fails as the last one did, or passes and leaves the state.
+   */
+  repeatLast(seq: number, line: number): void {
+    this.repeat(this.live, seq, line)
+    if (this.stale !== undefined) this.repeat(this.stale, seq, line)
+  }
+
+  /** The end of the log: an open question of staleness is answered "live". */
+  finish(): RelationViolation[] {
+    if (this.stale !== undefined) this.resolve(false)
+    this.violations.push(...this.live.violations)
+    this.live.violations = []
+    return this.violations
+  }
+
+  private stalenessMatters(event: SessionEvent): boolean {
+    const bracket = this.live.state.compaction.bracket
+    return (event.type === 'turn/start' || event.type === 'turn/end')
+      && bracket !== undefined && bracket.startSeq === this.positionalStart
+  }
+
+  private speculate(): void {
+    this.violations.push(...this.live.violations)
+    this.live.violations = []
+    this.speculated = this.positionalStart
+    this.stale = { state: this.live.state, violations: [], last: this.live.last }
+  }
+
+  private resolve(isStale: boolean): void {
+    const kept = isStale ? (this.stale as Branch) : this.live
+    this.violations.push(...kept.violations)
+    this.live = { state: kept.state, violations: [], last: kept.last }
+    this.stale = undefined
+    this.speculated = undefined
+  }
+
+  private advance(branch: Branch, event: SessionEvent, line: number, stale: ReadonlySet<number>): void {
+    const checked = checkEventRelations(branch.state, event, stale)
+    if (checked.ok) branch.state = checked.state
+    else branch.violations.push({ code: checked.fault.code, seq: event.seq, line })
+    branch.last = checked.ok ? undefined : checked.fault.code
+  }
+
+  private repeat(branch: Branch, seq: number, line: number): void {
+    if (branch.last !== undefined) branch.violations.push({ code: branch.last, seq, line })
+  }
+
+  private trackPosition(event: SessionEvent): void {
+    if (event.type === 'compaction/start') this.positionalStart = event.seq
+    else if (event.type === 'compaction/end' || event.type === 'session/end-seed') this.positionalStart = undefined
+  }
+}

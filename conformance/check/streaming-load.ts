@@ -1,0 +1,207 @@
+// `load` (PROC-2) and `relations` (PROC-7) in one pass over the events, holding none of them.
+//
+// The reference runs the phases one after another over the whole log; a single pass cannot, but the
+// verdict only needs the first fault of each phase. So each event goes through the phases in order,
+// and the first fault of each phase is remembered; at the end the fault of the earliest phase wins,
+// exactly as if the phases had run one by one. Once a phase has a fault, later phases stop working
+// (their faults could never be reported), but earlier ones go on: a legacy type anywhere still beats
+// a bad shape earlier in the log. Relations run on the events that passed replay and count only when
+// the whole load passes.
+//
+// What is kept: the surface fold (reference/surface.ts, three numbers per seq), the tool/result
+// events on the surface with their result content blanked (all a rewrite check reads, REWR-6), the
+// message ids LEGACY-11 may inherit, and the relation state with its open brackets.
+import { isRecord, snapshotJson, type JsonRecord, type Snapshot } from '../../reference/lossless-json.ts'
+import { effectiveSessionId, eventFault, messageIdOf, shapeFault } from '../../reference/processing.ts'
+import { headerFieldsFault, headerIdentityFault } from '../../reference/storage-header.ts'
+import { legacyRejectionFault, upgradeLegacyShapes, type UpgradeContext } from '../../reference/legacy.ts'
+import { unknownTypeFault, vocabularyNamed } from '../../reference/unknown-types.ts'
+import { applySurfacePlan, emptySurface, planSurfaceEvent, type SurfacePlan, type SurfaceState } from '../../reference/surface.ts'
+import { withBlankedResultContent } from '../../reference/tool-result-rewrites.ts'
+import { seqForRecord, type SessionEvent } from '../../reference/envelope.ts'
+import type { ErrorCode, Fault } from '../../reference/result.ts'
+import { RelationStream, type RelationViolation } from './relations-stream.ts'
+
+/** The phases of PROC-2 in order; `header-fields` is the start of the replay phase (META-4). */
+export const LOAD_STAGES = ['header', 'legacy', 'shape', 'vocabulary', 'header-fields', 'replay'] as const
+export type LoadStage = (typeof LOAD_STAGES)[number]
+
+export interface LoadFault {
+  stage: LoadStage
+  code: ErrorCode
+  message: string
+  seq?: number
+  line?: number
+}
+
+export interface LoadOutcome {
+  fault: LoadFault | undefined
+  events: number
+  /** Relation violations; empty when the load failed (relations run over loaded logs only). */
+  violations: RelationViolation[]
+}
+
+export interface LoadSettings {
+  header: unknown
+  sessionId?: unknown
+  vocabulary?: unknown
+}
+
+/**
+ * A value straight from JSON.parse is a plain, acyclic, dense tree, so its only possible lossless-JSON
+ * faults are negative zero and an overflowed (infinite) number. Without those it is its own snapshot;
+ * with one, the reference's snapshot finds and ranks the fault.
+ */
+function holdsUnsafeNumber(root: unknown): boolean {
+  if (typeof root === 'number') return Object.is(root, -0) || !Number.isFinite(root)
+  const stack: unknown[] = [root]
+  while (stack.length > 0) {
+    const value = stack.pop()
+    if (typeof value !== 'object' || value === null) continue
+    const members: unknown[] = Array.isArray(value) ? value : Object.values(value)
+    for (let index = 0; index < members.length; index++) {
+      const member = members[index]
+      if (typeof member === 'number') {
+        // -0 is the only zero whose inverse is negative; an infinity minus itself is NaN.
+        if (member === 0 ? 1 / member < 0 : member - member !== 0) return true
+      } else if (typeof member === 'object' && member !== null) stack.push(member)
+    }
+  }
+  return false
+}
+
+function parsedSnapshot(value: unknown): Snapshot {
+  return holdsUnsafeNumber(value) ? snapshotJson(value) : { value }
+}
+
+/** "Not a node" in the surface fold's arrays (reference/surface.ts). */
+const NO_NODE = -1
+const GROWTH: readonly number[] = new Array<number>(1 << 14).fill(NO_NODE)
+
+/**
+ * The fold grows its per-seq arrays one slot per event; growing them ahead in large steps, with the
+ * value a new slot gets anyway, saves most of the copying and changes nothing the fold can see.
+ */
+function growSurface(surface: SurfaceState): void {
+  for (const slots of [surface.prev, surface.next, surface.order]) slots.push(...GROWTH)
+}
+
+/** Stage indexes, for the "has an earlier stage failed" test on every event. */
+const HEADER = 0
+const LEGACY = 1
+const SHAPE = 2
+const VOCABULARY = 3
+const HEADER_FIELDS = 4
+const REPLAY = 5
+
+export class StreamingLoad {
+  private readonly faults: (LoadFault | undefined)[] = LOAD_STAGES.map(() => undefined)
+  /** The index of the earliest stage with a fault; a stage runs only while it is greater. */
+  private earliest: number = LOAD_STAGES.length
+  private readonly known: ReadonlySet<string> | undefined
+  private readonly upgrades: UpgradeContext
+  private readonly messageIds = new Map<number, string>()
+  private readonly surface: SurfaceState = emptySurface(0)
+  /** tool/result events on the surface, by seq (a sparse array, as planSurfaceEvent indexes by seq). */
+  private readonly surfaceResults: SessionEvent[] = []
+  private readonly relations = new RelationStream()
+  private count = 0
+
+  constructor(settings: LoadSettings) {
+    const header = snapshotJson(settings.header)
+    this.upgrades = { sessionId: effectiveSessionId(header.value, settings.sessionId), messageIdBySeq: this.messageIds }
+    this.known = vocabularyNamed(settings.vocabulary)
+    const identity = headerIdentityFault(header.value, settings.sessionId)
+    if (identity !== undefined) this.note(HEADER, identity)
+    if (this.known === undefined) {
+      this.note(VOCABULARY, { code: 'FORMAT_UNKNOWN_EVENT_TYPE', message: `this reader has no vocabulary named ${String(settings.vocabulary)}` })
+    }
+    // The remaining fields are read only from a header that passed the header phase (META-4).
+    const fields = identity === undefined ? headerFieldsFault(header) : undefined
+    if (fields !== undefined) this.note(HEADER_FIELDS, fields)
+  }
+
+  /**
+   * The events one storage line decoded to. Several are the members of a packed row (ROW-2): they
+   * differ from the first only in seq and time (both already checked by the decoder, JSONL-10 and
+   * ROW-3) and in their delta's text, which no load check or relation reads. So each member meets
+   * exactly the checks the first met, with the same outcome and the same state after: the first goes
+   * through every phase, and the others repeat its relation outcome at their own seqs.
+   */
+  line(records: readonly unknown[], line: number): void {
+    const related = this.event(records[0], line)
+    for (let member = 1; member < records.length; member++) {
+      this.count++
+      if (related) this.relations.repeatLast((records[member] as SessionEvent).seq, line)
+    }
+  }
+
+  /** One decoded event record, in order; true when it reached the relations. */
+  event(raw: unknown, line: number): boolean {
+    const index = this.count++
+    if (this.earliest <= LEGACY) return false
+    const snapshot = parsedSnapshot(raw)
+    let record = snapshot.value
+    const seq = seqForRecord(record, index)
+    const legacy = legacyRejectionFault(record)
+    if (legacy !== undefined) return this.note(LEGACY, legacy, seq, line)
+    if (this.earliest <= SHAPE) return false
+    if (isRecord(record)) {
+      const upgraded = this.upgrade(record, seq, line)
+      if (upgraded === undefined) return false
+      record = upgraded
+    }
+    if (this.earliest <= VOCABULARY) return false
+    const unknown = unknownTypeFault(record, this.known as ReadonlySet<string>)
+    if (unknown !== undefined) return this.note(VOCABULARY, unknown, seq, line)
+    if (this.earliest <= REPLAY) return false
+    return this.replay({ snapshot, record, seq }, index, line)
+  }
+
+  finish(): LoadOutcome {
+    const fault = this.faults[this.earliest]
+    const violations = this.relations.finish()
+    return { fault, events: this.count, violations: fault === undefined ? violations : [] }
+  }
+
+  /** Keeps the first fault of a stage; always false, so callers can return it. */
+  private note(stage: number, found: Fault, seq?: number, line?: number): false {
+    if (this.faults[stage] !== undefined) return false
+    this.faults[stage] = { stage: LOAD_STAGES[stage] as LoadStage, code: found.code, message: found.message, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }) }
+    this.earliest = Math.min(this.earliest, stage)
+    return false
+  }
+
+  /** Phase 3 for one record: its legacy upgrade, then its shapes; undefined after a fault. */
+  private upgrade(record: JsonRecord, seq: number, line: number): JsonRecord | undefined {
+    const upgraded = upgradeLegacyShapes(record, this.upgrades)
+    if (!upgraded.ok) return void this.note(SHAPE, upgraded.fault, seq, line)
+    const found = shapeFault(upgraded.record)
+    if (found !== undefined) return void this.note(SHAPE, found, seq, line)
+    const messageId = messageIdOf(upgraded.record)
+    if (messageId !== undefined) this.messageIds.set(seq, messageId)
+    return upgraded.record
+  }
+
+  /** Phase 5 for one event, then its relations; true when it reached them. */
+  private replay(entry: { snapshot: Snapshot; record: unknown; seq: number }, index: number, line: number): boolean {
+    const found = eventFault(entry, index)
+    if (found !== undefined) return this.note(REPLAY, found, entry.seq, line)
+    const event = entry.record as SessionEvent
+    if (this.surface.order.length <= event.seq) growSurface(this.surface)
+    const planned = planSurfaceEvent(this.surface, event, this.surfaceResults)
+    if (!planned.ok) return this.note(REPLAY, planned.fault, entry.seq, line)
+    applySurfacePlan(this.surface, planned.plan)
+    // The fold's list of replacements is for the `surface` operation; a check never reads it.
+    this.surface.replacements.length = 0
+    this.trackResults(planned.plan, event)
+    this.relations.step(event, line)
+    return true
+  }
+
+  private trackResults(plan: SurfacePlan, event: SessionEvent): void {
+    if (plan.kind === 'none') return
+    if (plan.kind === 'replace') for (const seq of plan.shadowedSeqs) delete this.surfaceResults[seq]
+    if (event.type === 'tool/result') this.surfaceResults[event.seq] = { ...event, data: withBlankedResultContent(event.data) }
+  }
+}

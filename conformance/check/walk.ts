@@ -1,0 +1,45 @@
+// The artifacts named by the command line: files as given, folders walked (sorted, symbolic links to
+// folders not followed) for the names a session log can have.
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+
+const ARTIFACT_NAME = /\.jsonl(\.zstd)?$/
+
+export type Found = { kind: 'file'; path: string } | { kind: 'missing'; path: string; message: string }
+
+function walk(folder: string, into: Found[]): void {
+  let entries
+  try {
+    entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  } catch (error) {
+    into.push({ kind: 'missing', path: folder, message: error instanceof Error ? error.message : String(error) })
+    return
+  }
+  for (const entry of entries) {
+    const path = join(folder, entry.name)
+    if (entry.isDirectory()) walk(path, into)
+    else if ((entry.isFile() || entry.isSymbolicLink()) && ARTIFACT_NAME.test(entry.name)) into.push({ kind: 'file', path })
+  }
+}
+
+/** Every artifact under `paths`, in order; a path that does not exist or holds no artifact is reported. */
+export function findArtifacts(paths: readonly string[]): Found[] {
+  const found: Found[] = []
+  for (const path of paths) {
+    let isFolder: boolean
+    try {
+      isFolder = statSync(path).isDirectory()
+    } catch (error) {
+      found.push({ kind: 'missing', path, message: error instanceof Error ? error.message : String(error) })
+      continue
+    }
+    if (!isFolder) {
+      found.push({ kind: 'file', path })
+      continue
+    }
+    const before = found.length
+    walk(path, found)
+    if (found.length === before) found.push({ kind: 'missing', path, message: `no *.jsonl or *.jsonl.zstd file under ${path}` })
+  }
+  return found
+}

@@ -1,0 +1,116 @@
+// JSONL-14 step 1 over a file: the structure of each zstd frame (magic, descriptor, header fields,
+// block headers, checksum), read without decompressing anything, the way reference/zstd.ts scans an
+// artifact held in memory. Only the layout of one frame is held at a time.
+import type { ByteSource } from './byte-source.ts'
+
+const MAGIC = 0xfd2fb528
+const RAW_BLOCK = 0
+const RLE_BLOCK = 1
+const RESERVED_BLOCK = 3
+
+export interface FrameLayout {
+  start: number
+  /** Where the frame ends (the end of the artifact for a torn frame). */
+  end: number
+  torn: boolean
+  /** False when the frame header itself is cut. */
+  headerComplete: boolean
+  headerEnd: number
+  checksum: boolean
+  dictionary: boolean
+  contentSize: number | undefined
+  /** The history a decoder must keep: the window size, or the content size of a single-segment frame. */
+  windowSize: number
+  /** How many blocks are entirely present, and where the last of them ends. */
+  wholeBlocks: number
+  wholeBlocksEnd: number
+  /** For a torn frame whose first incomplete block is raw: the present part of its payload. */
+  partialRaw: { payload: number; present: number } | undefined
+}
+
+export type FrameRead = { ok: true; frame: FrameLayout } | { ok: false; why: string }
+
+function littleEndian(bytes: Uint8Array, at: number, count: number): number {
+  let value = 0
+  for (let index = count - 1; index >= 0; index--) value = value * 256 + (bytes[at + index] as number)
+  return value
+}
+
+function windowOf(singleSegment: boolean, windowByte: number, contentSize: number | undefined): number {
+  if (singleSegment) return contentSize ?? 0
+  const base = 2 ** (10 + (windowByte >> 3))
+  return base + (base / 8) * (windowByte & 7)
+}
+
+/** The blocks from `at`: fills the frame's block facts; false when a block has the reserved type. */
+function readBlocks(source: ByteSource, frame: FrameLayout, from: number): boolean {
+  let at = from
+  for (let last = false; !last;) {
+    const header = source.bytes(at, 3)
+    if (header.length < 3) return true
+    const value = littleEndian(header, 0, 3)
+    last = (value & 1) === 1
+    const type = (value >> 1) & 3
+    const size = value >> 3
+    if (type === RESERVED_BLOCK) return false
+    const length = type === RLE_BLOCK ? 1 : size
+    const present = Math.min(length, source.size - at - 3)
+    if (present < length) {
+      if (type === RAW_BLOCK) frame.partialRaw = { payload: at + 3, present }
+      return true
+    }
+    at += 3 + length
+    frame.wholeBlocks += 1
+    frame.wholeBlocksEnd = at
+  }
+  const end = frame.checksum ? at + 4 : at
+  if (end <= source.size) {
+    frame.torn = false
+    frame.end = end
+  }
+  return true
+}
+
+/** The layout of the frame at `start`; a frame the artifact ends inside is torn. */
+export function readFrame(source: ByteSource, start: number): FrameRead {
+  const frame: FrameLayout = {
+    start, end: source.size, torn: true, headerComplete: false, headerEnd: start, checksum: false, dictionary: false,
+    contentSize: undefined, windowSize: 0, wholeBlocks: 0, wholeBlocksEnd: start, partialRaw: undefined,
+  }
+  const head = source.bytes(start, 18)
+  if (head.length < 4) return { ok: true, frame }
+  if (littleEndian(head, 0, 4) !== MAGIC) return { ok: false, why: 'a frame does not start with the zstd magic number' }
+  if (head.length < 5) return { ok: true, frame }
+  const descriptor = head[4] as number
+  if ((descriptor & 0x18) !== 0) return { ok: false, why: 'reserved bits set in a frame header' }
+  const singleSegment = (descriptor & 0x20) !== 0
+  const sizeFlag = descriptor >> 6
+  const dictionaryBytes = [0, 1, 2, 4][descriptor & 3] as number
+  const contentBytes = sizeFlag === 0 ? (singleSegment ? 1 : 0) : [0, 2, 4, 8][sizeFlag] as number
+  const headerLength = 5 + (singleSegment ? 0 : 1) + dictionaryBytes + contentBytes
+  if (head.length < headerLength) return { ok: true, frame }
+  frame.headerComplete = true
+  frame.headerEnd = start + headerLength
+  frame.wholeBlocksEnd = frame.headerEnd
+  frame.checksum = (descriptor & 0x04) !== 0
+  frame.dictionary = dictionaryBytes > 0 && littleEndian(head, headerLength - contentBytes - dictionaryBytes, dictionaryBytes) !== 0
+  if (contentBytes > 0) frame.contentSize = littleEndian(head, headerLength - contentBytes, contentBytes) + (contentBytes === 2 ? 256 : 0)
+  frame.windowSize = windowOf(singleSegment, head[5] as number, frame.contentSize)
+  if (!readBlocks(source, frame, frame.headerEnd)) return { ok: false, why: 'a block of the reserved type' }
+  return { ok: true, frame }
+}
+
+export type FrameScan = { ok: true; frames: number; torn: FrameLayout | undefined } | { ok: false; why: string }
+
+/** Every frame in order, without decompressing: how many are complete, and the torn one, if any. */
+export function scanFrames(source: ByteSource): FrameScan {
+  let frames = 0
+  for (let start = 0; start < source.size;) {
+    const read = readFrame(source, start)
+    if (!read.ok) return read
+    if (read.frame.torn) return { ok: true, frames, torn: read.frame }
+    frames += 1
+    start = read.frame.end
+  }
+  return { ok: true, frames, torn: undefined }
+}

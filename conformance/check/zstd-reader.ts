@@ -1,0 +1,110 @@
+// The zstd encoding (JSONL-13..15), frame by frame: a structure scan of the whole file first (step 1
+// comes before anything is decompressed), then the header frame, the complete frames (every defect is
+// damage, and a frame that does not decompress outranks a bad line inside it, which the reference only
+// meets after decompressing the frame whole), and last the torn frame, read by the raw rules.
+import type { ByteSource } from './byte-source.ts'
+import { ArtifactCheck, type ArtifactOutcome, type CheckSettings } from './artifact.ts'
+import { LineSplitter } from './lines.ts'
+import { readFrame, scanFrames, type FrameLayout } from './zstd-frames.ts'
+import { inflateFrame, recoverTornFrame, type ContentHandler } from './zstd-inflate.ts'
+
+const LINE_FEED = 0x0a
+
+/** A decoder's history is bounded by the same budget as the lines it may produce. */
+function windowLimit(settings: CheckSettings): number {
+  return 2 * settings.maxLineBytes
+}
+
+function withinWindowLimit(artifact: ArtifactCheck, frame: FrameLayout, settings: CheckSettings): boolean {
+  if (frame.windowSize <= windowLimit(settings)) return true
+  artifact.stopAtLimit({
+    code: 'CHECK_WINDOW_TOO_LARGE',
+    message: `the frame at byte ${frame.start} needs a ${frame.windowSize}-byte window, over the checker's limit of ${windowLimit(settings)} (twice --max-line-bytes)`,
+  })
+  return false
+}
+
+/** JSONL-14 step 2: the first frame's content is exactly the header line with its line feed. */
+function checkHeaderFrame(source: ByteSource, frame: FrameLayout, artifact: ArtifactCheck, settings: CheckSettings): void {
+  const pieces: Uint8Array[] = []
+  let length = 0
+  let feeds = 0
+  let last = -1
+  const collect: ContentHandler = (chunk) => {
+    for (let at = chunk.indexOf(LINE_FEED); at !== -1; at = chunk.indexOf(LINE_FEED, at + 1)) feeds += 1
+    if (length <= settings.maxLineBytes) pieces.push(Uint8Array.prototype.slice.call(chunk))
+    length += chunk.length
+    last = chunk[chunk.length - 1] as number
+  }
+  const inflated = inflateFrame(source, frame, windowLimit(settings), collect)
+  if (!inflated || feeds !== 1 || last !== LINE_FEED) {
+    return artifact.rejectStorage('JSONL_FRAME_INVALID', 'the first frame is not exactly one header line')
+  }
+  if (length - 1 > settings.maxLineBytes) return artifact.oversized(1)
+  artifact.headerLine(Buffer.concat(pieces).subarray(0, length - 1), 0)
+}
+
+function recordSplitter(artifact: ArtifactCheck, settings: CheckSettings, firstNumber: number, strict: boolean): LineSplitter {
+  const splitter: LineSplitter = new LineSplitter({
+    line(bytes, number, start, end) {
+      artifact.recordLine(bytes, number, start, end, strict)
+      if (artifact.finished) splitter.stop()
+    },
+    oversized(number) {
+      artifact.oversized(number)
+      splitter.stop()
+    },
+  }, settings.maxLineBytes, firstNumber)
+  return splitter
+}
+
+/** JSONL-14 step 3; returns the number of the first line after the complete frames. */
+function checkCompleteFrames(source: ByteSource, first: FrameLayout, frames: number, artifact: ArtifactCheck, settings: CheckSettings): number {
+  const splitter = recordSplitter(artifact, settings, 2, true)
+  let start = first.end
+  for (let index = 1; index < frames && !artifact.finished; index++) {
+    const read = readFrame(source, start)
+    if (!read.ok) break
+    const frame = read.frame
+    if (!withinWindowLimit(artifact, frame, settings)) break
+    const inflated = inflateFrame(source, frame, windowLimit(settings), chunk => splitter.push(chunk))
+    if (!inflated && artifact.limit === undefined) {
+      // A bad line met inside this frame loses to the frame's own failure.
+      artifact.decodeError = { code: 'JSONL_FRAME_INVALID', message: `the frame at byte ${frame.start} does not decompress` }
+    }
+    start = frame.end
+  }
+  if (!artifact.finished && splitter.tailLength > 0) {
+    artifact.rejectStorage('JSONL_FRAME_INVALID', 'the complete frames end inside a line', splitter.number)
+  }
+  return splitter.number
+}
+
+/** JSONL-15: the torn frame's content, scanned by the raw torn-tail rules; bytes after its last line feed are ignored. */
+function checkTornFrame(source: ByteSource, torn: FrameLayout, firstLine: number, artifact: ArtifactCheck, settings: CheckSettings): void {
+  if (!withinWindowLimit(artifact, torn, settings)) return
+  artifact.scan?.restart(0)
+  const splitter = recordSplitter(artifact, settings, firstLine, false)
+  recoverTornFrame(source, torn, chunk => splitter.push(chunk))
+}
+
+export function checkZstdArtifact(source: ByteSource, settings: CheckSettings): ArtifactOutcome {
+  const artifact = new ArtifactCheck(settings)
+  const scanned = scanFrames(source)
+  if (!scanned.ok) {
+    artifact.rejectStorage('JSONL_FRAME_INVALID', scanned.why)
+    return artifact.outcome(null)
+  }
+  const first = readFrame(source, 0)
+  if (scanned.frames === 0 || !first.ok) {
+    artifact.rejectStorage('JSONL_HEADER_INVALID', 'the artifact has no complete header frame', 1)
+    return artifact.outcome(null)
+  }
+  if (withinWindowLimit(artifact, first.frame, settings)) checkHeaderFrame(source, first.frame, artifact, settings)
+  if (artifact.finished) return artifact.outcome(null)
+  const firstTornLine = checkCompleteFrames(source, first.frame, scanned.frames, artifact, settings)
+  const torn = scanned.torn
+  if (torn === undefined || artifact.finished) return artifact.outcome(null)
+  checkTornFrame(source, torn, firstTornLine, artifact, settings)
+  return artifact.outcome({ line: firstTornLine, offset: torn.start, reason: 'unterminated' })
+}

@@ -1,0 +1,97 @@
+// What a run prints for people: per adapter a chapters table, one wrapped line of the requirements
+// that have failures, the baseline's verdict and the cases to look at; at the end, one line per adapter.
+import { chapterKeys, compareRequirementIds, countBy, countOutcomes, failedCount, requirementKeys, runFails, type AdapterRun, type Counts } from './results.ts'
+import type { CaseOutcome } from './run-case.ts'
+import type { VectorCase } from './vector-cases.ts'
+
+const WIDTH = 100
+const REASON_LIMIT = 400
+
+function columns(label: string, counts: Counts): string {
+  const cells = [counts.pass, counts.fail, counts.error, counts.skip].map((count) => String(count).padStart(8))
+  return `  ${label.padEnd(26)}${cells.join('')}`
+}
+
+/** Items joined by ", " into lines of at most WIDTH characters, each starting with `indent`. */
+export function wrapped(items: readonly string[], indent: string): string[] {
+  const lines: string[] = []
+  let line = indent
+  for (const item of items) {
+    const next = line === indent ? `${line}${item}` : `${line}, ${item}`
+    if (next.length > WIDTH && line !== indent) {
+      lines.push(`${line},`)
+      line = `${indent}${item}`
+    } else line = next
+  }
+  if (line !== indent) lines.push(line)
+  return lines
+}
+
+function oneLine(text: string | undefined): string {
+  const line = (text ?? '').split('\n')[0]!
+  return line.length > REASON_LIMIT ? `${line.slice(0, REASON_LIMIT)}…` : line
+}
+
+function requirementLines(run: AdapterRun, cases: readonly VectorCase[]): string[] {
+  const byRequirement = countBy(run.outcomes, requirementKeys(cases))
+  const failing = [...byRequirement]
+    .filter(([, counts]) => failedCount(counts) > 0)
+    .sort(([left], [right]) => compareRequirementIds(left, right))
+    .map(([id, counts]) => `${id} ${failedCount(counts)}/${counts.pass + counts.fail + counts.error + counts.skip}`)
+  if (failing.length === 0) return []
+  return [`  requirements with failures (${failing.length} of ${byRequirement.size}; failed/cases):`, ...wrapped(failing, '    ')]
+}
+
+function problemLines(run: AdapterRun): string[] {
+  const verdict = run.baseline
+  const failed = (outcome: CaseOutcome): boolean => outcome.status === 'fail' || outcome.status === 'error'
+  if (verdict === undefined) {
+    return run.outcomes.filter(failed).map((outcome) => `  ${outcome.status.toUpperCase()} ${outcome.id}: ${oneLine(outcome.reason)}`)
+  }
+  const reasonOf = new Map(run.outcomes.map((outcome) => [outcome.id, outcome.reason]))
+  return [
+    `  baseline ${verdict.source}: ${verdict.stillFailing.length} known failures still fail, ${verdict.newFailures.length} NEW FAIL, ${verdict.newPasses.length} NEW PASS` +
+      (verdict.notRun.length > 0 ? `, ${verdict.notRun.length} listed cases not run` : ''),
+    ...verdict.notes.map((note) => `  note: ${note}`),
+    ...verdict.newFailures.map((id) => `  NEW FAIL ${id}: ${oneLine(reasonOf.get(id))}`),
+    ...verdict.newPasses.map((id) => `  NEW PASS ${id} (listed as: ${oneLine(verdict.reasons[id])})`),
+  ]
+}
+
+function totalsLine(counts: Counts, run: AdapterRun): string {
+  const line = `${counts.pass} passed, ${failedCount(counts)} failed, ${counts.skip} skipped`
+  const known = run.baseline?.stillFailing.length ?? 0
+  return known > 0 ? `${line} (${known} known failures in the baseline)` : line
+}
+
+/** The summary of one adapter's run. */
+export function adapterSummary(run: AdapterRun, cases: readonly VectorCase[]): string {
+  if (run.adapter === undefined) return `${run.label}: could not be started: ${run.startError ?? ''}`
+  const { name, version, language, profiles } = run.adapter
+  const byChapter = countBy(run.outcomes, chapterKeys(cases))
+  const total = countOutcomes(run.outcomes)
+  return [
+    `${name} ${version} (${language}; profiles: ${profiles.join(', ')})`,
+    `  ${'chapter'.padEnd(26)}${['passed', 'failed', 'errors', 'skipped'].map((word) => word.padStart(8)).join('')}`,
+    ...[...byChapter.keys()].sort().map((chapter) => columns(chapter, byChapter.get(chapter)!)),
+    columns('total', total),
+    ...requirementLines(run, cases),
+    ...problemLines(run),
+    totalsLine(total, run),
+  ].join('\n')
+}
+
+/** One line per adapter, for the end of a run with several. */
+export function overallSummary(runs: readonly AdapterRun[], strictBaseline: boolean): string {
+  const header = `${'adapter'.padEnd(32)}${['passed', 'failed', 'errors', 'skipped', 'NEW FAIL', 'NEW PASS'].map((word) => word.padStart(9)).join('')}  verdict`
+  const rows = runs.map((run) => {
+    const counts = countOutcomes(run.outcomes)
+    const baseline = run.baseline
+    const cells = [counts.pass, counts.fail, counts.error, counts.skip]
+      .map(String)
+      .concat(baseline === undefined ? ['-', '-'] : [String(baseline.newFailures.length), String(baseline.newPasses.length)])
+    const verdict = run.startError !== undefined ? 'not started' : runFails(run, strictBaseline) ? 'FAILED' : baseline === undefined ? 'passed' : 'passed (baseline)'
+    return `${(run.adapter?.name ?? run.label).padEnd(32)}${cells.map((cell) => cell.padStart(9)).join('')}  ${verdict}`
+  })
+  return [header, ...rows].join('\n')
+}

@@ -1,0 +1,91 @@
+// Which cases a run, a list or a matrix takes: by chapter, requirement, profile and case-id glob.
+// Values of one filter are alternatives; different filters must all match. No filter: every case.
+import { PROFILES } from './spec-catalog.ts'
+import type { VectorCase } from './vector-cases.ts'
+
+export interface CaseFilters {
+  /** A chapter name (`05-surface`) or its number (`05`, `5`). */
+  chapters: string[]
+  /** A requirement ID (`SURF-5`) or a whole prefix (`SURF`). */
+  requirements: string[]
+  profiles: string[]
+  /** Globs over case ids: `*` is any run of characters, `?` one character. */
+  cases: string[]
+}
+
+export const FILTER_OPTIONS = {
+  '--chapter': 'chapters',
+  '--requirement': 'requirements',
+  '--profile': 'profiles',
+  '--case': 'cases',
+} as const satisfies Record<string, keyof CaseFilters>
+
+export function noFilters(): CaseFilters {
+  return { chapters: [], requirements: [], profiles: [], cases: [] }
+}
+
+export function hasFilters(filters: CaseFilters): boolean {
+  return Object.values(filters).some((values) => values.length > 0)
+}
+
+/** Adds the comma-separated values of one filter option; returns what is wrong with them, if anything. */
+export function addFilterValues(filters: CaseFilters, key: keyof CaseFilters, text: string): string | undefined {
+  const values = text.split(',').map((value) => value.trim()).filter((value) => value !== '')
+  if (values.length === 0) return `an empty ${key} filter`
+  if (key === 'profiles') {
+    const unknown = values.filter((value) => !(PROFILES as readonly string[]).includes(value))
+    if (unknown.length > 0) return `unknown profile ${unknown.join(', ')} (profiles: ${PROFILES.join(', ')})`
+  }
+  if (key === 'requirements') {
+    const malformed = values.filter((value) => !/^[A-Za-z]+(-\d+)?$/.test(value))
+    if (malformed.length > 0) return `not a requirement ID or prefix: ${malformed.join(', ')}`
+  }
+  filters[key].push(...(key === 'requirements' ? values.map((value) => value.toUpperCase()) : values))
+  return undefined
+}
+
+export function globToRegExp(glob: string): RegExp {
+  const pattern = [...glob].map((character) => {
+    if (character === '*') return '.*'
+    if (character === '?') return '.'
+    return character.replace(/[\\^$.|+()[\]{}]/g, '\\$&')
+  }).join('')
+  return new RegExp(`^${pattern}$`)
+}
+
+function chapterMatches(chapter: string, wanted: string): boolean {
+  if (chapter === wanted) return true
+  const number = /^\d+$/.test(wanted) ? wanted.padStart(2, '0') : undefined
+  return number !== undefined && chapter.startsWith(`${number}-`)
+}
+
+function requirementMatches(id: string, wanted: string): boolean {
+  return wanted.includes('-') ? id === wanted : id.startsWith(`${wanted}-`)
+}
+
+/** A predicate that says whether a case passes every filter. */
+export function caseMatcher(filters: CaseFilters): (vector: VectorCase) => boolean {
+  const globs = filters.cases.map(globToRegExp)
+  return (vector) =>
+    (filters.chapters.length === 0 || filters.chapters.some((wanted) => chapterMatches(vector.chapter, wanted))) &&
+    (filters.requirements.length === 0 || vector.requirements.some((id) => filters.requirements.some((wanted) => requirementMatches(id, wanted)))) &&
+    (filters.profiles.length === 0 || filters.profiles.includes(vector.profile)) &&
+    (globs.length === 0 || globs.some((glob) => glob.test(vector.id)))
+}
+
+export function selectCases(cases: readonly VectorCase[], filters: CaseFilters): VectorCase[] {
+  return cases.filter(caseMatcher(filters))
+}
+
+/** The filters as one line for people (`--chapter 05 --case 'surf-*'`), empty when there are none. */
+export function describeFilters(filters: CaseFilters): string {
+  return Object.entries(FILTER_OPTIONS)
+    .filter(([, key]) => filters[key].length > 0)
+    .map(([option, key]) => `${option} ${filters[key].join(',')}`)
+    .join(' ')
+}
+
+/** The lines of `dsh-conformance list`: id, profile, requirements and title of each selected case. */
+export function listLines(cases: readonly VectorCase[], filters: CaseFilters): string[] {
+  return selectCases(cases, filters).map((vector) => `${vector.id}\t${vector.profile}\t${vector.requirements.join(',')}\t${vector.title}`)
+}

@@ -1,0 +1,80 @@
+// Mutation operators that a writer's `append` must reject (PROC-3, VOC-8, spec chapters 05-07, 09,
+// 16, 18): the log is the valid prefix before event i, and the candidate is event i with one fault.
+import type { Chooser } from './choices.ts'
+import { cloneEvents } from './log-edit.ts'
+import { SURFACE_TYPES, type JsonObject, type LogEvent } from './events.ts'
+import { candidateOf, defineMutation, indexesWhere, replaceOf, shadowedAt, type Edit, type LogInput, type Mutation } from './mutation-kit.ts'
+
+type Targets = (event: LogEvent, index: number, log: LogInput) => boolean
+
+/** An append operator: `change` breaks the candidate made from event `index`. */
+function appendMutation(name: string, code: string, rule: string, targets: Targets, change: (candidate: JsonObject, log: LogInput, index: number, chooser: Chooser) => void): Mutation {
+  return defineMutation({
+    name, code, rule, operation: 'append',
+    targets: log => indexesWhere(log.events, (event, index) => targets(event, index, log)),
+    edit(log, index, chooser): Edit {
+      const candidate = candidateOf(log.events[index]!)
+      change(candidate, log, index, chooser)
+      return { events: cloneEvents(log.events.slice(0, index)), candidate, seq: index }
+    },
+  })
+}
+
+const any: Targets = () => true
+const isSurface: Targets = event => SURFACE_TYPES.has(event.type)
+const isLogOnly: Targets = event => !SURFACE_TYPES.has(event.type)
+const isReplace: Targets = event => replaceOf(event) !== undefined
+
+export const appendUnknownKey = appendMutation('append-unknown-key', 'ENV_UNKNOWN_KEY', 'ENV-2', any, (candidate, _log, index, chooser) => {
+  const key = ['seq', 'time', 'ignorable'][chooser.int(3)]!
+  candidate[key] = key === 'ignorable' ? true : index
+})
+
+export const appendLegacyType = appendMutation('append-legacy-type', 'LEGACY_EVENT_TYPE', 'LEGACY-3', isLogOnly, (candidate, _log, _index, chooser) => {
+  candidate['type'] = ['mode/set', 'request/header-delta', 'steering/message'][chooser.int(3)]!
+})
+
+export const appendSecondResultBlock = appendMutation(
+  'append-second-result-block', 'MESSAGE_CONTENT_INVALID', 'VOC-12', event => event.type === 'tool/result',
+  candidate => {
+    const message = (candidate['data'] as JsonObject)['message'] as JsonObject
+    ;(message['content'] as JsonObject[]).push({ type: 'text', text: 'a second element' })
+  },
+)
+
+export const appendRequestHeaderInvalid = appendMutation(
+  'append-request-header-invalid', 'REQUEST_HEADER_INVALID', 'HDR-2', event => event.type === 'request/header',
+  candidate => {
+    const header = (candidate['data'] as JsonObject)['header'] as JsonObject
+    ;(header['config'] as JsonObject)['model'] = ''
+  },
+)
+
+export const appendTurnEndMalformed = appendMutation('append-turn-end-malformed', 'TURN_END_MALFORMED', 'TURN-2', event => event.type === 'turn/end', candidate => {
+  ;(candidate['data'] as JsonObject)['reason'] = { kind: 'blocked', why: 'extra member' }
+})
+
+export const appendSurfaceOpMissing = appendMutation('append-surface-op-missing', 'SURFACE_OP_MISSING', 'SURF-1', isSurface, candidate => {
+  delete candidate['surfaceOp']
+})
+
+export const appendUnciteShadowed = appendMutation('append-uncite-shadowed', 'PROVENANCE_INCOMPLETE', 'PROV-7', isReplace, (candidate, log, index, chooser) => {
+  const shadowed = shadowedAt(log.events, index)
+  const dropped = shadowed[chooser.int(shadowed.length)]!
+  const left = (candidate['sourceEventSeqs'] as number[]).filter(seq => seq !== dropped)
+  if (left.length > 0) candidate['sourceEventSeqs'] = left
+  else delete candidate['sourceEventSeqs']
+})
+
+export const appendReplaceReversed = appendMutation(
+  'append-replace-reversed', 'SURFACE_REPLACE_REVERSED', 'SURF-5', event => replaceOf(event) !== undefined && replaceOf(event)!.start !== replaceOf(event)!.end,
+  candidate => {
+    const op = candidate['surfaceOp'] as JsonObject
+    candidate['surfaceOp'] = { op: 'replace', start: op['end']!, end: op['start']! }
+  },
+)
+
+export const APPEND_MUTATIONS: readonly Mutation[] = [
+  appendUnknownKey, appendLegacyType, appendSecondResultBlock, appendRequestHeaderInvalid, appendTurnEndMalformed,
+  appendSurfaceOpMissing, appendUnciteShadowed, appendReplaceReversed,
+]

@@ -1,0 +1,260 @@
+// Mutation operators that `load` must reject (spec chapters 00-07, 09, 16-18). Each breaks one rule of
+// one event; the events before it are untouched, so the phase order of PROC-2 and the check order of
+// PROC-3 fix the code and the seq.
+import { cloneEvents } from './log-edit.ts'
+import { SURFACE_TYPES, type JsonObject, type LogEvent } from './events.ts'
+import {
+  dataOf, defineMutation, indexesWhere, messageOf, nodesBefore, replaceOf, shadowedAt, type Mutation,
+} from './mutation-kit.ts'
+
+const isSurface = (event: LogEvent): boolean => SURFACE_TYPES.has(event.type)
+const isRewrite = (event: LogEvent): boolean => event.type === 'tool/result' && replaceOf(event) !== undefined
+
+function changed(events: readonly LogEvent[], index: number, change: (event: LogEvent) => void): unknown[] {
+  const copy = cloneEvents(events)
+  change(copy[index]!)
+  return copy
+}
+
+export const dropEvent = defineMutation({
+  name: 'drop-event', code: 'ENV_SEQ_NOT_CONTIGUOUS', operation: 'load', rule: 'ENV-9',
+  targets: log => indexesWhere(log.events, (_, index) => index < log.events.length - 1),
+  edit: (log, index) => ({ events: cloneEvents(log.events).filter((_, at) => at !== index), seq: index + 1 }),
+})
+
+export const swapEvents = defineMutation({
+  name: 'swap-events', code: 'ENV_SEQ_NOT_CONTIGUOUS', operation: 'load', rule: 'ENV-9',
+  targets: log => indexesWhere(log.events, (_, index) => index < log.events.length - 1),
+  edit(log, index, chooser) {
+    const other = index + 1 + chooser.int(log.events.length - index - 1)
+    const copy = cloneEvents(log.events)
+    ;[copy[index], copy[other]] = [copy[other]!, copy[index]!]
+    return { events: copy, seq: other }
+  },
+})
+
+export const duplicateEvent = defineMutation({
+  name: 'duplicate-event', code: 'ENV_SEQ_NOT_CONTIGUOUS', operation: 'load', rule: 'ENV-9',
+  targets: log => indexesWhere(log.events, () => true),
+  edit(log, index) {
+    const copy = cloneEvents(log.events)
+    copy.splice(index + 1, 0, structuredClone(copy[index]!))
+    return { events: copy, seq: index }
+  },
+})
+
+/** A start that is not a current node: the event's own seq, a log-only event, or a shadowed node. */
+export const breakReplaceStart = defineMutation({
+  name: 'break-replace-start', code: 'SURFACE_REPLACE_START_NOT_FOUND', operation: 'load', rule: 'SURF-4',
+  targets: log => indexesWhere(log.events, event => replaceOf(event) !== undefined),
+  edit(log, index, chooser) {
+    const current = new Set(nodesBefore(log.events, index).map(node => node.seq))
+    const absent = [index, ...indexesWhere(log.events, (_, seq) => seq < index && !current.has(seq))]
+    const start = absent[chooser.int(absent.length)]!
+    return { events: changed(log.events, index, event => { event.surfaceOp = { ...replaceOf(event)!, start } }), seq: index }
+  },
+})
+
+export const breakReplaceEnd = defineMutation({
+  name: 'break-replace-end', code: 'SURFACE_REPLACE_END_NOT_FOUND', operation: 'load', rule: 'SURF-4',
+  targets: log => indexesWhere(log.events, event => replaceOf(event) !== undefined),
+  edit: (log, index) => ({ events: changed(log.events, index, event => { event.surfaceOp = { ...replaceOf(event)!, end: index } }), seq: index }),
+})
+
+export const reverseReplace = defineMutation({
+  name: 'reverse-replace', code: 'SURFACE_REPLACE_REVERSED', operation: 'load', rule: 'SURF-5',
+  targets: log => indexesWhere(log.events, event => replaceOf(event) !== undefined && replaceOf(event)!.start !== replaceOf(event)!.end),
+  edit(log, index) {
+    const { start, end } = replaceOf(log.events[index]!)!
+    return { events: changed(log.events, index, event => { event.surfaceOp = { op: 'replace', start: end, end: start } }), seq: index }
+  },
+})
+
+/** Drops one shadowed seq from the citations; an emptied list is removed, since [] has its own code. */
+export const unciteShadowed = defineMutation({
+  name: 'uncite-shadowed', code: 'PROVENANCE_INCOMPLETE', operation: 'load', rule: 'PROV-7',
+  targets: log => indexesWhere(log.events, event => replaceOf(event) !== undefined),
+  edit(log, index, chooser) {
+    const shadowed = shadowedAt(log.events, index)
+    const dropped = shadowed[chooser.int(shadowed.length)]!
+    const events = changed(log.events, index, event => {
+      const left = (event.sourceEventSeqs ?? []).filter(seq => seq !== dropped)
+      if (left.length > 0) event.sourceEventSeqs = left
+      else delete event.sourceEventSeqs
+    })
+    return { events, seq: index }
+  },
+})
+
+export const citeLaterEvent = defineMutation({
+  name: 'cite-later-event', code: 'PROVENANCE_NOT_EARLIER', operation: 'load', rule: 'PROV-5',
+  targets: log => indexesWhere(log.events, isSurface),
+  edit(log, index, chooser) {
+    const later = index + chooser.int(log.events.length - index + 1)
+    return { events: changed(log.events, index, event => { event.sourceEventSeqs = [...(event.sourceEventSeqs ?? []), later] }), seq: index }
+  },
+})
+
+export const duplicateCitation = defineMutation({
+  name: 'duplicate-citation', code: 'PROVENANCE_DUPLICATE', operation: 'load', rule: 'PROV-4',
+  targets: log => indexesWhere(log.events, event => (event.sourceEventSeqs?.length ?? 0) > 0),
+  edit(log, index, chooser) {
+    const events = changed(log.events, index, event => {
+      const seqs = event.sourceEventSeqs!
+      seqs.splice(chooser.int(seqs.length + 1), 0, seqs[chooser.int(seqs.length)]!)
+    })
+    return { events, seq: index }
+  },
+})
+
+export const emptyCitation = defineMutation({
+  name: 'empty-citation', code: 'PROVENANCE_EMPTY', operation: 'load', rule: 'PROV-2',
+  targets: log => indexesWhere(log.events, event => event.type === 'user/message' || event.type === 'tool/result'),
+  edit: (log, index) => ({ events: changed(log.events, index, event => { event.sourceEventSeqs = [] }), seq: index }),
+})
+
+export const rewriteChangesData = defineMutation({
+  name: 'rewrite-changes-data', code: 'REWRITE_DATA_CHANGED', operation: 'load', rule: 'REWR-3',
+  targets: log => indexesWhere(log.events, isRewrite),
+  edit(log, index, chooser) {
+    const events = changed(log.events, index, event => {
+      const data = dataOf(event)
+      const block = (messageOf(event)['content'] as JsonObject[])[0]!
+      switch (chooser.int(4)) {
+        case 0: messageOf(event)['id'] = `${String(messageOf(event)['id'])}-changed`; break
+        case 1: block['isError'] = block['isError'] === true ? false : true; break
+        case 2: data['step'] = (data['step'] as number) + 1; break
+        default: data['meta'] = { rewritten: true, previous: data['meta'] ?? null }
+      }
+    })
+    return { events, seq: index }
+  },
+})
+
+/** A rewrite retargeted at a user or assistant node (cited, so coverage passes). */
+export const rewriteWrongTarget = defineMutation({
+  name: 'rewrite-wrong-target', code: 'REWRITE_TARGET_INVALID', operation: 'load', rule: 'REWR-2',
+  targets: log => indexesWhere(log.events, (event, index) => isRewrite(event) && nodesBefore(log.events, index).some(node => node.type !== 'tool/result')),
+  edit(log, index, chooser) {
+    const others = nodesBefore(log.events, index).filter(node => node.type !== 'tool/result')
+    const target = others[chooser.int(others.length)]!.seq
+    const events = changed(log.events, index, event => {
+      event.surfaceOp = { op: 'replace', start: target, end: target }
+      event.sourceEventSeqs = [target]
+    })
+    return { events, seq: index }
+  },
+})
+
+/** A rewrite widened to its neighbour on the surface, citing both. */
+export const rewriteSpansTwo = defineMutation({
+  name: 'rewrite-spans-two', code: 'REWRITE_SPAN_INVALID', operation: 'load', rule: 'REWR-1',
+  targets: log => indexesWhere(log.events, (event, index) => {
+    const nodes = nodesBefore(log.events, index)
+    return isRewrite(event) && nodes.length > 1
+  }),
+  edit(log, index) {
+    const nodes = nodesBefore(log.events, index)
+    const target = replaceOf(log.events[index]!)!.start
+    const position = nodes.findIndex(node => node.seq === target)
+    const [first, last] = position + 1 < nodes.length ? [target, nodes[position + 1]!.seq] : [nodes[position - 1]!.seq, target]
+    const events = changed(log.events, index, event => {
+      event.surfaceOp = { op: 'replace', start: first, end: last }
+      event.sourceEventSeqs = [first, last]
+    })
+    return { events, seq: index }
+  },
+})
+
+export const dropSurfaceOp = defineMutation({
+  name: 'drop-surface-op', code: 'SURFACE_OP_MISSING', operation: 'load', rule: 'SURF-1',
+  targets: log => indexesWhere(log.events, isSurface),
+  edit: (log, index) => ({ events: changed(log.events, index, event => { delete event.surfaceOp }), seq: index }),
+})
+
+export const surfaceOpOnLogOnly = defineMutation({
+  name: 'surface-op-on-log-only', code: 'SURFACE_OP_NOT_ALLOWED', operation: 'load', rule: 'SURF-1',
+  targets: log => indexesWhere(log.events, event => !isSurface(event)),
+  edit(log, index, chooser) {
+    const events = changed(log.events, index, event => {
+      if (chooser.int(2) === 0) event.surfaceOp = 'append'
+      else event.sourceEventSeqs = []
+    })
+    return { events, seq: index }
+  },
+})
+
+export const callIdMismatch = defineMutation({
+  name: 'call-id-mismatch', code: 'MESSAGE_CALL_ID_MISMATCH', operation: 'load', rule: 'VOC-13',
+  targets: log => indexesWhere(log.events, event => event.type === 'tool/result'),
+  edit(log, index) {
+    const events = changed(log.events, index, event => {
+      const block = (messageOf(event)['content'] as JsonObject[])[0]!
+      block['toolCallId'] = `${String(block['toolCallId'])}-other`
+    })
+    return { events, seq: index }
+  },
+})
+
+export const roleInvalid = defineMutation({
+  name: 'role-invalid', code: 'MESSAGE_ROLE_INVALID', operation: 'load', rule: 'VOC-10',
+  targets: log => indexesWhere(log.events, isSurface),
+  edit: (log, index) => ({ events: changed(log.events, index, event => { messageOf(event)['role'] = event.type === 'assistant/message' ? 'user' : 'assistant' }), seq: index }),
+})
+
+const NUMBERED = new Set(['turn/start', 'step/start', 'step/end', 'assistant/chunk', 'tool/call'])
+
+export const payloadInvalid = defineMutation({
+  name: 'payload-invalid', code: 'PAYLOAD_INVALID', operation: 'load', rule: 'TURN-1',
+  targets: log => indexesWhere(log.events, event => NUMBERED.has(event.type)),
+  edit(log, index, chooser) {
+    const events = changed(log.events, index, event => {
+      const data = dataOf(event)
+      const member = event.type === 'turn/start' || chooser.int(2) === 0 ? 'turn' : 'step'
+      data[member] = [0, -1, 1.5, '1', null][chooser.int(5)]!
+    })
+    return { events, seq: index }
+  },
+})
+
+export const turnEndMalformed = defineMutation({
+  name: 'turn-end-malformed', code: 'TURN_END_MALFORMED', operation: 'load', rule: 'TURN-2',
+  targets: log => indexesWhere(log.events, event => event.type === 'turn/end'),
+  edit(log, index, chooser) {
+    const events = changed(log.events, index, event => {
+      const data = dataOf(event)
+      if (chooser.int(2) === 0) data['step'] = 1
+      else data['reason'] = { kind: 'completed', detail: 'extra' }
+    })
+    return { events, seq: index }
+  },
+})
+
+export const requestHeaderInvalid = defineMutation({
+  name: 'request-header-invalid', code: 'REQUEST_HEADER_INVALID', operation: 'load', rule: 'HDR-2',
+  targets: log => indexesWhere(log.events, event => event.type === 'request/header'),
+  edit: (log, index) => ({ events: changed(log.events, index, event => { (dataOf(event)['header'] as JsonObject)['adapterDefaults'] = { maxTokens: true } }), seq: index }),
+})
+
+export const legacyEventType = defineMutation({
+  name: 'legacy-event-type', code: 'LEGACY_EVENT_TYPE', operation: 'load', rule: 'LEGACY-1',
+  targets: log => indexesWhere(log.events, event => !isSurface(event)),
+  edit(log, index, chooser) {
+    const type = chooser.int(2) === 0 ? 'mode/set' : 'request/header-delta'
+    return { events: changed(log.events, index, event => { event.type = type }), seq: index }
+  },
+})
+
+/** A log-only event renamed to a type no vocabulary has, not marked ignorable. */
+export const unknownType = defineMutation({
+  name: 'unknown-type', code: 'FORMAT_UNKNOWN_EVENT_TYPE', operation: 'load', rule: 'UNK-3',
+  targets: log => indexesWhere(log.events, event => !isSurface(event)),
+  edit: (log, index) => ({ events: changed(log.events, index, event => { event.type = 'acme/unknown-event'; delete event.ignorable }), seq: index }),
+})
+
+export const LOAD_MUTATIONS: readonly Mutation[] = [
+  dropEvent, swapEvents, duplicateEvent, breakReplaceStart, breakReplaceEnd, reverseReplace, unciteShadowed, citeLaterEvent,
+  duplicateCitation, emptyCitation, rewriteChangesData, rewriteWrongTarget, rewriteSpansTwo, dropSurfaceOp, surfaceOpOnLogOnly,
+  callIdMismatch, roleInvalid, payloadInvalid, turnEndMalformed, requestHeaderInvalid, legacyEventType, unknownType,
+]
+

@@ -1,0 +1,47 @@
+// `dsh-conformance matrix`: runs every adapter over the selected cases (no baselines: the matrix shows
+// behaviour as it is) and writes requirement × implementation as Markdown and/or HTML.
+import { writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { adapterRunsFor } from './adapter-runs.ts'
+import type { AdapterSource, CommandOptions } from './cli-options.ts'
+import { selectCases, describeFilters, type CaseFilters } from './filters.ts'
+import { matrixHtml } from './matrix-html.ts'
+import { computeMatrix, matrixMarkdown, type Matrix } from './matrix.ts'
+import type { AdapterRun } from './results.ts'
+import { readSpecCatalog } from './spec-catalog.ts'
+import { suiteIdentity } from './suite-identity.ts'
+import { loadVectorCases } from './vector-cases.ts'
+
+const specDir = fileURLToPath(new URL('../spec/', import.meta.url))
+
+/** Runs the adapters and computes their matrix; undefined when no case matches the filters. */
+export async function buildMatrix(adapters: readonly AdapterSource[], filters: CaseFilters, timeoutMs: number): Promise<{ matrix: Matrix; runs: AdapterRun[] } | undefined> {
+  const all = loadVectorCases()
+  const cases = selectCases(all, filters)
+  if (cases.length === 0) return undefined
+  const runs: AdapterRun[] = []
+  for await (const run of adapterRunsFor(adapters, cases, timeoutMs)) runs.push(run)
+  const matrix = computeMatrix(readSpecCatalog(specDir).requirements, cases, runs, suiteIdentity(all))
+  return { matrix, runs }
+}
+
+export async function matrixCommand(options: CommandOptions): Promise<number> {
+  const built = await buildMatrix(options.adapters, options.filters, options.timeoutMs)
+  if (built === undefined) {
+    console.error(`no case matches the filters ${describeFilters(options.filters)}`)
+    return 2
+  }
+  const title = 'Compatibility matrix'
+  if (options.matrixMarkdown === undefined && options.matrixHtml === undefined) process.stdout.write(matrixMarkdown(built.matrix, { title }))
+  if (options.matrixMarkdown !== undefined) {
+    writeFileSync(options.matrixMarkdown, matrixMarkdown(built.matrix, { title }))
+    console.log(`wrote ${options.matrixMarkdown}`)
+  }
+  if (options.matrixHtml !== undefined) {
+    writeFileSync(options.matrixHtml, matrixHtml(built.matrix, { title }))
+    console.log(`wrote ${options.matrixHtml}`)
+  }
+  const notStarted = built.runs.filter((run) => run.startError !== undefined)
+  for (const run of notStarted) console.error(`cannot start adapter ${run.label}: ${run.startError ?? ''}`)
+  return notStarted.length > 0 ? 1 : 0
+}

@@ -1,0 +1,134 @@
+// The JUnit XML report, for any CI: one <testsuite> per adapter and chapter, one <testcase> per case.
+// A fail is a <failure>, an error an <error>, a skip a <skipped/>; a failure the baseline lists is a
+// <skipped/> that says so (as pytest writes an expected failure), never a pass. A NEW PASS is a
+// <failure> under --strict-baseline and a pass with a note otherwise.
+import type { RunReport, RunReportAdapterRun, RunReportCase } from '../../generated/types/index.ts'
+
+/** Characters XML 1.0 cannot hold at all (controls, lone surrogates, U+FFFE/U+FFFF) become \uXXXX text. */
+function xmlText(text: string): string {
+  return text
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+}
+
+function xmlAttribute(text: string): string {
+  return xmlText(text).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;')
+}
+
+function attributes(values: Record<string, string | number>): string {
+  return Object.entries(values).map(([name, value]) => ` ${name}="${xmlAttribute(String(value))}"`).join('')
+}
+
+function seconds(ms: number | undefined): string {
+  return ((ms ?? 0) / 1000).toFixed(3)
+}
+
+function firstLine(text: string | undefined): string {
+  const line = (text ?? '').split('\n')[0]!
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line
+}
+
+type Verdict = { element: 'failure' | 'error' | 'skipped'; type: string; message: string; body?: string } | { element: 'pass'; note?: string }
+
+function details(entry: RunReportCase): string {
+  const lines = [entry.reason ?? '', `requirements: ${entry.requirements.join(', ')}`]
+  if (entry.diff !== undefined) {
+    lines.push(`at ${entry.diff.path}: expected ${entry.diff.expected}, actual ${entry.diff.actual}`)
+    if (entry.diff.divergingSeq !== undefined) lines.push(`logs diverge at seq ${entry.diff.divergingSeq}`)
+  }
+  return lines.join('\n')
+}
+
+function verdictOf(entry: RunReportCase, strictBaseline: boolean): Verdict {
+  if (entry.status === 'skip') return { element: 'skipped', type: 'skip', message: entry.reason ?? 'skipped' }
+  if (entry.baseline === 'known-failure') {
+    return { element: 'skipped', type: 'known-failure', message: `known ${entry.status} (baseline): ${entry.baselineReason ?? ''}`, body: details(entry) }
+  }
+  if (entry.baseline === 'new-pass') {
+    const message = `NEW PASS: the baseline lists this case (${entry.baselineReason ?? ''}); remove it from the baseline`
+    return strictBaseline ? { element: 'failure', type: 'new-pass', message } : { element: 'pass', note: message }
+  }
+  const prefix = entry.baseline === 'new-fail' ? 'NEW FAIL: ' : ''
+  if (entry.status === 'fail') return { element: 'failure', type: 'fail', message: `${prefix}${firstLine(entry.reason)}`, body: details(entry) }
+  if (entry.status === 'error') return { element: 'error', type: 'error', message: `${prefix}${firstLine(entry.reason)}`, body: details(entry) }
+  return { element: 'pass' }
+}
+
+function testcase(classname: string, entry: RunReportCase, strictBaseline: boolean): { xml: string; verdict: Verdict } {
+  const verdict = verdictOf(entry, strictBaseline)
+  const open = `    <testcase${attributes({ classname, name: entry.id, time: seconds(entry.durationMs) })}`
+  if (verdict.element === 'pass') {
+    return { verdict, xml: verdict.note === undefined ? `${open}/>` : `${open}>\n      <system-out>${xmlText(verdict.note)}</system-out>\n    </testcase>` }
+  }
+  const body = verdict.body === undefined ? '/>' : `>${xmlText(verdict.body)}</${verdict.element}>`
+  return { verdict, xml: `${open}>\n      <${verdict.element}${attributes({ type: verdict.type, message: verdict.message })}${body}\n    </testcase>` }
+}
+
+interface SuiteXml {
+  xml: string
+  counts: { tests: number; failures: number; errors: number; skipped: number; time: number }
+}
+
+function properties(report: RunReport, run: RunReportAdapterRun): string {
+  const values: Record<string, string> = {
+    'suite.version': report.suite.version,
+    'suite.contentHash': report.suite.contentHash,
+    'adapter.name': run.adapter?.name ?? run.label,
+    'adapter.version': run.adapter?.version ?? 'unknown',
+    'adapter.language': run.adapter?.language ?? 'unknown',
+  }
+  if (run.baseline !== undefined) values['baseline'] = run.baseline.source
+  const lines = Object.entries(values).map(([name, value]) => `      <property${attributes({ name, value })}/>`)
+  return `    <properties>\n${lines.join('\n')}\n    </properties>`
+}
+
+function testsuite(report: RunReport, run: RunReportAdapterRun, name: string, entries: readonly RunReportCase[]): SuiteXml {
+  const classname = `${run.adapter?.name ?? run.label}/${name}`
+  const cases = entries.map((entry) => testcase(classname, entry, report.strictBaseline))
+  const counts = {
+    tests: cases.length,
+    failures: cases.filter((item) => item.verdict.element === 'failure').length,
+    errors: cases.filter((item) => item.verdict.element === 'error').length,
+    skipped: cases.filter((item) => item.verdict.element === 'skipped').length,
+    time: entries.reduce((sum, entry) => sum + (entry.durationMs ?? 0), 0),
+  }
+  const head = `  <testsuite${attributes({ name: `${run.adapter?.name ?? run.label} ${name}`, ...counts, time: seconds(counts.time), timestamp: report.startedAt.replace(/\.\d+Z$/, '') })}>`
+  return { counts, xml: [head, properties(report, run), ...cases.map((item) => item.xml), '  </testsuite>'].join('\n') }
+}
+
+/** An adapter that could not start is one suite with one erroring test, so CI shows why. */
+function startFailure(report: RunReport, run: RunReportAdapterRun): SuiteXml {
+  const counts = { tests: 1, failures: 0, errors: 1, skipped: 0, time: 0 }
+  const error = `      <error${attributes({ type: 'start', message: firstLine(run.startError) })}>${xmlText(run.startError ?? '')}</error>`
+  const xml = [
+    `  <testsuite${attributes({ name: run.label, ...counts, time: seconds(0), timestamp: report.startedAt.replace(/\.\d+Z$/, '') })}>`,
+    properties(report, run),
+    `    <testcase${attributes({ classname: run.label, name: 'adapter start', time: seconds(0) })}>`,
+    error,
+    '    </testcase>',
+    '  </testsuite>',
+  ].join('\n')
+  return { counts, xml }
+}
+
+function suitesOf(report: RunReport, run: RunReportAdapterRun): SuiteXml[] {
+  if (run.adapter === null) return [startFailure(report, run)]
+  const chapters = [...new Set(run.cases.map((entry) => entry.chapter))].sort()
+  return chapters.map((chapter) => testsuite(report, run, chapter, run.cases.filter((entry) => entry.chapter === chapter)))
+}
+
+export function junitReport(report: RunReport): string {
+  const suites = report.runs.flatMap((run) => suitesOf(report, run))
+  const total = (key: 'tests' | 'failures' | 'errors' | 'skipped'): number => suites.reduce((sum, suite) => sum + suite.counts[key], 0)
+  const head = `<testsuites${attributes({
+    name: `${report.suite.name} ${report.suite.version} (${report.suite.contentHash})`,
+    tests: total('tests'),
+    failures: total('failures'),
+    errors: total('errors'),
+    skipped: total('skipped'),
+    time: seconds(report.durationMs),
+  })}>`
+  return ['<?xml version="1.0" encoding="UTF-8"?>', head, ...suites.map((suite) => suite.xml), '</testsuites>', ''].join('\n')
+}

@@ -1,0 +1,142 @@
+// The Markdown report, for CI job summaries ($GITHUB_STEP_SUMMARY and the like): the verdict per
+// adapter first, then per adapter its chapters, the requirements with failures and the cases to read.
+import type { RunReport, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../../generated/types/index.ts'
+import { compareRequirementIds } from '../results.ts'
+
+/** Tables stop here; the JSON report has every case. */
+const MAX_ROWS = 200
+
+/** Text safe inside a table cell: one line, pipes escaped, length bounded. */
+export function cell(text: string, limit = 300): string {
+  const line = text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;')
+  return line.length > limit ? `${line.slice(0, limit)}…` : line
+}
+
+function verdictText(run: RunReportAdapterRun): string {
+  if (run.adapter === null) return '❌ not started'
+  if (!run.passed) return '❌ failed'
+  return run.baseline === undefined ? '✅ passed' : '✅ passed (baseline)'
+}
+
+function baselineText(run: RunReportAdapterRun): string {
+  const baseline = run.baseline
+  if (baseline === undefined) return '—'
+  return `${baseline.stillFailing.length} known, ${baseline.newFailures.length} NEW FAIL, ${baseline.newPasses.length} NEW PASS`
+}
+
+function overviewTable(report: RunReport): string[] {
+  return [
+    '| adapter | version | passed | failed | errors | skipped | baseline | verdict |',
+    '|---|---|---:|---:|---:|---:|---|---|',
+    ...report.runs.map((run) => {
+      const { pass, fail, error, skip } = run.totals
+      return `| ${cell(run.adapter?.name ?? run.label)} | ${cell(run.adapter?.version ?? '—')} | ${pass} | ${fail} | ${error} | ${skip} | ${baselineText(run)} | ${verdictText(run)} |`
+    }),
+  ]
+}
+
+function countsBy(entries: readonly RunReportCase[], keysOf: (entry: RunReportCase) => readonly string[]): Map<string, RunReportCounts> {
+  const byKey = new Map<string, RunReportCounts>()
+  for (const entry of entries) {
+    for (const key of keysOf(entry)) {
+      const counts = byKey.get(key) ?? { pass: 0, fail: 0, error: 0, skip: 0 }
+      counts[entry.status] += 1
+      byKey.set(key, counts)
+    }
+  }
+  return byKey
+}
+
+function chapterTable(run: RunReportAdapterRun): string[] {
+  const byChapter = countsBy(run.cases, (entry) => [entry.chapter])
+  return [
+    '<details><summary>By chapter</summary>',
+    '',
+    '| chapter | passed | failed | errors | skipped |',
+    '|---|---:|---:|---:|---:|',
+    ...[...byChapter.keys()].sort().map((chapter) => {
+      const { pass, fail, error, skip } = byChapter.get(chapter)!
+      return `| ${chapter} | ${pass} | ${fail} | ${error} | ${skip} |`
+    }),
+    '',
+    '</details>',
+  ]
+}
+
+function requirementLine(run: RunReportAdapterRun): string[] {
+  const failing = [...countsBy(run.cases, (entry) => entry.requirements)]
+    .filter(([, counts]) => counts.fail + counts.error > 0)
+    .sort(([left], [right]) => compareRequirementIds(left, right))
+    .map(([id, counts]) => `${id} (${counts.fail + counts.error}/${counts.pass + counts.fail + counts.error + counts.skip})`)
+  return failing.length === 0 ? [] : [`**Requirements with failures** (failed/cases): ${failing.join(', ')}`]
+}
+
+function caseTable(title: string, entries: readonly RunReportCase[], describe: (entry: RunReportCase) => string): string[] {
+  if (entries.length === 0) return []
+  const shown = entries.slice(0, MAX_ROWS)
+  const more = entries.length - shown.length
+  return [
+    `**${title} (${entries.length})**`,
+    '',
+    '| case | requirements | what happened |',
+    '|---|---|---|',
+    ...shown.map((entry) => `| \`${entry.id}\` | ${entry.requirements.join(', ')} | ${cell(describe(entry))} |`),
+    ...(more > 0 ? [`| … | | ${more} more in the JSON report |`] : []),
+  ]
+}
+
+function knownFailures(run: RunReportAdapterRun): string[] {
+  const known = run.cases.filter((entry) => entry.baseline === 'known-failure')
+  if (known.length === 0) return []
+  const byReason = new Map<string, string[]>()
+  for (const entry of known) byReason.set(entry.baselineReason ?? '', [...(byReason.get(entry.baselineReason ?? '') ?? []), entry.id])
+  return [
+    `<details><summary>${known.length} known failures listed in ${cell(run.baseline?.source ?? 'the baseline')}</summary>`,
+    '',
+    '| reason | cases |',
+    '|---|---|',
+    ...[...byReason].map(([reason, ids]) => `| ${cell(reason, 600)} | ${ids.map((id) => `\`${id}\``).join(', ')} |`),
+    '',
+    '</details>',
+  ]
+}
+
+function problemTables(run: RunReportAdapterRun): string[] {
+  const failed = (entry: RunReportCase): boolean => entry.status === 'fail' || entry.status === 'error'
+  const reasonOf = (entry: RunReportCase): string => `${entry.status}: ${entry.reason ?? ''}`
+  if (run.baseline === undefined) return caseTable('Failures and errors', run.cases.filter(failed), reasonOf)
+  const newPasses = run.cases.filter((entry) => entry.baseline === 'new-pass')
+  return [
+    ...caseTable('NEW FAIL', run.cases.filter((entry) => entry.baseline === 'new-fail'), reasonOf),
+    ...(newPasses.length > 0 ? [''] : []),
+    ...caseTable('NEW PASS', newPasses, (entry) => `listed as: ${entry.baselineReason ?? ''}`),
+    ...run.baseline.notes.map((note) => `Note: ${cell(note)}`),
+  ]
+}
+
+function runSection(run: RunReportAdapterRun): string[] {
+  if (run.adapter === null) return [`### ${cell(run.label)}`, '', `Could not be started: ${cell(run.startError ?? '', 2000)}`]
+  const { name, version, language, profiles } = run.adapter
+  const blocks = [
+    [`### ${cell(name)} ${cell(version)} — ${verdictText(run)}`, '', `${cell(language)}; profiles: ${profiles.join(', ')}`],
+    chapterTable(run),
+    requirementLine(run),
+    problemTables(run),
+    knownFailures(run),
+  ].filter((block) => block.length > 0)
+  return blocks.flatMap((block, index) => (index === 0 ? block : ['', ...block]))
+}
+
+export function markdownReport(report: RunReport): string {
+  const { suite, selection } = report
+  const selected = selection.caseCount === suite.caseCount ? `${suite.caseCount} cases` : `${selection.caseCount} of ${suite.caseCount} cases selected`
+  const lines = [
+    `## ${suite.name} ${suite.version}: ${report.passed ? '✅ passed' : '❌ failed'}`,
+    '',
+    `Suite \`${suite.contentHash}\` (${selected})${report.strictBaseline ? ', strict baseline' : ''}.`,
+    '',
+    ...overviewTable(report),
+    ...report.runs.flatMap((run) => ['', ...runSection(run)]),
+  ]
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,36 @@
+// `--report json=PATH,junit=PATH,md=PATH`: which reports to write, and writing them.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { RunReport } from '../../generated/types/index.ts'
+import { jsonReport } from './json.ts'
+import { junitReport } from './junit.ts'
+import { markdownReport } from './markdown.ts'
+
+const RENDERERS = { json: jsonReport, junit: junitReport, md: markdownReport } as const
+
+export type ReportFormat = keyof typeof RENDERERS
+export type ReportTargets = Partial<Record<ReportFormat, string>>
+
+export const REPORT_FORMATS = Object.keys(RENDERERS) as ReportFormat[]
+
+/** Adds the targets of one --report value to `targets`; returns what is wrong with it, if anything. */
+export function addReportTargets(targets: ReportTargets, text: string): string | undefined {
+  for (const part of text.split(',')) {
+    const [format, path] = [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)]
+    if (!part.includes('=') || path === '') return `--report takes FORMAT=PATH[,FORMAT=PATH…], not "${part}"`
+    if (!(REPORT_FORMATS as string[]).includes(format)) return `unknown report format "${format}" (formats: ${REPORT_FORMATS.join(', ')})`
+    targets[format as ReportFormat] = path
+  }
+  return undefined
+}
+
+/** Writes every requested report, creating folders as needed; returns the paths written. */
+export function writeReports(targets: ReportTargets, report: RunReport): string[] {
+  return REPORT_FORMATS.flatMap((format) => {
+    const path = targets[format]
+    if (path === undefined) return []
+    mkdirSync(dirname(path), { recursive: true })
+    writeFileSync(path, RENDERERS[format](report))
+    return [path]
+  })
+}

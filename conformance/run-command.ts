@@ -1,0 +1,95 @@
+// `dsh-conformance run`: the selected cases against each adapter, each compared with its baseline;
+// summaries on stdout, reports and baselines written as asked. The exit status is 1 when any
+// adapter's run fails (a fail or error no baseline covers, a NEW PASS under --strict-baseline, an
+// adapter that cannot start), 2 when the command line or a baseline file is wrong.
+import { existsSync } from 'node:fs'
+import { adapterRunsFor } from './adapter-runs.ts'
+import { compareWithBaseline, currentBaseline, readBaseline, writeBaseline, type Baseline } from './baseline.ts'
+import type { CommandOptions } from './cli-options.ts'
+import { adapterSummary, overallSummary } from './console-summary.ts'
+import { describeFilters, selectCases } from './filters.ts'
+import { runReport } from './reports/json.ts'
+import { writeReports } from './reports/write.ts'
+import { runFails, type AdapterRun } from './results.ts'
+import { suiteIdentity, type SuiteIdentity } from './suite-identity.ts'
+import { loadVectorCases, type VectorCase } from './vector-cases.ts'
+
+interface LoadedBaseline {
+  path: string
+  baseline: Baseline
+}
+
+/** The baseline for an adapter: the one naming it, or the only one when only one adapter runs. */
+function baselineFor(name: string, baselines: readonly LoadedBaseline[], adapterCount: number): LoadedBaseline | undefined {
+  return baselines.find((loaded) => loaded.baseline.adapter === name) ?? (adapterCount === 1 && baselines.length === 1 ? baselines[0] : undefined)
+}
+
+function loadBaselines(paths: readonly string[]): LoadedBaseline[] | { error: string } {
+  const loaded: LoadedBaseline[] = []
+  for (const path of paths) {
+    try {
+      loaded.push({ path, baseline: readBaseline(path) })
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) }
+    }
+  }
+  const names = loaded.map((entry) => entry.baseline.adapter)
+  const repeated = names.find((name, index) => names.indexOf(name) !== index)
+  return repeated === undefined ? loaded : { error: `two baselines name adapter ${repeated}` }
+}
+
+function writeBaselineOf(run: AdapterRun, template: string, context: { suite: SuiteIdentity; all: readonly VectorCase[]; previous?: Baseline }): string | undefined {
+  if (run.adapter === undefined) return undefined
+  const path = template.replaceAll('{adapter}', run.adapter.name)
+  let previous = context.previous
+  if (previous === undefined && existsSync(path)) previous = readBaseline(path)
+  const baseline = currentBaseline({ adapter: run.adapter.name, suite: context.suite, outcomes: run.outcomes, suiteIds: context.all.map((vector) => vector.id), previous })
+  writeBaseline(path, baseline)
+  return `wrote ${path} (${baseline.failures.length} known failures of ${run.adapter.name})`
+}
+
+/** `all` is the whole suite; tests pass it in to load the vectors once. */
+export async function runCommand(options: CommandOptions, all: readonly VectorCase[] = loadVectorCases()): Promise<number> {
+  const startedAt = new Date()
+  const suite = suiteIdentity(all)
+  const cases = selectCases(all, options.filters)
+  if (cases.length === 0) {
+    console.error(`no case matches the filters ${describeFilters(options.filters)}`)
+    return 2
+  }
+  const baselines = loadBaselines(options.baselines)
+  if ('error' in baselines) {
+    console.error(baselines.error)
+    return 2
+  }
+  const filtered = describeFilters(options.filters)
+  console.log(`${suite.name} ${suite.version}, suite ${suite.contentHash}: ${filtered === '' ? `${cases.length} cases` : `${cases.length} of ${suite.caseCount} cases (${filtered})`}\n`)
+  const runs: AdapterRun[] = []
+  const used = new Set<LoadedBaseline>()
+  for await (const run of adapterRunsFor(options.adapters, cases, options.timeoutMs)) {
+    const loaded = run.adapter === undefined ? undefined : baselineFor(run.adapter.name, baselines, options.adapters.length)
+    if (loaded !== undefined && run.adapter !== undefined) {
+      used.add(loaded)
+      run.baseline = compareWithBaseline(run.outcomes, loaded.baseline, { source: loaded.path, adapter: run.adapter.name, suite })
+    }
+    runs.push(run)
+    console.log(`${adapterSummary(run, cases)}\n`)
+    if (run.stderrTail !== undefined && runFails(run, options.strictBaseline)) {
+      console.error(`--- last lines of ${run.adapter?.name ?? run.label}'s stderr ---\n${run.stderrTail}\n`)
+    }
+  }
+  for (const loaded of baselines.filter((entry) => !used.has(entry))) {
+    console.error(`warning: ${loaded.path} is the baseline of ${loaded.baseline.adapter}, which did not run`)
+  }
+  if (runs.length > 1) console.log(`${overallSummary(runs, options.strictBaseline)}\n`)
+  if (options.writeBaseline !== undefined) {
+    for (const run of runs) {
+      const previous = run.adapter === undefined ? undefined : baselineFor(run.adapter.name, baselines, runs.length)?.baseline
+      const written = writeBaselineOf(run, options.writeBaseline, { suite, all, previous })
+      if (written !== undefined) console.log(written)
+    }
+  }
+  const report = runReport({ suite, filters: options.filters, cases, runs, strictBaseline: options.strictBaseline, startedAt, durationMs: Date.now() - startedAt.getTime() })
+  for (const path of writeReports(options.reports, report)) console.log(`wrote ${path}`)
+  return report.passed ? 0 : 1
+}

@@ -1,0 +1,85 @@
+// The suite as tests of another project's vitest, for forks that gate in their own test runner:
+//
+//   import { registerConformanceSuite } from 'dsh-session-conformance/vitest'
+//   registerConformanceSuite({ adapterCmd: 'python3 adapter.py', baseline: 'conformance-baseline.yaml' })
+//
+// Each selected case becomes one test. A skip (capability not declared) and a failure the baseline
+// lists are skipped tests that say why, never passes; a fail or an error is a failed test; a listed
+// case that passes is a failed test under strictBaseline.
+import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest'
+import type { Adapter } from './adapter.ts'
+import { adapterByName } from './adapters/registry.ts'
+import { readBaseline, type Baseline } from './baseline.ts'
+import { noFilters, selectCases, type CaseFilters } from './filters.ts'
+import { runCase } from './run-case.ts'
+import { DEFAULT_TIMEOUT_MS, startSubprocessAdapter } from './subprocess-adapter.ts'
+import { loadVectorCases, type VectorCase } from './vector-cases.ts'
+
+export interface ConformanceSuiteOptions {
+  /** An adapter object (the caller closes it), or the name of a registered one, such as `reference`. */
+  adapter?: Adapter | string
+  /** A program that speaks spec/adapter-protocol.md, run through the shell. */
+  adapterCmd?: string
+  /** The working directory of adapterCmd. */
+  cwd?: string
+  /** How long each reply of adapterCmd may take (default 5000 ms). */
+  timeoutMs?: number
+  /** Known failures: the path of a baseline file (YAML or JSON), or its content. */
+  baseline?: string | Baseline
+  /** A listed case that passes fails its test. */
+  strictBaseline?: boolean
+  filters?: Partial<CaseFilters>
+  /** The name of the outer describe block (default: dsh-session conformance). */
+  name?: string
+}
+
+const START_TIMEOUT_MS = 30_000
+
+async function openAdapter(options: ConformanceSuiteOptions): Promise<{ adapter: Adapter; owned: boolean }> {
+  if (options.adapterCmd !== undefined) {
+    return { adapter: await startSubprocessAdapter(options.adapterCmd, { cwd: options.cwd, timeoutMs: options.timeoutMs }), owned: true }
+  }
+  if (typeof options.adapter === 'string') return { adapter: await adapterByName(options.adapter), owned: true }
+  return { adapter: options.adapter!, owned: false }
+}
+
+async function runAsTest(context: TestContext, adapter: Adapter, vector: VectorCase, listedReason: string | undefined, strict: boolean): Promise<void> {
+  const outcome = await runCase(adapter, vector)
+  if (outcome.status === 'skip') context.skip(outcome.reason)
+  if (outcome.status === 'pass') {
+    if (listedReason !== undefined && strict) throw new Error(`NEW PASS: ${vector.id} passes but the baseline lists it (${listedReason}); remove it from the baseline`)
+    return
+  }
+  if (listedReason !== undefined) context.skip(`known ${outcome.status} (baseline): ${listedReason}`)
+  throw new Error(`${outcome.status.toUpperCase()} ${vector.id} [${vector.requirements.join(', ')}]: ${outcome.reason ?? ''}`)
+}
+
+/** Registers one test per selected case, grouped by chapter, with vitest's describe and it. */
+export function registerConformanceSuite(options: ConformanceSuiteOptions): void {
+  if ((options.adapter === undefined) === (options.adapterCmd === undefined)) {
+    throw new Error('registerConformanceSuite needs exactly one of adapter and adapterCmd')
+  }
+  const cases = selectCases(loadVectorCases(), { ...noFilters(), ...options.filters })
+  if (cases.length === 0) throw new Error('registerConformanceSuite: no case matches the filters')
+  const baseline = typeof options.baseline === 'string' ? readBaseline(options.baseline) : options.baseline
+  const listed = new Map(baseline?.failures.map((entry) => [entry.id, entry.reason]))
+  const stepTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  let opened: { adapter: Adapter; owned: boolean } | undefined
+
+  describe(options.name ?? 'dsh-session conformance', () => {
+    beforeAll(async () => {
+      opened = await openAdapter(options)
+    }, START_TIMEOUT_MS)
+    afterAll(async () => {
+      if (opened?.owned) await opened.adapter.close?.()
+    })
+    for (const chapter of [...new Set(cases.map((vector) => vector.chapter))]) {
+      describe(chapter, () => {
+        for (const vector of cases.filter((candidate) => candidate.chapter === chapter)) {
+          const timeout = (vector.steps.length + 1) * stepTimeout
+          it(`${vector.id}: ${vector.title}`, (context) => runAsTest(context, opened!.adapter, vector, listed.get(vector.id), options.strictBaseline ?? false), timeout)
+        }
+      })
+    }
+  })
+}

@@ -1,0 +1,209 @@
+// Generated from schemas/run-report.schema.json by scripts/generate-types.ts — do not edit.
+
+/**
+ * One run of the suite against one or more adapters.
+ */
+export interface RunReport {
+  /**
+   * The $id of this schema, so that editors and validators find it.
+   */
+  $schema?: "https://dsh-session-conformance.dev/schemas/v0/run-report.schema.json";
+  /**
+   * The version of this report shape.
+   */
+  reportVersion: 1;
+  /**
+   * The runner that wrote the report.
+   */
+  tool: {
+    name: "dsh-conformance";
+    version: string;
+  };
+  suite: RunReportSuite;
+  selection: RunReportSelection;
+  /**
+   * Whether a NEW PASS fails the run (--strict-baseline).
+   */
+  strictBaseline: boolean;
+  /**
+   * When the run started, as an ISO 8601 date-time in UTC.
+   */
+  startedAt: string;
+  durationMs: number;
+  /**
+   * The run's verdict: true when no adapter's run failed. The runner's exit status is 0 exactly then.
+   */
+  passed: boolean;
+  /**
+   * One entry per adapter, in the order they ran.
+   */
+  runs: RunReportAdapterRun[];
+}
+
+/**
+ * The whole suite, before any filter: its package name and version and the content hash of every expanded case (the hash of generated/vectors.bundle.json).
+ */
+export interface RunReportSuite {
+  name: string;
+  version: string;
+  contentHash: string;
+  caseCount: number;
+}
+
+/**
+ * The cases the filters selected; every list empty means every case.
+ */
+export interface RunReportSelection {
+  chapters: string[];
+  requirements: string[];
+  profiles: string[];
+  /**
+   * Globs over case ids.
+   */
+  cases: string[];
+  /**
+   * How many cases the filters selected.
+   */
+  caseCount: number;
+}
+
+/**
+ * The run of one adapter.
+ */
+export interface RunReportAdapterRun {
+  /**
+   * The adapter as the command line named it: a registered name or a command.
+   */
+  label: string;
+  /**
+   * The adapter's metadata; null when it could not be started.
+   */
+  adapter: RunReportAdapter | null;
+  /**
+   * Why the adapter could not be started.
+   */
+  startError?: string;
+  /**
+   * False when the adapter could not start, or has a fail or error no baseline covers, or (strict) a NEW PASS.
+   */
+  passed: boolean;
+  durationMs: number;
+  totals: RunReportCounts;
+  baseline?: RunReportBaseline;
+  /**
+   * The last lines the adapter wrote to stderr, kept when its run failed.
+   */
+  stderrTail?: string;
+  /**
+   * Every selected case, in suite order.
+   */
+  cases: RunReportCase[];
+}
+
+/**
+ * Who was tested, as the adapter declares it.
+ */
+export interface RunReportAdapter {
+  name: string;
+  version: string;
+  language: string;
+  homepage?: string;
+  /**
+   * The profiles the implementation claims (spec/profiles.md): reader, writer, relations, repair, compaction, fork, jsonl.
+   */
+  profiles: string[];
+  transport: "in-process" | "subprocess";
+}
+
+/**
+ * How many cases had each outcome.
+ */
+export interface RunReportCounts {
+  pass: number;
+  fail: number;
+  error: number;
+  skip: number;
+}
+
+/**
+ * The run compared with the adapter's baseline (--baseline FILE).
+ */
+export interface RunReportBaseline {
+  /**
+   * The baseline file.
+   */
+  source: string;
+  /**
+   * NEW FAIL: cases that failed or erred and are not listed.
+   */
+  newFailures: string[];
+  /**
+   * NEW PASS: listed cases that passed.
+   */
+  newPasses: string[];
+  /**
+   * Listed cases that still fail or err.
+   */
+  stillFailing: string[];
+  /**
+   * Listed cases that were skipped or not selected.
+   */
+  notRun: string[];
+  /**
+   * Mismatches worth knowing: another adapter name, another suite hash.
+   */
+  notes: string[];
+}
+
+/**
+ * The outcome of one case.
+ */
+export interface RunReportCase {
+  id: string;
+  title: string;
+  chapter: string;
+  requirements: string[];
+  profile: string;
+  /**
+   * pass: every step passed. fail: a step's result differs from the expectation. error: the adapter threw, timed out, crashed or answered out of protocol. skip: the adapter does not declare the case's profile or one of its operations.
+   */
+  status: "pass" | "fail" | "error" | "skip";
+  /**
+   * The 0-based step that decided a fail or an error.
+   */
+  step?: number;
+  /**
+   * That step's operation.
+   */
+  operation?: string;
+  /**
+   * For a fail, an error or a skip: what happened, for people.
+   */
+  reason?: string;
+  diff?: RunReportDiff;
+  /**
+   * known-failure: a fail or error the baseline lists; new-fail: one it does not list; new-pass: a listed case that passed.
+   */
+  baseline?: "known-failure" | "new-fail" | "new-pass";
+  /**
+   * The reason the baseline gives for this case.
+   */
+  baselineReason?: string;
+  durationMs?: number;
+}
+
+/**
+ * For a fail: the first place where the result differs from the expectation, both sides as short JSON text, and for logs the seq of the first event where they diverge.
+ */
+export interface RunReportDiff {
+  /**
+   * A path into the operation result (`$.nodes[0]`, `$.error.code`).
+   */
+  path: string;
+  expected: string;
+  actual: string;
+  /**
+   * The seq of the first event that differs (its index when the event has no numeric seq).
+   */
+  divergingSeq?: number;
+}

@@ -1,0 +1,82 @@
+// The HTML audit page in a real browser: headless Chromium (Debian's chromium package, driven by
+// playwright-core) opens the page for the corpus compaction-recovery log from a temp file with page
+// scripts disabled, saves a screenshot under reports/, and reads the seven rows, their verdicts, the
+// timeline and the budget chart from the DOM. Without /usr/bin/chromium the test is skipped and says
+// why (.ci/run installs the package when it can); without the corpus it audits a hand-built log.
+import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { chromium, type Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildAuditReport } from '../../conformance/audit/report.ts'
+import { renderHtml } from '../../conformance/audit/render-html.ts'
+import { estimateCounter, loadTokenCounter } from '../../conformance/audit/tokens.ts'
+import { artifact, compactedLog, corpusBytes, corpusLog, corpusPresent, projectRoot } from './logs.ts'
+
+const CHROMIUM = '/usr/bin/chromium'
+const chromiumPresent = existsSync(CHROMIUM)
+const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+const ROW_TITLES = ['Raw-fact integrity', 'Surface legality', 'Constraint preservation', 'Request rebuild', 'Persistence', 'Failure recovery', 'Budget']
+const screenshot = path.join(projectRoot, 'reports', 'audit-compaction-recovery.png')
+
+const skipReason = chromiumPresent ? '' : ` (skipped: ${CHROMIUM} is missing; install Debian's chromium package, as .ci/run does)`
+const subject = corpusPresent ? 'the corpus compaction-recovery log' : 'a hand-built compacted log (the corpus is absent)'
+
+describe.skipIf(!chromiumPresent)(`the HTML audit page of ${subject} in headless Chromium${skipReason}`, () => {
+  let browser: Browser
+  let pageFile: string
+  const externalRequests: string[] = []
+
+  beforeAll(async () => {
+    const report = corpusPresent
+      ? buildAuditReport({ file: corpusLog, bytes: corpusBytes() }, await loadTokenCounter())
+      : buildAuditReport({ file: 'compacted.jsonl', bytes: artifact(compactedLog()) }, estimateCounter('the corpus is absent'))
+    pageFile = path.join(mkdtempSync(path.join(tmpdir(), 'dsh-audit-')), 'audit.html')
+    writeFileSync(pageFile, renderHtml(report))
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  it('shows the seven rows with their verdicts, the timeline and the budget chart', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1200, height: 900 } })
+    const page = await context.newPage()
+    const pageUrl = pathToFileURL(pageFile).href
+    page.on('request', request => {
+      if (request.url() !== pageUrl) externalRequests.push(request.url())
+    })
+    await page.goto(pageUrl)
+    mkdirSync(path.dirname(screenshot), { recursive: true })
+    await page.screenshot({ path: screenshot, fullPage: true })
+
+    expect(await page.title()).toMatch(/^Audit: /)
+    expect(await page.locator('#verdicts tbody tr .row-title').allTextContents()).toEqual(ROW_TITLES)
+    const verdicts = await page.locator('#verdicts tbody tr .verdict').allTextContents()
+    expect(verdicts).toHaveLength(7)
+    for (const verdict of verdicts) expect(['pass', 'fail', 'warn', 'human']).toContain(verdict.toLowerCase())
+    expect(await page.locator('#row-constraint-preservation h2 .verdict').textContent()).toBe('human')
+    expect(await page.locator('section.row .row-name').allTextContents()).toEqual(ROW_TITLES)
+
+    const timeline = page.locator('svg#timeline')
+    expect(await timeline.isVisible()).toBe(true)
+    expect((await timeline.boundingBox())?.width).toBeGreaterThan(600)
+    expect(await timeline.locator('rect.replacement').count()).toBe(1)
+    expect(await timeline.locator('rect.shadowed').count()).toBeGreaterThan(0)
+    expect(await timeline.locator('rect.surface-node').count()).toBeGreaterThan(0)
+    expect(await timeline.locator('rect.bracket').count()).toBe(1)
+
+    const budget = page.locator('#row-budget svg#budget-chart')
+    expect(await budget.isVisible()).toBe(true)
+    expect(await budget.locator('rect.budget-segment[data-part="tools"]').count()).toBe(2)
+    expect(await budget.locator('rect.budget-segment[data-part="messages"]').count()).toBe(2)
+
+    expect(await page.locator('#row-constraint-preservation .replacement-card pre').count()).toBeGreaterThan(1)
+    expect(await page.locator('script').count()).toBe(0)
+    expect(externalRequests).toEqual([])
+    expect(statSync(screenshot).size).toBeGreaterThan(20_000)
+    await context.close()
+  }, 60_000)
+})

@@ -1,0 +1,60 @@
+// `dsh-conformance audit`: its options, and one run per output format over hand-built logs, with the
+// exit status that says whether a row failed.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { audit, parseAuditOptions } from '../../conformance/audit/command.ts'
+import { event } from '../reference/helpers.ts'
+import { artifact, goodTurn } from './logs.ts'
+
+const ROW_TITLES = ['Raw-fact integrity', 'Surface legality', 'Constraint preservation', 'Request rebuild', 'Persistence', 'Failure recovery', 'Budget']
+
+function logFile(bytes: Uint8Array): { directory: string; log: string } {
+  const directory = mkdtempSync(path.join(tmpdir(), 'dsh-audit-cli-'))
+  const log = path.join(directory, 'session.jsonl')
+  writeFileSync(log, bytes)
+  return { directory, log }
+}
+
+describe('audit options', () => {
+  it('takes the format from --format, else from the extension of --out, else text', () => {
+    expect(parseAuditOptions(['log.jsonl'])).toMatchObject({ log: 'log.jsonl', format: 'text', out: undefined, tokenizer: 'auto' })
+    expect(parseAuditOptions(['log.jsonl', '--out', 'a.html'])).toMatchObject({ format: 'html', out: 'a.html' })
+    expect(parseAuditOptions(['--out', 'a.md', 'log.jsonl', '--format', 'json'])).toMatchObject({ format: 'json', out: 'a.md' })
+    expect(parseAuditOptions(['log.jsonl', '--tokenizer', 'estimate', '--vocabulary', 'v0-rc8'])).toMatchObject({ tokenizer: 'estimate', vocabulary: 'v0-rc8' })
+  })
+
+  it('says what is wrong with bad options', () => {
+    expect(parseAuditOptions([])).toEqual({ error: 'audit needs the LOG to read' })
+    expect(parseAuditOptions(['a', 'b'])).toEqual({ error: 'audit takes one LOG, not also b' })
+    expect(parseAuditOptions(['a', '--format', 'pdf'])).toEqual({ error: '--format must be one of text, json, md, html, not pdf' })
+    expect(parseAuditOptions(['a', '--out'])).toEqual({ error: '--out needs a value' })
+    expect(parseAuditOptions(['a', '--vocabulary', 'v9'])).toEqual({ error: '--vocabulary must be v0-pinned or v0-rc8, not v9' })
+    expect(parseAuditOptions(['a', '--color', 'yes'])).toEqual({ error: 'unknown option --color' })
+  })
+})
+
+describe('audit runs', () => {
+  it.each(['text', 'md', 'html'])('writes the seven rows as %s and exits 0 when no row fails', async format => {
+    const { directory, log } = logFile(artifact(goodTurn()))
+    const out = path.join(directory, `report.${format}`)
+    expect(await audit([log, '--out', out, '--tokenizer', 'estimate'])).toBe(0)
+    const written = readFileSync(out, 'utf8')
+    for (const title of ROW_TITLES) expect(written).toContain(title)
+    expect(written).toMatch(/estimate/i)
+  })
+
+  it('writes JSON and exits 1 when a row fails', async () => {
+    const { directory, log } = logFile(artifact([...goodTurn(), event('compaction/start', 12, { compactionId: 'k', turn: null })]))
+    const out = path.join(directory, 'report.json')
+    expect(await audit([log, '--out', out, '--tokenizer', 'estimate'])).toBe(1)
+    const report = JSON.parse(readFileSync(out, 'utf8')) as { overall: string; rows: { id: string; verdict: string }[] }
+    expect(report.overall).toBe('fail')
+    expect(report.rows.find(row => row.id === 'failure-recovery')?.verdict).toBe('fail')
+  })
+
+  it('exits 2 when the log cannot be read', async () => {
+    expect(await audit([path.join(tmpdir(), 'no-such-dir', 'session.jsonl'), '--tokenizer', 'estimate'])).toBe(2)
+  })
+})

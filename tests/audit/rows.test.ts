@@ -1,0 +1,262 @@
+// The seven rows of `dsh-conformance audit`: on the corpus compaction-recovery log (skipped, and
+// saying so, when ../shared/corpus is absent) and on small hand-built logs, one per failure signal of
+// spec/acceptance.md. Every report must also validate against schemas/audit-report.schema.json.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { reference } from '../../reference/index.ts'
+import type { SessionEvent } from '../../reference/envelope.ts'
+import type { AuditReport } from '../../generated/types/index.ts'
+import { buildAuditReport } from '../../conformance/audit/report.ts'
+import { loadTokenCounter } from '../../conformance/audit/tokens.ts'
+import { CANNOT_DECIDE } from '../../conformance/audit/row-constraints.ts'
+import { absentTerms } from '../../conformance/audit/replacements.ts'
+import { event, call, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
+import {
+  artifact, assistantText, auditOf, compactedLog, corpusBytes, corpusLog, corpusPresent, goodTurn, projectRoot, requestHeader, rowOf, TOOL, userText, verdicts,
+} from './logs.ts'
+
+const schemaDir = join(projectRoot, 'schemas')
+const ajv = new Ajv2020({ strict: true, allErrors: true })
+for (const file of readdirSync(schemaDir).filter(name => name.endsWith('.schema.json'))) ajv.addSchema(JSON.parse(readFileSync(join(schemaDir, file), 'utf8')))
+const validateReport = ajv.getSchema('https://dsh-session-conformance.dev/schemas/v0/audit-report.schema.json')
+
+function expectValid(report: AuditReport): void {
+  if (validateReport === undefined) throw new Error('the audit report schema is missing')
+  const valid = validateReport(JSON.parse(JSON.stringify(report)))
+  expect(valid, JSON.stringify(validateReport.errors?.slice(0, 3))).toBe(true)
+}
+
+function texts(report: AuditReport, id: Parameters<typeof rowOf>[1], mark?: string): string {
+  return rowOf(report, id).evidence.filter(item => mark === undefined || item.mark === mark).map(item => item.text).join('\n')
+}
+
+const ALL_PASS = {
+  'raw-facts': 'pass', 'surface-legality': 'pass', 'constraint-preservation': 'pass', 'request-rebuild': 'pass',
+  persistence: 'pass', 'failure-recovery': 'pass', budget: 'pass',
+}
+
+function resumed(events: SessionEvent[]): SessionEvent[] {
+  const value = reference.resume({ events, now: 5000 })
+  if (!value.ok) throw new Error(`resume rejects the log: ${value.error.code}`)
+  return value.value
+}
+
+describe.skipIf(!corpusPresent)(`audit of the corpus compaction-recovery log${corpusPresent ? '' : ' (skipped: ../shared/corpus/upstream-rc8 is absent)'}`, () => {
+  let report: AuditReport
+  beforeAll(async () => {
+    report = buildAuditReport({ file: corpusLog, bytes: corpusBytes() }, await loadTokenCounter())
+  }, 30_000)
+
+  it('renders all seven rows, in the order of the acceptance table, with a verdict each', () => {
+    expect(report.rows.map(row => row.title)).toEqual([
+      'Raw-fact integrity', 'Surface legality', 'Constraint preservation', 'Request rebuild', 'Persistence', 'Failure recovery', 'Budget',
+    ])
+    expect(verdicts(report)).toEqual({ ...ALL_PASS, 'constraint-preservation': 'human', budget: 'warn' })
+    expect(report.overall).toBe('warn')
+    for (const row of report.rows) expect(row.evidence.length, row.id).toBeGreaterThan(0)
+    expectValid(report)
+  })
+
+  it('counts with the DeepSeek tokenizer package', () => {
+    expect(report.tokenizer.kind).toBe('tokenizer')
+    expect(report.tokenizer.name).toMatch(/^@lenml\/tokenizer-deepseek_v3@/)
+    expect(report.budget?.tokens.toolCount).toBe(15)
+    expect(report.budget?.tokens.systemPrompt).toBeGreaterThan(0)
+  })
+
+  it('lists the one checkpoint with the range it shadowed and both texts, and says it cannot judge them', () => {
+    expect(report.replacements).toHaveLength(1)
+    const [checkpoint] = report.replacements
+    expect(checkpoint).toMatchObject({ seq: 21, kind: 'compaction-checkpoint', start: 4, end: 4, shadowedSeqs: [4], citedSeqs: [19, 20, 4], bracketOutcome: 'completed', recordedShadowedTokenCount: 266 })
+    expect(checkpoint?.shadowed[0]?.text).toContain('persistence uses JSONL')
+    expect(checkpoint?.text).toContain('The request established a durable compaction premise.')
+    expect(checkpoint?.absentTerms).toContain('JSONL')
+    expect(texts(report, 'constraint-preservation')).toContain(CANNOT_DECIDE)
+  })
+
+  it('shows the recovery: the context overflow at seq 18, then the completed bracket and the retried call', () => {
+    expect(texts(report, 'failure-recovery')).toContain('the model call failed at seq 18 (CONTEXT_WINDOW_EXCEEDED)')
+    expect(texts(report, 'failure-recovery')).toContain('compaction bracket 19…22 (completed), then assistant message seq 28')
+    expect(report.timeline?.brackets).toEqual([{ startSeq: 19, endSeq: 22, outcome: 'completed', compactionId: '338e88fa-e78b-4d49-bd38-8f919e85f5e1', error: null }])
+    expect(report.timeline?.finalSurface).toEqual([21, 13, 15, 28])
+  })
+
+  it('finds a header in force before both assistant messages', () => {
+    expect(texts(report, 'request-rebuild', 'pass')).toMatch(/assistant message seq 13: header seq 6[\s\S]*assistant message seq 28: header seq 6/)
+  })
+})
+
+describe('audit of hand-built logs', () => {
+  it('passes every row of one clean turn, and validates against the schema', () => {
+    const report = auditOf(artifact(goodTurn()))
+    expect(verdicts(report)).toEqual(ALL_PASS)
+    expect(report.overall).toBe('pass')
+    expect(report.tokenizer.kind).toBe('estimate')
+    expect(report.tokenizer.note).toContain('estimates')
+    expectValid(report)
+  })
+
+  it('fails failure recovery on a live orphaned compaction lock', () => {
+    const events = [...goodTurn(), event('compaction/start', 12, { compactionId: 'k9', turn: null })]
+    const report = auditOf(artifact(events))
+    expect(rowOf(report, 'failure-recovery').verdict).toBe('fail')
+    expect(texts(report, 'failure-recovery', 'fail')).toContain('compaction/start seq 12 is unmatched and live')
+    expect(report.timeline?.brackets[0]?.outcome).toBe('orphaned-live')
+    expectValid(report)
+  })
+
+  it('passes failure recovery when a session/end-seed made the orphaned lock stale', () => {
+    const events = [...goodTurn(), event('compaction/start', 12, { compactionId: 'k9', turn: null }), event('session/end-seed', 13, {})]
+    const report = auditOf(artifact(events))
+    expect(rowOf(report, 'failure-recovery').verdict).toBe('pass')
+    expect(texts(report, 'failure-recovery')).toContain('unmatched but stale')
+    expect(report.timeline?.endSeeds).toEqual([13])
+  })
+
+  it('fails request rebuild for an assistant message with no request header in force', () => {
+    const events = [turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'hi'), assistantText(3, 1, 1, 'hello'), stepEnd(4, 1, 1), turnEnd(5, 1)]
+    const report = auditOf(artifact(events))
+    expect(rowOf(report, 'request-rebuild').verdict).toBe('fail')
+    expect(texts(report, 'request-rebuild', 'fail')).toContain('assistant message seq 3 has no request header in force')
+  })
+
+  it('fails request rebuild when the request context drifted from the header\'s route', () => {
+    const events = goodTurn()
+    events.splice(4, 0, event('request/context', 4, { provider: 'other', model: 'm', contextWindow: 1000 }))
+    const report = auditOf(artifact(events.map((item, seq) => ({ ...item, seq }))))
+    expect(rowOf(report, 'request-rebuild').verdict).toBe('fail')
+    expect(texts(report, 'request-rebuild', 'fail')).toContain('routes to other/m, but the header names p/m')
+  })
+
+  it('warns on persistence for a torn tail, and still evaluates the committed events', () => {
+    const report = auditOf(artifact(goodTurn(), '{"type":"turn/start","seq":12,"ti'))
+    expect(rowOf(report, 'persistence').verdict).toBe('warn')
+    expect(texts(report, 'persistence', 'warn')).toMatch(/torn tail from line 14 \(byte offset \d+, unterminated\)/)
+    expect(rowOf(report, 'raw-facts').verdict).toBe('pass')
+    expect(report.log.events).toBe(12)
+  })
+
+  it('fails persistence and raw facts when a damaged line is followed by a committed turn/end', () => {
+    const lines = new TextDecoder().decode(artifact(goodTurn().slice(0, 11))).split('\n')
+    lines.splice(5, 1, 'not json')
+    const damaged = `${lines.join('\n')}${JSON.stringify(turnEnd(11, 1))}\n`
+    const report = auditOf(new TextEncoder().encode(damaged))
+    expect(verdicts(report)).toEqual({ ...Object.fromEntries(Object.keys(ALL_PASS).map(id => [id, 'fail'])) })
+    expect(report.log.rejection).toMatchObject({ operation: 'decodeJsonl', code: 'JSONL_LINE_UNPARSABLE', line: 6 })
+    expect(texts(report, 'surface-legality')).toContain('not evaluated')
+    expect(report.timeline).toBeNull()
+    expectValid(report)
+  })
+
+  it('fails raw facts on an unknown event type that is not marked ignorable, and keeps an ignorable one', () => {
+    const refused = auditOf(artifact([...goodTurn(), event('future/thing', 12, {})]))
+    expect(rowOf(refused, 'raw-facts').verdict).toBe('fail')
+    expect(texts(refused, 'raw-facts')).toContain('FORMAT_UNKNOWN_EVENT_TYPE')
+    const kept = auditOf(artifact([...goodTurn(), event('future/thing', 12, {}, { ignorable: true })]))
+    expect(rowOf(kept, 'raw-facts').verdict).toBe('pass')
+    expect(texts(kept, 'raw-facts')).toContain('future/thing')
+  })
+
+  it('warns about an open tail turn whose started call has an unknown outcome', () => {
+    const events = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2']), call(16, 2, 1, 'c2')]
+    const report = auditOf(artifact(events))
+    expect(rowOf(report, 'persistence').verdict).toBe('warn')
+    expect(texts(report, 'persistence', 'warn')).toContain('turn 2 is open at the tail')
+    expect(rowOf(report, 'failure-recovery').verdict).toBe('warn')
+    expect(texts(report, 'failure-recovery', 'warn')).toContain('crash repair would answer call "c2" as TOOL_OUTCOME_UNKNOWN')
+    expect(rowOf(report, 'surface-legality').verdict).toBe('warn')
+  })
+
+  it('checks a repaired log: closers followed by the end-seed marker, and a resumption snapshot after it', () => {
+    const crashed = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2']), call(16, 2, 1, 'c2')]
+    const reopened = resumed(crashed)
+    const marker = reopened.length - 1
+    const next = [turnStart(marker + 1, 3), stepStart(marker + 2, 3, 1), assistantText(marker + 3, 3, 1, 'Back again.'), stepEnd(marker + 4, 3, 1), turnEnd(marker + 5, 3)]
+    const report = auditOf(artifact([...reopened, ...next]))
+    expect(rowOf(report, 'persistence').verdict).toBe('pass')
+    expect(texts(report, 'persistence', 'pass')).toContain(`followed by the session/end-seed at seq ${marker}`)
+    expect(rowOf(report, 'failure-recovery').verdict).toBe('warn')
+    expect(texts(report, 'failure-recovery')).toContain('turn 2 was interrupted and closed by crash repair')
+    expect(rowOf(report, 'request-rebuild').verdict).toBe('warn')
+    expect(texts(report, 'request-rebuild', 'warn')).toContain(`first model call after the resumption at seq ${marker}`)
+  })
+
+  it('fails persistence when repair closers are not followed by a session/end-seed', () => {
+    const crashed = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2'])]
+    const reopened = resumed(crashed).slice(0, -1)
+    const report = auditOf(artifact(reopened))
+    expect(rowOf(report, 'persistence').verdict).toBe('fail')
+    expect(texts(report, 'persistence', 'fail')).toContain('not followed by a session/end-seed')
+  })
+
+  it('asks a person to judge a compaction, with the shadowed range and both texts', () => {
+    const report = auditOf(artifact(compactedLog()))
+    // The surface left after it is small, so the system prompt and tool schemas dominate the budget.
+    expect(verdicts(report)).toEqual({ ...ALL_PASS, 'constraint-preservation': 'human', budget: 'warn' })
+    const [checkpoint] = report.replacements
+    expect(checkpoint).toMatchObject({ seq: 14, start: 2, end: 6, shadowedSeqs: [2, 4, 6], kind: 'compaction-checkpoint', bracketOutcome: 'completed', compactionId: 'k1' })
+    expect(checkpoint?.shadowed.map(node => node.type)).toEqual(['user/message', 'assistant/message', 'tool/result'])
+    expect(checkpoint?.text).toContain('loadSettings')
+    expect(checkpoint?.absentTerms).toContain('src/config/load.ts')
+    expect(rowOf(report, 'constraint-preservation').evidence.map(item => item.mark)).toContain('human')
+    expectValid(report)
+  })
+
+  it('passes the budget when the compaction saved tokens and the messages still outweigh the fixed part', () => {
+    const events = [...compactedLog(), turnStart(16, 2), stepStart(17, 2, 1), userText(18, 'Now document loadSettings in the README, with an example. '.repeat(20)), requestHeader(19),
+      assistantText(20, 2, 1, 'Documented.'), stepEnd(21, 2, 1), turnEnd(22, 2)]
+    const report = auditOf(artifact(events))
+    expect(verdicts(report)).toEqual({ ...ALL_PASS, 'constraint-preservation': 'human' })
+    expect(report.overall).toBe('pass')
+    expect(texts(report, 'budget', 'pass')).toMatch(/the replaces saved \d+ estimated tokens/)
+  })
+
+  it('warns when a claim records a shadowed token count far from what was shadowed', () => {
+    const events = compactedLog()
+    const summary = events[13] as SessionEvent
+    events[13] = { ...summary, data: { ...(summary.data as object), shadowedTokenCount: 5000 } }
+    const report = auditOf(artifact(events))
+    expect(texts(report, 'budget', 'warn')).toContain('records shadowedTokenCount 5000')
+    expect(texts(report, 'budget', 'warn')).toContain('off by more than a factor of 2')
+  })
+
+  it('fails the budget when the tool schemas grew back more than the compaction saved', () => {
+    const tools = Array.from({ length: 40 }, (_, index) => ({ ...TOOL, name: `tool_${index}`, description: 'A tool with a long description. '.repeat(10) }))
+    const events = [...compactedLog(), turnStart(16, 2), stepStart(17, 2, 1), requestHeader(18, tools), assistantText(19, 2, 1, 'ok'), stepEnd(20, 2, 1), turnEnd(21, 2)]
+    const report = auditOf(artifact(events))
+    expect(rowOf(report, 'budget').verdict).toBe('fail')
+    expect(texts(report, 'budget', 'fail')).toContain('the budget was taken back')
+  })
+
+  it('fails surface legality when a replace leaves a result without its call on the surface', () => {
+    const events = [
+      ...goodTurn(),
+      event('user/message', 12, { id: 'x', role: 'user', content: [{ type: 'text', text: 'short' }], source: { kind: 'user' } }, { surfaceOp: { op: 'replace', start: 2, end: 4 }, sourceEventSeqs: [2, 4] }),
+    ]
+    const report = auditOf(artifact(events))
+    expect(rowOf(report, 'surface-legality').verdict).toBe('fail')
+    const failures = texts(report, 'surface-legality', 'fail')
+    expect(failures).toContain('REGION_UNBALANCED')
+    expect(failures).toContain('answers call "c1", which is not on the current surface')
+  })
+
+  it('fails failure recovery when the model ran on the surface of a failed-partial bracket', () => {
+    const base = compactedLog()
+    const events = [
+      ...base.slice(0, 15),
+      event('compaction/end', 15, { compactionId: 'k1', turn: null, error: 'commit: the end could not be flushed' }),
+      turnStart(16, 2), stepStart(17, 2, 1), requestHeader(18), assistantText(19, 2, 1, 'continuing'), stepEnd(20, 2, 1), turnEnd(21, 2),
+    ]
+    const report = auditOf(artifact(events))
+    expect(rowOf(report, 'failure-recovery').verdict).toBe('fail')
+    expect(texts(report, 'failure-recovery', 'fail')).toContain('failed-partial (error: commit: the end could not be flushed)')
+  })
+})
+
+describe('absent terms', () => {
+  it('lists paths, identifiers and numbers the summary never mentions, not ordinary words', () => {
+    expect(absentTerms('Edit src/app.ts and call loadSettings with MAX_RETRIES=30 in the JSONL store', 'Edited the app and the JSONL store')).toEqual(['src/app.ts', 'loadSettings', 'MAX_RETRIES', '30'])
+  })
+})

@@ -1,0 +1,173 @@
+// Baselines: reading and writing them, NEW FAIL / NEW PASS / still failing, --strict-baseline and
+// --write-baseline end to end with a fake adapter, and the committed baselines of the upstream builds
+// (every reason names its finding class and the spec rules upstream departs from).
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { baselineFailsRun, compareWithBaseline, currentBaseline, formatBaseline, parseBaseline, readBaseline, type Baseline } from '../conformance/baseline.ts'
+import { parseOptions, type CommandOptions } from '../conformance/cli-options.ts'
+import { runCommand } from '../conformance/run-command.ts'
+import { readSpecCatalog } from '../conformance/spec-catalog.ts'
+import { loadVectorCases, projectRoot, vectorsDir, type VectorCase } from '../conformance/vector-cases.ts'
+import { BASELINE, META, OUTCOMES, SUITE } from './support/fake-runs.ts'
+
+const context = { source: 'b.yaml', adapter: META.name, suite: SUITE }
+
+describe('reading a baseline', () => {
+  it('reads YAML with shared reasons as aliases, and JSON', () => {
+    const yaml = 'adapter: impl\nsuiteHash: sha256:00\nfailures:\n  - {id: a, reason: &r "U1: PROC-7"}\n  - {id: b, reason: *r}\n'
+    expect(parseBaseline(yaml, 'b.yaml')).toEqual({ adapter: 'impl', suiteHash: 'sha256:00', failures: [{ id: 'a', reason: 'U1: PROC-7' }, { id: 'b', reason: 'U1: PROC-7' }] })
+    expect(parseBaseline('{"adapter":"impl","failures":[{"id":"a","reason":"why"}]}', 'b.json').failures).toEqual([{ id: 'a', reason: 'why' }])
+  })
+
+  it.each([
+    ['[]', /expected a mapping/],
+    ['failures: []', /adapter must be/],
+    ['adapter: x', /failures must be a list/],
+    ['adapter: x\nfailures: [{id: a}]', /\(a\) needs a reason/],
+    ['adapter: x\nfailures: [{id: a, reason: "  "}]', /needs a reason/],
+    ['adapter: x\nfailures: [{reason: r}]', /needs a string id/],
+    ['adapter: x\nfailures: [{id: a, reason: r}, {id: a, reason: s}]', /a is listed twice/],
+  ])('refuses %j', (text, message) => {
+    expect(() => parseBaseline(text, 'b.yaml')).toThrow(message)
+  })
+})
+
+describe('comparing a run with its baseline', () => {
+  it('sorts outcomes into NEW FAIL, NEW PASS, still failing and not run', () => {
+    const baseline: Baseline = { ...BASELINE, failures: [...BASELINE.failures, { id: 'comp-a', reason: 'skipped here' }, { id: 'gone', reason: 'not selected' }] }
+    const verdict = compareWithBaseline(OUTCOMES, baseline, context)
+    expect(verdict).toMatchObject({ newFailures: ['surf-b', 'surf-c'], newPasses: ['jsonl-a'], stillFailing: ['comp-b'], notRun: ['comp-a', 'gone'], notes: [] })
+    expect(verdict.reasons['comp-b']).toBe('U1: PROC-7 wants every violation')
+  })
+
+  it('notes another adapter name or suite hash without failing on it', () => {
+    const verdict = compareWithBaseline(OUTCOMES, { ...BASELINE, adapter: 'other', suiteHash: 'sha256:old' }, context)
+    expect(verdict.notes).toEqual([
+      'the baseline is for adapter other, the run is of fake-impl',
+      `the baseline was written against suite sha256:old, this suite is ${SUITE.contentHash}; its case ids still apply`,
+    ])
+  })
+
+  it('fails the run on a NEW FAIL; on a NEW PASS only under strict', () => {
+    const failing = compareWithBaseline(OUTCOMES, BASELINE, context)
+    expect(baselineFailsRun(failing, false)).toBe(true)
+    const listedAll: Baseline = { ...BASELINE, failures: [...BASELINE.failures, { id: 'surf-b', reason: 'r' }, { id: 'surf-c', reason: 'r' }] }
+    const passing = compareWithBaseline(OUTCOMES, listedAll, context)
+    expect(passing.newFailures).toEqual([])
+    expect(baselineFailsRun(passing, false)).toBe(false)
+    expect(baselineFailsRun(passing, true)).toBe(true)
+  })
+})
+
+describe('writing a baseline', () => {
+  const suiteIds = ['surf-a', 'surf-b', 'surf-c', 'comp-a', 'comp-b', 'jsonl-a', 'not-run-here']
+  const previous: Baseline = {
+    adapter: 'fake-impl',
+    failures: [
+      { id: 'surf-c', reason: 'U4: PROC-3 shapes on append' },
+      { id: 'not-run-here', reason: 'U4: PROC-3 shapes on append' },
+      { id: 'withdrawn-case', reason: 'gone from the suite' },
+      { id: 'jsonl-a', reason: 'fixed since' },
+    ],
+  }
+
+  it('lists current failures, keeps known reasons, carries over cases not run, drops withdrawn ids, groups by reason', () => {
+    const written = currentBaseline({ adapter: 'fake-impl', suite: SUITE, outcomes: OUTCOMES, suiteIds, previous })
+    expect(written.suiteHash).toBe(SUITE.contentHash)
+    expect(written.failures).toEqual([
+      { id: 'surf-b', reason: 'step 0 (surface): value differs at $.nodes[0]: expected 3, actual 2' },
+      { id: 'surf-c', reason: 'U4: PROC-3 shapes on append' },
+      { id: 'not-run-here', reason: 'U4: PROC-3 shapes on append' },
+      { id: 'comp-b', reason: 'step 0 (relations): value differs at $.violations[1] (logs diverge at seq 3): expected {"code":"X"}, actual undefined' },
+    ])
+  })
+
+  it('writes a shared reason once (anchored by its tag) and reads back what it wrote, as YAML and JSON', () => {
+    const written = currentBaseline({ adapter: 'fake-impl', suite: SUITE, outcomes: OUTCOMES, suiteIds, previous })
+    const yaml = formatBaseline(written, 'b.yaml')
+    expect(yaml).toContain('reason: &U4 "U4: PROC-3 shapes on append"')
+    expect(yaml).toContain('reason: *U4')
+    expect(yaml.startsWith('# Known failures of fake-impl')).toBe(true)
+    expect(parseBaseline(yaml, 'b.yaml')).toEqual(written)
+    expect(parseBaseline(formatBaseline(written, 'b.json'), 'b.json')).toEqual(written)
+  })
+})
+
+describe('dsh-conformance run with a baseline (in process, fake adapter)', () => {
+  const MISORDER = 'node tests/fakes/fake-adapter.mjs misorder'
+  const SURFACE_ORDER = 'surf-order-*'
+  let cases: VectorCase[] = []
+  let printed: string[] = []
+  const folder = mkdtempSync(join(tmpdir(), 'dsh-baseline-'))
+
+  // Chapter 05 alone stands in for the suite: it holds every case the filter selects.
+  beforeAll(() => {
+    cases = loadVectorCases(join(vectorsDir, '05-surface'))
+  })
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  async function run(args: string[]): Promise<number> {
+    printed = []
+    const capture = (...parts: unknown[]): void => void printed.push(parts.join(' '))
+    vi.spyOn(console, 'log').mockImplementation(capture)
+    vi.spyOn(console, 'error').mockImplementation(capture)
+    // The fake's path is relative: vitest runs in the project root.
+    const options = parseOptions('run', ['--adapter-cmd', MISORDER, '--case', SURFACE_ORDER, ...args]) as CommandOptions
+    return runCommand(options, cases)
+  }
+
+  it('--write-baseline writes the failures; with it as baseline the run passes; a missing entry is a NEW FAIL', async () => {
+    const path = join(folder, 'misorder.yaml')
+    expect(await run(['--write-baseline', path])).toBe(1)
+    const written = readBaseline(path)
+    expect(written.adapter).toBe('fake-misorder')
+    expect(written.failures.length).toBeGreaterThan(1)
+    expect(await run(['--baseline', path])).toBe(0)
+    expect(printed.join('\n')).toMatch(/baseline .*misorder\.yaml: \d+ known failures still fail, 0 NEW FAIL, 0 NEW PASS/)
+
+    const [dropped, ...rest] = written.failures
+    const partial = join(folder, 'partial.yaml')
+    writeFileSync(partial, formatBaseline({ ...written, failures: rest }, partial))
+    expect(await run(['--baseline', partial])).toBe(1)
+    expect(printed.join('\n')).toContain(`NEW FAIL ${dropped!.id}: `)
+  })
+
+  it('a listed case that passes is a NEW PASS: reported, and failing the run only under --strict-baseline', async () => {
+    const path = join(folder, 'misorder.yaml')
+    const written = readBaseline(path)
+    const extra = join(folder, 'extra.json')
+    writeFileSync(extra, formatBaseline({ ...written, failures: [...written.failures, { id: 'surf-order-append-only-surface', reason: 'listed by mistake' }] }, extra))
+    expect(await run(['--baseline', extra])).toBe(0)
+    expect(printed.join('\n')).toContain('NEW PASS surf-order-append-only-surface (listed as: listed by mistake)')
+    expect(await run(['--baseline', extra, '--strict-baseline'])).toBe(1)
+  })
+})
+
+describe('the committed baselines of the upstream builds', () => {
+  const folder = join(projectRoot, 'baselines')
+  const files = readdirSync(folder).filter((name) => name.endsWith('.yaml')).sort()
+  const findings = readFileSync(join(projectRoot, 'docs/findings.md'), 'utf8')
+  const classes = new Set([...findings.matchAll(/^\| (U\d+) \|/gm)].map((match) => match[1]!))
+  const requirementIds = new Set(readSpecCatalog(join(projectRoot, 'spec')).requirements.map((requirement) => requirement.id))
+
+  it('exist for the four published versions', () => {
+    expect(files).toEqual(['dsh-session@0.1.0-rc.6.yaml', 'dsh-session@0.1.0-rc.7.yaml', 'dsh-session@0.1.0-rc.8.yaml', 'dsh-session@0.1.1-rc.2.yaml'])
+  })
+
+  it.each(files)('%s: names its adapter, and every reason names a finding class and spec rules that exist', (file) => {
+    const baseline = readBaseline(join(folder, file))
+    expect(`${baseline.adapter}.yaml`).toBe(file)
+    for (const { id, reason } of baseline.failures) {
+      const tag = /^(U\d+|scope-[a-z-]+) \(docs\/findings\.md\)/.exec(reason)?.[1]
+      expect(tag, `${id}: ${reason}`).toBeDefined()
+      if (tag!.startsWith('U')) expect(classes.has(tag!), `${id}: ${tag} is not a class of docs/findings.md`).toBe(true)
+      const cited = [...reason.matchAll(/\b([A-Z]+-\d+)\b/g)].map((match) => match[1]!)
+      expect(cited.length, `${id}: the reason names no requirement`).toBeGreaterThan(0)
+      expect(cited.filter((cite) => !requirementIds.has(cite)), id).toEqual([])
+    }
+  })
+})

@@ -1,0 +1,195 @@
+// `check` streams; the reference pipeline (decodeJsonl -> load -> relations) works on whole arrays.
+// They must reach the same outcome, to the code, line, seq and every relation violation: over every
+// corpus file (raw, and re-encoded as zstd), against tests/corpus/verdicts.yaml, and over generated
+// logs damaged in many ways, in both encodings.
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { artifactLines, random } from './log-generator.ts'
+import { check, compressedFrame, hasZstdTool, pipelineOutcome, rawFrame, tempFolder, zstdArtifact } from './support.ts'
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
+const corpusDir = path.resolve(projectRoot, '../shared/corpus/upstream-rc8')
+const corpusPresent = existsSync(corpusDir)
+const folder = tempFolder()
+afterAll(() => folder.remove())
+
+interface Verdict {
+  file: string
+  verdict: 'accepted' | 'rejected'
+  operation?: string
+  code?: string
+  seq?: number
+  line?: number
+  events?: number
+  relations?: { code: string; seq: number }[]
+}
+
+function expectedOutcome(entry: Verdict): unknown {
+  if (entry.verdict === 'rejected') {
+    const { operation, code, seq, line } = entry
+    return { verdict: 'rejected', operation, code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }) }
+  }
+  return { verdict: 'accepted', events: entry.events, tornTail: null, relations: (entry.relations ?? []).map(({ code, seq }) => ({ code, seq })) }
+}
+
+function linesOf(text: string): string[] {
+  return text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n')
+}
+
+describe.skipIf(!corpusPresent)(`check over the corpus ${corpusPresent ? corpusDir : `(skipped: ${corpusDir} not found)`}`, () => {
+  const files = corpusPresent ? readdirSync(corpusDir).sort() : []
+  const verdicts = parse(readFileSync(path.join(projectRoot, 'tests/corpus/verdicts.yaml'), 'utf8')) as Verdict[]
+
+  it('agrees with the verdicts file, file by file', () => {
+    const byFile = new Map(verdicts.map(entry => [entry.file, entry]))
+    for (const file of files) {
+      const entry = byFile.get(file)
+      expect(entry, file).toBeDefined()
+      expect(check(path.join(corpusDir, file), { vocabulary: 'v0-rc8' }).outcome, file).toEqual(expectedOutcome(entry as Verdict))
+    }
+  })
+
+  it('agrees with the reference pipeline on every file, raw and as zstd', () => {
+    for (const [index, file] of files.entries()) {
+      const bytes = readFileSync(path.join(corpusDir, file))
+      expect(check(path.join(corpusDir, file)).outcome, file).toEqual(pipelineOutcome(bytes, 'raw'))
+      const zstd = zstdArtifact(linesOf(bytes.toString('utf8')), [1 + (index % 4), 3])
+      expect(check(folder.write(`${index}.jsonl.zstd`, zstd)).outcome, `${file} as zstd`).toEqual(pipelineOutcome(zstd, 'zstd'))
+    }
+  })
+})
+
+// ---- generated logs, damaged ---------------------------------------------------------------------
+
+type Mutation = (lines: string[], next: () => number) => void
+
+const pickLine = (lines: string[], next: () => number): number => 1 + Math.floor(next() * (lines.length - 1))
+
+function editLine(edit: (line: string, next: () => number) => string): Mutation {
+  return (lines, next) => {
+    const index = pickLine(lines, next)
+    lines[index] = edit(lines[index] as string, next)
+  }
+}
+
+function replaceOnce(pattern: RegExp, by: (match: string, next: () => number) => string): Mutation {
+  return (lines, next) => {
+    const candidates = lines.map((line, index) => (index > 0 && pattern.test(line) ? index : -1)).filter(index => index >= 0)
+    if (candidates.length === 0) return
+    const index = candidates[Math.floor(next() * candidates.length)] as number
+    lines[index] = (lines[index] as string).replace(pattern, match => by(match, next))
+  }
+}
+
+/** Types an event may be given in place of its own; its seq stays, so the line still decodes. */
+const TYPES = [
+  'mode/set', 'request/header-delta', 'steering/message', 'session/title', 'no/such-type', 'team/task', 'todo/write', 'step/end',
+  'turn/start', 'turn/end', 'tool/result', 'compaction/start', 'compaction/end', 'session/end-seed', 'assistant/chunk', 'user/message',
+]
+
+const EVENT_LINE = /^\{"type":"[a-z/-]+"/
+
+/** The raw-damage mutations all break the storage layer; the others keep every line decodable. */
+const MUTATIONS: Record<string, Mutation> = {
+  'delete a line': (lines, next) => void lines.splice(pickLine(lines, next), 1),
+  'duplicate a line': (lines, next) => {
+    const index = pickLine(lines, next)
+    lines.splice(index, 0, lines[index] as string)
+  },
+  'cut a line short': editLine((line, next) => line.slice(0, Math.floor(next() * line.length))),
+  'insert a blank line': (lines, next) => void lines.splice(pickLine(lines, next), 0, ''),
+  'not an object': editLine((_, next) => ['[1,2]', 'null', '"x"', '42', 'true'][Math.floor(next() * 5)] as string),
+  'byte order mark': editLine(line => `\uFEFF${line}`),
+  'bad row': replaceOnce(/"dt":\[/, () => '"dt":[-0,'),
+  'retype an event': replaceOnce(EVENT_LINE, (_, next) => `{"type":"${TYPES[Math.floor(next() * TYPES.length)]}"`),
+  'retype another event': replaceOnce(EVENT_LINE, (_, next) => `{"type":"${TYPES[Math.floor(next() * TYPES.length)]}"`),
+  'an ignorable unknown type': replaceOnce(EVENT_LINE, () => '{"ignorable":true,"type":"no/such-type"'),
+  'negative zero': replaceOnce(/"(time|turn|step|index)":\d+/, match => match.replace(/\d+$/, '-0')),
+  'infinite number': replaceOnce(/"time":\d+/, () => '"time":1e400'),
+  'unknown key': editLine(line => line.replace(/^\{/, '{"extra":1,')),
+  '__proto__ key': editLine((line, next) => (next() < 0.5 ? line.replace(/^\{/, '{"__proto__":{"seq":0},') : line.replace('"data":{', '"data":{"__proto__":{"turn":1},'))),
+  'end-seed becomes a title': replaceOnce(/"type":"session\/end-seed"/, () => '"type":"session/title"'),
+  'turn end becomes a title': replaceOnce(/"type":"turn\/end"/, () => '"type":"session/title"'),
+  'compaction end becomes a title': replaceOnce(/"type":"compaction\/end"/, () => '"type":"session/title"'),
+  'move a replace': replaceOnce(/"surfaceOp":\{"op":"replace","start":\d+/, match => match.replace(/\d+$/, digits => String(Number(digits) + 1))),
+  'drop a surface op': replaceOnce(/,"surfaceOp":"append"/, () => ''),
+  'cite a later seq': replaceOnce(/"sourceEventSeqs":\[\d+/, match => match.replace(/\d+$/, digits => String(Number(digits) + 100000))),
+  'answer another call': replaceOnce(/"source":\{"kind":"tool","callId":"call_\d+/, match => `${match}9`),
+  'answer no call': (lines, next) => replaceOnce(/"toolCallId":"call_\d+_\d+"(.*)"callId":"call_\d+_\d+"/, match => match.replace(/call_\d+_\d+/g, 'call_none'))(lines, next),
+  'rename a compaction': replaceOnce(/"compactionId":"compaction-\d+","turn"/, () => '"compactionId":"other","turn"'),
+  'renumber a turn': replaceOnce(/"turn":\d+/, match => match.replace(/\d+$/, digits => String(Number(digits) + 1))),
+  'renumber a step': replaceOnce(/"step":\d+/, match => match.replace(/\d+$/, digits => String(Number(digits) + 1))),
+  'legacy turn end': replaceOnce(/"reason":\{"kind":"completed"\}/, () => '"reason":{"kind":"disposed"}'),
+  'malformed turn end': replaceOnce(/"reason":\{"kind":"completed"\}/, () => '"reason":{"kind":"completed","extra":1}'),
+  'rewrite changes data': replaceOnce(/"text":"\[\.\.\. output pruned \.\.\.\]"\}\],"isError":false/, () => '"text":"[... output pruned ...]"}],"isError":true'),
+  'bad header': (lines, next) => {
+    lines[0] = (lines[0] as string).replace(next() < 0.5 ? '"delegationDepth":0' : '"createdAt":1789000000000', next() < 0.5 ? '"delegationDepth":-1' : '"createdAt":-0')
+  },
+}
+
+const MUTATION_NAMES = Object.keys(MUTATIONS)
+
+interface Damaged {
+  names: string[]
+  lines: string[]
+  cut: number | undefined
+}
+
+/** More brackets than upstream writes, so that short logs have some. */
+const TEST_RATES = { compaction: 0.15, staleBracket: 0.1 }
+
+function damagedLog(seed: number): Damaged {
+  const next = random(seed * 7919)
+  const lines = [...artifactLines(`s-${seed}`, 100 + Math.floor(next() * 400), seed, TEST_RATES)]
+  const names: string[] = []
+  for (let count = Math.floor(next() * 4); count > 0; count--) {
+    const name = MUTATION_NAMES[Math.floor(next() * MUTATION_NAMES.length)] as string
+    names.push(name)
+    ;(MUTATIONS[name] as Mutation)(lines, next)
+  }
+  const cut = next() < 0.1 ? next() : undefined
+  if (cut !== undefined) names.push('cut the artifact')
+  return { names, lines, cut }
+}
+
+function cutAt(bytes: Buffer, cut: number | undefined): Buffer {
+  return cut === undefined ? bytes : bytes.subarray(0, Math.floor(bytes.length * (0.5 + cut / 2)))
+}
+
+describe('check over generated logs agrees with the reference pipeline', () => {
+  const seeds = Array.from({ length: 120 }, (_, index) => index + 1)
+
+  it('raw, with every kind of damage', () => {
+    for (const seed of seeds) {
+      const { names, lines, cut } = damagedLog(seed)
+      const bytes = cutAt(Buffer.from(`${lines.join('\n')}\n`), cut)
+      expect(check(folder.write(`g${seed}.jsonl`, bytes)).outcome, `seed ${seed}: ${names.join(', ') || 'intact'}`).toEqual(pipelineOutcome(bytes, 'raw'))
+    }
+  })
+
+  it('zstd (raw-block frames), with every kind of damage', () => {
+    for (const seed of seeds) {
+      const { names, lines, cut } = damagedLog(seed)
+      const bytes = cutAt(zstdArtifact(lines, [1, 4, 2, 9]), cut)
+      expect(check(folder.write(`g${seed}.jsonl.zstd`, bytes)).outcome, `seed ${seed}: ${names.join(', ') || 'intact'}`).toEqual(pipelineOutcome(bytes, 'zstd'))
+    }
+  })
+
+  it.skipIf(!hasZstdTool)(`zstd (compressed frames${hasZstdTool ? '' : ', skipped: no zstd tool'}), torn anywhere`, () => {
+    for (const seed of seeds.slice(0, 20)) {
+      const { names, lines } = damagedLog(seed)
+      const whole = zstdArtifact(lines, [40, 7], compressedFrame)
+      const bytes = seed % 2 === 0 ? whole.subarray(0, whole.length - 1 - (seed * 37) % 200) : whole
+      expect(check(folder.write(`c${seed}.jsonl.zstd`, bytes)).outcome, `seed ${seed}: ${names.join(', ') || 'intact'}`).toEqual(pipelineOutcome(bytes, 'zstd'))
+    }
+  })
+
+  it('stays equal when frames carry no checksum', () => {
+    const lines = [...artifactLines('no-checksum', 300, 5, TEST_RATES)]
+    const bytes = zstdArtifact(lines, [3], content => rawFrame(content, { checksum: false }))
+    expect(check(folder.write('no-checksum.jsonl.zstd', bytes)).outcome).toEqual(pipelineOutcome(bytes, 'zstd'))
+  })
+})

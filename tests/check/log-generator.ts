@@ -1,0 +1,196 @@
+// Valid session logs of any length, batch by batch, shaped like upstream's (sizes follow the rc8
+// corpus: rows of about 40 chunks, tool results of about 600 bytes, a 2 kB request header at the
+// start and on some turns, a request context per turn): turns with request headers and contexts,
+// user messages, steps with streamed chunks (packed into rows on write), assistant messages
+// citing their chunks, tool calls and results, and now and then a prune with its tool-result rewrite,
+// a compaction bracket with its checkpoint, or a stale bracket closed by an end-seed. Deterministic
+// for a seed; used by the check tests (tests/check) and the benchmark (scripts/bench-check.ts).
+import { headerLine } from '../../reference/jsonl.ts'
+import { packChunkRuns } from '../../reference/chunk-rows.ts'
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+export type JsonObject = { [key: string]: Json }
+export type GeneratedEvent = { type: string; seq: number; time: number; data: Json; surfaceOp?: Json; sourceEventSeqs?: number[] }
+
+/** A small deterministic PRNG (LCG). */
+export function random(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+    return state / 2 ** 32
+  }
+}
+
+export function storageHeader(id: string): JsonObject {
+  return { version: 0, id, createdAt: 1789000000000, cwd: '/workspace/project', delegationDepth: 0 }
+}
+
+const WORDS = ['the', 'file', 'list', 'ok', 'run', 'tests', 'ünïcödé', 'pass', 'done', 'read', 'src/index.ts', '✓']
+
+interface Writer {
+  next: () => number
+  seq: number
+  time: number
+  turn: number
+  batch: GeneratedEvent[]
+  /** Seqs of the surface nodes, in order. */
+  surface: number[]
+  /** The data of each tool/result node still on the surface, by seq. */
+  results: Map<number, JsonObject>
+}
+
+function words(writer: Writer, count: number): string {
+  let text = ''
+  for (let index = 0; index < count; index++) text += `${index === 0 ? '' : ' '}${WORDS[Math.floor(writer.next() * WORDS.length)]}`
+  return text
+}
+
+function emit(writer: Writer, type: string, data: Json, extra: Partial<GeneratedEvent> = {}): number {
+  const seq = writer.seq++
+  writer.time += 1 + Math.floor(writer.next() * 40)
+  writer.batch.push({ type, seq, time: writer.time, data, ...extra })
+  if (extra.surfaceOp === 'append') writer.surface.push(seq)
+  return seq
+}
+
+function replaceNodes(writer: Writer, from: number, to: number, seq: number): number[] {
+  const shadowed = writer.surface.splice(from, to - from + 1, seq)
+  for (const node of shadowed) writer.results.delete(node)
+  return shadowed
+}
+
+function requestHeader(writer: Writer, reason: string): void {
+  const tools = [{ name: 'bash', description: 'Run a shell command.', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } }]
+  emit(writer, 'request/header', { header: { config: { provider: 'deepseek-official', model: 'deepseek-v4-flash' }, system: words(writer, 250), tools }, reason })
+}
+
+function chunks(writer: Writer, step: number, kind: 'text-delta' | 'reasoning-delta', index: number, count: number): number[] {
+  const seqs: number[] = []
+  for (let k = 0; k < count; k++) {
+    seqs.push(emit(writer, 'assistant/chunk', { turn: writer.turn, step, chunk: { type: kind, index, text: `${words(writer, 1)} ` } }))
+  }
+  return seqs
+}
+
+function toolStep(writer: Writer, step: number, callId: string): number[] {
+  const seqs = []
+  for (let k = 0; k < 3 + Math.floor(writer.next() * 18); k++) {
+    seqs.push(emit(writer, 'assistant/chunk', { turn: writer.turn, step, chunk: { type: 'tool-call-delta', index: 2, id: callId, name: 'bash', argumentsDelta: '{"c' } }))
+  }
+  return seqs
+}
+
+function step(writer: Writer, number: number, withTool: boolean): void {
+  const turn = writer.turn
+  emit(writer, 'step/start', { turn, step: number })
+  if (number === 1) emit(writer, 'request/context', { provider: 'deepseek-official', model: 'deepseek-v4-flash', contextWindow: 1000000 })
+  const callId = `call_${turn}_${number}`
+  const cited = [
+    ...chunks(writer, number, 'reasoning-delta', 0, 5 + Math.floor(writer.next() * 70)),
+    ...chunks(writer, number, 'text-delta', 1, 5 + Math.floor(writer.next() * 70)),
+    ...(withTool ? toolStep(writer, number, callId) : []),
+  ]
+  const content: Json[] = [{ type: 'reasoning', text: words(writer, 8) }, { type: 'text', text: words(writer, 12) }]
+  if (withTool) content.push({ type: 'tool-call', id: callId, name: 'bash', arguments: '{"command":"ls"}' })
+  const message = { id: `a-${turn}-${number}`, role: 'assistant', content, source: { kind: 'model', provider: 'deepseek-official', model: 'deepseek-v4-flash' } }
+  emit(writer, 'assistant/message', { turn, step: number, message, usage: { inputTokens: 2877, outputTokens: 90 } }, { surfaceOp: 'append', sourceEventSeqs: cited })
+  if (withTool) {
+    const callSeq = emit(writer, 'tool/call', { turn, step: number, callId, name: 'bash', arguments: '{"command":"ls"}' })
+    const block = { type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: words(writer, 60 + Math.floor(writer.next() * 60)) }], isError: false }
+    const data: JsonObject = { turn, step: number, message: { id: `r-${turn}-${number}`, role: 'user', content: [block], source: { kind: 'tool', callId } } }
+    const seq = emit(writer, 'tool/result', data, { surfaceOp: 'append', sourceEventSeqs: [callSeq] })
+    writer.results.set(seq, data)
+  }
+  emit(writer, 'step/end', { turn, step: number })
+}
+
+/** COMP-12 and REWR: a prune of one tool-result node and the rewrite it claims, inside the open turn. */
+function prune(writer: Writer): void {
+  const [target, data] = [...writer.results.entries()][Math.floor(writer.next() * writer.results.size)] ?? []
+  if (target === undefined || data === undefined) return
+  emit(writer, 'compaction/prune', { shadowedRange: { start: target, end: target }, shadowedSeqs: [target], shadowedTokenCount: 300 })
+  const message = data['message'] as JsonObject
+  const block = { ...((message['content'] as JsonObject[])[0] as JsonObject), content: [{ type: 'text', text: '[... output pruned ...]' }] }
+  const rewritten: JsonObject = { ...data, message: { ...message, content: [block] } }
+  const seq = writer.seq
+  const position = writer.surface.indexOf(target)
+  emit(writer, 'tool/result', rewritten, { surfaceOp: { op: 'replace', start: target, end: target }, sourceEventSeqs: [target] })
+  replaceNodes(writer, position, position, seq)
+  writer.results.set(seq, rewritten)
+}
+
+/** A manual compaction between turns: start, summary, checkpoint over a prefix of the surface, end. */
+function compaction(writer: Writer): void {
+  if (writer.surface.length < 4) return
+  const compactionId = `compaction-${writer.seq}`
+  emit(writer, 'compaction/start', { compactionId, turn: null })
+  const last = 1 + Math.floor(writer.next() * (writer.surface.length - 2))
+  const shadowedSeqs = writer.surface.slice(0, last + 1)
+  const range = { start: shadowedSeqs[0] as number, end: shadowedSeqs[last] as number }
+  emit(writer, 'compaction/summary', { compactionId, summary: [{ type: 'text', text: words(writer, 20) }], shadowedRange: range, shadowedSeqs, shadowedTokenCount: 1000 })
+  const checkpoint = { id: `checkpoint-${writer.seq}`, role: 'user', content: [{ type: 'text', text: words(writer, 20) }], source: { kind: 'plugin', plugin: 'compact', compactionId } }
+  const seq = writer.seq
+  emit(writer, 'user/message', checkpoint, { surfaceOp: { op: 'replace', ...range }, sourceEventSeqs: shadowedSeqs })
+  replaceNodes(writer, 0, last, seq)
+  emit(writer, 'compaction/end', { compactionId, turn: null })
+}
+
+/**
+ * A manual compaction that never ends, a turn inside it, then an end-seed: the session crashed and
+ * resumed, so the bracket is stale and the turn inside it breaks no relation (COMP-8).
+ */
+function staleBracket(writer: Writer, flush: () => void): void {
+  emit(writer, 'compaction/start', { compactionId: `stale-${writer.seq}`, turn: null })
+  flush()
+  turn(writer, flush)
+  emit(writer, 'session/end-seed', {})
+}
+
+function turn(writer: Writer, flush: () => void): void {
+  writer.turn += 1
+  emit(writer, 'turn/start', { turn: writer.turn })
+  if (writer.turn === 1 || writer.next() < 0.05) requestHeader(writer, writer.turn === 1 ? 'initial' : 'changed')
+  emit(writer, 'user/message', { id: `u-${writer.turn}`, role: 'user', content: [{ type: 'text', text: words(writer, 10) }], source: { kind: 'user' } }, { surfaceOp: 'append' })
+  if (writer.next() < 0.05) prune(writer)
+  flush()
+  const steps = 1 + Math.floor(writer.next() * 3)
+  for (let number = 1; number <= steps; number++) {
+    step(writer, number, number < steps)
+    flush()
+  }
+  emit(writer, 'turn/end', { turn: writer.turn, reason: { kind: 'completed' } })
+  flush()
+}
+
+/** How often, per turn, a compaction or a stale bracket comes before it. */
+export interface Rates {
+  compaction: number
+  staleBracket: number
+}
+
+export const UPSTREAM_RATES: Rates = { compaction: 0.02, staleBracket: 0.01 }
+
+/** The batches of a valid log of at least `size` events (a whole number of turns), each batch a list of events. */
+export function* generateBatches(size: number, seed: number, rates: Rates = UPSTREAM_RATES): Generator<GeneratedEvent[]> {
+  const writer: Writer = { next: random(seed), seq: 0, time: 1789000000000, turn: 0, batch: [], surface: [], results: new Map() }
+  const batches: GeneratedEvent[][] = []
+  const flush = (): void => {
+    if (writer.batch.length > 0) batches.push(writer.batch)
+    writer.batch = []
+  }
+  while (writer.seq < size) {
+    if (writer.turn > 0 && writer.next() < rates.compaction) compaction(writer)
+    if (writer.turn > 0 && writer.next() < rates.staleBracket) staleBracket(writer, flush)
+    else turn(writer, flush)
+    flush()
+    yield* batches.splice(0)
+  }
+}
+
+/** The raw artifact's lines (header line first, then the records of each batch, packed), without line feeds. */
+export function* artifactLines(id: string, size: number, seed: number, rates: Rates = UPSTREAM_RATES): Generator<string> {
+  yield JSON.stringify(headerLine(storageHeader(id)))
+  for (const batch of generateBatches(size, seed, rates)) {
+    for (const record of packChunkRuns(batch)) yield JSON.stringify(record)
+  }
+}

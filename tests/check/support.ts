@@ -1,0 +1,101 @@
+// Helpers of the check tests: the batch reference pipeline as the oracle, zstd artifacts built here
+// (raw-block frames need no compressor; compressed ones use the zstd tool when it is installed), and
+// running `check` on files in a temporary folder.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { reference } from '../../reference/index.ts'
+import { xxh64 } from '../../reference/zstd-decompress.ts'
+import { checkFile, type FileReport, type Outcome } from '../../conformance/check/check-file.ts'
+import { RequirementIndex } from '../../conformance/check/requirements.ts'
+import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
+import type { Encoding } from '../../conformance/check/check-file.ts'
+
+/** decodeJsonl -> load -> relations on the whole artifact, as tests/corpus.test.ts runs it. */
+export function pipelineOutcome(bytes: Uint8Array, encoding: Encoding, vocabulary = 'v0-pinned'): Outcome {
+  const decoded = reference.decodeJsonl({ base64: Buffer.from(bytes).toString('base64'), encoding })
+  if (!decoded.ok) {
+    const { code, line } = decoded.error
+    return { verdict: 'rejected', operation: 'decodeJsonl', code, ...(line === undefined ? {} : { line }) }
+  }
+  const { header, events, tornTail } = decoded.value
+  const log = { header, events, sessionId: header['id'], vocabulary }
+  const loaded = reference.load(log)
+  if (!loaded.ok) {
+    const { code, seq } = loaded.error
+    return { verdict: 'rejected', operation: 'load', code, ...(seq === undefined ? {} : { seq }) }
+  }
+  const related = reference.relations(log)
+  const relations = related.ok ? related.value.violations.map(({ code, seq }) => ({ code, seq })) : []
+  return { verdict: 'accepted', events: events.length, tornTail, relations }
+}
+
+const MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
+const MAX_BLOCK = 1 << 17
+
+/** One zstd frame of raw blocks: descriptor with the checksum flag and a 128 KiB window, no content size. */
+export function rawFrame(content: Uint8Array, options: { checksum?: boolean } = {}): Buffer {
+  const checksum = options.checksum ?? true
+  const parts: Buffer[] = [MAGIC, Buffer.from([checksum ? 0x04 : 0x00, (17 - 10) << 3])]
+  let at = 0
+  do {
+    const size = Math.min(MAX_BLOCK, content.length - at)
+    const last = at + size >= content.length ? 1 : 0
+    const header = (size << 3) | last
+    parts.push(Buffer.from([header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff]), Buffer.from(content.subarray(at, at + size)))
+    at += size
+  } while (at < content.length)
+  if (checksum) {
+    const sum = Buffer.alloc(4)
+    sum.writeUInt32LE(Number(xxh64(content) & 0xffffffffn))
+    parts.push(sum)
+  }
+  return Buffer.concat(parts)
+}
+
+export const hasZstdTool = spawnSync('zstd', ['--version']).status === 0
+
+/** One frame compressed by the zstd tool, with its checksum. */
+export function compressedFrame(content: Uint8Array): Buffer {
+  const result = spawnSync('zstd', ['-q', '-c', '-3', '--check'], { input: content, maxBuffer: 1 << 28 })
+  if (result.status !== 0) throw new Error(`zstd failed: ${String(result.stderr)}`)
+  return result.stdout
+}
+
+/** A zstd artifact: the header line's frame, then one frame per batch of lines. */
+export function zstdArtifact(lines: readonly string[], batchSizes: readonly number[], frame: (content: Uint8Array) => Buffer = rawFrame): Buffer {
+  const frames = [frame(Buffer.from(`${lines[0]}\n`))]
+  let at = 1
+  for (let index = 0; at < lines.length; index++) {
+    const size = Math.max(1, batchSizes[index % batchSizes.length] ?? 1)
+    frames.push(frame(Buffer.from(`${lines.slice(at, at + size).join('\n')}\n`)))
+    at += size
+  }
+  return Buffer.concat(frames)
+}
+
+export interface TempFolder {
+  dir: string
+  write(name: string, bytes: string | Uint8Array): string
+  remove(): void
+}
+
+export function tempFolder(): TempFolder {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dsh-check-'))
+  return {
+    dir,
+    write(name, bytes) {
+      const file = path.join(dir, name)
+      writeFileSync(file, bytes)
+      return file
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
+const requirements = new RequirementIndex()
+
+export function check(file: string, options: { vocabulary?: string; maxLineBytes?: number } = {}): FileReport {
+  return checkFile(file, { vocabulary: options.vocabulary ?? 'v0-pinned', maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES }, requirements)
+}

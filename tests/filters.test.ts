@@ -1,0 +1,107 @@
+// Filters by chapter, requirement, profile and case-id glob; the options of each command; and
+// `dsh-conformance list` honouring the filters.
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parseOptions, type CommandOptions } from '../conformance/cli-options.ts'
+import { addFilterValues, describeFilters, globToRegExp, listLines, noFilters, selectCases, type CaseFilters } from '../conformance/filters.ts'
+import { loadVectorCases, vectorsDir } from '../conformance/vector-cases.ts'
+import { CASES } from './support/fake-runs.ts'
+
+function ids(filters: Partial<CaseFilters>): string[] {
+  return selectCases(CASES, { ...noFilters(), ...filters }).map((vector) => vector.id)
+}
+
+describe('selecting cases', () => {
+  it('takes every case without filters', () => {
+    expect(ids({})).toEqual(CASES.map((vector) => vector.id))
+  })
+
+  it('by chapter: its name or its number', () => {
+    expect(ids({ chapters: ['05-surface'] })).toEqual(['surf-a', 'surf-b', 'surf-c'])
+    expect(ids({ chapters: ['05'] })).toEqual(['surf-a', 'surf-b', 'surf-c'])
+    expect(ids({ chapters: ['5', '19'] })).toEqual(['surf-a', 'surf-b', 'surf-c', 'jsonl-a'])
+    expect(ids({ chapters: ['surface'] })).toEqual([])
+  })
+
+  it('by requirement: an exact ID or a whole prefix, never a longer number', () => {
+    expect(ids({ requirements: ['SURF-5'] })).toEqual(['surf-b', 'surf-c'])
+    expect(ids({ requirements: ['SURF'] })).toEqual(['surf-a', 'surf-b', 'surf-c'])
+    expect(ids({ requirements: ['PROC-7', 'JSONL'] })).toEqual(['comp-b', 'jsonl-a'])
+    expect(ids({ requirements: ['SURF-50'] })).toEqual([])
+  })
+
+  it('by profile, and by case-id glob', () => {
+    expect(ids({ profiles: ['relations', 'jsonl'] })).toEqual(['comp-b', 'jsonl-a'])
+    expect(ids({ cases: ['surf-*'] })).toEqual(['surf-a', 'surf-b', 'surf-c'])
+    expect(ids({ cases: ['comp-?', '*-c'] })).toEqual(['surf-c', 'comp-a', 'comp-b'])
+  })
+
+  it('needs every filter to match', () => {
+    expect(ids({ chapters: ['05'], requirements: ['SURF-1'], cases: ['*-b'] })).toEqual(['surf-b'])
+    expect(ids({ chapters: ['13'], profiles: ['reader'] })).toEqual([])
+  })
+
+  it('reads globs literally except * and ?', () => {
+    expect(globToRegExp('a.b*').test('a.bc')).toBe(true)
+    expect(globToRegExp('a.b*').test('axbc')).toBe(false)
+    expect(globToRegExp('(x)+?').test('(x)+!')).toBe(true)
+  })
+
+  it('refuses unknown profiles, malformed requirement IDs and empty values', () => {
+    expect(addFilterValues(noFilters(), 'profiles', 'reader,writers')).toMatch(/unknown profile writers/)
+    expect(addFilterValues(noFilters(), 'requirements', 'SURF-5,5-SURF')).toMatch(/not a requirement ID or prefix: 5-SURF/)
+    expect(addFilterValues(noFilters(), 'cases', ' , ')).toMatch(/empty/)
+    const filters = noFilters()
+    expect(addFilterValues(filters, 'requirements', 'surf-5, comp')).toBeUndefined()
+    expect(filters.requirements).toEqual(['SURF-5', 'COMP'])
+  })
+})
+
+describe('command options', () => {
+  const parsed = (command: 'run' | 'list' | 'matrix', args: string[]): CommandOptions => {
+    const options = parseOptions(command, args)
+    if ('error' in options) throw new Error(options.error)
+    return options
+  }
+
+  it('reads repeated and comma-separated filters, and --option=value', () => {
+    const options = parsed('run', ['--chapter', '05,13', '--chapter=19', '--case', 'surf-*', '--requirement=SURF'])
+    expect(options.filters).toEqual({ chapters: ['05', '13', '19'], requirements: ['SURF'], profiles: [], cases: ['surf-*'] })
+    expect(describeFilters(options.filters)).toBe('--chapter 05,13,19 --requirement SURF --case surf-*')
+    expect(options.adapters).toEqual([{ kind: 'name', name: 'reference' }])
+  })
+
+  it('reads the baseline and report options of run', () => {
+    const options = parsed('run', ['--adapter', 'a', '--baseline', 'a.yaml', '--strict-baseline', '--report', 'json=r.json,md=r.md', '--write-baseline', 'out.yaml'])
+    expect(options).toMatchObject({ baselines: ['a.yaml'], strictBaseline: true, writeBaseline: 'out.yaml', reports: { json: 'r.json', md: 'r.md' } })
+  })
+
+  it('refuses what a command does not take, and bad values', () => {
+    expect(parseOptions('list', ['--adapter', 'reference'])).toEqual({ error: 'unknown option --adapter for list' })
+    expect(parseOptions('matrix', ['--baseline', 'x.yaml'])).toEqual({ error: 'unknown option --baseline for matrix' })
+    expect(parseOptions('run', ['--md', 'x.md'])).toEqual({ error: 'unknown option --md for run' })
+    expect(parseOptions('run', ['--strict-baseline=yes'])).toEqual({ error: '--strict-baseline takes no value' })
+    expect(parseOptions('run', ['--case'])).toEqual({ error: '--case needs a value' })
+    expect(parseOptions('run', ['--timeout', '0'])).toMatchObject({ error: expect.stringContaining('positive number') })
+    expect(parseOptions('run', ['--adapter', 'a', '--adapter', 'b', '--write-baseline', 'x.yaml'])).toMatchObject({ error: expect.stringContaining('{adapter}') })
+    expect(parsed('run', ['--adapter', 'a', '--adapter', 'b', '--write-baseline', 'b/{adapter}.yaml']).writeBaseline).toBe('b/{adapter}.yaml')
+    expect(parsed('matrix', ['--adapter', 'a', '--md', 'm.md', '--html', 'm.html'])).toMatchObject({ matrixMarkdown: 'm.md', matrixHtml: 'm.html' })
+  })
+})
+
+describe('dsh-conformance list', () => {
+  it('lists only the cases the filters select, one tab-separated line each', () => {
+    const options = parseOptions('list', ['--chapter', '19', '--profile', 'jsonl', '--case', 'jsonl-torn-*'])
+    if ('error' in options) throw new Error(options.error)
+    const chapter = loadVectorCases(join(vectorsDir, '19-jsonl'))
+    const rows = listLines(chapter, options.filters).map((line) => line.split('\t'))
+    expect(rows.length).toBeGreaterThan(3)
+    expect(rows.length).toBeLessThan(chapter.length)
+    for (const [id, profile, requirements, title] of rows) {
+      expect(id).toMatch(/^jsonl-torn-/)
+      expect(profile).toBe('jsonl')
+      expect(requirements).toMatch(/JSONL-\d+/)
+      expect(title).not.toBe('')
+    }
+  })
+})

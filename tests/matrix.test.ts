@@ -1,0 +1,99 @@
+// The compatibility matrix: per requirement and implementation, passed/cases with skips apart;
+// rendered as Markdown and as one self-contained HTML page.
+import { describe, expect, it } from 'vitest'
+import { matrixHtml } from '../conformance/matrix-html.ts'
+import { cellMark, cellText, computeMatrix, matrixMarkdown, requirementAnchor } from '../conformance/matrix.ts'
+import type { AdapterRun } from '../conformance/results.ts'
+import type { Requirement } from '../conformance/spec-catalog.ts'
+import { CASES, META, plainRun, SUITE, unstartedRun } from './support/fake-runs.ts'
+
+function requirement(id: string, chapter: string, title: string): Requirement {
+  return { id, prefix: id.split('-')[0]!, title, chapter, line: 1, profiles: [], errors: [] }
+}
+
+const REQUIREMENTS = [
+  requirement('PROC-7', '00-processing.md', 'Relations report every vetoed event'),
+  requirement('PROC-8', '00-processing.md', 'No case names this one'),
+  requirement('SURF-1', '05-surface.md', 'The surface is a list of seqs'),
+  requirement('SURF-5', '05-surface.md', 'Replace endpoints <ordered> by position'),
+  requirement('COMP-2', '13-compaction.md', 'One bracket at a time'),
+  requirement('JSONL-6', '19-jsonl.md', '`header` line checks run first'),
+]
+
+const allPass: AdapterRun = {
+  label: 'all-pass',
+  adapter: { ...META, name: 'all-pass', profiles: ['reader', 'relations', 'jsonl', 'compaction'] },
+  outcomes: CASES.map((vector) => ({ id: vector.id, status: 'pass' })),
+  durationMs: 1,
+}
+
+const matrix = computeMatrix(REQUIREMENTS, CASES, [plainRun(), allPass, unstartedRun()], SUITE)
+
+describe('computing the matrix', () => {
+  it('has one row per exercised requirement, grouped by chapter in spec order', () => {
+    expect(matrix.chapters.map(({ chapter, rows }) => [chapter, rows.map((row) => row.requirement.id)])).toEqual([
+      ['00-processing', ['PROC-7']],
+      ['05-surface', ['SURF-1', 'SURF-5']],
+      ['13-compaction', ['COMP-2']],
+      ['19-jsonl', ['JSONL-6']],
+    ])
+    expect(matrix.columns.map((column) => column.name)).toEqual(['fake-impl', 'all-pass', 'broken-cmd --flag'])
+    expect(matrix.columns[2]?.startError).toContain('crash')
+  })
+
+  it('counts every case of a requirement in its cell, and keeps the failing ids', () => {
+    const row = (id: string) => matrix.chapters.flatMap((chapter) => chapter.rows).find((candidate) => candidate.requirement.id === id)!
+    expect(row('SURF-5').cells[0]).toEqual({ pass: 0, fail: 1, error: 1, skip: 0, failing: ['surf-b', 'surf-c'] })
+    expect(row('COMP-2').cells[0]).toEqual({ pass: 0, fail: 1, error: 0, skip: 1, failing: ['comp-b'] })
+    expect(row('SURF-1').cells[1]).toEqual({ pass: 2, fail: 0, error: 0, skip: 0, failing: [] })
+    expect(row('SURF-1').cells[2]).toEqual({ pass: 0, fail: 0, error: 0, skip: 0, failing: [] })
+  })
+})
+
+describe('cells', () => {
+  it.each([
+    [{ pass: 3, fail: 0, error: 0, skip: 0 }, 'pass', '3/3'],
+    [{ pass: 2, fail: 0, error: 0, skip: 1 }, 'partial', '2/3, skipped 1'],
+    [{ pass: 0, fail: 0, error: 0, skip: 4 }, 'skip', 'skipped 4'],
+    [{ pass: 1, fail: 1, error: 2, skip: 1 }, 'fail', '1/5, skipped 1, 2 errors'],
+    [{ pass: 0, fail: 0, error: 0, skip: 0 }, 'none', 'not run'],
+  ])('%j is %s: %s', (counts, mark, text) => {
+    expect(cellMark(counts)).toBe(mark)
+    expect(cellText(counts)).toBe(text)
+  })
+
+  it('a skip is never shown as a pass', () => {
+    expect(cellMark({ pass: 0, fail: 0, error: 0, skip: 1 })).not.toBe('pass')
+    expect(cellMark({ pass: 1, fail: 0, error: 0, skip: 1 })).not.toBe('pass')
+  })
+})
+
+describe('rendering', () => {
+  it('Markdown: totals, legend, one table per chapter, links to the rules when asked', () => {
+    const markdown = matrixMarkdown(matrix, { title: 'Matrix', preamble: ['Made by a test.'], specLink: '../spec/' })
+    expect(markdown.startsWith('# Matrix\n\nMade by a test.\n\n')).toBe(true)
+    expect(markdown).toContain(`content hash \`${SUITE.contentHash}\`, all 6 cases.`)
+    expect(markdown).toContain('| fake-impl | 1.2.3 | javascript | 2 | 2 | 1 | 1 |')
+    expect(markdown).toContain('| broken-cmd --flag | — | — | not started: crash:')
+    expect(markdown).toContain('⏭️ every case was skipped')
+    expect(markdown).toContain('## 05-surface\n\n| requirement | fake-impl | all-pass | broken-cmd --flag |\n|---|---|---|---|')
+    expect(markdown).toContain('| [SURF-5](../spec/05-surface.md#surf-5-replace-endpoints-ordered-by-position) Replace endpoints &lt;ordered> by position | ❌ 0/2, 1 error | ✅ 2/2 | not run |')
+    expect(markdown).toContain('| [COMP-2](../spec/13-compaction.md#comp-2-one-bracket-at-a-time) One bracket at a time | ❌ 0/2, skipped 1 | ✅ 2/2 | not run |')
+    expect(matrixMarkdown(matrix, { title: 'Matrix' })).toContain('| SURF-1 The surface is a list of seqs |')
+  })
+
+  it('HTML: one self-contained page, escaped, with failing cases in the tooltips', () => {
+    const html = matrixHtml(matrix, { title: 'Matrix <&>' })
+    expect(html.startsWith('<!doctype html>')).toBe(true)
+    expect(html).toContain('<title>Matrix &lt;&amp;&gt;</title>')
+    expect(html).not.toMatch(/<script|<link|\bsrc=|href="https?:/)
+    expect(html).toContain('<td class="fail" title="failing: surf-b, surf-c">0/2, 1 error</td>')
+    expect(html).toContain('Replace endpoints &lt;ordered&gt; by position')
+    expect(html).toContain('<code>header</code> line checks run first')
+  })
+
+  it('links each rule by the anchor GitHub gives its heading', () => {
+    expect(requirementAnchor({ id: 'META-7', title: '`cwd` is an absolute path of either path convention' })).toBe('meta-7-cwd-is-an-absolute-path-of-either-path-convention')
+    expect(requirementAnchor({ id: 'PROC-2', title: 'Load runs in phases, and the first failing phase is reported' })).toBe('proc-2-load-runs-in-phases-and-the-first-failing-phase-is-reported')
+  })
+})

@@ -1,0 +1,61 @@
+// JSONL storage over generated logs (spec chapter 19): what a writer encodes, a reader decodes to the
+// same header and events, packed or not; and a crash that tears the artifact at any byte leaves a
+// readable prefix that resumes into a valid log.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { reference } from '../../reference/index.ts'
+import { batchCutsArbitrary, generatedLogArbitrary, splitIntoBatches, type GeneratedLog, type LogEvent } from '../../conformance/generators/index.ts'
+import { accepted, expectNoViolations, runs } from './support.ts'
+
+const logWithBatches = generatedLogArbitrary({ maxSize: 100 }).chain(log => batchCutsArbitrary(log.events.length).map(cuts => ({ log, cuts })))
+
+/** JSONL-5: the header line a writer writes; the generated header already has its members in order. */
+function headerLine(log: GeneratedLog): string {
+  return JSON.stringify({ type: 'session', ...log.header })
+}
+
+/** A writer that never packs (ROW-6 allows it): one verbatim line per event. */
+function verbatimText(log: GeneratedLog): string {
+  return [headerLine(log), ...log.events.map(event => JSON.stringify(event))].map(line => `${line}\n`).join('')
+}
+
+function packedText(log: GeneratedLog, cuts: readonly number[]): string {
+  return accepted(reference.encodeJsonl({ header: log.header, batches: splitIntoBatches(log.events, cuts) }), 'encodeJsonl').text
+}
+
+describe('JSONL storage', () => {
+  it('P10: encode then decode is the identity, with and without packed chunk rows', () => {
+    fc.assert(fc.property(logWithBatches, ({ log, cuts }) => {
+      const packed = packedText(log, cuts)
+      const verbatim = verbatimText(log)
+      expect(packed.startsWith(`${headerLine(log)}\n`)).toBe(true)
+      for (const text of [packed, verbatim]) {
+        const decoded = accepted(reference.decodeJsonl({ text }), 'decodeJsonl')
+        expect(decoded.tornTail).toBeNull()
+        expect(decoded.header).toEqual(log.header)
+        expect(JSON.stringify(decoded.events)).toBe(JSON.stringify(log.events))
+      }
+      const lines = (text: string): number => text.split('\n').length
+      expect(lines(packed)).toBeLessThanOrEqual(lines(verbatim))
+      if (lines(packed) < lines(verbatim)) expect(packed).toMatch(/"type":"(text|reasoning|tool-call)-chunks"/)
+    }), runs(150))
+  })
+
+  it('P11: a tear at any byte leaves the complete lines, and that prefix resumes into a valid log', () => {
+    const torn = logWithBatches.chain(sample => fc.nat().map(at => ({ ...sample, at })))
+    fc.assert(fc.property(torn, ({ log, cuts, at }) => {
+      const bytes = Buffer.from(packedText(log, cuts), 'utf8')
+      const headerEnd = bytes.indexOf(0x0a) + 1
+      const cut = headerEnd + (at % (bytes.length - headerEnd + 1))
+      const kept = bytes.subarray(0, cut)
+      const decoded = accepted(reference.decodeJsonl({ base64: kept.toString('base64') }), 'decodeJsonl of a torn artifact')
+      const committed = kept.lastIndexOf(0x0a) + 1
+      const whole = accepted(reference.decodeJsonl({ base64: kept.subarray(0, committed).toString('base64') }), 'decodeJsonl')
+      expect(decoded.events).toEqual(whole.events)
+      expect(decoded.events).toEqual(log.events.slice(0, decoded.events.length))
+      expect(decoded.tornTail).toEqual(committed === cut ? null : { line: kept.subarray(0, committed).toString('utf8').split('\n').length, offset: committed, reason: 'unterminated' })
+      const resumed = accepted(reference.resume({ header: decoded.header, events: decoded.events, now: 1_790_000_000_000 }), 'resume') as LogEvent[]
+      expectNoViolations({ header: log.header, events: resumed })
+    }), runs(150))
+  })
+})

@@ -1,0 +1,39 @@
+// P12: every mutation operator turns a valid log into one that the operation it names rejects with
+// the code it is tagged with, at the seq it predicts (PROC-1, PROC-2, PROC-3, PROC-7).
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { reference } from '../../reference/index.ts'
+import { MUTATIONS, chooserFromInts, generatedLogArbitrary, mutationCaseArbitrary, type MutationCase } from '../../conformance/generators/index.ts'
+import { runs } from './support.ts'
+
+/** What the reference reports for a mutated case: the rejection, or the first violation. */
+function verdict(mutated: MutationCase): { code: string; seq?: number } | undefined {
+  const input = { header: mutated.header, events: mutated.events }
+  if (mutated.operation === 'append') {
+    const result = reference.append({ ...input, candidate: mutated.candidate, time: 1_790_000_000_000 })
+    return result.ok ? undefined : result.error
+  }
+  const loaded = reference.load(input)
+  if (mutated.operation === 'load') return loaded.ok ? undefined : loaded.error
+  if (!loaded.ok) return { code: `load rejected it: ${loaded.error.code}`, seq: loaded.error.seq }
+  const relations = reference.relations(input)
+  return relations.ok ? relations.value.violations[0] : relations.error
+}
+
+describe('P12: each mutation operator is rejected with its code', () => {
+  it.each(MUTATIONS.map(mutation => [mutation.name, mutation] as const))('%s', (_name, mutation) => {
+    const cases = fc.record({ log: generatedLogArbitrary({ maxSize: 100 }), choices: fc.array(fc.nat(), { maxLength: 6 }) })
+      .filter(({ log }) => mutation.applicable(log))
+    fc.assert(fc.property(cases, ({ log, choices }) => {
+      const mutated = mutation.apply(log, chooserFromInts(choices))
+      expect(mutated.code).toBe(mutation.code)
+      expect(verdict(mutated)).toMatchObject({ code: mutation.code, seq: mutated.seq })
+    }), runs(20))
+  })
+
+  it('any applicable operator on any log (the draw of the fuzzer)', () => {
+    fc.assert(fc.property(mutationCaseArbitrary({ maxSize: 100 }), mutated => {
+      expect(verdict(mutated)).toMatchObject({ code: mutated.code, seq: mutated.seq })
+    }), runs(100))
+  })
+})

@@ -1,0 +1,61 @@
+// Crash repair, resume and fork over generated logs (spec chapters 11, 12, 14 and 15).
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { reference } from '../../reference/index.ts'
+import { generatedLogArbitrary, type LogEvent } from '../../conformance/generators/index.ts'
+import { accepted, closersOf, expectNoViolations, messagesOf, runs, surfaceOf } from './support.ts'
+
+const isTurnEvent = (event: LogEvent): boolean => event.type === 'turn/start' || event.type === 'turn/end'
+
+describe('repair and resume', () => {
+  it('P8: repair yields a balanced log, and repair is idempotent', () => {
+    fc.assert(fc.property(generatedLogArbitrary({ maxSize: 120 }), log => {
+      const closers = closersOf(log)
+      const repaired = { header: log.header, events: [...log.events, ...closers] }
+      accepted(reference.load(repaired), 'load of the repaired log')
+      expect(closersOf(repaired)).toEqual([])
+      // REPAIR-12: with the end-seed of the reopened session, the repaired log keeps every relation.
+      const resumed = { header: log.header, events: accepted(reference.resume({ ...log, now: 1_790_000_000_000 }), 'resume') as LogEvent[] }
+      expect(resumed.events.slice(0, repaired.events.length)).toEqual(repaired.events)
+      expect(resumed.events.at(-1)?.type).toBe('session/end-seed')
+      expect(closersOf(resumed)).toEqual([])
+      expectNoViolations(resumed)
+      // Balanced: no turn or step open, and every tool call on the surface has its result.
+      expect(resumed.events.findLast(isTurnEvent)?.type ?? 'turn/end').toBe('turn/end')
+      const nodes = surfaceOf(resumed).nodes
+      if (nodes.length > 0) expect(accepted(reference.regionBalance({ ...resumed, seq: nodes.at(-1) }), 'regionBalance')).toMatchObject({ after: true })
+    }), runs(100))
+  })
+})
+
+describe('fork', () => {
+  it('P9: a fork child folds to the parent fold at the boundary, and keeps the relations', () => {
+    const forks = fc.record({ log: generatedLogArbitrary({ maxSize: 100 }), pick: fc.nat() })
+    fc.assert(fc.property(forks, ({ log, pick }) => {
+      fc.pre(log.facts.stableBoundaries.length > 0)
+      const boundary = log.facts.stableBoundaries[pick % log.facts.stableBoundaries.length]!
+      const child = accepted(reference.fork({ header: log.header, events: log.events, boundary, childId: 'child-1', now: 1_790_000_000_000 }), 'fork')
+      const prefix = { events: log.events.slice(0, boundary + 1) }
+      const seeded = log.events[boundary]!.type === 'session/end-seed' ? prefix.events : [...prefix.events, { type: 'session/end-seed', seq: boundary + 1, time: 1_790_000_000_000, data: {} }]
+      expect(child.events).toEqual(seeded)
+      expect(child.header).toMatchObject({ version: 0, id: 'child-1', seedLength: boundary + 1, parentSession: log.header.id })
+      const childLog = { header: child.header, events: child.events }
+      expect(surfaceOf(childLog)).toEqual(surfaceOf(prefix))
+      expect(messagesOf(childLog)).toEqual(messagesOf(prefix))
+      expectNoViolations(childLog)
+    }), runs(150))
+  })
+
+  it('P9b: a boundary inside a turn is refused with the seq of its turn/start', () => {
+    const forks = fc.record({ log: generatedLogArbitrary({ maxSize: 100 }), pick: fc.nat() })
+    fc.assert(fc.property(forks, ({ log, pick }) => {
+      const stable = new Set(log.facts.stableBoundaries)
+      const inside = log.events.map(event => event.seq).filter(seq => !stable.has(seq))
+      fc.pre(inside.length > 0)
+      const boundary = inside[pick % inside.length]!
+      const refused = reference.fork({ header: log.header, events: log.events, boundary, childId: 'child-1', now: 1 })
+      const turnStart = log.events.slice(0, boundary + 1).findLast(isTurnEvent)!
+      expect(refused.ok ? undefined : refused.error).toMatchObject({ code: 'FORK_OPEN_TURN', seq: turnStart.seq })
+    }), runs(100))
+  })
+})
