@@ -76,14 +76,17 @@ function parsedSnapshot(value: unknown): Snapshot {
 
 /** "Not a node" in the surface fold's arrays (reference/surface.ts). */
 const NO_NODE = -1
-const GROWTH: readonly number[] = new Array<number>(1 << 14).fill(NO_NODE)
 
 /**
- * The fold grows its per-seq arrays one slot per event; growing them ahead in large steps, with the
- * value a new slot gets anyway, saves most of the copying and changes nothing the fold can see.
+ * The fold grows its per-seq arrays one slot per event; doubling them ahead, filled with the value a
+ * new slot gets anyway, saves most of the copying and changes nothing the fold can see.
  */
-function growSurface(surface: SurfaceState): void {
-  for (const slots of [surface.prev, surface.next, surface.order]) slots.push(...GROWTH)
+function growSurface(surface: SurfaceState, seq: number): void {
+  for (const slots of [surface.prev, surface.next, surface.order]) {
+    const length = slots.length
+    slots.length = Math.max(2 * length, seq + 1, 1024)
+    slots.fill(NO_NODE, length)
+  }
 }
 
 /** Stage indexes, for the "has an earlier stage failed" test on every event. */
@@ -188,7 +191,7 @@ export class StreamingLoad {
     const found = eventFault(entry, index)
     if (found !== undefined) return this.note(REPLAY, found, entry.seq, line)
     const event = entry.record as SessionEvent
-    if (this.surface.order.length <= event.seq) growSurface(this.surface)
+    if (this.surface.order.length <= event.seq) growSurface(this.surface, event.seq)
     const planned = planSurfaceEvent(this.surface, event, this.surfaceResults)
     if (!planned.ok) return this.note(REPLAY, planned.fault, entry.seq, line)
     applySurfacePlan(this.surface, planned.plan)
