@@ -18,6 +18,9 @@ commands:
                             (dsh-conformance check --help for its options)
   audit LOG [options]       the seven acceptance rows of one stored log, with evidence
                             (dsh-conformance audit --help for its options)
+  fuzz --adapter NAME --out DIR [options]
+                            differential fuzzing against the reference; each disagreement is shrunk
+                            and written as a vector for review (dsh-conformance fuzz --help)
 
 adapters (run, matrix; they run in the order given):
   --adapter NAME            an in-process adapter: ${ADAPTER_NAMES.join(', ')}

@@ -1,6 +1,7 @@
 // dsh-conformance: runs the golden vectors against implementations (`run`), lists them (`list`),
-// renders the compatibility matrix of several implementations (`matrix`), and puts the reference
-// interpreter behind the subprocess adapter protocol (`serve`).
+// renders the compatibility matrix of several implementations (`matrix`), puts the reference
+// interpreter behind the subprocess adapter protocol (`serve`), and fuzzes an implementation against
+// the reference (`fuzz`).
 import { parseOptions, USAGE, type Command } from './cli-options.ts'
 import { listLines } from './filters.ts'
 import { matrixCommand } from './matrix-command.ts'
@@ -12,6 +13,8 @@ async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args
   if (command === 'serve') return serve()
   if (command === 'audit') return (await import('./audit/command.ts')).audit(rest)
+  if (command === 'fuzz') return (await import('./fuzz/command.ts')).fuzzCommand(rest)
+  if (command === 'check') return (await import('./check/command.ts')).runCheck(rest)
   if (command !== 'run' && command !== 'list' && command !== 'matrix') {
     const help = command === undefined || command === '--help' || command === 'help'
     if (help) console.log(USAGE)

@@ -127,7 +127,8 @@ export function scanLines(lines: Iterable<Line>, scan: LineScan, strict: boolean
     }
     const judged = judgeLine(line.bytes, scan.events.length)
     if (judged.ok) {
-      scan.events.push(...judged.events)
+      // One push per event: spreading a huge row into one call would overflow the argument stack.
+      for (const event of judged.events) scan.events.push(event)
       scan.committed = line.end
       continue
     }
@@ -199,7 +200,7 @@ export function headerLine(header: JsonRecord): JsonRecord {
 export function encodeRawJsonl(header: JsonRecord, batches: readonly (readonly unknown[])[]): string {
   const lines = [JSON.stringify(headerLine(header))]
   for (const batch of batches) {
-    if (batch.length > 0) lines.push(...packChunkRuns(batch).map(record => JSON.stringify(record)))
+    if (batch.length > 0) for (const record of packChunkRuns(batch)) lines.push(JSON.stringify(record))
   }
   return `${lines.join('\n')}\n`
 }

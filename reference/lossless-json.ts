@@ -49,15 +49,22 @@ export function hasOnlyKeys(record: JsonRecord, required: readonly string[], opt
 
 /** Structural equality over JSON values; object key order does not matter. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
-    return a.every((item, index) => jsonEqual(item, b[index]))
+  // An explicit stack instead of recursion: depth is unbounded (JSON-11), the call stack is not.
+  const pending: Array<[unknown, unknown]> = [[a, b]]
+  while (pending.length > 0) {
+    const [left, right] = pending.pop()!
+    if (Object.is(left, right)) continue
+    if (Array.isArray(left) || Array.isArray(right)) {
+      if (!Array.isArray(left) || !Array.isArray(right) || left.length !== right.length) return false
+      left.forEach((item, index) => pending.push([item, right[index]]))
+      continue
+    }
+    if (!isRecord(left) || !isRecord(right)) return false
+    const keys = Object.keys(left)
+    if (keys.length !== Object.keys(right).length || !keys.every(key => hasOwn(right, key))) return false
+    for (const key of keys) pending.push([left[key], right[key]])
   }
-  if (!isRecord(a) || !isRecord(b)) return false
-  const keys = Object.keys(a)
-  if (keys.length !== Object.keys(b).length) return false
-  return keys.every(key => hasOwn(b, key) && jsonEqual(a[key], b[key]))
+  return true
 }
 
 // ---- prototype tests that work across realms ------------------------------------------------

@@ -9,8 +9,8 @@ import type { SessionEvent } from './envelope.ts'
 /** Only a known-empty provider stream may cite nothing. */
 const EMPTY_SOURCES_ALLOWED = 'assistant/message'
 
-/** Strictly increasing, as a writer cites: then no seq is cited twice, and the last is the largest. */
-function isAscending(sources: readonly unknown[]): boolean {
+/** Writers cite in ascending order; a strictly ascending list cites no seq twice. */
+function isStrictlyAscending(sources: readonly number[]): boolean {
   for (let index = 1; index < sources.length; index++) if ((sources[index] as number) <= (sources[index - 1] as number)) return false
   return true
 }
@@ -19,8 +19,8 @@ function firstCitationFault(sources: readonly unknown[], ownSeq: number): Fault 
   if (!sources.every(isNonNegativeSafeInteger)) {
     return fault('PROVENANCE_ELEMENT_INVALID', 'sourceEventSeqs elements must be non-negative safe integers')
   }
-  if (isAscending(sources)) return (sources.at(-1) ?? -1) as number >= ownSeq ? fault('PROVENANCE_NOT_EARLIER', `sourceEventSeqs cites ${String(sources.find(source => (source as number) >= ownSeq))}, not before ${ownSeq}`) : undefined
-  if (new Set(sources).size !== sources.length) return fault('PROVENANCE_DUPLICATE', 'sourceEventSeqs cites a seq twice')
+  const seqs = sources as readonly number[]
+  if (!isStrictlyAscending(seqs) && new Set(seqs).size !== seqs.length) return fault('PROVENANCE_DUPLICATE', 'sourceEventSeqs cites a seq twice')
   const late = sources.find(source => (source as number) >= ownSeq)
   if (late !== undefined) return fault('PROVENANCE_NOT_EARLIER', `sourceEventSeqs cites ${String(late)}, not before ${ownSeq}`)
   return undefined

@@ -163,14 +163,16 @@ function scanCompleteFrames(bytes: Uint8Array, frames: readonly Frame[]): Result
     lines += countLines(text.subarray(scanned, through))
     scanned = through
   }
-  if (scanned !== text.length) return reject('JSONL_FRAME_INVALID', 'the complete frames end inside a line', { line: lines + 1 })
+  // JSONL-14 step 3: bytes after the last line feed of the complete frames carry no line.
+  if (scanned !== text.length) return reject('JSONL_FRAME_INVALID', 'the complete frames end inside a line')
   return accept({ events: scan.events, lines })
 }
 
 function decodeFrames(bytes: Uint8Array, frames: readonly Frame[]): Result<JsonlValue> {
   const complete = frames.filter(frame => !frame.torn)
   const first = complete[0]
-  if (first === undefined) return reject('JSONL_HEADER_INVALID', 'the artifact has no complete header frame', { line: 1 })
+  // JSONL-14 step 2: no complete frame means no header, reported without a line.
+  if (first === undefined) return reject('JSONL_HEADER_INVALID', 'the artifact has no complete header frame')
   const headerLine = headerFrameLine(bytes, first)
   if (headerLine === undefined) return reject('JSONL_FRAME_INVALID', 'the first frame is not exactly one header line')
   const header = decodeHeaderLine(headerLine)

@@ -35,6 +35,8 @@ export interface ByteFacts {
 
 export interface ArtifactOutcome {
   decodeError: RejectionError | undefined
+  /** For a fault the spec reports without a line (a zstd frame): the line its frame's content starts on. */
+  contextLine: number | undefined
   limit: LimitFault | undefined
   header: JsonRecord | undefined
   tornTail: TornTail | null
@@ -43,14 +45,22 @@ export interface ArtifactOutcome {
 }
 
 function noted(fact: LineFact | undefined, line: number): LineFact {
-  return fact === undefined ? { first: line, count: 1 } : { first: fact.first, count: fact.count + 1 }
+  if (fact === undefined) return { first: line, count: 1 }
+  fact.count += 1
+  return fact
 }
 
 export class ArtifactCheck {
   decodeError: RejectionError | undefined
+  contextLine: number | undefined
   limit: LimitFault | undefined
   header: JsonRecord | undefined
   readonly facts: ByteFacts = {}
+  /**
+   * The reader may vouch that every byte from this offset to the end of what it has handed on so far
+   * is well-formed UTF-8 (it checks whole chunks at once); lines starting there need no check of their own.
+   */
+  wellFormedFrom = Number.POSITIVE_INFINITY
   private load: StreamingLoad | undefined
   private scanner: RecordScanner | undefined
 
@@ -67,6 +77,13 @@ export class ArtifactCheck {
 
   rejectStorage(code: ErrorCode, message: string, line?: number): void {
     if (!this.finished) this.decodeError = { code, message, ...(line === undefined ? {} : { line }) }
+  }
+
+  /** A complete zstd frame that does not decompress; it outranks a bad line met inside it. */
+  rejectFrame(start: number, firstLine: number): void {
+    if (this.limit !== undefined) return
+    this.decodeError = { code: 'JSONL_FRAME_INVALID', message: `the frame at byte ${start}, whose content starts on line ${firstLine}, does not decompress` }
+    this.contextLine = firstLine
   }
 
   stopAtLimit(found: LimitFault): void {
@@ -93,7 +110,7 @@ export class ArtifactCheck {
   /** One complete record line; `strict` inside a zstd artifact's complete frames. */
   recordLine(bytes: Uint8Array, number: number, start: number, end: number, strict: boolean): void {
     if (this.finished || this.scanner === undefined) return
-    this.noteBytes(bytes, number)
+    this.noteBytes(bytes, number, start >= this.wellFormedFrom)
     try {
       const rejected = this.scanner.judge(bytes, number, start, end, strict)
       if (rejected !== undefined) this.decodeError = rejected.error
@@ -109,6 +126,7 @@ export class ArtifactCheck {
     const done = this.finished
     return {
       decodeError: this.decodeError,
+      contextLine: this.contextLine,
       limit: this.limit,
       header: this.header,
       tornTail: done ? null : tornTail,
@@ -117,9 +135,9 @@ export class ArtifactCheck {
     }
   }
 
-  private noteBytes(bytes: Uint8Array, line: number): void {
+  private noteBytes(bytes: Uint8Array, line: number, wellFormed = false): void {
     if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) this.facts.byteOrderMark = noted(this.facts.byteOrderMark, line)
     if (bytes[bytes.length - 1] === 0x0d) this.facts.carriageReturn = noted(this.facts.carriageReturn, line)
-    if (!isUtf8(bytes)) this.facts.invalidUtf8 = noted(this.facts.invalidUtf8, line)
+    if (!wellFormed && !isUtf8(bytes)) this.facts.invalidUtf8 = noted(this.facts.invalidUtf8, line)
   }
 }

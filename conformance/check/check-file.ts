@@ -105,12 +105,12 @@ function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIn
   const decoded = artifact.decodeError
   if (decoded !== undefined) {
     const kind = CORRUPTION_CODES.has(decoded.code) ? 'corruption: ' : ''
-    return [{ severity: 'error', code: decoded.code, ...at('decode', decoded.code), ...position(decoded.line), message: `${kind}${decoded.message}` }]
+    return [{ severity: 'error', code: decoded.code, ...at('decode', decoded.code), ...position(decoded.line ?? artifact.contextLine), message: `${kind}${decoded.message}` }]
   }
   const fault = artifact.load?.fault
   if (fault !== undefined) return [{ severity: 'error', code: fault.code, ...at(fault.stage, fault.code), ...position(fault.line, fault.seq), message: fault.message }]
   return (artifact.load?.violations ?? []).map(violation => ({
-    severity: 'error', code: violation.code, ...at('relations', violation.code), ...position(violation.line, violation.seq), message: 'the relation state before this event forbids it (PROC-7)',
+    severity: 'error', code: violation.code, ...at('relations', violation.code), ...position(violation.line, violation.seq), message: violation.message,
   }))
 }
 

@@ -1,12 +1,35 @@
 // `dsh-conformance check PATH...`: checks stored session logs and prints the report; returns the exit
 // status (see CHECK_USAGE).
 import { checkFile, encodingOf, type FileReport } from './check-file.ts'
-import { exitCodeOf, formatJson, formatText, summarize } from './format.ts'
+import { exitCodeOf, formatJson, formatReport, formatSummary, summarize } from './format.ts'
 import { CHECK_USAGE, parseCheckOptions } from './options.ts'
 import { RequirementIndex } from './requirements.ts'
 import { findArtifacts } from './walk.ts'
 
+function unreadable(path: string, message: string): FileReport {
+  return {
+    file: path,
+    encoding: encodingOf(path),
+    status: 'unchecked',
+    outcome: { verdict: 'unchecked', code: 'CHECK_IO_ERROR' },
+    diagnostics: [{ severity: 'error', code: 'CHECK_IO_ERROR', message }],
+  }
+}
+
+let pipeWatched = false
+
+/** `check ... | head` closes the pipe early; that ends the output, not in a crash. */
+function endQuietlyOnClosedPipe(): void {
+  if (pipeWatched) return
+  pipeWatched = true
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+    process.exit(process.exitCode ?? 0)
+  })
+}
+
 export function runCheck(args: readonly string[]): number {
+  endQuietlyOnClosedPipe()
   if (args.includes('--help')) {
     console.log(CHECK_USAGE)
     return 0
@@ -18,16 +41,13 @@ export function runCheck(args: readonly string[]): number {
   }
   const requirements = new RequirementIndex()
   const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes }
-  const reports: FileReport[] = findArtifacts(options.paths).map(found => (found.kind === 'file'
-    ? checkFile(found.path, settings, requirements)
-    : {
-        file: found.path,
-        encoding: encodingOf(found.path),
-        status: 'unchecked',
-        outcome: { verdict: 'unchecked', code: 'CHECK_IO_ERROR' },
-        diagnostics: [{ severity: 'error', code: 'CHECK_IO_ERROR', message: found.message }],
-      }))
+  const reports: FileReport[] = []
+  for (const found of findArtifacts(options.paths)) {
+    const report = found.kind === 'file' ? checkFile(found.path, settings, requirements) : unreadable(found.path, found.message)
+    reports.push(report)
+    if (options.format === 'text') console.log(formatReport(report))
+  }
   const summary = summarize(reports)
-  console.log(options.format === 'json' ? formatJson(reports, summary) : formatText(reports, summary))
+  console.log(options.format === 'json' ? formatJson(reports, summary) : formatSummary(summary))
   return exitCodeOf(summary)
 }

@@ -1,5 +1,5 @@
-// The check report for people (text: one line per file, then one line per finding, in the
-// `file:line:` form editors link to) and for programs (json: one document).
+// The check report for people (text, printed file by file: a headline per file, then one line per
+// finding in the `file:line:` form editors link to) and for programs (json: one document at the end).
 import type { Diagnostic, FileReport } from './check-file.ts'
 
 export interface Summary {
@@ -44,14 +44,13 @@ export function diagnosticLine(file: string, diagnostic: Diagnostic): string {
   return `${where}: ${diagnostic.severity} ${diagnostic.code}${rule}${seq}: ${diagnostic.message}`
 }
 
-export function formatText(reports: readonly FileReport[], summary: Summary): string {
-  const lines: string[] = []
-  for (const report of reports) {
-    lines.push(headline(report))
-    for (const diagnostic of report.diagnostics) lines.push(`  ${diagnosticLine(report.file, diagnostic)}`)
-  }
-  lines.push(`checked ${summary.files} file${summary.files === 1 ? '' : 's'}: ${summary.valid} valid, ${summary.invalid} invalid, ${summary.unchecked} unchecked`)
-  return lines.join('\n')
+/** One file's report as text: its headline, then one line per finding. */
+export function formatReport(report: FileReport): string {
+  return [headline(report), ...report.diagnostics.map(diagnostic => `  ${diagnosticLine(report.file, diagnostic)}`)].join('\n')
+}
+
+export function formatSummary(summary: Summary): string {
+  return `checked ${summary.files} file${summary.files === 1 ? '' : 's'}: ${summary.valid} valid, ${summary.invalid} invalid, ${summary.unchecked} unchecked`
 }
 
 export function formatJson(reports: readonly FileReport[], summary: Summary): string {

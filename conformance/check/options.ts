@@ -26,7 +26,25 @@ export interface CheckOptions {
   maxLineBytes: number
 }
 
-/** The options of `check`, or what is wrong with them. */
+const VALUED = ['--format', '--vocabulary', '--max-line-bytes']
+
+/** Applies one option with its value; returns what is wrong, if anything. */
+function apply(options: CheckOptions, option: string, value: string): string | undefined {
+  if (option === '--format') {
+    if (value !== 'text' && value !== 'json') return `--format is text or json, not ${value}`
+    options.format = value
+  } else if (option === '--vocabulary') {
+    if (vocabularyNamed(value) === undefined) return `--vocabulary is v0-pinned or v0-rc8, not ${value}`
+    options.vocabulary = value
+  } else {
+    const bytes = Number(value)
+    if (!Number.isSafeInteger(bytes) || bytes <= 0) return `--max-line-bytes needs a positive number of bytes, not ${value}`
+    options.maxLineBytes = bytes
+  }
+  return undefined
+}
+
+/** The options of `check`, or what is wrong with them. `--option=value` is the same as `--option value`. */
 export function parseCheckOptions(args: readonly string[]): CheckOptions | { error: string } {
   const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES }
   for (let index = 0; index < args.length; index++) {
@@ -35,19 +53,13 @@ export function parseCheckOptions(args: readonly string[]): CheckOptions | { err
       options.paths.push(argument)
       continue
     }
-    const value = args[++index]
-    if (value === undefined) return { error: `${argument} needs a value` }
-    if (argument === '--format') {
-      if (value !== 'text' && value !== 'json') return { error: `--format is text or json, not ${value}` }
-      options.format = value
-    } else if (argument === '--vocabulary') {
-      if (vocabularyNamed(value) === undefined) return { error: `--vocabulary is v0-pinned or v0-rc8, not ${value}` }
-      options.vocabulary = value
-    } else if (argument === '--max-line-bytes') {
-      const bytes = Number(value)
-      if (!Number.isSafeInteger(bytes) || bytes <= 0) return { error: `--max-line-bytes needs a positive number of bytes, not ${value}` }
-      options.maxLineBytes = bytes
-    } else return { error: `unknown option ${argument}` }
+    const joined = argument.includes('=')
+    const option = joined ? argument.slice(0, argument.indexOf('=')) : argument
+    if (!VALUED.includes(option)) return { error: `unknown option ${option}` }
+    const value = joined ? argument.slice(option.length + 1) : args[++index]
+    if (value === undefined) return { error: `${option} needs a value` }
+    const problem = apply(options, option, value)
+    if (problem !== undefined) return { error: problem }
   }
   if (options.paths.length === 0) return { error: 'check needs at least one PATH' }
   return options

@@ -1,6 +1,7 @@
 // The raw encoding (JSONL-6, JSONL-11, JSONL-12): the file is read in chunks and split into lines; the
 // first line is the header line, every later complete line a record line, and the bytes after the last
 // line feed the unterminated tail, which is never decoded (and so never held).
+import { isUtf8 } from 'node:buffer'
 import { readSync } from 'node:fs'
 import type { TornTail } from '../../reference/jsonl.ts'
 import { ArtifactCheck, type ArtifactOutcome, type CheckSettings } from './artifact.ts'
@@ -28,8 +29,12 @@ export function checkRawArtifact(fd: number, settings: CheckSettings): ArtifactO
   for (let at = 0; !splitter.isStopped;) {
     const read = readSync(fd, chunk, 0, CHUNK_BYTES, at)
     if (read === 0) break
+    const bytes = chunk.subarray(0, read)
+    // A well-formed chunk holds only whole sequences, so lines made of well-formed chunks are too.
+    if (!isUtf8(bytes)) artifact.wellFormedFrom = Number.POSITIVE_INFINITY
+    else if (artifact.wellFormedFrom === Number.POSITIVE_INFINITY) artifact.wellFormedFrom = at
     at += read
-    splitter.push(chunk.subarray(0, read))
+    splitter.push(bytes)
   }
   if (!headerSeen) artifact.rejectStorage('JSONL_HEADER_INVALID', 'the artifact has no complete header line', 1)
   const scan = artifact.scan?.state

@@ -11,10 +11,11 @@ import { checkEventRelations, type RelationState } from '../../reference/process
 import { initialTurnState } from '../../reference/turns-and-steps.ts'
 import { initialCompactionState } from '../../reference/compaction.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
-import type { ErrorCode } from '../../reference/result.ts'
+import type { ErrorCode, Fault } from '../../reference/result.ts'
 
 export interface RelationViolation {
   code: ErrorCode
+  message: string
   seq: number
   line: number
 }
@@ -22,8 +23,8 @@ export interface RelationViolation {
 interface Branch {
   state: RelationState
   violations: RelationViolation[]
-  /** The code of the last event's violation, undefined when it passed. */
-  last: ErrorCode | undefined
+  /** The last event's violation, undefined when it passed. */
+  last: Fault | undefined
 }
 
 const NOT_STALE: ReadonlySet<number> = new Set()
@@ -51,12 +52,13 @@ export class RelationStream {
   }
 
   /**
-   * An event whose checks are those of the last one (a later member of a packed row, which is no
-   * staleness marker): in each state it fails as the last one did, or passes and leaves the state.
+   * `count` events at seqs `from`, `from + 1`, ... whose checks are those of the last event (the later
+   * members of a packed row, none a staleness marker): in each state each fails as the last one did,
+   * or passes and leaves the state as it is.
    */
-  repeatLast(seq: number, line: number): void {
-    this.repeat(this.live, seq, line)
-    if (this.stale !== undefined) this.repeat(this.stale, seq, line)
+  repeatLast(from: number, count: number, line: number): void {
+    this.repeat(this.live, from, count, line)
+    if (this.stale !== undefined) this.repeat(this.stale, from, count, line)
   }
 
   /** The end of the log: an open question of staleness is answered "live". */
@@ -91,12 +93,13 @@ export class RelationStream {
   private advance(branch: Branch, event: SessionEvent, line: number, stale: ReadonlySet<number>): void {
     const checked = checkEventRelations(branch.state, event, stale)
     if (checked.ok) branch.state = checked.state
-    else branch.violations.push({ code: checked.fault.code, seq: event.seq, line })
-    branch.last = checked.ok ? undefined : checked.fault.code
+    else branch.violations.push({ code: checked.fault.code, message: checked.fault.message, seq: event.seq, line })
+    branch.last = checked.ok ? undefined : checked.fault
   }
 
-  private repeat(branch: Branch, seq: number, line: number): void {
-    if (branch.last !== undefined) branch.violations.push({ code: branch.last, seq, line })
+  private repeat(branch: Branch, from: number, count: number, line: number): void {
+    const last = branch.last
+    if (last !== undefined) for (let seq = from; seq < from + count; seq++) branch.violations.push({ code: last.code, message: last.message, seq, line })
   }
 
   private trackPosition(event: SessionEvent): void {

@@ -129,14 +129,16 @@ export class StreamingLoad {
    * differ from the first only in seq and time (both already checked by the decoder, JSONL-10 and
    * ROW-3) and in their delta's text, which no load check or relation reads. So each member meets
    * exactly the checks the first met, with the same outcome and the same state after: the first goes
-   * through every phase, and the others repeat its relation outcome at their own seqs.
+   * through every phase, and the others only repeat its relation outcome at their own seqs (a fault
+   * of the first in any load phase is the first of that phase, so theirs would never be reported).
    */
   line(records: readonly unknown[], line: number): void {
     const related = this.event(records[0], line)
-    for (let member = 1; member < records.length; member++) {
-      this.count++
-      if (related) this.relations.repeatLast((records[member] as SessionEvent).seq, line)
-    }
+    const members = records.length - 1
+    if (members === 0) return
+    this.count += members
+    // The decoder accepted the row only with consecutive seqs (JSONL-10).
+    if (related) this.relations.repeatLast((records[1] as SessionEvent).seq, members, line)
   }
 
   /** One decoded event record, in order; true when it reached the relations. */
@@ -196,7 +198,7 @@ export class StreamingLoad {
     if (!planned.ok) return this.note(REPLAY, planned.fault, entry.seq, line)
     applySurfacePlan(this.surface, planned.plan)
     // The fold's list of replacements is for the `surface` operation; a check never reads it.
-    this.surface.replacements.length = 0
+    if (planned.plan.kind === 'replace') this.surface.replacements.length = 0
     this.trackResults(planned.plan, event)
     this.relations.step(event, line)
     return true

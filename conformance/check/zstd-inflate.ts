@@ -62,7 +62,9 @@ function inflateNative(decode: OneShot, source: ByteSource, frame: FrameLayout, 
  */
 export function inflateFrame(source: ByteSource, frame: FrameLayout, windowLimit: number, onContent: ContentHandler): boolean {
   if (frame.dictionary) return false
-  if (nativeZstd !== undefined && frame.end - frame.start <= WINDOW_BYTES) return inflateNative(nativeZstd, source, frame, windowLimit, onContent)
+  // Node's zstd decodes a frame whole, so only small frames whose content size is declared go to it.
+  const small = frame.end - frame.start <= WINDOW_BYTES && frame.contentSize !== undefined && frame.contentSize <= windowLimit
+  if (nativeZstd !== undefined && small) return inflateNative(nativeZstd, source, frame, windowLimit, onContent)
   return inflatePortable(source, frame, onContent)
 }
 

@@ -38,6 +38,7 @@ function checkHeaderFrame(source: ByteSource, frame: FrameLayout, artifact: Arti
   }
   const inflated = inflateFrame(source, frame, windowLimit(settings), collect)
   if (!inflated || feeds !== 1 || last !== LINE_FEED) {
+    artifact.contextLine = 1
     return artifact.rejectStorage('JSONL_FRAME_INVALID', 'the first frame is not exactly one header line')
   }
   if (length - 1 > settings.maxLineBytes) return artifact.oversized(1)
@@ -67,11 +68,8 @@ function checkCompleteFrames(source: ByteSource, first: FrameLayout, frames: num
     if (!read.ok) break
     const frame = read.frame
     if (!withinWindowLimit(artifact, frame, settings)) break
-    const inflated = inflateFrame(source, frame, windowLimit(settings), chunk => splitter.push(chunk))
-    if (!inflated && artifact.limit === undefined) {
-      // A bad line met inside this frame loses to the frame's own failure.
-      artifact.decodeError = { code: 'JSONL_FRAME_INVALID', message: `the frame at byte ${frame.start} does not decompress` }
-    }
+    const firstLine = splitter.number
+    if (!inflateFrame(source, frame, windowLimit(settings), chunk => splitter.push(chunk))) artifact.rejectFrame(frame.start, firstLine)
     start = frame.end
   }
   if (!artifact.finished && splitter.tailLength > 0) {

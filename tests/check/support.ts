@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { reference } from '../../reference/index.ts'
 import { xxh64 } from '../../reference/zstd-decompress.ts'
-import { checkFile, type FileReport, type Outcome } from '../../conformance/check/check-file.ts'
+import { checkFile, type Encoding, type FileReport, type Outcome } from '../../conformance/check/check-file.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
-import type { Encoding } from '../../conformance/check/check-file.ts'
 
 /** decodeJsonl -> load -> relations on the whole artifact, as tests/corpus.test.ts runs it. */
 export function pipelineOutcome(bytes: Uint8Array, encoding: Encoding, vocabulary = 'v0-pinned'): Outcome {

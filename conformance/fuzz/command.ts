@@ -1,0 +1,128 @@
+// `dsh-conformance fuzz`: opens the adapter, runs the differential fuzzer with a progress bar on a
+// terminal, prints every class of disagreement (known ones with their finding), writes the summary,
+// and sets the exit status: 0 when everything found is known, 1 when something new was found, 2 on a
+// usage error, 3 when the fuzzer itself failed.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { isAbsolute, join, relative, resolve } from 'node:path'
+import type { Adapter } from '../adapter.ts'
+import { openAdapter } from '../adapter-runs.ts'
+import { vectorsDir } from '../vector-cases.ts'
+import { fuzz, type Finding, type FuzzProgress, type FuzzReport } from './driver.ts'
+import { appliesTo, readKnownDivergences, type KnownClass, type KnownDivergences } from './known.ts'
+import { FUZZ_USAGE, parseFuzzOptions, type FuzzCommandOptions } from './options.ts'
+
+const BAR_WIDTH = 24
+
+/** A progress bar on stderr when it is a terminal, redrawn at most ten times a second. */
+function progressBar(name: string): { update: (progress: FuzzProgress) => void; clear: () => void } {
+  const tty = process.stderr.isTTY === true
+  let drawn = 0
+  return {
+    update(progress) {
+      const now = Date.now()
+      if (!tty || (now - drawn < 100 && progress.runsDone < progress.runs)) return
+      drawn = now
+      const filled = Math.round((progress.runsDone / progress.runs) * BAR_WIDTH)
+      const found = progress.findings === 0 ? '' : `, ${progress.findings} classes of disagreement (${progress.newFindings} new)`
+      process.stderr.write(`\r\x1b[K${name} [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${progress.runsDone}/${progress.runs} runs${found}`)
+    },
+    clear() {
+      if (tty) process.stderr.write('\r\x1b[K')
+    },
+  }
+}
+
+function findingLines(finding: Finding, outDir: string): string[] {
+  const label = finding.known === undefined ? 'NEW  ' : `KNOWN ${finding.known}`
+  const seq = finding.divergingSeq === undefined ? '' : `, diverges at seq ${finding.divergingSeq}`
+  const origin = finding.mutation === undefined ? 'valid log' : `mutation ${finding.mutation}`
+  const lines = [
+    `${label} ${finding.signature}`,
+    `      ${finding.occurrences}× from run ${finding.firstRun} (${origin}); shrunk from ${finding.eventsBefore} to ${finding.eventsAfter} events${seq}`,
+    `      ${finding.detail.split('\n')[0]!.slice(0, 300)}`,
+  ]
+  if (finding.vector !== undefined) lines.push(`      vector ${finding.vector.id}: ${join(outDir, finding.vector.file)}`)
+  if (finding.problem !== undefined) lines.push(`      warning: ${finding.problem.slice(0, 300)}`)
+  return lines
+}
+
+/** The summary file: deterministic for a seed (no timings), so two runs can be compared byte for byte. */
+function summaryOf(report: FuzzReport): unknown {
+  const { durationMs: _durationMs, ...rest } = report
+  return rest
+}
+
+function printReport(report: FuzzReport, options: FuzzCommandOptions): void {
+  const runs = report.stoppedByBudget ? `${report.runsDone} of ${report.runs} runs (stopped by the time budget)` : `${report.runsDone} runs`
+  const fresh = report.findings.filter(finding => finding.known === undefined).length
+  const classes = report.findings.length === 0 ? 'no disagreement' : `${report.findings.length} classes of disagreement, ${fresh} not known`
+  console.log(`${runs}, ${report.probes} probes in ${(report.durationMs / 1000).toFixed(1)} s: ${classes}\n`)
+  for (const finding of report.findings) console.log(`${findingLines(finding, options.outDir).join('\n')}\n`)
+  console.log(`wrote ${join(options.outDir, 'fuzz-summary.json')}`)
+}
+
+/** The classes of a --known file that apply to the adapter; none (with a warning) when the file names others. */
+function knownClasses(divergences: KnownDivergences | undefined, path: string | undefined, adapter: Adapter): KnownClass[] | undefined {
+  if (divergences === undefined) return undefined
+  if (appliesTo(divergences, adapter.meta.name)) return divergences.known
+  console.error(`warning: ${path} does not apply to ${adapter.meta.name}; nothing is tolerated`)
+  return []
+}
+
+function insideVectors(dir: string): boolean {
+  const from = relative(vectorsDir, resolve(dir))
+  return from === '' || (!from.startsWith('..') && !isAbsolute(from))
+}
+
+async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergences | undefined): Promise<number> {
+  const adapter = await openAdapter(options.adapter, options.timeoutMs)
+  const bar = progressBar(adapter.meta.name)
+  try {
+    const known = knownClasses(divergences, options.known, adapter)
+    const budget = options.timeBudgetSeconds === undefined ? '' : `, time budget ${options.timeBudgetSeconds} s`
+    console.log(`fuzz ${adapter.meta.name} ${adapter.meta.version} against the reference: seed ${options.seed}, ${options.runs} runs of logs up to ${options.maxEvents} events${budget}`)
+    mkdirSync(options.outDir, { recursive: true })
+    const report = await fuzz(adapter, {
+      runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, onProgress: bar.update,
+      ...(options.timeBudgetSeconds === undefined ? {} : { timeBudgetMs: options.timeBudgetSeconds * 1000 }),
+      ...(known === undefined ? {} : { known }),
+    })
+    bar.clear()
+    console.log(`operations compared: ${report.operations.join(', ') || 'none'}`)
+    writeFileSync(join(options.outDir, 'fuzz-summary.json'), `${JSON.stringify(summaryOf(report), null, 2)}\n`)
+    printReport(report, options)
+    return report.findings.some(finding => finding.known === undefined) ? 1 : 0
+  } finally {
+    bar.clear()
+    await adapter.close?.()
+  }
+}
+
+export async function fuzzCommand(args: readonly string[]): Promise<number> {
+  if (args.includes('--help')) {
+    console.log(FUZZ_USAGE)
+    return 0
+  }
+  const options = parseFuzzOptions(args)
+  if ('error' in options) {
+    console.error(`${options.error}\n\n${FUZZ_USAGE}`)
+    return 2
+  }
+  if (insideVectors(options.outDir)) {
+    console.error(`--out ${options.outDir} is inside vectors/: fuzz vectors go elsewhere until a person has reviewed them`)
+    return 2
+  }
+  let divergences: KnownDivergences | undefined
+  try {
+    divergences = options.known === undefined ? undefined : readKnownDivergences(options.known)
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error))
+    return 2
+  }
+  try {
+    return await fuzzWith(options, divergences)
+  } catch (error) {
+    console.error(`fuzz failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
+    return 3
+  }
+}

@@ -1,0 +1,158 @@
+// One probe through the reference and the adapter, judged as a vector step would be: the reference's
+// result is the expectation (conformance/expectations.ts: codes compared, messages never; seq and line
+// compared when the reference gives them). A disagreement gets a signature, a one-line class that
+// stays the same while the shrinker works and that --known files match.
+import { isOperationResult, type Adapter } from '../adapter.ts'
+import { judge, type OperationResult } from '../expectations.ts'
+import { encodeTagged } from '../protocol.ts'
+import type { Expectation } from '../vector-cases.ts'
+import { OVER_LOADED_LOG, probeInput, type Probe } from './probes.ts'
+
+export type Outcome = { kind: 'result'; result: OperationResult } | { kind: 'error'; message: string }
+
+export interface Disagreement {
+  operation: string
+  /** What the reference did: `accepts` or `rejects CODE`. */
+  reference: string
+  /** What the adapter did instead: `accepts`, `rejects CODE`, `rejects CODE at another seq`, `differs at PATH`, `lists …`, `throws`. */
+  adapter: string
+  /** The judge's reason, or the error the adapter raised. */
+  detail: string
+  /** The seq where the two sides part, when there is one. */
+  divergingSeq?: number
+  expected: OperationResult
+  actual: Outcome
+}
+
+export function signatureOf(disagreement: Pick<Disagreement, 'operation' | 'reference' | 'adapter'>): string {
+  return `${disagreement.operation}: reference ${disagreement.reference}, adapter ${disagreement.adapter}`
+}
+
+export function expectationOf(result: OperationResult): Expectation {
+  if (result.ok) return { value: result.value }
+  const { code, seq, line } = result.error
+  return { reject: { code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }) } }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** Runs an operation; a throw or a malformed result is an error outcome, never a result. */
+export async function callOperation(adapter: Adapter, probe: Probe): Promise<Outcome> {
+  const operation = adapter.operations[probe.operation]
+  if (operation === undefined) return { kind: 'error', message: `${probe.operation} is not provided` }
+  try {
+    // A copy per call: an implementation that changes its input must not change the next probe's.
+    const input = structuredClone(probeInput(probe))
+    const sent = adapter.meta.transport === 'subprocess' ? encodeTagged(input) as Record<string, unknown> : input
+    const result: unknown = await operation(sent)
+    if (isOperationResult(result)) return { kind: 'result', result }
+    return { kind: 'error', message: `returned no operation result: ${String(JSON.stringify(result)).slice(0, 200)}` }
+  } catch (error) {
+    return { kind: 'error', message: messageOf(error) }
+  }
+}
+
+function referenceText(result: OperationResult): string {
+  return result.ok ? 'accepts' : `rejects ${result.error.code}`
+}
+
+/** The path with every index generalized, so one class covers a difference wherever it falls. */
+function generalPath(path: string): string {
+  return path.replace(/\[\d+\]/g, '[]')
+}
+
+interface Violation {
+  code: string
+  seq: number
+}
+
+function violationsOf(value: unknown): Violation[] | undefined {
+  const list = typeof value === 'object' && value !== null ? (value as { violations?: unknown }).violations : undefined
+  return Array.isArray(list) ? list as Violation[] : undefined
+}
+
+/** For relations: the first violation the two lists do not share, described from the adapter's side. */
+function violationDifference(expected: Violation[], actual: Violation[]): { text: string; seq: number | undefined } | undefined {
+  const length = Math.max(expected.length, actual.length)
+  for (let index = 0; index < length; index += 1) {
+    const want = expected[index]
+    const got = actual[index]
+    if (want?.code === got?.code && want?.seq === got?.seq) continue
+    const later = index > 0 ? 'a later ' : ''
+    const seq = Math.min(want?.seq ?? Infinity, got?.seq ?? Infinity)
+    const where = Number.isFinite(seq) ? seq : undefined
+    if (got === undefined) return { text: `lacks ${later}violation ${want!.code}`, seq: where }
+    if (want === undefined) return { text: `adds ${later}violation ${got.code}`, seq: where }
+    if (want.code === got.code) return { text: `lists ${later}violation ${want.code} at another seq`, seq: where }
+    return { text: `lists ${later}violation ${got.code} for ${want.code}`, seq: where }
+  }
+  return undefined
+}
+
+function rejectionSeq(result: OperationResult): number | undefined {
+  return result.ok ? undefined : result.error.seq
+}
+
+/** How the adapter's answer departs from the expectation, as a class and the diverging seq. */
+function departure(operation: string, expected: OperationResult, actual: OperationResult, divergingSeq: number | undefined, path: string): { adapter: string; seq: number | undefined } {
+  if (!actual.ok) {
+    const seq = rejectionSeq(expected) ?? actual.error.seq
+    if (expected.ok || expected.error.code !== actual.error.code) return { adapter: `rejects ${actual.error.code}`, seq }
+    const place = expected.error.seq !== actual.error.seq ? 'seq' : 'line'
+    const differing = [expected.error.seq, actual.error.seq].filter((value): value is number => value !== undefined)
+    return { adapter: `rejects ${actual.error.code} at another ${place}`, seq: differing.length > 0 ? Math.min(...differing) : undefined }
+  }
+  if (!expected.ok) return { adapter: 'accepts', seq: expected.error.seq }
+  const violations = operation === 'relations' ? [violationsOf(expected.value), violationsOf(actual.value)] : []
+  if (violations[0] !== undefined && violations[1] !== undefined) {
+    const difference = violationDifference(violations[0], violations[1])
+    if (difference !== undefined) return { adapter: difference.text, seq: difference.seq }
+  }
+  return { adapter: `differs at ${generalPath(path)}`, seq: divergingSeq }
+}
+
+/** The disagreement between the reference's result and the adapter's outcome, if any. */
+export function disagreement(operation: string, expected: OperationResult, actual: Outcome): Disagreement | undefined {
+  const reference = referenceText(expected)
+  if (actual.kind === 'error') {
+    return { operation, reference, adapter: 'throws', detail: actual.message, divergingSeq: rejectionSeq(expected), expected, actual }
+  }
+  const verdict = judge(actual.result, expectationOf(expected))
+  if (verdict.pass) return undefined
+  const { adapter, seq } = departure(operation, expected, actual.result, verdict.diff.divergingSeq, verdict.diff.path)
+  return { operation, reference, adapter, detail: verdict.reason, ...(seq === undefined ? {} : { divergingSeq: seq }), expected, actual }
+}
+
+/** A candidate every writer accepts onto a loaded log: a log-only event of a type nobody knows (UNK-2). */
+const NEUTRAL_CANDIDATE = { type: 'fuzz/neutral', data: {} }
+
+/**
+ * Whether the spec defines the probe's result. Those operations are defined only over a log that load
+ * accepts (a window of one, for surface with a baseSeq), and append only over a loaded log (one that a neutral candidate can be appended to): an
+ * implementation may answer anything else, so nothing is compared there.
+ */
+async function isDefined(referenceAdapter: Adapter, probe: Probe, expected: OperationResult): Promise<boolean> {
+  if (probe.operation === 'append') {
+    if (expected.ok) return true
+    const neutral = await callOperation(referenceAdapter, { ...probe, candidate: NEUTRAL_CANDIDATE, candidateTime: 0, verbatimCandidate: false })
+    return neutral.kind === 'result' && neutral.result.ok
+  }
+  if (!OVER_LOADED_LOG.has(probe.operation)) return true
+  // A window is loaded as a window (ENV-10), and surface rejects nothing else: it is defined when it folds.
+  if ('baseSeq' in probe.extra) return expected.ok
+  const loaded = await callOperation(referenceAdapter, { ...probe, operation: 'load', extra: {} })
+  return loaded.kind === 'result' && loaded.result.ok
+}
+
+/**
+ * Runs a probe through both sides; undefined when they agree or when the spec leaves the result open.
+ * Throws when the reference itself fails: that is the fuzzer's fault, not the adapter's.
+ */
+export async function compareProbe(referenceAdapter: Adapter, adapter: Adapter, probe: Probe): Promise<Disagreement | undefined> {
+  const expected = await callOperation(referenceAdapter, probe)
+  if (expected.kind === 'error') throw new Error(`the reference failed on ${probe.operation}: ${expected.message}`)
+  if (!(await isDefined(referenceAdapter, probe, expected.result))) return undefined
+  return disagreement(probe.operation, expected.result, await callOperation(adapter, probe))
+}

@@ -1,0 +1,169 @@
+// The differential fuzzer: for each run, a drawn log (draw.ts) yields one probe per operation that
+// both the adapter and the reference provide (probes.ts); each probe is run through both and judged
+// (compare.ts). The first time a class of disagreement shows, the run is shrunk (shrink.ts) and the
+// counterexample written as a vector (vector-writer.ts), which is then replayed with the runner: it
+// must fail the adapter and pass the reference. Later runs of a known class are only counted.
+import type { Adapter } from '../adapter.ts'
+import { referenceAdapter } from '../adapters/reference.ts'
+import { runCase } from '../run-case.ts'
+import type { OperationName, VectorCase } from '../vector-cases.ts'
+import { compareProbe, signatureOf, type Disagreement } from './compare.ts'
+import { drawRun, type DrawnRun } from './draw.ts'
+import { knownClassOf, type KnownClass } from './known.ts'
+import { deriveProbe, OPERATION_PROFILE, OVER_LOADED_LOG, PROBED_OPERATIONS } from './probes.ts'
+import { shrinkRun } from './shrink.ts'
+import { writeVector, type WrittenVector } from './vector-writer.ts'
+
+export interface FuzzOptions {
+  runs: number
+  seed: number
+  outDir: string
+  /** The largest target size of a generated log, in events. */
+  maxEvents: number
+  timeBudgetMs?: number
+  known?: readonly KnownClass[]
+  /** The most candidate runs the shrinker checks per finding. */
+  maxShrinkChecks?: number
+  /** Compare only these operations (default: every one both sides provide). */
+  only?: readonly OperationName[]
+  onProgress?: (progress: FuzzProgress) => void
+}
+
+export interface FuzzProgress {
+  runsDone: number
+  runs: number
+  findings: number
+  newFindings: number
+}
+
+export interface Finding {
+  signature: string
+  operation: string
+  reference: string
+  adapter: string
+  /** The known class it falls in (--known), if any. */
+  known?: string
+  /** The first run that showed it, the operator that broke that run's log, and how many probes showed it. */
+  firstRun: number
+  mutation?: string
+  occurrences: number
+  detail: string
+  divergingSeq?: number
+  eventsBefore: number
+  eventsAfter: number
+  shrinkChecks: number
+  vector?: WrittenVector
+  /** Why the written vector does not reproduce the disagreement; undefined when it does. */
+  problem?: string
+}
+
+export interface FuzzReport {
+  adapter: string
+  seed: number
+  runs: number
+  runsDone: number
+  stoppedByBudget: boolean
+  operations: OperationName[]
+  probes: number
+  findings: Finding[]
+  durationMs: number
+}
+
+const DEFAULT_SHRINK_CHECKS = 400
+
+function sameDeparture(one: Disagreement, other: Disagreement): boolean {
+  return one.reference === other.reference && one.adapter === other.adapter
+}
+
+/** The operations both sides provide, under a profile the adapter claims. */
+export function comparedOperations(adapter: Adapter): OperationName[] {
+  return PROBED_OPERATIONS.filter(operation => adapter.operations[operation] !== undefined && referenceAdapter.operations[operation] !== undefined
+    && adapter.meta.profiles.includes(OPERATION_PROFILE[operation]!))
+}
+
+async function disagreementOn(adapter: Adapter, run: DrawnRun, operation: OperationName): Promise<Disagreement | undefined> {
+  const probe = deriveProbe(run, operation)
+  return probe === undefined ? undefined : compareProbe(referenceAdapter, adapter, probe)
+}
+
+/** Replays the written vector with the runner: it must fail (or err on) the adapter and pass the reference. */
+async function reproductionProblem(adapter: Adapter, vector: VectorCase): Promise<string | undefined> {
+  const onReference = await runCase(referenceAdapter, vector)
+  if (onReference.status !== 'pass') return `the vector does not pass the reference: ${onReference.status} ${onReference.reason ?? ''}`
+  const onAdapter = await runCase(adapter, vector)
+  if (onAdapter.status === 'fail' || onAdapter.status === 'error') return undefined
+  return `the vector does not fail the adapter: ${onAdapter.status} ${onAdapter.reason ?? ''}`
+}
+
+export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<FuzzReport> {
+  const started = Date.now()
+  const outOfTime = (): boolean => options.timeBudgetMs !== undefined && Date.now() - started >= options.timeBudgetMs
+  const operations = comparedOperations(adapter).filter(operation => options.only === undefined || options.only.includes(operation))
+  const findings = new Map<string, Finding>()
+  const progress = (runsDone: number): void => options.onProgress?.({
+    runsDone, runs: options.runs, findings: findings.size, newFindings: [...findings.values()].filter(finding => finding.known === undefined).length,
+  })
+  let runsDone = 0
+  let probes = 0
+
+  async function record(run: DrawnRun, operation: OperationName, found: Disagreement): Promise<void> {
+    const signature = signatureOf(found)
+    const seen = findings.get(signature)
+    if (seen !== undefined) {
+      seen.occurrences += 1
+      return
+    }
+    const stillDisagrees = async (candidate: DrawnRun): Promise<boolean> => {
+      const again = await disagreementOn(adapter, candidate, operation)
+      return again !== undefined && signatureOf(again) === signature
+    }
+    let shrunk = await shrinkRun(run, stillDisagrees, { maxChecks: options.maxShrinkChecks ?? DEFAULT_SHRINK_CHECKS, outOfTime })
+    let probe = deriveProbe(shrunk.run, operation)!
+    let final = await compareProbe(referenceAdapter, adapter, probe)
+    if (final === undefined) {
+      // An adapter that answers the same input differently twice: keep the run as it was found.
+      shrunk = { run, checks: shrunk.checks }
+      probe = deriveProbe(run, operation)!
+      final = found
+    }
+    const known = options.known === undefined ? undefined : knownClassOf(options.known, final)
+    const finding: Finding = {
+      signature, operation, reference: final.reference, adapter: final.adapter, firstRun: run.index, occurrences: 1, detail: final.detail,
+      eventsBefore: run.events.length, eventsAfter: shrunk.run.events.length, shrinkChecks: shrunk.checks,
+      ...(known === undefined ? {} : { known: known.class }),
+      ...(run.mutation === undefined ? {} : { mutation: run.mutation }),
+      ...(final.divergingSeq === undefined ? {} : { divergingSeq: final.divergingSeq }),
+    }
+    findings.set(signature, finding)
+    try {
+      const { written, vector } = writeVector(options.outDir, probe, final, { adapterName: adapter.meta.name, seed: options.seed, run: run.index, mutation: run.mutation })
+      finding.vector = written
+      finding.problem = await reproductionProblem(adapter, vector)
+    } catch (error) {
+      finding.problem = `the vector could not be written: ${error instanceof Error ? error.message : String(error)}`
+    }
+  }
+
+  for (let index = 0; index < options.runs; index += 1) {
+    if (outOfTime()) break
+    const run = drawRun(options.seed, index, options.maxEvents)
+    let loadFound: Disagreement | undefined
+    for (const operation of operations) {
+      const probe = deriveProbe(run, operation)
+      if (probe === undefined) continue
+      probes += 1
+      const found = await compareProbe(referenceAdapter, adapter, probe)
+      if (found === undefined) continue
+      if (operation === 'load') loadFound = found
+      // The operations that load their log first repeat load's disagreement: count it there once.
+      if (loadFound !== undefined && operation !== 'load' && OVER_LOADED_LOG.has(operation) && sameDeparture(found, loadFound)) findings.get(signatureOf(loadFound))!.occurrences += 1
+      else await record(run, operation, found)
+    }
+    runsDone += 1
+    progress(runsDone)
+  }
+  return {
+    adapter: adapter.meta.name, seed: options.seed, runs: options.runs, runsDone, stoppedByBudget: runsDone < options.runs,
+    operations, probes, findings: [...findings.values()], durationMs: Date.now() - started,
+  }
+}

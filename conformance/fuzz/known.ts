@@ -1,0 +1,65 @@
+// Known divergences (`fuzz --known FILE`): classes of disagreement an implementation is known to have,
+// each tied to a finding, so a fuzz run in CI reports them and fails only on a class nobody has
+// explained. A class matches a disagreement's operation, the reference's outcome and the adapter's
+// departure, each by a glob (`*` any run of characters, `?` one); a missing member matches anything.
+//
+//   adapters: [dsh-session@*]          # globs over adapter names the file applies to
+//   known:
+//     - class: U17                      # the finding (docs/findings.md)
+//       operation: '*'
+//       reference: accepts
+//       adapter: rejects HEADER_CWD_INVALID
+//       why: cwd is absolute by the running platform
+import { readFileSync } from 'node:fs'
+import { parse as parseYaml } from 'yaml'
+import { globToRegExp } from '../filters.ts'
+import type { Disagreement } from './compare.ts'
+
+export interface KnownClass {
+  class: string
+  why: string
+  operation?: string
+  reference?: string
+  adapter?: string
+}
+
+export interface KnownDivergences {
+  adapters: string[]
+  known: KnownClass[]
+}
+
+const MATCHED = ['operation', 'reference', 'adapter'] as const
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Reads a known-divergences file; throws an Error naming what is wrong. */
+export function readKnownDivergences(path: string): KnownDivergences {
+  const document: unknown = parseYaml(readFileSync(path, 'utf8'))
+  const fail = (what: string): never => {
+    throw new Error(`${path}: not a known-divergences file: ${what}`)
+  }
+  if (!isRecord(document)) return fail('expected a mapping with adapters and known')
+  const { adapters, known } = document
+  if (!Array.isArray(adapters) || adapters.some(name => typeof name !== 'string')) fail('adapters must be a list of name globs')
+  if (!Array.isArray(known)) return fail('known must be a list of classes')
+  const classes = known.map((entry, index): KnownClass => {
+    if (!isRecord(entry) || typeof entry['class'] !== 'string' || entry['class'] === '') return fail(`known[${index}] needs a class`)
+    if (typeof entry['why'] !== 'string' || entry['why'].trim() === '') return fail(`known[${index}] (${entry['class']}) needs a why`)
+    const unknownKeys = Object.keys(entry).filter(key => !['class', 'why', ...MATCHED].includes(key))
+    if (unknownKeys.length > 0) fail(`known[${index}] has unknown members ${unknownKeys.join(', ')}`)
+    for (const key of MATCHED) if (entry[key] !== undefined && typeof entry[key] !== 'string') fail(`known[${index}].${key} must be a glob`)
+    return entry as unknown as KnownClass
+  })
+  return { adapters: adapters as string[], known: classes }
+}
+
+export function appliesTo(divergences: KnownDivergences, adapterName: string): boolean {
+  return divergences.adapters.some(glob => globToRegExp(glob).test(adapterName))
+}
+
+/** The first known class the disagreement falls in, if any. */
+export function knownClassOf(divergences: readonly KnownClass[], disagreement: Pick<Disagreement, typeof MATCHED[number]>): KnownClass | undefined {
+  return divergences.find(entry => MATCHED.every(key => entry[key] === undefined || globToRegExp(entry[key]).test(disagreement[key])))
+}

@@ -1,0 +1,98 @@
+// The command line of `dsh-conformance fuzz`: its help text and its options, as plain data.
+import { ADAPTER_NAMES } from '../adapters/registry.ts'
+import type { AdapterSource } from '../cli-options.ts'
+import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
+
+export const FUZZ_USAGE = `usage: dsh-conformance fuzz (--adapter NAME | --adapter-cmd COMMAND) --out DIR
+                          [--runs N] [--seed S] [--max-events N] [--time-budget SECONDS]
+                          [--known FILE] [--timeout MS]
+
+Differential fuzzing: each run draws a log from the generator library (conformance/generators/),
+valid or broken by one mutation operator, and runs every operation that both the adapter and the
+reference provide (under a profile the adapter claims) on it: load, surface, messages, the request
+folds, relations, repair, resume, compactionState, regionBalance, fork at a drawn boundary, append of
+the last event, and the JSONL decoder on the encoded log (intact, torn or with a garbled line). Results
+are judged as vector steps are: codes and seqs compared, messages never. Each class of disagreement is
+shrunk to a small log and written as a one-case vector, DIR/<chapter>/fuzz-<hash>.yaml, whose
+expectation is the reference's result and which is marked review: true; the vector is replayed to
+check that it fails the adapter and passes the reference. DIR/fuzz-summary.json lists every class.
+The same seed gives the same runs and the same files.
+
+  --adapter NAME          an in-process adapter: ${ADAPTER_NAMES.join(', ')}
+  --adapter-cmd COMMAND   any program that speaks spec/adapter-protocol.md, run through the shell
+  --out DIR               where the vectors and the summary go (never vectors/ itself)
+  --runs N                how many runs (default 100)
+  --seed S                the seed, a whole number (default 1)
+  --max-events N          the largest target size of a generated log (default 60)
+  --time-budget SECONDS   stop cleanly once this much time has passed, and report the runs done
+  --known FILE            known classes of disagreement (conformance/fuzz/known.ts) that are reported
+                          but tolerated
+  --timeout MS            how long to wait for each reply of an --adapter-cmd (default ${DEFAULT_TIMEOUT_MS})
+
+Exit status: 0 when no disagreement was found outside the known classes, 1 when one was, 2 on a usage
+error, 3 when the fuzzer itself failed.`
+
+export interface FuzzCommandOptions {
+  adapter: AdapterSource
+  outDir: string
+  runs: number
+  seed: number
+  maxEvents: number
+  timeBudgetSeconds?: number
+  known?: string
+  timeoutMs: number
+}
+
+type Draft = Partial<FuzzCommandOptions> & { adapters: AdapterSource[] }
+
+function wholeNumber(option: string, value: string, min: number): number | string {
+  const number = Number(value)
+  return Number.isSafeInteger(number) && number >= min && value.trim() !== '' ? number : `${option} needs a whole number of at least ${min}, not ${value}`
+}
+
+/** Applies one option; returns what is wrong, if anything. */
+function apply(draft: Draft, option: string, value: string): string | undefined {
+  const numeric = (key: 'runs' | 'seed' | 'maxEvents' | 'timeBudgetSeconds' | 'timeoutMs', min: number): string | undefined => {
+    const number = wholeNumber(option, value, min)
+    if (typeof number === 'string') return number
+    draft[key] = number
+    return undefined
+  }
+  switch (option) {
+    case '--adapter': draft.adapters.push({ kind: 'name', name: value }); return undefined
+    case '--adapter-cmd': draft.adapters.push({ kind: 'command', command: value }); return undefined
+    case '--out': draft.outDir = value; return undefined
+    case '--known': draft.known = value; return undefined
+    case '--runs': return numeric('runs', 1)
+    case '--seed': return numeric('seed', 0)
+    case '--max-events': return numeric('maxEvents', 1)
+    case '--time-budget': return numeric('timeBudgetSeconds', 1)
+    case '--timeout': return numeric('timeoutMs', 1)
+    default: return `unknown option ${option} for fuzz`
+  }
+}
+
+/** The options of `fuzz`, or what is wrong with them. `--option=value` is the same as `--option value`. */
+export function parseFuzzOptions(args: readonly string[]): FuzzCommandOptions | { error: string } {
+  const draft: Draft = { adapters: [] }
+  for (let index = 0; index < args.length; index += 1) {
+    const argument = args[index]!
+    const joined = argument.startsWith('--') && argument.includes('=')
+    const option = joined ? argument.slice(0, argument.indexOf('=')) : argument
+    const value = joined ? argument.slice(option.length + 1) : args[(index += 1)]
+    if (!option.startsWith('--')) return { error: `fuzz takes options only, not ${option}` }
+    if (value === undefined) return { error: `${option} needs a value` }
+    const problem = apply(draft, option, value)
+    if (problem !== undefined) return { error: problem }
+  }
+  if (draft.adapters.length !== 1) return { error: 'fuzz needs exactly one --adapter or --adapter-cmd' }
+  const source = draft.adapters[0]!
+  if (source.kind === 'name' && !ADAPTER_NAMES.includes(source.name)) return { error: `unknown adapter "${source.name}" (known: ${ADAPTER_NAMES.join(', ')})` }
+  if (draft.outDir === undefined) return { error: 'fuzz needs --out DIR' }
+  return {
+    adapter: source, outDir: draft.outDir, runs: draft.runs ?? 100, seed: draft.seed ?? 1, maxEvents: draft.maxEvents ?? 60,
+    timeoutMs: draft.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(draft.timeBudgetSeconds === undefined ? {} : { timeBudgetSeconds: draft.timeBudgetSeconds }),
+    ...(draft.known === undefined ? {} : { known: draft.known }),
+  }
+}

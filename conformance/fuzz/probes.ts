@@ -1,0 +1,179 @@
+// The operation inputs a run yields, one probe per operation. A probe is already in the shape of a
+// one-step vector case (a header, a log, the step's own members), and its input is expanded exactly
+// as conformance/vector-cases.ts expands such a case, so a counterexample written as a vector replays
+// the very call that disagreed.
+import { reference } from '../../reference/index.ts'
+import { seededChooser } from '../generators/index.ts'
+import type { OperationName } from '../vector-cases.ts'
+import type { DrawnRun, RunPlan } from './draw.ts'
+
+/** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
+export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
+  load: 'reader', surface: 'reader', messages: 'reader', requestHeader: 'reader', requestContext: 'reader',
+  append: 'writer', relations: 'relations', repair: 'repair', resume: 'repair',
+  compactionState: 'compaction', regionBalance: 'compaction', fork: 'fork',
+  decodeJsonl: 'jsonl', encodeJsonl: 'jsonl', artifactPath: 'jsonl',
+}
+
+export const PROBED_OPERATIONS = Object.keys(OPERATION_PROFILE) as OperationName[]
+
+/** The operations other than load that take a log, which must be one load accepts (spec/00-processing.md). */
+export const OVER_LOADED_LOG: ReadonlySet<OperationName> = new Set([
+  'surface', 'messages', 'requestHeader', 'requestContext', 'relations', 'repair', 'resume', 'compactionState', 'regionBalance', 'fork',
+])
+
+/** The clock that resume and fork are given. */
+export const NOW = 1_790_000_000_000
+const CHILD_ID = 'fork-child'
+/** The members a builder `event:` item can carry for an append candidate (vectors/README.md). */
+const CANDIDATE_MEMBERS = new Set(['type', 'data', 'surfaceOp', 'sourceEventSeqs'])
+
+export interface Probe {
+  operation: OperationName
+  /** The case's header; only for operations whose vector input carries it. */
+  header?: unknown
+  /** The case's log, as expanded events. */
+  events: unknown[]
+  /** The step's own members (not for append). */
+  extra: Record<string, unknown>
+  /** append: the candidate and whether it must be written verbatim (`record:`) rather than as `event:`. */
+  candidate?: unknown
+  candidateTime?: unknown
+  verbatimCandidate?: boolean
+}
+
+type Derive = (run: DrawnRun) => Probe | undefined
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function overLog(operation: OperationName, extra: (run: DrawnRun) => Record<string, unknown> | undefined = () => ({})): Derive {
+  return run => {
+    const members = extra(run)
+    return members === undefined ? undefined : { operation, header: run.header, events: run.events, extra: members }
+  }
+}
+
+/** An index in [0, length) from a fraction in thousandths. */
+function at(fraction: number, length: number): number {
+  return Math.min(length - 1, Math.floor((fraction * length) / 1000))
+}
+
+/** The surface nodes the reference folds from the log; none when it rejects the log. */
+function surfaceNodes(run: DrawnRun): number[] {
+  const surface = reference.surface({ header: run.header, events: run.events })
+  return surface.ok ? surface.value.nodes : []
+}
+
+function regionMembers(run: DrawnRun): Record<string, unknown> {
+  const nodes = surfaceNodes(run)
+  if (nodes.length === 0) return { seq: 0 }
+  const first = at(run.plan.node, nodes.length)
+  if (run.plan.regionWidth === undefined) return { seq: nodes[first] }
+  const last = first + at(run.plan.regionWidth, nodes.length - first)
+  return { start: nodes[first], end: nodes[last] }
+}
+
+/**
+ * The append: an operator's broken candidate onto its prefix, or else the log's last event appended
+ * onto the rest. A candidate with members beyond those an `event:` item carries is written verbatim,
+ * and then, as the vector format has it, its own `time` member is the time input.
+ */
+function appendProbe(run: DrawnRun): Probe | undefined {
+  let events = run.events
+  let candidate = run.candidate
+  let time: unknown = run.candidateTime
+  if (candidate === undefined) {
+    const last = events.at(-1)
+    if (!isRecord(last)) return undefined
+    events = events.slice(0, -1)
+    const { seq: _seq, time: lastTime, ignorable: _ignorable, ...rest } = last
+    candidate = rest
+    time = lastTime
+  }
+  const verbatim = !isRecord(candidate) || Object.keys(candidate).some(key => !CANDIDATE_MEMBERS.has(key))
+  if (verbatim) time = isRecord(candidate) ? candidate['time'] : undefined
+  return { operation: 'append', events, extra: {}, candidate, candidateTime: time, verbatimCandidate: verbatim }
+}
+
+/** JSONL-8 batches: cuts drawn from the plan's seed, so a shorter log is cut the same way. */
+function batchesOf(events: readonly unknown[], plan: RunPlan): unknown[][] {
+  const chooser = seededChooser(plan.batchSeed)
+  const batches: unknown[][] = []
+  for (const event of events) {
+    if (batches.length === 0 || chooser.int(5) === 0) batches.push([])
+    batches.at(-1)!.push(event)
+  }
+  return batches
+}
+
+function encoded(run: DrawnRun): string | undefined {
+  const result = reference.encodeJsonl({ header: run.header, batches: batchesOf(run.events, run.plan) })
+  return result.ok ? result.value.text : undefined
+}
+
+/** The artifact bytes after the plan's damage: torn inside the record lines, or one line garbled. */
+function damaged(text: string, plan: RunPlan): Buffer {
+  const bytes = Buffer.from(text, 'utf8')
+  const headerEnd = bytes.indexOf(0x0a) + 1
+  if (plan.damage === 'tear') return bytes.subarray(0, headerEnd + at(plan.damageAt, bytes.length - headerEnd + 1))
+  if (plan.damage === 'none') return bytes
+  const lines = text.split('\n')
+  if (lines.length <= 2) return bytes
+  const target = 1 + at(plan.damageAt, lines.length - 2)
+  lines[target] = lines[target]!.slice(0, Math.ceil(lines[target]!.length / 2))
+  return Buffer.from(lines.join('\n'), 'utf8')
+}
+
+/** The storage input: `text` when the bytes are UTF-8 that survives a round trip, else `base64`. */
+function storageMembers(bytes: Buffer): Record<string, unknown> {
+  const text = bytes.toString('utf8')
+  return Buffer.from(text, 'utf8').equals(bytes) ? { text } : { base64: bytes.toString('base64') }
+}
+
+/** surface over the whole log, or over a window of its tail whose first event is at `baseSeq`. */
+function surfaceProbe(run: DrawnRun): Probe {
+  if (run.plan.window === undefined || run.events.length === 0) return { operation: 'surface', header: run.header, events: run.events, extra: {} }
+  const baseSeq = at(run.plan.window, run.events.length)
+  return { operation: 'surface', header: run.header, events: run.events.slice(baseSeq), extra: { baseSeq } }
+}
+
+function atSeqMembers(run: DrawnRun): Record<string, unknown> {
+  return run.plan.atSeq === undefined || run.events.length === 0 ? {} : { atSeq: at(run.plan.atSeq, run.events.length) }
+}
+
+const DERIVE: Record<string, Derive> = {
+  load: overLog('load'),
+  surface: surfaceProbe,
+  messages: overLog('messages'),
+  requestHeader: overLog('requestHeader', atSeqMembers),
+  requestContext: overLog('requestContext', atSeqMembers),
+  relations: overLog('relations'),
+  repair: overLog('repair'),
+  resume: overLog('resume', () => ({ now: NOW })),
+  compactionState: overLog('compactionState', run => (run.plan.entry === undefined ? {} : { entry: run.plan.entry })),
+  regionBalance: overLog('regionBalance', regionMembers),
+  fork: overLog('fork', run => (run.events.length === 0 ? undefined : { boundary: at(run.plan.boundary, run.events.length), childId: CHILD_ID, now: NOW })),
+  append: appendProbe,
+  decodeJsonl: run => {
+    const text = encoded(run)
+    return text === undefined ? undefined : { operation: 'decodeJsonl', events: [], extra: storageMembers(damaged(text, run.plan)) }
+  },
+  encodeJsonl: run => ({ operation: 'encodeJsonl', events: [], extra: { header: run.header, batches: batchesOf(run.events, run.plan) } }),
+  artifactPath: run => {
+    if (!isRecord(run.header)) return undefined
+    const { id, cwd } = run.header
+    return { operation: 'artifactPath', events: [], extra: { sessionId: id, ...(cwd === undefined ? {} : { cwd }) } }
+  },
+}
+
+export function deriveProbe(run: DrawnRun, operation: OperationName): Probe | undefined {
+  return DERIVE[operation]?.(run)
+}
+
+/** The operation's input, as vector-cases.ts expands the one-step case the probe stands for. */
+export function probeInput(probe: Probe): Record<string, unknown> {
+  if (probe.operation === 'append') return { events: probe.events, candidate: probe.candidate, time: probe.candidateTime }
+  return { ...(probe.header === undefined ? {} : { header: probe.header }), events: probe.events, ...probe.extra }
+}

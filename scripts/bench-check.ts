@@ -1,0 +1,216 @@
+// Benchmarks `dsh-conformance check` (conformance/check) and prints ratios measured in one run:
+//
+// 1. throughput on a generated log of N events (default 1M; the composition of tests/check/log-generator.ts,
+//    sized after the rc8 corpus) against a bare loop that reads the same file line by line and JSON.parses
+//    each line (target: check >= 0.5x the loop's throughput);
+// 2. against upstream's validation of the same events: the installed @deepseek-ai/dsh-session's
+//    Session.create(id, seed), after reading and row-expanding the file with upstream's own decoder
+//    (target: check >= 5x), when that package is installed;
+// 3. the peak RSS of each (target for check: <= 250 MB);
+// 4. linearity on an adversarial replace-heavy log (a large surface, then many small replaces anywhere in
+//    it) at M and 10M events (target: 10x the size costs <= 12x the time).
+//
+// Every measurement runs in a child process of its own, so that peak RSS is the child's
+// (process.resourceUsage().maxRSS). Times are CPU times (user + system) of the measured work, the best of
+// `runs`; wall times are printed too. On a shared machine CPU time is the steadier of the two.
+//
+// usage: tsx scripts/bench-check.ts [N] [M] [runs]     (defaults: N = 1000000, M = 100000, runs = 3)
+import { execFileSync } from 'node:child_process'
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { artifactLines, random, storageHeader } from '../tests/check/log-generator.ts'
+import { headerLine } from '../reference/jsonl.ts'
+
+interface Measured {
+  cpuMs: number
+  wallMs: number
+  maxRssMb: number
+  detail: string
+}
+
+const SCRIPT = fileURLToPath(import.meta.url)
+const UPSTREAM = '@deepseek-ai/dsh-session'
+
+// ---- what the children measure ---------------------------------------------------------------
+
+function measure(work: () => string): Measured {
+  const cpu = process.cpuUsage()
+  const wall = performance.now()
+  const detail = work()
+  const used = process.cpuUsage(cpu)
+  return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - wall, maxRssMb: process.resourceUsage().maxRSS / 1024, detail }
+}
+
+/** Calls `onLine` with each line of the file as a string, reading it in 1 MiB chunks. */
+function eachLine(file: string, onLine: (text: string) => void): number {
+  const fd = openSync(file, 'r')
+  const chunk = Buffer.allocUnsafe(1 << 20)
+  let carry = Buffer.alloc(0)
+  let lines = 0
+  for (let at = 0; ;) {
+    const read = readSync(fd, chunk, 0, chunk.length, at)
+    if (read === 0) break
+    at += read
+    const bytes = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk.subarray(0, read)
+    let start = 0
+    for (let feed = bytes.indexOf(10); feed !== -1; feed = bytes.indexOf(10, start)) {
+      onLine(bytes.toString('utf8', start, feed))
+      lines += 1
+      start = feed + 1
+    }
+    carry = Buffer.from(bytes.subarray(start))
+  }
+  closeSync(fd)
+  return lines
+}
+
+async function child(kind: string, file: string): Promise<Measured> {
+  if (kind === 'parse') return measure(() => `${eachLine(file, text => JSON.parse(text))} lines`)
+  if (kind === 'check') {
+    const { checkFile } = await import('../conformance/check/check-file.ts')
+    const { RequirementIndex } = await import('../conformance/check/requirements.ts')
+    const requirements = new RequirementIndex()
+    return measure(() => {
+      const report = checkFile(file, { vocabulary: 'v0-pinned', maxLineBytes: 64 << 20 }, requirements)
+      return `${report.status}, ${report.outcome.verdict === 'accepted' ? report.outcome.events : 0} events`
+    })
+  }
+  const upstream = await import(UPSTREAM) as {
+    Session: { create(id: string, seed: readonly unknown[]): { events: readonly unknown[] } }
+    decodeStorageRecord(record: unknown): unknown[]
+  }
+  return measure(() => {
+    const events: unknown[] = []
+    let id = ''
+    eachLine(file, (text) => {
+      const value = JSON.parse(text) as Record<string, unknown>
+      if (value['type'] === 'session') id = String(value['id'])
+      else events.push(...upstream.decodeStorageRecord(value))
+    })
+    const cpu = process.cpuUsage()
+    const session = upstream.Session.create(id, events)
+    const used = process.cpuUsage(cpu)
+    return `${session.events.length} events; Session.create alone ${((used.user + used.system) / 1000).toFixed(0)} ms cpu`
+  })
+}
+
+// ---- the parent ----------------------------------------------------------------------------
+
+function writeLines(file: string, lines: Iterable<string>): void {
+  const fd = openSync(file, 'w')
+  let pending: string[] = []
+  let size = 0
+  for (const line of lines) {
+    pending.push(line)
+    size += line.length
+    if (size > 1 << 20) {
+      writeSync(fd, `${pending.join('\n')}\n`)
+      pending = []
+      size = 0
+    }
+  }
+  if (pending.length > 0) writeSync(fd, `${pending.join('\n')}\n`)
+  closeSync(fd)
+}
+
+function userMessage(seq: number, surfaceOp: unknown, sources?: number[]): string {
+  const data = { id: `m${seq}`, role: 'user', content: [{ type: 'text', text: 'x' }], source: { kind: 'user' } }
+  return JSON.stringify({ type: 'user/message', seq, time: 1789000000000 + seq, data, surfaceOp, ...(sources === undefined ? {} : { sourceEventSeqs: sources }) })
+}
+
+/**
+ * `size` events: size/2 appends build the surface; then size/2 replaces, each of one or two adjacent
+ * current nodes at a random position, each citing what it shadows.
+ */
+function* replaceHeavyLines(size: number): Generator<string> {
+  yield JSON.stringify(headerLine(storageHeader('replace-heavy')))
+  const next = random(size)
+  const surface: number[] = []
+  for (let seq = 0; seq < size / 2; seq++) {
+    surface.push(seq)
+    yield userMessage(seq, 'append')
+  }
+  for (let seq = surface.length; seq < size; seq++) {
+    const at = Math.floor(next() * (surface.length - 1))
+    const span = next() < 0.5 || surface.length < 2 ? 1 : 2
+    const shadowed = surface.slice(at, at + span)
+    surface.splice(at, span, seq)
+    yield userMessage(seq, { op: 'replace', start: shadowed[0], end: shadowed.at(-1) }, shadowed)
+  }
+}
+
+function runChild(kind: string, file: string): Measured {
+  const output = execFileSync(process.execPath, ['--import', 'tsx', SCRIPT, '--child', kind, file], { encoding: 'utf8', maxBuffer: 1 << 24 })
+  return JSON.parse(output.trim().split('\n').at(-1) as string) as Measured
+}
+
+function best(kind: string, file: string, runs: number): Measured {
+  const all = Array.from({ length: runs }, () => runChild(kind, file))
+  return {
+    cpuMs: Math.min(...all.map(run => run.cpuMs)),
+    wallMs: Math.min(...all.map(run => run.wallMs)),
+    maxRssMb: Math.max(...all.map(run => run.maxRssMb)),
+    detail: all[0]?.detail ?? '',
+  }
+}
+
+function upstreamInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve(`${UPSTREAM}/package.json`)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function row(name: string, measured: Measured): string {
+  return `${name.padEnd(28)} ${measured.cpuMs.toFixed(0).padStart(8)} ms cpu ${measured.wallMs.toFixed(0).padStart(8)} ms wall ${measured.maxRssMb.toFixed(0).padStart(6)} MB peak RSS   ${measured.detail}`
+}
+
+function ratio(numerator: number, denominator: number): string {
+  return (numerator / denominator).toFixed(2)
+}
+
+async function main(args: string[]): Promise<void> {
+  if (args[0] === '--child') {
+    console.log(JSON.stringify(await child(args[1] as string, args[2] as string)))
+    return
+  }
+  const [size = 1_000_000, replaceSize = 100_000, runs = 3] = args.map(Number)
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-check-'))
+  try {
+    const log = path.join(dir, 'session.jsonl')
+    writeLines(log, artifactLines('bench', size, 42))
+    const small = path.join(dir, 'replace-heavy-1x.jsonl')
+    const large = path.join(dir, 'replace-heavy-10x.jsonl')
+    writeLines(small, replaceHeavyLines(replaceSize))
+    writeLines(large, replaceHeavyLines(10 * replaceSize))
+
+    console.log(`log of ${size} events; best of ${runs} runs, each in a child process\n`)
+    const parse = best('parse', log, runs)
+    const check = best('check', log, runs)
+    console.log(row('JSON.parse line loop', parse))
+    console.log(row('check', check))
+    const upstream = upstreamInstalled() ? runChild('upstream', log) : undefined
+    if (upstream !== undefined) console.log(row('upstream Session.create', upstream))
+    const smallRun = best('check', small, runs)
+    const largeRun = best('check', large, runs)
+    console.log(row(`check replace-heavy ${replaceSize}`, smallRun))
+    console.log(row(`check replace-heavy ${10 * replaceSize}`, largeRun))
+
+    console.log('\nratios (cpu; wall in parentheses)')
+    console.log(`  check throughput / JSON.parse loop throughput: ${ratio(parse.cpuMs, check.cpuMs)} (${ratio(parse.wallMs, check.wallMs)})   target >= 0.5`)
+    if (upstream !== undefined) {
+      console.log(`  check throughput / upstream Session.create:    ${ratio(upstream.cpuMs, check.cpuMs)} (${ratio(upstream.wallMs, check.wallMs)})   target >= 5`)
+    } else console.log(`  upstream: ${UPSTREAM} is not installed, skipped`)
+    console.log(`  check peak RSS: ${check.maxRssMb.toFixed(0)} MB   target <= 250${upstream === undefined ? '' : `; upstream ${upstream.maxRssMb.toFixed(0)} MB`}`)
+    console.log(`  replace-heavy, time at 10x / time at 1x:       ${ratio(largeRun.cpuMs, smallRun.cpuMs)} (${ratio(largeRun.wallMs, smallRun.wallMs)})   target <= 12`)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+await main(process.argv.slice(2))

@@ -1,0 +1,330 @@
+// Damaged and hostile input: each case gets a diagnostic that names the file, the line and the rule,
+// the outcome the reference pipeline gives (where the reference can give one), and never a crash, a
+// hang or unbounded memory. Inputs are generated in a temporary folder.
+import { spawnSync } from 'node:child_process'
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import { runCheck } from '../../conformance/check/command.ts'
+import { diagnosticLine } from '../../conformance/check/format.ts'
+import type { Diagnostic, FileReport } from '../../conformance/check/check-file.ts'
+import { check, pipelineOutcome, rawFrame, tempFolder, zstdArtifact } from './support.ts'
+
+const folder = tempFolder()
+afterAll(() => folder.remove())
+
+const HEADER = '{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0}'
+
+function userMessage(seq: number, content: string): string {
+  return `{"type":"user/message","seq":${seq},"time":${seq},"data":{"id":"u${seq}","role":"user","content":${content},"source":{"kind":"user"}},"surfaceOp":"append"}`
+}
+
+/** A header and one complete turn of six events, one per line (lines 2 to 7). */
+function turnLines(content = '[{"type":"text","text":"hi"}]'): string[] {
+  return [
+    HEADER,
+    '{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}',
+    userMessage(1, content),
+    '{"type":"step/start","seq":2,"time":2,"data":{"turn":1,"step":1}}',
+    '{"type":"assistant/message","seq":3,"time":3,"data":{"turn":1,"step":1,"message":{"id":"a3","role":"assistant","content":[],"source":{"kind":"model","provider":"p","model":"m"}}},"surfaceOp":"append","sourceEventSeqs":[]}',
+    '{"type":"step/end","seq":4,"time":4,"data":{"turn":1,"step":1}}',
+    '{"type":"turn/end","seq":5,"time":5,"data":{"turn":1,"reason":{"kind":"completed"}}}',
+  ]
+}
+
+const text = (lines: readonly string[]): string => `${lines.join('\n')}\n`
+
+function checked(name: string, bytes: string | Uint8Array): { file: string; report: FileReport } {
+  const file = folder.write(name, bytes)
+  return { file, report: check(file) }
+}
+
+/** The report agrees with the reference pipeline on the same bytes. */
+function expectReference(report: FileReport, bytes: string | Uint8Array): void {
+  const data = typeof bytes === 'string' ? Buffer.from(bytes) : bytes
+  expect(report.outcome).toEqual(pipelineOutcome(data, report.encoding))
+}
+
+function only(report: FileReport, severity: Diagnostic['severity'], code: string): Diagnostic {
+  const found = report.diagnostics.filter(diagnostic => diagnostic.severity === severity && diagnostic.code === code)
+  expect(found, JSON.stringify(report.diagnostics)).toHaveLength(1)
+  return found[0] as Diagnostic
+}
+
+/** A diagnostic printed as text names the file and line, and the rule it cites. */
+function expectNamed(file: string, diagnostic: Diagnostic, line: number | undefined, requirement: string | undefined): void {
+  expect(diagnostic.line).toBe(line)
+  expect(diagnostic.requirement).toBe(requirement)
+  const printed = diagnosticLine(file, diagnostic)
+  expect(printed.startsWith(line === undefined ? `${file}: ` : `${file}:${line}: `)).toBe(true)
+  if (requirement !== undefined) expect(printed).toContain(`(${requirement})`)
+}
+
+const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url))
+
+function runChild(args: string[]): { status: number; stdout: string; maxRssMb: number; ms: number } {
+  const started = performance.now()
+  const result = spawnSync(process.execPath, ['--import', 'tsx', CHILD, ...args], { encoding: 'utf8', maxBuffer: 1 << 24 })
+  const rss = JSON.parse(result.stderr.trim().split('\n').at(-1) as string) as { maxRssMb: number }
+  return { status: result.status as number, stdout: result.stdout, maxRssMb: rss.maxRssMb, ms: performance.now() - started }
+}
+
+describe('truncated lines', () => {
+  it('an unterminated last line is a recoverable torn tail', () => {
+    const lines = turnLines()
+    const bytes = `${text(lines.slice(0, 6))}${(lines[6] as string).slice(0, 20)}`
+    const { file, report } = checked('unterminated.jsonl', bytes)
+    expectReference(report, bytes)
+    expect(report.status).toBe('valid')
+    expectNamed(file, only(report, 'notice', 'TORN_TAIL'), 7, 'JSONL-12')
+  })
+
+  it('a cut line with no turn/end after it starts the torn tail', () => {
+    const lines = turnLines()
+    lines[4] = (lines[4] as string).slice(0, 30)
+    lines.pop()
+    const { file, report } = checked('cut-tail.jsonl', text(lines))
+    expectReference(report, text(lines))
+    expect(report.outcome).toMatchObject({ verdict: 'accepted', events: 3, tornTail: { line: 5, reason: 'JSONL_LINE_UNPARSABLE' } })
+    expectNamed(file, only(report, 'notice', 'TORN_TAIL'), 5, 'JSONL-12')
+  })
+
+  it('a cut line with a turn/end after it is corruption', () => {
+    const lines = turnLines()
+    lines[4] = (lines[4] as string).slice(0, 30)
+    const { file, report } = checked('cut-committed.jsonl', text(lines))
+    expectReference(report, text(lines))
+    expect(report.status).toBe('invalid')
+    const error = only(report, 'error', 'JSONL_LINE_UNPARSABLE')
+    expectNamed(file, error, 5, 'JSONL-11')
+    expect(error.message).toMatch(/^corruption: /)
+  })
+})
+
+describe('bytes that are not plain UTF-8 JSON lines', () => {
+  it('ill-formed UTF-8 inside a string reads as U+FFFD, with a notice', () => {
+    const lines = turnLines()
+    const line = Buffer.from(userMessage(1, '[{"type":"text","text":"a@b"}]'))
+    line[line.indexOf('@')] = 0xff
+    const bytes = Buffer.concat([Buffer.from(text(lines.slice(0, 2))), line, Buffer.from(`\n${text(lines.slice(3))}`)])
+    const { file, report } = checked('invalid-utf8.jsonl', bytes)
+    expectReference(report, bytes)
+    expect(report.status).toBe('valid')
+    expectNamed(file, only(report, 'notice', 'INVALID_UTF8'), 3, 'JSONL-9')
+  })
+
+  it('ill-formed UTF-8 outside a string makes the line unparsable', () => {
+    const lines = turnLines()
+    const bytes = Buffer.concat([Buffer.from(text(lines.slice(0, 3))), Buffer.from([0xc3, 0x28, 0x0a]), Buffer.from(text(lines.slice(3)))])
+    const { file, report } = checked('invalid-utf8-outside.jsonl', bytes)
+    expectReference(report, bytes)
+    expectNamed(file, only(report, 'error', 'JSONL_LINE_UNPARSABLE'), 4, 'JSONL-11')
+    expectNamed(file, only(report, 'notice', 'INVALID_UTF8'), 4, 'JSONL-9')
+  })
+
+  it('a byte order mark makes the header line unparsable, and the notice says why', () => {
+    const bytes = `\uFEFF${text(turnLines())}`
+    const { file, report } = checked('bom.jsonl', bytes)
+    expectReference(report, bytes)
+    expectNamed(file, only(report, 'error', 'JSONL_HEADER_INVALID'), 1, 'JSONL-6')
+    expectNamed(file, only(report, 'notice', 'BYTE_ORDER_MARK'), 1, 'JSONL-9')
+  })
+
+  it('CRLF line ends still read, with a notice', () => {
+    const bytes = turnLines().map(line => `${line}\r\n`).join('')
+    const { file, report } = checked('crlf.jsonl', bytes)
+    expectReference(report, bytes)
+    expect(report.status).toBe('valid')
+    const notice = only(report, 'notice', 'CARRIAGE_RETURN')
+    expectNamed(file, notice, 1, 'JSONL-9')
+    expect(notice.message).toContain('7 lines')
+  })
+})
+
+describe('hostile values', () => {
+  it('10,000-deep nesting in a message is checked like any value', () => {
+    const deep = `[{"type":"text","text":"x","extra":${'['.repeat(10_000)}${']'.repeat(10_000)}}]`
+    const bytes = text(turnLines(deep))
+    const { report } = checked('deep.jsonl', bytes)
+    expectReference(report, bytes)
+    expect(report.status).toBe('valid')
+  })
+
+  it('10,000-deep nesting with a negative zero at the bottom is found', () => {
+    const deep = `[{"type":"text","text":"x","extra":${'['.repeat(10_000)}-0${']'.repeat(10_000)}}]`
+    const bytes = text(turnLines(deep))
+    const { file, report } = checked('deep-zero.jsonl', bytes)
+    expectReference(report, bytes)
+    expectNamed(file, only(report, 'error', 'JSON_NEGATIVE_ZERO'), 3, 'JSON-2')
+  })
+
+  it('a rewrite comparing 10,000-deep results is checked like any other, without a crash', () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`
+    const result = (seq: number, op: string, extra: string): string => `{"type":"tool/result","seq":${seq},"time":${seq},"data":{"turn":1,"step":1,"deep":${deep},"message":{"id":"r","role":"user","content":[{"type":"tool-result","toolCallId":"c","content":[]}],"source":{"kind":"tool","callId":"c"}}},"surfaceOp":${op}${extra}}`
+    const lines = [
+      HEADER,
+      '{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}',
+      '{"type":"step/start","seq":1,"time":1,"data":{"turn":1,"step":1}}',
+      '{"type":"tool/call","seq":2,"time":2,"data":{"turn":1,"step":1,"callId":"c","name":"t","arguments":"{}"}}',
+      result(3, '"append"', ''),
+      result(4, '{"op":"replace","start":3,"end":3}', ',"sourceEventSeqs":[3]'),
+    ]
+    const { report } = checked('deep-rewrite.jsonl', text(lines))
+    expectReference(report, text(lines))
+    expect(report.status).toBe('valid')
+  })
+
+  it('__proto__ keys are plain members: an unknown envelope key at the top, data inside', () => {
+    const top = turnLines()
+    top[2] = (top[2] as string).replace('{"type"', '{"__proto__":{"seq":9},"type"')
+    const { file, report } = checked('proto-top.jsonl', text(top))
+    expectReference(report, text(top))
+    expectNamed(file, only(report, 'error', 'ENV_UNKNOWN_KEY'), 3, 'ENV-2')
+
+    const inside = turnLines('[{"type":"text","text":"x","__proto__":{"polluted":true}}]')
+    inside[1] = (inside[1] as string).replace('"data":{', '"data":{"__proto__":{"turn":2},')
+    const second = checked('proto-data.jsonl', text(inside))
+    expectReference(second.report, text(inside))
+    expect(second.report.status).toBe('valid')
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+  })
+
+  it('lines that are not objects: a seq gap, torn or committed', () => {
+    for (const [index, value] of ['[1,2]', 'null', '42', '"x"', 'true'].entries()) {
+      const torn = turnLines().slice(0, 3).concat(value)
+      const first = checked(`not-object-${index}.jsonl`, text(torn))
+      expectReference(first.report, text(torn))
+      expectNamed(first.file, only(first.report, 'notice', 'TORN_TAIL'), 4, 'JSONL-12')
+
+      const committed = turnLines()
+      committed.splice(3, 0, value)
+      const second = checked(`not-object-committed-${index}.jsonl`, text(committed))
+      expectReference(second.report, text(committed))
+      expectNamed(second.file, only(second.report, 'error', 'JSONL_SEQ_GAP'), 4, 'JSONL-11')
+    }
+    const header = checked('not-object-header.jsonl', text(['[]', ...turnLines().slice(1)]))
+    expectNamed(header.file, only(header.report, 'error', 'JSONL_HEADER_INVALID'), 1, 'JSONL-6')
+  })
+})
+
+describe('zstd frames', () => {
+  const lines = turnLines()
+
+  it('a complete frame with a bad checksum is damage, reported at its frame', () => {
+    const artifact = zstdArtifact(lines, [2])
+    const second = rawFrame(Buffer.from(`${HEADER}\n`)).length
+    const damaged = Buffer.from(artifact)
+    const frameEnd = second + rawFrame(Buffer.from(text(lines.slice(1, 3)))).length
+    damaged[frameEnd - 1] = (damaged[frameEnd - 1] as number) ^ 0xff
+    const { file, report } = checked('bad-checksum.jsonl.zstd', damaged)
+    expectReference(report, damaged)
+    // The spec reports a frame without a line; the diagnostic names the line its content starts on.
+    expect(report.outcome).toEqual({ verdict: 'rejected', operation: 'decodeJsonl', code: 'JSONL_FRAME_INVALID' })
+    const error = only(report, 'error', 'JSONL_FRAME_INVALID')
+    expectNamed(file, error, 2, 'JSONL-14')
+    expect(error.message).toContain(`the frame at byte ${second}, whose content starts on line 2, does not decompress`)
+  })
+
+  it('a torn final frame is recoverable; its complete lines are kept', () => {
+    const artifact = zstdArtifact(lines, [3])
+    const torn = artifact.subarray(0, artifact.length - 10)
+    const { file, report } = checked('torn.jsonl.zstd', torn)
+    expectReference(report, torn)
+    expect(report.status).toBe('valid')
+    expectNamed(file, only(report, 'notice', 'TORN_TAIL'), 5, 'JSONL-15')
+  })
+
+  it('bytes that are no zstd frame at all', () => {
+    const { file, report } = checked('not-zstd.jsonl.zstd', text(lines))
+    expectReference(report, text(lines))
+    expectNamed(file, only(report, 'error', 'JSONL_FRAME_INVALID'), undefined, 'JSONL-14')
+  })
+})
+
+describe('a 100 MB single line', () => {
+  const HUNDRED_MB = 100 * 1024 * 1024
+
+  /** Writes `before`, then a line of `size` bytes of JSON text (unterminated unless `after` is given), then `after`. */
+  function writeHuge(name: string, before: string, size: number, after?: string): string {
+    const file = folder.write(name, before)
+    const fd = openSync(file, 'a')
+    const head = '{"type":"user/message","seq":1,"time":1,"data":{"id":"u1","role":"user","content":[{"type":"text","text":"'
+    const tail = '"}],"source":{"kind":"user"}},"surfaceOp":"append"}'
+    writeSync(fd, head)
+    const piece = Buffer.alloc(1 << 20, 'a')
+    for (let left = size - head.length - tail.length; left > 0; left -= piece.length) writeSync(fd, piece, 0, Math.min(left, piece.length))
+    writeSync(fd, tail)
+    if (after !== undefined) writeSync(fd, `\n${after}`)
+    closeSync(fd)
+    return file
+  }
+
+  it('as a complete record line: a limit diagnostic, in bounded memory and time', () => {
+    const file = writeHuge('huge.jsonl', text(turnLines().slice(0, 2)), HUNDRED_MB, text(turnLines().slice(3)))
+    const run = runChild([file, '--format', 'json'])
+    expect(run.status).toBe(2)
+    const report = (JSON.parse(run.stdout) as { files: FileReport[] }).files[0] as FileReport
+    expect(report.outcome).toEqual({ verdict: 'unchecked', code: 'CHECK_LINE_TOO_LONG' })
+    expect(only(report, 'error', 'CHECK_LINE_TOO_LONG')).toMatchObject({ line: 3 })
+    expect(run.maxRssMb).toBeLessThan(200)
+    expect(run.ms).toBeLessThan(15_000)
+  })
+
+  it('as the unterminated tail: a recoverable torn tail, never read whole', () => {
+    const file = writeHuge('huge-tail.jsonl', text(turnLines().slice(0, 2)), HUNDRED_MB)
+    const run = runChild([file])
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain(`${file}:3: notice TORN_TAIL (JSONL-12)`)
+    expect(run.maxRssMb).toBeLessThan(200)
+  })
+})
+
+describe('exit status', () => {
+  it('is 0 for valid files, 1 when one is invalid, 2 for a usage error or a missing path', () => {
+    const valid = folder.write('exit-valid.jsonl', text(turnLines()))
+    const invalid = folder.write('exit-invalid.jsonl', text(turnLines().slice(0, 1).concat('{"type":"turn/end","seq":0,"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}')))
+    const printed: string[] = []
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line))
+    const error = vi.spyOn(console, 'error').mockImplementation((line: string) => void printed.push(line))
+    try {
+      expect(runCheck([valid])).toBe(0)
+      expect(runCheck([valid, invalid])).toBe(1)
+      expect(printed.join('\n')).toContain(`${invalid}:2: error TURN_NOT_OPEN (TURN-6) at seq 0:`)
+      expect(runCheck([valid, `${folder.dir}/no-such-file.jsonl`])).toBe(2)
+      expect(runCheck(['--format', 'yaml', valid])).toBe(2)
+      expect(runCheck([])).toBe(2)
+    } finally {
+      log.mockRestore()
+      error.mockRestore()
+    }
+  })
+
+  it('is what `dsh-conformance check` runs', () => {
+    const valid = folder.write('cli-valid.jsonl', text(turnLines()))
+    const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
+    const result = spawnSync(process.execPath, [bin, 'check', valid], { encoding: 'utf8' })
+    expect(result.status).toBe(0)
+    expect(result.stdout).toContain(`${valid}: valid, 6 events`)
+  })
+
+  it('walks folders for *.jsonl and *.jsonl.zstd, and names every file in JSON', () => {
+    const root = tempFolder()
+    try {
+      const project = `${root.dir}/--workspace-project--`
+      mkdirSync(`${project}/s-1`, { recursive: true })
+      mkdirSync(`${project}/s-2`, { recursive: true })
+      root.write('--workspace-project--/s-1/session.jsonl', text(turnLines()))
+      root.write('--workspace-project--/s-2/session.jsonl.zstd', zstdArtifact(turnLines(), [2]))
+      root.write('--workspace-project--/s-2/notes.txt', 'not a log')
+      const run = runChild([root.dir, '--format', 'json'])
+      expect(run.status).toBe(0)
+      const reports = (JSON.parse(run.stdout) as { files: FileReport[] }).files
+      expect(reports.map(report => [report.file.slice(root.dir.length), report.encoding, report.status])).toEqual([
+        ['/--workspace-project--/s-1/session.jsonl', 'raw', 'valid'],
+        ['/--workspace-project--/s-2/session.jsonl.zstd', 'zstd', 'valid'],
+      ])
+    } finally {
+      root.remove()
+    }
+  })
+})

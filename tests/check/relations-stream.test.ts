@@ -1,0 +1,56 @@
+// The streaming relations (two relation states while a bracket's staleness is open) against the
+// reference's runRelations, which knows the whole log up front: random event sequences over a small
+// alphabet of relation-relevant events, so that brackets, stale brackets, turns inside them and
+// repeated row members all meet often.
+import { describe, expect, it } from 'vitest'
+import { runRelations } from '../../reference/processing.ts'
+import type { SessionEvent } from '../../reference/envelope.ts'
+import { RelationStream } from '../../conformance/check/relations-stream.ts'
+import { random } from './log-generator.ts'
+
+type Draft = Omit<SessionEvent, 'seq' | 'time'>
+
+const ALPHABET: ((next: () => number) => Draft)[] = [
+  next => ({ type: 'turn/start', data: { turn: 1 + Math.floor(next() * 3) } }),
+  next => ({ type: 'turn/end', data: { turn: 1 + Math.floor(next() * 3), reason: { kind: 'completed' } } }),
+  () => ({ type: 'step/start', data: { turn: 1, step: 1 } }),
+  () => ({ type: 'step/end', data: { turn: 1, step: 1 } }),
+  () => ({ type: 'assistant/chunk', data: { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text: 'x' } } }),
+  () => ({ type: 'todo/write', data: { todos: [] } }),
+  next => ({ type: 'compaction/start', data: { compactionId: next() < 0.7 ? 'a' : 'b', turn: next() < 0.6 ? null : 1 } }),
+  next => ({ type: 'compaction/summary', data: { compactionId: 'a', shadowedSeqs: [0], shadowedRange: { start: 0, end: 0 }, shadowedTokenCount: 1, ...(next() < 0.1 ? { shadowedTokenCount: -1 } : {}) } }),
+  next => ({ type: 'compaction/end', data: { compactionId: next() < 0.8 ? 'a' : 'b', turn: next() < 0.6 ? null : 1 } }),
+  () => ({ type: 'session/end-seed', data: {} }),
+  () => ({ type: 'tool/call', data: { turn: 1, step: 1, callId: 'c', name: 't', arguments: '{}' } }),
+]
+
+function randomLog(seed: number): SessionEvent[] {
+  const next = random(seed)
+  const length = 5 + Math.floor(next() * 40)
+  return Array.from({ length }, (_, seq) => ({ ...(ALPHABET[Math.floor(next() * ALPHABET.length)] as (n: () => number) => Draft)(next), seq, time: seq }))
+}
+
+function streamed(events: readonly SessionEvent[], repeatChunks: boolean): { code: string; seq: number }[] {
+  const stream = new RelationStream()
+  for (const [index, event] of events.entries()) {
+    const previous = events[index - 1]
+    // Consecutive chunks stand for the members of one row: the later ones repeat the first.
+    if (repeatChunks && event.type === 'assistant/chunk' && previous?.type === 'assistant/chunk') stream.repeatLast(event.seq, 1, index)
+    else stream.step(event, index)
+  }
+  return stream.finish().map(({ code, seq }) => ({ code, seq }))
+}
+
+describe('streaming relations', () => {
+  it('report exactly the violations runRelations reports', () => {
+    let stale = 0
+    for (let seed = 1; seed <= 2500; seed++) {
+      const events = randomLog(seed)
+      const expected = runRelations(events).violations.map(({ code, seq }) => ({ code, seq }))
+      expect(streamed(events, false), `seed ${seed}`).toEqual(expected)
+      expect(streamed(events, true), `seed ${seed}, chunks as rows`).toEqual(expected)
+      if (expected.length > 0 && events.some(event => event.type === 'session/end-seed')) stale++
+    }
+    expect(stale).toBeGreaterThan(50)
+  })
+})

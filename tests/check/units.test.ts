@@ -1,0 +1,109 @@
+// The small parts of check: the streaming XXH64 against the reference's one-shot hash, the line
+// splitter across chunk boundaries and past its limit, the requirement mapping, and the options.
+import { describe, expect, it } from 'vitest'
+import { xxh64 } from '../../reference/zstd-decompress.ts'
+import { Xxh64 } from '../../conformance/check/xxh64.ts'
+import { LineSplitter } from '../../conformance/check/lines.ts'
+import { RequirementIndex } from '../../conformance/check/requirements.ts'
+import { parseCheckOptions } from '../../conformance/check/options.ts'
+import { hasNativeZstd } from '../../conformance/check/zstd-inflate.ts'
+import { random } from './log-generator.ts'
+import { check, compressedFrame, hasZstdTool, pipelineOutcome, tempFolder, zstdArtifact } from './support.ts'
+
+function bytes(length: number, seed: number): Uint8Array {
+  const next = random(seed)
+  return Uint8Array.from({ length }, () => Math.floor(next() * 256))
+}
+
+describe('streaming XXH64', () => {
+  it('equals the one-shot hash for every length and any split into pieces', () => {
+    for (let length = 0; length < 200; length++) {
+      const data = bytes(length, length + 1)
+      const next = random(length)
+      const hash = new Xxh64()
+      for (let at = 0; at < length;) {
+        const size = Math.min(length - at, Math.floor(next() * 40))
+        hash.update(data.subarray(at, at + size))
+        at += size
+      }
+      expect(hash.digest(), `length ${length}`).toBe(xxh64(data))
+    }
+    const large = bytes(100_003, 9)
+    const hash = new Xxh64()
+    hash.update(large.subarray(0, 65_536))
+    hash.update(large.subarray(65_536))
+    expect(hash.frameChecksum()).toBe(Number(xxh64(large) & 0xffffffffn))
+  })
+})
+
+describe('line splitter', () => {
+  function split(chunks: string[], max = 1000): { lines: [string, number, number, number][]; oversized: number[]; tail: number; next: number } {
+    const lines: [string, number, number, number][] = []
+    const oversized: number[] = []
+    const splitter = new LineSplitter({
+      line: (line, number, start, end) => lines.push([line.toString(), number, start, end]),
+      oversized: number => oversized.push(number),
+    }, max)
+    for (const chunk of chunks) splitter.push(Buffer.from(chunk))
+    return { lines, oversized, tail: splitter.tailLength, next: splitter.number }
+  }
+
+  it('hands out lines with their numbers and offsets, whatever the chunking', () => {
+    const whole = 'ab\n\ncde\nf'
+    for (let cut = 0; cut <= whole.length; cut++) {
+      expect(split([whole.slice(0, cut), whole.slice(cut)])).toEqual({
+        lines: [['ab', 1, 0, 3], ['', 2, 3, 4], ['cde', 3, 4, 8]], oversized: [], tail: 1, next: 4,
+      })
+    }
+  })
+
+  it('skips a line over the limit without assembling it, and goes on after it', () => {
+    expect(split(['x'.repeat(7), 'y'.repeat(7), 'z\nok\n', 'w'.repeat(20)], 10)).toEqual({ lines: [['ok', 2, 16, 19]], oversized: [1], tail: 20, next: 3 })
+  })
+})
+
+describe('requirements of reported codes', () => {
+  const requirements = new RequirementIndex()
+
+  it('maps each code to the first requirement of the chapter that raised it', () => {
+    expect(requirements.of('relations', 'TURN_NOT_OPEN')).toBe('TURN-6')
+    expect(requirements.of('relations', 'COMPACTION_CHECKPOINT_OUTSIDE_BRACKET')).toBe('COMP-9')
+    expect(requirements.of('replay', 'ENV_SEQ_NOT_CONTIGUOUS')).toBe('ENV-8')
+    expect(requirements.of('replay', 'JSON_NEGATIVE_ZERO')).toBe('JSON-2')
+    expect(requirements.of('header-fields', 'JSON_NEGATIVE_ZERO')).toBe('META-5')
+    expect(requirements.of('decode', 'JSONL_SEQ_GAP')).toBe('JSONL-11')
+    expect(requirements.of('decode', 'FORMAT_VERSION_NEWER')).toBe('JSONL-6')
+    expect(requirements.of('vocabulary', 'FORMAT_UNKNOWN_EVENT_TYPE')).toBe('UNK-3')
+  })
+})
+
+describe('options', () => {
+  it('reads paths and options in any order, and says what is wrong', () => {
+    expect(parseCheckOptions(['a', '--format', 'json', 'b', '--vocabulary', 'v0-rc8', '--max-line-bytes', '100'])).toEqual({
+      paths: ['a', 'b'], format: 'json', vocabulary: 'v0-rc8', maxLineBytes: 100,
+    })
+    expect(parseCheckOptions([])).toEqual({ error: 'check needs at least one PATH' })
+    expect(parseCheckOptions(['a', '--vocabulary', 'v9'])).toMatchObject({ error: expect.stringContaining('v0-pinned or v0-rc8') })
+    expect(parseCheckOptions(['a', '--max-line-bytes', '-1'])).toMatchObject({ error: expect.stringContaining('positive') })
+    expect(parseCheckOptions(['a', '--fast'])).toEqual({ error: 'unknown option --fast' })
+    expect(parseCheckOptions(['--format=json', 'a'])).toMatchObject({ format: 'json', paths: ['a'] })
+    expect(parseCheckOptions(['a', '--format'])).toEqual({ error: '--format needs a value' })
+  })
+})
+
+describe.skipIf(!hasZstdTool)(`zstd decoders${hasZstdTool ? '' : ' (skipped: no zstd tool)'}`, () => {
+  it(`decode compressed multi-block frames (${hasNativeZstd ? "Node's zstd for small frames, fzstd" : 'fzstd; this Node has no zstd'})`, () => {
+    const folder = tempFolder()
+    try {
+      const header = '{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0}'
+      const big = 'w'.repeat(300_000)
+      const lines = [header, `{"type":"session/title","seq":0,"time":0,"data":{"title":"${big}"}}`, '{"type":"session/title","seq":1,"time":1,"data":{}}']
+      const artifact = zstdArtifact(lines, [1], compressedFrame)
+      const report = check(folder.write('big.jsonl.zstd', artifact))
+      expect(report.outcome).toEqual({ verdict: 'accepted', events: 2, tornTail: null, relations: [] })
+      expect(report.outcome).toEqual(pipelineOutcome(artifact, 'zstd'))
+    } finally {
+      folder.remove()
+    }
+  })
+})

@@ -1,0 +1,152 @@
+// The fuzzer's own guarantees: the reference against itself finds nothing; the same seed writes the
+// same files; the time budget stops cleanly; known classes are tolerated; the command line's exit
+// status; and the log edits the shrinker makes keep every seq reference consistent.
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import { referenceAdapter } from '../../conformance/adapters/reference.ts'
+import { drawRun } from '../../conformance/fuzz/draw.ts'
+import { fuzzCommand } from '../../conformance/fuzz/command.ts'
+import { fuzz } from '../../conformance/fuzz/driver.ts'
+import { knownClassOf } from '../../conformance/fuzz/known.ts'
+import { withoutEvents } from '../../conformance/fuzz/log-cuts.ts'
+import { parseFuzzOptions } from '../../conformance/fuzz/options.ts'
+import { projectRoot } from '../../conformance/vector-cases.ts'
+import { KNOWN_BAD } from '../known-bad/index.ts'
+import { knownBadAdapter } from '../known-bad/wrap.ts'
+
+const run = promisify(execFile)
+const CLI = ['node_modules/tsx/dist/cli.mjs', 'conformance/cli.ts', 'fuzz']
+const folders: string[] = []
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true })
+})
+
+function tempFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'dsh-fuzz-'))
+  folders.push(folder)
+  return folder
+}
+
+/** Every file below `folder`, relative path to content. */
+function filesIn(folder: string): Record<string, string> {
+  const names = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter(name => name.includes('.')).sort()
+  return Object.fromEntries(names.map(name => [name, readFileSync(join(folder, name), 'utf8')]))
+}
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run('node', [...CLI, ...args], { cwd: projectRoot })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string }
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
+  }
+}
+
+const forkAnywhere = knownBadAdapter(KNOWN_BAD.find(bad => bad.name === 'fork-inside-open-turn')!)
+
+describe('fuzz', () => {
+  it('finds nothing when the reference is fuzzed against itself', async () => {
+    const report = await fuzz(referenceAdapter, { runs: 40, seed: 3, outDir: tempFolder(), maxEvents: 60 })
+    expect(report.runsDone).toBe(40)
+    expect(report.operations.length).toBeGreaterThanOrEqual(14)
+    expect(report.findings).toEqual([])
+  })
+
+  it('is deterministic: the same seed draws the same runs and writes the same files', async () => {
+    const [first, second] = [tempFolder(), tempFolder()]
+    for (const outDir of [first, second]) await fuzz(forkAnywhere, { runs: 12, seed: 5, outDir, maxEvents: 30, only: ['fork'] })
+    const files = filesIn(first)
+    expect(Object.keys(files).length).toBeGreaterThan(0)
+    expect(filesIn(second)).toEqual(files)
+    expect(drawRun(5, 7, 30)).toEqual(drawRun(5, 7, 30))
+    expect(drawRun(5, 7, 30)).not.toEqual(drawRun(6, 7, 30))
+  })
+
+  it('stops at the time budget and reports the runs it did', async () => {
+    const report = await fuzz(referenceAdapter, { runs: 100_000, seed: 1, outDir: tempFolder(), maxEvents: 20, timeBudgetMs: 300 })
+    expect(report.stoppedByBudget).toBe(true)
+    expect(report.runsDone).toBeGreaterThan(0)
+    expect(report.runsDone).toBeLessThan(100_000)
+  })
+
+  it('marks the classes a known-divergences file lists', async () => {
+    const known = [{ class: 'F1', why: 'planted', operation: 'fork', reference: 'rejects FORK_*', adapter: 'accepts' }]
+    const report = await fuzz(forkAnywhere, { runs: 6, seed: 1, outDir: tempFolder(), maxEvents: 30, only: ['fork'], known })
+    expect(report.findings.map(finding => finding.known)).toEqual(['F1'])
+    expect(knownClassOf(known, { operation: 'load', reference: 'rejects FORK_OPEN_TURN', adapter: 'accepts' })).toBeUndefined()
+  })
+})
+
+describe('dsh-conformance fuzz', () => {
+  /** Runs the command in process, with what it prints collected. */
+  async function fuzzIn(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const printed = { stdout: [] as unknown[], stderr: [] as unknown[] }
+    const log = vi.spyOn(console, 'log').mockImplementation((...parts) => { printed.stdout.push(...parts, '\n') })
+    const error = vi.spyOn(console, 'error').mockImplementation((...parts) => { printed.stderr.push(...parts, '\n') })
+    try {
+      const code = await fuzzCommand(args)
+      return { code, stdout: printed.stdout.join(' '), stderr: printed.stderr.join(' ') }
+    } finally {
+      log.mockRestore()
+      error.mockRestore()
+    }
+  }
+
+  it('exits 1 on a new disagreement, 0 when a --known file covers it, 2 on usage errors', async () => {
+    const outDir = tempFolder()
+    const known = join(outDir, 'known.yaml')
+    writeFileSync(known, "adapters: ['fake-*']\nknown:\n  - {class: everything, why: the fake folds and checks nothing}\n")
+    const fake = ['--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--runs', '40', '--seed', '1', '--out']
+    const found = await fuzzIn([...fake, join(outDir, 'a')])
+    const tolerated = await fuzzIn([...fake, join(outDir, 'b'), '--known', known])
+    const intoVectors = await fuzzIn(['--adapter', 'reference', '--out', 'vectors/fuzz'])
+    expect(found.stdout).toContain('NEW   surface: reference accepts, adapter differs at $.nodes[]')
+    expect(found.code).toBe(1)
+    expect(tolerated.stdout).toContain('KNOWN everything surface: reference accepts')
+    expect(tolerated.code).toBe(0)
+    expect(JSON.parse(readFileSync(join(outDir, 'b', 'fuzz-summary.json'), 'utf8'))).toMatchObject({ adapter: 'fake-misorder', seed: 1, runsDone: 40 })
+    expect(intoVectors.code).toBe(2)
+    expect(intoVectors.stderr).toContain('inside vectors/')
+  })
+
+  it('is a command of the dsh-conformance CLI', async () => {
+    const noOut = await cli(['--adapter', 'reference', '--runs', '5'])
+    expect(noOut.code).toBe(2)
+    expect(noOut.stderr).toContain('fuzz needs --out DIR')
+  })
+
+  it('parses its options', () => {
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--runs=7', '--seed', '9', '--time-budget', '60', '--max-events', '12'])).toMatchObject({
+      adapter: { kind: 'name', name: 'reference' }, outDir: 'o', runs: 7, seed: 9, timeBudgetSeconds: 60, maxEvents: 12,
+    })
+    expect(parseFuzzOptions(['--adapter', 'nope', '--out', 'o'])).toMatchObject({ error: expect.stringContaining('unknown adapter') })
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--runs', '0'])).toMatchObject({ error: expect.stringContaining('--runs') })
+    expect(parseFuzzOptions(['--adapter', 'reference', '--adapter-cmd', 'x', '--out', 'o'])).toMatchObject({ error: expect.stringContaining('exactly one') })
+  })
+})
+
+describe('the shrinker\'s log cuts', () => {
+  it('renumber later events and every seq they name, and drop citations of removed events', () => {
+    const events = [
+      { type: 'assistant/chunk', seq: 0, time: 1, data: {} },
+      { type: 'assistant/chunk', seq: 1, time: 1, data: {} },
+      { type: 'assistant/message', seq: 2, time: 1, data: {}, surfaceOp: 'append', sourceEventSeqs: [0, 1] },
+      { type: 'compaction/prune', seq: 3, time: 1, data: { shadowedRange: { start: 2, end: 2 }, shadowedSeqs: [2] } },
+      { type: 'user/message', seq: 4, time: 1, data: {}, surfaceOp: { op: 'replace', start: 2, end: 2 }, sourceEventSeqs: [2] },
+    ]
+    const cut = withoutEvents({ index: 0, events }, new Set([0]))
+    expect(cut.events).toEqual([
+      { type: 'assistant/chunk', seq: 0, time: 1, data: {} },
+      { type: 'assistant/message', seq: 1, time: 1, data: {}, surfaceOp: 'append', sourceEventSeqs: [0] },
+      { type: 'compaction/prune', seq: 2, time: 1, data: { shadowedRange: { start: 1, end: 1 }, shadowedSeqs: [1] } },
+      { type: 'user/message', seq: 3, time: 1, data: {}, surfaceOp: { op: 'replace', start: 1, end: 1 }, sourceEventSeqs: [1] },
+    ])
+    const bothChunks = withoutEvents({ index: 0, events }, new Set([0, 1]))
+    expect(bothChunks.events[0]).toEqual({ type: 'assistant/message', seq: 0, time: 1, data: {}, surfaceOp: 'append' })
+  })
+})

@@ -1,0 +1,88 @@
+// The differential fuzzer finds the planted bug of the runner's misordering fake (over the subprocess
+// protocol) and of several known-bad adapters (in process), shrinks each to a small log, and writes a
+// vector that fails the buggy adapter and passes the reference when the runner replays it.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Adapter } from '../../conformance/adapter.ts'
+import { referenceAdapter } from '../../conformance/adapters/reference.ts'
+import { fuzz, type Finding } from '../../conformance/fuzz/driver.ts'
+import { runCase } from '../../conformance/run-case.ts'
+import { startSubprocessAdapter } from '../../conformance/subprocess-adapter.ts'
+import { loadVectorFile, projectRoot, type OperationName } from '../../conformance/vector-cases.ts'
+import { KNOWN_BAD } from '../known-bad/index.ts'
+import { knownBadAdapter } from '../known-bad/wrap.ts'
+
+const folders: string[] = []
+const opened: Adapter[] = []
+afterAll(async () => {
+  await Promise.all(opened.map(adapter => adapter.close?.()))
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true })
+})
+
+function tempFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'dsh-fuzz-'))
+  folders.push(folder)
+  return folder
+}
+
+/** Replays a finding's vector file with the runner against the buggy adapter and the reference. */
+async function replay(finding: Finding, outDir: string, adapter: Adapter): Promise<{ buggy: string; reference: string; text: string }> {
+  const path = join(outDir, finding.vector!.file)
+  const [vector] = loadVectorFile(path, path)
+  const buggy = await runCase(adapter, vector!)
+  const reference = await runCase(referenceAdapter, vector!)
+  return { buggy: buggy.status, reference: reference.status, text: readFileSync(path, 'utf8') }
+}
+
+async function expectCaught(adapter: Adapter, finding: Finding | undefined, outDir: string, maxEvents: number): Promise<void> {
+  expect(finding, 'the planted bug was not found').toBeDefined()
+  expect(finding!.problem).toBeUndefined()
+  expect(finding!.eventsAfter).toBeLessThanOrEqual(maxEvents)
+  const { buggy, reference, text } = await replay(finding!, outDir, adapter)
+  expect(['fail', 'error']).toContain(buggy)
+  expect(reference).toBe('pass')
+  expect(text).toContain('review: true')
+  expect(finding!.vector!.id).toMatch(/^fuzz-[0-9a-f]{12}$/)
+}
+
+describe('the misordering fake adapter (subprocess)', () => {
+  it('is caught folding a replacement to the tail, with a vector of at most three events', async () => {
+    const adapter = await startSubprocessAdapter('node tests/fakes/fake-adapter.mjs misorder', { cwd: projectRoot, timeoutMs: 5000 })
+    opened.push(adapter)
+    const outDir = tempFolder()
+    const report = await fuzz(adapter, { runs: 40, seed: 1, outDir, maxEvents: 60 })
+    expect(report.operations).toEqual(['surface'])
+    const misordered = report.findings.find(finding => finding.reference === 'accepts' && finding.adapter === 'differs at $.nodes[]')
+    await expectCaught(adapter, misordered, outDir, 3)
+    expect(misordered!.vector!.file).toMatch(/^05-surface\//)
+  })
+})
+
+/** Known-bad adapters the fuzzer reaches within a few dozen runs of seed 1, and the operation each breaks. */
+const PLANTED: ReadonlyArray<[string, OperationName]> = [
+  ['numeric-replace-order', 'load'],
+  ['ignorable-ignored', 'load'],
+  ['provenance-coverage-unchecked', 'load'],
+  ['empty-assistant-derived', 'messages'],
+  ['header-fold-merges', 'requestHeader'],
+  ['relations-stop-at-first', 'relations'],
+  ['repair-closes-step-first', 'repair'],
+  ['fork-inside-open-turn', 'fork'],
+  ['row-first-member-only', 'decodeJsonl'],
+  ['torn-tail-kept', 'decodeJsonl'],
+]
+
+describe('known-bad adapters (in process)', () => {
+  for (const [name, operation] of PLANTED) {
+    it(`${name}: found through ${operation}, shrunk, and written as a vector that fails it`, async () => {
+      const bad = KNOWN_BAD.find(candidate => candidate.name === name)!
+      const adapter = knownBadAdapter(bad)
+      const outDir = tempFolder()
+      const report = await fuzz(adapter, { runs: 40, seed: 1, outDir, maxEvents: 40, only: [operation] })
+      const found = report.findings.find(finding => finding.operation === operation)
+      await expectCaught(adapter, found, outDir, 8)
+    })
+  }
+})
