@@ -28,7 +28,7 @@ export function signatureOf(disagreement: Pick<Disagreement, 'operation' | 'refe
   return `${disagreement.operation}: reference ${disagreement.reference}, adapter ${disagreement.adapter}`
 }
 
-export function expectationOf(result: OperationResult): Expectation {
+function expectationOf(result: OperationResult): Expectation {
   if (result.ok) return { value: result.value }
   const { code, seq, line } = result.error
   return { reject: { code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }) } }

@@ -40,7 +40,7 @@ export interface DrawnRun extends FuzzRun {
   plan: RunPlan
 }
 
-/** A 32-bit hash of the fuzz seed and a run index (splitmix32), so neighbouring runs are unrelated. */
+/** A 32-bit hash of the fuzz seed and a run index (a murmur3-style finalizer), so neighbouring runs are unrelated. */
 export function runSeed(seed: number, index: number): number {
   let state = (Math.imul(seed >>> 0, 0x9e3779b9) + Math.imul(index + 1, 0x85ebca6b)) >>> 0
   state = Math.imul(state ^ (state >>> 16), 0x21f0aaad) >>> 0
