@@ -3,7 +3,7 @@
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  plugins: ['@stryker-mutator/vitest-runner', './scripts/stryker-free-text.mjs'],
+  plugins: ['@stryker-mutator/vitest-runner', './scripts/stryker-plugins.mjs'],
   ignorers: ['free-text-messages'],
   vitest: { configFile: 'vitest.mutation.config.ts' },
   mutate: [
@@ -14,8 +14,8 @@ export default {
   ],
   coverageAnalysis: 'perTest',
   concurrency: 2,
-  timeoutMS: 10_000,
-  reporters: ['html', 'json', 'progress'],
+  timeoutMS: 5_000,
+  reporters: ['html', 'json', 'progress', 'run-timer'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   tempDirName: '.stryker-tmp',

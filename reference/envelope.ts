@@ -32,6 +32,7 @@ export function typeFault(record: JsonRecord): Fault | undefined {
 }
 
 export function dataFault(record: JsonRecord): Fault | undefined {
+  // Stryker disable next-line LogicalOperator,ConditionalExpression: an own data member holding undefined is rejected earlier as JSON_UNDEFINED
   return hasOwn(record, 'data') && record['data'] !== undefined ? undefined : fault('ENV_DATA_MISSING', 'data is missing')
 }
 

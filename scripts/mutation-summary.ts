@@ -1,12 +1,14 @@
 // Writes docs/mutation.md from Stryker's JSON report (reports/mutation/mutation.json): when the run
 // ended and how long it took, the mutation score overall and per module, and every mutant the
 // vectors leave alive. Run by `npm run mutation` after `stryker run`.
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const reportPath = join(root, 'reports/mutation/mutation.json')
+/** Written by the run-timer reporter (scripts/stryker-plugins.mjs). */
+const runPath = join(root, 'reports/mutation/run.json')
 const summaryPath = join(root, 'docs/mutation.md')
 
 type Status = 'Killed' | 'Timeout' | 'Survived' | 'NoCoverage' | 'Ignored' | 'CompileError' | 'RuntimeError' | 'Pending'
@@ -21,7 +23,11 @@ interface Mutant {
 
 interface Report {
   files: Record<string, { mutants: Mutant[] }>
-  performance?: { setup: number; initialRun: number; mutation: number }
+}
+
+interface Run {
+  started: string
+  ended: string
 }
 
 interface Tally {
@@ -53,10 +59,8 @@ function row(label: string, counts: Tally): string {
   return `| ${label} | ${score(counts)} | ${counts.killed} | ${counts.survived} | ${counts.noCoverage} | ${counts.ignored} |`
 }
 
-function duration(report: Report): string {
-  const performance = report.performance
-  if (performance === undefined) return 'unknown'
-  const seconds = Math.round((performance.setup + performance.initialRun + performance.mutation) / 1000)
+function duration(run: Run): string {
+  const seconds = Math.round((Date.parse(run.ended) - Date.parse(run.started)) / 1000)
   return `${Math.floor(seconds / 60)} min ${seconds % 60} s`
 }
 
@@ -90,7 +94,7 @@ function ignoredReasons(files: Report['files']): string[] {
   return [...reasons].sort(([, a], [, b]) => b - a).map(([reason, count]) => `| ${count} | ${reason} |`)
 }
 
-function summary(report: Report, date: Date): string {
+function summary(report: Report, run: Run): string {
   const files = Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))
   const all = tally(files.flatMap(([, file]) => file.mutants))
   const survivors = survivorLines(report.files)
@@ -102,8 +106,8 @@ function summary(report: Report, date: Date): string {
     'run alone, see `stryker.config.mjs` and `vitest.mutation.config.ts`). Do not edit by hand. The full',
     'HTML report is written to `reports/mutation/` (not checked in).',
     '',
-    `- Run ended: ${date.toISOString().replace(/\.\d+Z$/, 'Z')}`,
-    `- Duration: ${duration(report)}`,
+    `- Run ended: ${run.ended.replace(/\.\d+Z$/, 'Z')}`,
+    `- Duration: ${duration(run)} (\`stryker run\`, concurrency 2)`,
     `- Mutation score: **${score(all)}** (${all.killed} killed or timed out, ${all.survived} survived, ${all.noCoverage} without coverage; ${all.ignored} ignored and ${all.errors} compile or runtime errors are not counted)`,
     '',
     '## Score per module',
@@ -127,5 +131,6 @@ function summary(report: Report, date: Date): string {
 }
 
 const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report
-writeFileSync(summaryPath, summary(report, statSync(reportPath).mtime))
+const run = JSON.parse(readFileSync(runPath, 'utf8')) as Run
+writeFileSync(summaryPath, summary(report, run))
 console.log(`wrote ${summaryPath}`)
