@@ -146,7 +146,9 @@ function packableTag(event: unknown): RowTag | undefined {
   if (typeof data['turn'] !== 'number' || typeof data['step'] !== 'number') return undefined
   const chunk = data['chunk']
   if (!isRecord(chunk) || typeof chunk['index'] !== 'number') return undefined
-  const tag = TAG_OF_DELTA_TYPE[String(chunk['type'])]
+  // Own members only: a chunk type such as "constructor" must not find Object.prototype's members.
+  const type = String(chunk['type'])
+  const tag = hasOwn(TAG_OF_DELTA_TYPE, type) ? TAG_OF_DELTA_TYPE[type] : undefined
   if (tag === undefined) return undefined
   if (tag !== 'tool-call-chunks') {
     return hasExactKeys(chunk, ['type', 'index', 'text']) && typeof chunk['text'] === 'string' ? tag : undefined

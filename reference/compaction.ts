@@ -57,7 +57,6 @@ export function staleStartSeqs(events: readonly SessionEvent[]): ReadonlySet<num
   let open: number | undefined
   for (const event of events) {
     if (event.type === 'compaction/start') open = event.seq
-    // Stryker disable next-line ConditionalExpression,StringLiteral: a start closed by an end may be marked stale too: a closed bracket is never checked for staleness
     else if (event.type === 'compaction/end') open = undefined
     else if (event.type === 'session/end-seed') {
       // Stryker disable next-line ConditionalExpression: adding undefined to the set marks no start seq
@@ -154,7 +153,7 @@ function checkEnd(state: CompactionRelationState, event: SessionEvent, openTurn:
   const bracket = member.bracket
   const record = data(event)
   if (!hasOwn(record, 'turn') || record['turn'] !== bracket.owner) return failed('COMPACTION_OWNER_MISMATCH', 'compaction/end names another owner than its start')
-  // Stryker disable next-line ConditionalExpression: unreachable: the owner turn can close inside a bracket only when it is stale, and an end inside the bracket makes it live
+  // Stryker disable next-line ConditionalExpression,StringLiteral: unreachable: the owner turn can close inside a bracket only when it is stale, and an end inside the bracket makes it live
   if (!ownerMatches(bracket.owner, openTurn)) return failed('COMPACTION_OWNER_MISMATCH', 'compaction/end outside its owner turn')
   if (!hasOwn(record, 'error') && !bracket.summarized) return failed('COMPACTION_END_WITHOUT_SUMMARY', 'a successful compaction/end without a summary')
   // Stryker disable next-line ObjectLiteral: an empty object has the same undefined bracket and claim

@@ -28,6 +28,7 @@ export function deriveMessages(events: readonly SessionEvent[]): unknown[] {
   const messages: unknown[] = []
   for (const seq of foldSurface(events).nodes) {
     const event = events[seq]
+    // Stryker disable next-line ConditionalExpression: every surface node is an event of the loaded log
     const message = event === undefined ? null : deriveEventMessage(event)
     if (message !== null) messages.push(message)
   }

@@ -28,7 +28,6 @@ const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
 function parseLine(bytes: Uint8Array): { value: unknown } | undefined {
   try {
     return { value: JSON.parse(utf8.decode(bytes)) as unknown }
-  // Stryker disable next-line BlockStatement: an empty catch block returns undefined, as the return in it does
   } catch {
     return undefined
   }
@@ -192,7 +191,6 @@ export function headerLine(header: JsonRecord): JsonRecord {
   const line: JsonRecord = { type: 'session' }
   for (const key of HEADER_LINE_MEMBERS) {
     if (key === 'delegationDepth') line[key] = header[key] ?? 0
-    // Stryker disable next-line ConditionalExpression: JSON.stringify leaves out members holding undefined
     else if (header[key] !== undefined) line[key] = header[key]
   }
   return line

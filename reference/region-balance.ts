@@ -11,6 +11,7 @@ import type { SessionEvent } from './envelope.ts'
 function counterStep(event: SessionEvent | undefined): number {
   // Stryker disable next-line OptionalChaining: every surface node is an event of the loaded log
   if (event?.type === 'tool/result') return -1
+  // Stryker disable next-line OptionalChaining: every surface node is an event of the loaded log
   if (event?.type !== 'assistant/message' || !isRecord(event.data)) return 0
   const message = event.data['message']
   const content = isRecord(message) ? message['content'] : undefined

@@ -16,14 +16,17 @@ declare module 'vitest' {
  * loads the YAML and schema tooling again on every mutant run. A mutant that breaks the reference while
  * its modules load must fail every test, not the file, so the import error is kept and rethrown.
  */
-const referenceAdapter: Adapter | Error = await import('../../reference/index.ts').then(
-  ({ reference }) => {
+async function loadReferenceAdapter(): Promise<Adapter | Error> {
+  try {
+    const { reference } = await import('../../reference/index.ts')
     const { name, version, language, profiles, ...operations } = reference
     return { meta: { name, version, language, profiles: [...profiles] }, operations: operations as Adapter['operations'] }
-  },
-  (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-)
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error))
+  }
+}
 
+const referenceAdapter = await loadReferenceAdapter()
 const cases = JSON.parse(inject('vectorCasesJson')) as VectorCase[]
 const files = [...new Set(cases.map((vector) => vector.file))]
 
