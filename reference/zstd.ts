@@ -4,7 +4,8 @@
  */
 import { accept, reject, type Result } from './result.ts'
 import { ZstdError } from './zstd-entropy.ts'
-import { decompressBlock, newFrameState, xxh64, type FrameState } from './zstd-decompress.ts'
+import { decompressBlock, newFrameState, type FrameState } from './zstd-decompress.ts'
+import { xxh64 } from './xxh64.ts'
 import { completeLines, countLines, decodeHeaderLine, scanLines, type JsonlValue, type LineScan } from './jsonl.ts'
 
 const MAGIC = 0xfd2fb528

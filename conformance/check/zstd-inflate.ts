@@ -6,7 +6,7 @@ import * as zlib from 'node:zlib'
 import { Decompress } from 'fzstd'
 import { WINDOW_BYTES, type ByteSource } from './byte-source.ts'
 import type { FrameLayout } from './zstd-frames.ts'
-import { Xxh64 } from './xxh64.ts'
+import { Xxh64 } from '../../reference/xxh64.ts'
 
 export type ContentHandler = (bytes: Uint8Array) => void
 

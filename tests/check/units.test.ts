@@ -1,8 +1,7 @@
 // The small parts of check: the streaming XXH64 against the reference's one-shot hash, the line
 // splitter across chunk boundaries and past its limit, the requirement mapping, and the options.
 import { describe, expect, it } from 'vitest'
-import { xxh64 } from '../../reference/zstd-decompress.ts'
-import { Xxh64 } from '../../conformance/check/xxh64.ts'
+import { Xxh64, xxh64 } from '../../reference/xxh64.ts'
 import { LineSplitter } from '../../conformance/check/lines.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { parseCheckOptions } from '../../conformance/check/options.ts'

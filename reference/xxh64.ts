@@ -1,6 +1,5 @@
-// XXH64 with seed 0, fed in pieces: the content checksum of a zstd frame (RFC 8878, 3.1.1), computed
-// while the frame's content streams past, so no frame is ever held whole. The arithmetic mirrors the
-// reference's one-shot xxh64 (reference/zstd-decompress.ts); tests compare the two.
+// XXH64 with seed 0: the content checksum of a zstd frame (RFC 8878, 3.1.1). It can be fed in pieces,
+// so `check` computes it while a frame's content streams past and never holds a frame whole.
 
 const MASK = (1n << 64n) - 1n
 const PRIME1 = 0x9e3779b185ebca87n
@@ -77,4 +76,11 @@ export class Xxh64 {
   frameChecksum(): number {
     return Number(this.digest() & 0xffffffffn)
   }
+}
+
+/** XXH64 of `data` with seed 0, in one call. */
+export function xxh64(data: Uint8Array): bigint {
+  const hash = new Xxh64()
+  hash.update(data)
+  return hash.digest()
 }
