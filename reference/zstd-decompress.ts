@@ -8,16 +8,21 @@ import {
   type FseTable, type HuffmanTable,
 } from './zstd-entropy.ts'
 
-/** Tables a compressed block may reuse from the blocks before it in the same frame. */
+/** A frame's output so far, and the tables a compressed block may reuse from the blocks before it. */
 export interface FrameState {
   output: number[]
+  /** Window_Size (section 3.1.1.1.2): no match may reach further back. */
+  windowSize: number
+  /** Block_Maximum_Size (section 3.1.1.2.3): no block's size, nor what it decompresses to, may exceed it. */
+  blockMaximum: number
   huffman: HuffmanTable | undefined
   tables: { literalLength?: FseTable; offset?: FseTable; matchLength?: FseTable }
   repeatOffsets: [number, number, number]
 }
 
-export function newFrameState(): FrameState {
-  return { output: [], huffman: undefined, tables: {}, repeatOffsets: [1, 4, 8] }
+/** The state of a new frame whose window size is `windowSize` (the content size of a single-segment frame). */
+export function newFrameState(windowSize: number): FrameState {
+  return { output: [], windowSize, blockMaximum: Math.min(windowSize, 128 * 1024), huffman: undefined, tables: {}, repeatOffsets: [1, 4, 8] }
 }
 
 // ---- literals (section 3.1.1.3.1) --------------------------------------------------------------
@@ -214,19 +219,38 @@ function resolveOffset(sequence: Sequence, repeat: [number, number, number]): nu
 
 function execute(sequences: readonly Sequence[], literals: readonly number[], state: FrameState): void {
   const output = state.output
+  // Checked before each sequence runs, so a block cannot grow the output far past the maximum.
+  const limit = output.length + state.blockMaximum
   let literal = 0
   for (const sequence of sequences) {
     if (literal + sequence.literalLength > literals.length) fail('a sequence takes more literals than there are')
+    if (output.length + sequence.literalLength + sequence.matchLength > limit) fail('a block decompresses to more than the block maximum')
     for (let index = 0; index < sequence.literalLength; index++) output.push(literals[literal++] as number)
     const offset = resolveOffset(sequence, state.repeatOffsets)
     if (offset > output.length) fail('a match reaches before the start of the frame')
+    if (offset > state.windowSize) fail('a match reaches further back than the window')
     for (let index = 0; index < sequence.matchLength; index++) output.push(output[output.length - offset] as number)
   }
+  if (output.length + literals.length - literal > limit) fail('a block decompresses to more than the block maximum')
   for (; literal < literals.length; literal++) output.push(literals[literal] as number)
 }
 
 /** Decompresses one compressed block (section 3.1.1.3) into the frame's output. */
-export function decompressBlock(bytes: Uint8Array, start: number, end: number, state: FrameState): void {
+function decompressBlock(bytes: Uint8Array, start: number, end: number, state: FrameState): void {
   const { literals, used } = readLiterals(bytes, start, end, state)
   execute(readSequences(bytes, start + used, end, state), literals, state)
+}
+
+export const RAW_BLOCK = 0
+export const RLE_BLOCK = 1
+
+/**
+ * Appends the content of one block (section 3.1.1.2) to the frame's output: `payload` holds its
+ * `size` bytes (raw or compressed), or the one byte an RLE block repeats `size` times.
+ */
+export function decodeBlock(type: number, size: number, payload: Uint8Array, state: FrameState): void {
+  if (size > state.blockMaximum) fail('a block larger than the block maximum')
+  if (type === RAW_BLOCK) for (let index = 0; index < size; index++) state.output.push(payload[index] as number)
+  else if (type === RLE_BLOCK) for (let index = 0; index < size; index++) state.output.push(payload[0] as number)
+  else decompressBlock(payload, 0, size, state)
 }

@@ -4,13 +4,11 @@
  */
 import { accept, reject, type Result } from './result.ts'
 import { ZstdError } from './zstd-entropy.ts'
-import { decompressBlock, newFrameState, type FrameState } from './zstd-decompress.ts'
+import { RAW_BLOCK, RLE_BLOCK, decodeBlock, newFrameState, type FrameState } from './zstd-decompress.ts'
 import { xxh64 } from './xxh64.ts'
 import { completeLines, countLines, decodeHeaderLine, scanLines, type JsonlValue, type LineScan } from './jsonl.ts'
 
 const MAGIC = 0xfd2fb528
-const RAW_BLOCK = 0
-const RLE_BLOCK = 1
 const LINE_FEED = 0x0a
 
 interface Block {
@@ -30,6 +28,8 @@ interface Frame {
   checksum: boolean
   dictionary: boolean
   contentSize: number | undefined
+  /** Window_Size (section 3.1.1.1.2); for a single-segment frame, its content size. */
+  windowSize: number
   blocks: Block[]
 }
 
@@ -68,7 +68,7 @@ function scanBlocks(bytes: Uint8Array, frame: Frame, at: number): { ok: true; en
 function scanFrames(bytes: Uint8Array): Scanned {
   const frames: Frame[] = []
   for (let start = 0; start < bytes.length;) {
-    const frame: Frame = { start, end: bytes.length, torn: true, headerComplete: false, checksum: false, dictionary: false, contentSize: undefined, blocks: [] }
+    const frame: Frame = { start, end: bytes.length, torn: true, headerComplete: false, checksum: false, dictionary: false, contentSize: undefined, windowSize: 0, blocks: [] }
     frames.push(frame)
     if (start + 4 > bytes.length) return { ok: true, frames }
     // Stryker disable next-line ObjectLiteral: a result without ok is a failed scan too
@@ -90,6 +90,7 @@ function scanFrames(bytes: Uint8Array): Scanned {
     // Stryker disable next-line ConditionalExpression,EqualityOperator: a dictionary id of no bytes reads as 0, which is no dictionary
     frame.dictionary = dictionaryBytes > 0 && littleEndian(bytes, headerEnd - contentBytes - dictionaryBytes, dictionaryBytes) !== 0
     if (contentBytes > 0) frame.contentSize = littleEndian(bytes, headerEnd - contentBytes, contentBytes) + (contentBytes === 2 ? 256 : 0)
+    frame.windowSize = singleSegment ? frame.contentSize as number : windowSize(bytes[start + 5] as number)
     const blocks = scanBlocks(bytes, frame, headerEnd)
     if (!blocks.ok) return blocks
     if (blocks.end === undefined) return { ok: true, frames }
@@ -100,19 +101,23 @@ function scanFrames(bytes: Uint8Array): Scanned {
   return { ok: true, frames }
 }
 
-/** Appends one block's content; throws ZstdError when it does not decompress. */
-function decodeBlock(bytes: Uint8Array, block: Block, state: FrameState): void {
-  if (block.type === RAW_BLOCK) for (let index = 0; index < block.size; index++) state.output.push(bytes[block.payload + index] as number)
-  else if (block.type === RLE_BLOCK) for (let index = 0; index < block.size; index++) state.output.push(bytes[block.payload] as number)
-  else decompressBlock(bytes, block.payload, block.payload + block.size, state)
+/** Section 3.1.1.1.2: the window size a window descriptor byte stands for. */
+function windowSize(descriptor: number): number {
+  const base = 2 ** (10 + (descriptor >> 3))
+  return base + (base / 8) * (descriptor & 7)
+}
+
+/** Appends one whole block's content; throws ZstdError when it does not decompress. */
+function decodeWholeBlock(bytes: Uint8Array, block: Block, state: FrameState): void {
+  decodeBlock(block.type, block.size, bytes.subarray(block.payload, block.payload + block.present), state)
 }
 
 /** A complete frame's content, checksum verified, or undefined when it does not decompress. */
 function decompressFrame(bytes: Uint8Array, frame: Frame): Uint8Array | undefined {
   if (frame.dictionary) return undefined
-  const state = newFrameState()
+  const state = newFrameState(frame.windowSize)
   try {
-    for (const block of frame.blocks) decodeBlock(bytes, block, state)
+    for (const block of frame.blocks) decodeWholeBlock(bytes, block, state)
   } catch (error) {
     // Stryker disable next-line ConditionalExpression: the decoder throws nothing but ZstdError
     if (error instanceof ZstdError) return undefined
@@ -127,11 +132,11 @@ function decompressFrame(bytes: Uint8Array, frame: Frame): Uint8Array | undefine
 /** JSONL-15: what a torn frame's present blocks give; nothing when the header is cut or a block fails. */
 function recoverTornFrame(bytes: Uint8Array, frame: Frame): Uint8Array {
   if (!frame.headerComplete || frame.dictionary) return new Uint8Array()
-  const state = newFrameState()
+  const state = newFrameState(frame.windowSize)
   try {
     for (const block of frame.blocks) {
       const whole = block.present === (block.type === RLE_BLOCK ? 1 : block.size)
-      if (whole) decodeBlock(bytes, block, state)
+      if (whole) decodeWholeBlock(bytes, block, state)
       else if (block.type === RAW_BLOCK) for (let index = 0; index < block.present; index++) state.output.push(bytes[block.payload + index] as number)
     }
   } catch (error) {

@@ -1,89 +1,106 @@
-// Decompressing one zstd frame of a file, its content handed on piece by piece (JSONL-14, JSONL-15).
-// Node's own zstd (node:zlib, Node 22.15 and later) decodes small complete frames when present; the
-// pure-JS fzstd decodes everything else. fzstd skips the content checksum, so it is computed here
-// (XXH64) and compared, as is the declared content size.
-import * as zlib from 'node:zlib'
-import { Decompress } from 'fzstd'
+// Decompressing one zstd frame of a file, block by block, its content handed on as each block is
+// decoded (JSONL-14, JSONL-15). Compressed blocks go through the reference's RFC 8878 decoder, so that
+// `check` judges every frame exactly as the reference does: the pure-JS fzstd decodes some frames that
+// RFC 8878 (and libzstd) reject, such as a sequence bitstream with bits left over or bytes after an
+// empty sequences section, and libzstd ignores reserved bits that the reference rejects.
 import { WINDOW_BYTES, type ByteSource } from './byte-source.ts'
 import type { FrameLayout } from './zstd-frames.ts'
 import { Xxh64 } from '../../reference/xxh64.ts'
+import { RLE_BLOCK, decodeBlock, newFrameState, type FrameState } from '../../reference/zstd-decompress.ts'
+import { ZstdError } from '../../reference/zstd-entropy.ts'
 
 export type ContentHandler = (bytes: Uint8Array) => void
 
-type OneShot = (bytes: Uint8Array, options: { maxOutputLength: number }) => Buffer
-const nativeZstd = (zlib as unknown as { zstdDecompressSync?: OneShot }).zstdDecompressSync
+interface BlockHeader {
+  last: boolean
+  type: number
+  size: number
+  /** The bytes the block takes after its 3-byte header. */
+  length: number
+}
 
-export const hasNativeZstd = nativeZstd !== undefined
+function blockHeader(source: ByteSource, at: number): BlockHeader {
+  const header = source.bytes(at, 3)
+  const value = (header[0] as number) | (header[1] as number) << 8 | (header[2] as number) << 16
+  const type = (value >> 1) & 3
+  const size = value >> 3
+  return { last: (value & 1) === 1, type, size, length: type === RLE_BLOCK ? 1 : size }
+}
+
+/** A block's payload as one array (a malformed block may be larger than the source's window). */
+function payload(source: ByteSource, at: number, length: number): Uint8Array {
+  if (length <= WINDOW_BYTES) return source.bytes(at, length)
+  const joined = new Uint8Array(length)
+  for (let done = 0; done < length; done += WINDOW_BYTES) joined.set(source.bytes(at + done, Math.min(WINDOW_BYTES, length - done)), done)
+  return joined
+}
+
+/**
+ * The decoder's output of one frame. Blocks append to `state.output`; only the frame's window of
+ * history is kept, so memory stays bounded. A match reaching past the kept history fails like one
+ * reaching before the frame start (RFC 8878 lets no match reach further back than the window).
+ */
+class FrameDecoder {
+  readonly state: FrameState
+  private handed = 0
+
+  constructor(
+    private readonly frame: FrameLayout,
+    private readonly onContent: ContentHandler,
+  ) {
+    this.state = newFrameState(frame.windowSize)
+  }
+
+  block(source: ByteSource, at: number, header: BlockHeader): void {
+    decodeBlock(header.type, header.size, payload(source, at + 3, header.length), this.state)
+    const output = this.state.output
+    if (output.length > this.handed) this.onContent(Uint8Array.from(output.slice(this.handed)))
+    this.handed = output.length
+    // Trimming only once the output holds twice the window keeps the copying linear.
+    if (output.length > 2 * this.frame.windowSize) {
+      output.splice(0, output.length - this.frame.windowSize)
+      this.handed = output.length
+    }
+  }
+}
+
+/** Decodes the frame's blocks up to the last one or `end`; false when one does not decompress. */
+function decodeBlocks(source: ByteSource, frame: FrameLayout, end: number, onContent: ContentHandler): boolean {
+  const decoder = new FrameDecoder(frame, onContent)
+  try {
+    for (let at = frame.headerEnd, last = false; at < end && !last;) {
+      const header = blockHeader(source, at)
+      decoder.block(source, at, header)
+      last = header.last
+      at += 3 + header.length
+    }
+  } catch (error) {
+    if (error instanceof ZstdError) return false
+    throw error
+  }
+  return true
+}
 
 function storedChecksum(source: ByteSource, frame: FrameLayout): number {
   return source.bytes(frame.end - 4, 4).readUInt32LE(0)
 }
 
-/** Pushes the file's bytes [from, to) into the decoder as owned copies (fzstd may keep what it is given). */
-function feed(decoder: Decompress, source: ByteSource, from: number, to: number, final: boolean): void {
-  for (let at = from; at < to; at += WINDOW_BYTES) {
-    const end = Math.min(at + WINDOW_BYTES, to)
-    decoder.push(Uint8Array.prototype.slice.call(source.bytes(at, end - at)), final && end === to)
-  }
-}
-
-function inflatePortable(source: ByteSource, frame: FrameLayout, onContent: ContentHandler): boolean {
-  const hash = new Xxh64()
-  let size = 0
-  const decoder = new Decompress((chunk) => {
-    hash.update(chunk)
-    size += chunk.length
-    if (chunk.length > 0) onContent(chunk)
-  })
-  try {
-    feed(decoder, source, frame.start, frame.end, false)
-    decoder.push(new Uint8Array(0), true)
-  } catch {
-    return false
-  }
-  if (frame.contentSize !== undefined && frame.contentSize !== size) return false
-  return !frame.checksum || hash.frameChecksum() === storedChecksum(source, frame)
-}
-
-function inflateNative(decode: OneShot, source: ByteSource, frame: FrameLayout, limit: number, onContent: ContentHandler): boolean {
-  let content: Buffer
-  try {
-    content = decode(Buffer.from(source.bytes(frame.start, frame.end - frame.start)), { maxOutputLength: limit })
-  } catch {
-    return false
-  }
-  if (content.length > 0) onContent(content)
-  return true
-}
-
 /**
  * A complete frame: its content goes to `onContent` as it is decoded; true when the whole frame
- * decompressed and its size and checksum hold. `windowLimit` bounds the memory a decoder may take.
+ * decompressed and its size and checksum hold. Callers check the window against their limit first.
  */
-export function inflateFrame(source: ByteSource, frame: FrameLayout, windowLimit: number, onContent: ContentHandler): boolean {
+export function inflateFrame(source: ByteSource, frame: FrameLayout, onContent: ContentHandler): boolean {
   if (frame.dictionary) return false
-  // Node's zstd decodes a frame whole, so only small frames whose content size is declared go to it.
-  const small = frame.end - frame.start <= WINDOW_BYTES && frame.contentSize !== undefined && frame.contentSize <= windowLimit
-  if (nativeZstd !== undefined && small) return inflateNative(nativeZstd, source, frame, windowLimit, onContent)
-  return inflatePortable(source, frame, onContent)
-}
-
-/** Decodes the torn frame's entirely present blocks; true when every one of them decodes. */
-function decodeWholeBlocks(source: ByteSource, frame: FrameLayout, onContent: ContentHandler): boolean {
-  if (frame.wholeBlocks === 0) return true
-  let blocks = 0
-  const decoder = new Decompress((chunk, final) => {
-    if (final) return
-    blocks += 1
-    if (chunk.length > 0) onContent(chunk)
+  const hash = new Xxh64()
+  let size = 0
+  const decoded = decodeBlocks(source, frame, frame.end, (chunk) => {
+    hash.update(chunk)
+    size += chunk.length
+    onContent(chunk)
   })
-  try {
-    // Final, so that fzstd decodes what it has; it then throws because the frame goes on.
-    feed(decoder, source, frame.start, frame.wholeBlocksEnd, true)
-  } catch {
-    // Judged by the count below.
-  }
-  return blocks === frame.wholeBlocks
+  if (!decoded) return false
+  if (frame.contentSize !== undefined && frame.contentSize !== size) return false
+  return !frame.checksum || hash.frameChecksum() === storedChecksum(source, frame)
 }
 
 /**
@@ -93,8 +110,8 @@ function decodeWholeBlocks(source: ByteSource, frame: FrameLayout, onContent: Co
  */
 export function recoverTornFrame(source: ByteSource, frame: FrameLayout, onContent: ContentHandler): void {
   if (!frame.headerComplete || frame.dictionary) return
-  if (!decodeWholeBlocks(source, frame, () => {})) return
-  decodeWholeBlocks(source, frame, onContent)
+  if (!decodeBlocks(source, frame, frame.wholeBlocksEnd, () => {})) return
+  decodeBlocks(source, frame, frame.wholeBlocksEnd, onContent)
   const raw = frame.partialRaw
   if (raw === undefined) return
   for (let at = raw.payload; at < raw.payload + raw.present; at += WINDOW_BYTES) {

@@ -36,7 +36,7 @@ function checkHeaderFrame(source: ByteSource, frame: FrameLayout, artifact: Arti
     length += chunk.length
     last = chunk[chunk.length - 1] as number
   }
-  const inflated = inflateFrame(source, frame, windowLimit(settings), collect)
+  const inflated = inflateFrame(source, frame, collect)
   if (!inflated || feeds !== 1 || last !== LINE_FEED) {
     artifact.contextLine = 1
     return artifact.rejectStorage('JSONL_FRAME_INVALID', 'the first frame is not exactly one header line')
@@ -69,11 +69,12 @@ function checkCompleteFrames(source: ByteSource, first: FrameLayout, frames: num
     const frame = read.frame
     if (!withinWindowLimit(artifact, frame, settings)) break
     const firstLine = splitter.number
-    if (!inflateFrame(source, frame, windowLimit(settings), chunk => splitter.push(chunk))) artifact.rejectFrame(frame.start, firstLine)
+    if (!inflateFrame(source, frame, chunk => splitter.push(chunk))) artifact.rejectFrame(frame.start, firstLine)
     start = frame.end
   }
   if (!artifact.finished && splitter.tailLength > 0) {
-    artifact.rejectStorage('JSONL_FRAME_INVALID', 'the complete frames end inside a line', splitter.number)
+    // JSONL-14 step 3: this fault carries no line; the message says where the cut line starts.
+    artifact.rejectStorage('JSONL_FRAME_INVALID', `the complete frames end inside line ${splitter.number}`)
   }
   return splitter.number
 }
@@ -95,7 +96,8 @@ export function checkZstdArtifact(source: ByteSource, settings: CheckSettings): 
   }
   const first = readFrame(source, 0)
   if (scanned.frames === 0 || !first.ok) {
-    artifact.rejectStorage('JSONL_HEADER_INVALID', 'the artifact has no complete header frame', 1)
+    // JSONL-14 step 2: reported without a line.
+    artifact.rejectStorage('JSONL_HEADER_INVALID', 'the artifact has no complete header frame')
     return artifact.outcome(null)
   }
   if (withinWindowLimit(artifact, first.frame, settings)) checkHeaderFrame(source, first.frame, artifact, settings)

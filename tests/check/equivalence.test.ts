@@ -4,9 +4,11 @@
 // logs damaged in many ways, in both encodings.
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
+import { loadVectorCases } from '../../conformance/vector-cases.ts'
 import { artifactLines, random } from './log-generator.ts'
 import { check, compressedFrame, hasZstdTool, pipelineOutcome, rawFrame, tempFolder, zstdArtifact } from './support.ts'
 
@@ -59,6 +61,25 @@ describe.skipIf(!corpusPresent)(`check over the corpus ${corpusPresent ? corpusD
       const zstd = zstdArtifact(linesOf(bytes.toString('utf8')), [1 + (index % 4), 3])
       expect(check(folder.write(`${index}.jsonl.zstd`, zstd)).outcome, `${file} as zstd`).toEqual(pipelineOutcome(zstd, 'zstd'))
     }
+  })
+})
+
+// ---- the zstd artifacts of the golden vectors ------------------------------------------------------
+
+describe('check over every zstd artifact in the vectors', () => {
+  const artifacts = loadVectorCases().flatMap(vector => vector.steps
+    .filter(step => step.operation === 'decodeJsonl' && step.input['encoding'] === 'zstd' && typeof step.input['base64'] === 'string')
+    .map((step, index) => ({ name: `${vector.id} #${index + 1}`, bytes: Buffer.from(step.input['base64'] as string, 'base64') })))
+
+  it('finds the hand-built and damaged frames there', () => {
+    expect(artifacts.length).toBeGreaterThan(50)
+  })
+
+  it('reaches the reference pipeline\'s outcome on each, including frames RFC 8878 rejects', () => {
+    const outcomes = artifacts.map(({ name, bytes }, index) => ({
+      name, check: check(folder.write(`vector-${index}.jsonl.zstd`, bytes)).outcome, reference: pipelineOutcome(bytes, 'zstd'),
+    }))
+    expect(outcomes.filter(outcome => !isDeepStrictEqual(outcome.check, outcome.reference))).toEqual([])
   })
 })
 
