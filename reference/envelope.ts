@@ -17,14 +17,17 @@ export interface SessionEvent {
   ignorable?: true
 }
 
-export const ENVELOPE_KEYS: readonly string[] = ['type', 'seq', 'time', 'data', 'surfaceOp', 'sourceEventSeqs', 'ignorable']
+export const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['type', 'seq', 'time', 'data', 'surfaceOp', 'sourceEventSeqs', 'ignorable'])
 
 /** The members an `append` candidate may have; seq, time and ignorable come from the writer. */
-export const CANDIDATE_KEYS: readonly string[] = ['type', 'data', 'surfaceOp', 'sourceEventSeqs']
+export const CANDIDATE_KEYS: ReadonlySet<string> = new Set(['type', 'data', 'surfaceOp', 'sourceEventSeqs'])
 
-export function unknownKeyFault(record: JsonRecord, allowed: readonly string[]): Fault | undefined {
-  const stray = Object.keys(record).find(key => !allowed.includes(key))
-  return stray === undefined ? undefined : fault('ENV_UNKNOWN_KEY', `unknown envelope key "${stray}"`)
+/** The first own key of `record` (a JSON-domain object, so for-in sees exactly its own keys) not in `allowed`. */
+export function unknownKeyFault(record: JsonRecord, allowed: ReadonlySet<string>): Fault | undefined {
+  for (const key in record) {
+    if (!allowed.has(key)) return fault('ENV_UNKNOWN_KEY', `unknown envelope key "${key}"`)
+  }
+  return undefined
 }
 
 export function typeFault(record: JsonRecord): Fault | undefined {

@@ -8,12 +8,13 @@ import { ByteSource } from './byte-source.ts'
 import { checkRawArtifact } from './raw-reader.ts'
 import { checkZstdArtifact } from './zstd-reader.ts'
 import type { RequirementIndex, Stage } from './requirements.ts'
+import { pathBindingFault } from './path-binding.ts'
 
 export type Encoding = 'raw' | 'zstd'
 
 /** The pipeline's outcome, shaped like the corpus verdicts (tests/corpus.test.ts). */
 export type Outcome =
-  | { verdict: 'rejected'; operation: 'decodeJsonl' | 'load'; code: string; seq?: number; line?: number }
+  | { verdict: 'rejected'; operation: 'open' | 'decodeJsonl' | 'load'; code: string; seq?: number; line?: number }
   | { verdict: 'accepted'; events: number; tornTail: TornTail | null; relations: { code: string; seq: number }[] }
   | { verdict: 'unchecked'; code: string }
 
@@ -114,9 +115,20 @@ function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIn
   }))
 }
 
+/**
+ * JSONL-3: a reader opening this file for the session its layout names rejects it before anything
+ * else, so a broken binding decides the verdict; the findings of the artifact itself are still listed.
+ */
+function pathBinding(file: string, encoding: Encoding, artifact: ArtifactOutcome): Diagnostic | undefined {
+  if (artifact.header === undefined || artifact.limit !== undefined) return undefined
+  const message = pathBindingFault(file, encoding, artifact.header)
+  return message === undefined ? undefined : { severity: 'error', code: 'HEADER_ID_MISMATCH', requirement: 'JSONL-3', message }
+}
+
 function report(file: string, encoding: Encoding, artifact: ArtifactOutcome, requirements: RequirementIndex): FileReport {
-  const outcome = outcomeOf(artifact)
-  const diagnostics = [...errorDiagnostics(artifact, requirements), ...factNotices(artifact.facts)]
+  const binding = pathBinding(file, encoding, artifact)
+  const outcome: Outcome = binding === undefined ? outcomeOf(artifact) : { verdict: 'rejected', operation: 'open', code: binding.code }
+  const diagnostics = [...(binding === undefined ? [] : [binding]), ...errorDiagnostics(artifact, requirements), ...factNotices(artifact.facts)]
   if (artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined) diagnostics.push(tornTailNotice(artifact.tornTail, encoding))
   const status = outcome.verdict === 'unchecked' ? 'unchecked'
     : outcome.verdict === 'rejected' || outcome.relations.length > 0 ? 'invalid' : 'valid'

@@ -132,8 +132,9 @@ export class StreamingLoad {
    * through every phase, and the others only repeat its relation outcome at their own seqs (a fault
    * of the first in any load phase is the first of that phase, so theirs would never be reported).
    */
-  line(records: readonly unknown[], line: number): void {
-    const related = this.event(records[0], line)
+  /** `plainNumbers`: the line's text shows that it holds no negative zero and no infinity. */
+  line(records: readonly unknown[], line: number, plainNumbers: boolean): void {
+    const related = this.event(records[0], line, plainNumbers)
     const members = records.length - 1
     if (members === 0) return
     this.count += members
@@ -142,10 +143,10 @@ export class StreamingLoad {
   }
 
   /** One decoded event record, in order; true when it reached the relations. */
-  event(raw: unknown, line: number): boolean {
+  event(raw: unknown, line: number, plainNumbers: boolean): boolean {
     const index = this.count++
     if (this.earliest <= LEGACY) return false
-    const snapshot = parsedSnapshot(raw)
+    const snapshot = plainNumbers ? { value: raw } : parsedSnapshot(raw)
     let record = snapshot.value
     const seq = seqForRecord(record, index)
     const legacy = legacyRejectionFault(record)

@@ -2,7 +2,8 @@
 // the outcome the reference pipeline gives (where the reference can give one), and never a crash, a
 // hang or unbounded memory. Inputs are generated in a temporary folder.
 import { spawnSync } from 'node:child_process'
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, symlinkSync, writeSync } from 'node:fs'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { runCheck } from '../../conformance/check/command.ts'
@@ -33,6 +34,12 @@ function turnLines(content = '[{"type":"text","text":"hi"}]'): string[] {
 }
 
 const text = (lines: readonly string[]): string => `${lines.join('\n')}\n`
+
+/** turnLines under a header naming session `id` in the project of the working directory /workspace/project. */
+function sessionLines(id: string): string[] {
+  const header = `{"type":"session","version":0,"id":"${id}","createdAt":1,"cwd":"/workspace/project","delegationDepth":0}`
+  return [header, ...turnLines().slice(1)]
+}
 
 function checked(name: string, bytes: string | Uint8Array): { file: string; report: FileReport } {
   const file = folder.write(name, bytes)
@@ -313,8 +320,8 @@ describe('exit status', () => {
       const project = `${root.dir}/--workspace-project--`
       mkdirSync(`${project}/s-1`, { recursive: true })
       mkdirSync(`${project}/s-2`, { recursive: true })
-      root.write('--workspace-project--/s-1/session.jsonl', text(turnLines()))
-      root.write('--workspace-project--/s-2/session.jsonl.zstd', zstdArtifact(turnLines(), [2]))
+      root.write('--workspace-project--/s-1/session.jsonl', text(sessionLines('s-1')))
+      root.write('--workspace-project--/s-2/session.jsonl.zstd', zstdArtifact(sessionLines('s-2'), [2]))
       root.write('--workspace-project--/s-2/notes.txt', 'not a log')
       const run = runChild([root.dir, '--format', 'json'])
       expect(run.status).toBe(0)
@@ -326,5 +333,39 @@ describe('exit status', () => {
     } finally {
       root.remove()
     }
+  })
+})
+
+describe('the storage layout (JSONL-3)', () => {
+  const root = tempFolder()
+  afterAll(() => root.remove())
+  const place = (relative: string, lines: string[]): string => {
+    mkdirSync(path.dirname(`${root.dir}/${relative}`), { recursive: true })
+    return root.write(relative, text(lines))
+  }
+
+  it('a session.jsonl whose header names another session or project is rejected before anything else', () => {
+    for (const [relative, lines] of [
+      ['--workspace-project--/s-3/session.jsonl', sessionLines('s-4')],
+      ['--elsewhere--/s-5/session.jsonl', sessionLines('s-5')],
+      ['_no-cwd/s/session.jsonl', sessionLines('s')],
+    ] as const) {
+      const file = place(relative, lines)
+      const report = check(file)
+      expect(report.outcome, relative).toEqual({ verdict: 'rejected', operation: 'open', code: 'HEADER_ID_MISMATCH' })
+      expect(report.diagnostics[0], relative).toMatchObject({ severity: 'error', code: 'HEADER_ID_MISMATCH', requirement: 'JSONL-3' })
+      expect(report.diagnostics[0]?.message, relative).toContain('<root>/--workspace-project--/')
+    }
+  })
+
+  it('a header without cwd belongs under _no-cwd; the same file reached through a link passes too', () => {
+    const file = place('_no-cwd/s/session.jsonl', turnLines())
+    expect(check(file).status).toBe('valid')
+    symlinkSync(`${root.dir}/_no-cwd`, `${root.dir}/alias`)
+    expect(check(`${root.dir}/alias/s/session.jsonl`).status).toBe('valid')
+  })
+
+  it('a file named otherwise is a lone artifact that no path binds', () => {
+    expect(check(place('--elsewhere--/s-6/copy.jsonl', sessionLines('s-7'))).status).toBe('valid')
   })
 })
