@@ -126,7 +126,8 @@ export function buildFseTable(counts: readonly number[], accuracyLog: number): F
   if (position !== 0) fail('an FSE distribution does not fill its table')
   const next = counts.map(count => (count === -1 ? 1 : count))
   const entries = symbols.map(symbol => {
-    const state = (next[symbol] as number)++
+    const state = next[symbol] as number
+    next[symbol] = state + 1
     const bits = accuracyLog - highBit(state)
     return { symbol, bits, base: (state << bits) - size }
   })

@@ -165,6 +165,19 @@ describe('hostile values', () => {
     expectNamed(file, only(report, 'error', 'JSON_NEGATIVE_ZERO'), 3, 'JSON-2')
   })
 
+  it('every spelling of a negative zero or an infinity is found, however the line reads', () => {
+    const spellings: [string, string][] = [
+      ['-0', 'JSON_NEGATIVE_ZERO'], ['-0.000', 'JSON_NEGATIVE_ZERO'], ['-0e7', 'JSON_NEGATIVE_ZERO'], ['-1e-400', 'JSON_NEGATIVE_ZERO'],
+      [`-0.${'0'.repeat(400)}1`, 'JSON_NEGATIVE_ZERO'], ['1e400', 'JSON_NON_FINITE'], ['-2E+999', 'JSON_NON_FINITE'], ['9'.repeat(320), 'JSON_NON_FINITE'],
+    ]
+    for (const [number, code] of spellings) {
+      const bytes = text(turnLines(`[{"type":"text","text":"x","extra":[1,{"n":${number}}]}]`))
+      const { file, report } = checked('numbers.jsonl', bytes)
+      expectReference(report, bytes)
+      expectNamed(file, only(report, 'error', code), 3, 'JSON-2')
+    }
+  })
+
   it('a rewrite comparing 10,000-deep results is checked like any other, without a crash', () => {
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`
     const result = (seq: number, op: string, extra: string): string => `{"type":"tool/result","seq":${seq},"time":${seq},"data":{"turn":1,"step":1,"deep":${deep},"message":{"id":"r","role":"user","content":[{"type":"tool-result","toolCallId":"c","content":[]}],"source":{"kind":"tool","callId":"c"}}},"surfaceOp":${op}${extra}}`
