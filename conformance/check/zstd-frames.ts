@@ -21,8 +21,7 @@ export interface FrameLayout {
   contentSize: number | undefined
   /** The history a decoder must keep: the window size, or the content size of a single-segment frame. */
   windowSize: number
-  /** How many blocks are entirely present, and where the last of them ends. */
-  wholeBlocks: number
+  /** Where the last entirely present block ends. */
   wholeBlocksEnd: number
   /** For a torn frame whose first incomplete block is raw: the present part of its payload. */
   partialRaw: { payload: number; present: number } | undefined
@@ -60,7 +59,6 @@ function readBlocks(source: ByteSource, frame: FrameLayout, from: number): boole
       return true
     }
     at += 3 + length
-    frame.wholeBlocks += 1
     frame.wholeBlocksEnd = at
   }
   const end = frame.checksum ? at + 4 : at
@@ -75,7 +73,7 @@ function readBlocks(source: ByteSource, frame: FrameLayout, from: number): boole
 export function readFrame(source: ByteSource, start: number): FrameRead {
   const frame: FrameLayout = {
     start, end: source.size, torn: true, headerComplete: false, headerEnd: start, checksum: false, dictionary: false,
-    contentSize: undefined, windowSize: 0, wholeBlocks: 0, wholeBlocksEnd: start, partialRaw: undefined,
+    contentSize: undefined, windowSize: 0, wholeBlocksEnd: start, partialRaw: undefined,
   }
   const head = source.bytes(start, 18)
   if (head.length < 4) return { ok: true, frame }
