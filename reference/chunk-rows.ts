@@ -61,7 +61,9 @@ function payloadFault(data: JsonRecord, payload: unknown): string | undefined {
   if (typeof data['turn'] !== 'number' || typeof data['step'] !== 'number' || typeof data['index'] !== 'number') {
     return 'turn, step and index must be numbers'
   }
-  if (!isStringArray(payload) || payload.length === 0) return 'the payload must be a non-empty string array'
+  if (!isStringArray(payload) ||
+    // Stryker disable next-line ConditionalExpression: an empty payload fails the dt length test below as well, since no dt array has length -1 (ROW-3: the order matters only for the message)
+    payload.length === 0) return 'the payload must be a non-empty string array'
   const dt = data['dt']
   if (!Array.isArray(dt) || !dt.every(isSafeInteger)) return 'dt must be an array of safe integers'
   if (dt.length !== payload.length - 1) return `dt has ${dt.length} gaps for ${payload.length} members`
@@ -122,9 +124,9 @@ function decodeRow(tag: RowTag, row: JsonRecord): Decoded {
  * expanded; anything else (including non-objects) is one event, validated later by load.
  */
 export function decodeStorageRecord(record: unknown): Decoded {
-  if (typeof record === 'object' && record !== null && !Array.isArray(record)) {
-    const tag = (record as JsonRecord)['type']
-    if (isRowTag(tag)) return decodeRow(tag, record as JsonRecord)
+  if (isRecord(record)) {
+    const tag = record['type']
+    if (isRowTag(tag)) return decodeRow(tag, record)
   }
   return { ok: true, events: [record] }
 }
@@ -149,6 +151,7 @@ function packableTag(event: unknown): RowTag | undefined {
   // Own members only: a chunk type such as "constructor" must not find Object.prototype's members.
   const type = String(chunk['type'])
   const tag = hasOwn(TAG_OF_DELTA_TYPE, type) ? TAG_OF_DELTA_TYPE[type] : undefined
+  // Stryker disable next-line ConditionalExpression: with the test false, an undefined tag is not tool-call-chunks, so the branch below returns it: undefined again
   if (tag === undefined) return undefined
   if (tag !== 'tool-call-chunks') {
     return hasExactKeys(chunk, ['type', 'index', 'text']) && typeof chunk['text'] === 'string' ? tag : undefined
@@ -167,10 +170,11 @@ function continuesRun(previous: Packable, next: Packable): boolean {
   if (b.data.chunk['index'] !== a.data.chunk['index']) return false
   // Stryker disable next-line ConditionalExpression: text and reasoning chunks have neither id nor name, so the tool-call comparison below finds them equal
   if (next.tag !== 'tool-call-chunks') return true
-  return b.data.chunk['id'] === a.data.chunk['id']
+  // Operators end these lines: a Stryker directive placed before a leading operator attaches to no expression.
+  return b.data.chunk['id'] === a.data.chunk['id'] &&
     // Stryker disable next-line ConditionalExpression: among packable chunks a present name is a string, so presence differs only when the name values differ too
-    && hasOwn(a.data.chunk, 'name') === hasOwn(b.data.chunk, 'name')
-    && a.data.chunk['name'] === b.data.chunk['name']
+    hasOwn(a.data.chunk, 'name') === hasOwn(b.data.chunk, 'name') &&
+    a.data.chunk['name'] === b.data.chunk['name']
 }
 
 function buildRow(run: readonly Packable[]): JsonRecord {

@@ -15,8 +15,9 @@ export function deriveEventMessage(event: SessionEvent): unknown {
       return messageOf(event.type, event.data)
     case 'assistant/message': {
       const message = messageOf(event.type, event.data)
-      // Stryker disable next-line LogicalOperator: load has checked that every surface event's message is an object with array content
-      return isRecord(message) && Array.isArray(message['content']) && message['content'].length === 0 ? null : message
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: load has checked that every surface event's message is an object with array content
+      if (!isRecord(message) || !Array.isArray(message['content'])) return message
+      return message['content'].length === 0 ? null : message
     }
     // Stryker disable next-line ConditionalExpression: only surface nodes are derived, and every node is a user/message, assistant/message or tool/result
     default:

@@ -32,7 +32,7 @@ function boundaryOf(input: ForkInput): Result<number> {
   if (!isNonNegativeSafeInteger(boundary)) return reject('FORK_INVALID_BOUNDARY', `boundary ${String(boundary)} is not a non-negative safe integer`)
   // Stryker disable next-line ConditionalExpression,EqualityOperator: a boundary at or past the end finds no event, so the seq check below rejects it with the same code
   if (boundary >= input.events.length) return reject('FORK_INVALID_BOUNDARY', `boundary ${boundary} is not a seq of the source`)
-  // Stryker disable next-line ConditionalExpression,OptionalChaining: in a loaded log the event at index b has seq b (ENV-6), so after the length check this never rejects
+  // Stryker disable next-line ConditionalExpression,OptionalChaining,StringLiteral: in a loaded log the event at index b has seq b (ENV-9), so after the length check this never rejects
   if (input.events[boundary]?.seq !== boundary) return reject('FORK_INVALID_BOUNDARY', `the event at ${boundary} does not carry that seq`)
   return accept(boundary)
 }

@@ -28,7 +28,9 @@ const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
 function parseLine(bytes: Uint8Array): { value: unknown } | undefined {
   try {
     return { value: JSON.parse(utf8.decode(bytes)) as unknown }
-  } catch {
+  }
+  // Stryker disable next-line BlockStatement: an empty catch block returns undefined, as the return in it does
+  catch {
     return undefined
   }
 }
@@ -190,8 +192,9 @@ const HEADER_LINE_MEMBERS = ['version', 'id', 'createdAt', 'cwd', 'parentSession
 export function headerLine(header: JsonRecord): JsonRecord {
   const line: JsonRecord = { type: 'session' }
   for (const key of HEADER_LINE_MEMBERS) {
-    if (key === 'delegationDepth') line[key] = header[key] ?? 0
-    else if (header[key] !== undefined) line[key] = header[key]
+    const value = key === 'delegationDepth' ? header[key] ?? 0 : header[key]
+    // Stryker disable next-line ConditionalExpression: the header line is only ever serialised by JSON.stringify, which leaves out members holding undefined
+    if (value !== undefined) line[key] = value
   }
   return line
 }

@@ -62,7 +62,12 @@ export type SurfacePlan =
 export type Planned = { ok: true; plan: SurfacePlan } | { ok: false; fault: Fault }
 
 export function emptySurface(base = 0): SurfaceState {
-  return { base, head: NONE, tail: NONE, prev: [], next: [], order: [], nextOrder: 0, generation: 0, replacements: [] }
+  return {
+    base, head: NONE, tail: NONE,
+    // Stryker disable next-line ArrayDeclaration: link writes a node's own prev and next slots before anything reads them, and only nodes' slots are read
+    prev: [], next: [],
+    order: [], nextOrder: 0, generation: 0, replacements: [],
+  }
 }
 
 function slot(state: SurfaceState, seq: number): number {
