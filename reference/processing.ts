@@ -168,7 +168,7 @@ function candidateFault(candidate: JsonRecord): Fault | undefined {
 export function appendCandidate(input: AppendInput): Result<SessionEvent> {
   const seq = input.events.length
   const raw = input.candidate
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+  if (!isRecord(raw)) {
     return reject('ENV_NOT_OBJECT', 'an append candidate must be a JSON object', { seq })
   }
   const snapshot = snapshotJson(raw)
