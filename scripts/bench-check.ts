@@ -182,7 +182,7 @@ async function main(args: string[]): Promise<void> {
   const [size = 1_000_000, replaceSize = 100_000, runs = 3] = args.map(Number)
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-check-'))
   try {
-    const log = path.join(dir, 'session.jsonl')
+    const log = path.join(dir, 'bench.jsonl')
     writeLines(log, artifactLines('bench', size, 42))
     const small = path.join(dir, 'replace-heavy-1x.jsonl')
     const large = path.join(dir, 'replace-heavy-10x.jsonl')
