@@ -89,6 +89,7 @@ function decodeFourStreams(table: HuffmanTable, bytes: Uint8Array, start: number
   let cursor = start + 6
   for (let stream = 0; stream < 4; stream++) {
     const size = stream < 3 ? (sizes[stream] as number) : end - cursor
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ArithmeticOperator: a stream of no bytes fails in BackwardBits, and one that ends past the section leaves the last stream a negative size, which fails there too
     if (size <= 0 || cursor + size > end) fail('a literal stream runs past its section')
     decodeHuffmanStream(table, bytes, cursor, cursor + size, counts[stream] as number, literals)
     cursor += size
@@ -117,7 +118,7 @@ const MATCH_LENGTH: CodeKind = {
 }
 const OFFSET: CodeKind = {
   name: 'offset', maxSymbol: 31, maxLog: 8, defaultLog: 5,
-  defaults: [1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1],
+  defaults: [1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1],
 }
 
 /** Literal length codes 16..35 and match length codes 32..52: [baseline, extra bits]. */
@@ -141,6 +142,7 @@ function readTable(kind: CodeKind, mode: number, bytes: Uint8Array, start: numbe
       return { table: buildFseTable(kind.defaults, kind.defaultLog), used: 0 }
     case 1: {
       const symbol = byteAt(bytes, start, end)
+      // Stryker disable next-line ConditionalExpression: a table is read only for a block with sequences, where a length code out of range has no baseline and an offset code above 31 fails its own check
       if (symbol > kind.maxSymbol) fail('an RLE code out of range')
       return { table: { accuracyLog: 0, entries: [{ symbol, bits: 0, base: 0 }] }, used: 1 }
     }
@@ -224,6 +226,7 @@ function execute(sequences: readonly Sequence[], literals: readonly number[], st
   let literal = 0
   for (const sequence of sequences) {
     if (literal + sequence.literalLength > literals.length) fail('a sequence takes more literals than there are')
+    // Stryker disable next-line ConditionalExpression,ArithmeticOperator: the check after the loop rejects the same blocks, as the output only grows; this one stops them early, before they use much memory
     if (output.length + sequence.literalLength + sequence.matchLength > limit) fail('a block decompresses to more than the block maximum')
     for (let index = 0; index < sequence.literalLength; index++) output.push(literals[literal++] as number)
     const offset = resolveOffset(sequence, state.repeatOffsets)

@@ -18,6 +18,7 @@ export class ForwardBits {
 
   private bitAt(index: number): number {
     const at = this.start + (index >> 3)
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a description read past its end has used more bytes than there are, so the bitstream after it would start past its end, which BackwardBits refuses
     if (at >= this.end) fail('a table description runs past its block')
     return ((this.bytes[at] as number) >> (index & 7)) & 1
   }
@@ -109,6 +110,7 @@ export interface FseTable {
 /** A normalized distribution (-1 = "less than 1") to its decoding table (section 4.1.1). */
 export function buildFseTable(counts: readonly number[], accuracyLog: number): FseTable {
   const size = 1 << accuracyLog
+  // Stryker disable next-line ArrayDeclaration: every slot is written before it is read, as a distribution fills its table exactly
   const symbols = new Array<number>(size).fill(0)
   let high = size - 1
   counts.forEach((count, symbol) => {
@@ -123,6 +125,7 @@ export function buildFseTable(counts: readonly number[], accuracyLog: number): F
       while (position > high)
     }
   })
+  // Stryker disable next-line ConditionalExpression: every distribution adds up to the table size (the reading loop stops only there, and the defaults do), so the odd step visits each free slot once and comes back to 0
   if (position !== 0) fail('an FSE distribution does not fill its table')
   const next = counts.map(count => (count === -1 ? 1 : count))
   const entries = symbols.map(symbol => {
@@ -144,12 +147,14 @@ export function readFseDistribution(bytes: Uint8Array, start: number, end: numbe
   let threshold = 1 << accuracyLog
   let width = accuracyLog + 1
   while (remaining > 1) {
+    // Stryker disable next-line ConditionalExpression: a distribution that goes on past maxSymbol ends with at least maxSymbol + 2 counts (its last count is not 0), which the check after the loop rejects
     if (counts.length > maxSymbol) fail('an FSE distribution has too many symbols')
     const limit = 2 * threshold - 1 - remaining
     let value = reader.peek(width - 1)
     if (value < limit) reader.skip(width - 1)
     else {
       value = reader.read(width)
+      // Stryker disable next-line EqualityOperator: a value equal to the threshold has its low bits 0, so it is read in full only when the limit is 0, and subtracting 0 changes nothing
       if (value >= threshold) value -= limit
     }
     const count = value - 1
@@ -164,11 +169,13 @@ export function readFseDistribution(bytes: Uint8Array, start: number, end: numbe
       }
       for (let zero = 0; zero < zeros; zero++) counts.push(0)
     }
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: no count exceeds what remains, so remaining never drops below 1 and the loop stops at threshold 1 anyway
     while (remaining < threshold && threshold > 1) {
       width--
       threshold >>= 1
     }
   }
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: neither test can fail: no count exceeds what remains, and the loop stops a distribution before a count past maxSymbol
   if (remaining !== 1 || counts.length > maxSymbol + 1) fail('an FSE distribution does not add up')
   return { table: buildFseTable(counts, accuracyLog), used: reader.bytesUsed() }
 }
@@ -201,13 +208,14 @@ export interface HuffmanTable {
 
 /** Weights of all symbols but the last (which is implied) to a decoding table (section 4.2.1.3). */
 export function buildHuffmanTable(weights: readonly number[]): HuffmanTable {
-  const total = weights.reduce((sum, weight) => sum + (weight > 0 ? 1 << (weight - 1) : 0), 0)
+  // Powers, not shifts: an FSE-coded weight may be as large as 255, and 1 << 32 is 1.
+  const total = weights.reduce((sum, weight) => sum + (weight > 0 ? 2 ** (weight - 1) : 0), 0)
   if (total === 0) fail('a Huffman tree without weights')
+  if (total >= 2 ** 11) fail('a Huffman code longer than 11 bits')
   const maxBits = highBit(total) + 1
   const rest = (1 << maxBits) - total
   if (rest !== 1 << highBit(rest)) fail('the implied last Huffman weight is not a power of two')
   const all = [...weights, highBit(rest) + 1]
-  if (maxBits > 11) fail('a Huffman code longer than 11 bits')
   const symbols: number[] = []
   const lengths: number[] = []
   for (let weight = 1; weight <= maxBits; weight++) {
@@ -224,12 +232,14 @@ export function buildHuffmanTable(weights: readonly number[]): HuffmanTable {
 
 /** Reads a Huffman tree description (section 4.2.1) at `start`; returns the table and the bytes used. */
 export function readHuffmanTree(bytes: Uint8Array, start: number, end: number): { table: HuffmanTable; used: number } {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: start never passes end, and at end every description runs past the end and fails further on
   if (start >= end) fail('a missing Huffman tree description')
   const header = bytes[start] as number
   const weights: number[] = []
   if (header >= 128) {
     const count = header - 127
     const used = 1 + Math.ceil(count / 2)
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: a description that reaches the section end leaves the Huffman streams no bytes or a start past the end, where decoding them fails
     if (start + used > end) fail('a Huffman tree description runs past its block')
     for (let index = 0; index < count; index++) {
       const byte = bytes[start + 1 + (index >> 1)] as number
@@ -237,12 +247,14 @@ export function readHuffmanTree(bytes: Uint8Array, start: number, end: number): 
     }
     return { table: buildHuffmanTable(weights), used }
   }
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: a description that reaches the section end leaves the Huffman streams no bytes or a start past the end, where decoding them fails
   if (start + 1 + header > end) fail('a Huffman tree description runs past its block')
   const distribution = readFseDistribution(bytes, start + 1, start + 1 + header, 255, 6)
   const bits = new BackwardBits(bytes, start + 1 + distribution.used, start + 1 + header)
   const states = [new FseState(distribution.table, bits), new FseState(distribution.table, bits)]
   for (let turn = 0; ; turn ^= 1) {
-    if (weights.length > 255) fail('too many Huffman weights')
+    // This turn adds one weight, or two when the stream ends, and at most 255 weights are coded.
+    if (weights.length + 2 > 255) fail('too many Huffman weights')
     const state = states[turn] as FseState
     weights.push(state.symbol())
     state.update()

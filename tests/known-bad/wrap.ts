@@ -39,8 +39,13 @@ export function knownBadAdapter(bad: KnownBad): Adapter {
   }
 }
 
+/** A readable non-array object; one that throws when inspected (a revoked proxy) is none, so fakes skip it. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  try {
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && Reflect.ownKeys(value).length >= 0
+  } catch {
+    return false
+  }
 }
 
 export function accepted(value: unknown): OperationResult {
