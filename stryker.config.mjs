@@ -11,7 +11,7 @@ export default {
   mutate: ['reference/**/*.ts'],
   coverageAnalysis: 'perTest',
   concurrency: 2,
-  timeoutMS: 5_000,
+  timeoutMS: 2_500,
   reporters: ['html', 'json', 'progress', 'run-timer'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

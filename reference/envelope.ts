@@ -58,11 +58,6 @@ export function contiguityFault(event: SessionEvent, expectedSeq: number): Fault
 /** The seq an error should carry for a record: its own seq when usable, else its index (PROC-1). */
 export function seqForRecord(record: unknown, index: number): number {
   if (!isRecord(record)) return index
-  try {
-    const seq = record['seq']
-    return isNonNegativeSafeInteger(seq) ? seq : index
-  } catch {
-    // A record that cannot be read (a revoked proxy) has no usable seq.
-    return index
-  }
+  const seq = record['seq']
+  return isNonNegativeSafeInteger(seq) ? seq : index
 }

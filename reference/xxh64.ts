@@ -77,10 +77,3 @@ export class Xxh64 {
     return Number(this.digest() & 0xffffffffn)
   }
 }
-
-/** XXH64 of `data` with seed 0, in one call. */
-export function xxh64(data: Uint8Array): bigint {
-  const hash = new Xxh64()
-  hash.update(data)
-  return hash.digest()
-}

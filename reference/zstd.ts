@@ -5,7 +5,7 @@
 import { accept, reject, type Result } from './result.ts'
 import { ZstdError } from './zstd-entropy.ts'
 import { RAW_BLOCK, RLE_BLOCK, decodeBlock, newFrameState, type FrameState } from './zstd-decompress.ts'
-import { xxh64 } from './xxh64.ts'
+import { Xxh64 } from './xxh64.ts'
 import { completeLines, countLines, decodeHeaderLine, scanLines, type JsonlValue, type LineScan } from './jsonl.ts'
 
 const MAGIC = 0xfd2fb528
@@ -120,8 +120,14 @@ function decodeWholeBlock(bytes: Uint8Array, block: Block, state: FrameState): v
 function decompressFrame(bytes: Uint8Array, frame: Frame): Uint8Array | undefined {
   if (frame.dictionary) return undefined
   const state = newFrameState(frame.windowSize)
+  const hash = frame.checksum ? new Xxh64() : undefined
   try {
-    for (const block of frame.blocks) decodeWholeBlock(bytes, block, state)
+    for (const block of frame.blocks) {
+      const before = state.output.length
+      decodeWholeBlock(bytes, block, state)
+      // The checksum covers the content in the order the blocks produce it.
+      hash?.update(Uint8Array.from(state.output.slice(before)))
+    }
   } catch (error) {
     // Stryker disable next-line ConditionalExpression: the decoder throws nothing but ZstdError
     if (error instanceof ZstdError) return undefined
@@ -129,7 +135,7 @@ function decompressFrame(bytes: Uint8Array, frame: Frame): Uint8Array | undefine
   }
   const content = Uint8Array.from(state.output)
   if (frame.contentSize !== undefined && frame.contentSize !== content.length) return undefined
-  if (frame.checksum && Number(xxh64(content) & 0xffffffffn) !== littleEndian(bytes, frame.end - 4, 4)) return undefined
+  if (hash !== undefined && hash.frameChecksum() !== littleEndian(bytes, frame.end - 4, 4)) return undefined
   return content
 }
 

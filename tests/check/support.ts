@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { reference } from '../../reference/index.ts'
-import { xxh64 } from '../../reference/xxh64.ts'
+import { Xxh64 } from '../../reference/xxh64.ts'
 import { checkFile, type Encoding, type FileReport, type Outcome } from '../../conformance/check/check-file.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
@@ -28,6 +28,13 @@ export function pipelineOutcome(bytes: Uint8Array, encoding: Encoding, vocabular
   const related = reference.relations(log)
   const relations = related.ok ? related.value.violations.map(({ code, seq }) => ({ code, seq })) : []
   return { verdict: 'accepted', events: events.length, tornTail, relations }
+}
+
+/** XXH64 of `data` with seed 0, in one call. */
+export function xxh64(data: Uint8Array): bigint {
+  const hash = new Xxh64()
+  hash.update(data)
+  return hash.digest()
 }
 
 const MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])

@@ -1,12 +1,12 @@
 // The small parts of check: the streaming XXH64 against the reference's one-shot hash, the line
 // splitter across chunk boundaries and past its limit, the requirement mapping, and the options.
 import { describe, expect, it } from 'vitest'
-import { Xxh64, xxh64 } from '../../reference/xxh64.ts'
+import { Xxh64 } from '../../reference/xxh64.ts'
 import { LineSplitter } from '../../conformance/check/lines.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { parseCheckOptions } from '../../conformance/check/options.ts'
 import { random } from './log-generator.ts'
-import { check, compressedFrame, hasZstdTool, pipelineOutcome, tempFolder, zstdArtifact } from './support.ts'
+import { check, compressedFrame, hasZstdTool, pipelineOutcome, tempFolder, xxh64, zstdArtifact } from './support.ts'
 
 function bytes(length: number, seed: number): Uint8Array {
   const next = random(seed)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
 import { packChunkRuns, decodeStorageRecord } from '../../reference/chunk-rows.ts'
-import { xxh64 } from '../../reference/xxh64.ts'
+import { xxh64 } from '../check/support.ts'
 
 const HEADER = '{"type":"session","version":0,"id":"s-1","createdAt":1,"delegationDepth":0}'
 const line = (seq: number, type = 'todo/write', data: unknown = { todos: [] }): string => JSON.stringify({ type, seq, time: seq, data })
