@@ -27,14 +27,6 @@ function blockHeader(source: ByteSource, at: number): BlockHeader {
   return { last: (value & 1) === 1, type, size, length: type === RLE_BLOCK ? 1 : size }
 }
 
-/** A block's payload as one array (a malformed block may be larger than the source's window). */
-function payload(source: ByteSource, at: number, length: number): Uint8Array {
-  if (length <= WINDOW_BYTES) return source.bytes(at, length)
-  const joined = new Uint8Array(length)
-  for (let done = 0; done < length; done += WINDOW_BYTES) joined.set(source.bytes(at + done, Math.min(WINDOW_BYTES, length - done)), done)
-  return joined
-}
-
 /**
  * The decoder's output of one frame. Blocks append to `state.output`; only the frame's window of
  * history is kept, so memory stays bounded. A match reaching past the kept history fails like one
@@ -52,7 +44,9 @@ class FrameDecoder {
   }
 
   block(source: ByteSource, at: number, header: BlockHeader): void {
-    decodeBlock(header.type, header.size, payload(source, at + 3, header.length), this.state)
+    // A block larger than the source's window exceeds RFC 8878's block maximum, which decodeBlock
+    // rejects from the size alone, so a window's worth of its payload is all it can need.
+    decodeBlock(header.type, header.size, source.bytes(at + 3, Math.min(header.length, WINDOW_BYTES)), this.state)
     const output = this.state.output
     if (output.length > this.handed) this.onContent(Uint8Array.from(output.slice(this.handed)))
     this.handed = output.length
