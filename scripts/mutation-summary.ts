@@ -23,6 +23,7 @@ interface Mutant {
 
 interface Report {
   files: Record<string, { mutants: Mutant[] }>
+  config: { concurrency: number }
 }
 
 interface Run {
@@ -107,7 +108,7 @@ function summary(report: Report, run: Run): string {
     'HTML report is written to `reports/mutation/` (not checked in).',
     '',
     `- Run ended: ${run.ended.replace(/\.\d+Z$/, 'Z')}`,
-    `- Duration: ${duration(run)} (\`stryker run\`, concurrency 2)`,
+    `- Duration: ${duration(run)} (\`stryker run\`, concurrency ${report.config.concurrency})`,
     `- Mutation score: **${score(all)}** (${all.killed} killed or timed out, ${all.survived} survived, ${all.noCoverage} without coverage; ${all.ignored} ignored and ${all.errors} compile or runtime errors are not counted)`,
     '',
     '## Score per module',
