@@ -2,7 +2,8 @@
 //
 // 1. throughput on a generated log of N events (default 1M; the composition of tests/check/log-generator.ts,
 //    sized after the rc8 corpus) against a bare loop that reads the same file line by line and JSON.parses
-//    each line (target: check >= 0.5x the loop's throughput);
+//    each line (target: check >= 0.5x the loop's throughput), and check's line work alone (the reading and
+//    the reference's record-line decoding, with no load check), which bounds what check could reach;
 // 2. against upstream's validation of the same events: the installed @deepseek-ai/dsh-session's
 //    Session.create(id, seed), after reading and row-expanding the file with upstream's own decoder
 //    (target: check >= 5x), when that package is installed;
@@ -44,8 +45,11 @@ function measure(work: () => string): Measured {
   return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - wall, maxRssMb: process.resourceUsage().maxRSS / 1024, detail }
 }
 
-/** Calls `onLine` with each line of the file as a string, reading it in 1 MiB chunks. */
-function eachLine(file: string, onLine: (text: string) => void): number {
+/**
+ * Calls `onLine` with each line of the file, as `bytes` from `start` to `end` (the line feed), and its
+ * number, reading the file in 1 MiB chunks.
+ */
+function eachLine(file: string, onLine: (bytes: Buffer, start: number, end: number, number: number) => void): number {
   const fd = openSync(file, 'r')
   const chunk = Buffer.allocUnsafe(1 << 20)
   let carry = Buffer.alloc(0)
@@ -57,8 +61,8 @@ function eachLine(file: string, onLine: (text: string) => void): number {
     const bytes = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk.subarray(0, read)
     let start = 0
     for (let feed = bytes.indexOf(10); feed !== -1; feed = bytes.indexOf(10, start)) {
-      onLine(bytes.toString('utf8', start, feed))
       lines += 1
+      onLine(bytes, start, feed, lines)
       start = feed + 1
     }
     carry = Buffer.from(bytes.subarray(start))
@@ -68,7 +72,20 @@ function eachLine(file: string, onLine: (text: string) => void): number {
 }
 
 async function child(kind: string, file: string): Promise<Measured> {
-  if (kind === 'parse') return measure(() => `${eachLine(file, text => JSON.parse(text))} lines`)
+  if (kind === 'parse') return measure(() => `${eachLine(file, (bytes, start, end) => JSON.parse(bytes.toString('utf8', start, end)))} lines`)
+  if (kind === 'decode') {
+    // check's line work alone: the reference's record-line decoding (JSONL-9, JSONL-10, the ROW rules)
+    // behind check's number pre-scan, with every event counted and none checked.
+    const { RecordScanner } = await import('../conformance/check/record-scan.ts')
+    return measure(() => {
+      let events = 0
+      const scanner = new RecordScanner(records => { events += records.length }, 0)
+      eachLine(file, (bytes, start, end, number) => {
+        if (number > 1) scanner.judge(bytes.subarray(start, end), number, start, end + 1, false)
+      })
+      return `${events} events`
+    })
+  }
   if (kind === 'check') {
     const { checkFile } = await import('../conformance/check/check-file.ts')
     const { RequirementIndex } = await import('../conformance/check/requirements.ts')
@@ -85,8 +102,8 @@ async function child(kind: string, file: string): Promise<Measured> {
   return measure(() => {
     const events: unknown[] = []
     let id = ''
-    eachLine(file, (text) => {
-      const value = JSON.parse(text) as Record<string, unknown>
+    eachLine(file, (bytes, start, end) => {
+      const value = JSON.parse(bytes.toString('utf8', start, end)) as Record<string, unknown>
       if (value['type'] === 'session') id = String(value['id'])
       else events.push(...upstream.decodeStorageRecord(value))
     })
@@ -191,8 +208,10 @@ async function main(args: string[]): Promise<void> {
 
     console.log(`log of ${size} events; best of ${runs} runs, each in a child process\n`)
     const parse = best('parse', log, runs)
+    const decode = best('decode', log, runs)
     const check = best('check', log, runs)
     console.log(row('JSON.parse line loop', parse))
+    console.log(row('check: line decoding alone', decode))
     console.log(row('check', check))
     const upstream = upstreamInstalled() ? runChild('upstream', log) : undefined
     if (upstream !== undefined) console.log(row('upstream Session.create', upstream))
@@ -203,6 +222,7 @@ async function main(args: string[]): Promise<void> {
 
     console.log('\nratios (cpu; wall in parentheses)')
     console.log(`  check throughput / JSON.parse loop throughput: ${ratio(parse.cpuMs, check.cpuMs)} (${ratio(parse.wallMs, check.wallMs)})   target >= 0.5`)
+    console.log(`    the same for check's line decoding alone:     ${ratio(parse.cpuMs, decode.cpuMs)} (${ratio(parse.wallMs, decode.wallMs)})   (the most check could reach with free load checks)`)
     if (upstream !== undefined) {
       console.log(`  check throughput / upstream Session.create:    ${ratio(upstream.cpuMs, check.cpuMs)} (${ratio(upstream.wallMs, check.wallMs)})   target >= 5`)
     } else console.log(`  upstream: ${UPSTREAM} is not installed, skipped`)
