@@ -4,27 +4,13 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { oneLine, type Mutant, type Report, type Status } from './mutation-report.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const reportPath = join(root, 'reports/mutation/mutation.json')
 /** Written by the run-timer reporter (scripts/stryker-plugins.mjs). */
 const runPath = join(root, 'reports/mutation/run.json')
 const summaryPath = join(root, 'docs/mutation.md')
-
-type Status = 'Killed' | 'Timeout' | 'Survived' | 'NoCoverage' | 'Ignored' | 'CompileError' | 'RuntimeError' | 'Pending'
-
-interface Mutant {
-  mutatorName: string
-  replacement?: string
-  status: Status
-  statusReason?: string
-  location: { start: { line: number; column: number } }
-}
-
-interface Report {
-  files: Record<string, { mutants: Mutant[] }>
-  config: { concurrency: number }
-}
 
 interface Run {
   started: string
@@ -63,11 +49,6 @@ function row(label: string, counts: Tally): string {
 function duration(run: Run): string {
   const seconds = Math.round((Date.parse(run.ended) - Date.parse(run.started)) / 1000)
   return `${Math.floor(seconds / 60)} min ${seconds % 60} s`
-}
-
-function oneLine(text: string | undefined): string {
-  const flat = (text ?? '').replace(/\s+/g, ' ').trim()
-  return (flat.length > 80 ? `${flat.slice(0, 77)}...` : flat).replace(/\|/g, '\\|').replace(/`/g, "'")
 }
 
 function survivorLines(files: Report['files']): string[] {
@@ -125,6 +106,11 @@ function summary(report: Report, run: Run): string {
       : ['| where | mutator | status | replacement |', '|---|---|---|---|', ...survivors]),
     '',
     '## Ignored mutants, by reason',
+    '',
+    'A `Stryker disable next-line` directive silences every mutant of its mutator on its line, so some of',
+    'the mutants counted here under a directive\'s reason are siblings of the equivalent one that the',
+    'vectors would kill; `npm run mutation:directives` tells them apart in',
+    '[docs/mutation-directives.md](mutation-directives.md).',
     '',
     ...(ignored.length === 0 ? ['None.'] : ['| count | reason |', '|---|---|', ...ignored]),
     '',

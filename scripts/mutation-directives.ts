@@ -1,0 +1,173 @@
+// Audits the Stryker directives of reference/ and writes docs/mutation-directives.md.
+//
+// A `// Stryker disable next-line M: reason` silences every mutant of mutator M on the next line, and
+// Stryker offers nothing finer: `if (c)` mutated to `if (true)` and to `if (false)` are both
+// ConditionalExpression at the same place. So a directive written for one equivalent mutant can also
+// silence a sibling that the vectors kill. This script runs Stryker once more, on a copy of the project
+// whose directives are turned into plain comments, and compares that run with the last
+// `npm run mutation` (reports/mutation/mutation.json): for each directive line, which of the mutants it
+// silences the vectors kill, and which they do not (those its reason is about). A silenced mutant that
+// no directive reason covers would show up as a survivor in that run; the audit fails if there is one.
+//
+// usage: tsx scripts/mutation-directives.ts [--compare WITHOUT_DIRECTIVES.json]
+//   (--compare skips the Stryker run and reads a report of an earlier run without directives)
+import { execFileSync } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { isDetected, oneLine, type Mutant, type Report } from './mutation-report.ts'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const reportPath = join(root, 'reports/mutation/mutation.json')
+const withoutDirectivesPath = join(root, 'reports/mutation/without-directives.json')
+const auditPath = join(root, 'docs/mutation-directives.md')
+
+const DIRECTIVE = '// Stryker disable next-line'
+const DIRECTIVE_OFF = '// (directive off for the audit)'
+
+// ---- the run without directives ---------------------------------------------------------------
+
+/** A copy of the tracked files, node_modules linked, with every directive of reference/ turned off. */
+function copyWithoutDirectives(): string {
+  const copy = mkdtempSync(join(tmpdir(), 'mutation-directives-'))
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean)
+  for (const file of tracked) {
+    mkdirSync(dirname(join(copy, file)), { recursive: true })
+    cpSync(join(root, file), join(copy, file))
+  }
+  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir')
+  for (const name of readdirSync(join(copy, 'reference')).filter(file => file.endsWith('.ts'))) {
+    const path = join(copy, 'reference', name)
+    writeFileSync(path, readFileSync(path, 'utf8').replaceAll(DIRECTIVE, DIRECTIVE_OFF))
+  }
+  return copy
+}
+
+function runWithoutDirectives(): void {
+  const copy = copyWithoutDirectives()
+  try {
+    const config = join(copy, 'stryker.audit.config.mjs')
+    writeFileSync(config, [
+      "import base from './stryker.config.mjs'",
+      `export default { ...base, reporters: ['json', 'progress'], jsonReporter: { fileName: ${JSON.stringify(withoutDirectivesPath)} } }`,
+    ].join('\n'))
+    execFileSync('npx', ['stryker', 'run', config], { cwd: copy, stdio: 'inherit' })
+  } finally {
+    rmSync(copy, { recursive: true, force: true })
+  }
+}
+
+// ---- the comparison -----------------------------------------------------------------------------
+
+/**
+ * A mutant's identity in both runs: turning a directive into a comment moves no code, but a mutated
+ * switch case carries its leading comment in its replacement, so line comments are left out.
+ */
+function mutantKey(file: string, mutant: Mutant): string {
+  const { start, end } = mutant.location
+  const replacement = (mutant.replacement ?? '').replace(/\/\/[^\n]*\n?/g, '')
+  return `${file}:${start.line}:${start.column}:${end.line}:${end.column}:${mutant.mutatorName}:${replacement}`
+}
+
+export interface DirectiveLine {
+  where: string
+  reason: string
+  killed: Mutant[]
+  notKilled: Mutant[]
+}
+
+export interface Audit {
+  lines: DirectiveLine[]
+  /** Problems that make the audit fail. */
+  problems: string[]
+}
+
+function isAlive(mutant: Mutant): boolean {
+  return mutant.status === 'Survived' || mutant.status === 'NoCoverage'
+}
+
+/**
+ * Each mutant ignored with the directives and run without them (one ignored in both runs is the
+ * free-text-messages ignorer's, scripts/stryker-plugins.mjs), grouped by its line.
+ */
+export function auditDirectives(withDirectives: Report, withoutDirectives: Report): Audit {
+  const outcome = new Map<string, Mutant>()
+  for (const [file, { mutants }] of Object.entries(withoutDirectives.files)) {
+    for (const mutant of mutants) outcome.set(mutantKey(file, mutant), mutant)
+  }
+  const lines = new Map<string, DirectiveLine>()
+  const silenced = new Set<string>()
+  const problems: string[] = []
+  for (const [file, { mutants }] of Object.entries(withDirectives.files)) {
+    for (const mutant of mutants.filter(candidate => candidate.status === 'Ignored')) {
+      const key = mutantKey(file, mutant)
+      const found = outcome.get(key)
+      if (found === undefined) problems.push(`a silenced mutant is missing from the run without directives: ${key}`)
+      if (found === undefined || found.status === 'Ignored') continue
+      silenced.add(key)
+      const where = `${file}:${mutant.location.start.line}`
+      const line = lines.get(where) ?? { where, reason: mutant.statusReason ?? '', killed: [], notKilled: [] }
+      ;(isDetected(found) ? line.killed : line.notKilled).push(found)
+      lines.set(where, line)
+    }
+  }
+  for (const [key, mutant] of outcome) {
+    if (isAlive(mutant) && !silenced.has(key)) problems.push(`a mutant no directive silences survives the run without directives: ${key}`)
+  }
+  for (const line of lines.values()) {
+    if (line.notKilled.length === 0) problems.push(`a directive silences only mutants the vectors kill: ${line.where}`)
+  }
+  return { lines: [...lines.values()], problems }
+}
+
+function describe(mutant: Mutant): string {
+  return `${mutant.mutatorName} at ${mutant.location.start.column} \`${oneLine(mutant.replacement)}\``
+}
+
+function auditText(lines: readonly DirectiveLine[], runEnded: Date): string {
+  const sorted = [...lines].sort((a, b) => a.where.localeCompare(b.where, 'en', { numeric: true }))
+  const killed = lines.reduce((sum, line) => sum + line.killed.length, 0)
+  const notKilled = lines.reduce((sum, line) => sum + line.notKilled.length, 0)
+  return [
+    '# What the Stryker directives of the reference silence',
+    '',
+    'Generated by `npm run mutation:directives` (scripts/mutation-directives.ts). Do not edit by hand.',
+    '',
+    'A directive silences every mutant of its mutator on its line, and Stryker has nothing finer (`if (c)`',
+    'becomes `if (true)` and `if (false)`, both ConditionalExpression at the same place), so a directive',
+    'written for one equivalent mutant may also silence a sibling that the vectors kill. This audit ran',
+    'Stryker over a copy of the reference whose directives were plain comments and compared it with the',
+    'last `npm run mutation`. Every mutant that run left alive is one a directive silences, for the reason',
+    'the directive gives; the score in docs/mutation.md counts neither kind.',
+    '',
+    `- Run without directives ended: ${runEnded.toISOString().replace(/\.\d+Z$/, 'Z')}`,
+    `- Silenced by directives: ${killed + notKilled} mutants on ${lines.length} lines`,
+    `- Not killed by the vectors (equivalent, for the directive's reason): ${notKilled}`,
+    `- Killed by the vectors anyway (silenced with an equivalent sibling): ${killed}`,
+    '',
+    '## Directive lines that silence killed mutants',
+    '',
+    '| line | killed anyway | not killed (the reason is about these) | reason |',
+    '|---|---|---|---|',
+    ...sorted
+      .filter(line => line.killed.length > 0)
+      .map(line => `| ${line.where} | ${line.killed.map(describe).join('; ')} | ${line.notKilled.map(describe).join('; ') || '(none)'} | ${oneLine(line.reason)} |`),
+    '',
+  ].join('\n')
+}
+
+function main(args: readonly string[]): void {
+  const compare = args[0] === '--compare' ? args[1] : undefined
+  if (compare === undefined) runWithoutDirectives()
+  const withDirectives = JSON.parse(readFileSync(reportPath, 'utf8')) as Report
+  const withoutDirectivesReport = compare ?? withoutDirectivesPath
+  const withoutDirectives = JSON.parse(readFileSync(withoutDirectivesReport, 'utf8')) as Report
+  const { lines, problems } = auditDirectives(withDirectives, withoutDirectives)
+  writeFileSync(auditPath, auditText(lines, statSync(withoutDirectivesReport).mtime))
+  console.log(`wrote ${auditPath}`)
+  for (const problem of problems) console.error(problem)
+  if (problems.length > 0) process.exitCode = 1
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.slice(2))

@@ -1,0 +1,32 @@
+// What the mutation scripts read from Stryker's JSON report (mutation-testing-report-schema), and how
+// they print a piece of it in a Markdown table cell.
+
+export type Status = 'Killed' | 'Timeout' | 'Survived' | 'NoCoverage' | 'Ignored' | 'CompileError' | 'RuntimeError' | 'Pending'
+
+export interface Position {
+  line: number
+  column: number
+}
+
+export interface Mutant {
+  mutatorName: string
+  replacement?: string
+  status: Status
+  statusReason?: string
+  location: { start: Position; end: Position }
+}
+
+export interface Report {
+  files: Record<string, { mutants: Mutant[] }>
+  config: { concurrency: number }
+}
+
+export function isDetected(mutant: Mutant): boolean {
+  return mutant.status === 'Killed' || mutant.status === 'Timeout'
+}
+
+/** One line of at most 80 characters, safe inside a Markdown table cell. */
+export function oneLine(text: string | undefined): string {
+  const flat = (text ?? '').replace(/\s+/g, ' ').trim()
+  return (flat.length > 80 ? `${flat.slice(0, 77)}...` : flat).replace(/\|/g, '\\|').replace(/`/g, "'")
+}
