@@ -6,8 +6,8 @@
 // silence a sibling that the vectors kill. This script runs Stryker once more, on a copy of the project
 // whose directives are turned into plain comments, and compares that run with the last
 // `npm run mutation` (reports/mutation/mutation.json): for each directive line, which of the mutants it
-// silences the vectors kill, and which they do not (those its reason is about). A silenced mutant that
-// no directive reason covers would show up as a survivor in that run; the audit fails if there is one.
+// silences the vectors kill, and which they do not (those its reason is about). The audit fails when
+// that run leaves alive a mutant no directive silences, or a directive silences only killed mutants.
 //
 // usage: tsx scripts/mutation-directives.ts [--compare WITHOUT_DIRECTIVES.json]
 //   (--compare skips the Stryker run and reads a report of an earlier run without directives)

@@ -2,9 +2,9 @@
 // the config instead of once per mutant. Not matched by the default `*.test.ts` include.
 //
 // One test per vector file, running its cases in order until one fails: Stryker starts a vitest worker
-// per mutant, and registering and reporting a test per case (over 800) cost about a third of each such run, while running
-// a file's other cases costs a millisecond or so each. A failure names its case, so a killed mutant's
-// report still says which vector killed it.
+// per mutant, and registering and reporting a test per case (over 800) cost about a third of each such
+// run, while running a file's other cases costs a millisecond or so each. A failure names its case, so
+// a killed mutant's report still says which vector killed it.
 import { expect, inject, it } from 'vitest'
 import type { Adapter } from '../../conformance/adapter.ts'
 import { runCase } from '../../conformance/run-case.ts'
