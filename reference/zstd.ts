@@ -125,7 +125,7 @@ function decompressFrame(bytes: Uint8Array, frame: Frame): Uint8Array | undefine
     for (const block of frame.blocks) {
       const before = state.output.length
       decodeWholeBlock(bytes, block, state)
-      // The checksum covers the content in the order the blocks produce it.
+      // Hashed block by block, as check hashes a streamed frame, so the vectors run Xxh64's piecewise path.
       hash?.update(Uint8Array.from(state.output.slice(before)))
     }
   } catch (error) {

@@ -1,4 +1,4 @@
-// The small parts of check: the streaming XXH64 against the reference's one-shot hash, the line
+// The small parts of check: the streaming XXH64 against a one-shot hash (support.ts), the line
 // splitter across chunk boundaries and past its limit, the requirement mapping, and the options.
 import { describe, expect, it } from 'vitest'
 import { Xxh64 } from '../../reference/xxh64.ts'
