@@ -104,7 +104,7 @@ export class ArtifactCheck {
     // As the corpus pipeline does: the session asked for is the one the header names.
     this.load = new StreamingLoad({ header, sessionId: header['id'], vocabulary: this.settings.vocabulary })
     const load = this.load
-    this.scanner = new RecordScanner((records, line, plainNumbers) => load.line(records, line, plainNumbers), committed)
+    this.scanner = new RecordScanner((records, line) => load.line(records, line), committed)
   }
 
   /** One complete record line; `strict` inside a zstd artifact's complete frames. */

@@ -47,29 +47,36 @@ export interface LoadSettings {
   vocabulary?: unknown
 }
 
+/** Negative zero, or an infinity (JSON.parse makes one from a number too large for a double). */
+function isUnsafeNumber(value: number): boolean {
+  // -0 is the only zero whose inverse is negative; an infinity minus itself is NaN.
+  return value === 0 ? 1 / value < 0 : value - value !== 0
+}
+
 /**
- * A value straight from JSON.parse is a plain, acyclic, dense tree, so its only possible lossless-JSON
- * faults are negative zero and an overflowed (infinite) number. Without those it is its own snapshot;
- * with one, the reference's snapshot finds and ranks the fault.
+ * Whether a decoded value (plain, acyclic, dense) holds an unsafe number anywhere. A stack, not
+ * recursion: a value may be nested 10,000 deep.
  */
 function holdsUnsafeNumber(root: unknown): boolean {
-  if (typeof root === 'number') return Object.is(root, -0) || !Number.isFinite(root)
   const stack: unknown[] = [root]
   while (stack.length > 0) {
     const value = stack.pop()
-    if (typeof value !== 'object' || value === null) continue
-    const members: unknown[] = Array.isArray(value) ? value : Object.values(value)
-    for (let index = 0; index < members.length; index++) {
-      const member = members[index]
-      if (typeof member === 'number') {
-        // -0 is the only zero whose inverse is negative; an infinity minus itself is NaN.
-        if (member === 0 ? 1 / member < 0 : member - member !== 0) return true
-      } else if (typeof member === 'object' && member !== null) stack.push(member)
+    if (typeof value === 'number') {
+      if (isUnsafeNumber(value)) return true
+    } else if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) stack.push(value[index])
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key in value) stack.push((value as JsonRecord)[key])
     }
   }
   return false
 }
 
+/**
+ * A decoded record is a plain, acyclic, dense tree, so its only possible lossless-JSON faults are
+ * negative zero and an infinity. Without those it is its own snapshot; with one, the reference's
+ * snapshot finds and ranks the fault.
+ */
 function parsedSnapshot(value: unknown): Snapshot {
   return holdsUnsafeNumber(value) ? snapshotJson(value) : { value }
 }
@@ -132,9 +139,8 @@ export class StreamingLoad {
    * through every phase, and the others only repeat its relation outcome at their own seqs (a fault
    * of the first in any load phase is the first of that phase, so theirs would never be reported).
    */
-  /** `plainNumbers`: the line's text shows that it holds no negative zero and no infinity. */
-  line(records: readonly unknown[], line: number, plainNumbers: boolean): void {
-    const related = this.event(records[0], line, plainNumbers)
+  line(records: readonly unknown[], line: number): void {
+    const related = this.event(records[0], line)
     const members = records.length - 1
     if (members === 0) return
     this.count += members
@@ -143,10 +149,10 @@ export class StreamingLoad {
   }
 
   /** One decoded event record, in order; true when it reached the relations. */
-  event(raw: unknown, line: number, plainNumbers: boolean): boolean {
+  private event(raw: unknown, line: number): boolean {
     const index = this.count++
     if (this.earliest <= LEGACY) return false
-    const snapshot = plainNumbers ? { value: raw } : parsedSnapshot(raw)
+    const snapshot = parsedSnapshot(raw)
     let record = snapshot.value
     const seq = seqForRecord(record, index)
     const legacy = legacyRejectionFault(record)

@@ -1,8 +1,10 @@
 // The small parts of check: the streaming XXH64 against a one-shot hash (support.ts), the line
-// splitter across chunk boundaries and past its limit, the requirement mapping, and the options.
+// splitter across chunk boundaries and past its limit, the record scanner's hand-over of a line's
+// events, the requirement mapping, and the options.
 import { describe, expect, it } from 'vitest'
 import { Xxh64 } from '../../reference/xxh64.ts'
 import { LineSplitter } from '../../conformance/check/lines.ts'
+import { RecordScanner } from '../../conformance/check/record-scan.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { parseCheckOptions } from '../../conformance/check/options.ts'
 import { random } from './log-generator.ts'
@@ -57,6 +59,29 @@ describe('line splitter', () => {
 
   it('skips a line over the limit without assembling it, and goes on after it', () => {
     expect(split(['x'.repeat(7), 'y'.repeat(7), 'z\nok\n', 'w'.repeat(20)], 10)).toEqual({ lines: [['ok', 2, 16, 19]], oversized: [1], tail: 20, next: 3 })
+  })
+})
+
+describe('record scanner', () => {
+  function scanned(lines: string[]): { handed: [number, number[]][]; rejected: (string | undefined)[] } {
+    const handed: [number, number[]][] = []
+    const scanner = new RecordScanner((records, line) => handed.push([line, records.map(record => (record as { seq: number }).seq)]), 0)
+    const rejected = lines.map((line, index) => scanner.judge(Buffer.from(line), index + 2, 0, 0, false)?.error.code)
+    return { handed, rejected }
+  }
+
+  it('hands the members of a packed row to the load together, as one line', () => {
+    // The load checks the first member fully and repeats its outcome for the others (streaming-load.ts).
+    const row = '{"type":"text-chunks","seq0":1,"time0":5,"data":{"turn":1,"step":1,"index":0,"dt":[1,1],"texts":["a","b","c"]}}'
+    expect(scanned(['{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}', row, '{"type":"step/end","seq":4,"time":9,"data":{"turn":1,"step":1}}'])).toEqual({
+      handed: [[2, [0]], [3, [1, 2, 3]], [4, [4]]], rejected: [undefined, undefined, undefined],
+    })
+  })
+
+  it('hands on nothing from a damaged line, nor from any line after it', () => {
+    expect(scanned(['{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}', '{"type":', '{"type":"x","seq":1,"time":0,"data":{}}'])).toEqual({
+      handed: [[2, [0]]], rejected: [undefined, undefined, undefined],
+    })
   })
 })
 
