@@ -13,9 +13,10 @@
 //
 // Every measurement runs in a child process of its own, so that peak RSS is the child's
 // (process.resourceUsage().maxRSS). Times are CPU times (user + system) of the measured work, the best of
-// `runs`; wall times are printed too. On a shared machine CPU time is the steadier of the two.
+// `runs`, the jobs compared taking turns; wall times are printed too. On a shared machine CPU time is
+// the steadier of the two.
 //
-// usage: tsx scripts/bench-check.ts [N] [M] [runs]     (defaults: N = 1000000, M = 100000, runs = 3)
+// usage: tsx scripts/bench-check.ts [N] [M] [runs]     (defaults: N = 1000000, M = 100000, runs = 5)
 import { execFileSync } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -74,8 +75,8 @@ function eachLine(file: string, onLine: (bytes: Buffer, start: number, end: numb
 async function child(kind: string, file: string): Promise<Measured> {
   if (kind === 'parse') return measure(() => `${eachLine(file, (bytes, start, end) => JSON.parse(bytes.toString('utf8', start, end)))} lines`)
   if (kind === 'decode') {
-    // check's line work alone: the reference's record-line decoding (JSONL-9, JSONL-10, the ROW rules)
-    // behind check's number pre-scan, with every event counted and none checked.
+    // check's line work alone: the reference's record-line decoding (JSONL-9, JSONL-10, the ROW rules),
+    // with every event counted and none checked.
     const { RecordScanner } = await import('../conformance/check/record-scan.ts')
     return measure(() => {
       let events = 0
@@ -164,14 +165,23 @@ function runChild(kind: string, file: string): Measured {
   return JSON.parse(output.trim().split('\n').at(-1) as string) as Measured
 }
 
-function best(kind: string, file: string, runs: number): Measured {
-  const all = Array.from({ length: runs }, () => runChild(kind, file))
+function best(all: readonly Measured[]): Measured {
   return {
     cpuMs: Math.min(...all.map(run => run.cpuMs)),
     wallMs: Math.min(...all.map(run => run.wallMs)),
     maxRssMb: Math.max(...all.map(run => run.maxRssMb)),
     detail: all[0]?.detail ?? '',
   }
+}
+
+/**
+ * The best of `runs` of each job. The jobs take turns, round after round, so that a noisy spell on
+ * the shared machine falls on all of them rather than on every run of one, which would skew a ratio.
+ */
+function bestOfRounds(jobs: readonly (readonly [kind: string, file: string])[], runs: number): Measured[] {
+  const measured = jobs.map((): Measured[] => [])
+  for (let round = 0; round < runs; round++) jobs.forEach(([kind, file], index) => measured[index]?.push(runChild(kind, file)))
+  return measured.map(best)
 }
 
 function upstreamInstalled(): boolean {
@@ -196,7 +206,7 @@ async function main(args: string[]): Promise<void> {
     console.log(JSON.stringify(await child(args[1] as string, args[2] as string)))
     return
   }
-  const [size = 1_000_000, replaceSize = 100_000, runs = 3] = args.map(Number)
+  const [size = 1_000_000, replaceSize = 100_000, runs = 5] = args.map(Number)
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-check-'))
   try {
     const log = path.join(dir, 'bench.jsonl')
@@ -207,16 +217,13 @@ async function main(args: string[]): Promise<void> {
     writeLines(large, replaceHeavyLines(10 * replaceSize))
 
     console.log(`log of ${size} events; best of ${runs} runs, each in a child process\n`)
-    const parse = best('parse', log, runs)
-    const decode = best('decode', log, runs)
-    const check = best('check', log, runs)
+    const [parse, decode, check] = bestOfRounds([['parse', log], ['decode', log], ['check', log]], runs) as [Measured, Measured, Measured]
     console.log(row('JSON.parse line loop', parse))
     console.log(row('check: line decoding alone', decode))
     console.log(row('check', check))
     const upstream = upstreamInstalled() ? runChild('upstream', log) : undefined
     if (upstream !== undefined) console.log(row('upstream Session.create', upstream))
-    const smallRun = best('check', small, runs)
-    const largeRun = best('check', large, runs)
+    const [smallRun, largeRun] = bestOfRounds([['check', small], ['check', large]], runs) as [Measured, Measured]
     console.log(row(`check replace-heavy ${replaceSize}`, smallRun))
     console.log(row(`check replace-heavy ${10 * replaceSize}`, largeRun))
 
