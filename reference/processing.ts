@@ -95,13 +95,14 @@ export function eventFault(entry: Entry, expectedSeq: number): Fault | undefined
 }
 
 function replayPhase(entries: readonly Entry[], base: number): Result<SessionEvent[]> {
-  const surface = emptySurface(base)
+  const surface = emptySurface()
   const events: SessionEvent[] = []
+  const eventAt = (seq: number): SessionEvent | undefined => events[seq - base]
   for (const [index, entry] of entries.entries()) {
     const found = eventFault(entry, base + index)
     if (found !== undefined) return rejectAt(found, { seq: entry.seq })
     const event = entry.record as SessionEvent
-    const planned = planSurfaceEvent(surface, event, events)
+    const planned = planSurfaceEvent(surface, event, eventAt)
     if (!planned.ok) return rejectAt(planned.fault, { seq: entry.seq })
     applySurfacePlan(surface, planned.plan)
     events.push(event)
@@ -178,7 +179,7 @@ export function appendCandidate(input: AppendInput): Result<SessionEvent> {
   if (found !== undefined) return rejectAt(found, { seq })
   const { type, data, ...markers } = candidate
   const event = { type, seq, time: input.time, data, ...markers } as SessionEvent
-  const planned = planSurfaceEvent(foldSurfaceState(input.events), event, input.events)
+  const planned = planSurfaceEvent(foldSurfaceState(input.events), event, seq => input.events[seq])
   if (!planned.ok) return rejectAt(planned.fault, { seq })
   return accept(event)
 }

@@ -2,15 +2,14 @@
  * Chapter 05: surface operations. The surface is the ordered list of seqs the model sees; an
  * `append` pushes the event's seq, a `replace` swaps the positional range start..end for the event.
  *
- * Cost. The surface is a doubly linked list whose links live in arrays indexed by seq (seqs are
- * dense, so no hash map is needed): `prev[seq]`, `next[seq]`, and `order[seq]`, which is -1 when the
- * seq is not a node, so membership is one array read. Order keys strictly increase along the list:
- * an appended node takes the next counter value, and a replacing node takes the key of the `start`
- * node it replaces. That node's left neighbour has a smaller key and its right neighbour (after
- * `end`) a larger one, so the order holds forever without relabelling, and "start sits after end"
- * is one comparison of keys. A valid replace then walks from start to end, which visits exactly the
- * shadowed nodes; each node is shadowed at most once, so a whole fold costs
- * O(events + shadowed nodes + cited sources).
+ * Cost. The surface is a doubly linked list of its current nodes, held in a map by seq: membership is
+ * one lookup, and a shadowed node leaves the map, so the state holds the surface and nothing more,
+ * however long the log. Order keys strictly increase along the list: an appended node takes the next
+ * counter value, and a replacing node takes the key of the `start` node it replaces. That node's left
+ * neighbour has a smaller key and its right neighbour (after `end`) a larger one, so the order holds
+ * forever without relabelling, and "start sits after end" is one comparison of keys. A valid replace
+ * then walks from start to end, which visits exactly the shadowed nodes; each node is shadowed at most
+ * once, so a whole fold costs O(events + shadowed nodes + cited sources).
  */
 import { fault, type Fault } from './result.ts'
 import { hasOwn, isNonNegativeSafeInteger, isRecord } from './lossless-json.ts'
@@ -35,23 +34,28 @@ export interface SurfaceValue {
   generation: number
 }
 
-/** No node: the end of the list, or "not on the surface" in `order`. */
+/** No node: the end of the list. */
 const NONE = -1
 
+/** A current node: its neighbours' seqs (NONE at the ends) and its order key. */
+interface SurfaceNode {
+  prev: number
+  next: number
+  order: number
+}
+
 export interface SurfaceState {
-  /** The first seq of the folded window (0 for a whole log, SURF-3); slot i holds seq base + i. */
-  base: number
   head: number
   tail: number
-  /** The neighbours (seqs) of each node (NONE at the ends), by slot. */
-  prev: number[]
-  next: number[]
-  /** The order key of each node, or NONE when the seq is not a current node, by slot. */
-  order: number[]
+  /** The current nodes by seq. */
+  nodes: Map<number, SurfaceNode>
   nextOrder: number
   generation: number
   replacements: Replacement[]
 }
+
+/** The event a replace shadows, by seq (planReplace reads a shadowed tool/result, REWR-6). */
+export type EventAt = (seq: number) => SessionEvent | undefined
 
 /** A checked transition that has not touched the state yet (so a rejection changes nothing). */
 export type SurfacePlan =
@@ -61,21 +65,13 @@ export type SurfacePlan =
 
 export type Planned = { ok: true; plan: SurfacePlan } | { ok: false; fault: Fault }
 
-export function emptySurface(base = 0): SurfaceState {
-  return {
-    base, head: NONE, tail: NONE,
-    // Stryker disable next-line ArrayDeclaration: link writes a node's own prev and next slots before anything reads them, and only nodes' slots are read
-    prev: [], next: [],
-    order: [], nextOrder: 0, generation: 0, replacements: [],
-  }
+export function emptySurface(): SurfaceState {
+  return { head: NONE, tail: NONE, nodes: new Map(), nextOrder: 0, generation: 0, replacements: [] }
 }
 
-function slot(state: SurfaceState, seq: number): number {
-  return seq - state.base
-}
-
-export function isOnSurface(state: SurfaceState, seq: number): boolean {
-  return (state.order[slot(state, seq)] ?? NONE) !== NONE
+/** A node the caller knows to be current. */
+function nodeAt(state: SurfaceState, seq: number): SurfaceNode {
+  return state.nodes.get(seq) as SurfaceNode
 }
 
 function isReplaceOp(value: object): value is ReplaceSurfaceOp {
@@ -102,24 +98,21 @@ export function surfaceOpOf(event: SessionEvent): { ok: true; op: SurfaceOp | un
 /** The seqs from `start` to `end` along the list. The caller has checked start is not after end. */
 function spanSeqs(state: SurfaceState, start: number, end: number): number[] {
   const seqs = [start]
-  for (let seq = start; seq !== end; seq = state.next[slot(state, seq)] as number) seqs.push(state.next[slot(state, seq)] as number)
+  for (let seq = start; seq !== end; seq = nodeAt(state, seq).next) seqs.push(nodeAt(state, seq).next)
   return seqs
 }
 
-function planReplace(
-  state: SurfaceState,
-  event: SessionEvent,
-  op: ReplaceSurfaceOp,
-  events: readonly SessionEvent[],
-): Planned {
+function planReplace(state: SurfaceState, event: SessionEvent, op: ReplaceSurfaceOp, eventAt: EventAt): Planned {
   const { start, end } = op
-  if (!isOnSurface(state, start)) return { ok: false, fault: fault('SURFACE_REPLACE_START_NOT_FOUND', `replace start ${start} is not on the surface`) }
-  if (!isOnSurface(state, end)) return { ok: false, fault: fault('SURFACE_REPLACE_END_NOT_FOUND', `replace end ${end} is not on the surface`) }
-  if ((state.order[slot(state, start)] as number) > (state.order[slot(state, end)] as number)) {
+  const first = state.nodes.get(start)
+  if (first === undefined) return { ok: false, fault: fault('SURFACE_REPLACE_START_NOT_FOUND', `replace start ${start} is not on the surface`) }
+  const last = state.nodes.get(end)
+  if (last === undefined) return { ok: false, fault: fault('SURFACE_REPLACE_END_NOT_FOUND', `replace end ${end} is not on the surface`) }
+  if (first.order > last.order) {
     return { ok: false, fault: fault('SURFACE_REPLACE_REVERSED', `replace start ${start} sits after end ${end} on the surface`) }
   }
   const shadowedSeqs = spanSeqs(state, start, end)
-  const found = provenanceFault(event, shadowedSeqs) ?? rewriteFault(event, shadowedSeqs, seq => events[slot(state, seq)])
+  const found = provenanceFault(event, shadowedSeqs) ?? rewriteFault(event, shadowedSeqs, eventAt)
   if (found !== undefined) return { ok: false, fault: found }
   // Stryker disable next-line StringLiteral: applySurfacePlan treats every kind other than none and append as a replace
   return { ok: true, plan: { kind: 'replace', seq: event.seq, start, end, shadowedSeqs } }
@@ -128,9 +121,9 @@ function planReplace(
 /**
  * SURF-9 order for one event whose envelope and seq are already checked: eligibility and grammar,
  * then (append) provenance, or (replace) start, end, order, provenance with coverage, rewrite rule.
- * `events` holds at least every event of the window before this one (index = seq - base).
+ * `eventAt` finds at least every current node's event.
  */
-export function planSurfaceEvent(state: SurfaceState, event: SessionEvent, events: readonly SessionEvent[]): Planned {
+export function planSurfaceEvent(state: SurfaceState, event: SessionEvent, eventAt: EventAt): Planned {
   const opResult = surfaceOpOf(event)
   if (!opResult.ok) return opResult
   const op = opResult.op
@@ -139,30 +132,16 @@ export function planSurfaceEvent(state: SurfaceState, event: SessionEvent, event
     const found = provenanceFault(event, [])
     return found === undefined ? { ok: true, plan: { kind: 'append', seq: event.seq } } : { ok: false, fault: found }
   }
-  return planReplace(state, event, op, events)
-}
-
-/** Grow the arrays so that `seq` has a slot; seqs arrive in order, so this pushes at most a few. */
-// Stryker disable next-line BlockStatement: link assigns the slots directly, and unset slots read as NONE through ?? in isOnSurface
-function ensureSlot(state: SurfaceState, seq: number): void {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: growing the arrays is an optimisation: unset slots read as NONE either way
-  while (state.order.length <= slot(state, seq)) {
-    state.prev.push(NONE)
-    state.next.push(NONE)
-    state.order.push(NONE)
-  }
+  return planReplace(state, event, op, eventAt)
 }
 
 /** Link node `seq` between `before` and `after` (either may be NONE). */
 function link(state: SurfaceState, seq: number, order: number, before: number, after: number): void {
-  ensureSlot(state, seq)
-  state.prev[slot(state, seq)] = before
-  state.next[slot(state, seq)] = after
-  state.order[slot(state, seq)] = order
+  state.nodes.set(seq, { prev: before, next: after, order })
   if (before === NONE) state.head = seq
-  else state.next[slot(state, before)] = seq
+  else nodeAt(state, before).next = seq
   if (after === NONE) state.tail = seq
-  else state.prev[slot(state, after)] = seq
+  else nodeAt(state, after).prev = seq
 }
 
 export function applySurfacePlan(state: SurfaceState, plan: SurfacePlan): void {
@@ -171,10 +150,9 @@ export function applySurfacePlan(state: SurfaceState, plan: SurfacePlan): void {
     link(state, plan.seq, state.nextOrder++, state.tail, NONE)
     return
   }
-  const order = state.order[slot(state, plan.start)] as number
-  const before = state.prev[slot(state, plan.start)] as number
-  const after = state.next[slot(state, plan.end)] as number
-  for (const seq of plan.shadowedSeqs) state.order[slot(state, seq)] = NONE
+  const { order, prev: before } = nodeAt(state, plan.start)
+  const after = nodeAt(state, plan.end).next
+  for (const seq of plan.shadowedSeqs) state.nodes.delete(seq)
   link(state, plan.seq, order, before, after)
   state.generation += 1
   state.replacements.push({ seq: plan.seq, start: plan.start, end: plan.end, shadowedSeqs: plan.shadowedSeqs })
@@ -182,15 +160,19 @@ export function applySurfacePlan(state: SurfaceState, plan: SurfacePlan): void {
 
 export function surfaceNodes(state: SurfaceState): number[] {
   const nodes: number[] = []
-  for (let seq = state.head; seq !== NONE; seq = state.next[slot(state, seq)] as number) nodes.push(seq)
+  for (let seq = state.head; seq !== NONE; seq = nodeAt(state, seq).next) nodes.push(seq)
   return nodes
 }
 
-/** Fold a loaded log or window (the `surface` operation). Events `load` accepted never fail to plan. */
+/**
+ * Fold a loaded log or a window of one whose first seq is `base` (the `surface` operation, SURF-3).
+ * Events `load` accepted never fail to plan.
+ */
 export function foldSurfaceState(events: readonly SessionEvent[], base = 0): SurfaceState {
-  const state = emptySurface(base)
+  const state = emptySurface()
+  const eventAt: EventAt = seq => events[seq - base]
   for (const event of events) {
-    const planned = planSurfaceEvent(state, event, events)
+    const planned = planSurfaceEvent(state, event, eventAt)
     // Stryker disable next-line ConditionalExpression: the folds run only over logs that load accepted, whose every event plans
     if (planned.ok) applySurfacePlan(state, planned.plan)
   }

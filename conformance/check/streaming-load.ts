@@ -8,9 +8,10 @@
 // a bad shape earlier in the log. Relations run on the events that passed replay and count only when
 // the whole load passes.
 //
-// What is kept: the surface fold (reference/surface.ts, three numbers per seq), the tool/result
-// events on the surface with their result content blanked (all a rewrite check reads, REWR-6), the
-// message ids LEGACY-11 may inherit, and the relation state with its open brackets.
+// What is kept: the surface fold (reference/surface.ts: the current nodes), the tool/result events on
+// the surface with their result content blanked (all a rewrite check reads, REWR-6), the message ids
+// LEGACY-11 may inherit (one per message event of the log), and the relation state with its open
+// brackets.
 import { isRecord, snapshotJson, type JsonRecord, type Snapshot } from '../../reference/lossless-json.ts'
 import { effectiveSessionId, eventFault, messageIdOf, shapeFault } from '../../reference/processing.ts'
 import { headerFieldsFault, headerIdentityFault } from '../../reference/storage-header.ts'
@@ -81,21 +82,6 @@ function parsedSnapshot(value: unknown): Snapshot {
   return holdsUnsafeNumber(value) ? snapshotJson(value) : { value }
 }
 
-/** "Not a node" in the surface fold's arrays (reference/surface.ts). */
-const NO_NODE = -1
-
-/**
- * The fold grows its per-seq arrays one slot per event; doubling them ahead, filled with the value a
- * new slot gets anyway, saves most of the copying and changes nothing the fold can see.
- */
-function growSurface(surface: SurfaceState, seq: number): void {
-  for (const slots of [surface.prev, surface.next, surface.order]) {
-    const length = slots.length
-    slots.length = Math.max(2 * length, seq + 1, 1024)
-    slots.fill(NO_NODE, length)
-  }
-}
-
 /** Stage indexes, for the "has an earlier stage failed" test on every event. */
 const HEADER = 0
 const LEGACY = 1
@@ -111,9 +97,10 @@ export class StreamingLoad {
   private readonly known: ReadonlySet<string> | undefined
   private readonly upgrades: UpgradeContext
   private readonly messageIds = new Map<number, string>()
-  private readonly surface: SurfaceState = emptySurface(0)
-  /** tool/result events on the surface, by seq (a sparse array, as planSurfaceEvent indexes by seq). */
-  private readonly surfaceResults: SessionEvent[] = []
+  private readonly surface: SurfaceState = emptySurface()
+  /** tool/result events on the surface, by seq: the only events a replace can need (REWR-6). */
+  private readonly surfaceResults = new Map<number, SessionEvent>()
+  private readonly resultAt = (seq: number): SessionEvent | undefined => this.surfaceResults.get(seq)
   private readonly relations = new RelationStream()
   private count = 0
 
@@ -200,8 +187,7 @@ export class StreamingLoad {
     const found = eventFault(entry, index)
     if (found !== undefined) return this.note(REPLAY, found, entry.seq, line)
     const event = entry.record as SessionEvent
-    if (this.surface.order.length <= event.seq) growSurface(this.surface, event.seq)
-    const planned = planSurfaceEvent(this.surface, event, this.surfaceResults)
+    const planned = planSurfaceEvent(this.surface, event, this.resultAt)
     if (!planned.ok) return this.note(REPLAY, planned.fault, entry.seq, line)
     applySurfacePlan(this.surface, planned.plan)
     // The fold's list of replacements is for the `surface` operation; a check never reads it.
@@ -213,7 +199,7 @@ export class StreamingLoad {
 
   private trackResults(plan: SurfacePlan, event: SessionEvent): void {
     if (plan.kind === 'none') return
-    if (plan.kind === 'replace') for (const seq of plan.shadowedSeqs) delete this.surfaceResults[seq]
-    if (event.type === 'tool/result') this.surfaceResults[event.seq] = { ...event, data: withBlankedResultContent(event.data) }
+    if (plan.kind === 'replace') for (const seq of plan.shadowedSeqs) this.surfaceResults.delete(seq)
+    if (event.type === 'tool/result') this.surfaceResults.set(event.seq, { ...event, data: withBlankedResultContent(event.data) })
   }
 }

@@ -138,7 +138,7 @@ describe('surface fold against an array model', () => {
           candidateEvent = user(seq, replace(start, end, sources))
           expected = modelReplace(model, start, end, sources, seq)
         }
-        const planned = planSurfaceEvent(state, candidateEvent, log)
+        const planned = planSurfaceEvent(state, candidateEvent, seq => log[seq])
         if ('code' in expected) {
           expect(planned.ok ? 'accepted' : planned.fault.code).toBe(expected.code)
           seen.rejected++
