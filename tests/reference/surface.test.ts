@@ -151,6 +151,8 @@ describe('surface fold against an array model', () => {
         model = expected.nodes
         log.push(candidateEvent)
         expect(surfaceNodes(state)).toEqual(model)
+        // The fold holds the surface and nothing more: a shadowed node leaves it.
+        expect(state.nodes.size).toBe(model.length)
       }
     }
     expect(seen.replaced).toBeGreaterThan(1000)
