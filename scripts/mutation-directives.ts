@@ -16,10 +16,9 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, stat
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { isDetected, oneLine, type Mutant, type Report } from './mutation-report.ts'
+import { MUTATION_REPORT_PATH, isDetected, oneLine, type Mutant, type Report } from './mutation-report.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const reportPath = join(root, 'reports/mutation/mutation.json')
 const withoutDirectivesPath = join(root, 'reports/mutation/without-directives.json')
 const auditPath = join(root, 'docs/mutation-directives.md')
 
@@ -160,7 +159,7 @@ function auditText(lines: readonly DirectiveLine[], runEnded: Date): string {
 function main(args: readonly string[]): void {
   const compare = args[0] === '--compare' ? args[1] : undefined
   if (compare === undefined) runWithoutDirectives()
-  const withDirectives = JSON.parse(readFileSync(reportPath, 'utf8')) as Report
+  const withDirectives = JSON.parse(readFileSync(MUTATION_REPORT_PATH, 'utf8')) as Report
   const withoutDirectivesReport = compare ?? withoutDirectivesPath
   const withoutDirectives = JSON.parse(readFileSync(withoutDirectivesReport, 'utf8')) as Report
   const { lines, problems } = auditDirectives(withDirectives, withoutDirectives)

@@ -1,5 +1,9 @@
-// What the mutation scripts read from Stryker's JSON report (mutation-testing-report-schema), and how
-// they print a piece of it in a Markdown table cell.
+// What the mutation scripts read from Stryker's JSON report (mutation-testing-report-schema), where
+// `npm run mutation` writes it, and how they print a piece of it in a Markdown table cell.
+import { fileURLToPath } from 'node:url'
+
+/** The JSON report of the last `npm run mutation` (stryker.config.mjs). */
+export const MUTATION_REPORT_PATH = fileURLToPath(new URL('../reports/mutation/mutation.json', import.meta.url))
 
 export type Status = 'Killed' | 'Timeout' | 'Survived' | 'NoCoverage' | 'Ignored' | 'CompileError' | 'RuntimeError' | 'Pending'
 

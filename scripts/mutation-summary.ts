@@ -4,10 +4,9 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { oneLine, type Mutant, type Report, type Status } from './mutation-report.ts'
+import { MUTATION_REPORT_PATH, oneLine, type Mutant, type Report, type Status } from './mutation-report.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const reportPath = join(root, 'reports/mutation/mutation.json')
 /** Written by the run-timer reporter (scripts/stryker-plugins.mjs). */
 const runPath = join(root, 'reports/mutation/run.json')
 const summaryPath = join(root, 'docs/mutation.md')
@@ -117,7 +116,7 @@ function summary(report: Report, run: Run): string {
   ].join('\n')
 }
 
-const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report
+const report = JSON.parse(readFileSync(MUTATION_REPORT_PATH, 'utf8')) as Report
 const run = JSON.parse(readFileSync(runPath, 'utf8')) as Run
 writeFileSync(summaryPath, summary(report, run))
 console.log(`wrote ${summaryPath}`)

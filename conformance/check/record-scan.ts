@@ -43,10 +43,6 @@ export class RecordScanner {
     return { events: this.sink as unknown as unknown[], defect: undefined, committed }
   }
 
-  get eventCount(): number {
-    return this.sink.length
-  }
-
   get state(): Readonly<LineScan> {
     return this.scan
   }
