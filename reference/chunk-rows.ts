@@ -1,7 +1,8 @@
 /**
  * Chapter 19 (ROW rules): packed chunk rows, the storage-only records that hold a run of
- * `assistant/chunk` deltas. `decodeStorageRecord` turns one parsed storage record into events
- * (ROW-2, ROW-3); `packChunkRuns` is the encoder of ROW-5..7 (a writer may use it; readers never do).
+ * `assistant/chunk` deltas. `readStorageRecord` checks one parsed storage record (ROW-2, ROW-3) and
+ * says which events it stands for, `recordEvents` builds them; `packChunkRuns` is the encoder of
+ * ROW-5..7 (a writer may use it; readers never do).
  */
 import { fault, type Fault } from './result.ts'
 import { hasOwn, isNonNegativeSafeInteger, isRecord, isSafeInteger, type JsonRecord } from './lossless-json.ts'
@@ -24,7 +25,23 @@ const TAG_OF_DELTA_TYPE: Record<string, RowTag> = {
   'tool-call-delta': 'tool-call-chunks',
 }
 
-export type Decoded = { ok: true; events: unknown[] } | { ok: false; fault: Fault }
+/** A row that passed ROW-3: what its members share, and each member's payload and time. */
+export interface CheckedRow {
+  tag: RowTag
+  seq0: number
+  data: JsonRecord
+  members: readonly string[]
+  times: readonly number[]
+}
+
+/**
+ * The events one storage record stands for: itself, or the members of a checked row. A row's members
+ * are built only when asked for (`eventAt`, `recordEvents`), so a reader that needs only the first of
+ * them and their count does not build the others.
+ */
+export type StoredEvents = { kind: 'single'; event: unknown } | { kind: 'row'; row: CheckedRow }
+
+export type Read = { ok: true; events: StoredEvents } | { ok: false; fault: Fault }
 
 function isRowTag(value: unknown): value is RowTag {
   return (ROW_TAGS as readonly unknown[]).includes(value)
@@ -35,7 +52,7 @@ function hasExactKeys(record: JsonRecord, keys: readonly string[]): boolean {
   return Object.keys(record).length === keys.length && keys.every(key => hasOwn(record, key))
 }
 
-function rowFault(tag: string, why: string): Decoded {
+function rowFault(tag: string, why: string): Read {
   // Stryker disable next-line ObjectLiteral,StringLiteral: the line decoder reads only ok of a failed row; the fault is for people
   return { ok: false, fault: fault('JSONL_ROW_INVALID', `malformed ${tag} row: ${why}`) }
 }
@@ -94,7 +111,7 @@ function memberChunk(tag: RowTag, data: JsonRecord, member: string): JsonRecord 
   }
 }
 
-function decodeRow(tag: RowTag, row: JsonRecord): Decoded {
+function checkRow(tag: RowTag, row: JsonRecord): Read {
   if (!hasExactKeys(row, ['type', 'seq0', 'time0', 'data'])) return rowFault(tag, 'keys must be type, seq0, time0, data')
   const { seq0, time0, data } = row
   // Negative zero is not a safe integer here (ROW-3): a decoder must not turn it into zero.
@@ -110,25 +127,45 @@ function decodeRow(tag: RowTag, row: JsonRecord): Decoded {
   if (!Number.isSafeInteger((seq0 as number) + (members.length - 1))) return rowFault(tag, 'member seqs leave the safe range')
   const times = memberTimes(time0 as number, data['dt'] as number[])
   if (times === undefined) return rowFault(tag, 'member times leave the safe range')
-  const events = members.map((member, k) => ({
+  return { ok: true, events: { kind: 'row', row: { tag, seq0: seq0 as number, data, members, times } } }
+}
+
+/** ROW-2: member `k` of a checked row as the `assistant/chunk` event it stands for. */
+function memberEvent(row: CheckedRow, k: number): JsonRecord {
+  const { tag, data } = row
+  return {
     type: 'assistant/chunk',
-    seq: (seq0 as number) + k,
-    time: times[k],
-    data: { turn: data['turn'], step: data['step'], chunk: memberChunk(tag, data, member) },
-  }))
-  return { ok: true, events }
+    seq: row.seq0 + k,
+    time: row.times[k],
+    data: { turn: data['turn'], step: data['step'], chunk: memberChunk(tag, data, row.members[k] as string) },
+  }
 }
 
 /**
- * One parsed storage record to the events it stands for. A record tagged as a row is validated and
- * expanded; anything else (including non-objects) is one event, validated later by load.
+ * One parsed storage record checked: a record tagged as a row must be a valid row (ROW-3); anything
+ * else (including non-objects) is one event, validated later by load.
  */
-export function decodeStorageRecord(record: unknown): Decoded {
+export function readStorageRecord(record: unknown): Read {
   if (isRecord(record)) {
     const tag = record['type']
-    if (isRowTag(tag)) return decodeRow(tag, record)
+    if (isRowTag(tag)) return checkRow(tag, record)
   }
-  return { ok: true, events: [record] }
+  return { ok: true, events: { kind: 'single', event: record } }
+}
+
+/** How many events a record stands for. */
+export function eventCount(events: StoredEvents): number {
+  return events.kind === 'single' ? 1 : events.row.members.length
+}
+
+/** The `k`-th event a record stands for (0 <= k < eventCount). */
+export function eventAt(events: StoredEvents, k: number): unknown {
+  return events.kind === 'single' ? events.event : memberEvent(events.row, k)
+}
+
+/** Every event a record stands for, in order. */
+export function recordEvents(events: StoredEvents): unknown[] {
+  return Array.from({ length: eventCount(events) }, (_, k) => eventAt(events, k))
 }
 
 // ---- encoder ---------------------------------------------------------------------------------

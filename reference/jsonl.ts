@@ -7,7 +7,7 @@
 import { accept, fault, reject, rejectAt, type ErrorCode, type Fault, type Result } from './result.ts'
 import { hasOwn, isNonNegativeSafeInteger, isRecord, type JsonRecord } from './lossless-json.ts'
 import { versionRefusal } from './format-version.ts'
-import { decodeStorageRecord, packChunkRuns } from './chunk-rows.ts'
+import { eventAt, eventCount, packChunkRuns, readStorageRecord, recordEvents, type StoredEvents } from './chunk-rows.ts'
 
 export interface TornTail {
   line: number
@@ -69,25 +69,29 @@ export function decodeHeaderLine(bytes: Uint8Array): Result<JsonRecord> {
 // ---- the record lines (JSONL-9..12) ------------------------------------------------------------
 
 type Defect = TornTail['reason']
-type DecodedLine = { ok: true; events: unknown[] } | { ok: false; defect: Defect }
+type DecodedLine = { ok: true; events: StoredEvents } | { ok: false; defect: Defect }
 
 /** JSONL-9: one line's events, or why it is unreadable (unparsable or an invalid row). */
 function decodeRecordLine(bytes: Uint8Array): DecodedLine {
   const parsed = parseLine(bytes)
   if (parsed === undefined) return { ok: false, defect: 'JSONL_LINE_UNPARSABLE' }
-  const decoded = decodeStorageRecord(parsed.value)
-  return decoded.ok ? { ok: true, events: decoded.events } : { ok: false, defect: 'JSONL_ROW_INVALID' }
+  const read = readStorageRecord(parsed.value)
+  return read.ok ? { ok: true, events: read.events } : { ok: false, defect: 'JSONL_ROW_INVALID' }
 }
 
-function holdsTurnEnd(events: readonly unknown[]): boolean {
-  // Stryker disable next-line MethodExpression: a line holds one event, or a row whose events are all chunks, so some and every agree
-  return events.some(event => isRecord(event) && event['type'] === 'turn/end')
+// A line holds one event, or a row whose members are chunks with consecutive seqs (ROW-2), so its
+// first event answers both questions below for all of its events.
+
+function holdsTurnEnd(events: StoredEvents): boolean {
+  const first = eventAt(events, 0)
+  return isRecord(first) && first['type'] === 'turn/end'
 }
 
 /** JSONL-10: every event is an object whose seq continues the count. */
-function continuesCount(events: readonly unknown[], count: number): boolean {
-  // Stryker disable next-line MethodExpression,ConditionalExpression: row members have consecutive seqs, so one member continues the count exactly when all do; a non-number never equals the count
-  return events.every((event, k) => isRecord(event) && typeof event['seq'] === 'number' && event['seq'] === count + k)
+function continuesCount(events: StoredEvents, count: number): boolean {
+  const first = eventAt(events, 0)
+  // Stryker disable next-line ConditionalExpression: a non-number never equals the count
+  return isRecord(first) && typeof first['seq'] === 'number' && first['seq'] === count
 }
 
 /** A complete line of the decoded text: its bytes, its 1-based number, and where it starts and ends. */
@@ -99,14 +103,18 @@ export interface Line {
 }
 
 export interface LineScan {
-  events: unknown[]
+  /** How many events the accepted lines hold: the seq the next line must start at (JSONL-10). */
+  count: number
   /** The first defect, when one was found and no later turn/end made it fatal. */
   defect: TornTail | undefined
   /** The byte offset just after the last accepted line. */
   committed: number
 }
 
-type JudgedLine = { ok: true; events: unknown[] } | { ok: false; defect: Defect; holdsTurnEnd: boolean }
+type JudgedLine = { ok: true; events: StoredEvents } | { ok: false; defect: Defect; holdsTurnEnd: boolean }
+
+/** Receives the events of each accepted line, with the line. */
+export type AcceptLine = (events: StoredEvents, line: Line) => void
 
 /** JSONL-9, JSONL-10 for a line met before any defect. */
 function judgeLine(bytes: Uint8Array, count: number): JudgedLine {
@@ -117,10 +125,11 @@ function judgeLine(bytes: Uint8Array, count: number): JudgedLine {
 }
 
 /**
- * JSONL-11 over complete lines, continuing `scan`. `strict` (the complete frames of a zstd artifact,
- * JSONL-14) makes every defect fatal as JSONL_FRAME_INVALID.
+ * JSONL-11 over complete lines, continuing `scan`; the events of each accepted line go to `accepted`.
+ * `strict` (the complete frames of a zstd artifact, JSONL-14) makes every defect fatal as
+ * JSONL_FRAME_INVALID.
  */
-export function scanLines(lines: Iterable<Line>, scan: LineScan, strict: boolean): Result<LineScan> {
+export function scanLines(lines: Iterable<Line>, scan: LineScan, strict: boolean, accepted: AcceptLine): Result<LineScan> {
   for (const line of lines) {
     if (scan.defect !== undefined) {
       const decoded = decodeRecordLine(line.bytes)
@@ -129,10 +138,10 @@ export function scanLines(lines: Iterable<Line>, scan: LineScan, strict: boolean
       }
       continue
     }
-    const judged = judgeLine(line.bytes, scan.events.length)
+    const judged = judgeLine(line.bytes, scan.count)
     if (judged.ok) {
-      // One push per event: spreading a huge row into one call would overflow the argument stack.
-      for (const event of judged.events) scan.events.push(event)
+      accepted(judged.events, line)
+      scan.count += eventCount(judged.events)
       scan.committed = line.end
       continue
     }
@@ -154,6 +163,14 @@ export function* completeLines(bytes: Uint8Array, from: number, firstNumber: num
   }
 }
 
+/** A consumer of accepted lines that appends their events to `events`. */
+export function appendTo(events: unknown[]): AcceptLine {
+  // One push per event: spreading a huge row into one call would overflow the argument stack.
+  return stored => {
+    for (const event of recordEvents(stored)) events.push(event)
+  }
+}
+
 /** The number of line feeds in `bytes`. */
 export function countLines(bytes: Uint8Array): number {
   let count = 0
@@ -167,9 +184,10 @@ export function decodeRawJsonl(bytes: Uint8Array): Result<JsonlValue> {
   if (headerEnd === -1) return reject('JSONL_HEADER_INVALID', 'the artifact has no complete header line', { line: 1 })
   const header = decodeHeaderLine(bytes.subarray(0, headerEnd))
   if (!header.ok) return header
-  const scanned = scanLines(completeLines(bytes, headerEnd + 1, 2), { events: [], defect: undefined, committed: headerEnd + 1 }, false)
+  const events: unknown[] = []
+  const scanned = scanLines(completeLines(bytes, headerEnd + 1, 2), { count: 0, defect: undefined, committed: headerEnd + 1 }, false, appendTo(events))
   if (!scanned.ok) return scanned
-  const { events, defect, committed } = scanned.value
+  const { defect, committed } = scanned.value
   const lastFeed = bytes.lastIndexOf(LINE_FEED)
   const unterminated = lastFeed < bytes.length - 1
   const tornTail: TornTail | null = defect

@@ -6,7 +6,7 @@ import { accept, reject, type Result } from './result.ts'
 import { ZstdError } from './zstd-entropy.ts'
 import { RAW_BLOCK, RLE_BLOCK, decodeBlock, newFrameState, type FrameState } from './zstd-decompress.ts'
 import { Xxh64 } from './xxh64.ts'
-import { completeLines, countLines, decodeHeaderLine, scanLines, type JsonlValue, type LineScan } from './jsonl.ts'
+import { appendTo, completeLines, countLines, decodeHeaderLine, scanLines, type JsonlValue, type LineScan } from './jsonl.ts'
 
 const MAGIC = 0xfd2fb528
 const LINE_FEED = 0x0a
@@ -179,12 +179,14 @@ function scanCompleteFrames(bytes: Uint8Array, frames: readonly Frame[]): Result
   let text: Uint8Array = new Uint8Array()
   let scanned = 0
   let lines = 1
-  const scan: LineScan = { events: [], defect: undefined, committed: 0 }
+  const events: unknown[] = []
+  const scan: LineScan = { count: 0, defect: undefined, committed: 0 }
+  const append = appendTo(events)
   for (const frame of frames) {
     const content = decompressFrame(bytes, frame)
     if (content === undefined) return reject('JSONL_FRAME_INVALID', `the frame at byte ${frame.start} does not decompress`)
     text = concat([text, content])
-    const result = scanLines(completeLines(text, scanned, lines + 1), scan, true)
+    const result = scanLines(completeLines(text, scanned, lines + 1), scan, true, append)
     if (!result.ok) return result
     const through = text.lastIndexOf(LINE_FEED) + 1
     lines += countLines(text.subarray(scanned, through))
@@ -192,7 +194,7 @@ function scanCompleteFrames(bytes: Uint8Array, frames: readonly Frame[]): Result
   }
   // JSONL-14 step 3: bytes after the last line feed of the complete frames carry no line.
   if (scanned !== text.length) return reject('JSONL_FRAME_INVALID', 'the complete frames end inside a line')
-  return accept({ events: scan.events, lines })
+  return accept({ events, lines })
 }
 
 function decodeFrames(bytes: Uint8Array, frames: readonly Frame[]): Result<JsonlValue> {
@@ -210,9 +212,10 @@ function decodeFrames(bytes: Uint8Array, frames: readonly Frame[]): Result<Jsonl
   if (torn === undefined) return accept({ header: header.value, events: body.value.events, tornTail: null })
   const firstTornLine = body.value.lines + 1
   const recovered = recoverTornFrame(bytes, torn)
-  const tail = scanLines(completeLines(recovered, 0, firstTornLine), { events: [...body.value.events], defect: undefined, committed: 0 }, false)
+  const events = [...body.value.events]
+  const tail = scanLines(completeLines(recovered, 0, firstTornLine), { count: events.length, defect: undefined, committed: 0 }, false, appendTo(events))
   if (!tail.ok) return tail
-  return accept({ header: header.value, events: tail.value.events, tornTail: { line: firstTornLine, offset: torn.start, reason: 'unterminated' } })
+  return accept({ header: header.value, events, tornTail: { line: firstTornLine, offset: torn.start, reason: 'unterminated' } })
 }
 
 /** `decodeJsonl` for the zstd encoding. */

@@ -104,7 +104,7 @@ export class ArtifactCheck {
     // As the corpus pipeline does: the session asked for is the one the header names.
     this.load = new StreamingLoad({ header, sessionId: header['id'], vocabulary: this.settings.vocabulary })
     const load = this.load
-    this.scanner = new RecordScanner((records, line) => load.line(records, line), committed)
+    this.scanner = new RecordScanner((events, line) => load.line(events, line), committed)
   }
 
   /** One complete record line; `strict` inside a zstd artifact's complete frames. */
@@ -115,8 +115,8 @@ export class ArtifactCheck {
       const rejected = this.scanner.judge(bytes, number, start, end, strict)
       if (rejected !== undefined) this.decodeError = rejected.error
     } catch (error) {
-      // The reference's own limits (a recursion over a very deep value, a huge row spread into
-      // arguments) surface as exceptions; they are the checker's limits, reported with their line.
+      // The reference's own limits (such as a recursion over a very deep value) surface as
+      // exceptions; they are the checker's limits, reported with their line.
       const why = error instanceof Error ? error.message : String(error)
       this.stopAtLimit({ code: 'CHECK_INTERNAL_ERROR', line: number, message: `line ${number} could not be checked: ${why}` })
     }

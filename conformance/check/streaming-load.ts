@@ -20,6 +20,7 @@ import { unknownTypeFault, vocabularyNamed } from '../../reference/unknown-types
 import { applySurfacePlan, emptySurface, planSurfaceEvent, type SurfacePlan, type SurfaceState } from '../../reference/surface.ts'
 import { withBlankedResultContent } from '../../reference/tool-result-rewrites.ts'
 import { seqForRecord, type SessionEvent } from '../../reference/envelope.ts'
+import { eventAt, eventCount, type StoredEvents } from '../../reference/chunk-rows.ts'
 import type { ErrorCode, Fault } from '../../reference/result.ts'
 import { RelationStream, type RelationViolation } from './relations-stream.ts'
 
@@ -119,20 +120,22 @@ export class StreamingLoad {
   }
 
   /**
-   * The events one storage line decoded to. Several are the members of a packed row (ROW-2): they
+   * The events one storage line stands for. Several are the members of a packed row (ROW-2): they
    * differ from the first only in seq and time (both already checked by the decoder, JSONL-10 and
    * ROW-3) and in their delta's text, which no load check or relation reads. So each member meets
    * exactly the checks the first met, with the same outcome and the same state after: the first goes
-   * through every phase, and the others only repeat its relation outcome at their own seqs (a fault
-   * of the first in any load phase is the first of that phase, so theirs would never be reported).
+   * through every phase, and the others (never built) only repeat its relation outcome at their own
+   * seqs (a fault of the first in any load phase is the first of that phase, so theirs would never
+   * be reported).
    */
-  line(records: readonly unknown[], line: number): void {
-    const related = this.event(records[0], line)
-    const members = records.length - 1
+  line(events: StoredEvents, line: number): void {
+    const first = eventAt(events, 0)
+    const related = this.event(first, line)
+    const members = eventCount(events) - 1
     if (members === 0) return
     this.count += members
-    // The decoder accepted the row only with consecutive seqs (JSONL-10).
-    if (related) this.relations.repeatLast((records[1] as SessionEvent).seq, members, line)
+    // The decoder accepted the row only with consecutive seqs (JSONL-10), the first at seq0.
+    if (related) this.relations.repeatLast((first as SessionEvent).seq + 1, members, line)
   }
 
   /** One decoded event record, in order; true when it reached the relations. */

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { Xxh64 } from '../../reference/xxh64.ts'
 import { LineSplitter } from '../../conformance/check/lines.ts'
 import { RecordScanner } from '../../conformance/check/record-scan.ts'
+import { recordEvents } from '../../reference/chunk-rows.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { parseCheckOptions } from '../../conformance/check/options.ts'
 import { random } from './log-generator.ts'
@@ -63,9 +64,9 @@ describe('line splitter', () => {
 })
 
 describe('record scanner', () => {
-  function scanned(lines: string[]): { handed: [number, number[]][]; rejected: (string | undefined)[] } {
-    const handed: [number, number[]][] = []
-    const scanner = new RecordScanner((records, line) => handed.push([line, records.map(record => (record as { seq: number }).seq)]), 0)
+  function scanned(lines: string[]): { handed: [number, string, number[]][]; rejected: (string | undefined)[] } {
+    const handed: [number, string, number[]][] = []
+    const scanner = new RecordScanner((events, line) => handed.push([line, events.kind, recordEvents(events).map(event => (event as { seq: number }).seq)]), 0)
     const rejected = lines.map((line, index) => scanner.judge(Buffer.from(line), index + 2, 0, 0, false)?.error.code)
     return { handed, rejected }
   }
@@ -74,13 +75,13 @@ describe('record scanner', () => {
     // The load checks the first member fully and repeats its outcome for the others (streaming-load.ts).
     const row = '{"type":"text-chunks","seq0":1,"time0":5,"data":{"turn":1,"step":1,"index":0,"dt":[1,1],"texts":["a","b","c"]}}'
     expect(scanned(['{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}', row, '{"type":"step/end","seq":4,"time":9,"data":{"turn":1,"step":1}}'])).toEqual({
-      handed: [[2, [0]], [3, [1, 2, 3]], [4, [4]]], rejected: [undefined, undefined, undefined],
+      handed: [[2, 'single', [0]], [3, 'row', [1, 2, 3]], [4, 'single', [4]]], rejected: [undefined, undefined, undefined],
     })
   })
 
   it('hands on nothing from a damaged line, nor from any line after it', () => {
     expect(scanned(['{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}', '{"type":', '{"type":"x","seq":1,"time":0,"data":{}}'])).toEqual({
-      handed: [[2, [0]]], rejected: [undefined, undefined, undefined],
+      handed: [[2, 'single', [0]]], rejected: [undefined, undefined, undefined],
     })
   })
 })

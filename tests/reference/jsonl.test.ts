@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
-import { packChunkRuns, decodeStorageRecord } from '../../reference/chunk-rows.ts'
+import { eventAt, eventCount, packChunkRuns, readStorageRecord, recordEvents } from '../../reference/chunk-rows.ts'
 import { xxh64 } from '../check/support.ts'
 
 const HEADER = '{"type":"session","version":0,"id":"s-1","createdAt":1,"delegationDepth":0}'
@@ -89,13 +89,21 @@ describe('packed chunk rows (ROW-3, ROW-6)', () => {
     const events = [chunk(0, 'a'), chunk(1, 'b'), chunk(2, 'c'), chunk(3, 'd', { extra: 1 }), chunk(4, 'e'), chunk(5, 'f')]
     const records = packChunkRuns(events)
     expect(records).toHaveLength(4)
-    expect(records.flatMap(record => (decodeStorageRecord(record) as { events: unknown[] }).events)).toEqual(events)
+    const read = records.map(readStorageRecord)
+    expect(read.flatMap(record => (record.ok ? recordEvents(record.events) : []))).toEqual(events)
+    expect(read.map(record => record.ok && record.events.kind)).toEqual(['row', 'single', 'single', 'single'])
+  })
+
+  it('builds any one member of a checked row on its own', () => {
+    const read = readStorageRecord(packChunkRuns([chunk(7, 'a'), chunk(8, 'b'), chunk(9, 'c')])[0])
+    if (!read.ok) throw new Error('the row was rejected')
+    expect([eventCount(read.events), eventAt(read.events, 1), eventAt(read.events, 2)]).toEqual([3, chunk(8, 'b'), chunk(9, 'c')])
   })
 
   it('rejects a -0 in seq0 and a dt of the wrong length', () => {
     const row = (seq0: number, dt: number[]): unknown => ({ type: 'text-chunks', seq0, time0: 1, data: { turn: 1, step: 1, index: 0, dt, texts: ['a', 'b'] } })
-    expect(decodeStorageRecord(row(-0, [1]))).toMatchObject({ ok: false, fault: { code: 'JSONL_ROW_INVALID' } })
-    expect(decodeStorageRecord(row(0, []))).toMatchObject({ ok: false, fault: { code: 'JSONL_ROW_INVALID' } })
+    expect(readStorageRecord(row(-0, [1]))).toMatchObject({ ok: false, fault: { code: 'JSONL_ROW_INVALID' } })
+    expect(readStorageRecord(row(0, []))).toMatchObject({ ok: false, fault: { code: 'JSONL_ROW_INVALID' } })
   })
 })
 
