@@ -39,7 +39,7 @@ export interface CheckedRow {
  * are built only when asked for (`eventAt`, `recordEvents`), so a reader that needs only the first of
  * them and their count does not build the others.
  */
-export type StoredEvents = { kind: 'single'; event: unknown } | { kind: 'row'; row: CheckedRow }
+export type StoredEvents = { row?: undefined; event: unknown } | { row: CheckedRow }
 
 export type Read = { ok: true; events: StoredEvents } | { ok: false; fault: Fault }
 
@@ -127,7 +127,7 @@ function checkRow(tag: RowTag, row: JsonRecord): Read {
   if (!Number.isSafeInteger((seq0 as number) + (members.length - 1))) return rowFault(tag, 'member seqs leave the safe range')
   const times = memberTimes(time0 as number, data['dt'] as number[])
   if (times === undefined) return rowFault(tag, 'member times leave the safe range')
-  return { ok: true, events: { kind: 'row', row: { tag, seq0: seq0 as number, data, members, times } } }
+  return { ok: true, events: { row: { tag, seq0: seq0 as number, data, members, times } } }
 }
 
 /** ROW-2: member `k` of a checked row as the `assistant/chunk` event it stands for. */
@@ -150,17 +150,17 @@ export function readStorageRecord(record: unknown): Read {
     const tag = record['type']
     if (isRowTag(tag)) return checkRow(tag, record)
   }
-  return { ok: true, events: { kind: 'single', event: record } }
+  return { ok: true, events: { event: record } }
 }
 
 /** How many events a record stands for. */
 export function eventCount(events: StoredEvents): number {
-  return events.kind === 'single' ? 1 : events.row.members.length
+  return events.row === undefined ? 1 : events.row.members.length
 }
 
 /** The `k`-th event a record stands for (0 <= k < eventCount). */
 export function eventAt(events: StoredEvents, k: number): unknown {
-  return events.kind === 'single' ? events.event : memberEvent(events.row, k)
+  return events.row === undefined ? events.event : memberEvent(events.row, k)
 }
 
 /** Every event a record stands for, in order. */

@@ -66,7 +66,7 @@ describe('line splitter', () => {
 describe('record scanner', () => {
   function scanned(lines: string[]): { handed: [number, string, number[]][]; rejected: (string | undefined)[] } {
     const handed: [number, string, number[]][] = []
-    const scanner = new RecordScanner((events, line) => handed.push([line, events.kind, recordEvents(events).map(event => (event as { seq: number }).seq)]), 0)
+    const scanner = new RecordScanner((events, line) => handed.push([line, events.row === undefined ? 'single' : 'row', recordEvents(events).map(event => (event as { seq: number }).seq)]), 0)
     const rejected = lines.map((line, index) => scanner.judge(Buffer.from(line), index + 2, 0, 0, false)?.error.code)
     return { handed, rejected }
   }

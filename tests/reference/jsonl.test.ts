@@ -91,7 +91,7 @@ describe('packed chunk rows (ROW-3, ROW-6)', () => {
     expect(records).toHaveLength(4)
     const read = records.map(readStorageRecord)
     expect(read.flatMap(record => (record.ok ? recordEvents(record.events) : []))).toEqual(events)
-    expect(read.map(record => record.ok && record.events.kind)).toEqual(['row', 'single', 'single', 'single'])
+    expect(read.map(record => record.ok && (record.events.row === undefined ? 'single' : 'row'))).toEqual(['row', 'single', 'single', 'single'])
   })
 
   it('builds any one member of a checked row on its own', () => {
