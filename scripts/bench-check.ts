@@ -3,7 +3,8 @@
 // 1. throughput on a generated log of N events (default 1M; the composition of tests/check/log-generator.ts,
 //    sized after the rc8 corpus) against a bare loop that reads the same file line by line and JSON.parses
 //    each line (target: check >= 0.5x the loop's throughput), and check's line work alone (the reading and
-//    the reference's record-line decoding, with no load check), which bounds what check could reach;
+//    the reference's record-line decoding, with no load check), which bounds what check could reach, and
+//    a second check of the file in the same process, which shows what V8's warm-up costs a cold start;
 // 2. against upstream's validation of the same events: the installed @deepseek-ai/dsh-session's
 //    Session.create(id, seed), after reading and row-expanding the file with upstream's own decoder
 //    (target: check >= 5x), when that package is installed;
@@ -88,14 +89,17 @@ async function child(kind: string, file: string): Promise<Measured> {
       return `${events} events`
     })
   }
-  if (kind === 'check') {
+  if (kind === 'check' || kind === 'check-warm') {
     const { checkFile } = await import('../conformance/check/check-file.ts')
     const { RequirementIndex } = await import('../conformance/check/requirements.ts')
     const requirements = new RequirementIndex()
-    return measure(() => {
+    const check = (): string => {
       const report = checkFile(file, { vocabulary: 'v0-pinned', maxLineBytes: 64 << 20 }, requirements)
       return `${report.status}, ${report.outcome.verdict === 'accepted' ? report.outcome.events : 0} events`
-    })
+    }
+    // check-warm: the second check of the file in one process, V8 having compiled check's code.
+    if (kind === 'check-warm') check()
+    return measure(check)
   }
   const upstream = await import(UPSTREAM) as {
     Session: { create(id: string, seed: readonly unknown[]): { events: readonly unknown[] } }
@@ -218,10 +222,12 @@ async function main(args: string[]): Promise<void> {
     writeLines(large, replaceHeavyLines(10 * replaceSize))
 
     console.log(`log of ${size} events; best of ${runs} runs, each in a child process\n`)
-    const [parse, decode, check] = bestOfRounds([['parse', log], ['decode', log], ['check', log]], runs) as [Measured, Measured, Measured]
+    const jobs = [['parse', log], ['decode', log], ['check', log], ['check-warm', log]] as const
+    const [parse, decode, check, warm] = bestOfRounds(jobs, runs) as [Measured, Measured, Measured, Measured]
     console.log(row('JSON.parse line loop', parse))
     console.log(row('check: line decoding alone', decode))
     console.log(row('check', check))
+    console.log(row('check, second in one process', warm))
     const upstream = upstreamInstalled() ? runChild('upstream', log) : undefined
     if (upstream !== undefined) console.log(row('upstream Session.create', upstream))
     const [smallRun, largeRun] = bestOfRounds([['check', small], ['check', large]], runs) as [Measured, Measured]
@@ -231,6 +237,7 @@ async function main(args: string[]): Promise<void> {
     console.log('\nratios (cpu; wall in parentheses)')
     console.log(`  check throughput / JSON.parse loop throughput: ${ratio(parse.cpuMs, check.cpuMs)} (${ratio(parse.wallMs, check.wallMs)})   target >= 0.5`)
     console.log(`    the same for check's line decoding alone:     ${ratio(parse.cpuMs, decode.cpuMs)} (${ratio(parse.wallMs, decode.wallMs)})   (the most check could reach with free load checks)`)
+    console.log(`    the same for a second check in one process:   ${ratio(parse.cpuMs, warm.cpuMs)} (${ratio(parse.wallMs, warm.wallMs)})   (V8 warmed up: what the cold start costs)`)
     if (upstream !== undefined) {
       console.log(`  check throughput / upstream Session.create:    ${ratio(upstream.cpuMs, check.cpuMs)} (${ratio(upstream.wallMs, check.wallMs)})   target >= 5`)
     } else console.log(`  upstream: ${UPSTREAM} is not installed, skipped`)
