@@ -90,8 +90,7 @@ function holdsTurnEnd(events: StoredEvents): boolean {
 /** JSONL-10: every event is an object whose seq continues the count. */
 function continuesCount(events: StoredEvents, count: number): boolean {
   const first = eventAt(events, 0)
-  // Stryker disable next-line ConditionalExpression: a non-number never equals the count
-  return isRecord(first) && typeof first['seq'] === 'number' && first['seq'] === count
+  return isRecord(first) && first['seq'] === count
 }
 
 /** A complete line of the decoded text: its bytes, its 1-based number, and where it starts and ends. */
