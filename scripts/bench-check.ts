@@ -13,9 +13,10 @@
 //    it) at M and 10M events (target: 10x the size costs <= 12x the time).
 //
 // Every measurement runs in a child process of its own, so that peak RSS is the child's
-// (process.resourceUsage().maxRSS). Times are CPU times (user + system) of the measured work, the best of
-// `runs`, the jobs compared taking turns; wall times are printed too. On a shared machine CPU time is
-// the steadier of the two.
+// (process.resourceUsage().maxRSS). Times are the best of `runs`, the jobs compared taking turns. Each
+// ratio is given in wall time, which throughput is measured in (work per elapsed second), and in CPU
+// time (user + system of every thread), which is steadier on a shared machine and also counts the
+// work V8's background threads do on other cores.
 //
 // usage: tsx scripts/bench-check.ts [N] [M] [runs]     (defaults: N = 1000000, M = 100000, runs = 5)
 import { execFileSync } from 'node:child_process'
@@ -202,8 +203,9 @@ function row(name: string, measured: Measured): string {
   return `${name.padEnd(28)} ${measured.cpuMs.toFixed(0).padStart(8)} ms cpu ${measured.wallMs.toFixed(0).padStart(8)} ms wall ${measured.maxRssMb.toFixed(0).padStart(6)} MB peak RSS   ${measured.detail}`
 }
 
-function ratio(numerator: number, denominator: number): string {
-  return (numerator / denominator).toFixed(2)
+/** `slow` over `fast` (how many times faster `fast` is), in wall time and in CPU time. */
+function ratios(slow: Measured, fast: Measured): string {
+  return `${(slow.wallMs / fast.wallMs).toFixed(2)} (${(slow.cpuMs / fast.cpuMs).toFixed(2)})`
 }
 
 async function main(args: string[]): Promise<void> {
@@ -234,15 +236,15 @@ async function main(args: string[]): Promise<void> {
     console.log(row(`check replace-heavy ${replaceSize}`, smallRun))
     console.log(row(`check replace-heavy ${10 * replaceSize}`, largeRun))
 
-    console.log('\nratios (cpu; wall in parentheses)')
-    console.log(`  check throughput / JSON.parse loop throughput: ${ratio(parse.cpuMs, check.cpuMs)} (${ratio(parse.wallMs, check.wallMs)})   target >= 0.5`)
-    console.log(`    the same for check's line decoding alone:     ${ratio(parse.cpuMs, decode.cpuMs)} (${ratio(parse.wallMs, decode.wallMs)})   (the most check could reach with free load checks)`)
-    console.log(`    the same for a second check in one process:   ${ratio(parse.cpuMs, warm.cpuMs)} (${ratio(parse.wallMs, warm.wallMs)})   (V8 warmed up: what the cold start costs)`)
+    console.log('\nratios (wall; cpu in parentheses)')
+    console.log(`  check throughput / JSON.parse loop throughput: ${ratios(parse, check)}   target >= 0.5`)
+    console.log(`    the same for check's line decoding alone:     ${ratios(parse, decode)}   (the most check could reach with free load checks)`)
+    console.log(`    the same for a second check in one process:   ${ratios(parse, warm)}   (V8 warmed up: what the cold start costs)`)
     if (upstream !== undefined) {
-      console.log(`  check throughput / upstream Session.create:    ${ratio(upstream.cpuMs, check.cpuMs)} (${ratio(upstream.wallMs, check.wallMs)})   target >= 5`)
+      console.log(`  check throughput / upstream Session.create:    ${ratios(upstream, check)}   target >= 5`)
     } else console.log(`  upstream: ${UPSTREAM} is not installed, skipped`)
     console.log(`  check peak RSS: ${check.maxRssMb.toFixed(0)} MB   target <= 250${upstream === undefined ? '' : `; upstream ${upstream.maxRssMb.toFixed(0)} MB`}`)
-    console.log(`  replace-heavy, time at 10x / time at 1x:       ${ratio(largeRun.cpuMs, smallRun.cpuMs)} (${ratio(largeRun.wallMs, smallRun.wallMs)})   target <= 12`)
+    console.log(`  replace-heavy, time at 10x / time at 1x:       ${ratios(largeRun, smallRun)}   target <= 12`)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
