@@ -36,8 +36,8 @@ export interface CheckedRow {
 
 /**
  * The events one storage record stands for: itself, or the members of a checked row. A row's members
- * are built only when asked for (`eventAt`, `recordEvents`), so a reader that needs only the first of
- * them and their count does not build the others.
+ * are built only when asked for (`storedEventAt`, `recordEvents`), so a reader that needs only the
+ * first of them and their count does not build the others.
  */
 export type StoredEvents = { row?: undefined; event: unknown } | { row: CheckedRow }
 
@@ -154,18 +154,18 @@ export function readStorageRecord(record: unknown): Read {
 }
 
 /** How many events a record stands for. */
-export function eventCount(events: StoredEvents): number {
+export function storedEventCount(events: StoredEvents): number {
   return events.row === undefined ? 1 : events.row.members.length
 }
 
-/** The `k`-th event a record stands for (0 <= k < eventCount). */
-export function eventAt(events: StoredEvents, k: number): unknown {
+/** The `k`-th event a record stands for (0 <= k < storedEventCount). */
+export function storedEventAt(events: StoredEvents, k: number): unknown {
   return events.row === undefined ? events.event : memberEvent(events.row, k)
 }
 
 /** Every event a record stands for, in order. */
 export function recordEvents(events: StoredEvents): unknown[] {
-  return Array.from({ length: eventCount(events) }, (_, k) => eventAt(events, k))
+  return Array.from({ length: storedEventCount(events) }, (_, k) => storedEventAt(events, k))
 }
 
 // ---- encoder ---------------------------------------------------------------------------------

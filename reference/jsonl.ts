@@ -7,7 +7,7 @@
 import { accept, fault, reject, rejectAt, type ErrorCode, type Fault, type Result } from './result.ts'
 import { hasOwn, isNonNegativeSafeInteger, isRecord, type JsonRecord } from './lossless-json.ts'
 import { versionRefusal } from './format-version.ts'
-import { eventAt, eventCount, packChunkRuns, readStorageRecord, recordEvents, type StoredEvents } from './chunk-rows.ts'
+import { packChunkRuns, readStorageRecord, recordEvents, storedEventAt, storedEventCount, type StoredEvents } from './chunk-rows.ts'
 
 export interface TornTail {
   line: number
@@ -83,13 +83,13 @@ function decodeRecordLine(bytes: Uint8Array): DecodedLine {
 // first event answers both questions below for all of its events.
 
 function holdsTurnEnd(events: StoredEvents): boolean {
-  const first = eventAt(events, 0)
+  const first = storedEventAt(events, 0)
   return isRecord(first) && first['type'] === 'turn/end'
 }
 
 /** JSONL-10: every event is an object whose seq continues the count. */
 function continuesCount(events: StoredEvents, count: number): boolean {
-  const first = eventAt(events, 0)
+  const first = storedEventAt(events, 0)
   return isRecord(first) && first['seq'] === count
 }
 
@@ -140,7 +140,7 @@ export function scanLines(lines: Iterable<Line>, scan: LineScan, strict: boolean
     const judged = judgeLine(line.bytes, scan.count)
     if (judged.ok) {
       accepted(judged.events, line)
-      scan.count += eventCount(judged.events)
+      scan.count += storedEventCount(judged.events)
       scan.committed = line.end
       continue
     }

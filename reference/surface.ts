@@ -98,7 +98,10 @@ export function surfaceOpOf(event: SessionEvent): { ok: true; op: SurfaceOp | un
 /** The seqs from `start` to `end` along the list. The caller has checked start is not after end. */
 function spanSeqs(state: SurfaceState, start: number, end: number): number[] {
   const seqs = [start]
-  for (let seq = start; seq !== end; seq = nodeAt(state, seq).next) seqs.push(nodeAt(state, seq).next)
+  for (let seq = start; seq !== end;) {
+    seq = nodeAt(state, seq).next
+    seqs.push(seq)
+  }
   return seqs
 }
 

@@ -80,10 +80,10 @@ async function child(kind: string, file: string): Promise<Measured> {
     // check's line work alone: the reference's record-line decoding (JSONL-9, JSONL-10, the ROW rules),
     // with every event counted and none checked.
     const { RecordScanner } = await import('../conformance/check/record-scan.ts')
-    const { eventCount } = await import('../reference/chunk-rows.ts')
+    const { storedEventCount } = await import('../reference/chunk-rows.ts')
     return measure(() => {
       let events = 0
-      const scanner = new RecordScanner(stored => { events += eventCount(stored) }, 0)
+      const scanner = new RecordScanner(stored => { events += storedEventCount(stored) }, 0)
       eachLine(file, (bytes, start, end, number) => {
         if (number > 1) scanner.judge(bytes.subarray(start, end), number, start, end + 1, false)
       })

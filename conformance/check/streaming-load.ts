@@ -20,7 +20,7 @@ import { unknownTypeFault, vocabularyNamed } from '../../reference/unknown-types
 import { applySurfacePlan, emptySurface, planSurfaceEvent, type SurfacePlan, type SurfaceState } from '../../reference/surface.ts'
 import { withBlankedResultContent } from '../../reference/tool-result-rewrites.ts'
 import { seqForRecord, type SessionEvent } from '../../reference/envelope.ts'
-import { eventAt, eventCount, type StoredEvents } from '../../reference/chunk-rows.ts'
+import { storedEventAt, storedEventCount, type StoredEvents } from '../../reference/chunk-rows.ts'
 import type { ErrorCode, Fault } from '../../reference/result.ts'
 import { RelationStream, type RelationViolation } from './relations-stream.ts'
 
@@ -129,9 +129,9 @@ export class StreamingLoad {
    * be reported).
    */
   line(events: StoredEvents, line: number): void {
-    const first = eventAt(events, 0)
+    const first = storedEventAt(events, 0)
     const related = this.event(first, line)
-    const members = eventCount(events) - 1
+    const members = storedEventCount(events) - 1
     if (members === 0) return
     this.count += members
     // The decoder accepted the row only with consecutive seqs (JSONL-10), the first at seq0.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
-import { eventAt, eventCount, packChunkRuns, readStorageRecord, recordEvents } from '../../reference/chunk-rows.ts'
+import { packChunkRuns, readStorageRecord, recordEvents, storedEventAt, storedEventCount } from '../../reference/chunk-rows.ts'
 import { xxh64 } from '../check/support.ts'
 
 const HEADER = '{"type":"session","version":0,"id":"s-1","createdAt":1,"delegationDepth":0}'
@@ -97,7 +97,7 @@ describe('packed chunk rows (ROW-3, ROW-6)', () => {
   it('builds any one member of a checked row on its own', () => {
     const read = readStorageRecord(packChunkRuns([chunk(7, 'a'), chunk(8, 'b'), chunk(9, 'c')])[0])
     if (!read.ok) throw new Error('the row was rejected')
-    expect([eventCount(read.events), eventAt(read.events, 1), eventAt(read.events, 2)]).toEqual([3, chunk(8, 'b'), chunk(9, 'c')])
+    expect([storedEventCount(read.events), storedEventAt(read.events, 1), storedEventAt(read.events, 2)]).toEqual([3, chunk(8, 'b'), chunk(9, 'c')])
   })
 
   it('rejects a -0 in seq0 and a dt of the wrong length', () => {
