@@ -4,7 +4,7 @@
  * a discarded tail unless a later line holds a turn/end, which proves the defect was committed damage.
  * The zstd encoding (zstd.ts, JSONL-13..15) reuses the line scan over the decompressed frame contents.
  */
-import { accept, fault, reject, rejectAt, type ErrorCode, type Fault, type Result } from './result.ts'
+import { accept, fault, reject, rejectAt, type ErrorCode, type Fault, type Rejected, type Result } from './result.ts'
 import { hasOwn, isNonNegativeSafeInteger, isRecord, type JsonRecord } from './lossless-json.ts'
 import { versionRefusal } from './format-version.ts'
 import { packChunkRuns, readStorageRecord, recordEvents, storedEventAt, storedEventCount, type StoredEvents } from './chunk-rows.ts'
@@ -124,29 +124,36 @@ function judgeLine(bytes: Uint8Array, count: number): JudgedLine {
 }
 
 /**
- * JSONL-11 over complete lines, continuing `scan`; the events of each accepted line go to `accepted`.
- * `strict` (the complete frames of a zstd artifact, JSONL-14) makes every defect fatal as
- * JSONL_FRAME_INVALID.
+ * JSONL-11 for one complete line, continuing `scan`; the line's events go to `accepted` when it is
+ * accepted. `strict` (the complete frames of a zstd artifact, JSONL-14) makes every defect fatal as
+ * JSONL_FRAME_INVALID. Returns the rejection when the line makes the artifact corrupt.
  */
+export function scanLine(line: Line, scan: LineScan, strict: boolean, accepted: AcceptLine): Rejected | undefined {
+  if (scan.defect !== undefined) {
+    const decoded = decodeRecordLine(line.bytes)
+    if (decoded.ok && holdsTurnEnd(decoded.events)) {
+      return reject(scan.defect.reason as ErrorCode, `line ${scan.defect.line} is damaged, and a later turn/end proves it was committed`, { line: scan.defect.line })
+    }
+    return undefined
+  }
+  const judged = judgeLine(line.bytes, scan.count)
+  if (judged.ok) {
+    accepted(judged.events, line)
+    scan.count += storedEventCount(judged.events)
+    scan.committed = line.end
+    return undefined
+  }
+  if (strict) return reject('JSONL_FRAME_INVALID', `${judged.defect} on line ${line.number}, inside a complete frame`, { line: line.number })
+  if (judged.holdsTurnEnd) return reject('JSONL_SEQ_GAP', `a seq gap on line ${line.number}, which holds a turn/end`, { line: line.number })
+  scan.defect = { line: line.number, offset: line.start, reason: judged.defect }
+  return undefined
+}
+
+/** `scanLine` over complete lines in order, up to the first rejection. */
 export function scanLines(lines: Iterable<Line>, scan: LineScan, strict: boolean, accepted: AcceptLine): Result<LineScan> {
   for (const line of lines) {
-    if (scan.defect !== undefined) {
-      const decoded = decodeRecordLine(line.bytes)
-      if (decoded.ok && holdsTurnEnd(decoded.events)) {
-        return reject(scan.defect.reason as ErrorCode, `line ${scan.defect.line} is damaged, and a later turn/end proves it was committed`, { line: scan.defect.line })
-      }
-      continue
-    }
-    const judged = judgeLine(line.bytes, scan.count)
-    if (judged.ok) {
-      accepted(judged.events, line)
-      scan.count += storedEventCount(judged.events)
-      scan.committed = line.end
-      continue
-    }
-    if (strict) return reject('JSONL_FRAME_INVALID', `${judged.defect} on line ${line.number}, inside a complete frame`, { line: line.number })
-    if (judged.holdsTurnEnd) return reject('JSONL_SEQ_GAP', `a seq gap on line ${line.number}, which holds a turn/end`, { line: line.number })
-    scan.defect = { line: line.number, offset: line.start, reason: judged.defect }
+    const rejected = scanLine(line, scan, strict, accepted)
+    if (rejected !== undefined) return rejected
   }
   return accept(scan)
 }

@@ -1,7 +1,7 @@
 // The record lines of an artifact (JSONL-9..11, and the strict scan of a zstd artifact's complete
-// frames, JSONL-14), one line at a time, by the reference's own `scanLines`, which hands on the events
+// frames, JSONL-14), one line at a time, by the reference's own `scanLine`, which hands on the events
 // of each accepted line as it read them: a packed row stays one row, its members not built.
-import { scanLines, type LineScan } from '../../reference/jsonl.ts'
+import { scanLine, type LineScan } from '../../reference/jsonl.ts'
 import type { StoredEvents } from '../../reference/chunk-rows.ts'
 import type { Rejected } from '../../reference/result.ts'
 
@@ -28,7 +28,6 @@ export class RecordScanner {
 
   /** One complete line; the rejection when it makes the artifact corrupt. */
   judge(bytes: Uint8Array, number: number, start: number, end: number, strict: boolean): Rejected | undefined {
-    const result = scanLines([{ bytes, number, start, end }], this.scan, strict, this.accepted)
-    return result.ok ? undefined : result
+    return scanLine({ bytes, number, start, end }, this.scan, strict, this.accepted)
   }
 }

@@ -56,19 +56,27 @@ function isUnsafeNumber(value: number): boolean {
 }
 
 /**
+ * Whether a decoded member is an unsafe number, else whether it is a container still to be walked
+ * (pushed onto `stack`). Most members are strings and numbers, so only containers meet the stack.
+ */
+function isUnsafeMember(member: unknown, stack: object[]): boolean {
+  if (typeof member === 'number') return isUnsafeNumber(member)
+  if (typeof member === 'object' && member !== null) stack.push(member)
+  return false
+}
+
+/**
  * Whether a decoded value (plain, acyclic, dense) holds an unsafe number anywhere. A stack, not
  * recursion: a value may be nested 10,000 deep.
  */
 function holdsUnsafeNumber(root: unknown): boolean {
-  const stack: unknown[] = [root]
-  while (stack.length > 0) {
-    const value = stack.pop()
-    if (typeof value === 'number') {
-      if (isUnsafeNumber(value)) return true
-    } else if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) stack.push(value[index])
-    } else if (typeof value === 'object' && value !== null) {
-      for (const key in value) stack.push((value as JsonRecord)[key])
+  const stack: object[] = []
+  if (isUnsafeMember(root, stack)) return true
+  for (let value = stack.pop(); value !== undefined; value = stack.pop()) {
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) if (isUnsafeMember(value[index], stack)) return true
+    } else {
+      for (const key in value) if (isUnsafeMember((value as JsonRecord)[key], stack)) return true
     }
   }
   return false
