@@ -56,8 +56,8 @@ function isUnsafeNumber(value: number): boolean {
 }
 
 /**
- * Whether a decoded member is an unsafe number, else whether it is a container still to be walked
- * (pushed onto `stack`). Most members are strings and numbers, so only containers meet the stack.
+ * Whether a decoded member is an unsafe number; a container is pushed onto `stack`, to be walked later.
+ * Most members are strings and numbers, which never meet the stack.
  */
 function isUnsafeMember(member: unknown, stack: object[]): boolean {
   if (typeof member === 'number') return isUnsafeNumber(member)
