@@ -20,6 +20,11 @@ export function exitCodeOf(summary: Summary): number {
   return summary.invalid > 0 ? 1 : 0
 }
 
+/** `count` and the noun, singular for one. */
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}
+
 function headline(report: FileReport): string {
   const outcome = report.outcome
   switch (outcome.verdict) {
@@ -30,9 +35,10 @@ function headline(report: FileReport): string {
     case 'accepted': {
       const violations = outcome.relations.length
       const torn = outcome.tornTail === null ? '' : ', recoverable torn tail'
+      const events = counted(outcome.events, 'event')
       return violations === 0
-        ? `${report.file}: valid, ${outcome.events} events${torn}`
-        : `${report.file}: invalid, ${outcome.events} events, ${violations} relation violation${violations === 1 ? '' : 's'}${torn}`
+        ? `${report.file}: valid, ${events}${torn}`
+        : `${report.file}: invalid, ${events}, ${counted(violations, 'relation violation')}${torn}`
     }
   }
 }
@@ -50,7 +56,7 @@ export function formatReport(report: FileReport): string {
 }
 
 export function formatSummary(summary: Summary): string {
-  return `checked ${summary.files} file${summary.files === 1 ? '' : 's'}: ${summary.valid} valid, ${summary.invalid} invalid, ${summary.unchecked} unchecked`
+  return `checked ${counted(summary.files, 'file')}: ${summary.valid} valid, ${summary.invalid} invalid, ${summary.unchecked} unchecked`
 }
 
 export function formatJson(reports: readonly FileReport[], summary: Summary): string {

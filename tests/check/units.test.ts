@@ -8,6 +8,8 @@ import { RecordScanner } from '../../conformance/check/record-scan.ts'
 import { recordEvents } from '../../reference/chunk-rows.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { parseCheckOptions } from '../../conformance/check/options.ts'
+import { formatReport, formatSummary } from '../../conformance/check/format.ts'
+import type { FileReport } from '../../conformance/check/check-file.ts'
 import { random } from './log-generator.ts'
 import { check, compressedFrame, hasZstdTool, pipelineOutcome, tempFolder, xxh64, zstdArtifact } from './support.ts'
 
@@ -112,6 +114,20 @@ describe('options', () => {
     expect(parseCheckOptions(['a', '--fast'])).toEqual({ error: 'unknown option --fast' })
     expect(parseCheckOptions(['--format=json', 'a'])).toMatchObject({ format: 'json', paths: ['a'] })
     expect(parseCheckOptions(['a', '--format'])).toEqual({ error: '--format needs a value' })
+  })
+})
+
+describe('text report', () => {
+  const accepted = (events: number, relations: { code: string; seq: number }[]): FileReport => ({
+    file: 'log.jsonl', encoding: 'raw', status: relations.length === 0 ? 'valid' : 'invalid', outcome: { verdict: 'accepted', events, tornTail: null, relations }, diagnostics: [],
+  })
+
+  it('counts events, relation violations and files in the singular for one', () => {
+    expect(formatReport(accepted(1, []))).toBe('log.jsonl: valid, 1 event')
+    expect(formatReport(accepted(2, [{ code: 'TURN_NOT_OPEN', seq: 1 }]))).toBe('log.jsonl: invalid, 2 events, 1 relation violation')
+    expect(formatReport(accepted(3, [{ code: 'TURN_NOT_OPEN', seq: 1 }, { code: 'TURN_NOT_OPEN', seq: 2 }]))).toBe('log.jsonl: invalid, 3 events, 2 relation violations')
+    expect(formatSummary({ files: 1, valid: 1, invalid: 0, unchecked: 0 })).toBe('checked 1 file: 1 valid, 0 invalid, 0 unchecked')
+    expect(formatSummary({ files: 2, valid: 1, invalid: 1, unchecked: 0 })).toBe('checked 2 files: 1 valid, 1 invalid, 0 unchecked')
   })
 })
 
