@@ -13,6 +13,7 @@ import { writeReports } from './reports/write.ts'
 import { runFails, type AdapterRun } from './results.ts'
 import { suiteIdentity, type SuiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
+import { plural } from './wording.ts'
 
 interface LoadedBaseline {
   path: string
@@ -63,7 +64,7 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
     return 2
   }
   const filtered = describeFilters(options.filters)
-  console.log(`${suite.name} ${suite.version}, suite ${suite.contentHash}: ${filtered === '' ? `${cases.length} cases` : `${cases.length} of ${suite.caseCount} cases (${filtered})`}\n`)
+  console.log(`${suite.name} ${suite.version}, suite ${suite.contentHash}: ${filtered === '' ? plural(cases.length, 'case') : `${cases.length} of ${suite.caseCount} cases (${filtered})`}\n`)
   const runs: AdapterRun[] = []
   const used = new Set<LoadedBaseline>()
   for await (const run of adapterRunsFor(options.adapters, cases, options.timeoutMs)) {

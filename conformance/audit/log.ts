@@ -156,7 +156,3 @@ export function seqList(seqs: readonly number[], shown = 12): string {
   const listed = seqs.slice(0, shown).join(', ')
   return seqs.length > shown ? `${listed} … (${seqs.length} in all)` : listed
 }
-
-export function plural(count: number, noun: string, nouns = `${noun}s`): string {
-  return `${count} ${count === 1 ? noun : nouns}`
-}

@@ -4,6 +4,7 @@
 // log against the surface).
 import type { AuditBudget, AuditReplacement, AuditTimeline } from '../../generated/types/index.ts'
 import { formatTime } from './format.ts'
+import { plural } from '../wording.ts'
 
 const WIDTH = 1000
 const GUTTER = 150
@@ -171,7 +172,7 @@ export function timelineSvg(timeline: AuditTimeline, replacements: readonly Audi
   const bottom = lanesTop + lanes.length * LANE
   const key = legend(bottom + 34)
   const height = bottom + 34 + key.height
-  const title = `Timeline of the surface: ${timeline.eventTypes.length} events, ${replacements.length} replaces, ${timeline.finalSurface.length} nodes on the current surface`
+  const title = `Timeline of the surface: ${plural(timeline.eventTypes.length, 'event')}, ${plural(replacements.length, 'replace')}, ${plural(timeline.finalSurface.length, 'node')} on the current surface`
   return [
     `<svg id="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="100%" role="img" aria-label="${escapeXml(title)}">`,
     `<title>${escapeXml(title)}</title>`,

@@ -3,7 +3,8 @@
 // replacement with the range it shadowed and its text, for a person to read (report.replacements).
 import type { AuditReplacement, AuditRow } from '../../generated/types/index.ts'
 import { KIND_LABELS } from './format.ts'
-import { plural, seqList } from './log.ts'
+import { seqList } from './log.ts'
+import { plural } from '../wording.ts'
 import { evidence, row } from './verdicts.ts'
 
 export const CANNOT_DECIDE = 'The tool cannot decide whether a summary preserves the constraints of what it shadowed: it lists each replacement with its shadowed range and its text, and a person has to read them.'

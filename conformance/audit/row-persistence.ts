@@ -3,7 +3,8 @@
 // (REPAIR-2) and the positions of the session/end-seed markers (chapter 11).
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
-import { dataOf, numberAt, plural, recordAt, seqList, stringAt, type AuditedLog, type LoadedLog } from './log.ts'
+import { dataOf, numberAt, recordAt, seqList, stringAt, type AuditedLog, type LoadedLog } from './log.ts'
+import { plural } from '../wording.ts'
 import { evidence, row } from './verdicts.ts'
 
 const DAMAGE_CODES = new Set(['JSONL_LINE_UNPARSABLE', 'JSONL_ROW_INVALID', 'JSONL_SEQ_GAP', 'JSONL_FRAME_INVALID'])

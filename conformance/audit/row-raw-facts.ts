@@ -3,7 +3,8 @@
 // found and the relation faults that point at lost or misplaced boundary events.
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
 import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
-import { citedSeqs, plural, seqList, type AuditedLog, type LoadedLog } from './log.ts'
+import { citedSeqs, seqList, type AuditedLog, type LoadedLog } from './log.ts'
+import { plural } from '../wording.ts'
 import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
 
 const REPLACEMENTS_LISTED = 10

@@ -7,7 +7,8 @@ import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
 import { isSurfaceEligibleType } from '../../reference/vocabulary.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
-import { dataOf, isReplace, messageOfEvent, plural, recordAt, stringAt, type LoadedLog } from './log.ts'
+import { dataOf, isReplace, messageOfEvent, recordAt, stringAt, type LoadedLog } from './log.ts'
+import { plural } from '../wording.ts'
 import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
 
 const CALLS_LISTED = 12

@@ -1,6 +1,7 @@
 // The check report for people (text, printed file by file: a headline per file, then one line per
 // finding in the `file:line:` form editors link to) and for programs (json: one document at the end).
 import type { Diagnostic, FileReport } from './check-file.ts'
+import { plural } from '../wording.ts'
 
 export interface Summary {
   files: number
@@ -20,11 +21,6 @@ export function exitCodeOf(summary: Summary): number {
   return summary.invalid > 0 ? 1 : 0
 }
 
-/** `count` and the noun, singular for one. */
-function counted(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
-}
-
 function headline(report: FileReport): string {
   const outcome = report.outcome
   switch (outcome.verdict) {
@@ -35,10 +31,10 @@ function headline(report: FileReport): string {
     case 'accepted': {
       const violations = outcome.relations.length
       const torn = outcome.tornTail === null ? '' : ', recoverable torn tail'
-      const events = counted(outcome.events, 'event')
+      const events = plural(outcome.events, 'event')
       return violations === 0
         ? `${report.file}: valid, ${events}${torn}`
-        : `${report.file}: invalid, ${events}, ${counted(violations, 'relation violation')}${torn}`
+        : `${report.file}: invalid, ${events}, ${plural(violations, 'relation violation')}${torn}`
     }
   }
 }
@@ -56,7 +52,7 @@ export function formatReport(report: FileReport): string {
 }
 
 export function formatSummary(summary: Summary): string {
-  return `checked ${counted(summary.files, 'file')}: ${summary.valid} valid, ${summary.invalid} invalid, ${summary.unchecked} unchecked`
+  return `checked ${plural(summary.files, 'file')}: ${summary.valid} valid, ${summary.invalid} invalid, ${summary.unchecked} unchecked`
 }
 
 export function formatJson(reports: readonly FileReport[], summary: Summary): string {

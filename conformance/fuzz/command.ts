@@ -10,6 +10,7 @@ import { vectorsDir } from '../vector-cases.ts'
 import { fuzz, type Finding, type FuzzProgress, type FuzzReport } from './driver.ts'
 import { appliesTo, readKnownDivergences, type KnownClass, type KnownDivergences } from './known.ts'
 import { FUZZ_USAGE, parseFuzzOptions, type FuzzCommandOptions } from './options.ts'
+import { plural } from '../wording.ts'
 
 const BAR_WIDTH = 24
 
@@ -23,7 +24,7 @@ function progressBar(name: string): { update: (progress: FuzzProgress) => void; 
       if (!tty || (now - drawn < 100 && progress.runsDone < progress.runs)) return
       drawn = now
       const filled = Math.round((progress.runsDone / progress.runs) * BAR_WIDTH)
-      const found = progress.findings === 0 ? '' : `, ${progress.findings} classes of disagreement (${progress.newFindings} new)`
+      const found = progress.findings === 0 ? '' : `, ${plural(progress.findings, 'class', 'classes')} of disagreement (${progress.newFindings} new)`
       process.stderr.write(`\r\x1b[K${name} [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${progress.runsDone}/${progress.runs} runs${found}`)
     },
     clear() {
@@ -38,7 +39,7 @@ function findingLines(finding: Finding, outDir: string): string[] {
   const origin = finding.mutation === undefined ? 'valid log' : `mutation ${finding.mutation}`
   const lines = [
     `${label} ${finding.signature}`,
-    `      ${finding.occurrences}× from run ${finding.firstRun} (${origin}); shrunk from ${finding.eventsBefore} to ${finding.eventsAfter} events${seq}`,
+    `      ${finding.occurrences}× from run ${finding.firstRun} (${origin}); shrunk from ${finding.eventsBefore} to ${plural(finding.eventsAfter, 'event')}${seq}`,
     `      ${finding.detail.split('\n')[0]!.slice(0, 300)}`,
   ]
   if (finding.vector !== undefined) lines.push(`      vector ${finding.vector.id}: ${join(outDir, finding.vector.file)}`)
@@ -53,9 +54,9 @@ function summaryOf(report: FuzzReport): unknown {
 }
 
 function printReport(report: FuzzReport, options: FuzzCommandOptions): void {
-  const runs = report.stoppedByBudget ? `${report.runsDone} of ${report.runs} runs (stopped by the time budget)` : `${report.runsDone} runs`
+  const runs = report.stoppedByBudget ? `${report.runsDone} of ${report.runs} runs (stopped by the time budget)` : plural(report.runsDone, 'run')
   const fresh = report.findings.filter(finding => finding.known === undefined).length
-  const classes = report.findings.length === 0 ? 'no disagreement' : `${report.findings.length} classes of disagreement, ${fresh} not known`
+  const classes = report.findings.length === 0 ? 'no disagreement' : `${plural(report.findings.length, 'class', 'classes')} of disagreement, ${fresh} not known`
   console.log(`${runs}, ${report.probes} probes in ${(report.durationMs / 1000).toFixed(1)} s: ${classes}\n`)
   for (const finding of report.findings) console.log(`${findingLines(finding, options.outDir).join('\n')}\n`)
   console.log(`wrote ${join(options.outDir, 'fuzz-summary.json')}`)
@@ -80,7 +81,7 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
   try {
     const known = knownClasses(divergences, options.known, adapter)
     const budget = options.timeBudgetSeconds === undefined ? '' : `, time budget ${options.timeBudgetSeconds} s`
-    console.log(`fuzz ${adapter.meta.name} ${adapter.meta.version} against the reference: seed ${options.seed}, ${options.runs} runs of logs up to ${options.maxEvents} events${budget}`)
+    console.log(`fuzz ${adapter.meta.name} ${adapter.meta.version} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} of logs up to ${plural(options.maxEvents, 'event')}${budget}`)
     mkdirSync(options.outDir, { recursive: true })
     const report = await fuzz(adapter, {
       runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, onProgress: bar.update,

@@ -54,6 +54,16 @@ describe('audit runs', () => {
     expect(report.rows.find(row => row.id === 'failure-recovery')?.verdict).toBe('fail')
   })
 
+  it('counts in the singular for one', async () => {
+    const { directory, log } = logFile(artifact([event('turn/start', 0, { turn: 1 })]))
+    const out = path.join(directory, 'report.html')
+    await audit([log, '--out', out, '--tokenizer', 'estimate'])
+    const written = readFileSync(out, 'utf8')
+    expect(written).toMatch(/\b1 event\b/)
+    expect(written).not.toMatch(/\b1 events\b/)
+    expect(written).toContain('Timeline of the surface: 1 event, 0 replaces, 0 nodes on the current surface')
+  })
+
   it('exits 2 when the log cannot be read', async () => {
     expect(await audit([path.join(tmpdir(), 'no-such-dir', 'session.jsonl'), '--tokenizer', 'estimate'])).toBe(2)
   })
