@@ -4,6 +4,7 @@ import { countBy, countOutcomes, requirementKeys, type AdapterRun, type Counts }
 import type { Requirement } from './spec-catalog.ts'
 import type { SuiteIdentity } from './suite-identity.ts'
 import type { VectorCase } from './vector-cases.ts'
+import { plural } from './wording.ts'
 
 export interface MatrixColumn {
   name: string
@@ -81,7 +82,7 @@ export function cellText(cell: Counts): string {
   if (cell.skip === total) return `skipped ${total}`
   const parts = [`${cell.pass}/${total}`]
   if (cell.skip > 0) parts.push(`skipped ${cell.skip}`)
-  if (cell.error > 0) parts.push(`${cell.error} error${cell.error === 1 ? '' : 's'}`)
+  if (cell.error > 0) parts.push(plural(cell.error, 'error'))
   return parts.join(', ')
 }
 
