@@ -47,6 +47,14 @@ describe.each(DSH_SESSION_VERSIONS)('dsh-session@%s', (version) => {
     expect(relations).toEqual({ ok: true, value: { violations: [{ code: 'TURN_NUMBER_INVALID', seq: 0 }] } })
   })
 
+  it('reports upstream\'s crash on an unreadable record (U27) as a rejection at its index, without crashing itself', async () => {
+    const { operations } = await adapter
+    const { proxy, revoke } = Proxy.revocable({}, {})
+    revoke()
+    const load = await operations.load!({ events: [user(0), proxy] })
+    expect(load).toMatchObject({ ok: false, error: { code: 'UNMAPPED', seq: 1 } })
+  })
+
   it(`reads the vocabulary it ships (team/* known: ${TEAM_TYPES_KNOWN[version]})`, async () => {
     const { operations } = await adapter
     const result = await operations.load!({ events: [event('team/task', 0, { version: 1, teamId: 't', task: {} })] })

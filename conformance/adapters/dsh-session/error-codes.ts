@@ -172,6 +172,19 @@ function refinedCode(refine: Refinement, record: unknown, context: RejectionCont
   }
 }
 
+/**
+ * The seq a rejection of the input record at `index` carries (PROC-1). The reference's
+ * `seqForRecord` reads records that load has already snapshotted; the adapter hands it raw input,
+ * where a record that cannot be read (a revoked proxy, U27) has no usable seq rather than a throw.
+ */
+export function inputSeq(record: unknown, index: number): number {
+  try {
+    return seqForRecord(record, index)
+  } catch {
+    return index
+  }
+}
+
 /** The rejection result for anything upstream threw. */
 export function upstreamRejection(error: unknown, context: RejectionContext = {}): OperationResult {
   const text = thrownText(error)
@@ -179,7 +192,7 @@ export function upstreamRejection(error: unknown, context: RejectionContext = {}
   const position = positionIn(text)
   const record = position.index === undefined ? undefined : context.records?.[position.index]
   const seq = position.index !== undefined
-    ? seqForRecord(record, position.index)
+    ? inputSeq(record, position.index)
     : position.seq ?? context.seq
   const code = rule === undefined ? UNMAPPED : rule.refine ? refinedCode(rule.refine, record, context) : rule.code
   const kind = error instanceof Error && rule === undefined ? `${error.name}: ` : ''

@@ -14,9 +14,8 @@
 import { Context } from '@deepseek-ai/cordis'
 import type { Adapter } from '../../adapter.ts'
 import type { OperationResult } from '../../expectations.ts'
-import { seqForRecord } from '../../../reference/envelope.ts'
 import { isRecord } from '../../../reference/lossless-json.ts'
-import { upstreamRejection, type RejectionContext } from './error-codes.ts'
+import { inputSeq, upstreamRejection, type RejectionContext } from './error-codes.ts'
 import { relations } from './relations.ts'
 import type { SurfaceIntent, UpstreamBuild, UpstreamEvent, UpstreamSession, UpstreamStore } from './upstream.ts'
 
@@ -77,7 +76,7 @@ function appendAll(session: UpstreamSession, events: readonly UpstreamEvent[]): 
     try {
       atClock(event.time, () => session.append(event.type, event.data, intentOf(event)))
     } catch (error) {
-      return upstreamRejection(error, { seq: seqForRecord(event, index) })
+      return upstreamRejection(error, { seq: inputSeq(event, index) })
     }
   }
   return undefined
@@ -132,13 +131,13 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
       try {
         build.session.adoptSessionEvent(record)
       } catch (error) {
-        return upstreamRejection(error, { seq: seqForRecord(record, index), records })
+        return upstreamRejection(error, { seq: inputSeq(record, index), records })
       }
     }
     for (const [index, record] of records.entries()) {
       const { type, ignorable } = Object(record) as { type?: unknown; ignorable?: unknown }
       if (build.session.KNOWN_SESSION_EVENT_TYPES.has(type as string) || ignorable === true || RETIRED_TYPES.has(type)) continue
-      return reject('FORMAT_UNKNOWN_EVENT_TYPE', `event type ${JSON.stringify(type)} is not known to this build and not marked ignorable (persistence load refusal, emulated)`, seqForRecord(record, index))
+      return reject('FORMAT_UNKNOWN_EVENT_TYPE', `event type ${JSON.stringify(type)} is not known to this build and not marked ignorable (persistence load refusal, emulated)`, inputSeq(record, index))
     }
     return undefined
   }
@@ -181,7 +180,7 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
       try {
         manager.validateNext(event)
       } catch (error) {
-        return upstreamRejection(error, { seq: seqForRecord(event, index) })
+        return upstreamRejection(error, { seq: inputSeq(event, index) })
       }
       log.push(event)
       if (manager.replaceGeneration === generation) continue

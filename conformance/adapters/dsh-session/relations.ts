@@ -4,8 +4,7 @@
 // callback at the first broken relation. Upstream stops there (on a live session the failing append
 // is vetoed), so at most one violation is reported, where the spec (PROC-7) asks for all of them.
 import type { OperationResult } from '../../expectations.ts'
-import { seqForRecord } from '../../../reference/envelope.ts'
-import { ruleFor, upstreamRejection } from './error-codes.ts'
+import { inputSeq, ruleFor, upstreamRejection } from './error-codes.ts'
 import type { CompanionModule, UpstreamBuild } from './upstream.ts'
 
 type Installer = (ctx: unknown, fail: (message: string) => never) => void
@@ -46,7 +45,7 @@ function firstFailure(install: Installer, events: readonly unknown[]): Failure |
     return undefined
   } catch (error) {
     if (!(error instanceof RelationBroken)) throw error
-    return { text: error.message, seq: seqForRecord(events[index], index), index }
+    return { text: error.message, seq: inputSeq(events[index], index), index }
   }
 }
 
