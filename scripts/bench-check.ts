@@ -4,7 +4,9 @@
 //    sized after the rc8 corpus) against a bare loop that reads the same file line by line and JSON.parses
 //    each line (target: check >= 0.5x the loop's throughput), and check's line work alone (the reading and
 //    the reference's record-line decoding, with no load check), which bounds what check could reach, and
-//    a second check of the file in the same process, which shows what V8's warm-up costs a cold start;
+//    a second check of the file in the same process, which shows what V8's warm-up costs a cold start,
+//    and a cold check of the log's first 10,000 record lines alone (at most half of them), whose time
+//    per line against that of the rest of the log shows where the warm-up falls;
 // 2. against upstream's validation of the same events: the installed @deepseek-ai/dsh-session's
 //    Session.create(id, seed), after reading and row-expanding the file with upstream's own decoder
 //    (target: check >= 5x), when that package is installed;
@@ -37,6 +39,8 @@ interface Measured {
 
 const SCRIPT = fileURLToPath(import.meta.url)
 const UPSTREAM = '@deepseek-ai/dsh-session'
+/** The most record lines of the head file: the start of the log, where a cold check warms up. */
+const HEAD_LINES = 10_000
 
 // ---- what the children measure ---------------------------------------------------------------
 
@@ -123,11 +127,14 @@ async function child(kind: string, file: string): Promise<Measured> {
 
 // ---- the parent ----------------------------------------------------------------------------
 
-function writeLines(file: string, lines: Iterable<string>): void {
+/** Writes `lines`, each ended by a line feed; returns how many. */
+function writeLines(file: string, lines: Iterable<string>): number {
   const fd = openSync(file, 'w')
   let pending: string[] = []
   let size = 0
+  let count = 0
   for (const line of lines) {
+    count += 1
     pending.push(line)
     size += line.length
     if (size > 1 << 20) {
@@ -138,6 +145,16 @@ function writeLines(file: string, lines: Iterable<string>): void {
   }
   if (pending.length > 0) writeSync(fd, `${pending.join('\n')}\n`)
   closeSync(fd)
+  return count
+}
+
+/** The header line and the first `records` record lines of `lines`. */
+function* head(lines: Iterable<string>, records: number): Generator<string> {
+  let left = records + 1
+  for (const line of lines) {
+    if (left-- === 0) return
+    yield line
+  }
 }
 
 function userMessage(seq: number, surfaceOp: unknown, sources?: number[]): string {
@@ -208,6 +225,17 @@ function ratios(slow: Measured, fast: Measured): string {
   return `${(slow.wallMs / fast.wallMs).toFixed(2)} (${(slow.cpuMs / fast.cpuMs).toFixed(2)})`
 }
 
+/**
+ * A cold check's time per line over the log's first `headLines` record lines (`start`, the head file
+ * checked alone) against its time per line over the rest (the whole log's time minus the head's).
+ */
+function warmUpRatio(whole: Measured, start: Measured, headLines: number, recordLines: number): string {
+  const rest = recordLines - headLines
+  const wall = (start.wallMs / headLines) / ((whole.wallMs - start.wallMs) / rest)
+  const cpu = (start.cpuMs / headLines) / ((whole.cpuMs - start.cpuMs) / rest)
+  return `${wall.toFixed(2)} (${cpu.toFixed(2)})`
+}
+
 async function main(args: string[]): Promise<void> {
   if (args[0] === '--child') {
     console.log(JSON.stringify(await child(args[1] as string, args[2] as string)))
@@ -217,19 +245,23 @@ async function main(args: string[]): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-check-'))
   try {
     const log = path.join(dir, 'bench.jsonl')
-    writeLines(log, artifactLines('bench', size, 42))
+    const recordLines = writeLines(log, artifactLines('bench', size, 42)) - 1
+    const headLines = Math.min(HEAD_LINES, Math.floor(recordLines / 2))
+    const start = path.join(dir, 'bench-head.jsonl')
+    writeLines(start, head(artifactLines('bench', size, 42), headLines))
     const small = path.join(dir, 'replace-heavy-1x.jsonl')
     const large = path.join(dir, 'replace-heavy-10x.jsonl')
     writeLines(small, replaceHeavyLines(replaceSize))
     writeLines(large, replaceHeavyLines(10 * replaceSize))
 
     console.log(`log of ${size} events; best of ${runs} runs, each in a child process\n`)
-    const jobs = [['parse', log], ['decode', log], ['check', log], ['check-warm', log]] as const
-    const [parse, decode, check, warm] = bestOfRounds(jobs, runs) as [Measured, Measured, Measured, Measured]
+    const jobs = [['parse', log], ['decode', log], ['check', log], ['check-warm', log], ['check', start]] as const
+    const [parse, decode, check, warm, headCheck] = bestOfRounds(jobs, runs) as [Measured, Measured, Measured, Measured, Measured]
     console.log(row('JSON.parse line loop', parse))
     console.log(row('check: line decoding alone', decode))
     console.log(row('check', check))
     console.log(row('check, second in one process', warm))
+    console.log(row(`check, first ${headLines} lines`, headCheck))
     const upstream = upstreamInstalled() ? runChild('upstream', log) : undefined
     if (upstream !== undefined) console.log(row('upstream Session.create', upstream))
     const [smallRun, largeRun] = bestOfRounds([['check', small], ['check', large]], runs) as [Measured, Measured]
@@ -240,6 +272,7 @@ async function main(args: string[]): Promise<void> {
     console.log(`  check throughput / JSON.parse loop throughput: ${ratios(parse, check)}   target >= 0.5`)
     console.log(`    the same for check's line decoding alone:     ${ratios(parse, decode)}   (the most check could reach with free load checks)`)
     console.log(`    the same for a second check in one process:   ${ratios(parse, warm)}   (V8 warmed up: what the cold start costs)`)
+    console.log(`  cold check, time per line of the first ${headLines} lines / of the rest: ${warmUpRatio(check, headCheck, headLines, recordLines)}   (where the cold start falls)`)
     if (upstream !== undefined) {
       console.log(`  check throughput / upstream Session.create:    ${ratios(upstream, check)}   target >= 5`)
     } else console.log(`  upstream: ${UPSTREAM} is not installed, skipped`)
