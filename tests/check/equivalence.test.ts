@@ -180,8 +180,18 @@ function cutAt(bytes: Buffer, cut: number | undefined): Buffer {
   return cut === undefined ? bytes : bytes.subarray(0, Math.floor(bytes.length * (0.5 + cut / 2)))
 }
 
+/**
+ * The seeds of the generated logs: 1 to 80, or, for longer exploratory runs outside `npm test`, as many
+ * times more as FC_RUNS_SCALE says, from FC_SEED on (the knobs of tests/properties/README.md).
+ */
+function generatedSeeds(): number[] {
+  const first = Number(process.env['FC_SEED'] ?? 1)
+  const count = Math.max(1, Math.round(80 * Number(process.env['FC_RUNS_SCALE'] ?? 1)))
+  return Array.from({ length: count }, (_, index) => first + index)
+}
+
 describe('check over generated logs agrees with the reference pipeline', () => {
-  const seeds = Array.from({ length: 80 }, (_, index) => index + 1)
+  const seeds = generatedSeeds()
 
   it('raw, with every kind of damage', () => {
     for (const seed of seeds) {
