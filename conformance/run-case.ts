@@ -1,6 +1,7 @@
 // Runs one expanded vector case against one adapter. A case passes only when every step passes;
 // an exception, a malformed result or a missing capability is never a pass.
 import { isOperationResult, type Adapter } from './adapter.ts'
+import { AdapterFailure } from './adapter-process.ts'
 import { judge, type Mismatch } from './expectations.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { Expectation, VectorCase } from './vector-cases.ts'
@@ -39,6 +40,16 @@ export async function runCase(adapter: Adapter, vector: VectorCase): Promise<Cas
   return { ...outcome, durationMs: Math.round((performance.now() - started) * 1000) / 1000 }
 }
 
+/**
+ * A subprocess adapter's failure is reported as it is, so that the reason starts with its kind
+ * (`timeout:`, `crash:`, `garbage:`, ..., spec/adapter-protocol.md); anything else an operation throws
+ * is named with its stack.
+ */
+function errorReason(operation: string, error: unknown): string {
+  if (error instanceof AdapterFailure) return error.message
+  return `${operation} threw: ${error instanceof Error ? error.stack ?? error.message : String(error)}`
+}
+
 async function runSteps(adapter: Adapter, vector: VectorCase): Promise<CaseOutcome> {
   for (const [index, step] of vector.steps.entries()) {
     let result: unknown
@@ -46,7 +57,7 @@ async function runSteps(adapter: Adapter, vector: VectorCase): Promise<CaseOutco
       const input = adapter.meta.transport === 'subprocess' ? step.input : decodeTagged(step.input) as Record<string, unknown>
       result = await adapter.operations[step.operation]!(input, { caseId: vector.id, step: index })
     } catch (error) {
-      return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: `${step.operation} threw: ${error instanceof Error ? error.stack ?? error.message : String(error)}` }
+      return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: errorReason(step.operation, error) }
     }
     if (!isOperationResult(result)) {
       return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: `${step.operation} returned no operation result: ${String(JSON.stringify(result)).slice(0, 200)}` }

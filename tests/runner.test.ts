@@ -65,7 +65,7 @@ describe('fake adapters', () => {
   it('crash: the step in flight is an error naming the crash, and the next case runs in a new process', async () => {
     const { adapter, outcomes } = await runCommand(fake('crash'), CASES)
     expect(statuses(outcomes)).toEqual(['pass', 'error', 'pass', 'skip'])
-    expect(outcomes[1]?.reason).toMatch(/crash: .*exit code 3.*crashing on purpose/)
+    expect(outcomes[1]?.reason).toMatch(/^crash: .*exit code 3.*crashing on purpose/)
     expect(adapter.stderr?.()).toContain('restarting the adapter')
     expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
   })
@@ -73,21 +73,21 @@ describe('fake adapters', () => {
   it('hang: every step is an error naming the timeout', async () => {
     const { adapter, outcomes } = await runCommand(fake('hang'), CASES.slice(0, 2))
     expect(statuses(outcomes)).toEqual(['error', 'error'])
-    for (const outcome of outcomes) expect(outcome.reason).toMatch(new RegExp(`timeout: no reply to seq \\d+ .* within ${SHORT_TIMEOUT_MS} ms`))
+    for (const outcome of outcomes) expect(outcome.reason).toMatch(new RegExp(`^timeout: no reply to seq \\d+ .* within ${SHORT_TIMEOUT_MS} ms`))
     expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
   })
 
   it('garbage: a line that is not JSON is an error naming garbage', async () => {
     const { adapter, outcomes } = await runCommand(fake('garbage'), CASES)
     expect(statuses(outcomes)).toEqual(['error', 'error', 'error', 'skip'])
-    expect(outcomes[0]?.reason).toContain('garbage: the adapter wrote a line that is not JSON: "this line is not JSON"')
+    expect(outcomes[0]?.reason).toMatch(/^garbage: the adapter wrote a line that is not JSON: "this line is not JSON"/)
     expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
   })
 
   it('invalid: a reply that fails protocol-result is an error naming the invalid reply', async () => {
     const { adapter, outcomes } = await runCommand(fake('invalid'), CASES)
     expect(statuses(outcomes)).toEqual(['error', 'error', 'error', 'skip'])
-    expect(outcomes[0]?.reason).toContain('invalid reply: not a valid protocol-result message')
+    expect(outcomes[0]?.reason).toMatch(/^invalid reply: not a valid protocol-result message/)
     expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
   })
 
@@ -134,6 +134,15 @@ describe('dsh-conformance run --adapter-cmd', () => {
     expect(misorder.code).toBe(1)
     expect(usage.stderr).toContain('unknown option --adapter-command')
     expect(usage.code).toBe(2)
+  })
+
+  it('list exits 2 when no case matches, as run does, and lists the cases of the help example glob', async () => {
+    const [none, example] = await Promise.all([cli(['list', '--chapter', '99']), cli(['list', '--case', 'surf-order-*'])])
+    expect(none.stderr).toContain('no case matches the filters')
+    expect(none.stdout).toBe('')
+    expect(none.code).toBe(2)
+    expect(example.stdout).toMatch(/^surf-order-/)
+    expect(example.code).toBe(0)
   })
 })
 
