@@ -31,11 +31,12 @@ filters (run, list, matrix; repeat an option or separate values with commas; all
   --chapter CHAPTER         a chapter: 05-surface, or its number 05
   --requirement ID          a requirement ID (SURF-5) or a whole prefix (SURF)
   --profile PROFILE         reader, writer, relations, repair, compaction, fork or jsonl
-  --case GLOB               case ids matching a glob ('surf-replace-*'; * any run, ? one character)
+  --case GLOB               case ids matching a glob ('surf-order-*'; * any run, ? one character)
 
 run only:
   --baseline FILE           known failures of one adapter (YAML or JSON: adapter, suiteHash, failures
-                            [{id, reason}]); applies to the adapter it names. May be repeated
+                            [{id, reason}]); applies to the adapter it names (a lone baseline of a
+                            lone adapter applies to it whatever it names, with a note). May be repeated
   --strict-baseline         a listed case that now passes (NEW PASS) fails the run too
   --write-baseline FILE     write each adapter's current failures to FILE, keeping the reasons of the
                             cases a previous baseline explains; with several adapters FILE must hold

@@ -3,7 +3,7 @@
 // interpreter behind the subprocess adapter protocol (`serve`), and fuzzes an implementation against
 // the reference (`fuzz`).
 import { parseOptions, USAGE, type Command } from './cli-options.ts'
-import { listLines } from './filters.ts'
+import { describeFilters, listLines } from './filters.ts'
 import { matrixCommand } from './matrix-command.ts'
 import { runCommand } from './run-command.ts'
 import { serve } from './serve.ts'
@@ -27,7 +27,13 @@ async function main(args: string[]): Promise<number> {
     return 2
   }
   if (command === 'list') {
-    for (const line of listLines(loadVectorCases(), options.filters)) console.log(line)
+    const lines = listLines(loadVectorCases(), options.filters)
+    // As run and matrix do: a filter that matches nothing is most likely a mistyped one.
+    if (lines.length === 0) {
+      console.error(`no case matches the filters ${describeFilters(options.filters)}`)
+      return 2
+    }
+    for (const line of lines) console.log(line)
     return 0
   }
   return command === 'run' ? runCommand(options) : matrixCommand(options)
