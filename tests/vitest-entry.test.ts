@@ -34,4 +34,9 @@ describe('the package exports', () => {
     expect(() => registerConformanceSuite({})).toThrow(/exactly one of adapter and adapterCmd/)
     expect(() => registerConformanceSuite({ adapter: 'reference', adapterCmd: 'x' })).toThrow(/exactly one/)
   })
+
+  it('refuse a filter it does not know, rather than run every case', () => {
+    const filters = { chapter: ['05'] } as unknown as Record<string, string[]>
+    expect(() => registerConformanceSuite({ adapter: 'reference', filters })).toThrow(/unknown filter chapter; the filters are chapters, requirements, profiles, cases/)
+  })
 })
