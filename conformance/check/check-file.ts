@@ -68,15 +68,16 @@ function outcomeOf(artifact: ArtifactOutcome): Outcome {
 
 function factNotices(facts: ByteFacts): Diagnostic[] {
   const notices: Diagnostic[] = []
-  const times = (count: number): string => (count === 1 ? 'this line' : `${count} lines, the first shown`)
+  // The subject and its verb: "this line starts", "3 lines, the first shown, start".
+  const lines = (count: number, verb: string): string => (count === 1 ? `this line ${verb}s` : `${count} lines, the first shown, ${verb}`)
   if (facts.byteOrderMark !== undefined) {
-    notices.push({ severity: 'notice', code: 'BYTE_ORDER_MARK', requirement: 'JSONL-9', line: facts.byteOrderMark.first, message: `${times(facts.byteOrderMark.count)} start with a byte order mark (U+FEFF), which makes a line unparsable` })
+    notices.push({ severity: 'notice', code: 'BYTE_ORDER_MARK', requirement: 'JSONL-9', line: facts.byteOrderMark.first, message: `${lines(facts.byteOrderMark.count, 'start')} with a byte order mark (U+FEFF), which makes a line unparsable` })
   }
   if (facts.carriageReturn !== undefined) {
-    notices.push({ severity: 'notice', code: 'CARRIAGE_RETURN', requirement: 'JSONL-9', line: facts.carriageReturn.first, message: `${times(facts.carriageReturn.count)} end with CR (CRLF line ends); CR is JSON whitespace, so they still read, but writers write LF only (JSONL-8)` })
+    notices.push({ severity: 'notice', code: 'CARRIAGE_RETURN', requirement: 'JSONL-9', line: facts.carriageReturn.first, message: `${lines(facts.carriageReturn.count, 'end')} with CR (CRLF line ends); CR is JSON whitespace, so such lines still read, but writers write LF only (JSONL-8)` })
   }
   if (facts.invalidUtf8 !== undefined) {
-    notices.push({ severity: 'notice', code: 'INVALID_UTF8', requirement: 'JSONL-9', line: facts.invalidUtf8.first, message: `${times(facts.invalidUtf8.count)} hold ill-formed UTF-8, read as U+FFFD` })
+    notices.push({ severity: 'notice', code: 'INVALID_UTF8', requirement: 'JSONL-9', line: facts.invalidUtf8.first, message: `${lines(facts.invalidUtf8.count, 'hold')} ill-formed UTF-8, read as U+FFFD` })
   }
   return notices
 }

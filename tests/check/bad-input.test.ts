@@ -134,7 +134,9 @@ describe('bytes that are not plain UTF-8 JSON lines', () => {
     const { file, report } = checked('bom.jsonl', bytes)
     expectReference(report, bytes)
     expectNamed(file, only(report, 'error', 'JSONL_HEADER_INVALID'), 1, 'JSONL-6')
-    expectNamed(file, only(report, 'notice', 'BYTE_ORDER_MARK'), 1, 'JSONL-9')
+    const notice = only(report, 'notice', 'BYTE_ORDER_MARK')
+    expectNamed(file, notice, 1, 'JSONL-9')
+    expect(notice.message).toMatch(/^this line starts with a byte order mark/)
   })
 
   it('CRLF line ends still read, with a notice', () => {
@@ -144,7 +146,7 @@ describe('bytes that are not plain UTF-8 JSON lines', () => {
     expect(report.status).toBe('valid')
     const notice = only(report, 'notice', 'CARRIAGE_RETURN')
     expectNamed(file, notice, 1, 'JSONL-9')
-    expect(notice.message).toContain('7 lines')
+    expect(notice.message).toMatch(/^7 lines, the first shown, end with CR/)
   })
 })
 
