@@ -81,9 +81,11 @@ export function persistenceRow(log: AuditedLog): AuditRow {
   if (loaded !== undefined) {
     items.push(openTurnEvidence(loaded), ...endSeedEvidence(loaded), ...closerMarkerEvidence(loaded.events), ...resumeMarkerEvidence(loaded.events))
   }
+  const rejection = log.info.rejection
   return row('persistence', items, verdict => {
     if (verdict === 'pass') return 'Nothing committed was lost: no torn tail, no open turn at the tail, every resumption marked.'
     if (verdict === 'warn') return 'The log is consistent with a crash: uncommitted data or an open turn at the tail (see the warnings).'
+    if (rejection !== null && !DAMAGE_CODES.has(rejection.code)) return 'The log does not load, so its durability cannot be established.'
     return 'Committed data is damaged or a resumption is not marked.'
   })
 }

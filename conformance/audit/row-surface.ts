@@ -4,13 +4,29 @@
 import { reference } from '../../reference/index.ts'
 import { jsonEqual } from '../../reference/lossless-json.ts'
 import type { Replacement } from '../../reference/surface.ts'
-import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
+import type { AuditEvidence, AuditRejection, AuditRow } from '../../generated/types/index.ts'
 import { dataOf, messageOfEvent, recordAt, seqList, stringAt, toolCallIds, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
 import { claimFor } from './replacements.ts'
 import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
 
 const REPLACEMENTS_LISTED = 10
+
+/**
+ * Whether load refused the log for a rule of this row: a surface op or replace range (chapter 05), an
+ * uncited shadowed node (PROV-7) or a tool-result rewrite (chapter 07).
+ */
+export function isSurfaceRejection(rejection: AuditRejection): boolean {
+  const code = rejection.code
+  return rejection.operation === 'load' && (code.startsWith('SURFACE_') || code.startsWith('REWRITE_') || code === 'PROVENANCE_INCOMPLETE')
+}
+
+/** The row of a log that load refused for one of this row's rules: that refusal is its evidence. */
+export function surfaceRejectedRow(rejection: AuditRejection): AuditRow {
+  const where = rejection.seq === undefined ? '' : ` at seq ${rejection.seq}`
+  const item = evidence('fail', `load rejects the log with ${rejection.code}${where}: ${rejection.message}`, rejection.seq === undefined ? {} : { seq: rejection.seq })
+  return row('surface-legality', [item], () => 'An event breaks a surface rule, so the log does not load.')
+}
 
 function surfaceEvidence(loaded: LoadedLog): AuditEvidence {
   const { nodes, generation } = loaded.surface

@@ -5,7 +5,7 @@ import type { AuditBudget, AuditReplacement, AuditRow } from '../../generated/ty
 import type { AuditedLog } from './log.ts'
 import { auditReplacements, measureMessages } from './replacements.ts'
 import { rawFactsRow } from './row-raw-facts.ts'
-import { surfaceLegalityRow } from './row-surface.ts'
+import { isSurfaceRejection, surfaceLegalityRow, surfaceRejectedRow } from './row-surface.ts'
 import { constraintRow } from './row-constraints.ts'
 import { requestRebuildRow } from './row-request.ts'
 import { persistenceRow } from './row-persistence.ts'
@@ -23,10 +23,11 @@ export interface AuditRows {
 export function auditRows(log: AuditedLog, counter: TokenCounter): AuditRows {
   const loaded = log.loaded
   if (loaded === undefined) {
-    const reason = `${log.info.rejection?.operation ?? 'load'} rejects it with ${log.info.rejection?.code ?? 'an error'}`
+    const rejection = log.info.rejection
+    const reason = `${rejection?.operation ?? 'load'} rejects it with ${rejection?.code ?? 'an error'}`
     const rows = [
       rawFactsRow(log),
-      notEvaluated('surface-legality', reason),
+      rejection !== null && isSurfaceRejection(rejection) ? surfaceRejectedRow(rejection) : notEvaluated('surface-legality', reason),
       notEvaluated('constraint-preservation', reason),
       notEvaluated('request-rebuild', reason),
       persistenceRow(log),

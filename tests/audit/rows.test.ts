@@ -150,6 +150,18 @@ describe('audit of hand-built logs', () => {
     expectValid(report)
   })
 
+  it('puts a load refusal for a surface rule under surface legality, and persistence says the log does not load', () => {
+    const replace = { ...userText(12, 'summary'), surfaceOp: { op: 'replace', start: 40, end: 2 }, sourceEventSeqs: [2] } as SessionEvent
+    const report = auditOf(artifact([...goodTurn(), replace]))
+    expect(report.log.rejection).toMatchObject({ operation: 'load', code: 'SURFACE_REPLACE_START_NOT_FOUND', seq: 12 })
+    expect(rowOf(report, 'surface-legality').verdict).toBe('fail')
+    expect(texts(report, 'surface-legality', 'fail')).toContain('load rejects the log with SURFACE_REPLACE_START_NOT_FOUND at seq 12')
+    expect(texts(report, 'surface-legality')).not.toContain('not evaluated')
+    expect(rowOf(report, 'raw-facts').summary).toContain('breaks a surface rule (see Surface legality)')
+    expect(rowOf(report, 'persistence').summary).toBe('The log does not load, so its durability cannot be established.')
+    expectValid(report)
+  })
+
   it('fails raw facts on an unknown event type that is not marked ignorable, and keeps an ignorable one', () => {
     const refused = auditOf(artifact([...goodTurn(), event('future/thing', 12, {})]))
     expect(rowOf(refused, 'raw-facts').verdict).toBe('fail')
