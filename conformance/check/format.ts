@@ -1,6 +1,7 @@
 // The check report for people (text, printed file by file: a headline per file, then one line per
 // finding in the `file:line:` form editors link to) and for programs (json: one document at the end).
 import type { Diagnostic, FileReport } from './check-file.ts'
+import type { CheckReport } from '../../generated/types/index.ts'
 import { plural } from '../wording.ts'
 
 export interface Summary {
@@ -55,6 +56,10 @@ export function formatSummary(summary: Summary): string {
   return `checked ${plural(summary.files, 'file')}: ${summary.valid} valid, ${summary.invalid} invalid, ${summary.unchecked} unchecked`
 }
 
+const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json'
+
+/** The json report, as schemas/check-report.schema.json describes it. */
 export function formatJson(reports: readonly FileReport[], summary: Summary): string {
-  return JSON.stringify({ summary, exitCode: exitCodeOf(summary), files: reports }, null, 2)
+  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports] }
+  return JSON.stringify(report, null, 2)
 }

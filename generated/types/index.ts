@@ -1,6 +1,7 @@
 // Generated from schemas/*.schema.json by scripts/generate-types.ts — do not edit.
 
 export type * from './audit-report.js'
+export type * from './check-report.js'
 export type * from './chunk-row.js'
 export type * from './common.js'
 export type * from './content.js'

@@ -1,0 +1,112 @@
+// Generated from schemas/check-report.schema.json by scripts/generate-types.ts — do not edit.
+
+/**
+ * One run of check over the files it was given (folders walked for *.jsonl and *.jsonl.zstd).
+ */
+export interface CheckReport {
+  /**
+   * The $id of this schema, so that editors and validators find it.
+   */
+  $schema: "https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json";
+  /**
+   * The version of this report shape.
+   */
+  reportVersion: 1;
+  summary: CheckSummary;
+  /**
+   * The command's exit status: 0 every file valid, 1 some file invalid, 2 some file unchecked.
+   */
+  exitCode: 0 | 1 | 2;
+  /**
+   * One entry per file, in the order checked.
+   */
+  files: CheckFileReport[];
+}
+
+/**
+ * How many files were checked, by status.
+ */
+export interface CheckSummary {
+  files: number;
+  valid: number;
+  invalid: number;
+  unchecked: number;
+}
+
+/**
+ * One file: valid (accepted with no relation violation), invalid (rejected, or accepted with violations) or unchecked (no verdict reached: unreadable, or past one of the checker's limits).
+ */
+export interface CheckFileReport {
+  /**
+   * The path as given or found.
+   */
+  file: string;
+  /**
+   * From the file name: .zstd (or .zst) is zstd, anything else raw.
+   */
+  encoding: "raw" | "zstd";
+  status: "valid" | "invalid" | "unchecked";
+  outcome: CheckOutcome;
+  diagnostics: CheckDiagnostic[];
+}
+
+/**
+ * The pipeline's outcome, shaped like the corpus verdicts: rejected by the first operation that refuses the file (open: the storage layout's path binding, JSONL-3), accepted with its event count, torn tail and relation violations, or unchecked.
+ */
+export type CheckOutcome =
+  | {
+      verdict: "rejected";
+      operation: "open" | "decodeJsonl" | "load";
+      /**
+       * The error code of spec/errors.md.
+       */
+      code: string;
+      seq?: number;
+      line?: number;
+    }
+  | {
+      verdict: "accepted";
+      events: number;
+      tornTail: null | CheckTornTail;
+      /**
+       * The relation violations (PROC-7), in seq order.
+       */
+      relations: {
+        code: string;
+        seq: number;
+      }[];
+    }
+  | {
+      verdict: "unchecked";
+      /**
+       * A CHECK_* code: the checker's own limit or failure, not a rule of the spec.
+       */
+      code: string;
+    };
+
+/**
+ * A recoverable torn tail (JSONL-12, JSONL-15): dropped on read; a writer truncates to `offset` before appending.
+ */
+export interface CheckTornTail {
+  line: number;
+  /**
+   * The byte offset where the tail starts.
+   */
+  offset: number;
+  reason: "unterminated" | "JSONL_LINE_UNPARSABLE" | "JSONL_ROW_INVALID" | "JSONL_SEQ_GAP";
+}
+
+/**
+ * One finding: an error (a rejection, a relation violation, a limit) or a notice (a torn tail, a byte order mark, CR line ends, ill-formed UTF-8).
+ */
+export interface CheckDiagnostic {
+  severity: "error" | "notice";
+  code: string;
+  /**
+   * The requirement ID of spec/ the finding concerns, when there is one.
+   */
+  requirement?: string;
+  line?: number;
+  seq?: number;
+  message: string;
+}

@@ -1,0 +1,61 @@
+// check's json report follows schemas/check-report.schema.json, over a report holding every kind of
+// outcome: valid, rejected by decodeJsonl and by load, accepted with a relation violation and with a torn
+// tail, unchecked past a limit and unreadable, raw and zstd, with notices.
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { afterAll, describe, expect, it } from 'vitest'
+import { formatJson, summarize } from '../../conformance/check/format.ts'
+import type { FileReport } from '../../conformance/check/check-file.ts'
+import { check, tempFolder, zstdArtifact } from './support.ts'
+
+const schemaDir = fileURLToPath(new URL('../../schemas', import.meta.url))
+const ajv = new Ajv2020({ strict: true, allErrors: true })
+for (const file of readdirSync(schemaDir).filter(name => name.endsWith('.schema.json'))) ajv.addSchema(JSON.parse(readFileSync(path.join(schemaDir, file), 'utf8')))
+const validate = ajv.getSchema('https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json')
+
+const folder = tempFolder()
+afterAll(() => folder.remove())
+
+const HEADER = '{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0}'
+const TURN = [
+  '{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}',
+  '{"type":"user/message","seq":1,"time":1,"data":{"id":"u1","role":"user","content":[{"type":"text","text":"hi"}],"source":{"kind":"user"}},"surfaceOp":"append"}',
+  '{"type":"turn/end","seq":2,"time":2,"data":{"turn":1,"reason":{"kind":"completed"}}}',
+]
+const text = (lines: readonly string[], tail = ''): string => `${lines.join('\n')}\n${tail}`
+
+function reports(): FileReport[] {
+  const files: [name: string, bytes: string | Uint8Array, maxLineBytes?: number][] = [
+    ['valid.jsonl', text([HEADER, ...TURN])],
+    ['bom.jsonl', `\uFEFF${text([HEADER, ...TURN])}`],
+    ['load.jsonl', text([HEADER, TURN[0] as string, (TURN[1] as string).replace('"append"', '{"op":"replace","start":5,"end":0}')])],
+    ['relation.jsonl', text([HEADER, ...TURN, '{"type":"turn/end","seq":3,"time":3,"data":{"turn":1,"reason":{"kind":"completed"}}}'])],
+    ['torn.jsonl', text([HEADER, ...TURN], '{"type":"turn/st')],
+    ['limit.jsonl', text([HEADER, ...TURN]), 100],
+    ['zstd.jsonl.zstd', zstdArtifact([HEADER, ...TURN], [1, 2])],
+  ]
+  const checked = files.map(([name, bytes, maxLineBytes]) => check(folder.write(name, bytes), maxLineBytes === undefined ? {} : { maxLineBytes }))
+  return [...checked, check(path.join(folder.dir, 'missing.jsonl'))]
+}
+
+describe('check --format json', () => {
+  it('follows schemas/check-report.schema.json for every kind of outcome', () => {
+    const all = reports()
+    expect(all.map(report => [report.status, report.outcome.verdict])).toEqual([
+      ['valid', 'accepted'], ['invalid', 'rejected'], ['invalid', 'rejected'], ['invalid', 'accepted'],
+      ['valid', 'accepted'], ['unchecked', 'unchecked'], ['valid', 'accepted'], ['unchecked', 'unchecked'],
+    ])
+    const document = JSON.parse(formatJson(all, summarize(all))) as unknown
+    expect(validate?.(document), JSON.stringify(validate?.errors)).toBe(true)
+    expect(document).toMatchObject({ reportVersion: 1, exitCode: 2, summary: { files: 8, valid: 3, invalid: 3, unchecked: 2 } })
+  })
+
+  it('refuses a report that breaks the shape', () => {
+    const all = reports().slice(0, 1)
+    const document = JSON.parse(formatJson(all, summarize(all))) as { files: { outcome: Record<string, unknown> }[] }
+    ;(document.files[0] as { outcome: Record<string, unknown> }).outcome['verdict'] = 'maybe'
+    expect(validate?.(document)).toBe(false)
+  })
+})
