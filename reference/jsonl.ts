@@ -39,12 +39,18 @@ function parseLine(bytes: Uint8Array): { value: unknown } | undefined {
 
 const DECODED_HEADER_MEMBERS = ['version', 'id', 'createdAt', 'cwd', 'parentSession', 'seedLength', 'origin', 'delegationDepth', 'agentPreset']
 
+/** JSONL-6 step 3 or 4 fails; `why` names the member, for people. */
+function invalid(why: string): Fault {
+  return fault('JSONL_HEADER_INVALID', `the first line is not a session header line: ${why}`)
+}
+
 function headerLineFault(value: unknown): Fault | undefined {
-  const invalid = fault('JSONL_HEADER_INVALID', 'the first line is not a session header line')
-  if (!isRecord(value) || value['type'] !== 'session' || typeof value['version'] !== 'number' || typeof value['id'] !== 'string') return invalid
-  if (!isNonNegativeSafeInteger(value['createdAt']) || !isNonNegativeSafeInteger(value['delegationDepth'])) return invalid
-  if (hasOwn(value, 'origin') && value['origin'] !== 'subagent') return invalid
-  if (hasOwn(value, 'agentPreset') && typeof value['agentPreset'] !== 'string') return invalid
+  if (!isRecord(value) || value['type'] !== 'session') return invalid('it is not an object whose type is "session"')
+  if (typeof value['version'] !== 'number' || typeof value['id'] !== 'string') return invalid('version must be a number and id a string')
+  if (!isNonNegativeSafeInteger(value['createdAt'])) return invalid('createdAt must be a non-negative safe integer')
+  if (!isNonNegativeSafeInteger(value['delegationDepth'])) return invalid('delegationDepth must be present, a non-negative safe integer')
+  if (hasOwn(value, 'origin') && value['origin'] !== 'subagent') return invalid('origin, when present, must be "subagent"')
+  if (hasOwn(value, 'agentPreset') && typeof value['agentPreset'] !== 'string') return invalid('agentPreset, when present, must be a string')
   if (hasOwn(value, 'sandboxMode') || hasOwn(value, 'approvalPolicy')) {
     return fault('JSONL_HEADER_RETIRED_FIELD', 'the header line carries a retired member')
   }

@@ -69,6 +69,9 @@ describe('JSONL header line (JSONL-6, JSONL-7)', () => {
 
   it('requires delegationDepth, rejects retired members, keeps only header members', () => {
     expect(decode('{"type":"session","version":0,"id":"s","createdAt":1}\n')).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID' } })
+    // The message names the member, for the people reading check's report (PROC-1: no vector compares it).
+    const missing = decode('{"type":"session","version":0,"id":"s","createdAt":1}\n') as { error: { message: string } }
+    expect(missing.error.message).toContain('delegationDepth must be present')
     expect(decode('{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0,"sandboxMode":null}\n'))
       .toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_RETIRED_FIELD' } })
     expect(decode('{"type":"session","version":0,"id":"s","createdAt":1,"cwd":null,"delegationDepth":0,"extra":1}\n'))
