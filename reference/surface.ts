@@ -74,10 +74,20 @@ function nodeAt(state: SurfaceState, seq: number): SurfaceNode {
   return state.nodes.get(seq) as SurfaceNode
 }
 
-function isReplaceOp(value: object): value is ReplaceSurfaceOp {
-  const op = value as Record<string, unknown>
-  return Object.keys(op).length === 3 && hasOwn(op, 'op') && hasOwn(op, 'start') && hasOwn(op, 'end')
-    && op['op'] === 'replace' && isNonNegativeSafeInteger(op['start']) && isNonNegativeSafeInteger(op['end'])
+const REPLACE_MEMBERS = ['op', 'start', 'end']
+
+/** SURF-2 grammar for a surfaceOp other than "append": why it is no exact replace object, or undefined. */
+function replaceOpProblem(op: unknown): string | undefined {
+  if (typeof op === 'string') return 'a string other than "append"'
+  if (!isRecord(op)) return 'neither "append" nor a replace object'
+  const extra = Object.keys(op).find(key => !REPLACE_MEMBERS.includes(key))
+  if (extra !== undefined) return `a replace object has no member ${JSON.stringify(extra)}`
+  const missing = REPLACE_MEMBERS.find(member => !hasOwn(op, member))
+  if (missing !== undefined) return `a replace object needs ${missing}`
+  if (op['op'] !== 'replace') return 'its op is not "replace"'
+  const endpoint = ['start', 'end'].find(member => !isNonNegativeSafeInteger(op[member]))
+  if (endpoint !== undefined) return `its ${endpoint} is not a non-negative safe integer`
+  return undefined
 }
 
 /** SURF-1 eligibility and SURF-2 grammar: the event's surface op, undefined for a log-only event. */
@@ -90,9 +100,11 @@ export function surfaceOpOf(event: SessionEvent): { ok: true; op: SurfaceOp | un
   if (!hasOwn(event, 'surfaceOp')) return { ok: false, fault: fault('SURFACE_OP_MISSING', `${event.type} needs a surfaceOp`) }
   const op = event.surfaceOp
   if (op === 'append') return { ok: true, op }
-  if (!isRecord(op) || !isReplaceOp(op)) return { ok: false, fault: fault('SURFACE_OP_INVALID', `${event.type} carries an invalid surfaceOp`) }
+  const problem = replaceOpProblem(op)
+  if (problem !== undefined) return { ok: false, fault: fault('SURFACE_OP_INVALID', `${event.type} carries an invalid surfaceOp: ${problem}`) }
+  const { start, end } = op as ReplaceSurfaceOp
   // Stryker disable next-line StringLiteral: only start and end of a parsed replace are read afterwards
-  return { ok: true, op: { op: 'replace', start: op.start, end: op.end } }
+  return { ok: true, op: { op: 'replace', start, end } }
 }
 
 /** The seqs from `start` to `end` along the list. The caller has checked start is not after end. */

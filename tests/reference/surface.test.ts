@@ -45,6 +45,25 @@ describe('surface fold', () => {
     expect(endMissing).toMatchObject({ ok: false, error: { code: 'SURFACE_REPLACE_END_NOT_FOUND' } })
   })
 
+  it('says which part of an invalid surfaceOp is wrong (SURF-2)', () => {
+    const messageFor = (op: unknown): string => {
+      const appended = reference.append({ events: workedExample(), candidate: candidate(op, [7]), time: 9 })
+      expect(appended).toMatchObject({ ok: false, error: { code: 'SURFACE_OP_INVALID', seq: 8 } })
+      return (appended as { error: { message: string } }).error.message
+    }
+    const says = (op: unknown, why: string): void => expect(messageFor(op)).toBe(`user/message carries an invalid surfaceOp: ${why}`)
+    says('replace', 'a string other than "append"')
+    says(null, 'neither "append" nor a replace object')
+    says([7, 7], 'neither "append" nor a replace object')
+    says({ op: 'replace', start: 7, end: 7, note: 1 }, 'a replace object has no member "note"')
+    says({ op: 'replace', end: 7 }, 'a replace object needs start')
+    says({ op: 'replace', start: 7 }, 'a replace object needs end')
+    says({ start: 7, end: 7 }, 'a replace object needs op')
+    says({ op: 'append', start: 7, end: 7 }, 'its op is not "replace"')
+    says({ op: 'replace', start: -1, end: 7 }, 'its start is not a non-negative safe integer')
+    says({ op: 'replace', start: 7, end: 2 ** 53 }, 'its end is not a non-negative safe integer')
+  })
+
   it('checks provenance coverage against the nodes actually shadowed', () => {
     const appended = reference.append({ events: workedExample(), candidate: candidate({ op: 'replace', start: 7, end: 5 }, [7]), time: 9 })
     expect(appended).toMatchObject({ ok: false, error: { code: 'PROVENANCE_INCOMPLETE' } })
