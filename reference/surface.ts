@@ -76,17 +76,17 @@ function nodeAt(state: SurfaceState, seq: number): SurfaceNode {
 
 const REPLACE_MEMBERS = ['op', 'start', 'end']
 
-/** SURF-2 grammar for a surfaceOp other than "append": why it is no exact replace object, or undefined. */
+/**
+ * SURF-2 grammar for a surfaceOp other than "append": why it is no exact replace object, or undefined
+ * when it is one. Every reason it returns is for people; which one is returned never changes the verdict.
+ */
 function replaceOpProblem(op: unknown): string | undefined {
-  if (typeof op === 'string') return 'a string other than "append"'
-  if (!isRecord(op)) return 'neither "append" nor a replace object'
+  if (!isRecord(op)) return 'it is neither "append" nor a replace object'
   const extra = Object.keys(op).find(key => !REPLACE_MEMBERS.includes(key))
   if (extra !== undefined) return `a replace object has no member ${JSON.stringify(extra)}`
-  const missing = REPLACE_MEMBERS.find(member => !hasOwn(op, member))
-  if (missing !== undefined) return `a replace object needs ${missing}`
-  if (op['op'] !== 'replace') return 'its op is not "replace"'
-  const endpoint = ['start', 'end'].find(member => !isNonNegativeSafeInteger(op[member]))
-  if (endpoint !== undefined) return `its ${endpoint} is not a non-negative safe integer`
+  if (!hasOwn(op, 'op') || op['op'] !== 'replace') return 'its op is missing or not "replace"'
+  const endpoint = ['start', 'end'].find(member => !hasOwn(op, member) || !isNonNegativeSafeInteger(op[member]))
+  if (endpoint !== undefined) return `its ${endpoint} is missing or not a non-negative safe integer`
   return undefined
 }
 

@@ -17,7 +17,7 @@ const MESSAGE_ARGUMENT = {
 }
 
 /** Functions that return the reason text of a fault, or undefined when the check passes. */
-const REASON_RETURNING = new Set(['dataKeysFault', 'payloadFault'])
+const REASON_RETURNING = new Set(['dataKeysFault', 'payloadFault', 'replaceOpProblem'])
 
 function isReturnedReason(path) {
   if (!path.isStringLiteral() && !path.isTemplateLiteral()) return false

@@ -52,16 +52,15 @@ describe('surface fold', () => {
       return (appended as { error: { message: string } }).error.message
     }
     const says = (op: unknown, why: string): void => expect(messageFor(op)).toBe(`user/message carries an invalid surfaceOp: ${why}`)
-    says('replace', 'a string other than "append"')
-    says(null, 'neither "append" nor a replace object')
-    says([7, 7], 'neither "append" nor a replace object')
+    says('replace', 'it is neither "append" nor a replace object')
+    says(null, 'it is neither "append" nor a replace object')
+    says([7, 7], 'it is neither "append" nor a replace object')
     says({ op: 'replace', start: 7, end: 7, note: 1 }, 'a replace object has no member "note"')
-    says({ op: 'replace', end: 7 }, 'a replace object needs start')
-    says({ op: 'replace', start: 7 }, 'a replace object needs end')
-    says({ start: 7, end: 7 }, 'a replace object needs op')
-    says({ op: 'append', start: 7, end: 7 }, 'its op is not "replace"')
-    says({ op: 'replace', start: -1, end: 7 }, 'its start is not a non-negative safe integer')
-    says({ op: 'replace', start: 7, end: 2 ** 53 }, 'its end is not a non-negative safe integer')
+    says({ start: 7, end: 7 }, 'its op is missing or not "replace"')
+    says({ op: 'append', start: 7, end: 7 }, 'its op is missing or not "replace"')
+    says({ op: 'replace', end: 7 }, 'its start is missing or not a non-negative safe integer')
+    says({ op: 'replace', start: -1, end: 7 }, 'its start is missing or not a non-negative safe integer')
+    says({ op: 'replace', start: 7, end: 2 ** 53 }, 'its end is missing or not a non-negative safe integer')
   })
 
   it('checks provenance coverage against the nodes actually shadowed', () => {
