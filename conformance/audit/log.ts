@@ -10,6 +10,7 @@ import type { CompactionStateValue } from '../../reference/compaction.ts'
 import type { Violation } from '../../reference/processing.ts'
 import type { Result } from '../../reference/result.ts'
 import type { AuditLogInfo, AuditRejection } from '../../generated/types/index.ts'
+import { shortened } from '../wording.ts'
 
 const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd]
 
@@ -48,7 +49,7 @@ function encodingOf(file: string, bytes: Uint8Array): 'raw' | 'zstd' {
 function rejectionOf(operation: AuditRejection['operation'], result: Result<unknown>): AuditRejection | null {
   if (result.ok) return null
   const { code, seq, line, message } = result.error
-  return { operation, code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }), message }
+  return { operation, code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }), message: shortened(message) }
 }
 
 /** The value of an operation on a log that `load` accepted; such operations do not reject it. */

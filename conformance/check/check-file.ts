@@ -9,6 +9,7 @@ import { checkRawArtifact } from './raw-reader.ts'
 import { checkZstdArtifact } from './zstd-reader.ts'
 import type { RequirementIndex, Stage } from './requirements.ts'
 import { pathBindingFault } from './path-binding.ts'
+import { shortened } from '../wording.ts'
 
 export type Encoding = 'raw' | 'zstd'
 
@@ -150,5 +151,10 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
     const message = error instanceof Error ? error.message : String(error)
     return unchecked(file, encoding, io ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR', io ? `cannot read: ${message}` : `the checker failed: ${message}`)
   }
-  return report(file, encoding, artifact, requirements)
+  return withShortMessages(report(file, encoding, artifact, requirements))
+}
+
+/** A message may quote a value of the log at any length; the report shows its start. */
+function withShortMessages(fileReport: FileReport): FileReport {
+  return { ...fileReport, diagnostics: fileReport.diagnostics.map(diagnostic => ({ ...diagnostic, message: shortened(diagnostic.message) })) }
 }

@@ -171,6 +171,14 @@ describe('audit of hand-built logs', () => {
     expect(texts(kept, 'raw-facts')).toContain('future/thing')
   })
 
+  it('shows the start of a rejection message that quotes a long value', () => {
+    const report = auditOf(artifact([...goodTurn(), event('x'.repeat(50_000), 12, {})]))
+    expect(report.log.rejection?.code).toBe('FORMAT_UNKNOWN_EVENT_TYPE')
+    expect(report.log.rejection?.message).toMatch(/^event type "x+… \(\d+ more characters\)$/)
+    expect(report.log.rejection?.message.length).toBeLessThan(1100)
+    expectValid(report)
+  })
+
   it('warns about an open tail turn whose started call has an unknown outcome', () => {
     const events = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2']), call(16, 2, 1, 'c2')]
     const report = auditOf(artifact(events))

@@ -211,6 +211,16 @@ describe('hostile values', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
   })
 
+  it('a message quoting a 2 MB event type shows its first 1,000 characters and counts the rest', () => {
+    const lines = [...turnLines(), `{"type":"${'x'.repeat(2_000_000)}","seq":6,"time":6,"data":{}}`]
+    const { file, report } = checked('long-type.jsonl', text(lines))
+    expectReference(report, text(lines))
+    const diagnostic = only(report, 'error', 'FORMAT_UNKNOWN_EVENT_TYPE')
+    expectNamed(file, diagnostic, 8, 'UNK-3')
+    expect(diagnostic.message.length).toBeLessThan(1100)
+    expect(diagnostic.message).toMatch(/^event type "x+… \(\d{7} more characters\)$/)
+  })
+
   it('lines that are not objects: a seq gap, torn or committed', () => {
     for (const [index, value] of ['[1,2]', 'null', '42', '"x"', 'true'].entries()) {
       const torn = turnLines().slice(0, 3).concat(value)
