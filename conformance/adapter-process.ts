@@ -3,6 +3,7 @@
 // output nobody asked for) into one failure reason. It knows lines and JSON, not message meanings.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { protocolLine } from './protocol.ts'
+import { shortened } from './wording.ts'
 
 /** A failure of the implementation under test (not of the runner): recorded as an error, never a pass. */
 export class AdapterFailure extends Error {
@@ -159,7 +160,7 @@ export class AdapterProcess {
 }
 
 export function preview(text: string): string {
-  return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text)
+  return JSON.stringify(shortened(text, 120))
 }
 
 function killAll(): void {

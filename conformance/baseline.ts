@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { Document, isMap, isScalar, isSeq, parse as parseYaml, type Scalar } from 'yaml'
 import type { CaseOutcome } from './run-case.ts'
 import type { SuiteIdentity } from './suite-identity.ts'
+import { shortened } from './wording.ts'
 
 export interface BaselineEntry {
   id: string
@@ -107,7 +108,7 @@ export function baselineFailsRun(verdict: BaselineVerdict, strict: boolean): boo
 /** The reason a written baseline gives a failure nobody has explained yet: what went wrong, briefly. */
 function observedReason(outcome: CaseOutcome): string {
   const firstLine = (outcome.reason ?? outcome.status).split('\n')[0]!
-  return firstLine.length > 240 ? `${firstLine.slice(0, 240)}…` : firstLine
+  return shortened(firstLine, 240)
 }
 
 /**

@@ -3,6 +3,7 @@
 import { chapterKeys, compareRequirementIds, countBy, countOutcomes, failedCount, requirementKeys, runFails, type AdapterRun, type Counts } from './results.ts'
 import type { CaseOutcome } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
+import { shortened } from './wording.ts'
 
 const WIDTH = 100
 const REASON_LIMIT = 400
@@ -29,7 +30,7 @@ export function wrapped(items: readonly string[], indent: string): string[] {
 
 function oneLine(text: string | undefined): string {
   const line = (text ?? '').split('\n')[0]!
-  return line.length > REASON_LIMIT ? `${line.slice(0, REASON_LIMIT)}…` : line
+  return shortened(line, REASON_LIMIT)
 }
 
 function requirementLines(run: AdapterRun, cases: readonly VectorCase[]): string[] {

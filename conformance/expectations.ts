@@ -1,6 +1,7 @@
 // Judges one operation result against one expectation. The expectation kinds are a small closed set
 // (vectors/README.md): accept, value, reject. Error codes are compared; messages never are.
 import type { Expectation } from './vector-cases.ts'
+import { shortened } from './wording.ts'
 
 export type OperationResult =
   | { ok: true; value: unknown }
@@ -79,7 +80,7 @@ function show(value: unknown): string {
     // A bigint or a cycle in a value an adapter returned: say what it is rather than fail the judge.
     text = String(value)
   }
-  return text === undefined ? String(value) : text.length > 400 ? `${text.slice(0, 400)}…` : text
+  return shortened(text ?? String(value), 400)
 }
 
 function valueAt(value: unknown, path: string): unknown {

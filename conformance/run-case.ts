@@ -5,6 +5,7 @@ import { AdapterFailure } from './adapter-process.ts'
 import { judge, type Mismatch } from './expectations.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { Expectation, VectorCase } from './vector-cases.ts'
+import { shortened } from './wording.ts'
 
 export type CaseStatus = 'pass' | 'fail' | 'skip' | 'error'
 
@@ -60,7 +61,7 @@ async function runSteps(adapter: Adapter, vector: VectorCase): Promise<CaseOutco
       return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: errorReason(step.operation, error) }
     }
     if (!isOperationResult(result)) {
-      return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: `${step.operation} returned no operation result: ${String(JSON.stringify(result)).slice(0, 200)}` }
+      return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: `${step.operation} returned no operation result: ${shortened(String(JSON.stringify(result)), 200)}` }
     }
     const verdict = judge(result, decodedExpectation(step.expect))
     if (!verdict.pass) {
