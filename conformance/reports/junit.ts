@@ -3,6 +3,7 @@
 // <skipped/> that says so (as pytest writes an expected failure), never a pass. A NEW PASS is a
 // <failure> under --strict-baseline and a pass with a note otherwise.
 import type { RunReport, RunReportAdapterRun, RunReportCase } from '../../generated/types/index.ts'
+import { shortened } from '../wording.ts'
 
 /** Characters XML 1.0 cannot hold at all (controls, lone surrogates, U+FFFE/U+FFFF) become \uXXXX text. */
 function xmlText(text: string): string {
@@ -27,7 +28,7 @@ function seconds(ms: number | undefined): string {
 
 function firstLine(text: string | undefined): string {
   const line = (text ?? '').split('\n')[0]!
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line
+  return shortened(line, 300)
 }
 
 type Verdict = { element: 'failure' | 'error' | 'skipped'; type: string; message: string; body?: string } | { element: 'pass'; note?: string }

@@ -2,6 +2,7 @@
 // adapter first, then per adapter its chapters, the requirements with failures and the cases to read.
 import type { RunReport, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../../generated/types/index.ts'
 import { compareRequirementIds } from '../results.ts'
+import { shortened } from '../wording.ts'
 
 /** Tables stop here; the JSON report has every case. */
 const MAX_ROWS = 200
@@ -9,7 +10,7 @@ const MAX_ROWS = 200
 /** Text safe inside a table cell: one line, pipes escaped, length bounded. */
 export function cell(text: string, limit = 300): string {
   const line = text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;')
-  return line.length > limit ? `${line.slice(0, limit)}…` : line
+  return shortened(line, limit)
 }
 
 function verdictText(run: RunReportAdapterRun): string {
