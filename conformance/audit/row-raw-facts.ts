@@ -6,13 +6,14 @@ import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
 import { citedSeqs, seqList, type AuditedLog, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
 import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
+import { isSurfaceRuleCode } from './row-surface.ts'
 
 const REPLACEMENTS_LISTED = 10
 
 /** What a load or decode rejection means for this row, by the family of its code. */
 function rejectionMeaning(code: string): string {
   if (code === 'ENV_SEQ_NOT_CONTIGUOUS' || code === 'JSONL_SEQ_GAP') return 'a seq gap or repeat: an event is missing or doubled'
-  if (code.startsWith('SURFACE_') || code.startsWith('REWRITE_') || code === 'PROVENANCE_INCOMPLETE') return 'an event breaks a surface rule (see Surface legality)'
+  if (isSurfaceRuleCode(code)) return 'an event breaks a surface rule (see Surface legality)'
   if (code.startsWith('PROVENANCE_')) return 'provenance is broken'
   if (code === 'FORMAT_UNKNOWN_EVENT_TYPE') return 'an unknown event type that is not marked ignorable'
   if (code.startsWith('FORMAT_VERSION')) return 'the log is of another format version'

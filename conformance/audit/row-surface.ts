@@ -13,12 +13,16 @@ import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
 const REPLACEMENTS_LISTED = 10
 
 /**
- * Whether load refused the log for a rule of this row: a surface op or replace range (chapter 05), an
- * uncited shadowed node (PROV-7) or a tool-result rewrite (chapter 07).
+ * Whether a code is of a rule of this row: a surface op or replace range (chapter 05), an uncited
+ * shadowed node (PROV-7) or a tool-result rewrite (chapter 07).
  */
+export function isSurfaceRuleCode(code: string): boolean {
+  return code.startsWith('SURFACE_') || code.startsWith('REWRITE_') || code === 'PROVENANCE_INCOMPLETE'
+}
+
+/** Whether load refused the log for a rule of this row. */
 export function isSurfaceRejection(rejection: AuditRejection): boolean {
-  const code = rejection.code
-  return rejection.operation === 'load' && (code.startsWith('SURFACE_') || code.startsWith('REWRITE_') || code === 'PROVENANCE_INCOMPLETE')
+  return rejection.operation === 'load' && isSurfaceRuleCode(rejection.code)
 }
 
 /** The row of a log that load refused for one of this row's rules: that refusal is its evidence. */
