@@ -88,13 +88,26 @@ function relations(input: Input): Result<{ violations: Violation[] }> {
   return overLoaded(input, events => accept(runRelations(events)))
 }
 
+/** The closers of the loaded log, or the fault `load` reports for the log followed by them (REPAIR-13). */
+function closersOf(input: Input, events: SessionEvent[]): Result<SessionEvent[]> {
+  const closers = repairClosers(events)
+  const repaired = loaded({ ...input, events: [...events, ...closers] })
+  return repaired.ok ? accept(closers) : repaired
+}
+
 function repair(input: Input): Result<{ closers: SessionEvent[] }> {
-  return overLoaded(input, events => accept({ closers: repairClosers(events) }))
+  return overLoaded(input, events => {
+    const closers = closersOf(input, events)
+    return closers.ok ? accept({ closers: closers.value }) : closers
+  })
 }
 
 /** SEED-10: the loaded events, their repair closers, then the end-seed marker unless one ends them. */
 function resume(input: Input): Result<SessionEvent[]> {
-  return overLoaded(input, events => accept(withEndSeed([...events, ...repairClosers(events)], input['now'] as number)))
+  return overLoaded(input, events => {
+    const closers = closersOf(input, events)
+    return closers.ok ? accept(withEndSeed([...events, ...closers.value], input['now'] as number)) : closers
+  })
 }
 
 function compaction(input: Input): Result<CompactionStateValue> {

@@ -1,6 +1,7 @@
 // The audited log: the stored artifact decoded and loaded by the reference interpreter, with the folds
 // every row reads computed once. Also the small readers of event payloads that the rows share.
 import { reference } from '../../reference/index.ts'
+import { repairClosers } from '../../reference/repair.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
 import { DEFAULT_VOCABULARY } from '../../reference/unknown-types.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
@@ -8,7 +9,7 @@ import type { TornTail } from '../../reference/jsonl.ts'
 import type { SurfaceValue } from '../../reference/surface.ts'
 import type { CompactionStateValue } from '../../reference/compaction.ts'
 import type { Violation } from '../../reference/processing.ts'
-import type { Result } from '../../reference/result.ts'
+import type { RejectionError, Result } from '../../reference/result.ts'
 import type { AuditLogInfo, AuditRejection } from '../../generated/types/index.ts'
 import { shortened } from '../wording.ts'
 
@@ -28,7 +29,10 @@ export interface LoadedLog {
   tornTail: TornTail | null
   surface: SurfaceValue
   violations: Violation[]
+  /** The closers crash repair computes for the open tail turn (chapter 12), loadable or not. */
   closers: SessionEvent[]
+  /** Why `repair` rejects the log (REPAIR-13: the closers above would not load), or undefined. */
+  repairRejection: RejectionError | undefined
   compaction: CompactionStateValue
   /** The input every further reference operation takes (header, events, session id, vocabulary). */
   input: Record<string, unknown>
@@ -70,13 +74,15 @@ export function readAuditedLog(source: AuditSource): AuditedLog {
   const withCounts = { ...info, sessionId, events: records.length }
   const events = reference.load(input)
   if (!events.ok) return { info: { ...withCounts, rejection: rejectionOf('load', events) }, loaded: undefined, tornTail }
+  const repaired = reference.repair(input)
   const loaded: LoadedLog = {
     header,
     events: events.value,
     tornTail,
     surface: valueOf(reference.surface(input)),
     violations: valueOf(reference.relations(input)).violations,
-    closers: valueOf(reference.repair(input)).closers,
+    closers: repaired.ok ? repaired.value.closers : repairClosers(events.value),
+    repairRejection: repaired.ok ? undefined : repaired.error,
     compaction: valueOf(reference.compactionState(input)),
     input,
   }

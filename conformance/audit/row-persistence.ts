@@ -28,7 +28,10 @@ function rejectionEvidence(log: AuditedLog): AuditEvidence {
 function openTurnEvidence(loaded: LoadedLog): AuditEvidence {
   const turnEnd = loaded.closers.find(closer => closer.type === 'turn/end')
   if (turnEnd === undefined) return evidence('pass', 'no turn is open at the tail: the last turn was closed', { requirements: ['REPAIR-2'] })
-  return evidence('warn', `turn ${String(dataOf(turnEnd)['turn'])} is open at the tail: a crash cut it, or a live writer still holds the log; a cold reopening appends ${plural(loaded.closers.length, 'closer')} (REPAIR-5) and then a session/end-seed`, { requirements: ['REPAIR-2', 'REPAIR-10', 'SEED-10'] })
+  const reopening = loaded.repairRejection === undefined
+    ? `a cold reopening appends ${plural(loaded.closers.length, 'closer')} (REPAIR-5) and then a session/end-seed`
+    : 'a cold reopening cannot close it, since its closers would not load (see failure recovery)'
+  return evidence('warn', `turn ${String(dataOf(turnEnd)['turn'])} is open at the tail: a crash cut it, or a live writer still holds the log; ${reopening}`, { requirements: ['REPAIR-2', 'REPAIR-10', 'SEED-10'] })
 }
 
 function endSeedEvidence(loaded: LoadedLog): AuditEvidence[] {

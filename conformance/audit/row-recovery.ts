@@ -7,6 +7,7 @@ import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditEvidence, AuditModelFailure, AuditRow } from '../../generated/types/index.ts'
 import { dataOf, messageOfEvent, recordAt, stringAt, type LoadedLog } from './log.ts'
 import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
+import { shortened } from '../wording.ts'
 
 /** Which failure classes of the compaction API can leave each outcome (chapter 13, informative table). */
 const CLASSES_BY_OUTCOME: Record<BracketReport['outcome'], string> = {
@@ -105,7 +106,11 @@ function interruptedEvidence(loaded: LoadedLog): AuditEvidence[] {
     const closer = event.type === 'tool/result' ? closerEvidence(event, false) : undefined
     if (closer !== undefined) items.push(closer)
   }
-  if (loaded.closers.length > 0) {
+  const unrepairable = loaded.repairRejection
+  if (unrepairable !== undefined) {
+    const where = `${unrepairable.code} at seq ${String(unrepairable.seq)}: ${shortened(unrepairable.message)}`
+    items.push(evidence('fail', `the open tail turn cannot be repaired, since its closers would not load (${where})`, { seq: unrepairable.seq, requirements: ['REPAIR-13'] }))
+  } else if (loaded.closers.length > 0) {
     items.push(evidence('info', `the open tail turn would be closed by ${loaded.closers.length} repair closers (${loaded.closers.map(closer => closer.type).join(', ')})`, { requirements: ['REPAIR-5'] }))
     for (const closer of loaded.closers) {
       const item = closerEvidence(closer, true)

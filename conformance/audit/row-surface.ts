@@ -104,7 +104,9 @@ function pairingEvidence(loaded: LoadedLog): AuditEvidence[] {
   }
   for (const [id, seq] of calls) {
     if (results.has(id)) continue
-    const why = repaired.has(id) ? 'it is pending in the open tail turn; crash repair would answer it' : 'the step ended without it (PAIR-6 tolerates this, but the next request shows a call without its result)'
+    const why = !repaired.has(id) ? 'the step ended without it (PAIR-6 tolerates this, but the next request shows a call without its result)'
+      : loaded.repairRejection === undefined ? 'it is pending in the open tail turn; crash repair would answer it'
+        : 'it is pending in the open tail turn, which crash repair cannot close (see failure recovery)'
     items.push(evidence('warn', `tool call "${id}" of assistant message seq ${seq} has no result on the current surface: ${why}`, { seq, requirements: ['PAIR-6', 'REPAIR-8'] }))
   }
   const paired = [...calls.keys()].filter(id => results.has(id)).length

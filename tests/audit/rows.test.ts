@@ -189,6 +189,18 @@ describe('audit of hand-built logs', () => {
     expect(rowOf(report, 'surface-legality').verdict).toBe('warn')
   })
 
+  it('fails failure recovery, and does not crash, when the open tail turn cannot be repaired (a call id "")', () => {
+    const events = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2', ''])]
+    const report = auditOf(artifact(events))
+    expect(report.log.rejection).toBeNull()
+    expect(rowOf(report, 'failure-recovery').verdict).toBe('fail')
+    expect(texts(report, 'failure-recovery', 'fail')).toContain('the open tail turn cannot be repaired, since its closers would not load (MESSAGE_SOURCE_INVALID at seq 17')
+    expect(texts(report, 'failure-recovery')).not.toContain('crash repair would answer')
+    expect(texts(report, 'surface-legality', 'warn')).toContain('tool call "c2" of assistant message seq 15 has no result on the current surface: it is pending in the open tail turn, which crash repair cannot close')
+    expect(texts(report, 'persistence', 'warn')).toContain('turn 2 is open at the tail: a crash cut it, or a live writer still holds the log; a cold reopening cannot close it')
+    expectValid(report)
+  })
+
   it('checks a repaired log: closers followed by the end-seed marker, and a resumption snapshot after it', () => {
     const crashed = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2']), call(16, 2, 1, 'c2')]
     const reopened = resumed(crashed)
