@@ -15,6 +15,13 @@ export class AdapterFailure extends Error {
   }
 }
 
+/** A subprocess adapter whose first start failed, with what it wrote to stderr until then. */
+export class AdapterStartFailure extends AdapterFailure {
+  constructor(message: string, readonly stderr: string) {
+    super(message)
+  }
+}
+
 /** The last `limit` characters of a text that keeps growing. */
 export class TextTail {
   private text = ''

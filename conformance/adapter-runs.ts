@@ -1,6 +1,7 @@
 // Opening an adapter named on the command line and running the selected cases against it, with
 // progress on a terminal. `run`, `matrix` and scripts/compat-matrix.ts share this.
 import type { Adapter } from './adapter.ts'
+import { AdapterStartFailure } from './adapter-process.ts'
 import { adapterByName } from './adapters/registry.ts'
 import { adapterLabel, type AdapterSource } from './cli-options.ts'
 import { countOutcomes, failedCount, type AdapterRun } from './results.ts'
@@ -31,6 +32,11 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
+/** The last lines of what an adapter wrote to stderr, for a run that failed. */
+export function stderrTailOf(stderr: string): string {
+  return stderr.trimEnd().split('\n').slice(-STDERR_LINES_KEPT).join('\n')
+}
+
 /** Runs the cases against one adapter; an adapter that cannot start is a run with a startError. */
 export async function runAdapter(source: AdapterSource, cases: readonly VectorCase[], timeoutMs: number): Promise<AdapterRun> {
   const label = adapterLabel(source)
@@ -39,7 +45,8 @@ export async function runAdapter(source: AdapterSource, cases: readonly VectorCa
   try {
     adapter = await openAdapter(source, timeoutMs)
   } catch (error) {
-    return { label, startError: messageOf(error), outcomes: [], durationMs: 0 }
+    const stderrTail = error instanceof AdapterStartFailure ? stderrTailOf(error.stderr) : ''
+    return { label, startError: messageOf(error), outcomes: [], durationMs: 0, ...(stderrTail === '' ? {} : { stderrTail }) }
   }
   const progress = terminalProgress(adapter.meta.name)
   let failed = 0
@@ -49,7 +56,7 @@ export async function runAdapter(source: AdapterSource, cases: readonly VectorCa
       progress.update(done, total, failed)
     })
     const run: AdapterRun = { label, adapter: adapter.meta, outcomes, durationMs: Math.round(performance.now() - started) }
-    const stderrTail = adapter.stderr?.().trimEnd().split('\n').slice(-STDERR_LINES_KEPT).join('\n') ?? ''
+    const stderrTail = stderrTailOf(adapter.stderr?.() ?? '')
     if (failedCount(countOutcomes(outcomes)) > 0 && stderrTail !== '') run.stderrTail = stderrTail
     return run
   } finally {

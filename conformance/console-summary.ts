@@ -82,7 +82,16 @@ export function adapterSummary(run: AdapterRun, cases: readonly VectorCase[]): s
   ].join('\n')
 }
 
-/** One line per adapter, for the end of a run with several. */
+/** A run's verdict; a run that fails only by a NEW PASS says that --strict-baseline made it fail. */
+function verdictOf(run: AdapterRun, strictBaseline: boolean): string {
+  if (run.startError !== undefined) return 'not started'
+  const baseline = run.baseline
+  if (!runFails(run, strictBaseline)) return baseline === undefined ? 'passed' : 'passed (baseline)'
+  const onlyNewPasses = baseline !== undefined && baseline.newFailures.length === 0 && baseline.newPasses.length > 0
+  return onlyNewPasses ? 'FAILED (NEW PASS under --strict-baseline)' : 'FAILED'
+}
+
+/** One line per adapter, for the end of a run: its counts and its verdict. */
 export function overallSummary(runs: readonly AdapterRun[], strictBaseline: boolean): string {
   const header = `${'adapter'.padEnd(32)}${['passed', 'failed', 'errors', 'skipped', 'NEW FAIL', 'NEW PASS'].map((word) => word.padStart(9)).join('')}  verdict`
   const rows = runs.map((run) => {
@@ -91,8 +100,7 @@ export function overallSummary(runs: readonly AdapterRun[], strictBaseline: bool
     const cells = [counts.pass, counts.fail, counts.error, counts.skip]
       .map(String)
       .concat(baseline === undefined ? ['-', '-'] : [String(baseline.newFailures.length), String(baseline.newPasses.length)])
-    const verdict = run.startError !== undefined ? 'not started' : runFails(run, strictBaseline) ? 'FAILED' : baseline === undefined ? 'passed' : 'passed (baseline)'
-    return `${(run.adapter?.name ?? run.label).padEnd(32)}${cells.map((cell) => cell.padStart(9)).join('')}  ${verdict}`
+    return `${(run.adapter?.name ?? run.label).padEnd(32)}${cells.map((cell) => cell.padStart(9)).join('')}  ${verdictOf(run, strictBaseline)}`
   })
   return [header, ...rows].join('\n')
 }

@@ -82,7 +82,7 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
   for (const loaded of baselines.filter((entry) => !used.has(entry))) {
     console.error(`warning: ${loaded.path} is the baseline of ${loaded.baseline.adapter}, which did not run`)
   }
-  if (runs.length > 1) console.log(`${overallSummary(runs, options.strictBaseline)}\n`)
+  console.log(`${overallSummary(runs, options.strictBaseline)}\n`)
   if (options.writeBaseline !== undefined) {
     for (const run of runs) {
       const previous = run.adapter === undefined ? undefined : baselineFor(run.adapter.name, baselines, runs.length)?.baseline

@@ -4,7 +4,7 @@
 // next step runs in a fresh process.
 import type { ProtocolStarted } from '../generated/types/index.ts'
 import type { Adapter, Operation, StepContext } from './adapter.ts'
-import { AdapterFailure, AdapterProcess, preview, TextTail } from './adapter-process.ts'
+import { AdapterFailure, AdapterProcess, AdapterStartFailure, preview, TextTail } from './adapter-process.ts'
 import { firstDifference, type OperationResult } from './expectations.ts'
 import { PROTOCOL_VERSION, protocolViolation, runMessage, startMessage, stopMessage } from './protocol.ts'
 import { decodeTagged } from './tagged-values.ts'
@@ -83,7 +83,9 @@ export async function startSubprocessAdapter(command: string, options: Subproces
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const startTimeoutMs = options.startTimeoutMs ?? Math.max(timeoutMs, MIN_START_TIMEOUT_MS)
   const stderr = new TextTail(STDERR_LIMIT)
-  const first = await launch(command, options.cwd, startTimeoutMs, stderr)
+  const first = await launch(command, options.cwd, startTimeoutMs, stderr).catch((error: unknown) => {
+    throw new AdapterStartFailure(messageOf(error), stderr.toString())
+  })
   const declared = first.started
   let current: AdapterProcess | undefined = first.child
   let failedRestarts = 0

@@ -8,6 +8,8 @@
 // case that passes is a failed test under strictBaseline.
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest'
 import type { Adapter } from './adapter.ts'
+import { AdapterStartFailure } from './adapter-process.ts'
+import { stderrTailOf } from './adapter-runs.ts'
 import { adapterByName } from './adapters/registry.ts'
 import { readBaseline, type Baseline } from './baseline.ts'
 import { noFilters, selectCases, type CaseFilters } from './filters.ts'
@@ -73,7 +75,10 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
 
   describe(options.name ?? 'dsh-session conformance', () => {
     beforeAll(async () => {
-      opened = await openAdapter(options)
+      opened = await openAdapter(options).catch((error: unknown) => {
+        if (!(error instanceof AdapterStartFailure)) throw error
+        throw new Error(`${error.message}\n--- last lines of the adapter's stderr ---\n${stderrTailOf(error.stderr)}`)
+      })
     }, START_TIMEOUT_MS)
     afterAll(async () => {
       if (opened?.owned) await opened.adapter.close?.()

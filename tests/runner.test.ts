@@ -136,6 +136,14 @@ describe('dsh-conformance run --adapter-cmd', () => {
     expect(usage.code).toBe(2)
   })
 
+  it('shows the last lines of stderr of an adapter that could not start, where the cause of a crash is', async () => {
+    const traceback = "node -e \"console.error('Error: Cannot find module ./missing.ts'); for (let i = 0; i < 8; i++) console.error('    at frame ' + i); console.error('}'); process.exit(1)\""
+    const broken = await cli(['run', '--adapter-cmd', traceback, '--case', 'surf-order-append-only-surface'])
+    expect(broken.stdout).toContain('could not be started: crash:')
+    expect(broken.stderr).toContain("stderr ---\nError: Cannot find module ./missing.ts\n    at frame 0")
+    expect(broken.code).toBe(1)
+  })
+
   it('list exits 2 when no case matches, as run does, and lists the cases of the help example glob', async () => {
     const [none, example] = await Promise.all([cli(['list', '--chapter', '99']), cli(['list', '--case', 'surf-order-*'])])
     expect(none.stderr).toContain('no case matches the filters')

@@ -1,0 +1,28 @@
+// The closing table of `dsh-conformance run`: counts and a verdict per adapter, printed for one adapter
+// too, so that a run that --strict-baseline fails does not read like a pass.
+import { describe, expect, it } from 'vitest'
+import { overallSummary } from '../conformance/console-summary.ts'
+import { compareWithBaseline } from '../conformance/baseline.ts'
+import type { AdapterRun } from '../conformance/results.ts'
+import { BASELINE, baselinedRun, META, plainRun, SUITE, unstartedRun } from './support/fake-runs.ts'
+
+/** A run whose only news against the baseline is a listed case that now passes (jsonl-a). */
+function onlyNewPassRun(): AdapterRun {
+  const outcomes = plainRun().outcomes.map((outcome) => (outcome.status === 'error' || outcome.id === 'surf-b' ? { ...outcome, status: 'pass' as const } : outcome))
+  return { ...plainRun(), outcomes, baseline: compareWithBaseline(outcomes, BASELINE, { source: 'baselines/fake.yaml', adapter: META.name, suite: SUITE }) }
+}
+
+const verdictOf = (run: AdapterRun, strict: boolean): string => overallSummary([run], strict).split('\n')[1]!.split(/\s{2,}/).at(-1)!
+
+describe('the closing table of a run', () => {
+  it('gives each run its verdict', () => {
+    expect(verdictOf(plainRun(), false)).toBe('FAILED')
+    expect(verdictOf(baselinedRun(), false)).toBe('FAILED')
+    expect(verdictOf(unstartedRun(), false)).toBe('not started')
+    expect(verdictOf(onlyNewPassRun(), false)).toBe('passed (baseline)')
+  })
+
+  it('says when a run fails only because --strict-baseline makes a NEW PASS fatal', () => {
+    expect(verdictOf(onlyNewPassRun(), true)).toBe('FAILED (NEW PASS under --strict-baseline)')
+  })
+})
