@@ -72,16 +72,46 @@ export function firstDivergingSeq(expected: unknown, actual: unknown): number | 
   return undefined
 }
 
-function show(value: unknown): string {
-  let text: string | undefined
-  try {
-    text = JSON.stringify(value)
-  } catch {
-    // A bigint or a cycle in a value an adapter returned: say what it is rather than fail the judge.
-    text = String(value)
+/**
+ * A judged value as JSON text, except for what JSON text cannot tell apart: `-0`, `NaN`, `Infinity`,
+ * `undefined` (outside an object's members, which JSON drops too) and bigints are written as such, so
+ * that a message never reads "expected 0, actual 0". Writing stops soon after `most` characters.
+ */
+export function showValue(value: unknown, most = 400): string {
+  const parts: string[] = []
+  let written = 0
+  const ancestors = new Set<object>()
+  const write = (text: string): void => {
+    parts.push(text)
+    written += text.length
   }
-  return shortened(text ?? String(value), 400)
+  const visit = (item: unknown): void => {
+    if (written > most) return
+    if (typeof item === 'number') return write(Object.is(item, -0) ? '-0' : String(item))
+    if (typeof item === 'bigint') return write(`${item}n`)
+    if (typeof item !== 'object' || item === null) return write(JSON.stringify(item) ?? String(item))
+    if (ancestors.has(item)) return write('[cycle]')
+    ancestors.add(item)
+    const entries = Array.isArray(item) ? item.map((element) => [undefined, element] as const) : Object.entries(item).filter(([, member]) => member !== undefined)
+    write(Array.isArray(item) ? '[' : '{')
+    entries.forEach(([key, member], index) => {
+      if (index > 0) write(',')
+      if (key !== undefined) write(`${JSON.stringify(key)}:`)
+      visit(member)
+    })
+    write(Array.isArray(item) ? ']' : '}')
+    ancestors.delete(item)
+  }
+  try {
+    visit(value)
+  } catch {
+    // An adapter returned an object that throws when inspected (a revoked proxy, say).
+    return '[an object that cannot be inspected]'
+  }
+  return shortened(parts.join(''), most)
 }
+
+const show = (value: unknown): string => showValue(value)
 
 function valueAt(value: unknown, path: string): unknown {
   const parts = path.slice(1).match(/\.[^.[]+|\[\d+\]/g) ?? []

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { firstDifference, firstDivergingSeq, judge } from '../conformance/expectations.ts'
+import { firstDifference, firstDivergingSeq, judge, showValue } from '../conformance/expectations.ts'
 
 describe('firstDifference', () => {
   it('tells 0 from -0 and NaN from NaN as equal', () => {
@@ -50,5 +50,23 @@ describe('judge', () => {
     const log = [{ seq: 0, type: 'a' }, { seq: 1, type: 'b' }]
     expect(firstDivergingSeq(log, [{ seq: 0, type: 'a' }, { seq: 1, type: 'c' }])).toBe(1)
     expect(firstDivergingSeq(log, log)).toBeUndefined()
+  })
+})
+
+describe('how a judged value is shown', () => {
+  it('writes what JSON text cannot tell apart, so a message never says "expected 0, actual 0"', () => {
+    expect(judge({ ok: true, value: { generation: -0 } }, { value: { generation: 0 } }).reason).toBe('value differs at $.generation: expected 0, actual -0')
+    expect(showValue([-0, Number.NaN, Number.POSITIVE_INFINITY, -Infinity, undefined, 5n, 'x', null, true])).toBe('[-0,NaN,Infinity,-Infinity,undefined,5n,"x",null,true]')
+    expect(showValue({ a: undefined, b: { c: -0 } })).toBe('{"b":{"c":-0}}')
+  })
+
+  it('marks a cycle, stops soon after its limit, and survives an object that throws when inspected', () => {
+    const cyclic: Record<string, unknown> = { a: 1 }
+    cyclic['self'] = cyclic
+    expect(showValue(cyclic)).toBe('{"a":1,"self":[cycle]}')
+    expect(showValue(Array.from({ length: 1_000_000 }, () => 12345), 40)).toMatch(/^\[12345,12345,.*… \(\d+ more characters\)$/)
+    const { proxy, revoke } = Proxy.revocable({}, {})
+    revoke()
+    expect(showValue({ inner: proxy })).toBe('[an object that cannot be inspected]')
   })
 })
