@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { Document, isMap, isScalar, isSeq, parse as parseYaml, type Scalar } from 'yaml'
 import type { CaseOutcome } from './run-case.ts'
 import type { SuiteIdentity } from './suite-identity.ts'
-import { shortened } from './wording.ts'
+import { plural, shortened } from './wording.ts'
 
 export interface BaselineEntry {
   id: string
@@ -74,16 +74,34 @@ export function readBaseline(path: string): Baseline {
   return parseBaseline(readFileSync(path, 'utf8'), path)
 }
 
+export interface BaselineContext {
+  source: string
+  adapter: string
+  suite: SuiteIdentity
+  /** Every case id of the suite, to name listed ids it does not have. */
+  caseIds?: ReadonlySet<string>
+}
+
+/** What a person should know about a baseline before trusting it: it is another's, older, or lists unknown ids. */
+export function baselineNotes(baseline: Baseline, context: BaselineContext): string[] {
+  const notes: string[] = []
+  if (baseline.adapter !== context.adapter) notes.push(`the baseline is for adapter ${baseline.adapter}, the run is of ${context.adapter}`)
+  if (baseline.suiteHash !== undefined && baseline.suiteHash !== context.suite.contentHash) {
+    notes.push(`the baseline was written against suite ${baseline.suiteHash}, this suite is ${context.suite.contentHash}; its case ids still apply`)
+  }
+  const unknown = context.caseIds === undefined ? [] : baseline.failures.map((entry) => entry.id).filter((id) => !context.caseIds!.has(id))
+  if (unknown.length > 0) {
+    notes.push(`the baseline lists ${plural(unknown.length, 'case id')} this suite does not have (a typo, or a case that left the suite): ${shortened(unknown.join(', '), 300)}`)
+  }
+  return notes
+}
+
 /** Sorts each outcome of a run against the baseline of the same adapter. */
-export function compareWithBaseline(
-  outcomes: readonly CaseOutcome[],
-  baseline: Baseline,
-  context: { source: string; adapter: string; suite: SuiteIdentity },
-): BaselineVerdict {
+export function compareWithBaseline(outcomes: readonly CaseOutcome[], baseline: Baseline, context: BaselineContext): BaselineVerdict {
   const listed = new Set(baseline.failures.map((entry) => entry.id))
   const statusOf = new Map(outcomes.map((outcome) => [outcome.id, outcome.status]))
   const reasons = Object.fromEntries(baseline.failures.map((entry) => [entry.id, entry.reason]))
-  const verdict: BaselineVerdict = { source: context.source, newFailures: [], newPasses: [], stillFailing: [], notRun: [], notes: [], reasons }
+  const verdict: BaselineVerdict = { source: context.source, newFailures: [], newPasses: [], stillFailing: [], notRun: [], notes: baselineNotes(baseline, context), reasons }
   for (const outcome of outcomes) {
     if (FAILED.has(outcome.status) && !listed.has(outcome.id)) verdict.newFailures.push(outcome.id)
   }
@@ -92,10 +110,6 @@ export function compareWithBaseline(
     if (status === 'pass') verdict.newPasses.push(id)
     else if (status !== undefined && FAILED.has(status)) verdict.stillFailing.push(id)
     else verdict.notRun.push(id)
-  }
-  if (baseline.adapter !== context.adapter) verdict.notes.push(`the baseline is for adapter ${baseline.adapter}, the run is of ${context.adapter}`)
-  if (baseline.suiteHash !== undefined && baseline.suiteHash !== context.suite.contentHash) {
-    verdict.notes.push(`the baseline was written against suite ${baseline.suiteHash}, this suite is ${context.suite.contentHash}; its case ids still apply`)
   }
   return verdict
 }

@@ -44,6 +44,24 @@ export function addFilterValues(filters: CaseFilters, key: keyof CaseFilters, te
   return undefined
 }
 
+/**
+ * Filters given as lists (the vitest entry's `filters`), checked and normalized value by value as
+ * the command line's options are; returns what is wrong with them, if anything.
+ */
+export function filtersFromLists(lists: Record<string, unknown>): CaseFilters | string {
+  const filters = noFilters()
+  const keys = Object.keys(filters)
+  for (const [key, values] of Object.entries(lists)) {
+    if (!keys.includes(key)) return `unknown filter ${key}; the filters are ${keys.join(', ')}`
+    if (!Array.isArray(values) || !values.every((value) => typeof value === 'string')) return `the ${key} filter must be an array of strings`
+    for (const value of values) {
+      const problem = addFilterValues(filters, key as keyof CaseFilters, value)
+      if (problem !== undefined) return problem
+    }
+  }
+  return filters
+}
+
 export function globToRegExp(glob: string): RegExp {
   const pattern = [...glob].map((character) => {
     if (character === '*') return '.*'

@@ -67,11 +67,12 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
   console.log(`${suite.name} ${suite.version}, suite ${suite.contentHash}: ${filtered === '' ? plural(cases.length, 'case') : `${cases.length} of ${suite.caseCount} cases (${filtered})`}\n`)
   const runs: AdapterRun[] = []
   const used = new Set<LoadedBaseline>()
+  const caseIds = new Set(all.map((vector) => vector.id))
   for await (const run of adapterRunsFor(options.adapters, cases, options.timeoutMs)) {
     const loaded = run.adapter === undefined ? undefined : baselineFor(run.adapter.name, baselines, options.adapters.length)
     if (loaded !== undefined && run.adapter !== undefined) {
       used.add(loaded)
-      run.baseline = compareWithBaseline(run.outcomes, loaded.baseline, { source: loaded.path, adapter: run.adapter.name, suite })
+      run.baseline = compareWithBaseline(run.outcomes, loaded.baseline, { source: loaded.path, adapter: run.adapter.name, suite, caseIds })
     }
     runs.push(run)
     console.log(`${adapterSummary(run, cases)}\n`)

@@ -5,15 +5,17 @@
 //
 // Each selected case becomes one test. A skip (capability not declared) and a failure the baseline
 // lists are skipped tests that say why, never passes; a fail or an error is a failed test; a listed
-// case that passes is a failed test under strictBaseline.
+// case that passes is a failed test under strictBaseline, and a warning otherwise. Notes on the baseline
+// (another adapter's, an older suite's, ids the suite does not have) are warnings too.
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest'
 import type { Adapter } from './adapter.ts'
 import { AdapterStartFailure } from './adapter-process.ts'
 import { stderrTailOf } from './adapter-runs.ts'
 import { adapterByName } from './adapters/registry.ts'
-import { readBaseline, type Baseline } from './baseline.ts'
-import { noFilters, selectCases, type CaseFilters } from './filters.ts'
+import { baselineNotes, readBaseline, type Baseline } from './baseline.ts'
+import { describeFilters, filtersFromLists, selectCases, type CaseFilters } from './filters.ts'
 import { runCase } from './run-case.ts'
+import { suiteIdentity } from './suite-identity.ts'
 import { DEFAULT_TIMEOUT_MS, startSubprocessAdapter } from './subprocess-adapter.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
 
@@ -49,7 +51,10 @@ async function runAsTest(context: TestContext, adapter: Adapter, vector: VectorC
   const outcome = await runCase(adapter, vector)
   if (outcome.status === 'skip') context.skip(outcome.reason)
   if (outcome.status === 'pass') {
-    if (listedReason !== undefined && strict) throw new Error(`NEW PASS: ${vector.id} passes but the baseline lists it (${listedReason}); remove it from the baseline`)
+    if (listedReason === undefined) return
+    const newPass = `NEW PASS: ${vector.id} passes but the baseline lists it (${listedReason}); remove it from the baseline`
+    if (strict) throw new Error(newPass)
+    console.warn(newPass)
     return
   }
   if (listedReason !== undefined) context.skip(`known ${outcome.status} (baseline): ${listedReason}`)
@@ -61,13 +66,11 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
   if ((options.adapter === undefined) === (options.adapterCmd === undefined)) {
     throw new Error('registerConformanceSuite needs exactly one of adapter and adapterCmd')
   }
-  const known = Object.keys(noFilters())
-  const unknown = Object.keys(options.filters ?? {}).filter((key) => !known.includes(key))
-  if (unknown.length > 0) {
-    throw new Error(`registerConformanceSuite: unknown filter ${unknown.join(', ')}; the filters are ${known.join(', ')}`)
-  }
-  const cases = selectCases(loadVectorCases(), { ...noFilters(), ...options.filters })
-  if (cases.length === 0) throw new Error('registerConformanceSuite: no case matches the filters')
+  const filters = filtersFromLists(options.filters ?? {})
+  if (typeof filters === 'string') throw new Error(`registerConformanceSuite: ${filters}`)
+  const all = loadVectorCases()
+  const cases = selectCases(all, filters)
+  if (cases.length === 0) throw new Error(`registerConformanceSuite: no case matches the filters ${describeFilters(filters)}`)
   const baseline = typeof options.baseline === 'string' ? readBaseline(options.baseline) : options.baseline
   const listed = new Map(baseline?.failures.map((entry) => [entry.id, entry.reason]))
   const stepTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -79,6 +82,8 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
         if (!(error instanceof AdapterStartFailure)) throw error
         throw new Error(`${error.message}\n--- last lines of the adapter's stderr ---\n${stderrTailOf(error.stderr)}`)
       })
+      const context = { source: 'baseline', adapter: opened.adapter.meta.name, suite: suiteIdentity(all), caseIds: new Set(all.map((vector) => vector.id)) }
+      for (const note of baseline === undefined ? [] : baselineNotes(baseline, context)) console.warn(`dsh-conformance: note: ${note}`)
     }, START_TIMEOUT_MS)
     afterAll(async () => {
       if (opened?.owned) await opened.adapter.close?.()

@@ -50,6 +50,13 @@ describe('comparing a run with its baseline', () => {
     ])
   })
 
+  it('names listed ids the suite does not have, apart from those a filter left out', () => {
+    const baseline: Baseline = { ...BASELINE, failures: [...BASELINE.failures, { id: 'comp-a', reason: 'skipped here' }, { id: 'surf-b-typo', reason: 'r' }] }
+    const verdict = compareWithBaseline(OUTCOMES, baseline, { ...context, caseIds: new Set([...OUTCOMES.map((outcome) => outcome.id), 'filtered-out']) })
+    expect(verdict.notRun).toEqual(['comp-a', 'surf-b-typo'])
+    expect(verdict.notes).toEqual(['the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-b-typo'])
+  })
+
   it('fails the run on a NEW FAIL; on a NEW PASS only under strict', () => {
     const failing = compareWithBaseline(OUTCOMES, BASELINE, context)
     expect(baselineFailsRun(failing, false)).toBe(true)

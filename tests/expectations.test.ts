@@ -55,7 +55,7 @@ describe('judge', () => {
 
 describe('how a judged value is shown', () => {
   it('writes what JSON text cannot tell apart, so a message never says "expected 0, actual 0"', () => {
-    expect(judge({ ok: true, value: { generation: -0 } }, { value: { generation: 0 } }).reason).toBe('value differs at $.generation: expected 0, actual -0')
+    expect((judge({ ok: true, value: { generation: -0 } }, { value: { generation: 0 } }) as { reason: string }).reason).toBe('value differs at $.generation: expected 0, actual -0')
     expect(showValue([-0, Number.NaN, Number.POSITIVE_INFINITY, -Infinity, undefined, 5n, 'x', null, true])).toBe('[-0,NaN,Infinity,-Infinity,undefined,5n,"x",null,true]')
     expect(showValue({ a: undefined, b: { c: -0 } })).toBe('{"b":{"c":-0}}')
   })

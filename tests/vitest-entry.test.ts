@@ -6,14 +6,27 @@
 import { registerConformanceSuite } from 'dsh-session-conformance/vitest'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { filtersFromLists, noFilters } from '../conformance/filters.ts'
 import { projectRoot } from '../conformance/vector-cases.ts'
+
+// What the suites below warn about; the last describe block reads it after they ran.
+const warnings: string[] = []
+vi.spyOn(console, 'warn').mockImplementation((...parts: unknown[]) => {
+  warnings.push(parts.join(' '))
+})
 
 registerConformanceSuite({
   name: 'reference through dsh-session-conformance/vitest',
   adapter: 'reference',
   filters: { chapters: ['05'], cases: ['surf-order-chain-*'] },
-  baseline: { adapter: 'reference', failures: [{ id: 'surf-order-chain-fold', reason: 'listed only to show a NEW PASS is not a failure by default' }] },
+  baseline: {
+    adapter: 'reference',
+    failures: [
+      { id: 'surf-order-chain-fold', reason: 'listed only to show a NEW PASS is not a failure by default' },
+      { id: 'surf-order-chain-fold-typo', reason: 'an id the suite does not have' },
+    ],
+  },
 })
 
 registerConformanceSuite({
@@ -38,5 +51,19 @@ describe('the package exports', () => {
   it('refuse a filter it does not know, rather than run every case', () => {
     const filters = { chapter: ['05'] } as unknown as Record<string, string[]>
     expect(() => registerConformanceSuite({ adapter: 'reference', filters })).toThrow(/unknown filter chapter; the filters are chapters, requirements, profiles, cases/)
+  })
+
+  it('take filter values as the command line does: checked, requirements in any case', () => {
+    expect(() => registerConformanceSuite({ adapter: 'reference', filters: { profiles: ['reader', 'writr'] } })).toThrow(/unknown profile writr/)
+    expect(() => registerConformanceSuite({ adapter: 'reference', filters: { chapters: '05' as unknown as string[] } })).toThrow(/the chapters filter must be an array of strings/)
+    expect(() => registerConformanceSuite({ adapter: 'reference', filters: { chapters: ['surface'] } })).toThrow(/no case matches the filters --chapter surface/)
+    expect(filtersFromLists({ requirements: ['surf-5'], cases: ['surf-*'] })).toEqual({ ...noFilters(), requirements: ['SURF-5'], cases: ['surf-*'] })
+  })
+})
+
+describe('warnings of the suites above, which ran first', () => {
+  it('name a NEW PASS without failing it, and a listed id the suite does not have', () => {
+    expect(warnings).toContain('NEW PASS: surf-order-chain-fold passes but the baseline lists it (listed only to show a NEW PASS is not a failure by default); remove it from the baseline')
+    expect(warnings).toContain('dsh-conformance: note: the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-order-chain-fold-typo')
   })
 })
