@@ -1,6 +1,8 @@
 // Opening an adapter named on the command line and running the selected cases against it, with
 // progress on a terminal. `run`, `matrix` and scripts/compat-matrix.ts share this.
-import type { Adapter } from './adapter.ts'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { adapterClaimProblem, type Adapter } from './adapter.ts'
 import { AdapterStartFailure } from './adapter-process.ts'
 import { adapterByName } from './adapters/registry.ts'
 import { adapterLabel, type AdapterSource } from './cli-options.ts'
@@ -12,7 +14,21 @@ import type { VectorCase } from './vector-cases.ts'
 const STDERR_LINES_KEPT = 20
 
 export function openAdapter(source: AdapterSource, timeoutMs: number): Promise<Adapter> {
-  return source.kind === 'name' ? adapterByName(source.name) : startSubprocessAdapter(source.command, { timeoutMs })
+  if (source.kind === 'name') return adapterByName(source.name)
+  if (source.kind === 'module') return adapterFromModule(source.path)
+  return startSubprocessAdapter(source.command, { timeoutMs })
+}
+
+/** The Adapter a module exports, by default or as `adapter`; the path is taken from the working directory. */
+export async function adapterFromModule(path: string): Promise<Adapter> {
+  const exported = await import(pathToFileURL(resolve(path)).href) as { default?: unknown; adapter?: unknown }
+  const adapter = exported.adapter ?? exported.default
+  const record = (typeof adapter === 'object' && adapter !== null ? adapter : {}) as Record<string, unknown>
+  const meta = record['meta'] as Record<string, unknown> | undefined
+  if (typeof meta?.['name'] !== 'string' || !Array.isArray(meta['profiles']) || typeof record['operations'] !== 'object' || record['operations'] === null) {
+    throw new Error(`${path} exports no adapter: its default export, or its export named adapter, must be {meta: {name, version, language, profiles}, operations}`)
+  }
+  return adapter as Adapter
 }
 
 /** Progress on stderr when it is a terminal: `name: 120/701, 3 failed`, cleared when done. */
@@ -47,6 +63,11 @@ export async function runAdapter(source: AdapterSource, cases: readonly VectorCa
   } catch (error) {
     const stderrTail = error instanceof AdapterStartFailure ? stderrTailOf(error.stderr) : ''
     return { label, startError: messageOf(error), outcomes: [], durationMs: 0, ...(stderrTail === '' ? {} : { stderrTail }) }
+  }
+  const claimProblem = adapterClaimProblem(adapter)
+  if (claimProblem !== undefined) {
+    await adapter.close?.()
+    return { label, startError: claimProblem, outcomes: [], durationMs: 0 }
   }
   const progress = terminalProgress(adapter.meta.name)
   let failed = 0

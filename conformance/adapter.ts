@@ -1,6 +1,7 @@
 // What the runner needs from an implementation under test: its metadata and the operations it has.
 import type { OperationResult } from './expectations.ts'
-import type { OperationName } from './vector-cases.ts'
+import { PROFILES } from './spec-catalog.ts'
+import { OPERATIONS, type OperationName } from './vector-cases.ts'
 
 export interface AdapterMeta {
   name: string
@@ -41,4 +42,16 @@ export function isOperationResult(value: unknown): value is OperationResult {
   if (record['ok'] !== false) return false
   const error = record['error']
   return typeof error === 'object' && error !== null && typeof (error as Record<string, unknown>)['code'] === 'string'
+}
+
+/**
+ * What is wrong with an in-process adapter's claims: a profile or an operation name the suite does
+ * not know would make cases skip silently (a subprocess adapter's start reply is checked by schema).
+ */
+export function adapterClaimProblem(adapter: Adapter): string | undefined {
+  const unknownProfiles = adapter.meta.profiles.filter((profile) => !(PROFILES as readonly string[]).includes(profile))
+  if (unknownProfiles.length > 0) return `the adapter claims unknown profile(s) ${unknownProfiles.join(', ')} (profiles: ${PROFILES.join(', ')})`
+  const unknownOperations = Object.keys(adapter.operations).filter((name) => !(OPERATIONS as readonly string[]).includes(name))
+  if (unknownOperations.length > 0) return `the adapter provides unknown operation(s) ${unknownOperations.join(', ')} (operations: ${OPERATIONS.join(', ')})`
+  return undefined
 }

@@ -25,6 +25,8 @@ commands:
 adapters (run, matrix; they run in the order given):
   --adapter NAME            an in-process adapter: ${ADAPTER_NAMES.join(', ')}
   --adapter-cmd COMMAND     any program that speaks spec/adapter-protocol.md, run through the shell
+  --adapter-module PATH     an in-process adapter of your own: a JavaScript or TypeScript module whose
+                            default export (or export named adapter) is an Adapter {meta, operations}
   --timeout MS              how long to wait for each reply of an --adapter-cmd (default ${DEFAULT_TIMEOUT_MS})
 
 filters (run, list, matrix; repeat an option or separate values with commas; all filters must match):
@@ -47,7 +49,7 @@ run only:
 matrix only:
   --md FILE, --html FILE    write the matrix as Markdown, or as a self-contained HTML page`
 
-export type AdapterSource = { kind: 'name'; name: string } | { kind: 'command'; command: string }
+export type AdapterSource = { kind: 'name'; name: string } | { kind: 'command'; command: string } | { kind: 'module'; path: string }
 
 export type Command = 'run' | 'list' | 'matrix'
 
@@ -63,7 +65,7 @@ export interface CommandOptions {
   matrixHtml?: string
 }
 
-const ADAPTER_OPTIONS = ['--adapter', '--adapter-cmd', '--timeout']
+const ADAPTER_OPTIONS = ['--adapter', '--adapter-cmd', '--adapter-module', '--timeout']
 const FILTERS = Object.keys(FILTER_OPTIONS)
 const ALLOWED: Record<Command, string[]> = {
   run: [...ADAPTER_OPTIONS, ...FILTERS, '--baseline', '--strict-baseline', '--write-baseline', '--report'],
@@ -78,6 +80,7 @@ function apply(options: CommandOptions, option: string, value: string): string |
   switch (option) {
     case '--adapter': options.adapters.push({ kind: 'name', name: value }); return undefined
     case '--adapter-cmd': options.adapters.push({ kind: 'command', command: value }); return undefined
+    case '--adapter-module': options.adapters.push({ kind: 'module', path: value }); return undefined
     case '--timeout':
       options.timeoutMs = Number(value)
       return Number.isSafeInteger(options.timeoutMs) && options.timeoutMs > 0 ? undefined : `--timeout needs a positive number of milliseconds, not ${value}`
@@ -116,5 +119,5 @@ export function parseOptions(command: Command, args: readonly string[]): Command
 }
 
 export function adapterLabel(source: AdapterSource): string {
-  return source.kind === 'name' ? source.name : source.command
+  return source.kind === 'name' ? source.name : source.kind === 'command' ? source.command : source.path
 }

@@ -39,4 +39,11 @@ async function main(args: string[]): Promise<number> {
   return command === 'run' ? runCommand(options) : matrixCommand(options)
 }
 
+// A reader that stops reading (`dsh-conformance list | head`) is no error of ours: end quietly, as
+// Unix tools do, instead of printing a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error
+  process.exit(process.exitCode ?? 0)
+})
+
 process.exitCode = await main(process.argv.slice(2))

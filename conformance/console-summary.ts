@@ -1,9 +1,9 @@
 // What a run prints for people: per adapter a chapters table, one wrapped line of the requirements
 // that have failures, the baseline's verdict and the cases to look at; at the end, one line per adapter.
-import { chapterKeys, compareRequirementIds, countBy, countOutcomes, failedCount, requirementKeys, runFails, type AdapterRun, type Counts } from './results.ts'
+import { chapterKeys, compareRequirementIds, countBy, countOutcomes, failedCount, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
 import type { CaseOutcome } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
-import { shortened } from './wording.ts'
+import { plural, shortened } from './wording.ts'
 
 const WIDTH = 100
 const REASON_LIMIT = 400
@@ -59,6 +59,29 @@ function problemLines(run: AdapterRun): string[] {
   ]
 }
 
+const NOT_PROVIDED = 'operation(s) not provided: '
+
+/**
+ * Warnings about claims the run did not back: a claimed profile whose cases were skipped because the
+ * adapter lacks some of its operations, and a run in which every case was skipped.
+ */
+function claimLines(run: AdapterRun, cases: readonly VectorCase[]): string[] {
+  const profileOf = new Map(cases.map((vector) => [vector.id, vector.profile]))
+  const lacking = new Map<string, { skipped: number; operations: Set<string> }>()
+  for (const outcome of run.outcomes) {
+    if (outcome.status !== 'skip' || !outcome.reason?.startsWith(NOT_PROVIDED)) continue
+    const profile = profileOf.get(outcome.id) ?? '?'
+    const entry = lacking.get(profile) ?? { skipped: 0, operations: new Set<string>() }
+    entry.skipped += 1
+    for (const operation of outcome.reason.slice(NOT_PROVIDED.length).split(', ')) entry.operations.add(operation)
+    lacking.set(profile, entry)
+  }
+  const lines = [...lacking].map(([profile, { skipped, operations }]) =>
+    `  warning: profile ${profile} is claimed, but ${plural(skipped, 'of its cases was', 'of its cases were')} skipped for operations the adapter does not provide: ${[...operations].join(', ')}`)
+  if (testedNothing(run)) lines.push('  warning: every selected case was skipped, so this run tested nothing: it fails')
+  return lines
+}
+
 function totalsLine(counts: Counts, run: AdapterRun): string {
   const line = `${counts.pass} passed, ${failedCount(counts)} failed, ${counts.skip} skipped`
   const known = run.baseline?.stillFailing.length ?? 0
@@ -77,6 +100,7 @@ export function adapterSummary(run: AdapterRun, cases: readonly VectorCase[]): s
     ...[...byChapter.keys()].sort().map((chapter) => columns(chapter, byChapter.get(chapter)!)),
     columns('total', total),
     ...requirementLines(run, cases),
+    ...claimLines(run, cases),
     ...problemLines(run),
     totalsLine(total, run),
   ].join('\n')
@@ -87,6 +111,7 @@ function verdictOf(run: AdapterRun, strictBaseline: boolean): string {
   if (run.startError !== undefined) return 'not started'
   const baseline = run.baseline
   if (!runFails(run, strictBaseline)) return baseline === undefined ? 'passed' : 'passed (baseline)'
+  if (testedNothing(run)) return 'FAILED (no case ran)'
   const onlyNewPasses = baseline !== undefined && baseline.newFailures.length === 0 && baseline.newPasses.length > 0
   return onlyNewPasses ? 'FAILED (NEW PASS under --strict-baseline)' : 'FAILED'
 }

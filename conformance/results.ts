@@ -73,12 +73,17 @@ export function failedCount(counts: Counts): number {
   return counts.fail + counts.error
 }
 
+/** A run whose every case was skipped: whatever its claims, it tested nothing, which is no pass. */
+export function testedNothing(run: AdapterRun): boolean {
+  return run.outcomes.length > 0 && run.outcomes.every((outcome) => outcome.status === 'skip')
+}
+
 /**
- * Whether this adapter's run fails: it could not start, or it has a fail or an error that no baseline
- * covers, or (strict) a baseline case passed.
+ * Whether this adapter's run fails: it could not start, it tested nothing, it has a fail or an error
+ * that no baseline covers, or (strict) a baseline case passed.
  */
 export function runFails(run: AdapterRun, strictBaseline: boolean): boolean {
-  if (run.startError !== undefined) return true
+  if (run.startError !== undefined || testedNothing(run)) return true
   if (run.baseline !== undefined) return baselineFailsRun(run.baseline, strictBaseline)
   return failedCount(countOutcomes(run.outcomes)) > 0
 }

@@ -6,9 +6,10 @@
 // Each selected case becomes one test. A skip (capability not declared) and a failure the baseline
 // lists are skipped tests that say why, never passes; a fail or an error is a failed test; a listed
 // case that passes is a failed test under strictBaseline, and a warning otherwise. Notes on the baseline
-// (another adapter's, an older suite's, ids the suite does not have) are warnings too.
+// (another adapter's, an older suite's, ids the suite does not have) are warnings too. A last test
+// fails when every case was skipped: such a suite tested nothing.
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest'
-import type { Adapter } from './adapter.ts'
+import { adapterClaimProblem, type Adapter } from './adapter.ts'
 import { AdapterStartFailure } from './adapter-process.ts'
 import { stderrTailOf } from './adapter-runs.ts'
 import { adapterByName } from './adapters/registry.ts'
@@ -47,9 +48,10 @@ async function openAdapter(options: ConformanceSuiteOptions): Promise<{ adapter:
   return { adapter: options.adapter!, owned: false }
 }
 
-async function runAsTest(context: TestContext, adapter: Adapter, vector: VectorCase, listedReason: string | undefined, strict: boolean): Promise<void> {
+async function runAsTest(context: TestContext, adapter: Adapter, vector: VectorCase, listedReason: string | undefined, strict: boolean, ran: () => void): Promise<void> {
   const outcome = await runCase(adapter, vector)
   if (outcome.status === 'skip') context.skip(outcome.reason)
+  ran()
   if (outcome.status === 'pass') {
     if (listedReason === undefined) return
     const newPass = `NEW PASS: ${vector.id} passes but the baseline lists it (${listedReason}); remove it from the baseline`
@@ -75,6 +77,7 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
   const listed = new Map(baseline?.failures.map((entry) => [entry.id, entry.reason]))
   const stepTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   let opened: { adapter: Adapter; owned: boolean } | undefined
+  let ran = 0
 
   describe(options.name ?? 'dsh-session conformance', () => {
     beforeAll(async () => {
@@ -82,6 +85,8 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
         if (!(error instanceof AdapterStartFailure)) throw error
         throw new Error(`${error.message}\n--- last lines of the adapter's stderr ---\n${stderrTailOf(error.stderr)}`)
       })
+      const claimProblem = adapterClaimProblem(opened.adapter)
+      if (claimProblem !== undefined) throw new Error(`registerConformanceSuite: ${claimProblem}`)
       const context = { source: 'baseline', adapter: opened.adapter.meta.name, suite: suiteIdentity(all), caseIds: new Set(all.map((vector) => vector.id)) }
       for (const note of baseline === undefined ? [] : baselineNotes(baseline, context)) console.warn(`dsh-conformance: note: ${note}`)
     }, START_TIMEOUT_MS)
@@ -92,9 +97,12 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
       describe(chapter, () => {
         for (const vector of cases.filter((candidate) => candidate.chapter === chapter)) {
           const timeout = (vector.steps.length + 1) * stepTimeout
-          it(`${vector.id}: ${vector.title}`, (context) => runAsTest(context, opened!.adapter, vector, listed.get(vector.id), options.strictBaseline ?? false), timeout)
+          it(`${vector.id}: ${vector.title}`, (context) => runAsTest(context, opened!.adapter, vector, listed.get(vector.id), options.strictBaseline ?? false, () => { ran += 1 }), timeout)
         }
       })
     }
+    it('ran at least one case (a suite whose every case is skipped tests nothing)', () => {
+      if (ran === 0) throw new Error(`registerConformanceSuite: every one of the ${cases.length} selected cases was skipped, so nothing was tested: claim the profiles and provide the operations the cases need`)
+    })
   })
 }

@@ -4,7 +4,7 @@
 import { execFile, spawnSync } from 'node:child_process'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { Adapter } from '../conformance/adapter.ts'
+import { adapterClaimProblem, type Adapter } from '../conformance/adapter.ts'
 import { referenceAdapter } from '../conformance/adapters/reference.ts'
 import { encodeTagged, protocolLine, protocolViolation, runMessage, startMessage, stopMessage, tagHostNumbers } from '../conformance/protocol.ts'
 import type { CaseOutcome } from '../conformance/run-case.ts'
@@ -107,6 +107,12 @@ describe('fake adapters', () => {
     expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
   })
 
+  it('an in-process adapter that claims a profile or an operation the suite does not know is refused', () => {
+    expect(adapterClaimProblem(referenceAdapter)).toBeUndefined()
+    expect(adapterClaimProblem({ ...referenceAdapter, meta: { ...referenceAdapter.meta, profiles: ['Reader'] } })).toMatch(/unknown profile\(s\) Reader/)
+    expect(adapterClaimProblem({ ...referenceAdapter, operations: { ...referenceAdapter.operations, surfaces: () => ({ ok: true, value: null }) } as Adapter['operations'] })).toMatch(/unknown operation\(s\) surfaces/)
+  })
+
   it('a command that cannot start is refused with the reason', async () => {
     await expect(startSubprocessAdapter('exit 7', { cwd: projectRoot })).rejects.toThrow(/crash: .*exit code 7/)
   })
@@ -142,6 +148,24 @@ describe('dsh-conformance run --adapter-cmd', () => {
     expect(broken.stdout).toContain('could not be started: crash:')
     expect(broken.stderr).toContain("stderr ---\nError: Cannot find module ./missing.ts\n    at frame 0")
     expect(broken.code).toBe(1)
+  })
+
+  it('runs an in-process adapter module, whose failures show -0 as such', async () => {
+    const [module, missing] = await Promise.all([
+      cli(['run', '--adapter-module', 'tests/fakes/module-adapter.ts', '--case', 'surf-order-chain-fold']),
+      cli(['run', '--adapter-module', 'conformance/wording.ts', '--case', 'surf-order-chain-fold']),
+    ])
+    expect(module.stdout).toContain('module-adapter 0.0.1 (typescript; profiles: reader)')
+    expect(module.stdout).toMatch(/FAIL surf-order-chain-fold: step \d \(surface\): value differs at \$\.generation: expected 3, actual -0/)
+    expect(module.code).toBe(1)
+    expect(missing.stdout).toContain('could not be started: conformance/wording.ts exports no adapter')
+    expect(missing.code).toBe(1)
+  })
+
+  it('ends quietly when the reader of its output stops reading', () => {
+    const piped = spawnSync('sh', ['-c', `node ${CLI.join(' ')} list | head -n 1`], { cwd: projectRoot, encoding: 'utf8' })
+    expect(piped.stdout.split('\n').filter((line) => line !== '')).toHaveLength(1)
+    expect(piped.stderr).not.toContain('EPIPE')
   })
 
   it('list exits 2 when no case matches, as run does, and lists the cases of the help example glob', async () => {
