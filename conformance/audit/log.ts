@@ -12,8 +12,7 @@ import type { Violation } from '../../reference/processing.ts'
 import type { RejectionError, Result } from '../../reference/result.ts'
 import type { AuditLogInfo, AuditRejection } from '../../generated/types/index.ts'
 import { shortened } from '../wording.ts'
-
-const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd]
+import { encodingOf } from '../check/check-file.ts'
 
 export interface AuditSource {
   file: string
@@ -46,10 +45,6 @@ export interface AuditedLog {
   tornTail: TornTail | null
 }
 
-function encodingOf(file: string, bytes: Uint8Array): 'raw' | 'zstd' {
-  return file.endsWith('.zstd') || ZSTD_MAGIC.every((byte, index) => bytes[index] === byte) ? 'zstd' : 'raw'
-}
-
 function rejectionOf(operation: AuditRejection['operation'], result: Result<unknown>): AuditRejection | null {
   if (result.ok) return null
   const { code, seq, line, message } = result.error
@@ -64,7 +59,8 @@ function valueOf<T>(result: Result<T>): T {
 
 export function readAuditedLog(source: AuditSource): AuditedLog {
   const vocabulary = source.vocabulary ?? DEFAULT_VOCABULARY
-  const encoding = encodingOf(source.file, source.bytes)
+  // By the name, as check decides it, so that the two commands read a file alike.
+  const encoding = encodingOf(source.file)
   const info: AuditLogInfo = { file: source.file, bytes: source.bytes.length, encoding, vocabulary, sessionId: null, events: null, rejection: null }
   const decoded = reference.decodeJsonl({ base64: Buffer.from(source.bytes).toString('base64'), encoding })
   if (!decoded.ok) return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded) }, loaded: undefined, tornTail: null }

@@ -4,7 +4,7 @@
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
 import { dataOf, numberAt, recordAt, seqList, stringAt, type AuditedLog, type LoadedLog } from './log.ts'
-import { plural } from '../wording.ts'
+import { plural, tornTailAdvice } from '../wording.ts'
 import { evidence, row } from './verdicts.ts'
 
 const DAMAGE_CODES = new Set(['JSONL_LINE_UNPARSABLE', 'JSONL_ROW_INVALID', 'JSONL_SEQ_GAP', 'JSONL_FRAME_INVALID'])
@@ -12,7 +12,7 @@ const DAMAGE_CODES = new Set(['JSONL_LINE_UNPARSABLE', 'JSONL_ROW_INVALID', 'JSO
 function tornTailEvidence(log: AuditedLog): AuditEvidence {
   const torn = log.tornTail
   if (torn === null) return evidence('pass', 'no torn tail: every byte of the artifact belongs to a committed record', { requirements: ['JSONL-12'] })
-  return evidence('warn', `torn tail from line ${torn.line} (byte offset ${torn.offset}, ${torn.reason}): dropped as uncommitted data; a writer truncates the artifact to byte ${torn.offset} before it appends`, { requirements: ['JSONL-11', 'JSONL-12', 'JSONL-15'] })
+  return evidence('warn', tornTailAdvice(torn, log.info.encoding), { requirements: ['JSONL-11', 'JSONL-12', 'JSONL-15'] })
 }
 
 function rejectionEvidence(log: AuditedLog): AuditEvidence {

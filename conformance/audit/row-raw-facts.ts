@@ -32,7 +32,8 @@ function rejectedRow(log: AuditedLog): AuditRow {
 
 function decodingEvidence(log: AuditedLog, loaded: LoadedLog): AuditEvidence {
   const kept = `${plural(loaded.events.length, 'event')} decoded from ${log.info.bytes} bytes of ${log.info.encoding} JSONL`
-  const torn = loaded.tornTail === null ? '' : `; the torn tail from line ${loaded.tornTail.line} was dropped as uncommitted (see Persistence)`
+  const kind = log.info.encoding === 'zstd' ? 'final frame, read as far as its lines are complete' : 'tail, dropped as uncommitted'
+  const torn = loaded.tornTail === null ? '' : `; a torn ${kind}, from line ${loaded.tornTail.line} (see Persistence)`
   return evidence('info', `${kept}, session "${log.info.sessionId ?? ''}"${torn}`, { requirements: ['JSONL-9', 'JSONL-11', 'ROW-2'] })
 }
 

@@ -9,7 +9,7 @@ import { checkRawArtifact } from './raw-reader.ts'
 import { checkZstdArtifact } from './zstd-reader.ts'
 import type { RequirementIndex, Stage } from './requirements.ts'
 import { pathBindingFault } from './path-binding.ts'
-import { shortened } from '../wording.ts'
+import { shortened, tornTailAdvice } from '../wording.ts'
 
 export type Encoding = 'raw' | 'zstd'
 
@@ -89,7 +89,7 @@ function tornTailNotice(tornTail: TornTail, encoding: Encoding): Diagnostic {
     code: 'TORN_TAIL',
     requirement: encoding === 'zstd' ? 'JSONL-15' : 'JSONL-12',
     line: tornTail.line,
-    message: `recoverable torn tail (${tornTail.reason}) from byte ${tornTail.offset}: dropped on read; a writer truncates to byte ${tornTail.offset} before appending`,
+    message: `recoverable ${tornTailAdvice(tornTail, encoding)}`,
   }
 }
 

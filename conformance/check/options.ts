@@ -6,9 +6,10 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 export const CHECK_USAGE = `usage: dsh-conformance check PATH... [options]
 
 Checks stored session logs by the spec: decodeJsonl, then load, then relations, streaming record by
-record. A PATH is a file or a folder; folders are walked for *.jsonl and *.jsonl.zstd files (the
-upstream layout <root>/<project>/<session>/session.jsonl[.zstd] included). A name ending in .zstd is
-read as the zstd encoding, any other as raw.
+record. A PATH is a file or a folder; folders are walked for *.jsonl, *.jsonl.zstd and *.jsonl.zst
+files (the upstream layout <root>/<project>/<session>/session.jsonl[.zstd] included), following links
+to folders but walking each folder once. A name ending in .zstd (or .zst) is read as the zstd
+encoding, any other as raw.
 
 options:
   --format text|json                 report format (default text)
@@ -49,10 +50,12 @@ export function parseCheckOptions(args: readonly string[]): CheckOptions | { err
   const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES }
   for (let index = 0; index < args.length; index++) {
     const argument = args[index] as string
-    if (!argument.startsWith('--')) {
+    if (!argument.startsWith('-')) {
       options.paths.push(argument)
       continue
     }
+    // A short option (-f, -h) is a mistake, not a file; a file whose name starts with - is ./-name.
+    if (!argument.startsWith('--')) return { error: `unknown option ${argument}` }
     const joined = argument.includes('=')
     const option = joined ? argument.slice(0, argument.indexOf('=')) : argument
     if (!VALUED.includes(option)) return { error: `unknown option ${option}` }

@@ -1,13 +1,17 @@
-// The artifacts named by the command line: files as given, folders walked (sorted, symbolic links to
-// folders not followed) for the names a session log can have.
-import { readdirSync, statSync } from 'node:fs'
+// The artifacts named by the command line: files as given, folders walked (sorted; a symbolic link to a
+// folder is followed, since storage roots are often linked onto other volumes, but a folder is walked
+// once, so a link cycle ends) for the names a session log can have.
+import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
-const ARTIFACT_NAME = /\.jsonl(\.zstd)?$/
+const ARTIFACT_NAME = /\.jsonl(\.zstd?)?$/
 
 export type Found = { kind: 'file'; path: string } | { kind: 'missing'; path: string; message: string }
 
-function walk(folder: string, into: Found[]): void {
+function walk(folder: string, into: Found[], walked: Set<string>): void {
+  const real = realpathSync(folder)
+  if (walked.has(real)) return
+  walked.add(real)
   let entries
   try {
     entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -17,8 +21,17 @@ function walk(folder: string, into: Found[]): void {
   }
   for (const entry of entries) {
     const path = join(folder, entry.name)
-    if (entry.isDirectory()) walk(path, into)
+    if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(path))) walk(path, into, walked)
     else if ((entry.isFile() || entry.isSymbolicLink()) && ARTIFACT_NAME.test(entry.name)) into.push({ kind: 'file', path })
+  }
+}
+
+/** Whether `path` is a folder, following links; a dangling link is not (it is then read as a file). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
   }
 }
 
@@ -38,8 +51,8 @@ export function findArtifacts(paths: readonly string[]): Found[] {
       continue
     }
     const before = found.length
-    walk(path, found)
-    if (found.length === before) found.push({ kind: 'missing', path, message: `no *.jsonl or *.jsonl.zstd file under ${path}` })
+    walk(path, found, new Set())
+    if (found.length === before) found.push({ kind: 'missing', path, message: `no *.jsonl, *.jsonl.zstd or *.jsonl.zst file under ${path}` })
   }
   return found
 }

@@ -32,6 +32,12 @@ describe('audit options', () => {
     expect(parseAuditOptions(['a', '--out'])).toEqual({ error: '--out needs a value' })
     expect(parseAuditOptions(['a', '--vocabulary', 'v9'])).toEqual({ error: '--vocabulary must be v0-pinned or v0-rc8, not v9' })
     expect(parseAuditOptions(['a', '--color', 'yes'])).toEqual({ error: 'unknown option --color' })
+    expect(parseAuditOptions(['a', '-f', 'json'])).toEqual({ error: 'unknown option -f' })
+    expect(parseAuditOptions(['dir/a.jsonl', '--out', './dir/../dir/a.jsonl'])).toEqual({ error: '--out ./dir/../dir/a.jsonl would overwrite the log it audits' })
+  })
+
+  it('takes --option=value as --option value, as the other commands do', () => {
+    expect(parseAuditOptions(['log.jsonl', '--format=json', '--out=a.md'])).toMatchObject({ format: 'json', out: 'a.md' })
   })
 })
 
@@ -62,6 +68,11 @@ describe('audit runs', () => {
     expect(written).toMatch(/\b1 event\b/)
     expect(written).not.toMatch(/\b1 events\b/)
     expect(written).toContain('Timeline of the surface: 1 event, 0 replaces, 0 nodes on the current surface')
+  })
+
+  it('exits 2, not 1 (a failed row), when the report cannot be written', async () => {
+    const { log } = logFile(artifact(goodTurn()))
+    expect(await audit([log, '--out', path.join(tmpdir(), 'no-such-dir', 'report.html'), '--tokenizer', 'estimate'])).toBe(2)
   })
 
   it('exits 2 when the log cannot be read', async () => {

@@ -133,7 +133,7 @@ describe('audit of hand-built logs', () => {
   it('warns on persistence for a torn tail, and still evaluates the committed events', () => {
     const report = auditOf(artifact(goodTurn(), '{"type":"turn/start","seq":12,"ti'))
     expect(rowOf(report, 'persistence').verdict).toBe('warn')
-    expect(texts(report, 'persistence', 'warn')).toMatch(/torn tail from line 14 \(byte offset \d+, unterminated\)/)
+    expect(texts(report, 'persistence', 'warn')).toMatch(/torn tail from line 14 \(byte \d+, unterminated\): dropped on read as uncommitted data/)
     expect(rowOf(report, 'raw-facts').verdict).toBe('pass')
     expect(report.log.events).toBe(12)
   })

@@ -7,6 +7,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { runCheck } from '../../conformance/check/command.ts'
+import { parseCheckOptions } from '../../conformance/check/options.ts'
 import { diagnosticLine } from '../../conformance/check/format.ts'
 import type { Diagnostic, FileReport } from '../../conformance/check/check-file.ts'
 import { check, pipelineOutcome, rawFrame, tempFolder, zstdArtifact } from './support.ts'
@@ -263,7 +264,11 @@ describe('zstd frames', () => {
     const { file, report } = checked('torn.jsonl.zstd', torn)
     expectReference(report, torn)
     expect(report.status).toBe('valid')
-    expectNamed(file, only(report, 'notice', 'TORN_TAIL'), 5, 'JSONL-15')
+    const notice = only(report, 'notice', 'TORN_TAIL')
+    expectNamed(file, notice, 5, 'JSONL-15')
+    // Truncating alone would lose the lines the reader kept from the torn frame.
+    expect(notice.message).toContain('its complete lines are kept on read; a writer truncates the artifact to byte')
+    expect(notice.message).toContain('and writes the events kept from that frame again, as a new frame, before it appends')
   })
 
   it('bytes that are no zstd frame at all', () => {
@@ -358,6 +363,34 @@ describe('exit status', () => {
     } finally {
       root.remove()
     }
+  })
+})
+
+describe('walking folders', () => {
+  it('follows a link to a folder, walks each folder once (a link cycle ends), and takes *.jsonl.zst', () => {
+    const root = tempFolder()
+    try {
+      mkdirSync(`${root.dir}/real/s-1`, { recursive: true })
+      mkdirSync(`${root.dir}/linked`, { recursive: true })
+      root.write('real/s-1/a.jsonl', text(sessionLines('s-1')))
+      root.write('real/s-1/b.jsonl.zst', zstdArtifact(sessionLines('s-1'), [2]))
+      symlinkSync(`${root.dir}/real`, `${root.dir}/linked/volume`)
+      symlinkSync(`${root.dir}/linked`, `${root.dir}/real/s-1/back`)
+      const run = runChild([`${root.dir}/linked`, '--format', 'json'])
+      const reports = (JSON.parse(run.stdout) as { files: FileReport[] }).files
+      expect(reports.map(report => [report.file.slice(root.dir.length), report.encoding, report.status])).toEqual([
+        ['/linked/volume/s-1/a.jsonl', 'raw', 'valid'],
+        ['/linked/volume/s-1/b.jsonl.zst', 'zstd', 'valid'],
+      ])
+      expect(run.status).toBe(0)
+    } finally {
+      root.remove()
+    }
+  })
+
+  it('refuses a short option instead of reading it as a file', () => {
+    expect(parseCheckOptions(['log.jsonl', '-f', 'json'])).toEqual({ error: 'unknown option -f' })
+    expect(parseCheckOptions(['./-f'])).toMatchObject({ paths: ['./-f'] })
   })
 })
 
