@@ -112,9 +112,10 @@ function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIn
   }
   const fault = artifact.load?.fault
   if (fault !== undefined) return [{ severity: 'error', code: fault.code, ...at(fault.stage, fault.code), ...position(fault.line, fault.seq), message: fault.message }]
-  return (artifact.load?.violations ?? []).map(violation => ({
-    severity: 'error', code: violation.code, ...at('relations', violation.code), ...position(violation.line, violation.seq), message: violation.message,
-  }))
+  return (artifact.load?.violations ?? []).map(violation => {
+    const requirement = requirements.ofViolation(violation)
+    return { severity: 'error', code: violation.code, ...(requirement === undefined ? {} : { requirement }), ...position(violation.line, violation.seq), message: violation.message }
+  })
 }
 
 /**

@@ -18,16 +18,24 @@ export interface RelationViolation {
   message: string
   seq: number
   line: number
+  /** The vetoed event's type, and whether it replaces surface nodes: which turn rule it breaks depends on them. */
+  eventType: string
+  replaces: boolean
 }
 
 interface Branch {
   state: RelationState
   violations: RelationViolation[]
   /** The last event's violation, undefined when it passed. */
-  last: Fault | undefined
+  last: { fault: Fault; event: SessionEvent } | undefined
 }
 
 const NOT_STALE: ReadonlySet<number> = new Set()
+
+function violationOf(fault: Fault, event: SessionEvent, seq: number, line: number): RelationViolation {
+  const replaces = typeof event.surfaceOp === 'object' && event.surfaceOp !== null
+  return { code: fault.code, message: fault.message, seq, line, eventType: event.type, replaces }
+}
 
 function isStalenessMarker(type: string): boolean {
   return type === 'compaction/start' || type === 'compaction/end' || type === 'session/end-seed'
@@ -93,13 +101,13 @@ export class RelationStream {
   private advance(branch: Branch, event: SessionEvent, line: number, stale: ReadonlySet<number>): void {
     const checked = checkEventRelations(branch.state, event, stale)
     if (checked.ok) branch.state = checked.state
-    else branch.violations.push({ code: checked.fault.code, message: checked.fault.message, seq: event.seq, line })
-    branch.last = checked.ok ? undefined : checked.fault
+    else branch.violations.push(violationOf(checked.fault, event, event.seq, line))
+    branch.last = checked.ok ? undefined : { fault: checked.fault, event }
   }
 
   private repeat(branch: Branch, from: number, count: number, line: number): void {
     const last = branch.last
-    if (last !== undefined) for (let seq = from; seq < from + count; seq++) branch.violations.push({ code: last.code, message: last.message, seq, line })
+    if (last !== undefined) for (let seq = from; seq < from + count; seq++) branch.violations.push(violationOf(last.fault, last.event, seq, line))
   }
 
   private trackPosition(event: SessionEvent): void {

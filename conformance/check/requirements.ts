@@ -2,8 +2,9 @@
 // simple on purpose: each stage of the pipeline names the chapters whose rules it applies (in the
 // order PROC-2 lists them), and a code maps to the first requirement, in that chapter order and then
 // in spec order, whose **Errors:** line names the code; a code no such chapter names falls back to
-// the first requirement anywhere that names it. So a TURN_NOT_OPEN from relations is TURN-6 (the first
-// rule of chapter 09 naming it), not REWR-5, and a negative zero in the header is META-5, not JSON-2.
+// the first requirement anywhere that names it. So a TURN_NOT_OPEN from relations is a turn rule, not
+// REWR-5, and a negative zero in the header is META-5, not JSON-2. The three codes that several turn
+// rules share are told apart by the event that broke them (TURN-6 to TURN-9).
 import { fileURLToPath } from 'node:url'
 import { readSpecCatalog, type Requirement } from '../spec-catalog.ts'
 import type { LoadStage } from './streaming-load.ts'
@@ -23,6 +24,18 @@ const CHAPTERS_OF_STAGE: Record<Stage, readonly string[]> = {
 
 const SPEC_DIR = fileURLToPath(new URL('../../spec', import.meta.url))
 
+/** Codes several rules of chapter 09 give; which rule an event broke depends on its kind. */
+const SHARED_TURN_CODES = new Set(['TURN_NOT_OPEN', 'STEP_NOT_OPEN', 'STEP_MISMATCH'])
+
+/** The turn rule of each event kind that is not step-scoped (TURN-8 covers the step-scoped ones). */
+const TURN_RULE_OF_TYPE: Readonly<Record<string, string>> = {
+  'turn/end': 'TURN-6',
+  'step/start': 'TURN-7',
+  'request/header': 'TURN-9',
+  'request/context': 'TURN-9',
+  'todo/write': 'TURN-9',
+}
+
 export class RequirementIndex {
   private readonly requirements: readonly Requirement[]
 
@@ -37,5 +50,12 @@ export class RequirementIndex {
       if (found !== undefined) return found.id
     }
     return this.requirements.find(requirement => requirement.errors.includes(code))?.id
+  }
+
+  /** The requirement a relation violation breaks: for a shared turn code, the rule of the event's kind. */
+  ofViolation(violation: { code: string; eventType: string; replaces: boolean }): string | undefined {
+    if (!SHARED_TURN_CODES.has(violation.code)) return this.of('relations', violation.code)
+    // A replacement tool/result is turn-scoped (TURN-9); every other event with no rule of its own is step-scoped.
+    return violation.replaces ? 'TURN-9' : TURN_RULE_OF_TYPE[violation.eventType] ?? 'TURN-8'
   }
 }

@@ -91,6 +91,18 @@ describe('record scanner', () => {
 describe('requirements of reported codes', () => {
   const requirements = new RequirementIndex()
 
+  it('names the turn rule an event broke by its kind, for the codes several turn rules share', () => {
+    const of = (code: string, eventType: string, replaces = false): string | undefined => requirements.ofViolation({ code, eventType, replaces })
+    expect(of('TURN_NOT_OPEN', 'turn/end')).toBe('TURN-6')
+    expect(of('STEP_MISMATCH', 'step/start')).toBe('TURN-7')
+    expect(of('TURN_NOT_OPEN', 'assistant/chunk')).toBe('TURN-8')
+    expect(of('STEP_MISMATCH', 'assistant/chunk')).toBe('TURN-8')
+    expect(of('STEP_NOT_OPEN', 'tool/result')).toBe('TURN-8')
+    expect(of('TURN_NOT_OPEN', 'tool/result', true)).toBe('TURN-9')
+    expect(of('TURN_NOT_OPEN', 'todo/write')).toBe('TURN-9')
+    expect(of('TOOL_RESULT_ORPHAN', 'tool/result')).toBe(requirements.of('relations', 'TOOL_RESULT_ORPHAN'))
+  })
+
   it('maps each code to the first requirement of the chapter that raised it', () => {
     expect(requirements.of('relations', 'TURN_NOT_OPEN')).toBe('TURN-6')
     expect(requirements.of('relations', 'COMPACTION_CHECKPOINT_OUTSIDE_BRACKET')).toBe('COMP-9')
