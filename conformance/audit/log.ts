@@ -2,13 +2,13 @@
 // every row reads computed once. Also the small readers of event payloads that the rows share.
 import { reference } from '../../reference/index.ts'
 import { repairClosers } from '../../reference/repair.ts'
+import { compactionState, type CompactionStateValue } from '../../reference/compaction.ts'
+import { runRelations, type Violation } from '../../reference/processing.ts'
+import { foldSurface, type SurfaceValue } from '../../reference/surface.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
 import { DEFAULT_VOCABULARY } from '../../reference/unknown-types.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { TornTail } from '../../reference/jsonl.ts'
-import type { SurfaceValue } from '../../reference/surface.ts'
-import type { CompactionStateValue } from '../../reference/compaction.ts'
-import type { Violation } from '../../reference/processing.ts'
 import type { RejectionError, Result } from '../../reference/result.ts'
 import type { AuditLogInfo, AuditRejection } from '../../generated/types/index.ts'
 import { shortened } from '../wording.ts'
@@ -70,16 +70,20 @@ export function readAuditedLog(source: AuditSource): AuditedLog {
   const withCounts = { ...info, sessionId, events: records.length }
   const events = reference.load(input)
   if (!events.ok) return { info: { ...withCounts, rejection: rejectionOf('load', events) }, loaded: undefined, tornTail }
-  const repaired = reference.repair(input)
+  // The folds take the loaded events: each operation of reference/index.ts would load the log again.
+  const loadedEvents = events.value
+  const closers = repairClosers(loadedEvents)
+  // REPAIR-13: closers that would not load are no repair; only `repair` itself says so.
+  const repaired = closers.length === 0 ? undefined : reference.repair(input)
   const loaded: LoadedLog = {
     header,
-    events: events.value,
+    events: loadedEvents,
     tornTail,
-    surface: valueOf(reference.surface(input)),
-    violations: valueOf(reference.relations(input)).violations,
-    closers: repaired.ok ? repaired.value.closers : repairClosers(events.value),
-    repairRejection: repaired.ok ? undefined : repaired.error,
-    compaction: valueOf(reference.compactionState(input)),
+    surface: foldSurface(loadedEvents),
+    violations: runRelations(loadedEvents).violations,
+    closers,
+    repairRejection: repaired === undefined || repaired.ok ? undefined : repaired.error,
+    compaction: valueOf(compactionState(loadedEvents)),
     input,
   }
   return { info: withCounts, loaded, tornTail }

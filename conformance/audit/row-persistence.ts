@@ -6,6 +6,7 @@ import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
 import { dataOf, numberAt, recordAt, seqList, stringAt, type AuditedLog, type LoadedLog } from './log.ts'
 import { plural, tornTailAdvice } from '../wording.ts'
 import { evidence, row } from './verdicts.ts'
+import { pathBindingFault } from '../check/path-binding.ts'
 
 const DAMAGE_CODES = new Set(['JSONL_LINE_UNPARSABLE', 'JSONL_ROW_INVALID', 'JSONL_SEQ_GAP', 'JSONL_FRAME_INVALID'])
 
@@ -76,8 +77,16 @@ function resumeMarkerEvidence(events: readonly SessionEvent[]): AuditEvidence[] 
   return items
 }
 
+/** JSONL-3, as check applies it: a session.jsonl[.zstd] must sit where its header's id and cwd place it. */
+function bindingEvidence(log: AuditedLog, loaded: LoadedLog): AuditEvidence[] {
+  const fault = pathBindingFault(log.info.file, log.info.encoding, loaded.header)
+  if (fault === undefined) return []
+  return [evidence('fail', `HEADER_ID_MISMATCH: ${fault}; the store cannot open this artifact for its session`, { requirements: ['JSONL-3'] })]
+}
+
 export function persistenceRow(log: AuditedLog): AuditRow {
   const items: AuditEvidence[] = []
+  if (log.loaded !== undefined) items.push(...bindingEvidence(log, log.loaded))
   if (log.info.events !== null) items.push(tornTailEvidence(log))
   if (log.info.rejection !== null) items.push(rejectionEvidence(log))
   const loaded = log.loaded
@@ -89,6 +98,6 @@ export function persistenceRow(log: AuditedLog): AuditRow {
     if (verdict === 'pass') return 'Nothing committed was lost: no torn tail, no open turn at the tail, every resumption marked.'
     if (verdict === 'warn') return 'The log is consistent with a crash: uncommitted data or an open turn at the tail (see the warnings).'
     if (rejection !== null && !DAMAGE_CODES.has(rejection.code)) return 'The log does not load, so its durability cannot be established.'
-    return 'Committed data is damaged or a resumption is not marked.'
+    return 'Committed data is damaged, a resumption is not marked, or the artifact is not where its header places it.'
   })
 }

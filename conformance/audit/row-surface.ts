@@ -1,7 +1,7 @@
 // Row 2, surface legality: every replace named a real range of the surface it changed, cited what it
 // shadowed and kept calls with their results; and on the current surface every tool call still has its
 // result and every result its call.
-import { reference } from '../../reference/index.ts'
+import { regionLegality } from '../../reference/region-balance.ts'
 import { jsonEqual } from '../../reference/lossless-json.ts'
 import type { Replacement } from '../../reference/surface.ts'
 import type { AuditEvidence, AuditRejection, AuditRow } from '../../generated/types/index.ts'
@@ -41,12 +41,13 @@ function surfaceEvidence(loaded: LoadedLog): AuditEvidence {
 function regionEvidence(loaded: LoadedLog, replacement: Replacement): AuditEvidence {
   const event = loaded.events[replacement.seq]
   const range = `${replacement.start}…${replacement.end}`
-  const records = loaded.input['events'] as unknown[]
   const shadowed = `shadowed ${seqList(replacement.shadowedSeqs)} and cites each of them`
   if (event?.type === 'tool/result') {
     return evidence('pass', `seq ${replacement.seq} rewrote tool result ${range} in place: ${shadowed}`, { seq: replacement.seq, requirements: ['REWR-1', 'PROV-7'] })
   }
-  const region = reference.regionBalance({ ...loaded.input, events: records.slice(0, replacement.seq), start: replacement.start, end: replacement.end })
+  // The loaded events, not the records: loading every prefix again made a log's audit cost grow with
+  // the square of its length (the prefix of a loaded log is loaded, chapter 00).
+  const region = regionLegality(loaded.events.slice(0, replacement.seq), replacement.start, replacement.end)
   if (!region.ok) {
     return evidence('fail', `seq ${replacement.seq} replaced ${range}, a region that was not legal on the surface it changed (${region.error.code}: ${region.error.message})`, { seq: replacement.seq, requirements: ['REGION-5', 'REGION-7'] })
   }

@@ -1,18 +1,21 @@
 // `dsh-conformance audit`: its options, and one run per output format over hand-built logs, with the
 // exit status that says whether a row failed.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { audit, parseAuditOptions } from '../../conformance/audit/command.ts'
+import { reference } from '../../reference/index.ts'
+import type { AuditReport } from '../../generated/types/index.ts'
 import { event } from '../reference/helpers.ts'
 import { artifact, goodTurn } from './logs.ts'
 
 const ROW_TITLES = ['Raw-fact integrity', 'Surface legality', 'Constraint preservation', 'Request rebuild', 'Persistence', 'Failure recovery', 'Budget']
 
-function logFile(bytes: Uint8Array): { directory: string; log: string } {
+/** A lone artifact (a session.jsonl would be bound to its place in the storage layout, JSONL-3). */
+function logFile(bytes: Uint8Array, name = 'log.jsonl'): { directory: string; log: string } {
   const directory = mkdtempSync(path.join(tmpdir(), 'dsh-audit-cli-'))
-  const log = path.join(directory, 'session.jsonl')
+  const log = path.join(directory, name)
   writeFileSync(log, bytes)
   return { directory, log }
 }
@@ -68,6 +71,23 @@ describe('audit runs', () => {
     expect(written).toMatch(/\b1 event\b/)
     expect(written).not.toMatch(/\b1 events\b/)
     expect(written).toContain('Timeline of the surface: 1 event, 0 replaces, 0 nodes on the current surface')
+  })
+
+  it('fails persistence for a session.jsonl that sits where its header does not place it (JSONL-3), as check does', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'dsh-audit-layout-'))
+    const derived = reference.artifactPath({ sessionId: 'audit-test', cwd: '/work/project' })
+    if (!derived.ok) throw new Error('the test header derives no path')
+    const [project] = derived.value.path.split('/')
+    for (const [segment, verdict] of [['audit-test', 'pass'], ['other-id', 'fail']] as const) {
+      const log = path.join(root, project!, segment, 'session.jsonl')
+      mkdirSync(path.dirname(log), { recursive: true })
+      writeFileSync(log, artifact(goodTurn()))
+      const out = path.join(root, `${segment}.json`)
+      await audit([log, '--out', out, '--tokenizer', 'estimate'])
+      const persistence = (JSON.parse(readFileSync(out, 'utf8')) as AuditReport).rows.find(row => row.id === 'persistence')!
+      expect(persistence.verdict).toBe(verdict)
+      if (verdict === 'fail') expect(persistence.evidence[0]?.text).toContain(`HEADER_ID_MISMATCH: the header's id and cwd place this session at <root>/${derived.value.path}`)
+    }
   })
 
   it('exits 2, not 1 (a failed row), when the report cannot be written', async () => {
