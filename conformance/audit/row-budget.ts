@@ -135,13 +135,13 @@ function savingEvidence(budget: AuditBudget, replacements: readonly AuditReplace
   return items
 }
 
-export function budgetRow(budget: AuditBudget, replacements: readonly AuditReplacement[], counter: TokenCounter): AuditRow {
+export function budgetRow(budget: AuditBudget, replacements: readonly AuditReplacement[], counter: TokenCounter, encoding: 'raw' | 'zstd'): AuditRow {
   const unit = counter.kind === 'estimate' ? 'estimated tokens' : 'tokens'
   const { tokens, providerUsage: usage } = budget
   const fixed = tokens.systemPrompt + tokens.toolSchemas
   const request = fixed + tokens.surfaceMessages
   const items: AuditEvidence[] = [
-    evidence('info', `raw log: ${plural(budget.rawEvents, 'event')} (${budget.logOnlyEvents} log-only) in ${budget.rawBytes} bytes; surface: ${plural(budget.surfaceNodes, 'node')}, ${plural(budget.surfaceMessages, 'message')} in ${budget.surfaceMessageBytes} bytes of JSON`, { requirements: ['DER-1'] }),
+    evidence('info', `raw log: ${plural(budget.rawEvents, 'event')} (${budget.logOnlyEvents} log-only) in ${budget.rawBytes} bytes${encoding === 'zstd' ? ' as stored, zstd-compressed' : ''}; surface: ${plural(budget.surfaceNodes, 'node')}, ${plural(budget.surfaceMessages, 'message')} in ${budget.surfaceMessageBytes} bytes of JSON`, { requirements: ['DER-1'] }),
     evidence('info', `next request: system prompt ${tokens.systemPrompt} + ${plural(tokens.toolCount, 'tool schema')} ${tokens.toolSchemas} + surface messages ${tokens.surfaceMessages} = ${request} ${unit}; system prompt and tool schemas take ${percent(fixed, request)}`, { requirements: ['HDR-4'] }),
     evidence('info', `transcript of every appended message: ${tokens.transcriptMessages} ${unit}; replaces shadowed ${tokens.shadowed} and put ${tokens.replacementText} in their place`, { requirements: ['DER-9'] }),
   ]

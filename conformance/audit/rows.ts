@@ -46,7 +46,7 @@ export function auditRows(log: AuditedLog, counter: TokenCounter): AuditRows {
     requestRebuildRow(loaded),
     persistenceRow(log),
     failureRecoveryRow(loaded),
-    budgetRow(budget, replacements, counter),
+    budgetRow(budget, replacements, counter, log.info.encoding),
   ]
   return { rows, replacements, budget }
 }

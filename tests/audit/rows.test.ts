@@ -13,6 +13,7 @@ import { loadTokenCounter } from '../../conformance/audit/tokens.ts'
 import { CANNOT_DECIDE } from '../../conformance/audit/row-constraints.ts'
 import { absentTerms } from '../../conformance/audit/replacements.ts'
 import { event, call, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
+import { zstdArtifact } from '../check/support.ts'
 import {
   artifact, assistantText, auditOf, compactedLog, corpusBytes, corpusLog, corpusPresent, goodTurn, projectRoot, requestHeader, rowOf, TOOL, userText, verdicts,
 } from './logs.ts'
@@ -199,6 +200,17 @@ describe('audit of hand-built logs', () => {
     expect(texts(report, 'surface-legality', 'warn')).toContain('tool call "c2" of assistant message seq 15 has no result on the current surface: it is pending in the open tail turn, which crash repair cannot close')
     expect(texts(report, 'persistence', 'warn')).toContain('turn 2 is open at the tail: a crash cut it, or a live writer still holds the log; a cold reopening cannot close it')
     expectValid(report)
+  })
+
+  it('reads a .zstd artifact by its name, and says its bytes are the compressed ones', async () => {
+    const lines = new TextDecoder().decode(artifact(goodTurn())).trimEnd().split('\n')
+    const zstd = zstdArtifact(lines, [4, 8])
+    const counter = await loadTokenCounter('estimate')
+    const report = buildAuditReport({ file: 'log.jsonl.zstd', bytes: zstd }, counter)
+    expect(report.log.encoding).toBe('zstd')
+    expect(texts(report, 'budget')).toContain(`in ${zstd.length} bytes as stored, zstd-compressed`)
+    // The same bytes under a raw name are read as raw, as check reads them: no header line.
+    expect(buildAuditReport({ file: 'log.jsonl', bytes: zstd }, counter).log.rejection?.code).toBe('JSONL_HEADER_INVALID')
   })
 
   it('checks a repaired log: closers followed by the end-seed marker, and a resumption snapshot after it', () => {
