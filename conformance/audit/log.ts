@@ -19,6 +19,8 @@ export interface AuditSource {
   bytes: Uint8Array
   /** The reader's vocabulary (chapter 17); default v0-pinned. */
   vocabulary?: string
+  /** What check noticed in the bytes: a byte order mark, CR line ends, ill-formed UTF-8 (check's notices). */
+  byteNotices?: readonly string[]
 }
 
 /** A log that loads, with the folds of spec/00-processing.md over it. */
@@ -43,6 +45,7 @@ export interface AuditedLog {
   loaded: LoadedLog | undefined
   /** The decoder's torn tail, also known when load rejects. */
   tornTail: TornTail | null
+  byteNotices: readonly string[]
 }
 
 function rejectionOf(operation: AuditRejection['operation'], result: Result<unknown>): AuditRejection | null {
@@ -59,17 +62,18 @@ function valueOf<T>(result: Result<T>): T {
 
 export function readAuditedLog(source: AuditSource): AuditedLog {
   const vocabulary = source.vocabulary ?? DEFAULT_VOCABULARY
+  const byteNotices = source.byteNotices ?? []
   // By the name, as check decides it, so that the two commands read a file alike.
   const encoding = encodingOf(source.file)
   const info: AuditLogInfo = { file: source.file, bytes: source.bytes.length, encoding, vocabulary, sessionId: null, events: null, rejection: null }
   const decoded = reference.decodeJsonl({ base64: Buffer.from(source.bytes).toString('base64'), encoding })
-  if (!decoded.ok) return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded) }, loaded: undefined, tornTail: null }
+  if (!decoded.ok) return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded) }, loaded: undefined, tornTail: null, byteNotices }
   const { header, events: records, tornTail } = decoded.value
   const sessionId = typeof header['id'] === 'string' ? header['id'] : null
   const input = { header, events: records, sessionId: sessionId ?? '', vocabulary }
   const withCounts = { ...info, sessionId, events: records.length }
   const events = reference.load(input)
-  if (!events.ok) return { info: { ...withCounts, rejection: rejectionOf('load', events) }, loaded: undefined, tornTail }
+  if (!events.ok) return { info: { ...withCounts, rejection: rejectionOf('load', events) }, loaded: undefined, tornTail, byteNotices }
   // The folds take the loaded events: each operation of reference/index.ts would load the log again.
   const loadedEvents = events.value
   const closers = repairClosers(loadedEvents)
@@ -86,7 +90,7 @@ export function readAuditedLog(source: AuditSource): AuditedLog {
     compaction: valueOf(compactionState(loadedEvents)),
     input,
   }
-  return { info: withCounts, loaded, tornTail }
+  return { info: withCounts, loaded, tornTail, byteNotices }
 }
 
 // ---- payload readers ----------------------------------------------------------------------------

@@ -80,8 +80,12 @@ export function rawFactsRow(log: AuditedLog): AuditRow {
     ...provenanceEvidence(loaded),
     vocabularyEvidence(log, loaded),
     ...relationEvidence(loaded),
+    // JSONL-8: writers write UTF-8 with LF line ends and no byte order mark; a reader copes, but what
+    // it decoded is then not byte for byte what was stored.
+    ...log.byteNotices.map(notice => evidence('warn', `${notice}: the stored bytes are not as a writer writes them`, { requirements: ['JSONL-8', 'JSONL-9'] })),
   ]
   return row('raw-facts', items, verdict => (verdict === 'pass'
     ? 'Every raw event is present, in order, with valid provenance; no unknown required event was skipped.'
-    : 'Turn or step boundary events are missing or out of place.'))
+    : verdict === 'warn' ? 'The events are intact, but the stored bytes are not as a writer writes them (see the warnings).'
+      : 'Turn or step boundary events are missing or out of place.'))
 }

@@ -90,6 +90,16 @@ describe('audit runs', () => {
     }
   })
 
+  it('warns under raw facts about what decoding hides and check notices: CRLF line ends, ill-formed UTF-8', async () => {
+    const crlf = new TextDecoder().decode(artifact(goodTurn())).replaceAll('\n', '\r\n')
+    const { directory, log } = logFile(new TextEncoder().encode(crlf))
+    const out = path.join(directory, 'report.json')
+    expect(await audit([log, '--out', out, '--tokenizer', 'estimate'])).toBe(0)
+    const rawFacts = (JSON.parse(readFileSync(out, 'utf8')) as AuditReport).rows.find(row => row.id === 'raw-facts')!
+    expect(rawFacts.verdict).toBe('warn')
+    expect(rawFacts.evidence.map(item => item.text).join('\n')).toContain('CARRIAGE_RETURN from line 1: ')
+  })
+
   it('exits 2, not 1 (a failed row), when the report cannot be written', async () => {
     const { log } = logFile(artifact(goodTurn()))
     expect(await audit([log, '--out', path.join(tmpdir(), 'no-such-dir', 'report.html'), '--tokenizer', 'estimate'])).toBe(2)
