@@ -35,8 +35,6 @@ export interface LoadedLog {
   /** Why `repair` rejects the log (REPAIR-13: the closers above would not load), or undefined. */
   repairRejection: RejectionError | undefined
   compaction: CompactionStateValue
-  /** The input every further reference operation takes (header, events, session id, vocabulary). */
-  input: Record<string, unknown>
 }
 
 export interface AuditedLog {
@@ -88,7 +86,6 @@ export function readAuditedLog(source: AuditSource): AuditedLog {
     closers,
     repairRejection: repaired === undefined || repaired.ok ? undefined : repaired.error,
     compaction: valueOf(compactionState(loadedEvents)),
-    input,
   }
   return { info: withCounts, loaded, tornTail, byteNotices }
 }
