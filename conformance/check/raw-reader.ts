@@ -27,7 +27,8 @@ export function checkRawArtifact(fd: number, settings: CheckSettings): ArtifactO
   }, settings.maxLineBytes)
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
   for (let at = 0; !splitter.isStopped;) {
-    const read = readSync(fd, chunk, 0, CHUNK_BYTES, at)
+    // Sequential reads (no position): the scan goes front to back, and a pipe (/dev/stdin) can be read too.
+    const read = readSync(fd, chunk, 0, CHUNK_BYTES, null)
     if (read === 0) break
     const bytes = chunk.subarray(0, read)
     // A well-formed chunk holds only whole sequences, so lines made of well-formed chunks are too.

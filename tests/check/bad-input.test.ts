@@ -388,6 +388,15 @@ describe('walking folders', () => {
     }
   })
 
+  it('reads a raw log from a pipe (/dev/stdin)', () => {
+    const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
+    const log = folder.write('piped.jsonl', text(sessionLines('s-1')))
+    // Through a shell pipe: node's own `input` is a socket, which /dev/stdin cannot be opened on.
+    const piped = spawnSync('sh', ['-c', `cat '${log}' | '${process.execPath}' '${bin}' check /dev/stdin`], { encoding: 'utf8' })
+    expect(piped.stdout).toContain('/dev/stdin: valid, ')
+    expect(piped.status).toBe(0)
+  })
+
   it('refuses a short option instead of reading it as a file', () => {
     expect(parseCheckOptions(['log.jsonl', '-f', 'json'])).toEqual({ error: 'unknown option -f' })
     expect(parseCheckOptions(['./-f'])).toMatchObject({ paths: ['./-f'] })
