@@ -45,7 +45,7 @@ export const ROW_DEFINITIONS: readonly RowDefinition[] = [
   {
     id: 'failure-recovery',
     title: 'Failure recovery',
-    checkedBy: 'REPAIR-1…REPAIR-12, COMP-7, COMP-8, COMP-14…COMP-17, PAIR-5',
+    checkedBy: 'REPAIR-1…REPAIR-13, COMP-7, COMP-8, COMP-14…COMP-17, PAIR-5',
     needsHuman: 'whether an external side effect of an unknown-outcome call happened',
   },
   {
