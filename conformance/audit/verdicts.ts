@@ -15,7 +15,7 @@ export const ROW_DEFINITIONS: readonly RowDefinition[] = [
   {
     id: 'raw-facts',
     title: 'Raw-fact integrity',
-    checkedBy: 'ENV-1…ENV-10, JSON-1…JSON-13, PROV-1…PROV-8, UNK-3…UNK-6, JSONL-9…JSONL-12, ROW-1…ROW-4, TURN (relations)',
+    checkedBy: 'ENV-1…ENV-10, ENV-12, JSON-1…JSON-13, PROV-1…PROV-8, UNK-3…UNK-6, JSONL-9…JSONL-12, ROW-1…ROW-4, TURN-4…TURN-9',
     needsHuman: 'whether events were lost before they were appended (a producer that never wrote them)',
   },
   {
@@ -39,7 +39,7 @@ export const ROW_DEFINITIONS: readonly RowDefinition[] = [
   {
     id: 'persistence',
     title: 'Persistence',
-    checkedBy: 'JSONL-9…JSONL-15, SEED-3…SEED-10, REPAIR-2, FMT-2…FMT-5',
+    checkedBy: 'JSONL-3, JSONL-9…JSONL-15, SEED-3…SEED-10, REPAIR-2, FMT-2…FMT-5',
     needsHuman: 'whether the backend flushed before the process died (the log records appends, not flushes)',
   },
   {
