@@ -1,7 +1,7 @@
 // What a run prints for people: per adapter a chapters table, one wrapped line of the requirements
 // that have failures, the baseline's verdict and the cases to look at; at the end, one line per adapter.
 import { chapterKeys, compareRequirementIds, countBy, countOutcomes, failedCount, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
-import type { CaseOutcome } from './run-case.ts'
+import { NOT_PROVIDED, type CaseOutcome } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
 import { plural, shortened } from './wording.ts'
 
@@ -58,8 +58,6 @@ function problemLines(run: AdapterRun): string[] {
     ...verdict.newPasses.map((id) => `  NEW PASS ${id} (listed as: ${oneLine(verdict.reasons[id])})`),
   ]
 }
-
-const NOT_PROVIDED = 'operation(s) not provided: '
 
 /**
  * Warnings about claims the run did not back: a claimed profile whose cases were skipped because the

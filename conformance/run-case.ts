@@ -21,11 +21,14 @@ export interface CaseOutcome {
   durationMs?: number
 }
 
+/** How a skip for missing operations starts; the operations follow, comma-separated. */
+export const NOT_PROVIDED = 'operation(s) not provided: '
+
 /** Why the adapter cannot run this case, or undefined when it declares everything the case needs. */
 export function missingCapability(adapter: Adapter, vector: VectorCase): string | undefined {
   if (!adapter.meta.profiles.includes(vector.profile)) return `profile "${vector.profile}" not declared`
   const missing = vector.steps.map((step) => step.operation).filter((operation) => !adapter.operations[operation])
-  return missing.length > 0 ? `operation(s) not provided: ${[...new Set(missing)].join(', ')}` : undefined
+  return missing.length > 0 ? `${NOT_PROVIDED}${[...new Set(missing)].join(', ')}` : undefined
 }
 
 /** Expected values may hold tagged values too (a -0 in a decoded record, say): compare real values. */

@@ -9,11 +9,11 @@ const ARTIFACT_NAME = /\.jsonl(\.zstd?)?$/
 export type Found = { kind: 'file'; path: string } | { kind: 'missing'; path: string; message: string }
 
 function walk(folder: string, into: Found[], walked: Set<string>): void {
-  const real = realpathSync(folder)
-  if (walked.has(real)) return
-  walked.add(real)
   let entries
   try {
+    const real = realpathSync(folder)
+    if (walked.has(real)) return
+    walked.add(real)
     entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   } catch (error) {
     into.push({ kind: 'missing', path: folder, message: error instanceof Error ? error.message : String(error) })
