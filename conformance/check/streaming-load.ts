@@ -91,6 +91,9 @@ function parsedSnapshot(value: unknown): Snapshot {
   return holdsUnsafeNumber(value) ? snapshotJson(value) : { value }
 }
 
+/** The header is the artifact's first line (in zstd, the header frame's content). */
+const HEADER_LINE = 1
+
 /** Stage indexes, for the "has an earlier stage failed" test on every event. */
 const HEADER = 0
 const LEGACY = 1
@@ -118,13 +121,13 @@ export class StreamingLoad {
     this.upgrades = { sessionId: effectiveSessionId(header.value, settings.sessionId), messageIdBySeq: this.messageIds }
     this.known = vocabularyNamed(settings.vocabulary)
     const identity = headerIdentityFault(header.value, settings.sessionId)
-    if (identity !== undefined) this.note(HEADER, identity)
+    if (identity !== undefined) this.note(HEADER, identity, undefined, HEADER_LINE)
     if (this.known === undefined) {
       this.note(VOCABULARY, { code: 'FORMAT_UNKNOWN_EVENT_TYPE', message: `this reader has no vocabulary named ${String(settings.vocabulary)}` })
     }
     // The remaining fields are read only from a header that passed the header phase (META-4).
     const fields = identity === undefined ? headerFieldsFault(header) : undefined
-    if (fields !== undefined) this.note(HEADER_FIELDS, fields)
+    if (fields !== undefined) this.note(HEADER_FIELDS, fields, undefined, HEADER_LINE)
   }
 
   /**

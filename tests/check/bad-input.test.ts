@@ -397,6 +397,13 @@ describe('walking folders', () => {
     expect(piped.status).toBe(0)
   })
 
+  it('names line 1 for a fault of the header, which is the first line', () => {
+    const lines = sessionLines('s-1')
+    lines[0] = lines[0]!.replace('"delegationDepth":0', '"delegationDepth":0,"seedLength":-0')
+    const { file, report } = checked('header-negative-zero.jsonl', text(lines))
+    expectNamed(file, only(report, 'error', 'JSON_NEGATIVE_ZERO'), 1, 'META-5')
+  })
+
   it('refuses a short option instead of reading it as a file', () => {
     expect(parseCheckOptions(['log.jsonl', '-f', 'json'])).toEqual({ error: 'unknown option -f' })
     expect(parseCheckOptions(['./-f'])).toMatchObject({ paths: ['./-f'] })
