@@ -94,9 +94,7 @@ const NATIVE_CONSTRUCTOR_SOURCE = { Object: 'function Object() { [native code] }
  */
 function isIntrinsicPrototypeOf(prototype: object, name: 'Object' | 'Array'): boolean {
   const descriptor = Object.getOwnPropertyDescriptor(prototype, 'constructor')
-  // Stryker disable next-line OptionalChaining: without the guard a prototype lacking a constructor throws inside the walk, whose handler reports the object not plain, the same answer
   const constructor: unknown = descriptor?.value
-  // Stryker disable next-line ConditionalExpression: without the guard a constructor that is no function throws inside the walk, whose handler reports the object not plain, the same answer
   if (typeof constructor !== 'function') return false
   return constructor.prototype === prototype
     && Function.prototype.toString.call(constructor) === NATIVE_CONSTRUCTOR_SOURCE[name]
