@@ -116,7 +116,7 @@ export interface LineScan {
   committed: number
 }
 
-type JudgedLine = { ok: true; events: StoredEvents } | { ok: false; defect: Defect; holdsTurnEnd: boolean }
+type JudgedLine = { ok: true; events: StoredEvents } | { ok: false; defect: Defect; holdsTurnEnd: boolean; first?: unknown }
 
 /** Receives the events of each accepted line, with the line. */
 export type AcceptLine = (events: StoredEvents, line: Line) => void
@@ -126,7 +126,7 @@ function judgeLine(bytes: Uint8Array, count: number): JudgedLine {
   const decoded = decodeRecordLine(bytes)
   if (!decoded.ok) return { ok: false, defect: decoded.defect, holdsTurnEnd: false }
   if (continuesCount(decoded.events, count)) return decoded
-  return { ok: false, defect: 'JSONL_SEQ_GAP', holdsTurnEnd: holdsTurnEnd(decoded.events) }
+  return { ok: false, defect: 'JSONL_SEQ_GAP', holdsTurnEnd: holdsTurnEnd(decoded.events), first: storedEventAt(decoded.events, 0) }
 }
 
 /**
@@ -150,7 +150,10 @@ export function scanLine(line: Line, scan: LineScan, strict: boolean, accepted: 
     return undefined
   }
   if (strict) return reject('JSONL_FRAME_INVALID', `${judged.defect} on line ${line.number}, inside a complete frame`, { line: line.number })
-  if (judged.holdsTurnEnd) return reject('JSONL_SEQ_GAP', `a seq gap on line ${line.number}, which holds a turn/end`, { line: line.number })
+  if (judged.holdsTurnEnd) {
+    return reject('JSONL_SEQ_GAP', `a seq gap on line ${line.number}, which holds a turn/end: seq ${scan.count} comes next, and ${
+      isRecord(judged.first) ? `its first event has seq ${JSON.stringify(judged.first['seq']) ?? '(none)'}` : 'its first event is not an object'}`, { line: line.number })
+  }
   scan.defect = { line: line.number, offset: line.start, reason: judged.defect }
   return undefined
 }

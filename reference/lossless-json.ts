@@ -117,9 +117,11 @@ type Container = Record<string, unknown> | unknown[]
 
 /**
  * A pending visit of `source[key]`, copied to `into[key]`. The member is read only when the visit
- * runs, so each property is read exactly once. `leave` ends an ancestor's subtree.
+ * runs, so each property is read exactly once. `parent` is the visit of `source` itself (undefined for
+ * the root), kept so that a fault can name where it is. `leave` ends an ancestor's subtree.
  */
-type Task = { kind: 'visit'; source: object; key: string; into: Container } | { kind: 'leave'; source: object }
+interface Visit { kind: 'visit'; source: object; key: string; into: Container; parent: Visit | undefined }
+type Task = Visit | { kind: 'leave'; source: object }
 
 interface Walk {
   tasks: Task[]
@@ -145,18 +147,31 @@ function reportedFault(walk: Walk): Fault | undefined {
   return code === undefined ? undefined : walk.faults.get(code)
 }
 
-function scalarFault(value: unknown): Fault | undefined {
+/**
+ * Where a visit is, for messages: the path of member names and [indices] from the root, or "the value"
+ * for the root itself. Only message text is built from it.
+ */
+function placeOf(at: Visit | undefined): string {
+  let path = ''
+  for (let visit = at; visit !== undefined; visit = visit.parent) {
+    const step = Array.isArray(visit.source) ? `[${visit.key}]` : `.${visit.key}`
+    path = step + path
+  }
+  return path === '' ? 'the value' : `member ${path.replace(/^\./, '')}`
+}
+
+function scalarFault(value: unknown, at: Visit | undefined): Fault | undefined {
   switch (typeof value) {
     case 'undefined':
-      return fault('JSON_UNDEFINED', 'a value is undefined')
+      return fault('JSON_UNDEFINED', `${placeOf(at)} is undefined`)
     case 'number':
-      if (!Number.isFinite(value)) return fault('JSON_NON_FINITE', `the number ${String(value)} is not finite`)
-      if (Object.is(value, -0)) return fault('JSON_NEGATIVE_ZERO', 'a number is negative zero')
+      if (!Number.isFinite(value)) return fault('JSON_NON_FINITE', `${placeOf(at)} is ${String(value)}, which is not finite`)
+      if (Object.is(value, -0)) return fault('JSON_NEGATIVE_ZERO', `${placeOf(at)} is negative zero`)
       return undefined
     case 'function':
     case 'symbol':
     case 'bigint':
-      return fault('JSON_UNSUPPORTED_VALUE', `a ${typeof value} is not a JSON value`)
+      return fault('JSON_UNSUPPORTED_VALUE', `${placeOf(at)} is a ${typeof value}, which is not a JSON value`)
     // Stryker disable next-line ConditionalExpression: falling out of the switch returns undefined, as the default does
     default:
       return undefined
@@ -179,14 +194,13 @@ function put(into: Container, key: string, value: unknown): void {
   }
 }
 
-function read(walk: Walk, source: object, key: string): unknown {
+function read(walk: Walk, at: Visit): unknown {
   try {
-    return Reflect.get(source, key)
+    return Reflect.get(at.source, at.key)
   }
   // Stryker disable next-line BlockStatement: JSON-11 leaves how a throwing accessor is reported outside the spec, so no conforming result depends on this handler
   catch {
-    // Stryker disable next-line StringLiteral: JSON-11 leaves how a throwing accessor is reported outside the spec
-    note(walk, fault('JSON_UNSUPPORTED_VALUE', `reading member ${key} threw`))
+    note(walk, fault('JSON_UNSUPPORTED_VALUE', `reading ${placeOf(at)} threw`))
     return null
   }
 }
@@ -201,79 +215,79 @@ function isArrayIndex(key: PropertyKey): boolean {
   return String(index) === key && Number.isInteger(index) && index >= 0 && index < ARRAY_INDEX_LIMIT
 }
 
-/** Enter `source`: its members are visited next, in order, then it stops being an ancestor. */
-function enter(walk: Walk, source: object, keys: readonly string[], into: Container): void {
+/** Enter `source`, reached by `parent`: its members are visited next, in order, then it stops being an ancestor. */
+function enter(walk: Walk, source: object, keys: readonly string[], into: Container, parent: Visit | undefined): void {
   walk.ancestors.add(source)
   walk.tasks.push({ kind: 'leave', source })
   // Stryker disable next-line StringLiteral: the walk tells tasks apart by kind 'leave'; any other kind is a visit
-  for (let index = keys.length - 1; index >= 0; index--) walk.tasks.push({ kind: 'visit', source, key: keys[index] as string, into })
+  for (let index = keys.length - 1; index >= 0; index--) walk.tasks.push({ kind: 'visit', source, key: keys[index] as string, into, parent })
 }
 
 /** The copy of an array to fill, or undefined when the array is not entered. */
-function visitArray(walk: Walk, source: unknown[]): unknown[] | undefined {
+function visitArray(walk: Walk, source: unknown[], at: Visit | undefined): unknown[] | undefined {
   if (!hasPlainArrayPrototype(source)) {
-    note(walk, fault('JSON_NON_PLAIN_OBJECT', 'an array has a foreign prototype'))
+    note(walk, fault('JSON_NON_PLAIN_OBJECT', `${placeOf(at)} is an array with a foreign prototype`))
     return undefined
   }
   const length = source.length
   const keys = Reflect.ownKeys(source)
   // Integer keys come first and in ascending order, so this visits the present elements in order.
   const indices = keys.filter(isArrayIndex) as string[]
-  if (indices.length !== length) note(walk, fault('JSON_SPARSE_ARRAY', 'an array has a hole'))
-  if (keys.length !== indices.length + 1) note(walk, fault('JSON_SPARSE_ARRAY', 'an array has own properties besides its elements'))
+  if (indices.length !== length) note(walk, fault('JSON_SPARSE_ARRAY', `${placeOf(at)} is an array with a hole`))
+  if (keys.length !== indices.length + 1) note(walk, fault('JSON_SPARSE_ARRAY', `${placeOf(at)} is an array with own properties besides its elements`))
   const copy: unknown[] = new Array(length)
-  enter(walk, source, indices, copy)
+  enter(walk, source, indices, copy, at)
   return copy
 }
 
 /** JSON-9: a symbol key or a non-enumerable member makes the object non-plain (and it is not entered). */
-function ownMemberFault(source: object): Fault | undefined {
+function ownMemberFault(source: object, at: Visit | undefined): Fault | undefined {
   for (const key of Reflect.ownKeys(source)) {
-    if (typeof key !== 'string') return fault('JSON_NON_PLAIN_OBJECT', 'an object has a symbol key')
-    if (!Object.prototype.propertyIsEnumerable.call(source, key)) return fault('JSON_NON_PLAIN_OBJECT', `member ${key} is not enumerable`)
+    if (typeof key !== 'string') return fault('JSON_NON_PLAIN_OBJECT', `${placeOf(at)} has a symbol key`)
+    if (!Object.prototype.propertyIsEnumerable.call(source, key)) return fault('JSON_NON_PLAIN_OBJECT', `${placeOf(at)} has a member ${key} that is not enumerable`)
   }
   return undefined
 }
 
 /** JSON-9 for one object, without walking its members: plain prototype, string keys, all enumerable. */
 export function isPlainRecord(value: unknown): value is JsonRecord {
-  return isRecord(value) && hasPlainObjectPrototype(value) && ownMemberFault(value) === undefined
+  return isRecord(value) && hasPlainObjectPrototype(value) && ownMemberFault(value, undefined) === undefined
 }
 
-function visitObject(walk: Walk, source: object): Record<string, unknown> | undefined {
+function visitObject(walk: Walk, source: object, at: Visit | undefined): Record<string, unknown> | undefined {
   const found = hasPlainObjectPrototype(source)
-    ? ownMemberFault(source)
-    : fault('JSON_NON_PLAIN_OBJECT', 'an object is not a plain or null-prototype object')
+    ? ownMemberFault(source, at)
+    : fault('JSON_NON_PLAIN_OBJECT', `${placeOf(at)} is an object that is not a plain or null-prototype object`)
   if (found !== undefined) {
     note(walk, found)
     return undefined
   }
   const copy: Record<string, unknown> = {}
-  enter(walk, source, Object.keys(source), copy)
+  enter(walk, source, Object.keys(source), copy, at)
   return copy
 }
 
 /** What a copy holds in place of an object that cannot be inspected: an object of no plain kind, without members. */
 class Uninspectable {}
 
-/** The copy of `value`: itself for a scalar and for anything the walk does not enter. */
-function visit(walk: Walk, value: unknown): unknown {
+/** The copy of `value`, reached by `at`: itself for a scalar and for anything the walk does not enter. */
+function visit(walk: Walk, value: unknown, at: Visit | undefined): unknown {
   if (typeof value !== 'object' || value === null) {
-    const found = scalarFault(value)
+    const found = scalarFault(value, at)
     if (found !== undefined) note(walk, found)
     return value
   }
   if (walk.ancestors.has(value)) {
-    note(walk, fault('JSON_CYCLE', 'a value contains itself'))
+    note(walk, fault('JSON_CYCLE', `${placeOf(at)} contains itself`))
     return value
   }
   try {
-    return (Array.isArray(value) ? visitArray(walk, value) : visitObject(walk, value)) ?? value
+    return (Array.isArray(value) ? visitArray(walk, value, at) : visitObject(walk, value, at)) ?? value
   } catch {
     // Only a hostile object gets here (a proxy whose traps throw, a forged constructor whose
     // `prototype` getter throws); it cannot be a plain object. The copy holds a stand-in, so that the
     // phases before replay read a value that cannot throw and is no plain object either.
-    note(walk, fault('JSON_NON_PLAIN_OBJECT', 'inspecting an object threw'))
+    note(walk, fault('JSON_NON_PLAIN_OBJECT', `inspecting ${placeOf(at)} threw`))
     return new Uninspectable()
   }
 }
@@ -281,10 +295,10 @@ function visit(walk: Walk, value: unknown): unknown {
 /** Validate and detach `input`, reading each property once. */
 export function snapshotJson(input: unknown): Snapshot {
   const walk: Walk = { tasks: [], ancestors: new Set(), faults: new Map() }
-  const root = visit(walk, input)
+  const root = visit(walk, input, undefined)
   for (let task = walk.tasks.pop(); task !== undefined; task = walk.tasks.pop()) {
     if (task.kind === 'leave') walk.ancestors.delete(task.source)
-    else put(task.into, task.key, visit(walk, read(walk, task.source, task.key)))
+    else put(task.into, task.key, visit(walk, read(walk, task), task))
   }
   const found = reportedFault(walk)
   // Stryker disable next-line ConditionalExpression: readers treat an absent fault and a fault member holding undefined alike

@@ -37,7 +37,7 @@ function optionalMemberFault(header: JsonRecord): Fault | undefined {
 
 /** META-5..8: the checks of the replay phase, on the snapshot of a header that passed the header phase. */
 export function headerFieldsFault(snapshot: Snapshot): Fault | undefined {
-  if (snapshot.fault !== undefined) return snapshot.fault
+  if (snapshot.fault !== undefined) return fault(snapshot.fault.code, `in the session header, ${snapshot.fault.message}`)
   const header = snapshot.value as JsonRecord
   if (!isNonNegativeSafeInteger(header['createdAt'])) return invalidField('createdAt must be a non-negative safe integer')
   if (hasOwn(header, 'cwd')) {

@@ -4,7 +4,8 @@
 // are not run. PROC-1 makes messages text for people that no vector compares, so every such mutant
 // is equivalent under the suite; codes, seqs and lines are mutated as usual. A message is the message
 // argument of a helper that builds a fault (or names where the fault is), the text of a `why` or
-// `message` member, or the text a chunk-row check returns as the reason of its fault.
+// `message` member, the text a chunk-row check returns as the reason of its fault, or the body of a
+// function that builds only message text.
 //
 // `run-timer`, a reporter: writes when the run started and ended to reports/mutation/run.json.
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -18,6 +19,13 @@ const MESSAGE_ARGUMENT = {
 
 /** Functions that return the reason text of a fault, or undefined when the check passes. */
 const REASON_RETURNING = new Set(['dataKeysFault', 'payloadFault', 'replaceOpProblem'])
+
+/** Functions whose result goes into message text and nowhere else: their whole body is free text. */
+const MESSAGE_BUILDING = new Set(['placeOf'])
+
+function isMessageBuilder(path) {
+  return path.isFunctionDeclaration() && MESSAGE_BUILDING.has(path.node.id?.name)
+}
 
 function isReturnedReason(path) {
   if (!path.isStringLiteral() && !path.isTemplateLiteral()) return false
@@ -57,7 +65,7 @@ class RunTimer {
 export const strykerPlugins = [
   declareClassPlugin(PluginKind.Reporter, 'run-timer', RunTimer),
   declareValuePlugin(PluginKind.Ignore, 'free-text-messages', {
-    shouldIgnore: path => (isMessageArgument(path) || isMessageMember(path) || isReturnedReason(path)
+    shouldIgnore: path => (isMessageArgument(path) || isMessageMember(path) || isReturnedReason(path) || isMessageBuilder(path)
       ? 'a rejection message is free text that no vector compares (PROC-1)'
       : undefined),
   }),

@@ -34,6 +34,9 @@ describe('JSONL raw torn tail (JSONL-11, JSONL-12)', () => {
 
   it('rejects at once a seq gap on a line that itself holds a turn/end', () => {
     expect(decode(`${HEADER}\n${line(0)}\n${turnEnd(7)}\n`)).toMatchObject({ ok: false, error: { code: 'JSONL_SEQ_GAP', line: 3 } })
+    // The message says which seq was due and which came (PROC-1: no vector compares it).
+    const gap = decode(`${HEADER}\n${line(0)}\n${turnEnd(7)}\n`) as { error: { message: string } }
+    expect(gap.error.message).toContain('seq 1 comes next, and its first event has seq 7')
   })
 
   it('never looks for a turn/end in the unterminated tail', () => {

@@ -87,6 +87,21 @@ describe('lossless JSON domain', () => {
     expect(codeOf(deep)).toBeUndefined()
   })
 
+  it('names where the reported fault is, for the people reading the message (PROC-1: no vector compares it)', () => {
+    const messageOf = (value: unknown): string | undefined => snapshotJson(value).fault?.message
+    expect(messageOf(-0)).toBe('the value is negative zero')
+    expect(messageOf({ data: { usage: [1, Number.NaN] } })).toBe('member data.usage[1] is NaN, which is not finite')
+    expect(messageOf({ data: [{ note: undefined }] })).toBe('member data[0].note is undefined')
+    const cycle: Record<string, unknown> = {}
+    cycle['self'] = { list: [cycle] }
+    expect(messageOf(cycle)).toBe('member self.list[0] contains itself')
+    expect(messageOf({ tags: new Map() })).toContain('member tags is an object that is not a plain')
+    const header = { version: 0, id: 's-1', createdAt: -0 }
+    expect(reference.load({ header, events: [] })).toMatchObject({
+      ok: false, error: { code: 'JSON_NEGATIVE_ZERO', message: 'in the session header, member createdAt is negative zero' },
+    })
+  })
+
   it('rejects an append candidate whose surfaceOp member holds undefined (JSON-6)', () => {
     const candidate = { type: 'todo/write', data: { todos: [] }, surfaceOp: undefined }
     expect(reference.append({ events: [], candidate, time: 1 })).toMatchObject({ ok: false, error: { code: 'JSON_UNDEFINED', seq: 0 } })
