@@ -10,9 +10,8 @@ import { renderMarkdown } from './render-markdown.ts'
 import { renderText } from './render-text.ts'
 import { loadTokenCounter, type TokenizerChoice } from './tokens.ts'
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
-import { checkFile } from '../check/check-file.ts'
+import { byteNotices } from '../check/check-file.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../check/options.ts'
-import { RequirementIndex } from '../check/requirements.ts'
 
 export const AUDIT_USAGE = `usage: dsh-conformance audit LOG [--format text|json|md|html] [--out FILE]
                            [--tokenizer auto|estimate] [--vocabulary v0-pinned|v0-rc8]
@@ -86,17 +85,14 @@ export function parseAuditOptions(args: readonly string[]): AuditOptions | { err
 }
 
 /** check's notices about the bytes of the log (BOM, CR, ill-formed UTF-8), which decoding hides. */
-const BYTE_NOTICES = new Set(['BYTE_ORDER_MARK', 'CARRIAGE_RETURN', 'INVALID_UTF8'])
-
-function byteNoticesOf(file: string, vocabulary: string | undefined): string[] {
-  const report = checkFile(file, { vocabulary: vocabulary ?? 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES }, new RequirementIndex())
-  return report.diagnostics.filter(diagnostic => BYTE_NOTICES.has(diagnostic.code)).map(diagnostic => `${diagnostic.code} from line ${String(diagnostic.line)}: ${diagnostic.message}`)
+function byteNoticesOf(file: string): string[] {
+  return byteNotices(file, DEFAULT_MAX_LINE_BYTES).map(notice => `${notice.code} from line ${String(notice.line)}: ${notice.message}`)
 }
 
 export async function auditReportFor(options: Pick<AuditOptions, 'log' | 'tokenizer' | 'vocabulary'>): Promise<AuditReport> {
   const bytes = readFileSync(options.log)
   const counter = await loadTokenCounter(options.tokenizer)
-  const byteNotices = byteNoticesOf(options.log, options.vocabulary)
+  const byteNotices = byteNoticesOf(options.log)
   return buildAuditReport({ file: options.log, bytes, byteNotices, ...(options.vocabulary === undefined ? {} : { vocabulary: options.vocabulary }) }, counter)
 }
 

@@ -75,8 +75,9 @@ export function readAuditedLog(source: AuditSource): AuditedLog {
   // The folds take the loaded events: each operation of reference/index.ts would load the log again.
   const loadedEvents = events.value
   const closers = repairClosers(loadedEvents)
-  // REPAIR-13: closers that would not load are no repair; only `repair` itself says so.
-  const repaired = closers.length === 0 ? undefined : reference.repair(input)
+  // REPAIR-13: closers that would not load are no repair. `repair` rejects with what load says of the
+  // loaded log followed by them; loading that here spares loading the log itself a second time.
+  const repaired = closers.length === 0 ? undefined : reference.load({ ...input, events: [...loadedEvents, ...closers] })
   const loaded: LoadedLog = {
     header,
     events: loadedEvents,

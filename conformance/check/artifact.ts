@@ -12,6 +12,8 @@ export interface CheckSettings {
   vocabulary: string
   /** Longest line the checker assembles; a longer one stops the check (a limit, not a verdict). */
   maxLineBytes: number
+  /** Gather the byte facts of every complete line and nothing else: no header decode, no scan, no load. */
+  factsOnly?: boolean
 }
 
 /** A reason the checker could not reach a verdict; it is not a rule of the spec. */
@@ -97,6 +99,7 @@ export class ArtifactCheck {
   /** JSONL-6 steps 2 to 5; a header that passes starts the load. `committed`: the offset after it. */
   headerLine(bytes: Uint8Array, committed: number): void {
     this.noteBytes(bytes, 1)
+    if (this.settings.factsOnly === true) return
     const decoded = decodeHeaderLine(bytes)
     if (!decoded.ok) return void (this.decodeError = decoded.error)
     this.header = decoded.value
@@ -109,7 +112,9 @@ export class ArtifactCheck {
 
   /** One complete record line; `strict` inside a zstd artifact's complete frames. */
   recordLine(bytes: Uint8Array, number: number, start: number, end: number, strict: boolean): void {
-    if (this.finished || this.scanner === undefined) return
+    if (this.finished) return
+    if (this.settings.factsOnly === true) return this.noteBytes(bytes, number, start >= this.wellFormedFrom)
+    if (this.scanner === undefined) return
     this.noteBytes(bytes, number, start >= this.wellFormedFrom)
     try {
       const rejected = this.scanner.judge(bytes, number, start, end, strict)

@@ -155,6 +155,15 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
   return withShortMessages(report(file, encoding, artifact, requirements))
 }
 
+/**
+ * The byte notices alone (a byte order mark, CR line ends, ill-formed UTF-8), from a pass that reads
+ * every complete line and checks nothing else: for a caller that loads the log its own way (audit).
+ */
+export function byteNotices(file: string, maxLineBytes: number): Diagnostic[] {
+  const encoding = encodingOf(file)
+  return factNotices(readArtifact(file, encoding, { vocabulary: '', maxLineBytes, factsOnly: true }).facts)
+}
+
 /** A message may quote a value of the log at any length; the report shows its start. */
 function withShortMessages(fileReport: FileReport): FileReport {
   return { ...fileReport, diagnostics: fileReport.diagnostics.map(diagnostic => ({ ...diagnostic, message: shortened(diagnostic.message) })) }

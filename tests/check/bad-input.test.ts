@@ -7,9 +7,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { runCheck } from '../../conformance/check/command.ts'
-import { parseCheckOptions } from '../../conformance/check/options.ts'
+import { DEFAULT_MAX_LINE_BYTES, parseCheckOptions } from '../../conformance/check/options.ts'
 import { diagnosticLine } from '../../conformance/check/format.ts'
-import type { Diagnostic, FileReport } from '../../conformance/check/check-file.ts'
+import { byteNotices, type Diagnostic, type FileReport } from '../../conformance/check/check-file.ts'
 import { check, pipelineOutcome, rawFrame, tempFolder, zstdArtifact } from './support.ts'
 
 const folder = tempFolder()
@@ -148,6 +148,21 @@ describe('bytes that are not plain UTF-8 JSON lines', () => {
     const notice = only(report, 'notice', 'CARRIAGE_RETURN')
     expectNamed(file, notice, 1, 'JSONL-9')
     expect(notice.message).toMatch(/^7 lines, the first shown, end with CR/)
+  })
+
+  it('the facts-only pass that audit uses gives the notices check gives, in both encodings', () => {
+    const lines = turnLines().map((line, index) => (index % 2 === 0 ? `${line}\r` : line))
+    const ill = Buffer.from(userMessage(1, '[{"type":"text","text":"a@b"}]'))
+    ill[ill.indexOf('@')] = 0xff
+    const raw = Buffer.concat([Buffer.from(text(lines.slice(0, 2))), ill, Buffer.from(`\n${text(lines.slice(3))}`)])
+    const headerLength = Buffer.byteLength(`${lines[0]}\n`)
+    const zstd = Buffer.concat([rawFrame(raw.subarray(0, headerLength)), rawFrame(raw.subarray(headerLength))])
+    for (const [name, bytes] of [['facts.jsonl', raw], ['facts.jsonl.zstd', zstd]] as const) {
+      const { file, report } = checked(name, bytes)
+      const notices = report.diagnostics.filter(diagnostic => diagnostic.severity === 'notice')
+      expect(notices.map(notice => notice.code), name).toEqual(['CARRIAGE_RETURN', 'INVALID_UTF8'])
+      expect(byteNotices(file, DEFAULT_MAX_LINE_BYTES), name).toEqual(notices)
+    }
   })
 })
 
