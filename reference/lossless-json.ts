@@ -154,7 +154,8 @@ function reportedFault(walk: Walk): Fault | undefined {
 function placeOf(at: Visit | undefined): string {
   let path = ''
   for (let visit = at; visit !== undefined; visit = visit.parent) {
-    const step = Array.isArray(visit.source) ? `[${visit.key}]` : `.${visit.key}`
+    // An entered proxy may have been revoked since, and Array.isArray would throw on it.
+    const step = isInspectableArray(visit.source) ? `[${visit.key}]` : `.${visit.key}`
     path = step + path
   }
   return path === '' ? 'the value' : `member ${path.replace(/^\./, '')}`

@@ -96,6 +96,14 @@ describe('lossless JSON domain', () => {
     cycle['self'] = { list: [cycle] }
     expect(messageOf(cycle)).toBe('member self.list[0] contains itself')
     expect(messageOf({ tags: new Map() })).toContain('member tags is an object that is not a plain')
+    // Naming the place must not throw where the walk itself does not: a container revoked mid-walk.
+    const { proxy, revoke } = Proxy.revocable<Record<string, unknown>>({ a: 1, b: 2 }, {
+      get: (target, key) => {
+        if (key === 'a') revoke()
+        return Reflect.get(target, key)
+      },
+    })
+    expect(snapshotJson({ outer: proxy }).fault).toEqual({ code: 'JSON_UNSUPPORTED_VALUE', message: 'reading member outer.b threw' })
     const header = { version: 0, id: 's-1', createdAt: -0 }
     expect(reference.load({ header, events: [] })).toMatchObject({
       ok: false, error: { code: 'JSON_NEGATIVE_ZERO', message: 'in the session header, member createdAt is negative zero' },
