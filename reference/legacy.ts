@@ -4,7 +4,7 @@
  * records they are given are never changed.
  */
 import { fault, type Fault } from './result.ts'
-import { hasOnlyKeys, hasOwn, isNonEmptyString, isRecord, isSafeInteger, type JsonRecord } from './lossless-json.ts'
+import { hasOnlyKeys, hasOwn, isNonEmptyString, isNonNegativeSafeInteger, isRecord, isSafeInteger, type JsonRecord } from './lossless-json.ts'
 import { turnEndShapeFault } from './turns-and-steps.ts'
 
 const RETIRED_TYPES: ReadonlySet<string> = new Set(['request/header-delta', 'mode/set'])
@@ -39,8 +39,14 @@ export interface UpgradeContext {
 
 export type Upgraded = { ok: true; record: JsonRecord } | { ok: false; fault: Fault }
 
+/**
+ * LEGACY-8. The id of a record whose seq is unusable is not defined, and such a record fails in the
+ * replay phase; it still gets a non-empty id here (its type name), since the seq itself may be an
+ * object that cannot be turned into text.
+ */
 function legacyMessageId(context: UpgradeContext, record: JsonRecord): string {
-  return `legacy-message:${context.sessionId}:${String(record['seq'])}`
+  const seq = record['seq']
+  return `legacy-message:${context.sessionId}:${isNonNegativeSafeInteger(seq) ? seq : typeof seq}`
 }
 
 function malformed(what: string): Upgraded {

@@ -42,10 +42,25 @@ function entriesOf(records: readonly unknown[]): Entry[] {
   })
 }
 
-/** The first fault of `check` over the entries, in order (the lowest seq or index within a phase). */
+/**
+ * PROC-2: a phase before replay finds no fault in a record it cannot read. Those phases also read
+ * values the lossless-JSON walk did not enter, kept as they were, and reading a hostile one (a revoked
+ * proxy, a throwing accessor) throws; the replay phase rejects such a record for that value.
+ */
+function faultOfReadable(check: () => Fault | undefined): Fault | undefined {
+  try {
+    return check()
+  }
+  // Stryker disable next-line BlockStatement: an empty handler returns undefined, as this one does
+  catch {
+    return undefined
+  }
+}
+
+/** The first fault of `check` over the entries, in input order (PROC-2). */
 function firstFault(entries: readonly Entry[], check: (entry: Entry) => Fault | undefined): Result<void> {
   for (const entry of entries) {
-    const found = check(entry)
+    const found = faultOfReadable(() => check(entry))
     if (found !== undefined) return rejectAt(found, { seq: entry.seq })
   }
   return accept(undefined)
@@ -64,7 +79,8 @@ export function shapeFault(record: JsonRecord): Fault | undefined {
 
 /** LEGACY-11: the message id a later legacy rewrite may inherit from this record, if it is a string. */
 export function messageIdOf(record: JsonRecord): string | undefined {
-  const message = messageOf(String(record['type']), record['data'])
+  // The type as stored: a type that is not a string is no user/message, whatever it converts to.
+  const message = messageOf(record['type'], record['data'])
   // Stryker disable next-line ConditionalExpression: the shape check just before rejects a surface event whose message id is not a string
   return isRecord(message) && typeof message['id'] === 'string' ? message['id'] : undefined
 }
@@ -73,18 +89,21 @@ export function messageIdOf(record: JsonRecord): string | undefined {
 function upgradeAndShapePhase(entries: Entry[], sessionId: string): Result<void> {
   const messageIdBySeq = new Map<number, string>()
   const context: UpgradeContext = { sessionId, messageIdBySeq }
-  for (const entry of entries) {
-    if (!isRecord(entry.record)) continue
-    const upgraded = upgradeLegacyShapes(entry.record, context)
-    if (!upgraded.ok) return rejectAt(upgraded.fault, { seq: entry.seq })
-    entry.record = upgraded.record
-    const found = shapeFault(upgraded.record)
-    if (found !== undefined) return rejectAt(found, { seq: entry.seq })
-    const messageId = messageIdOf(upgraded.record)
-    // Stryker disable next-line ConditionalExpression: storing undefined reads back as a missing id
-    if (messageId !== undefined) messageIdBySeq.set(entry.seq, messageId)
-  }
-  return accept(undefined)
+  return firstFault(entries, entry => upgradeAndShapeFault(entry, context, messageIdBySeq))
+}
+
+/** Phase 3 for one record: its upgrade replaces it, and its message id is kept for later upgrades. */
+function upgradeAndShapeFault(entry: Entry, context: UpgradeContext, messageIdBySeq: Map<number, string>): Fault | undefined {
+  if (!isRecord(entry.record)) return undefined
+  const upgraded = upgradeLegacyShapes(entry.record, context)
+  if (!upgraded.ok) return upgraded.fault
+  entry.record = upgraded.record
+  const found = shapeFault(upgraded.record)
+  if (found !== undefined) return found
+  const messageId = messageIdOf(upgraded.record)
+  // Stryker disable next-line ConditionalExpression: storing undefined reads back as a missing id
+  if (messageId !== undefined) messageIdBySeq.set(entry.seq, messageId)
+  return undefined
 }
 
 /** Phase 5, one event, up to the surface checks: PROC-3 from "record is an object" to contiguity. */

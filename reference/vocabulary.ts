@@ -40,7 +40,7 @@ export function isSurfaceEligibleType(type: string): boolean {
 }
 
 /** The message a surface event carries: `data` itself for user/message, `data.message` otherwise. */
-export function messageOf(type: string, data: unknown): unknown {
+export function messageOf(type: unknown, data: unknown): unknown {
   if (type === 'user/message') return data
   return isRecord(data) ? data['message'] : undefined
 }

@@ -13,7 +13,7 @@
 //   backend (@deepseek-ai/dsh-session-persistence-jsonl); this package only packs chunk rows.
 import { Context } from '@deepseek-ai/cordis'
 import type { Adapter } from '../../adapter.ts'
-import type { OperationResult } from '../../expectations.ts'
+import { showValue, type OperationResult } from '../../expectations.ts'
 import { isRecord } from '../../../reference/lossless-json.ts'
 import { inputSeq, upstreamRejection, type RejectionContext } from './error-codes.ts'
 import { relations } from './relations.ts'
@@ -111,7 +111,7 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
     const header = input['header']
     if (!isRecord(header)) return undefined
     if (input['sessionId'] !== undefined && header['id'] !== input['sessionId']) {
-      return reject('HEADER_ID_MISMATCH', `header id ${JSON.stringify(header['id'])} is not the requested ${JSON.stringify(input['sessionId'])} (persistence load check, emulated)`)
+      return reject('HEADER_ID_MISMATCH', `header id ${showValue(header['id'])} is not the requested ${showValue(input['sessionId'])} (persistence load check, emulated)`)
     }
     const version = header['version']
     if (typeof version !== 'number' || version === 0) return undefined
@@ -137,7 +137,7 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
     for (const [index, record] of records.entries()) {
       const { type, ignorable } = Object(record) as { type?: unknown; ignorable?: unknown }
       if (build.session.KNOWN_SESSION_EVENT_TYPES.has(type as string) || ignorable === true || RETIRED_TYPES.has(type)) continue
-      return reject('FORMAT_UNKNOWN_EVENT_TYPE', `event type ${JSON.stringify(type)} is not known to this build and not marked ignorable (persistence load refusal, emulated)`, inputSeq(record, index))
+      return reject('FORMAT_UNKNOWN_EVENT_TYPE', `event type ${showValue(type)} is not known to this build and not marked ignorable (persistence load refusal, emulated)`, inputSeq(record, index))
     }
     return undefined
   }

@@ -1,0 +1,136 @@
+// Totality (PROC-1): every operation of the reference answers with a result, accept or reject, and
+// never throws, whatever the log holds. Each run takes one step of one vector, replaces one value
+// anywhere inside its log data (header, events, candidate, batches, the headers compared) by a hostile
+// one (a bigint, a symbol, a cycle, a revoked or throwing proxy, a throwing getter, ...) and runs the
+// step's operation on it. The vectors pin what the answer is for many of these; this pins that there
+// is one for all of them, messages included (a message that quoted a bigint with JSON.stringify threw).
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { isOperationResult } from '../../conformance/adapter.ts'
+import { referenceAdapter } from '../../conformance/adapters/reference.ts'
+import { decodeTagged } from '../../conformance/tagged-values.ts'
+import { loadVectorCases, type VectorStep } from '../../conformance/vector-cases.ts'
+import { runs } from './support.ts'
+
+/** The members of an operation's input that hold log data; the others say what to do with it. */
+const DATA_KEYS = ['header', 'events', 'candidate', 'batches', 'left', 'right']
+
+const LIST_KEYS: ReadonlySet<string> = new Set(['events', 'batches'])
+
+/** Hostile values, each made fresh for its run (a proxy may be revoked by the run that holds it). */
+const HOSTILE: Record<string, () => unknown> = {
+  bigint: () => 5n,
+  symbol: () => Symbol('hostile'),
+  function: () => () => 1,
+  undefined: () => undefined,
+  'negative zero': () => -0,
+  NaN: () => Number.NaN,
+  infinity: () => Number.POSITIVE_INFINITY,
+  'lone surrogate': () => '\ud800',
+  'self cycle': () => {
+    const cycle: Record<string, unknown> = { type: 'user/message' }
+    cycle['data'] = cycle
+    return cycle
+  },
+  'revoked proxy': () => {
+    const { proxy, revoke } = Proxy.revocable({}, {})
+    revoke()
+    return proxy
+  },
+  'proxy whose traps throw': () => new Proxy({}, new Proxy({}, { get: () => () => { throw new Error('trap') } })),
+  'throwing getter': () => Object.defineProperty({ type: 'user/message' }, 'data', { enumerable: true, get: () => { throw new Error('getter') } }),
+  'revoked while read': () => {
+    const { proxy, revoke } = Proxy.revocable<Record<string, unknown>>({ type: 'user/message', seq: 0, data: {} }, {
+      get: (target, key) => {
+        if (key === 'seq') revoke()
+        return Reflect.get(target, key)
+      },
+    })
+    return proxy
+  },
+  'throwing toString': () => ({ toString: () => { throw new Error('toString') }, [Symbol.toPrimitive]: () => { throw new Error('toPrimitive') } }),
+  'null prototype': () => Object.assign(Object.create(null) as object, { type: 'user/message' }),
+  'class instance': () => new Map([['type', 'user/message']]),
+  'sparse array': () => [, 1], // eslint-disable-line no-sparse-arrays
+  'array with a member': () => Object.assign([1], { extra: 2 }),
+  'non-enumerable member': () => Object.defineProperty({}, 'type', { value: 'user/message', enumerable: false }),
+  'symbol key': () => ({ [Symbol('key')]: 1 }),
+}
+
+type Path = readonly (string | number)[]
+
+function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
+  try {
+    if (Array.isArray(value)) return Object.getPrototypeOf(value) === Array.prototype
+    if (typeof value !== 'object' || value === null) return false
+    const prototype: unknown = Object.getPrototypeOf(value)
+    return prototype === Object.prototype || prototype === null
+  } catch {
+    return false
+  }
+}
+
+/** Deeper places add nothing the rules read (the deep-nesting vectors hold 10,000 levels). */
+const MAX_DEPTH = 12
+
+/** Every place inside the step's log data where a value sits, the data members themselves included. */
+function placesOf(input: Record<string, unknown>): Path[] {
+  const places: Path[] = []
+  const pending: { value: unknown; path: Path }[] = DATA_KEYS.filter(key => key in input).map(key => ({ value: input[key], path: [key] }))
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    // The events and batches arrays themselves are the operation's input shape, not log data.
+    if (!(next.path.length === 1 && LIST_KEYS.has(next.path[0] as string))) places.push(next.path)
+    if (next.path.length > MAX_DEPTH || !isContainer(next.value)) continue
+    for (const key of Object.keys(next.value)) {
+      const member = (next.value as Record<string, unknown>)[key]
+      pending.push({ value: member, path: [...next.path, Array.isArray(next.value) ? Number(key) : key] })
+    }
+  }
+  return places
+}
+
+/** `input` with the value at `path` replaced; the containers on the way are copied, not changed. */
+function replacedAt(container: unknown, path: Path, value: unknown): unknown {
+  if (path.length === 0) return value
+  const [head, ...rest] = path as [string | number, ...Path]
+  const copy = Array.isArray(container) ? [...container] : { ...(container as Record<string, unknown>) }
+  ;(copy as Record<string | number, unknown>)[head] = replacedAt((container as Record<string | number, unknown>)[head], rest, value)
+  return copy
+}
+
+/**
+ * headerEquals and encodeJsonl take JSON data that no rule checks (spec/00-processing.md: operations
+ * take plain JSON data; only the reading path checks it, JSON-1), so a value outside lossless JSON is
+ * outside these two operations.
+ */
+const UNCHECKED_INPUT: ReadonlySet<string> = new Set(['headerEquals', 'encodeJsonl'])
+
+const steps: VectorStep[] = loadVectorCases().flatMap(vector => vector.steps).filter(step => !UNCHECKED_INPUT.has(step.operation))
+
+describe('the reference is total (PROC-1)', () => {
+  it('every operation answers a result, never an exception, with a hostile value anywhere in its log data', async () => {
+    const hostileNames = Object.keys(HOSTILE)
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: steps.length - 1 }), fc.nat(), fc.constantFrom(...hostileNames),
+        async (stepIndex, placeChoice, hostileName) => {
+          const step = steps[stepIndex]!
+          const input = decodeTagged(step.input) as Record<string, unknown>
+          const places = placesOf(input)
+          if (places.length === 0) return
+          const place = places[placeChoice % places.length]!
+          const operation = referenceAdapter.operations[step.operation]!
+          const hostileInput = replacedAt(input, place, HOSTILE[hostileName]!()) as Record<string, unknown>
+          let result: unknown
+          try {
+            result = await operation(hostileInput, { caseId: 'totality', step: 0 })
+          } catch (error) {
+            throw new Error(`${step.operation} threw with a ${hostileName} at ${place.join('.')}: ${String(error)}`)
+          }
+          expect(isOperationResult(result), `${step.operation} with a ${hostileName} at ${place.join('.')}`).toBe(true)
+        },
+      ),
+      runs(4000),
+    )
+  })
+})
