@@ -1,10 +1,10 @@
 // Baselines: reading and writing them, NEW FAIL / NEW PASS / still failing, --strict-baseline and
 // --write-baseline end to end with a fake adapter, and the committed baselines of the upstream builds
 // (every reason names its finding class and the spec rules upstream departs from).
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { baselineFailsRun, compareWithBaseline, currentBaseline, formatBaseline, parseBaseline, readBaseline, type Baseline } from '../conformance/baseline.ts'
 import { parseOptions, type CommandOptions } from '../conformance/cli-options.ts'
 import { runCommand } from '../conformance/run-command.ts'
@@ -116,6 +116,7 @@ describe('dsh-conformance run with a baseline (in process, fake adapter)', () =>
   afterEach(() => {
     vi.restoreAllMocks()
   })
+  afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
   async function run(args: string[]): Promise<number> {
     printed = []

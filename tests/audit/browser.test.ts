@@ -3,7 +3,7 @@
 // scripts disabled, saves a screenshot under reports/, and reads the seven rows, their verdicts, the
 // timeline and the budget chart from the DOM. Without /usr/bin/chromium the test is skipped and says
 // why (.ci/run installs the package when it can); without the corpus it audits a hand-built log.
-import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -39,6 +39,7 @@ describe.skipIf(!chromiumPresent)(`the HTML audit page of ${subject} in headless
 
   afterAll(async () => {
     await browser?.close()
+    if (pageFile !== undefined) rmSync(path.dirname(pageFile), { recursive: true, force: true })
   })
 
   it('shows the seven rows with their verdicts, the timeline and the budget chart', async () => {

@@ -1,9 +1,9 @@
 // `dsh-conformance audit`: its options, and one run per output format over hand-built logs, with the
 // exit status that says whether a row failed.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { audit, parseAuditOptions } from '../../conformance/audit/command.ts'
 import { reference } from '../../reference/index.ts'
 import type { AuditReport } from '../../generated/types/index.ts'
@@ -12,9 +12,20 @@ import { artifact, goodTurn } from './logs.ts'
 
 const ROW_TITLES = ['Raw-fact integrity', 'Surface legality', 'Constraint preservation', 'Request rebuild', 'Persistence', 'Failure recovery', 'Budget']
 
+const temporaryFolders: string[] = []
+afterAll(() => {
+  for (const folder of temporaryFolders) rmSync(folder, { recursive: true, force: true })
+})
+
+function temporaryFolder(prefix: string): string {
+  const folder = mkdtempSync(path.join(tmpdir(), prefix))
+  temporaryFolders.push(folder)
+  return folder
+}
+
 /** A lone artifact (a session.jsonl would be bound to its place in the storage layout, JSONL-3). */
 function logFile(bytes: Uint8Array, name = 'log.jsonl'): { directory: string; log: string } {
-  const directory = mkdtempSync(path.join(tmpdir(), 'dsh-audit-cli-'))
+  const directory = temporaryFolder('dsh-audit-cli-')
   const log = path.join(directory, name)
   writeFileSync(log, bytes)
   return { directory, log }
@@ -74,7 +85,7 @@ describe('audit runs', () => {
   })
 
   it('fails persistence for a session.jsonl that sits where its header does not place it (JSONL-3), as check does', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'dsh-audit-layout-'))
+    const root = temporaryFolder('dsh-audit-layout-')
     const derived = reference.artifactPath({ sessionId: 'audit-test', cwd: '/work/project' })
     if (!derived.ok) throw new Error('the test header derives no path')
     const [project] = derived.value.path.split('/')
