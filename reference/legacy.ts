@@ -41,7 +41,7 @@ export type Upgraded = { ok: true; record: JsonRecord } | { ok: false; fault: Fa
 
 /**
  * LEGACY-8. The id of a record whose seq is unusable is not defined, and such a record fails in the
- * replay phase; it still gets a non-empty id here (its type name), since the seq itself may be an
+ * replay phase; it still gets a non-empty id here (`typeof` names the seq's kind), since the seq may be an
  * object that cannot be turned into text.
  */
 function legacyMessageId(context: UpgradeContext, record: JsonRecord): string {
