@@ -11,6 +11,7 @@ const RETIRED_TYPES: ReadonlySet<string> = new Set(['request/header-delta', 'mod
 
 /** LEGACY-1, LEGACY-2: retired types, and the retired `fallback` reason of request/header. */
 export function legacyRejectionFault(record: unknown): Fault | undefined {
+  // Stryker disable next-line ConditionalExpression: without the guard a null record throws when read, and load's phase finds no fault in a record it cannot read (PROC-2), as it finds none here
   if (!isRecord(record)) return undefined
   const type = record['type']
   // Stryker disable next-line ConditionalExpression: the set holds only strings and has() does not convert, so with the type test taken as true a non-string is still not retired
@@ -84,6 +85,7 @@ function upgradeTurnEnd(record: JsonRecord): Upgraded {
   if (reason['kind'] === 'aborted' && !hasOwn(reason, 'reason')) current = { kind: 'aborted', reason: { kind: 'legacy' } }
   if (reason['kind'] === 'disposed') current = { kind: 'aborted', reason: { kind: 'disposed' } }
   if (reason['kind'] === 'error' && !hasOwn(reason, 'error')) current = currentErrorReason(reason)
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral: a turn/end kept as it is has nothing more for the shape phase to check (TURN-2 is checked above) and no message id, so ending its phase there changes nothing
   return current === undefined ? { ok: true, record } : withData(record, { ...(data as JsonRecord), reason: current })
 }
 
