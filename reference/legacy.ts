@@ -41,9 +41,9 @@ export interface UpgradeContext {
 export type Upgraded = { ok: true; record: JsonRecord } | { ok: false; fault: Fault }
 
 /**
- * LEGACY-8. The id of a record whose seq is unusable is not defined, and such a record fails in the
- * replay phase; it still gets a non-empty id here (`typeof` names the seq's kind), since the seq may be an
- * object that cannot be turned into text.
+ * LEGACY-8. The id of a record whose seq is unusable has no defined text, and such a record fails in the
+ * replay phase. It is still a non-empty string, so that the shape phase checks the rest of the message;
+ * `typeof` names the seq's kind, since the seq may be an object that cannot be turned into text.
  */
 function legacyMessageId(context: UpgradeContext, record: JsonRecord): string {
   const seq = record['seq']
