@@ -1,6 +1,6 @@
 // Judges one operation result against one expectation. The expectation kinds are a small closed set
 // (vectors/README.md): accept, value, reject. Error codes are compared; messages never are.
-import type { Expectation } from './vector-cases.ts'
+import type { ExpectedRejection, Expectation } from './vector-cases.ts'
 import { shortened } from './wording.ts'
 
 export type OperationResult =
@@ -123,7 +123,7 @@ function valueAt(value: unknown, path: string): unknown {
   return current
 }
 
-function rejectionText(error: { code: string; seq?: number; line?: number }): string {
+function rejectionText(error: { code: string; seq?: number | null; line?: number | null }): string {
   return show({ code: error.code, seq: error.seq, line: error.line })
 }
 
@@ -146,13 +146,22 @@ export function judge(result: OperationResult, expect: Expectation): Verdict {
   return { pass: false, reason: `value differs at ${path}${where}: expected ${diff.expected}, actual ${diff.actual}`, diff }
 }
 
-function judgeRejection(result: OperationResult, reject: { code: string; seq?: number; line?: number }): Verdict {
+/** How a rejection's seq or line departs from the expected one (null: none expected); undefined when it does not. */
+function placeMismatch(code: string, name: 'seq' | 'line', expected: number | null | undefined, actual: number | undefined): string | undefined {
+  if (expected === undefined || actual === (expected ?? undefined)) return undefined
+  const wanted = expected === null ? `with no ${name}` : `at ${name} ${expected}`
+  return `expected ${code} ${wanted}, got ${actual === undefined ? `no ${name}` : `${name} ${String(actual)}`}`
+}
+
+function judgeRejection(result: OperationResult, reject: ExpectedRejection): Verdict {
   const expected = `rejection ${rejectionText(reject)}`
   if (result.ok) return { pass: false, reason: `expected rejection ${reject.code}, got acceptance: ${show(result.value)}`, diff: { path: '$', expected, actual: `acceptance ${show(result.value)}` } }
   const { error } = result
   const diff = { path: '$.error', expected, actual: `rejection ${rejectionText(error)}` }
   if (error.code !== reject.code) return { pass: false, reason: `expected code ${reject.code}, got ${error.code}: ${error.message ?? ''}`, diff: { ...diff, path: '$.error.code' } }
-  if (reject.seq !== undefined && error.seq !== reject.seq) return { pass: false, reason: `expected ${reject.code} at seq ${reject.seq}, got seq ${String(error.seq)}`, diff: { ...diff, path: '$.error.seq' } }
-  if (reject.line !== undefined && error.line !== reject.line) return { pass: false, reason: `expected ${reject.code} at line ${reject.line}, got line ${String(error.line)}`, diff: { ...diff, path: '$.error.line' } }
+  for (const name of ['seq', 'line'] as const) {
+    const mismatch = placeMismatch(reject.code, name, reject[name], error[name])
+    if (mismatch !== undefined) return { pass: false, reason: mismatch, diff: { ...diff, path: `$.error.${name}` } }
+  }
   return { pass: true }
 }

@@ -91,6 +91,12 @@ function revokedProxy(): object {
   return proxy
 }
 
+/** An array holding `count` references to one value: shared, not cyclic (JSON-10). */
+function decodeShared(tagged: Record<string, unknown>): unknown[] {
+  const value = decodeTagged(tagged['value'] ?? null)
+  return Array.from({ length: Number(tagged['count'] ?? 2) }, () => value)
+}
+
 /** Arrays nested `depth` deep around `leaf`, built without recursion so any depth can be written. */
 function decodeNested(tagged: Record<string, unknown>): unknown {
   let value = decodeTagged(tagged['leaf'] ?? null)
@@ -114,6 +120,7 @@ const DECODERS: Record<string, Decoder> = {
   'array-property': decodeArrayWithProperty,
   'instance': decodeInstance,
   'nested': decodeNested,
+  'shared': decodeShared,
   'null-prototype': (tagged) => Object.assign(Object.create(null), decodeTagged(tagged['object'] ?? {})),
   'foreign-realm': decodeForeignRealm,
   'with-prototype': decodeWithPrototype,

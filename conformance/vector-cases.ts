@@ -19,7 +19,14 @@ export type OperationName = (typeof OPERATIONS)[number]
 export type Expectation =
   | { accept: true }
   | { value: unknown }
-  | { reject: { code: string; seq?: number; line?: number } }
+  | { reject: ExpectedRejection }
+
+/** The code a rejection must carry, and its seq and line when given; null: the rejection carries none. */
+export interface ExpectedRejection {
+  code: string
+  seq?: number | null
+  line?: number | null
+}
 
 export interface VectorStep {
   operation: OperationName

@@ -41,6 +41,20 @@ describe('judge', () => {
     expect(judge(rejection, { accept: true }).pass).toBe(false)
   })
 
+  it('reads a null seq or line as "the rejection carries none"', () => {
+    const headerFault = { ok: false as const, error: { code: 'FORMAT_VERSION_NEWER' } }
+    const lineFault = { ok: false as const, error: { code: 'JSONL_FRAME_INVALID', line: 2 } }
+    expect(judge(headerFault, { reject: { code: 'FORMAT_VERSION_NEWER', seq: null, line: null } })).toEqual({ pass: true })
+    expect(judge(rejection, { reject: { code: 'SURFACE_REPLACE_REVERSED', seq: null } })).toMatchObject({
+      pass: false,
+      reason: 'expected SURFACE_REPLACE_REVERSED with no seq, got seq 4',
+      diff: { path: '$.error.seq' },
+    })
+    expect(judge(lineFault, { reject: { code: 'JSONL_FRAME_INVALID', line: null } })).toMatchObject({ pass: false, reason: 'expected JSONL_FRAME_INVALID with no line, got line 2', diff: { path: '$.error.line' } })
+    expect(judge(headerFault, { reject: { code: 'FORMAT_VERSION_NEWER', seq: 0 } })).toMatchObject({ pass: false, reason: 'expected FORMAT_VERSION_NEWER at seq 0, got no seq' })
+    expect(judge(lineFault, { reject: { code: 'JSONL_FRAME_INVALID', seq: null, line: 2 } })).toEqual({ pass: true })
+  })
+
   it('fails an acceptance where a rejection was expected, and a wrong value', () => {
     expect(judge({ ok: true, value: 1 }, { reject: { code: 'X_Y' } }).pass).toBe(false)
     expect(judge({ ok: true, value: { nodes: [1, 2] } }, { value: { nodes: [2, 1] } })).toMatchObject({ pass: false, reason: expect.stringContaining('$.nodes[0]') })

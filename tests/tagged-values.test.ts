@@ -44,6 +44,18 @@ describe('tagged values', () => {
     expect(() => Reflect.ownKeys(proxy)).toThrow(TypeError)
   })
 
+  it('shared holds one value several times by reference, so a diamond shares its innermost value', () => {
+    const pair = decodeTagged({ $dsh: 'shared', value: { x: [1] }, count: 3 }) as unknown[]
+    expect(pair).toHaveLength(3)
+    expect(pair[0]).toEqual({ x: [1] })
+    expect(pair[1]).toBe(pair[0])
+    expect(pair[2]).toBe(pair[0])
+    const diamond = decodeTagged({ $dsh: 'shared', value: { $dsh: 'shared', value: { y: 1 } } }) as unknown[][]
+    expect(diamond).toHaveLength(2)
+    expect(diamond[1]).toBe(diamond[0])
+    expect(diamond[0]?.[1]).toBe(diamond[0]?.[0])
+  })
+
   it('symbol-key puts the given value under a symbol, on an object or an array', () => {
     const array = decodeTagged({ $dsh: 'symbol-key', object: [1], value: { $dsh: 'function' } }) as unknown[]
     const symbols = Object.getOwnPropertySymbols(array)

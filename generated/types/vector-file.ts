@@ -93,7 +93,13 @@ export type Expectation =
   | {
       reject: {
         code: string;
-        seq?: number;
-        line?: number;
+        /**
+         * the seq the rejection must carry; null: it must carry none
+         */
+        seq?: number | null;
+        /**
+         * the line the rejection must carry; null: it must carry none
+         */
+        line?: number | null;
       };
     };
