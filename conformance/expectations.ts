@@ -113,14 +113,16 @@ export function showValue(value: unknown, most = 400): string {
 
 const show = (value: unknown): string => showValue(value)
 
-function valueAt(value: unknown, path: string): unknown {
+/** The value at `path`, shown; "(absent)" when there is no such member or element, which undefined is not. */
+function shownAt(value: unknown, path: string): string {
   const parts = path.slice(1).match(/\.[^.[]+|\[\d+\]/g) ?? []
   let current: unknown = value
   for (const part of parts) {
     const key = part.startsWith('[') ? Number(part.slice(1, -1)) : part.slice(1)
-    current = isRecord(current) || Array.isArray(current) ? (current as Record<string | number, unknown>)[key] : undefined
+    if (!(isRecord(current) || Array.isArray(current)) || !Object.hasOwn(current, key)) return '(absent)'
+    current = (current as Record<string | number, unknown>)[key]
   }
-  return current
+  return show(current)
 }
 
 function rejectionText(error: { code: string; seq?: number | null; line?: number | null }): string {
@@ -141,7 +143,7 @@ export function judge(result: OperationResult, expect: Expectation): Verdict {
   if (path === undefined) return { pass: true }
   const seq = firstDivergingSeq(expect.value, result.value)
   const where = seq === undefined ? '' : ` (logs diverge at seq ${seq})`
-  const diff: Mismatch = { path, expected: show(valueAt(expect.value, path)), actual: show(valueAt(result.value, path)) }
+  const diff: Mismatch = { path, expected: shownAt(expect.value, path), actual: shownAt(result.value, path) }
   if (seq !== undefined) diff.divergingSeq = seq
   return { pass: false, reason: `value differs at ${path}${where}: expected ${diff.expected}, actual ${diff.actual}`, diff }
 }

@@ -96,7 +96,8 @@ function syntheticResult(callId: unknown, call: PendingCall, turn: unknown, seq:
     type: 'tool/result',
     seq,
     time,
-    data: { turn, step: call.step, message, error },
+    // REPAIR-8: a registering message without a step gives a result without one, not an undefined member.
+    data: { turn, ...(call.step === undefined ? {} : { step: call.step }), message, error },
     surfaceOp: 'append',
     ...(started ? { sourceEventSeqs: [call.callSeq] } : {}),
   }

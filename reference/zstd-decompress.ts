@@ -20,9 +20,14 @@ export interface FrameState {
   repeatOffsets: [number, number, number]
 }
 
+/** Block_Maximum_Size of a frame whose window size is `windowSize`. */
+export function blockMaximumOf(windowSize: number): number {
+  return Math.min(windowSize, 128 * 1024)
+}
+
 /** The state of a new frame whose window size is `windowSize` (the content size of a single-segment frame). */
 export function newFrameState(windowSize: number): FrameState {
-  return { output: [], windowSize, blockMaximum: Math.min(windowSize, 128 * 1024), huffman: undefined, tables: {}, repeatOffsets: [1, 4, 8] }
+  return { output: [], windowSize, blockMaximum: blockMaximumOf(windowSize), huffman: undefined, tables: {}, repeatOffsets: [1, 4, 8] }
 }
 
 // ---- literals (section 3.1.1.3.1) --------------------------------------------------------------

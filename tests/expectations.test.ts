@@ -55,6 +55,14 @@ describe('judge', () => {
     expect(judge(lineFault, { reject: { code: 'JSONL_FRAME_INVALID', seq: null, line: 2 } })).toEqual({ pass: true })
   })
 
+  it('tells a missing member or element from one that holds undefined', () => {
+    expect(judge({ ok: true, value: { data: { turn: 1, step: undefined } } }, { value: { data: { turn: 1 } } })).toMatchObject({
+      pass: false,
+      reason: 'value differs at $.data.step: expected (absent), actual undefined',
+    })
+    expect(judge({ ok: true, value: [1] }, { value: [1, 2] })).toMatchObject({ reason: 'value differs at $[1] (logs diverge at seq 1): expected 2, actual (absent)' })
+  })
+
   it('fails an acceptance where a rejection was expected, and a wrong value', () => {
     expect(judge({ ok: true, value: 1 }, { reject: { code: 'X_Y' } }).pass).toBe(false)
     expect(judge({ ok: true, value: { nodes: [1, 2] } }, { value: { nodes: [2, 1] } })).toMatchObject({ pass: false, reason: expect.stringContaining('$.nodes[0]') })

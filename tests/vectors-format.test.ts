@@ -1,4 +1,5 @@
-// Lints the vector files themselves: schema, unique stable ids, known requirement IDs and codes.
+// Lints the vector files themselves: schema, unique stable ids, known requirement IDs and codes, and
+// rejections that say where they lie.
 import { basename, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -42,6 +43,12 @@ describe('vector files', () => {
       .filter((code) => !codes.has(code))
       .map((code) => `${vector.id}: ${code}`))
     expect(unknown).toEqual([])
+  })
+
+  it('say where every rejection lies: its seq or line, or null where the spec says it carries none', () => {
+    const unplaced = cases.flatMap((vector) => vector.steps
+      .flatMap((step, index) => ('reject' in step.expect && step.expect.reject.seq === undefined && step.expect.reject.line === undefined ? [`${vector.id} step ${index}`] : [])))
+    expect(unplaced).toEqual([])
   })
 
   it('live in the folder of the chapter they name', () => {

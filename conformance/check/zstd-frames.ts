@@ -1,6 +1,7 @@
 // JSONL-14 step 1 over a file: the structure of each zstd frame (magic, descriptor, header fields,
 // block headers, checksum), read without decompressing anything, the way reference/zstd.ts scans an
 // artifact held in memory. Only the layout of one frame is held at a time.
+import { blockMaximumOf } from '../../reference/zstd-decompress.ts'
 import type { ByteSource } from './byte-source.ts'
 
 const MAGIC = 0xfd2fb528
@@ -23,7 +24,7 @@ export interface FrameLayout {
   windowSize: number
   /** Where the last entirely present block ends. */
   wholeBlocksEnd: number
-  /** For a torn frame whose first incomplete block is raw: the present part of its payload. */
+  /** For a torn frame whose first incomplete block is raw and within the block maximum: the present part of its payload. */
   partialRaw: { payload: number; present: number } | undefined
 }
 
@@ -55,7 +56,8 @@ function readBlocks(source: ByteSource, frame: FrameLayout, from: number): boole
     const length = type === RLE_BLOCK ? 1 : size
     const present = Math.min(length, source.size - at - 3)
     if (present < length) {
-      if (type === RAW_BLOCK) frame.partialRaw = { payload: at + 3, present }
+      // JSONL-15: a cut raw block gives its present bytes, unless its size field exceeds the block maximum.
+      if (type === RAW_BLOCK && size <= blockMaximumOf(frame.windowSize)) frame.partialRaw = { payload: at + 3, present }
       return true
     }
     at += 3 + length
