@@ -147,7 +147,7 @@ function recoverTornFrame(bytes: Uint8Array, frame: Frame): Uint8Array {
     for (const block of frame.blocks) {
       const whole = block.present === (block.type === RLE_BLOCK ? 1 : block.size)
       if (whole) decodeWholeBlock(bytes, block, state)
-      // A cut raw block gives its present bytes, unless its size field is beyond the bounds: then nothing.
+      // JSONL-15: a cut raw block gives its present bytes, unless its size field exceeds the block maximum.
       else if (block.type === RAW_BLOCK && block.size <= state.blockMaximum) for (const byte of bytes.subarray(block.payload, block.payload + block.present)) state.output.push(byte)
     }
   } catch (error) {

@@ -148,6 +148,12 @@ def decode_nested(tagged):
     return value
 
 
+def decode_shared(tagged):
+    """One value held `count` times by reference: shared parts, not a cycle (JSON-10)."""
+    value = decode_tagged(tagged.get("value"))
+    return [value] * tagged.get("count", 2)
+
+
 def decode_literal_object(tagged):
     """The escape for data that really has a "$dsh" member: the object is taken literally."""
     return {key: decode_tagged(member) for key, member in tagged.get("value", {}).items()}
@@ -164,6 +170,7 @@ DECODERS = {
     "sparse-array": decode_sparse_array,
     "self-cycle": decode_self_cycle,
     "nested": decode_nested,
+    "shared": decode_shared,
     "null-prototype": lambda tagged: decode_tagged(tagged.get("object", {})),
     "object": decode_literal_object,
 }
