@@ -148,6 +148,13 @@ export function judge(result: OperationResult, expect: Expectation): Verdict {
   return { pass: false, reason: `value differs at ${path}${where}: expected ${diff.expected}, actual ${diff.actual}`, diff }
 }
 
+/** What a rejection pins as an expectation: its code and its seq or line, or `seq: null` when it carries neither. */
+export function expectedRejectionOf(error: { code: string; seq?: number; line?: number }): ExpectedRejection {
+  const { code, seq, line } = error
+  if (seq === undefined && line === undefined) return { code, seq: null }
+  return { code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }) }
+}
+
 /** How a rejection's seq or line departs from the expected one (null: none expected); undefined when it does not. */
 function placeMismatch(code: string, name: 'seq' | 'line', expected: number | null | undefined, actual: number | undefined): string | undefined {
   if (expected === undefined || actual === (expected ?? undefined)) return undefined

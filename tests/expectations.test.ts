@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { firstDifference, firstDivergingSeq, judge, showValue } from '../conformance/expectations.ts'
+import { expectedRejectionOf, firstDifference, firstDivergingSeq, judge, showValue } from '../conformance/expectations.ts'
 
 describe('firstDifference', () => {
   it('tells 0 from -0 and NaN from NaN as equal', () => {
@@ -53,6 +53,12 @@ describe('judge', () => {
     expect(judge(lineFault, { reject: { code: 'JSONL_FRAME_INVALID', line: null } })).toMatchObject({ pass: false, reason: 'expected JSONL_FRAME_INVALID with no line, got line 2', diff: { path: '$.error.line' } })
     expect(judge(headerFault, { reject: { code: 'FORMAT_VERSION_NEWER', seq: 0 } })).toMatchObject({ pass: false, reason: 'expected FORMAT_VERSION_NEWER at seq 0, got no seq' })
     expect(judge(lineFault, { reject: { code: 'JSONL_FRAME_INVALID', seq: null, line: 2 } })).toEqual({ pass: true })
+  })
+
+  it('pins a rejection where it lies, or says it carries no place', () => {
+    expect(expectedRejectionOf({ code: 'SURFACE_REPLACE_REVERSED', seq: 4 })).toEqual({ code: 'SURFACE_REPLACE_REVERSED', seq: 4 })
+    expect(expectedRejectionOf({ code: 'JSONL_SEQ_GAP', line: 3 })).toEqual({ code: 'JSONL_SEQ_GAP', line: 3 })
+    expect(expectedRejectionOf({ code: 'FORMAT_VERSION_NEWER' })).toEqual({ code: 'FORMAT_VERSION_NEWER', seq: null })
   })
 
   it('tells a missing member or element from one that holds undefined', () => {

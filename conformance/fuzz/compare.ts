@@ -3,7 +3,7 @@
 // compared when the reference gives them). A disagreement gets a signature, a one-line class that
 // stays the same while the shrinker works and that --known files match.
 import { isOperationResult, type Adapter } from '../adapter.ts'
-import { judge, type OperationResult } from '../expectations.ts'
+import { expectedRejectionOf, judge, type OperationResult } from '../expectations.ts'
 import { encodeTagged } from '../protocol.ts'
 import type { Expectation } from '../vector-cases.ts'
 import { OVER_LOADED_LOG, probeInput, type Probe } from './probes.ts'
@@ -29,9 +29,7 @@ export function signatureOf(disagreement: Pick<Disagreement, 'operation' | 'refe
 }
 
 function expectationOf(result: OperationResult): Expectation {
-  if (result.ok) return { value: result.value }
-  const { code, seq, line } = result.error
-  return { reject: { code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }) } }
+  return result.ok ? { value: result.value } : { reject: expectedRejectionOf(result.error) }
 }
 
 function messageOf(error: unknown): string {

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { Document, isMap, isScalar, isSeq, visit, type Node } from 'yaml'
 import { BASE_TIME, isPlainObject } from '../builder.ts'
-import { firstDifference, type OperationResult } from '../expectations.ts'
+import { expectedRejectionOf, firstDifference, type OperationResult } from '../expectations.ts'
 import { encodeTagged } from '../protocol.ts'
 import { citingRequirements, readSpecCatalog, type Requirement } from '../spec-catalog.ts'
 import { TAG_KEY } from '../tagged-values.ts'
@@ -78,10 +78,7 @@ function appendItem(probe: Probe): unknown {
 }
 
 function expectationOf(probe: Probe, result: OperationResult): unknown {
-  if (!result.ok) {
-    const { code, seq, line } = result.error
-    return { reject: { code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }) } }
-  }
+  if (!result.ok) return { reject: expectedRejectionOf(result.error) }
   if (probe.operation === 'append') {
     const built = { ...(probe.candidate as Record<string, unknown>), seq: probe.events.length, time: probe.candidateTime }
     if (!probe.verbatimCandidate && firstDifference(built, result.value) === undefined) return { accept: true }
