@@ -125,7 +125,7 @@ function shownAt(value: unknown, path: string): string {
   return show(current)
 }
 
-function rejectionText(error: { code: string; seq?: number | null; line?: number | null }): string {
+function rejectionText(error: ExpectedRejection): string {
   return show({ code: error.code, seq: error.seq, line: error.line })
 }
 
