@@ -160,6 +160,8 @@ const assistantMessage = {
 }
 const event = (type: string, data: unknown, extra: object = {}): object => ({ type, seq: 3, time: 10, data, ...extra })
 const header = { version: 0, id: 's-1', createdAt: 1 }
+const teamMember = { id: 's-2', name: 'reviewer', description: 'reads diffs', provider: 'p', context: 'fresh', phase: 'active' }
+const { phase: _phase, ...teamMemberWithoutPhase } = teamMember
 const summary = {
   compactionId: 'c-1',
   summary: [{ type: 'text', text: 'short' }],
@@ -219,6 +221,7 @@ const sanity: Record<string, SanityCase[]> = {
     ['a snapshot form without sections', '#/$defs/MessageSource', { kind: 'plugin', plugin: 'p', form: 'snapshot' }, false],
     ['the compaction checkpoint source', '#/$defs/MessageSource', { kind: 'plugin', plugin: 'compact', compactionId: 'c-1' }, true],
     ['a compact source without compactionId', '#/$defs/MessageSource', { kind: 'plugin', plugin: 'compact' }, false],
+    ['a compact source with an empty compactionId', '#/$defs/MessageSource', { kind: 'plugin', plugin: 'compact', compactionId: '' }, false],
     ['clientTimeZone without rpcId', '#/$defs/MessageSource', { kind: 'user', clientTimeZone: 'UTC' }, false],
     ['an assistant message with a plugin source', '#/$defs/AssistantMessage', { ...assistantMessage, source: { kind: 'plugin', plugin: 'p' } }, false],
     ['an assistant message with an empty provider', '#/$defs/AssistantMessage', { ...assistantMessage, source: { kind: 'model', provider: '', model: 'm' } }, false],
@@ -248,11 +251,19 @@ const sanity: Record<string, SanityCase[]> = {
     ['llmStreamCall without rawOutput', '#/$defs/CompactionSummaryData', { ...summary, llmStreamCall: true }, false],
     ['llmStreamCall: false', '#/$defs/CompactionSummaryData', { ...summary, rawOutput: [], llmStreamCall: false }, false],
     ['a standalone start (turn null)', '#/$defs/CompactionStartData', { compactionId: 'c-1', turn: null }, true],
+    ['a start owned by turn 0, no turn number', '#/$defs/CompactionStartData', { compactionId: 'c-1', turn: 0 }, false],
     ['an empty shadowedSeqs', '#/$defs/CompactionPruneData', { shadowedRange: { start: 1, end: 1 }, shadowedSeqs: [], shadowedTokenCount: 1 }, false],
   ],
   'events-plugin': [
     ['a normal-mode retry without maxRetries', '#/$defs/LlmRetryData', { retryId: 'r', turn: 1, step: 1, provider: 'p', mode: 'normal', policyKey: 'k', retry: 1, delayMs: 5, failure: { message: 'm', code: 'c' } }, false],
-    ['a team member', '#/$defs/TeamMemberData', { version: 1, teamId: 't', member: { id: 's-2', anything: true } }, true],
+    ['an always-mode retry with maxRetries', '#/$defs/LlmRetryData', { retryId: 'r', turn: 1, step: 1, provider: 'p', mode: 'always', policyKey: 'k', retry: 1, maxRetries: 3, delayMs: 5, failure: { message: 'm', code: 'c' } }, false],
+    ['a hook of turn 1.5 (a number, as upstream declares it)', '#/$defs/HookInvokedData', { turn: 1.5, point: 'Stop', dialect: 'codex', handlerId: 'h' }, true],
+    ['a subagent descriptor of version 1', '#/$defs/SubagentDescriptorData', { version: 1, mode: 'one-shot', provider: 'p' }, false],
+    ['a team member', '#/$defs/TeamMemberData', { version: 1, teamId: 't', member: teamMember }, true],
+    ['a team member without its phase', '#/$defs/TeamMemberData', { version: 1, teamId: 't', member: teamMemberWithoutPhase }, false],
+    ['a team task of an unknown status', '#/$defs/TeamTaskData', { version: 1, teamId: 't', task: { id: 'task-1', revision: 1, subject: 's', description: 'd', status: 'bogus', blockedBy: [], writeScopes: [] } }, false],
+    ['a queued team message', '#/$defs/TeamMessageQueuedData', { version: 1, teamId: 't', message: { id: 'x-1', senderId: 's-1', senderName: 'lead', targetId: 's-2', delivery: 'quiet', content: [{ type: 'text', text: 'hi' }] } }, true],
+    ['a queued team message whose content is a string', '#/$defs/TeamMessageQueuedData', { version: 1, teamId: 't', message: { id: 'x-1', senderId: 's-1', senderName: 'lead', targetId: 's-2', delivery: 'quiet', content: 'hi' } }, false],
     ['a team event of version 2', '#/$defs/TeamTaskData', { version: 2, teamId: 't', task: {} }, false],
     ['a schedule deletion', '#/$defs/ScheduleChangeData', { version: 1, operation: 'delete', id: 'r-1' }, true],
     ['a hook dialect named claude', '#/$defs/HookInvokedData', { turn: 1, point: 'Stop', dialect: 'claude', handlerId: 'h' }, false],
@@ -272,6 +283,10 @@ const sanity: Record<string, SanityCase[]> = {
     ['version 1', '', { ...header, version: 1 }, false],
     ['a negative createdAt', '', { ...header, createdAt: -1 }, false],
     ['another origin', '', { ...header, origin: 'fork' }, false],
+    ['a Windows drive cwd', '', { ...header, cwd: 'C:\\work' }, true],
+    ['a UNC cwd', '', { ...header, cwd: '\\\\server\\share' }, true],
+    ['a drive-relative cwd', '', { ...header, cwd: 'C:work' }, false],
+    ['a relative cwd', '', { ...header, cwd: './repo' }, false],
   ],
   'jsonl-header': [
     ['a header line', '', { type: 'session', ...header, cwd: '/w', delegationDepth: 0 }, true],

@@ -1,6 +1,6 @@
 // Generated from schemas/events-compaction.schema.json by scripts/generate-types.ts — do not edit.
 
-import type { NonEmptyString, NonNegativeSafeInteger, SafeInteger, Seq } from './common.js'
+import type { NonEmptyString, NonNegativeSafeInteger, PositiveSafeInteger, Seq } from './common.js'
 import type { ContentBlock } from './content.js'
 import type { TokenUsage } from './llm.js'
 
@@ -15,9 +15,9 @@ export type CompactionId = NonEmptyString;
 export type CommandId = NonEmptyString;
 
 /**
- * The open turn that owns the compaction, or null for a standalone manual compaction between turns.
+ * The open turn that owns the compaction (a turn number, VOC-14), or null for a standalone manual compaction between turns.
  */
-export type CompactionOwnerTurn = SafeInteger | null;
+export type CompactionOwnerTurn = PositiveSafeInteger | null;
 
 /**
  * The first (start) and last (end) surface nodes of the replaced range, by surface position; start may be numerically greater than end.

@@ -1,6 +1,6 @@
 // Generated from schemas/events-plugin.schema.json by scripts/generate-types.ts — do not edit.
 
-import type { JsonValue, NonEmptyString, PositiveSafeInteger, Seq } from './common.js'
+import type { JsonValue, NonEmptyString, PositiveSafeInteger } from './common.js'
 import type { ContentBlock } from './content.js'
 import type { LlmFailure } from './llm.js'
 import type { Message, UserMessage } from './message.js'
@@ -77,7 +77,7 @@ export interface CommandDoneData {
   commandId: string;
   kind: "success" | "error";
   text?: string;
-  sourceEventSeq?: Seq;
+  sourceEventSeq?: number;
 }
 
 /**
@@ -138,7 +138,7 @@ export type GoalChangeData =
  * hook/invoked: a hook command ran at a hook point inside the open turn.
  */
 export interface HookInvokedData {
-  turn: PositiveSafeInteger;
+  turn: number;
   /**
    * The hook point, for example PreToolUse or Stop.
    */
@@ -155,7 +155,7 @@ export interface HookInvokedData {
  * hook/result: the outcome of the hook/invoked with the same handlerId.
  */
 export interface HookResultData {
-  turn: PositiveSafeInteger;
+  turn: number;
   point: string;
   handlerId: string;
   decision: string;
@@ -170,8 +170,8 @@ export interface HookResultData {
 export type LlmRetryData =
   | {
       retryId: string;
-      turn: PositiveSafeInteger;
-      step: PositiveSafeInteger;
+      turn: number;
+      step: number;
       provider: string;
       mode: "normal";
       policyKey: string;
@@ -182,10 +182,11 @@ export type LlmRetryData =
     }
   | {
       retryId: string;
-      turn: PositiveSafeInteger;
-      step: PositiveSafeInteger;
+      turn: number;
+      step: number;
       provider: string;
       mode: "always";
+      maxRetries?: never;
       policyKey: string;
       retry: number;
       delayMs: number;
@@ -197,8 +198,8 @@ export type LlmRetryData =
  */
 export interface LlmRetryStartedData {
   retryId: string;
-  turn: PositiveSafeInteger;
-  step: PositiveSafeInteger;
+  turn: number;
+  step: number;
   retry: number;
 }
 
@@ -299,7 +300,7 @@ export type SessionTitleSource =
  */
 export interface SessionTitleData {
   title: string;
-  messageSeqs: Seq[];
+  messageSeqs: number[];
   source: SessionTitleSource;
 }
 
@@ -308,7 +309,7 @@ export interface SessionTitleData {
  */
 export interface SessionTitleLlmRequestData {
   titleProvider: string;
-  messageSeqs: Seq[];
+  messageSeqs: number[];
   route: ModelRoute;
   system: string;
   messages: Message[];
@@ -324,17 +325,17 @@ export interface ToolRestriction {
 }
 
 /**
- * subagent/descriptor: identity and lifecycle mode of a subagent child session. Closed union keyed by mode. The descriptor format version is 2 at the pinned commit; upstream's type is a plain number.
+ * subagent/descriptor: identity and lifecycle mode of a subagent child session. Closed union keyed by mode. The descriptor format version is 2 (VOC-15), the value upstream stamps; its declared type is a plain number.
  */
 export type SubagentDescriptorData =
   | {
-      version: number;
+      version: 2;
       mode: "one-shot";
       provider: string;
       label?: string;
     }
   | {
-      version: number;
+      version: 2;
       mode: "continuable";
       provider: string;
       label: string;
@@ -447,25 +448,21 @@ export interface DeepSeekSearchLlmRequestData {
 }
 
 /**
- * team/member (npm 0.1.0-rc.8, not in the pinned vocabulary): a team member snapshot. The member object is kept open.
+ * team/member (npm 0.1.0-rc.8, not in the pinned vocabulary): the whole teammate value, written on every lifecycle change.
  */
 export interface TeamMemberData {
   version: 1;
   teamId: NonEmptyString;
-  member: {
-    [k: string]: unknown;
-  };
+  member: TeamMemberSnapshot;
 }
 
 /**
- * team/message/queued (npm 0.1.0-rc.8, not in the pinned vocabulary): a message queued between team members. The message object is kept open.
+ * team/message/queued (npm 0.1.0-rc.8, not in the pinned vocabulary): a message queued between team members, written before delivery is tried.
  */
 export interface TeamMessageQueuedData {
   version: 1;
   teamId: NonEmptyString;
-  message: {
-    [k: string]: unknown;
-  };
+  message: TeamMessageSnapshot;
 }
 
 /**
@@ -479,12 +476,49 @@ export interface TeamMessageDeliveredData {
 }
 
 /**
- * team/task (npm 0.1.0-rc.8, not in the pinned vocabulary): a team task snapshot. The task object is kept open.
+ * team/task (npm 0.1.0-rc.8, not in the pinned vocabulary): the whole shared-task value, written on every change.
  */
 export interface TeamTaskData {
   version: 1;
   teamId: NonEmptyString;
-  task: {
-    [k: string]: unknown;
-  };
+  task: TeamTaskSnapshot;
+}
+
+/**
+ * A teammate: its session id, what it is, and where its lifecycle stands.
+ */
+export interface TeamMemberSnapshot {
+  id: NonEmptyString;
+  name: string;
+  description: string;
+  provider: string;
+  context: "fresh" | "fork";
+  phase: "provisioning" | "active" | "failed";
+  error?: string;
+}
+
+/**
+ * A shared task. Every change raises revision, a positive safe integer (upstream's team fold checks it so).
+ */
+export interface TeamTaskSnapshot {
+  id: NonEmptyString;
+  revision: PositiveSafeInteger;
+  subject: string;
+  description: string;
+  status: "pending" | "in_progress" | "completed" | "deleted";
+  ownerId?: NonEmptyString;
+  blockedBy: NonEmptyString[];
+  writeScopes: string[];
+}
+
+/**
+ * A message from one teammate to another, kept until its target session records it.
+ */
+export interface TeamMessageSnapshot {
+  id: NonEmptyString;
+  senderId: NonEmptyString;
+  senderName: string;
+  targetId: NonEmptyString;
+  delivery: "quiet" | "wakeup";
+  content: ContentBlock[];
 }

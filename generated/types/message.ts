@@ -129,9 +129,9 @@ export type PluginMessageSource = {
   sections?: ContextSnapshotSection[];
   summary?: string;
   /**
-   * Compaction checkpoint only: the compaction transaction this replacement belongs to.
+   * Compaction checkpoint only: the compaction transaction this replacement belongs to (COMP-1: not empty).
    */
-  compactionId?: string;
+  compactionId?: NonEmptyString;
   /**
    * Compaction checkpoint only: the manual command that started the compaction.
    */

@@ -19,7 +19,7 @@ export interface SessionHeader {
    */
   createdAt: NonNegativeSafeInteger;
   /**
-   * Absolute working directory the session was created in.
+   * Absolute working directory the session was created in, under the POSIX or the Windows convention (META-7): it starts with / or \, or with an ASCII letter, a colon and / or \.
    */
   cwd?: string;
   /**
