@@ -1,6 +1,7 @@
 // One adapter process of the subprocess protocol: spawns the command, writes one line and awaits the
 // next, and turns every way a process can misbehave (no answer in time, exit, closed stdout,
-// output nobody asked for) into one failure reason. It knows lines and JSON, not message meanings.
+// output nobody asked for, bytes that are not UTF-8) into one failure reason. It knows lines and
+// JSON, not message meanings.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { protocolLine } from './protocol.ts'
 import { shortened } from './wording.ts'
@@ -36,7 +37,104 @@ export class TextTail {
   }
 }
 
+/** The longest a Node timer can wait: a longer delay is cut to 1 ms, with a warning. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1
+
+/** What is wrong with `ms` as the timeout `name`, or undefined when a timer can wait that long. */
+export function timeoutProblem(name: string, ms: number, text = String(ms)): string | undefined {
+  if (!Number.isSafeInteger(ms) || ms <= 0) return `${name} needs a positive number of milliseconds, not ${text}`
+  if (ms > MAX_TIMEOUT_MS) return `${name} can be at most ${MAX_TIMEOUT_MS} ms (about 24.8 days, the longest a timer can wait), not ${text}`
+  return undefined
+}
+
+/**
+ * The most bytes one line may hold. No real reply comes near it, and it stays well below the longest
+ * string V8 can build (about 2^29 UTF-16 code units), so a line that never ends is reported with its own
+ * reason instead of exhausting the runner's memory.
+ */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024
+
+const LINE_FEED = 0x0a
+
+/**
+ * Cuts a byte stream into lines (without their line feed). Each chunk is searched once and kept until
+ * its line is complete, so a line costs time in proportion to its length, however many chunks it
+ * arrives in.
+ */
+export class LineAssembler {
+  private parts: Buffer[] = []
+  private partBytes = 0
+  constructor(readonly maxLineBytes = MAX_LINE_BYTES) {}
+
+  /**
+   * The lines this chunk completes; `overlong` when a line has passed maxLineBytes, in which case
+   * `lines` holds only the lines before it and the assembler must not be used any more.
+   */
+  push(chunk: Buffer): { lines: Buffer[]; overlong: boolean } {
+    const lines: Buffer[] = []
+    let start = 0
+    for (let end = chunk.indexOf(LINE_FEED); end >= 0; end = chunk.indexOf(LINE_FEED, start)) {
+      const length = this.partBytes + end - start
+      if (length > this.maxLineBytes) return { lines, overlong: true }
+      this.parts.push(chunk.subarray(start, end))
+      lines.push(Buffer.concat(this.parts, length))
+      this.parts = []
+      this.partBytes = 0
+      start = end + 1
+    }
+    if (start < chunk.length) {
+      this.parts.push(chunk.subarray(start))
+      this.partBytes += chunk.length - start
+    }
+    return { lines, overlong: this.partBytes > this.maxLineBytes }
+  }
+}
+
+// fatal: ill-formed UTF-8 is refused, not replaced with U+FFFD (which would let an implementation that
+// never decodes pass the vectors about replacement). ignoreBOM: a BOM is kept, so it is not JSON.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** The text of one line, without a carriage return at its end; undefined when it is not well-formed UTF-8. */
+export function decodeLine(bytes: Uint8Array): string | undefined {
+  let text: string
+  try {
+    text = utf8.decode(bytes)
+  } catch {
+    return undefined
+  }
+  return text.endsWith('\r') ? text.slice(0, -1) : text
+}
+
+/** Whether `bytes` are well-formed UTF-8 so far: a character cut off at their end is not counted against them. */
+function decodesAsPrefix(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Where a line that is not well-formed UTF-8 goes wrong, for its failure reason: the first byte that
+ * cannot continue what comes before it, shown with the bytes just before it. Binary search: once a
+ * prefix fails to decode, every longer one does.
+ */
+export function illFormedAt(bytes: Uint8Array): string {
+  let low = 0
+  let high = bytes.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (decodesAsPrefix(bytes.subarray(0, middle + 1))) low = middle + 1
+    else high = middle
+  }
+  const context = [...bytes.subarray(Math.max(0, low - 3), low + 1)].map((byte) => byte.toString(16).padStart(2, '0')).join(' ')
+  return low === bytes.length ? `it ends inside a character: ${context}` : `at byte ${low}: ${context}`
+}
+
 interface Pending {
+  /** The request, as failure reasons name it. */
+  what: string
   resolve: (line: string) => void
   reject: (failure: AdapterFailure) => void
   timer: NodeJS.Timeout
@@ -48,15 +146,29 @@ let exitHookInstalled = false
 // How long the end of a process waits for its last lines and its exit status.
 const SETTLE_MS = 100
 
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
+  const settled = await Promise.race([promise.then(() => true), late])
+  clearTimeout(timer)
+  return settled
+}
+
 export class AdapterProcess {
   /** Why the process can no longer be used; set once, by the first thing that went wrong. */
   failure: string | undefined
+  /** Resolves when the process has exited, or could not be run. */
+  readonly exited: Promise<void>
   private readonly child: ChildProcess
-  private readonly exited: Promise<void>
+  private readonly stdoutClosed: Promise<void>
   private readonly ownStderr = new TextTail(2000)
-  private buffered = ''
+  private readonly lines = new LineAssembler()
   private pending: Pending | undefined
+  /** What ended the process or its stdout, noted at once; it becomes the failure SETTLE_MS later. */
+  private endedBecause: string | undefined
   private exitStatus: string | undefined
+  private stopSent = false
   private groupKilled = false
 
   constructor(command: string, options: { cwd?: string; stderr: TextTail }) {
@@ -66,35 +178,74 @@ export class AdapterProcess {
       this.child.once('exit', () => resolve())
       this.child.once('error', () => resolve())
     })
+    this.stdoutClosed = new Promise((resolve) => this.child.stdout!.once('close', () => resolve()))
     live.add(this)
     installExitHook()
-    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => this.receive(chunk))
+    this.child.stdout!.on('data', (chunk: Buffer) => this.receive(chunk))
     this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       options.stderr.append(chunk)
       this.ownStderr.append(chunk)
     })
     this.child.stdin!.on('error', (error) => this.ended(`writing to the adapter failed (${error.message})`))
     this.child.stdout!.on('end', () => this.ended('the adapter closed its stdout'))
-    this.child.on('error', (error) => this.fail(this.crash(`the adapter could not be run (${error.message})`)))
+    this.child.on('error', (error) => {
+      this.fail(this.crash(`the adapter could not be run (${error.message})`))
+      this.releaseStreams()
+    })
     this.child.on('exit', (code, signal) => {
       this.exitStatus = signal === null ? `exit code ${String(code)}` : `signal ${signal}`
       this.ended(`the adapter process ended (${this.exitStatus})`)
+      // A helper that left the process group (setsid) may hold the pipes open for as long as it runs;
+      // once its last lines are read, nothing of this process may keep the runner alive.
+      setTimeout(() => this.releaseStreams(), SETTLE_MS).unref()
     })
   }
 
-  /** Writes one message and resolves with the next line the adapter writes, within `timeoutMs`. */
+  /**
+   * Writes one message and resolves with the next line the adapter writes, within `timeoutMs`. Rejects
+   * at once, writing nothing, when the process cannot take it: it failed or ended, or another request
+   * is still waiting for its reply (the protocol is one request, one reply).
+   */
   request(message: unknown, timeoutMs: number, what: string): Promise<string> {
-    if (this.failure !== undefined) return Promise.reject(new AdapterFailure(this.failure))
+    const inFlight = this.pending
+    if (inFlight !== undefined) {
+      return Promise.reject(new AdapterFailure(`not sent: ${what} came while ${inFlight.what} was waiting for its reply, and an adapter process answers one request at a time`))
+    }
+    const unusable = this.unusable()
+    if (unusable !== undefined) return Promise.reject(new AdapterFailure(unusable))
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.fail(`timeout: no reply to ${what} within ${timeoutMs} ms`), timeoutMs)
-      this.pending = { resolve, reject, timer }
+      this.pending = { what, resolve, reject, timer }
       this.child.stdin!.write(protocolLine(message))
     })
   }
 
-  /** Writes one message that has no reply (stop). */
-  send(message: unknown): void {
-    if (this.failure === undefined) this.child.stdin!.write(protocolLine(message))
+  /**
+   * Why the process cannot take a request, if it cannot: its failure, or its end. A process known to
+   * have exited (or closed its stdout) fails now rather than SETTLE_MS later, so that its end is not
+   * blamed on a request written to it in between.
+   */
+  unusable(): string | undefined {
+    if (this.failure === undefined && this.endedBecause !== undefined) this.fail(this.endReason())
+    return this.failure
+  }
+
+  /**
+   * Sends `stop` (no reply is due) and waits up to `graceMs` for the process to exit, then kills
+   * whatever is left of its group. Returns how the process broke the protocol after the last reply, if
+   * it did: a line written all the same, an exit status other than 0, or no exit in time. Only for a
+   * process that is usable and has no request in flight.
+   */
+  async stop(message: unknown, graceMs: number): Promise<string | undefined> {
+    this.stopSent = true
+    this.child.stdin!.write(protocolLine(message))
+    if (!(await settlesWithin(this.exited, graceMs))) this.fail(`timeout: the adapter did not exit within ${graceMs} ms of stop`)
+    await this.exited
+    // Lines it wrote just before it exited are still to be read.
+    await settlesWithin(this.stdoutClosed, SETTLE_MS)
+    this.kill()
+    if (this.failure !== undefined) return this.failure
+    return this.exitStatus === 'exit code 0' ? undefined : this.crash(`the adapter ended with ${this.exitStatus ?? 'no exit status'} on stop; it must exit with status 0`)
   }
 
   /** Marks the process unusable, kills it, and fails the request in flight, if any. */
@@ -108,16 +259,6 @@ export class AdapterProcess {
       clearTimeout(pending.timer)
       pending.reject(new AdapterFailure(reason))
     }
-  }
-
-  /** Waits up to `graceMs` for the process to exit on its own, then kills it. */
-  async waitForExit(graceMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined
-    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))
-    await Promise.race([this.exited, grace])
-    clearTimeout(timer)
-    this.kill()
-    await this.exited
   }
 
   /** Kills the process and everything it started (its process group), once. */
@@ -135,10 +276,17 @@ export class AdapterProcess {
 
   /**
    * The process is gone or going. Lines it wrote just before may still be in the pipe, and the exit
-   * status may not be known yet, so the failure waits a moment and then names the exit status.
+   * status may not be known yet, so the failure waits a moment and then names the exit status. After
+   * stop, the exit is what the runner asked for, and stop() judges it.
    */
   private ended(what: string): void {
-    setTimeout(() => this.fail(this.crash(this.exitStatus === undefined ? what : `the adapter process ended (${this.exitStatus})`)), SETTLE_MS).unref()
+    if (this.stopSent) return
+    this.endedBecause ??= what
+    setTimeout(() => this.fail(this.endReason()), SETTLE_MS).unref()
+  }
+
+  private endReason(): string {
+    return this.crash(this.exitStatus === undefined ? this.endedBecause ?? 'the adapter ended' : `the adapter process ended (${this.exitStatus})`)
   }
 
   /** A crash reason, with the last lines the process wrote to stderr (where a traceback ends). */
@@ -147,22 +295,39 @@ export class AdapterProcess {
     return lines.length === 0 ? `crash: ${what}` : `crash: ${what}; its stderr ends with: ${preview(lines.slice(-3).join(' | '))}`
   }
 
-  private receive(chunk: string): void {
-    this.buffered += chunk
-    let newline = this.buffered.indexOf('\n')
-    while (newline >= 0 && this.failure === undefined) {
-      const line = this.buffered.slice(0, newline).replace(/\r$/, '')
-      this.buffered = this.buffered.slice(newline + 1)
-      const pending = this.pending
-      if (!pending) {
-        this.fail(`garbage: the adapter wrote a line nobody asked for: ${preview(line)}`)
-        return
-      }
-      this.pending = undefined
-      clearTimeout(pending.timer)
-      pending.resolve(line)
-      newline = this.buffered.indexOf('\n')
+  /** Closes the runner's ends of the pipes, which would otherwise keep its event loop alive. */
+  private releaseStreams(): void {
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream?.destroy()
+  }
+
+  private receive(chunk: Buffer): void {
+    if (this.failure !== undefined) return
+    const { lines, overlong } = this.lines.push(chunk)
+    for (const bytes of lines) {
+      this.take(bytes)
+      if (this.failure !== undefined) return
     }
+    if (overlong) {
+      const limit = this.lines.maxLineBytes
+      this.fail(`garbage: the adapter wrote a line longer than ${limit} bytes (${limit / 2 ** 20} MiB), the most the runner reads as one message`)
+    }
+  }
+
+  /** One complete line: the reply awaited, or garbage. */
+  private take(bytes: Buffer): void {
+    const line = decodeLine(bytes)
+    if (line === undefined) {
+      this.fail(`garbage: the adapter wrote a line that is not well-formed UTF-8 (${illFormedAt(bytes)}): ${preview(bytes.subarray(0, 400).toString('utf8'))}`)
+      return
+    }
+    const pending = this.pending
+    if (!pending) {
+      this.fail(`garbage: the adapter wrote a line nobody asked for: ${preview(line)}`)
+      return
+    }
+    this.pending = undefined
+    clearTimeout(pending.timer)
+    pending.resolve(line)
   }
 }
 

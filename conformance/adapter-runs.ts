@@ -7,6 +7,7 @@ import { AdapterStartFailure } from './adapter-process.ts'
 import { adapterByName } from './adapters/registry.ts'
 import { adapterLabel, type AdapterSource } from './cli-options.ts'
 import { countOutcomes, failedCount, type AdapterRun } from './results.ts'
+import type { CaseOutcome } from './run-case.ts'
 import { startSubprocessAdapter } from './subprocess-adapter.ts'
 import { runSuite } from './suite.ts'
 import type { VectorCase } from './vector-cases.ts'
@@ -25,7 +26,8 @@ export async function adapterFromModule(path: string): Promise<Adapter> {
   const adapter = exported.adapter ?? exported.default
   const record = (typeof adapter === 'object' && adapter !== null ? adapter : {}) as Record<string, unknown>
   const meta = record['meta'] as Record<string, unknown> | undefined
-  if (typeof meta?.['name'] !== 'string' || !Array.isArray(meta['profiles']) || typeof record['operations'] !== 'object' || record['operations'] === null) {
+  const named = ['name', 'version', 'language'].every((key) => typeof meta?.[key] === 'string')
+  if (!named || !Array.isArray(meta?.['profiles']) || typeof record['operations'] !== 'object' || record['operations'] === null) {
     throw new Error(`${path} exports no adapter: its default export, or its export named adapter, must be {meta: {name, version, language, profiles}, operations}`)
   }
   return adapter as Adapter
@@ -53,6 +55,16 @@ export function stderrTailOf(stderr: string): string {
   return stderr.trimEnd().split('\n').slice(-STDERR_LINES_KEPT).join('\n')
 }
 
+/** Why closing an adapter failed: a subprocess adapter's close() rejects when the adapter broke the protocol after its last reply. */
+async function closeProblem(adapter: Adapter): Promise<string | undefined> {
+  try {
+    await adapter.close?.()
+    return undefined
+  } catch (error) {
+    return messageOf(error)
+  }
+}
+
 /** Runs the cases against one adapter; an adapter that cannot start is a run with a startError. */
 export async function runAdapter(source: AdapterSource, cases: readonly VectorCase[], timeoutMs: number): Promise<AdapterRun> {
   const label = adapterLabel(source)
@@ -66,24 +78,28 @@ export async function runAdapter(source: AdapterSource, cases: readonly VectorCa
   }
   const claimProblem = adapterClaimProblem(adapter)
   if (claimProblem !== undefined) {
-    await adapter.close?.()
+    await closeProblem(adapter)
     return { label, startError: claimProblem, outcomes: [], durationMs: 0 }
   }
   const progress = terminalProgress(adapter.meta.name)
   let failed = 0
+  let outcomes: CaseOutcome[]
+  let durationMs: number
+  let stopError: string | undefined
   try {
-    const outcomes = await runSuite(adapter, cases, (done, total, outcome) => {
+    outcomes = await runSuite(adapter, cases, (done, total, outcome) => {
       if (outcome.status === 'fail' || outcome.status === 'error') failed += 1
       progress.update(done, total, failed)
-    })
-    const run: AdapterRun = { label, adapter: adapter.meta, outcomes, durationMs: Math.round(performance.now() - started) }
-    const stderrTail = stderrTailOf(adapter.stderr?.() ?? '')
-    if (failedCount(countOutcomes(outcomes)) > 0 && stderrTail !== '') run.stderrTail = stderrTail
-    return run
+    }, { timeoutMs })
+    durationMs = Math.round(performance.now() - started)
   } finally {
     progress.clear()
-    await adapter.close?.()
+    stopError = await closeProblem(adapter)
   }
+  const run: AdapterRun = { label, adapter: adapter.meta, outcomes, durationMs, ...(stopError === undefined ? {} : { stopError }) }
+  const stderrTail = stderrTailOf(adapter.stderr?.() ?? '')
+  if ((failedCount(countOutcomes(outcomes)) > 0 || stopError !== undefined) && stderrTail !== '') run.stderrTail = stderrTail
+  return run
 }
 
 /** Each adapter's run in turn, so a caller can print one summary before the next adapter starts. */

@@ -1,6 +1,8 @@
 // Baselines for forks' CI: a file that lists the cases an implementation is known to fail, each with
-// the reason. A run compared with its baseline fails only on a NEW FAIL (a fail or error not listed);
-// a listed case that passes is a NEW PASS, which fails the run only under --strict-baseline.
+// the reason. A run compared with its baseline fails on a NEW FAIL: a fail the baseline does not
+// list, or any error. A baseline lists wrong answers; an error (a crash, a timeout, a malformed reply)
+// says nothing about the answer, so no entry excuses it. A listed case that passes is a NEW PASS,
+// which fails the run only under --strict-baseline.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Document, isMap, isScalar, isSeq, parse as parseYaml, type Scalar } from 'yaml'
 import type { CaseOutcome } from './run-case.ts'
@@ -23,11 +25,11 @@ export interface Baseline {
 export interface BaselineVerdict {
   /** Where the baseline came from, for messages and reports. */
   source: string
-  /** Fails and errors the baseline does not list. */
+  /** Fails the baseline does not list, and every error, listed or not. */
   newFailures: string[]
   /** Listed cases that passed. */
   newPasses: string[]
-  /** Listed cases that still fail or err. */
+  /** Listed cases that still fail. */
   stillFailing: string[]
   /** Listed cases that were skipped or not selected by the filters: they say nothing either way. */
   notRun: string[]
@@ -36,15 +38,17 @@ export interface BaselineVerdict {
   reasons: Record<string, string>
 }
 
-const FAILED = new Set(['fail', 'error'])
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Reads a baseline from YAML or JSON text (JSON is YAML); throws an Error naming what is wrong. */
 export function parseBaseline(text: string, source: string): Baseline {
-  const document: unknown = parseYaml(text, { maxAliasCount: -1 })
+  return baselineFrom(parseYaml(text, { maxAliasCount: -1 }) as unknown, source)
+}
+
+/** Checks a baseline given as a value (as parsed, or as a caller built it); throws an Error naming what is wrong. */
+export function baselineFrom(document: unknown, source: string): Baseline {
   const fail = (what: string): never => {
     throw new Error(`${source}: not a baseline: ${what}`)
   }
@@ -103,13 +107,13 @@ export function compareWithBaseline(outcomes: readonly CaseOutcome[], baseline: 
   const reasons = Object.fromEntries(baseline.failures.map((entry) => [entry.id, entry.reason]))
   const verdict: BaselineVerdict = { source: context.source, newFailures: [], newPasses: [], stillFailing: [], notRun: [], notes: baselineNotes(baseline, context), reasons }
   for (const outcome of outcomes) {
-    if (FAILED.has(outcome.status) && !listed.has(outcome.id)) verdict.newFailures.push(outcome.id)
+    if (outcome.status === 'error' || (outcome.status === 'fail' && !listed.has(outcome.id))) verdict.newFailures.push(outcome.id)
   }
   for (const { id } of baseline.failures) {
     const status = statusOf.get(id)
     if (status === 'pass') verdict.newPasses.push(id)
-    else if (status !== undefined && FAILED.has(status)) verdict.stillFailing.push(id)
-    else verdict.notRun.push(id)
+    else if (status === 'fail') verdict.stillFailing.push(id)
+    else if (status !== 'error') verdict.notRun.push(id)
   }
   return verdict
 }
@@ -126,7 +130,8 @@ function observedReason(outcome: CaseOutcome): string {
 }
 
 /**
- * The baseline of a run's current failures. Reasons of ids the previous baseline explains are kept;
+ * The baseline of a run's current fails (an error is never listed: no baseline excuses one). Reasons
+ * of ids the previous baseline explains are kept;
  * its entries for cases this run did not reach (filtered out or skipped) are carried over, while ids
  * that left the suite are dropped. Entries are grouped by reason, in suite order.
  */
@@ -143,7 +148,7 @@ export function currentBaseline(options: {
   const reasonOf = new Map<string, string>()
   for (const id of suiteIds) {
     const outcome = reached.get(id)
-    if (outcome !== undefined && FAILED.has(outcome.status)) reasonOf.set(id, previousReason.get(id) ?? observedReason(outcome))
+    if (outcome?.status === 'fail') reasonOf.set(id, previousReason.get(id) ?? observedReason(outcome))
     else if (outcome === undefined && previousReason.has(id)) reasonOf.set(id, previousReason.get(id)!)
   }
   const groups = new Map<string, string[]>()

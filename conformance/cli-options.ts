@@ -1,4 +1,5 @@
 // The command line of dsh-conformance: its help text and the options of each command, as plain data.
+import { timeoutProblem } from './adapter-process.ts'
 import { ADAPTER_NAMES } from './adapters/registry.ts'
 import { addFilterValues, FILTER_OPTIONS, noFilters, type CaseFilters } from './filters.ts'
 import { addReportTargets, type ReportTargets } from './reports/write.ts'
@@ -27,7 +28,8 @@ adapters (run, matrix; they run in the order given):
   --adapter-cmd COMMAND     any program that speaks spec/adapter-protocol.md, run through the shell
   --adapter-module PATH     an in-process adapter of your own: a JavaScript or TypeScript module whose
                             default export (or export named adapter) is an Adapter {meta, operations}
-  --timeout MS              how long to wait for each reply of an --adapter-cmd (default ${DEFAULT_TIMEOUT_MS})
+  --timeout MS              how long to wait for each reply of an --adapter-cmd, and for each operation
+                            of an in-process adapter (default ${DEFAULT_TIMEOUT_MS})
 
 filters (run, list, matrix; repeat an option or separate values with commas; all filters must match):
   --chapter CHAPTER         a chapter: 05-surface, or its number 05
@@ -83,7 +85,7 @@ function apply(options: CommandOptions, option: string, value: string): string |
     case '--adapter-module': options.adapters.push({ kind: 'module', path: value }); return undefined
     case '--timeout':
       options.timeoutMs = Number(value)
-      return Number.isSafeInteger(options.timeoutMs) && options.timeoutMs > 0 ? undefined : `--timeout needs a positive number of milliseconds, not ${value}`
+      return timeoutProblem('--timeout', options.timeoutMs, value)
     case '--baseline': options.baselines.push(value); return undefined
     case '--write-baseline': options.writeBaseline = value; return undefined
     case '--report': return addReportTargets(options.reports, value)

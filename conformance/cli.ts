@@ -2,12 +2,40 @@
 // renders the compatibility matrix of several implementations (`matrix`), puts the reference
 // interpreter behind the subprocess adapter protocol (`serve`), and fuzzes an implementation against
 // the reference (`fuzz`).
-import { parseOptions, USAGE, type Command } from './cli-options.ts'
+import { parseOptions, USAGE, type Command, type CommandOptions } from './cli-options.ts'
 import { describeFilters, listLines } from './filters.ts'
 import { matrixCommand } from './matrix-command.ts'
 import { runCommand } from './run-command.ts'
 import { serve } from './serve.ts'
 import { loadVectorCases } from './vector-cases.ts'
+
+/** Whether a run or matrix is under way; an exit before it is done is a failure of the run. */
+let runUnderway = false
+
+/**
+ * An in-process adapter runs in this process and may end it (`process.exit(0)`) in the middle of a
+ * run, before any summary or report: that must not look like a passing run.
+ */
+process.on('exit', () => {
+  if (!runUnderway) return
+  console.error('dsh-conformance: the process ended before the run finished (did an in-process adapter call process.exit?): no summary, no reports, and the run fails')
+  process.exitCode = 1
+})
+
+/** How long the process may stay alive after its run, for output to drain, before it is ended. */
+const LINGER_MS = 2000
+
+async function runOrMatrix(command: 'run' | 'matrix', options: CommandOptions): Promise<number> {
+  runUnderway = true
+  try {
+    return await (command === 'run' ? runCommand(options) : matrixCommand(options))
+  } finally {
+    runUnderway = false
+    // An in-process adapter may leave a timer or a socket behind, and a CI job must not wait on it
+    // for ever: unref'd, this ends the process only if something else keeps it alive.
+    setTimeout(() => process.exit(), LINGER_MS).unref()
+  }
+}
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args
@@ -20,6 +48,10 @@ async function main(args: string[]): Promise<number> {
     if (help) console.log(USAGE)
     else console.error(`unknown command ${command}\n\n${USAGE}`)
     return help ? 0 : 2
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(USAGE)
+    return 0
   }
   const options = parseOptions(command as Command, rest)
   if ('error' in options) {
@@ -36,13 +68,14 @@ async function main(args: string[]): Promise<number> {
     for (const line of lines) console.log(line)
     return 0
   }
-  return command === 'run' ? runCommand(options) : matrixCommand(options)
+  return runOrMatrix(command as 'run' | 'matrix', options)
 }
 
 // A reader that stops reading (`dsh-conformance list | head`) is no error of ours: end quietly, as
 // Unix tools do, instead of printing a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error
+  runUnderway = false
   process.exit(process.exitCode ?? 0)
 })
 

@@ -1,9 +1,9 @@
 // What a run prints for people: per adapter a chapters table, one wrapped line of the requirements
 // that have failures, the baseline's verdict and the cases to look at; at the end, one line per adapter.
-import { chapterKeys, compareRequirementIds, countBy, countOutcomes, failedCount, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
-import { NOT_PROVIDED, type CaseOutcome } from './run-case.ts'
+import { chapterKeys, claimWarnings, compareRequirementIds, countBy, countOutcomes, distinctRunNames, failedCount, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
+import type { CaseOutcome } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
-import { plural, shortened } from './wording.ts'
+import { printable, shortened } from './wording.ts'
 
 const WIDTH = 100
 const REASON_LIMIT = 400
@@ -30,7 +30,7 @@ export function wrapped(items: readonly string[], indent: string): string[] {
 
 function oneLine(text: string | undefined): string {
   const line = (text ?? '').split('\n')[0]!
-  return shortened(line, REASON_LIMIT)
+  return printable(shortened(line, REASON_LIMIT))
 }
 
 function requirementLines(run: AdapterRun, cases: readonly VectorCase[]): string[] {
@@ -59,25 +59,8 @@ function problemLines(run: AdapterRun): string[] {
   ]
 }
 
-/**
- * Warnings about claims the run did not back: a claimed profile whose cases were skipped because the
- * adapter lacks some of its operations, and a run in which every case was skipped.
- */
 function claimLines(run: AdapterRun, cases: readonly VectorCase[]): string[] {
-  const profileOf = new Map(cases.map((vector) => [vector.id, vector.profile]))
-  const lacking = new Map<string, { skipped: number; operations: Set<string> }>()
-  for (const outcome of run.outcomes) {
-    if (outcome.status !== 'skip' || !outcome.reason?.startsWith(NOT_PROVIDED)) continue
-    const profile = profileOf.get(outcome.id) ?? '?'
-    const entry = lacking.get(profile) ?? { skipped: 0, operations: new Set<string>() }
-    entry.skipped += 1
-    for (const operation of outcome.reason.slice(NOT_PROVIDED.length).split(', ')) entry.operations.add(operation)
-    lacking.set(profile, entry)
-  }
-  const lines = [...lacking].map(([profile, { skipped, operations }]) =>
-    `  warning: profile ${profile} is claimed, but ${plural(skipped, 'of its cases was', 'of its cases were')} skipped for operations the adapter does not provide: ${[...operations].join(', ')}`)
-  if (testedNothing(run)) lines.push('  warning: every selected case was skipped, so this run tested nothing: it fails')
-  return lines
+  return claimWarnings(run, cases).map((warning) => `  warning: ${warning}`)
 }
 
 function totalsLine(counts: Counts, run: AdapterRun): string {
@@ -88,8 +71,9 @@ function totalsLine(counts: Counts, run: AdapterRun): string {
 
 /** The summary of one adapter's run. */
 export function adapterSummary(run: AdapterRun, cases: readonly VectorCase[]): string {
-  if (run.adapter === undefined) return `${run.label}: could not be started: ${run.startError ?? ''}`
-  const { name, version, language, profiles } = run.adapter
+  if (run.adapter === undefined) return `${run.label}: could not be started: ${(run.startError ?? '').split('\n').map(printable).join('\n')}`
+  const [name, version, language] = [run.adapter.name, run.adapter.version, run.adapter.language].map(printable)
+  const profiles = run.adapter.profiles
   const byChapter = countBy(run.outcomes, chapterKeys(cases))
   const total = countOutcomes(run.outcomes)
   return [
@@ -100,6 +84,7 @@ export function adapterSummary(run: AdapterRun, cases: readonly VectorCase[]): s
     ...requirementLines(run, cases),
     ...claimLines(run, cases),
     ...problemLines(run),
+    ...(run.stopError === undefined ? [] : [`  ERROR after the last case: the adapter broke the protocol: ${oneLine(run.stopError)}`]),
     totalsLine(total, run),
   ].join('\n')
 }
@@ -117,13 +102,14 @@ function verdictOf(run: AdapterRun, strictBaseline: boolean): string {
 /** One line per adapter, for the end of a run: its counts and its verdict. */
 export function overallSummary(runs: readonly AdapterRun[], strictBaseline: boolean): string {
   const header = `${'adapter'.padEnd(32)}${['passed', 'failed', 'errors', 'skipped', 'NEW FAIL', 'NEW PASS'].map((word) => word.padStart(9)).join('')}  verdict`
-  const rows = runs.map((run) => {
+  const names = distinctRunNames(runs)
+  const rows = runs.map((run, index) => {
     const counts = countOutcomes(run.outcomes)
     const baseline = run.baseline
     const cells = [counts.pass, counts.fail, counts.error, counts.skip]
       .map(String)
       .concat(baseline === undefined ? ['-', '-'] : [String(baseline.newFailures.length), String(baseline.newPasses.length)])
-    return `${(run.adapter?.name ?? run.label).padEnd(32)}${cells.map((cell) => cell.padStart(9)).join('')}  ${verdictOf(run, strictBaseline)}`
+    return `${printable(names[index]!).padEnd(32)}${cells.map((cell) => cell.padStart(9)).join('')}  ${verdictOf(run, strictBaseline)}`
   })
   return [header, ...rows].join('\n')
 }

@@ -1,13 +1,17 @@
 // Judges one operation result against one expectation. The expectation kinds are a small closed set
 // (vectors/README.md): accept, value, reject. Error codes are compared; messages never are.
 import type { ExpectedRejection, Expectation } from './vector-cases.ts'
-import { shortened } from './wording.ts'
+import { isArrayIndex } from './tagged-values.ts'
+import { plural, shortened } from './wording.ts'
 
 export type OperationResult =
   | { ok: true; value: unknown }
   | { ok: false; error: { code: string; seq?: number; line?: number; message?: string } }
 
-/** What differed, for reports: where, both sides as short JSON text, and for logs the diverging seq. */
+/**
+ * What differed, for reports: where, both sides as short JSON text (each preceded by its kind when the
+ * kinds differ), and for logs the diverging seq.
+ */
 export interface Mismatch {
   path: string
   expected: string
@@ -17,9 +21,64 @@ export interface Mismatch {
 
 export type Verdict = { pass: true } | { pass: false; reason: string; diff: Mismatch }
 
+/** The kinds of JSON-1 that hold values; every other object is named by what it is (see objectKind). */
+const PLAIN_OBJECT = 'a plain object'
+const ARRAY = 'an array'
+const SPARSE_ARRAY = 'a sparse array'
+
+const NATIVE_CONSTRUCTOR_SOURCE = { Object: 'function Object() { [native code] }', Array: 'function Array() { [native code] }' }
+
+/**
+ * Whether `prototype` is some realm's own Object.prototype or Array.prototype (JSON-8, JSON-9): its own
+ * `constructor` is that realm's native constructor, which links back to it.
+ */
+function isIntrinsicPrototype(prototype: object, name: 'Object' | 'Array'): boolean {
+  const constructor: unknown = Object.getOwnPropertyDescriptor(prototype, 'constructor')?.value
+  return typeof constructor === 'function' && constructor.prototype === prototype
+    && Function.prototype.toString.call(constructor) === NATIVE_CONSTRUCTOR_SOURCE[name]
+}
+
+/** What an object whose prototype is no intrinsic one is: an instance of the class that made it, when it has a name. */
+function instanceKind(prototype: object | null, what: 'object' | 'array'): string {
+  const constructor: unknown = prototype === null ? undefined : Object.getOwnPropertyDescriptor(prototype, 'constructor')?.value
+  const name = typeof constructor === 'function' && constructor.prototype === prototype ? constructor.name : ''
+  return name === '' || name === 'Object' || name === 'Array' ? `an ${what} with a non-intrinsic prototype` : `an instance of ${shortened(name, 60)}`
+}
+
+/** An array's kind, from its own keys (which cost its entries, never its holes). */
+function arrayKind(array: unknown[], keys: readonly PropertyKey[]): string {
+  const prototype = Object.getPrototypeOf(array) as object | null
+  if (!(Array.isArray(prototype) && isIntrinsicPrototype(prototype, 'Array'))) return instanceKind(prototype, 'array')
+  // Own keys list the indices first, in order, then "length", then other names, then symbols.
+  if (keys.length === array.length + 1 && keys[array.length] === 'length') return ARRAY
+  const extra = keys.find((key) => key !== 'length' && !(typeof key === 'string' && isArrayIndex(key)))
+  if (typeof extra === 'symbol') return 'an array with a symbol-keyed member'
+  if (extra !== undefined) return `an array with the extra property ${shortened(JSON.stringify(extra), 60)}`
+  return SPARSE_ARRAY
+}
+
+/**
+ * The kind of an object as chapter 02 tells kinds apart: a plain object (its prototype null or some
+ * realm's Object.prototype, JSON-9, so a null-prototype object is one), an array (dense and ordinary,
+ * JSON-8), a sparse array, or a value outside the domain, named for messages. Values of different
+ * kinds are never equal (JSON-14).
+ */
+function objectKind(value: object): string {
+  const keys = Reflect.ownKeys(value)
+  if (Array.isArray(value)) return arrayKind(value, keys)
+  const prototype = Object.getPrototypeOf(value) as object | null
+  if (prototype !== null && !isIntrinsicPrototype(prototype, 'Object')) return instanceKind(prototype, 'object')
+  if (keys.some((key) => typeof key === 'symbol')) return 'an object with a symbol-keyed member'
+  const hidden = keys.find((key) => !Object.prototype.propertyIsEnumerable.call(value, key))
+  return hidden === undefined ? PLAIN_OBJECT : `an object with the non-enumerable member ${shortened(JSON.stringify(hidden), 60)}`
+}
+
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null
+
 /**
  * The first place (depth first, members in sorted order) where two JSON-shaped values differ, as a
  * path; undefined when they are equal. Iterative, so arbitrarily deep values cannot overflow the stack.
+ * Throws when a value cannot be inspected (a revoked proxy, a getter that throws).
  */
 export function firstDifference(expected: unknown, actual: unknown, path = '$'): string | undefined {
   const pending: Array<[unknown, unknown, string]> = [[expected, actual, path]]
@@ -32,27 +91,40 @@ export function firstDifference(expected: unknown, actual: unknown, path = '$'):
   return undefined
 }
 
+type Pairs = Array<[unknown, unknown, string]>
+
 /** Either the path where two values differ on the spot, or the pairs of children still to compare. */
-function differenceOrChildren(expected: unknown, actual: unknown, path: string): string | Array<[unknown, unknown, string]> {
+function differenceOrChildren(expected: unknown, actual: unknown, path: string): string | Pairs {
   if (typeof expected === 'number' && typeof actual === 'number') return Object.is(expected, actual) ? [] : path
-  if (Array.isArray(expected) || Array.isArray(actual)) {
-    if (!Array.isArray(expected) || !Array.isArray(actual)) return path
-    const shared = Math.min(expected.length, actual.length)
-    const children = expected.slice(0, shared).map((item, index): [unknown, unknown, string] => [item, actual[index], `${path}[${index}]`])
-    // A length difference shows at the first missing index, after the shared prefix is compared.
-    if (expected.length !== actual.length) children.push([0, 1, `${path}[${shared}]`])
-    return children
+  if (!isObject(expected) || !isObject(actual)) return expected === actual ? [] : path
+  const kind = objectKind(expected)
+  if (objectKind(actual) !== kind) return path
+  if (kind === ARRAY) return elementPairs(expected as unknown[], actual as unknown[], path)
+  if (kind === SPARSE_ARRAY) {
+    // Compared by length and entries; holes are never walked.
+    if ((expected as unknown[]).length !== (actual as unknown[]).length) return path
+    return memberPairs(expected as Record<string, unknown>, actual as Record<string, unknown>, (key) => `${path}[${key}]`, (a, b) => Number(a) - Number(b))
   }
-  if (isRecord(expected) && isRecord(actual)) {
-    const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort()
-    const children: Array<[unknown, unknown, string]> = []
-    for (const key of keys) {
-      if (!Object.hasOwn(expected, key) || !Object.hasOwn(actual, key)) return children.length === 0 ? `${path}.${key}` : [...children, [0, 1, `${path}.${key}`]]
-      children.push([expected[key], actual[key], `${path}.${key}`])
-    }
-    return children
+  // A plain object, or two values outside the domain of one kind: compared by their enumerable members.
+  return memberPairs(expected as Record<string, unknown>, actual as Record<string, unknown>, (key) => `${path}.${key}`)
+}
+
+function elementPairs(expected: unknown[], actual: unknown[], path: string): Pairs {
+  const shared = Math.min(expected.length, actual.length)
+  const children = expected.slice(0, shared).map((item, index): [unknown, unknown, string] => [item, actual[index], `${path}[${index}]`])
+  // A length difference shows at the first missing index, after the shared prefix is compared.
+  if (expected.length !== actual.length) children.push([0, 1, `${path}[${shared}]`])
+  return children
+}
+
+function memberPairs(expected: Record<string, unknown>, actual: Record<string, unknown>, at: (key: string) => string, order?: (a: string, b: string) => number): string | Pairs {
+  const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort(order)
+  const children: Pairs = []
+  for (const key of keys) {
+    if (!Object.hasOwn(expected, key) || !Object.hasOwn(actual, key)) return children.length === 0 ? at(key) : [...children, [0, 1, at(key)]]
+    children.push([expected[key], actual[key], at(key)])
   }
-  return expected === actual ? [] : path
+  return children
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -61,7 +133,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** For a log (an array of events), the seq of the first event that differs: "where they diverge". */
 export function firstDivergingSeq(expected: unknown, actual: unknown): number | undefined {
-  if (!Array.isArray(expected) || !Array.isArray(actual)) return undefined
+  // Only two ordinary arrays are walked index by index: a sparse one may be 2^32 - 1 long.
+  if (!Array.isArray(expected) || !Array.isArray(actual) || objectKind(expected) !== ARRAY || objectKind(actual) !== ARRAY) return undefined
   const length = Math.max(expected.length, actual.length)
   for (let index = 0; index < length; index += 1) {
     if (firstDifference(expected[index], actual[index]) !== undefined) {
@@ -75,7 +148,8 @@ export function firstDivergingSeq(expected: unknown, actual: unknown): number | 
 /**
  * A judged value as JSON text, except for what JSON text cannot tell apart: `-0`, `NaN`, `Infinity`,
  * `undefined` (outside an object's members, which JSON drops too) and bigints are written as such, so
- * that a message never reads "expected 0, actual 0". Writing stops soon after `most` characters.
+ * that a message never reads "expected 0, actual 0". Holes in an array are counted, never walked:
+ * `[1,<2 holes>]`. Writing stops soon after `most` characters.
  */
 export function showValue(value: unknown, most = 400): string {
   const parts: string[] = []
@@ -92,15 +166,41 @@ export function showValue(value: unknown, most = 400): string {
     if (typeof item !== 'object' || item === null) return write(JSON.stringify(item) ?? String(item))
     if (ancestors.has(item)) return write('[cycle]')
     ancestors.add(item)
-    const entries = Array.isArray(item) ? item.map((element) => [undefined, element] as const) : Object.entries(item).filter(([, member]) => member !== undefined)
-    write(Array.isArray(item) ? '[' : '{')
-    entries.forEach(([key, member], index) => {
+    if (Array.isArray(item)) visitElements(item)
+    else visitMembers(item)
+    ancestors.delete(item)
+  }
+  const visitMembers = (object: object): void => {
+    write('{')
+    Object.entries(object).filter(([, member]) => member !== undefined).forEach(([key, member], index) => {
       if (index > 0) write(',')
-      if (key !== undefined) write(`${JSON.stringify(key)}:`)
+      write(`${JSON.stringify(key)}:`)
       visit(member)
     })
-    write(Array.isArray(item) ? ']' : '}')
-    ancestors.delete(item)
+    write('}')
+  }
+  const visitElements = (array: unknown[]): void => {
+    let entries: number[] | undefined
+    let items = 0
+    const item = (writeItem: () => void): void => {
+      if (items > 0) write(',')
+      items += 1
+      writeItem()
+    }
+    write('[')
+    for (let index = 0; index < array.length && written <= most;) {
+      if (Object.hasOwn(array, index)) {
+        item(() => visit(array[index]))
+        index += 1
+        continue
+      }
+      // A hole: jump to the next entry, found among the array's keys (listed once, only for a sparse array).
+      entries ??= Object.keys(array).filter(isArrayIndex).map(Number)
+      const next = entries.find((entry) => entry > index) ?? array.length
+      item(() => write(`<${plural(next - index, 'hole')}>`))
+      index = next
+    }
+    write(']')
   }
   try {
     visit(value)
@@ -113,16 +213,30 @@ export function showValue(value: unknown, most = 400): string {
 
 const show = (value: unknown): string => showValue(value)
 
-/** The value at `path`, shown; "(absent)" when there is no such member or element, which undefined is not. */
-function shownAt(value: unknown, path: string): string {
+/** The value at `path`, boxed; undefined when there is no such member or element, which a member holding undefined is not. */
+function valueAt(value: unknown, path: string): { value: unknown } | undefined {
   const parts = path.slice(1).match(/\.[^.[]+|\[\d+\]/g) ?? []
   let current: unknown = value
   for (const part of parts) {
     const key = part.startsWith('[') ? Number(part.slice(1, -1)) : part.slice(1)
-    if (!(isRecord(current) || Array.isArray(current)) || !Object.hasOwn(current, key)) return '(absent)'
+    if (!(isRecord(current) || Array.isArray(current)) || !Object.hasOwn(current, key)) return undefined
     current = (current as Record<string | number, unknown>)[key]
   }
-  return show(current)
+  return { value: current }
+}
+
+/**
+ * Both sides at the path where they differ, shown; each preceded by its kind when both are objects
+ * of different kinds, which their JSON text alone may not tell apart ("a plain object {}" against
+ * "an instance of Map {}").
+ */
+function shownSides(expected: unknown, actual: unknown, path: string): { expected: string; actual: string } {
+  const [left, right] = [valueAt(expected, path), valueAt(actual, path)]
+  const shown = (side: { value: unknown } | undefined): string => (side === undefined ? '(absent)' : show(side.value))
+  if (!isObject(left?.value) || !isObject(right?.value)) return { expected: shown(left), actual: shown(right) }
+  const [leftKind, rightKind] = [objectKind(left.value), objectKind(right.value)]
+  if (leftKind === rightKind) return { expected: shown(left), actual: shown(right) }
+  return { expected: `${leftKind} ${shown(left)}`, actual: `${rightKind} ${shown(right)}` }
 }
 
 function rejectionText(error: ExpectedRejection): string {
@@ -143,7 +257,7 @@ export function judge(result: OperationResult, expect: Expectation): Verdict {
   if (path === undefined) return { pass: true }
   const seq = firstDivergingSeq(expect.value, result.value)
   const where = seq === undefined ? '' : ` (logs diverge at seq ${seq})`
-  const diff: Mismatch = { path, expected: shownAt(expect.value, path), actual: shownAt(result.value, path) }
+  const diff: Mismatch = { path, ...shownSides(expect.value, result.value, path) }
   if (seq !== undefined) diff.divergingSeq = seq
   return { pass: false, reason: `value differs at ${path}${where}: expected ${diff.expected}, actual ${diff.actual}`, diff }
 }

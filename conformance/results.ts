@@ -4,9 +4,10 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AdapterMeta } from './adapter.ts'
 import { baselineFailsRun, type BaselineVerdict } from './baseline.ts'
-import type { CaseOutcome, CaseStatus } from './run-case.ts'
+import { NOT_PROVIDED, type CaseOutcome, type CaseStatus } from './run-case.ts'
 import { parseChapterPrefixes } from './spec-catalog.ts'
 import { projectRoot, type VectorCase } from './vector-cases.ts'
+import { plural } from './wording.ts'
 
 export interface AdapterRun {
   /** The adapter as the command line named it (a registered name or a command). */
@@ -14,6 +15,11 @@ export interface AdapterRun {
   /** Undefined when the adapter could not be started; `startError` then says why. */
   adapter?: AdapterMeta
   startError?: string
+  /**
+   * How the adapter broke the protocol after its last reply, which no case is left to report (a line
+   * when no reply was due, an exit status other than 0 on stop): the run fails, whatever the baseline.
+   */
+  stopError?: string
   outcomes: CaseOutcome[]
   baseline?: BaselineVerdict
   durationMs: number
@@ -79,13 +85,34 @@ export function testedNothing(run: AdapterRun): boolean {
 }
 
 /**
- * Whether this adapter's run fails: it could not start, it tested nothing, it has a fail or an error
- * that no baseline covers, or (strict) a baseline case passed.
+ * Whether this adapter's run fails: it could not start, it broke the protocol at stop, it tested
+ * nothing, it has a fail or an error that no baseline covers, or (strict) a baseline case passed.
  */
 export function runFails(run: AdapterRun, strictBaseline: boolean): boolean {
-  if (run.startError !== undefined || testedNothing(run)) return true
+  if (run.startError !== undefined || run.stopError !== undefined || testedNothing(run)) return true
   if (run.baseline !== undefined) return baselineFailsRun(run.baseline, strictBaseline)
   return failedCount(countOutcomes(run.outcomes)) > 0
+}
+
+/**
+ * Warnings about claims the run did not back: a claimed profile whose cases were skipped because the
+ * adapter lacks some of its operations, and a run in which every case was skipped.
+ */
+export function claimWarnings(run: AdapterRun, cases: readonly VectorCase[]): string[] {
+  const profileOf = new Map(cases.map((vector) => [vector.id, vector.profile]))
+  const lacking = new Map<string, { skipped: number; operations: Set<string> }>()
+  for (const outcome of run.outcomes) {
+    if (outcome.status !== 'skip' || !outcome.reason?.startsWith(NOT_PROVIDED)) continue
+    const profile = profileOf.get(outcome.id) ?? '?'
+    const entry = lacking.get(profile) ?? { skipped: 0, operations: new Set<string>() }
+    entry.skipped += 1
+    for (const operation of outcome.reason.slice(NOT_PROVIDED.length).split(', ')) entry.operations.add(operation)
+    lacking.set(profile, entry)
+  }
+  const warnings = [...lacking].map(([profile, { skipped, operations }]) =>
+    `profile ${profile} is claimed, but ${plural(skipped, 'of its cases was', 'of its cases were')} skipped for operations the adapter does not provide: ${[...operations].join(', ')}`)
+  if (testedNothing(run)) warnings.push('every selected case was skipped, so this run tested nothing: it fails')
+  return warnings
 }
 
 /** How a case stands against the baseline, when there is one and it has something to say. */
@@ -93,8 +120,22 @@ export function baselineMark(run: AdapterRun, outcome: CaseOutcome): 'known-fail
   const verdict = run.baseline
   if (verdict === undefined) return undefined
   const listed = Object.hasOwn(verdict.reasons, outcome.id)
-  if (outcome.status === 'fail' || outcome.status === 'error') return listed ? 'known-failure' : 'new-fail'
+  // No baseline excuses an error (baseline.ts).
+  if (outcome.status === 'error') return 'new-fail'
+  if (outcome.status === 'fail') return listed ? 'known-failure' : 'new-fail'
   return outcome.status === 'pass' && listed ? 'new-pass' : undefined
+}
+
+/**
+ * The name each run goes by in a closing table or a JUnit suite: its adapter's name, with the version
+ * too when another run goes by the same name (two builds of one implementation), so that their rows
+ * and suites stay apart.
+ */
+export function distinctRunNames(runs: readonly { label: string; adapter?: { name: string; version: string } | null }[]): string[] {
+  const nameOf = (run: (typeof runs)[number]): string => run.adapter?.name ?? run.label
+  const count = new Map<string, number>()
+  for (const run of runs) count.set(nameOf(run), (count.get(nameOf(run)) ?? 0) + 1)
+  return runs.map((run) => (count.get(nameOf(run))! > 1 && run.adapter ? `${run.adapter.name} ${run.adapter.version}` : nameOf(run)))
 }
 
 export function adapterTitle(run: AdapterRun): string {

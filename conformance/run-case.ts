@@ -1,8 +1,10 @@
 // Runs one expanded vector case against one adapter. A case passes only when every step passes;
 // an exception, a malformed result or a missing capability is never a pass.
+import { types } from 'node:util'
 import { isOperationResult, type Adapter } from './adapter.ts'
 import { AdapterFailure } from './adapter-process.ts'
-import { judge, type Mismatch } from './expectations.ts'
+import { judge, type Mismatch, type Verdict } from './expectations.ts'
+import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { Expectation, VectorCase } from './vector-cases.ts'
 import { shortened } from './wording.ts'
@@ -36,37 +38,75 @@ function decodedExpectation(expect: Expectation): Expectation {
   return 'value' in expect ? { value: decodeTagged(expect.value) } : expect
 }
 
-export async function runCase(adapter: Adapter, vector: VectorCase): Promise<CaseOutcome> {
+export interface RunOptions {
+  /**
+   * How long an in-process operation may take before its step is a timeout error (default 5000 ms, as
+   * for each reply of a subprocess adapter, which keeps its own timer).
+   */
+  timeoutMs?: number
+}
+
+export async function runCase(adapter: Adapter, vector: VectorCase, options: RunOptions = {}): Promise<CaseOutcome> {
   const skip = missingCapability(adapter, vector)
   if (skip) return { id: vector.id, status: 'skip', reason: skip }
   const started = performance.now()
-  const outcome = await runSteps(adapter, vector)
+  const outcome = await runSteps(adapter, vector, options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
   return { ...outcome, durationMs: Math.round((performance.now() - started) * 1000) / 1000 }
 }
 
 /**
- * A subprocess adapter's failure is reported as it is, so that the reason starts with its kind
- * (`timeout:`, `crash:`, `garbage:`, ..., spec/adapter-protocol.md); anything else an operation throws
- * is named with its stack.
+ * A subprocess adapter's failure, and an in-process operation's timeout, are reported as they are, so
+ * that the reason starts with its kind (`timeout:`, `crash:`, `garbage:`, ..., spec/adapter-protocol.md);
+ * anything else an operation throws is named with its stack.
  */
 function errorReason(operation: string, error: unknown): string {
   if (error instanceof AdapterFailure) return error.message
   return `${operation} threw: ${error instanceof Error ? error.stack ?? error.message : String(error)}`
 }
 
-async function runSteps(adapter: Adapter, vector: VectorCase): Promise<CaseOutcome> {
+/**
+ * The operation's result, or a timeout failure when an in-process operation has not settled within
+ * `timeoutMs`. The timer is cleared either way, so it never keeps the process alive.
+ */
+async function settledWithin<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AdapterFailure(`timeout: no reply to ${what} within ${timeoutMs} ms`)), timeoutMs)
+  })
+  try {
+    return await Promise.race([work, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** The verdict on one step's result; a result the runner cannot inspect (a revoked proxy, a getter that throws) is an error. */
+function judgeStep(result: unknown, expect: Expectation, operation: string): Verdict | { error: string } {
+  const expected = decodedExpectation(expect)
+  try {
+    if (!isOperationResult(result)) return { error: `${operation} returned no operation result: ${shortened(String(JSON.stringify(result)), 200)}` }
+    return judge(result, expected)
+  } catch (error) {
+    return { error: `${operation}: the reply's value cannot be compared: ${error instanceof Error ? error.message : String(error)}` }
+  }
+}
+
+async function runSteps(adapter: Adapter, vector: VectorCase, timeoutMs: number): Promise<CaseOutcome> {
   for (const [index, step] of vector.steps.entries()) {
     let result: unknown
     try {
-      const input = adapter.meta.transport === 'subprocess' ? step.input : decodeTagged(step.input) as Record<string, unknown>
-      result = await adapter.operations[step.operation]!(input, { caseId: vector.id, step: index })
+      if (adapter.meta.transport === 'subprocess') {
+        result = await adapter.operations[step.operation]!(step.input, { caseId: vector.id, step: index })
+      } else {
+        const work = adapter.operations[step.operation]!(decodeTagged(step.input) as Record<string, unknown>, { caseId: vector.id, step: index })
+        // Only a promise is awaited: resolving any other value would inspect it, which is judgeStep's to do.
+        result = types.isPromise(work) ? await settledWithin(work, timeoutMs, `${step.operation} (${vector.id} step ${index})`) : work
+      }
     } catch (error) {
       return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: errorReason(step.operation, error) }
     }
-    if (!isOperationResult(result)) {
-      return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: `${step.operation} returned no operation result: ${shortened(String(JSON.stringify(result)), 200)}` }
-    }
-    const verdict = judge(result, decodedExpectation(step.expect))
+    const verdict = judgeStep(result, step.expect, step.operation)
+    if ('error' in verdict) return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: verdict.error }
     if (!verdict.pass) {
       return { id: vector.id, status: 'fail', step: index, operation: step.operation, reason: `step ${index} (${step.operation}): ${verdict.reason}`, diff: verdict.diff }
     }

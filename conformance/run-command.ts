@@ -1,7 +1,8 @@
 // `dsh-conformance run`: the selected cases against each adapter, each compared with its baseline;
 // summaries on stdout, reports and baselines written as asked. The exit status is 1 when any
-// adapter's run fails (a fail or error no baseline covers, a NEW PASS under --strict-baseline, an
-// adapter that cannot start), 2 when the command line or a baseline file is wrong.
+// adapter's run fails (a fail no baseline covers, an error, a NEW PASS under --strict-baseline, an
+// adapter that cannot start), 2 when the command line or a baseline file is wrong, or when a report
+// or baseline asked for cannot be written (the others are written all the same).
 import { existsSync } from 'node:fs'
 import { adapterRunsFor } from './adapter-runs.ts'
 import { compareWithBaseline, currentBaseline, readBaseline, writeBaseline, type Baseline } from './baseline.ts'
@@ -10,7 +11,7 @@ import { adapterSummary, overallSummary } from './console-summary.ts'
 import { describeFilters, selectCases } from './filters.ts'
 import { runReport } from './reports/json.ts'
 import { writeReports } from './reports/write.ts'
-import { runFails, type AdapterRun } from './results.ts'
+import { adapterTitle, runFails, type AdapterRun } from './results.ts'
 import { suiteIdentity, type SuiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
 import { plural } from './wording.ts'
@@ -39,14 +40,29 @@ function loadBaselines(paths: readonly string[]): LoadedBaseline[] | { error: st
   return repeated === undefined ? loaded : { error: `two baselines name adapter ${repeated}` }
 }
 
-function writeBaselineOf(run: AdapterRun, template: string, context: { suite: SuiteIdentity; all: readonly VectorCase[]; previous?: Baseline }): string | undefined {
+interface BaselineWriting {
+  suite: SuiteIdentity
+  all: readonly VectorCase[]
+  previous?: Baseline
+  /** The files this run has written so far: two adapters of one name would write the same file. */
+  written: Set<string>
+}
+
+/** Writes one adapter's --write-baseline file: what was written, or why it could not be. */
+function writeBaselineOf(run: AdapterRun, template: string, context: BaselineWriting): { wrote: string } | { error: string } | undefined {
   if (run.adapter === undefined) return undefined
-  const path = template.replaceAll('{adapter}', run.adapter.name)
-  let previous = context.previous
-  if (previous === undefined && existsSync(path)) previous = readBaseline(path)
-  const baseline = currentBaseline({ adapter: run.adapter.name, suite: context.suite, outcomes: run.outcomes, suiteIds: context.all.map((vector) => vector.id), previous })
-  writeBaseline(path, baseline)
-  return `wrote ${path} (${baseline.failures.length} known failures of ${run.adapter.name})`
+  const name = run.adapter.name
+  const path = template.replaceAll('{adapter}', name)
+  if (context.written.has(path)) return { error: `${path} is not written for ${adapterTitle(run)}: another adapter of this run, also named ${name}, has just written it (give each build a name of its own)` }
+  try {
+    const previous = context.previous ?? (existsSync(path) ? readBaseline(path) : undefined)
+    const baseline = currentBaseline({ adapter: name, suite: context.suite, outcomes: run.outcomes, suiteIds: context.all.map((vector) => vector.id), previous })
+    writeBaseline(path, baseline)
+    context.written.add(path)
+    return { wrote: `wrote ${path} (${baseline.failures.length} known failures of ${name})` }
+  } catch (error) {
+    return { error: `cannot write the baseline of ${name} to ${path}: ${error instanceof Error ? error.message : String(error)}` }
+  }
 }
 
 /** `all` is the whole suite; tests pass it in to load the vectors once. */
@@ -66,12 +82,15 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
   const filtered = describeFilters(options.filters)
   console.log(`${suite.name} ${suite.version}, suite ${suite.contentHash}: ${filtered === '' ? plural(cases.length, 'case') : `${cases.length} of ${suite.caseCount} cases (${filtered})`}\n`)
   const runs: AdapterRun[] = []
-  const used = new Set<LoadedBaseline>()
+  /** Each baseline that applied, and the first run it applied to. */
+  const used = new Map<LoadedBaseline, string>()
   const caseIds = new Set(all.map((vector) => vector.id))
   for await (const run of adapterRunsFor(options.adapters, cases, options.timeoutMs)) {
     const loaded = run.adapter === undefined ? undefined : baselineFor(run.adapter.name, baselines, options.adapters.length)
     if (loaded !== undefined && run.adapter !== undefined) {
-      used.add(loaded)
+      const first = used.get(loaded)
+      if (first !== undefined) console.error(`warning: ${loaded.path} applies to ${adapterTitle(run)} as it did to ${first}: two adapters of this run are named ${run.adapter.name}`)
+      else used.set(loaded, adapterTitle(run))
       run.baseline = compareWithBaseline(run.outcomes, loaded.baseline, { source: loaded.path, adapter: run.adapter.name, suite, caseIds })
     }
     runs.push(run)
@@ -84,14 +103,22 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
     console.error(`warning: ${loaded.path} is the baseline of ${loaded.baseline.adapter}, which did not run`)
   }
   console.log(`${overallSummary(runs, options.strictBaseline)}\n`)
+  const outputErrors: string[] = []
   if (options.writeBaseline !== undefined) {
+    const written = new Set<string>()
     for (const run of runs) {
       const previous = run.adapter === undefined ? undefined : baselineFor(run.adapter.name, baselines, runs.length)?.baseline
-      const written = writeBaselineOf(run, options.writeBaseline, { suite, all, previous })
-      if (written !== undefined) console.log(written)
+      const outcome = writeBaselineOf(run, options.writeBaseline, { suite, all, previous, written })
+      if (outcome === undefined) continue
+      if ('wrote' in outcome) console.log(outcome.wrote)
+      else outputErrors.push(outcome.error)
     }
   }
   const report = runReport({ suite, filters: options.filters, cases, runs, strictBaseline: options.strictBaseline, startedAt, durationMs: Date.now() - startedAt.getTime() })
-  for (const path of writeReports(options.reports, report)) console.log(`wrote ${path}`)
+  const reports = writeReports(options.reports, report)
+  for (const path of reports.paths) console.log(`wrote ${path}`)
+  outputErrors.push(...reports.errors)
+  for (const error of outputErrors) console.error(error)
+  if (outputErrors.length > 0) return 2
   return report.passed ? 0 : 1
 }

@@ -1,10 +1,10 @@
 // The runner's side of the subprocess adapter protocol (spec/adapter-protocol.md): any program that
 // speaks it, in any language, becomes an Adapter. Every reply is checked against the protocol schemas;
 // a timeout, a crash, garbage or an invalid reply fails the step (an error, never a pass), and the
-// next step runs in a fresh process.
+// next step runs in a fresh process. What goes wrong after the last reply, close() reports.
 import type { ProtocolStarted } from '../generated/types/index.ts'
 import type { Adapter, Operation, StepContext } from './adapter.ts'
-import { AdapterFailure, AdapterProcess, AdapterStartFailure, preview, TextTail } from './adapter-process.ts'
+import { AdapterFailure, AdapterProcess, AdapterStartFailure, preview, TextTail, timeoutProblem } from './adapter-process.ts'
 import { firstDifference, type OperationResult } from './expectations.ts'
 import { PROTOCOL_VERSION, protocolViolation, runMessage, startMessage, stopMessage } from './protocol.ts'
 import { decodeTagged } from './tagged-values.ts'
@@ -23,7 +23,7 @@ export interface SubprocessOptions {
 
 export const DEFAULT_TIMEOUT_MS = 5000
 /** The least time a process gets to start and answer start: some runtimes take seconds to boot. */
-const MIN_START_TIMEOUT_MS = 10_000
+export const MIN_START_TIMEOUT_MS = 10_000
 const DEFAULT_STOP_GRACE_MS = 2000
 const STDERR_LIMIT = 64 * 1024
 /** After this many restarts in a row that fail, every further step fails at once. */
@@ -33,6 +33,23 @@ type ReplyKind = 'started' | 'result'
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
+}
+
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message)
+}
+
+/**
+ * Runs a check that walks a reply recursively (the schema validator, the tagged-value decoder). A reply
+ * nested deeper than the runner's stack can follow is an invalid reply, not an exception of the runner.
+ */
+function checkedWithinDepth<T>(check: () => T): T {
+  try {
+    return check()
+  } catch (error) {
+    if (isStackOverflow(error)) throw new AdapterFailure('invalid reply: the reply is nested too deeply to check (write deep chains of one-element arrays as the nested tag)')
+    throw error
+  }
 }
 
 /** The reply in one line, parsed and checked against its schema; AdapterFailure when it is not one. */
@@ -47,7 +64,7 @@ function parseReply(line: string, kind: ReplyKind): Record<string, unknown> {
   if (kind === 'started' && record !== undefined && 'protocol' in record && record['protocol'] !== PROTOCOL_VERSION) {
     throw new AdapterFailure(`invalid reply: the adapter speaks protocol ${JSON.stringify(record['protocol'])}, the runner protocol ${PROTOCOL_VERSION}`)
   }
-  const violation = protocolViolation(kind, reply)
+  const violation = checkedWithinDepth(() => protocolViolation(kind, reply))
   if (violation !== undefined || record === undefined) throw new AdapterFailure(`invalid reply: ${violation}: ${preview(line)}`)
   return record
 }
@@ -57,8 +74,9 @@ function resultOf(reply: Record<string, unknown>): OperationResult {
   const result = reply['result'] as OperationResult
   if (!result.ok) return result
   try {
-    return { ok: true, value: decodeTagged(result.value) }
+    return { ok: true, value: checkedWithinDepth(() => decodeTagged(result.value)) }
   } catch (error) {
+    if (error instanceof AdapterFailure) throw error
     throw new AdapterFailure(`invalid reply: the value holds a malformed tagged value (${messageOf(error)})`)
   }
 }
@@ -82,6 +100,9 @@ async function launch(command: string, cwd: string | undefined, timeoutMs: numbe
 export async function startSubprocessAdapter(command: string, options: SubprocessOptions = {}): Promise<Adapter> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const startTimeoutMs = options.startTimeoutMs ?? Math.max(timeoutMs, MIN_START_TIMEOUT_MS)
+  const stopGraceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS
+  const problem = timeoutProblem('timeoutMs', timeoutMs) ?? timeoutProblem('startTimeoutMs', startTimeoutMs) ?? timeoutProblem('stopGraceMs', stopGraceMs)
+  if (problem !== undefined) throw new RangeError(`startSubprocessAdapter: ${problem}`)
   const stderr = new TextTail(STDERR_LIMIT)
   const first = await launch(command, options.cwd, startTimeoutMs, stderr).catch((error: unknown) => {
     throw new AdapterStartFailure(messageOf(error), stderr.toString())
@@ -91,6 +112,8 @@ export async function startSubprocessAdapter(command: string, options: Subproces
   let failedRestarts = 0
   let nextSeq = 0
   let closed = false
+  /** The step being run, from the call to its outcome: one at a time, as the protocol says. */
+  let stepInFlight: string | undefined
 
   async function restart(): Promise<AdapterProcess> {
     if (failedRestarts >= MAX_FAILED_RESTARTS) {
@@ -115,21 +138,41 @@ export async function startSubprocessAdapter(command: string, options: Subproces
   /** The process to send the next step to: the current one, or a restarted one after a failure. */
   async function usableProcess(): Promise<AdapterProcess> {
     if (closed) throw new AdapterFailure('the adapter was closed')
-    if (current?.failure !== undefined) {
-      // It failed between two steps; nobody has reported that yet, so this step does.
-      const reason = current.failure
+    const idleFailure = current?.unusable()
+    if (idleFailure !== undefined) {
+      // It failed or ended between two steps; nobody has reported that yet, so this step does.
       current = undefined
-      throw new AdapterFailure(`${reason} (while idle, before this step was sent)`)
+      throw new AdapterFailure(`${idleFailure} (while idle, before this step was sent)`)
     }
     current ??= await restart()
+    if (closed) {
+      // Closed while the restart was under way: the new process must not outlive the adapter.
+      current.fail('the adapter was closed')
+      current = undefined
+      throw new AdapterFailure('the adapter was closed')
+    }
     return current
   }
 
+  /** One step at a time: a step that comes while another is in flight fails at once, and nothing else changes. */
   async function run(operation: OperationName, input: Record<string, unknown>, context?: StepContext): Promise<OperationResult> {
+    const step = `${operation}${context === undefined ? '' : `, ${context.caseId} step ${context.step}`}`
+    if (stepInFlight !== undefined) {
+      throw new AdapterFailure(`not sent: ${step} came while ${stepInFlight} was in flight, and a subprocess adapter runs one step at a time (run the cases one after another)`)
+    }
+    stepInFlight = step
+    try {
+      return await runStep(operation, input, context, step)
+    } finally {
+      stepInFlight = undefined
+    }
+  }
+
+  async function runStep(operation: OperationName, input: Record<string, unknown>, context: StepContext | undefined, step: string): Promise<OperationResult> {
     const child = await usableProcess()
     const message = runMessage(nextSeq, operation, input, context)
     nextSeq += 1
-    const what = `seq ${message.seq} (${operation}${context === undefined ? '' : `, ${context.caseId} step ${context.step}`})`
+    const what = `seq ${message.seq} (${step})`
     let reply: Record<string, unknown>
     try {
       reply = parseReply(await child.request(message, timeoutMs, what), 'result')
@@ -159,13 +202,24 @@ export async function startSubprocessAdapter(command: string, options: Subproces
     },
     operations,
     stderr: () => stderr.toString(),
+    /**
+     * Stops the process. Rejects with an AdapterFailure when the adapter broke the protocol after its
+     * last reply, which no step is left to report: it failed or ended while idle, wrote a line when no
+     * reply was due, or did not exit with status 0 on stop.
+     */
     async close(): Promise<void> {
       closed = true
       const child = current
       current = undefined
       if (child === undefined) return
-      child.send(stopMessage())
-      await child.waitForExit(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS)
+      if (stepInFlight !== undefined) {
+        child.fail(`the adapter was closed while ${stepInFlight} was in flight`)
+        return
+      }
+      const idleFailure = child.unusable()
+      if (idleFailure !== undefined) throw new AdapterFailure(`${idleFailure} (while idle, after the last step)`)
+      const violation = await child.stop(stopMessage(), stopGraceMs)
+      if (violation !== undefined) throw new AdapterFailure(violation)
     },
   }
 }

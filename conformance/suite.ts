@@ -3,17 +3,18 @@ import type { Adapter } from './adapter.ts'
 import type { BaselineVerdict } from './baseline.ts'
 import { adapterSummary } from './console-summary.ts'
 import { runFails } from './results.ts'
-import { runCase, type CaseOutcome } from './run-case.ts'
+import { runCase, type CaseOutcome, type RunOptions } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
 
 export async function runSuite(
   adapter: Adapter,
   cases: readonly VectorCase[],
   progress?: (done: number, total: number, outcome: CaseOutcome) => void,
+  options: RunOptions = {},
 ): Promise<CaseOutcome[]> {
   const outcomes: CaseOutcome[] = []
   for (const vector of cases) {
-    const outcome = await runCase(adapter, vector)
+    const outcome = await runCase(adapter, vector, options)
     outcomes.push(outcome)
     progress?.(outcomes.length, cases.length, outcome)
   }

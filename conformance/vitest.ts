@@ -3,21 +3,23 @@
 //   import { registerConformanceSuite } from 'dsh-session-conformance/vitest'
 //   registerConformanceSuite({ adapterCmd: 'python3 adapter.py', baseline: 'conformance-baseline.yaml' })
 //
-// Each selected case becomes one test. A skip (capability not declared) and a failure the baseline
-// lists are skipped tests that say why, never passes; a fail or an error is a failed test; a listed
-// case that passes is a failed test under strictBaseline, and a warning otherwise. Notes on the baseline
-// (another adapter's, an older suite's, ids the suite does not have) are warnings too. A last test
-// fails when every case was skipped: such a suite tested nothing.
+// Each selected case becomes one test. A skip (capability not declared) and a fail the baseline
+// lists are skipped tests that say why, never passes; any other fail, and every error, is a failed
+// test (no baseline excuses an error); a listed case that passes is a failed test under
+// strictBaseline, and a warning otherwise. Notes on the baseline (another adapter's, an older
+// suite's, ids the suite does not have) are warnings too. A last test fails when every case was
+// skipped: such a suite tested nothing. The tests run one after another, whatever the caller's
+// configuration says: they share one adapter, which answers one request at a time.
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest'
 import { adapterClaimProblem, type Adapter } from './adapter.ts'
 import { AdapterStartFailure } from './adapter-process.ts'
 import { stderrTailOf } from './adapter-runs.ts'
 import { adapterByName } from './adapters/registry.ts'
-import { baselineNotes, readBaseline, type Baseline } from './baseline.ts'
+import { baselineFrom, baselineNotes, readBaseline, type Baseline } from './baseline.ts'
 import { describeFilters, filtersFromLists, selectCases, type CaseFilters } from './filters.ts'
 import { runCase } from './run-case.ts'
 import { suiteIdentity } from './suite-identity.ts'
-import { DEFAULT_TIMEOUT_MS, startSubprocessAdapter } from './subprocess-adapter.ts'
+import { DEFAULT_TIMEOUT_MS, MIN_START_TIMEOUT_MS, startSubprocessAdapter } from './subprocess-adapter.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
 
 export interface ConformanceSuiteOptions {
@@ -27,7 +29,7 @@ export interface ConformanceSuiteOptions {
   adapterCmd?: string
   /** The working directory of adapterCmd. */
   cwd?: string
-  /** How long each reply of adapterCmd may take (default 5000 ms). */
+  /** How long each reply of adapterCmd, or each operation of an adapter object, may take (default 5000 ms). */
   timeoutMs?: number
   /** Known failures: the path of a baseline file (YAML or JSON), or its content. */
   baseline?: string | Baseline
@@ -48,8 +50,8 @@ async function openAdapter(options: ConformanceSuiteOptions): Promise<{ adapter:
   return { adapter: options.adapter!, owned: false }
 }
 
-async function runAsTest(context: TestContext, adapter: Adapter, vector: VectorCase, listedReason: string | undefined, strict: boolean, ran: () => void): Promise<void> {
-  const outcome = await runCase(adapter, vector)
+async function runAsTest(context: TestContext, adapter: Adapter, vector: VectorCase, listedReason: string | undefined, strict: boolean, ran: () => void, timeoutMs: number): Promise<void> {
+  const outcome = await runCase(adapter, vector, { timeoutMs })
   if (outcome.status === 'skip') context.skip(outcome.reason)
   ran()
   if (outcome.status === 'pass') {
@@ -59,8 +61,10 @@ async function runAsTest(context: TestContext, adapter: Adapter, vector: VectorC
     console.warn(newPass)
     return
   }
-  if (listedReason !== undefined) context.skip(`known ${outcome.status} (baseline): ${listedReason}`)
-  throw new Error(`${outcome.status.toUpperCase()} ${vector.id} [${vector.requirements.join(', ')}]: ${outcome.reason ?? ''}`)
+  // A baseline lists wrong answers; an error says nothing about the answer, so none is excused.
+  if (listedReason !== undefined && outcome.status === 'fail') context.skip(`known fail (baseline): ${listedReason}`)
+  const listedNote = listedReason === undefined ? '' : ' (the baseline lists this case, but no baseline excuses an error)'
+  throw new Error(`${outcome.status.toUpperCase()} ${vector.id} [${vector.requirements.join(', ')}]${listedNote}: ${outcome.reason ?? ''}`)
 }
 
 /** Registers one test per selected case, grouped by chapter, with vitest's describe and it. */
@@ -73,13 +77,17 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
   const all = loadVectorCases()
   const cases = selectCases(all, filters)
   if (cases.length === 0) throw new Error(`registerConformanceSuite: no case matches the filters ${describeFilters(filters)}`)
-  const baseline = typeof options.baseline === 'string' ? readBaseline(options.baseline) : options.baseline
+  // A baseline given as content is checked as a file's would be: no entry without a reason, none twice.
+  const baseline = typeof options.baseline === 'string' ? readBaseline(options.baseline) : options.baseline === undefined ? undefined : baselineFrom(options.baseline, 'the baseline option')
   const listed = new Map(baseline?.failures.map((entry) => [entry.id, entry.reason]))
   const stepTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  // A case may first restart an adapter that crashed or hung in the case before, which may take the
+  // subprocess adapter's whole start timeout; vitest must not give up on the case before the runner does.
+  const restartAllowance = Math.max(stepTimeout, MIN_START_TIMEOUT_MS)
   let opened: { adapter: Adapter; owned: boolean } | undefined
   let ran = 0
 
-  describe(options.name ?? 'dsh-session conformance', () => {
+  describe.sequential(options.name ?? 'dsh-session conformance', () => {
     beforeAll(async () => {
       opened = await openAdapter(options).catch((error: unknown) => {
         if (!(error instanceof AdapterStartFailure)) throw error
@@ -94,10 +102,10 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
       if (opened?.owned) await opened.adapter.close?.()
     })
     for (const chapter of [...new Set(cases.map((vector) => vector.chapter))]) {
-      describe(chapter, () => {
+      describe.sequential(chapter, () => {
         for (const vector of cases.filter((candidate) => candidate.chapter === chapter)) {
-          const timeout = (vector.steps.length + 1) * stepTimeout
-          it(`${vector.id}: ${vector.title}`, (context) => runAsTest(context, opened!.adapter, vector, listed.get(vector.id), options.strictBaseline ?? false, () => { ran += 1 }), timeout)
+          const timeout = restartAllowance + (vector.steps.length + 1) * stepTimeout
+          it(`${vector.id}: ${vector.title}`, (context) => runAsTest(context, opened!.adapter, vector, listed.get(vector.id), options.strictBaseline ?? false, () => { ran += 1 }, stepTimeout), timeout)
         }
       })
     }

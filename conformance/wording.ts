@@ -5,6 +5,15 @@ export function plural(count: number, noun: string, nouns = `${noun}s`): string 
   return `${count} ${count === 1 ? noun : nouns}`
 }
 
+/**
+ * Text an adapter chose (its name, a reason it gave), made safe for one line of a terminal: a control
+ * character (an escape sequence could hide the verdict that follows, a line feed could forge a line)
+ * is shown as its \u escape.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
 /** The most characters of a message a report prints; the rest is counted, not shown. */
 export const MESSAGE_MOST = 1000
 

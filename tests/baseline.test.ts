@@ -60,11 +60,19 @@ describe('comparing a run with its baseline', () => {
   it('fails the run on a NEW FAIL; on a NEW PASS only under strict', () => {
     const failing = compareWithBaseline(OUTCOMES, BASELINE, context)
     expect(baselineFailsRun(failing, false)).toBe(true)
-    const listedAll: Baseline = { ...BASELINE, failures: [...BASELINE.failures, { id: 'surf-b', reason: 'r' }, { id: 'surf-c', reason: 'r' }] }
-    const passing = compareWithBaseline(OUTCOMES, listedAll, context)
+    const withoutError = OUTCOMES.filter((outcome) => outcome.status !== 'error')
+    const listedAll: Baseline = { ...BASELINE, failures: [...BASELINE.failures, { id: 'surf-b', reason: 'r' }] }
+    const passing = compareWithBaseline(withoutError, listedAll, context)
     expect(passing.newFailures).toEqual([])
     expect(baselineFailsRun(passing, false)).toBe(false)
     expect(baselineFailsRun(passing, true)).toBe(true)
+  })
+
+  it('excuses no error: a listed case that crashed, timed out or replied out of protocol is a NEW FAIL', () => {
+    // surf-c errs (OUTCOMES); the baseline lists it, as if for the wrong answer it once gave.
+    const verdict = compareWithBaseline(OUTCOMES, { ...BASELINE, failures: [...BASELINE.failures, { id: 'surf-b', reason: 'r' }, { id: 'surf-c', reason: 'r' }] }, context)
+    expect(verdict).toMatchObject({ newFailures: ['surf-c'], stillFailing: ['comp-b', 'surf-b'], notRun: [] })
+    expect(baselineFailsRun(verdict, false)).toBe(true)
   })
 })
 
@@ -73,6 +81,7 @@ describe('writing a baseline', () => {
   const previous: Baseline = {
     adapter: 'fake-impl',
     failures: [
+      { id: 'surf-b', reason: 'U4: PROC-3 shapes on append' },
       { id: 'surf-c', reason: 'U4: PROC-3 shapes on append' },
       { id: 'not-run-here', reason: 'U4: PROC-3 shapes on append' },
       { id: 'withdrawn-case', reason: 'gone from the suite' },
@@ -80,12 +89,12 @@ describe('writing a baseline', () => {
     ],
   }
 
-  it('lists current failures, keeps known reasons, carries over cases not run, drops withdrawn ids, groups by reason', () => {
+  it('lists current fails, keeps known reasons, carries over cases not run, drops withdrawn ids and errors, groups by reason', () => {
     const written = currentBaseline({ adapter: 'fake-impl', suite: SUITE, outcomes: OUTCOMES, suiteIds, previous })
     expect(written.suiteHash).toBe(SUITE.contentHash)
+    // surf-c errs in this run: no baseline excuses an error, so none lists one.
     expect(written.failures).toEqual([
-      { id: 'surf-b', reason: 'step 0 (surface): value differs at $.nodes[0]: expected 3, actual 2' },
-      { id: 'surf-c', reason: 'U4: PROC-3 shapes on append' },
+      { id: 'surf-b', reason: 'U4: PROC-3 shapes on append' },
       { id: 'not-run-here', reason: 'U4: PROC-3 shapes on append' },
       { id: 'comp-b', reason: 'step 0 (relations): value differs at $.violations[1] (logs diverge at seq 3): expected {"code":"X"}, actual undefined' },
     ])

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { expectedRejectionOf, firstDifference, firstDivergingSeq, judge, showValue } from '../conformance/expectations.ts'
+import { decodeTagged } from '../conformance/tagged-values.ts'
 
 describe('firstDifference', () => {
   it('tells 0 from -0 and NaN from NaN as equal', () => {
@@ -27,6 +28,63 @@ describe('firstDifference', () => {
       other = [other]
     }
     expect(firstDifference(deep, other)?.length).toBeGreaterThan(100_000)
+  })
+})
+
+describe('kinds (JSON-14: equal values are of the same kind)', () => {
+  const reasonFor = (actual: unknown, expected: unknown): string | undefined => {
+    const verdict = judge({ ok: true, value: actual }, { value: expected })
+    return verdict.pass ? undefined : verdict.reason
+  }
+
+  it.each([
+    [{ $dsh: 'instance', class: 'Date' }, 'an instance of Date {}'],
+    [{ $dsh: 'instance', class: 'Map' }, 'an instance of Map {}'],
+    [{ $dsh: 'instance', class: 'Widget', value: 1 }, 'an instance of Widget {"value":1}'],
+    [{ $dsh: 'with-prototype', prototype: 'bare', value: {} }, 'an object with a non-intrinsic prototype {}'],
+    [{ $dsh: 'with-prototype', prototype: 'forged-object', value: {} }, 'an object with a non-intrinsic prototype {}'],
+    [{ $dsh: 'with-prototype', prototype: 'plain-object', value: {} }, 'an object with a non-intrinsic prototype {}'],
+    [{ $dsh: 'symbol-key', object: {} }, 'an object with a symbol-keyed member {}'],
+    [{ $dsh: 'non-enumerable', object: {}, key: 'k', value: 1 }, 'an object with the non-enumerable member "k" {}'],
+  ])('a plain object is not %j', (tagged, actual) => {
+    expect(reasonFor({ data: decodeTagged(tagged) }, { data: {} })).toBe(`value differs at $.data: expected a plain object {}, actual ${actual}`)
+  })
+
+  it.each([
+    [{ $dsh: 'array-property', items: [], key: 'extra', value: 1 }, 'an array with the extra property "extra" []'],
+    [{ $dsh: 'symbol-key', object: [] }, 'an array with a symbol-keyed member []'],
+    [{ $dsh: 'with-prototype', prototype: 'array', value: [] }, 'an array with a non-intrinsic prototype []'],
+    [{ $dsh: 'instance', class: 'ArraySubclass' }, 'an array with a non-intrinsic prototype []'],
+    [{ $dsh: 'sparse-array', length: 1 }, 'a sparse array [<1 hole>]'],
+  ])('an array is not %j', (tagged, actual) => {
+    expect(reasonFor({ replacements: decodeTagged(tagged) }, { replacements: [] })).toBe(`value differs at $.replacements: expected an array [], actual ${actual}`)
+  })
+
+  it('tells an array from an object by kind, and finds no kind difference where there is none', () => {
+    expect(reasonFor({}, [])).toBe('value differs at $: expected an array [], actual a plain object {}')
+    expect(reasonFor({ a: [1] }, { a: [2] })).toBe('value differs at $.a[0]: expected 2, actual 1')
+  })
+
+  it("counts null-prototype objects and another realm's objects and arrays as plain (JSON-9, JSON-8)", () => {
+    expect(reasonFor(decodeTagged({ $dsh: 'null-prototype', object: { a: 1 } }), { a: 1 })).toBeUndefined()
+    expect(reasonFor(decodeTagged({ $dsh: 'foreign-realm', value: { a: [1, { b: 2 }] } }), { a: [1, { b: 2 }] })).toBeUndefined()
+    expect(reasonFor({ a: 1 }, decodeTagged({ $dsh: 'null-prototype', object: { a: 1 } }))).toBeUndefined()
+  })
+
+  it('compares two sparse arrays by length and entries, never by walking their holes', () => {
+    const sparse = (length: number, entries: Record<string, unknown>): unknown => decodeTagged({ $dsh: 'sparse-array', length, entries })
+    expect(reasonFor(sparse(4_294_967_295, { 7: 'x' }), sparse(4_294_967_295, { 7: 'x' }))).toBeUndefined()
+    expect(reasonFor(sparse(3, { 1: 'x' }), sparse(3, { 1: 'y' }))).toBe('value differs at $[1]: expected "y", actual "x"')
+    expect(reasonFor(sparse(3, { 1: 'x' }), sparse(3, { 2: 'x' }))).toBe('value differs at $[1]: expected (absent), actual "x"')
+    expect(reasonFor(sparse(4, {}), sparse(3, {}))).toBe('value differs at $: expected [<3 holes>], actual [<4 holes>]')
+  })
+
+  it('judges a reply of the longest sparse array at once', () => {
+    const started = performance.now()
+    const longest = decodeTagged({ $dsh: 'sparse-array', length: 4_294_967_295, entries: { 1: 'x' } })
+    expect(reasonFor(longest, [])).toBe('value differs at $: expected an array [], actual a sparse array [<1 hole>,"x",<4294967293 holes>]')
+    expect(reasonFor([longest], [[1]])).toBe('value differs at $[0] (logs diverge at seq 0): expected an array [1], actual a sparse array [<1 hole>,"x",<4294967293 holes>]')
+    expect(performance.now() - started).toBeLessThan(1000)
   })
 })
 
@@ -86,6 +144,11 @@ describe('how a judged value is shown', () => {
     expect((judge({ ok: true, value: { generation: -0 } }, { value: { generation: 0 } }) as { reason: string }).reason).toBe('value differs at $.generation: expected 0, actual -0')
     expect(showValue([-0, Number.NaN, Number.POSITIVE_INFINITY, -Infinity, undefined, 5n, 'x', null, true])).toBe('[-0,NaN,Infinity,-Infinity,undefined,5n,"x",null,true]')
     expect(showValue({ a: undefined, b: { c: -0 } })).toBe('{"b":{"c":-0}}')
+  })
+
+  it('counts the holes of an array instead of walking them', () => {
+    expect(showValue([1, , 3, , ,])).toBe('[1,<1 hole>,3,<2 holes>]')
+    expect(showValue(decodeTagged({ $dsh: 'sparse-array', length: 4_294_967_295, entries: { 0: null } }))).toBe('[null,<4294967294 holes>]')
   })
 
   it('marks a cycle, stops soon after its limit, and survives an object that throws when inspected', () => {

@@ -128,6 +128,31 @@ describe('Markdown report', () => {
   })
 })
 
+describe('claims the run did not back', () => {
+  it('are warnings in the JSON and Markdown reports, as on the console', () => {
+    const run = plainRun()
+    run.outcomes = [...run.outcomes.filter((outcome) => outcome.id !== 'jsonl-a'), { id: 'jsonl-a', status: 'skip', reason: 'operation(s) not provided: encodeJsonl' }]
+    const report = runReport(record([run]))
+    const warning = 'profile jsonl is claimed, but 1 of its cases was skipped for operations the adapter does not provide: encodeJsonl'
+    expect(report.runs[0]?.warnings).toEqual([warning])
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true)
+    expect(markdownReport(report)).toContain(`Warning: ${warning}`)
+  })
+})
+
+describe('an adapter that broke the protocol after its last reply', () => {
+  it('fails the run in every report, and says how', () => {
+    const run = { ...plainRun(), outcomes: plainRun().outcomes.filter((outcome) => outcome.status === 'pass'), stopError: 'crash: the adapter ended with exit code 3 on stop; it must exit with status 0' }
+    const report = runReport(record([run]))
+    expect(report.runs[0]).toMatchObject({ passed: false, stopError: run.stopError })
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true)
+    expect(markdownReport(report)).toContain(`After the last case, the adapter broke the protocol: ${run.stopError}`)
+    const suites = descendants(parseXml(junitReport(report)), 'testsuite')
+    const stop = suites.find((suite) => suite.attributes['name'] === 'fake-impl stop')
+    expect(stop === undefined ? [] : countsOf(stop)).toEqual([1, 0, 1, 0])
+  })
+})
+
 describe('--report', () => {
   it('takes FORMAT=PATH pairs and refuses unknown formats and missing paths', () => {
     const targets: ReportTargets = {}

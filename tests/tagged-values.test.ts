@@ -1,7 +1,7 @@
 // The tag decoders that build host values JSON cannot carry (conformance/tagged-values.ts): each
 // must give exactly the value vectors/README.md ("Tagged values") describes.
 import { describe, expect, it } from 'vitest'
-import { decodeTagged } from '../conformance/tagged-values.ts'
+import { decodeTagged, MalformedTaggedValue, MOST_BUILT_ELEMENTS, MOST_SPARSE_LENGTH } from '../conformance/tagged-values.ts'
 
 const prototypeOf = (value: unknown): unknown => Object.getPrototypeOf(value)
 
@@ -63,5 +63,81 @@ describe('tagged values', () => {
     expect(typeof (array as unknown as Record<symbol, unknown>)[symbols[0]!]).toBe('function')
     const object = decodeTagged({ $dsh: 'symbol-key', object: { a: 1 } }) as Record<symbol, unknown>
     expect(Object.getOwnPropertySymbols(object).map(symbol => object[symbol])).toEqual([true])
+  })
+})
+
+describe('malformed tagged values', () => {
+  // In a reply these are `invalid reply:` (spec/adapter-protocol.md): nothing may be filled in.
+  it.each([
+    [{ $dsh: 'object' }, /tag "object" needs a member "value"/],
+    [{ $dsh: 'object', value: [1] }, /tag "object" needs "value" to be an object/],
+    [{ $dsh: 'null-prototype' }, /tag "null-prototype" needs a member "object"/],
+    [{ $dsh: 'null-prototype', object: [1] }, /tag "null-prototype" needs "object" to be an object/],
+    [{ $dsh: 'sparse-array' }, /tag "sparse-array" needs a member "length"/],
+    [{ $dsh: 'sparse-array', length: -1 }, /tag "sparse-array" needs "length" to be an integer from 0 to 4294967295, not -1/],
+    [{ $dsh: 'sparse-array', length: 2, entries: { 2: 'x' } }, /tag "sparse-array" of length 2 has no index "2"/],
+    [{ $dsh: 'sparse-array', length: 2, entries: { extra: 'x' } }, /has no index "extra"/],
+    [{ $dsh: 'nested', depth: 'deep', leaf: [] }, /tag "nested" needs "depth" to be an integer from 0 to 1000000, not "deep"/],
+    [{ $dsh: 'nested', depth: 1.5, leaf: [] }, /"depth" to be an integer/],
+    [{ $dsh: 'nested', depth: 3 }, /tag "nested" needs a member "leaf"/],
+    [{ $dsh: 'shared', count: 'none', value: [] }, /tag "shared" needs "count" to be an integer/],
+    [{ $dsh: 'shared', count: 2 }, /tag "shared" needs a member "value"/],
+    [{ $dsh: 'foreign-realm' }, /tag "foreign-realm" needs a member "value"/],
+    [{ $dsh: 'bigint' }, /tag "bigint" needs a member "value"/],
+    [{ $dsh: 'bigint', value: '' }, /tag "bigint" needs "value" to be a decimal integer/],
+    [{ $dsh: 'bigint', value: 12 }, /tag "bigint" needs "value" to be a string, not 12/],
+    [{ $dsh: 'self-cycle', object: {} }, /tag "self-cycle" needs a member "key"/],
+    [{ $dsh: 'self-cycle', object: 1, key: 'k' }, /tag "self-cycle" needs "object" to be an object, not 1/],
+    [{ $dsh: 'non-enumerable', object: {}, key: 'k' }, /tag "non-enumerable" needs a member "value"/],
+    [{ $dsh: 'array-property', items: [], key: 'length', value: 1 }, /tag "array-property" needs "key" to name no element and not the length/],
+    [{ $dsh: 'array-property', items: [], key: '0', value: 1 }, /needs "key" to name no element/],
+    [{ $dsh: 'array-property', items: {}, key: 'k', value: 1 }, /needs "items" to be an array/],
+    [{ $dsh: 'with-prototype', prototype: 'bare' }, /tag "with-prototype" needs a member "value"/],
+    [{ $dsh: 'with-prototype', prototype: 'bare', value: 1 }, /needs "value" to be an object or an array, not 1/],
+    [{ $dsh: 'instance' }, /tag "instance" needs a member "class"/],
+    [{ $dsh: 'instance', class: 'Date', value: 1 }, /tag "instance" of class Date takes no "value"/],
+    [{ $dsh: '-0', value: 1 }, /tag "-0" has no member "value"/],
+    [{ $dsh: 'undefined', extra: true }, /tag "undefined" has no member "extra"/],
+    [{ $dsh: 'Object' }, /unknown tagged value "Object"/],
+    [{ $dsh: 5 }, /unknown tagged value 5/],
+  ])('%j is refused', (tagged, message) => {
+    expect(() => decodeTagged({ data: [tagged] })).toThrow(MalformedTaggedValue)
+    expect(() => decodeTagged({ data: [tagged] })).toThrow(message)
+  })
+
+  it('keeps the defaults the tag table documents: symbol-key holds true, shared has two, entries may be absent', () => {
+    expect(decodeTagged({ $dsh: 'shared', value: 1 })).toEqual([1, 1])
+    expect(decodeTagged({ $dsh: 'sparse-array', length: 2 })).toHaveLength(2)
+  })
+
+  it('decodes the escape literally, a $dsh member included', () => {
+    expect(decodeTagged({ $dsh: 'object', value: { $dsh: 'literal', n: { $dsh: '-0' } } })).toEqual({ $dsh: 'literal', n: -0 })
+  })
+})
+
+describe('sizes a tagged value may ask for', () => {
+  it('refuses a nested depth or a shared count beyond the limit at once, before building anything', () => {
+    const started = performance.now()
+    expect(() => decodeTagged({ $dsh: 'nested', depth: 1e12, leaf: 0 })).toThrow(`tag "nested" needs "depth" to be an integer from 0 to ${MOST_BUILT_ELEMENTS}, not 1000000000000`)
+    expect(() => decodeTagged({ $dsh: 'shared', count: 1e9, value: 0 })).toThrow(`tag "shared" needs "count" to be an integer from 0 to ${MOST_BUILT_ELEMENTS}`)
+    expect(performance.now() - started).toBeLessThan(1000)
+  })
+
+  it('counts every nested and shared tag of one value against one limit', () => {
+    const half = { $dsh: 'nested', depth: MOST_BUILT_ELEMENTS / 2 + 1, leaf: 0 }
+    expect(() => decodeTagged([half, half])).toThrow(/would make the nested and shared tags of one value build more than 1000000 arrays and elements/)
+    expect(() => decodeTagged({ $dsh: 'shared', count: MOST_BUILT_ELEMENTS, value: { $dsh: 'nested', depth: 1, leaf: 0 } })).toThrow(/build more than/)
+    // Each decoded value has its own budget.
+    expect(decodeTagged(half)).toBeInstanceOf(Array)
+    expect(decodeTagged(half)).toBeInstanceOf(Array)
+  })
+
+  it('builds a sparse array of the longest length from its entries alone', () => {
+    const started = performance.now()
+    const array = decodeTagged({ $dsh: 'sparse-array', length: MOST_SPARSE_LENGTH, entries: { 0: 'a', 4294967294: 'z' } }) as unknown[]
+    expect(array).toHaveLength(4_294_967_295)
+    expect(Object.keys(array)).toEqual(['0', '4294967294'])
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect(() => decodeTagged({ $dsh: 'sparse-array', length: MOST_SPARSE_LENGTH + 1 })).toThrow(/"length" to be an integer from 0 to 4294967295/)
   })
 })

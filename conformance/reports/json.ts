@@ -2,7 +2,7 @@
 // reports are rendered from too.
 import type { RunReport, RunReportAdapterRun, RunReportCase } from '../../generated/types/index.ts'
 import type { CaseFilters } from '../filters.ts'
-import { baselineMark, countOutcomes, runFails, type AdapterRun } from '../results.ts'
+import { baselineMark, claimWarnings, countOutcomes, runFails, type AdapterRun } from '../results.ts'
 import type { CaseOutcome } from '../run-case.ts'
 import type { SuiteIdentity } from '../suite-identity.ts'
 import type { VectorCase } from '../vector-cases.ts'
@@ -62,11 +62,14 @@ function reportRun(run: AdapterRun, cases: readonly VectorCase[], strictBaseline
     }),
   }
   if (run.startError !== undefined) entry.startError = run.startError
+  if (run.stopError !== undefined) entry.stopError = run.stopError
   if (run.baseline !== undefined) {
     const { source, newFailures, newPasses, stillFailing, notRun, notes } = run.baseline
     entry.baseline = { source, newFailures, newPasses, stillFailing, notRun, notes }
   }
   if (run.stderrTail !== undefined) entry.stderrTail = run.stderrTail
+  const warnings = claimWarnings(run, cases)
+  if (warnings.length > 0) entry.warnings = warnings
   return entry
 }
 

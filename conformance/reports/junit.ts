@@ -1,8 +1,9 @@
 // The JUnit XML report, for any CI: one <testsuite> per adapter and chapter, one <testcase> per case.
-// A fail is a <failure>, an error an <error>, a skip a <skipped/>; a failure the baseline lists is a
+// A fail is a <failure>, an error an <error>, a skip a <skipped/>; a fail the baseline lists is a
 // <skipped/> that says so (as pytest writes an expected failure), never a pass. A NEW PASS is a
 // <failure> under --strict-baseline and a pass with a note otherwise.
 import type { RunReport, RunReportAdapterRun, RunReportCase } from '../../generated/types/index.ts'
+import { distinctRunNames } from '../results.ts'
 import { shortened } from '../wording.ts'
 
 /** Characters XML 1.0 cannot hold at all (controls, lone surrogates, U+FFFE/U+FFFF) become \uXXXX text. */
@@ -85,8 +86,8 @@ function properties(report: RunReport, run: RunReportAdapterRun): string {
   return `    <properties>\n${lines.join('\n')}\n    </properties>`
 }
 
-function testsuite(report: RunReport, run: RunReportAdapterRun, name: string, entries: readonly RunReportCase[]): SuiteXml {
-  const classname = `${run.adapter?.name ?? run.label}/${name}`
+function testsuite(report: RunReport, run: RunReportAdapterRun, runName: string, name: string, entries: readonly RunReportCase[]): SuiteXml {
+  const classname = `${runName}/${name}`
   const cases = entries.map((entry) => testcase(classname, entry, report.strictBaseline))
   const counts = {
     tests: cases.length,
@@ -95,18 +96,21 @@ function testsuite(report: RunReport, run: RunReportAdapterRun, name: string, en
     skipped: cases.filter((item) => item.verdict.element === 'skipped').length,
     time: entries.reduce((sum, entry) => sum + (entry.durationMs ?? 0), 0),
   }
-  const head = `  <testsuite${attributes({ name: `${run.adapter?.name ?? run.label} ${name}`, ...counts, time: seconds(counts.time), timestamp: report.startedAt.replace(/\.\d+Z$/, '') })}>`
+  const head = `  <testsuite${attributes({ name: `${runName} ${name}`, ...counts, time: seconds(counts.time), timestamp: report.startedAt.replace(/\.\d+Z$/, '') })}>`
   return { counts, xml: [head, properties(report, run), ...cases.map((item) => item.xml), '  </testsuite>'].join('\n') }
 }
 
-/** An adapter that could not start is one suite with one erroring test, so CI shows why. */
-function startFailure(report: RunReport, run: RunReportAdapterRun): SuiteXml {
+/**
+ * What went wrong with the adapter itself, as one suite with one erroring test, so CI shows why: it
+ * could not start, or it broke the protocol after its last reply.
+ */
+function adapterFailure(report: RunReport, run: RunReportAdapterRun, suiteName: string, phase: 'start' | 'stop', message: string): SuiteXml {
   const counts = { tests: 1, failures: 0, errors: 1, skipped: 0, time: 0 }
-  const error = `      <error${attributes({ type: 'start', message: firstLine(run.startError) })}>${xmlText(run.startError ?? '')}</error>`
+  const error = `      <error${attributes({ type: phase, message: firstLine(message) })}>${xmlText(message)}</error>`
   const xml = [
-    `  <testsuite${attributes({ name: run.label, ...counts, time: seconds(0), timestamp: report.startedAt.replace(/\.\d+Z$/, '') })}>`,
+    `  <testsuite${attributes({ name: suiteName, ...counts, time: seconds(0), timestamp: report.startedAt.replace(/\.\d+Z$/, '') })}>`,
     properties(report, run),
-    `    <testcase${attributes({ classname: run.label, name: 'adapter start', time: seconds(0) })}>`,
+    `    <testcase${attributes({ classname: suiteName, name: `adapter ${phase}`, time: seconds(0) })}>`,
     error,
     '    </testcase>',
     '  </testsuite>',
@@ -114,14 +118,16 @@ function startFailure(report: RunReport, run: RunReportAdapterRun): SuiteXml {
   return { counts, xml }
 }
 
-function suitesOf(report: RunReport, run: RunReportAdapterRun): SuiteXml[] {
-  if (run.adapter === null) return [startFailure(report, run)]
+function suitesOf(report: RunReport, run: RunReportAdapterRun, runName: string): SuiteXml[] {
+  if (run.adapter === null) return [adapterFailure(report, run, run.label, 'start', run.startError ?? '')]
   const chapters = [...new Set(run.cases.map((entry) => entry.chapter))].sort()
-  return chapters.map((chapter) => testsuite(report, run, chapter, run.cases.filter((entry) => entry.chapter === chapter)))
+  const suites = chapters.map((chapter) => testsuite(report, run, runName, chapter, run.cases.filter((entry) => entry.chapter === chapter)))
+  return run.stopError === undefined ? suites : [...suites, adapterFailure(report, run, `${runName} stop`, 'stop', run.stopError)]
 }
 
 export function junitReport(report: RunReport): string {
-  const suites = report.runs.flatMap((run) => suitesOf(report, run))
+  const names = distinctRunNames(report.runs)
+  const suites = report.runs.flatMap((run, index) => suitesOf(report, run, names[index]!))
   const total = (key: 'tests' | 'failures' | 'errors' | 'skipped'): number => suites.reduce((sum, suite) => sum + suite.counts[key], 0)
   const head = `<testsuites${attributes({
     name: `${report.suite.name} ${report.suite.version} (${report.suite.contentHash})`,

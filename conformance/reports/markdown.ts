@@ -123,6 +123,8 @@ function runSection(run: RunReportAdapterRun): string[] {
     chapterTable(run),
     requirementLine(run),
     problemTables(run),
+    run.stopError === undefined ? [] : [`After the last case, the adapter broke the protocol: ${cell(run.stopError, 2000)}`],
+    (run.warnings ?? []).map((warning) => `Warning: ${cell(warning)}`),
     knownFailures(run),
   ].filter((block) => block.length > 0)
   return blocks.flatMap((block, index) => (index === 0 ? block : ['', ...block]))

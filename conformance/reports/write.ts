@@ -24,13 +24,25 @@ export function addReportTargets(targets: ReportTargets, text: string): string |
   return undefined
 }
 
-/** Writes every requested report, creating folders as needed; returns the paths written. */
-export function writeReports(targets: ReportTargets, report: RunReport): string[] {
-  return REPORT_FORMATS.flatMap((format) => {
+export interface Written {
+  paths: string[]
+  /** What could not be written, one message per report; the other reports are written all the same. */
+  errors: string[]
+}
+
+/** Writes every requested report, creating folders as needed. */
+export function writeReports(targets: ReportTargets, report: RunReport): Written {
+  const written: Written = { paths: [], errors: [] }
+  for (const format of REPORT_FORMATS) {
     const path = targets[format]
-    if (path === undefined) return []
-    mkdirSync(dirname(path), { recursive: true })
-    writeFileSync(path, RENDERERS[format](report))
-    return [path]
-  })
+    if (path === undefined) continue
+    try {
+      mkdirSync(dirname(path), { recursive: true })
+      writeFileSync(path, RENDERERS[format](report))
+      written.paths.push(path)
+    } catch (error) {
+      written.errors.push(`cannot write the ${format} report to ${path}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+  return written
 }

@@ -84,6 +84,10 @@ export interface RunReportAdapterRun {
    */
   startError?: string;
   /**
+   * How the adapter broke the protocol after its last reply (a line when none was due, an exit status other than 0, no exit after stop); the run fails.
+   */
+  stopError?: string;
+  /**
    * False when the adapter could not start, or has a fail or error no baseline covers, or (strict) a NEW PASS.
    */
   passed: boolean;
@@ -94,6 +98,10 @@ export interface RunReportAdapterRun {
    * The last lines the adapter wrote to stderr, kept when its run failed.
    */
   stderrTail?: string;
+  /**
+   * Claims the run did not back: a claimed profile whose cases were skipped for operations the adapter lacks, a run that tested nothing.
+   */
+  warnings?: string[];
   /**
    * Every selected case, in suite order.
    */

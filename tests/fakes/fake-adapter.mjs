@@ -1,5 +1,7 @@
-// Misbehaving subprocess adapters, for tests/runner.test.ts only: `node fake-adapter.mjs <behaviour>`.
-// Each one speaks just enough of spec/adapter-protocol.md to be started, then goes wrong its own way.
+// Misbehaving subprocess adapters, for tests/runner.test.ts and tests/runner-transport.test.ts only:
+// `node fake-adapter.mjs <behaviour>`. Each one speaks just enough of spec/adapter-protocol.md to be
+// started, then goes wrong its own way.
+import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 
 const behaviour = process.argv[2]
@@ -29,6 +31,9 @@ function fold(events, misordered) {
 
 const answer = (message, misordered = false) => send({ seq: message.seq, result: fold(message.input.events, misordered) })
 
+/** A reply whose value is `depth` one-element arrays around 0, written literally (JSON.stringify would overflow). */
+const deepReply = (message, depth) => `{"seq":${message.seq},"result":{"ok":true,"value":${'['.repeat(depth)}0${']'.repeat(depth)}}}\n`
+
 let runs = 0
 const BEHAVIOURS = {
   // Answers the first run of each process, then dies in the middle of the second.
@@ -42,6 +47,23 @@ const BEHAVIOURS = {
   invalid: (message) => send({ seq: message.seq, result: { ok: 'yes' } }),
   liar: (message) => send({ seq: message.seq, result: { ok: true, value: null } }),
   misorder: (message) => answer(message, true),
+  // A text member holding the bytes FF and E2 82, as an implementation that never decodes UTF-8 would.
+  'ill-formed-utf8': (message) => process.stdout.write(Buffer.concat([Buffer.from(`{"seq":${message.seq},"result":{"ok":true,"value":"a`), Buffer.from([0xff, 0x62, 0xe2, 0x82]), Buffer.from('c"}}\n')])),
+  // A correct reply with 16 MiB of JSON white space in it, written at once.
+  'huge-reply': (message) => process.stdout.write(`{"seq":${message.seq},${' '.repeat(16 * 1024 * 1024)}"result":${JSON.stringify(fold(message.input.events))}}\n`),
+  'deep-reply': (message) => process.stdout.write(deepReply(message, 100_000)),
+  duplicate: (message) => {
+    answer(message)
+    answer(message)
+  },
+  // Correct replies, and then wrong ways to end (see the stop handling below).
+  'exit-3-on-stop': answer,
+  'ignore-stop': answer,
+  daemon: answer,
+  'exit-after-reply': (message) => {
+    answer(message)
+    process.exit(0)
+  },
 }
 
 const ALL_OPERATIONS = [
@@ -51,9 +73,19 @@ const ALL_OPERATIONS = [
 const ALL_PROFILES = ['reader', 'writer', 'relations', 'repair', 'compaction', 'fork', 'jsonl']
 const liar = behaviour === 'liar'
 
+if (behaviour === 'daemon') {
+  // A helper that leaves the process group (a language server, a JVM daemon) and keeps stdout and stderr.
+  const helper = spawn('sleep', ['30'], { detached: true, stdio: ['ignore', 'inherit', 'inherit'] })
+  helper.unref()
+  process.stderr.write(`fake-adapter: helper pid ${helper.pid}\n`)
+}
+
 for await (const line of createInterface({ input: process.stdin })) {
   const message = JSON.parse(line)
-  if (message.cmd === 'stop') process.exit(0)
+  if (message.cmd === 'stop') {
+    if (behaviour === 'ignore-stop') continue
+    process.exit(behaviour === 'exit-3-on-stop' ? 3 : 0)
+  }
   if (message.cmd === 'start') {
     send({
       protocol: 1,

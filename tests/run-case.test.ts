@@ -1,0 +1,89 @@
+// Running a case against an in-process adapter (conformance/run-case.ts): an operation that never
+// answers is a timeout error, and a reply the runner cannot inspect is an error of its step; in both
+// cases the run goes on with the next case.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Adapter, Operation } from '../conformance/adapter.ts'
+import { runAdapter } from '../conformance/adapter-runs.ts'
+import { runCase } from '../conformance/run-case.ts'
+import { runSuite } from '../conformance/suite.ts'
+import type { VectorCase } from '../conformance/vector-cases.ts'
+
+const SHORT_TIMEOUT_MS = 50
+
+function surfaceCase(id: string): VectorCase {
+  return {
+    id, title: id, file: 'tests/run-case.test.ts', chapter: '05-surface', requirements: ['SURF-6'], profile: 'reader', review: false,
+    steps: [{ operation: 'surface', input: { events: [] }, expect: { value: { nodes: [] } } }],
+  }
+}
+
+/** An adapter whose surface answers each case as `answers` says, by case id. */
+function adapterAnswering(answers: Record<string, () => ReturnType<Operation>>): Adapter {
+  return {
+    meta: { name: 'fake', version: '0', language: 'typescript', profiles: ['reader'] },
+    operations: { surface: (_input, context) => answers[context!.caseId]!() },
+  }
+}
+
+const correct = (): ReturnType<Operation> => ({ ok: true, value: { nodes: [] } })
+
+function revokedProxy(): object {
+  const { proxy, revoke } = Proxy.revocable({}, {})
+  revoke()
+  return proxy
+}
+
+const activeTimers = (): number => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length
+
+describe('an in-process operation that never answers', () => {
+  it('is a timeout error of its step, and the next case runs', async () => {
+    const adapter = adapterAnswering({ hangs: () => new Promise(() => {}), answers: correct })
+    const outcomes = await runSuite(adapter, [surfaceCase('hangs'), surfaceCase('answers')], undefined, { timeoutMs: SHORT_TIMEOUT_MS })
+    expect(outcomes.map(({ id, status, step, reason }) => ({ id, status, step, reason }))).toEqual([
+      { id: 'hangs', status: 'error', step: 0, reason: `timeout: no reply to surface (hangs step 0) within ${SHORT_TIMEOUT_MS} ms` },
+      { id: 'answers', status: 'pass', step: undefined, reason: undefined },
+    ])
+  })
+
+  it('leaves no timer behind once the operation has answered', async () => {
+    const before = activeTimers()
+    const outcome = await runCase(adapterAnswering({ answers: correct }), surfaceCase('answers'), { timeoutMs: 60_000 })
+    expect(outcome.status).toBe('pass')
+    expect(activeTimers()).toBe(before)
+  })
+
+  it('gets the run timeout (--timeout) through runAdapter, for a module adapter', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'run-case-'))
+    afterAll(() => rmSync(dir, { recursive: true, force: true }))
+    const path = join(dir, 'hanging-adapter.mjs')
+    writeFileSync(path, `export default {
+  meta: { name: 'hanging', version: '0', language: 'javascript', profiles: ['reader'] },
+  operations: { surface: () => new Promise(() => {}) },
+}\n`)
+    const run = await runAdapter({ kind: 'module', path }, [surfaceCase('hangs')], SHORT_TIMEOUT_MS)
+    expect(run.outcomes.map((outcome) => outcome.reason)).toEqual([`timeout: no reply to surface (hangs step 0) within ${SHORT_TIMEOUT_MS} ms`])
+  })
+})
+
+describe('a reply the runner cannot inspect', () => {
+  const cannotBeCompared = /^surface: the reply's value cannot be compared: /
+
+  it.each([
+    ['a revoked proxy as the value', (): ReturnType<Operation> => ({ ok: true, value: revokedProxy() })],
+    ['a revoked proxy inside the value', (): ReturnType<Operation> => ({ ok: true, value: { nodes: revokedProxy() } })],
+    ['a getter that throws', (): ReturnType<Operation> => ({ ok: true, value: { get nodes(): never { throw new Error('lazy generation failed') } } })],
+    ['a revoked proxy as the result', (): ReturnType<Operation> => revokedProxy() as ReturnType<Operation>],
+  ])('%s is an error of its step, and the next case runs', async (_name, answer) => {
+    const outcomes = await runSuite(adapterAnswering({ uninspectable: answer, answers: correct }), [surfaceCase('uninspectable'), surfaceCase('answers')])
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['error', 'pass'])
+    expect(outcomes[0]).toMatchObject({ step: 0, operation: 'surface', reason: expect.stringMatching(cannotBeCompared) })
+  })
+
+  it('names what went wrong', async () => {
+    const outcome = await runCase(adapterAnswering({ getter: () => ({ ok: true, value: { get nodes(): never { throw new Error('lazy generation failed') } } }) }), surfaceCase('getter'))
+    expect(outcome.reason).toBe("surface: the reply's value cannot be compared: lazy generation failed")
+  })
+})

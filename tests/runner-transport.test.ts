@@ -1,0 +1,220 @@
+// The transport under the subprocess adapter (conformance/adapter-process.ts, subprocess-adapter.ts):
+// bytes become lines in linear time and must be UTF-8; one request at a time; a reply too deep to
+// check, an exit while idle, a line or an exit status after the last reply are each reported with a
+// reason of their kind (spec/adapter-protocol.md, Failures), never passed over or blamed on a step.
+import { execFile } from 'node:child_process'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Adapter } from '../conformance/adapter.ts'
+import { AdapterFailure, AdapterProcess, decodeLine, illFormedAt, LineAssembler, MAX_TIMEOUT_MS, TextTail } from '../conformance/adapter-process.ts'
+import { runAdapter } from '../conformance/adapter-runs.ts'
+import { parseOptions } from '../conformance/cli-options.ts'
+import { adapterSummary } from '../conformance/console-summary.ts'
+import { runMessage, startMessage } from '../conformance/protocol.ts'
+import { runFails } from '../conformance/results.ts'
+import { startSubprocessAdapter, type SubprocessOptions } from '../conformance/subprocess-adapter.ts'
+import { projectRoot, type VectorCase } from '../conformance/vector-cases.ts'
+import { user } from './reference/helpers.ts'
+
+const execute = promisify(execFile)
+const fake = (behaviour: string): string => `node tests/fakes/fake-adapter.mjs ${behaviour}`
+const SHORT_TIMEOUT_MS = 300
+const INPUT = { events: [user(0), user(1)] }
+const FOLDED = { ok: true, value: { nodes: [0, 1], replacements: [], generation: 0 } }
+const RESTART_MARK = 'restarting the adapter'
+
+const opened: Adapter[] = []
+const processes: AdapterProcess[] = []
+afterAll(async () => {
+  for (const child of processes) child.kill()
+  await Promise.all(opened.map((adapter) => adapter.close?.().catch(() => undefined)))
+})
+
+async function open(behaviour: string, options: SubprocessOptions = {}): Promise<Adapter> {
+  const adapter = await startSubprocessAdapter(fake(behaviour), { cwd: projectRoot, timeoutMs: SHORT_TIMEOUT_MS, ...options })
+  opened.push(adapter)
+  return adapter
+}
+
+const surface = (adapter: Adapter): Promise<unknown> => Promise.resolve(adapter.operations.surface!(INPUT, { caseId: 'transport', step: 0 }))
+
+/** An AdapterProcess that has answered start. */
+async function startedProcess(behaviour: string): Promise<AdapterProcess> {
+  const child = new AdapterProcess(fake(behaviour), { cwd: projectRoot, stderr: new TextTail(1000) })
+  processes.push(child)
+  await child.request(startMessage(), 10_000, 'start')
+  return child
+}
+
+const request = (child: AdapterProcess, seq: number, timeoutMs = SHORT_TIMEOUT_MS): Promise<string> =>
+  child.request(runMessage(seq, 'surface', INPUT), timeoutMs, `seq ${seq}`)
+
+function isAlive(pid: number): boolean {
+  try {
+    return process.kill(pid, 0)
+  } catch {
+    return false
+  }
+}
+
+const bytes = (text: string): Buffer => Buffer.from(text, 'utf8')
+const texts = (lines: readonly Buffer[]): string[] => lines.map((line) => line.toString('utf8'))
+
+describe('lines', () => {
+  it('are cut at line feeds however the chunks fall, and an unfinished line waits for its end', () => {
+    const assembler = new LineAssembler()
+    expect(texts(assembler.push(bytes('ab')).lines)).toEqual([])
+    expect(texts(assembler.push(bytes('c\nde\n\nf')).lines)).toEqual(['abc', 'de', ''])
+    expect(texts(assembler.push(bytes('g\n')).lines)).toEqual(['fg'])
+  })
+
+  it('longer than the limit are refused, whether they are complete or not', () => {
+    expect(new LineAssembler(4).push(bytes('abcde'))).toEqual({ lines: [], overlong: true })
+    const complete = new LineAssembler(4).push(bytes('ab\nabcde\nx\n'))
+    expect(texts(complete.lines)).toEqual(['ab'])
+    expect(complete.overlong).toBe(true)
+    expect(new LineAssembler(4).push(bytes('abcd\n')).overlong).toBe(false)
+  })
+
+  it('are decoded as UTF-8 without replacement: an ill-formed one is refused', () => {
+    expect(decodeLine(bytes('{"text":"é"}\r'))).toBe('{"text":"é"}')
+    expect(decodeLine(bytes('\uFEFF{}'))).toBe('\uFEFF{}')
+    expect(decodeLine(Buffer.from([0x61, 0xff, 0x62]))).toBeUndefined()
+    expect(decodeLine(Buffer.from([0x61, 0xe2, 0x82]))).toBeUndefined()
+    // A surrogate encoded as UTF-8 (CESU-8) is not UTF-8.
+    expect(decodeLine(Buffer.from([0xed, 0xa0, 0x80]))).toBeUndefined()
+    expect(illFormedAt(Buffer.from([0x61, 0x62, 0x63, 0x64, 0xff, 0x65]))).toBe('at byte 4: 62 63 64 ff')
+    expect(illFormedAt(Buffer.from([0x61, 0xe2, 0x82, 0x63]))).toBe('at byte 3: 61 e2 82 63')
+    expect(illFormedAt(Buffer.from([0x61, 0xe2, 0x82]))).toBe('it ends inside a character: 61 e2 82')
+  })
+})
+
+describe('replies', () => {
+  it('a reply that is not well-formed UTF-8 is garbage, not text with U+FFFD in it', async () => {
+    const adapter = await open('ill-formed-utf8')
+    await expect(surface(adapter)).rejects.toThrow(/^garbage: the adapter wrote a line that is not well-formed UTF-8 \(at byte 39: 3a 22 61 ff\): "\{\\"seq\\":0,/)
+  })
+
+  it('a 16 MiB reply is read within the default timeout (line assembly is linear)', async () => {
+    const adapter = await open('huge-reply', { timeoutMs: undefined })
+    const started = performance.now()
+    await expect(surface(adapter)).resolves.toEqual(FOLDED)
+    expect(performance.now() - started).toBeLessThan(5000)
+  })
+
+  it('a reply nested deeper than the runner can check is an invalid reply in one line, not an exception of the runner', async () => {
+    const adapter = await open('deep-reply')
+    const failure = await surface(adapter).catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(AdapterFailure)
+    expect((failure as Error).message).toBe('invalid reply: the reply is nested too deeply to check (write deep chains of one-element arrays as the nested tag)')
+  })
+})
+
+describe('one request at a time', () => {
+  it('a request while another waits for its reply is refused, and the one in flight keeps its own timeout', async () => {
+    const child = await startedProcess('hang')
+    const first = request(child, 0).catch((error: Error) => error.message)
+    await expect(request(child, 1)).rejects.toThrow(/^not sent: seq 1 came while seq 0 was waiting for its reply/)
+    expect(await first).toBe(`timeout: no reply to seq 0 within ${SHORT_TIMEOUT_MS} ms`)
+  })
+
+  it('a step while another is in flight fails at once, and only one process is restarted', async () => {
+    const adapter = await open('hang')
+    await expect(surface(adapter)).rejects.toThrow(/^timeout: /)
+    // The next two steps come together: the first restarts the process, the second must not.
+    const [restarted, second] = await Promise.all([surface(adapter).catch((error: Error) => error.message), surface(adapter).catch((error: Error) => error.message)])
+    expect(restarted).toMatch(/^timeout: no reply to seq 1 /)
+    expect(second).toMatch(/^not sent: surface, transport step 0 came while surface, transport step 0 was in flight/)
+    expect(adapter.stderr!().split(RESTART_MARK)).toHaveLength(2)
+  })
+})
+
+describe('a process that ends while idle', () => {
+  it('fails a request at once, once its exit is known, without writing it', async () => {
+    const child = await startedProcess('exit-after-reply')
+    await request(child, 0)
+    await child.exited
+    const outcome = await Promise.race([request(child, 1).catch((error: Error) => error.message), sleep(50).then(() => 'still waiting')])
+    expect(outcome).toMatch(/^crash: the adapter process ended \(exit code 0\)/)
+  })
+
+  it('is reported on the next step as ended before that step was sent', async () => {
+    const adapter = await open('exit-after-reply')
+    await expect(surface(adapter)).resolves.toEqual(FOLDED)
+    await sleep(500)
+    await expect(surface(adapter)).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle, before this step was sent\)$/)
+  })
+})
+
+describe('after the last reply', () => {
+  it('an adapter that exits 0 on stop closes quietly', async () => {
+    const adapter = await open('misorder')
+    await expect(surface(adapter)).resolves.toEqual(FOLDED)
+    await expect(adapter.close!()).resolves.toBeUndefined()
+  })
+
+  it('a line when no reply is due is garbage, reported by close()', async () => {
+    const adapter = await open('duplicate')
+    await expect(surface(adapter)).resolves.toEqual(FOLDED)
+    await expect(adapter.close!()).rejects.toThrow(/^garbage: the adapter wrote a line nobody asked for: "\{\\"seq\\":0,/)
+  })
+
+  it('an exit status other than 0 on stop is a crash, reported by close()', async () => {
+    const adapter = await open('exit-3-on-stop')
+    await expect(surface(adapter)).resolves.toEqual(FOLDED)
+    await expect(adapter.close!()).rejects.toThrow(/^crash: the adapter ended with exit code 3 on stop; it must exit with status 0$/)
+  })
+
+  it('no exit within the grace time of stop is a timeout, reported by close()', async () => {
+    const adapter = await open('ignore-stop', { stopGraceMs: 200 })
+    await expect(surface(adapter)).resolves.toEqual(FOLDED)
+    await expect(adapter.close!()).rejects.toThrow(/^timeout: the adapter did not exit within 200 ms of stop$/)
+  })
+
+  it('an exit before stop is a crash, reported by close()', async () => {
+    const adapter = await open('exit-after-reply')
+    await expect(surface(adapter)).resolves.toEqual(FOLDED)
+    await sleep(500)
+    await expect(adapter.close!()).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle, after the last step\)$/)
+  })
+
+  it('fails the run of that adapter, whose summary names what it did', async () => {
+    const vector: VectorCase = {
+      id: 'transport-appends', title: 'two appends', file: 'tests/runner-transport.test.ts', chapter: '05-surface', requirements: ['SURF-6'], profile: 'reader', review: false,
+      steps: [{ operation: 'surface', input: INPUT, expect: { value: FOLDED.value } }],
+    }
+    const adapterRun = await runAdapter({ kind: 'command', command: fake('duplicate') }, [vector], SHORT_TIMEOUT_MS)
+    expect(adapterRun.outcomes.map((outcome) => outcome.status)).toEqual(['pass'])
+    expect(adapterRun.stopError).toMatch(/^garbage: the adapter wrote a line nobody asked for/)
+    expect(runFails(adapterRun, false)).toBe(true)
+    expect(adapterSummary(adapterRun, [vector])).toMatch(/^fake-duplicate 0\.0\.0 .*\n(.*\n)*  ERROR after the last case: the adapter broke the protocol: garbage: the adapter wrote a line nobody asked for/)
+  })
+
+  it('a helper that left the process group does not keep the runner alive', async () => {
+    const script = [
+      "import { startSubprocessAdapter } from './conformance/subprocess-adapter.ts'",
+      `const adapter = await startSubprocessAdapter(${JSON.stringify(fake('daemon'))})`,
+      `await adapter.operations.surface(${JSON.stringify(INPUT)})`,
+      'await adapter.close()',
+      'console.log(adapter.stderr())',
+    ].join('\n')
+    const started = performance.now()
+    const result = await execute('node', ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: projectRoot, timeout: 15_000 }).catch((error: { stdout: string }) => error)
+    const helper = Number(/helper pid (\d+)/.exec(result.stdout)?.[1])
+    // The helper sleeps 30 s; the runner must not wait for it.
+    const helperAlive = Number.isInteger(helper) && isAlive(helper)
+    if (helperAlive) process.kill(helper, 'SIGKILL')
+    expect(helperAlive).toBe(true)
+    expect(performance.now() - started).toBeLessThan(10_000)
+  })
+})
+
+describe('timeouts', () => {
+  it('longer than a Node timer can wait are refused, on the command line and by startSubprocessAdapter', async () => {
+    expect(parseOptions('run', ['--timeout', String(MAX_TIMEOUT_MS + 1)])).toEqual({ error: '--timeout can be at most 2147483647 ms (about 24.8 days, the longest a timer can wait), not 2147483648' })
+    expect(parseOptions('run', ['--timeout', String(MAX_TIMEOUT_MS)])).toMatchObject({ timeoutMs: MAX_TIMEOUT_MS })
+    expect(parseOptions('run', ['--timeout', '1.5'])).toEqual({ error: '--timeout needs a positive number of milliseconds, not 1.5' })
+    await expect(startSubprocessAdapter(fake('misorder'), { cwd: projectRoot, timeoutMs: 2 ** 31 })).rejects.toThrow(/^startSubprocessAdapter: timeoutMs can be at most 2147483647 ms/)
+  })
+})
