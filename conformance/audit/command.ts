@@ -1,7 +1,7 @@
 // `dsh-conformance audit LOG`: reads one stored session log, reports the seven rows of the acceptance
 // table in the chosen format, to standard output or a file. Exit status: 0 when no row fails, 1 when
 // one does, 2 when the command itself cannot run (bad options, unreadable file).
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { AuditReport } from '../../generated/types/index.ts'
 import { buildAuditReport } from './report.ts'
@@ -74,7 +74,7 @@ export function parseAuditOptions(args: readonly string[]): AuditOptions | { err
   }
   if (log === undefined) return { error: 'audit needs the LOG to read' }
   const out = values.get('--out')
-  if (out !== undefined && path.resolve(out) === path.resolve(log)) return { error: `--out ${out} would overwrite the log it audits` }
+  if (out !== undefined && isSameFile(out, log)) return { error: `--out ${out} would overwrite the log it audits` }
   const format = values.get('--format') ?? formatOfFile(out)
   if (!isFormat(format)) return { error: `--format must be one of ${FORMATS.join(', ')}, not ${format}` }
   const tokenizer = values.get('--tokenizer') ?? 'auto'
@@ -82,6 +82,18 @@ export function parseAuditOptions(args: readonly string[]): AuditOptions | { err
   const vocabulary = values.get('--vocabulary')
   if (vocabulary !== undefined && vocabularyNamed(vocabulary) === undefined) return { error: `--vocabulary must be v0-pinned or v0-rc8, not ${vocabulary}` }
   return { log, format, out, tokenizer, vocabulary }
+}
+
+/** Whether two paths name one file: the same path, or a link (symbolic or hard) to the same file. */
+function isSameFile(one: string, other: string): boolean {
+  if (path.resolve(one) === path.resolve(other)) return true
+  try {
+    const [first, second] = [statSync(one), statSync(other)]
+    return first.dev === second.dev && first.ino === second.ino
+  } catch {
+    // One of them does not exist (yet): they cannot be one file.
+    return false
+  }
 }
 
 /** check's notices about the bytes of the log (BOM, CR, ill-formed UTF-8), which decoding hides. */

@@ -1,6 +1,6 @@
 // Small formatting helpers shared by the text, Markdown and HTML renderers.
 import type { AuditEvidenceMark, AuditReport } from '../../generated/types/index.ts'
-import { plural } from '../wording.ts'
+import { plural, printable } from '../wording.ts'
 
 /** Shadowed and summary texts longer than this are cut in text and Markdown (JSON and HTML keep all). */
 export const TEXT_SHOWN = 1200
@@ -38,7 +38,7 @@ export function tokenizerLine(report: AuditReport): string {
 export function logLine(report: AuditReport): string {
   const { log } = report
   const events = log.events === null ? 'not decoded' : plural(log.events, 'event')
-  return `session ${log.sessionId ?? '(unknown)'} · ${events} · ${log.bytes} bytes ${log.encoding} JSONL · vocabulary ${log.vocabulary}`
+  return `session ${printable(log.sessionId ?? '(unknown)')} · ${events} · ${log.bytes} bytes ${log.encoding} JSONL · vocabulary ${log.vocabulary}`
 }
 
 export const KIND_LABELS: Record<AuditReport['replacements'][number]['kind'], string> = {

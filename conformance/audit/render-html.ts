@@ -15,7 +15,7 @@ h1 { font-size: 26px; margin: 0 0 4px; }
 h2 { font-size: 20px; margin: 0 0 8px; }
 h3 { font-size: 16px; margin: 16px 0 6px; }
 .file { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; word-break: break-all; margin: 0; }
-.meta { margin: 2px 0; color: #455a64; }
+.meta { margin: 2px 0; color: #455a64; overflow-wrap: anywhere; }
 .estimate { color: var(--warn); font-weight: 600; }
 section { background: #fff; border: 1px solid #dde2e7; border-radius: 8px; padding: 16px 20px; margin: 16px 0; }
 table { border-collapse: collapse; width: 100%; }
@@ -28,7 +28,7 @@ th { font-size: 13px; color: #546e7a; font-weight: 600; }
 .checked, .human-note { font-size: 13px; color: #546e7a; margin: 4px 0; }
 .human-note { color: var(--human); }
 ul.evidence { list-style: none; padding: 0; margin: 8px 0; }
-ul.evidence li { padding: 3px 0 3px 64px; position: relative; }
+ul.evidence li { padding: 3px 0 3px 64px; position: relative; overflow-wrap: anywhere; }
 ul.evidence .mark { position: absolute; left: 0; width: 56px; font-size: 11px; font-weight: 700; text-align: center; border-radius: 4px; padding: 1px 0; top: 5px; }
 .mark-pass .mark { color: var(--pass); border: 1px solid var(--pass); } .mark-fail .mark { color: #fff; background: var(--fail); }
 .mark-warn .mark { color: #fff; background: var(--warn); } .mark-human .mark { color: #fff; background: var(--human); } .mark-info .mark { color: var(--info); border: 1px solid #b0bec5; }

@@ -1,10 +1,26 @@
 // The audit report as Markdown (for an issue or a pull request): a verdict table, a section per row
 // with its evidence, and the replacements with their shadowed and replacing texts in fenced blocks.
 import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
+import { printable } from '../wording.ts'
 import { clip, formatTime, KIND_LABELS, logLine, markLabel, requirementsNote, tokenizerLine, tokenUnit } from './format.ts'
 
 function cell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ')
+}
+
+/**
+ * Text of the log inside a line of Markdown: on that line (a line break is shown, not followed, so it
+ * cannot start a heading), with the characters Markdown or HTML would read escaped.
+ */
+function inline(text: string): string {
+  return printable(text).replace(/[\\`*_[\]<>#|~!]/g, character => `\\${character}`)
+}
+
+/** A code span whose fence is longer than any run of backticks in the text (CommonMark). */
+function codeSpan(text: string): string {
+  const shown = printable(text)
+  const fence = '`'.repeat(Math.max(0, ...(shown.match(/`+/g) ?? []).map(run => run.length)) + 1)
+  return `${fence} ${shown} ${fence}`
 }
 
 /** A fenced block whose fence is longer than any run of backticks or tildes in the text. */
@@ -16,7 +32,7 @@ function fenced(text: string): string {
 
 function rowSection(row: AuditRow, index: number): string[] {
   const lines = [`## ${index + 1}. ${row.title}: **${row.verdict}**`, '', row.summary, '', `*Checked by:* ${row.checkedBy}`, '']
-  for (const item of row.evidence) lines.push(`- **${markLabel(item.mark)}** ${item.text}${requirementsNote(item.requirements)}`)
+  for (const item of row.evidence) lines.push(`- **${markLabel(item.mark)}** ${inline(item.text)}${requirementsNote(item.requirements)}`)
   if (row.needsHuman !== null) lines.push('', `> **Needs a person:** ${row.needsHuman}`)
   return lines
 }
@@ -25,17 +41,17 @@ function replacementSection(replacement: AuditReplacement, unit: string): string
   const outcome = replacement.bracketOutcome === null ? '' : `, bracket ${replacement.bracketOutcome}`
   const lines = [`### seq ${replacement.seq}: ${KIND_LABELS[replacement.kind]} replaced ${replacement.start}…${replacement.end}`, '',
     `At ${formatTime(replacement.time)}${outcome}; cites ${replacement.citedSeqs.join(', ') || 'nothing'}.`, '']
-  for (const node of replacement.shadowed) lines.push(`Shadowed seq ${node.seq} (${node.type}, ${node.tokens} ${unit}):`, '', fenced(clip(node.text)), '')
+  for (const node of replacement.shadowed) lines.push(`Shadowed seq ${node.seq} (${inline(node.type)}, ${node.tokens} ${unit}):`, '', fenced(clip(node.text)), '')
   lines.push(`Replaced by seq ${replacement.seq} (${replacement.tokens} ${unit}):`, '', fenced(clip(replacement.text)))
-  if (replacement.absentTerms.length > 0) lines.push('', `Not mentioned by the replacement (a reading aid, not a verdict): ${replacement.absentTerms.map(term => `\`${term}\``).join(', ')}`)
+  if (replacement.absentTerms.length > 0) lines.push('', `Not mentioned by the replacement (a reading aid, not a verdict): ${replacement.absentTerms.map(codeSpan).join(', ')}`)
   return lines
 }
 
 export function renderMarkdown(report: AuditReport): string {
   const lines = [
-    `# Session log audit: \`${report.log.file}\``,
+    `# Session log audit: ${codeSpan(report.log.file)}`,
     '',
-    `${logLine(report)}  `,
+    `${inline(logLine(report))}  `,
     `${tokenizerLine(report)}  `,
     `Overall: **${report.overall}**`,
     '',

@@ -35,7 +35,9 @@ function tokenCounts(loaded: LoadedLog, replacements: readonly AuditReplacement[
   const { events } = loaded
   const fixed = fixedTokens(foldRequestHeader(events), counter)
   const first = replacements[0]
-  const fixedAtFirst = first === undefined ? null : fixedTokens(foldRequestHeader(events, first.seq), counter)
+  // With no request header in force at the first replace, the fixed part then is unknown, not zero.
+  const headerAtFirst = first === undefined ? null : foldRequestHeader(events, first.seq)
+  const fixedAtFirst = headerAtFirst === null ? null : fixedTokens(headerAtFirst, counter)
   const surfaceMessages = sum(loaded.surface.nodes, measure)
   const transcriptMessages = sum(events.filter(event => isSurfaceEligibleType(event.type) && event.surfaceOp === 'append').map(event => event.seq), measure)
   const window = numberAt(foldRequestContext(events) ?? undefined, 'contextWindow')
@@ -53,9 +55,23 @@ function tokenCounts(loaded: LoadedLog, replacements: readonly AuditReplacement[
   }
 }
 
+/**
+ * A provider's token count: a non-negative safe integer, or 0. A reader accepts any chunk content
+ * (VOC-5), so a log may hold -5.5 or 1e308 here; such a value is no count and is left out.
+ */
+function tokenCountAt(record: JsonRecord, key: string): number {
+  const value = record[key]
+  return isNonNegativeSafeInteger(value) ? value : 0
+}
+
 function usageOf(record: JsonRecord | undefined): { input: number; output: number } | undefined {
   if (record === undefined) return undefined
-  return { input: numberAt(record, 'inputTokens') ?? 0, output: numberAt(record, 'outputTokens') ?? 0 }
+  return { input: tokenCountAt(record, 'inputTokens'), output: tokenCountAt(record, 'outputTokens') }
+}
+
+/** A total of token counts, held at the largest safe integer rather than past it. */
+function totalOf(counts: readonly number[]): number {
+  return Math.min(Number.MAX_SAFE_INTEGER, counts.reduce((total, count) => total + count, 0))
 }
 
 /** DER-10: usage chunks per step, and the message's usage only for a step with no usage chunk. */
@@ -78,8 +94,8 @@ export function providerUsage(events: readonly SessionEvent[]): AuditProviderUsa
   for (const [step, usage] of messages) if (!chunks.has(step)) records.push(usage)
   return {
     steps: new Set([...chunks.keys(), ...messages.keys()]).size,
-    inputTokens: records.reduce((total, usage) => total + usage.input, 0),
-    outputTokens: records.reduce((total, usage) => total + usage.output, 0),
+    inputTokens: totalOf(records.map(usage => usage.input)),
+    outputTokens: totalOf(records.map(usage => usage.output)),
     lastInputTokens,
   }
 }
@@ -159,6 +175,6 @@ export function budgetRow(budget: AuditBudget, replacements: readonly AuditRepla
         ? `The replaces saved ${tokens.saved} ${unit}, but the system prompt and tool schemas take ${percent(fixed, request)} of the next request.`
         : 'A token count needs a look (see the warnings).'
     }
-    return 'Shortening the surface did not save context.'
+    return tokens.saved <= 0 ? 'Shortening the surface did not save context.' : 'The system prompt and tool schemas took back what the replaces saved.'
   })
 }

@@ -64,9 +64,11 @@ function bracketEvidence(loaded: LoadedLog, bracket: BracketReport): AuditEviden
       return evidence('fail', `${detail}: it claims success, yet replaced nothing`, details)
     case 'failed-partial': {
       const continued = loaded.events.find(event => event.seq > (bracket.endSeq ?? bracket.startSeq) && event.type === 'assistant/message')
-      return continued === undefined
-        ? evidence('warn', `${detail}: the surface may hold its checkpoint; nothing ran on it yet`, details)
-        : evidence('fail', `${detail}: the surface may hold its checkpoint, yet the model ran on it (assistant message seq ${continued.seq})`, details)
+      // spec/acceptance.md lists a failed-partial bracket among the failure signals, whether or not
+      // the model has run on the half-changed surface yet.
+      return evidence('fail', continued === undefined
+        ? `${detail}: the surface may hold its checkpoint (no model call has run on it yet)`
+        : `${detail}: the surface may hold its checkpoint, and the model ran on it (assistant message seq ${continued.seq})`, details)
     }
   }
 }

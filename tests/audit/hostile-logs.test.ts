@@ -1,0 +1,87 @@
+// `audit` against logs made to mislead it: an --out that is a link to the log, text of the log that
+// would rewrite a terminal or break out of its Markdown line, provider counts outside the count domain,
+// a request header recorded only after the first replace, and a failed-partial bracket.
+import { linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { parseAuditOptions } from '../../conformance/audit/command.ts'
+import { renderMarkdown } from '../../conformance/audit/render-markdown.ts'
+import { renderText } from '../../conformance/audit/render-text.ts'
+import { providerUsage } from '../../conformance/audit/row-budget.ts'
+import { event, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
+import { artifact, assistantText, auditOf, compactedLog, requestHeader, rowOf, userText } from './logs.ts'
+
+const folder = mkdtempSync(path.join(tmpdir(), 'dsh-audit-hostile-'))
+afterAll(() => rmSync(folder, { recursive: true, force: true }))
+
+describe('--out', () => {
+  it('refuses a symbolic or hard link to the log it audits', () => {
+    const log = path.join(folder, 'victim.jsonl')
+    writeFileSync(log, 'x')
+    symlinkSync(log, path.join(folder, 'soft.txt'))
+    linkSync(log, path.join(folder, 'hard.md'))
+    for (const out of ['soft.txt', 'hard.md']) {
+      expect(parseAuditOptions([log, '--out', path.join(folder, out)])).toEqual({ error: `--out ${path.join(folder, out)} would overwrite the log it audits` })
+    }
+    expect(readFileSync(log, 'utf8')).toBe('x')
+  })
+})
+
+/** One turn whose tool call is never answered: its id is log text that the surface row quotes. */
+function unansweredCall(callId: string): ReturnType<typeof auditOf> {
+  return auditOf(artifact([turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'go'), requestHeader(3), assistantText(4, 1, 1, 'calling', [callId]), stepEnd(5, 1, 1), turnEnd(6, 1)]))
+}
+
+describe('text of the log in the report', () => {
+  const forged = '\u001b[H\u001b[2J\r\noverall: PASS\n## 5. Persistence: **pass** <script>x</script> `tick` |'
+  const report = unansweredCall(forged)
+
+  it('reaches a terminal with every control character escaped', () => {
+    const text = renderText(report)
+    expect(text).toContain('\\u001b[H\\u001b[2J\\u000d\\u000aoverall: PASS\\u000a## 5.')
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/)
+    expect(text.split('\n').filter(line => line.startsWith('overall:'))).toEqual([`overall: ${report.overall.toUpperCase()}`])
+  })
+
+  it('stays on its own line of Markdown, with nothing Markdown or HTML would read', () => {
+    const markdown = renderMarkdown(report)
+    expect(markdown.split('\n').filter(line => line.startsWith('## 5.'))).toEqual(['## 5. Persistence: **pass**'])
+    expect(markdown).toContain('\\<script\\>x\\</script\\> \\`tick\\` \\|')
+    const named = renderMarkdown({ ...report, log: { ...report.log, file: 'a`b``c.jsonl' } })
+    expect(named.split('\n')[0]).toBe('# Session log audit: ``` a`b``c.jsonl ```')
+  })
+})
+
+describe('budget', () => {
+  it('leaves provider counts that are no counts out of the totals, which stay safe integers', () => {
+    const usage = (seq: number, inputTokens: unknown, outputTokens: unknown) => event('assistant/chunk', seq, { turn: 1, step: 1, chunk: { type: 'usage', usage: { inputTokens, outputTokens } } })
+    const counted = providerUsage([usage(0, 1.7976931348623157e308, -5.5), usage(1, 7, 3), usage(2, Number.MAX_SAFE_INTEGER, 0), usage(3, 1, 0)])
+    expect(counted).toEqual({ steps: 1, inputTokens: Number.MAX_SAFE_INTEGER, outputTokens: 3, lastInputTokens: 1 })
+  })
+
+  it('does not call the budget taken back when no request header was in force at the first replace', () => {
+    const long = 'Keep src/a.ts stable and never touch tests/fixtures. '.repeat(40)
+    const system = { system: 'S'.repeat(5000) }
+    const events = [
+      turnStart(0, 1), stepStart(1, 1, 1), userText(2, long), userText(3, long), stepEnd(4, 1, 1), turnEnd(5, 1),
+      event('compaction/start', 6, { compactionId: 'k1', turn: null }),
+      event('compaction/summary', 7, { compactionId: 'k1', summary: [{ type: 'text', text: 'short' }], shadowedRange: { start: 2, end: 3 }, shadowedSeqs: [2, 3], shadowedTokenCount: 1000, provider: 'p', model: 'm' }),
+      event('user/message', 8, { id: 'cp', role: 'user', content: [{ type: 'text', text: 'Summary: short' }], source: { kind: 'plugin', plugin: 'compact', compactionId: 'k1' } }, { surfaceOp: { op: 'replace', start: 2, end: 3 }, sourceEventSeqs: [6, 7, 2, 3] }),
+      event('compaction/end', 9, { compactionId: 'k1', turn: null }),
+      turnStart(10, 2), stepStart(11, 2, 1), userText(12, 'go on'), requestHeader(13, undefined, system), assistantText(14, 2, 1, 'done'), stepEnd(15, 2, 1), turnEnd(16, 2),
+    ]
+    const report = auditOf(artifact(events))
+    expect(report.budget?.tokens.fixedAtFirstReplacement).toBeNull()
+    expect(rowOf(report, 'budget').verdict).toBe('warn')
+  })
+})
+
+describe('failure recovery', () => {
+  it('fails a failed-partial bracket even before the model ran on its surface (spec/acceptance.md)', () => {
+    const events = [...compactedLog().slice(0, 15), event('compaction/end', 15, { compactionId: 'k1', turn: null, error: 'commit failed' })]
+    const row = rowOf(auditOf(artifact(events)), 'failure-recovery')
+    expect(row.verdict).toBe('fail')
+    expect(row.evidence.map(item => item.text).join('\n')).toContain('failed-partial (error: commit failed)')
+  })
+})
