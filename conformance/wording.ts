@@ -37,5 +37,5 @@ export function tornTailAdvice(torn: { line: number; offset: number; reason: str
   if (encoding === 'raw') {
     return `torn tail from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): dropped on read as uncommitted data; a writer truncates the artifact to byte ${torn.offset} before it appends`
   }
-  return `torn final frame from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): its complete lines are kept on read; a writer truncates the artifact to byte ${torn.offset} and writes the events kept from that frame again, as a new frame, before it appends`
+  return `torn final frame from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): its complete lines before the first damaged one, if any, are kept on read (JSONL-15 reads them as JSONL-11 does); a writer truncates the artifact to byte ${torn.offset} and writes the events kept from that frame again, as a new frame, before it appends`
 }

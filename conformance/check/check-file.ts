@@ -44,10 +44,17 @@ export function encodingOf(file: string): Encoding {
   return /\.zstd?$/.test(file) ? 'zstd' : 'raw'
 }
 
+/** An error that leaves the file unchecked with CHECK_IO_ERROR. */
+class UnreadableFile extends Error {}
+
 function readArtifact(file: string, encoding: Encoding, settings: CheckSettings): ArtifactOutcome {
   const fd = openSync(file, 'r')
   try {
-    return encoding === 'zstd' ? checkZstdArtifact(new ByteSource(fd, fstatSync(fd).size), settings) : checkRawArtifact(fd, settings)
+    if (encoding === 'raw') return checkRawArtifact(fd, settings)
+    const stats = fstatSync(fd)
+    // A pipe has no size and cannot be read twice; zstd's structure scan comes before any decoding (JSONL-14 step 1).
+    if (!stats.isFile()) throw new UnreadableFile('a zstd log is read at positions, so it must be a regular file, not a pipe or a device: write it to a file first')
+    return checkZstdArtifact(new ByteSource(fd, stats.size), settings)
   } finally {
     closeSync(fd)
   }
@@ -111,7 +118,10 @@ function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIn
     return [{ severity: 'error', code: decoded.code, ...at('decode', decoded.code), ...position(decoded.line ?? artifact.contextLine), message: `${kind}${decoded.message}` }]
   }
   const fault = artifact.load?.fault
-  if (fault !== undefined) return [{ severity: 'error', code: fault.code, ...at(fault.stage, fault.code), ...position(fault.line, fault.seq), message: fault.message }]
+  if (fault !== undefined) {
+    const requirement = requirements.ofLoadFault(fault)
+    return [{ severity: 'error', code: fault.code, ...(requirement === undefined ? {} : { requirement }), ...position(fault.line, fault.seq), message: fault.message }]
+  }
   return (artifact.load?.violations ?? []).map(violation => {
     const requirement = requirements.ofViolation(violation)
     return { severity: 'error', code: violation.code, ...(requirement === undefined ? {} : { requirement }), ...position(violation.line, violation.seq), message: violation.message }
@@ -148,7 +158,7 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
   try {
     artifact = readArtifact(file, encoding, settings)
   } catch (error) {
-    const io = typeof (error as NodeJS.ErrnoException).code === 'string'
+    const io = error instanceof UnreadableFile || typeof (error as NodeJS.ErrnoException).code === 'string'
     const message = error instanceof Error ? error.message : String(error)
     return unchecked(file, encoding, io ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR', io ? `cannot read: ${message}` : `the checker failed: ${message}`)
   }

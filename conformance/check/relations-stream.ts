@@ -72,9 +72,14 @@ export class RelationStream {
   /** The end of the log: an open question of staleness is answered "live". */
   finish(): RelationViolation[] {
     if (this.stale !== undefined) this.resolve(false)
-    this.violations.push(...this.live.violations)
+    this.keep(this.live.violations)
     this.live.violations = []
     return this.violations
+  }
+
+  /** Adds violations to the log's list one by one: spread into one call, 125,000 overflow the stack. */
+  private keep(violations: readonly RelationViolation[]): void {
+    for (const violation of violations) this.violations.push(violation)
   }
 
   private stalenessMatters(event: SessionEvent): boolean {
@@ -84,7 +89,7 @@ export class RelationStream {
   }
 
   private speculate(): void {
-    this.violations.push(...this.live.violations)
+    this.keep(this.live.violations)
     this.live.violations = []
     this.speculated = this.positionalStart
     this.stale = { state: this.live.state, violations: [], last: this.live.last }
@@ -92,7 +97,7 @@ export class RelationStream {
 
   private resolve(isStale: boolean): void {
     const kept = isStale ? (this.stale as Branch) : this.live
-    this.violations.push(...kept.violations)
+    this.keep(kept.violations)
     this.live = { state: kept.state, violations: [], last: kept.last }
     this.stale = undefined
     this.speculated = undefined

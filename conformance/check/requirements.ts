@@ -36,6 +36,15 @@ const TURN_RULE_OF_TYPE: Readonly<Record<string, string>> = {
   'todo/write': 'TURN-9',
 }
 
+/**
+ * Chapter 03 gives each header member its own rule, while HEADER_FIELD_INVALID names them all; the
+ * reference's message says which member it is about ("header cwd must be a string").
+ */
+const META_RULE_OF_MEMBER: Readonly<Record<string, string>> = {
+  id: 'META-2', version: 'META-3', createdAt: 'META-6', cwd: 'META-7',
+  parentSession: 'META-8', seedLength: 'META-8', origin: 'META-8', delegationDepth: 'META-8', agentPreset: 'META-8',
+}
+
 export class RequirementIndex {
   private readonly requirements: readonly Requirement[]
 
@@ -50,6 +59,14 @@ export class RequirementIndex {
       if (found !== undefined) return found.id
     }
     return this.requirements.find(requirement => requirement.errors.includes(code))?.id
+  }
+
+  /** The requirement a load fault breaks: for a header member's fault, that member's rule (chapter 03). */
+  ofLoadFault(fault: { stage: Stage; code: string; message: string }): string | undefined {
+    if (fault.code === 'HEADER_CWD_NOT_ABSOLUTE') return 'META-7'
+    const member = fault.code === 'HEADER_FIELD_INVALID' ? /^header (\w+) /.exec(fault.message)?.[1] : undefined
+    const rule = member === undefined || !Object.hasOwn(META_RULE_OF_MEMBER, member) ? undefined : META_RULE_OF_MEMBER[member]
+    return rule ?? this.of(fault.stage, fault.code)
   }
 
   /** The requirement a relation violation breaks: for a shared turn code, the rule of the event's kind. */

@@ -10,16 +10,24 @@ import { inflateFrame, recoverTornFrame, type ContentHandler } from './zstd-infl
 
 const LINE_FEED = 0x0a
 
-/** A decoder's history is bounded by the same budget as the lines it may produce. */
+/**
+ * The largest window the decoder holds: the 8 MiB every decoder should support (RFC 8878, 3.1.1.1.2),
+ * which every compression level but the "ultra" ones stays within. The reference decoder keeps its
+ * history as a JavaScript array, up to twice the window long, so a 64 MiB window (`zstd --long`)
+ * exhausted the heap instead of getting an answer.
+ */
+export const MOST_WINDOW_BYTES = 8 * 1024 * 1024
+
+/** A decoder's history is bounded by the same budget as the lines it may produce, and by MOST_WINDOW_BYTES. */
 function windowLimit(settings: CheckSettings): number {
-  return 2 * settings.maxLineBytes
+  return Math.min(2 * settings.maxLineBytes, MOST_WINDOW_BYTES)
 }
 
 function withinWindowLimit(artifact: ArtifactCheck, frame: FrameLayout, settings: CheckSettings): boolean {
   if (frame.windowSize <= windowLimit(settings)) return true
   artifact.stopAtLimit({
     code: 'CHECK_WINDOW_TOO_LARGE',
-    message: `the frame at byte ${frame.start} needs a ${frame.windowSize}-byte window, over the checker's limit of ${windowLimit(settings)} (twice --max-line-bytes)`,
+    message: `the frame at byte ${frame.start} needs a ${frame.windowSize}-byte window, over the checker's limit of ${windowLimit(settings)} (twice --max-line-bytes, and at most ${MOST_WINDOW_BYTES}, what RFC 8878 asks every decoder to support); decompress the log with zstd -d and check the raw file`,
   })
   return false
 }

@@ -1,7 +1,7 @@
 // Damaged and hostile input: each case gets a diagnostic that names the file, the line and the rule,
 // the outcome the reference pipeline gives (where the reference can give one), and never a crash, a
 // hang or unbounded memory. Inputs are generated in a temporary folder.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { closeSync, mkdirSync, openSync, symlinkSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -282,7 +282,7 @@ describe('zstd frames', () => {
     const notice = only(report, 'notice', 'TORN_TAIL')
     expectNamed(file, notice, 5, 'JSONL-15')
     // Truncating alone would lose the lines the reader kept from the torn frame.
-    expect(notice.message).toContain('its complete lines are kept on read; a writer truncates the artifact to byte')
+    expect(notice.message).toContain('its complete lines before the first damaged one, if any, are kept on read (JSONL-15 reads them as JSONL-11 does); a writer truncates the artifact to byte')
     expect(notice.message).toContain('and writes the events kept from that frame again, as a new frame, before it appends')
   })
 
@@ -456,5 +456,44 @@ describe('the storage layout (JSONL-3)', () => {
 
   it('a file named otherwise is a lone artifact that no path binds', () => {
     expect(check(place('--elsewhere--/s-6/copy.jsonl', sessionLines('s-7'))).status).toBe('valid')
+  })
+})
+
+describe('a flood of relation violations', () => {
+  it('reports all 150,000 of a packed row whose members each break the turn nesting, without overflowing the stack', () => {
+    // turn/start, then 150,000 text chunks of a step that never started.
+    const members = 150_000
+    const row = `{"type":"text-chunks","seq0":1,"time0":10,"data":{"turn":1,"step":1,"index":0,"dt":[${new Array(members - 1).fill(0).join(',')}],"texts":[${new Array(members).fill('"x"').join(',')}]}}`
+    const { report } = checked('flood.jsonl', text([HEADER, '{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}', row]))
+    expect(report.status).toBe('invalid')
+    expect(report.outcome).toMatchObject({ verdict: 'accepted' })
+    expect(report.outcome.verdict === 'accepted' ? report.outcome.relations.length : 0).toBe(members)
+  })
+})
+
+describe('a zstd window beyond what the decoder holds', () => {
+  it('leaves the file unchecked with CHECK_WINDOW_TOO_LARGE, instead of exhausting the heap', () => {
+    // The window descriptor of each frame set to 2^26 bytes (64 MiB), as `zstd --long=26` writes it.
+    const wide = (content: Uint8Array): Buffer => {
+      const frame = rawFrame(content)
+      frame[5] = (26 - 10) << 3
+      return frame
+    }
+    const { report } = checked('session.jsonl.zstd', zstdArtifact(turnLines(), [6], wide))
+    expect(report.status).toBe('unchecked')
+    expect(only(report, 'error', 'CHECK_WINDOW_TOO_LARGE').message).toContain('needs a 67108864-byte window, over the checker\'s limit of 8388608')
+  })
+})
+
+describe('a zstd log that is not a regular file', () => {
+  it('is left unchecked with CHECK_IO_ERROR, since a pipe cannot be read at positions', () => {
+    const fifo = path.join(folder.dir, 'piped.jsonl.zstd')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    // Opening a pipe waits for its writer: another process, which check's blocking open does not stop.
+    const writer = spawn('sh', ['-c', `printf x > ${JSON.stringify(fifo)}`], { stdio: 'ignore' })
+    const report = check(fifo)
+    writer.kill()
+    expect(report.status).toBe('unchecked')
+    expect(only(report, 'error', 'CHECK_IO_ERROR').message).toContain('must be a regular file, not a pipe')
   })
 })

@@ -113,6 +113,17 @@ describe('requirements of reported codes', () => {
     expect(requirements.of('decode', 'FORMAT_VERSION_NEWER')).toBe('JSONL-6')
     expect(requirements.of('vocabulary', 'FORMAT_UNKNOWN_EVENT_TYPE')).toBe('UNK-3')
   })
+
+  it('maps a header member\'s fault to the rule of that member in chapter 03', () => {
+    const fault = (code: string, message: string) => requirements.ofLoadFault({ stage: 'header-fields', code, message })
+    expect(fault('HEADER_FIELD_INVALID', 'header seedLength must be a non-negative safe integer')).toBe('META-8')
+    expect(fault('HEADER_FIELD_INVALID', 'header parentSession must be a string')).toBe('META-8')
+    expect(fault('HEADER_FIELD_INVALID', 'header createdAt must be a non-negative safe integer')).toBe('META-6')
+    expect(fault('HEADER_FIELD_INVALID', 'header cwd must be a string')).toBe('META-7')
+    expect(fault('HEADER_CWD_NOT_ABSOLUTE', 'header cwd "repo" is not an absolute path')).toBe('META-7')
+    expect(requirements.ofLoadFault({ stage: 'header', code: 'HEADER_FIELD_INVALID', message: 'header id must be a string' })).toBe('META-2')
+    expect(fault('JSON_NEGATIVE_ZERO', 'in the session header, member x is negative zero')).toBe('META-5')
+  })
 })
 
 describe('options', () => {
