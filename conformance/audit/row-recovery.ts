@@ -58,8 +58,14 @@ function bracketEvidence(loaded: LoadedLog, bracket: BracketReport): AuditEviden
     case 'failed-clean':
     case 'orphaned-stale':
       return evidence('pass', detail, details)
-    case 'orphaned-live':
-      return evidence('info', `${detail} (the lock above)`, details)
+    case 'orphaned-live': {
+      // It is the lock of COMP-14 only when it is the latest unmatched start; a log whose brackets
+      // break the relations may hold another orphan after it, or a later end that frees the lock.
+      const holdsLock = loaded.compaction.open?.['startSeq'] === bracket.startSeq
+      return holdsLock
+        ? evidence('info', `${detail} (the lock above)`, details)
+        : evidence('warn', `${detail}, though the lock is not its own (a later start or end decides the lock, COMP-14): what it changed was never confirmed`, details)
+    }
     case 'irregular':
       return evidence('fail', `${detail}: it claims success, yet replaced nothing`, details)
     case 'failed-partial': {

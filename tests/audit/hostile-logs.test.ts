@@ -10,7 +10,7 @@ import { renderMarkdown } from '../../conformance/audit/render-markdown.ts'
 import { renderText } from '../../conformance/audit/render-text.ts'
 import { providerUsage } from '../../conformance/audit/row-budget.ts'
 import { event, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
-import { artifact, assistantText, auditOf, compactedLog, requestHeader, rowOf, userText } from './logs.ts'
+import { artifact, assistantText, auditOf, compactedLog, goodTurn, requestHeader, rowOf, userText } from './logs.ts'
 
 const folder = mkdtempSync(path.join(tmpdir(), 'dsh-audit-hostile-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
@@ -78,6 +78,15 @@ describe('budget', () => {
 })
 
 describe('failure recovery', () => {
+  it('does not call an orphaned start the lock when a later bracket decides the lock', () => {
+    // An unmatched compaction/start k0, then a whole bracket k1 (seqs shifted by one) without an end-seed.
+    const bracket = compactedLog().slice(12).map(item => ({ ...item, seq: item.seq + 1, ...(item.sourceEventSeqs === undefined ? {} : { sourceEventSeqs: (item.sourceEventSeqs as number[]).map((seq) => (seq >= 12 ? seq + 1 : seq)) }) }))
+    const row = rowOf(auditOf(artifact([...goodTurn(), event('compaction/start', 12, { compactionId: 'k0', turn: null }), ...bracket])), 'failure-recovery')
+    const orphan = row.evidence.find(item => item.text.startsWith('compaction bracket 12…'))
+    expect(orphan?.mark).toBe('warn')
+    expect(orphan?.text).toContain('though the lock is not its own')
+  })
+
   it('fails a failed-partial bracket even before the model ran on its surface (spec/acceptance.md)', () => {
     const events = [...compactedLog().slice(0, 15), event('compaction/end', 15, { compactionId: 'k1', turn: null, error: 'commit failed' })]
     const row = rowOf(auditOf(artifact(events)), 'failure-recovery')
