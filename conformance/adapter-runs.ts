@@ -11,6 +11,7 @@ import type { CaseOutcome } from './run-case.ts'
 import { startSubprocessAdapter } from './subprocess-adapter.ts'
 import { runSuite } from './suite.ts'
 import type { VectorCase } from './vector-cases.ts'
+import { errorMessage } from './wording.ts'
 
 const STDERR_LINES_KEPT = 20
 
@@ -46,9 +47,6 @@ function terminalProgress(name: string): { update: (done: number, total: number,
   }
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 /** The last lines of what an adapter wrote to stderr, for a run that failed. */
 export function stderrTailOf(stderr: string): string {
@@ -61,7 +59,7 @@ async function closeProblem(adapter: Adapter): Promise<string | undefined> {
     await adapter.close?.()
     return undefined
   } catch (error) {
-    return messageOf(error)
+    return errorMessage(error)
   }
 }
 
@@ -74,7 +72,7 @@ export async function runAdapter(source: AdapterSource, cases: readonly VectorCa
     adapter = await openAdapter(source, timeoutMs)
   } catch (error) {
     const stderrTail = error instanceof AdapterStartFailure ? stderrTailOf(error.stderr) : ''
-    return { label, startError: messageOf(error), outcomes: [], durationMs: 0, ...(stderrTail === '' ? {} : { stderrTail }) }
+    return { label, startError: errorMessage(error), outcomes: [], durationMs: 0, ...(stderrTail === '' ? {} : { stderrTail }) }
   }
   const claimProblem = adapterClaimProblem(adapter)
   if (claimProblem !== undefined) {

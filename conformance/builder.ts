@@ -1,6 +1,7 @@
 // Expands the compact log notation of vectors (vectors/README.md, "Builder notation") into events.
 // The expansion depends on nothing but the item and its position, so every consumer gets the same
 // events; the JSON bundle carries the expanded form for consumers that do not want to implement this.
+import { errorMessage } from './wording.ts'
 
 export type PlainObject = Record<string, unknown>
 
@@ -200,7 +201,7 @@ export function buildLog(items: readonly unknown[]): { events: unknown[] } | { e
     try {
       events.push(buildEvent(item, index))
     } catch (error) {
-      return { error: { index, message: error instanceof Error ? error.message : String(error) } }
+      return { error: { index, message: errorMessage(error) } }
     }
   }
   return { events }

@@ -1,7 +1,7 @@
 // Judges one operation result against one expectation. The expectation kinds are a small closed set
 // (vectors/README.md): accept, value, reject. Error codes are compared; messages never are.
 import type { ExpectedRejection, Expectation } from './vector-cases.ts'
-import { isArrayIndex } from './tagged-values.ts'
+import { isArrayIndex, isObjectLike } from './tagged-values.ts'
 import { plural, shortened } from './wording.ts'
 
 export type OperationResult =
@@ -73,8 +73,6 @@ function objectKind(value: object): string {
   return hidden === undefined ? PLAIN_OBJECT : `an object with the non-enumerable member ${shortened(JSON.stringify(hidden), 60)}`
 }
 
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null
-
 /**
  * The first place (depth first, members in sorted order) where two JSON-shaped values differ, as a
  * path; undefined when they are equal. Iterative, so arbitrarily deep values cannot overflow the stack.
@@ -96,7 +94,7 @@ type Pairs = Array<[unknown, unknown, string]>
 /** Either the path where two values differ on the spot, or the pairs of children still to compare. */
 function differenceOrChildren(expected: unknown, actual: unknown, path: string): string | Pairs {
   if (typeof expected === 'number' && typeof actual === 'number') return Object.is(expected, actual) ? [] : path
-  if (!isObject(expected) || !isObject(actual)) return expected === actual ? [] : path
+  if (!isObjectLike(expected) || !isObjectLike(actual)) return expected === actual ? [] : path
   const kind = objectKind(expected)
   if (objectKind(actual) !== kind) return path
   if (kind === ARRAY) return elementPairs(expected as unknown[], actual as unknown[], path)
@@ -233,7 +231,7 @@ function valueAt(value: unknown, path: string): { value: unknown } | undefined {
 function shownSides(expected: unknown, actual: unknown, path: string): { expected: string; actual: string } {
   const [left, right] = [valueAt(expected, path), valueAt(actual, path)]
   const shown = (side: { value: unknown } | undefined): string => (side === undefined ? '(absent)' : show(side.value))
-  if (!isObject(left?.value) || !isObject(right?.value)) return { expected: shown(left), actual: shown(right) }
+  if (!isObjectLike(left?.value) || !isObjectLike(right?.value)) return { expected: shown(left), actual: shown(right) }
   const [leftKind, rightKind] = [objectKind(left.value), objectKind(right.value)]
   if (leftKind === rightKind) return { expected: shown(left), actual: shown(right) }
   return { expected: `${leftKind} ${shown(left)}`, actual: `${rightKind} ${shown(right)}` }

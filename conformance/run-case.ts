@@ -7,7 +7,7 @@ import { judge, type Mismatch, type Verdict } from './expectations.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { Expectation, VectorCase } from './vector-cases.ts'
-import { shortened } from './wording.ts'
+import { errorMessage, shortened } from './wording.ts'
 
 export type CaseStatus = 'pass' | 'fail' | 'skip' | 'error'
 
@@ -87,7 +87,7 @@ function judgeStep(result: unknown, expect: Expectation, operation: string): Ver
     if (!isOperationResult(result)) return { error: `${operation} returned no operation result: ${shortened(String(JSON.stringify(result)), 200)}` }
     return judge(result, expected)
   } catch (error) {
-    return { error: `${operation}: the reply's value cannot be compared: ${error instanceof Error ? error.message : String(error)}` }
+    return { error: `${operation}: the reply's value cannot be compared: ${errorMessage(error)}` }
   }
 }
 

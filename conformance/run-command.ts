@@ -14,7 +14,7 @@ import { writeReports } from './reports/write.ts'
 import { adapterTitle, runFails, type AdapterRun } from './results.ts'
 import { suiteIdentity, type SuiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
-import { plural } from './wording.ts'
+import { errorMessage, plural } from './wording.ts'
 
 interface LoadedBaseline {
   path: string
@@ -32,7 +32,7 @@ function loadBaselines(paths: readonly string[]): LoadedBaseline[] | { error: st
     try {
       loaded.push({ path, baseline: readBaseline(path) })
     } catch (error) {
-      return { error: error instanceof Error ? error.message : String(error) }
+      return { error: errorMessage(error) }
     }
   }
   const names = loaded.map((entry) => entry.baseline.adapter)
@@ -61,7 +61,7 @@ function writeBaselineOf(run: AdapterRun, template: string, context: BaselineWri
     context.written.add(path)
     return { wrote: `wrote ${path} (${baseline.failures.length} known failures of ${name})` }
   } catch (error) {
-    return { error: `cannot write the baseline of ${name} to ${path}: ${error instanceof Error ? error.message : String(error)}` }
+    return { error: `cannot write the baseline of ${name} to ${path}: ${errorMessage(error)}` }
   }
 }
 

@@ -9,6 +9,7 @@ import { firstDifference, type OperationResult } from './expectations.ts'
 import { PROTOCOL_VERSION, protocolViolation, runMessage, startMessage, stopMessage } from './protocol.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { OperationName } from './vector-cases.ts'
+import { errorMessage } from './wording.ts'
 
 export interface SubprocessOptions {
   /** How long the runner waits for the reply to each run message. */
@@ -31,9 +32,6 @@ const MAX_FAILED_RESTARTS = 3
 
 type ReplyKind = 'started' | 'result'
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 function isStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message)
@@ -77,7 +75,7 @@ function resultOf(reply: Record<string, unknown>): OperationResult {
     return { ok: true, value: checkedWithinDepth(() => decodeTagged(result.value)) }
   } catch (error) {
     if (error instanceof AdapterFailure) throw error
-    throw new AdapterFailure(`invalid reply: the value holds a malformed tagged value (${messageOf(error)})`)
+    throw new AdapterFailure(`invalid reply: the value holds a malformed tagged value (${errorMessage(error)})`)
   }
 }
 
@@ -88,7 +86,7 @@ async function launch(command: string, cwd: string | undefined, timeoutMs: numbe
     const line = await child.request(startMessage(), timeoutMs, 'start')
     return { child, started: parseReply(line, 'started') as unknown as ProtocolStarted }
   } catch (error) {
-    child.fail(messageOf(error))
+    child.fail(errorMessage(error))
     throw error
   }
 }
@@ -105,7 +103,7 @@ export async function startSubprocessAdapter(command: string, options: Subproces
   if (problem !== undefined) throw new RangeError(`startSubprocessAdapter: ${problem}`)
   const stderr = new TextTail(STDERR_LIMIT)
   const first = await launch(command, options.cwd, startTimeoutMs, stderr).catch((error: unknown) => {
-    throw new AdapterStartFailure(messageOf(error), stderr.toString())
+    throw new AdapterStartFailure(errorMessage(error), stderr.toString())
   })
   const declared = first.started
   let current: AdapterProcess | undefined = first.child
@@ -131,7 +129,7 @@ export async function startSubprocessAdapter(command: string, options: Subproces
       return child
     } catch (error) {
       failedRestarts += 1
-      throw new AdapterFailure(`${messageOf(error)} (while restarting the adapter)`)
+      throw new AdapterFailure(`${errorMessage(error)} (while restarting the adapter)`)
     }
   }
 
@@ -179,7 +177,7 @@ export async function startSubprocessAdapter(command: string, options: Subproces
       if (reply['seq'] !== message.seq) throw new AdapterFailure(`invalid reply: seq ${String(reply['seq'])} answers ${what}`)
       if ('result' in reply) return resultOf(reply)
     } catch (error) {
-      child.fail(messageOf(error))
+      child.fail(errorMessage(error))
       current = undefined
       throw error
     }

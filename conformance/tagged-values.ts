@@ -42,7 +42,7 @@ function malformed(tagged: Members, problem: string): MalformedTaggedValue {
   return new MalformedTaggedValue(`tag "${String(tagged[TAG_KEY])}" ${problem}`)
 }
 
-const isObjectLike = (value: unknown): value is object => typeof value === 'object' && value !== null
+export const isObjectLike = (value: unknown): value is object => typeof value === 'object' && value !== null
 const isMapping = (value: unknown): value is Members => isObjectLike(value) && !Array.isArray(value)
 
 /** An integer member from 0 to `most`. */

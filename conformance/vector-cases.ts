@@ -8,6 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import { parse as parseYaml } from 'yaml'
 import { buildEvent, buildLog, isPlainObject } from './builder.ts'
 import { decodeTagged } from './tagged-values.ts'
+import { errorMessage } from './wording.ts'
 
 export const OPERATIONS = [
   'load', 'append', 'surface', 'messages', 'requestHeader', 'requestContext', 'relations', 'repair',
@@ -74,7 +75,7 @@ export function loadVectorFile(path: string, name: string): VectorCase[] {
     try {
       return expandCase(rawCase, file.chapter, name)
     } catch (error) {
-      throw new Error(`${name}: case ${String(rawCase['id'])}: ${error instanceof Error ? error.message : String(error)}`)
+      throw new Error(`${name}: case ${String(rawCase['id'])}: ${errorMessage(error)}`)
     }
   })
 }

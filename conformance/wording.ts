@@ -1,5 +1,10 @@
 // Wording shared by the commands' reports for people.
 
+/** What went wrong, for a message: an Error's message, or anything else thrown as text. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
 /** `count` and the noun, in the singular for one: "1 event", "2 events". */
 export function plural(count: number, noun: string, nouns = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : nouns}`

@@ -12,6 +12,7 @@ import { loadTokenCounter, type TokenizerChoice } from './tokens.ts'
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
 import { byteNotices } from '../check/check-file.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../check/options.ts'
+import { errorMessage } from '../wording.ts'
 
 export const AUDIT_USAGE = `usage: dsh-conformance audit LOG [--format text|json|md|html] [--out FILE]
                            [--tokenizer auto|estimate] [--vocabulary v0-pinned|v0-rc8]
@@ -122,7 +123,7 @@ export async function audit(args: readonly string[]): Promise<number> {
   try {
     report = await auditReportFor(options)
   } catch (error) {
-    console.error(`cannot audit ${options.log}: ${error instanceof Error ? error.message : String(error)}`)
+    console.error(`cannot audit ${options.log}: ${errorMessage(error)}`)
     return 2
   }
   const output = RENDERERS[options.format](report)
@@ -131,7 +132,7 @@ export async function audit(args: readonly string[]): Promise<number> {
     try {
       writeFileSync(options.out, output)
     } catch (error) {
-      console.error(`cannot write ${options.out}: ${error instanceof Error ? error.message : String(error)} (overall ${report.overall})`)
+      console.error(`cannot write ${options.out}: ${errorMessage(error)} (overall ${report.overall})`)
       return 2
     }
     console.log(`wrote ${options.out} (${options.format}): overall ${report.overall}`)

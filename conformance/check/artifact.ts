@@ -7,6 +7,7 @@ import type { JsonRecord } from '../../reference/lossless-json.ts'
 import type { ErrorCode, RejectionError } from '../../reference/result.ts'
 import { RecordScanner } from './record-scan.ts'
 import { StreamingLoad, type LoadOutcome } from './streaming-load.ts'
+import { errorMessage } from '../wording.ts'
 
 export interface CheckSettings {
   vocabulary: string
@@ -122,7 +123,7 @@ export class ArtifactCheck {
     } catch (error) {
       // The reference's own limits (such as a recursion over a very deep value) surface as
       // exceptions; they are the checker's limits, reported with their line.
-      const why = error instanceof Error ? error.message : String(error)
+      const why = errorMessage(error)
       this.stopAtLimit({ code: 'CHECK_INTERNAL_ERROR', line: number, message: `line ${number} could not be checked: ${why}` })
     }
   }

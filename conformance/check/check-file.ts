@@ -9,7 +9,7 @@ import { checkRawArtifact } from './raw-reader.ts'
 import { checkZstdArtifact } from './zstd-reader.ts'
 import type { RequirementIndex, Stage } from './requirements.ts'
 import { pathBindingFault } from './path-binding.ts'
-import { shortened, tornTailAdvice } from '../wording.ts'
+import { errorMessage, shortened, tornTailAdvice } from '../wording.ts'
 
 export type Encoding = 'raw' | 'zstd'
 
@@ -159,7 +159,7 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
     artifact = readArtifact(file, encoding, settings)
   } catch (error) {
     const io = error instanceof UnreadableFile || typeof (error as NodeJS.ErrnoException).code === 'string'
-    const message = error instanceof Error ? error.message : String(error)
+    const message = errorMessage(error)
     return unchecked(file, encoding, io ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR', io ? `cannot read: ${message}` : `the checker failed: ${message}`)
   }
   return withShortMessages(report(file, encoding, artifact, requirements))

@@ -3,6 +3,7 @@
 // once, so a link cycle ends) for the names a session log can have.
 import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { errorMessage } from '../wording.ts'
 
 const ARTIFACT_NAME = /\.jsonl(\.zstd?)?$/
 
@@ -16,7 +17,7 @@ function walk(folder: string, into: Found[], walked: Set<string>): void {
     walked.add(real)
     entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   } catch (error) {
-    into.push({ kind: 'missing', path: folder, message: error instanceof Error ? error.message : String(error) })
+    into.push({ kind: 'missing', path: folder, message: errorMessage(error) })
     return
   }
   for (const entry of entries) {
@@ -43,7 +44,7 @@ export function findArtifacts(paths: readonly string[]): Found[] {
     try {
       isFolder = statSync(path).isDirectory()
     } catch (error) {
-      found.push({ kind: 'missing', path, message: error instanceof Error ? error.message : String(error) })
+      found.push({ kind: 'missing', path, message: errorMessage(error) })
       continue
     }
     if (!isFolder) {

@@ -10,7 +10,7 @@ import { vectorsDir } from '../vector-cases.ts'
 import { fuzz, type Finding, type FuzzProgress, type FuzzReport } from './driver.ts'
 import { appliesTo, readKnownDivergences, type KnownClass, type KnownDivergences } from './known.ts'
 import { FUZZ_USAGE, parseFuzzOptions, type FuzzCommandOptions } from './options.ts'
-import { plural } from '../wording.ts'
+import { errorMessage, plural } from '../wording.ts'
 
 const BAR_WIDTH = 24
 
@@ -117,7 +117,7 @@ export async function fuzzCommand(args: readonly string[]): Promise<number> {
   try {
     divergences = options.known === undefined ? undefined : readKnownDivergences(options.known)
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error))
+    console.error(errorMessage(error))
     return 2
   }
   try {

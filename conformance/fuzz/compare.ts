@@ -7,6 +7,7 @@ import { expectedRejectionOf, judge, type OperationResult } from '../expectation
 import { encodeTagged } from '../protocol.ts'
 import type { Expectation } from '../vector-cases.ts'
 import { OVER_LOADED_LOG, probeInput, type Probe } from './probes.ts'
+import { errorMessage } from '../wording.ts'
 
 export type Outcome = { kind: 'result'; result: OperationResult } | { kind: 'error'; message: string }
 
@@ -32,9 +33,6 @@ function expectationOf(result: OperationResult): Expectation {
   return result.ok ? { value: result.value } : { reject: expectedRejectionOf(result.error) }
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 /** Runs an operation; a throw or a malformed result is an error outcome, never a result. */
 export async function callOperation(adapter: Adapter, probe: Probe): Promise<Outcome> {
@@ -48,7 +46,7 @@ export async function callOperation(adapter: Adapter, probe: Probe): Promise<Out
     if (isOperationResult(result)) return { kind: 'result', result }
     return { kind: 'error', message: `returned no operation result: ${String(JSON.stringify(result)).slice(0, 200)}` }
   } catch (error) {
-    return { kind: 'error', message: messageOf(error) }
+    return { kind: 'error', message: errorMessage(error) }
   }
 }
 

@@ -13,6 +13,7 @@ import { knownClassOf, type KnownClass } from './known.ts'
 import { deriveProbe, OPERATION_PROFILE, OVER_LOADED_LOG, PROBED_OPERATIONS } from './probes.ts'
 import { shrinkRun } from './shrink.ts'
 import { writeVector, type WrittenVector } from './vector-writer.ts'
+import { errorMessage } from '../wording.ts'
 
 export interface FuzzOptions {
   runs: number
@@ -140,7 +141,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
       finding.vector = written
       finding.problem = await reproductionProblem(adapter, vector)
     } catch (error) {
-      finding.problem = `the vector could not be written: ${error instanceof Error ? error.message : String(error)}`
+      finding.problem = `the vector could not be written: ${errorMessage(error)}`
     }
   }
 

@@ -5,6 +5,7 @@ import type { RunReport } from '../../generated/types/index.ts'
 import { jsonReport } from './json.ts'
 import { junitReport } from './junit.ts'
 import { markdownReport } from './markdown.ts'
+import { errorMessage } from '../wording.ts'
 
 const RENDERERS = { json: jsonReport, junit: junitReport, md: markdownReport } as const
 
@@ -41,7 +42,7 @@ export function writeReports(targets: ReportTargets, report: RunReport): Written
       writeFileSync(path, RENDERERS[format](report))
       written.paths.push(path)
     } catch (error) {
-      written.errors.push(`cannot write the ${format} report to ${path}: ${error instanceof Error ? error.message : String(error)}`)
+      written.errors.push(`cannot write the ${format} report to ${path}: ${errorMessage(error)}`)
     }
   }
   return written
