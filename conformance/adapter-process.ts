@@ -146,13 +146,20 @@ let exitHookInstalled = false
 // How long the end of a process waits for its last lines and its exit status.
 const SETTLE_MS = 100
 
-/** Whether `promise` settles within `ms`. */
-async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+/**
+ * What `work` settles to, or AdapterFailure(`timeout: ${what}`) when it has not settled within `ms`.
+ * The timer is cleared either way, so that it never keeps the runner alive.
+ */
+export async function settledWithin<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
-  const settled = await Promise.race([promise.then(() => true), late])
-  clearTimeout(timer)
-  return settled
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AdapterFailure(`timeout: ${what}`)), ms)
+  })
+  try {
+    return await Promise.race([work, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 export class AdapterProcess {
@@ -239,10 +246,10 @@ export class AdapterProcess {
   async stop(message: unknown, graceMs: number): Promise<string | undefined> {
     this.stopSent = true
     this.child.stdin!.write(protocolLine(message))
-    if (!(await settlesWithin(this.exited, graceMs))) this.fail(`timeout: the adapter did not exit within ${graceMs} ms of stop`)
+    await settledWithin(this.exited, graceMs, `the adapter did not exit within ${graceMs} ms of stop`).catch((error: AdapterFailure) => this.fail(error.message))
     await this.exited
     // Lines it wrote just before it exited are still to be read.
-    await settlesWithin(this.stdoutClosed, SETTLE_MS)
+    await settledWithin(this.stdoutClosed, SETTLE_MS, 'stdout did not close').catch(() => undefined)
     this.kill()
     if (this.failure !== undefined) return this.failure
     return this.exitStatus === 'exit code 0' ? undefined : this.crash(`the adapter ended with ${this.exitStatus ?? 'no exit status'} on stop; it must exit with status 0`)

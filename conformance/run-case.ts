@@ -2,7 +2,7 @@
 // an exception, a malformed result or a missing capability is never a pass.
 import { types } from 'node:util'
 import { isOperationResult, type Adapter } from './adapter.ts'
-import { AdapterFailure } from './adapter-process.ts'
+import { AdapterFailure, settledWithin } from './adapter-process.ts'
 import { judge, type Mismatch, type Verdict } from './expectations.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { decodeTagged } from './tagged-values.ts'
@@ -64,22 +64,6 @@ function errorReason(operation: string, error: unknown): string {
   return `${operation} threw: ${error instanceof Error ? error.stack ?? error.message : String(error)}`
 }
 
-/**
- * The operation's result, or a timeout failure when an in-process operation has not settled within
- * `timeoutMs`. The timer is cleared either way, so it never keeps the process alive.
- */
-async function settledWithin<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AdapterFailure(`timeout: no reply to ${what} within ${timeoutMs} ms`)), timeoutMs)
-  })
-  try {
-    return await Promise.race([work, timeout])
-  } finally {
-    clearTimeout(timer)
-  }
-}
-
 /** The verdict on one step's result; a result the runner cannot inspect (a revoked proxy, a getter that throws) is an error. */
 function judgeStep(result: unknown, expect: Expectation, operation: string): Verdict | { error: string } {
   const expected = decodedExpectation(expect)
@@ -100,7 +84,7 @@ async function runSteps(adapter: Adapter, vector: VectorCase, timeoutMs: number)
       } else {
         const work = adapter.operations[step.operation]!(decodeTagged(step.input) as Record<string, unknown>, { caseId: vector.id, step: index })
         // Only a promise is awaited: resolving any other value would inspect it, which is judgeStep's to do.
-        result = types.isPromise(work) ? await settledWithin(work, timeoutMs, `${step.operation} (${vector.id} step ${index})`) : work
+        result = types.isPromise(work) ? await settledWithin(work, timeoutMs, `no reply to ${step.operation} (${vector.id} step ${index}) within ${timeoutMs} ms`) : work
       }
     } catch (error) {
       return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: errorReason(step.operation, error) }
