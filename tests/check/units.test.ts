@@ -7,6 +7,8 @@ import { LineSplitter } from '../../conformance/check/lines.ts'
 import { RecordScanner } from '../../conformance/check/record-scan.ts'
 import { recordEvents } from '../../reference/chunk-rows.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
+import { headerFieldsFault, headerIdentityFault } from '../../reference/storage-header.ts'
+import { snapshotJson } from '../../reference/lossless-json.ts'
 import { parseCheckOptions } from '../../conformance/check/options.ts'
 import { formatReport, formatSummary } from '../../conformance/check/format.ts'
 import type { FileReport } from '../../conformance/check/check-file.ts'
@@ -123,6 +125,24 @@ describe('requirements of reported codes', () => {
     expect(fault('HEADER_CWD_NOT_ABSOLUTE', 'header cwd "repo" is not an absolute path')).toBe('META-7')
     expect(requirements.ofLoadFault({ stage: 'header', code: 'HEADER_FIELD_INVALID', message: 'header id must be a string' })).toBe('META-2')
     expect(fault('JSON_NEGATIVE_ZERO', 'in the session header, member x is negative zero')).toBe('META-5')
+  })
+
+  // ofLoadFault reads the member from the reference's message, so the reference's own faults pin that wording.
+  it('maps each member fault the reference itself gives to that member\'s rule', () => {
+    const valid = { id: 's', version: 0, createdAt: 1, cwd: '/repo' }
+    const replayFaults: [member: string, value: unknown, rule: string][] = [
+      ['createdAt', -1, 'META-6'], ['cwd', 3, 'META-7'], ['cwd', 'repo', 'META-7'], ['parentSession', 1, 'META-8'],
+      ['seedLength', 1.5, 'META-8'], ['origin', 'user', 'META-8'], ['delegationDepth', -1, 'META-8'], ['agentPreset', null, 'META-8'],
+    ]
+    for (const [member, value, rule] of replayFaults) {
+      const found = headerFieldsFault(snapshotJson({ ...valid, [member]: value }))
+      expect(found, member).toBeDefined()
+      expect(requirements.ofLoadFault({ stage: 'header-fields', ...found! }), `${member}: ${found!.message}`).toBe(rule)
+    }
+    for (const [member, value, rule] of [['id', 7, 'META-2'], ['version', '0', 'META-3']] as const) {
+      const found = headerIdentityFault({ ...valid, [member]: value }, undefined)
+      expect(requirements.ofLoadFault({ stage: 'header', ...found! }), `${member}: ${found?.message}`).toBe(rule)
+    }
   })
 })
 
