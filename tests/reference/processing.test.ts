@@ -62,7 +62,7 @@ describe('load phases (PROC-2)', () => {
 })
 
 describe('append (PROC-3, PROC-4)', () => {
-  it('checks message shapes like load does (position 2)', () => {
+  it('checks message shapes like load does (PROC-3)', () => {
     const data = { turn: 1, step: 1, message: { id: 'a', role: 'assistant', content: [], source: { kind: 'plugin', plugin: 'x' } } }
     const appended = reference.append({ events: [], candidate: { type: 'assistant/message', data, surfaceOp: 'append' }, time: 1 })
     expect(appended).toMatchObject({ ok: false, error: { code: 'MESSAGE_SOURCE_INVALID', seq: 0 } })
