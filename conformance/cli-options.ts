@@ -9,10 +9,14 @@ export const USAGE = `usage: dsh-conformance <command> [options]
 
 commands:
   run [options]             run the selected vectors against each adapter (default: --adapter reference)
-                            and print a summary per adapter; exit 1 on a fail or error no baseline covers
+                            and print a summary per adapter; exit 1 on any error, on a fail no baseline
+                            lists, or on a NEW PASS under --strict-baseline; 2 on a usage error, no
+                            matching case, or a baseline or report that cannot be read or written
   list [filters]            list the selected vectors: id, profile, requirements, title
   matrix [options]          run the adapters and render requirement × implementation (passed/cases per
-                            cell, skips shown apart) as Markdown on stdout, or into --md / --html files
+                            cell, skips shown apart) as Markdown on stdout, or into --md / --html files;
+                            exit 0 whatever the cells say, 1 when an adapter cannot start, 2 on a usage
+                            error, no matching case, or a file that cannot be written
   serve                     the reference interpreter as a subprocess adapter on stdin/stdout
                             (spec/adapter-protocol.md)
   check PATH... [options]   check stored session logs (files or folders), streaming
@@ -27,7 +31,8 @@ adapters (run, matrix; they run in the order given):
   --adapter NAME            an in-process adapter: ${ADAPTER_NAMES.join(', ')}
   --adapter-cmd COMMAND     any program that speaks spec/adapter-protocol.md, run through the shell
   --adapter-module PATH     an in-process adapter of your own: a JavaScript or TypeScript module whose
-                            default export (or export named adapter) is an Adapter {meta, operations}
+                            export named adapter (or else its default export) is an Adapter {meta,
+                            operations}
   --timeout MS              how long to wait for each reply of an --adapter-cmd, and for each operation
                             of an in-process adapter (default ${DEFAULT_TIMEOUT_MS})
 

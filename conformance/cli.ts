@@ -37,9 +37,25 @@ async function runOrMatrix(command: 'run' | 'matrix', options: CommandOptions): 
   }
 }
 
+const SERVE_USAGE = `usage: dsh-conformance serve
+
+The reference interpreter as a subprocess adapter: protocol messages on stdin, replies on stdout, logs on
+stderr (spec/adapter-protocol.md). It takes no options; it ends on the protocol's stop message or when
+stdin closes.`
+
+/** serve takes no arguments: anything but a request for help is a usage error, not a server started. */
+function serveCommand(args: readonly string[]): Promise<number> | number {
+  if (args.length === 0) return serve()
+  const help = args.length === 1 && args[0] === '--help'
+  if (help) console.log(SERVE_USAGE)
+  else console.error(`serve takes no arguments, not ${args.join(' ')}\n\n${SERVE_USAGE}`)
+  return help ? 0 : 2
+}
+
 async function main(args: string[]): Promise<number> {
-  const [command, ...rest] = args
-  if (command === 'serve') return serve()
+  // -h is --help for every command.
+  const [command, ...rest] = args.map(argument => argument === '-h' ? '--help' : argument)
+  if (command === 'serve') return serveCommand(rest)
   if (command === 'audit') return (await import('./audit/command.ts')).audit(rest)
   if (command === 'fuzz') return (await import('./fuzz/command.ts')).fuzzCommand(rest)
   if (command === 'check') return (await import('./check/command.ts')).runCheck(rest)
@@ -49,7 +65,7 @@ async function main(args: string[]): Promise<number> {
     else console.error(`unknown command ${command}\n\n${USAGE}`)
     return help ? 0 : 2
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
+  if (rest.includes('--help')) {
     console.log(USAGE)
     return 0
   }

@@ -11,6 +11,7 @@ import type { AdapterRun } from './results.ts'
 import { readSpecCatalog } from './spec-catalog.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { loadVectorCases } from './vector-cases.ts'
+import { errorMessage } from './wording.ts'
 
 const specDir = fileURLToPath(new URL('../spec/', import.meta.url))
 
@@ -33,15 +34,24 @@ export async function matrixCommand(options: CommandOptions): Promise<number> {
   }
   const title = 'Compatibility matrix'
   if (options.matrixMarkdown === undefined && options.matrixHtml === undefined) process.stdout.write(matrixMarkdown(built.matrix, { title }))
-  if (options.matrixMarkdown !== undefined) {
-    writeFileSync(options.matrixMarkdown, matrixMarkdown(built.matrix, { title }))
-    console.log(`wrote ${options.matrixMarkdown}`)
-  }
-  if (options.matrixHtml !== undefined) {
-    writeFileSync(options.matrixHtml, matrixHtml(built.matrix, { title }))
-    console.log(`wrote ${options.matrixHtml}`)
-  }
+  const written = [
+    ...(options.matrixMarkdown === undefined ? [] : [writeOutput(options.matrixMarkdown, matrixMarkdown(built.matrix, { title }))]),
+    ...(options.matrixHtml === undefined ? [] : [writeOutput(options.matrixHtml, matrixHtml(built.matrix, { title }))]),
+  ]
   const notStarted = built.runs.filter((run) => run.startError !== undefined)
   for (const run of notStarted) console.error(`cannot start adapter ${run.label}: ${run.startError ?? ''}`)
+  if (written.includes(false)) return 2
   return notStarted.length > 0 ? 1 : 0
+}
+
+/** Writes one output file and says so; false, with the reason on stderr, when it cannot be written. */
+function writeOutput(path: string, text: string): boolean {
+  try {
+    writeFileSync(path, text)
+    console.log(`wrote ${path}`)
+    return true
+  } catch (error) {
+    console.error(`cannot write ${path}: ${errorMessage(error)}`)
+    return false
+  }
 }

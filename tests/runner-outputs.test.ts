@@ -94,6 +94,38 @@ describe('dsh-conformance run', () => {
   })
 })
 
+describe('help and usage errors of every command', () => {
+  it('takes -h as --help everywhere, and serve --help prints its help instead of starting the server', async () => {
+    const usages: [args: string[], usage: string][] = [
+      [['-h'], 'usage: dsh-conformance <command> [options]'],
+      [['check', '-h'], 'usage: dsh-conformance check'],
+      [['audit', '-h'], 'usage: dsh-conformance audit'],
+      [['fuzz', '-h'], 'usage: dsh-conformance fuzz'],
+      [['serve', '--help'], 'usage: dsh-conformance serve'],
+      [['serve', '-h'], 'usage: dsh-conformance serve'],
+    ]
+    for (const [args, usage] of usages) {
+      const help = await cli(args)
+      expect(help.stdout, args.join(' ')).toContain(usage)
+      expect(help.code, args.join(' ')).toBe(0)
+    }
+  })
+
+  it('refuses arguments to serve with a usage error', async () => {
+    const refused = await cli(['serve', '--adapter', 'reference'])
+    expect(refused.stderr).toContain('serve takes no arguments, not --adapter reference')
+    expect(refused.code).toBe(2)
+  })
+
+  it('ends matrix with status 2 when its output file cannot be written, the others still written', async () => {
+    const markdown = join(scratch, 'matrix.md')
+    const failed = await cli(['matrix', ...ONE_CASE, '--md', markdown, '--html', join(scratch, 'missing-folder', 'matrix.html')])
+    expect(failed.stderr).toContain(`cannot write ${join(scratch, 'missing-folder', 'matrix.html')}`)
+    expect(existsSync(markdown)).toBe(true)
+    expect(failed.code).toBe(2)
+  })
+})
+
 describe('names on a terminal and in reports', () => {
   it('escapes control characters', () => {
     expect(printable('a\u001b[8mb\nc\u0085')).toBe('a\\u001b[8mb\\u000ac\\u0085')

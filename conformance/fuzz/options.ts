@@ -1,4 +1,5 @@
 // The command line of `dsh-conformance fuzz`: its help text and its options, as plain data.
+import { timeoutProblem } from '../adapter-process.ts'
 import { ADAPTER_NAMES } from '../adapters/registry.ts'
 import type { AdapterSource } from '../cli-options.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
@@ -11,7 +12,8 @@ Differential fuzzing: each run draws a log from the generator library (conforman
 valid or broken by one mutation operator, and runs every operation that both the adapter and the
 reference provide (under a profile the adapter claims) on it: load, surface, messages, the request
 folds, relations, repair, resume, compactionState, regionBalance, fork at a drawn boundary, append of
-the last event, and the JSONL decoder on the encoded log (intact, torn or with a garbled line). Results
+the last event, the JSONL encoder on the log's batches, artifactPath of its header, and the JSONL
+decoder on the encoded log (intact, torn or with a garbled line). Results
 are judged as vector steps are: codes and seqs compared, messages never. Each class of disagreement is
 shrunk to a small log and written as a one-case vector, DIR/<chapter>/fuzz-<hash>.yaml, whose
 expectation is the reference's result and which is marked review: true; the vector is replayed to
@@ -52,7 +54,7 @@ function wholeNumber(option: string, value: string, min: number): number | strin
 
 /** Applies one option; returns what is wrong, if anything. */
 function apply(draft: Draft, option: string, value: string): string | undefined {
-  const numeric = (key: 'runs' | 'seed' | 'maxEvents' | 'timeBudgetSeconds' | 'timeoutMs', min: number): string | undefined => {
+  const numeric = (key: 'runs' | 'seed' | 'maxEvents' | 'timeBudgetSeconds', min: number): string | undefined => {
     const number = wholeNumber(option, value, min)
     if (typeof number === 'string') return number
     draft[key] = number
@@ -67,7 +69,9 @@ function apply(draft: Draft, option: string, value: string): string | undefined 
     case '--seed': return numeric('seed', 0)
     case '--max-events': return numeric('maxEvents', 1)
     case '--time-budget': return numeric('timeBudgetSeconds', 1)
-    case '--timeout': return numeric('timeoutMs', 1)
+    case '--timeout':
+      draft.timeoutMs = Number(value)
+      return timeoutProblem('--timeout', draft.timeoutMs, value)
     default: return `unknown option ${option} for fuzz`
   }
 }

@@ -126,6 +126,9 @@ describe('dsh-conformance fuzz', () => {
     })
     expect(parseFuzzOptions(['--adapter', 'nope', '--out', 'o'])).toMatchObject({ error: expect.stringContaining('unknown adapter') })
     expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--runs', '0'])).toMatchObject({ error: expect.stringContaining('--runs') })
+    // Above a timer's maximum, Node would fire at once: a usage error, as run gives, not a failed fuzz.
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--timeout', '3000000000'])).toMatchObject({ error: expect.stringContaining('--timeout can be at most 2147483647 ms') })
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--timeout', '2147483647'])).toMatchObject({ timeoutMs: 2147483647 })
     expect(parseFuzzOptions(['--adapter', 'reference', '--adapter-cmd', 'x', '--out', 'o'])).toMatchObject({ error: expect.stringContaining('exactly one') })
   })
 })
