@@ -202,6 +202,31 @@ describe('the protocol end to end', () => {
   })
 })
 
+describe('the Python example\'s tagged values', () => {
+  // The accepted tags must decode to plain Python values and with-prototype to a non-plain one, as the
+  // protocol's table maps them; a sentinel there would make a port built on the example reject them.
+  it.skipIf(!pythonPresent)(`maps each tag the protocol's table gives a Python value to that value${pythonPresent ? '' : ' (skipped: python3 not found)'}`, () => {
+    const tagged = [
+      { $dsh: 'foreign-realm', value: { a: [1, { $dsh: '-0' }] } },
+      { $dsh: 'with-prototype', value: { a: 1 }, prototype: 'bare' },
+      { $dsh: 'with-prototype', value: [1], prototype: 'array' },
+      { $dsh: 'null-prototype', object: { a: 1 } },
+      { $dsh: 'shared', value: { a: 1 }, count: 2 },
+    ]
+    const script = 'import json, sys; sys.path.insert(0, "examples/python-adapter"); import adapter\n'
+      + 'for tagged in json.load(sys.stdin): value = adapter.decode_tagged(tagged); print(type(value).__name__, json.dumps(value))'
+    const decoded = spawnSync('python3', ['-c', script], { cwd: projectRoot, input: JSON.stringify(tagged), encoding: 'utf8' })
+    expect(decoded.stderr).toBe('')
+    expect(decoded.stdout.trim().split('\n')).toEqual([
+      'dict {"a": [1, {"$dsh": "-0"}]}',
+      'ForeignPrototypeDict {"a": 1}',
+      'ForeignPrototypeList [1]',
+      'dict {"a": 1}',
+      'list [{"a": 1}, {"a": 1}]',
+    ])
+  })
+})
+
 describe('protocol messages and values', () => {
   it('the runner sends schema-valid start, run and stop messages', () => {
     expect(protocolViolation('start', startMessage())).toBeUndefined()

@@ -13,6 +13,7 @@ To grow it into a real adapter, put your implementation behind more functions li
 in OPERATIONS, and claim a profile only once you pass all of its vectors (spec/profiles.md).
 """
 
+import copy
 import decimal
 import json
 import sys
@@ -154,6 +155,19 @@ def decode_shared(tagged):
     return [value] * tagged.get("count", 2)
 
 
+class ForeignPrototypeDict(dict):
+    """An object whose prototype is no realm's intrinsic one (with-prototype): not a plain dict."""
+
+
+class ForeignPrototypeList(list):
+    """An array whose prototype is no realm's intrinsic one (with-prototype): not a plain list."""
+
+
+def decode_with_prototype(tagged):
+    value = decode_tagged(tagged.get("value"))
+    return ForeignPrototypeList(value) if isinstance(value, list) else ForeignPrototypeDict(value)
+
+
 def decode_literal_object(tagged):
     """The escape for data that really has a "$dsh" member: the object is taken literally."""
     return {key: decode_tagged(member) for key, member in tagged.get("value", {}).items()}
@@ -172,6 +186,9 @@ DECODERS = {
     "nested": decode_nested,
     "shared": decode_shared,
     "null-prototype": lambda tagged: decode_tagged(tagged.get("object", {})),
+    # Python has one realm: the value built in another one is the plain value, taken literally.
+    "foreign-realm": lambda tagged: copy.deepcopy(tagged.get("value")),
+    "with-prototype": decode_with_prototype,
     "object": decode_literal_object,
 }
 
@@ -184,9 +201,9 @@ def decode_tagged(value):
         return value
     tag = value.get("$dsh")
     if isinstance(tag, str):
-        # The remaining tags (symbol, symbol-key, non-enumerable, array-property, instance) name
-        # JavaScript constructs; a real implementation picks a value its own checks reject with the
-        # code spec/adapter-protocol.md lists for them, here a sentinel stands in.
+        # The remaining tags (symbol, symbol-key, non-enumerable, array-property, instance,
+        # revoked-proxy) name JavaScript constructs; a real implementation picks a value its own checks
+        # reject with the code spec/adapter-protocol.md lists for them, here a sentinel stands in.
         decode = DECODERS.get(tag)
         return decode(value) if decode else Sentinel(f"tagged {tag}")
     return {key: decode_tagged(member) for key, member in value.items()}

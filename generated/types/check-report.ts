@@ -1,7 +1,7 @@
 // Generated from schemas/check-report.schema.json by scripts/generate-types.ts — do not edit.
 
 /**
- * One run of check over the files it was given (folders walked for *.jsonl and *.jsonl.zstd).
+ * One run of check over the files it was given (folders walked for *.jsonl, *.jsonl.zstd and *.jsonl.zst).
  */
 export interface CheckReport {
   /**
@@ -85,7 +85,7 @@ export type CheckOutcome =
     };
 
 /**
- * A recoverable torn tail (JSONL-12, JSONL-15): dropped on read; a writer truncates to `offset` before appending.
+ * A recoverable torn tail (JSONL-12, JSONL-15). A writer truncates the artifact to `offset` before appending. Raw: the tail is dropped on read. Zstd: `offset` is the start of the torn final frame, whose complete lines are kept on read and written again after truncating.
  */
 export interface CheckTornTail {
   line: number;
