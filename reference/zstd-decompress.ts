@@ -3,6 +3,7 @@
  * and the content checksum (XXH64). Chapter 19 needs it to read zstd artifacts on hosts without a
  * zstd library. Malformed input throws `ZstdError` (zstd-entropy.ts); `zstd.ts` catches it.
  */
+import { ByteOutput } from './byte-output.ts'
 import {
   BackwardBits, FseState, buildFseTable, decodeHuffmanStream, fail, readFseDistribution, readHuffmanTree,
   type FseTable, type HuffmanTable,
@@ -10,7 +11,7 @@ import {
 
 /** A frame's output so far, and the tables a compressed block may reuse from the blocks before it. */
 export interface FrameState {
-  output: number[]
+  output: ByteOutput
   /** Window_Size (section 3.1.1.1.2): no match may reach further back. */
   windowSize: number
   /** Block_Maximum_Size (section 3.1.1.2.3): no block's size, nor what it decompresses to, may exceed it. */
@@ -27,7 +28,7 @@ export function blockMaximumOf(windowSize: number): number {
 
 /** The state of a new frame whose window size is `windowSize` (the content size of a single-segment frame). */
 export function newFrameState(windowSize: number): FrameState {
-  return { output: [], windowSize, blockMaximum: blockMaximumOf(windowSize), huffman: undefined, tables: {}, repeatOffsets: [1, 4, 8] }
+  return { output: new ByteOutput(), windowSize, blockMaximum: blockMaximumOf(windowSize), huffman: undefined, tables: {}, repeatOffsets: [1, 4, 8] }
 }
 
 // ---- literals (section 3.1.1.3.1) --------------------------------------------------------------
@@ -45,17 +46,17 @@ function littleEndian(bytes: Uint8Array, start: number, count: number, end: numb
   return value
 }
 
-function readLiterals(bytes: Uint8Array, start: number, end: number, state: FrameState): { literals: number[]; used: number } {
+function readLiterals(bytes: Uint8Array, start: number, end: number, state: FrameState): { literals: Uint8Array; used: number } {
   const first = byteAt(bytes, start, end)
   const type = first & 3
   const format = (first >> 2) & 3
   if (type <= 1) {
     const headerSize = format === 1 ? 2 : format === 3 ? 3 : 1
     const size = headerSize === 1 ? first >> 3 : Math.floor(littleEndian(bytes, start, headerSize, end) / 16)
-    if (type === 1) return { literals: new Array<number>(size).fill(byteAt(bytes, start + headerSize, end)), used: headerSize + 1 }
+    if (type === 1) return { literals: new Uint8Array(size).fill(byteAt(bytes, start + headerSize, end)), used: headerSize + 1 }
     // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: literals that reach the block end leave no room for the sequence count, whose read fails anyway
     if (start + headerSize + size > end) fail('raw literals run past their block')
-    return { literals: Array.from(bytes.subarray(start + headerSize, start + headerSize + size)), used: headerSize + size }
+    return { literals: bytes.subarray(start + headerSize, start + headerSize + size), used: headerSize + size }
   }
   const headerSize = format <= 1 ? 3 : format === 2 ? 4 : 5
   const fieldBits = format <= 1 ? 10 : format === 2 ? 14 : 18
@@ -76,7 +77,7 @@ function readLiterals(bytes: Uint8Array, start: number, end: number, state: Fram
   const literals = format === 0
     ? decodeOneStream(table, bytes, cursor, streamsEnd, regenerated)
     : decodeFourStreams(table, bytes, cursor, streamsEnd, regenerated)
-  return { literals, used: headerSize + compressed }
+  return { literals: Uint8Array.from(literals), used: headerSize + compressed }
 }
 
 function decodeOneStream(table: HuffmanTable, bytes: Uint8Array, start: number, end: number, count: number): number[] {
@@ -224,7 +225,7 @@ function resolveOffset(sequence: Sequence, repeat: [number, number, number]): nu
   return offset
 }
 
-function execute(sequences: readonly Sequence[], literals: readonly number[], state: FrameState): void {
+function execute(sequences: readonly Sequence[], literals: Uint8Array, state: FrameState): void {
   const output = state.output
   // Checked before each sequence runs, so a block cannot grow the output far past the maximum.
   const limit = output.length + state.blockMaximum
@@ -233,14 +234,15 @@ function execute(sequences: readonly Sequence[], literals: readonly number[], st
     if (literal + sequence.literalLength > literals.length) fail('a sequence takes more literals than there are')
     // Stryker disable next-line ConditionalExpression,ArithmeticOperator: the check after the loop rejects the same blocks, as the output only grows; this one stops them early, before they use much memory
     if (output.length + sequence.literalLength + sequence.matchLength > limit) fail('a block decompresses to more than the block maximum')
-    for (let index = 0; index < sequence.literalLength; index++) output.push(literals[literal++] as number)
+    output.append(literals.subarray(literal, literal + sequence.literalLength))
+    literal += sequence.literalLength
     const offset = resolveOffset(sequence, state.repeatOffsets)
     if (offset > output.length) fail('a match reaches before the start of the frame')
     if (offset > state.windowSize) fail('a match reaches further back than the window')
-    for (let index = 0; index < sequence.matchLength; index++) output.push(output[output.length - offset] as number)
+    output.copyBack(offset, sequence.matchLength)
   }
   if (output.length + literals.length - literal > limit) fail('a block decompresses to more than the block maximum')
-  for (; literal < literals.length; literal++) output.push(literals[literal] as number)
+  output.append(literals.subarray(literal))
 }
 
 /** Decompresses one compressed block (section 3.1.1.3) into the frame's output. */
@@ -258,7 +260,7 @@ export const RLE_BLOCK = 1
  */
 export function decodeBlock(type: number, size: number, payload: Uint8Array, state: FrameState): void {
   if (size > state.blockMaximum) fail('a block larger than the block maximum')
-  if (type === RAW_BLOCK) for (let index = 0; index < size; index++) state.output.push(payload[index] as number)
-  else if (type === RLE_BLOCK) for (let index = 0; index < size; index++) state.output.push(payload[0] as number)
+  if (type === RAW_BLOCK) state.output.append(payload.subarray(0, size))
+  else if (type === RLE_BLOCK) state.output.repeat(payload[0] as number, size)
   else decompressBlock(payload, 0, size, state)
 }

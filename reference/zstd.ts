@@ -126,14 +126,14 @@ function decompressFrame(bytes: Uint8Array, frame: Frame): Uint8Array | undefine
       const before = state.output.length
       decodeWholeBlock(bytes, block, state)
       // Hashed block by block, as check hashes a streamed frame, so the vectors run Xxh64's piecewise path.
-      hash?.update(Uint8Array.from(state.output.slice(before)))
+      hash?.update(state.output.since(before))
     }
   } catch (error) {
     // Stryker disable next-line ConditionalExpression: the decoder throws nothing but ZstdError
     if (error instanceof ZstdError) return undefined
     throw error
   }
-  const content = Uint8Array.from(state.output)
+  const content = state.output.since(0)
   if (frame.contentSize !== undefined && frame.contentSize !== content.length) return undefined
   if (hash !== undefined && hash.frameChecksum() !== littleEndian(bytes, frame.end - 4, 4)) return undefined
   return content
@@ -148,14 +148,14 @@ function recoverTornFrame(bytes: Uint8Array, frame: Frame): Uint8Array {
       const whole = block.present === (block.type === RLE_BLOCK ? 1 : block.size)
       if (whole) decodeWholeBlock(bytes, block, state)
       // JSONL-15: a cut raw block gives its present bytes, unless its size field exceeds the block maximum.
-      else if (block.type === RAW_BLOCK && block.size <= state.blockMaximum) for (const byte of bytes.subarray(block.payload, block.payload + block.present)) state.output.push(byte)
+      else if (block.type === RAW_BLOCK && block.size <= state.blockMaximum) state.output.append(bytes.subarray(block.payload, block.payload + block.present))
     }
   } catch (error) {
     // Stryker disable next-line ConditionalExpression: the decoder throws nothing but ZstdError
     if (error instanceof ZstdError) return new Uint8Array()
     throw error
   }
-  return Uint8Array.from(state.output)
+  return state.output.since(0)
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {

@@ -5,6 +5,7 @@
 // empty sequences section, and libzstd ignores reserved bits that the reference rejects.
 import { WINDOW_BYTES, type ByteSource } from './byte-source.ts'
 import type { FrameLayout } from './zstd-frames.ts'
+import { ByteOutput } from '../../reference/byte-output.ts'
 import { Xxh64 } from '../../reference/xxh64.ts'
 import { RLE_BLOCK, decodeBlock, newFrameState, type FrameState } from '../../reference/zstd-decompress.ts'
 import { ZstdError } from '../../reference/zstd-entropy.ts'
@@ -48,12 +49,14 @@ class FrameDecoder {
     // rejects from the size alone, so a window's worth of its payload is all it can need.
     decodeBlock(header.type, header.size, source.bytes(at + 3, Math.min(header.length, WINDOW_BYTES)), this.state)
     const output = this.state.output
-    if (output.length > this.handed) this.onContent(Uint8Array.from(output.slice(this.handed)))
+    if (output.length > this.handed) this.onContent(output.since(this.handed))
     this.handed = output.length
     // Trimming only once the output holds twice the window keeps the copying linear.
     if (output.length > 2 * this.frame.windowSize) {
-      output.splice(0, output.length - this.frame.windowSize)
-      this.handed = output.length
+      const history = new ByteOutput()
+      history.append(output.since(output.length - this.frame.windowSize))
+      this.state.output = history
+      this.handed = history.length
     }
   }
 }

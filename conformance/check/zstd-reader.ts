@@ -12,9 +12,9 @@ const LINE_FEED = 0x0a
 
 /**
  * The largest window the decoder holds: the 8 MiB every decoder should support (RFC 8878, 3.1.1.1.2),
- * which every compression level but the "ultra" ones stays within. The reference decoder keeps its
- * history as a JavaScript array, up to twice the window long, so a 64 MiB window (`zstd --long`)
- * exhausted the heap instead of getting an answer.
+ * which every compression level but the "ultra" ones stays within. The decoder keeps up to twice the
+ * window of history, in a byte array that may have reserved twice that again, so a 128 MiB window
+ * (`zstd --long`) would hold half a gigabyte.
  */
 export const MOST_WINDOW_BYTES = 8 * 1024 * 1024
 
