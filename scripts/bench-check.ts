@@ -6,7 +6,9 @@
 //    the reference's record-line decoding, with no load check), which bounds what check could reach, and
 //    a second check of the file in the same process, which shows what V8's warm-up costs a cold start,
 //    and a cold check of the log's first 10,000 record lines alone (at most half of them), whose time
-//    per line against that of the rest of the log shows where the warm-up falls;
+//    per line against that of the rest of the log shows where the warm-up falls, and, when the zstd tool
+//    is installed, a check of the same log stored as upstream stores it by default (a zstd header frame,
+//    then a frame per batch, here per 100 lines), whose frames check decompresses in JavaScript;
 // 2. against upstream's validation of the same events: the installed @deepseek-ai/dsh-session's
 //    Session.create(id, seed), after reading and row-expanding the file with upstream's own decoder
 //    (target: check >= 5x), when that package is installed;
@@ -21,7 +23,7 @@
 // work V8's background threads do on other cores.
 //
 // usage: tsx scripts/bench-check.ts [N] [M] [runs]     (defaults: N = 1000000, M = 100000, runs = 5)
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -41,6 +43,8 @@ const SCRIPT = fileURLToPath(import.meta.url)
 const UPSTREAM = '@deepseek-ai/dsh-session'
 /** The most record lines of the head file: the start of the log, where a cold check warms up. */
 const HEAD_LINES = 10_000
+/** Record lines per zstd frame of the compressed copy of the log. */
+const FRAME_LINES = 100
 
 // ---- what the children measure ---------------------------------------------------------------
 
@@ -157,6 +161,28 @@ function* head(lines: Iterable<string>, records: number): Generator<string> {
   }
 }
 
+/** One zstd frame of `text`, compressed at zstd's default level with a checksum, as upstream writes it. */
+function zstdFrame(text: string): Buffer {
+  return execFileSync('zstd', ['-q', '-c', '-3', '--check'], { input: text, maxBuffer: 1 << 28 })
+}
+
+/** Writes `lines` as a zstd artifact: the header line's frame, then one frame per FRAME_LINES lines. */
+function writeZstdArtifact(file: string, lines: Iterable<string>): void {
+  const fd = openSync(file, 'w')
+  let batch: string[] = []
+  let header = true
+  for (const line of lines) {
+    batch.push(line)
+    if (header || batch.length === FRAME_LINES) {
+      writeSync(fd, zstdFrame(`${batch.join('\n')}\n`))
+      batch = []
+      header = false
+    }
+  }
+  if (batch.length > 0) writeSync(fd, zstdFrame(`${batch.join('\n')}\n`))
+  closeSync(fd)
+}
+
 function userMessage(seq: number, surfaceOp: unknown, sources?: number[]): string {
   const data = { id: `m${seq}`, role: 'user', content: [{ type: 'text', text: 'x' }], source: { kind: 'user' } }
   return JSON.stringify({ type: 'user/message', seq, time: 1789000000000 + seq, data, surfaceOp, ...(sources === undefined ? {} : { sourceEventSeqs: sources }) })
@@ -254,14 +280,19 @@ async function main(args: string[]): Promise<void> {
     writeLines(small, replaceHeavyLines(replaceSize))
     writeLines(large, replaceHeavyLines(10 * replaceSize))
 
+    const zstdLog = path.join(dir, 'bench.jsonl.zstd')
+    const zstdInstalled = spawnSync('zstd', ['--version']).status === 0
+    if (zstdInstalled) writeZstdArtifact(zstdLog, artifactLines('bench', size, 42))
+
     console.log(`log of ${size} events; best of ${runs} runs, each in a child process\n`)
-    const jobs = [['parse', log], ['decode', log], ['check', log], ['check-warm', log], ['check', start]] as const
-    const [parse, decode, check, warm, headCheck] = bestOfRounds(jobs, runs) as [Measured, Measured, Measured, Measured, Measured]
+    const jobs = [['parse', log], ['decode', log], ['check', log], ['check-warm', log], ['check', start], ...(zstdInstalled ? [['check', zstdLog] as const] : [])] as const
+    const [parse, decode, check, warm, headCheck, zstdCheck] = bestOfRounds(jobs, runs) as [Measured, Measured, Measured, Measured, Measured, Measured | undefined]
     console.log(row('JSON.parse line loop', parse))
     console.log(row('check: line decoding alone', decode))
     console.log(row('check', check))
     console.log(row('check, second in one process', warm))
     console.log(row(`check, first ${headLines} lines`, headCheck))
+    if (zstdCheck !== undefined) console.log(row(`check, the log as zstd`, zstdCheck))
     const upstream = upstreamInstalled() ? runChild('upstream', log) : undefined
     if (upstream !== undefined) console.log(row('upstream Session.create', upstream))
     const [smallRun, largeRun] = bestOfRounds([['check', small], ['check', large]], runs) as [Measured, Measured]
@@ -273,6 +304,9 @@ async function main(args: string[]): Promise<void> {
     console.log(`    the same for check's line decoding alone:     ${ratios(parse, decode)}   (the most check could reach with free load checks)`)
     console.log(`    the same for a second check in one process:   ${ratios(parse, warm)}   (V8 warmed up: what the cold start costs)`)
     console.log(`  cold check, time per line of the first ${headLines} lines / of the rest: ${warmUpRatio(check, headCheck, headLines, recordLines)}   (where the cold start falls)`)
+    if (zstdCheck !== undefined) {
+      console.log(`  check of the log as zstd (frames of ${FRAME_LINES} lines) / JSON.parse loop over the raw log: ${ratios(parse, zstdCheck)}   (what decompressing in JavaScript costs)`)
+    } else console.log('  zstd: the zstd tool is not installed, so the log was not checked as zstd')
     if (upstream !== undefined) {
       console.log(`  check throughput / upstream Session.create:    ${ratios(upstream, check)}   target >= 5`)
     } else console.log(`  upstream: ${UPSTREAM} is not installed, skipped`)
