@@ -1,7 +1,7 @@
 // `dsh-conformance fuzz`: opens the adapter, runs the differential fuzzer with a progress bar on a
 // terminal, prints every class of disagreement (known ones with their finding), writes the summary,
-// and sets the exit status: 0 when everything found is known, 1 when something new was found, 2 on a
-// usage error, 3 when the fuzzer itself failed.
+// and sets the exit status: 0 when everything found is known, 1 when something new was found or
+// nothing could be compared, 2 on a usage error, 3 when the fuzzer itself failed.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { Adapter } from '../adapter.ts'
@@ -84,7 +84,7 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
     console.log(`fuzz ${adapter.meta.name} ${adapter.meta.version} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} of logs up to ${plural(options.maxEvents, 'event')}${budget}`)
     mkdirSync(options.outDir, { recursive: true })
     const report = await fuzz(adapter, {
-      runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, onProgress: bar.update,
+      runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, timeoutMs: options.timeoutMs, onProgress: bar.update,
       ...(options.timeBudgetSeconds === undefined ? {} : { timeBudgetMs: options.timeBudgetSeconds * 1000 }),
       ...(known === undefined ? {} : { known }),
     })
@@ -92,6 +92,10 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
     console.log(`operations compared: ${report.operations.join(', ') || 'none'}`)
     writeFileSync(join(options.outDir, 'fuzz-summary.json'), `${JSON.stringify(summaryOf(report), null, 2)}\n`)
     printReport(report, options)
+    if (report.probes === 0) {
+      console.error(`nothing was compared: ${adapter.meta.name} claims ${report.operations.length === 0 ? 'no profile of the operations it provides' : 'operations no drawn log could probe'}, so the fuzz found nothing because it looked at nothing`)
+      return 1
+    }
     return report.findings.some(finding => finding.known === undefined) ? 1 : 0
   } finally {
     bar.clear()

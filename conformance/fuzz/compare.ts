@@ -3,11 +3,13 @@
 // compared when the reference gives them). A disagreement gets a signature, a one-line class that
 // stays the same while the shrinker works and that --known files match.
 import { isOperationResult, type Adapter } from '../adapter.ts'
+import { settledWithin } from '../adapter-process.ts'
 import { expectedRejectionOf, judge, type OperationResult } from '../expectations.ts'
 import { encodeTagged } from '../protocol.ts'
 import type { Expectation } from '../vector-cases.ts'
 import { OVER_LOADED_LOG, probeInput, type Probe } from './probes.ts'
-import { errorMessage } from '../wording.ts'
+import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
+import { errorMessage, shortened } from '../wording.ts'
 
 export type Outcome = { kind: 'result'; result: OperationResult } | { kind: 'error'; message: string }
 
@@ -15,8 +17,13 @@ export interface Disagreement {
   operation: string
   /** What the reference did: `accepts` or `rejects CODE`. */
   reference: string
-  /** What the adapter did instead: `accepts`, `rejects CODE`, `rejects CODE at another seq`, `differs at PATH`, `lists …`, `throws`. */
+  /**
+   * What the adapter did instead: `accepts`, `rejects CODE`, `rejects CODE at another seq`, `differs at
+   * PATH`, `lists …`, or `fails: KIND` when it gave no answer (FAILURE_KINDS).
+   */
   adapter: string
+  /** The adapter gave no answer: it threw, timed out, crashed, or replied with nothing the judge can read. */
+  failure?: true
   /** The judge's reason, or the error the adapter raised. */
   detail: string
   /** The seq where the two sides part, when there is one. */
@@ -34,17 +41,32 @@ function expectationOf(result: OperationResult): Expectation {
 }
 
 
-/** Runs an operation; a throw or a malformed result is an error outcome, never a result. */
-export async function callOperation(adapter: Adapter, probe: Probe): Promise<Outcome> {
+/**
+ * The kinds of failure, each the start of an error outcome's message: the runner's reasons for a
+ * subprocess adapter (spec/adapter-protocol.md), a reply that is no operation result, or one the judge
+ * cannot inspect. Any other error is an exception the operation threw.
+ */
+const FAILURE_KINDS = ['timeout', 'crash', 'garbage', 'invalid reply', 'adapter error', 'no operation result', 'uninspectable reply'] as const
+
+function failureOf(message: string): string {
+  return `fails: ${FAILURE_KINDS.find(kind => message.startsWith(`${kind}:`)) ?? 'throws'}`
+}
+
+/**
+ * Runs an operation; a throw, a malformed result or, for an in-process adapter, no answer within
+ * `timeoutMs` is an error outcome, never a result. (A subprocess adapter keeps its own timeout.)
+ */
+export async function callOperation(adapter: Adapter, probe: Probe, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Outcome> {
   const operation = adapter.operations[probe.operation]
   if (operation === undefined) return { kind: 'error', message: `${probe.operation} is not provided` }
   try {
     // A copy per call: an implementation that changes its input must not change the next probe's.
     const input = structuredClone(probeInput(probe))
-    const sent = adapter.meta.transport === 'subprocess' ? encodeTagged(input) as Record<string, unknown> : input
-    const result: unknown = await operation(sent)
+    const subprocess = adapter.meta.transport === 'subprocess'
+    const work = Promise.resolve(operation(subprocess ? encodeTagged(input) as Record<string, unknown> : input))
+    const result: unknown = subprocess ? await work : await settledWithin(work, timeoutMs, `no answer to ${probe.operation} within ${timeoutMs} ms`)
     if (isOperationResult(result)) return { kind: 'result', result }
-    return { kind: 'error', message: `returned no operation result: ${String(JSON.stringify(result)).slice(0, 200)}` }
+    return { kind: 'error', message: `no operation result: ${shortened(String(JSON.stringify(result)), 200)}` }
   } catch (error) {
     return { kind: 'error', message: errorMessage(error) }
   }
@@ -112,10 +134,17 @@ function departure(operation: string, expected: OperationResult, actual: Operati
 /** The disagreement between the reference's result and the adapter's outcome, if any. */
 export function disagreement(operation: string, expected: OperationResult, actual: Outcome): Disagreement | undefined {
   const reference = referenceText(expected)
-  if (actual.kind === 'error') {
-    return { operation, reference, adapter: 'throws', detail: actual.message, divergingSeq: rejectionSeq(expected), expected, actual }
+  const failure = (message: string): Disagreement => ({
+    operation, reference, adapter: failureOf(message), failure: true, detail: message, divergingSeq: rejectionSeq(expected), expected, actual,
+  })
+  if (actual.kind === 'error') return failure(actual.message)
+  let verdict: ReturnType<typeof judge>
+  try {
+    verdict = judge(actual.result, expectationOf(expected))
+  } catch (error) {
+    // A value that throws when it is read (a revoked proxy, a throwing getter) is no answer.
+    return failure(`uninspectable reply: ${errorMessage(error)}`)
   }
-  const verdict = judge(actual.result, expectationOf(expected))
   if (verdict.pass) return undefined
   const { adapter, seq } = departure(operation, expected, actual.result, verdict.diff.divergingSeq, verdict.diff.path)
   return { operation, reference, adapter, detail: verdict.reason, ...(seq === undefined ? {} : { divergingSeq: seq }), expected, actual }
@@ -146,9 +175,9 @@ async function isDefined(referenceAdapter: Adapter, probe: Probe, expected: Oper
  * Runs a probe through both sides; undefined when they agree or when the spec leaves the result open.
  * Throws when the reference itself fails: that is the fuzzer's fault, not the adapter's.
  */
-export async function compareProbe(referenceAdapter: Adapter, adapter: Adapter, probe: Probe): Promise<Disagreement | undefined> {
+export async function compareProbe(referenceAdapter: Adapter, adapter: Adapter, probe: Probe, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Disagreement | undefined> {
   const expected = await callOperation(referenceAdapter, probe)
   if (expected.kind === 'error') throw new Error(`the reference failed on ${probe.operation}: ${expected.message}`)
   if (!(await isDefined(referenceAdapter, probe, expected.result))) return undefined
-  return disagreement(probe.operation, expected.result, await callOperation(adapter, probe))
+  return disagreement(probe.operation, expected.result, await callOperation(adapter, probe, timeoutMs))
 }

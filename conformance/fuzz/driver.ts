@@ -13,6 +13,7 @@ import { knownClassOf, type KnownClass } from './known.ts'
 import { deriveProbe, OPERATION_PROFILE, OVER_LOADED_LOG, PROBED_OPERATIONS } from './probes.ts'
 import { shrinkRun } from './shrink.ts'
 import { writeVector, type WrittenVector } from './vector-writer.ts'
+import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
 import { errorMessage } from '../wording.ts'
 
 export interface FuzzOptions {
@@ -25,6 +26,8 @@ export interface FuzzOptions {
   known?: readonly KnownClass[]
   /** The most candidate runs the shrinker checks per finding. */
   maxShrinkChecks?: number
+  /** How long an in-process adapter may take to answer one probe (a subprocess adapter has its own). */
+  timeoutMs?: number
   /** Compare only these operations (default: every one both sides provide). */
   only?: readonly OperationName[]
   onProgress?: (progress: FuzzProgress) => void
@@ -82,16 +85,16 @@ export function comparedOperations(adapter: Adapter): OperationName[] {
     && adapter.meta.profiles.includes(OPERATION_PROFILE[operation]!))
 }
 
-async function disagreementOn(adapter: Adapter, run: DrawnRun, operation: OperationName): Promise<Disagreement | undefined> {
+async function disagreementOn(adapter: Adapter, run: DrawnRun, operation: OperationName, timeoutMs: number): Promise<Disagreement | undefined> {
   const probe = deriveProbe(run, operation)
-  return probe === undefined ? undefined : compareProbe(referenceAdapter, adapter, probe)
+  return probe === undefined ? undefined : compareProbe(referenceAdapter, adapter, probe, timeoutMs)
 }
 
 /** Replays the written vector with the runner: it must fail (or err on) the adapter and pass the reference. */
-async function reproductionProblem(adapter: Adapter, vector: VectorCase): Promise<string | undefined> {
+async function reproductionProblem(adapter: Adapter, vector: VectorCase, timeoutMs: number): Promise<string | undefined> {
   const onReference = await runCase(referenceAdapter, vector)
   if (onReference.status !== 'pass') return `the vector does not pass the reference: ${onReference.status} ${onReference.reason ?? ''}`
-  const onAdapter = await runCase(adapter, vector)
+  const onAdapter = await runCase(adapter, vector, { timeoutMs })
   if (onAdapter.status === 'fail' || onAdapter.status === 'error') return undefined
   return `the vector does not fail the adapter: ${onAdapter.status} ${onAdapter.reason ?? ''}`
 }
@@ -104,6 +107,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   const progress = (runsDone: number): void => options.onProgress?.({
     runsDone, runs: options.runs, findings: findings.size, newFindings: [...findings.values()].filter(finding => finding.known === undefined).length,
   })
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   let runsDone = 0
   let probes = 0
 
@@ -115,12 +119,12 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
       return
     }
     const stillDisagrees = async (candidate: DrawnRun): Promise<boolean> => {
-      const again = await disagreementOn(adapter, candidate, operation)
+      const again = await disagreementOn(adapter, candidate, operation, timeoutMs)
       return again !== undefined && signatureOf(again) === signature
     }
     let shrunk = await shrinkRun(run, stillDisagrees, { maxChecks: options.maxShrinkChecks ?? DEFAULT_SHRINK_CHECKS, outOfTime })
     let probe = deriveProbe(shrunk.run, operation)!
-    let final = await compareProbe(referenceAdapter, adapter, probe)
+    let final = await compareProbe(referenceAdapter, adapter, probe, timeoutMs)
     if (final === undefined) {
       // An adapter that answers the same input differently twice: keep the run as it was found.
       shrunk = { run, checks: shrunk.checks }
@@ -139,7 +143,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     try {
       const { written, vector } = writeVector(options.outDir, probe, final, { adapterName: adapter.meta.name, seed: options.seed, run: run.index, mutation: run.mutation })
       finding.vector = written
-      finding.problem = await reproductionProblem(adapter, vector)
+      finding.problem = await reproductionProblem(adapter, vector, timeoutMs)
     } catch (error) {
       finding.problem = `the vector could not be written: ${errorMessage(error)}`
     }
@@ -153,7 +157,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
       const probe = deriveProbe(run, operation)
       if (probe === undefined) continue
       probes += 1
-      const found = await compareProbe(referenceAdapter, adapter, probe)
+      const found = await compareProbe(referenceAdapter, adapter, probe, timeoutMs)
       if (found === undefined) continue
       if (operation === 'load') loadFound = found
       // The operations that load their log first repeat load's disagreement: count it there once.

@@ -2,6 +2,7 @@
 // each tied to a finding, so a fuzz run in CI reports them and fails only on a class nobody has
 // explained. A class matches a disagreement's operation, the reference's outcome and the adapter's
 // departure, each by a glob (`*` any run of characters, `?` one); a missing member matches anything.
+// A failure of the adapter (it threw, timed out or crashed) is never known, whatever the file says.
 //
 //   adapters: [dsh-session@*]          # globs over adapter names the file applies to
 //   known:
@@ -59,7 +60,12 @@ export function appliesTo(divergences: KnownDivergences, adapterName: string): b
   return divergences.adapters.some(glob => globToRegExp(glob).test(adapterName))
 }
 
-/** The first known class the disagreement falls in, if any. */
-export function knownClassOf(divergences: readonly KnownClass[], disagreement: Pick<Disagreement, typeof MATCHED[number]>): KnownClass | undefined {
+/**
+ * The first known class the disagreement falls in, if any. A failure (the adapter threw, timed out,
+ * crashed or gave no readable answer) falls in none: it says nothing about the rules, so no file can
+ * excuse it, as no run baseline can excuse an error.
+ */
+export function knownClassOf(divergences: readonly KnownClass[], disagreement: Pick<Disagreement, typeof MATCHED[number] | 'failure'>): KnownClass | undefined {
+  if (disagreement.failure) return undefined
   return divergences.find(entry => MATCHED.every(key => entry[key] === undefined || globToRegExp(entry[key]).test(disagreement[key])))
 }

@@ -4,7 +4,7 @@ import { ADAPTER_NAMES } from '../adapters/registry.ts'
 import type { AdapterSource } from '../cli-options.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
 
-export const FUZZ_USAGE = `usage: dsh-conformance fuzz (--adapter NAME | --adapter-cmd COMMAND) --out DIR
+export const FUZZ_USAGE = `usage: dsh-conformance fuzz (--adapter NAME | --adapter-cmd COMMAND | --adapter-module PATH) --out DIR
                           [--runs N] [--seed S] [--max-events N] [--time-budget SECONDS]
                           [--known FILE] [--timeout MS]
 
@@ -22,6 +22,8 @@ The same seed gives the same runs and the same files.
 
   --adapter NAME          an in-process adapter: ${ADAPTER_NAMES.join(', ')}
   --adapter-cmd COMMAND   any program that speaks spec/adapter-protocol.md, run through the shell
+  --adapter-module PATH   an in-process adapter of your own: a JavaScript or TypeScript module whose
+                          export named adapter (or else its default export) is an Adapter
   --out DIR               where the vectors and the summary go (never vectors/ itself)
   --runs N                how many runs (default 100)
   --seed S                the seed, a whole number (default 1)
@@ -29,9 +31,14 @@ The same seed gives the same runs and the same files.
   --time-budget SECONDS   stop cleanly once this much time has passed, and report the runs done
   --known FILE            known classes of disagreement (conformance/fuzz/known.ts) that are reported
                           but tolerated
-  --timeout MS            how long to wait for each reply of an --adapter-cmd (default ${DEFAULT_TIMEOUT_MS})
+  --timeout MS            how long to wait for each reply of an --adapter-cmd, and for each operation of an
+                          in-process adapter (default ${DEFAULT_TIMEOUT_MS})
 
-Exit status: 0 when no disagreement was found outside the known classes, 1 when one was, 2 on a usage
+A failure of the adapter (it threw, timed out, crashed or gave an answer that cannot be read) is a
+disagreement of its own class, "fails: KIND", which no --known file can excuse.
+
+Exit status: 0 when no disagreement was found outside the known classes, 1 when one was or when no
+operation could be compared (the adapter claims no profile of the operations it provides), 2 on a usage
 error, 3 when the fuzzer itself failed.`
 
 export interface FuzzCommandOptions {
@@ -63,6 +70,7 @@ function apply(draft: Draft, option: string, value: string): string | undefined 
   switch (option) {
     case '--adapter': draft.adapters.push({ kind: 'name', name: value }); return undefined
     case '--adapter-cmd': draft.adapters.push({ kind: 'command', command: value }); return undefined
+    case '--adapter-module': draft.adapters.push({ kind: 'module', path: value }); return undefined
     case '--out': draft.outDir = value; return undefined
     case '--known': draft.known = value; return undefined
     case '--runs': return numeric('runs', 1)
@@ -89,7 +97,7 @@ export function parseFuzzOptions(args: readonly string[]): FuzzCommandOptions | 
     const problem = apply(draft, option, value)
     if (problem !== undefined) return { error: problem }
   }
-  if (draft.adapters.length !== 1) return { error: 'fuzz needs exactly one --adapter or --adapter-cmd' }
+  if (draft.adapters.length !== 1) return { error: 'fuzz needs exactly one --adapter, --adapter-cmd or --adapter-module' }
   const source = draft.adapters[0]!
   if (source.kind === 'name' && !ADAPTER_NAMES.includes(source.name)) return { error: `unknown adapter "${source.name}" (known: ${ADAPTER_NAMES.join(', ')})` }
   if (draft.outDir === undefined) return { error: 'fuzz needs --out DIR' }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it, vi } from 'vitest'
+import type { Adapter } from '../../conformance/adapter.ts'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
 import { drawRun } from '../../conformance/fuzz/draw.ts'
 import { fuzzCommand } from '../../conformance/fuzz/command.ts'
@@ -74,6 +75,31 @@ describe('fuzz', () => {
     expect(report.runsDone).toBeLessThan(100_000)
   })
 
+  /** The reference, except that its surface answers with `answer` instead. */
+  function surfaceAnswering(answer: () => unknown): Adapter {
+    return { ...referenceAdapter, meta: { ...referenceAdapter.meta, name: 'surface-misbehaves' }, operations: { ...referenceAdapter.operations, surface: answer as Adapter['operations']['surface'] } }
+  }
+
+  it('counts a reply it cannot inspect as a failure of the adapter, and goes on', async () => {
+    const revoked = Proxy.revocable({}, {})
+    revoked.revoke()
+    const report = await fuzz(surfaceAnswering(() => ({ ok: true, value: revoked.proxy })), { runs: 3, seed: 1, outDir: tempFolder(), maxEvents: 20, only: ['surface'] })
+    expect(report.runsDone).toBe(3)
+    expect(report.findings.map(finding => finding.signature)).toEqual(['surface: reference accepts, adapter fails: uninspectable reply'])
+  })
+
+  it('gives an in-process operation that never answers its timeout, as a failure', async () => {
+    const report = await fuzz(surfaceAnswering(() => new Promise(() => {})), { runs: 1, seed: 1, outDir: tempFolder(), maxEvents: 10, only: ['surface'], timeoutMs: 50, maxShrinkChecks: 3 })
+    expect(report.findings.map(finding => finding.signature)).toEqual(['surface: reference accepts, adapter fails: timeout'])
+  })
+
+  it('lets no known class excuse a failure of the adapter, however wide its globs', async () => {
+    const everything = [{ class: 'all', why: 'matches every departure' }]
+    const report = await fuzz(surfaceAnswering(() => { throw new Error('surface is broken') }), { runs: 2, seed: 1, outDir: tempFolder(), maxEvents: 20, only: ['surface'], known: everything })
+    expect(report.findings.map(finding => [finding.adapter, finding.known])).toEqual([['fails: throws', undefined]])
+    expect(knownClassOf(everything, { operation: 'surface', reference: 'accepts', adapter: 'differs at $.nodes[]' })).toEqual(everything[0])
+  })
+
   it('marks the classes a known-divergences file lists', async () => {
     const known = [{ class: 'F1', why: 'planted', operation: 'fork', reference: 'rejects FORK_*', adapter: 'accepts' }]
     const report = await fuzz(forkAnywhere, { runs: 6, seed: 1, outDir: tempFolder(), maxEvents: 30, only: ['fork'], known })
@@ -112,6 +138,16 @@ describe('dsh-conformance fuzz', () => {
     expect(JSON.parse(readFileSync(join(outDir, 'b', 'fuzz-summary.json'), 'utf8'))).toMatchObject({ adapter: 'fake-misorder', seed: 1, runsDone: 40 })
     expect(intoVectors.code).toBe(2)
     expect(intoVectors.stderr).toContain('inside vectors/')
+  })
+
+  it('fails a fuzz that compared nothing, and takes an in-process module with --adapter-module', async () => {
+    const outDir = tempFolder()
+    const module = join(outDir, 'no-profiles.ts')
+    writeFileSync(module, `import { referenceAdapter } from '${join(projectRoot, 'conformance/adapters/reference.ts')}'\nexport const adapter = { ...referenceAdapter, meta: { ...referenceAdapter.meta, name: 'claims-nothing', profiles: [] } }\n`)
+    const nothing = await fuzzIn(['--adapter-module', module, '--runs', '3', '--out', join(outDir, 'out')])
+    expect(nothing.stdout).toContain('operations compared: none')
+    expect(nothing.stderr).toContain('nothing was compared: claims-nothing claims no profile of the operations it provides')
+    expect(nothing.code).toBe(1)
   })
 
   it('is a command of the dsh-conformance CLI', async () => {
