@@ -22,12 +22,29 @@ function verdict(mutated: MutationCase): { code: string; seq?: number } | undefi
 
 describe('P12: each mutation operator is rejected with its code', () => {
   it.each(MUTATIONS.map(mutation => [mutation.name, mutation] as const))('%s', (_name, mutation) => {
-    const cases = fc.record({ log: generatedLogArbitrary({ maxSize: 100 }), choices: fc.array(fc.nat(), { maxLength: 6 }) })
+    // Enough choices for every decision an operator makes: past the end of the list a chooser answers 0,
+    // which would pin each later decision to its first option (the first target, the first node).
+    const cases = fc.record({ log: generatedLogArbitrary({ maxSize: 100 }), choices: fc.array(fc.nat(), { minLength: 24, maxLength: 24 }) })
       .filter(({ log }) => mutation.applicable(log))
     fc.assert(fc.property(cases, ({ log, choices }) => {
       const mutated = mutation.apply(log, chooserFromInts(choices))
       expect(mutated.code).toBe(mutation.code)
       expect(verdict(mutated)).toMatchObject({ code: mutation.code, seq: mutated.seq })
+    }), runs(20))
+  })
+
+  // A random choice rarely leaves out a middle node of a replace that shadows three or more, so for
+  // PROV-7 every replace of the log and every node it shadows is tried.
+  it('uncite-shadowed at every replace and every node it shadows', () => {
+    const uncite = MUTATIONS.find(mutation => mutation.name === 'uncite-shadowed')!
+    fc.assert(fc.property(generatedLogArbitrary({ maxSize: 100 }).filter(log => uncite.applicable(log)), log => {
+      const replaces = log.events.filter(event => typeof event.surfaceOp === 'object')
+      replaces.forEach((replace, target) => {
+        for (let node = 0; node < (replace.sourceEventSeqs?.length ?? 1); node++) {
+          const mutated = uncite.apply(log, chooserFromInts([target, node]))
+          expect(verdict(mutated)).toMatchObject({ code: 'PROVENANCE_INCOMPLETE', seq: mutated.seq })
+        }
+      })
     }), runs(20))
   })
 
