@@ -104,12 +104,12 @@ describe('help and usage errors of every command', () => {
       [['serve', '--help'], 'usage: dsh-conformance serve'],
       [['serve', '-h'], 'usage: dsh-conformance serve'],
     ]
-    for (const [args, usage] of usages) {
-      const help = await cli(args)
-      expect(help.stdout, args.join(' ')).toContain(usage)
-      expect(help.code, args.join(' ')).toBe(0)
-    }
-  })
+    const helps = await Promise.all(usages.map(([args]) => cli(args)))
+    usages.forEach(([args, usage], index) => {
+      expect(helps[index]!.stdout, args.join(' ')).toContain(usage)
+      expect(helps[index]!.code, args.join(' ')).toBe(0)
+    })
+  }, 60_000)
 
   it('refuses arguments to serve with a usage error', async () => {
     const refused = await cli(['serve', '--adapter', 'reference'])
