@@ -23,8 +23,8 @@
 // work V8's background threads do on other cores.
 //
 // usage: tsx scripts/bench-check.ts [N] [M] [runs]     (defaults: N = 1000000, M = 100000, runs = 5)
-import { execFileSync, spawnSync } from 'node:child_process'
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -161,28 +161,6 @@ function* head(lines: Iterable<string>, records: number): Generator<string> {
   }
 }
 
-/** One zstd frame of `text`, compressed at zstd's default level with a checksum, as upstream writes it. */
-function zstdFrame(text: string): Buffer {
-  return execFileSync('zstd', ['-q', '-c', '-3', '--check'], { input: text, maxBuffer: 1 << 28 })
-}
-
-/** Writes `lines` as a zstd artifact: the header line's frame, then one frame per FRAME_LINES lines. */
-function writeZstdArtifact(file: string, lines: Iterable<string>): void {
-  const fd = openSync(file, 'w')
-  let batch: string[] = []
-  let header = true
-  for (const line of lines) {
-    batch.push(line)
-    if (header || batch.length === FRAME_LINES) {
-      writeSync(fd, zstdFrame(`${batch.join('\n')}\n`))
-      batch = []
-      header = false
-    }
-  }
-  if (batch.length > 0) writeSync(fd, zstdFrame(`${batch.join('\n')}\n`))
-  closeSync(fd)
-}
-
 function userMessage(seq: number, surfaceOp: unknown, sources?: number[]): string {
   const data = { id: `m${seq}`, role: 'user', content: [{ type: 'text', text: 'x' }], source: { kind: 'user' } }
   return JSON.stringify({ type: 'user/message', seq, time: 1789000000000 + seq, data, surfaceOp, ...(sources === undefined ? {} : { sourceEventSeqs: sources }) })
@@ -281,8 +259,9 @@ async function main(args: string[]): Promise<void> {
     writeLines(large, replaceHeavyLines(10 * replaceSize))
 
     const zstdLog = path.join(dir, 'bench.jsonl.zstd')
-    const zstdInstalled = spawnSync('zstd', ['--version']).status === 0
-    if (zstdInstalled) writeZstdArtifact(zstdLog, artifactLines('bench', size, 42))
+    // Imported here, not at the top, so that the measuring children do not load it.
+    const { compressedFrame, hasZstdTool: zstdInstalled, zstdArtifact } = await import('../tests/check/support.ts')
+    if (zstdInstalled) writeFileSync(zstdLog, zstdArtifact([...artifactLines('bench', size, 42)], [FRAME_LINES], compressedFrame))
 
     console.log(`log of ${size} events; best of ${runs} runs, each in a child process\n`)
     const jobs = [['parse', log], ['decode', log], ['check', log], ['check-warm', log], ['check', start], ...(zstdInstalled ? [['check', zstdLog] as const] : [])] as const
