@@ -1,22 +1,32 @@
 // What one fuzz run works on, drawn from the run's own seed: a log built by the generator library's
-// model of a writer, either valid or broken by one of its mutation operators, and a plan that fixes
-// every further choice (fork boundary, region, batch cuts, storage damage). A run depends only on the
-// fuzz seed and its index, so `--runs 50` replays the first fifty runs of `--runs 5000`.
-import { generateLog, mutate, seededChooser, type Chooser } from '../generators/index.ts'
+// model of a writer, either valid or broken by its mutation operators, and a plan that fixes every
+// further choice (fork boundary, region, batch cuts, storage damage). A run depends only on the fuzz
+// seed and its index, so `--runs 50` replays the first fifty runs of `--runs 5000`.
+import { generateLog, mutate, MUTATIONS, seededChooser, type Chooser, type GeneratedLog, type LogEvent, type Mutation, type MutationCase } from '../generators/index.ts'
 
-export type StorageDamage = 'none' | 'tear' | 'garbage'
+/** `tear` cuts the artifact anywhere in its record lines; `unterminated` just before one of their line feeds. */
+export type StorageDamage = 'none' | 'tear' | 'unterminated' | 'garbage'
+
+/** A position among some of the log's events: `at` thousandths of the way through the ones `among` names. */
+export interface Position<Among extends string> {
+  among: Among
+  at: number
+}
 
 /** Choices that do not depend on the log's length: positions are fractions in thousandths. */
 export interface RunPlan {
-  /** Where in the log a fork cuts and which surface node regionBalance looks at. */
-  boundary: number
+  /** Where a fork cuts: at any event, or at one after which no turn is open (the cuts FORK-3 accepts). */
+  boundary: Position<'events' | 'between-turns'>
+  /** Which surface node regionBalance looks at. */
   node: number
   /** regionBalance around one node, or over a region ending `regionWidth` thousandths later. */
   regionWidth: number | undefined
   /** surface over a window that starts this many thousandths into the log, if any (SURF-3). */
   window: number | undefined
-  /** The request folds asked for the header in force at this point of the log, if any. */
-  atSeq: number | undefined
+  /** The request folds asked for the header in force at this point of the log, if any: at any event, or on a request record. */
+  atSeq: Position<'events' | 'request-records'> | undefined
+  /** append (when no operator broke a candidate): the event appended onto the ones before it; when undefined, the broken event, or else the last. */
+  appendAt: number | undefined
   /** The compaction entry compactionState is asked about, if any. */
   entry: 'automatic' | 'manual' | undefined
   /** Seeds the batch cuts of the JSONL encoding. */
@@ -27,10 +37,12 @@ export interface RunPlan {
 
 export interface FuzzRun {
   index: number
-  /** The operator that broke the log, for mutated runs. */
+  /** The operators that broke the log, for mutated runs (`a + b` for two). */
   mutation?: string
   header?: unknown
   events: unknown[]
+  /** The seq of the event a load or relations operator broke (the one it predicts the fault at). */
+  faultSeq?: number
   /** An append operator's broken candidate, appended onto `events`. */
   candidate?: unknown
   candidateTime?: number
@@ -48,17 +60,31 @@ export function runSeed(seed: number, index: number): number {
   return (state ^ (state >>> 15)) >>> 0
 }
 
-/** Percent of runs that keep the generated log valid; the others are mutated when an operator applies. */
+/** Percent of runs that keep the generated log valid; the others are mutated. */
 const VALID_PERCENT = 35
+/** Percent of the runs a log-breaking operator broke that a second one breaks further, so the checks' order is compared. */
+const SECOND_FAULT_PERCENT = 25
+/**
+ * How many logs a mutated run draws looking for one its operator applies to. The operator is drawn
+ * first, uniformly, so that operators which apply only to rare shapes (a compaction that failed, a
+ * tool-result rewrite) are drawn as often as the others; when none of the logs suits it, the run
+ * takes any operator that applies to the last one.
+ */
+const LOG_ATTEMPTS = 24
+
+function position<Among extends string>(chooser: Chooser, among: readonly Among[]): Position<Among> {
+  return { among: among[chooser.int(among.length)]!, at: chooser.int(1000) }
+}
 
 function drawPlan(chooser: Chooser): RunPlan {
-  const damage = (['none', 'none', 'tear', 'garbage'] as const)[chooser.int(4)]!
+  const damage = (['none', 'none', 'tear', 'unterminated', 'garbage'] as const)[chooser.int(5)]!
   return {
-    boundary: chooser.int(1000),
+    boundary: position(chooser, ['events', 'between-turns']),
     node: chooser.int(1000),
     regionWidth: chooser.int(2) === 0 ? undefined : chooser.int(1000),
     window: chooser.int(4) === 0 ? chooser.int(1000) : undefined,
-    atSeq: chooser.int(2) === 0 ? chooser.int(1000) : undefined,
+    atSeq: chooser.int(3) === 0 ? undefined : position(chooser, ['events', 'request-records']),
+    appendAt: chooser.int(2) === 0 ? undefined : chooser.int(1000),
     entry: ([undefined, 'automatic', 'manual'] as const)[chooser.int(3)],
     batchSeed: chooser.int(0x7fffffff),
     damage,
@@ -66,19 +92,66 @@ function drawPlan(chooser: Chooser): RunPlan {
   }
 }
 
+/** The drawn operator applied to the first of up to LOG_ATTEMPTS logs it applies to, else any operator that applies to the last. */
+function brokenLog(chooser: Chooser, drawLog: () => GeneratedLog): { log: GeneratedLog; mutated: MutationCase | undefined } {
+  const operator = MUTATIONS[chooser.int(MUTATIONS.length)]!
+  let log = drawLog()
+  for (let attempt = 1; attempt < LOG_ATTEMPTS && !operator.applicable(log); attempt += 1) log = drawLog()
+  return { log, mutated: operator.applicable(log) ? operator.apply(log, chooser) : mutate(log, chooser) }
+}
+
+const FAULT_SEPARATOR = ' + '
+
+/** The names of the operators that broke a run's log, in the order they did; none for a valid log. */
+export function operatorsOf(run: FuzzRun): string[] {
+  return run.mutation?.split(FAULT_SEPARATOR) ?? []
+}
+
+const LOG_BREAKERS = MUTATIONS.filter(operator => operator.operation !== 'append')
+
+/**
+ * A second fault on a log a load or relations operator broke, by one more such operator. Operators
+ * read a log as valid, so one that cannot make sense of the broken log (it throws) leaves it as it is.
+ */
+function withSecondFault(first: MutationCase, chooser: Chooser): MutationCase {
+  const broken = { header: first.header, events: first.events as LogEvent[] }
+  const candidates = LOG_BREAKERS.filter(operator => applies(operator, broken))
+  if (candidates.length === 0) return first
+  const second = candidates[chooser.int(candidates.length)]!
+  try {
+    return { ...second.apply(broken, chooser), mutation: `${first.mutation}${FAULT_SEPARATOR}${second.name}` }
+  } catch {
+    return first
+  }
+}
+
+function applies(operator: Mutation, log: { header?: unknown; events: readonly LogEvent[] }): boolean {
+  try {
+    return operator.applicable(log)
+  } catch {
+    return false
+  }
+}
+
 export function drawRun(seed: number, index: number, maxEvents: number): DrawnRun {
   const chooser = seededChooser(runSeed(seed, index))
-  const log = generateLog(chooser, { size: 1 + chooser.int(maxEvents) })
+  const drawLog = (): GeneratedLog => generateLog(chooser, { size: 1 + chooser.int(maxEvents) })
   const keepValid = chooser.int(100) < VALID_PERCENT
   const plan = drawPlan(chooser)
   const base = { index, plan }
-  const mutated = keepValid ? undefined : mutate(log, chooser)
-  if (mutated === undefined) return { ...base, header: log.header, events: log.events }
+  if (keepValid) {
+    const log = drawLog()
+    return { ...base, header: log.header, events: log.events }
+  }
+  const broken = brokenLog(chooser, drawLog)
+  let mutated = broken.mutated
+  if (mutated === undefined) return { ...base, header: broken.log.header, events: broken.log.events }
+  if (mutated.operation !== 'append' && chooser.int(100) < SECOND_FAULT_PERCENT) mutated = withSecondFault(mutated, chooser)
   const run: DrawnRun = { ...base, mutation: mutated.mutation, header: mutated.header, events: mutated.events }
   if (mutated.operation === 'append') {
     run.candidate = mutated.candidate
-    run.candidateTime = lastTime(mutated.events) ?? log.header.createdAt
-  }
+    run.candidateTime = lastTime(mutated.events) ?? broken.log.header.createdAt
+  } else run.faultSeq = mutated.seq
   return run
 }
 

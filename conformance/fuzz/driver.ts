@@ -8,7 +8,7 @@ import { referenceAdapter } from '../adapters/reference.ts'
 import { runCase } from '../run-case.ts'
 import type { OperationName, VectorCase } from '../vector-cases.ts'
 import { compareProbe, signatureOf, type Disagreement } from './compare.ts'
-import { drawRun, type DrawnRun } from './draw.ts'
+import { drawRun, operatorsOf, type DrawnRun } from './draw.ts'
 import { knownClassOf, type KnownClass } from './known.ts'
 import { deriveProbe, OPERATION_PROFILE, OVER_LOADED_LOG, PROBED_OPERATIONS } from './probes.ts'
 import { shrinkRun } from './shrink.ts'
@@ -69,11 +69,19 @@ export interface FuzzReport {
   stoppedByBudget: boolean
   operations: OperationName[]
   probes: number
+  /** How many of the runs done each mutation operator broke (a run with two faults counts for both), and how many stayed valid. */
+  mutations: Record<string, number>
   findings: Finding[]
   durationMs: number
 }
 
 const DEFAULT_SHRINK_CHECKS = 400
+/** The runs that no operator broke, in FuzzReport.mutations. */
+const VALID = '(valid)'
+
+function sortedByName(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).sort(([one], [other]) => (one < other ? -1 : 1)))
+}
 
 function sameDeparture(one: Disagreement, other: Disagreement): boolean {
   return one.reference === other.reference && one.adapter === other.adapter
@@ -110,6 +118,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   let runsDone = 0
   let probes = 0
+  const mutations: Record<string, number> = {}
 
   async function record(run: DrawnRun, operation: OperationName, found: Disagreement): Promise<void> {
     const signature = signatureOf(found)
@@ -152,6 +161,8 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   for (let index = 0; index < options.runs; index += 1) {
     if (outOfTime()) break
     const run = drawRun(options.seed, index, options.maxEvents)
+    const operators = operatorsOf(run)
+    for (const operator of operators.length === 0 ? [VALID] : operators) mutations[operator] = (mutations[operator] ?? 0) + 1
     let loadFound: Disagreement | undefined
     for (const operation of operations) {
       const probe = deriveProbe(run, operation)
@@ -169,6 +180,6 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   }
   return {
     adapter: adapter.meta.name, seed: options.seed, runs: options.runs, runsDone, stoppedByBudget: runsDone < options.runs,
-    operations, probes, findings: [...findings.values()], durationMs: Date.now() - started,
+    operations, probes, mutations: sortedByName(mutations), findings: [...findings.values()], durationMs: Date.now() - started,
   }
 }

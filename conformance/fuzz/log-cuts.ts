@@ -59,6 +59,11 @@ export function withoutEvents(run: FuzzRun, positions: ReadonlySet<number>): Fuz
   const events = run.events.filter((_, index) => !positions.has(index)).map(record => remapRecord(record, shift, positions))
   const cut: FuzzRun = { ...run, events }
   if (run.candidate !== undefined) cut.candidate = remapRecord(run.candidate, shift, positions)
+  if (run.faultSeq !== undefined) {
+    // The broken event moves with the cut, or is gone with it.
+    if (positions.has(run.faultSeq)) delete cut.faultSeq
+    else cut.faultSeq = shift(run.faultSeq)
+  }
   return cut
 }
 

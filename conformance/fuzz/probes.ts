@@ -5,7 +5,7 @@
 import { reference } from '../../reference/index.ts'
 import { seededChooser } from '../generators/index.ts'
 import type { OperationName } from '../vector-cases.ts'
-import type { DrawnRun, RunPlan } from './draw.ts'
+import type { DrawnRun, Position, RunPlan } from './draw.ts'
 
 /** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
 export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
@@ -60,6 +60,32 @@ function at(fraction: number, length: number): number {
   return Math.min(length - 1, Math.floor((fraction * length) / 1000))
 }
 
+/** The indexes after which no turn is open. */
+function betweenTurns(events: readonly unknown[]): number[] {
+  let open = false
+  return events.flatMap((event, index) => {
+    const type = isRecord(event) ? event['type'] : undefined
+    if (type === 'turn/start') open = true
+    if (type === 'turn/end') open = false
+    return open ? [] : [index]
+  })
+}
+
+const REQUEST_RECORDS = new Set(['request/header', 'request/context'])
+
+function requestRecords(events: readonly unknown[]): number[] {
+  return events.flatMap((event, index) => (isRecord(event) && REQUEST_RECORDS.has(event['type'] as string) ? [index] : []))
+}
+
+/** The seq a plan's position names (the index, on the logs the probes see); undefined on an empty log. */
+function seqAt(events: readonly unknown[], position: Position<'events' | 'between-turns' | 'request-records'>): number | undefined {
+  if (events.length === 0) return undefined
+  const named = position.among === 'between-turns' ? betweenTurns(events) : position.among === 'request-records' ? requestRecords(events) : []
+  // Any event, when the log has none of the ones the position names.
+  const pool = named.length > 0 ? named : events.map((_, index) => index)
+  return pool[at(position.at, pool.length)]
+}
+
 /** The surface nodes the reference folds from the log; none when it rejects the log. */
 function surfaceNodes(run: DrawnRun): number[] {
   const surface = reference.surface({ header: run.header, events: run.events })
@@ -75,22 +101,31 @@ function regionMembers(run: DrawnRun): Record<string, unknown> {
   return { start: nodes[first], end: nodes[last] }
 }
 
+/** The event an append probe takes from the log: the plan's, else the one an operator broke (so the writer meets the fault too), else the last. */
+function appendedIndex(run: DrawnRun): number {
+  if (run.plan.appendAt !== undefined) return at(run.plan.appendAt, run.events.length)
+  return run.faultSeq !== undefined && run.faultSeq < run.events.length ? run.faultSeq : run.events.length - 1
+}
+
 /**
- * The append: an operator's broken candidate onto its prefix, or else the log's last event appended
- * onto the rest. A candidate with members beyond those an `event:` item carries is written verbatim,
- * and then, as the vector format has it, its own `time` member is the time input.
+ * The append: an operator's broken candidate onto its prefix, or else one of the log's events
+ * (appendedIndex) appended onto the ones before it. A candidate with members beyond those an
+ * `event:` item carries is written verbatim, and then, as the vector format has it, its own `time`
+ * member is the time input.
  */
 function appendProbe(run: DrawnRun): Probe | undefined {
   let events = run.events
   let candidate = run.candidate
   let time: unknown = run.candidateTime
   if (candidate === undefined) {
-    const last = events.at(-1)
-    if (!isRecord(last)) return undefined
-    events = events.slice(0, -1)
-    const { seq: _seq, time: lastTime, ignorable: _ignorable, ...rest } = last
+    if (events.length === 0) return undefined
+    const appended = appendedIndex(run)
+    const event = events[appended]
+    if (!isRecord(event)) return undefined
+    events = events.slice(0, appended)
+    const { seq: _seq, time: eventTime, ignorable: _ignorable, ...rest } = event
     candidate = rest
-    time = lastTime
+    time = eventTime
   }
   const verbatim = !isRecord(candidate) || Object.keys(candidate).some(key => !CANDIDATE_MEMBERS.has(key))
   if (verbatim) time = isRecord(candidate) ? candidate['time'] : undefined
@@ -113,11 +148,15 @@ function encoded(run: DrawnRun): string | undefined {
   return result.ok ? result.value.text : undefined
 }
 
-/** The artifact bytes after the plan's damage: torn inside the record lines, or one line garbled. */
+/** The artifact bytes after the plan's damage: torn inside the record lines, torn just before a line feed, or one line garbled. */
 function damaged(text: string, plan: RunPlan): Buffer {
   const bytes = Buffer.from(text, 'utf8')
   const headerEnd = bytes.indexOf(0x0a) + 1
   if (plan.damage === 'tear') return bytes.subarray(0, headerEnd + at(plan.damageAt, bytes.length - headerEnd + 1))
+  if (plan.damage === 'unterminated') {
+    const lineFeeds = [...bytes.subarray(headerEnd).entries()].flatMap(([offset, byte]) => (byte === 0x0a ? [headerEnd + offset] : []))
+    return lineFeeds.length === 0 ? bytes : bytes.subarray(0, lineFeeds[at(plan.damageAt, lineFeeds.length)])
+  }
   if (plan.damage === 'none') return bytes
   const lines = text.split('\n')
   if (lines.length <= 2) return bytes
@@ -140,7 +179,8 @@ function surfaceProbe(run: DrawnRun): Probe {
 }
 
 function atSeqMembers(run: DrawnRun): Record<string, unknown> {
-  return run.plan.atSeq === undefined || run.events.length === 0 ? {} : { atSeq: at(run.plan.atSeq, run.events.length) }
+  const atSeq = run.plan.atSeq === undefined ? undefined : seqAt(run.events, run.plan.atSeq)
+  return atSeq === undefined ? {} : { atSeq }
 }
 
 const DERIVE: Record<string, Derive> = {
@@ -154,7 +194,10 @@ const DERIVE: Record<string, Derive> = {
   resume: overLog('resume', () => ({ now: NOW })),
   compactionState: overLog('compactionState', run => (run.plan.entry === undefined ? {} : { entry: run.plan.entry })),
   regionBalance: overLog('regionBalance', regionMembers),
-  fork: overLog('fork', run => (run.events.length === 0 ? undefined : { boundary: at(run.plan.boundary, run.events.length), childId: CHILD_ID, now: NOW })),
+  fork: overLog('fork', run => {
+    const boundary = seqAt(run.events, run.plan.boundary)
+    return boundary === undefined ? undefined : { boundary, childId: CHILD_ID, now: NOW }
+  }),
   append: appendProbe,
   decodeJsonl: run => {
     const text = encoded(run)

@@ -38,8 +38,8 @@ export interface StorageHeader {
   agentPreset?: string
 }
 
-/** Texts that exercise escaping and multi-byte UTF-8 in storage, beside plain ones. */
-const TEXTS = ['ok', 'Done.', 'List the files.', '', 'ünïcödé ✓', '😀 emoji', 'line\nbreak\t"quoted" \\ back', '\u2028\u2029', 'a'.repeat(300)]
+/** Texts that exercise escaping (JSON's, and the `<>&` some encoders escape) and multi-byte UTF-8 in storage, beside plain ones. */
+const TEXTS = ['ok', 'Done.', 'List the files.', '', 'ünïcödé ✓', '😀 emoji', 'line\nbreak\t"quoted" \\ back', '\u2028\u2029', '<a href="x">&amp;</a>', 'a'.repeat(300)]
 
 export function someText(chooser: Chooser): string {
   return chance(chooser, 30) ? pick(chooser, TEXTS) : `text ${chooser.int(1000)}`

@@ -89,7 +89,7 @@ describe('fuzz', () => {
   })
 
   it('gives an in-process operation that never answers its timeout, as a failure', async () => {
-    const report = await fuzz(surfaceAnswering(() => new Promise(() => {})), { runs: 1, seed: 1, outDir: tempFolder(), maxEvents: 10, only: ['surface'], timeoutMs: 50, maxShrinkChecks: 3 })
+    const report = await fuzz(surfaceAnswering(() => new Promise(() => {})), { runs: 3, seed: 1, outDir: tempFolder(), maxEvents: 10, only: ['surface'], timeoutMs: 50, maxShrinkChecks: 3 })
     expect(report.findings.map(finding => finding.signature)).toEqual(['surface: reference accepts, adapter fails: timeout'])
   })
 

@@ -1,0 +1,89 @@
+// What the fuzzer draws and probes: every mutation operator as often as the others (rare log shapes
+// included), second faults, and probes that reach past the easy cases (a fork between turns, an
+// atSeq on a request record, an append of any event, a record line left unterminated).
+import { describe, expect, it } from 'vitest'
+import { reference } from '../../reference/index.ts'
+import { MUTATIONS } from '../../conformance/generators/index.ts'
+import { drawRun, operatorsOf, type DrawnRun, type RunPlan } from '../../conformance/fuzz/draw.ts'
+import { withoutEvents } from '../../conformance/fuzz/log-cuts.ts'
+import { deriveProbe } from '../../conformance/fuzz/probes.ts'
+
+const RUNS = Array.from({ length: 900 }, (_, index) => drawRun(1, index, 60))
+
+function withPlan(run: DrawnRun, plan: Partial<RunPlan>): DrawnRun {
+  return { ...run, plan: { ...run.plan, ...plan } }
+}
+
+const VALID_RUNS = RUNS.filter(run => run.mutation === undefined)
+
+describe('the fuzzer\'s draw', () => {
+  it('draws every mutation operator, rare log shapes included, about as often as the others', () => {
+    const counts = new Map<string, number>()
+    for (const run of RUNS) for (const name of operatorsOf(run)) counts.set(name, (counts.get(name) ?? 0) + 1)
+    // 900 runs, 65% broken, 45 operators: 13 each on average. Picked among the operators that apply,
+    // end-without-summary and rewrite-wrong-target came up about once in 2,000 runs.
+    for (const operator of MUTATIONS) expect(counts.get(operator.name) ?? 0, operator.name).toBeGreaterThanOrEqual(5)
+  })
+
+  it('gives some broken logs a second fault, and names both operators', () => {
+    const twice = RUNS.filter(run => operatorsOf(run).length === 2)
+    expect(twice.length).toBeGreaterThan(50)
+    const names = new Set(MUTATIONS.map(operator => operator.name))
+    for (const run of twice) expect(operatorsOf(run).every(name => names.has(name)), run.mutation).toBe(true)
+  })
+})
+
+describe('the fuzzer\'s probes', () => {
+  it('fork a valid log between turns, where FORK-3 lets it cut, at a boundary drawn among those', () => {
+    const forks = VALID_RUNS.map(run => withPlan(run, { boundary: { among: 'between-turns', at: 999 } }))
+    const results = forks.map(run => reference.fork({ header: run.header, events: run.events, ...deriveProbe(run, 'fork')!.extra } as never))
+    const rejections = results.filter(result => !result.ok).map(result => (result as { error: { code: string } }).error.code)
+    expect(rejections.filter(code => code === 'FORK_OPEN_TURN').length).toBeLessThan(forks.length / 10)
+    expect(results.filter(result => result.ok).length).toBeGreaterThan(forks.length / 2)
+  })
+
+  it('ask the request folds about a request record\'s own seq', () => {
+    const withRecords = VALID_RUNS.filter(run => run.events.some(event => (event as { type: string }).type === 'request/header'))
+    expect(withRecords.length).toBeGreaterThan(100)
+    for (const run of withRecords) {
+      const probe = deriveProbe(withPlan(run, { atSeq: { among: 'request-records', at: 500 } }), 'requestHeader')!
+      const event = run.events[probe.extra['atSeq'] as number] as { type: string }
+      expect(['request/header', 'request/context']).toContain(event.type)
+    }
+  })
+
+  it('append a drawn event of the log onto the events before it', () => {
+    const run = VALID_RUNS.find(candidate => candidate.events.length >= 20)!
+    const middle = Math.floor(run.events.length / 2)
+    const probe = deriveProbe(withPlan(run, { appendAt: 500 }), 'append')!
+    const { seq: _seq, time, ignorable: _ignorable, ...members } = run.events[middle] as Record<string, unknown>
+    expect(probe.events).toEqual(run.events.slice(0, middle))
+    expect(probe.candidate).toEqual(members)
+    expect(probe.candidateTime).toBe(time)
+    expect(deriveProbe(withPlan(run, { appendAt: undefined }), 'append')!.events).toEqual(run.events.slice(0, -1))
+  })
+
+  it('offer the event a load or relations operator broke to the writer too, and the shrinker keeps track of it', () => {
+    const broken = RUNS.filter(run => run.faultSeq !== undefined && run.faultSeq > 0 && run.faultSeq < run.events.length - 1)
+    expect(broken.length).toBeGreaterThan(100)
+    for (const run of broken.slice(0, 50)) {
+      const probe = deriveProbe(withPlan(run, { appendAt: undefined }), 'append')!
+      expect(probe.events).toEqual(run.events.slice(0, run.faultSeq))
+      expect((probe.candidate as { type: unknown }).type).toBe((run.events[run.faultSeq!] as { type: unknown }).type)
+    }
+    const run = broken[0]!
+    expect(withoutEvents(run, new Set([0])).faultSeq).toBe(run.faultSeq! - 1)
+    expect(withoutEvents(run, new Set([run.faultSeq!])).faultSeq).toBeUndefined()
+    expect(withoutEvents(run, new Set([run.events.length - 1])).faultSeq).toBe(run.faultSeq)
+  })
+
+  it('leave a decoded artifact\'s last kept record line whole but without its line feed', () => {
+    const run = VALID_RUNS.find(candidate => candidate.events.length >= 20)!
+    const text = deriveProbe(withPlan(run, { damage: 'unterminated', damageAt: 500 }), 'decodeJsonl')!.extra['text'] as string
+    const lines = text.split('\n')
+    expect(lines.length).toBeGreaterThan(2)
+    expect(() => JSON.parse(lines.at(-1)!)).not.toThrow()
+    const whole = deriveProbe(withPlan(run, { damage: 'none' }), 'decodeJsonl')!.extra['text'] as string
+    expect(whole.startsWith(`${text}\n`)).toBe(true)
+  })
+})
