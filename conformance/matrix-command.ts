@@ -1,6 +1,5 @@
 // `dsh-conformance matrix`: runs every adapter over the selected cases (no baselines: the matrix shows
 // behaviour as it is) and writes requirement × implementation as Markdown and/or HTML.
-import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { adapterRunsFor } from './adapter-runs.ts'
 import type { AdapterSource, CommandOptions } from './cli-options.ts'
@@ -8,6 +7,7 @@ import { selectCases, describeFilters, type CaseFilters } from './filters.ts'
 import { matrixHtml } from './matrix-html.ts'
 import { computeMatrix, matrixMarkdown, type Matrix } from './matrix.ts'
 import type { AdapterRun } from './results.ts'
+import { writeOutputFile } from './reports/write.ts'
 import { readSpecCatalog } from './spec-catalog.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { loadVectorCases } from './vector-cases.ts'
@@ -47,7 +47,7 @@ export async function matrixCommand(options: CommandOptions): Promise<number> {
 /** Writes one output file and says so; false, with the reason on stderr, when it cannot be written. */
 function writeOutput(path: string, text: string): boolean {
   try {
-    writeFileSync(path, text)
+    writeOutputFile(path, text)
     console.log(`wrote ${path}`)
     return true
   } catch (error) {

@@ -117,11 +117,13 @@ describe('help and usage errors of every command', () => {
     expect(refused.code).toBe(2)
   })
 
-  it('ends matrix with status 2 when its output file cannot be written, the others still written', async () => {
+  it('ends matrix with status 2 when its output file cannot be written, the others still written (in a folder it creates)', async () => {
     const markdown = join(scratch, 'matrix.md')
-    const failed = await cli(['matrix', ...ONE_CASE, '--md', markdown, '--html', join(scratch, 'missing-folder', 'matrix.html')])
-    expect(failed.stderr).toContain(`cannot write ${join(scratch, 'missing-folder', 'matrix.html')}`)
-    expect(existsSync(markdown)).toBe(true)
+    const underAFile = join(markdown, 'matrix.html')
+    writeFileSync(markdown, 'a file, not a folder')
+    const failed = await cli(['matrix', ...ONE_CASE, '--md', join(scratch, 'new-folder', 'matrix.md'), '--html', underAFile])
+    expect(failed.stderr).toContain(`cannot write ${underAFile}`)
+    expect(existsSync(join(scratch, 'new-folder', 'matrix.md'))).toBe(true)
     expect(failed.code).toBe(2)
   })
 })

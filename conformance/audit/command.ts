@@ -1,7 +1,7 @@
 // `dsh-conformance audit LOG`: reads one stored session log, reports the seven rows of the acceptance
 // table in the chosen format, to standard output or a file. Exit status: 0 when no row fails, 1 when
 // one does, 2 when the command itself cannot run (bad options, unreadable file).
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { AuditReport } from '../../generated/types/index.ts'
 import { buildAuditReport } from './report.ts'
@@ -12,6 +12,7 @@ import { loadTokenCounter, type TokenizerChoice } from './tokens.ts'
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
 import { byteNotices } from '../check/check-file.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../check/options.ts'
+import { writeOutputFile } from '../reports/write.ts'
 import { errorMessage } from '../wording.ts'
 
 export const AUDIT_USAGE = `usage: dsh-conformance audit LOG [--format text|json|md|html] [--out FILE]
@@ -130,7 +131,7 @@ export async function audit(args: readonly string[]): Promise<number> {
   if (options.out === undefined) process.stdout.write(output)
   else {
     try {
-      writeFileSync(options.out, output)
+      writeOutputFile(options.out, output)
     } catch (error) {
       console.error(`cannot write ${options.out}: ${errorMessage(error)} (overall ${report.overall})`)
       return 2

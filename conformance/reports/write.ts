@@ -31,6 +31,12 @@ export interface Written {
   errors: string[]
 }
 
+/** Writes a file, creating its folder first when it is missing, as every command writing an output does. */
+export function writeOutputFile(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, text)
+}
+
 /** Writes every requested report, creating folders as needed. */
 export function writeReports(targets: ReportTargets, report: RunReport): Written {
   const written: Written = { paths: [], errors: [] }
@@ -38,8 +44,7 @@ export function writeReports(targets: ReportTargets, report: RunReport): Written
     const path = targets[format]
     if (path === undefined) continue
     try {
-      mkdirSync(dirname(path), { recursive: true })
-      writeFileSync(path, RENDERERS[format](report))
+      writeOutputFile(path, RENDERERS[format](report))
       written.paths.push(path)
     } catch (error) {
       written.errors.push(`cannot write the ${format} report to ${path}: ${errorMessage(error)}`)

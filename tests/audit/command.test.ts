@@ -113,7 +113,14 @@ describe('audit runs', () => {
 
   it('exits 2, not 1 (a failed row), when the report cannot be written', async () => {
     const { log } = logFile(artifact(goodTurn()))
-    expect(await audit([log, '--out', path.join(tmpdir(), 'no-such-dir', 'report.html'), '--tokenizer', 'estimate'])).toBe(2)
+    expect(await audit([log, '--out', path.join(log, 'report.html'), '--tokenizer', 'estimate'])).toBe(2)
+  })
+
+  it('creates the report\'s folder when it is missing', async () => {
+    const { directory, log } = logFile(artifact(goodTurn()))
+    const out = path.join(directory, 'reports', 'audit', 'report.html')
+    expect(await audit([log, '--out', out, '--tokenizer', 'estimate'])).toBe(0)
+    expect(readFileSync(out, 'utf8')).toContain('<html')
   })
 
   it('exits 2 when the log cannot be read', async () => {
