@@ -36,7 +36,7 @@ function progressBar(name: string): { update: (progress: FuzzProgress) => void; 
 function findingLines(finding: Finding, outDir: string): string[] {
   const label = finding.known === undefined ? 'NEW  ' : `KNOWN ${finding.known}`
   const seq = finding.divergingSeq === undefined ? '' : `, diverges at seq ${finding.divergingSeq}`
-  const origin = finding.mutation === undefined ? 'valid log' : `mutation ${finding.mutation}`
+  const origin = `${finding.mutation === undefined ? 'valid log' : `mutation ${finding.mutation}`}${finding.olderShapes === true ? ', older shapes' : ''}`
   const lines = [
     `${label} ${finding.signature}`,
     `      ${finding.occurrences}× from run ${finding.firstRun} (${origin}); shrunk from ${finding.eventsBefore} to ${plural(finding.eventsAfter, 'event')}${seq}`,

@@ -28,12 +28,20 @@ export interface Disagreement {
   detail: string
   /** The seq where the two sides part, when there is one. */
   divergingSeq?: number
+  /** The probe's log was in older shapes (FuzzRun.olderShapes): a class of its own. */
+  olderShapes?: true
   expected: OperationResult
   actual: Outcome
 }
 
-export function signatureOf(disagreement: Pick<Disagreement, 'operation' | 'reference' | 'adapter'>): string {
-  return `${disagreement.operation}: reference ${disagreement.reference}, adapter ${disagreement.adapter}`
+export function signatureOf(disagreement: Pick<Disagreement, 'operation' | 'reference' | 'adapter' | 'olderShapes'>): string {
+  const shapes = disagreement.olderShapes === true ? ' (older shapes)' : ''
+  return `${disagreement.operation}${shapes}: reference ${disagreement.reference}, adapter ${disagreement.adapter}`
+}
+
+/** The shapes of the log a disagreement was found on, as --known files match them. */
+export function shapesOf(disagreement: Pick<Disagreement, 'olderShapes'>): 'older' | 'current' {
+  return disagreement.olderShapes === true ? 'older' : 'current'
 }
 
 function expectationOf(result: OperationResult): Expectation {
@@ -179,5 +187,6 @@ export async function compareProbe(referenceAdapter: Adapter, adapter: Adapter, 
   const expected = await callOperation(referenceAdapter, probe)
   if (expected.kind === 'error') throw new Error(`the reference failed on ${probe.operation}: ${expected.message}`)
   if (!(await isDefined(referenceAdapter, probe, expected.result))) return undefined
-  return disagreement(probe.operation, expected.result, await callOperation(adapter, probe, timeoutMs))
+  const found = disagreement(probe.operation, expected.result, await callOperation(adapter, probe, timeoutMs))
+  return found !== undefined && probe.olderShapes === true ? { ...found, olderShapes: true } : found
 }

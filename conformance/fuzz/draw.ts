@@ -1,8 +1,9 @@
 // What one fuzz run works on, drawn from the run's own seed: a log built by the generator library's
-// model of a writer, either valid or broken by its mutation operators, and a plan that fixes every
-// further choice (fork boundary, region, batch cuts, storage damage). A run depends only on the fuzz
-// seed and its index, so `--runs 50` replays the first fifty runs of `--runs 5000`.
-import { generateLog, mutate, MUTATIONS, seededChooser, type Chooser, type GeneratedLog, type LogEvent, type Mutation, type MutationCase } from '../generators/index.ts'
+// model of a writer, either valid or broken by its mutation operators, and sometimes rewritten into the
+// older shapes readers upgrade; and a plan that fixes every further choice (fork boundary, region,
+// batch cuts, storage damage). A run depends only on the fuzz seed and its index, so `--runs 50`
+// replays the first fifty runs of `--runs 5000`.
+import { generateLog, inOlderShapes, mutate, MUTATIONS, seededChooser, type Chooser, type GeneratedLog, type LogEvent, type Mutation, type MutationCase } from '../generators/index.ts'
 
 /** `tear` cuts the artifact anywhere in its record lines; `unterminated` just before one of their line feeds. */
 export type StorageDamage = 'none' | 'tear' | 'unterminated' | 'garbage'
@@ -39,6 +40,8 @@ export interface FuzzRun {
   index: number
   /** The operators that broke the log, for mutated runs (`a + b` for two). */
   mutation?: string
+  /** The log's events were then rewritten into the older shapes readers upgrade (LEGACY-5 to LEGACY-11). */
+  olderShapes?: true
   header?: unknown
   events: unknown[]
   /** The seq of the event a load or relations operator broke (the one it predicts the fault at). */
@@ -62,6 +65,8 @@ export function runSeed(seed: number, index: number): number {
 
 /** Percent of runs that keep the generated log valid; the others are mutated. */
 const VALID_PERCENT = 35
+/** Percent of runs whose log is then rewritten into older shapes, valid and broken ones alike. */
+const OLDER_SHAPES_PERCENT = 30
 /** Percent of the runs a log-breaking operator broke that a second one breaks further, so the checks' order is compared. */
 const SECOND_FAULT_PERCENT = 25
 /**
@@ -133,26 +138,30 @@ function applies(operator: Mutation, log: { header?: unknown; events: readonly L
   }
 }
 
-export function drawRun(seed: number, index: number, maxEvents: number): DrawnRun {
-  const chooser = seededChooser(runSeed(seed, index))
+function drawnLog(index: number, plan: RunPlan, chooser: Chooser, maxEvents: number): DrawnRun {
   const drawLog = (): GeneratedLog => generateLog(chooser, { size: 1 + chooser.int(maxEvents) })
-  const keepValid = chooser.int(100) < VALID_PERCENT
-  const plan = drawPlan(chooser)
-  const base = { index, plan }
-  if (keepValid) {
+  if (chooser.int(100) < VALID_PERCENT) {
     const log = drawLog()
-    return { ...base, header: log.header, events: log.events }
+    return { index, plan, header: log.header, events: log.events }
   }
   const broken = brokenLog(chooser, drawLog)
   let mutated = broken.mutated
-  if (mutated === undefined) return { ...base, header: broken.log.header, events: broken.log.events }
+  if (mutated === undefined) return { index, plan, header: broken.log.header, events: broken.log.events }
   if (mutated.operation !== 'append' && chooser.int(100) < SECOND_FAULT_PERCENT) mutated = withSecondFault(mutated, chooser)
-  const run: DrawnRun = { ...base, mutation: mutated.mutation, header: mutated.header, events: mutated.events }
+  const run: DrawnRun = { index, plan, mutation: mutated.mutation, header: mutated.header, events: mutated.events }
   if (mutated.operation === 'append') {
     run.candidate = mutated.candidate
     run.candidateTime = lastTime(mutated.events) ?? broken.log.header.createdAt
   } else run.faultSeq = mutated.seq
   return run
+}
+
+export function drawRun(seed: number, index: number, maxEvents: number): DrawnRun {
+  const chooser = seededChooser(runSeed(seed, index))
+  const plan = drawPlan(chooser)
+  const run = drawnLog(index, plan, chooser, maxEvents)
+  if (chooser.int(100) >= OLDER_SHAPES_PERCENT) return run
+  return { ...run, events: inOlderShapes(run.events as LogEvent[], chooser), olderShapes: true }
 }
 
 function lastTime(events: readonly unknown[]): number | undefined {

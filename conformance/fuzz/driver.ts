@@ -50,6 +50,8 @@ export interface Finding {
   /** The first run that showed it, the operator that broke that run's log, and how many probes showed it. */
   firstRun: number
   mutation?: string
+  /** That run's log was in older shapes. */
+  olderShapes?: true
   occurrences: number
   detail: string
   divergingSeq?: number
@@ -71,6 +73,8 @@ export interface FuzzReport {
   probes: number
   /** How many of the runs done each mutation operator broke (a run with two faults counts for both), and how many stayed valid. */
   mutations: Record<string, number>
+  /** How many of the runs done had their log rewritten into older shapes. */
+  olderShapes: number
   findings: Finding[]
   durationMs: number
 }
@@ -119,6 +123,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   let runsDone = 0
   let probes = 0
   const mutations: Record<string, number> = {}
+  let olderShapes = 0
 
   async function record(run: DrawnRun, operation: OperationName, found: Disagreement): Promise<void> {
     const signature = signatureOf(found)
@@ -146,11 +151,12 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
       eventsBefore: run.events.length, eventsAfter: shrunk.run.events.length, shrinkChecks: shrunk.checks,
       ...(known === undefined ? {} : { known: known.class }),
       ...(run.mutation === undefined ? {} : { mutation: run.mutation }),
+      ...(run.olderShapes === true ? { olderShapes: true } : {}),
       ...(final.divergingSeq === undefined ? {} : { divergingSeq: final.divergingSeq }),
     }
     findings.set(signature, finding)
     try {
-      const { written, vector } = writeVector(options.outDir, probe, final, { adapterName: adapter.meta.name, seed: options.seed, run: run.index, mutation: run.mutation })
+      const { written, vector } = writeVector(options.outDir, probe, final, { adapterName: adapter.meta.name, seed: options.seed, run: run.index, mutation: run.mutation, olderShapes: run.olderShapes === true })
       finding.vector = written
       finding.problem = await reproductionProblem(adapter, vector, timeoutMs)
     } catch (error) {
@@ -163,6 +169,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     const run = drawRun(options.seed, index, options.maxEvents)
     const operators = operatorsOf(run)
     for (const operator of operators.length === 0 ? [VALID] : operators) mutations[operator] = (mutations[operator] ?? 0) + 1
+    if (run.olderShapes === true) olderShapes += 1
     let loadFound: Disagreement | undefined
     for (const operation of operations) {
       const probe = deriveProbe(run, operation)
@@ -180,6 +187,6 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   }
   return {
     adapter: adapter.meta.name, seed: options.seed, runs: options.runs, runsDone, stoppedByBudget: runsDone < options.runs,
-    operations, probes, mutations: sortedByName(mutations), findings: [...findings.values()], durationMs: Date.now() - started,
+    operations, probes, mutations: sortedByName(mutations), olderShapes, findings: [...findings.values()], durationMs: Date.now() - started,
   }
 }

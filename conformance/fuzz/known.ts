@@ -1,8 +1,10 @@
 // Known divergences (`fuzz --known FILE`): classes of disagreement an implementation is known to have,
 // each tied to a finding, so a fuzz run in CI reports them and fails only on a class nobody has
-// explained. A class matches a disagreement's operation, the reference's outcome and the adapter's
-// departure, each by a glob (`*` any run of characters, `?` one); a missing member matches anything.
-// A failure of the adapter (it threw, timed out or crashed) is never known, whatever the file says.
+// explained. A class matches a disagreement's operation, the reference's outcome, the adapter's
+// departure and the shapes of the log it was found on (`current`, or `older` for a log rewritten into
+// the shapes readers upgrade), each by a glob (`*` any run of characters, `?` one); a missing member
+// matches anything, and the first class that matches is the one reported. A failure of the adapter (it
+// threw, timed out or crashed) is never known, whatever the file says.
 //
 //   adapters: [dsh-session@*]          # globs over adapter names the file applies to
 //   known:
@@ -14,7 +16,7 @@
 import { readFileSync } from 'node:fs'
 import { parse as parseYaml } from 'yaml'
 import { globToRegExp } from '../filters.ts'
-import type { Disagreement } from './compare.ts'
+import { shapesOf, type Disagreement } from './compare.ts'
 
 export interface KnownClass {
   class: string
@@ -22,6 +24,7 @@ export interface KnownClass {
   operation?: string
   reference?: string
   adapter?: string
+  shapes?: string
 }
 
 export interface KnownDivergences {
@@ -29,7 +32,7 @@ export interface KnownDivergences {
   known: KnownClass[]
 }
 
-const MATCHED = ['operation', 'reference', 'adapter'] as const
+const MATCHED = ['operation', 'reference', 'adapter', 'shapes'] as const
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -65,7 +68,8 @@ export function appliesTo(divergences: KnownDivergences, adapterName: string): b
  * crashed or gave no readable answer) falls in none: it says nothing about the rules, so no file can
  * excuse it, as no run baseline can excuse an error.
  */
-export function knownClassOf(divergences: readonly KnownClass[], disagreement: Pick<Disagreement, typeof MATCHED[number] | 'failure'>): KnownClass | undefined {
+export function knownClassOf(divergences: readonly KnownClass[], disagreement: Pick<Disagreement, 'operation' | 'reference' | 'adapter' | 'olderShapes' | 'failure'>): KnownClass | undefined {
   if (disagreement.failure) return undefined
-  return divergences.find(entry => MATCHED.every(key => entry[key] === undefined || globToRegExp(entry[key]).test(disagreement[key])))
+  const matched: Record<typeof MATCHED[number], string> = { ...disagreement, shapes: shapesOf(disagreement) }
+  return divergences.find(entry => MATCHED.every(key => entry[key] === undefined || globToRegExp(entry[key]).test(matched[key])))
 }

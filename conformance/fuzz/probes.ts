@@ -40,6 +40,8 @@ export interface Probe {
   candidate?: unknown
   candidateTime?: unknown
   verbatimCandidate?: boolean
+  /** It comes from a run whose log is in older shapes (FuzzRun.olderShapes). */
+  olderShapes?: true
 }
 
 type Derive = (run: DrawnRun) => Probe | undefined
@@ -212,7 +214,8 @@ const DERIVE: Record<string, Derive> = {
 }
 
 export function deriveProbe(run: DrawnRun, operation: OperationName): Probe | undefined {
-  return DERIVE[operation]?.(run)
+  const probe = DERIVE[operation]?.(run)
+  return probe !== undefined && run.olderShapes === true ? { ...probe, olderShapes: true } : probe
 }
 
 /** The operation's input, as vector-cases.ts expands the one-step case the probe stands for. */

@@ -91,6 +91,7 @@ export interface CaseContext {
   seed: number
   run: number
   mutation?: string
+  olderShapes: boolean
 }
 
 export interface WrittenVector {
@@ -124,7 +125,8 @@ function notesOf(disagreement: Disagreement, context: CaseContext): string {
   const actual = disagreement.actual.kind === 'error' ? `it threw: ${disagreement.actual.message}` : disagreement.detail
   const seq = disagreement.divergingSeq === undefined ? '' : ` The two diverge at seq ${disagreement.divergingSeq}.`
   const mutation = context.mutation === undefined ? 'a valid generated log' : `a log broken by the mutation operator ${context.mutation}`
-  return `Found by dsh-conformance fuzz (seed ${context.seed}, run ${context.run}, from ${mutation}) against ${context.adapterName}: ${actual}.${seq} `
+  const shapes = context.olderShapes ? ', then rewritten into older shapes' : ''
+  return `Found by dsh-conformance fuzz (seed ${context.seed}, run ${context.run}, from ${mutation}${shapes}) against ${context.adapterName}: ${actual}.${seq} `
     + 'The expectation is the reference interpreter\'s result: check it against the spec before this case joins vectors/.'
 }
 

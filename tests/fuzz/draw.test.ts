@@ -25,6 +25,15 @@ describe('the fuzzer\'s draw', () => {
     for (const operator of MUTATIONS) expect(counts.get(operator.name) ?? 0, operator.name).toBeGreaterThanOrEqual(5)
   })
 
+  it('rewrites some logs, valid and broken, into the older shapes readers upgrade, and marks their probes', () => {
+    const older = RUNS.filter(run => run.olderShapes === true)
+    expect(older.length).toBeGreaterThan(RUNS.length / 5)
+    expect(older.some(run => run.mutation === undefined) && older.some(run => run.mutation !== undefined)).toBe(true)
+    expect(older.some(run => run.events.some(event => (event as { type: string }).type === 'steering/message'))).toBe(true)
+    expect(deriveProbe(older[0]!, 'load')!.olderShapes).toBe(true)
+    expect(deriveProbe(RUNS.find(run => run.olderShapes === undefined)!, 'load')!.olderShapes).toBeUndefined()
+  })
+
   it('gives some broken logs a second fault, and names both operators', () => {
     const twice = RUNS.filter(run => operatorsOf(run).length === 2)
     expect(twice.length).toBeGreaterThan(50)

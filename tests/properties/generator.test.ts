@@ -3,8 +3,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
-import { generatedLogArbitrary, validLogArbitrary } from '../../conformance/generators/index.ts'
-import { accepted, closersOf, expectNoViolations, runs, surfaceOf } from './support.ts'
+import { generatedLogArbitrary, inOlderShapes, seededChooser, validLogArbitrary, type LogEvent } from '../../conformance/generators/index.ts'
+import { accepted, closersOf, expectNoViolations, messagesOf, runs, surfaceOf } from './support.ts'
 
 describe('the log generator', () => {
   it('P1: every generated log loads unchanged and keeps every relation', () => {
@@ -30,5 +30,23 @@ describe('the log generator', () => {
       expect(closersOf(input)).toEqual(log.facts.closers)
       if (log.facts.closers.length > 0) expect(log.facts.ending).toBe('crash')
     }), runs(200))
+  })
+
+  it('P16: a valid log in older shapes loads back to its surface, relations, messages and payloads', () => {
+    /** What the upgrades cannot give back: message ids (they become legacy ids) and the aborted reasons (they become `legacy` or `disposed`). */
+    const upgradesBack = (event: LogEvent): boolean => !['user/message', 'assistant/message', 'tool/result'].includes(event.type)
+      && !(event.type === 'turn/end' && JSON.stringify(event.data).includes('"kind":"aborted"'))
+    const contentOf = (message: unknown): unknown => [(message as { role: unknown }).role, (message as { content: unknown }).content]
+    fc.assert(fc.property(validLogArbitrary({ maxSize: 120 }), fc.integer(), (log, seed) => {
+      const older = { header: log.header, events: inOlderShapes(log.events, seededChooser(seed)) }
+      const upgraded = accepted(reference.load(older), 'load') as LogEvent[]
+      expect(surfaceOf(older)).toEqual(surfaceOf(log))
+      expectNoViolations(older)
+      expect(messagesOf(older).map(contentOf)).toEqual(messagesOf(log).map(contentOf))
+      for (const [index, event] of log.events.entries()) {
+        if (upgradesBack(event)) expect(upgraded[index]).toEqual(event)
+        else expect(upgraded[index]!.type).toBe(event.type)
+      }
+    }), runs(150))
   })
 })
