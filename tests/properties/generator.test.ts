@@ -4,6 +4,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
 import { generatedLogArbitrary, inOlderShapes, seededChooser, validLogArbitrary, type LogEvent } from '../../conformance/generators/index.ts'
+import type { JsonObject } from '../../conformance/generators/events.ts'
 import { accepted, closersOf, expectNoViolations, messagesOf, runs, surfaceOf } from './support.ts'
 
 describe('the log generator', () => {
@@ -30,6 +31,21 @@ describe('the log generator', () => {
       expect(closersOf(input)).toEqual(log.facts.closers)
       if (log.facts.closers.length > 0) expect(log.facts.ending).toBe('crash')
     }), runs(200))
+  })
+
+  it('P2b: at every seq, the header and the context in force are those of the last record at or before it', () => {
+    /** HDR-4 and HDR-8 as plainly as they can be said: the latest record of the type in the prefix ending at `seq`, included. */
+    const latest = (events: readonly LogEvent[], seq: number, type: string, take: (data: JsonObject) => unknown): unknown => {
+      const record = events.slice(0, seq + 1).findLast(event => event.type === type)
+      return record === undefined ? null : take(record.data as JsonObject)
+    }
+    fc.assert(fc.property(validLogArbitrary({ maxSize: 80 }), log => {
+      for (const { seq } of log.events) {
+        const input = { header: log.header, events: log.events, atSeq: seq }
+        expect(accepted(reference.requestHeader(input), 'requestHeader')).toEqual(latest(log.events, seq, 'request/header', data => data['header']))
+        expect(accepted(reference.requestContext(input), 'requestContext')).toEqual(latest(log.events, seq, 'request/context', data => data))
+      }
+    }), runs(100))
   })
 
   it('P16: a valid log in older shapes loads back to its surface, relations, messages and payloads', () => {
