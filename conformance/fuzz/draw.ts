@@ -1,9 +1,10 @@
 // What one fuzz run works on, drawn from the run's own seed: a log built by the generator library's
-// model of a writer, either valid or broken by its mutation operators, and sometimes rewritten into the
-// older shapes readers upgrade; and a plan that fixes every further choice (fork boundary, region,
+// model of a writer, either valid (some ending in a turn that leaves a tool result without its call on
+// the surface) or broken by its mutation operators, and sometimes rewritten into the older shapes
+// readers upgrade; and a plan that fixes every further choice (fork boundary, region,
 // batch cuts, storage damage). A run depends only on the fuzz seed and its index, so `--runs 50`
 // replays the first fifty runs of `--runs 5000`.
-import { generateLog, inOlderShapes, mutate, MUTATIONS, seededChooser, type Chooser, type GeneratedLog, type LogEvent, type Mutation, type MutationCase } from '../generators/index.ts'
+import { generateLog, inOlderShapes, mutate, MUTATIONS, seededChooser, withResultOrphaned, type Chooser, type GeneratedLog, type LogEvent, type Mutation, type MutationCase } from '../generators/index.ts'
 
 /** `tear` cuts the artifact anywhere in its record lines; `unterminated` just before one of their line feeds. */
 export type StorageDamage = 'none' | 'tear' | 'unterminated' | 'garbage'
@@ -65,6 +66,8 @@ export function runSeed(seed: number, index: number): number {
 
 /** Percent of runs that keep the generated log valid; the others are mutated. */
 const VALID_PERCENT = 35
+/** Percent of the valid runs whose log then gets a turn that leaves a tool result without its call on the surface (REGION-2). */
+const ORPHANING_PERCENT = 20
 /** Percent of runs whose log is then rewritten into older shapes, valid and broken ones alike. */
 const OLDER_SHAPES_PERCENT = 30
 /** Percent of the runs a log-breaking operator broke that a second one breaks further, so the checks' order is compared. */
@@ -142,7 +145,8 @@ function drawnLog(index: number, plan: RunPlan, chooser: Chooser, maxEvents: num
   const drawLog = (): GeneratedLog => generateLog(chooser, { size: 1 + chooser.int(maxEvents) })
   if (chooser.int(100) < VALID_PERCENT) {
     const log = drawLog()
-    return { index, plan, header: log.header, events: log.events }
+    const orphaned = chooser.int(100) < ORPHANING_PERCENT ? withResultOrphaned(log, chooser) : undefined
+    return { index, plan, header: log.header, events: orphaned ?? log.events }
   }
   const broken = brokenLog(chooser, drawLog)
   let mutated = broken.mutated

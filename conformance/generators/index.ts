@@ -7,6 +7,7 @@ export type { LogEvent, StorageHeader } from './events.ts'
 export { candidateOf } from './mutation-kit.ts'
 export { balancedCuts, chooseLegalRegion, cutCounters, surfaceTimeline, type SurfaceNode } from './surface-model.ts'
 export { inOlderShapes } from './older-shapes.ts'
+export { withResultOrphaned } from './orphaning-replace.ts'
 export { MUTATIONS, applicableMutations, mutate, mutationNamed, type LogInput, type Mutation, type MutationCase, type MutationOperation } from './mutations.ts'
 export {
   batchCutsArbitrary, choicesArbitrary, generatedLogArbitrary, mutationCaseArbitrary, splitIntoBatches, validLogArbitrary, type SizeOptions,

@@ -34,6 +34,22 @@ describe('the fuzzer\'s draw', () => {
     expect(deriveProbe(RUNS.find(run => run.olderShapes === undefined)!, 'load')!.olderShapes).toBeUndefined()
   })
 
+  it('ends some valid logs with a turn that leaves a tool result without its call on the surface', () => {
+    // The model replaces only in compactions, whose checkpoints come from the compact plugin: a replace by the user is the edit's.
+    const byUser = (event: unknown): boolean => {
+      const { type, surfaceOp, data } = event as { type: string; surfaceOp?: unknown; data: { source?: { kind?: string } } }
+      return type === 'user/message' && typeof surfaceOp === 'object' && data.source?.kind === 'user'
+    }
+    const orphaning = VALID_RUNS.filter(run => run.olderShapes === undefined && run.events.length > 2 && byUser(run.events.at(-2)))
+    expect(orphaning.length).toBeGreaterThan(10)
+    for (const run of orphaning) {
+      const input = { header: run.header, events: run.events }
+      expect(reference.relations(input)).toEqual({ ok: true, value: { violations: [] } })
+      const balance = reference.regionBalance({ ...input, seq: run.events.length - 2 } as never)
+      expect(balance.ok ? undefined : balance.error.code).toBe('REGION_ORPHAN_RESULT')
+    }
+  })
+
   it('gives some broken logs a second fault, and names both operators', () => {
     const twice = RUNS.filter(run => operatorsOf(run).length === 2)
     expect(twice.length).toBeGreaterThan(50)
