@@ -86,6 +86,17 @@ export const unciteShadowed = defineMutation({
   },
 })
 
+/** Drops an inner node of a replace that shadows three or more: PROV-7 asks for every node, not the endpoints only. */
+export const unciteInnerShadowed = defineMutation({
+  name: 'uncite-inner-shadowed', code: 'PROVENANCE_INCOMPLETE', operation: 'load', rule: 'PROV-7',
+  targets: log => indexesWhere(log.events, (event, index) => replaceOf(event) !== undefined && shadowedAt(log.events, index).length >= 3),
+  edit(log, index, chooser) {
+    const shadowed = shadowedAt(log.events, index)
+    const dropped = shadowed[1 + chooser.int(shadowed.length - 2)]!
+    return { events: changed(log.events, index, event => { event.sourceEventSeqs = (event.sourceEventSeqs ?? []).filter(seq => seq !== dropped) }), seq: index }
+  },
+})
+
 export const citeLaterEvent = defineMutation({
   name: 'cite-later-event', code: 'PROVENANCE_NOT_EARLIER', operation: 'load', rule: 'PROV-5',
   targets: log => indexesWhere(log.events, isSurface),
@@ -102,6 +113,20 @@ export const duplicateCitation = defineMutation({
     const events = changed(log.events, index, event => {
       const seqs = event.sourceEventSeqs!
       seqs.splice(chooser.int(seqs.length + 1), 0, seqs[chooser.int(seqs.length)]!)
+    })
+    return { events, seq: index }
+  },
+})
+
+/** A later event cited first, then one seq cited twice: PROV-8 checks for duplicates before it checks that citations are earlier. */
+export const laterThenDuplicateCitation = defineMutation({
+  name: 'later-then-duplicate-citation', code: 'PROVENANCE_DUPLICATE', operation: 'load', rule: 'PROV-8',
+  targets: log => indexesWhere(log.events, event => (event.sourceEventSeqs?.length ?? 0) > 0),
+  edit(log, index, chooser) {
+    const later = index + chooser.int(log.events.length - index + 1)
+    const events = changed(log.events, index, event => {
+      const seqs = event.sourceEventSeqs!
+      event.sourceEventSeqs = [later, ...seqs, seqs[chooser.int(seqs.length)]!]
     })
     return { events, seq: index }
   },
@@ -253,8 +278,8 @@ export const unknownType = defineMutation({
 })
 
 export const LOAD_MUTATIONS: readonly Mutation[] = [
-  dropEvent, swapEvents, duplicateEvent, breakReplaceStart, breakReplaceEnd, reverseReplace, unciteShadowed, citeLaterEvent,
-  duplicateCitation, emptyCitation, rewriteChangesData, rewriteWrongTarget, rewriteSpansTwo, dropSurfaceOp, surfaceOpOnLogOnly,
+  dropEvent, swapEvents, duplicateEvent, breakReplaceStart, breakReplaceEnd, reverseReplace, unciteShadowed, unciteInnerShadowed,
+  citeLaterEvent, duplicateCitation, laterThenDuplicateCitation, emptyCitation, rewriteChangesData, rewriteWrongTarget, rewriteSpansTwo, dropSurfaceOp, surfaceOpOnLogOnly,
   callIdMismatch, roleInvalid, payloadInvalid, turnEndMalformed, requestHeaderInvalid, legacyEventType, unknownType,
 ]
 
