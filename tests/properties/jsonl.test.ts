@@ -1,10 +1,11 @@
 // JSONL storage over generated logs (spec chapter 19): what a writer encodes, a reader decodes to the
-// same header and events, packed or not; and a crash that tears the artifact at any byte leaves a
+// same header and events, packed or not; the reference packs as a second writer does; and a crash that tears the artifact at any byte leaves a
 // readable prefix that resumes into a valid log.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
 import { batchCutsArbitrary, generatedLogArbitrary, splitIntoBatches, type GeneratedLog, type LogEvent } from '../../conformance/generators/index.ts'
+import { batchRecords } from './row-writer.ts'
 import { accepted, expectNoViolations, runs } from './support.ts'
 
 const logWithBatches = generatedLogArbitrary({ maxSize: 100 }).chain(log => batchCutsArbitrary(log.events.length).map(cuts => ({ log, cuts })))
@@ -38,6 +39,14 @@ describe('JSONL storage', () => {
       const lines = (text: string): number => text.split('\n').length
       expect(lines(packed)).toBeLessThanOrEqual(lines(verbatim))
       if (lines(packed) < lines(verbatim)) expect(packed).toMatch(/"type":"(text|reasoning|tool-call)-chunks"/)
+    }), runs(150))
+  })
+
+  it('P10b: the reference writes exactly what a second writer, written from ROW-5 to ROW-7 and JSONL-8, writes', () => {
+    fc.assert(fc.property(logWithBatches, ({ log, cuts }) => {
+      const records = splitIntoBatches(log.events, cuts).flatMap(batch => batchRecords(batch as unknown as Record<string, unknown>[]))
+      const expected = [headerLine(log), ...records.map(record => JSON.stringify(record))].map(line => `${line}\n`).join('')
+      expect(packedText(log, cuts)).toBe(expected)
     }), runs(150))
   })
 
