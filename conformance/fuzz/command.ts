@@ -47,7 +47,7 @@ function findingLines(finding: Finding, outDir: string): string[] {
   return lines
 }
 
-/** The summary file: deterministic for a seed (no timings), so two runs can be compared byte for byte. */
+/** The summary file: no timings, so two runs of a seed differ only where the adapter's answers do. */
 function summaryOf(report: FuzzReport): unknown {
   const { durationMs: _durationMs, ...rest } = report
   return rest

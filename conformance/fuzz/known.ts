@@ -11,7 +11,7 @@
 //     - class: U17                      # the finding (docs/findings.md)
 //       operation: '*'
 //       reference: accepts
-//       adapter: rejects HEADER_CWD_INVALID
+//       adapter: rejects HEADER_CWD_NOT_ABSOLUTE
 //       why: cwd is absolute by the running platform
 import { readFileSync } from 'node:fs'
 import { parse as parseYaml } from 'yaml'

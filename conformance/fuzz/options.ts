@@ -10,22 +10,23 @@ export const FUZZ_USAGE = `usage: dsh-conformance fuzz (--adapter NAME | --adapt
 
 Differential fuzzing: each run draws a log from the generator library (conformance/generators/),
 valid (some ending in a turn that leaves a tool result without its call on the surface) or broken by
-a mutation operator (drawn first, each as often as the others; a quarter of the logs it breaks get a
-second fault from another operator), and in three runs of ten then rewritten into the older shapes
-that readers upgrade (chapter 18), and runs every operation that both the adapter and the reference
-provide (under a profile the adapter claims) on it: load, surface, messages, the request folds (over
-the whole log, or at a drawn seq, half the time a request record's), relations, repair, resume,
-compactionState, regionBalance, fork at a drawn boundary (half the time one between turns), append
-of an event onto the events before it (a drawn one, the one an operator broke, or the operator's
-broken candidate), the JSONL encoder on the log's batches, artifactPath of its header, and the JSONL
-decoder on the encoded log (intact, torn anywhere, torn just before a line feed, or with a garbled
-line). Results are judged as vector steps are: codes and seqs compared, messages never. Each class
-of disagreement is shrunk to a small log and written as a one-case vector,
-DIR/<chapter>/fuzz-<hash>.yaml, whose expectation is the reference's result and which is marked
-review: true; the vector is replayed to check that it fails the adapter and passes the reference. A
-class found on a log in older shapes says so: "load (older shapes): ...". DIR/fuzz-summary.json
-lists every class, and how many runs each operator broke.
-The same seed gives the same runs and the same files.
+a mutation operator (drawn first, each as often as the others; a quarter of the logs a load or
+relations operator breaks get a second fault from one more such operator), and in three runs of ten
+then rewritten into the older shapes that readers upgrade (chapter 18), and runs every operation
+that both the adapter and the reference provide (under a profile the adapter claims) on it: load,
+surface, messages, the request folds (over the whole log, or at a drawn seq, half the time a request
+record's), relations, repair, resume, compactionState, regionBalance, fork at a drawn boundary (half
+the time one between turns), append of an event onto the events before it (a drawn one, the one an
+operator broke, or the operator's broken candidate), the JSONL encoder on the log's batches,
+artifactPath of its header, and the JSONL decoder on the encoded log (intact, torn anywhere, torn
+just before a line feed, or with a garbled line). Results are judged as vector steps are: codes and
+seqs compared, messages never. Each class of disagreement is shrunk to a small log and written as a
+one-case vector, DIR/<chapter>/fuzz-<hash>.yaml, whose expectation is the reference's result and
+which is marked review: true; the vector is replayed to check that it fails the adapter and passes
+the reference. A class found on a log in older shapes says so: "load (older shapes): ...".
+DIR/fuzz-summary.json lists every class, and how many runs each operator broke.
+The same seed draws the same runs and writes the same vectors (their notes can differ where the
+adapter's answers do, such as a time it stamps from its clock).
 
   --adapter NAME          an in-process adapter: ${ADAPTER_NAMES.join(', ')}
   --adapter-cmd COMMAND   any program that speaks spec/adapter-protocol.md, run through the shell
