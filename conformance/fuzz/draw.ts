@@ -54,6 +54,8 @@ export interface FuzzRun {
 
 export interface DrawnRun extends FuzzRun {
   plan: RunPlan
+  /** For a log in older shapes, its events before the rewrite: the twin that tells a class of the older shapes from one of the log. */
+  currentShapes?: unknown[]
 }
 
 /** A 32-bit hash of the fuzz seed and a run index (a murmur3-style finalizer), so neighbouring runs are unrelated. */
@@ -165,7 +167,9 @@ export function drawRun(seed: number, index: number, maxEvents: number): DrawnRu
   const plan = drawPlan(chooser)
   const run = drawnLog(index, plan, chooser, maxEvents)
   if (chooser.int(100) >= OLDER_SHAPES_PERCENT) return run
-  return { ...run, events: inOlderShapes(run.events as LogEvent[], chooser), olderShapes: true }
+  const events = inOlderShapes(run.events as LogEvent[], chooser)
+  if (events.every((event, at) => event === run.events[at])) return run
+  return { ...run, events, olderShapes: true, currentShapes: run.events }
 }
 
 function lastTime(events: readonly unknown[]): number | undefined {

@@ -8,7 +8,9 @@ import { referenceAdapter } from '../adapters/reference.ts'
 import { runCase } from '../run-case.ts'
 import type { OperationName, VectorCase } from '../vector-cases.ts'
 import { compareProbe, signatureOf, type Disagreement } from './compare.ts'
-import { drawRun, operatorsOf, type DrawnRun } from './draw.ts'
+import { reference } from '../../reference/index.ts'
+import { isOlderShape } from '../generators/index.ts'
+import { drawRun, operatorsOf, type DrawnRun, type FuzzRun } from './draw.ts'
 import { knownClassOf, type KnownClass } from './known.ts'
 import { deriveProbe, OPERATION_PROFILE, OVER_LOADED_LOG, PROBED_OPERATIONS } from './probes.ts'
 import { shrinkRun } from './shrink.ts'
@@ -71,7 +73,7 @@ export interface FuzzReport {
   stoppedByBudget: boolean
   operations: OperationName[]
   probes: number
-  /** How many of the runs done each mutation operator broke (a run with two faults counts for both), and how many stayed valid. */
+  /** How many of the runs done each mutation operator broke (a run with two faults counts once for each operator), and how many stayed valid. */
   mutations: Record<string, number>
   /** How many of the runs done had their log rewritten into older shapes. */
   olderShapes: number
@@ -95,6 +97,26 @@ function sameDeparture(one: Disagreement, other: Disagreement): boolean {
 export function comparedOperations(adapter: Adapter): OperationName[] {
   return PROBED_OPERATIONS.filter(operation => adapter.operations[operation] !== undefined && referenceAdapter.operations[operation] !== undefined
     && adapter.meta.profiles.includes(OPERATION_PROFILE[operation]!))
+}
+
+/**
+ * A disagreement found on a log in older shapes is a class of the older shapes only when the log's
+ * twin in current shapes does not show it too; otherwise it belongs to the log, and the twin is the run
+ * it is recorded from. The twin is the log as the reference upgrades it (PROC-5) when load accepts it,
+ * else the events before the rewrite (which may hold a fault the rewrite hid).
+ */
+async function ownerOf(adapter: Adapter, run: DrawnRun, operation: OperationName, found: Disagreement, timeoutMs: number): Promise<{ run: DrawnRun; found: Disagreement }> {
+  const { currentShapes, olderShapes: _olderShapes, ...rest } = run
+  if (currentShapes === undefined) return { run, found }
+  const upgraded = reference.load({ header: run.header, events: run.events })
+  const twin: DrawnRun = { ...rest, events: upgraded.ok ? upgraded.value : currentShapes }
+  const onTwin = await disagreementOn(adapter, twin, operation, timeoutMs)
+  return onTwin !== undefined && sameDeparture(onTwin, found) ? { run: twin, found: onTwin } : { run: { ...rest, olderShapes: true }, found }
+}
+
+/** Whether a run's log (or its append candidate) still holds a record in an older shape. */
+function holdsOlderShape(run: FuzzRun): boolean {
+  return run.events.some(isOlderShape) || isOlderShape(run.candidate)
 }
 
 async function disagreementOn(adapter: Adapter, run: DrawnRun, operation: OperationName, timeoutMs: number): Promise<Disagreement | undefined> {
@@ -132,7 +154,9 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
       seen.occurrences += 1
       return
     }
+    // A class of the older shapes keeps one in its counterexample.
     const stillDisagrees = async (candidate: DrawnRun): Promise<boolean> => {
+      if (found.olderShapes === true && !holdsOlderShape(candidate)) return false
       const again = await disagreementOn(adapter, candidate, operation, timeoutMs)
       return again !== undefined && signatureOf(again) === signature
     }
@@ -168,19 +192,20 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     if (outOfTime()) break
     const run = drawRun(options.seed, index, options.maxEvents)
     const operators = operatorsOf(run)
-    for (const operator of operators.length === 0 ? [VALID] : operators) mutations[operator] = (mutations[operator] ?? 0) + 1
+    for (const operator of operators.length === 0 ? [VALID] : new Set(operators)) mutations[operator] = (mutations[operator] ?? 0) + 1
     if (run.olderShapes === true) olderShapes += 1
     let loadFound: Disagreement | undefined
     for (const operation of operations) {
       const probe = deriveProbe(run, operation)
       if (probe === undefined) continue
       probes += 1
-      const found = await compareProbe(referenceAdapter, adapter, probe, timeoutMs)
-      if (found === undefined) continue
+      const foundOnRun = await compareProbe(referenceAdapter, adapter, probe, timeoutMs)
+      if (foundOnRun === undefined) continue
+      const { run: owner, found } = await ownerOf(adapter, run, operation, foundOnRun, timeoutMs)
       if (operation === 'load') loadFound = found
       // The operations that load their log first repeat load's disagreement: count it there once.
-      if (loadFound !== undefined && operation !== 'load' && OVER_LOADED_LOG.has(operation) && sameDeparture(found, loadFound)) findings.get(signatureOf(loadFound))!.occurrences += 1
-      else await record(run, operation, found)
+      if (loadFound !== undefined && operation !== 'load' && OVER_LOADED_LOG.has(operation) && sameDeparture(found, loadFound) && found.olderShapes === loadFound.olderShapes) findings.get(signatureOf(loadFound))!.occurrences += 1
+      else await record(owner, operation, found)
     }
     runsDone += 1
     progress(runsDone)

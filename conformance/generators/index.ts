@@ -6,7 +6,7 @@ export { generateLog, type Ending, type GeneratedLog, type LogFacts, type LogOpt
 export type { LogEvent, StorageHeader } from './events.ts'
 export { candidateOf } from './mutation-kit.ts'
 export { balancedCuts, chooseLegalRegion, cutCounters, surfaceTimeline, type SurfaceNode } from './surface-model.ts'
-export { inOlderShapes } from './older-shapes.ts'
+export { inOlderShapes, isOlderShape } from './older-shapes.ts'
 export { withResultOrphaned } from './orphaning-replace.ts'
 export { MUTATIONS, applicableMutations, mutate, mutationNamed, type LogInput, type Mutation, type MutationCase, type MutationOperation } from './mutations.ts'
 export {

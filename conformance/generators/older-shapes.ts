@@ -24,7 +24,8 @@ function olderReason(reason: JsonObject, chooser: Chooser): JsonObject | undefin
   const error = reason['error']
   if (reason['kind'] !== 'error' || !isRecord(error) || typeof error['message'] !== 'string' || typeof error['code'] !== 'string') return undefined
   if (chance(chooser, 50)) return { kind: 'error', step: 1, failure: { message: error['message'], code: error['code'] } }
-  return { kind: 'error', step: 0, message: error['message'], ...(error['code'] === 'UNKNOWN' ? {} : { code: error['code'] }) }
+  // Without a code, the upgrade gives the code UNKNOWN.
+  return { kind: 'error', step: 0, message: error['message'], ...(chance(chooser, 50) ? { code: error['code'] } : {}) }
 }
 
 /** LEGACY-7 and LEGACY-9: a steering message (wrapped or not) or a bare user message. */
@@ -37,11 +38,16 @@ function olderUserMessage(event: LogEvent, turn: number, chooser: Chooser): LogE
   return { ...event, type: 'steering/message', data: steering }
 }
 
-/** LEGACY-10: the content and provenance of an assistant message before it was wrapped. */
-function olderAssistantMessage(data: JsonObject, message: JsonObject): JsonObject {
+/**
+ * LEGACY-10: the content and provenance of an assistant message before it was wrapped, the provenance
+ * with or without its kind. (One that is not an object upgrades to a source without provider and
+ * model, which VOC-11 rejects: that case is left to the vectors.)
+ */
+function olderAssistantMessage(data: JsonObject, message: JsonObject, chooser: Chooser): JsonObject {
   const { message: _message, ...rest } = data
-  const { kind: _kind, ...provenance } = isRecord(message['source']) ? message['source'] : {}
-  return { ...rest, content: message['content']!, provenance }
+  const source = isRecord(message['source']) ? message['source'] : {}
+  const { kind: _kind, ...withoutKind } = source
+  return { ...rest, content: message['content']!, provenance: pick(chooser, [withoutKind, source]) }
 }
 
 /** LEGACY-11: a tool result's call id, content and error flag before it was wrapped. */
@@ -72,7 +78,7 @@ function olderShape(event: LogEvent, turn: number, chooser: Chooser): LogEvent |
     case 'user/message':
       return hasExactly(data, ['id', 'role', 'content', 'source']) ? olderUserMessage(event, turn, chooser) : undefined
     case 'assistant/message':
-      return isRecord(message) && 'content' in message ? { ...event, data: olderAssistantMessage(data, message) } : undefined
+      return isRecord(message) && 'content' in message ? { ...event, data: olderAssistantMessage(data, message, chooser) } : undefined
     case 'tool/result': {
       const block = isRecord(message) ? soleResultBlock(message) : undefined
       return block === undefined ? undefined : { ...event, data: olderToolResult(data, block) }
@@ -103,4 +109,27 @@ export function inOlderShapes(events: readonly LogEvent[], chooser: Chooser): Lo
   const resultIdsKept = new Set<Json | undefined>(drafts.filter(draft => draft.older === undefined).map(draft => toolResultId(draft.event)))
   resultIdsKept.delete(undefined)
   return drafts.map(({ event, older }) => (older === undefined || resultIdsKept.has(toolResultId(event)) ? event : older))
+}
+
+/** Whether a record holds one of the older shapes LEGACY-5 to LEGACY-11 upgrade (as stored, before any upgrade). */
+export function isOlderShape(record: unknown): boolean {
+  if (!isRecord(record)) return false
+  const data = record['data']
+  if (record['type'] === 'steering/message') return true
+  if (!isRecord(data)) return false
+  const reason = data['reason']
+  switch (record['type']) {
+    case 'turn/start':
+      return 'trigger' in data
+    case 'turn/end':
+      return isRecord(reason) && ((reason['kind'] === 'aborted' && !('reason' in reason)) || reason['kind'] === 'disposed' || (reason['kind'] === 'error' && !('error' in reason)))
+    case 'user/message':
+      return !('id' in data) && !('role' in data) && !('message' in data) && 'content' in data && 'source' in data
+    case 'assistant/message':
+      return !('message' in data) && 'content' in data && 'provenance' in data
+    case 'tool/result':
+      return !('message' in data) && 'callId' in data && 'content' in data && 'isError' in data
+    default:
+      return false
+  }
 }

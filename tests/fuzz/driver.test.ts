@@ -16,7 +16,8 @@ import { signatureOf } from '../../conformance/fuzz/compare.ts'
 import { knownClassOf } from '../../conformance/fuzz/known.ts'
 import { withoutEvents } from '../../conformance/fuzz/log-cuts.ts'
 import { parseFuzzOptions } from '../../conformance/fuzz/options.ts'
-import { projectRoot } from '../../conformance/vector-cases.ts'
+import { loadVectorFile, projectRoot } from '../../conformance/vector-cases.ts'
+import { isOlderShape } from '../../conformance/generators/index.ts'
 import { KNOWN_BAD } from '../known-bad/index.ts'
 import { knownBadAdapter } from '../known-bad/wrap.ts'
 
@@ -107,6 +108,33 @@ describe('fuzz', () => {
     expect(report.findings.length).toBeGreaterThan(0)
     expect(report.findings.map(finding => finding.known)).toEqual(report.findings.map(() => 'F1'))
     expect(knownClassOf(known, { operation: 'load', reference: 'rejects FORK_OPEN_TURN', adapter: 'accepts' })).toBeUndefined()
+  })
+
+  it('keeps a bug of the log out of the older-shapes classes, whatever shapes the run it was found on had', async () => {
+    // ignorable-ignored drops ignorable events whatever their shapes: its disagreements show on the current-shape twin too.
+    const report = await fuzz(knownBadAdapter(KNOWN_BAD.find(bad => bad.name === 'ignorable-ignored')!), { runs: 60, seed: 1, outDir: tempFolder(), maxEvents: 40, only: ['load'] })
+    expect(report.findings.length).toBeGreaterThan(0)
+    expect(report.findings.filter(finding => finding.olderShapes === true)).toEqual([])
+  })
+
+  it('gives a bug of the older shapes a class of its own, with an older shape in its counterexample', async () => {
+    const refusesOlderShapes: Adapter = {
+      ...referenceAdapter, meta: { ...referenceAdapter.meta, name: 'refuses-older-shapes' },
+      operations: {
+        ...referenceAdapter.operations,
+        load: input => ((input as { events: unknown[] }).events.some(isOlderShape)
+          ? { ok: false, error: { code: 'LEGACY_SHAPE_MALFORMED', seq: 0, message: 'planted' } }
+          : referenceAdapter.operations.load!(input)),
+      },
+    }
+    const outDir = tempFolder()
+    const report = await fuzz(refusesOlderShapes, { runs: 30, seed: 1, outDir, maxEvents: 40, only: ['load'] })
+    expect(report.findings.length).toBeGreaterThan(0)
+    for (const finding of report.findings) {
+      expect(finding.signature).toMatch(/^load \(older shapes\): /)
+      const [vector] = loadVectorFile(join(outDir, finding.vector!.file), finding.vector!.file)
+      expect(vector!.steps[0]!.input['events'] as unknown[]).toSatisfy(events => events.some(isOlderShape))
+    }
   })
 
   it('tells the logs in older shapes apart: a class of their own, which a known class can single out', () => {

@@ -52,6 +52,11 @@ describe('the log generator', () => {
     /** What the upgrades cannot give back: message ids (they become legacy ids) and the aborted reasons (they become `legacy` or `disposed`). */
     const upgradesBack = (event: LogEvent): boolean => !['user/message', 'assistant/message', 'tool/result'].includes(event.type)
       && !(event.type === 'turn/end' && JSON.stringify(event.data).includes('"kind":"aborted"'))
+    /** LEGACY-6: an error reason stored without a code gets the code UNKNOWN. */
+    const withoutCode = (stored: unknown): string | undefined => {
+      const reason = ((stored as LogEvent).data as JsonObject | undefined)?.['reason'] as JsonObject | undefined
+      return (stored as LogEvent).type === 'turn/end' && reason?.['kind'] === 'error' && 'message' in reason && !('code' in reason) ? reason['message'] as string : undefined
+    }
     const contentOf = (message: unknown): unknown => [(message as { role: unknown }).role, (message as { content: unknown }).content]
     fc.assert(fc.property(validLogArbitrary({ maxSize: 120 }), fc.integer(), (log, seed) => {
       const older = { header: log.header, events: inOlderShapes(log.events, seededChooser(seed)) }
@@ -60,7 +65,9 @@ describe('the log generator', () => {
       expectNoViolations(older)
       expect(messagesOf(older).map(contentOf)).toEqual(messagesOf(log).map(contentOf))
       for (const [index, event] of log.events.entries()) {
-        if (upgradesBack(event)) expect(upgraded[index]).toEqual(event)
+        const message = withoutCode(older.events[index])
+        if (message !== undefined) expect(upgraded[index]!.data).toEqual({ ...(event.data as JsonObject), reason: { kind: 'error', error: { message, code: 'UNKNOWN' } } })
+        else if (upgradesBack(event)) expect(upgraded[index]).toEqual(event)
         else expect(upgraded[index]!.type).toBe(event.type)
       }
     }), runs(150))

@@ -48,7 +48,7 @@ describe('P12: each mutation operator is rejected with its code', () => {
     }), runs(20))
   })
 
-  it('any applicable operator on any log (the draw of the fuzzer)', () => {
+  it('any applicable operator on any log', () => {
     fc.assert(fc.property(mutationCaseArbitrary({ maxSize: 100 }), mutated => {
       expect(verdict(mutated)).toMatchObject({ code: mutated.code, seq: mutated.seq })
     }), runs(100))
