@@ -23,8 +23,9 @@ just before a line feed, or with a garbled line). Results are judged as vector s
 seqs compared, messages never. Each class of disagreement is shrunk to a small log and written as a
 one-case vector, DIR/<chapter>/fuzz-<hash>.yaml, whose expectation is the reference's result and
 which is marked review: true; the vector is replayed to check that it fails the adapter and passes
-the reference. A class found on a log in older shapes says so: "load (older shapes): ...".
-DIR/fuzz-summary.json lists every class, and how many runs each operator broke.
+the reference. A class found on a log in older shapes, and not on the same log in current shapes,
+says so: "load (older shapes): ...". DIR/fuzz-summary.json lists every class, and how many runs each
+operator broke.
 The same seed draws the same runs and writes the same vectors (their notes can differ where the
 adapter's answers do, such as a time it stamps from its clock).
 
