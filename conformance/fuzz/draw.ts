@@ -1,9 +1,9 @@
 // What one fuzz run works on, drawn from the run's own seed: a log built by the generator library's
 // model of a writer, either valid (some ending in a turn that leaves a tool result without its call on
 // the surface) or broken by its mutation operators, and sometimes rewritten into the older shapes
-// readers upgrade; and a plan that fixes every further choice (fork boundary, region,
-// batch cuts, storage damage). A run depends only on the fuzz seed and its index, so `--runs 50`
-// replays the first fifty runs of `--runs 5000`.
+// readers upgrade; and a plan that fixes every further choice (fork boundary, region, batch cuts,
+// storage damage). A run depends only on the fuzz seed and its index, so `--runs 50` replays the first
+// fifty runs of `--runs 5000`.
 import { generateLog, inOlderShapes, mutate, MUTATIONS, seededChooser, withResultOrphaned, type Chooser, type GeneratedLog, type LogEvent, type Mutation, type MutationCase } from '../generators/index.ts'
 
 /** `tear` cuts the artifact anywhere in its record lines; `unterminated` just before one of their line feeds. */
