@@ -73,7 +73,11 @@ export interface FuzzReport {
   stoppedByBudget: boolean
   operations: OperationName[]
   probes: number
-  /** How many of the runs done each mutation operator broke (a run with two faults counts once for each operator), and how many stayed valid. */
+  /**
+   * How many of the runs done each mutation operator broke (a run with two faults counts once for each
+   * operator, and a run counts even when its rewrite into older shapes mended the fault), and how many
+   * stayed valid.
+   */
   mutations: Record<string, number>
   /** How many of the runs done had their log rewritten into older shapes. */
   olderShapes: number
