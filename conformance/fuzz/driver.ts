@@ -104,18 +104,25 @@ export function comparedOperations(adapter: Adapter): OperationName[] {
 }
 
 /**
+ * A log in older shapes, in current shapes: as the reference upgrades it (PROC-5) when load accepts it,
+ * else its events before the rewrite (which may hold a fault the rewrite hid).
+ */
+function currentShapesTwin(run: DrawnRun): DrawnRun {
+  const { currentShapes = run.events, olderShapes: _olderShapes, ...rest } = run
+  const upgraded = reference.load({ header: run.header, events: run.events })
+  return { ...rest, events: upgraded.ok ? upgraded.value : currentShapes }
+}
+
+/**
  * A disagreement found on a log in older shapes is a class of the older shapes only when the log's
  * twin in current shapes does not show it too; otherwise it belongs to the log, and the twin is the run
- * it is recorded from. The twin is the log as the reference upgrades it (PROC-5) when load accepts it,
- * else the events before the rewrite (which may hold a fault the rewrite hid).
+ * it is recorded from.
  */
-async function ownerOf(adapter: Adapter, run: DrawnRun, operation: OperationName, found: Disagreement, timeoutMs: number): Promise<{ run: DrawnRun; found: Disagreement }> {
-  const { currentShapes, olderShapes: _olderShapes, ...rest } = run
-  if (currentShapes === undefined) return { run, found }
-  const upgraded = reference.load({ header: run.header, events: run.events })
-  const twin: DrawnRun = { ...rest, events: upgraded.ok ? upgraded.value : currentShapes }
-  const onTwin = await disagreementOn(adapter, twin, operation, timeoutMs)
-  return onTwin !== undefined && sameDeparture(onTwin, found) ? { run: twin, found: onTwin } : { run: { ...rest, olderShapes: true }, found }
+async function ownerOf(adapter: Adapter, run: DrawnRun, twin: () => DrawnRun, operation: OperationName, found: Disagreement, timeoutMs: number): Promise<{ run: DrawnRun; found: Disagreement }> {
+  if (run.currentShapes === undefined) return { run, found }
+  const onTwin = await disagreementOn(adapter, twin(), operation, timeoutMs)
+  const { currentShapes: _currentShapes, ...older } = run
+  return onTwin !== undefined && sameDeparture(onTwin, found) ? { run: twin(), found: onTwin } : { run: older, found }
 }
 
 /** Whether a run's log (or its append candidate) still holds a record in an older shape. */
@@ -199,13 +206,16 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     for (const operator of operators.length === 0 ? [VALID] : new Set(operators)) mutations[operator] = (mutations[operator] ?? 0) + 1
     if (run.olderShapes === true) olderShapes += 1
     let loadFound: Disagreement | undefined
+    // Built once per run, and only when a disagreement needs it.
+    let twin: DrawnRun | undefined
+    const twinOfRun = (): DrawnRun => (twin ??= currentShapesTwin(run))
     for (const operation of operations) {
       const probe = deriveProbe(run, operation)
       if (probe === undefined) continue
       probes += 1
       const foundOnRun = await compareProbe(referenceAdapter, adapter, probe, timeoutMs)
       if (foundOnRun === undefined) continue
-      const { run: owner, found } = await ownerOf(adapter, run, operation, foundOnRun, timeoutMs)
+      const { run: owner, found } = await ownerOf(adapter, run, twinOfRun, operation, foundOnRun, timeoutMs)
       if (operation === 'load') loadFound = found
       // The operations that load their log first repeat load's disagreement: count it there once.
       if (loadFound !== undefined && operation !== 'load' && OVER_LOADED_LOG.has(operation) && sameDeparture(found, loadFound) && found.olderShapes === loadFound.olderShapes) findings.get(signatureOf(loadFound))!.occurrences += 1

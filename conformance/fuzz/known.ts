@@ -1,10 +1,11 @@
 // Known divergences (`fuzz --known FILE`): classes of disagreement an implementation is known to have,
 // each tied to a finding, so a fuzz run in CI reports them and fails only on a class nobody has
 // explained. A class matches a disagreement's operation, the reference's outcome, the adapter's
-// departure and the shapes of the log it was found on (`current`, or `older` for a log rewritten into
-// the shapes readers upgrade), each by a glob (`*` any run of characters, `?` one); a missing member
-// matches anything, and the first class that matches is the one reported. A failure of the adapter (it
-// threw, timed out or crashed) is never known, whatever the file says.
+// departure and the shapes of the log it was found on (`older` for a class found on a log rewritten
+// into the shapes readers upgrade and not on the same log in current shapes, else `current`), each by a
+// glob (`*` any run of characters, `?` one); a missing member matches anything, and the first class
+// that matches is the one reported. A failure of the adapter (it threw, timed out or crashed) is never
+// known, whatever the file says.
 //
 //   adapters: [dsh-session@*]          # globs over adapter names the file applies to
 //   known:

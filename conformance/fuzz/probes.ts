@@ -156,7 +156,8 @@ function damaged(text: string, plan: RunPlan): Buffer {
   const headerEnd = bytes.indexOf(0x0a) + 1
   if (plan.damage === 'tear') return bytes.subarray(0, headerEnd + at(plan.damageAt, bytes.length - headerEnd + 1))
   if (plan.damage === 'unterminated') {
-    const lineFeeds = [...bytes.subarray(headerEnd).entries()].flatMap(([offset, byte]) => (byte === 0x0a ? [headerEnd + offset] : []))
+    const lineFeeds: number[] = []
+    for (let at = bytes.indexOf(0x0a, headerEnd); at >= 0; at = bytes.indexOf(0x0a, at + 1)) lineFeeds.push(at)
     return lineFeeds.length === 0 ? bytes : bytes.subarray(0, lineFeeds[at(plan.damageAt, lineFeeds.length)])
   }
   if (plan.damage === 'none') return bytes
