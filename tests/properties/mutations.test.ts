@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
-import { MUTATIONS, chooserFromInts, generatedLogArbitrary, mutationCaseArbitrary, type MutationCase } from '../../conformance/generators/index.ts'
+import { MUTATIONS, chooserFromInts, generatedLogArbitrary, mutationCaseArbitrary, mutationNamed, type MutationCase } from '../../conformance/generators/index.ts'
 import { runs } from './support.ts'
 
 /** What the reference reports for a mutated case: the rejection, or the first violation. */
@@ -36,7 +36,7 @@ describe('P12: each mutation operator is rejected with its code', () => {
   // A random choice rarely leaves out a middle node of a replace that shadows three or more, so for
   // PROV-7 every replace of the log and every node it shadows is tried.
   it('uncite-shadowed at every replace and every node it shadows', () => {
-    const uncite = MUTATIONS.find(mutation => mutation.name === 'uncite-shadowed')!
+    const uncite = mutationNamed('uncite-shadowed')
     fc.assert(fc.property(generatedLogArbitrary({ maxSize: 100 }).filter(log => uncite.applicable(log)), log => {
       const replaces = log.events.filter(event => typeof event.surfaceOp === 'object')
       replaces.forEach((replace, target) => {
