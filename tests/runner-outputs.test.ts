@@ -1,38 +1,25 @@
 // What `dsh-conformance run` makes of the run it has: the exit status when an in-process adapter ends
 // the process, errors that no baseline excuses, reports and baselines it cannot write, two adapters of
 // one name, adapter-chosen text on a terminal, and `run --help`.
-import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { overallSummary } from '../conformance/console-summary.ts'
 import { distinctRunNames } from '../conformance/results.ts'
 import { projectRoot } from '../conformance/vector-cases.ts'
 import { printable } from '../conformance/wording.ts'
 import { plainRun } from './support/fake-runs.ts'
+import { runCli } from './support/cli.ts'
 
-const execute = promisify(execFile)
-const CLI = ['node_modules/tsx/dist/cli.mjs', 'conformance/cli.ts']
 const MODULE = 'tests/fakes/module-misbehaviours.ts'
 const ONE_CASE = ['--case', 'surf-order-append-only-surface']
 const scratch = mkdtempSync(join(tmpdir(), 'runner-outputs-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await execute('node', [...CLI, ...args], { cwd: projectRoot, env: { ...process.env, ...env } })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string }
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
-  }
-}
-
 describe('dsh-conformance run', () => {
   it('fails a run that an in-process adapter ends with process.exit(0) before it is done', async () => {
-    const ended = await cli(['run', '--adapter-module', MODULE, '--case', 'surf-order-chain-*'], { MODULE_MISBEHAVIOUR: 'exit' })
+    const ended = await runCli(['run', '--adapter-module', MODULE, '--case', 'surf-order-chain-*'], { MODULE_MISBEHAVIOUR: 'exit' })
     expect(ended.stderr).toContain('the process ended before the run finished')
     expect(ended.code).toBe(1)
   })
@@ -40,7 +27,7 @@ describe('dsh-conformance run', () => {
   it('fails a listed case that errs: a baseline lists wrong answers, and excuses no crash or timeout', async () => {
     const baseline = join(scratch, 'hang.yaml')
     writeFileSync(baseline, 'adapter: fake-hang\nfailures:\n  - {id: surf-order-append-only-surface, reason: "SURF-6: a wrong answer, once"}\n')
-    const hung = await cli(['run', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs hang', '--timeout', '500', '--baseline', baseline, ...ONE_CASE])
+    const hung = await runCli(['run', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs hang', '--timeout', '500', '--baseline', baseline, ...ONE_CASE])
     expect(hung.stdout).toMatch(/NEW FAIL surf-order-append-only-surface: .*timeout/)
     expect(hung.code).toBe(1)
   })
@@ -49,46 +36,46 @@ describe('dsh-conformance run', () => {
     const bad = join(scratch, 'not-a-baseline.yaml')
     writeFileSync(bad, 'not: [a, baseline')
     const json = join(scratch, 'report.json')
-    const written = await cli(['run', ...ONE_CASE, '--write-baseline', bad, '--report', `json=${json},junit=${scratch}`])
+    const written = await runCli(['run', ...ONE_CASE, '--write-baseline', bad, '--report', `json=${json},junit=${scratch}`])
     expect(written.stderr).toContain(`cannot write the baseline of reference to ${bad}:`)
     expect(written.stderr).toContain(`cannot write the junit report to ${scratch}:`)
     expect(written.stderr).not.toMatch(/\n\s+at /)
     expect(existsSync(json)).toBe(true)
     expect(written.code).toBe(2)
-    const missing = await cli(['run', ...ONE_CASE, '--write-baseline', join(scratch, 'no/such/folder/b.yaml')])
+    const missing = await runCli(['run', ...ONE_CASE, '--write-baseline', join(scratch, 'no/such/folder/b.yaml')])
     expect(missing.stderr).toMatch(/cannot write the baseline of reference to .*no\/such\/folder\/b\.yaml: ENOENT/)
     expect(missing.code).toBe(2)
   })
 
   it('does not let two adapters of one name write one baseline file over the other', async () => {
     const template = join(scratch, 'wb-{adapter}.yaml')
-    const twice = await cli(['run', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--case', 'surf-order-chain-fold', '--write-baseline', template])
+    const twice = await runCli(['run', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--case', 'surf-order-chain-fold', '--write-baseline', template])
     expect(twice.stdout).toContain(`wrote ${join(scratch, 'wb-fake-misorder.yaml')}`)
     expect(twice.stderr).toContain('another adapter of this run, also named fake-misorder, has just written it')
     expect(twice.code).toBe(2)
   })
 
   it('ends when its run is done, though an in-process adapter left a timer running', async () => {
-    const lingering = await cli(['run', '--adapter-module', MODULE, ...ONE_CASE], { MODULE_MISBEHAVIOUR: 'linger' })
+    const lingering = await runCli(['run', '--adapter-module', MODULE, ...ONE_CASE], { MODULE_MISBEHAVIOUR: 'linger' })
     expect(lingering.stdout).toContain('module-misbehaviour 0.0.1')
     expect(lingering.code).toBe(0)
   })
 
   it('refuses a module adapter without a version or a language', async () => {
-    const unnamed = await cli(['run', '--adapter-module', MODULE, ...ONE_CASE], { MODULE_MISBEHAVIOUR: 'unnamed' })
+    const unnamed = await runCli(['run', '--adapter-module', MODULE, ...ONE_CASE], { MODULE_MISBEHAVIOUR: 'unnamed' })
     expect(unnamed.stdout).toContain('exports no adapter')
     expect(unnamed.code).toBe(1)
   })
 
   it('shows a control character of an adapter\'s name as an escape, so that it cannot hide the verdict', async () => {
-    const escaped = await cli(['run', '--adapter-module', MODULE, ...ONE_CASE], { MODULE_MISBEHAVIOUR: 'escape' })
+    const escaped = await runCli(['run', '--adapter-module', MODULE, ...ONE_CASE], { MODULE_MISBEHAVIOUR: 'escape' })
     expect(escaped.stdout).toContain('impl\\u001b[8m 0.0.1 (typescript; profiles: reader)')
     expect(escaped.stdout).not.toContain('\u001b')
     expect(escaped.code).toBe(0)
   })
 
   it('prints its help for run --help', async () => {
-    const help = await cli(['run', '--help'])
+    const help = await runCli(['run', '--help'])
     expect(help.stdout).toContain('usage: dsh-conformance <command> [options]')
     expect(help.code).toBe(0)
   })
@@ -104,7 +91,7 @@ describe('help and usage errors of every command', () => {
       [['serve', '--help'], 'usage: dsh-conformance serve'],
       [['serve', '-h'], 'usage: dsh-conformance serve'],
     ]
-    const helps = await Promise.all(usages.map(([args]) => cli(args)))
+    const helps = await Promise.all(usages.map(([args]) => runCli(args)))
     usages.forEach(([args, usage], index) => {
       expect(helps[index]!.stdout, args.join(' ')).toContain(usage)
       expect(helps[index]!.code, args.join(' ')).toBe(0)
@@ -112,7 +99,7 @@ describe('help and usage errors of every command', () => {
   }, 60_000)
 
   it('refuses arguments to serve with a usage error', async () => {
-    const refused = await cli(['serve', '--adapter', 'reference'])
+    const refused = await runCli(['serve', '--adapter', 'reference'])
     expect(refused.stderr).toContain('serve takes no arguments, not --adapter reference')
     expect(refused.code).toBe(2)
   })
@@ -121,7 +108,7 @@ describe('help and usage errors of every command', () => {
     const markdown = join(scratch, 'matrix.md')
     const underAFile = join(markdown, 'matrix.html')
     writeFileSync(markdown, 'a file, not a folder')
-    const failed = await cli(['matrix', ...ONE_CASE, '--md', join(scratch, 'new-folder', 'matrix.md'), '--html', underAFile])
+    const failed = await runCli(['matrix', ...ONE_CASE, '--md', join(scratch, 'new-folder', 'matrix.md'), '--html', underAFile])
     expect(failed.stderr).toContain(`cannot write ${underAFile}`)
     expect(existsSync(join(scratch, 'new-folder', 'matrix.md'))).toBe(true)
     expect(failed.code).toBe(2)

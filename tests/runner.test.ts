@@ -1,8 +1,7 @@
 // The runner and the subprocess adapter protocol (spec/adapter-protocol.md): fake adapters that crash,
 // hang, print garbage, reply out of schema, lie or fold wrongly are reported as error or fail, never
 // as pass; the reference behind `serve` and the Python example pass over the wire.
-import { execFile, spawnSync } from 'node:child_process'
-import { promisify } from 'node:util'
+import { spawnSync } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
 import { adapterClaimProblem, type Adapter } from '../conformance/adapter.ts'
 import { referenceAdapter } from '../conformance/adapters/reference.ts'
@@ -13,11 +12,10 @@ import { runSuite, summarize } from '../conformance/suite.ts'
 import { decodeTagged } from '../conformance/tagged-values.ts'
 import { loadVectorCases, projectRoot, type VectorCase } from '../conformance/vector-cases.ts'
 import { replace, user } from './reference/helpers.ts'
+import { CLI, runCli } from './support/cli.ts'
 
-const run = promisify(execFile)
 const fake = (behaviour: string): string => `node tests/fakes/fake-adapter.mjs ${behaviour}`
 const SHORT_TIMEOUT_MS = 1000
-const CLI = ['node_modules/tsx/dist/cli.mjs', 'conformance/cli.ts']
 const SERVE = 'npx tsx conformance/cli.ts serve'
 const PYTHON = 'python3 examples/python-adapter/adapter.py'
 const pythonPresent = spawnSync('python3', ['--version']).status === 0
@@ -119,21 +117,12 @@ describe('fake adapters', () => {
 })
 
 describe('dsh-conformance run --adapter-cmd', () => {
-  async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run('node', [...CLI, ...args], { cwd: projectRoot })
-      return { code: 0, stdout, stderr }
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string }
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
-    }
-  }
 
   // The cases above show summarize() failing the run for each fake; the CLI's status is that verdict.
   it('exits 1 when an adapter fails a vector, and 2 on an unknown option', async () => {
     const [misorder, usage] = await Promise.all([
-      cli(['run', '--adapter-cmd', fake('misorder'), '--timeout', '2000']),
-      cli(['run', '--adapter-command', 'x']),
+      runCli(['run', '--adapter-cmd', fake('misorder'), '--timeout', '2000']),
+      runCli(['run', '--adapter-command', 'x']),
     ])
     expect(misorder.stdout).toContain('fake-misorder 0.0.0 (javascript; profiles: reader)')
     expect(misorder.stdout).toMatch(/FAIL surf-order-/)
@@ -144,7 +133,7 @@ describe('dsh-conformance run --adapter-cmd', () => {
 
   it('shows the last lines of stderr of an adapter that could not start, where the cause of a crash is', async () => {
     const traceback = "node -e \"console.error('Error: Cannot find module ./missing.ts'); for (let i = 0; i < 8; i++) console.error('    at frame ' + i); console.error('}'); process.exit(1)\""
-    const broken = await cli(['run', '--adapter-cmd', traceback, '--case', 'surf-order-append-only-surface'])
+    const broken = await runCli(['run', '--adapter-cmd', traceback, '--case', 'surf-order-append-only-surface'])
     expect(broken.stdout).toContain('could not be started: crash:')
     expect(broken.stderr).toContain("stderr ---\nError: Cannot find module ./missing.ts\n    at frame 0")
     expect(broken.code).toBe(1)
@@ -152,8 +141,8 @@ describe('dsh-conformance run --adapter-cmd', () => {
 
   it('runs an in-process adapter module, whose failures show -0 as such', async () => {
     const [module, missing] = await Promise.all([
-      cli(['run', '--adapter-module', 'tests/fakes/module-adapter.ts', '--case', 'surf-order-chain-fold']),
-      cli(['run', '--adapter-module', 'conformance/wording.ts', '--case', 'surf-order-chain-fold']),
+      runCli(['run', '--adapter-module', 'tests/fakes/module-adapter.ts', '--case', 'surf-order-chain-fold']),
+      runCli(['run', '--adapter-module', 'conformance/wording.ts', '--case', 'surf-order-chain-fold']),
     ])
     expect(module.stdout).toContain('module-adapter 0.0.1 (typescript; profiles: reader)')
     expect(module.stdout).toMatch(/FAIL surf-order-chain-fold: step \d \(surface\): value differs at \$\.generation: expected 3, actual -0/)
@@ -169,7 +158,7 @@ describe('dsh-conformance run --adapter-cmd', () => {
   })
 
   it('list exits 2 when no case matches, as run does, and lists the cases of the help example glob', async () => {
-    const [none, example] = await Promise.all([cli(['list', '--chapter', '99']), cli(['list', '--case', 'surf-order-*'])])
+    const [none, example] = await Promise.all([runCli(['list', '--chapter', '99']), runCli(['list', '--case', 'surf-order-*'])])
     expect(none.stderr).toContain('no case matches the filters')
     expect(none.stdout).toBe('')
     expect(none.code).toBe(2)

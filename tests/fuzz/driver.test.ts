@@ -1,11 +1,9 @@
 // The fuzzer's own guarantees: the reference against itself finds nothing; the same seed writes the
 // same files; the time budget stops cleanly; known classes are tolerated; the command line's exit
 // status; and the log edits the shrinker makes keep every seq reference consistent.
-import { execFile } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { Adapter } from '../../conformance/adapter.ts'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
@@ -20,9 +18,8 @@ import { loadVectorFile, projectRoot } from '../../conformance/vector-cases.ts'
 import { isOlderShape } from '../../conformance/generators/index.ts'
 import { KNOWN_BAD } from '../known-bad/index.ts'
 import { knownBadAdapter } from '../known-bad/wrap.ts'
+import { runCli } from '../support/cli.ts'
 
-const run = promisify(execFile)
-const CLI = ['node_modules/tsx/dist/cli.mjs', 'conformance/cli.ts', 'fuzz']
 const folders: string[] = []
 afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true })
@@ -40,15 +37,6 @@ function filesIn(folder: string): Record<string, string> {
   return Object.fromEntries(names.map(name => [name, readFileSync(join(folder, name), 'utf8')]))
 }
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('node', [...CLI, ...args], { cwd: projectRoot })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string }
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
-  }
-}
 
 const forkAnywhere = knownBadAdapter(KNOWN_BAD.find(bad => bad.name === 'fork-inside-open-turn')!)
 
@@ -190,7 +178,7 @@ describe('dsh-conformance fuzz', () => {
   })
 
   it('is a command of the dsh-conformance CLI', async () => {
-    const noOut = await cli(['--adapter', 'reference', '--runs', '5'])
+    const noOut = await runCli(['fuzz', '--adapter', 'reference', '--runs', '5'])
     expect(noOut.code).toBe(2)
     expect(noOut.stderr).toContain('fuzz needs --out DIR')
   })
