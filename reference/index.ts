@@ -153,15 +153,13 @@ function encodeJsonl(input: Input): Result<{ text: string }> {
   return accept({ text: encodeRawJsonl(isRecord(header) ? header : {}, batches) })
 }
 
-/** JSONL-1, JSONL-2: the artifact's path below the storage root; an empty id or cwd has none (JSONL-3). */
+/** JSONL-1, JSONL-2: the artifact's path below the storage root; an id or cwd that is empty or not a string has none (JSONL-3). */
 function artifactPath(input: Input): Result<{ path: string }> {
   const id = input['sessionId']
   const cwd = input['cwd']
-  // Stryker disable next-line ConditionalExpression: artifactPath takes a string sessionId (JSONL-2); other values are outside the operation
   const segment = typeof id === 'string' ? idSegment(id) : undefined
-  // Stryker disable next-line ConditionalExpression: artifactPath takes a string cwd or none (JSONL-1); other values are outside the operation
   const project = cwd === undefined || typeof cwd === 'string' ? projectDirectory(cwd) : undefined
-  if (segment === undefined || project === undefined) return reject('HEADER_ID_MISMATCH', 'no artifact path derives from an empty session id or cwd')
+  if (segment === undefined || project === undefined) return reject('HEADER_ID_MISMATCH', 'no artifact path derives from a session id or cwd that is empty or not a string')
   return accept({ path: `${project}/${segment}/session${input['encoding'] === 'zstd' ? '.jsonl.zstd' : '.jsonl'}` })
 }
 

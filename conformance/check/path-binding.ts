@@ -21,7 +21,7 @@ export function pathBindingFault(file: string, encoding: 'raw' | 'zstd', header:
   const resolved = path.resolve(file)
   const place = resolved.split(path.sep).slice(-3).join('/')
   const derived = reference.artifactPath({ sessionId: header['id'], cwd: header['cwd'], encoding })
-  if (!derived.ok) return `the header's id or cwd is empty, so no artifact path derives from it; the file is at …/${place}`
+  if (!derived.ok) return `the header's id or cwd is empty or not a string, so no artifact path derives from it; the file is at …/${place}`
   if (derived.value.path === place) return undefined
   const root = path.dirname(path.dirname(path.dirname(resolved)))
   if (sameFile(resolved, path.join(root, ...derived.value.path.split('/')))) return undefined
