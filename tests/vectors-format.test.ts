@@ -1,5 +1,5 @@
-// Lints the vector files themselves: schema, unique stable ids, known requirement IDs and codes, and
-// rejections that say where they lie.
+// Lints the vector files themselves: schema, unique stable ids, known requirement IDs and codes,
+// rejections that say where they lie, and operations that stay within the case's profile.
 import { basename, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -10,6 +10,15 @@ import { join } from 'node:path'
 
 const catalog = readSpecCatalog(fileURLToPath(new URL('../spec/', import.meta.url)))
 const cases = loadVectorCases()
+
+/** Each profile's operations, from the table of spec/profiles.md (its first and third columns). */
+function profileOperations(): Map<string, Set<string>> {
+  const table = readFileSync(join(projectRoot, 'spec/profiles.md'), 'utf8').split('\n').filter((line) => /^\| `[a-z]+` \|/.test(line))
+  return new Map(table.map((line) => {
+    const cells = line.split('|').map((cell) => cell.trim())
+    return [cells[1]!.replace(/`/g, ''), new Set([...cells[3]!.matchAll(/`([A-Za-z]+)`/g)].map((match) => match[1]!))]
+  }))
+}
 
 describe('vector files', () => {
   it('exist and expand', () => {
@@ -49,6 +58,16 @@ describe('vector files', () => {
     const unplaced = cases.flatMap((vector) => vector.steps
       .flatMap((step, index) => ('reject' in step.expect && step.expect.reject.seq === undefined && step.expect.reject.line === undefined ? [`${vector.id} step ${index}`] : [])))
     expect(unplaced).toEqual([])
+  })
+
+  it("use only their profile's operations, a writer case also load, surface and messages (spec/profiles.md)", () => {
+    const operations = profileOperations()
+    expect([...operations.keys()].sort()).toEqual(['compaction', 'fork', 'jsonl', 'reader', 'relations', 'repair', 'writer'])
+    const writerChecks = new Set(['load', 'surface', 'messages'])
+    const foreign = cases.flatMap((vector) => vector.steps
+      .filter((step) => !operations.get(vector.profile)?.has(step.operation) && !(vector.profile === 'writer' && writerChecks.has(step.operation)))
+      .map((step) => `${vector.id} (${vector.profile}) uses ${step.operation}`))
+    expect(foreign).toEqual([])
   })
 
   it('live in the folder of the chapter they name', () => {

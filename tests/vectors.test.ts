@@ -1,8 +1,11 @@
-// Every golden vector against the reference interpreter: each case must pass, none may skip.
+// Every golden vector against the reference interpreter: each case must pass, none may skip. And no
+// vector asks an operation about a log outside its domain.
 import { describe, expect, it } from 'vitest'
 import { referenceAdapter } from '../conformance/adapters/reference.ts'
+import { OVER_LOADED_LOG } from '../conformance/fuzz/probes.ts'
 import { runCase } from '../conformance/run-case.ts'
 import { loadVectorCases } from '../conformance/vector-cases.ts'
+import { reference } from '../reference/index.ts'
 
 const cases = loadVectorCases()
 const files = [...new Set(cases.map((vector) => vector.file))]
@@ -18,3 +21,18 @@ for (const file of files) {
     }
   })
 }
+
+// spec/00-processing.md defines the operations other than load only for a log load accepts (a surface
+// window is checked as a log of its own), so a port that does not load first answers other input as it
+// likes and still conforms: no vector may ask.
+describe('operations over a loaded log', () => {
+  it('never meet a log that load rejects, in any vector', () => {
+    const outside = cases.flatMap((vector) => vector.steps.flatMap((step) => {
+      const input = step.input as Record<string, unknown>
+      if (!OVER_LOADED_LOG.has(step.operation) || 'baseSeq' in input) return []
+      const loaded = reference.load({ header: input['header'], events: input['events'], sessionId: input['sessionId'], vocabulary: input['vocabulary'] })
+      return loaded.ok ? [] : [`${vector.id}: ${step.operation} on a log load rejects with ${loaded.error.code}`]
+    }))
+    expect(outside).toEqual([])
+  })
+})
