@@ -1,5 +1,5 @@
 // What a run prints for people: per adapter a chapters table, one wrapped line of the requirements
-// that have failures, the baseline's verdict and the cases to look at; at the end, one line per adapter.
+// that have failures or errors, the baseline's verdict and the cases to look at; at the end, one line per adapter.
 import { chapterKeys, claimWarnings, compareRequirementIds, countBy, countOutcomes, distinctRunNames, failedCount, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
 import type { CaseOutcome } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
@@ -40,7 +40,7 @@ function requirementLines(run: AdapterRun, cases: readonly VectorCase[]): string
     .sort(([left], [right]) => compareRequirementIds(left, right))
     .map(([id, counts]) => `${id} ${failedCount(counts)}/${counts.pass + counts.fail + counts.error + counts.skip}`)
   if (failing.length === 0) return []
-  return [`  requirements with failures (${failing.length} of ${byRequirement.size}; failed/cases):`, ...wrapped(failing, '    ')]
+  return [`  requirements with failures or errors (${failing.length} of ${byRequirement.size}; (failed + errors)/cases):`, ...wrapped(failing, '    ')]
 }
 
 function problemLines(run: AdapterRun): string[] {
@@ -64,7 +64,7 @@ function claimLines(run: AdapterRun, cases: readonly VectorCase[]): string[] {
 }
 
 function totalsLine(counts: Counts, run: AdapterRun): string {
-  const line = `${counts.pass} passed, ${failedCount(counts)} failed, ${counts.skip} skipped`
+  const line = `${counts.pass} passed, ${counts.fail} failed, ${counts.error} ${counts.error === 1 ? 'error' : 'errors'}, ${counts.skip} skipped`
   const known = run.baseline?.stillFailing.length ?? 0
   return known > 0 ? `${line} (${known} known failures in the baseline)` : line
 }

@@ -32,7 +32,6 @@ const MAX_FAILED_RESTARTS = 3
 
 type ReplyKind = 'started' | 'result'
 
-
 function isStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message)
 }

@@ -22,6 +22,10 @@ describe('the closing table of a run', () => {
     expect(verdictOf(onlyNewPassRun(), false)).toBe('passed (baseline)')
   })
 
+  it('ends each adapter summary with its counts, errors apart from failures', () => {
+    expect(adapterSummary(plainRun(), CASES).split('\n').at(-1)).toBe('2 passed, 2 failed, 1 error, 1 skipped')
+  })
+
   it('says when a run fails only because --strict-baseline makes a NEW PASS fatal', () => {
     expect(verdictOf(onlyNewPassRun(), true)).toBe('FAILED (NEW PASS under --strict-baseline)')
   })

@@ -118,7 +118,7 @@ describe('Markdown report', () => {
     expect(markdown).toContain(`Suite \`${SUITE.contentHash}\` (6 cases).`)
     expect(markdown).toContain('| fake-impl | 1.2.3 | 2 | 2 | 1 | 1 | — | ❌ failed |')
     expect(markdown).toContain('| fake-impl | 1.2.3 | 2 | 2 | 1 | 1 | 1 known, 2 NEW FAIL, 1 NEW PASS | ❌ failed |')
-    expect(markdown).toContain('**Requirements with failures** (failed/cases): PROC-7 (1/1), SURF-1 (1/2), SURF-5 (2/2), COMP-2 (1/2)')
+    expect(markdown).toContain('**Requirements with failures or errors**, (failed + errors)/cases: PROC-7 (1/1), SURF-1 (1/2), SURF-5 (2/2), COMP-2 (1/2)')
     expect(markdown).toContain('**NEW FAIL (2)**')
     expect(markdown).toContain('| `jsonl-a` | JSONL-6 | listed as: scope-jsonl: JSONL-6 not in the package |')
     expect(markdown).toContain('| U1: PROC-7 wants every violation | `comp-b` |')

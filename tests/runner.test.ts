@@ -214,6 +214,28 @@ describe('the Python example\'s tagged values', () => {
       'list [{"a": 1}, {"a": 1}]',
     ])
   })
+
+  // Before replay, load reads objects that are not plain by name (PROC-2): the example must give them
+  // as dict and list subclasses, and it must tag in its replies what JSON cannot write.
+  it.skipIf(!pythonPresent)(`decodes host objects to readable subclasses and tags its replies${pythonPresent ? '' : ' (skipped: python3 not found)'}`, () => {
+    const script = [
+      'import json, sys; sys.path.insert(0, "examples/python-adapter"); import adapter',
+      'hidden = adapter.decode_tagged({"$dsh": "non-enumerable", "object": {"a": 1}, "key": "id", "value": "m0"})',
+      'widget = adapter.decode_tagged({"$dsh": "instance", "class": "Widget", "value": {"id": "m"}})',
+      'proxy = adapter.decode_tagged({"$dsh": "revoked-proxy"})',
+      'print(type(hidden).__name__, json.dumps(hidden), json.dumps(hidden.hidden), type(widget).__name__, json.dumps(widget), type(proxy).__name__, json.dumps(proxy))',
+      'deep = 0.5',
+      'for _ in range(150): deep = [deep]',
+      'print(json.dumps(adapter.encode_tagged({"a": float("nan"), "b": -0.0, "c": [float("-inf"), adapter.UNDEFINED], "d": {"$dsh": 1}, "e": deep})))',
+      'print(adapter.run({"seq": 3, "operation": "boom", "input": {}}), end="")',
+    ].join('\n')
+    const result = spawnSync('python3', ['-c', script], { cwd: projectRoot, encoding: 'utf8' })
+    expect(result.stderr).toBe('')
+    const [decoded, encoded, failed] = result.stdout.trim().split('\n')
+    expect(decoded).toBe('NonPlainDict {"a": 1} {"id": "m0"} NonPlainDict {"value": {"id": "m"}} RevokedProxy {}')
+    expect(encoded).toBe('{"a": {"$dsh": "NaN"}, "b": {"$dsh": "-0"}, "c": [{"$dsh": "-Infinity"}, {"$dsh": "undefined"}], "d": {"$dsh": "object", "value": {"$dsh": 1}}, "e": {"$dsh": "nested", "depth": 150, "leaf": 0.5}}')
+    expect(failed).toMatch(/^\{"seq": 3, "error": \{"message": "KeyError: 'boom'", "traceback": /)
+  })
 })
 
 describe('protocol messages and values', () => {
@@ -246,6 +268,14 @@ describe('protocol messages and values', () => {
     const cycle: unknown[] = []
     cycle.push(cycle)
     expect(() => encodeTagged({ cycle })).toThrow(/contains itself/)
+  })
+
+  it('reads a reply nested 1,000 levels deep without the nested tag (spec/adapter-protocol.md)', () => {
+    let deep: unknown = 1
+    for (let level = 0; level < 1000; level += 1) deep = [deep]
+    const reply = JSON.parse(JSON.stringify({ seq: 0, result: { ok: true, value: deep } })) as unknown
+    expect(protocolViolation('result', reply)).toBeUndefined()
+    expect(decodeTagged(reply)).toEqual({ seq: 0, result: { ok: true, value: deep } })
   })
 
   it('writes ASCII lines, so lone surrogates survive', () => {

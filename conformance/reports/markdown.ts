@@ -69,7 +69,7 @@ function requirementLine(run: RunReportAdapterRun): string[] {
     .filter(([, counts]) => counts.fail + counts.error > 0)
     .sort(([left], [right]) => compareRequirementIds(left, right))
     .map(([id, counts]) => `${id} (${counts.fail + counts.error}/${counts.pass + counts.fail + counts.error + counts.skip})`)
-  return failing.length === 0 ? [] : [`**Requirements with failures** (failed/cases): ${failing.join(', ')}`]
+  return failing.length === 0 ? [] : [`**Requirements with failures or errors**, (failed + errors)/cases: ${failing.join(', ')}`]
 }
 
 function caseTable(title: string, entries: readonly RunReportCase[], describe: (entry: RunReportCase) => string): string[] {

@@ -42,9 +42,15 @@ def accept(value):
     return {"ok": True, "value": value}
 
 
-def reject(code, seq, message):
-    """A rejection: a code of spec/errors.md, and the seq of the event at fault."""
-    return {"ok": False, "error": {"code": code, "seq": seq, "message": message}}
+def reject(code, message, seq=None, line=None):
+    """A rejection: a code of spec/errors.md, the seq of the event at fault or the 1-based line of a
+    storage input when there is one (PROC-1), and a message for people."""
+    error = {"code": code, "message": message}
+    if seq is not None:
+        error["seq"] = seq
+    if line is not None:
+        error["line"] = line
+    return {"ok": False, "error": error}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -70,7 +76,7 @@ def surface(operation_input):
     for event in events:
         seq = event["seq"]
         if seq != expected_seq:
-            return reject("ENV_SEQ_NOT_CONTIGUOUS", seq, f"expected seq {expected_seq}")
+            return reject("ENV_SEQ_NOT_CONTIGUOUS", f"expected seq {expected_seq}", seq=seq)
         expected_seq += 1
 
         # Log-only events carry no surfaceOp and never become nodes (SURF-1).
@@ -85,12 +91,12 @@ def surface(operation_input):
         # their position on the surface, never by their numeric value (SURF-5).
         start, end = operation["start"], operation["end"]
         if start not in nodes:
-            return reject("SURFACE_REPLACE_START_NOT_FOUND", seq, f"{start} is not on the surface")
+            return reject("SURFACE_REPLACE_START_NOT_FOUND", f"{start} is not on the surface", seq=seq)
         if end not in nodes:
-            return reject("SURFACE_REPLACE_END_NOT_FOUND", seq, f"{end} is not on the surface")
+            return reject("SURFACE_REPLACE_END_NOT_FOUND", f"{end} is not on the surface", seq=seq)
         first, last = nodes.index(start), nodes.index(end)
         if first > last:
-            return reject("SURFACE_REPLACE_REVERSED", seq, f"{start} sits after {end} on the surface")
+            return reject("SURFACE_REPLACE_REVERSED", f"{start} sits after {end} on the surface", seq=seq)
 
         # The run of nodes from `first` to `last` leaves the surface, and the replacing event takes
         # its place, so every other node keeps its relative order (SURF-6).
@@ -113,10 +119,16 @@ OPERATIONS = {"surface": surface}
 # "$dsh" member. Each becomes the nearest Python value that a lossless-JSON check (spec/02) would
 # classify under the same code as the JavaScript value. The surface vectors never send one; the
 # mapping is here for the load and append vectors a real implementation will meet.
+#
+# Before the replay phase, load reads records that hold such values (spec/00-processing.md, PROC-2):
+# an object that is not plain is still an object, whose members are read by name (hidden ones
+# included) and listed as JSON would write them (hidden ones left out). So the JavaScript objects
+# become dict and list subclasses here, never opaque sentinels: a port built on this file can read them
+# in those phases and reject them in replay by their class.
 
 
 class Sentinel:
-    """A host value Python has no counterpart for (a JavaScript symbol, undefined, a hole)."""
+    """A host value Python has no counterpart for (JavaScript's undefined, a hole, a symbol)."""
 
     def __init__(self, name):
         self.name = name
@@ -127,6 +139,38 @@ class Sentinel:
 
 UNDEFINED = Sentinel("undefined")
 HOLE = Sentinel("hole")
+SYMBOL = Sentinel("symbol")
+
+
+class NonPlainDict(dict):
+    """An object that is not plain JSON (JSON_NON_PLAIN_OBJECT): its dict items are the members JSON
+    would write; `hidden` holds the members that are there but not listed (a non-enumerable member), and
+    `symbols` the symbol-keyed ones. Reading a member by name looks in `hidden` too; listing the members
+    (for a rule like "no member besides") lists the dict's own keys only."""
+
+    def __init__(self, members=(), hidden=None, symbols=None, kind="object"):
+        super().__init__(members)
+        self.hidden = hidden or {}
+        self.symbols = symbols or []
+        self.kind = kind
+
+
+class NonPlainList(list):
+    """An array that is not plain JSON: one with a symbol-keyed member or an extra named property
+    (JSON_SPARSE_ARRAY), or an instance of an array subclass (JSON_NON_PLAIN_OBJECT)."""
+
+    def __init__(self, items=(), properties=None, kind="array"):
+        super().__init__(items)
+        self.properties = properties or {}
+        self.kind = kind
+
+
+class RevokedProxy(NonPlainDict):
+    """An object no inspection can read (a revoked JavaScript Proxy). Reached through plain values it
+    counts as an object with no members before replay (PROC-2); replay rejects it as not plain."""
+
+    def __init__(self):
+        super().__init__(kind="revoked-proxy")
 
 
 def decode_sparse_array(tagged):
@@ -134,10 +178,39 @@ def decode_sparse_array(tagged):
     return [decode_tagged(entries[str(index)]) if str(index) in entries else HOLE for index in range(tagged.get("length", 0))]
 
 
+def decode_array_property(tagged):
+    return NonPlainList(decode_tagged(tagged["items"]), {tagged["key"]: decode_tagged(tagged["value"])}, kind="array-property")
+
+
 def decode_self_cycle(tagged):
     value = decode_tagged(tagged.get("object", {}))
     value[tagged.get("key", "self")] = value
     return value
+
+
+def decode_symbol_key(tagged):
+    value = decode_tagged(tagged["object"])
+    symbol_member = [(SYMBOL, decode_tagged(tagged.get("value", True)))]
+    if isinstance(value, list):
+        return NonPlainList(value, kind="symbol-key")
+    return NonPlainDict(value, symbols=symbol_member, kind="symbol-key")
+
+
+def decode_non_enumerable(tagged):
+    return NonPlainDict(decode_tagged(tagged["object"]), hidden={tagged["key"]: decode_tagged(tagged["value"])}, kind="non-enumerable")
+
+
+BUILT_IN_CLASSES = {"Date", "Map", "Set", "RegExp", "Error", "Uint8Array", "Boolean"}
+
+
+def decode_instance(tagged):
+    """A class instance: a built-in one has no members, any other class one member, `value`."""
+    name = tagged["class"]
+    if name == "ArraySubclass":
+        return NonPlainList(kind="instance ArraySubclass")
+    if name in BUILT_IN_CLASSES:
+        return NonPlainDict(kind=f"instance {name}")
+    return NonPlainDict({"value": decode_tagged(tagged.get("value"))}, kind=f"instance {name}")
 
 
 def decode_nested(tagged):
@@ -181,14 +254,20 @@ DECODERS = {
     "-Infinity": lambda tagged: float("-inf"),
     "bigint": lambda tagged: decimal.Decimal(tagged.get("value", "0")),
     "function": lambda tagged: (lambda: None),
+    "symbol": lambda tagged: SYMBOL,
     "sparse-array": decode_sparse_array,
+    "array-property": decode_array_property,
     "self-cycle": decode_self_cycle,
+    "symbol-key": decode_symbol_key,
+    "non-enumerable": decode_non_enumerable,
+    "instance": decode_instance,
     "nested": decode_nested,
     "shared": decode_shared,
     "null-prototype": lambda tagged: decode_tagged(tagged.get("object", {})),
     # Python has one realm: the value built in another one is the plain value, taken literally.
     "foreign-realm": lambda tagged: copy.deepcopy(tagged.get("value")),
     "with-prototype": decode_with_prototype,
+    "revoked-proxy": lambda tagged: RevokedProxy(),
     "object": decode_literal_object,
 }
 
@@ -201,22 +280,59 @@ def decode_tagged(value):
         return value
     tag = value.get("$dsh")
     if isinstance(tag, str):
-        # The remaining tags (symbol, symbol-key, non-enumerable, array-property, instance,
-        # revoked-proxy) name JavaScript constructs; a real implementation picks a value its own checks
-        # reject with the code spec/adapter-protocol.md lists for them, here a sentinel stands in.
-        decode = DECODERS.get(tag)
-        return decode(value) if decode else Sentinel(f"tagged {tag}")
+        return DECODERS[tag](value)  # the runner sends well-formed tags only
     return {key: decode_tagged(member) for key, member in value.items()}
 
+
+# Replies carry values JSON cannot write in tagged form too (spec/adapter-protocol.md): decodeJsonl
+# returns the negative zeros and infinities it read, for example. A chain of 100 or more one-element
+# lists is written as the nested tag, since the runner does not read replies nested arbitrarily deep.
+NESTED_TAG_FROM = 100
+
+
+def encode_number(number):
+    if number != number:
+        return {"$dsh": "NaN"}
+    if number in (float("inf"), float("-inf")):
+        return {"$dsh": "Infinity" if number > 0 else "-Infinity"}
+    if number == 0 and str(number).startswith("-"):
+        return {"$dsh": "-0"}
+    return number
+
+
+def encode_nested(value):
+    depth, leaf = 0, value
+    while isinstance(leaf, list) and len(leaf) == 1 and type(leaf) is list:
+        depth, leaf = depth + 1, leaf[0]
+    return {"$dsh": "nested", "depth": depth, "leaf": encode_tagged(leaf)} if depth >= NESTED_TAG_FROM else None
+
+
+def encode_tagged(value):
+    """The reply form of a result value: tags for the values JSON cannot write, and the object escape
+    for data that has a "$dsh" member of its own."""
+    if value is UNDEFINED:
+        return {"$dsh": "undefined"}
+    if isinstance(value, float):
+        return encode_number(value)
+    if isinstance(value, list):
+        return encode_nested(value) or [encode_tagged(item) for item in value]
+    if isinstance(value, dict):
+        members = {key: encode_tagged(member) for key, member in value.items()}
+        return {"$dsh": "object", "value": members} if "$dsh" in value else members
+    return value
 
 # ---------------------------------------------------------------------------------------------------
 # The protocol: one JSON object per line in each direction (spec/adapter-protocol.md).
 
 
-def reply(message):
+def reply_line(message):
     # ensure_ascii (the default) keeps the line ASCII, so lone surrogates survive; allow_nan=False makes
-    # a NaN fail here instead of writing a line the runner cannot parse (such values must be tagged).
-    sys.stdout.write(json.dumps(message, allow_nan=False) + "\n")
+    # an untagged NaN fail here instead of writing a line the runner cannot parse.
+    return json.dumps(message, allow_nan=False) + "\n"
+
+
+def reply(line):
+    sys.stdout.write(line)
     sys.stdout.flush()  # a reply left in a buffer is a timeout
 
 
@@ -230,14 +346,16 @@ def started():
 
 
 def run(message):
-    """Answer one run message: the operation's result, or an implementation failure."""
+    """Answer one run message, as a reply line: the operation's result, or an implementation failure."""
     seq = message["seq"]
     try:
         operation = OPERATIONS[message["operation"]]  # the runner sends declared operations only
         result = operation(decode_tagged(message["input"]))
+        # Encoding is part of the answer: a value it cannot write is a failure of this step, reported
+        # as one, and not a crash of the process.
+        return reply_line({"seq": seq, "result": encode_tagged(result)})
     except Exception as error:  # a bug or an input we cannot handle: a failure, never a rejection
-        return {"seq": seq, "error": {"message": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc()}}
-    return {"seq": seq, "result": result}
+        return reply_line({"seq": seq, "error": {"message": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc()}})
 
 
 def main():
@@ -248,7 +366,7 @@ def main():
         if command == "start":
             if message.get("protocol") != PROTOCOL_VERSION:
                 log(f"the runner speaks protocol {message.get('protocol')}, this adapter {PROTOCOL_VERSION}")
-            reply(started())
+            reply(reply_line(started()))
         elif command == "run":
             reply(run(message))
         elif command == "stop":
