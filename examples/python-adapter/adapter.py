@@ -166,8 +166,9 @@ class NonPlainList(list):
 
 
 class RevokedProxy(NonPlainDict):
-    """An object no inspection can read (a revoked JavaScript Proxy). Reached through plain values it
-    counts as an object with no members before replay (PROC-2); replay rejects it as not plain."""
+    """An object no inspection can read (a revoked JavaScript Proxy). Reached through plain values only,
+    it counts as an object with no members before replay; inside a value that is not plain, reading it
+    fails (PROC-2). Replay rejects it as not plain."""
 
     def __init__(self):
         super().__init__(kind="revoked-proxy")
