@@ -1,5 +1,6 @@
 // What a run prints for people: per adapter a chapters table, one wrapped line of the requirements
-// that have failures or errors, the baseline's verdict and the cases to look at; at the end, one line per adapter.
+// that have failures or errors, the baseline's verdict and the cases to look at; at the end, one line
+// per adapter.
 import { chapterKeys, claimWarnings, compareRequirementIds, countBy, countOutcomes, distinctRunNames, failedCount, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
 import type { CaseOutcome } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
