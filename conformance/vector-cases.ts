@@ -6,7 +6,7 @@ import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { parse as parseYaml } from 'yaml'
-import { buildEvent, buildLog, isPlainObject } from './builder.ts'
+import { BASE_TIME, buildEvent, buildLog, isPlainObject } from './builder.ts'
 import { decodeTagged } from './tagged-values.ts'
 import { errorMessage } from './wording.ts'
 
@@ -114,7 +114,9 @@ function expandCase(rawCase: Record<string, unknown>, chapter: string, file: str
       return { operation, input: { ...shared, events, ...extra }, expect }
     }
     const { candidate, event } = candidateOf(rawStep['append'], events.length)
-    const time = isPlainObject(event) ? event['time'] : undefined
+    // The writer's clock (PROC-4) is always given; a record: candidate without a time of its own reads
+    // the builder's clock at the log's end.
+    const time = isPlainObject(event) && event['time'] !== undefined ? event['time'] : BASE_TIME + events.length
     const step: VectorStep = { operation, input: { events, candidate, time }, expect: 'accept' in expect ? { value: event } : expect }
     // An accepted append joins the log that later steps of the case see (vectors/README.md).
     if (!('reject' in expect)) events = [...events, event]
