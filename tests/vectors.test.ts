@@ -23,7 +23,7 @@ for (const file of files) {
   })
 }
 
-// spec/00-processing.md defines the operations other than load only for a log load accepts (a surface
+// PROC-9 defines the operations other than load only for a log load accepts (a surface
 // window is checked as a log of its own; append's log may hold types a vocabulary refuses), so a port
 // that does not load first answers other input as it likes and still conforms: no vector may ask.
 describe('operations over a loaded log', () => {
@@ -32,7 +32,10 @@ describe('operations over a loaded log', () => {
       const input = decodeTagged(step.input) as Record<string, unknown>
       if (!(OVER_LOADED_LOG.has(step.operation) || step.operation === 'append') || 'baseSeq' in input) return []
       // append's log is one load accepts but for the vocabulary phase: a writer accepts any type (UNK-2).
-      const loaded = loadLog({ header: input['header'], events: input['events'] as unknown[], sessionId: input['sessionId'], vocabulary: input['vocabulary'], checkVocabulary: step.operation !== 'append' })
+      const loaded = loadLog({
+        header: input['header'], events: input['events'] as unknown[], sessionId: input['sessionId'], vocabulary: input['vocabulary'],
+        checkVocabulary: step.operation !== 'append',
+      })
       return loaded.ok ? [] : [`${vector.id}: ${step.operation} on a log load rejects with ${loaded.error.code}`]
     }))
     expect(outside).toEqual([])

@@ -191,10 +191,9 @@ def decode_self_cycle(tagged):
 
 def decode_symbol_key(tagged):
     value = decode_tagged(tagged["object"])
-    symbol_member = [(SYMBOL, decode_tagged(tagged.get("value", True)))]
     if isinstance(value, list):
         return NonPlainList(value, kind="symbol-key")
-    return NonPlainDict(value, symbols=symbol_member, kind="symbol-key")
+    return NonPlainDict(value, symbols=[(SYMBOL, decode_tagged(tagged.get("value", True)))], kind="symbol-key")
 
 
 def decode_non_enumerable(tagged):
@@ -303,7 +302,7 @@ def encode_number(number):
 
 def encode_nested(value):
     depth, leaf = 0, value
-    while isinstance(leaf, list) and len(leaf) == 1 and type(leaf) is list:
+    while type(leaf) is list and len(leaf) == 1:
         depth, leaf = depth + 1, leaf[0]
     return {"$dsh": "nested", "depth": depth, "leaf": encode_tagged(leaf)} if depth >= NESTED_TAG_FROM else None
 

@@ -455,8 +455,8 @@ describe('the storage layout (JSONL-3)', () => {
   })
 
   it('a header whose cwd is null derives no path: it is not a header without cwd (JSONL-1)', () => {
-    const header = '{"type":"session","version":0,"id":"s","createdAt":1,"cwd":null,"delegationDepth":0}'
-    const report = check(place('_no-cwd/s-null/session.jsonl', [header.replace('"s"', '"s-null"'), ...turnLines().slice(1)]))
+    const header = '{"type":"session","version":0,"id":"s-null","createdAt":1,"cwd":null,"delegationDepth":0}'
+    const report = check(place('_no-cwd/s-null/session.jsonl', [header, ...turnLines().slice(1)]))
     expect(report.outcome).toEqual({ verdict: 'rejected', operation: 'open', code: 'HEADER_ID_MISMATCH' })
     expect(report.diagnostics[0]?.message).toContain('empty or not a string')
   })
