@@ -15,17 +15,18 @@ relations operator breaks get a second fault from one more such operator), and i
 then rewritten into the older shapes that readers upgrade (chapter 18), and runs every operation
 that both the adapter and the reference provide (under a profile the adapter claims) on it: load,
 surface, messages, the request folds (over the whole log, or at a drawn seq, half the time a request
-record's), relations, repair, resume, compactionState, regionBalance, fork at a drawn boundary (half
-the time one between turns), append of an event onto the events before it (a drawn one, the one an
-operator broke, or the operator's broken candidate), the JSONL encoder on the log's batches,
-artifactPath of its header, and the JSONL decoder on the encoded log (intact, torn anywhere, torn
-just before a line feed, or with a garbled line). Results are judged as vector steps are: codes and
-seqs compared, messages never. Each class of disagreement is shrunk to a small log and written as a
-one-case vector, DIR/<chapter>/fuzz-<hash>.yaml, whose expectation is the reference's result and
-which is marked review: true; the vector is replayed to check that it fails the adapter and passes
-the reference. A class found on a log in older shapes, and not on the same log in current shapes,
-says so: "load (older shapes): ...". DIR/fuzz-summary.json lists every class, and how many runs each
-operator broke.
+record's), headerEquals (a request header the log stores against that header after one edit, or
+against another of them), relations, repair, resume, compactionState, regionBalance, fork at a drawn
+boundary (half the time one between turns), append of an event onto the events before it (a drawn
+one, the one an operator broke, or the operator's broken candidate), the JSONL encoder on the log's
+batches, artifactPath of its header, and the JSONL decoder on the encoded log (intact, torn
+anywhere, torn just before a line feed, or with a garbled line). Results are judged as vector steps
+are: codes and seqs compared, messages never. Each class of disagreement is shrunk to a small log
+and written as a one-case vector, DIR/<chapter>/fuzz-<hash>.yaml, whose expectation is the
+reference's result and which is marked review: true; the vector is replayed to check that it fails
+the adapter and passes the reference. A class found on a log in older shapes, and not on the same
+log in current shapes, says so: "load (older shapes): ...". DIR/fuzz-summary.json lists every class,
+and how many runs each operator broke.
 The same seed draws the same runs and writes the same vectors (their notes can differ where the
 adapter's answers do, such as a time it stamps from its clock).
 

@@ -6,10 +6,11 @@ import { reference } from '../../reference/index.ts'
 import { seededChooser } from '../generators/index.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
+import { headerPair } from './header-pairs.ts'
 
 /** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
 export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
-  load: 'reader', surface: 'reader', messages: 'reader', requestHeader: 'reader', requestContext: 'reader',
+  load: 'reader', surface: 'reader', messages: 'reader', requestHeader: 'reader', requestContext: 'reader', headerEquals: 'reader',
   append: 'writer', relations: 'relations', repair: 'repair', resume: 'repair',
   compactionState: 'compaction', regionBalance: 'compaction', fork: 'fork',
   decodeJsonl: 'jsonl', encodeJsonl: 'jsonl', artifactPath: 'jsonl',
@@ -192,6 +193,7 @@ const DERIVE: Record<string, Derive> = {
   messages: overLog('messages'),
   requestHeader: overLog('requestHeader', atSeqMembers),
   requestContext: overLog('requestContext', atSeqMembers),
+  headerEquals: run => ({ operation: 'headerEquals', events: [], extra: headerPair(run.events, run.plan.batchSeed) }),
   relations: overLog('relations'),
   repair: overLog('repair'),
   resume: overLog('resume', () => ({ now: NOW })),

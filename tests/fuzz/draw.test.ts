@@ -6,7 +6,9 @@ import { reference } from '../../reference/index.ts'
 import { MUTATIONS } from '../../conformance/generators/index.ts'
 import { drawRun, operatorsOf, type DrawnRun, type RunPlan } from '../../conformance/fuzz/draw.ts'
 import { withoutEvents } from '../../conformance/fuzz/log-cuts.ts'
-import { deriveProbe } from '../../conformance/fuzz/probes.ts'
+import { deriveProbe, PROBED_OPERATIONS } from '../../conformance/fuzz/probes.ts'
+import type { Disagreement } from '../../conformance/fuzz/compare.ts'
+import { requirementsOf } from '../../conformance/fuzz/vector-writer.ts'
 
 const RUNS = Array.from({ length: 900 }, (_, index) => drawRun(1, index, 60))
 
@@ -100,6 +102,29 @@ describe('the fuzzer\'s probes', () => {
     expect(withoutEvents(run, new Set([0])).faultSeq).toBe(run.faultSeq! - 1)
     expect(withoutEvents(run, new Set([run.faultSeq!])).faultSeq).toBeUndefined()
     expect(withoutEvents(run, new Set([run.events.length - 1])).faultSeq).toBe(run.faultSeq)
+  })
+
+  it('compare request headers that are equal and headers that differ, the log\'s own or a fallback when it stores none', () => {
+    const values = RUNS.map(run => {
+      const result = reference.headerEquals(deriveProbe(run, 'headerEquals')!.extra as never)
+      return result.ok ? result.value : result.error.code
+    })
+    expect(values.filter(value => value === true).length).toBeGreaterThan(RUNS.length / 3)
+    expect(values.filter(value => value === false).length).toBeGreaterThan(RUNS.length / 3)
+    const stored = VALID_RUNS.find(run => run.events.some(event => (event as { type: string }).type === 'request/header'))!
+    const { left, right } = deriveProbe(stored, 'headerEquals')!.extra as { left: { config: object }; right: { config: object } }
+    expect(left).not.toBe(right)
+    expect(left.config).not.toBe(right.config)
+    const shrunk = deriveProbe({ ...stored, events: [] }, 'headerEquals')!
+    expect(shrunk.events).toEqual([])
+    expect(JSON.stringify(shrunk.extra)).toContain('"provider":"deepseek"')
+  })
+
+  it('name, for a disagreement over any operation\'s value, the requirement that states that value', () => {
+    for (const operation of PROBED_OPERATIONS) {
+      const disagreement = { operation, expected: { ok: true, value: null }, adapter: 'differs at $' } as unknown as Disagreement
+      expect(requirementsOf(disagreement), operation).toHaveLength(1)
+    }
   })
 
   it('leave a decoded artifact\'s last kept record line whole but without its line feed', () => {

@@ -70,6 +70,7 @@ const PLANTED: ReadonlyArray<[string, OperationName]> = [
   ['provenance-coverage-unchecked', 'load'],
   ['empty-assistant-derived', 'messages'],
   ['header-fold-merges', 'requestHeader'],
+  ['header-equality-empty-stop-absent', 'headerEquals'],
   ['relations-stop-at-first', 'relations'],
   ['repair-closes-step-first', 'repair'],
   ['fork-inside-open-turn', 'fork'],

@@ -63,6 +63,15 @@ const mergedHeader: SyncOperation = input => {
   return accepted(headers.length === 0 ? null : canonicalHeader(Object.assign({}, ...headers) as EventRecord))
 }
 
+/** A snapshot whose config's stop list is empty, without it: [] is taken for an absent stop. */
+function withoutEmptyStop(snapshot: unknown): unknown {
+  if (!isRecord(snapshot) || !isRecord(snapshot['config'])) return snapshot
+  const { stop, ...config } = snapshot['config']
+  return Array.isArray(stop) && stop.length === 0 ? { ...snapshot, config } : snapshot
+}
+
+const emptyStopEqualsAbsent: SyncOperation = input => ref.headerEquals({ ...input, left: withoutEmptyStop(input['left']), right: withoutEmptyStop(input['right']) })
+
 /** The step/end closer is written before the synthetic results instead of after them. */
 const closersStepFirst: SyncOperation = input => {
   const result = ref.repair(input)
@@ -170,6 +179,12 @@ export const FOLD_AND_RELATION_BUGS: KnownBad[] = [
     bug: 'request/header snapshots are merged member by member instead of replacing each other',
     caughtBy: ['hdr-fold-latest-snapshot-wins-wholesale'],
     patch: { requestHeader: mergedHeader },
+  },
+  {
+    name: 'header-equality-empty-stop-absent',
+    bug: 'headerEquals takes an empty stop list for an absent one',
+    caughtBy: ['hdr-eq-stop'],
+    patch: { headerEquals: emptyStopEqualsAbsent },
   },
   {
     name: 'repair-closes-step-first',

@@ -1,0 +1,106 @@
+// The two snapshots a headerEquals probe compares (HDR-5): a request header the run's log stores, and
+// that snapshot after one drawn edit, or another of the log's snapshots. Each edit touches one rule of
+// HDR-3 or HDR-5, some so that the canonical headers stay equal (a member canonical form drops, an
+// unnamed config member, config members reordered) and some so that they differ (a named config
+// member, stop, system, tools, the adapter flags); the pair is swapped half the time, so an asymmetric
+// comparison shows.
+import { seededChooser, type Chooser } from '../generators/index.ts'
+import { PROVIDER } from '../generators/events.ts'
+
+type Snapshot = Record<string, unknown>
+type Edit = (left: Snapshot, others: readonly Snapshot[], chooser: Chooser) => [Snapshot, Snapshot]
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function pick<T>(chooser: Chooser, values: readonly T[]): T {
+  return values[chooser.int(values.length)]!
+}
+
+function configOf(snapshot: Snapshot): Snapshot {
+  return snapshot['config'] as Snapshot
+}
+
+function withConfig(snapshot: Snapshot, config: Snapshot): Snapshot {
+  return { ...snapshot, config }
+}
+
+/** The snapshot with `key` set to `value`, or without `key` when `value` is undefined. */
+function withMember(record: Snapshot, key: string, value: unknown): Snapshot {
+  const { [key]: _dropped, ...rest } = record
+  return value === undefined ? rest : { ...rest, [key]: value }
+}
+
+function reversedMembers(record: Snapshot): Snapshot {
+  return Object.fromEntries(Object.entries(record).reverse())
+}
+
+function toolsOf(snapshot: Snapshot): unknown[] {
+  return Array.isArray(snapshot['tools']) ? snapshot['tools'] : []
+}
+
+/** A value for each config member HDR-5 names, different from what the generated headers hold. */
+const NAMED_CONFIG_VALUES: Readonly<Record<string, unknown>> = {
+  provider: 'openai', model: 'deepseek-v4-pro', reasoningEffort: 'high', temperature: 0.7, maxTokens: 8192,
+}
+
+const STOPS: readonly (readonly [unknown, unknown])[] = [[undefined, []], [['END', 'STOP'], ['END', 'STOP']], [['END', 'STOP'], ['STOP', 'END']]]
+const SYSTEMS: readonly unknown[] = [undefined, '', ' ', 'Another prompt.']
+const ADAPTER_DEFAULTS: readonly unknown[] = [{}, { reasoningEffort: true }, { maxTokens: true }, { reasoningEffort: false }, { reasoningEffort: true, maxTokens: false }]
+const EXTRA_TOOL = { name: 'extra', description: 'One more tool.', parameters: { type: 'object', properties: {} } }
+
+const EDITS: readonly Edit[] = [
+  left => [left, left],
+  (left, others, chooser) => [left, others.length > 0 ? pick(chooser, others) : left],
+  left => [left, withConfig(left, reversedMembers(configOf(left)))],
+  left => [left, withConfig(left, { ...configOf(left), topP: 0.5 })],
+  (left, _others, chooser) => {
+    const [key, value] = pick(chooser, Object.entries(NAMED_CONFIG_VALUES))
+    const config = configOf(left)
+    return [left, withConfig(left, withMember(config, key, config[key] === value ? undefined : value))]
+  },
+  (left, _others, chooser) => {
+    const [leftStop, rightStop] = pick(chooser, STOPS)
+    return [withConfig(left, withMember(configOf(left), 'stop', leftStop)), withConfig(left, withMember(configOf(left), 'stop', rightStop))]
+  },
+  (left, _others, chooser) => [left, withMember(left, 'system', pick(chooser, SYSTEMS))],
+  (left, _others, chooser) => [left, withMember(left, 'tools', chooser.int(2) === 0 ? [] : undefined)],
+  left => {
+    const [first, ...rest] = toolsOf(left)
+    const tools = isRecord(first) ? [reversedMembers(first), ...rest] : [...rest, EXTRA_TOOL]
+    return [left, withMember(left, 'tools', tools)]
+  },
+  left => [left, withMember(left, 'tools', toolsOf(left).slice(0, -1))],
+  (left, _others, chooser) => [left, withMember(left, 'adapterDefaults', pick(chooser, ADAPTER_DEFAULTS))],
+  left => [withMember(left, 'messagePrefix', 'a'), withMember(left, 'messagePrefix', 'b')],
+]
+
+/** The snapshots the log's request/header events store: epoch headers whose config is an object. */
+function storedSnapshots(events: readonly unknown[]): Snapshot[] {
+  return events.flatMap(event => {
+    if (!isRecord(event) || event['type'] !== 'request/header' || !isRecord(event['data'])) return []
+    const header = event['data']['header']
+    return isRecord(header) && isRecord(header['config']) ? [header] : []
+  })
+}
+
+/** The snapshot compared when the log stores none (as after the shrinker cut every request/header). */
+const FALLBACK: Snapshot = { config: { provider: PROVIDER, model: 'deepseek-v4-flash' } }
+
+/** Salts the plan's seed, so that the pair's draws are not those of the batch cuts drawn from it too. */
+const PAIR_SALT = 0x48445235
+
+/**
+ * The pair for a run. It is drawn from a seed of the run's plan, not from the run's own draws: a
+ * shrunk log then draws the same edit, and the fuzzer's other draws stay as they were before this
+ * probe existed (a seed's runs, and the vectors they write, do not change).
+ */
+export function headerPair(events: readonly unknown[], planSeed: number): { left: Snapshot; right: Snapshot } {
+  const chooser = seededChooser((planSeed ^ PAIR_SALT) >>> 0)
+  const snapshots = storedSnapshots(events)
+  const left = snapshots.length > 0 ? pick(chooser, snapshots) : FALLBACK
+  // Copies, so that no two inputs share an object (an in-process adapter could compare by identity).
+  const [first, second] = pick(chooser, EDITS)(left, snapshots, chooser).map(snapshot => structuredClone(snapshot))
+  return chooser.int(2) === 0 ? { left: first!, right: second! } : { left: second!, right: first! }
+}
