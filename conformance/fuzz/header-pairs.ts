@@ -1,9 +1,9 @@
 // The two snapshots a headerEquals probe compares (HDR-5): a request header the run's log stores, and
-// that snapshot after one drawn edit, or another of the log's snapshots. Each edit touches one rule of
-// HDR-3 or HDR-5, some so that the canonical headers stay equal (a member canonical form drops, an
-// unnamed config member, config members reordered) and some so that they differ (a named config
-// member, stop, system, tools, the adapter flags); the pair is swapped half the time, so an asymmetric
-// comparison shows.
+// the same snapshot, another of the log's snapshots, or the snapshot after one edit. Each edit touches
+// one rule of HDR-3 or HDR-5, some so that the canonical headers stay equal (a member canonical form
+// drops, an unnamed config member, config members reordered) and some so that they differ (a named
+// config member, stop, system, tools, the adapter flags); the pair is swapped half the time, so an
+// asymmetric comparison shows.
 import { seededChooser, type Chooser } from '../generators/index.ts'
 import { PROVIDER } from '../generators/events.ts'
 
@@ -94,13 +94,17 @@ const PAIR_SALT = 0x48445235
 /**
  * The pair for a run. It is drawn from a seed of the run's plan, not from the run's own draws: a
  * shrunk log then draws the same edit, and the fuzzer's other draws stay as they were before this
- * probe existed (a seed's runs, and the vectors they write, do not change).
+ * probe existed (a seed's runs, and the vectors the other probes write, do not change).
  */
 export function headerPair(events: readonly unknown[], planSeed: number): { left: Snapshot; right: Snapshot } {
   const chooser = seededChooser((planSeed ^ PAIR_SALT) >>> 0)
+  // Draws whose bounds do not depend on the log come first, so a shrunk log draws them alike.
+  const edit = pick(chooser, EDITS)
+  const swapped = chooser.int(2) === 1
+  const leftAt = chooser.int(1000)
   const snapshots = storedSnapshots(events)
-  const left = snapshots.length > 0 ? pick(chooser, snapshots) : FALLBACK
+  const left = snapshots.length > 0 ? snapshots[Math.floor((leftAt * snapshots.length) / 1000)]! : FALLBACK
   // Copies, so that no two inputs share an object (an in-process adapter could compare by identity).
-  const [first, second] = pick(chooser, EDITS)(left, snapshots, chooser).map(snapshot => structuredClone(snapshot))
-  return chooser.int(2) === 0 ? { left: first!, right: second! } : { left: second!, right: first! }
+  const [first, second] = edit(left, snapshots, chooser).map(snapshot => structuredClone(snapshot))
+  return swapped ? { left: second!, right: first! } : { left: first!, right: second! }
 }
