@@ -94,6 +94,12 @@ function baseInput(rawCase: Record<string, unknown>): Record<string, unknown> {
   return input
 }
 
+/** The case's `header` and `sessionId`, which append takes too (it takes no vocabulary: UNK-2). */
+function writerIdentity(shared: Record<string, unknown>): Record<string, unknown> {
+  const { header, sessionId } = shared
+  return { ...(header === undefined ? {} : { header }), ...(sessionId === undefined ? {} : { sessionId }) }
+}
+
 /** The candidate of an append step: the item built at the log's end, cut down to candidate members. */
 function candidateOf(item: unknown, seq: number): { candidate: unknown; event: unknown } {
   const event = buildEvent(item, seq)
@@ -117,7 +123,7 @@ function expandCase(rawCase: Record<string, unknown>, chapter: string, file: str
     // The writer's clock (PROC-4) is always given; a record: candidate without a time of its own reads
     // the builder's clock at the log's end.
     const time = isPlainObject(event) && event['time'] !== undefined ? event['time'] : BASE_TIME + events.length
-    const step: VectorStep = { operation, input: { events, candidate, time }, expect: 'accept' in expect ? { value: event } : expect }
+    const step: VectorStep = { operation, input: { ...writerIdentity(shared), events, candidate, time }, expect: 'accept' in expect ? { value: event } : expect }
     // An accepted append joins the log that later steps of the case see (vectors/README.md).
     if (!('reject' in expect)) events = [...events, event]
     return step
