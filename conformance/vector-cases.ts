@@ -123,7 +123,8 @@ function expandCase(rawCase: Record<string, unknown>, chapter: string, file: str
     // The writer's clock (PROC-4) is always given; a record: candidate without a time of its own reads
     // the builder's clock at the log's end.
     const time = isPlainObject(event) && event['time'] !== undefined ? event['time'] : BASE_TIME + events.length
-    const step: VectorStep = { operation, input: { ...writerIdentity(shared), events, candidate, time }, expect: 'accept' in expect ? { value: event } : expect }
+    const input = { ...writerIdentity(shared), events, candidate, time }
+    const step: VectorStep = { operation, input, expect: 'accept' in expect ? { value: event } : expect }
     // An accepted append joins the log that later steps of the case see (vectors/README.md).
     if (!('reject' in expect)) events = [...events, event]
     return step

@@ -45,9 +45,16 @@ const NAMED_CONFIG_VALUES: Readonly<Record<string, unknown>> = {
   provider: 'openai', model: 'deepseek-v4-pro', reasoningEffort: 'high', temperature: 0.7, maxTokens: 8192,
 }
 
-const STOPS: readonly (readonly [unknown, unknown])[] = [[undefined, []], [['END', 'STOP'], ['END', 'STOP']], [['END', 'STOP'], ['STOP', 'END']]]
+/** The left and right `stop`: absent against [], the same list, the same stops in another order. */
+const STOPS: readonly (readonly [unknown, unknown])[] = [
+  [undefined, []],
+  [['END', 'STOP'], ['END', 'STOP']],
+  [['END', 'STOP'], ['STOP', 'END']],
+]
 const SYSTEMS: readonly unknown[] = [undefined, '', ' ', 'Another prompt.']
-const ADAPTER_DEFAULTS: readonly unknown[] = [{}, { reasoningEffort: true }, { maxTokens: true }, { reasoningEffort: false }, { reasoningEffort: true, maxTokens: false }]
+const ADAPTER_DEFAULTS: readonly unknown[] = [
+  {}, { reasoningEffort: true }, { maxTokens: true }, { reasoningEffort: false }, { reasoningEffort: true, maxTokens: false },
+]
 const EXTRA_TOOL = { name: 'extra', description: 'One more tool.', parameters: { type: 'object', properties: {} } }
 
 const EDITS: readonly Edit[] = [
@@ -61,8 +68,9 @@ const EDITS: readonly Edit[] = [
     return [left, withConfig(left, withMember(config, key, config[key] === value ? undefined : value))]
   },
   (left, _others, chooser) => {
+    const withStop = (stop: unknown): Snapshot => withConfig(left, withMember(configOf(left), 'stop', stop))
     const [leftStop, rightStop] = pick(chooser, STOPS)
-    return [withConfig(left, withMember(configOf(left), 'stop', leftStop)), withConfig(left, withMember(configOf(left), 'stop', rightStop))]
+    return [withStop(leftStop), withStop(rightStop)]
   },
   (left, _others, chooser) => [left, withMember(left, 'system', pick(chooser, SYSTEMS))],
   (left, _others, chooser) => [left, withMember(left, 'tools', chooser.int(2) === 0 ? [] : undefined)],

@@ -10,8 +10,8 @@ import { headerPair } from './header-pairs.ts'
 
 /** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
 export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
-  load: 'reader', surface: 'reader', messages: 'reader', requestHeader: 'reader', requestContext: 'reader', headerEquals: 'reader',
-  append: 'writer', relations: 'relations', repair: 'repair', resume: 'repair',
+  load: 'reader', surface: 'reader', messages: 'reader', requestHeader: 'reader', requestContext: 'reader',
+  headerEquals: 'reader', append: 'writer', relations: 'relations', repair: 'repair', resume: 'repair',
   compactionState: 'compaction', regionBalance: 'compaction', fork: 'fork',
   decodeJsonl: 'jsonl', encodeJsonl: 'jsonl', artifactPath: 'jsonl',
 }

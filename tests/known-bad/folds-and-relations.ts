@@ -70,7 +70,8 @@ function withoutEmptyStop(snapshot: unknown): unknown {
   return Array.isArray(stop) && stop.length === 0 ? { ...snapshot, config } : snapshot
 }
 
-const emptyStopEqualsAbsent: SyncOperation = input => ref.headerEquals({ ...input, left: withoutEmptyStop(input['left']), right: withoutEmptyStop(input['right']) })
+const emptyStopEqualsAbsent: SyncOperation = input =>
+  ref.headerEquals({ ...input, left: withoutEmptyStop(input['left']), right: withoutEmptyStop(input['right']) })
 
 /** The step/end closer is written before the synthetic results instead of after them. */
 const closersStepFirst: SyncOperation = input => {
