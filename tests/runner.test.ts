@@ -117,7 +117,6 @@ describe('fake adapters', () => {
 })
 
 describe('dsh-conformance run --adapter-cmd', () => {
-
   // The cases above show summarize() failing the run for each fake; the CLI's status is that verdict.
   it('exits 1 when an adapter fails a vector, and 2 on an unknown option', async () => {
     const [misorder, usage] = await Promise.all([

@@ -4,19 +4,13 @@
 // drops, an unnamed config member, config members reordered) and some so that they differ (a named
 // config member, stop, system, tools, the adapter flags); the pair is swapped half the time, so an
 // asymmetric comparison shows.
+import { isRecord } from '../../reference/lossless-json.ts'
 import { seededChooser, type Chooser } from '../generators/index.ts'
+import { pick } from '../generators/choices.ts'
 import { PROVIDER } from '../generators/events.ts'
 
 type Snapshot = Record<string, unknown>
 type Edit = (left: Snapshot, others: readonly Snapshot[], chooser: Chooser) => [Snapshot, Snapshot]
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function pick<T>(chooser: Chooser, values: readonly T[]): T {
-  return values[chooser.int(values.length)]!
-}
 
 function configOf(snapshot: Snapshot): Snapshot {
   return snapshot['config'] as Snapshot

@@ -37,7 +37,6 @@ function filesIn(folder: string): Record<string, string> {
   return Object.fromEntries(names.map(name => [name, readFileSync(join(folder, name), 'utf8')]))
 }
 
-
 const forkAnywhere = knownBadAdapter(KNOWN_BAD.find(bad => bad.name === 'fork-inside-open-turn')!)
 
 describe('fuzz', () => {
