@@ -35,7 +35,7 @@ export function writerLegacyFault(candidate: JsonRecord): Fault | undefined {
 /** What an upgrade needs besides the record: the session id and the message ids of earlier events. */
 export interface UpgradeContext {
   sessionId: string
-  messageIdBySeq: ReadonlyMap<number, string>
+  messageIdBySeq: Pick<ReadonlyMap<number, string>, 'get'>
 }
 
 export type Upgraded = { ok: true; record: JsonRecord } | { ok: false; fault: Fault }

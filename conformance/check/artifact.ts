@@ -7,6 +7,7 @@ import type { JsonRecord } from '../../reference/lossless-json.ts'
 import type { ErrorCode, RejectionError } from '../../reference/result.ts'
 import { RecordScanner } from './record-scan.ts'
 import { StreamingLoad, type LoadOutcome } from './streaming-load.ts'
+import { MessageIdRecorder, type RecallIds } from './message-ids.ts'
 import { errorMessage } from '../wording.ts'
 
 export interface CheckSettings {
@@ -35,6 +36,12 @@ export interface ByteFacts {
   carriageReturn?: LineFact
   invalidUtf8?: LineFact
 }
+
+/**
+ * Where the events of the record lines go: the load, with the way to read the log again for its
+ * message ids (none for a pipe); or, on that second read, a recorder of the ids before a line.
+ */
+type EventsTarget = { recall: RecallIds | undefined } | { idsBefore: number; sessionId: string }
 
 export interface ArtifactOutcome {
   decodeError: RejectionError | undefined
@@ -66,12 +73,22 @@ export class ArtifactCheck {
   wellFormedFrom = Number.POSITIVE_INFINITY
   private load: StreamingLoad | undefined
   private scanner: RecordScanner | undefined
+  /** On a second read for message ids, what records them. */
+  private recorder: MessageIdRecorder | undefined
 
-  constructor(private readonly settings: CheckSettings) {}
+  constructor(readonly settings: CheckSettings, private readonly target: EventsTarget = { recall: undefined }) {}
 
-  /** A verdict of the storage layer or a limit is reached: nothing later can change the outcome. */
+  /**
+   * A verdict of the storage layer or a limit is reached, so nothing later can change the outcome; or
+   * a second read for message ids has all it needs.
+   */
   get finished(): boolean {
-    return this.decodeError !== undefined || this.limit !== undefined
+    return this.decodeError !== undefined || this.limit !== undefined || this.recorder?.reached === true
+  }
+
+  /** On a second read for message ids: the ids, once the read has reached its line. */
+  get recalledIds(): Map<number, string> | undefined {
+    return this.recorder?.reached === true ? this.recorder.ids : undefined
   }
 
   get scan(): RecordScanner | undefined {
@@ -105,9 +122,15 @@ export class ArtifactCheck {
     if (!decoded.ok) return void (this.decodeError = decoded.error)
     this.header = decoded.value
     const header = decoded.value
+    if ('idsBefore' in this.target) {
+      const recorder = new MessageIdRecorder(this.target.sessionId, this.target.idsBefore)
+      this.recorder = recorder
+      this.scanner = new RecordScanner((events, line) => recorder.line(events, line), committed)
+      return
+    }
     // As the corpus pipeline does: the session asked for is the one the header names.
-    this.load = new StreamingLoad({ header, sessionId: header['id'], vocabulary: this.settings.vocabulary })
-    const load = this.load
+    const load = new StreamingLoad({ header, sessionId: header['id'], vocabulary: this.settings.vocabulary }, this.target.recall)
+    this.load = load
     this.scanner = new RecordScanner((events, line) => load.line(events, line), committed)
   }
 

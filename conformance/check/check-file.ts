@@ -3,7 +3,8 @@
 // line, seq, requirement and code it concerns.
 import { closeSync, fstatSync, openSync } from 'node:fs'
 import type { TornTail } from '../../reference/jsonl.ts'
-import type { ArtifactOutcome, ByteFacts, CheckSettings, LimitFault } from './artifact.ts'
+import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type LimitFault } from './artifact.ts'
+import type { RecallIds } from './message-ids.ts'
 import { ByteSource } from './byte-source.ts'
 import { checkRawArtifact } from './raw-reader.ts'
 import { checkZstdArtifact } from './zstd-reader.ts'
@@ -47,17 +48,35 @@ export function encodingOf(file: string): Encoding {
 /** An error that leaves the file unchecked with CHECK_IO_ERROR. */
 class UnreadableFile extends Error {}
 
-function readArtifact(file: string, encoding: Encoding, settings: CheckSettings): ArtifactOutcome {
+/** Reads the file into the ArtifactCheck `begin` makes, told whether it is a regular file (one that can be read again). */
+function readArtifact(file: string, encoding: Encoding, begin: (regularFile: boolean) => ArtifactCheck): { artifact: ArtifactCheck; outcome: ArtifactOutcome } {
   const fd = openSync(file, 'r')
   try {
-    if (encoding === 'raw') return checkRawArtifact(fd, settings)
     const stats = fstatSync(fd)
+    const artifact = begin(stats.isFile())
+    if (encoding === 'raw') return { artifact, outcome: checkRawArtifact(fd, artifact) }
     // A pipe has no size and cannot be read twice; zstd's structure scan comes before any decoding (JSONL-14 step 1).
     if (!stats.isFile()) throw new UnreadableFile('a zstd log is read at positions, so it must be a regular file, not a pipe or a device: write it to a file first')
-    return checkZstdArtifact(new ByteSource(fd, stats.size), settings)
+    return { artifact, outcome: checkZstdArtifact(new ByteSource(fd, stats.size), artifact) }
   } finally {
     closeSync(fd)
   }
+}
+
+/** The second read of a file (message-ids.ts): the message ids its lines before `line` record. */
+export function recallIds(file: string, encoding: Encoding, settings: CheckSettings): RecallIds {
+  return (line, sessionId) => {
+    const { artifact } = readArtifact(file, encoding, () => new ArtifactCheck(settings, { idsBefore: line, sessionId }))
+    const ids = artifact.recalledIds
+    if (ids === undefined) throw new Error(`reading the file again for the message ids before line ${line} (LEGACY-11) did not reach that line: the file changed while it was checked`)
+    return ids
+  }
+}
+
+/** The check's read: a regular file can be read again for LEGACY-11's message ids, a pipe cannot. */
+function checkArtifact(file: string, encoding: Encoding, settings: CheckSettings): ArtifactOutcome {
+  const begin = (regularFile: boolean): ArtifactCheck => new ArtifactCheck(settings, { recall: regularFile ? recallIds(file, encoding, settings) : undefined })
+  return readArtifact(file, encoding, begin).outcome
 }
 
 function limitOutcome(limit: LimitFault): Outcome {
@@ -156,7 +175,7 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
   const encoding = encodingOf(file)
   let artifact: ArtifactOutcome
   try {
-    artifact = readArtifact(file, encoding, settings)
+    artifact = checkArtifact(file, encoding, settings)
   } catch (error) {
     const io = error instanceof UnreadableFile || typeof (error as NodeJS.ErrnoException).code === 'string'
     const message = errorMessage(error)
@@ -171,7 +190,8 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
  */
 export function byteNotices(file: string, maxLineBytes: number): Diagnostic[] {
   const encoding = encodingOf(file)
-  return factNotices(readArtifact(file, encoding, { vocabulary: '', maxLineBytes, factsOnly: true }).facts)
+  const begin = (): ArtifactCheck => new ArtifactCheck({ vocabulary: '', maxLineBytes, factsOnly: true })
+  return factNotices(readArtifact(file, encoding, begin).outcome.facts)
 }
 
 /** A message may quote a value of the log at any length; the report shows its start. */

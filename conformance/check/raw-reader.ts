@@ -4,13 +4,13 @@
 import { isUtf8 } from 'node:buffer'
 import { readSync } from 'node:fs'
 import type { TornTail } from '../../reference/jsonl.ts'
-import { ArtifactCheck, type ArtifactOutcome, type CheckSettings } from './artifact.ts'
+import type { ArtifactCheck, ArtifactOutcome } from './artifact.ts'
 import { LineSplitter } from './lines.ts'
 
 const CHUNK_BYTES = 1 << 20
 
-export function checkRawArtifact(fd: number, settings: CheckSettings): ArtifactOutcome {
-  const artifact = new ArtifactCheck(settings)
+/** Reads the file at `fd` from where it stands (its start, once opened) into `artifact`. */
+export function checkRawArtifact(fd: number, artifact: ArtifactCheck): ArtifactOutcome {
   let headerSeen = false
   const splitter: LineSplitter = new LineSplitter({
     line(bytes, number, start, end) {
@@ -24,7 +24,7 @@ export function checkRawArtifact(fd: number, settings: CheckSettings): ArtifactO
       artifact.oversized(number)
       splitter.stop()
     },
-  }, settings.maxLineBytes)
+  }, artifact.settings.maxLineBytes)
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
   for (let at = 0; !splitter.isStopped;) {
     // Sequential reads (no position): the scan goes front to back, and a pipe (/dev/stdin) can be read too.

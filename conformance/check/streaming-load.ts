@@ -9,9 +9,9 @@
 // the whole load passes.
 //
 // What is kept: the surface fold (reference/surface.ts: the current nodes), the tool/result events on
-// the surface with their result content blanked (all a rewrite check reads, REWR-6), the message ids
-// LEGACY-11 may inherit (one per message event of the log), and the relation state with its open
-// brackets.
+// the surface with their result content blanked (all a rewrite check reads, REWR-6), and the relation
+// state with its open brackets. The message ids LEGACY-11 may inherit are kept only once a legacy
+// rewrite asks for one, or from the start where the log cannot be read again (message-ids.ts).
 import { isRecord, snapshotJson, type JsonRecord, type Snapshot } from '../../reference/lossless-json.ts'
 import { effectiveSessionId, eventFault, messageIdOf, shapeFault } from '../../reference/processing.ts'
 import { headerFieldsFault, headerIdentityFault } from '../../reference/storage-header.ts'
@@ -23,6 +23,8 @@ import { seqForRecord, type SessionEvent } from '../../reference/envelope.ts'
 import { storedEventAt, storedEventCount, type StoredEvents } from '../../reference/chunk-rows.ts'
 import type { ErrorCode, Fault } from '../../reference/result.ts'
 import { RelationStream, type RelationViolation } from './relations-stream.ts'
+import { MessageIds, type RecallIds } from './message-ids.ts'
+import { parsedSnapshot } from './parsed-snapshot.ts'
 
 /** The phases of PROC-2 in order; `header-fields` is the start of the replay phase (META-4). */
 export const LOAD_STAGES = ['header', 'legacy', 'shape', 'vocabulary', 'header-fields', 'replay'] as const
@@ -49,48 +51,6 @@ export interface LoadSettings {
   vocabulary?: unknown
 }
 
-/** Negative zero, or an infinity (JSON.parse makes one from a number too large for a double). */
-function isUnsafeNumber(value: number): boolean {
-  // -0 is the only zero whose inverse is negative; an infinity minus itself is NaN.
-  return value === 0 ? 1 / value < 0 : value - value !== 0
-}
-
-/**
- * Whether a decoded member is an unsafe number; a container is pushed onto `stack`, to be walked later.
- * Most members are strings and numbers, which never meet the stack.
- */
-function isUnsafeMember(member: unknown, stack: object[]): boolean {
-  if (typeof member === 'number') return isUnsafeNumber(member)
-  if (typeof member === 'object' && member !== null) stack.push(member)
-  return false
-}
-
-/**
- * Whether a decoded value (plain, acyclic, dense) holds an unsafe number anywhere. A stack, not
- * recursion: a value may be nested 10,000 deep.
- */
-function holdsUnsafeNumber(root: unknown): boolean {
-  const stack: object[] = []
-  if (isUnsafeMember(root, stack)) return true
-  for (let value = stack.pop(); value !== undefined; value = stack.pop()) {
-    if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) if (isUnsafeMember(value[index], stack)) return true
-    } else {
-      for (const key in value) if (isUnsafeMember((value as JsonRecord)[key], stack)) return true
-    }
-  }
-  return false
-}
-
-/**
- * A decoded record is a plain, acyclic, dense tree, so its only possible lossless-JSON faults are
- * negative zero and an infinity. Without those it is its own snapshot; with one, the reference's
- * snapshot finds and ranks the fault.
- */
-function parsedSnapshot(value: unknown): Snapshot {
-  return holdsUnsafeNumber(value) ? snapshotJson(value) : { value }
-}
-
 /** The header is the artifact's first line (in zstd, the header frame's content). */
 const HEADER_LINE = 1
 
@@ -108,7 +68,9 @@ export class StreamingLoad {
   private earliest: number = LOAD_STAGES.length
   private readonly known: ReadonlySet<string> | undefined
   private readonly upgrades: UpgradeContext
-  private readonly messageIds = new Map<number, string>()
+  private readonly messageIds: MessageIds
+  /** The line of the event being upgraded: a recall of message ids reads the lines before it. */
+  private upgrading = 0
   private readonly surface: SurfaceState = emptySurface()
   /** tool/result events on the surface, by seq: the only events a replace can need (REWR-6). */
   private readonly surfaceResults = new Map<number, SessionEvent>()
@@ -116,9 +78,12 @@ export class StreamingLoad {
   private readonly relations = new RelationStream()
   private count = 0
 
-  constructor(settings: LoadSettings) {
+  /** `recall`: how to rebuild LEGACY-11's message ids from the log; without it they are all kept. */
+  constructor(settings: LoadSettings, recall?: RecallIds) {
     const header = snapshotJson(settings.header)
-    this.upgrades = { sessionId: effectiveSessionId(header.value, settings.sessionId), messageIdBySeq: this.messageIds }
+    const sessionId = effectiveSessionId(header.value, settings.sessionId)
+    this.messageIds = new MessageIds(sessionId, recall)
+    this.upgrades = { sessionId, messageIdBySeq: { get: seq => this.messageIds.idBefore(seq, this.upgrading) } }
     this.known = vocabularyNamed(settings.vocabulary)
     const identity = headerIdentityFault(header.value, settings.sessionId)
     if (identity !== undefined) this.note(HEADER, identity, undefined, HEADER_LINE)
@@ -187,12 +152,13 @@ export class StreamingLoad {
 
   /** Phase 3 for one record: its legacy upgrade, then its shapes; undefined after a fault. */
   private upgrade(record: JsonRecord, seq: number, line: number): JsonRecord | undefined {
+    this.upgrading = line
     const upgraded = upgradeLegacyShapes(record, this.upgrades)
     if (!upgraded.ok) return void this.note(SHAPE, upgraded.fault, seq, line)
     const found = shapeFault(upgraded.record)
     if (found !== undefined) return void this.note(SHAPE, found, seq, line)
     const messageId = messageIdOf(upgraded.record)
-    if (messageId !== undefined) this.messageIds.set(seq, messageId)
+    if (messageId !== undefined) this.messageIds.record(seq, messageId)
     return upgraded.record
   }
 

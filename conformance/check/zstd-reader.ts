@@ -3,7 +3,7 @@
 // damage, and a frame that does not decompress outranks a bad line inside it, which the reference only
 // meets after decompressing the frame whole), and last the torn frame, read by the raw rules.
 import type { ByteSource } from './byte-source.ts'
-import { ArtifactCheck, type ArtifactOutcome, type CheckSettings } from './artifact.ts'
+import type { ArtifactCheck, ArtifactOutcome, CheckSettings } from './artifact.ts'
 import { LineSplitter } from './lines.ts'
 import { readFrame, scanFrames, type FrameLayout } from './zstd-frames.ts'
 import { inflateFrame, recoverTornFrame, type ContentHandler } from './zstd-inflate.ts'
@@ -95,8 +95,8 @@ function checkTornFrame(source: ByteSource, torn: FrameLayout, firstLine: number
   recoverTornFrame(source, torn, chunk => splitter.push(chunk))
 }
 
-export function checkZstdArtifact(source: ByteSource, settings: CheckSettings): ArtifactOutcome {
-  const artifact = new ArtifactCheck(settings)
+export function checkZstdArtifact(source: ByteSource, artifact: ArtifactCheck): ArtifactOutcome {
+  const settings = artifact.settings
   const scanned = scanFrames(source)
   if (!scanned.ok) {
     artifact.rejectStorage('JSONL_FRAME_INVALID', scanned.why)

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { loadVectorCases } from '../../conformance/vector-cases.ts'
-import { artifactLines, random } from './log-generator.ts'
+import { artifactLines, random, unwrappedToolResult } from './log-generator.ts'
 import { check, compressedFrame, hasZstdTool, pipelineOutcome, rawFrame, tempFolder, zstdArtifact } from './support.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
@@ -143,6 +143,7 @@ const MUTATIONS: Record<string, Mutation> = {
   'rename a compaction': replaceOnce(/"compactionId":"compaction-\d+","turn"/, () => '"compactionId":"other","turn"'),
   'renumber a turn': replaceOnce(/"turn":\d+/, match => match.replace(/\d+$/, digits => String(Number(digits) + 1))),
   'renumber a step': replaceOnce(/"step":\d+/, match => match.replace(/\d+$/, digits => String(Number(digits) + 1))),
+  'legacy tool results': lines => lines.forEach((line, index) => { lines[index] = unwrappedToolResult(line) }),
   'legacy turn end': replaceOnce(/"reason":\{"kind":"completed"\}/, () => '"reason":{"kind":"disposed"}'),
   'malformed turn end': replaceOnce(/"reason":\{"kind":"completed"\}/, () => '"reason":{"kind":"completed","extra":1}'),
   'rewrite changes data': replaceOnce(/"text":"\[\.\.\. output pruned \.\.\.\]"\}\],"isError":false/, () => '"text":"[... output pruned ...]"}],"isError":true'),
@@ -159,8 +160,8 @@ interface Damaged {
   cut: number | undefined
 }
 
-/** More brackets than upstream writes, so that short logs have some. */
-const TEST_RATES = { compaction: 0.15, staleBracket: 0.1 }
+/** More brackets and prunes than upstream writes, so that short logs have some. */
+const TEST_RATES = { compaction: 0.15, staleBracket: 0.1, prune: 0.3 }
 
 function damagedLog(seed: number): Damaged {
   const next = random(seed * 7919)

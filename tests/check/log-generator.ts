@@ -139,19 +139,19 @@ function compaction(writer: Writer): void {
  * A manual compaction that never ends, a turn inside it, then an end-seed: the session crashed and
  * resumed, so the bracket is stale and the turn inside it breaks no relation (COMP-8).
  */
-function staleBracket(writer: Writer, flush: () => void): void {
+function staleBracket(writer: Writer, flush: () => void, rates: Rates): void {
   emit(writer, 'compaction/start', { compactionId: `stale-${writer.seq}`, turn: null })
   flush()
-  turn(writer, flush)
+  turn(writer, flush, rates)
   emit(writer, 'session/end-seed', {})
 }
 
-function turn(writer: Writer, flush: () => void): void {
+function turn(writer: Writer, flush: () => void, rates: Rates): void {
   writer.turn += 1
   emit(writer, 'turn/start', { turn: writer.turn })
   if (writer.turn === 1 || writer.next() < 0.05) requestHeader(writer, writer.turn === 1 ? 'initial' : 'changed')
   emit(writer, 'user/message', { id: `u-${writer.turn}`, role: 'user', content: [{ type: 'text', text: words(writer, 10) }], source: { kind: 'user' } }, { surfaceOp: 'append' })
-  if (writer.next() < 0.05) prune(writer)
+  if (writer.next() < rates.prune) prune(writer)
   flush()
   const steps = 1 + Math.floor(writer.next() * 3)
   for (let number = 1; number <= steps; number++) {
@@ -162,13 +162,14 @@ function turn(writer: Writer, flush: () => void): void {
   flush()
 }
 
-/** How often, per turn, a compaction or a stale bracket comes before it. */
+/** How often, per turn, a compaction or a stale bracket comes before it, and a prune follows its user message. */
 export interface Rates {
   compaction: number
   staleBracket: number
+  prune: number
 }
 
-export const UPSTREAM_RATES: Rates = { compaction: 0.02, staleBracket: 0.01 }
+export const UPSTREAM_RATES: Rates = { compaction: 0.02, staleBracket: 0.01, prune: 0.05 }
 
 /** The batches of a valid log of at least `size` events (a whole number of turns), each batch a list of events. */
 export function* generateBatches(size: number, seed: number, rates: Rates = UPSTREAM_RATES): Generator<GeneratedEvent[]> {
@@ -180,8 +181,8 @@ export function* generateBatches(size: number, seed: number, rates: Rates = UPST
   }
   while (writer.seq < size) {
     if (writer.turn > 0 && writer.next() < rates.compaction) compaction(writer)
-    if (writer.turn > 0 && writer.next() < rates.staleBracket) staleBracket(writer, flush)
-    else turn(writer, flush)
+    if (writer.turn > 0 && writer.next() < rates.staleBracket) staleBracket(writer, flush, rates)
+    else turn(writer, flush, rates)
     flush()
     yield* batches.splice(0)
   }
@@ -193,4 +194,22 @@ export function* artifactLines(id: string, size: number, seed: number, rates: Ra
   for (const batch of generateBatches(size, seed, rates)) {
     for (const record of packChunkRuns(batch)) yield JSON.stringify(record)
   }
+}
+
+/**
+ * A tool/result line in the shape written before messages had wrappers, `callId`, `content` and
+ * `isError` in its data (LEGACY-11's condition); any other line, or one that does not parse, as it is.
+ */
+export function unwrappedToolResult(line: string): string {
+  if (!line.startsWith('{"type":"tool/result"')) return line
+  let record: JsonObject
+  try {
+    record = JSON.parse(line) as JsonObject
+  } catch {
+    return line
+  }
+  const { message, ...rest } = record['data'] as JsonObject
+  const block = ((message as JsonObject | undefined)?.['content'] as JsonObject[] | undefined)?.[0]
+  if (block === undefined) return line
+  return JSON.stringify({ ...record, data: { ...rest, callId: block['toolCallId'], content: block['content'], isError: block['isError'] } })
 }
