@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { Document, isMap, isScalar, isSeq, parse as parseYaml, type Scalar } from 'yaml'
 import type { CaseOutcome } from './run-case.ts'
 import type { SuiteIdentity } from './suite-identity.ts'
+import { isRecord } from '../reference/lossless-json.ts'
 import { plural, shortened } from './wording.ts'
 
 export interface BaselineEntry {
@@ -36,10 +37,6 @@ export interface BaselineVerdict {
   notes: string[]
   /** The listed reason of every id the baseline lists. */
   reasons: Record<string, string>
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Reads a baseline from YAML or JSON text (JSON is YAML); throws an Error naming what is wrong. */

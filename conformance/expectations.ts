@@ -2,6 +2,7 @@
 // (vectors/README.md): accept, value, reject. Error codes are compared; messages never are.
 import type { ExpectedRejection, Expectation } from './vector-cases.ts'
 import { isArrayIndex, isObjectLike } from './tagged-values.ts'
+import { isRecord } from '../reference/lossless-json.ts'
 import { plural, shortened } from './wording.ts'
 
 export type OperationResult =
@@ -123,10 +124,6 @@ function memberPairs(expected: Record<string, unknown>, actual: Record<string, u
     children.push([expected[key], actual[key], at(key)])
   }
   return children
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** For a log (an array of events), the seq of the first event that differs: "where they diverge". */

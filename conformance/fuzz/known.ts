@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs'
 import { parse as parseYaml } from 'yaml'
 import { globToRegExp } from '../filters.ts'
+import { isRecord } from '../../reference/lossless-json.ts'
 import { shapesOf, type Disagreement } from './compare.ts'
 
 export interface KnownClass {
@@ -34,10 +35,6 @@ export interface KnownDivergences {
 }
 
 const MATCHED = ['operation', 'reference', 'adapter', 'shapes'] as const
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** Reads a known-divergences file; throws an Error naming what is wrong. */
 export function readKnownDivergences(path: string): KnownDivergences {

@@ -4,13 +4,10 @@
 // any shape pass through: what a member is not, it is left as it is.
 import { BASE_TIME } from '../builder.ts'
 import type { FuzzRun } from './draw.ts'
+import { isRecord } from '../../reference/lossless-json.ts'
 
 type Shift = (seq: number) => number
 type Record_ = Record<string, unknown>
-
-function isRecord(value: unknown): value is Record_ {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function shifted(value: unknown, shift: Shift): unknown {
   return typeof value === 'number' && Number.isInteger(value) ? shift(value) : value

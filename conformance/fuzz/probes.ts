@@ -3,6 +3,7 @@
 // as conformance/vector-cases.ts expands such a case, so a counterexample written as a vector replays
 // the very call that disagreed.
 import { reference } from '../../reference/index.ts'
+import { isRecord } from '../../reference/lossless-json.ts'
 import { seededChooser } from '../generators/index.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
@@ -46,10 +47,6 @@ export interface Probe {
 }
 
 type Derive = (run: DrawnRun) => Probe | undefined
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function overLog(operation: OperationName, extra: (run: DrawnRun) => Record<string, unknown> | undefined = () => ({})): Derive {
   return run => {
