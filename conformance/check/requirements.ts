@@ -72,7 +72,9 @@ export class RequirementIndex {
   /** The requirement a relation violation breaks: for a shared turn code, the rule of the event's kind. */
   ofViolation(violation: { code: string; eventType: string; replaces: boolean }): string | undefined {
     if (!SHARED_TURN_CODES.has(violation.code)) return this.of('relations', violation.code)
-    // A replacement tool/result is turn-scoped (TURN-9); every other event with no rule of its own is step-scoped.
-    return violation.replaces ? 'TURN-9' : TURN_RULE_OF_TYPE[violation.eventType] ?? 'TURN-8'
+    // A replacement tool/result is turn-scoped (TURN-9), an append-origin one step-scoped (TURN-8), as is
+    // every other event with no rule of its own, an assistant/message whatever its surfaceOp included.
+    if (violation.eventType === 'tool/result') return violation.replaces ? 'TURN-9' : 'TURN-8'
+    return TURN_RULE_OF_TYPE[violation.eventType] ?? 'TURN-8'
   }
 }

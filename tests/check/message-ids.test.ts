@@ -126,6 +126,16 @@ describe('the message ids a streaming load holds', () => {
     expect(fault).toBeUndefined()
   })
 
+  it('records every id from the start when the log cannot be read again', () => {
+    const decoded = reference.decodeJsonl({ base64: Buffer.from(`${legacyLog(21, 2000).join('\n')}\n`).toString('base64'), encoding: 'raw' })
+    if (!decoded.ok) throw new Error(decoded.error.message)
+    const { header, events } = decoded.value
+    const load = new StreamingLoad({ header, sessionId: header['id'], vocabulary: 'v0-pinned' })
+    events.forEach((event, index) => load.line({ event }, index + 2))
+    expect(events.filter(isRewriteEvent).length).toBeGreaterThan(1)
+    expect(load.finish().fault).toBeUndefined()
+  })
+
   it('stops a check with a clear message when the file no longer holds the lines it read', () => {
     const file = folder.write('short.jsonl', `${legacyLog(3, 20).join('\n')}\n`)
     const recall = recallIds(file, 'raw', { vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES })

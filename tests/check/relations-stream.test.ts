@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { runRelations } from '../../reference/processing.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import { RelationStream } from '../../conformance/check/relations-stream.ts'
+import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { random } from './log-generator.ts'
 
 type Draft = Omit<SessionEvent, 'seq' | 'time'>
@@ -52,5 +53,17 @@ describe('streaming relations', () => {
       if (expected.length > 0 && events.some(event => event.type === 'session/end-seed')) stale++
     }
     expect(stale).toBeGreaterThan(50)
+  })
+
+  it('say whether a vetoed event replaces, which decides the turn rule it broke', () => {
+    const message = { id: 'r', role: 'user', content: [{ type: 'tool-result', toolCallId: 'c', content: [], isError: false }], source: { kind: 'tool', callId: 'c' } }
+    const result = (seq: number, surfaceOp: unknown): SessionEvent => ({ type: 'tool/result', seq, time: seq, data: { turn: 1, step: 1, message }, surfaceOp })
+    const stream = new RelationStream()
+    // No turn is open: an append-origin result breaks TURN-8, a replacement one TURN-9.
+    stream.step(result(0, 'append'), 2)
+    stream.step(result(1, { op: 'replace', start: 0, end: 0 }), 3)
+    const requirements = new RequirementIndex()
+    expect(stream.finish().map(violation => [violation.seq, violation.code, violation.replaces, requirements.ofViolation(violation)]))
+      .toEqual([[0, 'TURN_NOT_OPEN', false, 'TURN-8'], [1, 'TURN_NOT_OPEN', true, 'TURN-9']])
   })
 })

@@ -101,6 +101,8 @@ describe('requirements of reported codes', () => {
     expect(of('STEP_MISMATCH', 'assistant/chunk')).toBe('TURN-8')
     expect(of('STEP_NOT_OPEN', 'tool/result')).toBe('TURN-8')
     expect(of('TURN_NOT_OPEN', 'tool/result', true)).toBe('TURN-9')
+    expect(of('TURN_NOT_OPEN', 'tool/result')).toBe('TURN-8')
+    expect(of('TURN_NOT_OPEN', 'assistant/message', true)).toBe('TURN-8')
     expect(of('TURN_NOT_OPEN', 'todo/write')).toBe('TURN-9')
     expect(of('TOOL_RESULT_ORPHAN', 'tool/result')).toBe(requirements.of('relations', 'TOOL_RESULT_ORPHAN'))
   })
