@@ -62,7 +62,10 @@ function closerMarkerEvidence(events: readonly SessionEvent[]): AuditEvidence[] 
   return items
 }
 
-/** HDR-6: a "resume" snapshot starts a new lifecycle, which a marker after the previous snapshot shows. */
+/**
+ * HDR-6: a "resume" snapshot starts a new lifecycle, which a marker after the previous snapshot shows
+ * (SEED-3). Without one, a resumption went unmarked: a failure signal of this row (spec/acceptance.md).
+ */
 function resumeMarkerEvidence(events: readonly SessionEvent[]): AuditEvidence[] {
   const items: AuditEvidence[] = []
   let markedSinceHeader = false
@@ -70,7 +73,7 @@ function resumeMarkerEvidence(events: readonly SessionEvent[]): AuditEvidence[] 
     if (event.type === 'session/end-seed') markedSinceHeader = true
     if (event.type !== 'request/header') continue
     if (dataOf(event)['reason'] === 'resume' && !markedSinceHeader) {
-      items.push(evidence('warn', `request/header seq ${event.seq} has reason "resume", but no session/end-seed marks a resumption since the previous snapshot`, { seq: event.seq, requirements: ['HDR-6', 'SEED-3'] }))
+      items.push(evidence('fail', `request/header seq ${event.seq} has reason "resume", but no session/end-seed marks a resumption since the previous snapshot`, { seq: event.seq, requirements: ['HDR-6', 'SEED-3'] }))
     }
     markedSinceHeader = false
   }

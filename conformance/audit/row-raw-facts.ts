@@ -14,6 +14,7 @@ const REPLACEMENTS_LISTED = 10
 function rejectionMeaning(code: string): string {
   if (code === 'ENV_SEQ_NOT_CONTIGUOUS' || code === 'JSONL_SEQ_GAP') return 'a seq gap or repeat: an event is missing or doubled'
   if (isSurfaceRuleCode(code)) return 'an event breaks a surface rule (see Surface legality)'
+  if (code === 'REQUEST_HEADER_INVALID') return 'a request header lacks what a request is rebuilt from (see Request rebuild)'
   if (code.startsWith('PROVENANCE_')) return 'provenance is broken'
   if (code === 'FORMAT_UNKNOWN_EVENT_TYPE') return 'an unknown event type that is not marked ignorable'
   if (code.startsWith('FORMAT_VERSION')) return 'the log is of another format version'

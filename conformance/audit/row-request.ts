@@ -1,12 +1,13 @@
 // Row 4, request rebuild: the request before every model call can be rebuilt from the log. For each
-// assistant message the header in force (HDR-4) must exist, name a provider and a model, agree with the
-// context in force and with the message's own source, and, after a resumption, be a fresh snapshot
-// (HDR-6). The messages of that request are the surface just before the message (DER-1).
+// assistant message the header in force (HDR-4) must exist, agree with the context in force and with
+// the message's own source, and, after a resumption, be a fresh snapshot (HDR-6). The messages of that
+// request are the surface just before the message (DER-1). A header without a provider or a model
+// breaks the durable shape (HDR-2), so load refuses the log, and that refusal is this row's evidence.
 import { canonicalHeader } from '../../reference/request-header.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
 import { isSurfaceEligibleType } from '../../reference/vocabulary.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
-import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
+import type { AuditEvidence, AuditRejection, AuditRow } from '../../generated/types/index.ts'
 import { dataOf, isReplace, messageOfEvent, recordAt, stringAt, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
 import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
@@ -55,9 +56,6 @@ function callEvidence(call: ModelCall): AuditEvidence[] {
   }
   const config = recordAt(state.header, 'config')
   const items: AuditEvidence[] = []
-  if (stringAt(config, 'provider') === undefined || stringAt(config, 'model') === undefined) {
-    items.push(evidence('fail', `the header in force at assistant message seq ${seq} (seq ${state.headerSeq}) lacks a provider or a model`, { seq, requirements: ['HDR-2'] }))
-  }
   if (state.context !== undefined && route(state.context) !== route(config)) {
     items.push(evidence('fail', `at assistant message seq ${seq} the request context routes to ${route(state.context)}, but the header names ${route(config)}: the configuration drifted`, { seq, requirements: ['HDR-7', 'HDR-8'] }))
   }
@@ -83,6 +81,18 @@ function requestRelationEvidence(loaded: LoadedLog): AuditEvidence[] {
   return capped(loaded.violations
     .filter(violation => rowOfViolation(violation.code, loaded.events[violation.seq]?.type ?? '') === 'request-rebuild')
     .map(violation => evidence('fail', `${loaded.events[violation.seq]?.type} at seq ${violation.seq} lies outside any turn (${violation.code})`, { seq: violation.seq, requirements: ['TURN-9', 'HDR-9'] })))
+}
+
+/** Whether load refused the log for a request header's durable shape (HDR-2), a rule of this row. */
+export function isRequestRejection(rejection: AuditRejection): boolean {
+  return rejection.operation === 'load' && rejection.code === 'REQUEST_HEADER_INVALID'
+}
+
+/** The row of a log that load refused for a request header's shape: that refusal is its evidence. */
+export function requestRejectedRow(rejection: AuditRejection): AuditRow {
+  const where = rejection.seq === undefined ? '' : ` at seq ${rejection.seq}`
+  const item = evidence('fail', `load rejects the log with ${rejection.code}${where}: ${rejection.message}`, { ...(rejection.seq === undefined ? {} : { seq: rejection.seq }), requirements: ['HDR-2'] })
+  return row('request-rebuild', [item], () => 'A request header lacks what a request is rebuilt from, so the log does not load.')
 }
 
 export function requestRebuildRow(loaded: LoadedLog): AuditRow {

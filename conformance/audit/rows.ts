@@ -7,7 +7,7 @@ import { auditReplacements, measureMessages } from './replacements.ts'
 import { rawFactsRow } from './row-raw-facts.ts'
 import { isSurfaceRejection, surfaceLegalityRow, surfaceRejectedRow } from './row-surface.ts'
 import { constraintRow } from './row-constraints.ts'
-import { requestRebuildRow } from './row-request.ts'
+import { isRequestRejection, requestRebuildRow, requestRejectedRow } from './row-request.ts'
 import { persistenceRow } from './row-persistence.ts'
 import { failureRecoveryRow } from './row-recovery.ts'
 import { auditBudget, budgetRow } from './row-budget.ts'
@@ -29,7 +29,7 @@ export function auditRows(log: AuditedLog, counter: TokenCounter): AuditRows {
       rawFactsRow(log),
       rejection !== null && isSurfaceRejection(rejection) ? surfaceRejectedRow(rejection) : notEvaluated('surface-legality', reason),
       notEvaluated('constraint-preservation', reason),
-      notEvaluated('request-rebuild', reason),
+      rejection !== null && isRequestRejection(rejection) ? requestRejectedRow(rejection) : notEvaluated('request-rebuild', reason),
       persistenceRow(log),
       notEvaluated('failure-recovery', reason),
       notEvaluated('budget', reason),
