@@ -121,6 +121,36 @@ describe('bytes that are not plain UTF-8 JSON lines', () => {
     expectNamed(file, only(report, 'notice', 'INVALID_UTF8'), 3, 'JSONL-9')
   })
 
+  it('plain UTF-8 JSON lines with LF ends get no notice at all, raw or as zstd', () => {
+    const lines = turnLines()
+    for (const [name, bytes] of [['plain.jsonl', Buffer.from(text(lines))], ['plain.jsonl.zstd', zstdArtifact(lines, [2])]] as const) {
+      const { report } = checked(name, bytes)
+      expect(report.status, name).toBe('valid')
+      expect(report.diagnostics, name).toEqual([])
+    }
+  })
+
+  it('ill-formed UTF-8 in a line that a 1 MiB read cuts in two still gets its notice', () => {
+    // The reader vouches for well-formed reads as a whole; a line begun in an ill-formed one is checked on its own.
+    const lines = turnLines()
+    const head = Buffer.from(text(lines.slice(0, 2)))
+    const padded = (length: number): string => userMessage(1, `[{"type":"text","text":"${'p'.repeat(length)}"}]`)
+    // The next line starts 300 bytes before the first read ends.
+    const padding = Buffer.from(padded((1 << 20) - head.length - 301 - padded(0).length))
+    const cut = Buffer.from(userMessage(2, `[{"type":"text","text":"@${'q'.repeat(400)}"}]`))
+    cut[cut.indexOf('@')] = 0xff
+    const renumbered = (line: string, seq: number): string => line.replace(/"seq":\d+/, `"seq":${seq}`)
+    const rest = lines.slice(3).map((line, index) => renumbered(line, index + 3))
+    const bytes = Buffer.concat([head, padding, Buffer.from('\n'), cut, Buffer.from(`\n${text(rest)}`)])
+    const lineStart = head.length + padding.length + 1
+    expect(lineStart).toBeLessThan(1 << 20)
+    expect(lineStart + cut.indexOf(0xff)).toBeLessThan(1 << 20)
+    expect(lineStart + cut.length).toBeGreaterThan(1 << 20)
+    const { file, report } = checked('invalid-utf8-cut.jsonl', bytes)
+    expectReference(report, bytes)
+    expectNamed(file, only(report, 'notice', 'INVALID_UTF8'), 4, 'JSONL-9')
+  })
+
   it('ill-formed UTF-8 outside a string makes the line unparsable', () => {
     const lines = turnLines()
     const bytes = Buffer.concat([Buffer.from(text(lines.slice(0, 3))), Buffer.from([0xc3, 0x28, 0x0a]), Buffer.from(text(lines.slice(3)))])

@@ -65,6 +65,14 @@ describe('line splitter', () => {
   it('skips a line over the limit without assembling it, and goes on after it', () => {
     expect(split(['x'.repeat(7), 'y'.repeat(7), 'z\nok\n', 'w'.repeat(20)], 10)).toEqual({ lines: [['ok', 2, 16, 19]], oversized: [1], tail: 20, next: 3 })
   })
+
+  it('takes a line of exactly the limit and skips one a byte longer, in one chunk or across chunks', () => {
+    const at = 'a'.repeat(10)
+    const over = 'b'.repeat(11)
+    expect(split([`${at}\n${over}\nok\n`], 10)).toEqual({ lines: [[at, 1, 0, 11], ['ok', 3, 23, 26]], oversized: [2], tail: 0, next: 4 })
+    expect(split([at.slice(0, 4), at.slice(4), `\n${over.slice(0, 6)}`, `${over.slice(6)}\nok\n`], 10))
+      .toEqual({ lines: [[at, 1, 0, 11], ['ok', 3, 23, 26]], oversized: [2], tail: 0, next: 4 })
+  })
 })
 
 describe('record scanner', () => {
