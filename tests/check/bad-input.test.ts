@@ -316,6 +316,16 @@ describe('zstd frames', () => {
     expect(notice.message).toContain('and writes the events kept from that frame again, as a new frame, before it appends')
   })
 
+  it('a first frame that is not exactly the header line and its line feed is damage', () => {
+    // JSONL-14 step 2: the first frame's content is exactly the header line with its line feed.
+    for (const [name, content] of [['after', `${HEADER}\n{}`], ['no-feed', HEADER], ['two', `${HEADER}\n{}\n`]] as const) {
+      const bytes = Buffer.concat([rawFrame(Buffer.from(content)), rawFrame(Buffer.from(text(lines.slice(1))))])
+      const { report } = checked(`header-frame-${name}.jsonl.zstd`, bytes)
+      expectReference(report, bytes)
+      expect(report.outcome, name).toEqual({ verdict: 'rejected', operation: 'decodeJsonl', code: 'JSONL_FRAME_INVALID' })
+    }
+  })
+
   it('bytes that are no zstd frame at all', () => {
     const { file, report } = checked('not-zstd.jsonl.zstd', text(lines))
     expectReference(report, text(lines))
