@@ -10,7 +10,7 @@ import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditEvidence, AuditRejection, AuditRow } from '../../generated/types/index.ts'
 import { dataOf, isReplace, messageOfEvent, recordAt, stringAt, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
-import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
+import { capped, evidence, refusalRow, row, rowOfViolation } from './verdicts.ts'
 
 const CALLS_LISTED = 12
 
@@ -90,9 +90,7 @@ export function isRequestRejection(rejection: AuditRejection): boolean {
 
 /** The row of a log that load refused for a request header's shape: that refusal is its evidence. */
 export function requestRejectedRow(rejection: AuditRejection): AuditRow {
-  const where = rejection.seq === undefined ? '' : ` at seq ${rejection.seq}`
-  const item = evidence('fail', `load rejects the log with ${rejection.code}${where}: ${rejection.message}`, { ...(rejection.seq === undefined ? {} : { seq: rejection.seq }), requirements: ['HDR-2'] })
-  return row('request-rebuild', [item], () => 'A request header lacks what a request is rebuilt from, so the log does not load.')
+  return refusalRow('request-rebuild', rejection, 'A request header lacks what a request is rebuilt from, so the log does not load.', ['HDR-2'])
 }
 
 export function requestRebuildRow(loaded: LoadedLog): AuditRow {

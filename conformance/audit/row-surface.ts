@@ -8,7 +8,7 @@ import type { AuditEvidence, AuditRejection, AuditRow } from '../../generated/ty
 import { dataOf, messageOfEvent, recordAt, seqList, stringAt, toolCallIds, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
 import { claimFor } from './replacements.ts'
-import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
+import { capped, evidence, refusalRow, row, rowOfViolation } from './verdicts.ts'
 
 const REPLACEMENTS_LISTED = 10
 
@@ -27,9 +27,7 @@ export function isSurfaceRejection(rejection: AuditRejection): boolean {
 
 /** The row of a log that load refused for one of this row's rules: that refusal is its evidence. */
 export function surfaceRejectedRow(rejection: AuditRejection): AuditRow {
-  const where = rejection.seq === undefined ? '' : ` at seq ${rejection.seq}`
-  const item = evidence('fail', `load rejects the log with ${rejection.code}${where}: ${rejection.message}`, rejection.seq === undefined ? {} : { seq: rejection.seq })
-  return row('surface-legality', [item], () => 'An event breaks a surface rule, so the log does not load.')
+  return refusalRow('surface-legality', rejection, 'An event breaks a surface rule, so the log does not load.')
 }
 
 function surfaceEvidence(loaded: LoadedLog): AuditEvidence {

@@ -1,6 +1,6 @@
 // The plain data every row is made of, the row definitions taken from spec/acceptance.md, and the
 // rule that turns a row's evidence into its verdict.
-import type { AuditEvidence, AuditEvidenceMark, AuditRow, AuditVerdict } from '../../generated/types/index.ts'
+import type { AuditEvidence, AuditEvidenceMark, AuditRejection, AuditRow, AuditVerdict } from '../../generated/types/index.ts'
 
 export type RowId = AuditRow['id']
 
@@ -96,6 +96,13 @@ export function overallVerdict(rows: readonly AuditRow[]): AuditVerdict {
 export function capped(items: readonly AuditEvidence[], limit = 20): AuditEvidence[] {
   if (items.length <= limit) return [...items]
   return [...items.slice(0, limit), evidence('info', `… and ${items.length - limit} more like these`)]
+}
+
+/** The row of a log that load refused for one of the row's own rules: that refusal is its evidence. */
+export function refusalRow(id: RowId, rejection: AuditRejection, summary: string, requirements?: string[]): AuditRow {
+  const where = rejection.seq === undefined ? '' : ` at seq ${rejection.seq}`
+  const cites = { ...(rejection.seq === undefined ? {} : { seq: rejection.seq }), ...(requirements === undefined ? {} : { requirements }) }
+  return row(id, [evidence('fail', `load rejects the log with ${rejection.code}${where}: ${rejection.message}`, cites)], () => summary)
 }
 
 /** The row of a log that does not load: its checks cannot run. */
