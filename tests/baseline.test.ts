@@ -24,6 +24,10 @@ describe('reading a baseline', () => {
   it.each([
     ['[]', /expected a mapping/],
     ['failures: []', /adapter must be/],
+    ['adapter: ""\nfailures: []', /adapter must be a non-empty string/],
+    ['adapter: x\nsuiteVersion: 1\nfailures: []', /suiteVersion must be a string/],
+    ['adapter: x\nsuiteHash: [sha256]\nfailures: []', /suiteHash must be a string/],
+    ['adapter: x\nfailures: [{id: "", reason: r}]', /failures\[0\] needs a string id/],
     ['adapter: x', /failures must be a list/],
     ['adapter: x\nfailures: [{id: a}]', /\(a\) needs a reason/],
     ['adapter: x\nfailures: [{id: a, reason: "  "}]', /needs a reason/],
@@ -31,6 +35,11 @@ describe('reading a baseline', () => {
     ['adapter: x\nfailures: [{id: a, reason: r}, {id: a, reason: s}]', /a is listed twice/],
   ])('refuses %j', (text, message) => {
     expect(() => parseBaseline(text, 'b.yaml')).toThrow(message)
+  })
+
+  it('names the file it refuses, and keeps a reason without the blanks around it', () => {
+    expect(() => parseBaseline('adapter: 7\nfailures: []', 'baselines/x.yaml')).toThrow('baselines/x.yaml: not a baseline: adapter must be a non-empty string')
+    expect(parseBaseline('adapter: x\nfailures: [{id: a, reason: "  U1: PROC-7 "}]', 'b.yaml').failures).toEqual([{ id: 'a', reason: 'U1: PROC-7' }])
   })
 })
 

@@ -87,3 +87,43 @@ describe('a reply the runner cannot inspect', () => {
     expect(outcome.reason).toBe("surface: the reply's value cannot be compared: lazy generation failed")
   })
 })
+
+describe('a reply that is no operation result', () => {
+  // Each of these would pass a case that expects acceptance, if the runner judged it at all.
+  it.each([
+    ['ok without a value', (): unknown => ({ ok: true })],
+    ['a bare value', (): unknown => ({ nodes: [] })],
+    ['a rejection without a code', (): unknown => ({ ok: false, error: { seq: 0 } })],
+    ['nothing', (): unknown => undefined],
+  ])('%s is an error of its step, never a pass', async (_name, answer) => {
+    const accepting: VectorCase = { ...surfaceCase('odd'), steps: [{ operation: 'surface', input: { events: [] }, expect: { accept: true } }] }
+    const outcome = await runCase(adapterAnswering({ odd: answer as () => ReturnType<Operation> }), accepting)
+    expect(outcome).toMatchObject({ status: 'error', step: 0, operation: 'surface', reason: expect.stringMatching(/^surface returned no operation result: /) })
+  })
+})
+
+describe('an operation that throws', () => {
+  it('is an error of its step whose reason says so and gives the stack', async () => {
+    const outcome = await runCase(adapterAnswering({ throws: () => { throw new TypeError('no such node') } }), surfaceCase('throws'))
+    expect(outcome).toMatchObject({ status: 'error', step: 0, operation: 'surface' })
+    expect(outcome.reason).toMatch(/^surface threw: TypeError: no such node\n\s+at /)
+  })
+
+  it('names a thrown value that is no Error by its text', async () => {
+    const outcome = await runCase(adapterAnswering({ throws: () => { throw 'out of cheese' } }), surfaceCase('throws'))
+    expect(outcome.reason).toBe('surface threw: out of cheese')
+  })
+})
+
+describe('a case the adapter cannot run', () => {
+  it('is skipped, naming each operation it lacks once, in the order the steps use them', async () => {
+    const steps = (['surface', 'messages', 'surface', 'relations', 'messages'] as const).map((operation) => ({ operation, input: { events: [] }, expect: { accept: true as const } }))
+    const outcome = await runCase(adapterAnswering({}), { ...surfaceCase('lacking'), steps })
+    expect(outcome).toEqual({ id: 'lacking', status: 'skip', reason: 'operation(s) not provided: messages, relations' })
+  })
+
+  it('is skipped when the adapter does not declare the case\'s profile', async () => {
+    const outcome = await runCase(adapterAnswering({}), { ...surfaceCase('writer'), profile: 'writer' })
+    expect(outcome).toEqual({ id: 'writer', status: 'skip', reason: 'profile "writer" not declared' })
+  })
+})

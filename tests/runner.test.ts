@@ -71,7 +71,10 @@ describe('fake adapters', () => {
   it('hang: every step is an error naming the timeout', async () => {
     const { adapter, outcomes } = await runCommand(fake('hang'), CASES.slice(0, 2))
     expect(statuses(outcomes)).toEqual(['error', 'error'])
-    for (const outcome of outcomes) expect(outcome.reason).toMatch(new RegExp(`^timeout: no reply to seq \\d+ .* within ${SHORT_TIMEOUT_MS} ms`))
+    // The reason names the case and step in flight, which the runner gave the adapter with the step.
+    for (const [index, outcome] of outcomes.entries()) {
+      expect(outcome.reason).toMatch(new RegExp(`^timeout: no reply to seq \\d+ \\(surface, ${CASES[index]!.id} step 0\\) within ${SHORT_TIMEOUT_MS} ms`))
+    }
     expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
   })
 
