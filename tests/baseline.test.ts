@@ -57,6 +57,9 @@ describe('comparing a run with its baseline', () => {
       'the baseline is for adapter other, the run is of fake-impl',
       `the baseline was written against suite sha256:old, this suite is ${SUITE.contentHash}; its case ids still apply`,
     ])
+    // A baseline that names no suite says nothing about one (suiteHash is optional).
+    const { suiteHash: _suiteHash, ...unversioned } = BASELINE
+    expect(compareWithBaseline(OUTCOMES, unversioned, context).notes).toEqual([])
   })
 
   it('names listed ids the suite does not have, apart from those a filter left out', () => {
@@ -93,18 +96,21 @@ describe('writing a baseline', () => {
       { id: 'surf-b', reason: 'U4: PROC-3 shapes on append' },
       { id: 'surf-c', reason: 'U4: PROC-3 shapes on append' },
       { id: 'not-run-here', reason: 'U4: PROC-3 shapes on append' },
+      // comp-a is skipped in this run (OUTCOMES): a run that cannot reach a case keeps its entry.
+      { id: 'comp-a', reason: 'U2: COMP-3 lock after a failed bracket' },
       { id: 'withdrawn-case', reason: 'gone from the suite' },
       { id: 'jsonl-a', reason: 'fixed since' },
     ],
   }
 
-  it('lists current fails, keeps known reasons, carries over cases not run, drops withdrawn ids and errors, groups by reason', () => {
+  it('lists current fails, keeps known reasons, carries over cases not run or skipped, drops withdrawn ids and errors, groups by reason', () => {
     const written = currentBaseline({ adapter: 'fake-impl', suite: SUITE, outcomes: OUTCOMES, suiteIds, previous })
     expect(written.suiteHash).toBe(SUITE.contentHash)
     // surf-c errs in this run: no baseline excuses an error, so none lists one.
     expect(written.failures).toEqual([
       { id: 'surf-b', reason: 'U4: PROC-3 shapes on append' },
       { id: 'not-run-here', reason: 'U4: PROC-3 shapes on append' },
+      { id: 'comp-a', reason: 'U2: COMP-3 lock after a failed bracket' },
       { id: 'comp-b', reason: 'step 0 (relations): value differs at $.violations[1] (logs diverge at seq 3): expected {"code":"X"}, actual undefined' },
     ])
   })
