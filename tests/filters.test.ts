@@ -50,6 +50,7 @@ describe('selecting cases', () => {
   it('refuses unknown profiles, malformed requirement IDs and empty values', () => {
     expect(addFilterValues(noFilters(), 'profiles', 'reader,writers')).toMatch(/unknown profile writers/)
     expect(addFilterValues(noFilters(), 'requirements', 'SURF-5,5-SURF')).toMatch(/not a requirement ID or prefix: 5-SURF/)
+    expect(addFilterValues(noFilters(), 'requirements', 'SURF-12,SURF-1x,SURF-')).toMatch(/not a requirement ID or prefix: SURF-1x, SURF-$/)
     expect(addFilterValues(noFilters(), 'cases', ' , ')).toMatch(/empty/)
     const filters = noFilters()
     expect(addFilterValues(filters, 'requirements', 'surf-5, comp')).toBeUndefined()
