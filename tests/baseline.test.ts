@@ -97,7 +97,7 @@ describe('writing a baseline', () => {
       { id: 'surf-c', reason: 'U4: PROC-3 shapes on append' },
       { id: 'not-run-here', reason: 'U4: PROC-3 shapes on append' },
       // comp-a is skipped in this run (OUTCOMES): a run that cannot reach a case keeps its entry.
-      { id: 'comp-a', reason: 'U2: COMP-3 lock after a failed bracket' },
+      { id: 'comp-a', reason: 'U2: fails where it runs' },
       { id: 'withdrawn-case', reason: 'gone from the suite' },
       { id: 'jsonl-a', reason: 'fixed since' },
     ],
@@ -110,7 +110,7 @@ describe('writing a baseline', () => {
     expect(written.failures).toEqual([
       { id: 'surf-b', reason: 'U4: PROC-3 shapes on append' },
       { id: 'not-run-here', reason: 'U4: PROC-3 shapes on append' },
-      { id: 'comp-a', reason: 'U2: COMP-3 lock after a failed bracket' },
+      { id: 'comp-a', reason: 'U2: fails where it runs' },
       { id: 'comp-b', reason: 'step 0 (relations): value differs at $.violations[1] (logs diverge at seq 3): expected {"code":"X"}, actual undefined' },
     ])
   })

@@ -1,6 +1,7 @@
 // Running a case against an in-process adapter (conformance/run-case.ts): an operation that never
-// answers is a timeout error, and a reply the runner cannot inspect is an error of its step; in both
-// cases the run goes on with the next case.
+// answers is a timeout error, and a reply the runner cannot inspect, a reply that is no operation result
+// and a throw are errors of their step; the run goes on with the next case. A case that needs what the
+// adapter lacks is skipped, saying what it lacks.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -89,7 +90,8 @@ describe('a reply the runner cannot inspect', () => {
 })
 
 describe('a reply that is no operation result', () => {
-  // Each of these would pass a case that expects acceptance, if the runner judged it at all.
+  // None of these is an operation result (spec/00-processing.md); judged as one, `{ok: true}` would pass
+  // a step that expects acceptance.
   it.each([
     ['ok without a value', (): unknown => ({ ok: true })],
     ['a bare value', (): unknown => ({ nodes: [] })],
