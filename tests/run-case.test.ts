@@ -1,13 +1,13 @@
 // Running a case against an in-process adapter (conformance/run-case.ts): an operation that never
 // answers is a timeout error, and a reply the runner cannot inspect, a reply that is no operation result
 // and a throw are errors of their step; the run goes on with the next case. A case that needs what the
-// adapter lacks is skipped, saying what it lacks.
+// adapter lacks is skipped, saying what it lacks. A module that exports no adapter is refused.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Adapter, Operation } from '../conformance/adapter.ts'
-import { runAdapter } from '../conformance/adapter-runs.ts'
+import { adapterFromModule, runAdapter } from '../conformance/adapter-runs.ts'
 import { runCase } from '../conformance/run-case.ts'
 import { runSuite } from '../conformance/suite.ts'
 import type { VectorCase } from '../conformance/vector-cases.ts'
@@ -127,5 +127,37 @@ describe('a case the adapter cannot run', () => {
   it('is skipped when the adapter does not declare the case\'s profile', async () => {
     const outcome = await runCase(adapterAnswering({}), { ...surfaceCase('writer'), profile: 'writer' })
     expect(outcome).toEqual({ id: 'writer', status: 'skip', reason: 'profile "writer" not declared' })
+  })
+})
+
+describe('a module adapter', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'module-adapter-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const META = "{ name: 'm', version: '0', language: 'javascript', profiles: ['reader'] }"
+  let written = 0
+  /** A module file holding `source`; each under a name of its own, since an imported module is cached. */
+  const moduleOf = (source: string): string => {
+    written += 1
+    const path = join(dir, `adapter-${written}.mjs`)
+    writeFileSync(path, `${source}\n`)
+    return path
+  }
+
+  it('is taken from its export named adapter before its default export', async () => {
+    const path = moduleOf(`export const adapter = { meta: ${META}, operations: {} }\nexport default 7`)
+    expect((await adapterFromModule(path)).meta.name).toBe('m')
+  })
+
+  it.each([
+    ['no export at all', 'export const other = 1'],
+    ['no meta', 'export default { operations: {} }'],
+    ['a meta without a language', "export default { meta: { name: 'm', version: '0', profiles: [] }, operations: {} }"],
+    ['a version that is no string', "export default { meta: { name: 'm', version: 0, language: 'js', profiles: [] }, operations: {} }"],
+    ['no list of profiles', "export default { meta: { name: 'm', version: '0', language: 'js', profiles: 'reader' }, operations: {} }"],
+    ['no operations', `export default { meta: ${META} }`],
+    ['null operations', `export default { meta: ${META}, operations: null }`],
+  ])('with %s is refused, naming the file and the shape it must have', async (_name, source) => {
+    const path = moduleOf(source)
+    await expect(adapterFromModule(path)).rejects.toThrow(`${path} exports no adapter: its default export, or its export named adapter, must be {meta: {name, version, language, profiles}, operations}`)
   })
 })
