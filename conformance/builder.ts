@@ -11,7 +11,14 @@ export interface BuildError {
 }
 
 const SURFACE_TYPES = new Set(['user/message', 'assistant/message', 'tool/result'])
-const MODIFIERS = new Set(['replace', 'sources', 'surfaceOp', 'ignorable', 'seq', 'time', 'id', 'patch', 'text', 'calls', 'isError', 'error', 'tokens'])
+/** The modifiers every built head takes: they set the envelope or patch the data. */
+const ENVELOPE_MODIFIERS = ['replace', 'sources', 'surfaceOp', 'ignorable', 'seq', 'time', 'patch']
+/** The modifiers a head reads beyond the envelope ones. */
+const OWN_MODIFIERS: Record<string, string[]> = {
+  user: ['id'], checkpoint: ['id', 'text'], assistant: ['id', 'text', 'calls'], chunk: ['text'],
+  result: ['id', 'text', 'isError', 'error'], 'compaction/summary': ['tokens'], 'compaction/end': ['error'], 'compaction/prune': ['tokens'],
+}
+const MODIFIERS = new Set([...ENVELOPE_MODIFIERS, ...Object.values(OWN_MODIFIERS).flat()])
 export const BASE_TIME = 1_000
 
 type HeadBuilder = (argument: unknown, item: PlainObject, seq: number) => { type: string; data: unknown }
@@ -19,9 +26,11 @@ type HeadBuilder = (argument: unknown, item: PlainObject, seq: number) => { type
 const PROVIDER = 'provider-a'
 const MODEL = 'model-a'
 
-function list(argument: unknown, head: string, length: number): unknown[] {
+/** A head's list argument of `min` to `max` values; a single value counts as a list of one. */
+function list(argument: unknown, head: string, min: number, max = min): unknown[] {
   const values = Array.isArray(argument) ? argument : [argument]
-  if (values.length < length) throw new Error(`${head} needs ${length} argument(s), got ${JSON.stringify(argument)}`)
+  const count = max === Infinity ? `at least ${min}` : min === max ? `${min}` : `${min} to ${max}`
+  if (values.length < min || values.length > max) throw new Error(`${head} takes ${count} value(s), got ${JSON.stringify(argument)}`)
   return values
 }
 
@@ -31,7 +40,7 @@ function textBlock(text: unknown): PlainObject {
 
 function turnEndReason(kind: unknown, cause: unknown): PlainObject {
   if (kind === 'aborted') return { kind, reason: { kind: cause ?? 'user' } }
-  if (kind === 'error') return { kind, error: { message: 'provider failed', code: String(cause ?? 'PROVIDER_ERROR') } }
+  if (kind === 'error') return { kind, error: { message: 'provider failed', code: cause ?? 'PROVIDER_ERROR' } }
   return { kind }
 }
 
@@ -57,8 +66,8 @@ function toolResultData(argument: unknown, item: PlainObject, seq: number): Plai
 }
 
 function summaryData(argument: unknown, item: PlainObject): PlainObject {
-  const [compactionId, shadowedSeqs] = list(argument, 'compaction/summary', 2)
-  const seqs = Array.isArray(shadowedSeqs) ? shadowedSeqs : []
+  const [compactionId, seqs] = list(argument, 'compaction/summary', 2)
+  if (!Array.isArray(seqs) || seqs.length === 0) throw new Error(`compaction/summary needs a list of at least one seq as its second value, got ${JSON.stringify(seqs)}`)
   return {
     compactionId,
     summary: [textBlock('summary of earlier work')],
@@ -73,7 +82,7 @@ function summaryData(argument: unknown, item: PlainObject): PlainObject {
 const HEADS: Record<string, HeadBuilder> = {
   'turn/start': (argument) => ({ type: 'turn/start', data: { turn: argument } }),
   'turn/end': (argument) => {
-    const [turn, kind, cause] = list(argument, 'turn/end', 2)
+    const [turn, kind, cause] = list(argument, 'turn/end', 2, 3)
     return { type: 'turn/end', data: { turn, reason: turnEndReason(kind, cause) } }
   },
   'step/start': (argument) => {
@@ -123,7 +132,7 @@ const HEADS: Record<string, HeadBuilder> = {
     return { type: 'compaction/end', data }
   },
   'compaction/prune': (argument, item) => {
-    const seqs = list(argument, 'compaction/prune', 1)
+    const seqs = list(argument, 'compaction/prune', 1, Infinity)
     return {
       type: 'compaction/prune',
       data: { shadowedRange: { start: seqs[0], end: seqs[seqs.length - 1] }, shadowedSeqs: seqs, shadowedTokenCount: item['tokens'] ?? 1000 },
@@ -142,6 +151,16 @@ const HEADS: Record<string, HeadBuilder> = {
   'end-seed': () => ({ type: 'session/end-seed', data: {} }),
 }
 
+/**
+ * The modifiers each head takes: a raw `event` only the envelope defaults `seq` and `time`, a `record`
+ * none. A modifier its head does not read is a mistake of the vector, so the builder refuses it.
+ */
+export const HEAD_MODIFIERS: Readonly<Record<string, readonly string[]>> = {
+  ...Object.fromEntries(Object.keys(HEADS).map((head) => [head, [...ENVELOPE_MODIFIERS, ...(OWN_MODIFIERS[head] ?? [])]])),
+  event: ['seq', 'time'],
+  record: [],
+}
+
 export function isPlainObject(value: unknown): value is PlainObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
@@ -157,7 +176,14 @@ export function mergePatch(base: unknown, patch: unknown): unknown {
 function headOf(item: PlainObject): string {
   const heads = Object.keys(item).filter((key) => !MODIFIERS.has(key))
   if (heads.length !== 1) throw new Error(`expected exactly one head key, found ${JSON.stringify(heads)}`)
-  return heads[0]!
+  const head = heads[0]!
+  if (!Object.hasOwn(HEAD_MODIFIERS, head)) throw new Error(`unknown builder head "${head}"`)
+  const taken = HEAD_MODIFIERS[head]!
+  const foreign = Object.keys(item).filter((key) => key !== head && !taken.includes(key))
+  if (foreign.length > 0) {
+    throw new Error(`${head} takes no modifier ${foreign.map((key) => `"${key}"`).join(', ')} (it takes ${taken.length === 0 ? 'none' : taken.join(', ')})`)
+  }
+  return head
 }
 
 function applyEnvelopeModifiers(event: PlainObject, item: PlainObject): PlainObject {
@@ -186,9 +212,7 @@ export function buildEvent(item: unknown, index: number): unknown {
     if (!isPlainObject(item['event'])) throw new Error('event needs a mapping')
     return { seq, time, ...structuredClone(item['event']) }
   }
-  const builder = HEADS[head]
-  if (!builder) throw new Error(`unknown builder head "${head}"`)
-  const { type, data } = builder(item[head], item, index)
+  const { type, data } = HEADS[head]!(item[head], item, index)
   const event: PlainObject = { type, seq, time, data }
   if (SURFACE_TYPES.has(type)) event['surfaceOp'] = 'append'
   return applyEnvelopeModifiers(event, item)

@@ -4,8 +4,8 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import { parse as parseYaml } from 'yaml'
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
+import { isNode, LineCounter, parseDocument, type Document } from 'yaml'
 import { BASE_TIME, buildEvent, buildLog, isPlainObject } from './builder.ts'
 import { decodeTagged } from './tagged-values.ts'
 import { errorMessage } from './wording.ts'
@@ -50,7 +50,8 @@ export const projectRoot = fileURLToPath(new URL('..', import.meta.url))
 export const vectorsDir = join(projectRoot, 'vectors')
 
 const vectorFileSchema = JSON.parse(readFileSync(join(projectRoot, 'schemas/vector-file.schema.json'), 'utf8'))
-const validateVectorFile = new Ajv2020({ strict: true, allErrors: true }).compile(vectorFileSchema)
+// verbose: a `not` error then carries its subschema, whose description says what is refused.
+const validateVectorFile = new Ajv2020({ strict: true, allErrors: true, verbose: true }).compile(vectorFileSchema)
 
 export function listVectorFiles(dir: string = vectorsDir): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -59,30 +60,80 @@ export function listVectorFiles(dir: string = vectorsDir): string[] {
     .sort()
 }
 
-/** Loads every vector file; any malformed file or case is an error naming the file and the case. */
+/** Loads every vector file; any malformed file or case is an error naming the file, the line and the case. */
 export function loadVectorCases(dir: string = vectorsDir): VectorCase[] {
   return listVectorFiles(dir).flatMap((path) => loadVectorFile(path, relative(projectRoot, path)))
 }
 
+/** A fault of one part of a case, named by its path inside the case (`['log', 2]`). */
+class CaseFault extends Error {
+  constructor(readonly where: readonly (string | number)[], message: string) {
+    super(message)
+  }
+}
+
+/** Runs `build` and, if it throws, throws again naming `where`. */
+function within<T>(where: readonly (string | number)[], build: () => T): T {
+  try {
+    return build()
+  } catch (error) {
+    throw new CaseFault(where, errorMessage(error))
+  }
+}
+
+/** `log item 2`, `step 1`: the part of a case a fault lies in. */
+function partName(where: readonly (string | number)[]): string {
+  const [member, index] = where
+  return member === undefined ? '' : `${member === 'log' ? 'log item' : 'step'} ${index}: `
+}
+
+/** The 1-based line where the YAML node at `path` starts; undefined where no node is (a member that is absent). */
+function lineOf(document: Document, lineCounter: LineCounter, path: readonly (string | number)[]): number | undefined {
+  const node = document.getIn(path, true)
+  const offset = isNode(node) ? node.range?.[0] : undefined
+  return offset === undefined ? undefined : lineCounter.linePos(offset).line
+}
+
+/** One line per schema error, each at the line its value starts: `if` wrappers dropped (the errors of their `then` follow), a key at fault named, a `not` said by its description. */
+function schemaErrorLines(errors: readonly ErrorObject[], at: (path: (string | number)[]) => number | undefined): string[] {
+  const lines = errors.filter((error) => error.keyword !== 'if' && error.keyword !== 'propertyNames').map((error) => {
+    // A JSON pointer's segments; YAML sequences take an index written as a string too.
+    const path = error.instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    const key = error.propertyName ?? error.params['additionalProperty'] ?? error.params['unevaluatedProperty']
+    const refused = isPlainObject(error.schema) ? error.schema['description'] : undefined
+    const message = key !== undefined ? `key "${key}" is not allowed here`
+      : error.keyword === 'not' && typeof refused === 'string' ? `must not be ${refused}` : error.message
+    const line = at(path)
+    return `${line === undefined ? '' : `line ${line}, `}${error.instancePath || '/'}: ${message}`
+  })
+  return [...new Set(lines)]
+}
+
+/** Reads one vector file; a malformed file or case is an error naming the file, the line and the case. */
 export function loadVectorFile(path: string, name: string): VectorCase[] {
-  const document: unknown = parseYaml(readFileSync(path, 'utf8'))
+  const lineCounter = new LineCounter()
+  const parsed = parseDocument(readFileSync(path, 'utf8'), { lineCounter })
+  if (parsed.errors.length > 0) throw new Error(`${name}: not YAML: ${parsed.errors[0]!.message}`)
+  const document: unknown = parsed.toJS()
+  const at = (nodePath: readonly (string | number)[]): number | undefined => lineOf(parsed, lineCounter, nodePath)
   if (!validateVectorFile(document)) {
-    const details = (validateVectorFile.errors ?? []).map((error) => `${error.instancePath} ${error.message}`).join('; ')
-    throw new Error(`${name}: not a valid vector file: ${details}`)
+    throw new Error(`${name}: not a valid vector file: ${schemaErrorLines(validateVectorFile.errors ?? [], at).join('; ')}`)
   }
   const file = document as { chapter: string; cases: Record<string, unknown>[] }
-  return file.cases.map((rawCase) => {
+  return file.cases.map((rawCase, index) => {
     try {
       return expandCase(rawCase, file.chapter, name)
     } catch (error) {
-      throw new Error(`${name}: case ${String(rawCase['id'])}: ${errorMessage(error)}`)
+      const where = error instanceof CaseFault ? error.where : []
+      const line = at(['cases', index, ...where]) ?? at(['cases', index])
+      throw new Error(`${name}:${line}: case ${String(rawCase['id'])}: ${partName(where)}${errorMessage(error)}`)
     }
   })
 }
 
 function expandLog(items: unknown): unknown[] {
   const built = buildLog(Array.isArray(items) ? items : [])
-  if ('error' in built) throw new Error(`log item ${built.error.index}: ${built.error.message}`)
+  if ('error' in built) throw new CaseFault(['log', built.error.index], built.error.message)
   return built.events
 }
 
@@ -109,11 +160,12 @@ function candidateOf(item: unknown, seq: number): { candidate: unknown; event: u
 }
 
 function expandCase(rawCase: Record<string, unknown>, chapter: string, file: string): VectorCase {
-  let events = expandLog(rawCase['log'])
+  const logEvents = expandLog(rawCase['log'])
+  let events = logEvents
   const shared = baseInput(rawCase)
-  const steps = (rawCase['steps'] as Record<string, unknown>[]).map((rawStep): VectorStep => {
-    const operation = OPERATIONS.find((name) => name in rawStep)
-    if (!operation) throw new Error(`a step names no operation: ${JSON.stringify(Object.keys(rawStep))}`)
+  const steps = (rawCase['steps'] as Record<string, unknown>[]).map((rawStep, index): VectorStep => {
+    // The schema lets a step have its expect and exactly one operation.
+    const operation = OPERATIONS.find((name) => name in rawStep)!
     const expect = rawStep['expect'] as Expectation
     if (operation !== 'append') {
       const extra = isPlainObject(rawStep[operation]) ? rawStep[operation] as Record<string, unknown> : {}
@@ -130,7 +182,8 @@ function expandCase(rawCase: Record<string, unknown>, chapter: string, file: str
     return step
   })
   // An unknown or malformed tagged value is a fault of the vector: report it now, not mid-run.
-  for (const step of steps) decodeTagged([step.input, 'value' in step.expect ? step.expect.value : null])
+  for (const [index, event] of logEvents.entries()) within(['log', index], () => decodeTagged(event))
+  for (const [index, step] of steps.entries()) within(['steps', index], () => decodeTagged([step.input, 'value' in step.expect ? step.expect.value : null]))
   return {
     id: String(rawCase['id']),
     title: String(rawCase['title']),

@@ -38,7 +38,7 @@ export interface Case {
   /**
    * Builder-notation items (vectors/README.md), expanded into the case's events.
    */
-  log?: unknown[];
+  log?: LogItem[];
   /**
    * JSONL storage text for decodeJsonl.
    */
@@ -64,9 +64,7 @@ export interface Step {
   /**
    * A builder item: the candidate event.
    */
-  append?: {
-    [k: string]: unknown;
-  };
+  append?: LogItem;
   surface?: {};
   messages?: {};
   requestHeader?: {};
@@ -81,6 +79,32 @@ export interface Step {
   encodeJsonl?: {};
   artifactPath?: {};
   headerEquals?: {};
+}
+
+/**
+ * One item of builder notation (vectors/README.md): exactly one head key, which says what event it builds, and only the modifiers that head takes. Values are not constrained beyond the number of values a head's list argument has: vectors build malformed events on purpose.
+ */
+export type LogItem = {
+  [k: string]: unknown;
+};
+
+/**
+ * The modifiers every head but event and record takes.
+ */
+export interface EnvelopeModifiers {
+  /**
+   * [start, end] of a replace surfaceOp
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  replace?: [unknown, unknown];
+  sources?: unknown;
+  surfaceOp?: unknown;
+  ignorable?: unknown;
+  seq?: unknown;
+  time?: unknown;
+  patch?: unknown;
 }
 
 export type Expectation =

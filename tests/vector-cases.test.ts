@@ -1,0 +1,194 @@
+// Reading vector files (conformance/vector-cases.ts): a case expands into the step inputs that
+// vectors/README.md ("A case") describes, and a malformed file is an error naming the file, the line
+// and what is wrong, before any case runs.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { loadVectorFile, type VectorCase } from '../conformance/vector-cases.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'vector-cases-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** Loads a vector file of one chapter whose `cases:` block is `casesYaml` (indented two spaces). */
+function load(casesYaml: string): VectorCase[] {
+  const path = join(dir, 'cases.yaml')
+  writeFileSync(path, `chapter: 05-surface\ntitle: test file\ncases:\n${casesYaml}`)
+  return loadVectorFile(path, 'vectors/05-surface/cases.yaml')
+}
+
+/** A case whose log and steps are given as YAML lines (each indented four spaces, as under the case). */
+function caseYaml(members: string): string {
+  return `  - id: c1\n    title: a case\n    requirements: [SURF-3]\n    profile: writer\n${members}`
+}
+
+const user = (seq: number, text: string): Record<string, unknown> => ({
+  type: 'user/message', seq, time: 1000 + seq, surfaceOp: 'append',
+  data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } },
+})
+
+describe('a case expands', () => {
+  it('into steps that get the case log, header, sessionId and vocabulary, their own members laid over them', () => {
+    const [vector] = load(caseYaml(`    header: {id: s1, version: 0}
+    sessionId: s1
+    vocabulary: v0-rc8
+    log:
+      - {user: one}
+    steps:
+      - surface: {baseSeq: 0, vocabulary: v0-pinned}
+        expect: {accept: true}
+`))
+    expect(vector).toStrictEqual({
+      id: 'c1', title: 'a case', file: 'vectors/05-surface/cases.yaml', chapter: '05-surface', requirements: ['SURF-3'], profile: 'writer', review: false,
+      steps: [expect.anything()],
+    })
+    expect(vector!.steps).toStrictEqual([{
+      operation: 'surface',
+      input: { header: { id: 's1', version: 0 }, sessionId: 's1', vocabulary: 'v0-pinned', events: [user(0, 'one')], baseSeq: 0 },
+      expect: { accept: true },
+    }])
+  })
+
+  it('an append step: candidate members only (no ignorable), the next seq and clock, header and sessionId but no vocabulary', () => {
+    const [vector] = load(caseYaml(`    header: {id: s1, version: 0}
+    sessionId: s1
+    vocabulary: v0-rc8
+    log:
+      - {user: one}
+    steps:
+      - append: {user: two, ignorable: true}
+        expect: {accept: true}
+`))
+    expect(vector!.steps[0]).toStrictEqual({
+      operation: 'append',
+      input: {
+        header: { id: 's1', version: 0 }, sessionId: 's1', events: [user(0, 'one')], time: 1001,
+        candidate: { type: 'user/message', surfaceOp: 'append', data: user(1, 'two')['data'] },
+      },
+      expect: { value: user(1, 'two') },
+    })
+  })
+
+  it('an accepted append expects exactly its event and joins the log of later steps; a rejected one does not', () => {
+    const [vector] = load(caseYaml(`    log:
+      - {user: one}
+    steps:
+      - append: {user: two, time: 5}
+        expect: {accept: true}
+      - append: {user: bad, surfaceOp: sideways}
+        expect: {reject: {code: SURFACE_OP_INVALID, seq: 2}}
+      - append: {user: three}
+        expect: {accept: true}
+      - messages: {}
+        expect: {accept: true}
+`))
+    const [first, rejected, third, messages] = vector!.steps
+    const two = { ...user(1, 'two'), time: 5 }
+    expect(first!.input['time']).toBe(5)
+    expect(first!.expect).toEqual({ value: two })
+    expect(rejected!.input['events']).toEqual([user(0, 'one'), two])
+    expect(third!.input['events']).toEqual([user(0, 'one'), two])
+    expect(third!.expect).toEqual({ value: user(2, 'three') })
+    expect(messages!.input['events']).toEqual([user(0, 'one'), two, user(2, 'three')])
+  })
+
+  it('a record: candidate is passed as written; its time input is its own time, else the clock at the log end', () => {
+    const [vector] = load(caseYaml(`    log:
+      - {user: one}
+    steps:
+      - append: {record: {type: plan/mode, seq: 9, time: 7, data: {active: true}}}
+        expect: {reject: {code: ENV_UNKNOWN_KEY, seq: 1}}
+      - append: {record: [not, an, object]}
+        expect: {reject: {code: ENV_NOT_OBJECT, seq: 1}}
+      - append: {record: {type: plan/mode, data: {active: true}}}
+        expect: {accept: true}
+`))
+    expect(vector!.steps.map((step) => [step.input['candidate'], step.input['time']])).toStrictEqual([
+      [{ type: 'plan/mode', seq: 9, time: 7, data: { active: true } }, 7],
+      [['not', 'an', 'object'], 1001],
+      [{ type: 'plan/mode', data: { active: true } }, 1001],
+    ])
+  })
+
+  it('keeps a review flag, and gives a step no member the case lacks', () => {
+    const [vector] = load(caseYaml(`    review: true
+    log: []
+    steps:
+      - append: {user: one}
+        expect: {accept: true}
+      - load: {}
+        expect: {accept: true}
+`))
+    expect(vector!.review).toBe(true)
+    expect(Object.keys(vector!.steps[0]!.input).sort()).toEqual(['candidate', 'events', 'time'])
+    expect(Object.keys(vector!.steps[1]!.input)).toEqual(['events'])
+  })
+})
+
+describe('a malformed vector file', () => {
+  const INVALID = 'vectors/05-surface/cases.yaml: not a valid vector file: '
+
+  /** The message a file whose log is `log` (items indented six spaces) is refused with. */
+  const refusal = (log: string): string => {
+    try {
+      load(caseYaml(`    log:\n${log}    steps:\n      - surface: {}\n        expect: {accept: true}\n`))
+    } catch (error) {
+      return (error as Error).message
+    }
+    return 'accepted'
+  }
+
+  it('is refused naming the line and key of a modifier its head does not take', () => {
+    expect(refusal('      - {user: one}\n      - {user: two, tokens: 5}\n')).toBe(`${INVALID}line 10, /cases/0/log/1: key "tokens" is not allowed here`)
+    expect(refusal('      - {record: {}, seq: 1}\n')).toBe(`${INVALID}line 9, /cases/0/log/0: key "seq" is not allowed here`)
+    expect(refusal('      - {greeting: one}\n')).toBe(`${INVALID}line 9, /cases/0/log/0: key "greeting" is not allowed here`)
+  })
+
+  it('is refused naming the line of an item with no head, an empty prune, a list of the wrong length', () => {
+    expect(refusal('      - {text: one}\n')).toBe(`${INVALID}line 9, /cases/0/log/0: must not be an item of modifiers only, with no head`)
+    expect(refusal('      - {user: one}\n      - {compaction/prune: []}\n')).toBe(`${INVALID}line 10, /cases/0/log/1/compaction~1prune: must not be an empty list`)
+    expect(refusal('      - {step/start: [1]}\n')).toBe(`${INVALID}line 9, /cases/0/log/0/step~1start: must NOT have fewer than 2 items`)
+    expect(refusal('      - {compaction/summary: [k, []]}\n')).toBe(`${INVALID}line 9, /cases/0/log/0/compaction~1summary/1: must NOT have fewer than 1 items`)
+  })
+
+  it('lists every fault, each at its own line, a scalar included', () => {
+    expect(refusal('      - {user: one, calls: []}\n      - {turn/end: [1, completed, x, y]}\n')).toBe(
+      `${INVALID}line 9, /cases/0/log/0: key "calls" is not allowed here; line 10, /cases/0/log/1/turn~1end: must NOT have more than 3 items`,
+    )
+    expect(() => load(caseYaml('    log: []\n    steps:\n      - surface: {}\n        expect: {accept: true}\n').replace('profile: writer', 'profile: bogus'))).toThrow(
+      new Error(`${INVALID}line 7, /cases/0/profile: must be equal to one of the allowed values`),
+    )
+  })
+
+  it('with a malformed tagged value names the case, the log item and its line', () => {
+    expect(() => load(caseYaml(`    log:
+      - {user: one}
+      - {user: {$dsh: no-such-tag}}
+    steps:
+      - surface: {}
+        expect: {accept: true}
+`))).toThrow(/^vectors\/05-surface\/cases\.yaml:10: case c1: log item 1: .*no-such-tag/)
+  })
+
+  it('with a malformed tagged value in a step names the step and its line', () => {
+    expect(() => load(caseYaml(`    log: []
+    steps:
+      - surface: {}
+        expect: {accept: true}
+      - surface: {baseSeq: {$dsh: no-such-tag}}
+        expect: {accept: true}
+`))).toThrow(/^vectors\/05-surface\/cases\.yaml:12: case c1: step 1: .*no-such-tag/)
+  })
+
+  it('with a malformed tagged value in an expected value names the step', () => {
+    expect(() => load(caseYaml(`    log: []
+    steps:
+      - surface: {}
+        expect: {value: {nodes: {$dsh: no-such-tag}}}
+`))).toThrow(/^vectors\/05-surface\/cases\.yaml:10: case c1: step 0: .*no-such-tag/)
+  })
+
+  it('that is not YAML is refused as such', () => {
+    expect(() => load('  - id: [unclosed\n')).toThrow(/^vectors\/05-surface\/cases\.yaml: not YAML: /)
+  })
+})
