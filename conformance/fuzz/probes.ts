@@ -32,7 +32,7 @@ const CANDIDATE_MEMBERS = new Set(['type', 'data', 'surfaceOp', 'sourceEventSeqs
 
 export interface Probe {
   operation: OperationName
-  /** The case's header; only for operations whose vector input carries it. */
+  /** The case's header; only for operations whose vector input carries it (append among them, for its legacy message ids). */
   header?: unknown
   /** The case's log, as expanded events. */
   events: unknown[]
@@ -129,7 +129,7 @@ function appendProbe(run: DrawnRun): Probe | undefined {
   }
   const verbatim = !isRecord(candidate) || Object.keys(candidate).some(key => !CANDIDATE_MEMBERS.has(key))
   if (verbatim) time = isRecord(candidate) ? candidate['time'] : undefined
-  return { operation: 'append', events, extra: {}, candidate, candidateTime: time, verbatimCandidate: verbatim }
+  return { operation: 'append', header: run.header, events, extra: {}, candidate, candidateTime: time, verbatimCandidate: verbatim }
 }
 
 /** JSONL-8 batches: cuts drawn from the plan's seed, so a shorter log is cut the same way. */
@@ -220,6 +220,7 @@ export function deriveProbe(run: DrawnRun, operation: OperationName): Probe | un
 
 /** The operation's input, as vector-cases.ts expands the one-step case the probe stands for. */
 export function probeInput(probe: Probe): Record<string, unknown> {
-  if (probe.operation === 'append') return { events: probe.events, candidate: probe.candidate, time: probe.candidateTime }
-  return { ...(probe.header === undefined ? {} : { header: probe.header }), events: probe.events, ...probe.extra }
+  const header = probe.header === undefined ? {} : { header: probe.header }
+  if (probe.operation === 'append') return { ...header, events: probe.events, candidate: probe.candidate, time: probe.candidateTime }
+  return { ...header, events: probe.events, ...probe.extra }
 }

@@ -6,7 +6,7 @@ import { reference } from '../../reference/index.ts'
 import { MUTATIONS } from '../../conformance/generators/index.ts'
 import { drawRun, operatorsOf, type DrawnRun, type RunPlan } from '../../conformance/fuzz/draw.ts'
 import { withoutEvents } from '../../conformance/fuzz/log-cuts.ts'
-import { deriveProbe, PROBED_OPERATIONS } from '../../conformance/fuzz/probes.ts'
+import { deriveProbe, probeInput, PROBED_OPERATIONS } from '../../conformance/fuzz/probes.ts'
 import type { Disagreement } from '../../conformance/fuzz/compare.ts'
 import { requirementsOf } from '../../conformance/fuzz/vector-writer.ts'
 
@@ -88,6 +88,14 @@ describe('the fuzzer\'s probes', () => {
     expect(probe.candidate).toEqual(members)
     expect(probe.candidateTime).toBe(time)
     expect(deriveProbe(withPlan(run, { appendAt: undefined }), 'append')!.events).toEqual(run.events.slice(0, -1))
+  })
+
+  it('give append the run\'s session header, as an append step gets its case\'s, for the legacy message ids of its log', () => {
+    const run = RUNS.find(candidate => candidate.olderShapes === true && candidate.events.length > 1)!
+    const probe = deriveProbe(run, 'append')!
+    expect(probe.header).toBe(run.header)
+    expect(probeInput(probe)).toEqual({ header: run.header, events: probe.events, candidate: probe.candidate, time: probe.candidateTime })
+    expect(Object.keys(probeInput({ ...probe, header: undefined }))).toEqual(['events', 'candidate', 'time'])
   })
 
   it('offer the event a load or relations operator broke to the writer too, and the shrinker keeps track of it', () => {
