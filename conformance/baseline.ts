@@ -8,7 +8,7 @@ import { Document, isMap, isScalar, isSeq, parse as parseYaml, type Scalar } fro
 import type { CaseOutcome } from './run-case.ts'
 import type { SuiteIdentity } from './suite-identity.ts'
 import { isRecord } from '../reference/lossless-json.ts'
-import { plural, shortened } from './wording.ts'
+import { errorMessage, plural, shortened } from './wording.ts'
 
 export interface BaselineEntry {
   id: string
@@ -41,7 +41,13 @@ export interface BaselineVerdict {
 
 /** Reads a baseline from YAML or JSON text (JSON is YAML); throws an Error naming what is wrong. */
 export function parseBaseline(text: string, source: string): Baseline {
-  return baselineFrom(parseYaml(text, { maxAliasCount: -1 }) as unknown, source)
+  let document: unknown
+  try {
+    document = parseYaml(text, { maxAliasCount: -1 })
+  } catch (error) {
+    throw new Error(`${source}: not YAML: ${errorMessage(error)}`)
+  }
+  return baselineFrom(document, source)
 }
 
 /** Checks a baseline given as a value (as parsed, or as a caller built it); throws an Error naming what is wrong. */

@@ -15,7 +15,7 @@
 //       adapter: rejects HEADER_CWD_NOT_ABSOLUTE
 //       why: cwd is absolute by the running platform
 import { readFileSync } from 'node:fs'
-import { parse as parseYaml } from 'yaml'
+import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { globToRegExp } from '../filters.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
 import { shapesOf, type Disagreement } from './compare.ts'
@@ -38,9 +38,16 @@ const MATCHED = ['operation', 'reference', 'adapter', 'shapes'] as const
 
 /** Reads a known-divergences file; throws an Error naming what is wrong. */
 export function readKnownDivergences(path: string): KnownDivergences {
-  const document: unknown = parseYaml(readFileSync(path, 'utf8'))
   const fail = (what: string): never => {
     throw new Error(`${path}: not a known-divergences file: ${what}`)
+  }
+  let document: unknown
+  try {
+    document = parseYaml(readFileSync(path, 'utf8'))
+  } catch (error) {
+    // A missing file already names itself; a YAML error names only its line.
+    if (error instanceof YAMLParseError) throw new Error(`${path}: not YAML: ${error.message}`)
+    throw error
   }
   if (!isRecord(document)) return fail('expected a mapping with adapters and known')
   const { adapters, known } = document
