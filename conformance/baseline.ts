@@ -7,21 +7,12 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { Document, isMap, isScalar, isSeq, parse as parseYaml, type Scalar } from 'yaml'
 import type { CaseOutcome } from './run-case.ts'
 import type { SuiteIdentity } from './suite-identity.ts'
+import type { Baseline, BaselineEntry } from '../generated/types/index.ts'
 import { isRecord } from '../reference/lossless-json.ts'
 import { errorMessage, plural, shortened } from './wording.ts'
 
-export interface BaselineEntry {
-  id: string
-  reason: string
-}
-
-export interface Baseline {
-  /** The adapter's name (its metadata `name`), which ties the file to one implementation. */
-  adapter: string
-  suiteVersion?: string
-  suiteHash?: string
-  failures: BaselineEntry[]
-}
+// The file's shape is schemas/baseline.schema.json; its types are generated from it.
+export type { Baseline, BaselineEntry }
 
 export interface BaselineVerdict {
   /** Where the baseline came from, for messages and reports. */

@@ -5,7 +5,7 @@
 // into the shapes readers upgrade and not on the same log in current shapes, else `current`), each by a
 // glob (`*` any run of characters, `?` one); a missing member matches anything, and the first class
 // that matches is the one reported. A failure of the adapter (it threw, timed out or crashed) is never
-// known, whatever the file says.
+// known, whatever the file says. schemas/known-divergences.schema.json gives the file's shape.
 //
 //   adapters: [dsh-session@*]          # globs over adapter names the file applies to
 //   known:
@@ -17,30 +17,17 @@
 import { readFileSync } from 'node:fs'
 import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { globToRegExp } from '../filters.ts'
+import type { KnownClass, KnownDivergences } from '../../generated/types/index.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
 import { shapesOf, type Disagreement } from './compare.ts'
 
-export interface KnownClass {
-  class: string
-  why: string
-  operation?: string
-  reference?: string
-  adapter?: string
-  shapes?: string
-}
-
-export interface KnownDivergences {
-  adapters: string[]
-  known: KnownClass[]
-}
+// The file's shape is schemas/known-divergences.schema.json; its types are generated from it.
+export type { KnownClass, KnownDivergences }
 
 const MATCHED = ['operation', 'reference', 'adapter', 'shapes'] as const
 
 /** Reads a known-divergences file; throws an Error naming what is wrong. */
 export function readKnownDivergences(path: string): KnownDivergences {
-  const fail = (what: string): never => {
-    throw new Error(`${path}: not a known-divergences file: ${what}`)
-  }
   let document: unknown
   try {
     document = parseYaml(readFileSync(path, 'utf8'))
@@ -48,6 +35,14 @@ export function readKnownDivergences(path: string): KnownDivergences {
     // A missing file already names itself; a YAML error names only its line.
     if (error instanceof YAMLParseError) throw new Error(`${path}: not YAML: ${error.message}`)
     throw error
+  }
+  return knownDivergencesFrom(document, path)
+}
+
+/** Checks a known-divergences file given as a value (as parsed); throws an Error naming `source` and what is wrong. */
+export function knownDivergencesFrom(document: unknown, source: string): KnownDivergences {
+  const fail = (what: string): never => {
+    throw new Error(`${source}: not a known-divergences file: ${what}`)
   }
   if (!isRecord(document)) return fail('expected a mapping with adapters and known')
   const { adapters, known } = document

@@ -1,0 +1,42 @@
+// Generated from schemas/known-divergences.schema.json by scripts/generate-types.ts — do not edit.
+
+/**
+ * The adapters the file applies to, and its classes in the order they are tried.
+ */
+export interface KnownDivergences {
+  /**
+   * Globs over adapter names (`*` any run of characters, `?` one).
+   */
+  adapters: string[];
+  known: KnownClass[];
+}
+
+/**
+ * One class: a disagreement falls in it when every glob given matches the whole of its member; a member not given matches anything. A failure of the adapter falls in none.
+ */
+export interface KnownClass {
+  /**
+   * The finding (docs/findings.md).
+   */
+  class: string;
+  /**
+   * Not blank.
+   */
+  why: string;
+  /**
+   * A glob over the operation's name.
+   */
+  operation?: string;
+  /**
+   * A glob over the reference's outcome: `accepts` or `rejects CODE`.
+   */
+  reference?: string;
+  /**
+   * A glob over how the adapter departs: `accepts`, `rejects CODE`, `differs at PATH`, `lacks …`.
+   */
+  adapter?: string;
+  /**
+   * `current`, or `older` for a class found only on a log rewritten into older shapes.
+   */
+  shapes?: string;
+}

@@ -1,0 +1,77 @@
+// Generated from schemas/vector-bundle.schema.json by scripts/generate-types.ts — do not edit.
+
+import type { Expectation } from './vector-file.js'
+
+/**
+ * The suite's cases, in suite order, and the identity of the suite they make up.
+ */
+export interface VectorBundle {
+  comment: string;
+  /**
+   * The suite's package version.
+   */
+  suiteVersion: string;
+  /**
+   * sha256 of the expanded cases, as reports and baselines name the suite.
+   */
+  contentHash: string;
+  /**
+   * The number of cases.
+   */
+  caseCount: number;
+  /**
+   * @minItems 1
+   */
+  cases: [BundleCase, ...BundleCase[]];
+}
+
+/**
+ * One case, expanded: the members of vectors/README.md, its steps with complete inputs.
+ */
+export interface BundleCase {
+  id: string;
+  title: string;
+  /**
+   * The YAML file the case comes from, relative to the project root.
+   */
+  file: string;
+  chapter: string;
+  /**
+   * @minItems 1
+   */
+  requirements: [string, ...string[]];
+  profile: "reader" | "writer" | "relations" | "repair" | "compaction" | "fork" | "jsonl";
+  review: boolean;
+  /**
+   * @minItems 1
+   */
+  steps: [BundleStep, ...BundleStep[]];
+}
+
+/**
+ * One operation and what it must return. An accepted append expects exactly its event, as a value.
+ */
+export interface BundleStep {
+  operation:
+    | "load"
+    | "append"
+    | "surface"
+    | "messages"
+    | "requestHeader"
+    | "requestContext"
+    | "relations"
+    | "repair"
+    | "resume"
+    | "compactionState"
+    | "regionBalance"
+    | "fork"
+    | "decodeJsonl"
+    | "encodeJsonl"
+    | "artifactPath"
+    | "headerEquals";
+  /**
+   * The operation's whole input (spec/00-processing.md), tagged values still tagged.
+   */
+  input: {};
+  expect: Expectation;
+}

@@ -1,0 +1,83 @@
+// The schemas of the suite's own input files hold what the suite reads: the committed vector bundle,
+// the baselines and the fuzz's known-divergences files validate, and each schema refuses exactly the
+// documents its reader refuses (but for the one rule JSON Schema cannot state: a baseline lists an id
+// once).
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { parse as parseYaml } from 'yaml'
+import { describe, expect, it } from 'vitest'
+import { baselineFrom } from '../conformance/baseline.ts'
+import { knownDivergencesFrom } from '../conformance/fuzz/known.ts'
+import { projectRoot } from '../conformance/vector-cases.ts'
+
+const ID_BASE = 'https://dsh-session-conformance.dev/schemas/v0/'
+const ajv = new Ajv2020({ strict: true, allErrors: true })
+for (const file of readdirSync(join(projectRoot, 'schemas')).filter((name) => name.endsWith('.schema.json'))) {
+  ajv.addSchema(JSON.parse(readFileSync(join(projectRoot, 'schemas', file), 'utf8')))
+}
+const validator = (name: string) => ajv.getSchema(`${ID_BASE}${name}.schema.json`)!
+
+const yamlFiles = (folder: string): string[] =>
+  readdirSync(join(projectRoot, folder)).filter((name) => name.endsWith('.yaml')).map((name) => join(projectRoot, folder, name))
+
+/** Whether `read` accepts the document, without throwing. */
+function accepts(read: () => unknown): boolean {
+  try {
+    read()
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('the vector bundle', () => {
+  it('validates, with as many cases as it says', () => {
+    const bundle = JSON.parse(readFileSync(join(projectRoot, 'generated/vectors.bundle.json'), 'utf8')) as { caseCount: number; cases: unknown[] }
+    const validate = validator('vector-bundle')
+    expect(validate(bundle), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true)
+    expect(bundle.caseCount).toBe(bundle.cases.length)
+  })
+})
+
+describe('baseline files', () => {
+  it.each(yamlFiles('baselines'))('%s validates', (path) => {
+    const validate = validator('baseline')
+    expect(validate(parseYaml(readFileSync(path, 'utf8'), { maxAliasCount: -1 })), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true)
+  })
+
+  it('are refused by the schema exactly where the reader refuses them, but for an id listed twice', () => {
+    const documents: unknown[] = [
+      { adapter: 'x', failures: [] }, { adapter: 'x', suiteVersion: '1', suiteHash: 'sha256:0', failures: [{ id: 'a', reason: 'r', note: 'kept' }], extra: 1 },
+      [], null, 'x', { failures: [] }, { adapter: '', failures: [] }, { adapter: 7, failures: [] }, { adapter: 'x' }, { adapter: 'x', failures: {} },
+      { adapter: 'x', suiteVersion: 1, failures: [] }, { adapter: 'x', suiteHash: null, failures: [] },
+      { adapter: 'x', failures: [{ id: '', reason: 'r' }] }, { adapter: 'x', failures: [{ reason: 'r' }] }, { adapter: 'x', failures: [{ id: 'a' }] },
+      { adapter: 'x', failures: [{ id: 'a', reason: ' \n ' }] }, { adapter: 'x', failures: [{ id: 'a', reason: 5 }] }, { adapter: 'x', failures: ['a'] },
+    ]
+    const validate = validator('baseline')
+    const disagreements = documents.filter((document) => validate(document) !== accepts(() => baselineFrom(document, 'b.yaml')))
+    expect(disagreements).toEqual([])
+    const twice = { adapter: 'x', failures: [{ id: 'a', reason: 'r' }, { id: 'a', reason: 's' }] }
+    expect([validate(twice), accepts(() => baselineFrom(twice, 'b.yaml'))]).toEqual([true, false])
+  })
+})
+
+describe('known-divergences files', () => {
+  it.each(yamlFiles('baselines/fuzz'))('%s validates', (path) => {
+    const validate = validator('known-divergences')
+    expect(validate(parseYaml(readFileSync(path, 'utf8'))), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true)
+  })
+
+  it('are refused by the schema exactly where the reader refuses them', () => {
+    const entry = { class: 'U1', why: 'w' }
+    const documents: unknown[] = [
+      { adapters: [], known: [] }, { adapters: ['a@*'], known: [{ ...entry, operation: 'load', reference: 'accepts', adapter: 'rejects *', shapes: 'older' }], extra: 1 },
+      [], null, { known: [] }, { adapters: 'x', known: [] }, { adapters: [1], known: [] }, { adapters: [], known: {} }, { adapters: [] },
+      { adapters: [], known: ['U1'] }, { adapters: [], known: [{ why: 'w' }] }, { adapters: [], known: [{ class: '', why: 'w' }] },
+      { adapters: [], known: [{ class: 'U1' }] }, { adapters: [], known: [{ class: 'U1', why: '  ' }] }, { adapters: [], known: [{ ...entry, code: 'X' }] },
+      { adapters: [], known: [{ ...entry, operation: ['load'] }] }, { adapters: [], known: [{ ...entry, shapes: null }] },
+    ]
+    const validate = validator('known-divergences')
+    expect(documents.filter((document) => validate(document) !== accepts(() => knownDivergencesFrom(document, 'k.yaml')))).toEqual([])
+  })
+})
