@@ -1,10 +1,9 @@
 // The builder notation (conformance/builder.ts): every head and modifier gives exactly the event the
 // table of vectors/README.md ("Builder notation") describes. Implementations in other languages read
 // that table, not the builder, so each expectation below is written out from the table by hand.
-import { readFileSync } from 'node:fs'
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { buildEvent, buildLog, HEAD_MODIFIERS, mergePatch } from '../conformance/builder.ts'
+import { schemaValidator } from './support/schemas.ts'
 
 const text = (value: unknown): Record<string, unknown> => ({ type: 'text', text: value })
 const MODEL_SOURCE = { kind: 'model', provider: 'provider-a', model: 'model-a' }
@@ -248,10 +247,7 @@ describe('builder errors', () => {
 })
 
 describe('the vector-file schema (LogItem) and the builder', () => {
-  const schema = JSON.parse(readFileSync(new URL('../schemas/vector-file.schema.json', import.meta.url), 'utf8'))
-  const ajv = new Ajv2020({ strict: true, allErrors: true })
-  ajv.addSchema(schema)
-  const validItem = ajv.getSchema(`${schema.$id}#/$defs/LogItem`)!
+  const validItem = schemaValidator('vector-file', '#/$defs/LogItem')
   const builds = (item: unknown): boolean => {
     try {
       buildEvent(item, 0)

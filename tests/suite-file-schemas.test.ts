@@ -4,19 +4,14 @@
 // once).
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import { parse as parseYaml } from 'yaml'
 import { describe, expect, it } from 'vitest'
 import { baselineFrom } from '../conformance/baseline.ts'
 import { knownDivergencesFrom } from '../conformance/fuzz/known.ts'
 import { projectRoot } from '../conformance/vector-cases.ts'
+import { schemaValidator } from './support/schemas.ts'
 
-const ID_BASE = 'https://dsh-session-conformance.dev/schemas/v0/'
-const ajv = new Ajv2020({ strict: true, allErrors: true })
-for (const file of readdirSync(join(projectRoot, 'schemas')).filter((name) => name.endsWith('.schema.json'))) {
-  ajv.addSchema(JSON.parse(readFileSync(join(projectRoot, 'schemas', file), 'utf8')))
-}
-const validator = (name: string) => ajv.getSchema(`${ID_BASE}${name}.schema.json`)!
+const validator = (name: string) => schemaValidator(name)
 
 const yamlFiles = (folder: string): string[] =>
   readdirSync(join(projectRoot, folder)).filter((name) => name.endsWith('.yaml')).map((name) => join(projectRoot, folder, name))

@@ -47,10 +47,12 @@ function findingLines(finding: Finding, outDir: string): string[] {
   return lines
 }
 
-/** The summary file: no timings, so two runs of a seed differ only where the adapter's answers do. */
+const SUMMARY_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/fuzz-summary.schema.json'
+
+/** The summary file (schemas/fuzz-summary.schema.json): no timings, so two runs of a seed differ only where the adapter's answers do. */
 function summaryOf(report: FuzzReport): unknown {
   const { durationMs: _durationMs, ...rest } = report
-  return rest
+  return { $schema: SUMMARY_SCHEMA, ...rest }
 }
 
 function printReport(report: FuzzReport, options: FuzzCommandOptions): void {

@@ -26,7 +26,7 @@ and written as a one-case vector, DIR/<chapter>/fuzz-<hash>.yaml, whose expectat
 reference's result and which is marked review: true; the vector is replayed to check that it fails
 the adapter and passes the reference. A class found on a log in older shapes, and not on the same
 log in current shapes, says so: "load (older shapes): ...". DIR/fuzz-summary.json lists every class,
-and how many runs each operator broke.
+and how many runs each operator broke (schemas/fuzz-summary.schema.json).
 The same seed draws the same runs and writes the same vectors (their notes can differ where the
 adapter's answers do, such as a time it stamps from its clock).
 

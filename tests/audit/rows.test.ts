@@ -1,9 +1,6 @@
 // The seven rows of `dsh-conformance audit`: on the corpus compaction-recovery log (skipped, and
 // saying so, when ../shared/corpus is absent) and on small hand-built logs, one per failure signal of
 // spec/acceptance.md. Every report must also validate against schemas/audit-report.schema.json.
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
@@ -15,16 +12,13 @@ import { absentTerms } from '../../conformance/audit/replacements.ts'
 import { event, call, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
 import { zstdArtifact } from '../check/support.ts'
 import {
-  artifact, assistantText, auditOf, compactedLog, corpusBytes, corpusLog, corpusPresent, goodTurn, projectRoot, requestHeader, rowOf, TOOL, userText, verdicts,
+  artifact, assistantText, auditOf, compactedLog, corpusBytes, corpusLog, corpusPresent, goodTurn, requestHeader, rowOf, TOOL, userText, verdicts,
 } from './logs.ts'
+import { schemaValidator } from '../support/schemas.ts'
 
-const schemaDir = join(projectRoot, 'schemas')
-const ajv = new Ajv2020({ strict: true, allErrors: true })
-for (const file of readdirSync(schemaDir).filter(name => name.endsWith('.schema.json'))) ajv.addSchema(JSON.parse(readFileSync(join(schemaDir, file), 'utf8')))
-const validateReport = ajv.getSchema('https://dsh-session-conformance.dev/schemas/v0/audit-report.schema.json')
+const validateReport = schemaValidator('audit-report')
 
 function expectValid(report: AuditReport): void {
-  if (validateReport === undefined) throw new Error('the audit report schema is missing')
   const valid = validateReport(JSON.parse(JSON.stringify(report)))
   expect(valid, JSON.stringify(validateReport.errors?.slice(0, 3))).toBe(true)
 }

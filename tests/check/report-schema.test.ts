@@ -1,19 +1,14 @@
 // check's json report follows schemas/check-report.schema.json, over a report holding every kind of
 // outcome: valid, rejected by decodeJsonl and by load, accepted with a relation violation and with a torn
 // tail, unchecked past a limit and unreadable, raw and zstd, with notices.
-import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { formatJson, summarize } from '../../conformance/check/format.ts'
 import type { FileReport } from '../../conformance/check/check-file.ts'
 import { check, tempFolder, zstdArtifact } from './support.ts'
+import { schemaValidator } from '../support/schemas.ts'
 
-const schemaDir = fileURLToPath(new URL('../../schemas', import.meta.url))
-const ajv = new Ajv2020({ strict: true, allErrors: true })
-for (const file of readdirSync(schemaDir).filter(name => name.endsWith('.schema.json'))) ajv.addSchema(JSON.parse(readFileSync(path.join(schemaDir, file), 'utf8')))
-const validate = ajv.getSchema('https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json')
+const validate = schemaValidator('check-report')
 
 const folder = tempFolder()
 afterAll(() => folder.remove())
@@ -48,7 +43,7 @@ describe('check --format json', () => {
       ['valid', 'accepted'], ['unchecked', 'unchecked'], ['valid', 'accepted'], ['unchecked', 'unchecked'],
     ])
     const document = JSON.parse(formatJson(all, summarize(all))) as unknown
-    expect(validate?.(document), JSON.stringify(validate?.errors)).toBe(true)
+    expect(validate(document), JSON.stringify(validate.errors)).toBe(true)
     expect(document).toMatchObject({ reportVersion: 1, exitCode: 2, summary: { files: 8, valid: 3, invalid: 3, unchecked: 2 } })
   })
 
@@ -56,6 +51,6 @@ describe('check --format json', () => {
     const all = reports().slice(0, 1)
     const document = JSON.parse(formatJson(all, summarize(all))) as { files: { outcome: Record<string, unknown> }[] }
     ;(document.files[0] as { outcome: Record<string, unknown> }).outcome['verdict'] = 'maybe'
-    expect(validate?.(document)).toBe(false)
+    expect(validate(document)).toBe(false)
   })
 })

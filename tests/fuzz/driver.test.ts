@@ -19,6 +19,7 @@ import { isOlderShape } from '../../conformance/generators/index.ts'
 import { KNOWN_BAD } from '../known-bad/index.ts'
 import { knownBadAdapter } from '../known-bad/wrap.ts'
 import { runCli } from '../support/cli.ts'
+import { errorsOf, schemaValidator } from '../support/schemas.ts'
 
 const folders: string[] = []
 afterAll(() => {
@@ -161,7 +162,10 @@ describe('dsh-conformance fuzz', () => {
     expect(found.code).toBe(1)
     expect(tolerated.stdout).toContain('KNOWN everything surface: reference accepts')
     expect(tolerated.code).toBe(0)
-    expect(JSON.parse(readFileSync(join(outDir, 'b', 'fuzz-summary.json'), 'utf8'))).toMatchObject({ adapter: 'fake-misorder', seed: 1, runsDone: 40 })
+    const summaries = ['a', 'b'].map(folder => JSON.parse(readFileSync(join(outDir, folder, 'fuzz-summary.json'), 'utf8')) as unknown)
+    expect(summaries[1]).toMatchObject({ adapter: 'fake-misorder', seed: 1, runsDone: 40 })
+    const validSummary = schemaValidator('fuzz-summary')
+    for (const summary of summaries) expect(validSummary(summary), errorsOf(validSummary)).toBe(true)
     expect(intoVectors.code).toBe(2)
     expect(intoVectors.stderr).toContain('inside vectors/')
   })

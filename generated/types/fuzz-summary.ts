@@ -1,0 +1,124 @@
+// Generated from schemas/fuzz-summary.schema.json by scripts/generate-types.ts — do not edit.
+
+/**
+ * One fuzz run of one adapter against the reference.
+ */
+export interface FuzzSummary {
+  /**
+   * The $id of this schema.
+   */
+  $schema: "https://dsh-session-conformance.dev/schemas/v0/fuzz-summary.schema.json";
+  /**
+   * The adapter's name@version.
+   */
+  adapter: string;
+  seed: number;
+  /**
+   * The runs asked for (--runs).
+   */
+  runs: number;
+  /**
+   * The runs done: fewer than asked when the time budget stopped the run.
+   */
+  runsDone: number;
+  stoppedByBudget: boolean;
+  /**
+   * The operations compared: those the adapter provides under a profile it claims.
+   */
+  operations: string[];
+  /**
+   * How many operation inputs both sides were given.
+   */
+  probes: number;
+  /**
+   * How many of the runs done each mutation operator broke (a run with two faults counts for each), and under `(valid)` how many no operator broke.
+   */
+  mutations: {
+    [k: string]: number;
+  };
+  /**
+   * How many of the runs done had their log rewritten into the older shapes readers upgrade.
+   */
+  olderShapes: number;
+  /**
+   * One entry per class of disagreement, in the order found.
+   */
+  findings: FuzzFinding[];
+}
+
+/**
+ * A class of disagreement: an operation, the reference's outcome and how the adapter departs from it.
+ */
+export interface FuzzFinding {
+  /**
+   * The class, as the console and --known files name it: `operation (older shapes): reference …, adapter …`.
+   */
+  signature: string;
+  operation: string;
+  /**
+   * `accepts` or `rejects CODE`.
+   */
+  reference: string;
+  /**
+   * `accepts`, `rejects CODE`, `differs at PATH`, `lacks …`, or `fails: …` for a failure of the adapter.
+   */
+  adapter: string;
+  /**
+   * The known class (--known) it falls in; absent for a new class and for every failure.
+   */
+  known?: string;
+  /**
+   * The first run that showed it.
+   */
+  firstRun: number;
+  /**
+   * The operator (or two, joined by ` + `) that broke that run's log; absent for a valid log.
+   */
+  mutation?: string;
+  /**
+   * Present when that run's log was in older shapes.
+   */
+  olderShapes?: true;
+  /**
+   * How many probes showed it.
+   */
+  occurrences: number;
+  /**
+   * What differed, for people.
+   */
+  detail: string;
+  /**
+   * The seq at which the two sides first diverge, when one is known.
+   */
+  divergingSeq?: number;
+  /**
+   * The events of the log before shrinking.
+   */
+  eventsBefore: number;
+  /**
+   * The events after shrinking.
+   */
+  eventsAfter: number;
+  /**
+   * How many candidate logs the shrinker tried.
+   */
+  shrinkChecks: number;
+  vector?: FuzzVector;
+  /**
+   * Why the written vector does not reproduce the disagreement; absent when it does.
+   */
+  problem?: string;
+}
+
+/**
+ * The one-case vector written for a class, marked `review: true`.
+ */
+export interface FuzzVector {
+  id: string;
+  /**
+   * The file, relative to the output folder.
+   */
+  file: string;
+  chapter: string;
+  requirements: string[];
+}

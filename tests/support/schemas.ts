@@ -1,0 +1,22 @@
+// One Ajv instance holding every schema of schemas/, for tests that validate what the suite writes or
+// reads against its schema.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
+
+const schemaDir = fileURLToPath(new URL('../../schemas', import.meta.url))
+const ajv = new Ajv2020({ strict: true, allErrors: true })
+for (const file of readdirSync(schemaDir).filter((name) => name.endsWith('.schema.json'))) {
+  ajv.addSchema(JSON.parse(readFileSync(join(schemaDir, file), 'utf8')))
+}
+
+/** The validator of schemas/<name>.schema.json, at `fragment` (`#/$defs/X`) or its root. */
+export function schemaValidator(name: string, fragment = ''): ValidateFunction {
+  const validate = ajv.getSchema(`https://dsh-session-conformance.dev/schemas/v0/${name}.schema.json${fragment}`)
+  if (validate === undefined) throw new Error(`no schema ${name}.schema.json${fragment}`)
+  return validate
+}
+
+/** The first few errors of the last validation, for an assertion's message. */
+export const errorsOf = (validate: ValidateFunction): string => JSON.stringify(validate.errors?.slice(0, 3))
