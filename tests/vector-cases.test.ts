@@ -22,6 +22,14 @@ function caseYaml(members: string): string {
   return `  - id: c1\n    title: a case\n    requirements: [SURF-3]\n    profile: writer\n${members}`
 }
 
+/** Case members: a header, a sessionId, a vocabulary and a log of one user message. */
+const WITH_IDENTITY = `    header: {id: s1, version: 0}
+    sessionId: s1
+    vocabulary: v0-rc8
+    log:
+      - {user: one}
+`
+
 const user = (seq: number, text: string): Record<string, unknown> => ({
   type: 'user/message', seq, time: 1000 + seq, surfaceOp: 'append',
   data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } },
@@ -29,12 +37,7 @@ const user = (seq: number, text: string): Record<string, unknown> => ({
 
 describe('a case expands', () => {
   it('into steps that get the case log, header, sessionId and vocabulary, their own members laid over them', () => {
-    const [vector] = load(caseYaml(`    header: {id: s1, version: 0}
-    sessionId: s1
-    vocabulary: v0-rc8
-    log:
-      - {user: one}
-    steps:
+    const [vector] = load(caseYaml(`${WITH_IDENTITY}    steps:
       - surface: {baseSeq: 0, vocabulary: v0-pinned}
         expect: {accept: true}
 `))
@@ -50,12 +53,7 @@ describe('a case expands', () => {
   })
 
   it('an append step: candidate members only (no ignorable), the next seq and clock, header and sessionId but no vocabulary', () => {
-    const [vector] = load(caseYaml(`    header: {id: s1, version: 0}
-    sessionId: s1
-    vocabulary: v0-rc8
-    log:
-      - {user: one}
-    steps:
+    const [vector] = load(caseYaml(`${WITH_IDENTITY}    steps:
       - append: {user: two, ignorable: true}
         expect: {accept: true}
 `))

@@ -1,5 +1,6 @@
 // Generated from schemas/vector-bundle.schema.json by scripts/generate-types.ts — do not edit.
 
+import type { ProtocolOperation, ProtocolProfile } from './protocol-started.js'
 import type { Expectation } from './vector-file.js'
 
 /**
@@ -40,7 +41,7 @@ export interface BundleCase {
    * @minItems 1
    */
   requirements: [string, ...string[]];
-  profile: "reader" | "writer" | "relations" | "repair" | "compaction" | "fork" | "jsonl";
+  profile: ProtocolProfile;
   review: boolean;
   /**
    * @minItems 1
@@ -52,23 +53,7 @@ export interface BundleCase {
  * One operation and what it must return. An accepted append expects exactly its event, as a value.
  */
 export interface BundleStep {
-  operation:
-    | "load"
-    | "append"
-    | "surface"
-    | "messages"
-    | "requestHeader"
-    | "requestContext"
-    | "relations"
-    | "repair"
-    | "resume"
-    | "compactionState"
-    | "regionBalance"
-    | "fork"
-    | "decodeJsonl"
-    | "encodeJsonl"
-    | "artifactPath"
-    | "headerEquals";
+  operation: ProtocolOperation;
   /**
    * The operation's whole input (spec/00-processing.md), tagged values still tagged.
    */
