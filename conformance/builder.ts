@@ -175,9 +175,10 @@ export function mergePatch(base: unknown, patch: unknown): unknown {
 
 function headOf(item: PlainObject): string {
   const heads = Object.keys(item).filter((key) => !MODIFIERS.has(key))
+  const unknown = heads.filter((key) => !Object.hasOwn(HEAD_MODIFIERS, key))
+  if (unknown.length > 0) throw new Error(`unknown builder head ${unknown.map((key) => `"${key}"`).join(', ')}`)
   if (heads.length !== 1) throw new Error(`expected exactly one head key, found ${JSON.stringify(heads)}`)
   const head = heads[0]!
-  if (!Object.hasOwn(HEAD_MODIFIERS, head)) throw new Error(`unknown builder head "${head}"`)
   const taken = HEAD_MODIFIERS[head]!
   const foreign = Object.keys(item).filter((key) => key !== head && !taken.includes(key))
   if (foreign.length > 0) {

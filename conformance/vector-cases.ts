@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
-import { isNode, LineCounter, parseDocument, type Document } from 'yaml'
+import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml'
 import { BASE_TIME, buildEvent, buildLog, isPlainObject } from './builder.ts'
 import { decodeTagged } from './tagged-values.ts'
 import { errorMessage } from './wording.ts'
@@ -81,29 +81,35 @@ function within<T>(where: readonly (string | number)[], build: () => T): T {
   }
 }
 
-/** `log item 2`, `step 1`: the part of a case a fault lies in. */
+/** `log item 2: `, `step 1: `, `header: `: the part of a case a fault lies in. */
 function partName(where: readonly (string | number)[]): string {
   const [member, index] = where
-  return member === undefined ? '' : `${member === 'log' ? 'log item' : 'step'} ${index}: `
+  if (member === undefined) return ''
+  return member === 'log' ? `log item ${index}: ` : member === 'steps' ? `step ${index}: ` : `${member}: `
 }
 
-/** The 1-based line where the YAML node at `path` starts; undefined where no node is (a member that is absent). */
-function lineOf(document: Document, lineCounter: LineCounter, path: readonly (string | number)[]): number | undefined {
+/**
+ * The 1-based line where the YAML node at `path` starts, or where its member `key` is written;
+ * undefined where there is no such node (an alias, say).
+ */
+function lineOf(document: Document, lineCounter: LineCounter, path: readonly (string | number)[], key?: string): number | undefined {
   const node = document.getIn(path, true)
-  const offset = isNode(node) ? node.range?.[0] : undefined
+  const keyNode = key !== undefined && isMap(node) ? node.items.find((pair) => isScalar(pair.key) && pair.key.value === key)?.key : undefined
+  const target = keyNode ?? node
+  const offset = isNode(target) ? target.range?.[0] : undefined
   return offset === undefined ? undefined : lineCounter.linePos(offset).line
 }
 
 /** One line per schema error, each at the line its value starts: `if` wrappers dropped (the errors of their `then` follow), a key at fault named, a `not` said by its description. */
-function schemaErrorLines(errors: readonly ErrorObject[], at: (path: (string | number)[]) => number | undefined): string[] {
+function schemaErrorLines(errors: readonly ErrorObject[], at: (path: (string | number)[], key?: string) => number | undefined): string[] {
   const lines = errors.filter((error) => error.keyword !== 'if' && error.keyword !== 'propertyNames').map((error) => {
     // A JSON pointer's segments; YAML sequences take an index written as a string too.
     const path = error.instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    const key = error.propertyName ?? error.params['additionalProperty'] ?? error.params['unevaluatedProperty']
+    const key: string | undefined = error.propertyName ?? error.params['additionalProperty'] ?? error.params['unevaluatedProperty']
     const refused = isPlainObject(error.schema) ? error.schema['description'] : undefined
     const message = key !== undefined ? `key "${key}" is not allowed here`
       : error.keyword === 'not' && typeof refused === 'string' ? `must not be ${refused}` : error.message
-    const line = at(path)
+    const line = at(path, key)
     return `${line === undefined ? '' : `line ${line}, `}${error.instancePath || '/'}: ${message}`
   })
   return [...new Set(lines)]
@@ -115,7 +121,7 @@ export function loadVectorFile(path: string, name: string): VectorCase[] {
   const parsed = parseDocument(readFileSync(path, 'utf8'), { lineCounter })
   if (parsed.errors.length > 0) throw new Error(`${name}: not YAML: ${parsed.errors[0]!.message}`)
   const document: unknown = parsed.toJS()
-  const at = (nodePath: readonly (string | number)[]): number | undefined => lineOf(parsed, lineCounter, nodePath)
+  const at = (nodePath: readonly (string | number)[], key?: string): number | undefined => lineOf(parsed, lineCounter, nodePath, key)
   if (!validateVectorFile(document)) {
     throw new Error(`${name}: not a valid vector file: ${schemaErrorLines(validateVectorFile.errors ?? [], at).join('; ')}`)
   }
@@ -182,6 +188,7 @@ function expandCase(rawCase: Record<string, unknown>, chapter: string, file: str
     return step
   })
   // An unknown or malformed tagged value is a fault of the vector: report it now, not mid-run.
+  within(['header'], () => decodeTagged(rawCase['header']))
   for (const [index, event] of logEvents.entries()) within(['log', index], () => decodeTagged(event))
   for (const [index, step] of steps.entries()) within(['steps', index], () => decodeTagged([step.input, 'value' in step.expect ? step.expect.value : null]))
   return {

@@ -6,6 +6,8 @@ import { buildEvent, buildLog, HEAD_MODIFIERS, mergePatch } from '../conformance
 import { schemaValidator } from './support/schemas.ts'
 
 const text = (value: unknown): Record<string, unknown> => ({ type: 'text', text: value })
+/** The schema's view of a log item (schemas/vector-file.schema.json). */
+const validItem = schemaValidator('vector-file', '#/$defs/LogItem')
 const MODEL_SOURCE = { kind: 'model', provider: 'provider-a', model: 'model-a' }
 
 describe('builder heads', () => {
@@ -22,6 +24,7 @@ describe('builder heads', () => {
     expect(reason([1, 'aborted', 'timeout'])).toStrictEqual({ turn: 1, reason: { kind: 'aborted', reason: { kind: 'timeout' } } })
     expect(reason([1, 'error'])).toStrictEqual({ turn: 1, reason: { kind: 'error', error: { message: 'provider failed', code: 'PROVIDER_ERROR' } } })
     expect(reason([1, 'error', 'RATE_LIMITED'])).toStrictEqual({ turn: 1, reason: { kind: 'error', error: { message: 'provider failed', code: 'RATE_LIMITED' } } })
+    expect(reason([1, 'error', 503])).toStrictEqual({ turn: 1, reason: { kind: 'error', error: { message: 'provider failed', code: 503 } } })
     expect(buildEvent({ 'turn/end': [2, 'completed'] }, 7)).toMatchObject({ type: 'turn/end', seq: 7, time: 1007 })
   })
 
@@ -215,6 +218,7 @@ describe('builder errors', () => {
     [{ text: 'a', id: 'b' }, /expected exactly one head key, found \[\]/],
     [{ greeting: 'a' }, /unknown builder head "greeting"/],
     [{ toString: 'a' }, /unknown builder head "toString"/],
+    [{ user: 'a', foo: 1 }, /^unknown builder head "foo"$/],
     [{ user: 'a', tokens: 5 }, /user takes no modifier "tokens" \(it takes replace, sources, surfaceOp, ignorable, seq, time, patch, id\)/],
     [{ 'turn/end': [1, 'error'], error: 'E', text: 't' }, /turn\/end takes no modifier "error", "text" /],
     [{ event: { type: 'x/y' }, patch: {} }, /event takes no modifier "patch" \(it takes seq, time\)/],
@@ -236,8 +240,9 @@ describe('builder errors', () => {
     [{ user: 'a', replace: [1] }, /^replace takes 2 value\(s\), got \[1\]$/],
     [{ user: 'a', replace: [1, 2, 3] }, /^replace takes 2 value\(s\)/],
     [{ 'compaction/prune': [] }, /^compaction\/prune takes at least 1 value\(s\), got \[\]$/],
-  ])('%j is refused', (item, message) => {
+  ])('%j is refused, by the builder and by the schema', (item, message) => {
     expect(() => buildEvent(item, 0)).toThrow(message)
+    expect(validItem(item)).toBe(false)
   })
 
   it('buildLog names the first malformed item by its index, after building the ones before', () => {
@@ -247,7 +252,6 @@ describe('builder errors', () => {
 })
 
 describe('the vector-file schema (LogItem) and the builder', () => {
-  const validItem = schemaValidator('vector-file', '#/$defs/LogItem')
   const builds = (item: unknown): boolean => {
     try {
       buildEvent(item, 0)

@@ -1,20 +1,16 @@
 // The reports of a run: the JSON report validates against schemas/run-report.schema.json; the JUnit
 // XML is well-formed and counts failures, errors and skips right (a skip or a baselined failure is a
 // <skipped/>, an error an <error>, never a pass); the Markdown names what a CI summary needs.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { jsonReport, runReport } from '../conformance/reports/json.ts'
 import { junitReport } from '../conformance/reports/junit.ts'
 import { markdownReport } from '../conformance/reports/markdown.ts'
 import { addReportTargets, type ReportTargets } from '../conformance/reports/write.ts'
-import { projectRoot } from '../conformance/vector-cases.ts'
 import { baselinedRun, plainRun, record, SUITE, unstartedRun } from './support/fake-runs.ts'
+import { schemaValidator } from './support/schemas.ts'
 import { descendants, parseXml, unescapeXml, type XmlElement } from './support/xml.ts'
 
-const schema = JSON.parse(readFileSync(join(projectRoot, 'schemas/run-report.schema.json'), 'utf8')) as object
-const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema)
+const validate = schemaValidator('run-report')
 
 const countsOf = (element: XmlElement): number[] => ['tests', 'failures', 'errors', 'skipped'].map((name) => Number(element.attributes[name]))
 

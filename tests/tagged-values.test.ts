@@ -106,6 +106,8 @@ describe('malformed tagged values', () => {
   })
 
   it('keeps the defaults the tag table documents: symbol-key holds true, shared has two, entries may be absent', () => {
+    const object = decodeTagged({ $dsh: 'symbol-key', object: {} }) as Record<symbol, unknown>
+    expect(Object.getOwnPropertySymbols(object).map(symbol => object[symbol])).toEqual([true])
     expect(decodeTagged({ $dsh: 'shared', value: 1 })).toEqual([1, 1])
     expect(decodeTagged({ $dsh: 'sparse-array', length: 2 })).toHaveLength(2)
   })
@@ -143,8 +145,6 @@ describe('sizes a tagged value may ask for', () => {
 })
 
 describe('each tag builds the value its row of vectors/README.md names', () => {
-  const decoded = (tagged: Record<string, unknown>): unknown => decodeTagged(tagged)
-
   it('undefined (an own member), -0, NaN and the infinities', () => {
     const members = decodeTagged({ a: { $dsh: 'undefined' }, z: { $dsh: '-0' }, n: { $dsh: 'NaN' }, p: { $dsh: 'Infinity' }, m: { $dsh: '-Infinity' } }) as Record<string, unknown>
     expect(Object.keys(members)).toEqual(['a', 'z', 'n', 'p', 'm'])
@@ -155,50 +155,50 @@ describe('each tag builds the value its row of vectors/README.md names', () => {
   })
 
   it('bigint from decimal digits with an optional minus; function; symbol', () => {
-    expect([decoded({ $dsh: 'bigint', value: '12' }), decoded({ $dsh: 'bigint', value: '-3' }), decoded({ $dsh: 'bigint', value: '007' })]).toEqual([12n, -3n, 7n])
+    expect([decodeTagged({ $dsh: 'bigint', value: '12' }), decodeTagged({ $dsh: 'bigint', value: '-3' }), decodeTagged({ $dsh: 'bigint', value: '007' })]).toEqual([12n, -3n, 7n])
     for (const digits of ['12a', 'a12', '-', '1.5', '--1', '+1', '1e3', ' 1']) {
-      expect(() => decoded({ $dsh: 'bigint', value: digits })).toThrow(/tag "bigint" needs "value" to be a decimal integer/)
+      expect(() => decodeTagged({ $dsh: 'bigint', value: digits })).toThrow(/tag "bigint" needs "value" to be a decimal integer/)
     }
-    expect(typeof decoded({ $dsh: 'function' })).toBe('function')
-    expect(typeof decoded({ $dsh: 'symbol' })).toBe('symbol')
+    expect(typeof decodeTagged({ $dsh: 'function' })).toBe('function')
+    expect(typeof decodeTagged({ $dsh: 'symbol' })).toBe('symbol')
   })
 
   it('sparse-array: its length, holes where no entry is given, entries decoded', () => {
-    const array = decoded({ $dsh: 'sparse-array', length: 3, entries: { 1: { $dsh: '-0' } } }) as unknown[]
+    const array = decodeTagged({ $dsh: 'sparse-array', length: 3, entries: { 1: { $dsh: '-0' } } }) as unknown[]
     expect([array.length, 0 in array, 1 in array, 2 in array, Object.is(array[1], -0)]).toEqual([3, false, true, false, true])
-    expect(decoded({ $dsh: 'sparse-array', length: 0 })).toEqual([])
-    expect(() => decoded({ $dsh: 'sparse-array', length: 1, entries: ['a'] })).toThrow(/tag "sparse-array" needs "entries" to be an object, not \["a"\]/)
-    for (const key of ['01', '-1', '1.0', '1.5']) expect(() => decoded({ $dsh: 'sparse-array', length: 3, entries: { [key]: 'x' } })).toThrow(/has no index/)
+    expect(decodeTagged({ $dsh: 'sparse-array', length: 0 })).toEqual([])
+    expect(() => decodeTagged({ $dsh: 'sparse-array', length: 1, entries: ['a'] })).toThrow(/tag "sparse-array" needs "entries" to be an object, not \["a"\]/)
+    for (const key of ['01', '-1', '1.0', '1.5']) expect(() => decodeTagged({ $dsh: 'sparse-array', length: 3, entries: { [key]: 'x' } })).toThrow(/has no index/)
   })
 
   it('array-property: the items with one more own enumerable member, which may be any name but an index or the length', () => {
-    const array = decoded({ $dsh: 'array-property', items: [1, 2], key: 'extra', value: { $dsh: '-0' } }) as unknown[] & Record<string, unknown>
+    const array = decodeTagged({ $dsh: 'array-property', items: [1, 2], key: 'extra', value: { $dsh: '-0' } }) as unknown[] & Record<string, unknown>
     expect([Array.isArray(array), array.length, Object.keys(array), Object.is(array['extra'], -0)]).toEqual([true, 2, ['0', '1', 'extra'], true])
     expect(Object.getOwnPropertyDescriptor(array, 'extra')).toMatchObject({ enumerable: true, writable: true, configurable: true })
     // Not indexes: a leading zero, a sign, a fraction, and 2^32 - 1, which is past the last index.
     for (const key of ['01', '-1', '1.5', '4294967295']) {
-      const withKey = decoded({ $dsh: 'array-property', items: [], key, value: true }) as unknown[] & Record<string, unknown>
+      const withKey = decodeTagged({ $dsh: 'array-property', items: [], key, value: true }) as unknown[] & Record<string, unknown>
       expect([withKey.length, withKey[key]]).toEqual([0, true])
     }
   })
 
   it('self-cycle: the object with an enumerable member that is the object itself', () => {
-    const object = decoded({ $dsh: 'self-cycle', object: { a: 1 }, key: 'self' }) as Record<string, unknown>
+    const object = decodeTagged({ $dsh: 'self-cycle', object: { a: 1 }, key: 'self' }) as Record<string, unknown>
     expect(object['self']).toBe(object)
     expect(Object.keys(object)).toEqual(['a', 'self'])
     expect(Object.getOwnPropertyDescriptor(object, 'self')).toMatchObject({ enumerable: true, writable: true, configurable: true })
   })
 
   it('non-enumerable: the object with a hidden own member', () => {
-    const object = decoded({ $dsh: 'non-enumerable', object: { a: 1 }, key: 'hidden', value: { $dsh: '-0' } }) as Record<string, unknown>
+    const object = decodeTagged({ $dsh: 'non-enumerable', object: { a: 1 }, key: 'hidden', value: { $dsh: '-0' } }) as Record<string, unknown>
     expect(Object.keys(object)).toEqual(['a'])
     expect(Object.hasOwn(object, 'hidden') && Object.is(object['hidden'], -0)).toBe(true)
     expect(Object.getOwnPropertyDescriptor(object, 'hidden')?.enumerable).toBe(false)
-    expect(() => decoded({ $dsh: 'non-enumerable', object: [1], key: 'hidden', value: 1 })).toThrow(/tag "non-enumerable" needs "object" to be an object, not \[1\]/)
+    expect(() => decodeTagged({ $dsh: 'non-enumerable', object: [1], key: 'hidden', value: 1 })).toThrow(/tag "non-enumerable" needs "object" to be an object, not \[1\]/)
   })
 
   it('instance: the built-in classes the table names', () => {
-    const instance = (name: string): unknown => decoded({ $dsh: 'instance', class: name })
+    const instance = (name: string): unknown => decodeTagged({ $dsh: 'instance', class: name })
     expect(instance('Date')).toBeInstanceOf(Date)
     expect(instance('Map')).toBeInstanceOf(Map)
     expect(instance('Set')).toBeInstanceOf(Set)
@@ -212,28 +212,28 @@ describe('each tag builds the value its row of vectors/README.md names', () => {
   })
 
   it('instance: any other name is a class of that name whose one own member is value (null unless given)', () => {
-    const widget = decoded({ $dsh: 'instance', class: 'Widget', value: { id: 'm' } }) as Record<string, unknown>
+    const widget = decodeTagged({ $dsh: 'instance', class: 'Widget', value: { id: 'm' } }) as Record<string, unknown>
     expect([widget.constructor.name, Object.keys(widget), widget['value']]).toEqual(['Widget', ['value'], { id: 'm' }])
     expect(prototypeOf(widget)).not.toBe(Object.prototype)
-    expect((decoded({ $dsh: 'instance', class: 'Gadget' }) as Record<string, unknown>)['value']).toBeNull()
+    expect((decodeTagged({ $dsh: 'instance', class: 'Gadget' }) as Record<string, unknown>)['value']).toBeNull()
   })
 
   it('nested: the leaf, decoded, inside depth arrays', () => {
-    expect(decoded({ $dsh: 'nested', depth: 3, leaf: 'x' })).toEqual([[['x']]])
-    expect(decoded({ $dsh: 'nested', depth: 0, leaf: 'x' })).toBe('x')
-    expect(Object.is((decoded({ $dsh: 'nested', depth: 1, leaf: { $dsh: '-0' } }) as unknown[])[0], -0)).toBe(true)
-    expect(() => decoded({ $dsh: 'nested', depth: MOST_BUILT_ELEMENTS, leaf: 0 })).not.toThrow()
+    expect(decodeTagged({ $dsh: 'nested', depth: 3, leaf: 'x' })).toEqual([[['x']]])
+    expect(decodeTagged({ $dsh: 'nested', depth: 0, leaf: 'x' })).toBe('x')
+    expect(Object.is((decodeTagged({ $dsh: 'nested', depth: 1, leaf: { $dsh: '-0' } }) as unknown[])[0], -0)).toBe(true)
+    expect(() => decodeTagged({ $dsh: 'nested', depth: MOST_BUILT_ELEMENTS, leaf: 0 })).not.toThrow()
   })
 
   it('null-prototype: the members on an object with no prototype', () => {
-    const object = decoded({ $dsh: 'null-prototype', object: { a: { $dsh: '-0' } } }) as Record<string, unknown>
+    const object = decodeTagged({ $dsh: 'null-prototype', object: { a: { $dsh: '-0' } } }) as Record<string, unknown>
     expect(prototypeOf(object)).toBeNull()
     expect(Object.keys(object)).toEqual(['a'])
     expect(Object.is(object['a'], -0)).toBe(true)
   })
 
   it('with-prototype array: the prototype is an empty array', () => {
-    const onArray = decoded({ $dsh: 'with-prototype', value: [1], prototype: 'array' }) as unknown[]
+    const onArray = decodeTagged({ $dsh: 'with-prototype', value: [1], prototype: 'array' }) as unknown[]
     expect(Reflect.ownKeys(prototypeOf(onArray) as object)).toEqual(['length'])
   })
 
@@ -246,6 +246,6 @@ describe('each tag builds the value its row of vectors/README.md names', () => {
   })
 
   it('takes only a string naming one of its tags: an inherited name is no tag', () => {
-    for (const name of ['toString', 'constructor', '__proto__']) expect(() => decoded({ $dsh: name })).toThrow(MalformedTaggedValue)
+    for (const name of ['toString', 'constructor', '__proto__']) expect(() => decodeTagged({ $dsh: name })).toThrow(MalformedTaggedValue)
   })
 })

@@ -142,6 +142,10 @@ describe('a malformed vector file', () => {
     expect(refusal('      - {greeting: one}\n')).toBe(`${INVALID}line 9, /cases/0/log/0: key "greeting" is not allowed here`)
   })
 
+  it('names the line a key at fault is written on, in a mapping written over several lines', () => {
+    expect(refusal('      - user: one\n        id: u\n        tokens: 5\n')).toBe(`${INVALID}line 11, /cases/0/log/0: key "tokens" is not allowed here`)
+  })
+
   it('is refused naming the line of an item with no head, an empty prune, a list of the wrong length', () => {
     expect(refusal('      - {text: one}\n')).toBe(`${INVALID}line 9, /cases/0/log/0: must not be an item of modifiers only, with no head`)
     expect(refusal('      - {user: one}\n      - {compaction/prune: []}\n')).toBe(`${INVALID}line 10, /cases/0/log/1/compaction~1prune: must not be an empty list`)
@@ -176,6 +180,15 @@ describe('a malformed vector file', () => {
       - surface: {baseSeq: {$dsh: no-such-tag}}
         expect: {accept: true}
 `))).toThrow(/^vectors\/05-surface\/cases\.yaml:12: case c1: step 1: .*no-such-tag/)
+  })
+
+  it('with a malformed tagged value in its header names the header and its line', () => {
+    expect(() => load(caseYaml(`    header: {id: s1, version: {$dsh: no-such-tag}}
+    log: []
+    steps:
+      - load: {}
+        expect: {accept: true}
+`))).toThrow(/^vectors\/05-surface\/cases\.yaml:8: case c1: header: .*no-such-tag/)
   })
 
   it('with a malformed tagged value in an expected value names the step', () => {

@@ -7,6 +7,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { Adapter } from '../adapter.ts'
 import { openAdapter } from '../adapter-runs.ts'
 import { vectorsDir } from '../vector-cases.ts'
+import type { FuzzSummary } from '../../generated/types/index.ts'
 import { fuzz, type Finding, type FuzzProgress, type FuzzReport } from './driver.ts'
 import { appliesTo, readKnownDivergences, type KnownClass, type KnownDivergences } from './known.ts'
 import { FUZZ_USAGE, parseFuzzOptions, type FuzzCommandOptions } from './options.ts'
@@ -50,7 +51,7 @@ function findingLines(finding: Finding, outDir: string): string[] {
 const SUMMARY_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/fuzz-summary.schema.json'
 
 /** The summary file (schemas/fuzz-summary.schema.json): no timings, so two runs of a seed differ only where the adapter's answers do. */
-function summaryOf(report: FuzzReport): unknown {
+function summaryOf(report: FuzzReport): FuzzSummary {
   const { durationMs: _durationMs, ...rest } = report
   return { $schema: SUMMARY_SCHEMA, ...rest }
 }

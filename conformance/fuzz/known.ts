@@ -15,11 +15,12 @@
 //       adapter: rejects HEADER_CWD_NOT_ABSOLUTE
 //       why: cwd is absolute by the running platform
 import { readFileSync } from 'node:fs'
-import { parse as parseYaml, YAMLParseError } from 'yaml'
+import { parse as parseYaml } from 'yaml'
 import { globToRegExp } from '../filters.ts'
 import type { KnownClass, KnownDivergences } from '../../generated/types/index.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
 import { shapesOf, type Disagreement } from './compare.ts'
+import { errorMessage } from '../wording.ts'
 
 // The file's shape is schemas/known-divergences.schema.json; its types are generated from it.
 export type { KnownClass, KnownDivergences }
@@ -28,13 +29,13 @@ const MATCHED = ['operation', 'reference', 'adapter', 'shapes'] as const
 
 /** Reads a known-divergences file; throws an Error naming what is wrong. */
 export function readKnownDivergences(path: string): KnownDivergences {
+  // A missing file names itself; a YAML error names only its line.
+  const text = readFileSync(path, 'utf8')
   let document: unknown
   try {
-    document = parseYaml(readFileSync(path, 'utf8'))
+    document = parseYaml(text)
   } catch (error) {
-    // A missing file already names itself; a YAML error names only its line.
-    if (error instanceof YAMLParseError) throw new Error(`${path}: not YAML: ${error.message}`)
-    throw error
+    throw new Error(`${path}: not YAML: ${errorMessage(error)}`)
   }
   return knownDivergencesFrom(document, path)
 }

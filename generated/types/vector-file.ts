@@ -82,7 +82,7 @@ export interface Step {
 }
 
 /**
- * One item of builder notation (vectors/README.md): exactly one head key, which says what event it builds, and only the modifiers that head takes. Values are not constrained beyond the number of values a head's list argument has: vectors build malformed events on purpose.
+ * One item of builder notation (vectors/README.md): exactly one head key, which says what event it builds, and only the modifiers that head takes. Values are constrained only where the builder needs them (the number of values of a list argument, the seqs of compaction/summary as a non-empty list, an event that is a mapping): vectors build malformed events on purpose.
  */
 export type LogItem = {
   [k: string]: unknown;

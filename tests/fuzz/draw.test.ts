@@ -93,6 +93,7 @@ describe('the fuzzer\'s probes', () => {
   it('give append the run\'s session header, as an append step gets its case\'s, for the legacy message ids of its log', () => {
     const run = RUNS.find(candidate => candidate.olderShapes === true && candidate.events.length > 1)!
     const probe = deriveProbe(run, 'append')!
+    expect(run.header).toBeDefined()
     expect(probe.header).toBe(run.header)
     expect(probeInput(probe)).toEqual({ header: run.header, events: probe.events, candidate: probe.candidate, time: probe.candidateTime })
     expect(Object.keys(probeInput({ ...probe, header: undefined }))).toEqual(['events', 'candidate', 'time'])
