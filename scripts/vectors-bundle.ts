@@ -12,6 +12,7 @@ export function buildBundle(): string {
   const cases = loadVectorCases()
   const suite = suiteIdentity(cases)
   const bundle = {
+    $schema: 'https://dsh-session-conformance.dev/schemas/v0/vector-bundle.schema.json',
     comment: 'Generated from vectors/**/*.yaml by scripts/vectors-bundle.ts — do not edit. Format: vectors/README.md.',
     suiteVersion: suite.version,
     contentHash: suite.contentHash,

@@ -7,6 +7,10 @@ import type { Expectation } from './vector-file.js'
  * The suite's cases, in suite order, and the identity of the suite they make up.
  */
 export interface VectorBundle {
+  /**
+   * The $id of this schema.
+   */
+  $schema: "https://dsh-session-conformance.dev/schemas/v0/vector-bundle.schema.json";
   comment: string;
   /**
    * The suite's package version.
