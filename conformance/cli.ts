@@ -7,7 +7,7 @@ import { describeFilters, listLines } from './filters.ts'
 import { matrixCommand } from './matrix-command.ts'
 import { runCommand } from './run-command.ts'
 import { serve } from './serve.ts'
-import { loadVectorCases } from './vector-cases.ts'
+import { loadVectorCases, VectorFileError } from './vector-cases.ts'
 
 /** Whether a run or matrix is under way; an exit before it is done is a failure of the run. */
 let runUnderway = false
@@ -74,6 +74,21 @@ async function main(args: string[]): Promise<number> {
     console.error(`${options.error}\n\n${USAGE}`)
     return 2
   }
+  return withVectors(() => vectorCommand(command as Command, options))
+}
+
+/** A malformed vector file is a fault of the suite's files, not of an adapter: said plainly, exit 2. */
+async function withVectors(command: () => Promise<number>): Promise<number> {
+  try {
+    return await command()
+  } catch (error) {
+    if (!(error instanceof VectorFileError)) throw error
+    console.error(`dsh-conformance: a vector file is malformed, so the suite cannot be loaded: ${error.message}`)
+    return 2
+  }
+}
+
+async function vectorCommand(command: Command, options: CommandOptions): Promise<number> {
   if (command === 'list') {
     const lines = listLines(loadVectorCases(), options.filters)
     // As run and matrix do: a filter that matches nothing is most likely a mistyped one.
@@ -84,7 +99,7 @@ async function main(args: string[]): Promise<number> {
     for (const line of lines) console.log(line)
     return 0
   }
-  return runOrMatrix(command as 'run' | 'matrix', options)
+  return runOrMatrix(command, options)
 }
 
 // A reader that stops reading (`dsh-conformance list | head`) is no error of ours: end quietly, as

@@ -65,6 +65,9 @@ export function loadVectorCases(dir: string = vectorsDir): VectorCase[] {
   return listVectorFiles(dir).flatMap((path) => loadVectorFile(path, relative(projectRoot, path)))
 }
 
+/** A vector file the suite cannot use: its message names the file, the line and what is wrong. */
+export class VectorFileError extends Error {}
+
 /** A fault of one part of a case, named by its path inside the case (`['log', 2]`). */
 class CaseFault extends Error {
   constructor(readonly where: readonly (string | number)[], message: string) {
@@ -119,11 +122,11 @@ function schemaErrorLines(errors: readonly ErrorObject[], at: (path: (string | n
 export function loadVectorFile(path: string, name: string): VectorCase[] {
   const lineCounter = new LineCounter()
   const parsed = parseDocument(readFileSync(path, 'utf8'), { lineCounter })
-  if (parsed.errors.length > 0) throw new Error(`${name}: not YAML: ${parsed.errors[0]!.message}`)
+  if (parsed.errors.length > 0) throw new VectorFileError(`${name}: not YAML: ${parsed.errors[0]!.message}`)
   const document: unknown = parsed.toJS()
   const at = (nodePath: readonly (string | number)[], key?: string): number | undefined => lineOf(parsed, lineCounter, nodePath, key)
   if (!validateVectorFile(document)) {
-    throw new Error(`${name}: not a valid vector file: ${schemaErrorLines(validateVectorFile.errors ?? [], at).join('; ')}`)
+    throw new VectorFileError(`${name}: not a valid vector file: ${schemaErrorLines(validateVectorFile.errors ?? [], at).join('; ')}`)
   }
   const file = document as { chapter: string; cases: Record<string, unknown>[] }
   return file.cases.map((rawCase, index) => {
@@ -132,7 +135,7 @@ export function loadVectorFile(path: string, name: string): VectorCase[] {
     } catch (error) {
       const where = error instanceof CaseFault ? error.where : []
       const line = at(['cases', index, ...where]) ?? at(['cases', index])
-      throw new Error(`${name}:${line}: case ${String(rawCase['id'])}: ${partName(where)}${errorMessage(error)}`)
+      throw new VectorFileError(`${name}:${line}: case ${String(rawCase['id'])}: ${partName(where)}${errorMessage(error)}`)
     }
   })
 }

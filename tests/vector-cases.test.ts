@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadVectorFile, type VectorCase } from '../conformance/vector-cases.ts'
+import { loadVectorFile, VectorFileError, type VectorCase } from '../conformance/vector-cases.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'vector-cases-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -201,5 +201,6 @@ describe('a malformed vector file', () => {
 
   it('that is not YAML is refused as such', () => {
     expect(() => load('  - id: [unclosed\n')).toThrow(/^vectors\/05-surface\/cases\.yaml: not YAML: /)
+    expect(() => load('  - id: [unclosed\n')).toThrow(VectorFileError)
   })
 })

@@ -15,10 +15,13 @@ export interface CliOutcome {
   stderr: string
 }
 
-/** Runs the CLI with `args` (and `env` over this process's environment); a non-zero exit is returned, not thrown. */
-export async function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+/**
+ * Runs the CLI with `args` (and `env` over this process's environment) from the project at `root`; a
+ * non-zero exit is returned, not thrown.
+ */
+export async function runCli(args: readonly string[], env: Record<string, string> = {}, root = projectRoot): Promise<CliOutcome> {
   try {
-    const { stdout, stderr } = await execute('node', [...CLI, ...args], { cwd: projectRoot, env: { ...process.env, ...env } })
+    const { stdout, stderr } = await execute('node', [...CLI, ...args], { cwd: root, env: { ...process.env, ...env } })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const failed = error as CliOutcome

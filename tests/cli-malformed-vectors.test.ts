@@ -1,0 +1,42 @@
+// A malformed vector file stops `run`, `list` and `matrix` before any case runs: the CLI names the file,
+// the line and what is wrong, exits 2 and prints no stack. The CLI runs from a copy of the project
+// whose vectors hold one broken file.
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { projectRoot } from '../conformance/vector-cases.ts'
+import { runCli } from './support/cli.ts'
+
+const copy = mkdtempSync(join(tmpdir(), 'dsh-broken-vectors-'))
+afterAll(() => rmSync(copy, { recursive: true, force: true }))
+
+for (const entry of ['conformance', 'reference', 'schemas', 'spec', 'vectors', 'package.json']) cpSync(join(projectRoot, entry), join(copy, entry), { recursive: true })
+symlinkSync(join(projectRoot, 'node_modules'), join(copy, 'node_modules'))
+writeFileSync(join(copy, 'vectors/05-surface/zz-broken.yaml'), `chapter: 05-surface
+title: a file with one broken log item
+cases:
+  - id: broken-one
+    title: a user message with a modifier it does not read
+    requirements: [SURF-3]
+    profile: reader
+    log:
+      - {user: one, tokens: 5}
+    steps:
+      - surface: {}
+        expect: {accept: true}
+`)
+
+const REFUSAL = 'dsh-conformance: a vector file is malformed, so the suite cannot be loaded: '
+  + 'vectors/05-surface/zz-broken.yaml: not a valid vector file: line 9, /cases/0/log/0: key "tokens" is not allowed here\n'
+
+describe('a malformed vector file', () => {
+  it.each([
+    [['list']],
+    [['run', '--adapter', 'reference', '--case', 'surf-*']],
+    [['matrix', '--adapter', 'reference', '--case', 'surf-*']],
+  ])('stops %j with exit 2, naming the file and line', async (args) => {
+    const outcome = await runCli(args, {}, copy)
+    expect(outcome).toEqual({ code: 2, stdout: '', stderr: REFUSAL })
+  })
+})
