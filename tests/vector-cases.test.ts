@@ -146,6 +146,15 @@ describe('a malformed vector file', () => {
     expect(refusal('      - user: one\n        id: u\n        tokens: 5\n')).toBe(`${INVALID}line 11, /cases/0/log/0: key "tokens" is not allowed here`)
   })
 
+  it('is refused naming a step member its operation does not take, a misspelt one included', () => {
+    expect(() => load(caseYaml('    log: []\n    steps:\n      - surface: {baseseq: 0}\n        expect: {accept: true}\n'))).toThrow(
+      new Error(`${INVALID}line 10, /cases/0/steps/0/surface: key "baseseq" is not allowed here`),
+    )
+    expect(() => load(caseYaml('    log: []\n    steps:\n      - headerEquals: {left: {}, right: {}, events: []}\n        expect: {accept: true}\n'))).toThrow(
+      new Error(`${INVALID}line 10, /cases/0/steps/0/headerEquals: key "events" is not allowed here`),
+    )
+  })
+
   it('is refused naming the line of an item with no head, an empty prune, a list of the wrong length', () => {
     expect(refusal('      - {text: one}\n')).toBe(`${INVALID}line 9, /cases/0/log/0: must not be an item of modifiers only, with no head`)
     expect(refusal('      - {user: one}\n      - {compaction/prune: []}\n')).toBe(`${INVALID}line 10, /cases/0/log/1/compaction~1prune: must not be an empty list`)

@@ -11,12 +11,12 @@ import { join } from 'node:path'
 const catalog = readSpecCatalog(fileURLToPath(new URL('../spec/', import.meta.url)))
 const cases = loadVectorCases()
 
-/** Each profile's operations, from the table of spec/profiles.md (its first and third columns). */
-function profileOperations(): Map<string, Set<string>> {
-  const table = readFileSync(join(projectRoot, 'spec/profiles.md'), 'utf8').split('\n').filter((line) => /^\| `[a-z]+` \|/.test(line))
-  return new Map(table.map((line) => {
+/** The rows of a table in spec/`file` whose first cell is a backticked name: that name, and the backticked names of the third cell. */
+function specTable(file: string): Map<string, Set<string>> {
+  const rows = readFileSync(join(projectRoot, 'spec', file), 'utf8').split('\n').filter((line) => /^\| `[A-Za-z]+` \|/.test(line))
+  return new Map(rows.map((line) => {
     const cells = line.split('|').map((cell) => cell.trim())
-    return [cells[1]!.replace(/`/g, ''), new Set([...cells[3]!.matchAll(/`([A-Za-z]+)`/g)].map((match) => match[1]!))]
+    return [cells[1]!.replace(/`/g, ''), new Set([...cells[3]!.matchAll(/`([A-Za-z][A-Za-z0-9]*)`/g)].map((match) => match[1]!))]
   }))
 }
 
@@ -61,12 +61,27 @@ describe('vector files', () => {
   })
 
   it("use only their profile's operations, a writer case also load, surface and messages (spec/profiles.md)", () => {
-    const operations = profileOperations()
+    const operations = specTable('profiles.md')
     expect([...operations.keys()].sort()).toEqual(['compaction', 'fork', 'jsonl', 'reader', 'relations', 'repair', 'writer'])
     const writerChecks = new Set(['load', 'surface', 'messages'])
     const foreign = cases.flatMap((vector) => vector.steps
       .filter((step) => !operations.get(vector.profile)?.has(step.operation) && !(vector.profile === 'writer' && writerChecks.has(step.operation)))
       .map((step) => `${vector.id} (${vector.profile}) uses ${step.operation}`))
+    expect(foreign).toEqual([])
+  })
+
+  it('let a step carry only inputs its operation takes: those of its row in spec/00-processing.md, and PROC-9\'s for one over a log', () => {
+    const schema = JSON.parse(readFileSync(join(projectRoot, 'schemas/vector-file.schema.json'), 'utf8'))
+    const logInputs = Object.keys(schema.$defs.LogInputs.properties)
+    const rows = specTable('00-processing.md')
+    const foreign: string[] = []
+    for (const [operation, member] of Object.entries(schema.$defs.Step.properties as Record<string, { properties?: object; allOf?: unknown[] }>)) {
+      if (operation === 'expect' || operation === 'append') continue
+      const inputs = rows.get(operation)
+      const members = [...Object.keys(member.properties ?? {}), ...(member.allOf === undefined ? [] : logInputs)]
+      for (const name of members) if (!inputs?.has(name) && !(inputs?.has('events') && logInputs.includes(name))) foreign.push(`${operation}.${name}`)
+    }
+    expect(rows.size).toBe(16)
     expect(foreign).toEqual([])
   })
 

@@ -60,25 +60,67 @@ export interface Case {
 
 export interface Step {
   expect: Expectation;
-  load?: {};
+  load?: LogInputs;
   /**
    * A builder item: the candidate event.
    */
   append?: LogItem;
-  surface?: {};
-  messages?: {};
-  requestHeader?: {};
-  requestContext?: {};
-  relations?: {};
-  repair?: {};
-  resume?: {};
-  compactionState?: {};
-  regionBalance?: {};
-  fork?: {};
-  decodeJsonl?: {};
-  encodeJsonl?: {};
-  artifactPath?: {};
-  headerEquals?: {};
+  surface?: LogInputs & {
+    baseSeq?: unknown;
+  };
+  messages?: LogInputs;
+  requestHeader?: LogInputs & {
+    atSeq?: unknown;
+  };
+  requestContext?: LogInputs & {
+    atSeq?: unknown;
+  };
+  relations?: LogInputs;
+  repair?: LogInputs;
+  resume?: LogInputs & {
+    now?: unknown;
+  };
+  compactionState?: LogInputs & {
+    entry?: unknown;
+  };
+  regionBalance?: LogInputs & {
+    seq?: unknown;
+    start?: unknown;
+    end?: unknown;
+  };
+  fork?: LogInputs & {
+    boundary?: unknown;
+    childId?: unknown;
+    now?: unknown;
+  };
+  decodeJsonl?: {
+    text?: unknown;
+    base64?: unknown;
+    encoding?: unknown;
+  };
+  encodeJsonl?: {
+    header?: unknown;
+    batches?: unknown;
+  };
+  artifactPath?: {
+    sessionId?: unknown;
+    cwd?: unknown;
+    encoding?: unknown;
+  };
+  headerEquals?: {
+    left?: unknown;
+    right?: unknown;
+  };
+}
+
+/**
+ * The input members every operation over a log takes (spec/00-processing.md, PROC-9); a step may lay any of them over the case's. A step's own members are its operation's inputs and no others, so a misspelt one is refused rather than ignored.
+ */
+export interface LogInputs {
+  events?: unknown;
+  header?: unknown;
+  sessionId?: unknown;
+  vocabulary?: unknown;
 }
 
 /**
