@@ -26,7 +26,8 @@ export interface MutationCase {
   events: unknown[]
   candidate?: unknown
   code: string
-  seq: number
+  /** The seq the rejection carries; absent for a fault of the session header, which carries none (PROC-1). */
+  seq?: number
 }
 
 export interface Mutation {

@@ -79,7 +79,7 @@ describe('fuzz', () => {
   })
 
   it('gives an in-process operation that never answers its timeout, as a failure', async () => {
-    const report = await fuzz(surfaceAnswering(() => new Promise(() => {})), { runs: 3, seed: 1, outDir: tempFolder(), maxEvents: 10, only: ['surface'], timeoutMs: 50, maxShrinkChecks: 3 })
+    const report = await fuzz(surfaceAnswering(() => new Promise(() => {})), { runs: 10, seed: 1, outDir: tempFolder(), maxEvents: 10, only: ['surface'], timeoutMs: 50, maxShrinkChecks: 3 })
     expect(report.findings.map(finding => [finding.operation, finding.reference, finding.adapter])).toEqual([['surface', 'accepts', 'fails: timeout']])
   })
 

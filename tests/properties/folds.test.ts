@@ -131,7 +131,7 @@ describe('folds over generated logs', () => {
       const applicable = applicableMutations(log, appendMutations)
       fc.pre(applicable.length > 0)
       const mutated = applicable[pick % applicable.length]!.apply(log, chooserFromInts(choices))
-      const event = log.events[mutated.seq]!
+      const event = log.events[mutated.seq!]!
       const prefix: Log = { header: log.header, events: mutated.events }
       const before = { surface: surfaceOf(prefix), messages: messagesOf(prefix), violations: violationsOf(prefix), events: structuredClone(prefix.events) }
       const rejected = reference.append({ ...prefix, candidate: mutated.candidate, time: event.time })
