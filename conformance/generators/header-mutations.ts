@@ -1,7 +1,7 @@
 // Mutation operators that break the session header of a valid log: each breaks one rule of chapter 03
 // or 18, so load rejects the log with that rule's code and no seq (PROC-1). The events are left as they
 // are, so a second fault in them tells the order of the header checks (META-4, PROC-2).
-import type { Chooser } from './choices.ts'
+import { pick, type Chooser } from './choices.ts'
 import type { JsonObject } from './events.ts'
 import type { LogInput, Mutation, MutationCase } from './mutation-kit.ts'
 import { isRecord } from './surface-model.ts'
@@ -12,10 +12,6 @@ interface HeaderSpec {
   rule: string
   /** Changes the (copied) header so that it breaks the rule. */
   edit(header: JsonObject, chooser: Chooser): void
-}
-
-function pick<T>(chooser: Chooser, values: readonly T[]): T {
-  return values[chooser.int(values.length)]!
 }
 
 function defineHeaderMutation(spec: HeaderSpec): Mutation {
