@@ -75,14 +75,18 @@ describe('vector files', () => {
     const logInputs = Object.keys(schema.$defs.LogInputs.properties)
     const rows = specTable('00-processing.md')
     const foreign: string[] = []
-    for (const [operation, member] of Object.entries(schema.$defs.Step.properties as Record<string, { properties?: object; allOf?: unknown[] }>)) {
+    const open: string[] = []
+    type MemberSchema = { properties?: object; allOf?: unknown[]; additionalProperties?: boolean; unevaluatedProperties?: boolean }
+    for (const [operation, member] of Object.entries(schema.$defs.Step.properties as Record<string, MemberSchema>)) {
       if (operation === 'expect' || operation === 'append') continue
+      if (member.additionalProperties !== false && member.unevaluatedProperties !== false) open.push(operation)
       const inputs = rows.get(operation)
       const members = [...Object.keys(member.properties ?? {}), ...(member.allOf === undefined ? [] : logInputs)]
       for (const name of members) if (!inputs?.has(name) && !(inputs?.has('events') && logInputs.includes(name))) foreign.push(`${operation}.${name}`)
     }
     expect(rows.size).toBe(16)
     expect(foreign).toEqual([])
+    expect(open).toEqual([])
   })
 
   it('live in the folder of the chapter they name', () => {

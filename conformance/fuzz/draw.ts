@@ -129,7 +129,9 @@ function withSecondFault(first: MutationCase, chooser: Chooser): MutationCase {
   if (candidates.length === 0) return first
   const second = candidates[chooser.int(candidates.length)]!
   try {
-    return { ...second.apply(broken, chooser), mutation: `${first.mutation}${FAULT_SEPARATOR}${second.name}` }
+    const twice = second.apply(broken, chooser)
+    // A header fault has no seq: the run's event fault stays the first one's.
+    return { ...twice, seq: twice.seq ?? first.seq, mutation: `${first.mutation}${FAULT_SEPARATOR}${second.name}` }
   } catch {
     return first
   }

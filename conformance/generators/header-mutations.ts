@@ -49,7 +49,7 @@ export const headerCwdRelative = defineHeaderMutation({
   edit: (header, chooser) => { header['cwd'] = pick(chooser, ['work/repo', '', 'C:repo', '~/repo', '.']) },
 })
 
-/** A member of META-8 with a value of the wrong type. */
+/** A member of META-8 with a value it may not have (of the wrong type, or not the one value allowed). */
 const WRONG_OPTIONAL_MEMBERS: ReadonlyArray<[string, JsonObject[string]]> = [
   ['parentSession', 5], ['seedLength', -1], ['origin', 'parent'], ['delegationDepth', 1.5], ['agentPreset', null],
 ]

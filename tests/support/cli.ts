@@ -1,5 +1,5 @@
-// The dsh-conformance CLI run as a child process from the project's root, for the tests of its exit
-// status and output.
+// The dsh-conformance CLI run as a child process, from the project's root or from a copy of it, for the
+// tests of its exit status and output.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { projectRoot } from '../../conformance/vector-cases.ts'
