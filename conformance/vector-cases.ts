@@ -103,7 +103,10 @@ function lineOf(document: Document, lineCounter: LineCounter, path: readonly (st
   return offset === undefined ? undefined : lineCounter.linePos(offset).line
 }
 
-/** One line per schema error, each at the line its value starts: `if` wrappers dropped (the errors of their `then` follow), a key at fault named, a `not` said by its description. */
+/**
+ * One line per schema error, each at the line its value (or the key at fault) starts: `if` wrappers
+ * dropped (the errors of their `then` follow), a key at fault named, a `not` said by its description.
+ */
 function schemaErrorLines(errors: readonly ErrorObject[], at: (path: (string | number)[], key?: string) => number | undefined): string[] {
   const lines = errors.filter((error) => error.keyword !== 'if' && error.keyword !== 'propertyNames').map((error) => {
     // A JSON pointer's segments; YAML sequences take an index written as a string too.
@@ -193,7 +196,8 @@ function expandCase(rawCase: Record<string, unknown>, chapter: string, file: str
   // An unknown or malformed tagged value is a fault of the vector: report it now, not mid-run.
   within(['header'], () => decodeTagged(rawCase['header']))
   for (const [index, event] of logEvents.entries()) within(['log', index], () => decodeTagged(event))
-  for (const [index, step] of steps.entries()) within(['steps', index], () => decodeTagged([step.input, 'value' in step.expect ? step.expect.value : null]))
+  // A step's own members and expectation: what its input adds to the header and log checked above.
+  for (const [index, rawStep] of (rawCase['steps'] as unknown[]).entries()) within(['steps', index], () => decodeTagged(rawStep))
   return {
     id: String(rawCase['id']),
     title: String(rawCase['title']),

@@ -9,21 +9,10 @@ import { describe, expect, it } from 'vitest'
 import { baselineFrom } from '../conformance/baseline.ts'
 import { knownDivergencesFrom } from '../conformance/fuzz/known.ts'
 import { projectRoot } from '../conformance/vector-cases.ts'
-import { errorsOf, schemaValidator } from './support/schemas.ts'
-
+import { accepts, errorsOf, schemaValidator } from './support/schemas.ts'
 
 const yamlFiles = (folder: string): string[] =>
   readdirSync(join(projectRoot, folder)).filter((name) => name.endsWith('.yaml')).map((name) => join(projectRoot, folder, name))
-
-/** Whether `read` accepts the document, without throwing. */
-function accepts(read: () => unknown): boolean {
-  try {
-    read()
-    return true
-  } catch {
-    return false
-  }
-}
 
 describe('the vector bundle', () => {
   it('validates, with as many cases as it says', () => {

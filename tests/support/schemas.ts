@@ -20,3 +20,13 @@ export function schemaValidator(name: string, fragment = ''): ValidateFunction {
 
 /** The first few errors of the last validation, for an assertion's message. */
 export const errorsOf = (validate: ValidateFunction): string => JSON.stringify(validate.errors?.slice(0, 3))
+
+/** Whether `read` accepts its document: it returns rather than throws. The reader's verdict, to set beside a schema's. */
+export function accepts(read: () => unknown): boolean {
+  try {
+    read()
+    return true
+  } catch {
+    return false
+  }
+}
