@@ -138,6 +138,9 @@ export function distinctRunNames(runs: readonly { label: string; adapter?: { nam
   return runs.map((run) => (count.get(nameOf(run))! > 1 && run.adapter ? `${run.adapter.name} ${run.adapter.version}` : nameOf(run)))
 }
 
+/** An adapter as a warning names it: its name and version, and how the command line gave it when that differs. */
 export function adapterTitle(run: AdapterRun): string {
-  return run.adapter === undefined ? run.label : `${run.adapter.name} ${run.adapter.version}`
+  if (run.adapter === undefined) return run.label
+  const title = `${run.adapter.name} ${run.adapter.version}`
+  return run.label === run.adapter.name ? title : `${title} (${run.label})`
 }

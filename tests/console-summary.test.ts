@@ -1,7 +1,7 @@
 // The closing table of `dsh-conformance run`: counts and a verdict per adapter, printed for one adapter
 // too, so that a run that --strict-baseline fails does not read like a pass.
 import { describe, expect, it } from 'vitest'
-import { adapterSummary, overallSummary } from '../conformance/console-summary.ts'
+import { adapterSummary, overallSummary, wrapped } from '../conformance/console-summary.ts'
 import { compareWithBaseline } from '../conformance/baseline.ts'
 import type { AdapterRun } from '../conformance/results.ts'
 import { BASELINE, baselinedRun, CASES, META, plainRun, SUITE, unstartedRun } from './support/fake-runs.ts'
@@ -31,6 +31,23 @@ describe('the closing table of a run', () => {
   })
 })
 
+describe('the closing table, whole', () => {
+  it('has a header, then per run its counts, its NEW FAIL and NEW PASS counts (- without a baseline) and its verdict', () => {
+    expect(overallSummary([plainRun(), baselinedRun(), unstartedRun()], false).split('\n')).toEqual([
+      'adapter                            passed   failed   errors  skipped NEW FAIL NEW PASS  verdict',
+      // Two runs of one name are told apart by their versions.
+      'fake-impl 1.2.3                         2        2        1        1        -        -  FAILED',
+      'fake-impl 1.2.3                         2        2        1        1        2        1  FAILED',
+      'broken-cmd --flag                       0        0        0        0        -        -  not started',
+    ])
+  })
+
+  it('names a run by an escaped name, padded to its column', () => {
+    const run = { ...plainRun(), adapter: { ...META, name: 'impl\u001b[8m' } }
+    expect(overallSummary([run], false).split('\n')[1]).toBe('impl\\u001b[8m                           2        2        1        1        -        -  FAILED')
+  })
+})
+
 describe('claims a run did not back', () => {
   const skipped = (id: string, reason: string) => ({ id, status: 'skip' as const, reason })
 
@@ -54,3 +71,99 @@ describe('claims a run did not back', () => {
     expect(verdictOf(run, false)).toBe('FAILED (no case ran)')
   })
 })
+
+describe('the summary of one adapter, line by line', () => {
+  const heading = [
+    'fake-impl 1.2.3 (javascript; profiles: reader, relations, jsonl)',
+    '  chapter                     passed  failed  errors skipped',
+    '  05-surface                       1       1       1       0',
+    '  13-compaction                    0       1       0       1',
+    '  19-jsonl                         1       0       0       0',
+    '  total                            2       2       1       1',
+    '  requirements with failures or errors (4 of 5; (failed + errors)/cases):',
+    '    PROC-7 1/1, SURF-1 1/2, SURF-5 2/2, COMP-2 1/2',
+  ]
+  const surfB = 'step 0 (surface): value differs at $.nodes[0]: expected 3, actual 2'
+  // A control character is escaped on a terminal; a lone surrogate is not a control character.
+  const surfC = 'load threw: odd text: <tag> & "quotes" ]]> \\u0001 lone \ud800 done'
+  const compB = 'step 0 (relations): value differs at $.violations[1] (logs diverge at seq 3): expected {"code":"X"}, actual undefined'
+
+  it('without a baseline: the chapters, the failing requirements, then each fail and error in case order', () => {
+    expect(adapterSummary(plainRun(), CASES).split('\n')).toEqual([
+      ...heading,
+      `  FAIL surf-b: ${surfB}`,
+      `  ERROR surf-c: ${surfC}`,
+      `  FAIL comp-b: ${compB}`,
+      '2 passed, 2 failed, 1 error, 1 skipped',
+    ])
+  })
+
+  it('with a baseline: its verdict, then the NEW FAILs with their reasons and the NEW PASSes with the listed ones', () => {
+    expect(adapterSummary(baselinedRun(), CASES).split('\n')).toEqual([
+      ...heading,
+      '  baseline baselines/fake.yaml: 1 known failures still fail, 2 NEW FAIL, 1 NEW PASS',
+      `  NEW FAIL surf-b: ${surfB}`,
+      `  NEW FAIL surf-c: ${surfC}`,
+      '  NEW PASS jsonl-a (listed as: scope-jsonl: JSONL-6 not in the package)',
+      '2 passed, 2 failed, 1 error, 1 skipped (1 known failures in the baseline)',
+    ])
+  })
+
+  it('counts the listed cases that did not run, gives the baseline\'s notes and a protocol broken after the last case', () => {
+    const outcomes = plainRun().outcomes.filter((outcome) => outcome.id !== 'comp-b' && outcome.status !== 'error')
+    const baseline = compareWithBaseline(outcomes, BASELINE, { source: 'b.yaml', adapter: 'another-impl', suite: SUITE })
+    const lines = adapterSummary({ ...plainRun(), outcomes, baseline, stopError: 'garbage: a line after the last reply\nsecond line' }, CASES).split('\n')
+    expect(lines.slice(-6)).toEqual([
+      '  baseline b.yaml: 0 known failures still fail, 1 NEW FAIL, 1 NEW PASS, 1 listed cases not run',
+      '  note: the baseline is for adapter fake-impl, the run is of another-impl',
+      `  NEW FAIL surf-b: ${surfB}`,
+      '  NEW PASS jsonl-a (listed as: scope-jsonl: JSONL-6 not in the package)',
+      '  ERROR after the last case: the adapter broke the protocol: garbage: a line after the last reply',
+      '2 passed, 1 failed, 0 errors, 1 skipped',
+    ])
+  })
+
+  it('for a run that passes: the chapters and the totals, nothing to look at', () => {
+    const passing = { ...plainRun(), outcomes: CASES.map((vector) => ({ id: vector.id, status: 'pass' as const })) }
+    expect(adapterSummary(passing, CASES).split('\n')).toEqual([
+      heading[0],
+      heading[1],
+      '  05-surface                       3       0       0       0',
+      '  13-compaction                    2       0       0       0',
+      '  19-jsonl                         1       0       0       0',
+      '  total                            6       0       0       0',
+      '6 passed, 0 failed, 0 errors, 0 skipped',
+    ])
+  })
+
+  it('lists the chapters in order, whatever order the cases ran in', () => {
+    const reversed = { ...plainRun(), outcomes: [...plainRun().outcomes].reverse() }
+    expect(adapterSummary(reversed, CASES).split('\n').slice(2, 5).map((line) => line.trim().split(/\s+/)[0])).toEqual(['05-surface', '13-compaction', '19-jsonl'])
+  })
+
+  it('gives an adapter that could not start every line of the reason, escaped', () => {
+    expect(adapterSummary({ ...unstartedRun(), startError: 'crash: exit code 3\n\u001b[8mhidden' }, CASES)).toBe('broken-cmd --flag: could not be started: crash: exit code 3\n\\u001b[8mhidden')
+  })
+})
+
+describe('wrapped lines', () => {
+  const ten = (index: number): string => `REQUIRE-${String(index).padStart(2, '0')}`
+
+  it('fills each line up to 100 characters, ending it with the comma it breaks at', () => {
+    const items = Array.from({ length: 9 }, (_, index) => ten(index))
+    expect(wrapped(items, '    ')).toEqual([`    ${items.slice(0, 8).join(', ')},`, `    ${items[8]}`])
+  })
+
+  it('keeps a line of exactly 100 characters whole, and breaks one of 101', () => {
+    const seven = Array.from({ length: 7 }, (_, index) => ten(index))
+    expect(wrapped([...seven, 'TWELVE-CHARS'], '    ')).toEqual([`    ${seven.join(', ')}, TWELVE-CHARS`])
+    expect(wrapped([...seven, 'THIRTEEN-CHAR'], '    ')).toEqual([`    ${seven.join(', ')},`, '    THIRTEEN-CHAR'])
+  })
+
+  it('puts an item longer than a line on a line of its own, and nothing on none', () => {
+    const long = 'X'.repeat(120)
+    expect(wrapped([long, 'SURF-1'], '  ')).toEqual([`  ${long},`, '  SURF-1'])
+    expect(wrapped([], '  ')).toEqual([])
+  })
+})
+

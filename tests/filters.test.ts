@@ -72,6 +72,19 @@ describe('command options', () => {
     expect(options.adapters).toEqual([{ kind: 'name', name: 'reference' }])
   })
 
+  it('keeps every adapter option, of each kind, in the order given', () => {
+    expect(parsed('matrix', ['--adapter-module', 'm.ts', '--adapter', 'reference', '--adapter-cmd', 'python3 a.py', '--adapter=dsh-session@0.1.0-rc.8']).adapters).toEqual([
+      { kind: 'module', path: 'm.ts' },
+      { kind: 'name', name: 'reference' },
+      { kind: 'command', command: 'python3 a.py' },
+      { kind: 'name', name: 'dsh-session@0.1.0-rc.8' },
+    ])
+  })
+
+  it('reads an argument that is not an option whole, equals sign included', () => {
+    expect(parseOptions('run', ['surf=x'])).toEqual({ error: 'unknown option surf=x for run' })
+  })
+
   it('reads the baseline and report options of run', () => {
     const options = parsed('run', ['--adapter', 'a', '--baseline', 'a.yaml', '--strict-baseline', '--report', 'json=r.json,md=r.md', '--write-baseline', 'out.yaml'])
     expect(options).toMatchObject({ baselines: ['a.yaml'], strictBaseline: true, writeBaseline: 'out.yaml', reports: { json: 'r.json', md: 'r.md' } })

@@ -82,6 +82,40 @@ describe('rendering', () => {
     expect(matrixMarkdown(matrix, { title: 'Matrix' })).toContain('| SURF-1 The surface is a list of seqs |')
   })
 
+  it('Markdown, whole: the selection, the totals, the legend, then per chapter a table of its rows', () => {
+    const one: AdapterRun = { label: 'one-cmd', adapter: META, outcomes: [{ id: 'surf-a', status: 'pass' }, { id: 'comp-a', status: 'skip', reason: 'profile "compaction" not declared' }], durationMs: 1 }
+    const selected = CASES.filter((vector) => vector.id === 'surf-a' || vector.id === 'comp-a')
+    const small = computeMatrix(REQUIREMENTS, selected, [one], SUITE)
+    expect(matrixMarkdown(small, { title: 'Small | matrix' }).split('\n')).toEqual([
+      '# Small | matrix',
+      '',
+      `Suite ${SUITE.name} ${SUITE.version}, content hash \`${SUITE.contentHash}\`, 2 of 6 cases.`,
+      '',
+      '| implementation | version | language | passed | failed | errors | skipped |',
+      '|---|---|---|---:|---:|---:|---:|',
+      '| fake-impl | 1.2.3 | javascript | 1 | 0 | 0 | 1 |',
+      '',
+      'Each cell counts the cases that exercise the requirement: passed/cases, with skipped cases counted apart. A skip or an error is never a pass. '
+        + '✅ every case passed; ☑️ none failed, some were skipped; ❌ a case failed or erred; '
+        + '⏭️ every case was skipped (the implementation does not claim the profile or lacks an operation).',
+      '',
+      '## 05-surface',
+      '',
+      '| requirement | fake-impl |',
+      '|---|---|',
+      '| SURF-1 The surface is a list of seqs | ✅ 1/1 |',
+      '',
+      '## 13-compaction',
+      '',
+      '| requirement | fake-impl |',
+      '|---|---|',
+      '| COMP-2 One bracket at a time | ⏭️ skipped 1 |',
+      '',
+    ])
+    const named = computeMatrix(REQUIREMENTS, selected, [{ ...one, adapter: { ...META, name: 'a|b', version: '<1>', language: 'c|d' } }], SUITE)
+    expect(matrixMarkdown(named, { title: 'T' })).toContain('\n| a\\|b | &lt;1> | c\\|d | 1 | 0 | 0 | 1 |\n')
+  })
+
   it('HTML: one self-contained page, escaped, with failing cases in the tooltips', () => {
     const html = matrixHtml(matrix, { title: 'Matrix <&>' })
     expect(html.startsWith('<!doctype html>')).toBe(true)

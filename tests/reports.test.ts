@@ -1,12 +1,20 @@
 // The reports of a run: the JSON report validates against schemas/run-report.schema.json; the JUnit
 // XML is well-formed and counts failures, errors and skips right (a skip or a baselined failure is a
-// <skipped/>, an error an <error>, never a pass); the Markdown names what a CI summary needs.
+// <skipped/>, an error an <error>, never a pass); the Markdown names what a CI summary needs. Reports
+// of runs and reports written by hand are also compared whole, member by member and line by line.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { compareWithBaseline } from '../conformance/baseline.ts'
 import { jsonReport, runReport } from '../conformance/reports/json.ts'
 import { junitReport } from '../conformance/reports/junit.ts'
 import { markdownReport } from '../conformance/reports/markdown.ts'
 import { addReportTargets, type ReportTargets } from '../conformance/reports/write.ts'
-import { baselinedRun, plainRun, record, SUITE, unstartedRun } from './support/fake-runs.ts'
+import type { AdapterRun } from '../conformance/results.ts'
+import { suiteIdentity } from '../conformance/suite-identity.ts'
+import { projectRoot } from '../conformance/vector-cases.ts'
+import type { RunReport, RunReportCase } from '../generated/types/index.ts'
+import { BASELINE, baselinedRun, CASES, META, OUTCOMES, plainRun, record, SUITE, unstartedRun } from './support/fake-runs.ts'
 import { schemaValidator } from './support/schemas.ts'
 import { descendants, parseXml, unescapeXml, type XmlElement } from './support/xml.ts'
 
@@ -22,6 +30,18 @@ function verdictOf(testcase: XmlElement): string {
 function casesOf(xml: string): Map<string, string> {
   return new Map(descendants(parseXml(xml), 'testcase').map((testcase) => [`${testcase.attributes['classname']} ${testcase.attributes['name']}`, verdictOf(testcase)]))
 }
+
+describe('the suite a report names', () => {
+  it('is the package, with a content hash that changes with any case, its order included', () => {
+    const { name, version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { name: string; version: string }
+    const identity = suiteIdentity(CASES)
+    expect(identity).toEqual({ name, version, contentHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), caseCount: 6 })
+    expect(suiteIdentity(CASES.map((vector) => ({ ...vector })))).toEqual(identity)
+    const retitled = CASES.map((vector, index) => (index === 3 ? { ...vector, title: `${vector.title}.` } : vector))
+    expect(suiteIdentity(retitled).contentHash).not.toBe(identity.contentHash)
+    expect(suiteIdentity([...CASES].reverse()).contentHash).not.toBe(identity.contentHash)
+  })
+})
 
 describe('JSON report', () => {
   it('validates against its schema, for plain, baselined and unstarted runs, strict or not', () => {
@@ -45,6 +65,70 @@ describe('JSON report', () => {
     expect(byId.get('jsonl-a')).toMatchObject({ status: 'pass', baseline: 'new-pass', baselineReason: 'scope-jsonl: JSONL-6 not in the package' })
     expect(byId.get('comp-a')).toMatchObject({ status: 'skip', reason: 'profile "compaction" not declared' })
     expect(byId.get('comp-a')?.baseline).toBeUndefined()
+  })
+
+  it('is the run as data, member by member: what a run has is there, what it lacks is absent', () => {
+    const baselined: AdapterRun = {
+      label: 'fake-impl-cmd',
+      adapter: { ...META, homepage: 'https://example.org/fake-impl' },
+      outcomes: [
+        OUTCOMES[0]!,
+        OUTCOMES[1]!,
+        { id: 'comp-a', status: 'skip', reason: 'operation(s) not provided: compactionState' },
+        { id: 'left-the-selection', status: 'pass', durationMs: 1 },
+      ],
+      durationMs: 12,
+      stopError: 'crash: the adapter ended with exit code 3 on stop',
+      stderrTail: 'last words',
+    }
+    baselined.baseline = compareWithBaseline(baselined.outcomes, BASELINE, { source: 'baselines/fake.yaml', adapter: META.name, suite: SUITE })
+    const bare: AdapterRun = { label: 'bare', adapter: { name: 'bare', version: '0.0.1', language: 'rust', profiles: ['reader'] }, outcomes: [{ id: 'surf-c', status: 'pass' }], durationMs: 3 }
+    const filters = { chapters: ['05', '13'], requirements: ['SURF'], profiles: ['reader'], cases: ['surf-*'] }
+    const report = runReport({ ...record([baselined, bare]), filters })
+    const caseOf = (id: string, chapter: string, requirements: string[], profile: string): Record<string, unknown> => ({ id, title: `the case ${id}`, chapter, requirements, profile })
+    expect(report).toStrictEqual({
+      $schema: 'https://dsh-session-conformance.dev/schemas/v0/run-report.schema.json',
+      reportVersion: 1,
+      tool: { name: 'dsh-conformance', version: SUITE.version },
+      suite: SUITE,
+      selection: { ...filters, caseCount: 6 },
+      strictBaseline: false,
+      startedAt: '2025-01-02T03:04:05.678Z',
+      durationMs: 42,
+      passed: false,
+      runs: [
+        {
+          label: 'fake-impl-cmd',
+          adapter: { name: 'fake-impl', version: '1.2.3', language: 'javascript', homepage: 'https://example.org/fake-impl', profiles: ['reader', 'relations', 'jsonl'], transport: 'subprocess' },
+          passed: false,
+          durationMs: 12,
+          // The totals count every outcome; the cases list those of the selected cases.
+          totals: { pass: 2, fail: 1, error: 0, skip: 1 },
+          cases: [
+            { ...caseOf('surf-a', '05-surface', ['SURF-1'], 'reader'), status: 'pass', durationMs: 1.5 },
+            {
+              ...caseOf('surf-b', '05-surface', ['SURF-1', 'SURF-5'], 'reader'), status: 'fail', step: 0, operation: 'surface',
+              reason: 'step 0 (surface): value differs at $.nodes[0]: expected 3, actual 2', diff: { path: '$.nodes[0]', expected: '3', actual: '2' }, baseline: 'new-fail', durationMs: 2,
+            },
+            { ...caseOf('comp-a', '13-compaction', ['COMP-2'], 'compaction'), status: 'skip', reason: 'operation(s) not provided: compactionState' },
+          ],
+          stopError: 'crash: the adapter ended with exit code 3 on stop',
+          baseline: { source: 'baselines/fake.yaml', newFailures: ['surf-b'], newPasses: [], stillFailing: [], notRun: ['comp-b', 'jsonl-a'], notes: [] },
+          stderrTail: 'last words',
+          warnings: ['profile compaction is claimed, but 1 of its cases was skipped for operations the adapter does not provide: compactionState'],
+        },
+        {
+          label: 'bare',
+          adapter: { name: 'bare', version: '0.0.1', language: 'rust', profiles: ['reader'], transport: 'in-process' },
+          passed: true,
+          durationMs: 3,
+          totals: { pass: 1, fail: 0, error: 0, skip: 0 },
+          cases: [{ ...caseOf('surf-c', '05-surface', ['SURF-5'], 'reader'), status: 'pass' }],
+        },
+      ],
+    })
+    expect(validate(report), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true)
+    expect(runReport(record([bare])).passed).toBe(true)
   })
 
   it('fails the run on a NEW FAIL, and on a NEW PASS only under strict', () => {
@@ -104,6 +188,316 @@ describe('JUnit report', () => {
     const root = parseXml(junitReport(runReport(record([unstartedRun()]))))
     expect(countsOf(root)).toEqual([1, 0, 1, 0])
     expect(descendants(root, 'error')[0]?.attributes['message']).toContain('crash: the adapter exited')
+  })
+})
+
+// The whole JUnit and Markdown reports of one report written by hand.
+const entry = (id: string, chapter: string, requirements: string[], rest: Partial<RunReportCase>): RunReportCase =>
+  ({ id, title: `the case ${id}`, chapter, requirements, profile: 'reader', status: 'pass', ...rest })
+/** A report written by hand, with every kind of case, a baseline, a protocol broken at the end and an adapter that never started. */
+const HAND_REPORT: RunReport = {
+  reportVersion: 1,
+  tool: { name: 'dsh-conformance', version: '9.9.9' },
+  suite: { name: 'dsh-session-conformance', version: '9.9.9', contentHash: 'sha256:abc', caseCount: 5 },
+  selection: { chapters: [], requirements: [], profiles: [], cases: [], caseCount: 5 },
+  strictBaseline: false,
+  startedAt: '2025-01-02T03:04:05.678Z',
+  durationMs: 4321,
+  passed: false,
+  runs: [
+    {
+      label: 'impl-cmd',
+      adapter: { name: 'impl', version: '1.0.0', language: 'go', profiles: ['reader'], transport: 'subprocess' },
+      passed: false,
+      durationMs: 10,
+      totals: { pass: 1, fail: 2, error: 1, skip: 1 },
+      cases: [
+        entry('surf-b', '05-surface', ['SURF-1', 'SURF-5'], {
+          status: 'fail', step: 0, operation: 'surface', reason: 'step 0 (surface): value differs\nsecond line',
+          diff: { path: '$.nodes[0]', expected: '3', actual: '2', divergingSeq: 4 }, baseline: 'new-fail', durationMs: 1500,
+        }),
+        entry('surf-a', '05-surface', ['SURF-1'], { baseline: 'new-pass', baselineReason: 'U1: "listed"', durationMs: 2 }),
+        entry('comp-b', '13-compaction', ['COMP-2'], { status: 'fail', reason: 'wrong\tanswer', baseline: 'known-failure', baselineReason: 'U2: "SURF-6"', durationMs: 250 }),
+        entry('comp-a', '13-compaction', ['COMP-2'], { status: 'skip' }),
+        entry('comp-c', '13-compaction', ['COMP-2'], { status: 'error', reason: 'threw <x>', baseline: 'new-fail', durationMs: 1000 }),
+      ],
+      stopError: 'garbage after the last reply\nmore',
+      baseline: { source: 'b.yaml', newFailures: ['surf-b', 'comp-c'], newPasses: ['surf-a'], stillFailing: ['comp-b'], notRun: [], notes: [] },
+    },
+    { label: 'broken\t"cmd"\r\n--flag', adapter: null, passed: false, durationMs: 0, totals: { pass: 0, fail: 0, error: 0, skip: 0 }, cases: [], startError: 'crash: exit 3\nstack' },
+  ],
+}
+
+/** Runs without a baseline, failing and passing, and one a baseline lets pass, with cases out of chapter order. */
+const PLAIN_REPORT: RunReport = {
+  ...HAND_REPORT,
+  runs: [
+    {
+      label: 'plain-cmd',
+      adapter: { name: 'plain', version: '2.0', language: 'python', profiles: ['reader', 'writer'], transport: 'subprocess' },
+      passed: false,
+      durationMs: 9,
+      totals: { pass: 1, fail: 1, error: 1, skip: 0 },
+      cases: [
+        entry('comp-x', '13-compaction', ['COMP-9'], { status: 'fail', reason: 'a | b', diff: { path: '$', expected: '1', actual: '2' }, durationMs: 5 }),
+        entry('surf-x', '05-surface', ['SURF-9'], { status: 'error', reason: 'boom' }),
+        entry('surf-y', '05-surface', ['SURF-2'], {}),
+      ],
+    },
+    {
+      label: 'calm',
+      adapter: { name: 'calm', version: '3.0', language: 'rust', profiles: ['reader'], transport: 'in-process' },
+      passed: true,
+      durationMs: 1,
+      totals: { pass: 1, fail: 2, error: 0, skip: 0 },
+      cases: [
+        entry('surf-y', '05-surface', ['SURF-2'], {}),
+        entry('comp-k', '13-compaction', ['COMP-9'], { status: 'fail', reason: 'k', baseline: 'known-failure', baselineReason: 'U3: COMP-9' }),
+        entry('comp-j', '13-compaction', ['COMP-9'], { status: 'fail', reason: 'j', baseline: 'known-failure', baselineReason: 'U3: COMP-9' }),
+      ],
+      baseline: { source: 'calm.yaml', newFailures: [], newPasses: [], stillFailing: ['comp-k', 'comp-j'], notRun: [], notes: ['written against another suite'] },
+    },
+    {
+      label: 'idle',
+      adapter: { name: 'idle', version: '1', language: 'c', profiles: ['reader'], transport: 'in-process' },
+      passed: true,
+      durationMs: 1,
+      totals: { pass: 1, fail: 0, error: 0, skip: 0 },
+      cases: [entry('surf-y', '05-surface', ['SURF-2'], {})],
+    },
+  ],
+}
+
+describe('JUnit report, whole', () => {
+  const properties = (name: string, version: string, language: string, baseline?: string): string[] => [
+    '    <properties>',
+    '      <property name="suite.version" value="9.9.9"/>',
+    '      <property name="suite.contentHash" value="sha256:abc"/>',
+    `      <property name="adapter.name" value="${name}"/>`,
+    `      <property name="adapter.version" value="${version}"/>`,
+    `      <property name="adapter.language" value="${language}"/>`,
+    ...(baseline === undefined ? [] : [`      <property name="baseline" value="${baseline}"/>`]),
+    '    </properties>',
+  ]
+  const unstarted = 'broken&#9;&quot;cmd&quot;&#13;&#10;--flag'
+
+  it('is this document: suites per chapter, the adapter failures apart, times in seconds, timestamps without fractions', () => {
+    expect(junitReport(HAND_REPORT).split('\n')).toEqual([
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<testsuites name="dsh-session-conformance 9.9.9 (sha256:abc)" tests="7" failures="1" errors="3" skipped="2" time="4.321">',
+      '  <testsuite name="impl 05-surface" tests="2" failures="1" errors="0" skipped="0" time="1.502" timestamp="2025-01-02T03:04:05">',
+      ...properties('impl', '1.0.0', 'go', 'b.yaml'),
+      '    <testcase classname="impl/05-surface" name="surf-b" time="1.500">',
+      '      <failure type="fail" message="NEW FAIL: step 0 (surface): value differs">step 0 (surface): value differs',
+      'second line',
+      'requirements: SURF-1, SURF-5',
+      'at $.nodes[0]: expected 3, actual 2',
+      'logs diverge at seq 4</failure>',
+      '    </testcase>',
+      '    <testcase classname="impl/05-surface" name="surf-a" time="0.002">',
+      '      <system-out>NEW PASS: the baseline lists this case (U1: "listed"); remove it from the baseline</system-out>',
+      '    </testcase>',
+      '  </testsuite>',
+      '  <testsuite name="impl 13-compaction" tests="3" failures="0" errors="1" skipped="2" time="1.250" timestamp="2025-01-02T03:04:05">',
+      ...properties('impl', '1.0.0', 'go', 'b.yaml'),
+      '    <testcase classname="impl/13-compaction" name="comp-b" time="0.250">',
+      '      <skipped type="known-failure" message="known fail (baseline): U2: &quot;SURF-6&quot;">wrong\tanswer',
+      'requirements: COMP-2</skipped>',
+      '    </testcase>',
+      '    <testcase classname="impl/13-compaction" name="comp-a" time="0.000">',
+      '      <skipped type="skip" message="skipped"/>',
+      '    </testcase>',
+      '    <testcase classname="impl/13-compaction" name="comp-c" time="1.000">',
+      '      <error type="error" message="NEW FAIL: threw &lt;x&gt;">threw &lt;x&gt;',
+      'requirements: COMP-2</error>',
+      '    </testcase>',
+      '  </testsuite>',
+      '  <testsuite name="impl stop" tests="1" failures="0" errors="1" skipped="0" time="0.000" timestamp="2025-01-02T03:04:05">',
+      ...properties('impl', '1.0.0', 'go', 'b.yaml'),
+      '    <testcase classname="impl stop" name="adapter stop" time="0.000">',
+      '      <error type="stop" message="garbage after the last reply">garbage after the last reply',
+      'more</error>',
+      '    </testcase>',
+      '  </testsuite>',
+      `  <testsuite name="${unstarted}" tests="1" failures="0" errors="1" skipped="0" time="0.000" timestamp="2025-01-02T03:04:05">`,
+      ...properties(unstarted, 'unknown', 'unknown'),
+      `    <testcase classname="${unstarted}" name="adapter start" time="0.000">`,
+      '      <error type="start" message="crash: exit 3">crash: exit 3',
+      'stack</error>',
+      '    </testcase>',
+      '  </testsuite>',
+      '</testsuites>',
+      '',
+    ])
+  })
+
+  it('gives a fail without a baseline no NEW FAIL prefix, a diff without a diverging seq no such line, and a pass no body', () => {
+    const plain = junitReport({ ...PLAIN_REPORT, runs: [PLAIN_REPORT.runs[0]!] }).split('\n')
+    expect(plain.slice(1)).toEqual([
+      '<testsuites name="dsh-session-conformance 9.9.9 (sha256:abc)" tests="3" failures="1" errors="1" skipped="0" time="4.321">',
+      '  <testsuite name="plain 05-surface" tests="2" failures="0" errors="1" skipped="0" time="0.000" timestamp="2025-01-02T03:04:05">',
+      ...properties('plain', '2.0', 'python'),
+      '    <testcase classname="plain/05-surface" name="surf-x" time="0.000">',
+      '      <error type="error" message="boom">boom',
+      'requirements: SURF-9</error>',
+      '    </testcase>',
+      '    <testcase classname="plain/05-surface" name="surf-y" time="0.000"/>',
+      '  </testsuite>',
+      '  <testsuite name="plain 13-compaction" tests="1" failures="1" errors="0" skipped="0" time="0.005" timestamp="2025-01-02T03:04:05">',
+      ...properties('plain', '2.0', 'python'),
+      '    <testcase classname="plain/13-compaction" name="comp-x" time="0.005">',
+      '      <failure type="fail" message="a | b">a | b',
+      'requirements: COMP-9',
+      'at $: expected 1, actual 2</failure>',
+      '    </testcase>',
+      '  </testsuite>',
+      '</testsuites>',
+      '',
+    ])
+  })
+
+  it('fails a NEW PASS under --strict-baseline, naming the listed reason', () => {
+    const strict = junitReport({ ...HAND_REPORT, strictBaseline: true })
+    expect(strict).toContain('<testsuites name="dsh-session-conformance 9.9.9 (sha256:abc)" tests="7" failures="2" errors="3" skipped="2" time="4.321">')
+    expect(strict).toContain('      <failure type="new-pass" message="NEW PASS: the baseline lists this case (U1: &quot;listed&quot;); remove it from the baseline"/>')
+  })
+})
+
+describe('Markdown report, whole', () => {
+  it('is this document: the overview, then per adapter its chapters, failing requirements, news, a broken protocol and known failures', () => {
+    expect(markdownReport(HAND_REPORT).split('\n')).toEqual([
+      '## dsh-session-conformance 9.9.9: ❌ failed',
+      '',
+      'Suite `sha256:abc` (5 cases).',
+      '',
+      '| adapter | version | passed | failed | errors | skipped | baseline | verdict |',
+      '|---|---|---:|---:|---:|---:|---|---|',
+      '| impl | 1.0.0 | 1 | 2 | 1 | 1 | 1 known, 2 NEW FAIL, 1 NEW PASS | ❌ failed |',
+      '| broken\t"cmd" --flag | — | 0 | 0 | 0 | 0 | — | ❌ not started |',
+      '',
+      '### impl 1.0.0 — ❌ failed',
+      '',
+      'go; profiles: reader',
+      '',
+      '<details><summary>By chapter</summary>',
+      '',
+      '| chapter | passed | failed | errors | skipped |',
+      '|---|---:|---:|---:|---:|',
+      '| 05-surface | 1 | 1 | 0 | 0 |',
+      '| 13-compaction | 0 | 1 | 1 | 1 |',
+      '',
+      '</details>',
+      '',
+      '**Requirements with failures or errors**, (failed + errors)/cases: SURF-1 (1/2), SURF-5 (1/1), COMP-2 (2/3)',
+      '',
+      '**NEW FAIL (2)**',
+      '',
+      '| case | requirements | what happened |',
+      '|---|---|---|',
+      '| `surf-b` | SURF-1, SURF-5 | fail: step 0 (surface): value differs second line |',
+      '| `comp-c` | COMP-2 | error: threw &lt;x> |',
+      '',
+      '**NEW PASS (1)**',
+      '',
+      '| case | requirements | what happened |',
+      '|---|---|---|',
+      '| `surf-a` | SURF-1 | listed as: U1: "listed" |',
+      '',
+      'After the last case, the adapter broke the protocol: garbage after the last reply more',
+      '',
+      '<details><summary>1 known failures listed in b.yaml</summary>',
+      '',
+      '| reason | cases |',
+      '|---|---|',
+      '| U2: "SURF-6" | `comp-b` |',
+      '',
+      '</details>',
+      '',
+      '### broken\t"cmd" --flag',
+      '',
+      'Could not be started: crash: exit 3 stack',
+      '',
+    ])
+  })
+
+  it('is this document for runs without a baseline and runs that pass: only the blocks a run has', () => {
+    expect(markdownReport(PLAIN_REPORT).split('\n').slice(4)).toEqual([
+      '| adapter | version | passed | failed | errors | skipped | baseline | verdict |',
+      '|---|---|---:|---:|---:|---:|---|---|',
+      '| plain | 2.0 | 1 | 1 | 1 | 0 | — | ❌ failed |',
+      '| calm | 3.0 | 1 | 2 | 0 | 0 | 2 known, 0 NEW FAIL, 0 NEW PASS | ✅ passed (baseline) |',
+      '| idle | 1 | 1 | 0 | 0 | 0 | — | ✅ passed |',
+      '',
+      '### plain 2.0 — ❌ failed',
+      '',
+      'python; profiles: reader, writer',
+      '',
+      '<details><summary>By chapter</summary>',
+      '',
+      '| chapter | passed | failed | errors | skipped |',
+      '|---|---:|---:|---:|---:|',
+      '| 05-surface | 1 | 0 | 1 | 0 |',
+      '| 13-compaction | 0 | 1 | 0 | 0 |',
+      '',
+      '</details>',
+      '',
+      '**Requirements with failures or errors**, (failed + errors)/cases: SURF-9 (1/1), COMP-9 (1/1)',
+      '',
+      '**Failures and errors (2)**',
+      '',
+      '| case | requirements | what happened |',
+      '|---|---|---|',
+      '| `comp-x` | COMP-9 | fail: a \\| b |',
+      '| `surf-x` | SURF-9 | error: boom |',
+      '',
+      '### calm 3.0 — ✅ passed (baseline)',
+      '',
+      'rust; profiles: reader',
+      '',
+      '<details><summary>By chapter</summary>',
+      '',
+      '| chapter | passed | failed | errors | skipped |',
+      '|---|---:|---:|---:|---:|',
+      '| 05-surface | 1 | 0 | 0 | 0 |',
+      '| 13-compaction | 0 | 2 | 0 | 0 |',
+      '',
+      '</details>',
+      '',
+      '**Requirements with failures or errors**, (failed + errors)/cases: COMP-9 (2/2)',
+      '',
+      'Note: written against another suite',
+      '',
+      '<details><summary>2 known failures listed in calm.yaml</summary>',
+      '',
+      '| reason | cases |',
+      '|---|---|',
+      '| U3: COMP-9 | `comp-k`, `comp-j` |',
+      '',
+      '</details>',
+      '',
+      '### idle 1 — ✅ passed',
+      '',
+      'c; profiles: reader',
+      '',
+      '<details><summary>By chapter</summary>',
+      '',
+      '| chapter | passed | failed | errors | skipped |',
+      '|---|---:|---:|---:|---:|',
+      '| 05-surface | 1 | 0 | 0 | 0 |',
+      '',
+      '</details>',
+      '',
+    ])
+  })
+
+  it('says when the selection is part of the suite and the baseline strict, and stops a table at 200 rows', () => {
+    const many = Array.from({ length: 201 }, (_, index) => ({ ...HAND_REPORT.runs[0]!.cases[0]!, id: `surf-${index}`, baseline: undefined }))
+    const run = { ...HAND_REPORT.runs[0]!, cases: many, baseline: undefined, stopError: undefined }
+    const markdown = markdownReport({ ...HAND_REPORT, strictBaseline: true, selection: { ...HAND_REPORT.selection, caseCount: 3 }, runs: [run] })
+    expect(markdown).toContain('\nSuite `sha256:abc` (3 of 5 cases selected), strict baseline.\n')
+    expect(markdown).toContain('\n**Failures and errors (201)**\n')
+    expect(markdown).toContain('\n| `surf-199` | SURF-1, SURF-5 | fail: step 0 (surface): value differs second line |\n| … | | 1 more in the JSON report |\n')
+    expect(markdown).not.toContain('surf-200')
   })
 })
 

@@ -9,7 +9,7 @@ import { overallSummary } from '../conformance/console-summary.ts'
 import { distinctRunNames } from '../conformance/results.ts'
 import { printable } from '../conformance/wording.ts'
 import { plainRun } from './support/fake-runs.ts'
-import { runCli } from './support/cli.ts'
+import { runCli, runCliHere } from './support/cli.ts'
 
 const MODULE = 'tests/fakes/module-misbehaviours.ts'
 const ONE_CASE = ['--case', 'surf-order-append-only-surface']
@@ -26,7 +26,7 @@ describe('dsh-conformance run', () => {
   it('fails a listed case that errs: a baseline lists wrong answers, and excuses no crash or timeout', async () => {
     const baseline = join(scratch, 'hang.yaml')
     writeFileSync(baseline, 'adapter: fake-hang\nfailures:\n  - {id: surf-order-append-only-surface, reason: "SURF-6: a wrong answer, once"}\n')
-    const hung = await runCli(['run', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs hang', '--timeout', '500', '--baseline', baseline, ...ONE_CASE])
+    const hung = await runCliHere(['run', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs hang', '--timeout', '500', '--baseline', baseline, ...ONE_CASE])
     expect(hung.stdout).toMatch(/NEW FAIL surf-order-append-only-surface: .*timeout/)
     expect(hung.code).toBe(1)
   })
@@ -35,20 +35,24 @@ describe('dsh-conformance run', () => {
     const bad = join(scratch, 'not-a-baseline.yaml')
     writeFileSync(bad, 'not: [a, baseline')
     const json = join(scratch, 'report.json')
-    const written = await runCli(['run', ...ONE_CASE, '--write-baseline', bad, '--report', `json=${json},junit=${scratch}`])
+    const written = await runCliHere(['run', ...ONE_CASE, '--write-baseline', bad, '--report', `json=${json},junit=${scratch}`])
     expect(written.stderr).toContain(`cannot write the baseline of reference to ${bad}:`)
     expect(written.stderr).toContain(`cannot write the junit report to ${scratch}:`)
     expect(written.stderr).not.toMatch(/\n\s+at /)
     expect(existsSync(json)).toBe(true)
+    expect(written.stdout.split('\n').filter((line) => line.startsWith('wrote '))).toEqual([`wrote ${json}`])
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { startedAt: string; durationMs: number }
+    expect(report.durationMs).toBeGreaterThanOrEqual(0)
+    expect(Date.parse(report.startedAt) + report.durationMs).toBeLessThanOrEqual(Date.now())
     expect(written.code).toBe(2)
-    const missing = await runCli(['run', ...ONE_CASE, '--write-baseline', join(scratch, 'no/such/folder/b.yaml')])
+    const missing = await runCliHere(['run', ...ONE_CASE, '--write-baseline', join(scratch, 'no/such/folder/b.yaml')])
     expect(missing.stderr).toMatch(/cannot write the baseline of reference to .*no\/such\/folder\/b\.yaml: ENOENT/)
     expect(missing.code).toBe(2)
   })
 
   it('does not let two adapters of one name write one baseline file over the other', async () => {
     const template = join(scratch, 'wb-{adapter}.yaml')
-    const twice = await runCli(['run', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--case', 'surf-order-chain-fold', '--write-baseline', template])
+    const twice = await runCliHere(['run', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--case', 'surf-order-chain-fold', '--write-baseline', template])
     expect(twice.stdout).toContain(`wrote ${join(scratch, 'wb-fake-misorder.yaml')}`)
     expect(twice.stderr).toContain('another adapter of this run, also named fake-misorder, has just written it')
     expect(twice.code).toBe(2)
@@ -74,7 +78,7 @@ describe('dsh-conformance run', () => {
   })
 
   it('prints its help for run --help', async () => {
-    const help = await runCli(['run', '--help'])
+    const help = await runCliHere(['run', '--help'])
     expect(help.stdout).toContain('usage: dsh-conformance <command> [options]')
     expect(help.code).toBe(0)
   })
@@ -90,15 +94,15 @@ describe('help and usage errors of every command', () => {
       [['serve', '--help'], 'usage: dsh-conformance serve'],
       [['serve', '-h'], 'usage: dsh-conformance serve'],
     ]
-    const helps = await Promise.all(usages.map(([args]) => runCli(args)))
-    usages.forEach(([args, usage], index) => {
-      expect(helps[index]!.stdout, args.join(' ')).toContain(usage)
-      expect(helps[index]!.code, args.join(' ')).toBe(0)
-    })
-  }, 60_000)
+    for (const [args, usage] of usages) {
+      const help = await runCliHere(args)
+      expect(help.stdout, args.join(' ')).toContain(usage)
+      expect(help.code, args.join(' ')).toBe(0)
+    }
+  })
 
   it('refuses arguments to serve with a usage error', async () => {
-    const refused = await runCli(['serve', '--adapter', 'reference'])
+    const refused = await runCliHere(['serve', '--adapter', 'reference'])
     expect(refused.stderr).toContain('serve takes no arguments, not --adapter reference')
     expect(refused.code).toBe(2)
   })
@@ -107,7 +111,7 @@ describe('help and usage errors of every command', () => {
     const markdown = join(scratch, 'matrix.md')
     const underAFile = join(markdown, 'matrix.html')
     writeFileSync(markdown, 'a file, not a folder')
-    const failed = await runCli(['matrix', ...ONE_CASE, '--md', join(scratch, 'new-folder', 'matrix.md'), '--html', underAFile])
+    const failed = await runCliHere(['matrix', ...ONE_CASE, '--md', join(scratch, 'new-folder', 'matrix.md'), '--html', underAFile])
     expect(failed.stderr).toContain(`cannot write ${underAFile}`)
     expect(existsSync(join(scratch, 'new-folder', 'matrix.md'))).toBe(true)
     expect(failed.code).toBe(2)

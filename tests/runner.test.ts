@@ -12,7 +12,7 @@ import { runSuite, summarize } from '../conformance/suite.ts'
 import { decodeTagged } from '../conformance/tagged-values.ts'
 import { loadVectorCases, projectRoot, type VectorCase } from '../conformance/vector-cases.ts'
 import { replace, user } from './reference/helpers.ts'
-import { CLI, runCli } from './support/cli.ts'
+import { CLI, runCliHere } from './support/cli.ts'
 
 const fake = (behaviour: string): string => `node tests/fakes/fake-adapter.mjs ${behaviour}`
 const SHORT_TIMEOUT_MS = 1000
@@ -122,10 +122,8 @@ describe('fake adapters', () => {
 describe('dsh-conformance run --adapter-cmd', () => {
   // The cases above show summarize() failing the run for each fake; the CLI's status is that verdict.
   it('exits 1 when an adapter fails a vector, and 2 on an unknown option', async () => {
-    const [misorder, usage] = await Promise.all([
-      runCli(['run', '--adapter-cmd', fake('misorder'), '--timeout', '2000']),
-      runCli(['run', '--adapter-command', 'x']),
-    ])
+    const misorder = await runCliHere(['run', '--adapter-cmd', fake('misorder'), '--timeout', '2000'])
+    const usage = await runCliHere(['run', '--adapter-command', 'x'])
     expect(misorder.stdout).toContain('fake-misorder 0.0.0 (javascript; profiles: reader)')
     expect(misorder.stdout).toMatch(/FAIL surf-order-/)
     expect(misorder.code).toBe(1)
@@ -135,17 +133,15 @@ describe('dsh-conformance run --adapter-cmd', () => {
 
   it('shows the last lines of stderr of an adapter that could not start, where the cause of a crash is', async () => {
     const traceback = "node -e \"console.error('Error: Cannot find module ./missing.ts'); for (let i = 0; i < 8; i++) console.error('    at frame ' + i); console.error('}'); process.exit(1)\""
-    const broken = await runCli(['run', '--adapter-cmd', traceback, '--case', 'surf-order-append-only-surface'])
+    const broken = await runCliHere(['run', '--adapter-cmd', traceback, '--case', 'surf-order-append-only-surface'])
     expect(broken.stdout).toContain('could not be started: crash:')
     expect(broken.stderr).toContain("stderr ---\nError: Cannot find module ./missing.ts\n    at frame 0")
     expect(broken.code).toBe(1)
   })
 
   it('runs an in-process adapter module, whose failures show -0 as such', async () => {
-    const [module, missing] = await Promise.all([
-      runCli(['run', '--adapter-module', 'tests/fakes/module-adapter.ts', '--case', 'surf-order-chain-fold']),
-      runCli(['run', '--adapter-module', 'conformance/wording.ts', '--case', 'surf-order-chain-fold']),
-    ])
+    const module = await runCliHere(['run', '--adapter-module', 'tests/fakes/module-adapter.ts', '--case', 'surf-order-chain-fold'])
+    const missing = await runCliHere(['run', '--adapter-module', 'conformance/wording.ts', '--case', 'surf-order-chain-fold'])
     expect(module.stdout).toContain('module-adapter 0.0.1 (typescript; profiles: reader)')
     expect(module.stdout).toMatch(/FAIL surf-order-chain-fold: step \d \(surface\): value differs at \$\.generation: expected 3, actual -0/)
     expect(module.code).toBe(1)
@@ -160,7 +156,8 @@ describe('dsh-conformance run --adapter-cmd', () => {
   })
 
   it('list exits 2 when no case matches, as run does, and lists the cases of the help example glob', async () => {
-    const [none, example] = await Promise.all([runCli(['list', '--chapter', '99']), runCli(['list', '--case', 'surf-order-*'])])
+    const none = await runCliHere(['list', '--chapter', '99'])
+    const example = await runCliHere(['list', '--case', 'surf-order-*'])
     expect(none.stderr).toContain('no case matches the filters')
     expect(none.stdout).toBe('')
     expect(none.code).toBe(2)

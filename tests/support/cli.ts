@@ -1,7 +1,11 @@
-// The dsh-conformance CLI run as a child process, from the project's root or from a copy of it, for the
-// tests of its exit status and output.
+// The dsh-conformance CLI, run as a child process from the project's root or from a copy of it, or
+// its commands run in this process with their output captured. The child process is for what the
+// process itself does (its end, a pipe closed early, the environment an adapter reads at import); the
+// tests of what a command prints and returns run in this process, where a mutation run can see them.
 import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
+import { format, promisify } from 'node:util'
+import { vi } from 'vitest'
+import { runCliCommand } from '../../conformance/cli-dispatch.ts'
 import { projectRoot } from '../../conformance/vector-cases.ts'
 
 const execute = promisify(execFile)
@@ -26,5 +30,26 @@ export async function runCli(args: readonly string[], env: Record<string, string
   } catch (error) {
     const failed = error as CliOutcome
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
+  }
+}
+
+/**
+ * Runs the command `args` names in this process, from the project's root (vitest's working folder),
+ * with what it writes to the console or to stdout captured. One at a time: the capture is global.
+ */
+export async function runCliHere(args: readonly string[]): Promise<CliOutcome> {
+  const stdout: string[] = []
+  const stderr: string[] = []
+  const lineTo = (sink: string[]) => (...parts: unknown[]): void => void sink.push(`${format(...parts)}\n`)
+  const spies = [
+    vi.spyOn(console, 'log').mockImplementation(lineTo(stdout)),
+    vi.spyOn(console, 'error').mockImplementation(lineTo(stderr)),
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => stdout.push(String(chunk)) > 0),
+  ]
+  try {
+    const code = await runCliCommand(args)
+    return { code, stdout: stdout.join(''), stderr: stderr.join('') }
+  } finally {
+    for (const spy of spies) spy.mockRestore()
   }
 }

@@ -1,0 +1,81 @@
+// The commands of dsh-conformance, dispatched from its arguments: runs the golden vectors against
+// implementations (`run`), lists them (`list`), renders the compatibility matrix of several
+// implementations (`matrix`), puts the reference interpreter behind the subprocess adapter protocol
+// (`serve`), checks and audits stored logs (`check`, `audit`) and fuzzes an implementation against the
+// reference (`fuzz`). It prints and returns the exit status; what the process does around it
+// (cli.ts) is kept apart, so that tests run the commands in their own process.
+import { parseOptions, USAGE, type Command, type CommandOptions } from './cli-options.ts'
+import { describeFilters, listLines } from './filters.ts'
+import { matrixCommand } from './matrix-command.ts'
+import { runCommand } from './run-command.ts'
+import { serve } from './serve.ts'
+import { loadVectorCases, VectorFileError } from './vector-cases.ts'
+
+/** The commands that run adapters: an exit before they are done is a failure of the run. */
+export const RUNNING_COMMANDS: ReadonlySet<string> = new Set(['run', 'matrix'])
+
+const SERVE_USAGE = `usage: dsh-conformance serve
+
+The reference interpreter as a subprocess adapter: protocol messages on stdin, replies on stdout, logs on
+stderr (spec/adapter-protocol.md). It takes no options; it ends on the protocol's stop message or when
+stdin closes.`
+
+/** serve takes no arguments: anything but a request for help is a usage error, not a server started. */
+function serveCommand(args: readonly string[]): Promise<number> | number {
+  if (args.length === 0) return serve()
+  const help = args.length === 1 && args[0] === '--help'
+  if (help) console.log(SERVE_USAGE)
+  else console.error(`serve takes no arguments, not ${args.join(' ')}\n\n${SERVE_USAGE}`)
+  return help ? 0 : 2
+}
+
+/** Runs the command `args` names and returns its exit status. */
+export async function runCliCommand(args: readonly string[]): Promise<number> {
+  // -h is --help for every command.
+  const [command, ...rest] = args.map(argument => argument === '-h' ? '--help' : argument)
+  if (command === 'serve') return serveCommand(rest)
+  if (command === 'audit') return (await import('./audit/command.ts')).audit(rest)
+  if (command === 'fuzz') return (await import('./fuzz/command.ts')).fuzzCommand(rest)
+  if (command === 'check') return (await import('./check/command.ts')).runCheck(rest)
+  if (command !== 'run' && command !== 'list' && command !== 'matrix') {
+    const help = command === undefined || command === '--help' || command === 'help'
+    if (help) console.log(USAGE)
+    else console.error(`unknown command ${command}\n\n${USAGE}`)
+    return help ? 0 : 2
+  }
+  if (rest.includes('--help')) {
+    console.log(USAGE)
+    return 0
+  }
+  const options = parseOptions(command, rest)
+  if ('error' in options) {
+    console.error(`${options.error}\n\n${USAGE}`)
+    return 2
+  }
+  return withVectors(() => vectorCommand(command, options))
+}
+
+/** A malformed vector file is a fault of the suite's files, not of an adapter: said plainly, exit 2. */
+async function withVectors(command: () => Promise<number>): Promise<number> {
+  try {
+    return await command()
+  } catch (error) {
+    if (!(error instanceof VectorFileError)) throw error
+    console.error(`dsh-conformance: a vector file is malformed, so the suite cannot be loaded: ${error.message}`)
+    return 2
+  }
+}
+
+async function vectorCommand(command: Command, options: CommandOptions): Promise<number> {
+  if (command === 'list') {
+    const lines = listLines(loadVectorCases(), options.filters)
+    // As run and matrix do: a filter that matches nothing is most likely a mistyped one.
+    if (lines.length === 0) {
+      console.error(`no case matches the filters ${describeFilters(options.filters)}`)
+      return 2
+    }
+    for (const line of lines) console.log(line)
+    return 0
+  }
+  return command === 'run' ? runCommand(options) : matrixCommand(options)
+}

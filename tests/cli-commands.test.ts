@@ -1,0 +1,208 @@
+// What the commands print and return, run in this process: the usage and unknown commands, the
+// heading of a run, which baseline applies to which adapter and the warnings when one applies twice
+// or to none, a baseline file that cannot be read, the stderr of an adapter shown only when its run
+// fails, where a written baseline takes its reasons from, and the matrix on stdout or in files, with
+// the exit status the usage gives for each (conformance/cli-options.ts).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readBaseline } from '../conformance/baseline.ts'
+import { loadVectorCases } from '../conformance/vector-cases.ts'
+import { runCliHere } from './support/cli.ts'
+
+const MISORDER = 'node tests/fakes/fake-adapter.mjs misorder'
+/** The misorder fake, writing a line to its stderr first. */
+const NOISY_MISORDER = `sh -c 'echo noise from the adapter >&2; exec ${MISORDER}'`
+const CHAIN = ['--case', 'surf-order-chain-*']
+const ONE_CASE = ['--case', 'surf-order-append-only-surface']
+
+const scratch = mkdtempSync(join(tmpdir(), 'cli-commands-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+/** Writes a baseline file into the scratch folder and returns its path. */
+function baselineFile(name: string, text: string): string {
+  const path = join(scratch, name)
+  writeFileSync(path, text)
+  return path
+}
+
+describe('commands and help', () => {
+  it('prints the usage for no command and for help, and refuses an unknown command', async () => {
+    for (const args of [[], ['help'], ['--help']]) {
+      const help = await runCliHere(args)
+      expect(help.stdout, args.join(' ')).toMatch(/^usage: dsh-conformance <command> \[options\]\n/)
+      expect(help.code, args.join(' ')).toBe(0)
+    }
+    const unknown = await runCliHere(['frobnicate'])
+    expect(unknown.stderr).toMatch(/^unknown command frobnicate\n\nusage: dsh-conformance <command>/)
+    expect(unknown.stdout).toBe('')
+    expect(unknown.code).toBe(2)
+  })
+
+  it('refuses serve with anything but --help alone', async () => {
+    for (const args of [['serve', '--verbose'], ['serve', '--help', '--verbose']]) {
+      const refused = await runCliHere(args)
+      expect(refused.stderr, args.join(' ')).toMatch(/^serve takes no arguments, not /)
+      expect(refused.stdout, args.join(' ')).toBe('')
+      expect(refused.code, args.join(' ')).toBe(2)
+    }
+  })
+})
+
+describe('run: its heading', () => {
+  const suiteSize = loadVectorCases().length
+
+  it('counts the whole suite when nothing filters it', async () => {
+    const all = await runCliHere(['run'])
+    expect(all.stdout.split('\n')[0]).toMatch(new RegExp(`^dsh-session-conformance \\S+, suite sha256:[0-9a-f]{64}: ${suiteSize} cases$`))
+    expect(all.code).toBe(0)
+  }, 60_000)
+
+  it('gives the selected cases out of the suite, and the filters that chose them', async () => {
+    const one = await runCliHere(['run', ...ONE_CASE])
+    expect(one.stdout.split('\n')[0]).toMatch(new RegExp(`: 1 of ${suiteSize} cases \\(--case surf-order-append-only-surface\\)$`))
+    expect(one.code).toBe(0)
+  })
+
+  it('exits 2 when no case matches, running nothing', async () => {
+    const none = await runCliHere(['run', '--case', 'no-such-case-*'])
+    expect(none).toEqual({ code: 2, stdout: '', stderr: 'no case matches the filters --case no-such-case-*\n' })
+  })
+})
+
+describe('run: baselines', () => {
+  let misorderFailures: string[] = []
+
+  beforeAll(async () => {
+    const written = join(scratch, 'misorder-written.yaml')
+    expect((await runCliHere(['run', '--adapter-cmd', MISORDER, ...CHAIN, '--write-baseline', written])).code).toBe(1)
+    misorderFailures = readBaseline(written).failures.map(failure => failure.id)
+    expect(misorderFailures.length).toBeGreaterThan(0)
+  })
+
+  /** A baseline of `adapter` listing the misorder fake's failures, each with `reason`. */
+  const misorderBaseline = (name: string, adapter: string, reason = 'SURF-6: planted'): string =>
+    baselineFile(name, `adapter: ${adapter}\nfailures:\n${misorderFailures.map(id => `  - {id: ${id}, reason: "${reason}"}\n`).join('')}`)
+
+  it('refuses a baseline file it cannot read, naming it, before running anything', async () => {
+    const broken = baselineFile('broken.yaml', 'adapter: [unclosed\n')
+    const refused = await runCliHere(['run', ...ONE_CASE, '--baseline', broken])
+    expect(refused.code).toBe(2)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).toContain(broken)
+  })
+
+  it('refuses two baselines of one adapter', async () => {
+    const first = misorderBaseline('first.yaml', 'fake-misorder')
+    const second = misorderBaseline('second.yaml', 'fake-misorder')
+    const refused = await runCliHere(['run', '--adapter-cmd', MISORDER, ...CHAIN, '--baseline', first, '--baseline', second])
+    expect(refused).toEqual({ code: 2, stdout: '', stderr: 'two baselines name adapter fake-misorder\n' })
+  })
+
+  it('applies a lone baseline to a lone adapter whatever it names, with a note', async () => {
+    const other = misorderBaseline('other-name.yaml', 'another-build')
+    const applied = await runCliHere(['run', '--adapter-cmd', MISORDER, ...CHAIN, '--baseline', other])
+    expect(applied.stdout).toContain('note: the baseline is for adapter another-build, the run is of fake-misorder')
+    expect(applied.stdout).not.toContain('this suite does not have')
+    expect(applied.code).toBe(0)
+  })
+
+  it('notes the ids a baseline lists that the suite does not have', async () => {
+    const typo = baselineFile('typo.yaml', 'adapter: fake-misorder\nfailures:\n  - {id: surf-order-no-such-case, reason: "SURF-6: a typo"}\n')
+    const noted = await runCliHere(['run', '--adapter-cmd', MISORDER, ...ONE_CASE, '--baseline', typo])
+    expect(noted.stdout).toContain('note: the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-order-no-such-case')
+  })
+
+  it('applies no baseline to a lone adapter when several are given and none names it', async () => {
+    const [one, two] = [misorderBaseline('one.yaml', 'build-one'), misorderBaseline('two.yaml', 'build-two')]
+    const neither = await runCliHere(['run', '--adapter-cmd', MISORDER, ...CHAIN, '--baseline', one, '--baseline', two])
+    expect(neither.stderr).toContain(`warning: ${one} is the baseline of build-one, which did not run\nwarning: ${two} is the baseline of build-two, which did not run\n`)
+    expect(neither.stdout).toMatch(/\nfake-misorder(\s+\d+){4}\s+-\s+-\s+FAILED\n/)
+    expect(neither.code).toBe(1)
+  })
+
+  it('applies a baseline to the adapter it names only, and warns of one whose adapter did not run', async () => {
+    const ofMisorder = misorderBaseline('of-misorder.yaml', 'fake-misorder')
+    const ofNobody = misorderBaseline('of-nobody.yaml', 'not-in-this-run')
+    const two = await runCliHere(['run', '--adapter', 'reference', '--adapter-cmd', MISORDER, ...CHAIN, '--baseline', ofMisorder, '--baseline', ofNobody])
+    expect(two.stderr).toBe(`warning: ${ofNobody} is the baseline of not-in-this-run, which did not run\n`)
+    expect(two.stdout).toMatch(/\nreference(\s+\d+){4}\s+-\s+-\s+passed\n/)
+    expect(two.stdout).toMatch(/\nfake-misorder(\s+\d+){6}\s+passed \(baseline\)\n/)
+    expect(two.code).toBe(0)
+
+    const elsewhere = await runCliHere(['run', '--adapter', 'reference', '--adapter-cmd', MISORDER, ...CHAIN, '--baseline', ofNobody])
+    expect(elsewhere.stdout).toMatch(/\nfake-misorder(\s+\d+){4}\s+-\s+-\s+FAILED\n/)
+    expect(elsewhere.code).toBe(1)
+  })
+
+  it('warns when a baseline applies to two adapters of one name', async () => {
+    const ofMisorder = misorderBaseline('shared.yaml', 'fake-misorder')
+    const twice = await runCliHere(['run', '--adapter-cmd', MISORDER, '--adapter-cmd', NOISY_MISORDER, ...CHAIN, '--baseline', ofMisorder])
+    expect(twice.stderr).toBe(`warning: ${ofMisorder} applies to fake-misorder 0.0.0 (${NOISY_MISORDER}) as it did to fake-misorder 0.0.0 (${MISORDER}): two adapters of this run are named fake-misorder\n`)
+    expect(twice.code).toBe(0)
+  })
+
+  it('shows an adapter\'s stderr when its run fails, not when a baseline excuses its failures', async () => {
+    const failed = await runCliHere(['run', '--adapter-cmd', NOISY_MISORDER, ...CHAIN])
+    expect(failed.stderr).toContain("--- last lines of fake-misorder's stderr ---\nnoise from the adapter\n")
+    expect(failed.code).toBe(1)
+    const excused = await runCliHere(['run', '--adapter-cmd', NOISY_MISORDER, ...CHAIN, '--baseline', misorderBaseline('excuses.yaml', 'fake-misorder')])
+    expect(excused.stderr).toBe('')
+    expect(excused.code).toBe(0)
+  })
+
+  it('keeps the reasons of the baseline file it writes over, when no --baseline gives them', async () => {
+    const path = misorderBaseline('rewritten.yaml', 'fake-misorder', 'SURF-6: reason kept from the file')
+    const rewritten = await runCliHere(['run', '--adapter-cmd', MISORDER, ...CHAIN, '--write-baseline', path])
+    expect(rewritten.stdout).toContain(`wrote ${path} (${misorderFailures.length} known failures of fake-misorder)`)
+    expect(rewritten.code).toBe(1)
+    expect(readBaseline(path).failures.map(failure => failure.reason)).toEqual(misorderFailures.map(() => 'SURF-6: reason kept from the file'))
+  })
+})
+
+describe('run: writing baselines', () => {
+  it('takes the reasons of the --baseline given, writing to another file', async () => {
+    const given = join(scratch, 'given.yaml')
+    expect((await runCliHere(['run', '--adapter-cmd', MISORDER, ...CHAIN, '--write-baseline', given])).code).toBe(1)
+    const ids = readBaseline(given).failures.map(failure => failure.id)
+    writeFileSync(given, `adapter: fake-misorder\nfailures:\n${ids.map(id => `  - {id: ${id}, reason: "SURF-6: from the given file"}\n`).join('')}`)
+    const elsewhere = join(scratch, 'elsewhere.yaml')
+    expect((await runCliHere(['run', '--adapter-cmd', MISORDER, ...CHAIN, '--baseline', given, '--write-baseline', elsewhere])).code).toBe(0)
+    expect(readBaseline(elsewhere).failures.map(failure => failure.reason)).toEqual(ids.map(() => 'SURF-6: from the given file'))
+  })
+
+  it('writes none for an adapter that could not start, and still writes the others', async () => {
+    const template = join(scratch, 'started-{adapter}.yaml')
+    const written = await runCliHere(['run', '--adapter', 'no-such-build', '--adapter-cmd', MISORDER, ...CHAIN, '--write-baseline', template])
+    expect(written.stdout).toContain('no-such-build: could not be started: ')
+    expect(written.stdout).toContain(`wrote ${join(scratch, 'started-fake-misorder.yaml')} (`)
+    expect(written.stdout).not.toContain('started-no-such-build')
+    expect(written.code).toBe(1)
+  })
+})
+
+describe('matrix', () => {
+  it('prints Markdown on stdout when no file is asked for', async () => {
+    const printed = await runCliHere(['matrix', ...ONE_CASE])
+    expect(printed.stdout.split('\n')[0]).toBe('# Compatibility matrix')
+    expect(printed.stdout).toContain('reference')
+    expect(printed.stderr).toBe('')
+    expect(printed.code).toBe(0)
+  })
+
+  it('writes only the files asked for, and says so', async () => {
+    const html = join(scratch, 'matrix.html')
+    const written = await runCliHere(['matrix', ...ONE_CASE, '--html', html])
+    expect(written).toEqual({ code: 0, stdout: `wrote ${html}\n`, stderr: '' })
+    expect(readFileSync(html, 'utf8')).toMatch(/^<!DOCTYPE html>/i)
+  })
+
+  it('exits 1 when an adapter cannot start, saying why, and 2 when no case matches', async () => {
+    const unstarted = await runCliHere(['matrix', '--adapter', 'reference', '--adapter-module', 'conformance/wording.ts', ...ONE_CASE])
+    expect(unstarted.stderr).toMatch(/^cannot start adapter conformance\/wording\.ts: conformance\/wording\.ts exports no adapter[^\n]*\n$/)
+    expect(unstarted.code).toBe(1)
+    const none = await runCliHere(['matrix', '--case', 'no-such-case-*'])
+    expect(none).toEqual({ code: 2, stdout: '', stderr: 'no case matches the filters --case no-such-case-*\n' })
+  })
+})
