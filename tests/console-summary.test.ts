@@ -1,5 +1,6 @@
-// The closing table of `dsh-conformance run`: counts and a verdict per adapter, printed for one adapter
-// too, so that a run that --strict-baseline fails does not read like a pass.
+// What `dsh-conformance run` prints: per adapter its summary, line by line, and the closing table of
+// counts and a verdict per adapter, printed for one adapter too, so that a run that --strict-baseline
+// fails does not read like a pass; and how a long list of requirements wraps.
 import { describe, expect, it } from 'vitest'
 import { adapterSummary, overallSummary, wrapped } from '../conformance/console-summary.ts'
 import { compareWithBaseline } from '../conformance/baseline.ts'
@@ -166,4 +167,3 @@ describe('wrapped lines', () => {
     expect(wrapped([], '  ')).toEqual([])
   })
 })
-

@@ -13,7 +13,7 @@ import { addReportTargets, type ReportTargets } from '../conformance/reports/wri
 import type { AdapterRun } from '../conformance/results.ts'
 import { suiteIdentity } from '../conformance/suite-identity.ts'
 import { projectRoot } from '../conformance/vector-cases.ts'
-import type { RunReport, RunReportCase } from '../generated/types/index.ts'
+import type { RunReport, RunReportAdapter, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../generated/types/index.ts'
 import { BASELINE, baselinedRun, CASES, META, OUTCOMES, plainRun, record, SUITE, unstartedRun } from './support/fake-runs.ts'
 import { schemaValidator } from './support/schemas.ts'
 import { descendants, parseXml, unescapeXml, type XmlElement } from './support/xml.ts'
@@ -191,10 +191,20 @@ describe('JUnit report', () => {
   })
 })
 
-// The whole JUnit and Markdown reports of one report written by hand.
+// The whole JUnit and Markdown reports of reports written by hand.
 const entry = (id: string, chapter: string, requirements: string[], rest: Partial<RunReportCase>): RunReportCase =>
   ({ id, title: `the case ${id}`, chapter, requirements, profile: 'reader', status: 'pass', ...rest })
-/** A report written by hand, with every kind of case, a baseline, a protocol broken at the end and an adapter that never started. */
+const counts = (pass: number, fail: number, error: number, skip: number): RunReportCounts => ({ pass, fail, error, skip })
+
+/** An adapter's run as a report holds it: the reports compared whole do not read its duration. */
+function reportRun(label: string, adapter: RunReportAdapter | null, passed: boolean, totals: RunReportCounts, cases: RunReportCase[], rest: Partial<RunReportAdapterRun> = {}): RunReportAdapterRun {
+  return { label, adapter, passed, durationMs: 1, totals, cases, ...rest }
+}
+
+const adapter = (name: string, version: string, language: string, profiles = ['reader'], transport: 'in-process' | 'subprocess' = 'in-process'): RunReportAdapter =>
+  ({ name, version, language, profiles, transport })
+
+/** A report with every kind of case, a baseline, a protocol broken at the end and an adapter that never started. */
 const HAND_REPORT: RunReport = {
   reportVersion: 1,
   tool: { name: 'dsh-conformance', version: '9.9.9' },
@@ -205,26 +215,20 @@ const HAND_REPORT: RunReport = {
   durationMs: 4321,
   passed: false,
   runs: [
-    {
-      label: 'impl-cmd',
-      adapter: { name: 'impl', version: '1.0.0', language: 'go', profiles: ['reader'], transport: 'subprocess' },
-      passed: false,
-      durationMs: 10,
-      totals: { pass: 1, fail: 2, error: 1, skip: 1 },
-      cases: [
-        entry('surf-b', '05-surface', ['SURF-1', 'SURF-5'], {
-          status: 'fail', step: 0, operation: 'surface', reason: 'step 0 (surface): value differs\nsecond line',
-          diff: { path: '$.nodes[0]', expected: '3', actual: '2', divergingSeq: 4 }, baseline: 'new-fail', durationMs: 1500,
-        }),
-        entry('surf-a', '05-surface', ['SURF-1'], { baseline: 'new-pass', baselineReason: 'U1: "listed"', durationMs: 2 }),
-        entry('comp-b', '13-compaction', ['COMP-2'], { status: 'fail', reason: 'wrong\tanswer', baseline: 'known-failure', baselineReason: 'U2: "SURF-6"', durationMs: 250 }),
-        entry('comp-a', '13-compaction', ['COMP-2'], { status: 'skip' }),
-        entry('comp-c', '13-compaction', ['COMP-2'], { status: 'error', reason: 'threw <x>', baseline: 'new-fail', durationMs: 1000 }),
-      ],
+    reportRun('impl-cmd', adapter('impl', '1.0.0', 'go', ['reader'], 'subprocess'), false, counts(1, 2, 1, 1), [
+      entry('surf-b', '05-surface', ['SURF-1', 'SURF-5'], {
+        status: 'fail', step: 0, operation: 'surface', reason: 'step 0 (surface): value differs\nsecond line',
+        diff: { path: '$.nodes[0]', expected: '3', actual: '2', divergingSeq: 4 }, baseline: 'new-fail', durationMs: 1500,
+      }),
+      entry('surf-a', '05-surface', ['SURF-1'], { baseline: 'new-pass', baselineReason: 'U1: "listed"', durationMs: 2 }),
+      entry('comp-b', '13-compaction', ['COMP-2'], { status: 'fail', reason: 'wrong\tanswer', baseline: 'known-failure', baselineReason: 'U2: "SURF-6"', durationMs: 250 }),
+      entry('comp-a', '13-compaction', ['COMP-2'], { status: 'skip' }),
+      entry('comp-c', '13-compaction', ['COMP-2'], { status: 'error', reason: 'threw <x>', baseline: 'new-fail', durationMs: 1000 }),
+    ], {
       stopError: 'garbage after the last reply\nmore',
       baseline: { source: 'b.yaml', newFailures: ['surf-b', 'comp-c'], newPasses: ['surf-a'], stillFailing: ['comp-b'], notRun: [], notes: [] },
-    },
-    { label: 'broken\t"cmd"\r\n--flag', adapter: null, passed: false, durationMs: 0, totals: { pass: 0, fail: 0, error: 0, skip: 0 }, cases: [], startError: 'crash: exit 3\nstack' },
+    }),
+    reportRun('broken\t"cmd"\r\n--flag', null, false, counts(0, 0, 0, 0), [], { startError: 'crash: exit 3\nstack' }),
   ],
 }
 
@@ -232,39 +236,17 @@ const HAND_REPORT: RunReport = {
 const PLAIN_REPORT: RunReport = {
   ...HAND_REPORT,
   runs: [
-    {
-      label: 'plain-cmd',
-      adapter: { name: 'plain', version: '2.0', language: 'python', profiles: ['reader', 'writer'], transport: 'subprocess' },
-      passed: false,
-      durationMs: 9,
-      totals: { pass: 1, fail: 1, error: 1, skip: 0 },
-      cases: [
-        entry('comp-x', '13-compaction', ['COMP-9'], { status: 'fail', reason: 'a | b', diff: { path: '$', expected: '1', actual: '2' }, durationMs: 5 }),
-        entry('surf-x', '05-surface', ['SURF-9'], { status: 'error', reason: 'boom' }),
-        entry('surf-y', '05-surface', ['SURF-2'], {}),
-      ],
-    },
-    {
-      label: 'calm',
-      adapter: { name: 'calm', version: '3.0', language: 'rust', profiles: ['reader'], transport: 'in-process' },
-      passed: true,
-      durationMs: 1,
-      totals: { pass: 1, fail: 2, error: 0, skip: 0 },
-      cases: [
-        entry('surf-y', '05-surface', ['SURF-2'], {}),
-        entry('comp-k', '13-compaction', ['COMP-9'], { status: 'fail', reason: 'k', baseline: 'known-failure', baselineReason: 'U3: COMP-9' }),
-        entry('comp-j', '13-compaction', ['COMP-9'], { status: 'fail', reason: 'j', baseline: 'known-failure', baselineReason: 'U3: COMP-9' }),
-      ],
-      baseline: { source: 'calm.yaml', newFailures: [], newPasses: [], stillFailing: ['comp-k', 'comp-j'], notRun: [], notes: ['written against another suite'] },
-    },
-    {
-      label: 'idle',
-      adapter: { name: 'idle', version: '1', language: 'c', profiles: ['reader'], transport: 'in-process' },
-      passed: true,
-      durationMs: 1,
-      totals: { pass: 1, fail: 0, error: 0, skip: 0 },
-      cases: [entry('surf-y', '05-surface', ['SURF-2'], {})],
-    },
+    reportRun('plain-cmd', adapter('plain', '2.0', 'python', ['reader', 'writer'], 'subprocess'), false, counts(1, 1, 1, 0), [
+      entry('comp-x', '13-compaction', ['COMP-9'], { status: 'fail', reason: 'a | b', diff: { path: '$', expected: '1', actual: '2' }, durationMs: 5 }),
+      entry('surf-x', '05-surface', ['SURF-9'], { status: 'error', reason: 'boom' }),
+      entry('surf-y', '05-surface', ['SURF-2'], {}),
+    ]),
+    reportRun('calm', adapter('calm', '3.0', 'rust'), true, counts(1, 2, 0, 0), [
+      entry('surf-y', '05-surface', ['SURF-2'], {}),
+      entry('comp-k', '13-compaction', ['COMP-9'], { status: 'fail', reason: 'k', baseline: 'known-failure', baselineReason: 'U3: COMP-9' }),
+      entry('comp-j', '13-compaction', ['COMP-9'], { status: 'fail', reason: 'j', baseline: 'known-failure', baselineReason: 'U3: COMP-9' }),
+    ], { baseline: { source: 'calm.yaml', newFailures: [], newPasses: [], stillFailing: ['comp-k', 'comp-j'], notRun: [], notes: ['written against another suite'] } }),
+    reportRun('idle', adapter('idle', '1', 'c'), true, counts(1, 0, 0, 0), [entry('surf-y', '05-surface', ['SURF-2'], {})]),
   ],
 }
 
@@ -364,6 +346,10 @@ describe('JUnit report, whole', () => {
 })
 
 describe('Markdown report, whole', () => {
+  /** A run's table of chapters, folded. */
+  const byChapter = (...rows: string[]): string[] =>
+    ['<details><summary>By chapter</summary>', '', '| chapter | passed | failed | errors | skipped |', '|---|---:|---:|---:|---:|', ...rows, '', '</details>']
+
   it('is this document: the overview, then per adapter its chapters, failing requirements, news, a broken protocol and known failures', () => {
     expect(markdownReport(HAND_REPORT).split('\n')).toEqual([
       '## dsh-session-conformance 9.9.9: ❌ failed',
@@ -379,14 +365,7 @@ describe('Markdown report, whole', () => {
       '',
       'go; profiles: reader',
       '',
-      '<details><summary>By chapter</summary>',
-      '',
-      '| chapter | passed | failed | errors | skipped |',
-      '|---|---:|---:|---:|---:|',
-      '| 05-surface | 1 | 1 | 0 | 0 |',
-      '| 13-compaction | 0 | 1 | 1 | 1 |',
-      '',
-      '</details>',
+      ...byChapter('| 05-surface | 1 | 1 | 0 | 0 |', '| 13-compaction | 0 | 1 | 1 | 1 |'),
       '',
       '**Requirements with failures or errors**, (failed + errors)/cases: SURF-1 (1/2), SURF-5 (1/1), COMP-2 (2/3)',
       '',
@@ -432,14 +411,7 @@ describe('Markdown report, whole', () => {
       '',
       'python; profiles: reader, writer',
       '',
-      '<details><summary>By chapter</summary>',
-      '',
-      '| chapter | passed | failed | errors | skipped |',
-      '|---|---:|---:|---:|---:|',
-      '| 05-surface | 1 | 0 | 1 | 0 |',
-      '| 13-compaction | 0 | 1 | 0 | 0 |',
-      '',
-      '</details>',
+      ...byChapter('| 05-surface | 1 | 0 | 1 | 0 |', '| 13-compaction | 0 | 1 | 0 | 0 |'),
       '',
       '**Requirements with failures or errors**, (failed + errors)/cases: SURF-9 (1/1), COMP-9 (1/1)',
       '',
@@ -454,14 +426,7 @@ describe('Markdown report, whole', () => {
       '',
       'rust; profiles: reader',
       '',
-      '<details><summary>By chapter</summary>',
-      '',
-      '| chapter | passed | failed | errors | skipped |',
-      '|---|---:|---:|---:|---:|',
-      '| 05-surface | 1 | 0 | 0 | 0 |',
-      '| 13-compaction | 0 | 2 | 0 | 0 |',
-      '',
-      '</details>',
+      ...byChapter('| 05-surface | 1 | 0 | 0 | 0 |', '| 13-compaction | 0 | 2 | 0 | 0 |'),
       '',
       '**Requirements with failures or errors**, (failed + errors)/cases: COMP-9 (2/2)',
       '',
@@ -479,13 +444,7 @@ describe('Markdown report, whole', () => {
       '',
       'c; profiles: reader',
       '',
-      '<details><summary>By chapter</summary>',
-      '',
-      '| chapter | passed | failed | errors | skipped |',
-      '|---|---:|---:|---:|---:|',
-      '| 05-surface | 1 | 0 | 0 | 0 |',
-      '',
-      '</details>',
+      ...byChapter('| 05-surface | 1 | 0 | 0 | 0 |'),
       '',
     ])
   })

@@ -44,7 +44,7 @@ export async function runCliHere(args: readonly string[]): Promise<CliOutcome> {
   const spies = [
     vi.spyOn(console, 'log').mockImplementation(lineTo(stdout)),
     vi.spyOn(console, 'error').mockImplementation(lineTo(stderr)),
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => stdout.push(String(chunk)) > 0),
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => stdout.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')) > 0),
   ]
   try {
     const code = await runCliCommand(args)
