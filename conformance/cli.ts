@@ -5,7 +5,7 @@ import { RUNNING_COMMANDS, runCliCommand } from './cli-dispatch.ts'
 
 const args = process.argv.slice(2)
 
-/** Whether a run or matrix is under way; an exit before it is done is a failure of the run. */
+/** Whether the command runs adapters and has not returned: an exit now is a failure of the run. */
 let runUnderway = RUNNING_COMMANDS.has(args[0] ?? '')
 
 /**

@@ -4,7 +4,7 @@
 import { chapterKeys, claimWarnings, compareRequirementIds, countBy, countOutcomes, distinctRunNames, failedCount, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
 import type { CaseOutcome } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
-import { printable, shortened } from './wording.ts'
+import { plural, printable, shortened } from './wording.ts'
 
 const WIDTH = 100
 const REASON_LIMIT = 400
@@ -18,13 +18,15 @@ function columns(label: string, counts: Counts): string {
 export function wrapped(items: readonly string[], indent: string): string[] {
   const lines: string[] = []
   let line = indent
-  for (const item of items) {
+  items.forEach((item, index) => {
     const next = line === indent ? `${line}${item}` : `${line}, ${item}`
-    if (next.length > WIDTH && line !== indent) {
+    // A line that another follows ends with a comma, which must fit too.
+    const room = index === items.length - 1 ? WIDTH : WIDTH - 1
+    if (next.length > room && line !== indent) {
       lines.push(`${line},`)
       line = `${indent}${item}`
     } else line = next
-  }
+  })
   if (line !== indent) lines.push(line)
   return lines
 }
@@ -52,8 +54,8 @@ function problemLines(run: AdapterRun): string[] {
   }
   const reasonOf = new Map(run.outcomes.map((outcome) => [outcome.id, outcome.reason]))
   return [
-    `  baseline ${verdict.source}: ${verdict.stillFailing.length} known failures still fail, ${verdict.newFailures.length} NEW FAIL, ${verdict.newPasses.length} NEW PASS` +
-      (verdict.notRun.length > 0 ? `, ${verdict.notRun.length} listed cases not run` : ''),
+    `  baseline ${verdict.source}: ${plural(verdict.stillFailing.length, 'known failure still fails', 'known failures still fail')}, ${verdict.newFailures.length} NEW FAIL, ${verdict.newPasses.length} NEW PASS` +
+      (verdict.notRun.length > 0 ? `, ${plural(verdict.notRun.length, 'listed case')} not run` : ''),
     ...verdict.notes.map((note) => `  note: ${note}`),
     ...verdict.newFailures.map((id) => `  NEW FAIL ${id}: ${oneLine(reasonOf.get(id))}`),
     ...verdict.newPasses.map((id) => `  NEW PASS ${id} (listed as: ${oneLine(verdict.reasons[id])})`),
@@ -67,7 +69,7 @@ function claimLines(run: AdapterRun, cases: readonly VectorCase[]): string[] {
 function totalsLine(counts: Counts, run: AdapterRun): string {
   const line = `${counts.pass} passed, ${counts.fail} failed, ${counts.error} ${counts.error === 1 ? 'error' : 'errors'}, ${counts.skip} skipped`
   const known = run.baseline?.stillFailing.length ?? 0
-  return known > 0 ? `${line} (${known} known failures in the baseline)` : line
+  return known > 0 ? `${line} (${plural(known, 'known failure')} in the baseline)` : line
 }
 
 /** The summary of one adapter's run. */

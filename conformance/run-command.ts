@@ -59,7 +59,7 @@ function writeBaselineOf(run: AdapterRun, template: string, context: BaselineWri
     const baseline = currentBaseline({ adapter: name, suite: context.suite, outcomes: run.outcomes, suiteIds: context.all.map((vector) => vector.id), previous })
     writeBaseline(path, baseline)
     context.written.add(path)
-    return { wrote: `wrote ${path} (${baseline.failures.length} known failures of ${name})` }
+    return { wrote: `wrote ${path} (${plural(baseline.failures.length, 'known failure')} of ${name})` }
   } catch (error) {
     return { error: `cannot write the baseline of ${name} to ${path}: ${errorMessage(error)}` }
   }

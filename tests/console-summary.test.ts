@@ -102,11 +102,11 @@ describe('the summary of one adapter, line by line', () => {
   it('with a baseline: its verdict, then the NEW FAILs with their reasons and the NEW PASSes with the listed ones', () => {
     expect(adapterSummary(baselinedRun(), CASES).split('\n')).toEqual([
       ...heading,
-      '  baseline baselines/fake.yaml: 1 known failures still fail, 2 NEW FAIL, 1 NEW PASS',
+      '  baseline baselines/fake.yaml: 1 known failure still fails, 2 NEW FAIL, 1 NEW PASS',
       `  NEW FAIL surf-b: ${surfB}`,
       `  NEW FAIL surf-c: ${surfC}`,
       '  NEW PASS jsonl-a (listed as: scope-jsonl: JSONL-6 not in the package)',
-      '2 passed, 2 failed, 1 error, 1 skipped (1 known failures in the baseline)',
+      '2 passed, 2 failed, 1 error, 1 skipped (1 known failure in the baseline)',
     ])
   })
 
@@ -115,7 +115,7 @@ describe('the summary of one adapter, line by line', () => {
     const baseline = compareWithBaseline(outcomes, BASELINE, { source: 'b.yaml', adapter: 'another-impl', suite: SUITE })
     const lines = adapterSummary({ ...plainRun(), outcomes, baseline, stopError: 'garbage: a line after the last reply\nsecond line' }, CASES).split('\n')
     expect(lines.slice(-6)).toEqual([
-      '  baseline b.yaml: 0 known failures still fail, 1 NEW FAIL, 1 NEW PASS, 1 listed cases not run',
+      '  baseline b.yaml: 0 known failures still fail, 1 NEW FAIL, 1 NEW PASS, 1 listed case not run',
       '  note: the baseline is for adapter fake-impl, the run is of another-impl',
       `  NEW FAIL surf-b: ${surfB}`,
       '  NEW PASS jsonl-a (listed as: scope-jsonl: JSONL-6 not in the package)',
@@ -155,10 +155,17 @@ describe('wrapped lines', () => {
     expect(wrapped(items, '    ')).toEqual([`    ${items.slice(0, 8).join(', ')},`, `    ${items[8]}`])
   })
 
-  it('keeps a line of exactly 100 characters whole, and breaks one of 101', () => {
+  it('keeps a last line of exactly 100 characters whole, and breaks one of 101', () => {
     const seven = Array.from({ length: 7 }, (_, index) => ten(index))
     expect(wrapped([...seven, 'TWELVE-CHARS'], '    ')).toEqual([`    ${seven.join(', ')}, TWELVE-CHARS`])
     expect(wrapped([...seven, 'THIRTEEN-CHAR'], '    ')).toEqual([`    ${seven.join(', ')},`, '    THIRTEEN-CHAR'])
+  })
+
+  it('breaks a line of 100 characters that another follows, so that its comma fits', () => {
+    const seven = Array.from({ length: 7 }, (_, index) => ten(index))
+    const lines = wrapped([...seven, 'TWELVE-CHARS', 'X'], '    ')
+    expect(lines).toEqual([`    ${seven.join(', ')},`, '    TWELVE-CHARS, X'])
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(100)
   })
 
   it('puts an item longer than a line on a line of its own, and nothing on none', () => {

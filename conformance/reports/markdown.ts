@@ -2,7 +2,7 @@
 // adapter first, then per adapter its chapters, the requirements with failures and the cases to read.
 import type { RunReport, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../../generated/types/index.ts'
 import { compareRequirementIds } from '../results.ts'
-import { shortened } from '../wording.ts'
+import { plural, shortened } from '../wording.ts'
 
 /** Tables stop here; the JSON report has every case. */
 const MAX_ROWS = 200
@@ -92,7 +92,7 @@ function knownFailures(run: RunReportAdapterRun): string[] {
   const byReason = new Map<string, string[]>()
   for (const entry of known) byReason.set(entry.baselineReason ?? '', [...(byReason.get(entry.baselineReason ?? '') ?? []), entry.id])
   return [
-    `<details><summary>${known.length} known failures listed in ${cell(run.baseline?.source ?? 'the baseline')}</summary>`,
+    `<details><summary>${plural(known.length, 'known failure')} listed in ${cell(run.baseline?.source ?? 'the baseline')}</summary>`,
     '',
     '| reason | cases |',
     '|---|---|',

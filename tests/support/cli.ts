@@ -33,23 +33,35 @@ export async function runCli(args: readonly string[], env: Record<string, string
   }
 }
 
+/** Whether a command runs in this process now: the capture is global, so one runs at a time. */
+let capturing = false
+
+/** A console method that appends its line to `sink`, formatted as the console would. */
+const lineTo = (sink: string[]) => (...parts: unknown[]): void => void sink.push(`${format(...parts)}\n`)
+
+/** A stream's write that appends its chunk to `sink`. */
+const chunkTo = (sink: string[]) => (chunk: string | Uint8Array): boolean => sink.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')) > 0
+
 /**
  * Runs the command `args` names in this process, from the project's root (vitest's working folder),
- * with what it writes to the console or to stdout captured. One at a time: the capture is global.
+ * with what it writes to the console, stdout or stderr captured.
  */
 export async function runCliHere(args: readonly string[]): Promise<CliOutcome> {
+  if (capturing) throw new Error('runCliHere runs one command at a time')
+  capturing = true
   const stdout: string[] = []
   const stderr: string[] = []
-  const lineTo = (sink: string[]) => (...parts: unknown[]): void => void sink.push(`${format(...parts)}\n`)
   const spies = [
     vi.spyOn(console, 'log').mockImplementation(lineTo(stdout)),
     vi.spyOn(console, 'error').mockImplementation(lineTo(stderr)),
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => stdout.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')) > 0),
+    vi.spyOn(process.stdout, 'write').mockImplementation(chunkTo(stdout)),
+    vi.spyOn(process.stderr, 'write').mockImplementation(chunkTo(stderr)),
   ]
   try {
     const code = await runCliCommand(args)
     return { code, stdout: stdout.join(''), stderr: stderr.join('') }
   } finally {
     for (const spy of spies) spy.mockRestore()
+    capturing = false
   }
 }
