@@ -4,12 +4,13 @@
 // says nothing about the answer, so no entry excuses it. A listed case that passes is a NEW PASS,
 // which fails the run only under --strict-baseline.
 import { readFileSync, writeFileSync } from 'node:fs'
-import { Document, isMap, isScalar, isSeq, parse as parseYaml, type Scalar } from 'yaml'
+import { Document, isMap, isScalar, isSeq, type Scalar } from 'yaml'
 import type { CaseOutcome } from './run-case.ts'
 import type { SuiteIdentity } from './suite-identity.ts'
 import type { Baseline, BaselineEntry } from '../generated/types/index.ts'
 import { isRecord } from '../reference/lossless-json.ts'
-import { errorMessage, plural, shortened } from './wording.ts'
+import { plural, shortened } from './wording.ts'
+import { parseYamlText } from './yaml-text.ts'
 
 // The file's shape is schemas/baseline.schema.json; its types are generated from it.
 export type { Baseline, BaselineEntry }
@@ -32,13 +33,8 @@ export interface BaselineVerdict {
 
 /** Reads a baseline from YAML or JSON text (JSON is YAML); throws an Error naming what is wrong. */
 export function parseBaseline(text: string, source: string): Baseline {
-  let document: unknown
-  try {
-    document = parseYaml(text, { maxAliasCount: -1 })
-  } catch (error) {
-    throw new Error(`${source}: not YAML: ${errorMessage(error)}`)
-  }
-  return baselineFrom(document, source)
+  // The writer shares reasons through aliases, as many as there are failures.
+  return baselineFrom(parseYamlText(text, source, { maxAliasCount: -1 }), source)
 }
 
 /** Checks a baseline given as a value (as parsed, or as a caller built it); throws an Error naming what is wrong. */

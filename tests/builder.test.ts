@@ -258,17 +258,14 @@ describe('the vector-file schema (LogItem) and the builder', () => {
   const allModifiers = [...new Set(Object.values(HEAD_MODIFIERS).flat())]
 
   it('refuse and accept the same items: every head with arguments of each arity, with and without each modifier', () => {
-    const disagreements: string[] = []
+    const items: unknown[] = [{}, { text: 'x' }, { user: 'a', 'turn/start': 1 }, 'x', [], null]
     for (const head of [...Object.keys(HEAD_MODIFIERS), 'greeting']) {
       for (const argument of ARGUMENTS) {
-        const items: unknown[] = [{ [head]: argument }]
+        items.push({ [head]: argument })
         for (const modifier of allModifiers) for (const value of MODIFIER_VALUES) items.push({ [head]: argument, [modifier]: value })
-        for (const item of items) if (validItem(item) !== builds(item)) disagreements.push(`${JSON.stringify(item)}: schema ${validItem(item)}, builder ${builds(item)}`)
       }
     }
-    for (const item of [{}, { text: 'x' }, { user: 'a', 'turn/start': 1 }, 'x', [], null]) {
-      if (validItem(item) !== builds(item)) disagreements.push(`${JSON.stringify(item)}: schema ${validItem(item)}, builder ${builds(item)}`)
-    }
+    const disagreements = items.filter((item) => validItem(item) !== builds(item)).map((item) => `${JSON.stringify(item)}: schema ${validItem(item)}, builder ${builds(item)}`)
     expect(disagreements).toStrictEqual([])
   })
 })

@@ -149,6 +149,7 @@ describe('the summary of one adapter, line by line', () => {
 
 describe('wrapped lines', () => {
   const ten = (index: number): string => `REQUIRE-${String(index).padStart(2, '0')}`
+  const seven = Array.from({ length: 7 }, (_, index) => ten(index))
 
   it('fills each line up to 100 characters, ending it with the comma it breaks at', () => {
     const items = Array.from({ length: 9 }, (_, index) => ten(index))
@@ -156,13 +157,11 @@ describe('wrapped lines', () => {
   })
 
   it('keeps a last line of exactly 100 characters whole, and breaks one of 101', () => {
-    const seven = Array.from({ length: 7 }, (_, index) => ten(index))
     expect(wrapped([...seven, 'TWELVE-CHARS'], '    ')).toEqual([`    ${seven.join(', ')}, TWELVE-CHARS`])
     expect(wrapped([...seven, 'THIRTEEN-CHAR'], '    ')).toEqual([`    ${seven.join(', ')},`, '    THIRTEEN-CHAR'])
   })
 
   it('breaks a line of 100 characters that another follows, so that its comma fits', () => {
-    const seven = Array.from({ length: 7 }, (_, index) => ten(index))
     const lines = wrapped([...seven, 'TWELVE-CHARS', 'X'], '    ')
     expect(lines).toEqual([`    ${seven.join(', ')},`, '    TWELVE-CHARS, X'])
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(100)

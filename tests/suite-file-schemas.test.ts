@@ -23,6 +23,12 @@ describe('the vector bundle', () => {
   })
 })
 
+/** The schema's verdict and the reader's, side by side, on each document. */
+function verdictsOf(schema: string, read: (document: unknown) => unknown): (documents: unknown[]) => boolean[][] {
+  const validate = schemaValidator(schema)
+  return (documents) => documents.map((document) => [validate(document), accepts(() => read(document))])
+}
+
 describe('baseline files', () => {
   it.each(yamlFiles('baselines'))('%s validates', (path) => {
     const validate = schemaValidator('baseline')
@@ -37,8 +43,7 @@ describe('baseline files', () => {
       { adapter: 'x', failures: [{ id: '', reason: 'r' }] }, { adapter: 'x', failures: [{ reason: 'r' }] }, { adapter: 'x', failures: [{ id: 'a' }] },
       { adapter: 'x', failures: [{ id: 'a', reason: ' \n ' }] }, { adapter: 'x', failures: [{ id: 'a', reason: 5 }] }, { adapter: 'x', failures: ['a'] },
     ]
-    const validate = schemaValidator('baseline')
-    const verdicts = (documents: unknown[]): boolean[][] => documents.map((document) => [validate(document), accepts(() => baselineFrom(document, 'b.yaml'))])
+    const verdicts = verdictsOf('baseline', (document) => baselineFrom(document, 'b.yaml'))
     expect(verdicts(accepted)).toEqual(accepted.map(() => [true, true]))
     expect(verdicts(refused)).toEqual(refused.map(() => [false, false]))
     const twice = { adapter: 'x', failures: [{ id: 'a', reason: 'r' }, { id: 'a', reason: 's' }] }
@@ -63,8 +68,7 @@ describe('known-divergences files', () => {
       { adapters: [], known: [{ class: 'U1' }] }, { adapters: [], known: [{ class: 'U1', why: '  ' }] }, { adapters: [], known: [{ ...entry, code: 'X' }] },
       { adapters: [], known: [{ ...entry, operation: ['load'] }] }, { adapters: [], known: [{ ...entry, shapes: null }] },
     ]
-    const validate = schemaValidator('known-divergences')
-    const verdicts = (documents: unknown[]): boolean[][] => documents.map((document) => [validate(document), accepts(() => knownDivergencesFrom(document, 'k.yaml'))])
+    const verdicts = verdictsOf('known-divergences', (document) => knownDivergencesFrom(document, 'k.yaml'))
     expect(verdicts(accepted)).toEqual(accepted.map(() => [true, true]))
     expect(verdicts(refused)).toEqual(refused.map(() => [false, false]))
   })

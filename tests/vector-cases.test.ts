@@ -171,41 +171,34 @@ describe('a malformed vector file', () => {
     )
   })
 
-  it('with a malformed tagged value names the case, the log item and its line', () => {
-    expect(() => load(caseYaml(`    log:
+  it.each([
+    ['names the case, the log item and its line', `    log:
       - {user: one}
       - {user: {$dsh: no-such-tag}}
     steps:
       - surface: {}
         expect: {accept: true}
-`))).toThrow(/^vectors\/05-surface\/cases\.yaml:10: case c1: log item 1: .*no-such-tag/)
-  })
-
-  it('with a malformed tagged value in a step names the step and its line', () => {
-    expect(() => load(caseYaml(`    log: []
+`, /^vectors\/05-surface\/cases\.yaml:10: case c1: log item 1: .*no-such-tag/],
+    ['in a step names the step and its line', `    log: []
     steps:
       - surface: {}
         expect: {accept: true}
       - surface: {baseSeq: {$dsh: no-such-tag}}
         expect: {accept: true}
-`))).toThrow(/^vectors\/05-surface\/cases\.yaml:12: case c1: step 1: .*no-such-tag/)
-  })
-
-  it('with a malformed tagged value in its header names the header and its line', () => {
-    expect(() => load(caseYaml(`    header: {id: s1, version: {$dsh: no-such-tag}}
+`, /^vectors\/05-surface\/cases\.yaml:12: case c1: step 1: .*no-such-tag/],
+    ['in its header names the header and its line', `    header: {id: s1, version: {$dsh: no-such-tag}}
     log: []
     steps:
       - load: {}
         expect: {accept: true}
-`))).toThrow(/^vectors\/05-surface\/cases\.yaml:8: case c1: header: .*no-such-tag/)
-  })
-
-  it('with a malformed tagged value in an expected value names the step', () => {
-    expect(() => load(caseYaml(`    log: []
+`, /^vectors\/05-surface\/cases\.yaml:8: case c1: header: .*no-such-tag/],
+    ['in an expected value names the step', `    log: []
     steps:
       - surface: {}
         expect: {value: {nodes: {$dsh: no-such-tag}}}
-`))).toThrow(/^vectors\/05-surface\/cases\.yaml:10: case c1: step 0: .*no-such-tag/)
+`, /^vectors\/05-surface\/cases\.yaml:10: case c1: step 0: .*no-such-tag/],
+  ])('with a malformed tagged value %s', (_where, yaml, refusal) => {
+    expect(() => load(caseYaml(yaml))).toThrow(refusal)
   })
 
   it('that is not YAML is refused as such', () => {

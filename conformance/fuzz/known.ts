@@ -15,12 +15,11 @@
 //       adapter: rejects HEADER_CWD_NOT_ABSOLUTE
 //       why: cwd is absolute by the running platform
 import { readFileSync } from 'node:fs'
-import { parse as parseYaml } from 'yaml'
 import { globToRegExp } from '../filters.ts'
 import type { KnownClass, KnownDivergences } from '../../generated/types/index.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
 import { shapesOf, type Disagreement } from './compare.ts'
-import { errorMessage } from '../wording.ts'
+import { parseYamlText } from '../yaml-text.ts'
 
 // The file's shape is schemas/known-divergences.schema.json; its types are generated from it.
 export type { KnownClass, KnownDivergences }
@@ -29,15 +28,7 @@ const MATCHED = ['operation', 'reference', 'adapter', 'shapes'] as const
 
 /** Reads a known-divergences file; throws an Error naming what is wrong. */
 export function readKnownDivergences(path: string): KnownDivergences {
-  // A missing file names itself; a YAML error names only its line.
-  const text = readFileSync(path, 'utf8')
-  let document: unknown
-  try {
-    document = parseYaml(text)
-  } catch (error) {
-    throw new Error(`${path}: not YAML: ${errorMessage(error)}`)
-  }
-  return knownDivergencesFrom(document, path)
+  return knownDivergencesFrom(parseYamlText(readFileSync(path, 'utf8'), path), path)
 }
 
 /** Checks a known-divergences file given as a value (as parsed); throws an Error naming `source` and what is wrong. */

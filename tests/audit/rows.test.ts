@@ -14,13 +14,13 @@ import { zstdArtifact } from '../check/support.ts'
 import {
   artifact, assistantText, auditOf, compactedLog, corpusBytes, corpusLog, corpusPresent, goodTurn, requestHeader, rowOf, TOOL, userText, verdicts,
 } from './logs.ts'
-import { schemaValidator } from '../support/schemas.ts'
+import { errorsOf, schemaValidator } from '../support/schemas.ts'
 
 const validateReport = schemaValidator('audit-report')
 
 function expectValid(report: AuditReport): void {
   const valid = validateReport(JSON.parse(JSON.stringify(report)))
-  expect(valid, JSON.stringify(validateReport.errors?.slice(0, 3))).toBe(true)
+  expect(valid, errorsOf(validateReport)).toBe(true)
 }
 
 function texts(report: AuditReport, id: Parameters<typeof rowOf>[1], mark?: string): string {

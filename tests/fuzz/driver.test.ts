@@ -81,7 +81,10 @@ describe('fuzz', () => {
   it('gives an in-process operation that never answers its timeout, as a failure', async () => {
     // It hangs only where the reference accepts, so the class found does not depend on the seed's draws.
     const surface = referenceAdapter.operations.surface!
-    const hangsOnValidLogs = surfaceAnswering(async input => ((await surface(input)).ok ? new Promise(() => {}) : surface(input)))
+    const hangsOnValidLogs = surfaceAnswering(async (input) => {
+      const answer = await surface(input)
+      return answer.ok ? new Promise(() => {}) : answer
+    })
     const report = await fuzz(hangsOnValidLogs, { runs: 10, seed: 1, outDir: tempFolder(), maxEvents: 10, only: ['surface'], timeoutMs: 50, maxShrinkChecks: 3 })
     expect(report.findings.map(finding => [finding.operation, finding.reference, finding.adapter])).toEqual([['surface', 'accepts', 'fails: timeout']])
   })
