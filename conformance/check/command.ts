@@ -16,20 +16,8 @@ function unreadable(path: string, message: string): FileReport {
   }
 }
 
-let pipeWatched = false
-
-/** `check ... | head` closes the pipe early; that ends the output, not in a crash. */
-function endQuietlyOnClosedPipe(): void {
-  if (pipeWatched) return
-  pipeWatched = true
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error
-    process.exit(process.exitCode ?? 0)
-  })
-}
-
+// `check ... | head`, a reader that stops reading, ends quietly: cli.ts handles that for every command.
 export function runCheck(args: readonly string[]): number {
-  endQuietlyOnClosedPipe()
   if (args.includes('--help')) {
     console.log(CHECK_USAGE)
     return 0

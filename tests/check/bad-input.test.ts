@@ -452,6 +452,21 @@ describe('walking folders', () => {
     expect(piped.status).toBe(0)
   })
 
+  it('ends quietly when the reader of its output stops reading (check FOLDER | head)', () => {
+    const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
+    const root = tempFolder()
+    try {
+      // Enough report lines to fill the pipe after head has gone, so that a write fails with EPIPE.
+      const log = text(sessionLines('s-1'))
+      for (let file = 0; file < 1500; file++) root.write(`log-${String(file).padStart(4, '0')}.jsonl`, log)
+      const piped = spawnSync('sh', ['-c', `{ '${process.execPath}' '${bin}' check '${root.dir}'; echo "check exited $?" >&2; } | head -n 1`], { encoding: 'utf8' })
+      expect(piped.stdout).toBe(`${root.dir}/log-0000.jsonl: valid, 6 events\n`)
+      expect(piped.stderr).toBe('check exited 0\n')
+    } finally {
+      root.remove()
+    }
+  })
+
   it('names line 1 for a fault of the header, which is the first line', () => {
     const lines = sessionLines('s-1')
     lines[0] = lines[0]!.replace('"delegationDepth":0', '"delegationDepth":0,"seedLength":-0')
