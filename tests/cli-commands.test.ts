@@ -40,10 +40,27 @@ describe('commands and help', () => {
     expect(unknown.code).toBe(2)
   })
 
-  it('refuses serve with anything but --help alone', async () => {
-    for (const args of [['serve', '--verbose'], ['serve', '--help', '--verbose']]) {
+  it('prints each command\'s usage for --help, and takes -h as --help everywhere', async () => {
+    const usages: [args: string[], usage: string][] = [
+      [['-h'], 'usage: dsh-conformance <command> [options]'],
+      [['run', '--help'], 'usage: dsh-conformance <command> [options]'],
+      [['check', '-h'], 'usage: dsh-conformance check'],
+      [['audit', '-h'], 'usage: dsh-conformance audit'],
+      [['fuzz', '-h'], 'usage: dsh-conformance fuzz'],
+      [['serve', '--help'], 'usage: dsh-conformance serve'],
+      [['serve', '-h'], 'usage: dsh-conformance serve'],
+    ]
+    for (const [args, usage] of usages) {
+      const help = await runCliHere(args)
+      expect(help.stdout, args.join(' ')).toContain(usage)
+      expect(help.code, args.join(' ')).toBe(0)
+    }
+  })
+
+  it('refuses serve with anything but --help alone, instead of starting the server', async () => {
+    for (const args of [['serve', '--verbose'], ['serve', '--help', '--verbose'], ['serve', '--adapter', 'reference']]) {
       const refused = await runCliHere(args)
-      expect(refused.stderr, args.join(' ')).toMatch(/^serve takes no arguments, not /)
+      expect(refused.stderr, args.join(' ')).toMatch(new RegExp(`^serve takes no arguments, not ${args.slice(1).join(' ')}\n\nusage: dsh-conformance serve`))
       expect(refused.stdout, args.join(' ')).toBe('')
       expect(refused.code, args.join(' ')).toBe(2)
     }

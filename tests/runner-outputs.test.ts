@@ -77,37 +77,9 @@ describe('dsh-conformance run', () => {
     expect(escaped.stdout).not.toContain('\u001b')
     expect(escaped.code).toBe(0)
   })
-
-  it('prints its help for run --help', async () => {
-    const help = await runCliHere(['run', '--help'])
-    expect(help.stdout).toContain('usage: dsh-conformance <command> [options]')
-    expect(help.code).toBe(0)
-  })
 })
 
-describe('help and usage errors of every command', () => {
-  it('takes -h as --help everywhere, and serve --help prints its help instead of starting the server', async () => {
-    const usages: [args: string[], usage: string][] = [
-      [['-h'], 'usage: dsh-conformance <command> [options]'],
-      [['check', '-h'], 'usage: dsh-conformance check'],
-      [['audit', '-h'], 'usage: dsh-conformance audit'],
-      [['fuzz', '-h'], 'usage: dsh-conformance fuzz'],
-      [['serve', '--help'], 'usage: dsh-conformance serve'],
-      [['serve', '-h'], 'usage: dsh-conformance serve'],
-    ]
-    for (const [args, usage] of usages) {
-      const help = await runCliHere(args)
-      expect(help.stdout, args.join(' ')).toContain(usage)
-      expect(help.code, args.join(' ')).toBe(0)
-    }
-  })
-
-  it('refuses arguments to serve with a usage error', async () => {
-    const refused = await runCliHere(['serve', '--adapter', 'reference'])
-    expect(refused.stderr).toContain('serve takes no arguments, not --adapter reference')
-    expect(refused.code).toBe(2)
-  })
-
+describe('matrix output files', () => {
   it('ends matrix with status 2 when its output file cannot be written, the others still written (in a folder it creates)', async () => {
     const markdown = join(scratch, 'matrix.md')
     const underAFile = join(markdown, 'matrix.html')
