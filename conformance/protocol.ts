@@ -2,10 +2,11 @@
 // validators of schemas/protocol-*.schema.json, and how values are written on the wire.
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import type { ProtocolRun, ProtocolStart, ProtocolStop } from '../generated/types/index.ts'
 import { TAG_KEY } from './tagged-values.ts'
 import { projectRoot } from './vector-cases.ts'
+import { shortened } from './wording.ts'
 
 export const PROTOCOL_VERSION = 1
 
@@ -13,25 +14,76 @@ export type ProtocolMessageName = 'start' | 'started' | 'run' | 'result' | 'stop
 
 const SCHEMA_BASE = 'https://dsh-session-conformance.dev/schemas/v0/'
 
-function createValidators(): Record<ProtocolMessageName, ValidateFunction> {
+/** The forms of a result reply (protocol-result's $defs), to name the faults of the form a reply takes. */
+type ResultForm = 'ProtocolResultReply' | 'ProtocolAccepted' | 'ProtocolRejected' | 'ProtocolFailureReply'
+
+interface Validators {
+  messages: Record<ProtocolMessageName, ValidateFunction>
+  resultForm: (form: ResultForm) => ValidateFunction
+}
+
+function createValidators(): Validators {
   const schemaDir = join(projectRoot, 'schemas')
-  const ajv = new Ajv2020({ strict: true, allErrors: true })
+  // verbose: an error then carries the value at fault, which the explanation quotes.
+  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true })
   for (const file of readdirSync(schemaDir).filter((name) => name.endsWith('.schema.json'))) {
     ajv.addSchema(JSON.parse(readFileSync(join(schemaDir, file), 'utf8')))
   }
   const validator = (name: ProtocolMessageName): ValidateFunction => ajv.getSchema(`${SCHEMA_BASE}protocol-${name}.schema.json`)!
-  return { start: validator('start'), started: validator('started'), run: validator('run'), result: validator('result'), stop: validator('stop') }
+  return {
+    messages: { start: validator('start'), started: validator('started'), run: validator('run'), result: validator('result'), stop: validator('stop') },
+    resultForm: (form) => ajv.getSchema(`${SCHEMA_BASE}protocol-result.schema.json#/$defs/${form}`)!,
+  }
 }
 
-let validators: Record<ProtocolMessageName, ValidateFunction> | undefined
+let validators: Validators | undefined
+
+function faultsOf(validate: ValidateFunction, value: unknown, under = ''): ErrorObject[] {
+  return validate(value) ? [] : (validate.errors ?? []).map((error) => ({ ...error, instancePath: `${under}${error.instancePath}` }))
+}
+
+/**
+ * A result reply that fails its schema fails every form of it, and a list of every form's faults
+ * buries the one that matters. The reply's own members tell which form it meant (`result` and its
+ * `ok`, or `error`): only that form's faults are named. Undefined when the reply is too far off to tell.
+ */
+function intendedFormFaults(forms: Validators['resultForm'], reply: unknown): ErrorObject[] | undefined {
+  if (!isPlainRecord(reply)) return undefined
+  if ('result' in reply) {
+    const result = reply['result']
+    if (!isPlainRecord(result) || typeof result['ok'] !== 'boolean') return undefined
+    // The envelope with a result that is surely valid, then the result against the form its ok names.
+    const envelope = faultsOf(forms('ProtocolResultReply'), { ...reply, result: { ok: true, value: null } })
+    return [...envelope, ...faultsOf(forms(result['ok'] ? 'ProtocolAccepted' : 'ProtocolRejected'), result, '/result')]
+  }
+  return 'error' in reply ? faultsOf(forms('ProtocolFailureReply'), reply) : undefined
+}
+
+function shownValue(value: unknown): string {
+  return shortened(JSON.stringify(value) ?? String(value), 80)
+}
+
+/** One schema fault in words, quoting the value at fault where the validator's own words do not. */
+function faultText(error: ErrorObject): string {
+  const at = error.instancePath || '/'
+  const params = error.params as Record<string, unknown>
+  if (error.keyword === 'additionalProperties') return `${at} has a member it may not have: ${shownValue(params['additionalProperty'])}`
+  if (error.keyword === 'enum') return `${at} is ${shownValue(error.data)}, not one of ${(params['allowedValues'] as unknown[]).map(shownValue).join(', ')}`
+  if (error.keyword === 'const') return `${at} is ${shownValue(error.data)}, not ${shownValue(params['allowedValue'])}`
+  if (error.keyword === 'type') return `${at} is ${shownValue(error.data)}, not of type ${String(params['type'])}`
+  if (error.keyword === 'pattern') return `${at} is ${shownValue(error.data)}, which does not match ${String(params['pattern'])}`
+  return `${at} ${error.message ?? 'is invalid'}`
+}
 
 /** Undefined when `message` is a valid protocol message of that kind, else why it is not. */
 export function protocolViolation(name: ProtocolMessageName, message: unknown): string | undefined {
   validators ??= createValidators()
-  const validate = validators[name]
+  const validate = validators.messages[name]
   if (validate(message)) return undefined
-  const details = (validate.errors ?? []).slice(0, 4).map((error) => `${error.instancePath || '/'} ${error.message}`)
-  return `not a valid protocol-${name} message: ${details.join('; ')}`
+  const all = validate.errors ?? []
+  const intended = name === 'result' ? intendedFormFaults(validators.resultForm, message) : undefined
+  const faults = intended !== undefined && intended.length > 0 ? intended : all
+  return `not a valid protocol-${name} message: ${faults.slice(0, 4).map(faultText).join('; ')}`
 }
 
 export function startMessage(): ProtocolStart {

@@ -66,10 +66,15 @@ function parseReply(line: string, kind: ReplyKind): Record<string, unknown> {
   return record
 }
 
+/** A rejection's seq or line of null says there is none, as leaving it out does. */
+function withoutNullPlaces(error: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(error).filter(([key, value]) => value !== null || (key !== 'seq' && key !== 'line')))
+}
+
 /** The operation result a result reply carries, with its value decoded from tagged form. */
 function resultOf(reply: Record<string, unknown>): OperationResult {
   const result = reply['result'] as OperationResult
-  if (!result.ok) return result
+  if (!result.ok) return { ok: false, error: withoutNullPlaces(result.error) as typeof result.error }
   try {
     return { ok: true, value: checkedWithinDepth(() => decodeTagged(result.value)) }
   } catch (error) {

@@ -92,6 +92,20 @@ describe('fake adapters', () => {
     expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
   })
 
+  it('null-places: a rejection\'s seq and line of null say it has none, as leaving them out does', async () => {
+    const rejection = (seq: number | null): VectorCase => ({ ...appendsOnly, id: `fake-reject-${seq}`, steps: [{ ...appendsOnly.steps[0]!, expect: { reject: { code: 'SURFACE_REPLACE_REVERSED', seq } } }] })
+    const { outcomes } = await runCommand(fake('null-places'), [rejection(null), rejection(3)])
+    expect(statuses(outcomes)).toEqual(['pass', 'fail'])
+    expect(outcomes[1]?.reason).toBe('step 0 (surface): expected SURFACE_REPLACE_REVERSED at seq 3, got no seq')
+  })
+
+  it('string-seq: an invalid reply names the fault of the form it takes, and the value at fault', async () => {
+    const { outcomes } = await runCommand(fake('string-seq'), [appendsOnly])
+    const [faults, reply] = (outcomes[0]?.reason ?? '').split(': "')
+    expect(faults).toBe('invalid reply: not a valid protocol-result message: /result/error/seq is "3", not of type integer; /result/error/seq is "3", not of type null; /result/error/seq must match a schema in anyOf')
+    expect(JSON.parse(JSON.parse(`"${reply}`) as string)).toEqual({ seq: 0, result: { ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', seq: '3' } } })
+  })
+
   it('liar: answering {ok: true, value: null} to everything fails, also in the profiles it only claims', async () => {
     const { adapter, outcomes } = await runCommand(fake('liar'), CASES)
     expect(adapter.meta.profiles).toContain('writer')
@@ -242,6 +256,21 @@ describe('protocol messages and values', () => {
     expect(protocolViolation('start', startMessage())).toBeUndefined()
     expect(protocolViolation('stop', stopMessage())).toBeUndefined()
     expect(protocolViolation('run', runMessage(0, 'surface', { events: [] }, { caseId: 'x', step: 0 }))).toBeUndefined()
+  })
+
+  it('names the faults of an invalid reply with the values at fault, and only those of the form the reply takes', () => {
+    const started = { protocol: 1, implementation: { name: 'port', version: '1', language: 'python' }, profiles: ['reader'], operations: ['load'] }
+    const faults: [name: 'started' | 'result', reply: unknown, faults: string][] = [
+      ['started', { ...started, profiles: ['readr'] }, '/profiles/0 is "readr", not one of "reader", "writer", "relations", "repair", "compaction", "fork", "jsonl"'],
+      ['started', { ...started, profile: 'reader' }, '/ has a member it may not have: "profile"'],
+      // An acceptance, a rejection, a failure: nothing of the other forms' faults.
+      ['result', { seq: 0, result: { ok: true } }, "/result must have required property 'value'"],
+      ['result', { seq: 0, extra: 1, result: { ok: false, error: { code: 'bad code' } } }, '/ has a member it may not have: "extra"; /result/error/code is "bad code", which does not match ^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$'],
+      ['result', { seq: 0, error: {} }, "/error must have required property 'message'"],
+      // An ok that is no boolean tells no form: the first four faults of them all.
+      ['result', { seq: 0, result: { ok: 'yes' } }, "/result must have required property 'value'; /result/ok is \"yes\", not true; /result must have required property 'error'; /result/ok is \"yes\", not false"],
+    ]
+    for (const [name, reply, expected] of faults) expect(protocolViolation(name, reply), JSON.stringify(reply)).toBe(`not a valid protocol-${name} message: ${expected}`)
   })
 
   it('tags the numbers YAML can spell but JSON cannot, and leaves existing tags alone', () => {

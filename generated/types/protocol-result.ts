@@ -39,8 +39,14 @@ export interface ProtocolRejected {
  */
 export interface ProtocolRejection {
   code: string;
-  seq?: NonNegativeSafeInteger;
-  line?: PositiveSafeInteger;
+  /**
+   * The seq of the event at fault; absent or null when the fault has none.
+   */
+  seq?: NonNegativeSafeInteger | null;
+  /**
+   * The line at fault in a stored artifact; absent or null when the fault has none.
+   */
+  line?: PositiveSafeInteger | null;
   message?: string;
 }
 

@@ -45,6 +45,10 @@ const BEHAVIOURS = {
   hang: () => {},
   garbage: () => process.stdout.write('this line is not JSON\n'),
   invalid: (message) => send({ seq: message.seq, result: { ok: 'yes' } }),
+  // Rejects everything, writing "no seq, no line" as null, as a serializer of None or nil would.
+  'null-places': (message) => send({ seq: message.seq, result: { ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', seq: null, line: null } } }),
+  // A rejection with a seq of the wrong type: its schema faults, and only those, are named.
+  'string-seq': (message) => send({ seq: message.seq, result: { ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', seq: '3' } } }),
   liar: (message) => send({ seq: message.seq, result: { ok: true, value: null } }),
   misorder: (message) => answer(message, true),
   // A text member holding the bytes FF and E2 82, as an implementation that never decodes UTF-8 would.
