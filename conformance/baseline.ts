@@ -113,10 +113,14 @@ export function baselineFailsRun(verdict: BaselineVerdict, strict: boolean): boo
   return verdict.newFailures.length > 0 || (strict && verdict.newPasses.length > 0)
 }
 
-/** The reason a written baseline gives a failure nobody has explained yet: what went wrong, briefly. */
-function observedReason(outcome: CaseOutcome): string {
+/**
+ * The reason a written baseline gives a failure nobody has explained yet: the requirements the case
+ * exercises (every case names at least one), then what went wrong, briefly. Only cases of the same
+ * requirements can then share it, and so one anchor.
+ */
+function observedReason(outcome: CaseOutcome, requirements: readonly string[]): string {
   const firstLine = (outcome.reason ?? outcome.status).split('\n')[0]!
-  return shortened(firstLine, 240)
+  return shortened(`${requirements.join(', ')}: ${firstLine}`, 240)
 }
 
 /**
@@ -129,16 +133,17 @@ export function currentBaseline(options: {
   adapter: string
   suite: SuiteIdentity
   outcomes: readonly CaseOutcome[]
-  suiteIds: readonly string[]
+  /** Every case of the suite, in suite order. */
+  suiteCases: readonly { id: string; requirements: readonly string[] }[]
   previous?: Baseline
 }): Baseline {
-  const { adapter, suite, outcomes, suiteIds, previous } = options
+  const { adapter, suite, outcomes, suiteCases, previous } = options
   const previousReason = new Map(previous?.failures.map((entry) => [entry.id, entry.reason]))
   const reached = new Map(outcomes.filter((outcome) => outcome.status !== 'skip').map((outcome) => [outcome.id, outcome]))
   const reasonOf = new Map<string, string>()
-  for (const id of suiteIds) {
+  for (const { id, requirements } of suiteCases) {
     const outcome = reached.get(id)
-    if (outcome?.status === 'fail') reasonOf.set(id, previousReason.get(id) ?? observedReason(outcome))
+    if (outcome?.status === 'fail') reasonOf.set(id, previousReason.get(id) ?? observedReason(outcome, requirements))
     else if (outcome === undefined && previousReason.has(id)) reasonOf.set(id, previousReason.get(id)!)
   }
   const groups = new Map<string, string[]>()
@@ -147,9 +152,9 @@ export function currentBaseline(options: {
   return { adapter, suiteVersion: suite.version, suiteHash: suite.contentHash, failures }
 }
 
-/** An anchor name for a shared reason: its leading tag (`U4:` gives `U4`) or a running number. */
+/** An anchor name for a shared reason: its leading tag (`U4:` gives `U4`, `TURN-8, TURN-9:` `TURN-8`) or a running number. */
 function anchorName(reason: string, used: Set<string>): string {
-  const tag = /^([A-Za-z][A-Za-z0-9-]{0,30})[:\s]/.exec(reason)?.[1]
+  const tag = /^([A-Za-z][A-Za-z0-9-]{0,30})[:,\s]/.exec(reason)?.[1]
   let name = tag ?? `reason-${used.size + 1}`
   for (let suffix = 2; used.has(name); suffix += 1) name = `${tag ?? 'reason'}-${suffix}`
   used.add(name)

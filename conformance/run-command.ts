@@ -56,10 +56,12 @@ function writeBaselineOf(run: AdapterRun, template: string, context: BaselineWri
   if (context.written.has(path)) return { error: `${path} is not written for ${adapterTitle(run)}: another adapter of this run, also named ${name}, has just written it (give each build a name of its own)` }
   try {
     const previous = context.previous ?? (existsSync(path) ? readBaseline(path) : undefined)
-    const baseline = currentBaseline({ adapter: name, suite: context.suite, outcomes: run.outcomes, suiteIds: context.all.map((vector) => vector.id), previous })
+    const baseline = currentBaseline({ adapter: name, suite: context.suite, outcomes: run.outcomes, suiteCases: context.all, previous })
     writeBaseline(path, baseline)
     context.written.add(path)
-    return { wrote: `wrote ${path} (${plural(baseline.failures.length, 'known failure')} of ${name})` }
+    const errors = run.outcomes.filter((outcome) => outcome.status === 'error').length
+    const unlisted = errors === 0 ? '' : `; ${plural(errors, 'error')} not listed, since no baseline excuses an error`
+    return { wrote: `wrote ${path} (${plural(baseline.failures.length, 'known failure')} of ${name}${unlisted})` }
   } catch (error) {
     return { error: `cannot write the baseline of ${name} to ${path}: ${errorMessage(error)}` }
   }

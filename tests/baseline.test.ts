@@ -9,6 +9,7 @@ import { baselineFailsRun, compareWithBaseline, currentBaseline, formatBaseline,
 import { parseOptions, type CommandOptions } from '../conformance/cli-options.ts'
 import { runCommand } from '../conformance/run-command.ts'
 import { readSpecCatalog } from '../conformance/spec-catalog.ts'
+import type { CaseOutcome } from '../conformance/run-case.ts'
 import { loadVectorCases, projectRoot, vectorsDir, type VectorCase } from '../conformance/vector-cases.ts'
 import { BASELINE, META, OUTCOMES, SUITE } from './support/fake-runs.ts'
 
@@ -90,7 +91,12 @@ describe('comparing a run with its baseline', () => {
 })
 
 describe('writing a baseline', () => {
-  const suiteIds = ['surf-a', 'surf-b', 'surf-c', 'comp-a', 'comp-b', 'jsonl-a', 'not-run-here']
+  const suiteCases = [
+    ...['surf-a', 'surf-b', 'surf-c'].map((id) => ({ id, requirements: ['SURF-6'] })),
+    ...['comp-a', 'comp-b'].map((id) => ({ id, requirements: ['COMP-3', 'COMP-4'] })),
+    { id: 'jsonl-a', requirements: ['JSONL-6'] },
+    { id: 'not-run-here', requirements: ['SURF-6'] },
+  ]
   const previous: Baseline = {
     adapter: 'fake-impl',
     failures: [
@@ -105,25 +111,48 @@ describe('writing a baseline', () => {
   }
 
   it('lists current fails, keeps known reasons, carries over cases not run or skipped, drops withdrawn ids and errors, groups by reason', () => {
-    const written = currentBaseline({ adapter: 'fake-impl', suite: SUITE, outcomes: OUTCOMES, suiteIds, previous })
+    const written = currentBaseline({ adapter: 'fake-impl', suite: SUITE, outcomes: OUTCOMES, suiteCases, previous })
     expect(written.suiteHash).toBe(SUITE.contentHash)
     // surf-c errs in this run: no baseline excuses an error, so none lists one.
     expect(written.failures).toEqual([
       { id: 'surf-b', reason: 'U4: PROC-3 shapes on append' },
       { id: 'not-run-here', reason: 'U4: PROC-3 shapes on append' },
       { id: 'comp-a', reason: 'U2: fails where it runs' },
-      { id: 'comp-b', reason: 'step 0 (relations): value differs at $.violations[1] (logs diverge at seq 3): expected {"code":"X"}, actual undefined' },
+      { id: 'comp-b', reason: 'COMP-3, COMP-4: step 0 (relations): value differs at $.violations[1] (logs diverge at seq 3): expected {"code":"X"}, actual undefined' },
     ])
   })
 
   it('writes a shared reason once (anchored by its tag) and reads back what it wrote, as YAML and JSON', () => {
-    const written = currentBaseline({ adapter: 'fake-impl', suite: SUITE, outcomes: OUTCOMES, suiteIds, previous })
+    const written = currentBaseline({ adapter: 'fake-impl', suite: SUITE, outcomes: OUTCOMES, suiteCases, previous })
     const yaml = formatBaseline(written, 'b.yaml')
     expect(yaml).toContain('reason: &U4 "U4: PROC-3 shapes on append"')
     expect(yaml).toContain('reason: *U4')
     expect(yaml.startsWith('# Known failures of fake-impl')).toBe(true)
     expect(parseBaseline(yaml, 'b.yaml')).toEqual(written)
     expect(parseBaseline(formatBaseline(written, 'b.json'), 'b.json')).toEqual(written)
+  })
+
+  it('begins a reason nobody has written with the case\'s requirements, so that one text is shared by cases of the same rules only', () => {
+    const failing = (id: string): CaseOutcome => ({ id, status: 'fail', step: 0, operation: 'load', reason: 'step 0 (load): expected TURN_NOT_OPEN, got acceptance' })
+    const cases = [
+      { id: 'turn-a', requirements: ['TURN-6'] },
+      { id: 'hdr-a', requirements: ['HDR-9'] },
+      { id: 'turn-b', requirements: ['TURN-6'] },
+      { id: 'scope-a', requirements: ['TURN-8', 'TURN-9'] },
+      { id: 'scope-b', requirements: ['TURN-8', 'TURN-9'] },
+    ]
+    const written = currentBaseline({ adapter: 'fake-impl', suite: SUITE, outcomes: cases.map(({ id }) => failing(id)), suiteCases: cases })
+    expect(written.failures).toEqual([
+      { id: 'turn-a', reason: 'TURN-6: step 0 (load): expected TURN_NOT_OPEN, got acceptance' },
+      { id: 'turn-b', reason: 'TURN-6: step 0 (load): expected TURN_NOT_OPEN, got acceptance' },
+      { id: 'hdr-a', reason: 'HDR-9: step 0 (load): expected TURN_NOT_OPEN, got acceptance' },
+      { id: 'scope-a', reason: 'TURN-8, TURN-9: step 0 (load): expected TURN_NOT_OPEN, got acceptance' },
+      { id: 'scope-b', reason: 'TURN-8, TURN-9: step 0 (load): expected TURN_NOT_OPEN, got acceptance' },
+    ])
+    const yaml = formatBaseline(written, 'b.yaml')
+    expect(yaml).toContain('- id: turn-b\n    reason: *TURN-6\n')
+    expect(yaml).toContain('- id: scope-b\n    reason: *TURN-8\n')
+    expect(yaml).not.toContain('*HDR-9')
   })
 })
 
