@@ -91,6 +91,8 @@ async function launch(command: string, cwd: string | undefined, timeoutMs: numbe
     return { child, started: parseReply(line, 'started') as unknown as ProtocolStarted }
   } catch (error) {
     child.fail(errorMessage(error))
+    // An adapter whose replies sit in its output buffer looks like one that never answers.
+    if (errorMessage(error).startsWith('timeout:')) throw new AdapterFailure(`${errorMessage(error)} (an adapter must flush its stdout after each reply)`)
     throw error
   }
 }

@@ -1,13 +1,16 @@
 // What `dsh-conformance run` makes of the run it has: the exit status when an in-process adapter ends
 // the process, errors that no baseline excuses, reports and baselines it cannot write, two adapters of
-// one name, adapter-chosen text on a terminal, and `run --help`.
+// one name, adapter-chosen text on a terminal, and a module adapter run by the published entry point.
+import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { overallSummary } from '../conformance/console-summary.ts'
 import { distinctRunNames } from '../conformance/results.ts'
 import { printable } from '../conformance/wording.ts'
+import { projectRoot } from '../conformance/vector-cases.ts'
 import { plainRun } from './support/fake-runs.ts'
 import { runCli, runCliHere } from './support/cli.ts'
 
@@ -21,6 +24,19 @@ describe('dsh-conformance run', () => {
     const ended = await runCli(['run', '--adapter-module', MODULE, '--case', 'surf-order-chain-*'], { MODULE_MISBEHAVIOUR: 'exit' })
     expect(ended.stderr).toContain('the process ended before the run finished')
     expect(ended.code).toBe(1)
+  })
+
+  it('runs a TypeScript module adapter through the published entry point, also from a folder of CommonJS', async () => {
+    // The scratch folder has no package.json, so Node takes a .ts file there for CommonJS.
+    const module = join(scratch, 'bare-adapter.ts')
+    writeFileSync(module, `export const adapter = {
+  meta: { name: 'bare', version: '1.0.0', language: 'typescript', profiles: ['reader'] },
+  operations: { surface: () => ({ ok: true, value: { nodes: [0, 1, 2], replacements: [], generation: 0 } }) },
+}
+`)
+    const bin = join(projectRoot, 'conformance/bin.mjs')
+    const { stdout } = await promisify(execFile)('node', [bin, 'run', '--adapter-module', module, ...ONE_CASE], { cwd: projectRoot })
+    expect(stdout).toMatch(/\nbare +1 +0 +0 +0 +- +- +passed\n/)
   })
 
   it('fails a listed case that errs: a baseline lists wrong answers, and excuses no crash or timeout', async () => {

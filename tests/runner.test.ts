@@ -131,6 +131,11 @@ describe('fake adapters', () => {
   it('a command that cannot start is refused with the reason', async () => {
     await expect(startSubprocessAdapter('exit 7', { cwd: projectRoot })).rejects.toThrow(/crash: .*exit code 7/)
   })
+
+  it('a command that never answers start is refused with a timeout that reminds of flushing', async () => {
+    // A reply written but never flushed looks the same from the runner's side.
+    await expect(startSubprocessAdapter('exec sleep 30', { cwd: projectRoot, startTimeoutMs: 300 })).rejects.toThrow(/^timeout: no reply to start within 300 ms \(an adapter must flush its stdout after each reply\)$/)
+  })
 })
 
 describe('dsh-conformance run --adapter-cmd', () => {

@@ -47,7 +47,9 @@ function checkHeaderFrame(source: ByteSource, frame: FrameLayout, artifact: Arti
   const inflated = inflateFrame(source, frame, collect)
   if (!inflated || feeds !== 1 || last !== LINE_FEED) {
     artifact.contextLine = 1
-    return artifact.rejectStorage('JSONL_FRAME_INVALID', 'the first frame is not exactly one header line')
+    // `zstd session.jsonl` writes the whole log as one frame, the likeliest way to end here.
+    const wholeLog = inflated && feeds > 1 ? ` but holds ${feeds} lines: a log compressed whole, as \`zstd FILE\` writes it, is one frame, and the layout wants the header line in a frame of its own, then a frame per append batch` : ''
+    return artifact.rejectStorage('JSONL_FRAME_INVALID', `the first frame is not exactly one header line${wholeLog}`)
   }
   if (length - 1 > settings.maxLineBytes) return artifact.oversized(1)
   artifact.headerLine(Buffer.concat(pieces).subarray(0, length - 1), 0)

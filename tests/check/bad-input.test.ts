@@ -318,11 +318,14 @@ describe('zstd frames', () => {
 
   it('a first frame that is not exactly the header line and its line feed is damage', () => {
     // JSONL-14 step 2: the first frame's content is exactly the header line with its line feed.
-    for (const [name, content] of [['after', `${HEADER}\n{}`], ['no-feed', HEADER], ['two', `${HEADER}\n{}\n`]] as const) {
+    // A first frame of several lines is most likely a log compressed whole, which the message says.
+    const severalLines = ' but holds 2 lines: a log compressed whole, as `zstd FILE` writes it, is one frame, and the layout wants the header line in a frame of its own, then a frame per append batch'
+    for (const [name, content, why] of [['after', `${HEADER}\n{}`, ''], ['no-feed', HEADER, ''], ['two', `${HEADER}\n{}\n`, severalLines]] as const) {
       const bytes = Buffer.concat([rawFrame(Buffer.from(content)), rawFrame(Buffer.from(text(lines.slice(1))))])
       const { report } = checked(`header-frame-${name}.jsonl.zstd`, bytes)
       expectReference(report, bytes)
       expect(report.outcome, name).toEqual({ verdict: 'rejected', operation: 'decodeJsonl', code: 'JSONL_FRAME_INVALID' })
+      expect(only(report, 'error', 'JSONL_FRAME_INVALID').message, name).toBe(`corruption: the first frame is not exactly one header line${why}`)
     }
   })
 
