@@ -37,12 +37,22 @@ export function parseBaseline(text: string, source: string): Baseline {
   return baselineFrom(parseYamlText(text, source, { maxAliasCount: -1 }), source)
 }
 
+const BASELINE_MEMBERS = ['adapter', 'suiteVersion', 'suiteHash', 'failures']
+const ENTRY_MEMBERS = ['id', 'reason']
+
+/** The first member of `record` that is not one of `members`, if any. */
+function strayMember(record: Record<string, unknown>, members: readonly string[]): string | undefined {
+  return Object.keys(record).find((key) => !members.includes(key))
+}
+
 /** Checks a baseline given as a value (as parsed, or as a caller built it); throws an Error naming what is wrong. */
 export function baselineFrom(document: unknown, source: string): Baseline {
   const fail = (what: string): never => {
     throw new Error(`${source}: not a baseline: ${what}`)
   }
   if (!isRecord(document)) return fail('expected a mapping with adapter and failures')
+  const strayKey = strayMember(document, BASELINE_MEMBERS)
+  if (strayKey !== undefined) fail(`it has a member ${strayKey}, which a baseline does not have (${BASELINE_MEMBERS.join(', ')})`)
   const { adapter, suiteVersion, suiteHash, failures } = document
   if (typeof adapter !== 'string' || adapter === '') fail('adapter must be a non-empty string')
   if (suiteVersion !== undefined && typeof suiteVersion !== 'string') fail('suiteVersion must be a string')
@@ -51,6 +61,9 @@ export function baselineFrom(document: unknown, source: string): Baseline {
   const seen = new Set<string>()
   const entries = failures.map((entry, index): BaselineEntry => {
     if (!isRecord(entry) || typeof entry['id'] !== 'string' || entry['id'] === '') return fail(`failures[${index}] needs a string id`)
+    // A misspelt reason (`reasn:`) is named as such, not as a missing reason.
+    const stray = strayMember(entry, ENTRY_MEMBERS)
+    if (stray !== undefined) fail(`failures[${index}] (${entry['id']}) has a member ${stray}, which an entry does not have (${ENTRY_MEMBERS.join(', ')})`)
     if (typeof entry['reason'] !== 'string' || entry['reason'].trim() === '') return fail(`failures[${index}] (${entry['id']}) needs a reason`)
     if (seen.has(entry['id'])) fail(`${entry['id']} is listed twice`)
     seen.add(entry['id'])

@@ -34,6 +34,8 @@ describe('reading a baseline', () => {
     ['adapter: x\nfailures: [{id: a, reason: "  "}]', /needs a reason/],
     ['adapter: x\nfailures: [{reason: r}]', /needs a string id/],
     ['adapter: x\nfailures: [{id: a, reason: r}, {id: a, reason: s}]', /a is listed twice/],
+    ['adapter: x\nnote: later\nfailures: []', 'it has a member note, which a baseline does not have (adapter, suiteVersion, suiteHash, failures)'],
+    ['adapter: x\nfailures: [{id: a, reasn: r}]', 'failures[0] (a) has a member reasn, which an entry does not have (id, reason)'],
   ])('refuses %j', (text, message) => {
     expect(() => parseBaseline(text, 'b.yaml')).toThrow(message)
   })
