@@ -20,7 +20,10 @@ function inline(text: string): string {
 function codeSpan(text: string): string {
   const shown = printable(text)
   const fence = '`'.repeat(Math.max(0, ...(shown.match(/`+/g) ?? []).map(run => run.length)) + 1)
-  return `${fence} ${shown} ${fence}`
+  // CommonMark drops one space at each end of a span: the padding keeps a backtick at an end apart
+  // from the fence, and blanks at both ends from being dropped.
+  const padded = /^[ `]|[ `]$/.test(shown) ? ` ${shown} ` : shown
+  return `${fence}${padded}${fence}`
 }
 
 /** A fenced block whose fence is longer than any run of backticks or tildes in the text. */

@@ -108,7 +108,7 @@ export function requestRebuildRow(loaded: LoadedLog): AuditRow {
   }
   // One item per fault may be hundreds of thousands: a spread into one call would overflow the stack.
   return row('request-rebuild', [...items, ...faults, ...requestRelationEvidence(loaded)], verdict => {
-    if (verdict === 'pass') return `Each of the ${plural(calls.length, 'model call')} has a request header in force, with the provider, model, system prompt and tools it names.`
+    if (verdict === 'pass') return `${calls.length === 1 ? 'The one model call' : `Each of the ${plural(calls.length, 'model call')}`} has a request header in force, with the provider, model, system prompt and tools it names.`
     if (verdict === 'warn') return 'Every request can be rebuilt, but look at the warnings (resumption snapshot or missing system prompt).'
     return 'At least one model call cannot be explained by the request state in the log.'
   })

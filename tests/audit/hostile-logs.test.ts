@@ -49,7 +49,9 @@ describe('text of the log in the report', () => {
     expect(markdown.split('\n').filter(line => line.startsWith('## 5.'))).toEqual(['## 5. Persistence: **pass**'])
     expect(markdown).toContain('\\<script\\>x\\</script\\> \\`tick\\` \\|')
     const named = renderMarkdown({ ...report, log: { ...report.log, file: 'a`b``c.jsonl' } })
-    expect(named.split('\n')[0]).toBe('# Session log audit: ``` a`b``c.jsonl ```')
+    expect(named.split('\n')[0]).toBe('# Session log audit: ```a`b``c.jsonl```')
+    const paddedNames: [file: string, title: string][] = [['`a.jsonl', '`` `a.jsonl ``'], [' a.jsonl ', '`  a.jsonl  `'], ['a.jsonl', '`a.jsonl`']]
+    for (const [file, title] of paddedNames) expect(renderMarkdown({ ...report, log: { ...report.log, file } }).split('\n')[0]).toBe(`# Session log audit: ${title}`)
   })
 })
 

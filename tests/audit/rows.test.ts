@@ -93,6 +93,13 @@ describe('audit of hand-built logs', () => {
     expectValid(report)
   })
 
+  it('counts the model calls whose request it rebuilt, and names a lone one as such', () => {
+    const rebuilt = 'has a request header in force, with the provider, model, system prompt and tools it names.'
+    expect(rowOf(auditOf(artifact(goodTurn())), 'request-rebuild').summary).toBe(`Each of the 2 model calls ${rebuilt}`)
+    const oneCall = [...goodTurn().slice(0, 8), turnEnd(8, 1)]
+    expect(rowOf(auditOf(artifact(oneCall)), 'request-rebuild').summary).toBe(`The one model call ${rebuilt}`)
+  })
+
   it('fails failure recovery on a live orphaned compaction lock', () => {
     const events = [...goodTurn(), event('compaction/start', 12, { compactionId: 'k9', turn: null })]
     const report = auditOf(artifact(events))
