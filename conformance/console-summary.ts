@@ -104,15 +104,17 @@ function verdictOf(run: AdapterRun, strictBaseline: boolean): string {
 
 /** One line per adapter, for the end of a run: its counts and its verdict. */
 export function overallSummary(runs: readonly AdapterRun[], strictBaseline: boolean): string {
-  const header = `${'adapter'.padEnd(32)}${['passed', 'failed', 'errors', 'skipped', 'NEW FAIL', 'NEW PASS'].map((word) => word.padStart(9)).join('')}  verdict`
-  const names = distinctRunNames(runs)
+  const names = distinctRunNames(runs).map(printable)
+  // A name longer than the column (a long --adapter-cmd) widens it, so that the counts stay aligned.
+  const width = Math.max(32, ...names.map((name) => name.length + 2))
+  const header = `${'adapter'.padEnd(width)}${['passed', 'failed', 'errors', 'skipped', 'NEW FAIL', 'NEW PASS'].map((word) => word.padStart(9)).join('')}  verdict`
   const rows = runs.map((run, index) => {
     const counts = countOutcomes(run.outcomes)
     const baseline = run.baseline
     const cells = [counts.pass, counts.fail, counts.error, counts.skip]
       .map(String)
       .concat(baseline === undefined ? ['-', '-'] : [String(baseline.newFailures.length), String(baseline.newPasses.length)])
-    return `${printable(names[index]!).padEnd(32)}${cells.map((cell) => cell.padStart(9)).join('')}  ${verdictOf(run, strictBaseline)}`
+    return `${names[index]!.padEnd(width)}${cells.map((cell) => cell.padStart(9)).join('')}  ${verdictOf(run, strictBaseline)}`
   })
   return [header, ...rows].join('\n')
 }

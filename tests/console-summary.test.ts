@@ -43,6 +43,16 @@ describe('the closing table, whole', () => {
     ])
   })
 
+  it('widens the name column for a name longer than it, keeping the counts aligned', () => {
+    const long = { ...unstartedRun(), label: 'python3 -m my_port.conformance_adapter --verbose' }
+    expect(overallSummary([plainRun(), long], false).split('\n')).toEqual([
+      'adapter                                              passed   failed   errors  skipped NEW FAIL NEW PASS  verdict',
+      'fake-impl                                                 2        2        1        1        -        -  FAILED',
+      // The 48-character label, two blanks, then the counts' columns of nine.
+      'python3 -m my_port.conformance_adapter --verbose          0        0        0        0        -        -  not started',
+    ])
+  })
+
   it('names a run by an escaped name, padded to its column', () => {
     const run = { ...plainRun(), adapter: { ...META, name: 'impl\u001b[8m' } }
     expect(overallSummary([run], false).split('\n')[1]).toBe('impl\\u001b[8m                           2        2        1        1        -        -  FAILED')
