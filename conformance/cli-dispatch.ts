@@ -9,7 +9,7 @@ import { describeFilters, listLines } from './filters.ts'
 import { matrixCommand } from './matrix-command.ts'
 import { runCommand } from './run-command.ts'
 import { serve } from './serve.ts'
-import { loadVectorCases, VectorFileError } from './vector-cases.ts'
+import { loadVectorCases, loadVectorFolder, VectorFileError, type VectorCase } from './vector-cases.ts'
 
 /** The commands that run adapters: an exit before they are done is a failure of the run. */
 export const RUNNING_COMMANDS: ReadonlySet<string> = new Set(['run', 'matrix'])
@@ -61,14 +61,20 @@ async function withVectors(command: () => Promise<number>): Promise<number> {
     return await command()
   } catch (error) {
     if (!(error instanceof VectorFileError)) throw error
-    console.error(`dsh-conformance: a vector file is malformed, so the suite cannot be loaded: ${error.message}`)
+    console.error(`dsh-conformance: the vectors cannot be loaded: ${error.message}`)
     return 2
   }
 }
 
+/** The cases a command selects from: the suite's, or those under --vectors. */
+function vectorCases(options: CommandOptions): VectorCase[] {
+  return options.vectors === undefined ? loadVectorCases() : loadVectorFolder(options.vectors)
+}
+
 async function vectorCommand(command: Command, options: CommandOptions): Promise<number> {
+  const all = vectorCases(options)
   if (command === 'list') {
-    const lines = listLines(loadVectorCases(), options.filters)
+    const lines = listLines(all, options.filters)
     // As run and matrix do: a filter that matches nothing is most likely a mistyped one.
     if (lines.length === 0) {
       console.error(`no case matches the filters ${describeFilters(options.filters)}`)
@@ -77,5 +83,5 @@ async function vectorCommand(command: Command, options: CommandOptions): Promise
     for (const line of lines) console.log(line)
     return 0
   }
-  return command === 'run' ? runCommand(options) : matrixCommand(options)
+  return command === 'run' ? runCommand(options, all) : matrixCommand(options, all)
 }

@@ -36,6 +36,11 @@ adapters (run, matrix; they run in the order given):
   --timeout MS              how long to wait for each reply of an --adapter-cmd, and for each operation
                             of an in-process adapter (default ${DEFAULT_TIMEOUT_MS})
 
+vectors (run, list, matrix):
+  --vectors DIR             the vector files under DIR instead of the suite's: counterexamples that
+                            dsh-conformance fuzz wrote, or cases of your own in the suite's format
+                            (vectors/README.md); the suite hash is then that of those files
+
 filters (run, list, matrix; repeat an option or separate values with commas; all filters must match):
   --chapter CHAPTER         a chapter: 05-surface, or its number 05
   --requirement ID          a requirement ID (SURF-5) or a whole prefix (SURF)
@@ -70,14 +75,16 @@ export interface CommandOptions {
   reports: ReportTargets
   matrixMarkdown?: string
   matrixHtml?: string
+  /** A folder of vector files to run instead of the suite's. */
+  vectors?: string
 }
 
 const ADAPTER_OPTIONS = ['--adapter', '--adapter-cmd', '--adapter-module', '--timeout']
 const FILTERS = Object.keys(FILTER_OPTIONS)
 const ALLOWED: Record<Command, string[]> = {
-  run: [...ADAPTER_OPTIONS, ...FILTERS, '--baseline', '--strict-baseline', '--write-baseline', '--report'],
-  list: FILTERS,
-  matrix: [...ADAPTER_OPTIONS, ...FILTERS, '--md', '--html'],
+  run: [...ADAPTER_OPTIONS, ...FILTERS, '--vectors', '--baseline', '--strict-baseline', '--write-baseline', '--report'],
+  list: [...FILTERS, '--vectors'],
+  matrix: [...ADAPTER_OPTIONS, ...FILTERS, '--vectors', '--md', '--html'],
 }
 const FLAGS = new Set(['--strict-baseline'])
 
@@ -96,6 +103,10 @@ function apply(options: CommandOptions, option: string, value: string): string |
     case '--report': return addReportTargets(options.reports, value)
     case '--md': options.matrixMarkdown = value; return undefined
     case '--html': options.matrixHtml = value; return undefined
+    case '--vectors':
+      if (options.vectors !== undefined) return '--vectors may be given once'
+      options.vectors = value
+      return undefined
     default: return `unknown option ${option}`
   }
 }

@@ -10,14 +10,13 @@ import type { AdapterRun } from './results.ts'
 import { writeOutputFile } from './reports/write.ts'
 import { readSpecCatalog } from './spec-catalog.ts'
 import { suiteIdentity } from './suite-identity.ts'
-import { loadVectorCases } from './vector-cases.ts'
+import { loadVectorCases, type VectorCase } from './vector-cases.ts'
 import { errorMessage } from './wording.ts'
 
 const specDir = fileURLToPath(new URL('../spec/', import.meta.url))
 
 /** Runs the adapters and computes their matrix; undefined when no case matches the filters. */
-export async function buildMatrix(adapters: readonly AdapterSource[], filters: CaseFilters, timeoutMs: number): Promise<{ matrix: Matrix; runs: AdapterRun[] } | undefined> {
-  const all = loadVectorCases()
+export async function buildMatrix(adapters: readonly AdapterSource[], filters: CaseFilters, timeoutMs: number, all: readonly VectorCase[] = loadVectorCases()): Promise<{ matrix: Matrix; runs: AdapterRun[] } | undefined> {
   const cases = selectCases(all, filters)
   if (cases.length === 0) return undefined
   const runs: AdapterRun[] = []
@@ -26,8 +25,9 @@ export async function buildMatrix(adapters: readonly AdapterSource[], filters: C
   return { matrix, runs }
 }
 
-export async function matrixCommand(options: CommandOptions): Promise<number> {
-  const built = await buildMatrix(options.adapters, options.filters, options.timeoutMs)
+/** `all` is the suite, or the cases under --vectors. */
+export async function matrixCommand(options: CommandOptions, all: readonly VectorCase[]): Promise<number> {
+  const built = await buildMatrix(options.adapters, options.filters, options.timeoutMs, all)
   if (built === undefined) {
     console.error(`no case matches the filters ${describeFilters(options.filters)}`)
     return 2

@@ -82,7 +82,8 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
     return 2
   }
   const filtered = describeFilters(options.filters)
-  console.log(`${suite.name} ${suite.version}, suite ${suite.contentHash}: ${filtered === '' ? plural(cases.length, 'case') : `${cases.length} of ${suite.caseCount} cases (${filtered})`}\n`)
+  const source = options.vectors === undefined ? 'suite' : `vectors under ${options.vectors}`
+  console.log(`${suite.name} ${suite.version}, ${source} ${suite.contentHash}: ${filtered === '' ? plural(cases.length, 'case') : `${cases.length} of ${suite.caseCount} cases (${filtered})`}\n`)
   const runs: AdapterRun[] = []
   /** Each baseline that applied, and the first run it applied to. */
   const used = new Map<LoadedBaseline, string>()

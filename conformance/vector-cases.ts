@@ -68,6 +68,28 @@ export function loadVectorCases(dir: string = vectorsDir): VectorCase[] {
 /** A vector file the suite cannot use: its message names the file, the line and what is wrong. */
 export class VectorFileError extends Error {}
 
+/**
+ * The cases of a folder of one's own (`--vectors DIR`), each file named from the working folder:
+ * VectorFileError when the folder cannot be read, holds no vector file, or names a case twice.
+ */
+export function loadVectorFolder(dir: string): VectorCase[] {
+  let files: string[]
+  try {
+    files = listVectorFiles(dir)
+  } catch (error) {
+    throw new VectorFileError(`${dir}: not a folder of vector files: ${errorMessage(error)}`)
+  }
+  if (files.length === 0) throw new VectorFileError(`${dir}: holds no vector file (*.yaml)`)
+  const cases = files.flatMap((path) => loadVectorFile(path, relative(process.cwd(), path)))
+  const seen = new Map<string, string>()
+  for (const vector of cases) {
+    const first = seen.get(vector.id)
+    if (first !== undefined) throw new VectorFileError(`${vector.file}: case ${vector.id} is also in ${first}: a case id names one case`)
+    seen.set(vector.id, vector.file)
+  }
+  return cases
+}
+
 /** A fault of one part of a case, named by its path inside the case (`['log', 2]`). */
 class CaseFault extends Error {
   constructor(readonly where: readonly (string | number)[], message: string) {

@@ -3,9 +3,9 @@
 // or to none, a baseline file that cannot be read, the stderr of an adapter shown only when its run
 // fails, where a written baseline takes its reasons from, and the matrix on stdout or in files, with
 // the exit status the usage gives for each (conformance/cli-options.ts).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readBaseline } from '../conformance/baseline.ts'
 import { loadVectorCases } from '../conformance/vector-cases.ts'
@@ -85,6 +85,60 @@ describe('run: its heading', () => {
   it('exits 2 when no case matches, running nothing', async () => {
     const none = await runCliHere(['run', '--case', 'no-such-case-*'])
     expect(none).toEqual({ code: 2, stdout: '', stderr: 'no case matches the filters --case no-such-case-*\n' })
+  })
+})
+
+describe('--vectors DIR: cases of one\'s own instead of the suite\'s', () => {
+  const folder = join(scratch, 'my-vectors')
+  const vectorFile = (cases: string): string => `chapter: 05-surface\ntitle: my cases\ncases:\n${cases}`
+  const appends = (id: string, nodes: string): string => `  - id: ${id}
+    title: three appends
+    requirements: [SURF-3]
+    profile: reader
+    log: [{user: one}, {user: two}, {user: three}]
+    steps:
+      - surface: {}
+        expect: {value: {nodes: [${nodes}], replacements: [], generation: 0}}
+`
+  beforeAll(() => {
+    mkdirSync(join(folder, 'nested'), { recursive: true })
+    writeFileSync(join(folder, 'mine.yaml'), vectorFile(appends('mine-appends', '0, 1, 2')))
+    // An expectation that no correct implementation meets: the reference fails it.
+    writeFileSync(join(folder, 'nested', 'wrong.yaml'), vectorFile(appends('mine-wrong', '2, 1, 0')))
+  })
+
+  it('runs, lists and tabulates the cases under DIR, the heading naming where they come from', async () => {
+    const run = await runCliHere(['run', '--vectors', folder])
+    expect(run.stdout.split('\n')[0]).toMatch(new RegExp(`^dsh-session-conformance \\S+, vectors under ${folder} sha256:[0-9a-f]{64}: 2 cases$`))
+    expect(run.stdout).toContain('FAIL mine-wrong: step 0 (surface): value differs at $.nodes[0]: expected 2, actual 0')
+    expect(run.code).toBe(1)
+    const list = await runCliHere(['list', '--vectors', folder, '--case', 'mine-a*'])
+    expect(list).toEqual({ code: 0, stdout: 'mine-appends\treader\tSURF-3\tthree appends\n', stderr: '' })
+    const matrix = await runCliHere(['matrix', '--vectors', folder])
+    expect(matrix.stdout).toContain('SURF-3')
+    expect(matrix.code).toBe(0)
+  })
+
+  it('refuses a folder it cannot read, one with no vector file, a case id given twice, and a second --vectors', async () => {
+    const empty = join(scratch, 'no-vectors')
+    mkdirSync(empty, { recursive: true })
+    const twice = join(scratch, 'twice')
+    mkdirSync(twice, { recursive: true })
+    writeFileSync(join(twice, 'a.yaml'), vectorFile(appends('mine-appends', '0, 1, 2')))
+    writeFileSync(join(twice, 'b.yaml'), vectorFile(appends('mine-appends', '0, 1, 2')))
+    const refusals: [args: string[], stderr: string | RegExp][] = [
+      [['run', '--vectors', join(scratch, 'absent')], new RegExp(`^dsh-conformance: the vectors cannot be loaded: ${join(scratch, 'absent')}: not a folder of vector files: ENOENT`)],
+      [['list', '--vectors', empty], `dsh-conformance: the vectors cannot be loaded: ${empty}: holds no vector file (*.yaml)\n`],
+      [['list', '--vectors', twice], `dsh-conformance: the vectors cannot be loaded: ${relative(process.cwd(), join(twice, 'b.yaml'))}: case mine-appends is also in ${relative(process.cwd(), join(twice, 'a.yaml'))}: a case id names one case\n`],
+      [['list', '--vectors', folder, '--vectors', twice], /^--vectors may be given once\n/],
+    ]
+    for (const [args, stderr] of refusals) {
+      const refused = await runCliHere(args)
+      if (typeof stderr === 'string') expect(refused.stderr, args.join(' ')).toBe(stderr)
+      else expect(refused.stderr, args.join(' ')).toMatch(stderr)
+      expect(refused.stdout, args.join(' ')).toBe('')
+      expect(refused.code, args.join(' ')).toBe(2)
+    }
   })
 })
 

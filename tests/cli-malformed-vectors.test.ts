@@ -27,7 +27,7 @@ cases:
         expect: {accept: true}
 `)
 
-const REFUSAL = 'dsh-conformance: a vector file is malformed, so the suite cannot be loaded: '
+const REFUSAL = 'dsh-conformance: the vectors cannot be loaded: '
   + 'vectors/05-surface/zz-broken.yaml: not a valid vector file: line 9, /cases/0/log/0: key "tokens" is not allowed here\n'
 
 describe('a malformed vector file', () => {
