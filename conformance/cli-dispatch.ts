@@ -4,7 +4,7 @@
 // (`serve`), checks and audits stored logs (`check`, `audit`) and fuzzes an implementation against the
 // reference (`fuzz`). It prints and returns the exit status; what the process does around it
 // (cli.ts) is kept apart, so that tests run the commands in their own process.
-import { parseOptions, USAGE, type Command, type CommandOptions } from './cli-options.ts'
+import { likelyMeant, parseOptions, USAGE, type Command, type CommandOptions } from './cli-options.ts'
 import { describeFilters, listLines } from './filters.ts'
 import { matrixCommand } from './matrix-command.ts'
 import { runCommand } from './run-command.ts'
@@ -29,6 +29,16 @@ function serveCommand(args: readonly string[]): Promise<number> | number {
   return help ? 0 : 2
 }
 
+/** After a usage error, a pointer to the usage rather than all of it, which would scroll the error away. */
+const SEE_HELP = 'dsh-conformance --help lists the commands and their options'
+
+const COMMANDS = ['run', 'list', 'matrix', 'serve', 'check', 'audit', 'fuzz', 'help']
+
+function unknownCommand(command: string): string {
+  const meant = likelyMeant(command, COMMANDS)
+  return `unknown command ${command}${meant === undefined ? '' : `; did you mean ${meant}?`}`
+}
+
 /** Runs the command `args` names and returns its exit status. */
 export async function runCliCommand(args: readonly string[]): Promise<number> {
   // -h is --help for every command.
@@ -40,7 +50,7 @@ export async function runCliCommand(args: readonly string[]): Promise<number> {
   if (command !== 'run' && command !== 'list' && command !== 'matrix') {
     const help = command === undefined || command === '--help' || command === 'help'
     if (help) console.log(USAGE)
-    else console.error(`unknown command ${command}\n\n${USAGE}`)
+    else console.error(`${unknownCommand(command)}\n${SEE_HELP}`)
     return help ? 0 : 2
   }
   if (rest.includes('--help')) {
@@ -49,7 +59,7 @@ export async function runCliCommand(args: readonly string[]): Promise<number> {
   }
   const options = parseOptions(command, rest)
   if ('error' in options) {
-    console.error(`${options.error}\n\n${USAGE}`)
+    console.error(`${options.error}\n${SEE_HELP}`)
     return 2
   }
   return withVectors(() => vectorCommand(command, options))

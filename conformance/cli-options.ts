@@ -111,6 +111,35 @@ function apply(options: CommandOptions, option: string, value: string): string |
   }
 }
 
+/** How many single-character edits turn `from` into `to` (Levenshtein distance). */
+function editDistance(from: string, to: string): number {
+  let previous = Array.from({ length: to.length + 1 }, (_, index) => index)
+  for (let row = 1; row <= from.length; row += 1) {
+    const current = [row]
+    for (let column = 1; column <= to.length; column += 1) {
+      const substitution = previous[column - 1]! + (from[row - 1] === to[column - 1] ? 0 : 1)
+      current.push(Math.min(previous[column]! + 1, current[column - 1]! + 1, substitution))
+    }
+    previous = current
+  }
+  return previous[to.length]!
+}
+
+/** The candidate a mistyped word most likely meant: a few edits away, one per four characters. */
+export function likelyMeant(word: string, candidates: readonly string[]): string | undefined {
+  const most = Math.max(1, Math.floor(word.replace(/^-+/, '').length / 4))
+  const ranked = candidates.map((candidate) => ({ candidate, distance: editDistance(word, candidate) })).sort((a, b) => a.distance - b.distance)
+  return ranked[0] !== undefined && ranked[0].distance <= most ? ranked[0].candidate : undefined
+}
+
+const EVERY_OPTION = new Set(Object.values(ALLOWED).flat())
+
+/** `unknown option --chapters for run; did you mean --chapter?`; no guess for an option of another command. */
+function unknownOption(option: string, command: Command): string {
+  const meant = EVERY_OPTION.has(option) ? undefined : likelyMeant(option, ALLOWED[command])
+  return `unknown option ${option} for ${command}${meant === undefined ? '' : `; did you mean ${meant}?`}`
+}
+
 /** The options of a command, or what is wrong with them. `--option=value` is the same as `--option value`. */
 export function parseOptions(command: Command, args: readonly string[]): CommandOptions | { error: string } {
   const options: CommandOptions = { adapters: [], timeoutMs: DEFAULT_TIMEOUT_MS, filters: noFilters(), baselines: [], strictBaseline: false, reports: {} }
@@ -118,7 +147,7 @@ export function parseOptions(command: Command, args: readonly string[]): Command
     const argument = args[index]!
     const joined = argument.startsWith('--') && argument.includes('=')
     const option = joined ? argument.slice(0, argument.indexOf('=')) : argument
-    if (!ALLOWED[command].includes(option)) return { error: `unknown option ${option} for ${command}` }
+    if (!ALLOWED[command].includes(option)) return { error: unknownOption(option, command) }
     if (FLAGS.has(option)) {
       if (joined) return { error: `${option} takes no value` }
       options.strictBaseline = true

@@ -34,10 +34,15 @@ describe('commands and help', () => {
       expect(help.stdout, args.join(' ')).toMatch(/^usage: dsh-conformance <command> \[options\]\n/)
       expect(help.code, args.join(' ')).toBe(0)
     }
-    const unknown = await runCliHere(['frobnicate'])
-    expect(unknown.stderr).toMatch(/^unknown command frobnicate\n\nusage: dsh-conformance <command>/)
-    expect(unknown.stdout).toBe('')
-    expect(unknown.code).toBe(2)
+    // A usage error points to the usage instead of printing it, which would scroll the error away.
+    const errors: [args: string[], stderr: string][] = [
+      [['frobnicate'], 'unknown command frobnicate\n'],
+      [['chek', 'log.jsonl'], 'unknown command chek; did you mean check?\n'],
+      [['run', '--chapters', '05'], 'unknown option --chapters for run; did you mean --chapter?\n'],
+    ]
+    for (const [args, stderr] of errors) {
+      expect(await runCliHere(args), args.join(' ')).toEqual({ code: 2, stdout: '', stderr: `${stderr}dsh-conformance --help lists the commands and their options\n` })
+    }
   })
 
   it('prints each command\'s usage for --help, and takes -h as --help everywhere', async () => {

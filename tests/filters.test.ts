@@ -96,6 +96,10 @@ describe('command options', () => {
     expect(parseOptions('run', ['--md', 'x.md'])).toEqual({ error: 'unknown option --md for run' })
     expect(parseOptions('run', ['--strict-baseline=yes'])).toEqual({ error: '--strict-baseline takes no value' })
     expect(parseOptions('run', ['--case'])).toEqual({ error: '--case needs a value' })
+    // A likely misspelling gets a guess; an option of another command does not (list takes no --adapter).
+    expect(parseOptions('run', ['--basline', 'b.yaml'])).toEqual({ error: 'unknown option --basline for run; did you mean --baseline?' })
+    expect(parseOptions('list', ['--profiles', 'reader'])).toEqual({ error: 'unknown option --profiles for list; did you mean --profile?' })
+    expect(parseOptions('run', ['--verbose'])).toEqual({ error: 'unknown option --verbose for run' })
     expect(parseOptions('run', ['--adapter-cmd', ''])).toEqual({ error: '--adapter-cmd needs a value' })
     expect(parseOptions('run', ['--adapter-module=  '])).toEqual({ error: '--adapter-module needs a value' })
     expect(parseOptions('run', ['--adapter-cmd', '--chapter', '05'])).toEqual({ error: '--adapter-cmd needs a value, not the option --chapter (write --adapter-cmd=--chapter if that is the value)' })
