@@ -9,7 +9,7 @@ Checks stored session logs by the spec: decodeJsonl, then load, then relations, 
 record. A PATH is a file or a folder; folders are walked for *.jsonl, *.jsonl.zstd and *.jsonl.zst
 files (the upstream layout <root>/<project>/<session>/session.jsonl[.zstd] included), following links
 to folders but walking each folder once. A name ending in .zstd (or .zst) is read as the zstd
-encoding, any other as raw.
+encoding, any other as raw. A PATH of - reads a raw log from stdin (as /dev/stdin does).
 
 options:
   --format text|json                 report format (default text)
@@ -50,6 +50,10 @@ export function parseCheckOptions(args: readonly string[]): CheckOptions | { err
   const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES }
   for (let index = 0; index < args.length; index++) {
     const argument = args[index] as string
+    if (argument === '-') {
+      options.paths.push('/dev/stdin')
+      continue
+    }
     if (!argument.startsWith('-')) {
       options.paths.push(argument)
       continue

@@ -446,13 +446,15 @@ describe('walking folders', () => {
     }
   })
 
-  it('reads a raw log from a pipe (/dev/stdin)', () => {
+  it('reads a raw log from a pipe (/dev/stdin, or -)', () => {
     const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
     const log = folder.write('piped.jsonl', text(sessionLines('s-1')))
     // Through a shell pipe: node's own `input` is a socket, which /dev/stdin cannot be opened on.
-    const piped = spawnSync('sh', ['-c', `cat '${log}' | '${process.execPath}' '${bin}' check /dev/stdin`], { encoding: 'utf8' })
-    expect(piped.stdout).toContain('/dev/stdin: valid, ')
-    expect(piped.status).toBe(0)
+    for (const stdin of ['/dev/stdin', '-']) {
+      const piped = spawnSync('sh', ['-c', `cat '${log}' | '${process.execPath}' '${bin}' check ${stdin}`], { encoding: 'utf8' })
+      expect(piped.stdout, stdin).toContain('/dev/stdin: valid, ')
+      expect(piped.status, stdin).toBe(0)
+    }
   })
 
   it('ends quietly when the reader of its output stops reading (check FOLDER | head)', () => {
