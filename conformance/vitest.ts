@@ -20,7 +20,7 @@ import { describeFilters, filtersFromLists, selectCases, type CaseFilters } from
 import { runCase } from './run-case.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { DEFAULT_TIMEOUT_MS, MIN_START_TIMEOUT_MS, startSubprocessAdapter } from './subprocess-adapter.ts'
-import { loadVectorCases, type VectorCase } from './vector-cases.ts'
+import { loadVectorCases, loadVectorFolder, type VectorCase } from './vector-cases.ts'
 
 export interface ConformanceSuiteOptions {
   /** An adapter object (the caller closes it), or the name of a registered one, such as `reference`. */
@@ -36,6 +36,8 @@ export interface ConformanceSuiteOptions {
   /** A listed case that passes fails its test. */
   strictBaseline?: boolean
   filters?: Partial<CaseFilters>
+  /** A folder of vector files to run instead of the suite's, as `--vectors DIR` on the command line. */
+  vectors?: string
   /** The name of the outer describe block (default: dsh-session conformance). */
   name?: string
 }
@@ -74,7 +76,7 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
   }
   const filters = filtersFromLists(options.filters ?? {})
   if (typeof filters === 'string') throw new Error(`registerConformanceSuite: ${filters}`)
-  const all = loadVectorCases()
+  const all = options.vectors === undefined ? loadVectorCases() : loadVectorFolder(options.vectors)
   const cases = selectCases(all, filters)
   if (cases.length === 0) throw new Error(`registerConformanceSuite: no case matches the filters ${describeFilters(filters)}`)
   // A baseline given as content is checked as a file's would be: no entry without a reason, none twice.

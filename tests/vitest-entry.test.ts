@@ -3,7 +3,8 @@
 // is listed in a baseline: without strictBaseline a NEW PASS still passes). A fake subprocess adapter
 // shows the other outcomes staying green only as skips: a case whose profile it does not claim, and
 // a fail its baseline lists. A fork's vitest of its own (tests/vitest-fixtures/) shows the suite staying
-// sequential under sequence.concurrent, and a listed case that errs failing.
+// sequential under sequence.concurrent, and a listed case that errs failing. A fork's own folder of
+// vectors takes the suite's place.
 import { registerConformanceSuite } from 'dsh-session-conformance/vitest'
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -39,6 +40,14 @@ registerConformanceSuite({
   adapterCmd: 'node tests/fakes/fake-adapter.mjs misorder',
   filters: { cases: ['surf-order-append-only-surface', 'surf-order-chain-fold', 'surf-order-chain-numeric-reversed-writer'] },
   baseline: { adapter: 'fake-misorder', failures: [{ id: 'surf-order-chain-fold', reason: 'SURF-6: the fake puts a replacement at the tail' }] },
+})
+
+// Its one case is in no folder of the suite: were the suite loaded instead, no case would match.
+registerConformanceSuite({
+  name: 'a fork\'s own vectors',
+  adapter: 'reference',
+  vectors: join(projectRoot, 'tests/vitest-fixtures/own-vectors'),
+  filters: { cases: ['own-*'] },
 })
 
 describe('the package exports', () => {
