@@ -40,9 +40,10 @@ export function parseBaseline(text: string, source: string): Baseline {
 const BASELINE_MEMBERS = ['adapter', 'suiteVersion', 'suiteHash', 'failures']
 const ENTRY_MEMBERS = ['id', 'reason']
 
-/** The first member of `record` that is not one of `members`, if any. */
-function strayMember(record: Record<string, unknown>, members: readonly string[]): string | undefined {
-  return Object.keys(record).find((key) => !members.includes(key))
+/** `has unknown members x, y (…)` when `record` has members besides `members`, naming those it may have. */
+function strayMembers(record: Record<string, unknown>, members: readonly string[]): string | undefined {
+  const stray = Object.keys(record).filter((key) => !members.includes(key))
+  return stray.length === 0 ? undefined : `has unknown members ${stray.join(', ')} (it may have ${members.join(', ')})`
 }
 
 /** Checks a baseline given as a value (as parsed, or as a caller built it); throws an Error naming what is wrong. */
@@ -51,8 +52,8 @@ export function baselineFrom(document: unknown, source: string): Baseline {
     throw new Error(`${source}: not a baseline: ${what}`)
   }
   if (!isRecord(document)) return fail('expected a mapping with adapter and failures')
-  const strayKey = strayMember(document, BASELINE_MEMBERS)
-  if (strayKey !== undefined) fail(`it has a member ${strayKey}, which a baseline does not have (${BASELINE_MEMBERS.join(', ')})`)
+  const stray = strayMembers(document, BASELINE_MEMBERS)
+  if (stray !== undefined) fail(`it ${stray}`)
   const { adapter, suiteVersion, suiteHash, failures } = document
   if (typeof adapter !== 'string' || adapter === '') fail('adapter must be a non-empty string')
   if (suiteVersion !== undefined && typeof suiteVersion !== 'string') fail('suiteVersion must be a string')
@@ -62,8 +63,8 @@ export function baselineFrom(document: unknown, source: string): Baseline {
   const entries = failures.map((entry, index): BaselineEntry => {
     if (!isRecord(entry) || typeof entry['id'] !== 'string' || entry['id'] === '') return fail(`failures[${index}] needs a string id`)
     // A misspelt reason (`reasn:`) is named as such, not as a missing reason.
-    const stray = strayMember(entry, ENTRY_MEMBERS)
-    if (stray !== undefined) fail(`failures[${index}] (${entry['id']}) has a member ${stray}, which an entry does not have (${ENTRY_MEMBERS.join(', ')})`)
+    const strayInEntry = strayMembers(entry, ENTRY_MEMBERS)
+    if (strayInEntry !== undefined) fail(`failures[${index}] (${entry['id']}) ${strayInEntry}`)
     if (typeof entry['reason'] !== 'string' || entry['reason'].trim() === '') return fail(`failures[${index}] (${entry['id']}) needs a reason`)
     if (seen.has(entry['id'])) fail(`${entry['id']} is listed twice`)
     seen.add(entry['id'])

@@ -36,8 +36,9 @@ describe('baseline files', () => {
   })
 
   it('are refused by the schema exactly where the reader refuses them, but for an id listed twice', () => {
-    const accepted: unknown[] = [{ adapter: 'x', failures: [] }, { adapter: 'x', suiteVersion: '1', suiteHash: 'sha256:0', failures: [{ id: 'a', reason: 'r', note: 'kept' }], extra: 1 }]
+    const accepted: unknown[] = [{ adapter: 'x', failures: [] }, { adapter: 'x', suiteVersion: '1', suiteHash: 'sha256:0', failures: [{ id: 'a', reason: 'r' }] }]
     const refused: unknown[] = [
+      { adapter: 'x', failures: [], extra: 1 }, { adapter: 'x', failures: [{ id: 'a', reason: 'r', note: 'a member entries do not have' }] },
       [], null, 'x', { failures: [] }, { adapter: '', failures: [] }, { adapter: 7, failures: [] }, { adapter: 'x' }, { adapter: 'x', failures: {} },
       { adapter: 'x', suiteVersion: 1, failures: [] }, { adapter: 'x', suiteHash: null, failures: [] },
       { adapter: 'x', failures: [{ id: '', reason: 'r' }] }, { adapter: 'x', failures: [{ reason: 'r' }] }, { adapter: 'x', failures: [{ id: 'a' }] },
@@ -60,9 +61,10 @@ describe('known-divergences files', () => {
   it('are refused by the schema exactly where the reader refuses them', () => {
     const entry = { class: 'U1', why: 'w' }
     const accepted: unknown[] = [
-      { adapters: [], known: [] }, { adapters: ['a@*'], known: [{ ...entry, operation: 'load', reference: 'accepts', adapter: 'rejects *', shapes: 'older' }], extra: 1 },
+      { adapters: [], known: [] }, { adapters: ['a@*'], known: [{ ...entry, operation: 'load', reference: 'accepts', adapter: 'rejects *', shapes: 'older' }] },
     ]
     const refused: unknown[] = [
+      { adapters: [], known: [], extra: 1 },
       [], null, { known: [] }, { adapters: 'x', known: [] }, { adapters: [1], known: [] }, { adapters: [], known: {} }, { adapters: [] },
       { adapters: [], known: ['U1'] }, { adapters: [], known: [{ why: 'w' }] }, { adapters: [], known: [{ class: '', why: 'w' }] },
       { adapters: [], known: [{ class: 'U1' }] }, { adapters: [], known: [{ class: 'U1', why: '  ' }] }, { adapters: [], known: [{ ...entry, code: 'X' }] },

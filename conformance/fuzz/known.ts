@@ -37,6 +37,8 @@ export function knownDivergencesFrom(document: unknown, source: string): KnownDi
     throw new Error(`${source}: not a known-divergences file: ${what}`)
   }
   if (!isRecord(document)) return fail('expected a mapping with adapters and known')
+  const strayKeys = Object.keys(document).filter(key => key !== 'adapters' && key !== 'known')
+  if (strayKeys.length > 0) fail(`it has unknown members ${strayKeys.join(', ')}`)
   const { adapters, known } = document
   if (!Array.isArray(adapters) || adapters.some(name => typeof name !== 'string')) fail('adapters must be a list of name globs')
   if (!Array.isArray(known)) return fail('known must be a list of classes')
