@@ -155,7 +155,7 @@ export function parseOptions(command: Command, args: readonly string[]): Command
     }
     const value = joined ? argument.slice(option.length + 1) : args[(index += 1)]
     if (value === undefined || value.trim() === '') return { error: `${option} needs a value` }
-    // `--adapter-cmd --chapter 05`: the value was forgotten, and the next option is not one.
+    // `--adapter-cmd --chapter 05`: the value was forgotten, and the next option would be taken for it.
     if (!joined && value.startsWith('--')) return { error: `${option} needs a value, not the option ${value} (write ${option}=${value} if that is the value)` }
     const problem = apply(options, option, value)
     if (problem !== undefined) return { error: problem }

@@ -2,7 +2,7 @@
 // speaks it, in any language, becomes an Adapter. Every reply is checked against the protocol schemas;
 // a timeout, a crash, garbage or an invalid reply fails the step (an error, never a pass), and the
 // next step runs in a fresh process. What goes wrong after the last reply, close() reports.
-import type { ProtocolStarted } from '../generated/types/index.ts'
+import type { ProtocolAccepted, ProtocolRejected, ProtocolRejection, ProtocolStarted } from '../generated/types/index.ts'
 import type { Adapter, Operation, StepContext } from './adapter.ts'
 import { AdapterFailure, AdapterProcess, AdapterStartFailure, preview, TextTail, timeoutProblem } from './adapter-process.ts'
 import { firstDifference, type OperationResult } from './expectations.ts'
@@ -67,14 +67,14 @@ function parseReply(line: string, kind: ReplyKind): Record<string, unknown> {
 }
 
 /** A rejection's seq or line of null says there is none, as leaving it out does. */
-function withoutNullPlaces(error: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(error).filter(([key, value]) => value !== null || (key !== 'seq' && key !== 'line')))
+function withoutNullPlaces({ seq, line, ...rest }: ProtocolRejection): Extract<OperationResult, { ok: false }>['error'] {
+  return { ...rest, ...(seq === null || seq === undefined ? {} : { seq }), ...(line === null || line === undefined ? {} : { line }) }
 }
 
 /** The operation result a result reply carries, with its value decoded from tagged form. */
 function resultOf(reply: Record<string, unknown>): OperationResult {
-  const result = reply['result'] as OperationResult
-  if (!result.ok) return { ok: false, error: withoutNullPlaces(result.error) as typeof result.error }
+  const result = reply['result'] as ProtocolAccepted | ProtocolRejected
+  if (!result.ok) return { ok: false, error: withoutNullPlaces(result.error) }
   try {
     return { ok: true, value: checkedWithinDepth(() => decodeTagged(result.value)) }
   } catch (error) {
@@ -90,9 +90,10 @@ async function launch(command: string, cwd: string | undefined, timeoutMs: numbe
     const line = await child.request(startMessage(), timeoutMs, 'start')
     return { child, started: parseReply(line, 'started') as unknown as ProtocolStarted }
   } catch (error) {
-    child.fail(errorMessage(error))
+    const message = errorMessage(error)
+    child.fail(message)
     // An adapter whose replies sit in its output buffer looks like one that never answers.
-    if (errorMessage(error).startsWith('timeout:')) throw new AdapterFailure(`${errorMessage(error)} (an adapter must flush its stdout after each reply)`)
+    if (message.startsWith('timeout:')) throw new AdapterFailure(`${message} (an adapter must flush its stdout after each reply)`)
     throw error
   }
 }

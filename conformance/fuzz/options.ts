@@ -24,9 +24,10 @@ anywhere, torn just before a line feed, or with a garbled line). Results are jud
 are: codes and seqs compared, messages never. Each class of disagreement is shrunk to a small log
 and written as a one-case vector, DIR/<chapter>/fuzz-<hash>.yaml, whose expectation is the
 reference's result and which is marked review: true; the vector is replayed to check that it fails
-the adapter and passes the reference (dsh-conformance run --vectors DIR runs them again). A class found on a log in older shapes, and not on the same
-log in current shapes, says so: "load (older shapes): ...". DIR/fuzz-summary.json lists every class,
-and how many runs each operator broke (schemas/fuzz-summary.schema.json).
+the adapter and passes the reference (dsh-conformance run --vectors DIR runs them all again). A
+class found on a log in older shapes, and not on the same log in current shapes, says so: "load
+(older shapes): ...". DIR/fuzz-summary.json lists every class, and how many runs each operator
+broke (schemas/fuzz-summary.schema.json).
 The same seed draws the same runs and writes the same vectors (their notes can differ where the
 adapter's answers do, such as a time it stamps from its clock).
 
