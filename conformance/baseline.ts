@@ -10,7 +10,7 @@ import type { SuiteIdentity } from './suite-identity.ts'
 import type { Baseline, BaselineEntry } from '../generated/types/index.ts'
 import { isRecord } from '../reference/lossless-json.ts'
 import { plural, shortened } from './wording.ts'
-import { parseYamlText } from './yaml-text.ts'
+import { parseYamlText, unknownMembers } from './yaml-text.ts'
 
 // The file's shape is schemas/baseline.schema.json; its types are generated from it.
 export type { Baseline, BaselineEntry }
@@ -40,19 +40,13 @@ export function parseBaseline(text: string, source: string): Baseline {
 const BASELINE_MEMBERS = ['adapter', 'suiteVersion', 'suiteHash', 'failures']
 const ENTRY_MEMBERS = ['id', 'reason']
 
-/** `has unknown members x, y (…)` when `record` has members besides `members`, naming those it may have. */
-function strayMembers(record: Record<string, unknown>, members: readonly string[]): string | undefined {
-  const stray = Object.keys(record).filter((key) => !members.includes(key))
-  return stray.length === 0 ? undefined : `has unknown members ${stray.join(', ')} (it may have ${members.join(', ')})`
-}
-
 /** Checks a baseline given as a value (as parsed, or as a caller built it); throws an Error naming what is wrong. */
 export function baselineFrom(document: unknown, source: string): Baseline {
   const fail = (what: string): never => {
     throw new Error(`${source}: not a baseline: ${what}`)
   }
   if (!isRecord(document)) return fail('expected a mapping with adapter and failures')
-  const stray = strayMembers(document, BASELINE_MEMBERS)
+  const stray = unknownMembers(document, BASELINE_MEMBERS)
   if (stray !== undefined) fail(`it ${stray}`)
   const { adapter, suiteVersion, suiteHash, failures } = document
   if (typeof adapter !== 'string' || adapter === '') fail('adapter must be a non-empty string')
@@ -63,7 +57,7 @@ export function baselineFrom(document: unknown, source: string): Baseline {
   const entries = failures.map((entry, index): BaselineEntry => {
     if (!isRecord(entry) || typeof entry['id'] !== 'string' || entry['id'] === '') return fail(`failures[${index}] needs a string id`)
     // A misspelt reason (`reasn:`) is named as such, not as a missing reason.
-    const strayInEntry = strayMembers(entry, ENTRY_MEMBERS)
+    const strayInEntry = unknownMembers(entry, ENTRY_MEMBERS)
     if (strayInEntry !== undefined) fail(`failures[${index}] (${entry['id']}) ${strayInEntry}`)
     if (typeof entry['reason'] !== 'string' || entry['reason'].trim() === '') return fail(`failures[${index}] (${entry['id']}) needs a reason`)
     if (seen.has(entry['id'])) fail(`${entry['id']} is listed twice`)
@@ -139,9 +133,10 @@ function observedReason(outcome: CaseOutcome, requirements: readonly string[]): 
 
 /**
  * The baseline of a run's current fails (an error is never listed: no baseline excuses one). Reasons
- * of ids the previous baseline explains are kept;
- * its entries for cases this run did not reach (filtered out or skipped) are carried over, while ids
- * that left the suite are dropped. Entries are grouped by reason, in suite order.
+ * of ids the previous baseline explains are kept; its entries for cases this run did not reach
+ * (filtered out or skipped) are carried over, while ids that left the suite are dropped. A run of a
+ * folder's vectors (`suite.vectors`) cannot tell an id that left the suite, so it keeps every entry
+ * it did not reach. Entries are grouped by reason, in suite order.
  */
 export function currentBaseline(options: {
   adapter: string
@@ -159,6 +154,10 @@ export function currentBaseline(options: {
     const outcome = reached.get(id)
     if (outcome?.status === 'fail') reasonOf.set(id, previousReason.get(id) ?? observedReason(outcome, requirements))
     else if (outcome === undefined && previousReason.has(id)) reasonOf.set(id, previousReason.get(id)!)
+  }
+  if (suite.vectors !== undefined) {
+    const ran = new Set(suiteCases.map((vector) => vector.id))
+    for (const entry of previous?.failures ?? []) if (!ran.has(entry.id)) reasonOf.set(entry.id, entry.reason)
   }
   const groups = new Map<string, string[]>()
   for (const [id, reason] of reasonOf) groups.set(reason, [...(groups.get(reason) ?? []), id])

@@ -11,12 +11,14 @@ commands:
   run [options]             run the selected vectors against each adapter (default: --adapter reference)
                             and print a summary per adapter; exit 1 on any error, on a fail no baseline
                             lists, or on a NEW PASS under --strict-baseline; 2 on a usage error, no
-                            matching case, or a baseline or report that cannot be read or written
+                            matching case, vectors that cannot be loaded, or a baseline or report
+                            that cannot be read or written
   list [filters]            list the selected vectors: id, profile, requirements, title
   matrix [options]          run the adapters and render requirement × implementation (passed/cases per
                             cell, skips shown apart) as Markdown on stdout, or into --md / --html files;
                             exit 0 whatever the cells say, 1 when an adapter cannot start, 2 on a usage
-                            error, no matching case, or a file that cannot be written
+                            error, no matching case, vectors that cannot be loaded, or a file that
+                            cannot be written
   serve                     the reference interpreter as a subprocess adapter on stdin/stdout
                             (spec/adapter-protocol.md)
   check PATH... [options]   check stored session logs (files or folders), streaming
@@ -125,19 +127,31 @@ function editDistance(from: string, to: string): number {
   return previous[to.length]!
 }
 
-/** The candidate a mistyped word most likely meant: a few edits away, one per four characters. */
+const withoutDashes = (word: string): string => word.replace(/^-+/, '')
+
+/**
+ * The candidate a mistyped word most likely meant: a few edits away, one per four characters, the
+ * leading dashes left out on both sides (`chapter` and `-chapter` mean `--chapter`).
+ */
 export function likelyMeant(word: string, candidates: readonly string[]): string | undefined {
-  const most = Math.max(1, Math.floor(word.replace(/^-+/, '').length / 4))
-  const ranked = candidates.map((candidate) => ({ candidate, distance: editDistance(word, candidate) })).sort((a, b) => a.distance - b.distance)
+  const most = Math.max(1, Math.floor(withoutDashes(word).length / 4))
+  const ranked = candidates
+    .map((candidate) => ({ candidate, distance: editDistance(withoutDashes(word), withoutDashes(candidate)) }))
+    .sort((a, b) => a.distance - b.distance)
   return ranked[0] !== undefined && ranked[0].distance <= most ? ranked[0].candidate : undefined
 }
 
 const EVERY_OPTION = new Set(Object.values(ALLOWED).flat())
 
-/** `unknown option --chapters for run; did you mean --chapter?`; no guess for an option of another command. */
+/**
+ * `unknown option --chapters for run; did you mean --chapter?`; no guess for an option of another
+ * command. A word that is no option at all is most likely the second word of an unquoted value.
+ */
 function unknownOption(option: string, command: Command): string {
   const meant = EVERY_OPTION.has(option) ? undefined : likelyMeant(option, ALLOWED[command])
-  return `unknown option ${option} for ${command}${meant === undefined ? '' : `; did you mean ${meant}?`}`
+  if (meant !== undefined) return `unknown option ${option} for ${command}; did you mean ${meant}?`
+  if (!option.startsWith('-')) return `unexpected argument ${option} for ${command}: its options start with -- (quote a value that holds spaces: --adapter-cmd "python3 adapter.py")`
+  return `unknown option ${option} for ${command}`
 }
 
 /** The options of a command, or what is wrong with them. `--option=value` is the same as `--option value`. */

@@ -15,19 +15,22 @@ import { errorMessage } from './wording.ts'
 
 const specDir = fileURLToPath(new URL('../spec/', import.meta.url))
 
-/** Runs the adapters and computes their matrix; undefined when no case matches the filters. */
-export async function buildMatrix(adapters: readonly AdapterSource[], filters: CaseFilters, timeoutMs: number, all: readonly VectorCase[] = loadVectorCases()): Promise<{ matrix: Matrix; runs: AdapterRun[] } | undefined> {
+/**
+ * Runs the adapters and computes their matrix; undefined when no case matches the filters. `all` is
+ * the suite, or the cases under the folder `vectors`.
+ */
+export async function buildMatrix(adapters: readonly AdapterSource[], filters: CaseFilters, timeoutMs: number, all: readonly VectorCase[] = loadVectorCases(), vectors?: string): Promise<{ matrix: Matrix; runs: AdapterRun[] } | undefined> {
   const cases = selectCases(all, filters)
   if (cases.length === 0) return undefined
   const runs: AdapterRun[] = []
   for await (const run of adapterRunsFor(adapters, cases, timeoutMs)) runs.push(run)
-  const matrix = computeMatrix(readSpecCatalog(specDir).requirements, cases, runs, suiteIdentity(all))
+  const matrix = computeMatrix(readSpecCatalog(specDir).requirements, cases, runs, suiteIdentity(all, vectors))
   return { matrix, runs }
 }
 
 /** `all` is the suite, or the cases under --vectors. */
 export async function matrixCommand(options: CommandOptions, all: readonly VectorCase[]): Promise<number> {
-  const built = await buildMatrix(options.adapters, options.filters, options.timeoutMs, all)
+  const built = await buildMatrix(options.adapters, options.filters, options.timeoutMs, all, options.vectors)
   if (built === undefined) {
     console.error(`no case matches the filters ${describeFilters(options.filters)}`)
     return 2

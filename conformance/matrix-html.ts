@@ -1,6 +1,7 @@
 // The compatibility matrix as one self-contained HTML page: no scripts, no external files; colours
 // say pass, fail, partial and skip, and each cell's tooltip names the failing cases.
 import { cellMark, cellText, LEGEND_INTRO, MARK_MEANING, requirementAnchor, type Matrix, type MatrixCell, type MatrixRow } from './matrix.ts'
+import { suiteTitle } from './suite-identity.ts'
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
@@ -76,7 +77,7 @@ export function matrixHtml(matrix: Matrix, options: MatrixHtmlOptions): string {
 <body>
 <h1>${escapeHtml(options.title)}</h1>
 ${(options.preamble ?? []).map((line) => `<p>${withCode(escapeHtml(line))}</p>`).join('\n')}
-<p>Suite ${escapeHtml(`${suite.name} ${suite.version}`)}, content hash <code>${escapeHtml(suite.contentHash)}</code>, ${selected}.</p>
+<p>Suite ${escapeHtml(suiteTitle(suite))}, content hash <code>${escapeHtml(suite.contentHash)}</code>, ${selected}.</p>
 ${totals(matrix)}
 <p>${escapeHtml(LEGEND_INTRO)}</p>
 <p class="legend">${Object.entries(MARK_MEANING).map(([mark, meaning]) => `<span class="${mark}">${escapeHtml(meaning)}</span>`).join(' ')}</p>

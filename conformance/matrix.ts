@@ -2,7 +2,7 @@
 // exercise that requirement. Plain data first, then Markdown; conformance/matrix-html.ts renders HTML.
 import { countBy, countOutcomes, requirementKeys, type AdapterRun, type Counts } from './results.ts'
 import type { Requirement } from './spec-catalog.ts'
-import type { SuiteIdentity } from './suite-identity.ts'
+import { suiteTitle, type SuiteIdentity } from './suite-identity.ts'
 import type { VectorCase } from './vector-cases.ts'
 import { plural } from './wording.ts'
 
@@ -144,7 +144,7 @@ export function matrixMarkdown(matrix: Matrix, options: MatrixMarkdownOptions): 
     `# ${options.title}`,
     '',
     ...(options.preamble ?? []).flatMap((line) => [line, '']),
-    `Suite ${suite.name} ${suite.version}, content hash \`${suite.contentHash}\`, ${selected}.`,
+    `Suite ${escapeCell(suiteTitle(suite))}, content hash \`${suite.contentHash}\`, ${selected}.`,
     '',
     ...totalsTable(matrix),
     '',

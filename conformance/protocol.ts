@@ -49,19 +49,21 @@ function faultsOf(validate: ValidateFunction, value: unknown, under = ''): Error
  */
 function intendedFormFaults(forms: Validators['resultForm'], reply: unknown): ErrorObject[] | undefined {
   if (!isPlainRecord(reply)) return undefined
-  if ('result' in reply) {
-    const result = reply['result']
-    if (!isPlainRecord(result) || typeof result['ok'] !== 'boolean') return undefined
+  const result = reply['result']
+  if (isPlainRecord(result) && typeof result['ok'] === 'boolean') {
     // The envelope with a result that is surely valid, then the result against the form its ok names.
     const envelope = faultsOf(forms('ProtocolResultReply'), { ...reply, result: { ok: true, value: null } })
     return [...envelope, ...faultsOf(forms(result['ok'] ? 'ProtocolAccepted' : 'ProtocolRejected'), result, '/result')]
   }
+  // A failure, with or without a `result: null` beside its error.
   return 'error' in reply ? faultsOf(forms('ProtocolFailureReply'), reply) : undefined
 }
 
 function shownValue(value: unknown): string {
   return shortened(JSON.stringify(value) ?? String(value), 80)
 }
+
+const BOUND_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength'])
 
 /** One schema fault in words, quoting the value at fault where the validator's own words do not. */
 function faultText(error: ErrorObject): string {
@@ -72,7 +74,48 @@ function faultText(error: ErrorObject): string {
   if (error.keyword === 'const') return `${at} is ${shownValue(error.data)}, not ${shownValue(params['allowedValue'])}`
   if (error.keyword === 'type') return `${at} is ${shownValue(error.data)}, not of type ${String(params['type'])}`
   if (error.keyword === 'pattern') return `${at} is ${shownValue(error.data)}, which does not match ${String(params['pattern'])}`
+  if (BOUND_KEYWORDS.has(error.keyword)) return `${at} is ${shownValue(error.data)}: it ${error.message ?? 'is out of bounds'}`
   return `${at} ${error.message ?? 'is invalid'}`
+}
+
+/** What a fault asks of the value at its path: `must be of type integer`, `must be >= 1`. */
+function demand(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>
+  if (error.keyword === 'const') return `must be ${shownValue(params['allowedValue'])}`
+  if (error.keyword === 'type') return `must be of type ${String(params['type'])}`
+  return error.message ?? 'is invalid'
+}
+
+/** The demands of the alternatives a value meets none of: the types said once, `integer or null`. */
+function demands(branches: readonly ErrorObject[]): string {
+  if (branches.every((branch) => branch.keyword === 'type')) {
+    return `must be of type ${[...new Set(branches.map((branch) => String((branch.params as Record<string, unknown>)['type'])))].join(' or ')}`
+  }
+  return [...new Set(branches.map(demand))].join(' or ')
+}
+
+/**
+ * The faults in words, each said once. A value that meets none of the alternatives of an anyOf or a
+ * oneOf (`seq`: a non-negative integer or null) is one fault naming what each asks, not one per
+ * alternative and another for the anyOf.
+ */
+function faultTexts(faults: readonly ErrorObject[]): string[] {
+  const isAlternatives = (fault: ErrorObject): boolean => fault.keyword === 'anyOf' || fault.keyword === 'oneOf'
+  const alternativesAt = new Set(faults.filter(isAlternatives).map((fault) => fault.instancePath))
+  // The validator reports an anyOf's alternatives before the anyOf itself.
+  const branchesAt = new Map<string, ErrorObject[]>()
+  const texts = faults.flatMap((fault): string[] => {
+    const at = fault.instancePath
+    if (!alternativesAt.has(at)) return [faultText(fault)]
+    if (!isAlternatives(fault)) {
+      branchesAt.set(at, [...(branchesAt.get(at) ?? []), fault])
+      return []
+    }
+    const branches = branchesAt.get(at) ?? []
+    branchesAt.delete(at)
+    return [branches.length === 0 ? faultText(fault) : `${at || '/'} is ${shownValue(fault.data)}, which ${demands(branches)}`]
+  })
+  return [...new Set(texts)]
 }
 
 /** Undefined when `message` is a valid protocol message of that kind, else why it is not. */
@@ -83,7 +126,7 @@ export function protocolViolation(name: ProtocolMessageName, message: unknown): 
   const all = validate.errors ?? []
   const intended = name === 'result' ? intendedFormFaults(validators.resultForm, message) : undefined
   const faults = intended !== undefined && intended.length > 0 ? intended : all
-  return `not a valid protocol-${name} message: ${faults.slice(0, 4).map(faultText).join('; ')}`
+  return `not a valid protocol-${name} message: ${faultTexts(faults).slice(0, 4).join('; ')}`
 }
 
 export function startMessage(): ProtocolStart {

@@ -12,9 +12,9 @@ import { describeFilters, selectCases } from './filters.ts'
 import { runReport } from './reports/json.ts'
 import { writeReports } from './reports/write.ts'
 import { adapterTitle, runFails, type AdapterRun } from './results.ts'
-import { suiteIdentity, type SuiteIdentity } from './suite-identity.ts'
+import { suiteIdentity, suiteTitle, type SuiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
-import { errorMessage, plural } from './wording.ts'
+import { errorMessage, plural, printable } from './wording.ts'
 
 interface LoadedBaseline {
   path: string
@@ -67,10 +67,10 @@ function writeBaselineOf(run: AdapterRun, template: string, context: BaselineWri
   }
 }
 
-/** `all` is the whole suite; tests pass it in to load the vectors once. */
+/** `all` is the suite, or the cases under --vectors: the command line loads them, and tests pass them in to load them once. */
 export async function runCommand(options: CommandOptions, all: readonly VectorCase[] = loadVectorCases()): Promise<number> {
   const startedAt = new Date()
-  const suite = suiteIdentity(all)
+  const suite = suiteIdentity(all, options.vectors)
   const cases = selectCases(all, options.filters)
   if (cases.length === 0) {
     console.error(`no case matches the filters ${describeFilters(options.filters)}`)
@@ -82,8 +82,7 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
     return 2
   }
   const filtered = describeFilters(options.filters)
-  const source = options.vectors === undefined ? 'suite' : `vectors under ${options.vectors}`
-  console.log(`${suite.name} ${suite.version}, ${source} ${suite.contentHash}: ${filtered === '' ? plural(cases.length, 'case') : `${cases.length} of ${suite.caseCount} cases (${filtered})`}\n`)
+  console.log(`${printable(suiteTitle(suite))}, suite ${suite.contentHash}: ${filtered === '' ? plural(cases.length, 'case') : `${cases.length} of ${suite.caseCount} cases (${filtered})`}\n`)
   const runs: AdapterRun[] = []
   /** Each baseline that applied, and the first run it applied to. */
   const used = new Map<LoadedBaseline, string>()

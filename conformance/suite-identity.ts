@@ -12,6 +12,8 @@ export interface SuiteIdentity {
   /** `sha256:` and the hex digest of the expanded cases, in suite order. */
   contentHash: string
   caseCount: number
+  /** The folder whose vector files ran instead of the suite's (`--vectors`), when they did. */
+  vectors?: string
 }
 
 /** The hash of the expanded cases: it changes whenever any input, expectation or case id changes. */
@@ -23,8 +25,16 @@ function packageJson(): { name: string; version: string } {
   return JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { name: string; version: string }
 }
 
-/** Pass every case of the suite, not a filtered selection: the identity is the suite's. */
-export function suiteIdentity(cases: readonly VectorCase[]): SuiteIdentity {
+/**
+ * Pass every case of the suite, not a filtered selection: the identity is the suite's. `vectors`, the
+ * folder the cases came from when they are not the suite's own, is named wherever the suite is.
+ */
+export function suiteIdentity(cases: readonly VectorCase[], vectors?: string): SuiteIdentity {
   const { name, version } = packageJson()
-  return { name, version, contentHash: suiteContentHash(cases), caseCount: cases.length }
+  return { name, version, contentHash: suiteContentHash(cases), caseCount: cases.length, ...(vectors === undefined ? {} : { vectors }) }
+}
+
+/** `dsh-session-conformance 0.1.0`, and `(vectors under DIR)` when the cases came from a folder of one's own. */
+export function suiteTitle(suite: Pick<SuiteIdentity, 'name' | 'version' | 'vectors'>): string {
+  return `${suite.name} ${suite.version}${suite.vectors === undefined ? '' : ` (vectors under ${suite.vectors})`}`
 }

@@ -2,7 +2,7 @@
 // case into steps whose inputs are complete, static JSON (tagged values still tagged): this expanded
 // form is what the runner executes and what the JSON bundle carries.
 import { readFileSync, readdirSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { basename, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
 import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml'
@@ -69,8 +69,10 @@ export function loadVectorCases(dir: string = vectorsDir): VectorCase[] {
 export class VectorFileError extends Error {}
 
 /**
- * The cases of a folder of one's own (`--vectors DIR`), each file named from the working folder:
- * VectorFileError when the folder cannot be read, holds no vector file, or names a case twice.
+ * The cases of a folder of one's own (`--vectors DIR`), each file named from the folder's own name
+ * (`fuzz/19-jsonl/fuzz-….yaml`), so that the content hash does not change with the working folder or
+ * the spelling of DIR. VectorFileError when the folder cannot be read, holds no vector file, or names
+ * a case twice.
  */
 export function loadVectorFolder(dir: string): VectorCase[] {
   let files: string[]
@@ -80,7 +82,8 @@ export function loadVectorFolder(dir: string): VectorCase[] {
     throw new VectorFileError(`${dir}: not a folder of vector files: ${errorMessage(error)}`)
   }
   if (files.length === 0) throw new VectorFileError(`${dir}: holds no vector file (*.yaml)`)
-  const cases = files.flatMap((path) => loadVectorFile(path, relative(process.cwd(), path)))
+  const named = (path: string): string => join(basename(resolve(dir)), relative(dir, path))
+  const cases = files.flatMap((path) => loadVectorFile(path, named(path)))
   const seen = new Map<string, string>()
   for (const vector of cases) {
     const first = seen.get(vector.id)

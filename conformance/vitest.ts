@@ -36,7 +36,7 @@ export interface ConformanceSuiteOptions {
   /** A listed case that passes fails its test. */
   strictBaseline?: boolean
   filters?: Partial<CaseFilters>
-  /** A folder of vector files to run instead of the suite's, as `--vectors DIR` on the command line. */
+  /** A folder of vector files to run instead of the suite's, as `--vectors DIR` on the command line (a relative one from process.cwd(), not `cwd`). */
   vectors?: string
   /** The name of the outer describe block (default: dsh-session conformance). */
   name?: string
@@ -97,7 +97,7 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
       })
       const claimProblem = adapterClaimProblem(opened.adapter)
       if (claimProblem !== undefined) throw new Error(`registerConformanceSuite: ${claimProblem}`)
-      const context = { source: 'baseline', adapter: opened.adapter.meta.name, suite: suiteIdentity(all), caseIds: new Set(all.map((vector) => vector.id)) }
+      const context = { source: 'baseline', adapter: opened.adapter.meta.name, suite: suiteIdentity(all, options.vectors), caseIds: new Set(all.map((vector) => vector.id)) }
       for (const note of baseline === undefined ? [] : baselineNotes(baseline, context)) console.warn(`dsh-conformance: note: ${note}`)
     }, START_TIMEOUT_MS)
     afterAll(async () => {

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readBaseline } from '../conformance/baseline.ts'
-import { loadVectorCases } from '../conformance/vector-cases.ts'
+import { suiteContentHash } from '../conformance/suite-identity.ts'
+import { loadVectorCases, loadVectorFolder, projectRoot } from '../conformance/vector-cases.ts'
 import { runCliHere } from './support/cli.ts'
 
 const MISORDER = 'node tests/fakes/fake-adapter.mjs misorder'
@@ -112,16 +113,42 @@ describe('--vectors DIR: cases of one\'s own instead of the suite\'s', () => {
     writeFileSync(join(folder, 'nested', 'wrong.yaml'), vectorFile(appends('mine-wrong', '2, 1, 0')))
   })
 
-  it('runs, lists and tabulates the cases under DIR, the heading naming where they come from', async () => {
-    const run = await runCliHere(['run', '--vectors', folder])
-    expect(run.stdout.split('\n')[0]).toMatch(new RegExp(`^dsh-session-conformance \\S+, vectors under ${folder} sha256:[0-9a-f]{64}: 2 cases$`))
+  it('runs, lists and tabulates the cases under DIR, and names the folder wherever it names the suite', async () => {
+    const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }
+    const title = `dsh-session-conformance ${version} (vectors under ${folder})`
+    const json = join(scratch, 'vectors-report.json')
+    const junit = join(scratch, 'vectors-report.xml')
+    const run = await runCliHere(['run', '--vectors', folder, '--report', `json=${json},junit=${junit}`])
+    const hash = /suite (sha256:[0-9a-f]{64}): 2 cases$/.exec(run.stdout.split('\n')[0]!)?.[1]
+    expect(run.stdout.split('\n')[0]).toBe(`${title}, suite ${hash}: 2 cases`)
+    expect(hash).toBe(suiteContentHash(loadVectorFolder(folder)))
     expect(run.stdout).toContain('FAIL mine-wrong: step 0 (surface): value differs at $.nodes[0]: expected 2, actual 0')
     expect(run.code).toBe(1)
+    expect((JSON.parse(readFileSync(json, 'utf8')) as { suite: unknown }).suite).toMatchObject({ caseCount: 2, contentHash: hash, vectors: folder })
+    expect(readFileSync(junit, 'utf8')).toContain(`<testsuites name="${title} (${hash})"`)
     const list = await runCliHere(['list', '--vectors', folder, '--case', 'mine-a*'])
     expect(list).toEqual({ code: 0, stdout: 'mine-appends\treader\tSURF-3\tthree appends\n', stderr: '' })
     const matrix = await runCliHere(['matrix', '--vectors', folder])
-    expect(matrix.stdout).toContain('SURF-3')
+    expect(matrix.stdout).toContain(`Suite ${title}, content hash \`${hash}\`, all 2 cases.`)
+    // SURF-3's two cases: mine-appends passes the reference, mine-wrong fails it.
+    expect(matrix.stdout).toMatch(/\n\| SURF-3 [^|\n]*\| ❌ 1\/2 \|\n/)
     expect(matrix.code).toBe(0)
+  })
+
+  it('names each file from the folder\'s own name, so the hash is the same however the folder is reached', () => {
+    const cases = loadVectorFolder(folder)
+    expect(cases.map((vector) => vector.file)).toEqual(['my-vectors/mine.yaml', 'my-vectors/nested/wrong.yaml'])
+    expect(suiteContentHash(loadVectorFolder(relative(process.cwd(), folder)))).toBe(suiteContentHash(cases))
+  })
+
+  it('writes a baseline of the folder\'s fails over a file of the suite\'s, keeping the entries it did not run', async () => {
+    const path = baselineFile('vectors-baseline.yaml', 'adapter: reference\nfailures:\n  - {id: surf-order-chain-fold, reason: "SURF-6: kept, the folder does not hold it"}\n')
+    const written = await runCliHere(['run', '--vectors', folder, '--write-baseline', path])
+    expect(written.stdout).toContain(`wrote ${path} (2 known failures of reference)`)
+    expect(readBaseline(path).failures).toEqual([
+      { id: 'mine-wrong', reason: 'SURF-3: step 0 (surface): value differs at $.nodes[0]: expected 2, actual 0' },
+      { id: 'surf-order-chain-fold', reason: 'SURF-6: kept, the folder does not hold it' },
+    ])
   })
 
   it('refuses a folder it cannot read, one with no vector file, a case id given twice, and a second --vectors', async () => {
@@ -134,7 +161,7 @@ describe('--vectors DIR: cases of one\'s own instead of the suite\'s', () => {
     const refusals: [args: string[], stderr: string | RegExp][] = [
       [['run', '--vectors', join(scratch, 'absent')], new RegExp(`^dsh-conformance: the vectors cannot be loaded: ${join(scratch, 'absent')}: not a folder of vector files: ENOENT`)],
       [['list', '--vectors', empty], `dsh-conformance: the vectors cannot be loaded: ${empty}: holds no vector file (*.yaml)\n`],
-      [['list', '--vectors', twice], `dsh-conformance: the vectors cannot be loaded: ${relative(process.cwd(), join(twice, 'b.yaml'))}: case mine-appends is also in ${relative(process.cwd(), join(twice, 'a.yaml'))}: a case id names one case\n`],
+      [['list', '--vectors', twice], 'dsh-conformance: the vectors cannot be loaded: twice/b.yaml: case mine-appends is also in twice/a.yaml: a case id names one case\n'],
       [['list', '--vectors', folder, '--vectors', twice], /^--vectors may be given once\n/],
     ]
     for (const [args, stderr] of refusals) {

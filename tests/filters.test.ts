@@ -82,7 +82,7 @@ describe('command options', () => {
   })
 
   it('reads an argument that is not an option whole, equals sign included', () => {
-    expect(parseOptions('run', ['surf=x'])).toEqual({ error: 'unknown option surf=x for run' })
+    expect(parseOptions('run', ['surf=x'])).toEqual({ error: 'unexpected argument surf=x for run: its options start with -- (quote a value that holds spaces: --adapter-cmd "python3 adapter.py")' })
   })
 
   it('reads the baseline and report options of run', () => {
@@ -100,6 +100,9 @@ describe('command options', () => {
     expect(parseOptions('run', ['--basline', 'b.yaml'])).toEqual({ error: 'unknown option --basline for run; did you mean --baseline?' })
     expect(parseOptions('list', ['--profiles', 'reader'])).toEqual({ error: 'unknown option --profiles for list; did you mean --profile?' })
     expect(parseOptions('run', ['--verbose'])).toEqual({ error: 'unknown option --verbose for run' })
+    expect(parseOptions('run', ['chapter', '05'])).toEqual({ error: 'unknown option chapter for run; did you mean --chapter?' })
+    // The second word of an unquoted command.
+    expect(parseOptions('run', ['--adapter-cmd', 'python3', 'adapter.py'])).toEqual({ error: 'unexpected argument adapter.py for run: its options start with -- (quote a value that holds spaces: --adapter-cmd "python3 adapter.py")' })
     expect(parseOptions('run', ['--adapter-cmd', ''])).toEqual({ error: '--adapter-cmd needs a value' })
     expect(parseOptions('run', ['--adapter-module=  '])).toEqual({ error: '--adapter-module needs a value' })
     expect(parseOptions('run', ['--adapter-cmd', '--chapter', '05'])).toEqual({ error: '--adapter-cmd needs a value, not the option --chapter (write --adapter-cmd=--chapter if that is the value)' })

@@ -93,16 +93,18 @@ describe('fake adapters', () => {
   })
 
   it('null-places: a rejection\'s seq and line of null say it has none, as leaving them out does', async () => {
-    const rejection = (seq: number | null): VectorCase => ({ ...appendsOnly, id: `fake-reject-${seq}`, steps: [{ ...appendsOnly.steps[0]!, expect: { reject: { code: 'SURFACE_REPLACE_REVERSED', seq } } }] })
-    const { outcomes } = await runCommand(fake('null-places'), [rejection(null), rejection(3)])
-    expect(statuses(outcomes)).toEqual(['pass', 'fail'])
-    expect(outcomes[1]?.reason).toBe('step 0 (surface): expected SURFACE_REPLACE_REVERSED at seq 3, got no seq')
+    const rejection = (id: string, place: { seq?: number | null; line?: number | null }): VectorCase => ({ ...appendsOnly, id, steps: [{ ...appendsOnly.steps[0]!, expect: { reject: { code: 'SURFACE_REPLACE_REVERSED', ...place } } }] })
+    const cases = [rejection('none', { seq: null }), rejection('no-line', { line: null }), rejection('at-seq', { seq: 3 }), rejection('at-line', { line: 2 })]
+    const { outcomes } = await runCommand(fake('null-places'), cases)
+    expect(statuses(outcomes)).toEqual(['pass', 'pass', 'fail', 'fail'])
+    expect(outcomes[2]?.reason).toBe('step 0 (surface): expected SURFACE_REPLACE_REVERSED at seq 3, got no seq')
+    expect(outcomes[3]?.reason).toBe('step 0 (surface): expected SURFACE_REPLACE_REVERSED at line 2, got no line')
   })
 
   it('string-seq: an invalid reply names the fault of the form it takes, and the value at fault', async () => {
     const { outcomes } = await runCommand(fake('string-seq'), [appendsOnly])
     const [faults, reply] = (outcomes[0]?.reason ?? '').split(': "')
-    expect(faults).toBe('invalid reply: not a valid protocol-result message: /result/error/seq is "3", not of type integer; /result/error/seq is "3", not of type null; /result/error/seq must match a schema in anyOf')
+    expect(faults).toBe('invalid reply: not a valid protocol-result message: /result/error/seq is "3", which must be of type integer or null')
     expect(JSON.parse(JSON.parse(`"${reply}`) as string)).toEqual({ seq: 0, result: { ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', seq: '3' } } })
   })
 
@@ -272,8 +274,13 @@ describe('protocol messages and values', () => {
       ['result', { seq: 0, result: { ok: true } }, "/result must have required property 'value'"],
       ['result', { seq: 0, extra: 1, result: { ok: false, error: { code: 'bad code' } } }, '/ has a member it may not have: "extra"; /result/error/code is "bad code", which does not match ^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$'],
       ['result', { seq: 0, error: {} }, "/error must have required property 'message'"],
-      // An ok that is no boolean tells no form: the first four faults of them all.
-      ['result', { seq: 0, result: { ok: 'yes' } }, "/result must have required property 'value'; /result/ok is \"yes\", not true; /result must have required property 'error'; /result/ok is \"yes\", not false"],
+      // A failure that also writes `result: null`: the failure form, whose fault is that member.
+      ['result', { seq: 0, result: null, error: { message: 'boom' } }, '/ has a member it may not have: "result"'],
+      // A value that meets no alternative of an anyOf: one fault, naming what each asks.
+      ['result', { seq: 0, result: { ok: false, error: { code: 'X', line: 0 } } }, '/result/error/line is 0, which must be >= 1 or must be of type null'],
+      ['result', [1], '/ is [1], which must be of type object'],
+      // An ok that is no boolean tells no form: the faults of them all, the alternatives at one member folded.
+      ['result', { seq: 0, result: { ok: 'yes' } }, "/result/ok is \"yes\", not true; /result/ok is \"yes\", not false; /result is {\"ok\":\"yes\"}, which must have required property 'value' or must have required property 'error'; / is {\"seq\":0,\"result\":{\"ok\":\"yes\"}}, which must have required property 'error' or must NOT have additional properties"],
     ]
     for (const [name, reply, expected] of faults) expect(protocolViolation(name, reply), JSON.stringify(reply)).toBe(`not a valid protocol-${name} message: ${expected}`)
   })

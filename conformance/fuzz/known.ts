@@ -19,7 +19,7 @@ import { globToRegExp } from '../filters.ts'
 import type { KnownClass, KnownDivergences } from '../../generated/types/index.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
 import { shapesOf, type Disagreement } from './compare.ts'
-import { parseYamlText } from '../yaml-text.ts'
+import { parseYamlText, unknownMembers } from '../yaml-text.ts'
 
 // The file's shape is schemas/known-divergences.schema.json; its types are generated from it.
 export type { KnownClass, KnownDivergences }
@@ -37,16 +37,17 @@ export function knownDivergencesFrom(document: unknown, source: string): KnownDi
     throw new Error(`${source}: not a known-divergences file: ${what}`)
   }
   if (!isRecord(document)) return fail('expected a mapping with adapters and known')
-  const strayKeys = Object.keys(document).filter(key => key !== 'adapters' && key !== 'known')
-  if (strayKeys.length > 0) fail(`it has unknown members ${strayKeys.join(', ')}`)
+  const stray = unknownMembers(document, ['adapters', 'known'])
+  if (stray !== undefined) fail(`it ${stray}`)
   const { adapters, known } = document
   if (!Array.isArray(adapters) || adapters.some(name => typeof name !== 'string')) fail('adapters must be a list of name globs')
   if (!Array.isArray(known)) return fail('known must be a list of classes')
   const classes = known.map((entry, index): KnownClass => {
     if (!isRecord(entry) || typeof entry['class'] !== 'string' || entry['class'] === '') return fail(`known[${index}] needs a class`)
+    // A misspelt why (`wy:`) is named as such, not as a missing why.
+    const strayInEntry = unknownMembers(entry, ['class', 'why', ...MATCHED])
+    if (strayInEntry !== undefined) fail(`known[${index}] (${entry['class']}) ${strayInEntry}`)
     if (typeof entry['why'] !== 'string' || entry['why'].trim() === '') return fail(`known[${index}] (${entry['class']}) needs a why`)
-    const unknownKeys = Object.keys(entry).filter(key => !['class', 'why', ...MATCHED].includes(key))
-    if (unknownKeys.length > 0) fail(`known[${index}] has unknown members ${unknownKeys.join(', ')}`)
     for (const key of MATCHED) if (entry[key] !== undefined && typeof entry[key] !== 'string') fail(`known[${index}].${key} must be a glob`)
     return entry as unknown as KnownClass
   })

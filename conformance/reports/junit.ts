@@ -4,6 +4,7 @@
 // <failure> under --strict-baseline and a pass with a note otherwise.
 import type { RunReport, RunReportAdapterRun, RunReportCase } from '../../generated/types/index.ts'
 import { distinctRunNames } from '../results.ts'
+import { suiteTitle } from '../suite-identity.ts'
 import { shortened } from '../wording.ts'
 
 /** Characters XML 1.0 cannot hold at all (controls, lone surrogates, U+FFFE/U+FFFF) become \uXXXX text. */
@@ -77,6 +78,7 @@ function properties(report: RunReport, run: RunReportAdapterRun): string {
   const values: Record<string, string> = {
     'suite.version': report.suite.version,
     'suite.contentHash': report.suite.contentHash,
+    ...(report.suite.vectors === undefined ? {} : { 'suite.vectors': report.suite.vectors }),
     'adapter.name': run.adapter?.name ?? run.label,
     'adapter.version': run.adapter?.version ?? 'unknown',
     'adapter.language': run.adapter?.language ?? 'unknown',
@@ -130,7 +132,7 @@ export function junitReport(report: RunReport): string {
   const suites = report.runs.flatMap((run, index) => suitesOf(report, run, names[index]!))
   const total = (key: 'tests' | 'failures' | 'errors' | 'skipped'): number => suites.reduce((sum, suite) => sum + suite.counts[key], 0)
   const head = `<testsuites${attributes({
-    name: `${report.suite.name} ${report.suite.version} (${report.suite.contentHash})`,
+    name: `${suiteTitle(report.suite)} (${report.suite.contentHash})`,
     tests: total('tests'),
     failures: total('failures'),
     errors: total('errors'),

@@ -2,6 +2,7 @@
 // adapter first, then per adapter its chapters, the requirements with failures and the cases to read.
 import type { RunReport, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../../generated/types/index.ts'
 import { compareRequirementIds } from '../results.ts'
+import { suiteTitle } from '../suite-identity.ts'
 import { plural, shortened } from '../wording.ts'
 
 /** Tables stop here; the JSON report has every case. */
@@ -134,7 +135,7 @@ export function markdownReport(report: RunReport): string {
   const { suite, selection } = report
   const selected = selection.caseCount === suite.caseCount ? `${suite.caseCount} cases` : `${selection.caseCount} of ${suite.caseCount} cases selected`
   const lines = [
-    `## ${suite.name} ${suite.version}: ${report.passed ? '✅ passed' : '❌ failed'}`,
+    `## ${cell(suiteTitle(suite))}: ${report.passed ? '✅ passed' : '❌ failed'}`,
     '',
     `Suite \`${suite.contentHash}\` (${selected})${report.strictBaseline ? ', strict baseline' : ''}.`,
     '',

@@ -48,6 +48,10 @@ export interface RunReportSuite {
   version: string;
   contentHash: string;
   caseCount: number;
+  /**
+   * The folder whose vector files ran instead of the suite's (`--vectors DIR`); absent when the suite's own ran.
+   */
+  vectors?: string;
 }
 
 /**

@@ -33,8 +33,9 @@ describe('reading a known-divergences file', () => {
     ['adapters: [x]\nknown: [{why: w}]', 'not a known-divergences file: known[0] needs a class'],
     ['adapters: [x]\nknown: [{class: "", why: w}]', 'not a known-divergences file: known[0] needs a class'],
     ['adapters: [x]\nknown: [{class: U1, why: "  "}]', 'not a known-divergences file: known[0] (U1) needs a why'],
-    ['adapters: [x]\nknown: [{class: U1, why: w, code: X, detail: y}]', 'not a known-divergences file: known[0] has unknown members code, detail'],
-    ['adapters: [x]\nknown: []\nnote: later', 'not a known-divergences file: it has unknown members note'],
+    ['adapters: [x]\nknown: [{class: U1, why: w, code: X, detail: y}]', 'not a known-divergences file: known[0] (U1) has unknown members code, detail (it may have class, why, operation, reference, adapter, shapes)'],
+    ['adapters: [x]\nknown: [{class: U1, wy: w}]', 'not a known-divergences file: known[0] (U1) has unknown members wy (it may have class, why, operation, reference, adapter, shapes)'],
+    ['adapters: [x]\nknown: []\nnote: later', 'not a known-divergences file: it has unknown members note (it may have adapters, known)'],
     ['adapters: [x]\nknown: [{class: U1, why: w, operation: [load]}]', 'not a known-divergences file: known[0].operation must be a glob'],
   ])('refuses %j, naming the file', (text, message) => {
     const path = fileOf(text)
