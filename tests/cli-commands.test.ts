@@ -11,6 +11,7 @@ import { readBaseline } from '../conformance/baseline.ts'
 import { suiteContentHash } from '../conformance/suite-identity.ts'
 import { loadVectorCases, loadVectorFolder, projectRoot } from '../conformance/vector-cases.ts'
 import { runCliHere } from './support/cli.ts'
+import { errorsOf, schemaValidator } from './support/schemas.ts'
 
 const MISORDER = 'node tests/fakes/fake-adapter.mjs misorder'
 /** The misorder fake, writing a line to its stderr first. */
@@ -124,7 +125,10 @@ describe('--vectors DIR: cases of one\'s own instead of the suite\'s', () => {
     expect(hash).toBe(suiteContentHash(loadVectorFolder(folder)))
     expect(run.stdout).toContain('FAIL mine-wrong: step 0 (surface): value differs at $.nodes[0]: expected 2, actual 0')
     expect(run.code).toBe(1)
-    expect((JSON.parse(readFileSync(json, 'utf8')) as { suite: unknown }).suite).toMatchObject({ caseCount: 2, contentHash: hash, vectors: folder })
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { suite: unknown }
+    expect(report.suite).toMatchObject({ caseCount: 2, contentHash: hash, vectors: folder })
+    const validReport = schemaValidator('run-report')
+    expect(validReport(report), errorsOf(validReport)).toBe(true)
     expect(readFileSync(junit, 'utf8')).toContain(`<testsuites name="${title} (${hash})"`)
     const list = await runCliHere(['list', '--vectors', folder, '--case', 'mine-a*'])
     expect(list).toEqual({ code: 0, stdout: 'mine-appends\treader\tSURF-3\tthree appends\n', stderr: '' })
