@@ -84,10 +84,14 @@ export interface BaselineContext {
   caseIds?: ReadonlySet<string>
 }
 
-/** What a person should know about a baseline before trusting it: it is another's, older, or lists unknown ids. */
+/**
+ * What a person should know about a baseline before trusting it: it is another's, older, or lists
+ * unknown ids. A run of a folder's vectors says nothing of the suite's hash or ids, so it notes neither.
+ */
 export function baselineNotes(baseline: Baseline, context: BaselineContext): string[] {
   const notes: string[] = []
   if (baseline.adapter !== context.adapter) notes.push(`the baseline is for adapter ${baseline.adapter}, the run is of ${context.adapter}`)
+  if (context.suite.vectors !== undefined) return notes
   if (baseline.suiteHash !== undefined && baseline.suiteHash !== context.suite.contentHash) {
     notes.push(`the baseline was written against suite ${baseline.suiteHash}, this suite is ${context.suite.contentHash}; its case ids still apply`)
   }
@@ -162,7 +166,9 @@ export function currentBaseline(options: {
   const groups = new Map<string, string[]>()
   for (const [id, reason] of reasonOf) groups.set(reason, [...(groups.get(reason) ?? []), id])
   const failures = [...groups].flatMap(([reason, ids]) => ids.map((id) => ({ id, reason })))
-  return { adapter, suiteVersion: suite.version, suiteHash: suite.contentHash, failures }
+  // A folder's run written over a baseline keeps the suite that baseline was written against.
+  const against = suite.vectors !== undefined && previous !== undefined ? previous : { suiteVersion: suite.version, suiteHash: suite.contentHash }
+  return { adapter, ...(against.suiteVersion === undefined ? {} : { suiteVersion: against.suiteVersion }), ...(against.suiteHash === undefined ? {} : { suiteHash: against.suiteHash }), failures }
 }
 
 /** An anchor name for a shared reason: its leading tag (`U4:` gives `U4`, `TURN-8, TURN-9:` `TURN-8`) or a running number. */

@@ -150,7 +150,7 @@ const EVERY_OPTION = new Set(Object.values(ALLOWED).flat())
 function unknownOption(option: string, command: Command): string {
   const meant = EVERY_OPTION.has(option) ? undefined : likelyMeant(option, ALLOWED[command])
   if (meant !== undefined) return `unknown option ${option} for ${command}; did you mean ${meant}?`
-  if (!option.startsWith('-')) return `unexpected argument ${option} for ${command}: its options start with -- (quote a value that holds spaces: --adapter-cmd "python3 adapter.py")`
+  if (!option.startsWith('-')) return `unexpected argument ${option} for ${command}: its options start with --, and a value that holds spaces needs quotes`
   return `unknown option ${option} for ${command}`
 }
 

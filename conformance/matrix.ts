@@ -4,7 +4,7 @@ import { countBy, countOutcomes, requirementKeys, type AdapterRun, type Counts }
 import type { Requirement } from './spec-catalog.ts'
 import { suiteTitle, type SuiteIdentity } from './suite-identity.ts'
 import type { VectorCase } from './vector-cases.ts'
-import { plural } from './wording.ts'
+import { markdownText, plural } from './wording.ts'
 
 export interface MatrixColumn {
   name: string
@@ -144,7 +144,7 @@ export function matrixMarkdown(matrix: Matrix, options: MatrixMarkdownOptions): 
     `# ${options.title}`,
     '',
     ...(options.preamble ?? []).flatMap((line) => [line, '']),
-    `Suite ${escapeCell(suiteTitle(suite))}, content hash \`${suite.contentHash}\`, ${selected}.`,
+    `Suite ${markdownText(suiteTitle(suite))}, content hash \`${suite.contentHash}\`, ${selected}.`,
     '',
     ...totalsTable(matrix),
     '',

@@ -94,28 +94,37 @@ function demands(branches: readonly ErrorObject[]): string {
   return [...new Set(branches.map(demand))].join(' or ')
 }
 
+/** Faults about a value itself, not about the members of an object: one of them can stand for a branch. */
+const VALUE_KEYWORDS = new Set(['type', 'const', 'enum', 'pattern', ...BOUND_KEYWORDS])
+
+/**
+ * The alternatives an anyOf or oneOf fault stands for, when the validator listed exactly one value
+ * fault per branch just before it, at its own path (`seq`: a non-negative integer or null); else
+ * undefined, and the faults are said one by one.
+ */
+function foldedBranches(faults: readonly ErrorObject[], index: number): ErrorObject[] | undefined {
+  const fault = faults[index]!
+  if (fault.keyword !== 'anyOf' && fault.keyword !== 'oneOf') return undefined
+  const count = Array.isArray(fault.schema) ? fault.schema.length : 0
+  const branches = faults.slice(Math.max(0, index - count), index)
+  const oneEach = count > 0 && branches.length === count && branches.every((branch) => branch.instancePath === fault.instancePath && VALUE_KEYWORDS.has(branch.keyword))
+  return oneEach ? branches : undefined
+}
+
 /**
  * The faults in words, each said once. A value that meets none of the alternatives of an anyOf or a
- * oneOf (`seq`: a non-negative integer or null) is one fault naming what each asks, not one per
- * alternative and another for the anyOf.
+ * oneOf, one value fault each, is one fault naming what each asks, not one per alternative and
+ * another for the anyOf; any other faults are said as they are.
  */
 function faultTexts(faults: readonly ErrorObject[]): string[] {
-  const isAlternatives = (fault: ErrorObject): boolean => fault.keyword === 'anyOf' || fault.keyword === 'oneOf'
-  const alternativesAt = new Set(faults.filter(isAlternatives).map((fault) => fault.instancePath))
-  // The validator reports an anyOf's alternatives before the anyOf itself.
-  const branchesAt = new Map<string, ErrorObject[]>()
-  const texts = faults.flatMap((fault): string[] => {
-    const at = fault.instancePath
-    if (!alternativesAt.has(at)) return [faultText(fault)]
-    if (!isAlternatives(fault)) {
-      branchesAt.set(at, [...(branchesAt.get(at) ?? []), fault])
-      return []
-    }
-    const branches = branchesAt.get(at) ?? []
-    branchesAt.delete(at)
-    return [branches.length === 0 ? faultText(fault) : `${at || '/'} is ${shownValue(fault.data)}, which ${demands(branches)}`]
+  const texts: (string | undefined)[] = faults.map(faultText)
+  faults.forEach((fault, index) => {
+    const branches = foldedBranches(faults, index)
+    if (branches === undefined) return
+    texts.fill(undefined, index - branches.length, index)
+    texts[index] = `${fault.instancePath || '/'} is ${shownValue(fault.data)}, which ${demands(branches)}`
   })
-  return [...new Set(texts)]
+  return [...new Set(texts.filter((text): text is string => text !== undefined))]
 }
 
 /** Undefined when `message` is a valid protocol message of that kind, else why it is not. */

@@ -19,6 +19,11 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
+/** Text for one line of Markdown: control characters escaped, and the characters Markdown reads as markup. */
+export function markdownText(text: string): string {
+  return printable(text).replace(/[\\`*_[\]<>|#!~]/g, (char) => `\\${char}`)
+}
+
 /** The most characters of a message a report prints; the rest is counted, not shown. */
 export const MESSAGE_MOST = 1000
 

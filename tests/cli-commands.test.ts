@@ -3,9 +3,11 @@
 // or to none, a baseline file that cannot be read, the stderr of an adapter shown only when its run
 // fails, where a written baseline takes its reasons from, and the matrix on stdout or in files, with
 // the exit status the usage gives for each (conformance/cli-options.ts).
+import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readBaseline } from '../conformance/baseline.ts'
 import { suiteContentHash } from '../conformance/suite-identity.ts'
@@ -139,20 +141,34 @@ describe('--vectors DIR: cases of one\'s own instead of the suite\'s', () => {
     expect(matrix.code).toBe(0)
   })
 
-  it('names each file from the folder\'s own name, so the hash is the same however the folder is reached', () => {
+  it('names each file from the folder\'s own name, so the hash is the same from any working folder', async () => {
     const cases = loadVectorFolder(folder)
     expect(cases.map((vector) => vector.file)).toEqual(['my-vectors/mine.yaml', 'my-vectors/nested/wrong.yaml'])
-    expect(suiteContentHash(loadVectorFolder(relative(process.cwd(), folder)))).toBe(suiteContentHash(cases))
+    // The published entry point, run from the scratch folder, reaches the folder by a relative path.
+    const bin = join(projectRoot, 'conformance/bin.mjs')
+    const run = await promisify(execFile)('node', [bin, 'run', '--vectors', 'my-vectors', '--case', 'mine-appends'], { cwd: scratch })
+    expect(run.stdout.split('\n')[0]).toContain(`(vectors under my-vectors), suite ${suiteContentHash(cases)}: 1 of 2 cases`)
   })
 
-  it('writes a baseline of the folder\'s fails over a file of the suite\'s, keeping the entries it did not run', async () => {
-    const path = baselineFile('vectors-baseline.yaml', 'adapter: reference\nfailures:\n  - {id: surf-order-chain-fold, reason: "SURF-6: kept, the folder does not hold it"}\n')
+  it('writes a baseline of the folder\'s fails over a file of the suite\'s, keeping its other entries and the suite it names', async () => {
+    const suiteHash = `sha256:${'1'.repeat(64)}`
+    const text = `adapter: reference\nsuiteVersion: 0.0.9\nsuiteHash: "${suiteHash}"\nfailures:\n  - {id: surf-order-chain-fold, reason: "SURF-6: kept, the folder does not hold it"}\n`
+    const path = baselineFile('vectors-baseline.yaml', text)
+    // Used with the folder, the suite's baseline draws no note of another suite or of ids the folder lacks.
+    const used = await runCliHere(['run', '--vectors', folder, '--baseline', path])
+    expect(used.stdout).toContain('1 listed case not run')
+    expect(used.stdout).not.toContain('note:')
     const written = await runCliHere(['run', '--vectors', folder, '--write-baseline', path])
     expect(written.stdout).toContain(`wrote ${path} (2 known failures of reference)`)
-    expect(readBaseline(path).failures).toEqual([
-      { id: 'mine-wrong', reason: 'SURF-3: step 0 (surface): value differs at $.nodes[0]: expected 2, actual 0' },
-      { id: 'surf-order-chain-fold', reason: 'SURF-6: kept, the folder does not hold it' },
-    ])
+    expect(readBaseline(path)).toEqual({
+      adapter: 'reference',
+      suiteVersion: '0.0.9',
+      suiteHash,
+      failures: [
+        { id: 'mine-wrong', reason: 'SURF-3: step 0 (surface): value differs at $.nodes[0]: expected 2, actual 0' },
+        { id: 'surf-order-chain-fold', reason: 'SURF-6: kept, the folder does not hold it' },
+      ],
+    })
   })
 
   it('refuses a folder it cannot read, one with no vector file, a case id given twice, and a second --vectors', async () => {

@@ -82,7 +82,7 @@ describe('command options', () => {
   })
 
   it('reads an argument that is not an option whole, equals sign included', () => {
-    expect(parseOptions('run', ['surf=x'])).toEqual({ error: 'unexpected argument surf=x for run: its options start with -- (quote a value that holds spaces: --adapter-cmd "python3 adapter.py")' })
+    expect(parseOptions('run', ['surf=x'])).toEqual({ error: 'unexpected argument surf=x for run: its options start with --, and a value that holds spaces needs quotes' })
   })
 
   it('reads the baseline and report options of run', () => {
@@ -102,7 +102,7 @@ describe('command options', () => {
     expect(parseOptions('run', ['--verbose'])).toEqual({ error: 'unknown option --verbose for run' })
     expect(parseOptions('run', ['chapter', '05'])).toEqual({ error: 'unknown option chapter for run; did you mean --chapter?' })
     // The second word of an unquoted command.
-    expect(parseOptions('run', ['--adapter-cmd', 'python3', 'adapter.py'])).toEqual({ error: 'unexpected argument adapter.py for run: its options start with -- (quote a value that holds spaces: --adapter-cmd "python3 adapter.py")' })
+    expect(parseOptions('run', ['--adapter-cmd', 'python3', 'adapter.py'])).toEqual({ error: 'unexpected argument adapter.py for run: its options start with --, and a value that holds spaces needs quotes' })
     expect(parseOptions('run', ['--adapter-cmd', ''])).toEqual({ error: '--adapter-cmd needs a value' })
     expect(parseOptions('run', ['--adapter-module=  '])).toEqual({ error: '--adapter-module needs a value' })
     expect(parseOptions('run', ['--adapter-cmd', '--chapter', '05'])).toEqual({ error: '--adapter-cmd needs a value, not the option --chapter (write --adapter-cmd=--chapter if that is the value)' })

@@ -114,6 +114,9 @@ describe('rendering', () => {
     ])
     const named = computeMatrix(REQUIREMENTS, selected, [{ ...one, adapter: { ...META, name: 'a|b', version: '<1>', language: 'c|d' } }], SUITE)
     expect(matrixMarkdown(named, { title: 'T' })).toContain('\n| a\\|b | &lt;1> | c\\|d | 1 | 0 | 0 | 1 |\n')
+    // A folder of one's own is named in the suite's line, and cannot start a line of its own.
+    const ofFolder = computeMatrix(REQUIREMENTS, selected, [one], { ...SUITE, vectors: 'ev\n# Injected' })
+    expect(matrixMarkdown(ofFolder, { title: 'T' })).toContain(`\nSuite ${SUITE.name} ${SUITE.version} (vectors under ev\\\\u000a\\# Injected), content hash`)
   })
 
   it('HTML: one self-contained page, escaped, with failing cases in the tooltips', () => {

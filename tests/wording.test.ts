@@ -1,6 +1,13 @@
 // The wording helpers every report uses.
 import { describe, expect, it } from 'vitest'
-import { MESSAGE_MOST, plural, shortened } from '../conformance/wording.ts'
+import { markdownText, MESSAGE_MOST, plural, shortened } from '../conformance/wording.ts'
+
+describe('markdownText', () => {
+  it('keeps text on its one line and escapes what Markdown reads as markup', () => {
+    expect(markdownText('dsh-session-conformance 0.1.0 (vectors under ./fuzz-out)')).toBe('dsh-session-conformance 0.1.0 (vectors under ./fuzz-out)')
+    expect(markdownText('ev\n# Injected [x](https://e.example) `c` *b* a_b <i> |')).toBe('ev\\\\u000a\\# Injected \\[x\\](https://e.example) \\`c\\` \\*b\\* a\\_b \\<i\\> \\|')
+  })
+})
 
 describe('plural', () => {
   it('words one in the singular and any other count in the plural', () => {

@@ -3,7 +3,7 @@
 import type { RunReport, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../../generated/types/index.ts'
 import { compareRequirementIds } from '../results.ts'
 import { suiteTitle } from '../suite-identity.ts'
-import { plural, shortened } from '../wording.ts'
+import { markdownText, plural, shortened } from '../wording.ts'
 
 /** Tables stop here; the JSON report has every case. */
 const MAX_ROWS = 200
@@ -135,7 +135,7 @@ export function markdownReport(report: RunReport): string {
   const { suite, selection } = report
   const selected = selection.caseCount === suite.caseCount ? `${suite.caseCount} cases` : `${selection.caseCount} of ${suite.caseCount} cases selected`
   const lines = [
-    `## ${cell(suiteTitle(suite))}: ${report.passed ? '✅ passed' : '❌ failed'}`,
+    `## ${markdownText(suiteTitle(suite))}: ${report.passed ? '✅ passed' : '❌ failed'}`,
     '',
     `Suite \`${suite.contentHash}\` (${selected})${report.strictBaseline ? ', strict baseline' : ''}.`,
     '',
