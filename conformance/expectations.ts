@@ -278,7 +278,8 @@ function judgeRejection(result: OperationResult, reject: ExpectedRejection): Ver
   const diff = { path: '$.error', expected, actual: `rejection ${rejectionText(error)}` }
   if (error.code !== reject.code) return { pass: false, reason: `expected code ${reject.code}, got ${error.code}: ${error.message ?? ''}`, diff: { ...diff, path: '$.error.code' } }
   for (const name of ['seq', 'line'] as const) {
-    const mismatch = placeMismatch(reject.code, name, reject[name], error[name])
+    // An in-process adapter's null says there is none, as the protocol's does (spec/adapter-protocol.md).
+    const mismatch = placeMismatch(reject.code, name, reject[name], error[name] ?? undefined)
     if (mismatch !== undefined) return { pass: false, reason: mismatch, diff: { ...diff, path: `$.error.${name}` } }
   }
   return { pass: true }
