@@ -47,6 +47,13 @@ describe('commands and help', () => {
     for (const [args, stderr] of errors) {
       expect(await runCliHere(args), args.join(' ')).toEqual({ code: 2, stdout: '', stderr: `${stderr}dsh-conformance --help lists the commands and their options\n` })
     }
+    // The commands with usages of their own point to them.
+    const ownUsage: [args: string[], stderr: string][] = [
+      [['check', '--frob', 'log.jsonl'], 'unknown option --frob\ndsh-conformance check --help lists its options\n'],
+      [['audit', 'log.jsonl', '--out', ''], '--out needs a value\ndsh-conformance audit --help lists its options\n'],
+      [['fuzz', '--adapter-cmd', '', '--out', 'x'], '--adapter-cmd needs a value\ndsh-conformance fuzz --help lists its options\n'],
+    ]
+    for (const [args, stderr] of ownUsage) expect(await runCliHere(args), args.join(' ')).toEqual({ code: 2, stdout: '', stderr })
   })
 
   it('prints each command\'s usage for --help, and takes -h as --help everywhere', async () => {

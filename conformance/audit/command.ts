@@ -71,7 +71,7 @@ export function parseAuditOptions(args: readonly string[]): AuditOptions | { err
     const option = joined ? arg.slice(0, arg.indexOf('=')) : arg
     if (!['--format', '--out', '--tokenizer', '--vocabulary'].includes(option)) return { error: `unknown option ${option}` }
     const value = joined ? arg.slice(option.length + 1) : args[(index += 1)]
-    if (value === undefined) return { error: `${option} needs a value` }
+    if (value === undefined || value.trim() === '') return { error: `${option} needs a value` }
     values.set(option, value)
   }
   if (log === undefined) return { error: 'audit needs the LOG to read' }
@@ -117,7 +117,7 @@ export async function audit(args: readonly string[]): Promise<number> {
   }
   const options = parseAuditOptions(args)
   if ('error' in options) {
-    console.error(`${options.error}\n\n${AUDIT_USAGE}`)
+    console.error(`${options.error}\ndsh-conformance audit --help lists its options`)
     return 2
   }
   let report: AuditReport

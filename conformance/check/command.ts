@@ -24,7 +24,7 @@ export function runCheck(args: readonly string[]): number {
   }
   const options = parseCheckOptions(args)
   if ('error' in options) {
-    console.error(`${options.error}\n\n${CHECK_USAGE}`)
+    console.error(`${options.error}\ndsh-conformance check --help lists its options`)
     return 2
   }
   const requirements = new RequirementIndex()

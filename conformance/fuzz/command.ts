@@ -113,7 +113,7 @@ export async function fuzzCommand(args: readonly string[]): Promise<number> {
   }
   const options = parseFuzzOptions(args)
   if ('error' in options) {
-    console.error(`${options.error}\n\n${FUZZ_USAGE}`)
+    console.error(`${options.error}\ndsh-conformance fuzz --help lists its options`)
     return 2
   }
   if (insideVectors(options.outDir)) {

@@ -104,7 +104,7 @@ export function parseFuzzOptions(args: readonly string[]): FuzzCommandOptions | 
     const option = joined ? argument.slice(0, argument.indexOf('=')) : argument
     const value = joined ? argument.slice(option.length + 1) : args[(index += 1)]
     if (!option.startsWith('--')) return { error: `fuzz takes options only, not ${option}` }
-    if (value === undefined) return { error: `${option} needs a value` }
+    if (value === undefined || value.trim() === '') return { error: `${option} needs a value` }
     const problem = apply(draft, option, value)
     if (problem !== undefined) return { error: problem }
   }
