@@ -4,12 +4,13 @@
 // (`serve`), checks and audits stored logs (`check`, `audit`) and fuzzes an implementation against the
 // reference (`fuzz`). It prints and returns the exit status; what the process does around it
 // (cli.ts) is kept apart, so that tests run the commands in their own process.
-import { likelyMeant, parseOptions, USAGE, type Command, type CommandOptions } from './cli-options.ts'
+import { parseOptions, USAGE, type Command, type CommandOptions } from './cli-options.ts'
 import { describeFilters, listLines } from './filters.ts'
 import { matrixCommand } from './matrix-command.ts'
 import { runCommand } from './run-command.ts'
 import { serve } from './serve.ts'
 import { loadVectorCases, loadVectorFolder, VectorFileError, type VectorCase } from './vector-cases.ts'
+import { likelyMeant } from './wording.ts'
 
 /** The commands that run adapters: an exit before they are done is a failure of the run. */
 export const RUNNING_COMMANDS: ReadonlySet<string> = new Set(['run', 'matrix'])

@@ -4,6 +4,7 @@ import { ADAPTER_NAMES } from './adapters/registry.ts'
 import { addFilterValues, FILTER_OPTIONS, noFilters, type CaseFilters } from './filters.ts'
 import { addReportTargets, type ReportTargets } from './reports/write.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
+import { likelyMeant } from './wording.ts'
 
 export const USAGE = `usage: dsh-conformance <command> [options]
 
@@ -111,34 +112,6 @@ function apply(options: CommandOptions, option: string, value: string): string |
       return undefined
     default: return `unknown option ${option}`
   }
-}
-
-/** How many single-character edits turn `from` into `to` (Levenshtein distance). */
-function editDistance(from: string, to: string): number {
-  let previous = Array.from({ length: to.length + 1 }, (_, index) => index)
-  for (let row = 1; row <= from.length; row += 1) {
-    const current = [row]
-    for (let column = 1; column <= to.length; column += 1) {
-      const substitution = previous[column - 1]! + (from[row - 1] === to[column - 1] ? 0 : 1)
-      current.push(Math.min(previous[column]! + 1, current[column - 1]! + 1, substitution))
-    }
-    previous = current
-  }
-  return previous[to.length]!
-}
-
-const withoutDashes = (word: string): string => word.replace(/^-+/, '')
-
-/**
- * The candidate a mistyped word most likely meant: a few edits away, one per four characters, the
- * leading dashes left out on both sides (`chapter` and `-chapter` mean `--chapter`).
- */
-export function likelyMeant(word: string, candidates: readonly string[]): string | undefined {
-  const most = Math.max(1, Math.floor(withoutDashes(word).length / 4))
-  const ranked = candidates
-    .map((candidate) => ({ candidate, distance: editDistance(withoutDashes(word), withoutDashes(candidate)) }))
-    .sort((a, b) => a.distance - b.distance)
-  return ranked[0] !== undefined && ranked[0].distance <= most ? ranked[0].candidate : undefined
 }
 
 const EVERY_OPTION = new Set(Object.values(ALLOWED).flat())

@@ -49,3 +49,37 @@ export function tornTailAdvice(torn: { line: number; offset: number; reason: str
   }
   return `torn final frame from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): its complete lines before the first damaged one, if any, are kept on read (JSONL-15 reads them as JSONL-11 does); a writer truncates the artifact to byte ${torn.offset} and writes the events kept from that frame again, as a new frame, before it appends`
 }
+
+/** How many single-character edits turn `from` into `to` (Levenshtein distance). */
+function editDistance(from: string, to: string): number {
+  let previous = Array.from({ length: to.length + 1 }, (_, index) => index)
+  for (let row = 1; row <= from.length; row += 1) {
+    const current = [row]
+    for (let column = 1; column <= to.length; column += 1) {
+      const substitution = previous[column - 1]! + (from[row - 1] === to[column - 1] ? 0 : 1)
+      current.push(Math.min(previous[column]! + 1, current[column - 1]! + 1, substitution))
+    }
+    previous = current
+  }
+  return previous[to.length]!
+}
+
+const withoutDashes = (word: string): string => word.replace(/^-+/, '')
+
+/**
+ * The candidate a mistyped word most likely meant: a few edits away, one per four characters, the
+ * leading dashes left out on both sides (`chapter` and `-chapter` mean `--chapter`).
+ */
+export function likelyMeant(word: string, candidates: readonly string[]): string | undefined {
+  const most = Math.max(1, Math.floor(withoutDashes(word).length / 4))
+  const ranked = candidates
+    .map((candidate) => ({ candidate, distance: editDistance(withoutDashes(word), withoutDashes(candidate)) }))
+    .sort((a, b) => a.distance - b.distance)
+  return ranked[0] !== undefined && ranked[0].distance <= most ? ranked[0].candidate : undefined
+}
+
+/** `; did you mean --runs?` when `option` is most likely a misspelling of one of `options`, else nothing. */
+export function guessedOption(option: string, options: readonly string[]): string {
+  const meant = likelyMeant(option, options)
+  return meant === undefined ? '' : `; did you mean ${meant}?`
+}

@@ -50,6 +50,9 @@ describe('commands and help', () => {
     // The commands with usages of their own point to them.
     const ownUsage: [args: string[], stderr: string][] = [
       [['check', '--frob', 'log.jsonl'], 'unknown option --frob\ndsh-conformance check --help lists its options\n'],
+      [['check', '--formt', 'json', 'log.jsonl'], 'unknown option --formt; did you mean --format?\ndsh-conformance check --help lists its options\n'],
+      [['audit', 'log.jsonl', '--tokeniser', 'x'], 'unknown option --tokeniser; did you mean --tokenizer?\ndsh-conformance audit --help lists its options\n'],
+      [['fuzz', '--run', '5'], 'unknown option --run for fuzz; did you mean --runs?\ndsh-conformance fuzz --help lists its options\n'],
       [['audit', 'log.jsonl', '--out', ''], '--out needs a value\ndsh-conformance audit --help lists its options\n'],
       [['fuzz', '--adapter-cmd', '', '--out', 'x'], '--adapter-cmd needs a value\ndsh-conformance fuzz --help lists its options\n'],
     ]

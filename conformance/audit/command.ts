@@ -13,7 +13,7 @@ import { vocabularyNamed } from '../../reference/unknown-types.ts'
 import { byteNotices } from '../check/check-file.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../check/options.ts'
 import { writeOutputFile } from '../reports/write.ts'
-import { errorMessage } from '../wording.ts'
+import { errorMessage, guessedOption } from '../wording.ts'
 
 export const AUDIT_USAGE = `usage: dsh-conformance audit LOG [--format text|json|md|html] [--out FILE]
                            [--tokenizer auto|estimate] [--vocabulary v0-pinned|v0-rc8]
@@ -56,6 +56,8 @@ function formatOfFile(file: string | undefined): Format {
 }
 
 /** The options of `audit`, or what is wrong with them. */
+const AUDIT_OPTIONS = ['--format', '--out', '--tokenizer', '--vocabulary']
+
 export function parseAuditOptions(args: readonly string[]): AuditOptions | { error: string } {
   let log: string | undefined
   const values = new Map<string, string>()
@@ -69,7 +71,7 @@ export function parseAuditOptions(args: readonly string[]): AuditOptions | { err
     // `--option=value` is the same as `--option value`, as for the other commands.
     const joined = arg.startsWith('--') && arg.includes('=')
     const option = joined ? arg.slice(0, arg.indexOf('=')) : arg
-    if (!['--format', '--out', '--tokenizer', '--vocabulary'].includes(option)) return { error: `unknown option ${option}` }
+    if (!AUDIT_OPTIONS.includes(option)) return { error: `unknown option ${option}${guessedOption(option, AUDIT_OPTIONS)}` }
     const value = joined ? arg.slice(option.length + 1) : args[(index += 1)]
     if (value === undefined || value.trim() === '') return { error: `${option} needs a value` }
     values.set(option, value)

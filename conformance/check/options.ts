@@ -1,5 +1,6 @@
 // The command line of `dsh-conformance check`, as plain data.
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
+import { guessedOption } from '../wording.ts'
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 
@@ -62,7 +63,7 @@ export function parseCheckOptions(args: readonly string[]): CheckOptions | { err
     if (!argument.startsWith('--')) return { error: `unknown option ${argument}` }
     const joined = argument.includes('=')
     const option = joined ? argument.slice(0, argument.indexOf('=')) : argument
-    if (!VALUED.includes(option)) return { error: `unknown option ${option}` }
+    if (!VALUED.includes(option)) return { error: `unknown option ${option}${guessedOption(option, VALUED)}` }
     const value = joined ? argument.slice(option.length + 1) : args[++index]
     if (value === undefined) return { error: `${option} needs a value` }
     const problem = apply(options, option, value)

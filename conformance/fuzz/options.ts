@@ -3,6 +3,7 @@ import { timeoutProblem } from '../adapter-process.ts'
 import { ADAPTER_NAMES } from '../adapters/registry.ts'
 import type { AdapterSource } from '../cli-options.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
+import { guessedOption } from '../wording.ts'
 
 export const FUZZ_USAGE = `usage: dsh-conformance fuzz (--adapter NAME | --adapter-cmd COMMAND | --adapter-module PATH) --out DIR
                           [--runs N] [--seed S] [--max-events N] [--time-budget SECONDS]
@@ -70,6 +71,8 @@ function wholeNumber(option: string, value: string, min: number): number | strin
   return Number.isSafeInteger(number) && number >= min && value.trim() !== '' ? number : `${option} needs a whole number of at least ${min}, not ${value}`
 }
 
+const FUZZ_OPTIONS = ['--adapter', '--adapter-cmd', '--adapter-module', '--out', '--known', '--runs', '--seed', '--max-events', '--time-budget', '--timeout']
+
 /** Applies one option; returns what is wrong, if anything. */
 function apply(draft: Draft, option: string, value: string): string | undefined {
   const numeric = (key: 'runs' | 'seed' | 'maxEvents' | 'timeBudgetSeconds', min: number): string | undefined => {
@@ -91,7 +94,7 @@ function apply(draft: Draft, option: string, value: string): string | undefined 
     case '--timeout':
       draft.timeoutMs = Number(value)
       return timeoutProblem('--timeout', draft.timeoutMs, value)
-    default: return `unknown option ${option} for fuzz`
+    default: return `unknown option ${option} for fuzz${guessedOption(option, FUZZ_OPTIONS)}`
   }
 }
 
