@@ -11,7 +11,7 @@ import { adapterSummary, overallSummary } from './console-summary.ts'
 import { describeFilters, selectCases } from './filters.ts'
 import { runReport } from './reports/json.ts'
 import { writeReports } from './reports/write.ts'
-import { adapterTitle, runFails, type AdapterRun } from './results.ts'
+import { adapterTitle, countOutcomes, runFails, type AdapterRun } from './results.ts'
 import { suiteIdentity, suiteTitle, type SuiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
 import { errorMessage, plural, printable } from './wording.ts'
@@ -59,7 +59,7 @@ function writeBaselineOf(run: AdapterRun, template: string, context: BaselineWri
     const baseline = currentBaseline({ adapter: name, suite: context.suite, outcomes: run.outcomes, suiteCases: context.all, previous })
     writeBaseline(path, baseline)
     context.written.add(path)
-    const errors = run.outcomes.filter((outcome) => outcome.status === 'error').length
+    const errors = countOutcomes(run.outcomes).error
     const unlisted = errors === 0 ? '' : `; ${plural(errors, 'error')} not listed, since no baseline excuses an error`
     return { wrote: `wrote ${path} (${plural(baseline.failures.length, 'known failure')} of ${name}${unlisted})` }
   } catch (error) {

@@ -1,19 +1,11 @@
 // The audit report as Markdown (for an issue or a pull request): a verdict table, a section per row
 // with its evidence, and the replacements with their shadowed and replacing texts in fenced blocks.
 import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
-import { printable } from '../wording.ts'
+import { markdownText, printable } from '../wording.ts'
 import { clip, formatTime, KIND_LABELS, logLine, markLabel, requirementsNote, tokenizerLine, tokenUnit } from './format.ts'
 
 function cell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ')
-}
-
-/**
- * Text of the log inside a line of Markdown: on that line (a line break is shown, not followed, so it
- * cannot start a heading), with the characters Markdown or HTML would read escaped.
- */
-function inline(text: string): string {
-  return printable(text).replace(/[\\`*_[\]<>#|~!]/g, character => `\\${character}`)
 }
 
 /** A code span whose fence is longer than any run of backticks in the text (CommonMark). */
@@ -35,7 +27,7 @@ function fenced(text: string): string {
 
 function rowSection(row: AuditRow, index: number): string[] {
   const lines = [`## ${index + 1}. ${row.title}: **${row.verdict}**`, '', row.summary, '', `*Checked by:* ${row.checkedBy}`, '']
-  for (const item of row.evidence) lines.push(`- **${markLabel(item.mark)}** ${inline(item.text)}${requirementsNote(item.requirements)}`)
+  for (const item of row.evidence) lines.push(`- **${markLabel(item.mark)}** ${markdownText(item.text)}${requirementsNote(item.requirements)}`)
   if (row.needsHuman !== null) lines.push('', `> **Needs a person:** ${row.needsHuman}`)
   return lines
 }
@@ -44,7 +36,7 @@ function replacementSection(replacement: AuditReplacement, unit: string): string
   const outcome = replacement.bracketOutcome === null ? '' : `, bracket ${replacement.bracketOutcome}`
   const lines = [`### seq ${replacement.seq}: ${KIND_LABELS[replacement.kind]} replaced ${replacement.start}…${replacement.end}`, '',
     `At ${formatTime(replacement.time)}${outcome}; cites ${replacement.citedSeqs.join(', ') || 'nothing'}.`, '']
-  for (const node of replacement.shadowed) lines.push(`Shadowed seq ${node.seq} (${inline(node.type)}, ${node.tokens} ${unit}):`, '', fenced(clip(node.text)), '')
+  for (const node of replacement.shadowed) lines.push(`Shadowed seq ${node.seq} (${markdownText(node.type)}, ${node.tokens} ${unit}):`, '', fenced(clip(node.text)), '')
   lines.push(`Replaced by seq ${replacement.seq} (${replacement.tokens} ${unit}):`, '', fenced(clip(replacement.text)))
   if (replacement.absentTerms.length > 0) lines.push('', `Not mentioned by the replacement (a reading aid, not a verdict): ${replacement.absentTerms.map(codeSpan).join(', ')}`)
   return lines
@@ -54,7 +46,7 @@ export function renderMarkdown(report: AuditReport): string {
   const lines = [
     `# Session log audit: ${codeSpan(report.log.file)}`,
     '',
-    `${inline(logLine(report))}  `,
+    `${markdownText(logLine(report))}  `,
     `${tokenizerLine(report)}  `,
     `Overall: **${report.overall}**`,
     '',
