@@ -23,7 +23,15 @@ export interface StepContext {
   step: number
 }
 
-export type Operation = (input: Record<string, unknown>, context?: StepContext) => OperationResult | Promise<OperationResult>
+/**
+ * What an operation returns: an operation result, except that a rejection's `seq` or `line` may be
+ * null, which says there is none, as leaving it out does (spec/adapter-protocol.md).
+ */
+export type AdapterResult =
+  | Extract<OperationResult, { ok: true }>
+  | { ok: false; error: { code: string; seq?: number | null; line?: number | null; message?: string } }
+
+export type Operation = (input: Record<string, unknown>, context?: StepContext) => AdapterResult | Promise<AdapterResult>
 
 export interface Adapter {
   meta: AdapterMeta
@@ -34,14 +42,20 @@ export interface Adapter {
   stderr?: () => string
 }
 
-/** Whether a value has the shape of an operation result; anything else is an adapter error. */
-export function isOperationResult(value: unknown): value is OperationResult {
-  if (typeof value !== 'object' || value === null) return false
+/**
+ * The operation result an operation returned, a rejection's null seq or line left out; undefined when
+ * the value has no such shape, which is an adapter error. Every caller of an operation reads its
+ * result through this, so null means none wherever it comes from.
+ */
+export function operationResultOf(value: unknown): OperationResult | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
   const record = value as Record<string, unknown>
-  if (record['ok'] === true) return 'value' in record
-  if (record['ok'] !== false) return false
+  if (record['ok'] === true) return 'value' in record ? value as OperationResult : undefined
+  if (record['ok'] !== false) return undefined
   const error = record['error']
-  return typeof error === 'object' && error !== null && typeof (error as Record<string, unknown>)['code'] === 'string'
+  if (typeof error !== 'object' || error === null || typeof (error as Record<string, unknown>)['code'] !== 'string') return undefined
+  const { seq, line, ...rest } = error as { code: string; seq?: unknown; line?: unknown }
+  return { ok: false, error: { ...rest, ...(seq === null || seq === undefined ? {} : { seq }), ...(line === null || line === undefined ? {} : { line }) } as Extract<OperationResult, { ok: false }>['error'] }
 }
 
 /**

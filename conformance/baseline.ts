@@ -10,7 +10,7 @@ import type { SuiteIdentity } from './suite-identity.ts'
 import type { Baseline, BaselineEntry } from '../generated/types/index.ts'
 import { isRecord } from '../reference/lossless-json.ts'
 import { plural, shortened } from './wording.ts'
-import { parseYamlText, unknownMembers } from './yaml-text.ts'
+import { NO_LINES, parseYamlText, placeName, unknownMembers, type LineAt } from './yaml-text.ts'
 
 // The file's shape is schemas/baseline.schema.json; its types are generated from it.
 export type { Baseline, BaselineEntry }
@@ -31,36 +31,41 @@ export interface BaselineVerdict {
   reasons: Record<string, string>
 }
 
-/** Reads a baseline from YAML or JSON text (JSON is YAML); throws an Error naming what is wrong. */
+/** Reads a baseline from YAML or JSON text (JSON is YAML); throws an Error naming what is wrong, and where. */
 export function parseBaseline(text: string, source: string): Baseline {
   // The writer shares reasons through aliases, as many as there are failures.
-  return baselineFrom(parseYamlText(text, source, { maxAliasCount: -1 }), source)
+  const { value, lineAt } = parseYamlText(text, source, { maxAliasCount: -1 })
+  return baselineFrom(value, source, lineAt)
 }
 
 const BASELINE_MEMBERS = ['adapter', 'suiteVersion', 'suiteHash', 'failures']
 const ENTRY_MEMBERS = ['id', 'reason']
 
-/** Checks a baseline given as a value (as parsed, or as a caller built it); throws an Error naming what is wrong. */
-export function baselineFrom(document: unknown, source: string): Baseline {
-  const fail = (what: string): never => {
-    throw new Error(`${source}: not a baseline: ${what}`)
+/**
+ * Checks a baseline given as a value (as parsed, or as a caller built it); throws an Error naming what
+ * is wrong, at its line when `lineAt` knows it.
+ */
+export function baselineFrom(document: unknown, source: string, lineAt: LineAt = NO_LINES): Baseline {
+  const fail = (what: string, path: readonly (string | number)[] = [], key?: string): never => {
+    throw new Error(`${placeName(source, lineAt(path, key))}: not a baseline: ${what}`)
   }
   if (!isRecord(document)) return fail('expected a mapping with adapter and failures')
   const stray = unknownMembers(document, BASELINE_MEMBERS)
-  if (stray !== undefined) fail(`it ${stray}`)
+  if (stray !== undefined) fail(`it ${stray.text}`, [], stray.first)
   const { adapter, suiteVersion, suiteHash, failures } = document
-  if (typeof adapter !== 'string' || adapter === '') fail('adapter must be a non-empty string')
-  if (suiteVersion !== undefined && typeof suiteVersion !== 'string') fail('suiteVersion must be a string')
-  if (suiteHash !== undefined && typeof suiteHash !== 'string') fail('suiteHash must be a string')
-  if (!Array.isArray(failures)) return fail('failures must be a list of {id, reason}')
+  if (typeof adapter !== 'string' || adapter === '') fail('adapter must be a non-empty string', [], 'adapter')
+  if (suiteVersion !== undefined && typeof suiteVersion !== 'string') fail('suiteVersion must be a string', [], 'suiteVersion')
+  if (suiteHash !== undefined && typeof suiteHash !== 'string') fail('suiteHash must be a string', [], 'suiteHash')
+  if (!Array.isArray(failures)) return fail('failures must be a list of {id, reason}', [], 'failures')
   const seen = new Set<string>()
   const entries = failures.map((entry, index): BaselineEntry => {
-    if (!isRecord(entry) || typeof entry['id'] !== 'string' || entry['id'] === '') return fail(`failures[${index}] needs a string id`)
+    const at = ['failures', index]
+    if (!isRecord(entry) || typeof entry['id'] !== 'string' || entry['id'] === '') return fail(`failures[${index}] needs a string id`, at)
     // A misspelt reason (`reasn:`) is named as such, not as a missing reason.
     const strayInEntry = unknownMembers(entry, ENTRY_MEMBERS)
-    if (strayInEntry !== undefined) fail(`failures[${index}] (${entry['id']}) ${strayInEntry}`)
-    if (typeof entry['reason'] !== 'string' || entry['reason'].trim() === '') return fail(`failures[${index}] (${entry['id']}) needs a reason`)
-    if (seen.has(entry['id'])) fail(`${entry['id']} is listed twice`)
+    if (strayInEntry !== undefined) fail(`failures[${index}] (${entry['id']}) ${strayInEntry.text}`, at, strayInEntry.first)
+    if (typeof entry['reason'] !== 'string' || entry['reason'].trim() === '') return fail(`failures[${index}] (${entry['id']}) needs a reason`, at)
+    if (seen.has(entry['id'])) fail(`${entry['id']} is listed twice`, at)
     seen.add(entry['id'])
     return { id: entry['id'], reason: entry['reason'].trim() }
   })

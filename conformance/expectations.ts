@@ -278,8 +278,7 @@ function judgeRejection(result: OperationResult, reject: ExpectedRejection): Ver
   const diff = { path: '$.error', expected, actual: `rejection ${rejectionText(error)}` }
   if (error.code !== reject.code) return { pass: false, reason: `expected code ${reject.code}, got ${error.code}: ${error.message ?? ''}`, diff: { ...diff, path: '$.error.code' } }
   for (const name of ['seq', 'line'] as const) {
-    // An in-process adapter's null says there is none, as the protocol's does (spec/adapter-protocol.md).
-    const mismatch = placeMismatch(reject.code, name, reject[name], error[name] ?? undefined)
+    const mismatch = placeMismatch(reject.code, name, reject[name], error[name])
     if (mismatch !== undefined) return { pass: false, reason: mismatch, diff: { ...diff, path: `$.error.${name}` } }
   }
   return { pass: true }

@@ -1,6 +1,6 @@
 // The programmatic API of dsh-session-conformance (package entry "."): load the vectors, run them
 // against an adapter, compare with a baseline, and render reports and matrices.
-export type { Adapter, AdapterMeta, Operation, StepContext } from './adapter.ts'
+export type { Adapter, AdapterMeta, AdapterResult, Operation, StepContext } from './adapter.ts'
 export { ADAPTER_NAMES, adapterByName } from './adapters/registry.ts'
 export { referenceAdapter } from './adapters/reference.ts'
 export { compareWithBaseline, currentBaseline, formatBaseline, parseBaseline, readBaseline, type Baseline, type BaselineVerdict } from './baseline.ts'

@@ -1,7 +1,7 @@
 // Runs one expanded vector case against one adapter. A case passes only when every step passes;
 // an exception, a malformed result or a missing capability is never a pass.
 import { types } from 'node:util'
-import { isOperationResult, type Adapter } from './adapter.ts'
+import { operationResultOf, type Adapter } from './adapter.ts'
 import { AdapterFailure, settledWithin } from './adapter-process.ts'
 import { judge, type Mismatch, type Verdict } from './expectations.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
@@ -68,8 +68,9 @@ function errorReason(operation: string, error: unknown): string {
 function judgeStep(result: unknown, expect: Expectation, operation: string): Verdict | { error: string } {
   const expected = decodedExpectation(expect)
   try {
-    if (!isOperationResult(result)) return { error: `${operation} returned no operation result: ${shortened(String(JSON.stringify(result)), 200)}` }
-    return judge(result, expected)
+    const checked = operationResultOf(result)
+    if (checked === undefined) return { error: `${operation} returned no operation result: ${shortened(String(JSON.stringify(result)), 200)}` }
+    return judge(checked, expected)
   } catch (error) {
     return { error: `${operation}: the reply's value cannot be compared: ${errorMessage(error)}` }
   }

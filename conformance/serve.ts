@@ -2,8 +2,8 @@
 // (spec/adapter-protocol.md) on stdin and stdout, so the protocol is tested end to end and other
 // tools can drive the reference from any language. Logs go to stderr; stdout carries replies only.
 import { createInterface } from 'node:readline'
+import type { AdapterResult } from './adapter.ts'
 import { referenceAdapter } from './adapters/reference.ts'
-import type { OperationResult } from './expectations.ts'
 import { encodeTagged, PROTOCOL_VERSION, protocolLine, protocolViolation, type ProtocolMessageName } from './protocol.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { OperationName } from './vector-cases.ts'
@@ -20,7 +20,7 @@ function startedReply(): unknown {
 }
 
 /** A result in tagged form; undefined members (an error without seq) are left out. */
-function encodeResult(result: OperationResult): unknown {
+function encodeResult(result: AdapterResult): unknown {
   if (result.ok) return { ok: true, value: encodeTagged(result.value) }
   const { code, seq, line, message } = result.error
   return { ok: false, error: JSON.parse(JSON.stringify({ code, seq, line, message })) }

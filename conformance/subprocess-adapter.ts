@@ -2,10 +2,10 @@
 // speaks it, in any language, becomes an Adapter. Every reply is checked against the protocol schemas;
 // a timeout, a crash, garbage or an invalid reply fails the step (an error, never a pass), and the
 // next step runs in a fresh process. What goes wrong after the last reply, close() reports.
-import type { ProtocolAccepted, ProtocolRejected, ProtocolRejection, ProtocolStarted } from '../generated/types/index.ts'
-import type { Adapter, Operation, StepContext } from './adapter.ts'
+import type { ProtocolAccepted, ProtocolRejected, ProtocolStarted } from '../generated/types/index.ts'
+import type { Adapter, AdapterResult, Operation, StepContext } from './adapter.ts'
 import { AdapterFailure, AdapterProcess, AdapterStartFailure, preview, TextTail, timeoutProblem } from './adapter-process.ts'
-import { firstDifference, type OperationResult } from './expectations.ts'
+import { firstDifference } from './expectations.ts'
 import { PROTOCOL_VERSION, protocolViolation, runMessage, startMessage, stopMessage } from './protocol.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { OperationName } from './vector-cases.ts'
@@ -66,15 +66,10 @@ function parseReply(line: string, kind: ReplyKind): Record<string, unknown> {
   return record
 }
 
-/** A rejection's seq or line of null says there is none, as leaving it out does. */
-function withoutNullPlaces({ seq, line, ...rest }: ProtocolRejection): Extract<OperationResult, { ok: false }>['error'] {
-  return { ...rest, ...(seq === null || seq === undefined ? {} : { seq }), ...(line === null || line === undefined ? {} : { line }) }
-}
-
-/** The operation result a result reply carries, with its value decoded from tagged form. */
-function resultOf(reply: Record<string, unknown>): OperationResult {
+/** The result a result reply carries, with its value decoded from tagged form. */
+function resultOf(reply: Record<string, unknown>): AdapterResult {
   const result = reply['result'] as ProtocolAccepted | ProtocolRejected
-  if (!result.ok) return { ok: false, error: withoutNullPlaces(result.error) }
+  if (!result.ok) return result
   try {
     return { ok: true, value: checkedWithinDepth(() => decodeTagged(result.value)) }
   } catch (error) {
@@ -160,7 +155,7 @@ export async function startSubprocessAdapter(command: string, options: Subproces
   }
 
   /** One step at a time: a step that comes while another is in flight fails at once, and nothing else changes. */
-  async function run(operation: OperationName, input: Record<string, unknown>, context?: StepContext): Promise<OperationResult> {
+  async function run(operation: OperationName, input: Record<string, unknown>, context?: StepContext): Promise<AdapterResult> {
     const step = `${operation}${context === undefined ? '' : `, ${context.caseId} step ${context.step}`}`
     if (stepInFlight !== undefined) {
       throw new AdapterFailure(`not sent: ${step} came while ${stepInFlight} was in flight, and a subprocess adapter runs one step at a time (run the cases one after another)`)
@@ -173,7 +168,7 @@ export async function startSubprocessAdapter(command: string, options: Subproces
     }
   }
 
-  async function runStep(operation: OperationName, input: Record<string, unknown>, context: StepContext | undefined, step: string): Promise<OperationResult> {
+  async function runStep(operation: OperationName, input: Record<string, unknown>, context: StepContext | undefined, step: string): Promise<AdapterResult> {
     const child = await usableProcess()
     const message = runMessage(nextSeq, operation, input, context)
     nextSeq += 1

@@ -5,10 +5,11 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { basename, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
-import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml'
+import { LineCounter, parseDocument } from 'yaml'
 import { BASE_TIME, buildEvent, buildLog, isPlainObject } from './builder.ts'
 import { decodeTagged } from './tagged-values.ts'
 import { errorMessage } from './wording.ts'
+import { lineLocator, type LineAt } from './yaml-text.ts'
 
 export const OPERATIONS = [
   'load', 'append', 'surface', 'messages', 'requestHeader', 'requestContext', 'relations', 'repair',
@@ -117,22 +118,10 @@ function partName(where: readonly (string | number)[]): string {
 }
 
 /**
- * The 1-based line where the YAML node at `path` starts, or where its member `key` is written;
- * undefined where there is no such node (an alias, say).
- */
-function lineOf(document: Document, lineCounter: LineCounter, path: readonly (string | number)[], key?: string): number | undefined {
-  const node = document.getIn(path, true)
-  const keyNode = key !== undefined && isMap(node) ? node.items.find((pair) => isScalar(pair.key) && pair.key.value === key)?.key : undefined
-  const target = keyNode ?? node
-  const offset = isNode(target) ? target.range?.[0] : undefined
-  return offset === undefined ? undefined : lineCounter.linePos(offset).line
-}
-
-/**
  * One line per schema error, each at the line its value (or the key at fault) starts: `if` wrappers
  * dropped (the errors of their `then` follow), a key at fault named, a `not` said by its description.
  */
-function schemaErrorLines(errors: readonly ErrorObject[], at: (path: (string | number)[], key?: string) => number | undefined): string[] {
+function schemaErrorLines(errors: readonly ErrorObject[], at: LineAt): string[] {
   const lines = errors.filter((error) => error.keyword !== 'if' && error.keyword !== 'propertyNames').map((error) => {
     // A JSON pointer's segments; YAML sequences take an index written as a string too.
     const path = error.instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
@@ -152,7 +141,7 @@ export function loadVectorFile(path: string, name: string): VectorCase[] {
   const parsed = parseDocument(readFileSync(path, 'utf8'), { lineCounter })
   if (parsed.errors.length > 0) throw new VectorFileError(`${name}: not YAML: ${parsed.errors[0]!.message}`)
   const document: unknown = parsed.toJS()
-  const at = (nodePath: readonly (string | number)[], key?: string): number | undefined => lineOf(parsed, lineCounter, nodePath, key)
+  const at = lineLocator(parsed, lineCounter)
   if (!validateVectorFile(document)) {
     throw new VectorFileError(`${name}: not a valid vector file: ${schemaErrorLines(validateVectorFile.errors ?? [], at).join('; ')}`)
   }

@@ -1,19 +1,56 @@
-// The YAML files the suite is given (baselines, known-divergences files): text that is not YAML is an
-// error naming the file, not a parser's message alone, and a member the file's shape lacks (a
-// misspelt key) is named rather than passed over.
-import { parse, type DocumentOptions, type ParseOptions, type SchemaOptions, type ToJSOptions } from 'yaml'
+// The YAML files the suite is given (vector files, baselines, known-divergences files): text that is not
+// YAML is an error naming the file, not a parser's message alone; a member the file's shape lacks (a
+// misspelt key) is named rather than passed over; and a fault in a member names the line it is on.
+import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document, type ToJSOptions } from 'yaml'
 import { errorMessage } from './wording.ts'
 
-/** `has unknown members x, y (it may have a, b)` when `record` has members besides `members`. */
-export function unknownMembers(record: Record<string, unknown>, members: readonly string[]): string | undefined {
-  const unknown = Object.keys(record).filter((key) => !members.includes(key))
-  return unknown.length === 0 ? undefined : `has unknown members ${unknown.join(', ')} (it may have ${members.join(', ')})`
+/** The 1-based line where the node at `path` starts, or where its member `key` is written; undefined where there is none. */
+export type LineAt = (path: readonly (string | number)[], key?: string) => number | undefined
+
+/** A value built in code, not read from text: no member has a line. */
+export const NO_LINES: LineAt = () => undefined
+
+/** `lineAt` for a parsed document. A node with no place in the text (an alias's target, say) has no line. */
+export function lineLocator(document: Document, lineCounter: LineCounter): LineAt {
+  return (path, key) => {
+    const node = document.getIn(path, true)
+    const keyNode = key !== undefined && isMap(node) ? node.items.find((pair) => isScalar(pair.key) && pair.key.value === key)?.key : undefined
+    const target = keyNode ?? node
+    const offset = isNode(target) ? target.range?.[0] : undefined
+    return offset === undefined ? undefined : lineCounter.linePos(offset).line
+  }
 }
 
-/** The value of YAML (or JSON) text; throws an Error naming `source` when the text is not YAML. */
-export function parseYamlText(text: string, source: string, options?: ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions): unknown {
+/** `source:line` where the line is known, else `source`. */
+export function placeName(source: string, line: number | undefined): string {
+  return line === undefined ? source : `${source}:${line}`
+}
+
+export interface UnknownMembers {
+  /** The first unknown member, to name its line. */
+  first: string
+  /** `has unknown members x, y (it may have a, b)`. */
+  text: string
+}
+
+/** The members of `record` besides `members`, if any. */
+export function unknownMembers(record: Record<string, unknown>, members: readonly string[]): UnknownMembers | undefined {
+  const unknown = Object.keys(record).filter((key) => !members.includes(key))
+  return unknown.length === 0 ? undefined : { first: unknown[0]!, text: `has unknown members ${unknown.join(', ')} (it may have ${members.join(', ')})` }
+}
+
+export interface YamlText {
+  value: unknown
+  lineAt: LineAt
+}
+
+/** The value of YAML (or JSON) text and the lines of its nodes; throws an Error naming `source` when the text is not YAML. */
+export function parseYamlText(text: string, source: string, options?: ToJSOptions): YamlText {
+  const lineCounter = new LineCounter()
   try {
-    return parse(text, options)
+    const document = parseDocument(text, { lineCounter })
+    if (document.errors.length > 0) throw document.errors[0]
+    return { value: document.toJS(options), lineAt: lineLocator(document, lineCounter) }
   } catch (error) {
     throw new Error(`${source}: not YAML: ${errorMessage(error)}`)
   }

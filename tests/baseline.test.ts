@@ -23,25 +23,30 @@ describe('reading a baseline', () => {
   })
 
   it.each([
-    ['[]', /expected a mapping/],
-    ['failures: []', /adapter must be/],
-    ['adapter: ""\nfailures: []', /adapter must be a non-empty string/],
-    ['adapter: x\nsuiteVersion: 1\nfailures: []', /suiteVersion must be a string/],
-    ['adapter: x\nsuiteHash: [sha256]\nfailures: []', /suiteHash must be a string/],
-    ['adapter: x\nfailures: [{id: "", reason: r}]', /failures\[0\] needs a string id/],
-    ['adapter: x', /failures must be a list/],
-    ['adapter: x\nfailures: [{id: a}]', /\(a\) needs a reason/],
-    ['adapter: x\nfailures: [{id: a, reason: "  "}]', /needs a reason/],
-    ['adapter: x\nfailures: [{reason: r}]', /needs a string id/],
-    ['adapter: x\nfailures: [{id: a, reason: r}, {id: a, reason: s}]', /a is listed twice/],
-    ['adapter: x\nnote: later\nfailures: []', 'it has unknown members note (it may have adapter, suiteVersion, suiteHash, failures)'],
-    ['adapter: x\nfailures: [{id: a, reasn: r, since: 2}]', 'failures[0] (a) has unknown members reasn, since (it may have id, reason)'],
-  ])('refuses %j', (text, message) => {
+    ['', 'b.yaml: not a baseline: expected a mapping with adapter and failures'],
+    ['[]', 'b.yaml:1: not a baseline: expected a mapping with adapter and failures'],
+    // A member that is missing is named at the mapping that lacks it.
+    ['failures: []', 'b.yaml:1: not a baseline: adapter must be a non-empty string'],
+    ['adapter: ""\nfailures: []', 'b.yaml:1: not a baseline: adapter must be a non-empty string'],
+    ['adapter: x\nsuiteVersion: 1\nfailures: []', 'b.yaml:2: not a baseline: suiteVersion must be a string'],
+    ['adapter: x\nsuiteHash: [sha256]\nfailures: []', 'b.yaml:2: not a baseline: suiteHash must be a string'],
+    ['adapter: x\nfailures: [{id: "", reason: r}]', 'b.yaml:2: not a baseline: failures[0] needs a string id'],
+    ['# mine\nadapter: x', 'b.yaml:2: not a baseline: failures must be a list of {id, reason}'],
+    ['adapter: x\nfailures: {}', 'b.yaml:2: not a baseline: failures must be a list of {id, reason}'],
+    ['adapter: x\nfailures:\n  - id: a\n    reason: r\n  - id: b\n', 'b.yaml:5: not a baseline: failures[1] (b) needs a reason'],
+    ['adapter: x\nfailures: [{id: a, reason: "  "}]', 'b.yaml:2: not a baseline: failures[0] (a) needs a reason'],
+    ['adapter: x\nfailures: [{reason: r}]', 'b.yaml:2: not a baseline: failures[0] needs a string id'],
+    ['adapter: x\nfailures:\n- {id: a, reason: r}\n- {id: b, reason: s}\n- {id: a, reason: s}', 'b.yaml:5: not a baseline: a is listed twice'],
+    ['adapter: x\n\nnote: later\nfailures: []', 'b.yaml:3: not a baseline: it has unknown members note (it may have adapter, suiteVersion, suiteHash, failures)'],
+    ['adapter: x\nfailures:\n  - id: a\n    since: 2\n    reasn: r', 'b.yaml:4: not a baseline: failures[0] (a) has unknown members since, reasn (it may have id, reason)'],
+    // JSON is YAML, so a JSON baseline's faults are named at their lines too.
+    ['{"adapter": "x",\n "failures": [\n  {"id": "a"}]}', 'b.yaml:3: not a baseline: failures[0] (a) needs a reason'],
+  ])('refuses %j, naming the line', (text, message) => {
     expect(() => parseBaseline(text, 'b.yaml')).toThrow(message)
   })
 
   it('names the file it refuses, and keeps a reason without the blanks around it', () => {
-    expect(() => parseBaseline('adapter: 7\nfailures: []', 'baselines/x.yaml')).toThrow('baselines/x.yaml: not a baseline: adapter must be a non-empty string')
+    expect(() => parseBaseline('adapter: 7\nfailures: []', 'baselines/x.yaml')).toThrow('baselines/x.yaml:1: not a baseline: adapter must be a non-empty string')
     expect(() => parseBaseline('adapter: x\n  bad: [\n', 'baselines/x.yaml')).toThrow(/^baselines\/x\.yaml: not YAML: Nested mappings are not allowed/)
     expect(parseBaseline('adapter: x\nfailures: [{id: a, reason: "  U1: PROC-7 "}]', 'b.yaml').failures).toEqual([{ id: 'a', reason: 'U1: PROC-7' }])
   })

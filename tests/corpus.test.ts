@@ -7,6 +7,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
+import { operationResultOf } from '../conformance/adapter.ts'
 import { referenceAdapter } from '../conformance/adapters/reference.ts'
 import type { OperationName } from '../conformance/vector-cases.ts'
 import type { OperationResult } from '../conformance/expectations.ts'
@@ -45,7 +46,9 @@ const verdicts = parse(readFileSync(path.join(projectRoot, 'tests/corpus/verdict
 async function run(operation: OperationName, input: Record<string, unknown>): Promise<OperationResult> {
   const implementation = referenceAdapter.operations[operation]
   if (!implementation) throw new Error(`the reference adapter has no ${operation}`)
-  return implementation(input)
+  const result = operationResultOf(await implementation(input))
+  if (result === undefined) throw new Error(`the reference adapter's ${operation} returned no operation result`)
+  return result
 }
 
 function rejection(operation: string, result: Extract<OperationResult, { ok: false }>): Outcome {

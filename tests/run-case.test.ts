@@ -104,6 +104,23 @@ describe('a reply that is no operation result', () => {
   })
 })
 
+describe('a rejection whose seq or line is null', () => {
+  // An in-process adapter's null says there is none, as over the protocol (spec/adapter-protocol.md).
+  const rejecting = (place: { seq?: number | null; line?: number | null }): VectorCase => ({
+    ...surfaceCase('null'), steps: [{ operation: 'surface', input: { events: [] }, expect: { reject: { code: 'SURFACE_REPLACE_REVERSED', ...place } } }],
+  })
+  const nullPlaces = adapterAnswering({ null: () => ({ ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', seq: null, line: null } }) })
+
+  it('passes where the vector expects none', async () => {
+    expect(await runCase(nullPlaces, rejecting({ seq: null, line: null }))).toMatchObject({ status: 'pass' })
+  })
+
+  it('fails where the vector expects one, saying there is none', async () => {
+    expect(await runCase(nullPlaces, rejecting({ seq: 3 }))).toMatchObject({ status: 'fail', reason: 'step 0 (surface): expected SURFACE_REPLACE_REVERSED at seq 3, got no seq' })
+    expect(await runCase(nullPlaces, rejecting({ line: 2 }))).toMatchObject({ status: 'fail', reason: 'step 0 (surface): expected SURFACE_REPLACE_REVERSED at line 2, got no line' })
+  })
+})
+
 describe('an operation that throws', () => {
   it('is an error of its step whose reason says so and gives the stack', async () => {
     const outcome = await runCase(adapterAnswering({ throws: () => { throw new TypeError('no such node') } }), surfaceCase('throws'))

@@ -2,7 +2,7 @@
 // the process, errors that no baseline excuses, reports and baselines it cannot write, two adapters of
 // one name, adapter-chosen text on a terminal, and a module adapter run by the published entry point.
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'

@@ -2,7 +2,7 @@
 // result is the expectation (conformance/expectations.ts: codes compared, messages never; seq and line
 // compared when the reference gives them). A disagreement gets a signature, a one-line class that
 // stays the same while the shrinker works and that --known files match.
-import { isOperationResult, type Adapter } from '../adapter.ts'
+import { operationResultOf, type Adapter } from '../adapter.ts'
 import { settledWithin } from '../adapter-process.ts'
 import { expectedRejectionOf, judge, type OperationResult } from '../expectations.ts'
 import { encodeTagged } from '../protocol.ts'
@@ -73,7 +73,8 @@ export async function callOperation(adapter: Adapter, probe: Probe, timeoutMs = 
     const subprocess = adapter.meta.transport === 'subprocess'
     const work = Promise.resolve(operation(subprocess ? encodeTagged(input) as Record<string, unknown> : input))
     const result: unknown = subprocess ? await work : await settledWithin(work, timeoutMs, `no answer to ${probe.operation} within ${timeoutMs} ms`)
-    if (isOperationResult(result)) return { kind: 'result', result }
+    const checked = operationResultOf(result)
+    if (checked !== undefined) return { kind: 'result', result: checked }
     return { kind: 'error', message: `no operation result: ${shortened(String(JSON.stringify(result)), 200)}` }
   } catch (error) {
     return { kind: 'error', message: errorMessage(error) }

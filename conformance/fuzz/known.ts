@@ -19,36 +19,41 @@ import { globToRegExp } from '../filters.ts'
 import type { KnownClass, KnownDivergences } from '../../generated/types/index.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
 import { shapesOf, type Disagreement } from './compare.ts'
-import { parseYamlText, unknownMembers } from '../yaml-text.ts'
+import { NO_LINES, parseYamlText, placeName, unknownMembers, type LineAt } from '../yaml-text.ts'
 
 // The file's shape is schemas/known-divergences.schema.json; its types are generated from it.
 export type { KnownClass, KnownDivergences }
 
 const MATCHED = ['operation', 'reference', 'adapter', 'shapes'] as const
 
-/** Reads a known-divergences file; throws an Error naming what is wrong. */
+/** Reads a known-divergences file; throws an Error naming what is wrong, and where. */
 export function readKnownDivergences(path: string): KnownDivergences {
-  return knownDivergencesFrom(parseYamlText(readFileSync(path, 'utf8'), path), path)
+  const { value, lineAt } = parseYamlText(readFileSync(path, 'utf8'), path)
+  return knownDivergencesFrom(value, path, lineAt)
 }
 
-/** Checks a known-divergences file given as a value (as parsed); throws an Error naming `source` and what is wrong. */
-export function knownDivergencesFrom(document: unknown, source: string): KnownDivergences {
-  const fail = (what: string): never => {
-    throw new Error(`${source}: not a known-divergences file: ${what}`)
+/**
+ * Checks a known-divergences file given as a value (as parsed); throws an Error naming `source` and what
+ * is wrong, at its line when `lineAt` knows it.
+ */
+export function knownDivergencesFrom(document: unknown, source: string, lineAt: LineAt = NO_LINES): KnownDivergences {
+  const fail = (what: string, path: readonly (string | number)[] = [], key?: string): never => {
+    throw new Error(`${placeName(source, lineAt(path, key))}: not a known-divergences file: ${what}`)
   }
   if (!isRecord(document)) return fail('expected a mapping with adapters and known')
   const stray = unknownMembers(document, ['adapters', 'known'])
-  if (stray !== undefined) fail(`it ${stray}`)
+  if (stray !== undefined) fail(`it ${stray.text}`, [], stray.first)
   const { adapters, known } = document
-  if (!Array.isArray(adapters) || adapters.some(name => typeof name !== 'string')) fail('adapters must be a list of name globs')
-  if (!Array.isArray(known)) return fail('known must be a list of classes')
+  if (!Array.isArray(adapters) || adapters.some(name => typeof name !== 'string')) fail('adapters must be a list of name globs', [], 'adapters')
+  if (!Array.isArray(known)) return fail('known must be a list of classes', [], 'known')
   const classes = known.map((entry, index): KnownClass => {
-    if (!isRecord(entry) || typeof entry['class'] !== 'string' || entry['class'] === '') return fail(`known[${index}] needs a class`)
+    const at = ['known', index]
+    if (!isRecord(entry) || typeof entry['class'] !== 'string' || entry['class'] === '') return fail(`known[${index}] needs a class`, at)
     // A misspelt why (`wy:`) is named as such, not as a missing why.
     const strayInEntry = unknownMembers(entry, ['class', 'why', ...MATCHED])
-    if (strayInEntry !== undefined) fail(`known[${index}] (${entry['class']}) ${strayInEntry}`)
-    if (typeof entry['why'] !== 'string' || entry['why'].trim() === '') return fail(`known[${index}] (${entry['class']}) needs a why`)
-    for (const key of MATCHED) if (entry[key] !== undefined && typeof entry[key] !== 'string') fail(`known[${index}].${key} must be a glob`)
+    if (strayInEntry !== undefined) fail(`known[${index}] (${entry['class']}) ${strayInEntry.text}`, at, strayInEntry.first)
+    if (typeof entry['why'] !== 'string' || entry['why'].trim() === '') return fail(`known[${index}] (${entry['class']}) needs a why`, at)
+    for (const key of MATCHED) if (entry[key] !== undefined && typeof entry[key] !== 'string') fail(`known[${index}].${key} must be a glob`, at, key)
     return entry as unknown as KnownClass
   })
   return { adapters: adapters as string[], known: classes }

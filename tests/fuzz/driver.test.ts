@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import type { Adapter } from '../../conformance/adapter.ts'
+import type { Adapter, Operation } from '../../conformance/adapter.ts'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
 import { drawRun } from '../../conformance/fuzz/draw.ts'
 import { fuzzCommand } from '../../conformance/fuzz/command.ts'
@@ -69,6 +69,18 @@ describe('fuzz', () => {
   function surfaceAnswering(answer: (input: Record<string, unknown>) => unknown): Adapter {
     return { ...referenceAdapter, meta: { ...referenceAdapter.meta, name: 'surface-misbehaves' }, operations: { ...referenceAdapter.operations, surface: answer as Adapter['operations']['surface'] } }
   }
+
+  it('reads a rejection\'s null seq or line as none, as the runner does', async () => {
+    const withNullPlaces = (operation: Operation): Operation => async (input, context) => {
+      const result = await operation(input, context)
+      return result.ok ? result : { ok: false, error: { seq: null, line: null, ...result.error } }
+    }
+    const operations = Object.fromEntries(Object.entries(referenceAdapter.operations).map(([name, operation]) => [name, withNullPlaces(operation)]))
+    const nulls: Adapter = { meta: { ...referenceAdapter.meta, name: 'null-places' }, operations }
+    const report = await fuzz(nulls, { runs: 40, seed: 3, outDir: tempFolder(), maxEvents: 60 })
+    expect(report.runsDone).toBe(40)
+    expect(report.findings).toEqual([])
+  })
 
   it('counts a reply it cannot inspect as a failure of the adapter, and goes on', async () => {
     const revoked = Proxy.revocable({}, {})

@@ -25,21 +25,21 @@ describe('reading a known-divergences file', () => {
   })
 
   it.each([
-    ['adapters: [x\nknown: [\n', 'not YAML: Flow sequence in block collection'],
-    ['[1, 2]', 'not a known-divergences file: expected a mapping with adapters and known'],
-    ['adapters: x\nknown: []', 'not a known-divergences file: adapters must be a list of name globs'],
-    ['adapters: [1]\nknown: []', 'not a known-divergences file: adapters must be a list of name globs'],
-    ['adapters: [x]\nknown: {}', 'not a known-divergences file: known must be a list of classes'],
-    ['adapters: [x]\nknown: [{why: w}]', 'not a known-divergences file: known[0] needs a class'],
-    ['adapters: [x]\nknown: [{class: "", why: w}]', 'not a known-divergences file: known[0] needs a class'],
-    ['adapters: [x]\nknown: [{class: U1, why: "  "}]', 'not a known-divergences file: known[0] (U1) needs a why'],
-    ['adapters: [x]\nknown: [{class: U1, why: w, code: X, detail: y}]', 'not a known-divergences file: known[0] (U1) has unknown members code, detail (it may have class, why, operation, reference, adapter, shapes)'],
-    ['adapters: [x]\nknown: [{class: U1, wy: w}]', 'not a known-divergences file: known[0] (U1) has unknown members wy (it may have class, why, operation, reference, adapter, shapes)'],
-    ['adapters: [x]\nknown: []\nnote: later', 'not a known-divergences file: it has unknown members note (it may have adapters, known)'],
-    ['adapters: [x]\nknown: [{class: U1, why: w, operation: [load]}]', 'not a known-divergences file: known[0].operation must be a glob'],
-  ])('refuses %j, naming the file', (text, message) => {
+    ['adapters: [x\nknown: [\n', ': not YAML: Flow sequence in block collection'],
+    ['\n[1, 2]', ':2: not a known-divergences file: expected a mapping with adapters and known'],
+    ['adapters: x\nknown: []', ':1: not a known-divergences file: adapters must be a list of name globs'],
+    ['known: []\nadapters: [1]', ':2: not a known-divergences file: adapters must be a list of name globs'],
+    ['adapters: [x]\nknown: {}', ':2: not a known-divergences file: known must be a list of classes'],
+    ['adapters: [x]\nknown:\n  - {class: U1, why: w}\n  - {why: w}', ':4: not a known-divergences file: known[1] needs a class'],
+    ['adapters: [x]\nknown: [{class: "", why: w}]', ':2: not a known-divergences file: known[0] needs a class'],
+    ['adapters: [x]\nknown: [{class: U1, why: "  "}]', ':2: not a known-divergences file: known[0] (U1) needs a why'],
+    ['adapters: [x]\nknown: [{class: U1, why: w, code: X, detail: y}]', ':2: not a known-divergences file: known[0] (U1) has unknown members code, detail (it may have class, why, operation, reference, adapter, shapes)'],
+    ['adapters: [x]\nknown:\n  - class: U1\n    wy: w', ':4: not a known-divergences file: known[0] (U1) has unknown members wy (it may have class, why, operation, reference, adapter, shapes)'],
+    ['adapters: [x]\nknown: []\nnote: later', ':3: not a known-divergences file: it has unknown members note (it may have adapters, known)'],
+    ['adapters: [x]\nknown:\n  - class: U1\n    why: w\n    operation: [load]', ':5: not a known-divergences file: known[0].operation must be a glob'],
+  ])('refuses %j, naming the file and the line', (text, message) => {
     const path = fileOf(text)
-    expect(() => readKnownDivergences(path)).toThrow(`${path}: ${message}`)
+    expect(() => readKnownDivergences(path)).toThrow(`${path}${message}`)
   })
 
   it('names a missing file', () => {

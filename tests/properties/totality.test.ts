@@ -6,7 +6,7 @@
 // is one for all of them, messages included (a message that quoted a bigint with JSON.stringify threw).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isOperationResult } from '../../conformance/adapter.ts'
+import { operationResultOf } from '../../conformance/adapter.ts'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
 import { decodeTagged } from '../../conformance/tagged-values.ts'
 import { loadVectorCases, type VectorStep } from '../../conformance/vector-cases.ts'
@@ -127,7 +127,7 @@ describe('the reference is total (PROC-1)', () => {
           } catch (error) {
             throw new Error(`${step.operation} threw with a ${hostileName} at ${place.join('.')}: ${String(error)}`)
           }
-          expect(isOperationResult(result), `${step.operation} with a ${hostileName} at ${place.join('.')}`).toBe(true)
+          expect(operationResultOf(result), `${step.operation} with a ${hostileName} at ${place.join('.')}`).toBeDefined()
         },
       ),
       runs(4000),
