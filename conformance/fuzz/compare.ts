@@ -73,11 +73,20 @@ export async function callOperation(adapter: Adapter, probe: Probe, timeoutMs = 
     const subprocess = adapter.meta.transport === 'subprocess'
     const work = Promise.resolve(operation(subprocess ? encodeTagged(input) as Record<string, unknown> : input))
     const result: unknown = subprocess ? await work : await settledWithin(work, timeoutMs, `no answer to ${probe.operation} within ${timeoutMs} ms`)
+    return outcomeOf(result)
+  } catch (error) {
+    return { kind: 'error', message: errorMessage(error) }
+  }
+}
+
+/** An operation's reply as an outcome; one that throws when it is read is no answer. */
+function outcomeOf(result: unknown): Outcome {
+  try {
     const checked = operationResultOf(result)
     if (checked !== undefined) return { kind: 'result', result: checked }
     return { kind: 'error', message: `no operation result: ${shortened(String(JSON.stringify(result)), 200)}` }
   } catch (error) {
-    return { kind: 'error', message: errorMessage(error) }
+    return { kind: 'error', message: `uninspectable reply: ${errorMessage(error)}` }
   }
 }
 

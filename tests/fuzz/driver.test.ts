@@ -90,6 +90,12 @@ describe('fuzz', () => {
     expect(report.findings.map(finding => finding.signature)).toEqual(['surface: reference accepts, adapter fails: uninspectable reply'])
   })
 
+  it('counts a rejection whose members cannot be listed as a reply it cannot inspect', async () => {
+    const unlistable = new Proxy({ code: 'SURFACE_REPLACE_REVERSED' }, { ownKeys: () => { throw new Error('no keys') } })
+    const report = await fuzz(surfaceAnswering(() => ({ ok: false, error: unlistable })), { runs: 3, seed: 1, outDir: tempFolder(), maxEvents: 20, only: ['surface'] })
+    expect(report.findings.map(finding => finding.signature)).toEqual(['surface: reference accepts, adapter fails: uninspectable reply'])
+  })
+
   it('gives an in-process operation that never answers its timeout, as a failure', async () => {
     // It hangs only where the reference accepts, so the class found does not depend on the seed's draws.
     const surface = referenceAdapter.operations.surface!
