@@ -46,7 +46,8 @@ function invalid(why: string): Fault {
 
 function headerLineFault(value: unknown): Fault | undefined {
   if (!isRecord(value) || value['type'] !== 'session') return invalid('it is not an object whose type is "session"')
-  if (typeof value['version'] !== 'number' || typeof value['id'] !== 'string') return invalid('version must be a number and id a string')
+  if (typeof value['version'] !== 'number') return invalid('version must be a number')
+  if (typeof value['id'] !== 'string') return invalid('id must be a string')
   if (!isNonNegativeSafeInteger(value['createdAt'])) return invalid('createdAt must be a non-negative safe integer')
   if (!isNonNegativeSafeInteger(value['delegationDepth'])) return invalid('delegationDepth must be present, a non-negative safe integer')
   if (hasOwn(value, 'origin') && value['origin'] !== 'subagent') return invalid('origin, when present, must be "subagent"')
@@ -75,14 +76,15 @@ export function decodeHeaderLine(bytes: Uint8Array): Result<JsonRecord> {
 // ---- the record lines (JSONL-9..12) ------------------------------------------------------------
 
 type Defect = TornTail['reason']
-type DecodedLine = { ok: true; events: StoredEvents } | { ok: false; defect: Defect }
+/** A line that cannot be read: its defect, and `why` for people. */
+type DecodedLine = { ok: true; events: StoredEvents } | { ok: false; defect: Defect; why: string }
 
 /** JSONL-9: one line's events, or why it is unreadable (unparsable or an invalid row). */
 function decodeRecordLine(bytes: Uint8Array): DecodedLine {
   const parsed = parseLine(bytes)
-  if (parsed === undefined) return { ok: false, defect: 'JSONL_LINE_UNPARSABLE' }
+  if (parsed === undefined) return { ok: false, defect: 'JSONL_LINE_UNPARSABLE', why: 'it is not one JSON text' }
   const read = readStorageRecord(parsed.value)
-  return read.ok ? { ok: true, events: read.events } : { ok: false, defect: 'JSONL_ROW_INVALID' }
+  return read.ok ? { ok: true, events: read.events } : { ok: false, defect: 'JSONL_ROW_INVALID', why: read.fault.message }
 }
 
 // A line holds one event, or a row whose members are chunks with consecutive seqs (ROW-2), so its
@@ -112,21 +114,28 @@ export interface LineScan {
   count: number
   /** The first defect, when one was found and no later turn/end made it fatal. */
   defect: TornTail | undefined
+  /** What is wrong with the line `defect` names, for people. */
+  why?: string
   /** The byte offset just after the last accepted line. */
   committed: number
 }
 
-type JudgedLine = { ok: true; events: StoredEvents } | { ok: false; defect: Defect; holdsTurnEnd: boolean; first?: unknown }
+type JudgedLine = { ok: true; events: StoredEvents } | { ok: false; defect: Defect; why: string; holdsTurnEnd: boolean }
 
 /** Receives the events of each accepted line, with the line. */
 export type AcceptLine = (events: StoredEvents, line: Line) => void
 
+/** How a line's first event breaks the count (JSONL-10), for people. */
+function seqGapText(count: number, first: unknown): string {
+  return `seq ${count} comes next, and ${isRecord(first) ? `its first event has seq ${JSON.stringify(first['seq']) ?? '(none)'}` : 'its first event is not an object'}`
+}
+
 /** JSONL-9, JSONL-10 for a line met before any defect. */
 function judgeLine(bytes: Uint8Array, count: number): JudgedLine {
   const decoded = decodeRecordLine(bytes)
-  if (!decoded.ok) return { ok: false, defect: decoded.defect, holdsTurnEnd: false }
+  if (!decoded.ok) return { ...decoded, holdsTurnEnd: false }
   if (continuesCount(decoded.events, count)) return decoded
-  return { ok: false, defect: 'JSONL_SEQ_GAP', holdsTurnEnd: holdsTurnEnd(decoded.events), first: storedEventAt(decoded.events, 0) }
+  return { ok: false, defect: 'JSONL_SEQ_GAP', why: seqGapText(count, storedEventAt(decoded.events, 0)), holdsTurnEnd: holdsTurnEnd(decoded.events) }
 }
 
 /**
@@ -138,7 +147,7 @@ export function scanLine(line: Line, scan: LineScan, strict: boolean, accepted: 
   if (scan.defect !== undefined) {
     const decoded = decodeRecordLine(line.bytes)
     if (decoded.ok && holdsTurnEnd(decoded.events)) {
-      return reject(scan.defect.reason as ErrorCode, `line ${scan.defect.line} is damaged, and a later turn/end proves it was committed`, { line: scan.defect.line })
+      return reject(scan.defect.reason as ErrorCode, `line ${scan.defect.line} is damaged (${scan.why ?? ''}), and the turn/end on line ${line.number} proves it was committed`, { line: scan.defect.line })
     }
     return undefined
   }
@@ -149,12 +158,10 @@ export function scanLine(line: Line, scan: LineScan, strict: boolean, accepted: 
     scan.committed = line.end
     return undefined
   }
-  if (strict) return reject('JSONL_FRAME_INVALID', `${judged.defect} on line ${line.number}, inside a complete frame`, { line: line.number })
-  if (judged.holdsTurnEnd) {
-    return reject('JSONL_SEQ_GAP', `a seq gap on line ${line.number}, which holds a turn/end: seq ${scan.count} comes next, and ${
-      isRecord(judged.first) ? `its first event has seq ${JSON.stringify(judged.first['seq']) ?? '(none)'}` : 'its first event is not an object'}`, { line: line.number })
-  }
+  if (strict) return reject('JSONL_FRAME_INVALID', `${judged.defect} on line ${line.number}, inside a complete frame: ${judged.why}`, { line: line.number })
+  if (judged.holdsTurnEnd) return reject('JSONL_SEQ_GAP', `a seq gap on line ${line.number}, which holds a turn/end: ${judged.why}`, { line: line.number })
   scan.defect = { line: line.number, offset: line.start, reason: judged.defect }
+  scan.why = judged.why
   return undefined
 }
 

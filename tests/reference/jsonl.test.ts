@@ -32,6 +32,14 @@ describe('JSONL raw torn tail (JSONL-11, JSONL-12)', () => {
     expect(decode(`${HEADER}\n${line(0)}\n${line(5)}\nbad\n${turnEnd(6)}\n`)).toMatchObject({ ok: false, error: { code: 'JSONL_SEQ_GAP', line: 3 } })
   })
 
+  it('says what the committed damage is and which line proves it committed (PROC-1: no vector compares it)', () => {
+    const messageOf = (text: string): string => (decode(text) as { error: { message: string } }).error.message
+    expect(messageOf(`${HEADER}\n${line(0)}\n\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (it is not one JSON text), and the turn/end on line 4 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n${line(5)}\nbad\n${turnEnd(6)}\n`)).toBe('line 3 is damaged (seq 1 comes next, and its first event has seq 5), and the turn/end on line 5 proves it was committed')
+    const shortDt = JSON.stringify({ type: 'text-chunks', seq0: 1, time0: 1, data: { turn: 1, step: 1, index: 0, dt: [], texts: ['a', 'b'] } })
+    expect(messageOf(`${HEADER}\n${line(0)}\n${shortDt}\n${turnEnd(3)}\n`)).toMatch(/^line 3 is damaged \(malformed text-chunks row: .*dt.*\), and the turn\/end on line 4 proves it was committed$/)
+  })
+
   it('rejects at once a seq gap on a line that itself holds a turn/end', () => {
     expect(decode(`${HEADER}\n${line(0)}\n${turnEnd(7)}\n`)).toMatchObject({ ok: false, error: { code: 'JSONL_SEQ_GAP', line: 3 } })
     // The message says which seq was due and which came (PROC-1: no vector compares it).
@@ -72,6 +80,8 @@ describe('JSONL header line (JSONL-6, JSONL-7)', () => {
 
   it('requires delegationDepth, rejects retired members, keeps only header members', () => {
     expect(decode('{"type":"session","version":0,"id":"s","createdAt":1}\n')).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID' } })
+    expect(decode('{"type":"session","id":"s","createdAt":1,"delegationDepth":0}\n')).toMatchObject({ ok: false, error: { message: 'the first line is not a session header line: version must be a number' } })
+    expect(decode('{"type":"session","version":0,"id":7,"createdAt":1,"delegationDepth":0}\n')).toMatchObject({ ok: false, error: { message: 'the first line is not a session header line: id must be a string' } })
     // The message names the member, for the people reading check's report (PROC-1: no vector compares it).
     const missing = decode('{"type":"session","version":0,"id":"s","createdAt":1}\n') as { error: { message: string } }
     expect(missing.error.message).toContain('delegationDepth must be present')
@@ -137,7 +147,9 @@ describe('JSONL zstd encoding (JSONL-14, JSONL-15)', () => {
   })
 
   it('reports a defect inside a complete frame as damage, even after the last turn/end', () => {
-    expect(decodeZstd(frames('header', 'batch1', 'gapBatch'))).toMatchObject({ ok: false, error: { code: 'JSONL_FRAME_INVALID', line: 4 } })
+    expect(decodeZstd(frames('header', 'batch1', 'gapBatch'))).toMatchObject({
+      ok: false, error: { code: 'JSONL_FRAME_INVALID', line: 4, message: 'JSONL_SEQ_GAP on line 4, inside a complete frame: seq 4 comes next, and its first event has seq 9' },
+    })
   })
 
   it('reports a checksum mismatch and a bad magic number without a line', () => {
