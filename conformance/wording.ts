@@ -33,9 +33,40 @@ export const MESSAGE_MOST = 1000
  */
 export function shortened(message: string, most = MESSAGE_MOST): string {
   if (message.length <= most) return message
-  // Never split a surrogate pair: end before a high surrogate whose low half would be cut off.
-  const end = /[\uD800-\uDBFF]/.test(message.charAt(most - 1)) ? most - 1 : most
+  const end = cutPoint(message, most)
   return `${message.slice(0, end)}… (${plural(message.length - end, 'more character')})`
+}
+
+/** Where to cut `text` to at most `most` characters without splitting a surrogate pair. */
+function cutPoint(text: string, most: number): number {
+  return /[\uD800-\uDBFF]/.test(text.charAt(most - 1)) ? most - 1 : most
+}
+
+/** How much of a value a report message quotes. */
+export const QUOTE_MOST = 200
+
+/** A JSON string in a message, as the reference quotes a value of the log. */
+const QUOTED_VALUE = /"(?:[^"\\]|\\.)*"/g
+
+/** A quoted value cut past QUOTE_MOST characters, still quoted, with the count of the rest. */
+function quoteCut(quoted: string): string {
+  let value: unknown
+  try {
+    value = JSON.parse(quoted)
+  } catch {
+    return quoted
+  }
+  if (typeof value !== 'string' || value.length <= QUOTE_MOST) return quoted
+  const end = cutPoint(value, QUOTE_MOST)
+  return `${JSON.stringify(`${value.slice(0, end)}…`)} (${plural(value.length - end, 'more character')})`
+}
+
+/**
+ * A message about a log for a report: each value it quotes cut past QUOTE_MOST characters, so what it
+ * says of the value still shows, then the whole message past MESSAGE_MOST.
+ */
+export function reportMessage(message: string): string {
+  return shortened(message.length <= QUOTE_MOST ? message : message.replace(QUOTED_VALUE, quoteCut))
 }
 
 /**
@@ -43,11 +74,22 @@ export function shortened(message: string, most = MESSAGE_MOST): string {
  * torn tail is dropped on read (JSONL-12); a torn final zstd frame is read as far as its complete lines
  * go, and those must be written again (JSONL-15), so truncating alone would lose them.
  */
-export function tornTailAdvice(torn: { line: number; offset: number; reason: string }, encoding: 'raw' | 'zstd'): string {
+/** How far an artifact runs: its bytes, and for the raw encoding its last line (counting an unterminated one). */
+export interface ArtifactExtent {
+  bytes: number
+  lastLine?: number
+}
+
+/** What a writer does about a torn tail; with the artifact's extent, how much the tail takes. */
+export function tornTailAdvice(torn: { line: number; offset: number; reason: string }, encoding: 'raw' | 'zstd', extent?: ArtifactExtent): string {
+  const bytes = extent === undefined ? undefined : plural(extent.bytes - torn.offset, 'byte')
   if (encoding === 'raw') {
-    return `torn tail from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): dropped on read as uncommitted data; a writer truncates the artifact to byte ${torn.offset} before it appends`
+    const size = extent?.lastLine === undefined ? bytes : `${plural(extent.lastLine - torn.line + 1, 'line')} (${bytes})`
+    const dropped = size === undefined ? '' : `, ${size} from there on, complete later lines included`
+    return `torn tail from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): dropped on read as uncommitted data${dropped}; a writer truncates the artifact to byte ${torn.offset} before it appends`
   }
-  return `torn final frame from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): its complete lines before the first damaged one, if any, are kept on read (JSONL-15 reads them as JSONL-11 does); a writer truncates the artifact to byte ${torn.offset} and writes the events kept from that frame again, as a new frame, before it appends`
+  const dropping = bytes === undefined ? '' : `, dropping its last ${bytes},`
+  return `torn final frame from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): its complete lines before the first damaged one, if any, are kept on read (JSONL-15 reads them as JSONL-11 does); a writer truncates the artifact to byte ${torn.offset}${dropping} and writes the events kept from that frame again, as a new frame, before it appends`
 }
 
 /** How many single-character edits turn `from` into `to` (Levenshtein distance). */

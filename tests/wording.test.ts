@@ -1,6 +1,6 @@
 // The wording helpers every report uses.
 import { describe, expect, it } from 'vitest'
-import { markdownText, MESSAGE_MOST, plural, shortened } from '../conformance/wording.ts'
+import { markdownText, MESSAGE_MOST, plural, QUOTE_MOST, reportMessage, shortened } from '../conformance/wording.ts'
 
 describe('markdownText', () => {
   it('keeps text on its one line and escapes what Markdown reads as markup', () => {
@@ -29,5 +29,34 @@ describe('shortened', () => {
   it('never splits a surrogate pair', () => {
     expect(shortened('abc😀def', 4)).toBe('abc… (5 more characters)')
     expect(shortened('abcd😀ef', 4)).toBe('abcd… (4 more characters)')
+  })
+})
+
+describe('reportMessage', () => {
+  const long = (length: number, unit = 'x'): string => unit.repeat(length)
+
+  it('cuts each long quoted value past QUOTE_MOST characters and keeps what the message says of it', () => {
+    const message = `event type ${JSON.stringify(long(250))} is unknown, and member ${JSON.stringify(long(300, 'y'))} too`
+    expect(reportMessage(message)).toBe(`event type "${long(QUOTE_MOST)}…" (50 more characters) is unknown, and member "${long(QUOTE_MOST, 'y')}…" (100 more characters) too`)
+  })
+
+  it('leaves short messages and short quoted values as they are', () => {
+    expect(reportMessage('event type "acme/x" is unknown')).toBe('event type "acme/x" is unknown')
+    const spaced = `${long(300, ' ')}"short"`
+    expect(reportMessage(spaced)).toBe(spaced)
+  })
+
+  it('cuts a value as the value reads, escapes whole and surrogate pairs unsplit', () => {
+    // 199 characters, then a pair: the cut ends before the pair rather than split it.
+    const value = `${long(199)}😀${long(100)}`
+    expect(reportMessage(`type ${JSON.stringify(value)}`)).toBe(`type "${long(199)}…" (${value.length - 199} more characters)`)
+    const escaped = `${'\n'.repeat(250)}`
+    expect(reportMessage(`type ${JSON.stringify(escaped)}`)).toBe(`type ${JSON.stringify(`${'\n'.repeat(QUOTE_MOST)}…`)} (50 more characters)`)
+  })
+
+  it('leaves a quoted text that is no JSON string alone, and still cuts the whole message past MESSAGE_MOST', () => {
+    const notJson = `"${long(250)}\\q"`
+    expect(reportMessage(notJson)).toBe(notJson)
+    expect(reportMessage(long(MESSAGE_MOST + 5))).toBe(`${long(MESSAGE_MOST)}… (5 more characters)`)
   })
 })

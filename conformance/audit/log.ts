@@ -8,11 +8,12 @@ import { foldSurface, type SurfaceValue } from '../../reference/surface.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
 import { DEFAULT_VOCABULARY } from '../../reference/unknown-types.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
-import type { TornTail } from '../../reference/jsonl.ts'
+import { countLines, type TornTail } from '../../reference/jsonl.ts'
 import type { RejectionError, Result } from '../../reference/result.ts'
 import type { AuditLogInfo, AuditRejection } from '../../generated/types/index.ts'
-import { shortened } from '../wording.ts'
-import { encodingOf } from '../check/check-file.ts'
+import { reportMessage, type ArtifactExtent } from '../wording.ts'
+import { encodingOf, vocabularyHint } from '../check/check-file.ts'
+import { zstdMagicHint } from '../check/artifact.ts'
 
 export interface AuditSource {
   file: string
@@ -43,13 +44,22 @@ export interface AuditedLog {
   loaded: LoadedLog | undefined
   /** The decoder's torn tail, also known when load rejects. */
   tornTail: TornTail | null
+  /** How far the artifact runs: what a torn tail takes. */
+  extent: ArtifactExtent
   byteNotices: readonly string[]
 }
 
-function rejectionOf(operation: AuditRejection['operation'], result: Result<unknown>): AuditRejection | null {
-  if (result.ok) return null
-  const { code, seq, line, message } = result.error
-  return { operation, code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }), message: shortened(message) }
+/** The artifact's bytes, and for the raw encoding its last line, an unterminated one counted. */
+function extentOf(bytes: Uint8Array, encoding: 'raw' | 'zstd'): ArtifactExtent {
+  if (encoding === 'zstd') return { bytes: bytes.length }
+  const unterminated = bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a
+  return { bytes: bytes.length, lastLine: countLines(bytes) + (unterminated ? 1 : 0) }
+}
+
+/** A rejection as the report shows it, its message shortened and followed by `hint`. */
+function rejectionOf(operation: AuditRejection['operation'], error: RejectionError, hint: string): AuditRejection {
+  const { code, seq, line, message } = error
+  return { operation, code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }), message: reportMessage(`${message}${hint}`) }
 }
 
 /** The value of an operation on a log that `load` accepted; such operations do not reject it. */
@@ -64,14 +74,21 @@ export function readAuditedLog(source: AuditSource): AuditedLog {
   // By the name, as check decides it, so that the two commands read a file alike.
   const encoding = encodingOf(source.file)
   const info: AuditLogInfo = { file: source.file, bytes: source.bytes.length, encoding, vocabulary, sessionId: null, events: null, rejection: null }
+  const extent = extentOf(source.bytes, encoding)
   const decoded = reference.decodeJsonl({ base64: Buffer.from(source.bytes).toString('base64'), encoding })
-  if (!decoded.ok) return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded) }, loaded: undefined, tornTail: null, byteNotices }
+  if (!decoded.ok) {
+    const hint = encoding === 'raw' && decoded.error.code === 'JSONL_HEADER_INVALID' ? zstdMagicHint(source.bytes) : ''
+    return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded.error, hint) }, loaded: undefined, tornTail: null, extent, byteNotices }
+  }
   const { header, events: records, tornTail } = decoded.value
   const sessionId = typeof header['id'] === 'string' ? header['id'] : null
   const input = { header, events: records, sessionId: sessionId ?? '', vocabulary }
   const withCounts = { ...info, sessionId, events: records.length }
   const events = reference.load(input)
-  if (!events.ok) return { info: { ...withCounts, rejection: rejectionOf('load', events) }, loaded: undefined, tornTail, byteNotices }
+  if (!events.ok) {
+    const hint = vocabularyHint(events.error.code, events.error.message, vocabulary)
+    return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint) }, loaded: undefined, tornTail, extent, byteNotices }
+  }
   // The folds take the loaded events: each operation of reference/index.ts would load the log again.
   const loadedEvents = events.value
   const closers = repairClosers(loadedEvents)
@@ -88,7 +105,7 @@ export function readAuditedLog(source: AuditSource): AuditedLog {
     repairRejection: repaired === undefined || repaired.ok ? undefined : repaired.error,
     compaction: valueOf(compactionState(loadedEvents)),
   }
-  return { info: withCounts, loaded, tornTail, byteNotices }
+  return { info: withCounts, loaded, tornTail, extent, byteNotices }
 }
 
 // ---- payload readers ----------------------------------------------------------------------------

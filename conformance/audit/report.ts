@@ -9,10 +9,13 @@ import { auditTimeline } from './timeline.ts'
 import type { TokenCounter } from './tokens.ts'
 import { overallVerdict } from './verdicts.ts'
 
+const AUDIT_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/audit-report.schema.json'
+
 export function buildAuditReport(source: AuditSource, counter: TokenCounter): AuditReport {
   const log = readAuditedLog(source)
   const { rows, replacements, budget } = auditRows(log, counter)
   return {
+    $schema: AUDIT_REPORT_SCHEMA,
     reportVersion: 1,
     generator: { name: 'dsh-conformance', version: packageJson.version },
     log: log.info,

@@ -13,7 +13,7 @@ const DAMAGE_CODES = new Set(['JSONL_LINE_UNPARSABLE', 'JSONL_ROW_INVALID', 'JSO
 function tornTailEvidence(log: AuditedLog): AuditEvidence {
   const torn = log.tornTail
   if (torn === null) return evidence('pass', 'no torn tail: every byte of the artifact belongs to a committed record', { requirements: ['JSONL-12'] })
-  return evidence('warn', tornTailAdvice(torn, log.info.encoding), { requirements: ['JSONL-11', 'JSONL-12', 'JSONL-15'] })
+  return evidence('warn', tornTailAdvice(torn, log.info.encoding, log.extent), { requirements: ['JSONL-11', 'JSONL-12', 'JSONL-15'] })
 }
 
 function rejectionEvidence(log: AuditedLog): AuditEvidence {

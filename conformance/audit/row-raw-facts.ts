@@ -5,7 +5,7 @@ import { vocabularyNamed } from '../../reference/unknown-types.ts'
 import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
 import { citedSeqs, seqList, type AuditedLog, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
-import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
+import { capped, evidence, row, violationsOfRow } from './verdicts.ts'
 import { isSurfaceRuleCode } from './row-surface.ts'
 
 const REPLACEMENTS_LISTED = 10
@@ -68,9 +68,9 @@ function vocabularyEvidence(log: AuditedLog, loaded: LoadedLog): AuditEvidence {
 }
 
 function relationEvidence(loaded: LoadedLog): AuditEvidence[] {
-  const faults = loaded.violations.filter(violation => rowOfViolation(violation.code, loaded.events[violation.seq]?.type ?? '') === 'raw-facts')
+  const faults = violationsOfRow(loaded, 'raw-facts')
   if (faults.length === 0) return [evidence('pass', 'turn and step boundaries keep their relations: no boundary event is missing or out of place', { requirements: ['TURN-4', 'TURN-6', 'TURN-7', 'TURN-8'] })]
-  return capped(faults.map(violation => evidence('fail', `${violation.code} at seq ${violation.seq} (${loaded.events[violation.seq]?.type ?? '?'}): a turn or step boundary is missing or out of place`, { seq: violation.seq, requirements: ['PROC-7'] })))
+  return capped(faults.map(({ code, seq, type, requirements }) => evidence('fail', `${code} at seq ${seq} (${type}): a turn or step boundary is missing or out of place`, { seq, requirements })))
 }
 
 export function rawFactsRow(log: AuditedLog): AuditRow {
@@ -86,8 +86,10 @@ export function rawFactsRow(log: AuditedLog): AuditRow {
     // it decoded is then not byte for byte what was stored.
     ...log.byteNotices.map(notice => evidence('warn', `${notice}: the stored bytes are not as a writer writes them`, { requirements: ['JSONL-8', 'JSONL-9'] })),
   ]
+  // A torn tail is not part of the log (JSONL-11): the row speaks of the committed events.
+  const committed = log.tornTail === null ? '' : ' of the committed log (a torn tail is dropped: see Persistence)'
   return row('raw-facts', items, verdict => (verdict === 'pass'
-    ? 'Every raw event is present, in order, with valid provenance; no unknown required event was skipped.'
-    : verdict === 'warn' ? 'The events are intact, but the stored bytes are not as a writer writes them (see the warnings).'
+    ? `Every raw event${committed} is present, in order, with valid provenance; no unknown required event was skipped.`
+    : verdict === 'warn' ? 'Every event is present, but the stored bytes are not as a writer writes them, and what was read from them may differ (see the warnings).'
       : 'Turn or step boundary events are missing or out of place.'))
 }

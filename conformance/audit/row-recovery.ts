@@ -6,8 +6,8 @@ import type { BracketReport } from '../../reference/compaction.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditEvidence, AuditModelFailure, AuditRow } from '../../generated/types/index.ts'
 import { dataOf, messageOfEvent, recordAt, stringAt, type LoadedLog } from './log.ts'
-import { capped, evidence, row, rowOfViolation } from './verdicts.ts'
-import { shortened } from '../wording.ts'
+import { capped, evidence, row, violationsOfRow } from './verdicts.ts'
+import { plural, reportMessage } from '../wording.ts'
 
 /** Which failure classes of the compaction API can leave each outcome (chapter 13, informative table). */
 const CLASSES_BY_OUTCOME: Record<BracketReport['outcome'], string> = {
@@ -116,10 +116,10 @@ function interruptedEvidence(loaded: LoadedLog): AuditEvidence[] {
   }
   const unrepairable = loaded.repairRejection
   if (unrepairable !== undefined) {
-    const where = `${unrepairable.code} at seq ${String(unrepairable.seq)}: ${shortened(unrepairable.message)}`
+    const where = `${unrepairable.code} at seq ${String(unrepairable.seq)}: ${reportMessage(unrepairable.message)}`
     items.push(evidence('fail', `the open tail turn cannot be repaired, since its closers would not load (${where})`, { seq: unrepairable.seq, requirements: ['REPAIR-13'] }))
   } else if (loaded.closers.length > 0) {
-    items.push(evidence('info', `the open tail turn would be closed by ${loaded.closers.length} repair closers (${loaded.closers.map(closer => closer.type).join(', ')})`, { requirements: ['REPAIR-5'] }))
+    items.push(evidence('info', `the open tail turn would be closed by ${plural(loaded.closers.length, 'repair closer')} (${loaded.closers.map(closer => closer.type).join(', ')})`, { requirements: ['REPAIR-5'] }))
     for (const closer of loaded.closers) {
       const item = closerEvidence(closer, true)
       if (item !== undefined) items.push(item)
@@ -129,9 +129,8 @@ function interruptedEvidence(loaded: LoadedLog): AuditEvidence[] {
 }
 
 function relationEvidence(loaded: LoadedLog): AuditEvidence[] {
-  return capped(loaded.violations
-    .filter(violation => rowOfViolation(violation.code, loaded.events[violation.seq]?.type ?? '') === 'failure-recovery')
-    .map(violation => evidence('fail', `${violation.code} at seq ${violation.seq}: the compaction bracket relations are broken`, { seq: violation.seq, requirements: ['COMP-11'] })))
+  return capped(violationsOfRow(loaded, 'failure-recovery')
+    .map(({ code, seq, requirements }) => evidence('fail', `${code} at seq ${seq}: the compaction bracket relations are broken`, { seq, requirements })))
 }
 
 export function failureRecoveryRow(loaded: LoadedLog): AuditRow {

@@ -10,7 +10,7 @@ import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditEvidence, AuditRejection, AuditRow } from '../../generated/types/index.ts'
 import { dataOf, isReplace, messageOfEvent, recordAt, stringAt, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
-import { capped, evidence, refusalRow, row, rowOfViolation } from './verdicts.ts'
+import { capped, evidence, refusalRow, row, violationsOfRow } from './verdicts.ts'
 
 const CALLS_LISTED = 12
 
@@ -78,9 +78,9 @@ function describeCall(call: ModelCall): string {
 }
 
 function requestRelationEvidence(loaded: LoadedLog): AuditEvidence[] {
-  return capped(loaded.violations
-    .filter(violation => rowOfViolation(violation.code, loaded.events[violation.seq]?.type ?? '') === 'request-rebuild')
-    .map(violation => evidence('fail', `${loaded.events[violation.seq]?.type} at seq ${violation.seq} lies outside any turn (${violation.code})`, { seq: violation.seq, requirements: ['TURN-9', 'HDR-9'] })))
+  // HDR-9 beside the broken rule: a request header outside any turn is in force for no call.
+  return capped(violationsOfRow(loaded, 'request-rebuild')
+    .map(({ code, seq, type, requirements }) => evidence('fail', `${type} at seq ${seq} lies outside any turn (${code})`, { seq, requirements: [...requirements, 'HDR-9'] })))
 }
 
 /** Whether load refused the log for a request header's durable shape (HDR-2), a rule of this row. */

@@ -8,7 +8,7 @@ import type { AuditEvidence, AuditRejection, AuditRow } from '../../generated/ty
 import { dataOf, messageOfEvent, recordAt, seqList, stringAt, toolCallIds, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
 import { claimFor } from './replacements.ts'
-import { capped, evidence, refusalRow, row, rowOfViolation } from './verdicts.ts'
+import { capped, evidence, refusalRow, row, violationsOfRow } from './verdicts.ts'
 
 const REPLACEMENTS_LISTED = 10
 
@@ -114,9 +114,8 @@ function pairingEvidence(loaded: LoadedLog): AuditEvidence[] {
 }
 
 function relationEvidence(loaded: LoadedLog): AuditEvidence[] {
-  return capped(loaded.violations
-    .filter(violation => rowOfViolation(violation.code, loaded.events[violation.seq]?.type ?? '') === 'surface-legality')
-    .map(violation => evidence('fail', `${violation.code} at seq ${violation.seq}: ${violation.code === 'TOOL_RESULT_ORPHAN' ? 'a result answers no pending call' : 'a replace names another range than the claim right before it'}`, { seq: violation.seq, requirements: violation.code === 'TOOL_RESULT_ORPHAN' ? ['PAIR-2'] : ['COMP-10'] })))
+  return capped(violationsOfRow(loaded, 'surface-legality')
+    .map(({ code, seq, requirements }) => evidence('fail', `${code} at seq ${seq}: ${code === 'TOOL_RESULT_ORPHAN' ? 'a result answers no pending call' : 'a replace names another range than the claim right before it'}`, { seq, requirements })))
 }
 
 export function surfaceLegalityRow(loaded: LoadedLog): AuditRow {

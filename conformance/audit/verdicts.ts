@@ -1,6 +1,9 @@
 // The plain data every row is made of, the row definitions taken from spec/acceptance.md, and the
 // rule that turns a row's evidence into its verdict.
 import type { AuditEvidence, AuditEvidenceMark, AuditRejection, AuditRow, AuditVerdict } from '../../generated/types/index.ts'
+import { isRecord } from '../../reference/lossless-json.ts'
+import { RequirementIndex } from '../check/requirements.ts'
+import type { LoadedLog } from './log.ts'
 
 export type RowId = AuditRow['id']
 
@@ -112,9 +115,33 @@ export function notEvaluated(id: RowId, reason: string): AuditRow {
 }
 
 /** The row a relation violation (PROC-7) belongs to, by its code and the type of the vetoed event. */
-export function rowOfViolation(code: string, eventType: string): RowId {
+function rowOfViolation(code: string, eventType: string): RowId {
   if (code === 'TOOL_RESULT_ORPHAN' || code === 'COMPACTION_CLAIM_MISMATCH') return 'surface-legality'
   if (code.startsWith('COMPACTION_')) return 'failure-recovery'
   if (code === 'TURN_NOT_OPEN' && eventType.startsWith('request/')) return 'request-rebuild'
   return 'raw-facts'
+}
+
+export interface RowViolation {
+  code: string
+  seq: number
+  /** The vetoed event's type. */
+  type: string
+  /** The rule it breaks, as `check` names it; empty when no rule names the code. */
+  requirements: string[]
+}
+
+let requirementIndex: RequirementIndex | undefined
+
+/** The relation violations that belong to row `id`, each with the rule it breaks, the one `check` cites. */
+export function violationsOfRow(loaded: LoadedLog, id: RowId): RowViolation[] {
+  requirementIndex ??= new RequirementIndex()
+  const index = requirementIndex
+  return loaded.violations.flatMap(({ code, seq }) => {
+    const event = loaded.events[seq]
+    const type = event?.type ?? '?'
+    if (rowOfViolation(code, type) !== id) return []
+    const requirement = index.ofViolation({ code, eventType: type, replaces: isRecord(event?.surfaceOp) })
+    return [{ code, seq, type, requirements: requirement === undefined ? [] : [requirement] }]
+  })
 }

@@ -8,7 +8,7 @@ import type { ErrorCode, RejectionError } from '../../reference/result.ts'
 import { RecordScanner } from './record-scan.ts'
 import { StreamingLoad, type LoadOutcome } from './streaming-load.ts'
 import { MessageIdRecorder, type RecallIds } from './message-ids.ts'
-import { errorMessage } from '../wording.ts'
+import { errorMessage, type ArtifactExtent } from '../wording.ts'
 
 export interface CheckSettings {
   vocabulary: string
@@ -50,6 +50,8 @@ export interface ArtifactOutcome {
   limit: LimitFault | undefined
   header: JsonRecord | undefined
   tornTail: TornTail | null
+  /** How far the artifact runs, given with a torn tail: what the tail drops. */
+  extent: ArtifactExtent | undefined
   load: LoadOutcome | undefined
   facts: ByteFacts
 }
@@ -58,6 +60,14 @@ function noted(fact: LineFact | undefined, line: number): LineFact {
   if (fact === undefined) return { first: line, count: 1 }
   fact.count += 1
   return fact
+}
+
+const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
+
+/** For a header line refused as raw JSONL: a hint when its bytes are zstd's, read as raw. */
+export function zstdMagicHint(bytes: Uint8Array): string {
+  const start = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(ZSTD_MAGIC.length, bytes.length))
+  return start.equals(ZSTD_MAGIC) ? ' (its bytes start with the zstd magic number: a log is read as zstd when its name ends in .zstd or .zst, from a regular file, not a pipe)' : ''
 }
 
 export class ArtifactCheck {
@@ -100,9 +110,9 @@ export class ArtifactCheck {
   }
 
   /** A complete zstd frame that does not decompress; it outranks a bad line met inside it. */
-  rejectFrame(start: number, firstLine: number): void {
+  rejectFrame(start: number, firstLine: number, why: string): void {
     if (this.limit !== undefined) return
-    this.decodeError = { code: 'JSONL_FRAME_INVALID', message: `the frame at byte ${start}, whose content starts on line ${firstLine}, does not decompress` }
+    this.decodeError = { code: 'JSONL_FRAME_INVALID', message: `the frame at byte ${start}, whose content starts on line ${firstLine}, does not decompress: ${why}` }
     this.contextLine = firstLine
   }
 
@@ -119,7 +129,7 @@ export class ArtifactCheck {
     this.noteBytes(bytes, 1)
     if (this.settings.factsOnly === true) return
     const decoded = decodeHeaderLine(bytes)
-    if (!decoded.ok) return void (this.decodeError = decoded.error)
+    if (!decoded.ok) return void (this.decodeError = { ...decoded.error, message: `${decoded.error.message}${zstdMagicHint(bytes)}` })
     this.header = decoded.value
     const header = decoded.value
     if ('idsBefore' in this.target) {
@@ -151,7 +161,7 @@ export class ArtifactCheck {
     }
   }
 
-  outcome(tornTail: TornTail | null): ArtifactOutcome {
+  outcome(tornTail: TornTail | null, extent?: ArtifactExtent): ArtifactOutcome {
     const done = this.finished
     return {
       decodeError: this.decodeError,
@@ -159,6 +169,7 @@ export class ArtifactCheck {
       limit: this.limit,
       header: this.header,
       tornTail: done ? null : tornTail,
+      extent,
       load: done || this.load === undefined ? undefined : this.load.finish(),
       facts: this.facts,
     }

@@ -3,14 +3,15 @@
 // line, seq, requirement and code it concerns.
 import { closeSync, fstatSync, openSync } from 'node:fs'
 import type { TornTail } from '../../reference/jsonl.ts'
+import { V0_PINNED_TYPES, V0_RC8_TYPES } from '../../reference/vocabulary.ts'
 import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type LimitFault } from './artifact.ts'
 import type { RecallIds } from './message-ids.ts'
 import { ByteSource } from './byte-source.ts'
-import { checkRawArtifact } from './raw-reader.ts'
+import { checkRawArtifact, fileChunks, memoryChunks } from './raw-reader.ts'
 import { checkZstdArtifact } from './zstd-reader.ts'
 import type { RequirementIndex, Stage } from './requirements.ts'
 import { pathBindingFault } from './path-binding.ts'
-import { errorMessage, shortened, tornTailAdvice } from '../wording.ts'
+import { errorMessage, reportMessage, tornTailAdvice, type ArtifactExtent } from '../wording.ts'
 
 export type Encoding = 'raw' | 'zstd'
 
@@ -54,7 +55,7 @@ function readArtifact(file: string, encoding: Encoding, begin: (regularFile: boo
   try {
     const stats = fstatSync(fd)
     const artifact = begin(stats.isFile())
-    if (encoding === 'raw') return { artifact, outcome: checkRawArtifact(fd, artifact) }
+    if (encoding === 'raw') return { artifact, outcome: checkRawArtifact(fileChunks(fd), artifact) }
     // A pipe has no size and cannot be read twice; zstd's structure scan comes before any decoding (JSONL-14 step 1).
     if (!stats.isFile()) throw new UnreadableFile('a zstd log is read at positions, so it must be a regular file, not a pipe or a device: write it to a file first')
     return { artifact, outcome: checkZstdArtifact(new ByteSource(fd, stats.size), artifact) }
@@ -109,17 +110,27 @@ function factNotices(facts: ByteFacts): Diagnostic[] {
   return notices
 }
 
-function tornTailNotice(tornTail: TornTail, encoding: Encoding): Diagnostic {
+function tornTailNotice(tornTail: TornTail, encoding: Encoding, extent: ArtifactExtent | undefined): Diagnostic {
   return {
     severity: 'notice',
     code: 'TORN_TAIL',
     requirement: encoding === 'zstd' ? 'JSONL-15' : 'JSONL-12',
     line: tornTail.line,
-    message: `recoverable ${tornTailAdvice(tornTail, encoding)}`,
+    message: `recoverable ${tornTailAdvice(tornTail, encoding, extent)}`,
   }
 }
 
-function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIndex): Diagnostic[] {
+/** The types the rc8 builds write that the pinned vocabulary lacks. */
+const RC8_ONLY_TYPES = [...V0_RC8_TYPES].filter(type => !V0_PINNED_TYPES.has(type))
+
+/** For a log refused for an unknown event type that the rc8 vocabulary knows: how to read it. */
+export function vocabularyHint(code: string, message: string, vocabulary: string): string {
+  if (code !== 'FORMAT_UNKNOWN_EVENT_TYPE' || vocabulary === 'v0-rc8') return ''
+  const known = RC8_ONLY_TYPES.find(type => message.includes(JSON.stringify(type)))
+  return known === undefined ? '' : ` (the rc8 builds write ${known}: --vocabulary v0-rc8 reads their logs)`
+}
+
+function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIndex, vocabulary: string): Diagnostic[] {
   const at = (stage: Stage, code: string): { requirement?: string } => {
     const requirement = requirements.of(stage, code)
     return requirement === undefined ? {} : { requirement }
@@ -139,7 +150,8 @@ function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIn
   const fault = artifact.load?.fault
   if (fault !== undefined) {
     const requirement = requirements.ofLoadFault(fault)
-    return [{ severity: 'error', code: fault.code, ...(requirement === undefined ? {} : { requirement }), ...position(fault.line, fault.seq), message: fault.message }]
+    const message = `${fault.message}${vocabularyHint(fault.code, fault.message, vocabulary)}`
+    return [{ severity: 'error', code: fault.code, ...(requirement === undefined ? {} : { requirement }), ...position(fault.line, fault.seq), message }]
   }
   return (artifact.load?.violations ?? []).map(violation => {
     const requirement = requirements.ofViolation(violation)
@@ -157,11 +169,11 @@ function pathBinding(file: string, encoding: Encoding, artifact: ArtifactOutcome
   return message === undefined ? undefined : { severity: 'error', code: 'HEADER_ID_MISMATCH', requirement: 'JSONL-3', message }
 }
 
-function report(file: string, encoding: Encoding, artifact: ArtifactOutcome, requirements: RequirementIndex): FileReport {
+function report(file: string, encoding: Encoding, artifact: ArtifactOutcome, settings: CheckSettings, requirements: RequirementIndex): FileReport {
   const binding = pathBinding(file, encoding, artifact)
   const outcome: Outcome = binding === undefined ? outcomeOf(artifact) : { verdict: 'rejected', operation: 'open', code: binding.code }
-  const diagnostics = [...(binding === undefined ? [] : [binding]), ...errorDiagnostics(artifact, requirements), ...factNotices(artifact.facts)]
-  if (artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined) diagnostics.push(tornTailNotice(artifact.tornTail, encoding))
+  const diagnostics = [...(binding === undefined ? [] : [binding]), ...errorDiagnostics(artifact, requirements, settings.vocabulary), ...factNotices(artifact.facts)]
+  if (artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined) diagnostics.push(tornTailNotice(artifact.tornTail, encoding, artifact.extent))
   const status = outcome.verdict === 'unchecked' ? 'unchecked'
     : outcome.verdict === 'rejected' || outcome.relations.length > 0 ? 'invalid' : 'valid'
   return { file, encoding, status, outcome, diagnostics }
@@ -181,7 +193,7 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
     const message = errorMessage(error)
     return unchecked(file, encoding, io ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR', io ? `cannot read: ${message}` : `the checker failed: ${message}`)
   }
-  return withShortMessages(report(file, encoding, artifact, requirements))
+  return withShortMessages(report(file, encoding, artifact, settings, requirements))
 }
 
 /**
@@ -189,12 +201,19 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
  * every complete line and checks nothing else: for a caller that loads the log its own way (audit).
  */
 export function byteNotices(file: string, maxLineBytes: number): Diagnostic[] {
-  const encoding = encodingOf(file)
-  const begin = (): ArtifactCheck => new ArtifactCheck({ vocabulary: '', maxLineBytes, factsOnly: true })
-  return factNotices(readArtifact(file, encoding, begin).outcome.facts)
+  return factNotices(readArtifact(file, encodingOf(file), () => factsCheck(maxLineBytes)).outcome.facts)
+}
+
+/** `byteNotices` of a raw log already in memory (one read from a pipe, which cannot be read twice). */
+export function rawByteNotices(bytes: Uint8Array, maxLineBytes: number): Diagnostic[] {
+  return factNotices(checkRawArtifact(memoryChunks(bytes), factsCheck(maxLineBytes)).facts)
+}
+
+function factsCheck(maxLineBytes: number): ArtifactCheck {
+  return new ArtifactCheck({ vocabulary: '', maxLineBytes, factsOnly: true })
 }
 
 /** A message may quote a value of the log at any length; the report shows its start. */
 function withShortMessages(fileReport: FileReport): FileReport {
-  return { ...fileReport, diagnostics: fileReport.diagnostics.map(diagnostic => ({ ...diagnostic, message: shortened(diagnostic.message) })) }
+  return { ...fileReport, diagnostics: fileReport.diagnostics.map(diagnostic => ({ ...diagnostic, message: reportMessage(diagnostic.message) })) }
 }

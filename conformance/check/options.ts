@@ -49,6 +49,7 @@ function apply(options: CheckOptions, option: string, value: string): string | u
 /** The options of `check`, or what is wrong with them. `--option=value` is the same as `--option value`. */
 export function parseCheckOptions(args: readonly string[]): CheckOptions | { error: string } {
   const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES }
+  const given = new Set<string>()
   for (let index = 0; index < args.length; index++) {
     const argument = args[index] as string
     if (argument === '-') {
@@ -64,6 +65,9 @@ export function parseCheckOptions(args: readonly string[]): CheckOptions | { err
     const joined = argument.includes('=')
     const option = joined ? argument.slice(0, argument.indexOf('=')) : argument
     if (!VALUED.includes(option)) return { error: `unknown option ${option}${guessedOption(option, VALUED)}` }
+    // Each takes one value: a second is a mistake, not a change of mind.
+    if (given.has(option)) return { error: `${option} is given twice` }
+    given.add(option)
     const value = joined ? argument.slice(option.length + 1) : args[++index]
     if (value === undefined) return { error: `${option} needs a value` }
     const problem = apply(options, option, value)

@@ -9,6 +9,9 @@ import type { JsonRecord } from '../../reference/lossless-json.ts'
 
 const ARTIFACT_NAMES = { raw: 'session.jsonl', zstd: 'session.jsonl.zstd' }
 
+/** The way out for a log copied out of its place, for people. */
+const LONE_COPY = ' (a copy taken out of the layout is read as a lone artifact once it has another name, or through a pipe)'
+
 function sameFile(first: string, second: string): boolean {
   if (!existsSync(second)) return false
   const [a, b] = [statSync(first), statSync(second)]
@@ -21,9 +24,9 @@ export function pathBindingFault(file: string, encoding: 'raw' | 'zstd', header:
   const resolved = path.resolve(file)
   const place = resolved.split(path.sep).slice(-3).join('/')
   const derived = reference.artifactPath({ sessionId: header['id'], cwd: header['cwd'], encoding })
-  if (!derived.ok) return `the header's id or cwd is empty or not a string, so no artifact path derives from it; the file is at …/${place}`
+  if (!derived.ok) return `the header's id or cwd is empty or not a string, so no artifact path derives from it; the file is at …/${place}${LONE_COPY}`
   if (derived.value.path === place) return undefined
   const root = path.dirname(path.dirname(path.dirname(resolved)))
   if (sameFile(resolved, path.join(root, ...derived.value.path.split('/')))) return undefined
-  return `the header's id and cwd place this session at <root>/${derived.value.path}, but the file is at …/${place}`
+  return `the header's id and cwd place this session at <root>/${derived.value.path}, but the file is at …/${place}${LONE_COPY}`
 }

@@ -9,8 +9,28 @@ import { LineSplitter } from './lines.ts'
 
 const CHUNK_BYTES = 1 << 20
 
-/** Reads the file at `fd` from where it stands (its start, once opened) into `artifact`. */
-export function checkRawArtifact(fd: number, artifact: ArtifactCheck): ArtifactOutcome {
+/** Fills `into` with the next bytes of the log; how many it wrote, 0 at the end. */
+export type ChunkReader = (into: Buffer) => number
+
+/** The bytes of the file at `fd` from where it stands (its start, once opened). */
+export function fileChunks(fd: number): ChunkReader {
+  // Sequential reads (no position): the scan goes front to back, and a pipe (/dev/stdin) can be read too.
+  return into => readSync(fd, into, 0, into.length, null)
+}
+
+/** The bytes of a log already in memory. */
+export function memoryChunks(bytes: Uint8Array): ChunkReader {
+  let at = 0
+  return into => {
+    const length = Math.min(into.length, bytes.length - at)
+    into.set(bytes.subarray(at, at + length))
+    at += length
+    return length
+  }
+}
+
+/** Reads the log's bytes into `artifact`. */
+export function checkRawArtifact(readChunk: ChunkReader, artifact: ArtifactCheck): ArtifactOutcome {
   let headerSeen = false
   const splitter: LineSplitter = new LineSplitter({
     line(bytes, number, start, end) {
@@ -26,9 +46,9 @@ export function checkRawArtifact(fd: number, artifact: ArtifactCheck): ArtifactO
     },
   }, artifact.settings.maxLineBytes)
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
-  for (let at = 0; !splitter.isStopped;) {
-    // Sequential reads (no position): the scan goes front to back, and a pipe (/dev/stdin) can be read too.
-    const read = readSync(fd, chunk, 0, CHUNK_BYTES, null)
+  let at = 0
+  while (!splitter.isStopped) {
+    const read = readChunk(chunk)
     if (read === 0) break
     const bytes = chunk.subarray(0, read)
     // A well-formed chunk holds only whole sequences, so lines made of well-formed chunks are too.
@@ -42,5 +62,7 @@ export function checkRawArtifact(fd: number, artifact: ArtifactCheck): ArtifactO
   const unterminated: TornTail | null = scan !== undefined && splitter.tailLength > 0
     ? { line: splitter.number, offset: scan.committed, reason: 'unterminated' }
     : null
-  return artifact.outcome(scan?.defect ?? unterminated)
+  // The last line is the one the splitter would number next, less one when every line ended.
+  const lastLine = splitter.tailLength > 0 ? splitter.number : splitter.number - 1
+  return artifact.outcome(scan?.defect ?? unterminated, { bytes: at, lastLine })
 }

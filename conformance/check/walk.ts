@@ -2,7 +2,7 @@
 // folder is followed, since storage roots are often linked onto other volumes, but a folder is walked
 // once, so a link cycle ends) for the names a session log can have.
 import { readdirSync, realpathSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { errorMessage } from '../wording.ts'
 
 const ARTIFACT_NAME = /\.jsonl(\.zstd?)?$/
@@ -36,7 +36,31 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** Every artifact under `paths`, in order; a path that does not exist or holds no artifact is reported. */
+/** The file a path names, links followed, so that one file named twice is checked once. */
+function fileIdentity(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return resolve(path)
+  }
+}
+
+/** Each file once, where it was first named. */
+function withoutRepeats(found: readonly Found[]): Found[] {
+  const seen = new Set<string>()
+  return found.filter(item => {
+    if (item.kind !== 'file') return true
+    const identity = fileIdentity(item.path)
+    if (seen.has(identity)) return false
+    seen.add(identity)
+    return true
+  })
+}
+
+/**
+ * Every artifact under `paths`, in order, each file once (a file inside a folder also named is not
+ * checked twice); a path that does not exist or holds no artifact is reported.
+ */
 export function findArtifacts(paths: readonly string[]): Found[] {
   const found: Found[] = []
   for (const path of paths) {
@@ -55,5 +79,5 @@ export function findArtifacts(paths: readonly string[]): Found[] {
     walk(path, found, new Set())
     if (found.length === before) found.push({ kind: 'missing', path, message: `no *.jsonl, *.jsonl.zstd or *.jsonl.zst file under ${path}` })
   }
-  return found
+  return withoutRepeats(found)
 }

@@ -83,11 +83,12 @@ function storedChecksum(source: ByteSource, frame: FrameLayout): number {
 }
 
 /**
- * A complete frame: its content goes to `onContent` as it is decoded; true when the whole frame
- * decompressed and its size and checksum hold. Callers check the window against their limit first.
+ * Decompresses a complete frame, its content going to `onContent` as it is decoded; says why the frame
+ * does not decompress, or undefined when it does and its size and checksum hold. Callers check the
+ * window against their limit first.
  */
-export function inflateFrame(source: ByteSource, frame: FrameLayout, onContent: ContentHandler): boolean {
-  if (frame.dictionary) return false
+export function inflateFrame(source: ByteSource, frame: FrameLayout, onContent: ContentHandler): string | undefined {
+  if (frame.dictionary) return 'it names a dictionary, which the layout never uses'
   const hash = new Xxh64()
   let size = 0
   const decoded = decodeBlocks(source, frame, frame.end, (chunk) => {
@@ -95,9 +96,10 @@ export function inflateFrame(source: ByteSource, frame: FrameLayout, onContent: 
     size += chunk.length
     onContent(chunk)
   })
-  if (!decoded) return false
-  if (frame.contentSize !== undefined && frame.contentSize !== size) return false
-  return !frame.checksum || hash.frameChecksum() === storedChecksum(source, frame)
+  if (!decoded) return 'a block of it does not decode'
+  if (frame.contentSize !== undefined && frame.contentSize !== size) return `its content is ${size} bytes, where its header gives ${frame.contentSize}`
+  if (frame.checksum && hash.frameChecksum() !== storedChecksum(source, frame)) return 'its content does not match its checksum'
+  return undefined
 }
 
 /**

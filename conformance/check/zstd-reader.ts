@@ -44,7 +44,7 @@ function checkHeaderFrame(source: ByteSource, frame: FrameLayout, artifact: Arti
     length += chunk.length
     last = chunk[chunk.length - 1] as number
   }
-  const inflated = inflateFrame(source, frame, collect)
+  const inflated = inflateFrame(source, frame, collect) === undefined
   if (!inflated || feeds !== 1 || last !== LINE_FEED) {
     artifact.contextLine = 1
     // `zstd session.jsonl` writes the whole log as one frame, the likeliest way to end here.
@@ -79,7 +79,8 @@ function checkCompleteFrames(source: ByteSource, first: FrameLayout, frames: num
     const frame = read.frame
     if (!withinWindowLimit(artifact, frame, settings)) break
     const firstLine = splitter.number
-    if (!inflateFrame(source, frame, chunk => splitter.push(chunk))) artifact.rejectFrame(frame.start, firstLine)
+    const fault = inflateFrame(source, frame, chunk => splitter.push(chunk))
+    if (fault !== undefined) artifact.rejectFrame(frame.start, firstLine, fault)
     start = frame.end
   }
   if (!artifact.finished && splitter.tailLength > 0) {
@@ -116,5 +117,5 @@ export function checkZstdArtifact(source: ByteSource, artifact: ArtifactCheck): 
   const torn = scanned.torn
   if (torn === undefined || artifact.finished) return artifact.outcome(null)
   checkTornFrame(source, torn, firstTornLine, artifact, settings)
-  return artifact.outcome({ line: firstTornLine, offset: torn.start, reason: 'unterminated' })
+  return artifact.outcome({ line: firstTornLine, offset: torn.start, reason: 'unterminated' }, { bytes: source.size })
 }

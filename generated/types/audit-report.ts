@@ -5,6 +5,10 @@
  */
 export interface AuditReport {
   /**
+   * The $id of this schema, so that editors and validators find it.
+   */
+  $schema: "https://dsh-session-conformance.dev/schemas/v0/audit-report.schema.json";
+  /**
    * The version of this report shape.
    */
   reportVersion: 1;

@@ -106,6 +106,9 @@ export interface CheckDiagnostic {
    * The requirement ID of spec/ the finding concerns, when there is one.
    */
   requirement?: string;
+  /**
+   * The line of the file the finding concerns. A zstd frame fault, which the spec reports without a line (the outcome carries none), is placed at the line its frame's content starts on.
+   */
   line?: number;
   seq?: number;
   message: string;

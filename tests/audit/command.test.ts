@@ -1,14 +1,17 @@
 // `dsh-conformance audit`: its options, and one run per output format over hand-built logs, with the
 // exit status that says whether a row failed.
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { audit, parseAuditOptions } from '../../conformance/audit/command.ts'
 import { reference } from '../../reference/index.ts'
 import type { AuditReport } from '../../generated/types/index.ts'
 import { event } from '../reference/helpers.ts'
 import { artifact, goodTurn } from './logs.ts'
+import { runCliHere } from '../support/cli.ts'
 
 const ROW_TITLES = ['Raw-fact integrity', 'Surface legality', 'Constraint preservation', 'Request rebuild', 'Persistence', 'Failure recovery', 'Budget']
 
@@ -47,6 +50,7 @@ describe('audit options', () => {
     expect(parseAuditOptions(['a', '--vocabulary', 'v9'])).toEqual({ error: '--vocabulary must be v0-pinned or v0-rc8, not v9' })
     expect(parseAuditOptions(['a', '--color', 'yes'])).toEqual({ error: 'unknown option --color' })
     expect(parseAuditOptions(['a', '-f', 'json'])).toEqual({ error: 'unknown option -f' })
+    expect(parseAuditOptions(['a', '--tokenizer', 'auto', '--tokenizer', 'estimate'])).toEqual({ error: '--tokenizer is given twice' })
     expect(parseAuditOptions(['dir/a.jsonl', '--out', './dir/../dir/a.jsonl'])).toEqual({ error: '--out ./dir/../dir/a.jsonl would overwrite the log it audits' })
   })
 
@@ -69,7 +73,10 @@ describe('audit runs', () => {
     const { directory, log } = logFile(artifact([...goodTurn(), event('compaction/start', 12, { compactionId: 'k', turn: null })]))
     const out = path.join(directory, 'report.json')
     expect(await audit([log, '--out', out, '--tokenizer', 'estimate'])).toBe(1)
-    const report = JSON.parse(readFileSync(out, 'utf8')) as { overall: string; rows: { id: string; verdict: string }[] }
+    const report = JSON.parse(readFileSync(out, 'utf8')) as { $schema: string; overall: string; rows: { id: string; verdict: string }[] }
+    // It names its schema by the schema's $id, as check's report does.
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/audit-report.schema.json', import.meta.url), 'utf8')) as { $id: string }
+    expect(report.$schema).toBe(schema.$id)
     expect(report.overall).toBe('fail')
     expect(report.rows.find(row => row.id === 'failure-recovery')?.verdict).toBe('fail')
   })
@@ -108,6 +115,8 @@ describe('audit runs', () => {
     expect(await audit([log, '--out', out, '--tokenizer', 'estimate'])).toBe(0)
     const rawFacts = (JSON.parse(readFileSync(out, 'utf8')) as AuditReport).rows.find(row => row.id === 'raw-facts')!
     expect(rawFacts.verdict).toBe('warn')
+    // Not "intact": ill-formed UTF-8 is read as U+FFFD, so what was read may differ from what was meant.
+    expect(rawFacts.summary).toBe('Every event is present, but the stored bytes are not as a writer writes them, and what was read from them may differ (see the warnings).')
     expect(rawFacts.evidence.map(item => item.text).join('\n')).toContain('CARRIAGE_RETURN from line 1: ')
   })
 
@@ -125,5 +134,35 @@ describe('audit runs', () => {
 
   it('exits 2 when the log cannot be read', async () => {
     expect(await audit([path.join(tmpdir(), 'no-such-dir', 'session.jsonl'), '--tokenizer', 'estimate'])).toBe(2)
+  })
+
+  it('reads a raw log from a pipe (-, or /dev/stdin), its byte notices included', () => {
+    const crlf = new TextDecoder().decode(artifact(goodTurn())).replaceAll('\n', '\r\n')
+    const { log } = logFile(new TextEncoder().encode(crlf))
+    const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
+    // Through a shell pipe, which cannot be read twice: the notices come from the one read.
+    for (const stdin of ['-', '/dev/stdin']) {
+      const piped = spawnSync('sh', ['-c', `cat '${log}' | '${process.execPath}' '${bin}' audit ${stdin} --format json --tokenizer estimate`], { encoding: 'utf8' })
+      expect(piped.status, piped.stderr).toBe(0)
+      const report = JSON.parse(piped.stdout) as AuditReport
+      expect(report.log.file).toBe('/dev/stdin')
+      expect(report.rows.find(row => row.id === 'raw-facts')!.evidence.map(item => item.text).join('\n'), stdin).toContain('CARRIAGE_RETURN from line 1: ')
+    }
+  })
+
+  it('refuses a folder, saying that check takes folders', async () => {
+    const { directory } = logFile(artifact(goodTurn()))
+    const { stderr, code } = await runCliHere(['audit', directory, '--tokenizer', 'estimate'])
+    expect(code).toBe(2)
+    expect(stderr).toBe(`cannot audit ${directory}: it is a folder: audit reads one log file (check takes folders)\n`)
+  })
+
+  it('says so when a log read as raw holds zstd bytes', async () => {
+    const { directory, log } = logFile(artifact(goodTurn()))
+    const zstdBytes = Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), readFileSync(log)])
+    const { log: misnamed } = logFile(zstdBytes, 'log.jsonl')
+    const out = path.join(directory, 'report.json')
+    expect(await audit([misnamed, '--out', out, '--tokenizer', 'estimate'])).toBe(1)
+    expect((JSON.parse(readFileSync(out, 'utf8')) as AuditReport).log.rejection?.message).toMatch(/\(its bytes start with the zstd magic number: a log is read as zstd when its name ends in \.zstd or \.zst, from a regular file, not a pipe\)$/)
   })
 })

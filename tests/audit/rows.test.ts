@@ -133,10 +133,12 @@ describe('audit of hand-built logs', () => {
   })
 
   it('warns on persistence for a torn tail, and still evaluates the committed events', () => {
-    const report = auditOf(artifact(goodTurn(), '{"type":"turn/start","seq":12,"ti'))
+    const tail = '{"type":"turn/start","seq":12,"ti'
+    const report = auditOf(artifact(goodTurn(), tail))
     expect(rowOf(report, 'persistence').verdict).toBe('warn')
-    expect(texts(report, 'persistence', 'warn')).toMatch(/torn tail from line 14 \(byte \d+, unterminated\): dropped on read as uncommitted data/)
+    expect(texts(report, 'persistence', 'warn')).toMatch(new RegExp(`torn tail from line 14 \\(byte \\d+, unterminated\\): dropped on read as uncommitted data, 1 line \\(${tail.length} bytes\\) from there on`))
     expect(rowOf(report, 'raw-facts').verdict).toBe('pass')
+    expect(rowOf(report, 'raw-facts').summary).toContain('of the committed log (a torn tail is dropped: see Persistence)')
     expect(report.log.events).toBe(12)
   })
 
@@ -183,11 +185,11 @@ describe('audit of hand-built logs', () => {
     expect(texts(kept, 'raw-facts')).toContain('future/thing')
   })
 
-  it('shows the start of a rejection message that quotes a long value', () => {
+  it('shows the start of a long value a rejection message quotes, and the rest of the message', () => {
     const report = auditOf(artifact([...goodTurn(), event('x'.repeat(50_000), 12, {})]))
     expect(report.log.rejection?.code).toBe('FORMAT_UNKNOWN_EVENT_TYPE')
-    expect(report.log.rejection?.message).toMatch(/^event type "x+… \(\d+ more characters\)$/)
-    expect(report.log.rejection?.message.length).toBeLessThan(1100)
+    // The value's first 200 characters, then how many it has beyond them: 50,000 - 200.
+    expect(report.log.rejection?.message).toMatch(/^event type "x{200}…" \(49800 more characters\) is unknown to this reader/)
     expectValid(report)
   })
 
@@ -199,6 +201,18 @@ describe('audit of hand-built logs', () => {
     expect(rowOf(report, 'failure-recovery').verdict).toBe('warn')
     expect(texts(report, 'failure-recovery', 'warn')).toContain('crash repair would answer call "c2" as TOOL_OUTCOME_UNKNOWN')
     expect(rowOf(report, 'surface-legality').verdict).toBe('warn')
+  })
+
+  it('points a log of the rc8 builds to --vocabulary v0-rc8, as check does', () => {
+    const report = auditOf(artifact([...goodTurn(), event('team/member', 12, {})]))
+    expect(report.log.rejection).toMatchObject({ operation: 'load', code: 'FORMAT_UNKNOWN_EVENT_TYPE', seq: 12 })
+    expect(report.log.rejection?.message).toMatch(/ \(the rc8 builds write team\/member: --vocabulary v0-rc8 reads their logs\)$/)
+  })
+
+  it('counts the closers of an open tail turn in the singular for one', () => {
+    // A turn with no step open needs only its turn/end (REPAIR-5).
+    const report = auditOf(artifact([...goodTurn(), turnStart(12, 2)]))
+    expect(texts(report, 'failure-recovery', 'info')).toContain('the open tail turn would be closed by 1 repair closer (turn/end)')
   })
 
   it('fails failure recovery, and does not crash, when the open tail turn cannot be repaired (a call id "")', () => {

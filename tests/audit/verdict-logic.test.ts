@@ -97,6 +97,8 @@ describe('the row a relation violation is filed under', () => {
     const report = audit([...goodTurn(), start(12, 'k2'), turnStart(13, 2), end(14, 'k2', { error: 'cancelled' })])
     expect(rowOf(report, 'failure-recovery').verdict).toBe('fail')
     expect(rowOf(report, 'failure-recovery').evidence.filter(item => item.mark === 'fail').map(item => item.seq)).toEqual([13])
+    // The rule the turn/start breaks, as check names it: COMP-8, not the compaction chapter at large.
+    expect(cited(report, 'failure-recovery', 'COMP-8', 13)).toEqual([expect.objectContaining({ mark: 'fail' })])
     expect(rowOf(report, 'raw-facts').verdict).toBe('pass')
     expect(rowOf(report, 'surface-legality').verdict).toBe('pass')
   })
@@ -109,6 +111,10 @@ describe('the row a relation violation is filed under', () => {
     const todo = audit([...goodTurn(), event('todo/write', 12, { todos: [] })])
     expect(rowOf(todo, 'raw-facts').verdict).toBe('fail')
     expect(rowOf(todo, 'raw-facts').evidence.filter(item => item.mark === 'fail').map(item => item.seq)).toEqual([12])
+    // todo/write is turn-scoped (TURN-9), the rule check cites for it too.
+    expect(cited(todo, 'raw-facts', 'TURN-9', 12)).toEqual([expect.objectContaining({ mark: 'fail' })])
+    const lateEnd = audit([...goodTurn(), turnEnd(12, 1)])
+    expect(cited(lateEnd, 'raw-facts', 'TURN-6', 12)).toEqual([expect.objectContaining({ mark: 'fail' })])
     expect(rowOf(todo, 'request-rebuild').verdict).toBe('pass')
     expect(rowOf(todo, 'failure-recovery').verdict).toBe('pass')
     expect(rowOf(todo, 'surface-legality').verdict).toBe('pass')

@@ -94,7 +94,11 @@ describe('truncated lines', () => {
     const { file, report } = checked('cut-tail.jsonl', text(lines))
     expectReference(report, text(lines))
     expect(report.outcome).toMatchObject({ verdict: 'accepted', events: 3, tornTail: { line: 5, reason: 'JSONL_LINE_UNPARSABLE' } })
-    expectNamed(file, only(report, 'notice', 'TORN_TAIL'), 5, 'JSONL-12')
+    const notice = only(report, 'notice', 'TORN_TAIL')
+    expectNamed(file, notice, 5, 'JSONL-12')
+    // What the tail drops: line 5 and every later line, the complete ones too, to the end of the file.
+    const dropped = Buffer.byteLength(text(lines.slice(4)))
+    expect(notice.message).toContain(`dropped on read as uncommitted data, ${lines.length - 4} lines (${dropped} bytes) from there on, complete later lines included`)
   })
 
   it('a cut line with a turn/end after it is corruption', () => {
@@ -257,14 +261,13 @@ describe('hostile values', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
   })
 
-  it('a message quoting a 2 MB event type shows its first 1,000 characters and counts the rest', () => {
+  it('a message quoting a 2 MB event type shows the value\'s first 200 characters, counts the rest, and says the rest of the message', () => {
     const lines = [...turnLines(), `{"type":"${'x'.repeat(2_000_000)}","seq":6,"time":6,"data":{}}`]
     const { file, report } = checked('long-type.jsonl', text(lines))
     expectReference(report, text(lines))
     const diagnostic = only(report, 'error', 'FORMAT_UNKNOWN_EVENT_TYPE')
     expectNamed(file, diagnostic, 8, 'UNK-3')
-    expect(diagnostic.message.length).toBeLessThan(1100)
-    expect(diagnostic.message).toMatch(/^event type "x+… \(\d{7} more characters\)$/)
+    expect(diagnostic.message).toMatch(/^event type "x{200}…" \(1999800 more characters\) is unknown to this reader/)
   })
 
   it('lines that are not objects: a seq gap, torn or committed', () => {
@@ -300,7 +303,25 @@ describe('zstd frames', () => {
     expect(report.outcome).toEqual({ verdict: 'rejected', operation: 'decodeJsonl', code: 'JSONL_FRAME_INVALID' })
     const error = only(report, 'error', 'JSONL_FRAME_INVALID')
     expectNamed(file, error, 2, 'JSONL-14')
-    expect(error.message).toContain(`the frame at byte ${second}, whose content starts on line 2, does not decompress`)
+    // The byte flipped is the last of the frame, its content checksum.
+    expect(error.message).toContain(`the frame at byte ${second}, whose content starts on line 2, does not decompress: its content does not match its checksum`)
+  })
+
+  it('an event type of the rc8 builds under the pinned vocabulary points to --vocabulary v0-rc8 (VOC-16)', () => {
+    const teamMember = '{"type":"team/member","seq":6,"time":6,"data":{}}'
+    const file = folder.write('rc8-team.jsonl', text([...turnLines(), teamMember]))
+    const pinned = only(check(file), 'error', 'FORMAT_UNKNOWN_EVENT_TYPE')
+    expect(pinned.message).toMatch(/ \(the rc8 builds write team\/member: --vocabulary v0-rc8 reads their logs\)$/)
+    // A type no vocabulary knows gets no such pointer.
+    const unknown = folder.write('acme.jsonl', text([...turnLines(), teamMember.replace('team/member', 'acme/thing')]))
+    expect(only(check(unknown), 'error', 'FORMAT_UNKNOWN_EVENT_TYPE').message).not.toContain('--vocabulary')
+  })
+
+  it('a zstd artifact under a raw name is read as raw, and the refusal says its bytes are zstd\'s', () => {
+    const artifact = zstdArtifact(turnLines(), [2])
+    const { report } = checked('misnamed.jsonl', artifact)
+    expectReference(report, artifact)
+    expect(only(report, 'error', 'JSONL_HEADER_INVALID').message).toMatch(/\(its bytes start with the zstd magic number: a log is read as zstd when its name ends in \.zstd or \.zst, from a regular file, not a pipe\)$/)
   })
 
   it('a torn final frame is recoverable; its complete lines are kept', () => {
@@ -313,6 +334,8 @@ describe('zstd frames', () => {
     expectNamed(file, notice, 5, 'JSONL-15')
     // Truncating alone would lose the lines the reader kept from the torn frame.
     expect(notice.message).toContain('its complete lines before the first damaged one, if any, are kept on read (JSONL-15 reads them as JSONL-11 does); a writer truncates the artifact to byte')
+    const tornFrameStart = report.outcome.verdict === 'accepted' ? report.outcome.tornTail?.offset : undefined
+    expect(notice.message).toContain(`, dropping its last ${torn.length - tornFrameStart!} bytes,`)
     expect(notice.message).toContain('and writes the events kept from that frame again, as a new frame, before it appends')
   })
 
@@ -425,6 +448,20 @@ describe('exit status', () => {
 })
 
 describe('walking folders', () => {
+  it('checks a file once, however often it is named: itself, in a folder also named, or through a link', () => {
+    const root = tempFolder()
+    try {
+      mkdirSync(`${root.dir}/once`)
+      const file = root.write('once/a.jsonl', text(sessionLines('s-1')))
+      symlinkSync(file, `${root.dir}/link.jsonl`)
+      const run = runChild([`${root.dir}/once`, file, `${root.dir}/link.jsonl`, `${root.dir}/once/../once/a.jsonl`, '--format', 'json'])
+      const reports = (JSON.parse(run.stdout) as { files: FileReport[] }).files
+      expect(reports.map(report => report.file)).toEqual([file])
+    } finally {
+      root.remove()
+    }
+  })
+
   it('follows a link to a folder, walks each folder once (a link cycle ends), and takes *.jsonl.zst', () => {
     const root = tempFolder()
     try {
@@ -504,6 +541,7 @@ describe('the storage layout (JSONL-3)', () => {
       expect(report.outcome, relative).toEqual({ verdict: 'rejected', operation: 'open', code: 'HEADER_ID_MISMATCH' })
       expect(report.diagnostics[0], relative).toMatchObject({ severity: 'error', code: 'HEADER_ID_MISMATCH', requirement: 'JSONL-3' })
       expect(report.diagnostics[0]?.message, relative).toContain('<root>/--workspace-project--/')
+      expect(report.diagnostics[0]?.message, relative).toMatch(/ \(a copy taken out of the layout is read as a lone artifact once it has another name, or through a pipe\)$/)
     }
   })
 
@@ -518,7 +556,7 @@ describe('the storage layout (JSONL-3)', () => {
     const header = '{"type":"session","version":0,"id":"s-null","createdAt":1,"cwd":null,"delegationDepth":0}'
     const report = check(place('_no-cwd/s-null/session.jsonl', [header, ...turnLines().slice(1)]))
     expect(report.outcome).toEqual({ verdict: 'rejected', operation: 'open', code: 'HEADER_ID_MISMATCH' })
-    expect(report.diagnostics[0]?.message).toContain('empty or not a string')
+    expect(report.diagnostics[0]?.message).toMatch(/empty or not a string.* \(a copy taken out of the layout is read as a lone artifact once it has another name, or through a pipe\)$/)
   })
 
   it('a file named otherwise is a lone artifact that no path binds', () => {

@@ -167,6 +167,7 @@ describe('options', () => {
     expect(parseCheckOptions(['a', '--fast'])).toEqual({ error: 'unknown option --fast' })
     expect(parseCheckOptions(['--format=json', 'a'])).toMatchObject({ format: 'json', paths: ['a'] })
     expect(parseCheckOptions(['a', '--format'])).toEqual({ error: '--format needs a value' })
+    expect(parseCheckOptions(['a', '--format', 'json', '--format=text'])).toEqual({ error: '--format is given twice' })
   })
 })
 
