@@ -53,9 +53,19 @@ export function operationResultOf(value: unknown): OperationResult | undefined {
   if (record['ok'] === true) return 'value' in record ? value as OperationResult : undefined
   if (record['ok'] !== false) return undefined
   const error = record['error']
-  if (typeof error !== 'object' || error === null || typeof (error as Record<string, unknown>)['code'] !== 'string') return undefined
-  const { seq, line, ...rest } = error as { code: string; seq?: unknown; line?: unknown }
-  return { ok: false, error: { ...rest, ...(seq === null || seq === undefined ? {} : { seq }), ...(line === null || line === undefined ? {} : { line }) } as Extract<OperationResult, { ok: false }>['error'] }
+  if (typeof error !== 'object' || error === null) return undefined
+  // Read member by member, as the judge reads them: a getter or an Error's own message counts too.
+  const { code, seq, line, message } = error as Record<string, unknown>
+  if (typeof code !== 'string') return undefined
+  return {
+    ok: false,
+    error: {
+      code,
+      ...(seq === null || seq === undefined ? {} : { seq: seq as number }),
+      ...(line === null || line === undefined ? {} : { line: line as number }),
+      ...(message === undefined ? {} : { message: message as string }),
+    },
+  }
 }
 
 /**

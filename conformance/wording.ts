@@ -45,47 +45,68 @@ function cutPoint(text: string, most: number): number {
 /** How much of a value a report message quotes. */
 export const QUOTE_MOST = 200
 
-/** A JSON string in a message, as the reference quotes a value of the log. */
-const QUOTED_VALUE = /"(?:[^"\\]|\\.)*"/g
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
 
-/** A quoted value cut past QUOTE_MOST characters, still quoted, with the count of the rest. */
-function quoteCut(quoted: string): string {
-  let value: unknown
-  try {
-    value = JSON.parse(quoted)
-  } catch {
-    return quoted
+/** The index of the quote that closes the one at `open`, escaped characters skipped; -1 when none does. */
+function closingQuote(text: string, open: number): number {
+  for (let at = open + 1; at < text.length; at++) {
+    const unit = text.charCodeAt(at)
+    if (unit === BACKSLASH) at++
+    else if (unit === QUOTE) return at
   }
-  if (typeof value !== 'string' || value.length <= QUOTE_MOST) return quoted
-  const end = cutPoint(value, QUOTE_MOST)
-  return `${JSON.stringify(`${value.slice(0, end)}…`)} (${plural(value.length - end, 'more character')})`
+  return -1
+}
+
+/** The text between two quotes, cut past QUOTE_MOST characters with the count of the rest after the closing quote. */
+function cutQuoted(inner: string): string {
+  if (inner.length <= QUOTE_MOST) return `"${inner}"`
+  let end = cutPoint(inner, QUOTE_MOST)
+  // A cut after an odd run of backslashes would leave the closing quote escaped.
+  let run = 0
+  while (run < end && inner.charCodeAt(end - 1 - run) === BACKSLASH) run++
+  if (run % 2 === 1) end -= 1
+  return `"${inner.slice(0, end)}…" (${plural(inner.length - end, 'more character')})`
 }
 
 /**
  * A message about a log for a report: each value it quotes cut past QUOTE_MOST characters, so what it
- * says of the value still shows, then the whole message past MESSAGE_MOST.
+ * says of the value still shows, then the whole message past MESSAGE_MOST. One pass, front to back:
+ * a quote that nothing closes ends the cutting, and the rest is left to the cut of the whole.
  */
 export function reportMessage(message: string): string {
-  return shortened(message.length <= QUOTE_MOST ? message : message.replace(QUOTED_VALUE, quoteCut))
+  if (message.length <= QUOTE_MOST) return message
+  const parts: string[] = []
+  let from = 0
+  for (let open = message.indexOf('"'); open !== -1; open = message.indexOf('"', from)) {
+    const close = closingQuote(message, open)
+    if (close === -1) break
+    parts.push(message.slice(from, open), cutQuoted(message.slice(open + 1, close)))
+    from = close + 1
+  }
+  parts.push(message.slice(from))
+  return shortened(parts.join(''))
 }
 
-/**
- * What a torn tail means for a reader and for a writer that resumes the artifact. A raw artifact's
- * torn tail is dropped on read (JSONL-12); a torn final zstd frame is read as far as its complete lines
- * go, and those must be written again (JSONL-15), so truncating alone would lose them.
- */
 /** How far an artifact runs: its bytes, and for the raw encoding its last line (counting an unterminated one). */
 export interface ArtifactExtent {
   bytes: number
   lastLine?: number
 }
 
-/** What a writer does about a torn tail; with the artifact's extent, how much the tail takes. */
+/**
+ * What a torn tail means for a reader and for a writer that resumes the artifact, and with the
+ * artifact's extent how much it takes. A raw artifact's torn tail is dropped on read (JSONL-12); a torn
+ * final zstd frame is read as far as its complete lines go, and those must be written again (JSONL-15),
+ * so truncating alone would lose them.
+ */
 export function tornTailAdvice(torn: { line: number; offset: number; reason: string }, encoding: 'raw' | 'zstd', extent?: ArtifactExtent): string {
   const bytes = extent === undefined ? undefined : plural(extent.bytes - torn.offset, 'byte')
   if (encoding === 'raw') {
-    const size = extent?.lastLine === undefined ? bytes : `${plural(extent.lastLine - torn.line + 1, 'line')} (${bytes})`
-    const dropped = size === undefined ? '' : `, ${size} from there on, complete later lines included`
+    const lines = extent?.lastLine === undefined ? undefined : extent.lastLine - torn.line + 1
+    const size = lines === undefined ? bytes : `${plural(lines, 'line')} (${bytes})`
+    const later = lines !== undefined && lines > 1 ? ', complete later lines included' : ''
+    const dropped = size === undefined ? '' : `, ${size} from there on${later}`
     return `torn tail from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): dropped on read as uncommitted data${dropped}; a writer truncates the artifact to byte ${torn.offset} before it appends`
   }
   const dropping = bytes === undefined ? '' : `, dropping its last ${bytes},`

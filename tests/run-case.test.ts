@@ -121,6 +121,23 @@ describe('a rejection whose seq or line is null', () => {
   })
 })
 
+describe('a rejection that is no plain object', () => {
+  const rejecting = (place: { seq?: number | null }): VectorCase => ({
+    ...surfaceCase('odd'), steps: [{ operation: 'surface', input: { events: [] }, expect: { reject: { code: 'SURFACE_REPLACE_REVERSED', ...place } } }],
+  })
+
+  it('is read member by member, its getters and an Error\'s own message included', async () => {
+    class Rejection {
+      get code(): string { return 'SURFACE_REPLACE_REVERSED' }
+      get seq(): number { return 3 }
+    }
+    const fromClass = adapterAnswering({ odd: () => ({ ok: false, error: new Rejection() as unknown as { code: string } }) })
+    expect(await runCase(fromClass, rejecting({ seq: 3 }))).toMatchObject({ status: 'pass' })
+    const fromError = adapterAnswering({ odd: () => ({ ok: false, error: Object.assign(new Error('start 5 sits after end 7'), { code: 'SURFACE_REJECTED_ELSEWHERE' }) }) })
+    expect(await runCase(fromError, rejecting({ seq: null }))).toMatchObject({ status: 'fail', reason: 'step 0 (surface): expected code SURFACE_REPLACE_REVERSED, got SURFACE_REJECTED_ELSEWHERE: start 5 sits after end 7' })
+  })
+})
+
 describe('an operation that throws', () => {
   it('is an error of its step whose reason says so and gives the stack', async () => {
     const outcome = await runCase(adapterAnswering({ throws: () => { throw new TypeError('no such node') } }), surfaceCase('throws'))

@@ -46,17 +46,26 @@ describe('reportMessage', () => {
     expect(reportMessage(spaced)).toBe(spaced)
   })
 
-  it('cuts a value as the value reads, escapes whole and surrogate pairs unsplit', () => {
+  it('cuts a quoted value as it is written, never splitting a surrogate pair or leaving the closing quote escaped', () => {
     // 199 characters, then a pair: the cut ends before the pair rather than split it.
     const value = `${long(199)}😀${long(100)}`
     expect(reportMessage(`type ${JSON.stringify(value)}`)).toBe(`type "${long(199)}…" (${value.length - 199} more characters)`)
-    const escaped = `${'\n'.repeat(250)}`
-    expect(reportMessage(`type ${JSON.stringify(escaped)}`)).toBe(`type ${JSON.stringify(`${'\n'.repeat(QUOTE_MOST)}…`)} (50 more characters)`)
+    // An escape is counted as written: 250 line feeds are 500 characters in the message.
+    expect(reportMessage(`type ${JSON.stringify('\n'.repeat(250))}`)).toBe(`type "${'\\n'.repeat(100)}…" (300 more characters)`)
+    // The 200th character is a backslash: the cut comes before it, or the closing quote would be escaped.
+    expect(reportMessage(`type "${long(199)}\\"${long(100)}"`)).toBe(`type "${long(199)}…" (102 more characters)`)
   })
 
-  it('leaves a quoted text that is no JSON string alone, and still cuts the whole message past MESSAGE_MOST', () => {
-    const notJson = `"${long(250)}\\q"`
-    expect(reportMessage(notJson)).toBe(notJson)
+  it('cuts a quoted text that is no JSON string too, and leaves a quote nothing closes to the cut of the whole', () => {
+    expect(reportMessage(`"${long(250)}\\q"`)).toBe(`"${long(200)}…" (52 more characters)`)
+    expect(reportMessage(`event type "${long(300)}`)).toBe(`event type "${long(300)}`)
     expect(reportMessage(long(MESSAGE_MOST + 5))).toBe(`${long(MESSAGE_MOST)}… (5 more characters)`)
+  })
+
+  it('reads a message in one pass: a 20 MB value, and a quote left open by escaped quotes, take no time to speak of', () => {
+    // A regular expression over the first ran out of stack; over the second it took time quadratic in its length.
+    expect(reportMessage(`event type "${long(20_000_000)}" is unknown`)).toBe(`event type "${long(200)}…" (19999800 more characters) is unknown`)
+    const openQuote = `event type "${'\\"'.repeat(200_000)}\\" is unknown`
+    expect(reportMessage(openQuote)).toBe(`${openQuote.slice(0, MESSAGE_MOST)}… (${openQuote.length - MESSAGE_MOST} more characters)`)
   })
 })

@@ -1,7 +1,7 @@
 // `dsh-conformance audit LOG`: reads one stored session log, reports the seven rows of the acceptance
 // table in the chosen format, to standard output or a file. Exit status: 0 when no row fails, 1 when
 // one does, 2 when the command itself cannot run (bad options, unreadable file).
-import { readFileSync, statSync } from 'node:fs'
+import { fstatSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { AuditReport } from '../../generated/types/index.ts'
 import { buildAuditReport } from './report.ts'
@@ -11,7 +11,7 @@ import { renderText } from './render-text.ts'
 import { loadTokenCounter, type TokenizerChoice } from './tokens.ts'
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
 import { byteNotices, encodingOf, rawByteNotices } from '../check/check-file.ts'
-import { DEFAULT_MAX_LINE_BYTES } from '../check/options.ts'
+import { DEFAULT_MAX_LINE_BYTES, STDIN } from '../check/options.ts'
 import { writeOutputFile } from '../reports/write.ts'
 import { errorMessage, guessedOption } from '../wording.ts'
 
@@ -115,12 +115,14 @@ interface LogBytes {
  * notices too; a zstd log is read at positions for them, so it must be a regular file, as for check.
  */
 function readLog(log: string): LogBytes {
-  const file = log === '-' ? '/dev/stdin' : log
-  const stats = statSync(file)
+  const file = log === '-' ? STDIN : log
+  // Standard input through its descriptor: a socket cannot be opened by path.
+  const source = file === STDIN ? 0 : file
+  const stats = source === 0 ? fstatSync(0) : statSync(file)
   if (stats.isDirectory()) throw new Error('it is a folder: audit reads one log file (check takes folders)')
   const zstd = encodingOf(file) === 'zstd'
   if (zstd && !stats.isFile()) throw new Error('a zstd log is read at positions, so it must be a regular file, not a pipe or a device: write it to a file first')
-  const bytes = readFileSync(file)
+  const bytes = readFileSync(source)
   const notices = zstd ? byteNotices(file, DEFAULT_MAX_LINE_BYTES) : rawByteNotices(bytes, DEFAULT_MAX_LINE_BYTES)
   return { file, bytes, byteNotices: notices.map(notice => `${notice.code} from line ${String(notice.line)}: ${notice.message}`) }
 }

@@ -129,7 +129,7 @@ export class ArtifactCheck {
     this.noteBytes(bytes, 1)
     if (this.settings.factsOnly === true) return
     const decoded = decodeHeaderLine(bytes)
-    if (!decoded.ok) return void (this.decodeError = { ...decoded.error, message: `${decoded.error.message}${zstdMagicHint(bytes)}` })
+    if (!decoded.ok) return void (this.decodeError = decoded.error)
     this.header = decoded.value
     const header = decoded.value
     if ('idsBefore' in this.target) {

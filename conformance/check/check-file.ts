@@ -11,6 +11,7 @@ import { checkRawArtifact, fileChunks, memoryChunks } from './raw-reader.ts'
 import { checkZstdArtifact } from './zstd-reader.ts'
 import type { RequirementIndex, Stage } from './requirements.ts'
 import { pathBindingFault } from './path-binding.ts'
+import { STDIN } from './options.ts'
 import { errorMessage, reportMessage, tornTailAdvice, type ArtifactExtent } from '../wording.ts'
 
 export type Encoding = 'raw' | 'zstd'
@@ -50,8 +51,13 @@ export function encodingOf(file: string): Encoding {
 class UnreadableFile extends Error {}
 
 /** Reads the file into the ArtifactCheck `begin` makes, told whether it is a regular file (one that can be read again). */
-function readArtifact(file: string, encoding: Encoding, begin: (regularFile: boolean) => ArtifactCheck): { artifact: ArtifactCheck; outcome: ArtifactOutcome } {
-  const fd = openSync(file, 'r')
+/**
+ * Reads the artifact into the check `begin` makes. `again`: a second read (message-ids.ts), which opens
+ * the file anew, standard input too (only a regular file is read again), to read it from its start.
+ */
+function readArtifact(file: string, encoding: Encoding, begin: (regularFile: boolean) => ArtifactCheck, again = false): { artifact: ArtifactCheck; outcome: ArtifactOutcome } {
+  const ownDescriptor = file !== STDIN || again
+  const fd = ownDescriptor ? openSync(file, 'r') : 0
   try {
     const stats = fstatSync(fd)
     const artifact = begin(stats.isFile())
@@ -60,14 +66,14 @@ function readArtifact(file: string, encoding: Encoding, begin: (regularFile: boo
     if (!stats.isFile()) throw new UnreadableFile('a zstd log is read at positions, so it must be a regular file, not a pipe or a device: write it to a file first')
     return { artifact, outcome: checkZstdArtifact(new ByteSource(fd, stats.size), artifact) }
   } finally {
-    closeSync(fd)
+    if (ownDescriptor) closeSync(fd)
   }
 }
 
 /** The second read of a file (message-ids.ts): the message ids its lines before `line` record. */
 export function recallIds(file: string, encoding: Encoding, settings: CheckSettings): RecallIds {
   return (line, sessionId) => {
-    const { artifact } = readArtifact(file, encoding, () => new ArtifactCheck(settings, { idsBefore: line, sessionId }))
+    const { artifact } = readArtifact(file, encoding, () => new ArtifactCheck(settings, { idsBefore: line, sessionId }), true)
     const ids = artifact.recalledIds
     if (ids === undefined) throw new Error(`reading the file again for the message ids before line ${line} (LEGACY-11) did not reach that line: the file changed while it was checked`)
     return ids

@@ -2,6 +2,12 @@
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
 import { guessedOption } from '../wording.ts'
 
+/**
+ * The name `-` stands for. Standard input is read through its descriptor, not this path: a socket,
+ * which is what Node gives a child's stdin, cannot be opened by path.
+ */
+export const STDIN = '/dev/stdin'
+
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 
 export const CHECK_USAGE = `usage: dsh-conformance check PATH... [options]
@@ -53,7 +59,7 @@ export function parseCheckOptions(args: readonly string[]): CheckOptions | { err
   for (let index = 0; index < args.length; index++) {
     const argument = args[index] as string
     if (argument === '-') {
-      options.paths.push('/dev/stdin')
+      options.paths.push(STDIN)
       continue
     }
     if (!argument.startsWith('-')) {

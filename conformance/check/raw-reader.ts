@@ -4,7 +4,7 @@
 import { isUtf8 } from 'node:buffer'
 import { readSync } from 'node:fs'
 import type { TornTail } from '../../reference/jsonl.ts'
-import type { ArtifactCheck, ArtifactOutcome } from './artifact.ts'
+import { zstdMagicHint, type ArtifactCheck, type ArtifactOutcome } from './artifact.ts'
 import { LineSplitter } from './lines.ts'
 
 const CHUNK_BYTES = 1 << 20
@@ -29,6 +29,13 @@ export function memoryChunks(bytes: Uint8Array): ChunkReader {
   }
 }
 
+/** A refused header of a log read as raw whose bytes are zstd's (a raw name, a pipe): say so. */
+function hintAtZstdBytes(artifact: ArtifactCheck, start: Buffer): void {
+  const refused = artifact.decodeError
+  if (refused?.code !== 'JSONL_HEADER_INVALID') return
+  artifact.decodeError = { ...refused, message: `${refused.message}${zstdMagicHint(start)}` }
+}
+
 /** Reads the log's bytes into `artifact`. */
 export function checkRawArtifact(readChunk: ChunkReader, artifact: ArtifactCheck): ArtifactOutcome {
   let headerSeen = false
@@ -46,11 +53,14 @@ export function checkRawArtifact(readChunk: ChunkReader, artifact: ArtifactCheck
     },
   }, artifact.settings.maxLineBytes)
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
+  // The first bytes, which say whether the log is zstd read as raw (a pipe may hand them over one by one).
+  let start = Buffer.alloc(0)
   let at = 0
   while (!splitter.isStopped) {
     const read = readChunk(chunk)
     if (read === 0) break
     const bytes = chunk.subarray(0, read)
+    if (start.length < 4) start = Buffer.concat([start, bytes.subarray(0, 4 - start.length)])
     // A well-formed chunk holds only whole sequences, so lines made of well-formed chunks are too.
     if (!isUtf8(bytes)) artifact.wellFormedFrom = Number.POSITIVE_INFINITY
     else if (artifact.wellFormedFrom === Number.POSITIVE_INFINITY) artifact.wellFormedFrom = at
@@ -58,6 +68,7 @@ export function checkRawArtifact(readChunk: ChunkReader, artifact: ArtifactCheck
     splitter.push(bytes)
   }
   if (!headerSeen) artifact.rejectStorage('JSONL_HEADER_INVALID', 'the artifact has no complete header line', 1)
+  hintAtZstdBytes(artifact, start)
   const scan = artifact.scan?.state
   const unterminated: TornTail | null = scan !== undefined && splitter.tailLength > 0
     ? { line: splitter.number, offset: scan.committed, reason: 'unterminated' }

@@ -148,6 +148,10 @@ describe('audit runs', () => {
       expect(report.log.file).toBe('/dev/stdin')
       expect(report.rows.find(row => row.id === 'raw-facts')!.evidence.map(item => item.text).join('\n'), stdin).toContain('CARRIAGE_RETURN from line 1: ')
     }
+    // Node's own `input` is a socket, which /dev/stdin cannot be opened on: audit reads descriptor 0.
+    const socket = spawnSync(process.execPath, [bin, 'audit', '-', '--format', 'json', '--tokenizer', 'estimate'], { input: readFileSync(log), encoding: 'utf8' })
+    expect(socket.status, socket.stderr).toBe(0)
+    expect((JSON.parse(socket.stdout) as AuditReport).log.events).toBe(12)
   })
 
   it('refuses a folder, saying that check takes folders', async () => {

@@ -136,7 +136,7 @@ describe('audit of hand-built logs', () => {
     const tail = '{"type":"turn/start","seq":12,"ti'
     const report = auditOf(artifact(goodTurn(), tail))
     expect(rowOf(report, 'persistence').verdict).toBe('warn')
-    expect(texts(report, 'persistence', 'warn')).toMatch(new RegExp(`torn tail from line 14 \\(byte \\d+, unterminated\\): dropped on read as uncommitted data, 1 line \\(${tail.length} bytes\\) from there on`))
+    expect(texts(report, 'persistence', 'warn')).toMatch(new RegExp(`torn tail from line 14 \\(byte \\d+, unterminated\\): dropped on read as uncommitted data, 1 line \\(${tail.length} bytes\\) from there on; a writer truncates`))
     expect(rowOf(report, 'raw-facts').verdict).toBe('pass')
     expect(rowOf(report, 'raw-facts').summary).toContain('of the committed log (a torn tail is dropped: see Persistence)')
     expect(report.log.events).toBe(12)

@@ -322,6 +322,9 @@ describe('zstd frames', () => {
     const { report } = checked('misnamed.jsonl', artifact)
     expectReference(report, artifact)
     expect(only(report, 'error', 'JSONL_HEADER_INVALID').message).toMatch(/\(its bytes start with the zstd magic number: a log is read as zstd when its name ends in \.zstd or \.zst, from a regular file, not a pipe\)$/)
+    // Bytes with no line feed at all have no header line to refuse; they get the pointer too.
+    const noLineFeed = checked('no-line-feed.jsonl', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x01, 0x02]))
+    expect(only(noLineFeed.report, 'error', 'JSONL_HEADER_INVALID').message).toBe('the artifact has no complete header line (its bytes start with the zstd magic number: a log is read as zstd when its name ends in .zstd or .zst, from a regular file, not a pipe)')
   })
 
   it('a torn final frame is recoverable; its complete lines are kept', () => {

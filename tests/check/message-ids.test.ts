@@ -86,6 +86,18 @@ describe('LEGACY-11 in check', () => {
     const [report] = (JSON.parse(piped.stdout) as { files: FileReport[] }).files
     expect(report?.outcome).toEqual(pipelineOutcome(raw, 'raw'))
   })
+
+  it('reaches it through a socket and a redirected file too, reading the file again from its start', () => {
+    const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
+    const raw = Buffer.from(`${legacyLog(13).join('\n')}\n`)
+    const log = folder.write('legacy-redirected.jsonl', raw)
+    // Node's own `input` is a socket, which /dev/stdin cannot be opened on: check reads descriptor 0.
+    const socket = spawnSync(process.execPath, [bin, 'check', '--format', 'json', '-'], { input: raw, encoding: 'utf8' })
+    expect((JSON.parse(socket.stdout) as { files: FileReport[] }).files[0]?.outcome).toEqual(pipelineOutcome(raw, 'raw'))
+    // A redirect makes stdin the file itself, which the second read for the ids opens anew.
+    const redirected = spawnSync('sh', ['-c', `'${process.execPath}' '${bin}' check --format json - < '${log}'`], { encoding: 'utf8' })
+    expect((JSON.parse(redirected.stdout) as { files: FileReport[] }).files[0]?.outcome).toEqual(pipelineOutcome(raw, 'raw'))
+  })
 })
 
 describe('the message ids a streaming load holds', () => {
