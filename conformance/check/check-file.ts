@@ -50,10 +50,10 @@ export function encodingOf(file: string): Encoding {
 /** An error that leaves the file unchecked with CHECK_IO_ERROR. */
 class UnreadableFile extends Error {}
 
-/** Reads the file into the ArtifactCheck `begin` makes, told whether it is a regular file (one that can be read again). */
 /**
- * Reads the artifact into the check `begin` makes. `again`: a second read (message-ids.ts), which opens
- * the file anew, standard input too (only a regular file is read again), to read it from its start.
+ * Reads the file into the ArtifactCheck `begin` makes, told whether it is a regular file (one that can
+ * be read again). `again`: that second read (message-ids.ts), which opens the file anew, standard input
+ * too, to read it from its start.
  */
 function readArtifact(file: string, encoding: Encoding, begin: (regularFile: boolean) => ArtifactCheck, again = false): { artifact: ArtifactCheck; outcome: ArtifactOutcome } {
   const ownDescriptor = file !== STDIN || again
