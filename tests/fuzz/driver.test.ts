@@ -90,9 +90,9 @@ describe('fuzz', () => {
     expect(report.findings.map(finding => finding.signature)).toEqual(['surface: reference accepts, adapter fails: uninspectable reply'])
   })
 
-  it('counts a rejection whose members cannot be listed as a reply it cannot inspect', async () => {
-    const unlistable = new Proxy({ code: 'SURFACE_REPLACE_REVERSED' }, { ownKeys: () => { throw new Error('no keys') } })
-    const report = await fuzz(surfaceAnswering(() => ({ ok: false, error: unlistable })), { runs: 3, seed: 1, outDir: tempFolder(), maxEvents: 20, only: ['surface'] })
+  it('counts a rejection whose members cannot be read as a reply it cannot inspect', async () => {
+    const unreadable = new Proxy({}, { get: () => { throw new Error('no members') } })
+    const report = await fuzz(surfaceAnswering(() => ({ ok: false, error: unreadable })), { runs: 3, seed: 1, outDir: tempFolder(), maxEvents: 20, only: ['surface'] })
     expect(report.findings.map(finding => finding.signature)).toEqual(['surface: reference accepts, adapter fails: uninspectable reply'])
   })
 
