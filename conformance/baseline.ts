@@ -10,7 +10,7 @@ import type { SuiteIdentity } from './suite-identity.ts'
 import type { Baseline, BaselineEntry } from '../generated/types/index.ts'
 import { isRecord } from '../reference/lossless-json.ts'
 import { plural, shortened } from './wording.ts'
-import { NO_LINES, parseYamlText, placeName, unknownMembers, type LineAt } from './yaml-text.ts'
+import { NO_LINES, parseYamlText, refusalOf, unknownMembers, type LineAt } from './yaml-text.ts'
 
 // The file's shape is schemas/baseline.schema.json; its types are generated from it.
 export type { Baseline, BaselineEntry }
@@ -46,9 +46,7 @@ const ENTRY_MEMBERS = ['id', 'reason']
  * is wrong, at its line when `lineAt` knows it.
  */
 export function baselineFrom(document: unknown, source: string, lineAt: LineAt = NO_LINES): Baseline {
-  const fail = (what: string, path: readonly (string | number)[] = [], key?: string): never => {
-    throw new Error(`${placeName(source, lineAt(path, key))}: not a baseline: ${what}`)
-  }
+  const fail = refusalOf('baseline', source, lineAt)
   if (!isRecord(document)) return fail('expected a mapping with adapter and failures')
   const stray = unknownMembers(document, BASELINE_MEMBERS)
   if (stray !== undefined) fail(`it ${stray.text}`, [], stray.first)

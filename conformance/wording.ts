@@ -100,17 +100,15 @@ export interface ArtifactExtent {
  * final zstd frame is read as far as its complete lines go, and those must be written again (JSONL-15),
  * so truncating alone would lose them.
  */
-export function tornTailAdvice(torn: { line: number; offset: number; reason: string }, encoding: 'raw' | 'zstd', extent?: ArtifactExtent): string {
-  const bytes = extent === undefined ? undefined : plural(extent.bytes - torn.offset, 'byte')
+export function tornTailAdvice(torn: { line: number; offset: number; reason: string }, encoding: 'raw' | 'zstd', extent: ArtifactExtent): string {
+  const bytes = plural(extent.bytes - torn.offset, 'byte')
   if (encoding === 'raw') {
-    const lines = extent?.lastLine === undefined ? undefined : extent.lastLine - torn.line + 1
+    const lines = extent.lastLine === undefined ? undefined : extent.lastLine - torn.line + 1
     const size = lines === undefined ? bytes : `${plural(lines, 'line')} (${bytes})`
     const later = lines !== undefined && lines > 1 ? ', complete later lines included' : ''
-    const dropped = size === undefined ? '' : `, ${size} from there on${later}`
-    return `torn tail from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): dropped on read as uncommitted data${dropped}; a writer truncates the artifact to byte ${torn.offset} before it appends`
+    return `torn tail from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): dropped on read as uncommitted data, ${size} from there on${later}; a writer truncates the artifact to byte ${torn.offset} before it appends`
   }
-  const dropping = bytes === undefined ? '' : `, dropping its last ${bytes},`
-  return `torn final frame from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): its complete lines before the first damaged one, if any, are kept on read (JSONL-15 reads them as JSONL-11 does); a writer truncates the artifact to byte ${torn.offset}${dropping} and writes the events kept from that frame again, as a new frame, before it appends`
+  return `torn final frame from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): its complete lines before the first damaged one, if any, are kept on read (JSONL-15 reads them as JSONL-11 does); a writer truncates the artifact to byte ${torn.offset}, dropping its last ${bytes}, and writes the events kept from that frame again, as a new frame, before it appends`
 }
 
 /** How many single-character edits turn `from` into `to` (Levenshtein distance). */

@@ -21,9 +21,15 @@ export function lineLocator(document: Document, lineCounter: LineCounter): LineA
   }
 }
 
-/** `source:line` where the line is known, else `source`. */
-export function placeName(source: string, line: number | undefined): string {
-  return line === undefined ? source : `${source}:${line}`
+/** Throws an Error saying the file is not what it should be: `source:line: not a KIND: what`. */
+export type Refusal = (what: string, path?: readonly (string | number)[], key?: string) => never
+
+/** The refusal of a file of `kind` read from `source`, at the line of the node at `path` (or its member `key`) when known. */
+export function refusalOf(kind: string, source: string, lineAt: LineAt): Refusal {
+  return (what, path = [], key) => {
+    const line = lineAt(path, key)
+    throw new Error(`${line === undefined ? source : `${source}:${line}`}: not a ${kind}: ${what}`)
+  }
 }
 
 export interface UnknownMembers {

@@ -13,7 +13,7 @@ import type { RejectionError, Result } from '../../reference/result.ts'
 import type { AuditLogInfo, AuditRejection } from '../../generated/types/index.ts'
 import { reportMessage, type ArtifactExtent } from '../wording.ts'
 import { encodingOf, vocabularyHint } from '../check/check-file.ts'
-import { zstdMagicHint } from '../check/artifact.ts'
+import { zstdMagicHint } from '../check/raw-reader.ts'
 
 export interface AuditSource {
   file: string

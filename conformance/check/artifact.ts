@@ -50,8 +50,8 @@ export interface ArtifactOutcome {
   limit: LimitFault | undefined
   header: JsonRecord | undefined
   tornTail: TornTail | null
-  /** How far the artifact runs, given with a torn tail: what the tail drops. */
-  extent: ArtifactExtent | undefined
+  /** How far the artifact runs: what a torn tail drops. */
+  extent: ArtifactExtent
   load: LoadOutcome | undefined
   facts: ByteFacts
 }
@@ -60,14 +60,6 @@ function noted(fact: LineFact | undefined, line: number): LineFact {
   if (fact === undefined) return { first: line, count: 1 }
   fact.count += 1
   return fact
-}
-
-const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
-
-/** For a header line refused as raw JSONL: a hint when its bytes are zstd's, read as raw. */
-export function zstdMagicHint(bytes: Uint8Array): string {
-  const start = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(ZSTD_MAGIC.length, bytes.length))
-  return start.equals(ZSTD_MAGIC) ? ' (its bytes start with the zstd magic number: a log is read as zstd when its name ends in .zstd or .zst, from a regular file, not a pipe)' : ''
 }
 
 export class ArtifactCheck {
@@ -161,7 +153,7 @@ export class ArtifactCheck {
     }
   }
 
-  outcome(tornTail: TornTail | null, extent?: ArtifactExtent): ArtifactOutcome {
+  outcome(tornTail: TornTail | null, extent: ArtifactExtent): ArtifactOutcome {
     const done = this.finished
     return {
       decodeError: this.decodeError,

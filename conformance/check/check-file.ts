@@ -116,7 +116,7 @@ function factNotices(facts: ByteFacts): Diagnostic[] {
   return notices
 }
 
-function tornTailNotice(tornTail: TornTail, encoding: Encoding, extent: ArtifactExtent | undefined): Diagnostic {
+function tornTailNotice(tornTail: TornTail, encoding: Encoding, extent: ArtifactExtent): Diagnostic {
   return {
     severity: 'notice',
     code: 'TORN_TAIL',

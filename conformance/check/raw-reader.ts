@@ -4,7 +4,7 @@
 import { isUtf8 } from 'node:buffer'
 import { readSync } from 'node:fs'
 import type { TornTail } from '../../reference/jsonl.ts'
-import { zstdMagicHint, type ArtifactCheck, type ArtifactOutcome } from './artifact.ts'
+import type { ArtifactCheck, ArtifactOutcome } from './artifact.ts'
 import { LineSplitter } from './lines.ts'
 
 const CHUNK_BYTES = 1 << 20
@@ -27,6 +27,14 @@ export function memoryChunks(bytes: Uint8Array): ChunkReader {
     at += length
     return length
   }
+}
+
+const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
+
+/** For a header refused as raw JSONL: a hint when its bytes are zstd's, read as raw. */
+export function zstdMagicHint(bytes: Uint8Array): string {
+  const start = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(ZSTD_MAGIC.length, bytes.length))
+  return start.equals(ZSTD_MAGIC) ? ' (its bytes start with the zstd magic number: a log is read as zstd when its name ends in .zstd or .zst, from a regular file, not a pipe)' : ''
 }
 
 /** A refused header of a log read as raw whose bytes are zstd's (a raw name, a pipe): say so. */

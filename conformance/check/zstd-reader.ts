@@ -100,22 +100,23 @@ function checkTornFrame(source: ByteSource, torn: FrameLayout, firstLine: number
 
 export function checkZstdArtifact(source: ByteSource, artifact: ArtifactCheck): ArtifactOutcome {
   const settings = artifact.settings
+  const extent = { bytes: source.size }
   const scanned = scanFrames(source)
   if (!scanned.ok) {
     artifact.rejectStorage('JSONL_FRAME_INVALID', scanned.why)
-    return artifact.outcome(null)
+    return artifact.outcome(null, extent)
   }
   const first = readFrame(source, 0)
   if (scanned.frames === 0 || !first.ok) {
     // JSONL-14 step 2: reported without a line.
     artifact.rejectStorage('JSONL_HEADER_INVALID', 'the artifact has no complete header frame')
-    return artifact.outcome(null)
+    return artifact.outcome(null, extent)
   }
   if (withinWindowLimit(artifact, first.frame, settings)) checkHeaderFrame(source, first.frame, artifact, settings)
-  if (artifact.finished) return artifact.outcome(null)
+  if (artifact.finished) return artifact.outcome(null, extent)
   const firstTornLine = checkCompleteFrames(source, first.frame, scanned.frames, artifact, settings)
   const torn = scanned.torn
-  if (torn === undefined || artifact.finished) return artifact.outcome(null)
+  if (torn === undefined || artifact.finished) return artifact.outcome(null, extent)
   checkTornFrame(source, torn, firstTornLine, artifact, settings)
-  return artifact.outcome({ line: firstTornLine, offset: torn.start, reason: 'unterminated' }, { bytes: source.size })
+  return artifact.outcome({ line: firstTornLine, offset: torn.start, reason: 'unterminated' }, extent)
 }

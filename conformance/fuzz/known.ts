@@ -19,7 +19,7 @@ import { globToRegExp } from '../filters.ts'
 import type { KnownClass, KnownDivergences } from '../../generated/types/index.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
 import { shapesOf, type Disagreement } from './compare.ts'
-import { NO_LINES, parseYamlText, placeName, unknownMembers, type LineAt } from '../yaml-text.ts'
+import { NO_LINES, parseYamlText, refusalOf, unknownMembers, type LineAt } from '../yaml-text.ts'
 
 // The file's shape is schemas/known-divergences.schema.json; its types are generated from it.
 export type { KnownClass, KnownDivergences }
@@ -37,9 +37,7 @@ export function readKnownDivergences(path: string): KnownDivergences {
  * is wrong, at its line when `lineAt` knows it.
  */
 export function knownDivergencesFrom(document: unknown, source: string, lineAt: LineAt = NO_LINES): KnownDivergences {
-  const fail = (what: string, path: readonly (string | number)[] = [], key?: string): never => {
-    throw new Error(`${placeName(source, lineAt(path, key))}: not a known-divergences file: ${what}`)
-  }
+  const fail = refusalOf('known-divergences file', source, lineAt)
   if (!isRecord(document)) return fail('expected a mapping with adapters and known')
   const stray = unknownMembers(document, ['adapters', 'known'])
   if (stray !== undefined) fail(`it ${stray.text}`, [], stray.first)
