@@ -14,6 +14,7 @@ import type { AuditLogInfo, AuditRejection } from '../../generated/types/index.t
 import { reportMessage, type ArtifactExtent } from '../wording.ts'
 import { encodingOf, vocabularyHint } from '../check/check-file.ts'
 import { zstdMagicHint } from '../check/raw-reader.ts'
+import { rawBytesHint } from '../check/zstd-frames.ts'
 
 export interface AuditSource {
   file: string
@@ -62,6 +63,12 @@ function rejectionOf(operation: AuditRejection['operation'], error: RejectionErr
   return { operation, code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }), message: reportMessage(`${message}${hint}`) }
 }
 
+/** For a log refused as its name's encoding whose bytes are the other encoding's: say so, as check does. */
+function encodingHint(encoding: 'raw' | 'zstd', code: string, bytes: Uint8Array): string {
+  if (encoding === 'raw') return code === 'JSONL_HEADER_INVALID' ? zstdMagicHint(bytes) : ''
+  return code === 'JSONL_FRAME_INVALID' ? rawBytesHint(bytes) : ''
+}
+
 /** The value of an operation on a log that `load` accepted; such operations do not reject it. */
 function valueOf<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`a fold rejected a loaded log: ${result.error.code} ${result.error.message}`)
@@ -77,7 +84,7 @@ export function readAuditedLog(source: AuditSource): AuditedLog {
   const extent = extentOf(source.bytes, encoding)
   const decoded = reference.decodeJsonl({ base64: Buffer.from(source.bytes).toString('base64'), encoding })
   if (!decoded.ok) {
-    const hint = encoding === 'raw' && decoded.error.code === 'JSONL_HEADER_INVALID' ? zstdMagicHint(source.bytes) : ''
+    const hint = encodingHint(encoding, decoded.error.code, source.bytes)
     return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded.error, hint) }, loaded: undefined, tornTail: null, extent, byteNotices }
   }
   const { header, events: records, tornTail } = decoded.value

@@ -2,9 +2,13 @@
 // block headers, checksum), read without decompressing anything, the way reference/zstd.ts scans an
 // artifact held in memory. Only the layout of one frame is held at a time.
 import { blockMaximumOf } from '../../reference/zstd-decompress.ts'
+import { plural } from '../wording.ts'
 import type { ByteSource } from './byte-source.ts'
 
 const MAGIC = 0xfd2fb528
+/** RFC 8878's skippable frames: magic numbers 0x184D2A50 to 0x184D2A5F. */
+const SKIPPABLE_MAGIC = 0x184d2a50
+const OPEN_BRACE = 0x7b
 const RAW_BLOCK = 0
 const RLE_BLOCK = 1
 const RESERVED_BLOCK = 3
@@ -42,23 +46,41 @@ function windowOf(singleSegment: boolean, windowByte: number, contentSize: numbe
   return base + (base / 8) * (windowByte & 7)
 }
 
-/** The blocks from `at`: fills the frame's block facts; false when a block has the reserved type. */
-function readBlocks(source: ByteSource, frame: FrameLayout, from: number): boolean {
+/**
+ * For a log read as zstd whose bytes start with "{": a hint that they are a raw log's, the likeliest
+ * mistake being a raw log under a zstd name.
+ */
+export function rawBytesHint(bytes: Uint8Array): string {
+  return bytes[0] === OPEN_BRACE ? ' (its bytes start with "{", as a raw log\'s do: a log is read as zstd only when its name ends in .zstd or .zst)' : ''
+}
+
+/** Why the bytes at `start`, after `frames` complete frames, start no frame, with what they look like. */
+function notAFrameStart(head: Uint8Array, start: number, frames: number): string {
+  if (start === 0) return `the artifact does not start with the zstd magic number${rawBytesHint(head)}`
+  const magic = littleEndian(head, 0, 4)
+  const looks = (magic & ~0xf) === SKIPPABLE_MAGIC ? ': they start a skippable frame, which JSONL-13 does not allow'
+    : head[0] === OPEN_BRACE ? ': they start with "{", as a raw record line does (raw lines appended to a zstd log?)'
+    : ''
+  return `the bytes at byte ${start}, after ${plural(frames, 'complete frame')}, do not start with the zstd magic number${looks}`
+}
+
+/** The blocks from `at`: fills the frame's block facts; where a block of the reserved type starts, if one does. */
+function readBlocks(source: ByteSource, frame: FrameLayout, from: number): number | undefined {
   let at = from
   for (let last = false; !last;) {
     const header = source.bytes(at, 3)
-    if (header.length < 3) return true
+    if (header.length < 3) return undefined
     const value = littleEndian(header, 0, 3)
     last = (value & 1) === 1
     const type = (value >> 1) & 3
     const size = value >> 3
-    if (type === RESERVED_BLOCK) return false
+    if (type === RESERVED_BLOCK) return at
     const length = type === RLE_BLOCK ? 1 : size
     const present = Math.min(length, source.size - at - 3)
     if (present < length) {
       // JSONL-15: a cut raw block gives its present bytes, unless its size field exceeds the block maximum.
       if (type === RAW_BLOCK && size <= blockMaximumOf(frame.windowSize)) frame.partialRaw = { payload: at + 3, present }
-      return true
+      return undefined
     }
     at += 3 + length
     frame.wholeBlocksEnd = at
@@ -68,21 +90,24 @@ function readBlocks(source: ByteSource, frame: FrameLayout, from: number): boole
     frame.torn = false
     frame.end = end
   }
-  return true
+  return undefined
 }
 
-/** The layout of the frame at `start`; a frame the artifact ends inside is torn. */
-export function readFrame(source: ByteSource, start: number): FrameRead {
+/**
+ * The layout of the frame at `start`, after `frames` complete frames; a frame the artifact ends inside
+ * is torn.
+ */
+export function readFrame(source: ByteSource, start: number, frames: number): FrameRead {
   const frame: FrameLayout = {
     start, end: source.size, torn: true, headerComplete: false, headerEnd: start, checksum: false, dictionary: false,
     contentSize: undefined, windowSize: 0, wholeBlocksEnd: start, partialRaw: undefined,
   }
   const head = source.bytes(start, 18)
   if (head.length < 4) return { ok: true, frame }
-  if (littleEndian(head, 0, 4) !== MAGIC) return { ok: false, why: 'a frame does not start with the zstd magic number' }
+  if (littleEndian(head, 0, 4) !== MAGIC) return { ok: false, why: notAFrameStart(head, start, frames) }
   if (head.length < 5) return { ok: true, frame }
   const descriptor = head[4] as number
-  if ((descriptor & 0x18) !== 0) return { ok: false, why: 'reserved bits set in a frame header' }
+  if ((descriptor & 0x18) !== 0) return { ok: false, why: `the frame at byte ${start} sets reserved bits in its header` }
   const singleSegment = (descriptor & 0x20) !== 0
   const sizeFlag = descriptor >> 6
   const dictionaryBytes = [0, 1, 2, 4][descriptor & 3] as number
@@ -96,7 +121,8 @@ export function readFrame(source: ByteSource, start: number): FrameRead {
   frame.dictionary = dictionaryBytes > 0 && littleEndian(head, headerLength - contentBytes - dictionaryBytes, dictionaryBytes) !== 0
   if (contentBytes > 0) frame.contentSize = littleEndian(head, headerLength - contentBytes, contentBytes) + (contentBytes === 2 ? 256 : 0)
   frame.windowSize = windowOf(singleSegment, head[5] as number, frame.contentSize)
-  if (!readBlocks(source, frame, frame.headerEnd)) return { ok: false, why: 'a block of the reserved type' }
+  const reserved = readBlocks(source, frame, frame.headerEnd)
+  if (reserved !== undefined) return { ok: false, why: `the frame at byte ${start} holds a block of the reserved type at byte ${reserved}` }
   return { ok: true, frame }
 }
 
@@ -106,7 +132,7 @@ export type FrameScan = { ok: true; frames: number; torn: FrameLayout | undefine
 export function scanFrames(source: ByteSource): FrameScan {
   let frames = 0
   for (let start = 0; start < source.size;) {
-    const read = readFrame(source, start)
+    const read = readFrame(source, start, frames)
     if (!read.ok) return read
     if (read.frame.torn) return { ok: true, frames, torn: read.frame }
     frames += 1

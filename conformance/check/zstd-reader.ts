@@ -74,7 +74,7 @@ function checkCompleteFrames(source: ByteSource, first: FrameLayout, frames: num
   const splitter = recordSplitter(artifact, settings, 2, true)
   let start = first.end
   for (let index = 1; index < frames && !artifact.finished; index++) {
-    const read = readFrame(source, start)
+    const read = readFrame(source, start, index)
     if (!read.ok) break
     const frame = read.frame
     if (!withinWindowLimit(artifact, frame, settings)) break
@@ -106,7 +106,7 @@ export function checkZstdArtifact(source: ByteSource, artifact: ArtifactCheck): 
     artifact.rejectStorage('JSONL_FRAME_INVALID', scanned.why)
     return artifact.outcome(null, extent)
   }
-  const first = readFrame(source, 0)
+  const first = readFrame(source, 0, 0)
   if (scanned.frames === 0 || !first.ok) {
     // JSONL-14 step 2: reported without a line.
     artifact.rejectStorage('JSONL_HEADER_INVALID', 'the artifact has no complete header frame')

@@ -169,4 +169,13 @@ describe('audit runs', () => {
     expect(await audit([misnamed, '--out', out, '--tokenizer', 'estimate'])).toBe(1)
     expect((JSON.parse(readFileSync(out, 'utf8')) as AuditReport).log.rejection?.message).toMatch(/\(its bytes start with the zstd magic number: a log is read as zstd when its name ends in \.zstd or \.zst, from a regular file, not a pipe\)$/)
   })
+
+  it('says so when a log read as zstd holds a raw log', async () => {
+    const { directory, log } = logFile(artifact(goodTurn()), 'log.jsonl.zstd')
+    const out = path.join(directory, 'report.json')
+    expect(await audit([log, '--out', out, '--tokenizer', 'estimate'])).toBe(1)
+    const rejection = (JSON.parse(readFileSync(out, 'utf8')) as AuditReport).log.rejection
+    expect(rejection?.code).toBe('JSONL_FRAME_INVALID')
+    expect(rejection?.message).toMatch(/ \(its bytes start with "\{", as a raw log's do: a log is read as zstd only when its name ends in \.zstd or \.zst\)$/)
+  })
 })

@@ -355,10 +355,49 @@ describe('zstd frames', () => {
     }
   })
 
-  it('bytes that are no zstd frame at all', () => {
+  it('bytes that are no zstd frame at all; a raw log\'s get a pointer to its name', () => {
     const { file, report } = checked('not-zstd.jsonl.zstd', text(lines))
     expectReference(report, text(lines))
-    expectNamed(file, only(report, 'error', 'JSONL_FRAME_INVALID'), undefined, 'JSONL-14')
+    const error = only(report, 'error', 'JSONL_FRAME_INVALID')
+    expectNamed(file, error, undefined, 'JSONL-14')
+    expect(error.message).toBe('corruption: the artifact does not start with the zstd magic number (its bytes start with "{", as a raw log\'s do: a log is read as zstd only when its name ends in .zstd or .zst)')
+    const other = checked('not-zstd-either.jsonl.zstd', Buffer.from([1, 2, 3, 4, 5]))
+    expect(only(other.report, 'error', 'JSONL_FRAME_INVALID').message).toBe('corruption: the artifact does not start with the zstd magic number')
+  })
+
+  it('bytes after the last complete frame that start no frame are placed by byte, and named when they look like something', () => {
+    const artifact = zstdArtifact(lines, [2])
+    // Header frame, then frames of 2, 2 and 1 lines: four complete frames.
+    const skippable = Buffer.from([0x53, 0x2a, 0x4d, 0x18, 1, 0, 0, 0, 0])
+    for (const [name, after, looks] of [
+      ['raw-line', Buffer.from('{"type":"turn/start"}\n'), ': they start with "{", as a raw record line does (raw lines appended to a zstd log?)'],
+      ['skippable', skippable, ': they start a skippable frame, which JSONL-13 does not allow'],
+      ['other', Buffer.from([0, 1, 2, 3, 4]), ''],
+    ] as const) {
+      const bytes = Buffer.concat([artifact, after])
+      const { report } = checked(`trailing-${name}.jsonl.zstd`, bytes)
+      expectReference(report, bytes)
+      expect(only(report, 'error', 'JSONL_FRAME_INVALID').message, name).toBe(`corruption: the bytes at byte ${artifact.length}, after 4 complete frames, do not start with the zstd magic number${looks}`)
+    }
+  })
+
+  it('a frame header with reserved bits, and a block of the reserved type, are placed by byte', () => {
+    const header = rawFrame(Buffer.from(`${HEADER}\n`))
+    const body = rawFrame(Buffer.from(text(lines.slice(1))))
+    const reservedBits = Buffer.from(body)
+    reservedBits[4] = (reservedBits[4] as number) | 0x08
+    const reservedBlock = Buffer.from(body)
+    // The first block header's type bits (1 and 2) set to 3.
+    reservedBlock[6] = (reservedBlock[6] as number) | 0x06
+    for (const [name, frame, why] of [
+      ['bits', reservedBits, `the frame at byte ${header.length} sets reserved bits in its header`],
+      ['block', reservedBlock, `the frame at byte ${header.length} holds a block of the reserved type at byte ${header.length + 6}`],
+    ] as const) {
+      const bytes = Buffer.concat([header, frame])
+      const { report } = checked(`reserved-${name}.jsonl.zstd`, bytes)
+      expectReference(report, bytes)
+      expect(only(report, 'error', 'JSONL_FRAME_INVALID').message, name).toBe(`corruption: ${why}`)
+    }
   })
 })
 
