@@ -33,7 +33,7 @@ export function runCheck(args: readonly string[]): number {
   for (const found of findArtifacts(options.paths)) {
     const report = found.kind === 'file' ? checkFile(found.path, settings, requirements) : unreadable(found.path, found.message)
     reports.push(report)
-    if (options.format === 'text') console.log(formatReport(report))
+    if (options.format === 'text') console.log(formatReport(report, options.maxFindings))
   }
   const summary = summarize(reports)
   console.log(options.format === 'json' ? formatJson(reports, summary) : formatSummary(summary))

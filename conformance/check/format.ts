@@ -47,9 +47,15 @@ export function diagnosticLine(file: string, diagnostic: Diagnostic): string {
   return `${where}: ${diagnostic.severity} ${diagnostic.code}${rule}${seq}: ${diagnostic.message}`
 }
 
-/** One file's report as text: its headline, then one line per finding. */
-export function formatReport(report: FileReport): string {
-  return [headline(report), ...report.diagnostics.map(diagnostic => `  ${diagnosticLine(report.file, diagnostic)}`)].join('\n')
+/**
+ * One file's report as text: its headline, then one line per finding, at most `maxFindings` of them
+ * (0: all) and a count of the rest.
+ */
+export function formatReport(report: FileReport, maxFindings = 0): string {
+  const listed = maxFindings === 0 ? report.diagnostics : report.diagnostics.slice(0, maxFindings)
+  const unlisted = report.diagnostics.length - listed.length
+  const rest = unlisted === 0 ? [] : [`  … ${plural(unlisted, 'more finding')} (--max-findings 0 lists all)`]
+  return [headline(report), ...listed.map(diagnostic => `  ${diagnosticLine(report.file, diagnostic)}`), ...rest].join('\n')
 }
 
 export function formatSummary(summary: Summary): string {

@@ -10,6 +10,9 @@ export const STDIN = '/dev/stdin'
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 
+/** The most findings of one file the text report lists: a log may break a rule at every event. */
+export const DEFAULT_MAX_FINDINGS = 100
+
 export const CHECK_USAGE = `usage: dsh-conformance check PATH... [options]
 
 Checks stored session logs by the spec: decodeJsonl, then load, then relations, streaming record by
@@ -23,6 +26,8 @@ options:
   --vocabulary v0-pinned|v0-rc8      the reader's event types (default v0-pinned)
   --max-line-bytes N                 longest line the checker reads (default ${DEFAULT_MAX_LINE_BYTES});
                                      a longer one leaves the file unchecked
+  --max-findings N                   most findings of one file the text report lists (default
+                                     ${DEFAULT_MAX_FINDINGS}; 0 lists all); the rest are counted. json lists all
 
 exit status: 0 every file valid (a recoverable torn tail included), 1 some file invalid,
 2 a usage error, or some file could not be read or checked`
@@ -32,9 +37,11 @@ export interface CheckOptions {
   format: 'text' | 'json'
   vocabulary: string
   maxLineBytes: number
+  /** The most findings of one file the text report lists; 0 lists all. */
+  maxFindings: number
 }
 
-const VALUED = ['--format', '--vocabulary', '--max-line-bytes']
+const VALUED = ['--format', '--vocabulary', '--max-line-bytes', '--max-findings']
 
 /** Applies one option with its value; returns what is wrong, if anything. */
 function apply(options: CheckOptions, option: string, value: string): string | undefined {
@@ -44,6 +51,10 @@ function apply(options: CheckOptions, option: string, value: string): string | u
   } else if (option === '--vocabulary') {
     if (vocabularyNamed(value) === undefined) return `--vocabulary is v0-pinned or v0-rc8, not ${value}`
     options.vocabulary = value
+  } else if (option === '--max-findings') {
+    const findings = Number(value)
+    if (value.trim() === '' || !Number.isSafeInteger(findings) || findings < 0) return `--max-findings needs a number of findings (0 lists all), not ${value}`
+    options.maxFindings = findings
   } else {
     const bytes = Number(value)
     if (!Number.isSafeInteger(bytes) || bytes <= 0) return `--max-line-bytes needs a positive number of bytes, not ${value}`
@@ -54,7 +65,7 @@ function apply(options: CheckOptions, option: string, value: string): string | u
 
 /** The options of `check`, or what is wrong with them. `--option=value` is the same as `--option value`. */
 export function parseCheckOptions(args: readonly string[]): CheckOptions | { error: string } {
-  const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES }
+  const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxFindings: DEFAULT_MAX_FINDINGS }
   const given = new Set<string>()
   for (let index = 0; index < args.length; index++) {
     const argument = args[index] as string
@@ -80,5 +91,7 @@ export function parseCheckOptions(args: readonly string[]): CheckOptions | { err
     if (problem !== undefined) return { error: problem }
   }
   if (options.paths.length === 0) return { error: 'check needs at least one PATH' }
+  // Programs read every finding and filter them themselves; a cap there would only lose data.
+  if (options.format === 'json' && given.has('--max-findings')) return { error: '--max-findings limits the text report; the json report lists every finding' }
   return options
 }

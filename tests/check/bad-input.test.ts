@@ -616,6 +616,22 @@ describe('a flood of relation violations', () => {
     expect(report.outcome).toMatchObject({ verdict: 'accepted' })
     expect(report.outcome.verdict === 'accepted' ? report.outcome.relations.length : 0).toBe(members)
   })
+
+  it('lists the first 100 findings in text and counts the rest; --max-findings 0 lists all, json lists all', () => {
+    const members = 1_000
+    const row = `{"type":"text-chunks","seq0":1,"time0":10,"data":{"turn":1,"step":1,"index":0,"dt":[${new Array(members - 1).fill(0).join(',')}],"texts":[${new Array(members).fill('"x"').join(',')}]}}`
+    const file = folder.write('flood-text.jsonl', text([HEADER, '{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}', row]))
+    const findings = (stdout: string): string[] => stdout.split('\n').filter(line => line.startsWith(`  ${file}:3: error `))
+    const capped = runChild([file])
+    expect(capped.status).toBe(1)
+    expect(findings(capped.stdout)).toHaveLength(100)
+    expect(capped.stdout).toContain(`\n  … ${members - 100} more findings (--max-findings 0 lists all)\n`)
+    const all = runChild([file, '--max-findings', '0'])
+    expect(findings(all.stdout)).toHaveLength(members)
+    expect(all.stdout).not.toContain('more finding')
+    const json = runChild([file, '--format', 'json'])
+    expect((JSON.parse(json.stdout) as { files: FileReport[] }).files[0]?.diagnostics).toHaveLength(members)
+  })
 })
 
 describe('a zstd window beyond what the decoder holds', () => {

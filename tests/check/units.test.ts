@@ -159,7 +159,7 @@ describe('requirements of reported codes', () => {
 describe('options', () => {
   it('reads paths and options in any order, and says what is wrong', () => {
     expect(parseCheckOptions(['a', '--format', 'json', 'b', '--vocabulary', 'v0-rc8', '--max-line-bytes', '100'])).toEqual({
-      paths: ['a', 'b'], format: 'json', vocabulary: 'v0-rc8', maxLineBytes: 100,
+      paths: ['a', 'b'], format: 'json', vocabulary: 'v0-rc8', maxLineBytes: 100, maxFindings: 100,
     })
     expect(parseCheckOptions([])).toEqual({ error: 'check needs at least one PATH' })
     expect(parseCheckOptions(['a', '--vocabulary', 'v9'])).toMatchObject({ error: expect.stringContaining('v0-pinned or v0-rc8') })
@@ -168,6 +168,17 @@ describe('options', () => {
     expect(parseCheckOptions(['--format=json', 'a'])).toMatchObject({ format: 'json', paths: ['a'] })
     expect(parseCheckOptions(['a', '--format'])).toEqual({ error: '--format needs a value' })
     expect(parseCheckOptions(['a', '--format', 'json', '--format=text'])).toEqual({ error: '--format is given twice' })
+  })
+
+  it('takes --max-findings for the text report only: a count, 0 for all', () => {
+    expect(parseCheckOptions(['a', '--max-findings', '0'])).toMatchObject({ maxFindings: 0 })
+    expect(parseCheckOptions(['a', '--max-findings=7'])).toMatchObject({ maxFindings: 7 })
+    for (const bad of ['-1', '2.5', '', 'all']) {
+      expect(parseCheckOptions(['a', `--max-findings=${bad}`]), bad).toEqual({ error: `--max-findings needs a number of findings (0 lists all), not ${bad}` })
+    }
+    const json = { error: '--max-findings limits the text report; the json report lists every finding' }
+    expect(parseCheckOptions(['a', '--format', 'json', '--max-findings', '5'])).toEqual(json)
+    expect(parseCheckOptions(['a', '--max-findings', '5', '--format=json'])).toEqual(json)
   })
 })
 
@@ -182,6 +193,20 @@ describe('text report', () => {
     expect(formatReport(accepted(3, [{ code: 'TURN_NOT_OPEN', seq: 1 }, { code: 'TURN_NOT_OPEN', seq: 2 }]))).toBe('log.jsonl: invalid, 3 events, 2 relation violations')
     expect(formatSummary({ files: 1, valid: 1, invalid: 0, unchecked: 0 })).toBe('checked 1 file: 1 valid, 0 invalid, 0 unchecked')
     expect(formatSummary({ files: 2, valid: 1, invalid: 1, unchecked: 0 })).toBe('checked 2 files: 1 valid, 1 invalid, 0 unchecked')
+  })
+
+  it('lists at most maxFindings findings of a file, 0 for all, and counts the rest', () => {
+    const violations = [1, 2, 3].map(seq => ({ code: 'TURN_NOT_OPEN', seq }))
+    const report: FileReport = {
+      ...accepted(4, violations),
+      diagnostics: violations.map(({ code, seq }) => ({ severity: 'error', code, requirement: 'TURN-2', line: seq + 1, seq, message: 'no turn is open' })),
+    }
+    const finding = (seq: number): string => `  log.jsonl:${seq + 1}: error TURN_NOT_OPEN (TURN-2) at seq ${seq}: no turn is open`
+    const headline = 'log.jsonl: invalid, 4 events, 3 relation violations'
+    expect(formatReport(report, 0)).toBe([headline, finding(1), finding(2), finding(3)].join('\n'))
+    expect(formatReport(report, 3)).toBe([headline, finding(1), finding(2), finding(3)].join('\n'))
+    expect(formatReport(report, 2)).toBe([headline, finding(1), finding(2), '  … 1 more finding (--max-findings 0 lists all)'].join('\n'))
+    expect(formatReport(report, 1)).toBe([headline, finding(1), '  … 2 more findings (--max-findings 0 lists all)'].join('\n'))
   })
 })
 
