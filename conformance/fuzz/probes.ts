@@ -3,7 +3,8 @@
 // as conformance/vector-cases.ts expands such a case, so a counterexample written as a vector replays
 // the very call that disagreed.
 import { reference } from '../../reference/index.ts'
-import { isRecord } from '../../reference/lossless-json.ts'
+import { isNonNegativeSafeInteger, isRecord, snapshotJson } from '../../reference/lossless-json.ts'
+import { BASE_TIME } from '../builder.ts'
 import { seededChooser } from '../generators/index.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
@@ -129,6 +130,10 @@ function appendProbe(run: DrawnRun): Probe | undefined {
   }
   const verbatim = !isRecord(candidate) || Object.keys(candidate).some(key => !CANDIDATE_MEMBERS.has(key))
   if (verbatim) time = isRecord(candidate) ? candidate['time'] : undefined
+  // PROC-4 defines append only for a time that is a non-negative safe integer. Where the log gives none
+  // (an operator broke the record's time, or a verbatim record has none), the builder's clock stands in,
+  // as it does when the vector written from the probe is replayed.
+  if (!isNonNegativeSafeInteger(time) || Object.is(time, -0)) time = BASE_TIME + events.length
   return { operation: 'append', header: run.header, events, extra: {}, candidate, candidateTime: time, verbatimCandidate: verbatim }
 }
 
@@ -143,7 +148,16 @@ function batchesOf(events: readonly unknown[], plan: RunPlan): unknown[][] {
   return batches
 }
 
+/**
+ * Whether the run's header and events are lossless JSON (chapter 02): encodeJsonl is defined for
+ * nothing else (JSONL-4), as a writer never persists such a value (JSON-13).
+ */
+function isLosslessJson(run: DrawnRun): boolean {
+  return snapshotJson(run.header === undefined ? run.events : [run.header, run.events]).fault === undefined
+}
+
 function encoded(run: DrawnRun): string | undefined {
+  if (!isLosslessJson(run)) return undefined
   const result = reference.encodeJsonl({ header: run.header, batches: batchesOf(run.events, run.plan) })
   return result.ok ? result.value.text : undefined
 }
@@ -205,7 +219,7 @@ const DERIVE: Record<string, Derive> = {
     const text = encoded(run)
     return text === undefined ? undefined : { operation: 'decodeJsonl', events: [], extra: storageMembers(damaged(text, run.plan)) }
   },
-  encodeJsonl: run => ({ operation: 'encodeJsonl', events: [], extra: { header: run.header, batches: batchesOf(run.events, run.plan) } }),
+  encodeJsonl: run => (isLosslessJson(run) ? { operation: 'encodeJsonl', events: [], extra: { header: run.header, batches: batchesOf(run.events, run.plan) } } : undefined),
   artifactPath: run => {
     if (!isRecord(run.header)) return undefined
     const { id, cwd } = run.header

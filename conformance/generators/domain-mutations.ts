@@ -1,0 +1,84 @@
+// Mutation operators that put a value outside the lossless JSON domain (spec chapter 02) into one
+// event: a record of the log, which `load` must reject at that record's seq, or an append candidate,
+// which `append` must reject. `append` checks the domain on the whole candidate before any other check
+// but ENV-1 (JSON-13), so the fault may replace any number of it. `load` checks it in the replay phase,
+// after the shape phase has read the payloads (PROC-2), so in a record the fault takes a place no earlier
+// phase reads: the time, a number of the surface markers, or a member of its own. Only faults that
+// survive a structured clone and have a tagged form, which the subprocess protocol carries, are drawn:
+// negative zero, a non-finite number, undefined, a bigint.
+import { pick, type Chooser } from './choices.ts'
+import { cloneEvents } from './log-edit.ts'
+import type { JsonObject } from './events.ts'
+import { candidateOf, defineMutation, type Edit, type LogInput, type Mutation } from './mutation-kit.ts'
+import { isRecord } from './surface-model.ts'
+
+type Path = readonly (string | number)[]
+
+interface DomainFault {
+  name: string
+  code: string
+  rule: string
+  /** The value that takes the place of `number`. */
+  value(number: number, chooser: Chooser): unknown
+}
+
+const DOMAIN_FAULTS: readonly DomainFault[] = [
+  { name: 'negative-zero', code: 'JSON_NEGATIVE_ZERO', rule: 'JSON-3', value: () => -0 },
+  { name: 'non-finite-number', code: 'JSON_NON_FINITE', rule: 'JSON-4', value: (_number, chooser) => pick(chooser, [Number.NaN, Infinity, -Infinity]) },
+  { name: 'undefined-value', code: 'JSON_UNDEFINED', rule: 'JSON-6', value: () => undefined },
+  { name: 'bigint-value', code: 'JSON_UNSUPPORTED_VALUE', rule: 'JSON-7', value: number => BigInt(Math.trunc(number)) },
+]
+
+/** The paths of the numbers inside `value`, members and elements in order. */
+function numberPaths(value: unknown, path: Path = []): Path[] {
+  if (typeof value === 'number') return [path]
+  if (Array.isArray(value)) return value.flatMap((element, index) => numberPaths(element, [...path, index]))
+  if (isRecord(value)) return Object.entries(value).flatMap(([key, member]) => numberPaths(member, [...path, key]))
+  return []
+}
+
+/** A member no record has: ENV-2 would reject it, after the lossless JSON check. */
+const OWN_MEMBER = 'extra'
+
+/** Where in a log record the fault may go: its time, a number of its surface markers, or a member of its own. */
+function recordFaultPaths(record: JsonObject): Path[] {
+  const markers = numberPaths(record).filter(path => path[0] === 'surfaceOp' || path[0] === 'sourceEventSeqs')
+  return [['time'], ...markers, [OWN_MEMBER]]
+}
+
+/** Puts what `fault` makes of the number at `path` (never empty; 0 when there is none) into `root`, a fresh copy. */
+function breakAt(root: JsonObject, path: Path, fault: DomainFault, chooser: Chooser): void {
+  const parent = path.slice(0, -1).reduce<unknown>((value, key) => (value as Record<string | number, unknown>)[key], root) as Record<string | number, unknown>
+  const key = path[path.length - 1]!
+  const number = parent[key]
+  parent[key] = fault.value(typeof number === 'number' ? number : 0, chooser)
+}
+
+/** `load`: the fault goes into the record at the chosen index. */
+function loadDomainMutation(fault: DomainFault): Mutation {
+  return defineMutation({
+    name: fault.name, code: fault.code, rule: fault.rule, operation: 'load',
+    targets: log => log.events.map((_event, index) => index),
+    edit(log: LogInput, index: number, chooser: Chooser): Edit {
+      const events = cloneEvents(log.events)
+      const record = events[index] as unknown as JsonObject
+      breakAt(record, pick(chooser, recordFaultPaths(record)), fault, chooser)
+      return { events, seq: index }
+    },
+  })
+}
+
+/** `append`: the candidate made from the event at the chosen index, one of its numbers given way. */
+function appendDomainMutation(fault: DomainFault): Mutation {
+  return defineMutation({
+    name: `append-${fault.name}`, code: fault.code, rule: fault.rule, operation: 'append',
+    targets: log => log.events.flatMap((event, index) => (numberPaths(candidateOf(event)).length > 0 ? [index] : [])),
+    edit(log: LogInput, index: number, chooser: Chooser): Edit {
+      const candidate = candidateOf(log.events[index]!)
+      breakAt(candidate, pick(chooser, numberPaths(candidate)), fault, chooser)
+      return { events: cloneEvents(log.events.slice(0, index)), candidate, seq: index }
+    },
+  })
+}
+
+export const DOMAIN_MUTATIONS: readonly Mutation[] = [...DOMAIN_FAULTS.map(loadDomainMutation), ...DOMAIN_FAULTS.map(appendDomainMutation)]
