@@ -79,12 +79,21 @@ export async function callOperation(adapter: Adapter, probe: Probe, timeoutMs = 
   }
 }
 
+/** A reply that is no result, for people: in tagged form, as the fuzz inputs now hold values JSON cannot carry. */
+function replyText(result: unknown): string {
+  try {
+    return String(JSON.stringify(encodeTagged(result)))
+  } catch {
+    return String(result)
+  }
+}
+
 /** An operation's reply as an outcome; one that throws when it is read is no answer. */
 function outcomeOf(result: unknown): Outcome {
   try {
     const checked = operationResultOf(result)
     if (checked !== undefined) return { kind: 'result', result: checked }
-    return { kind: 'error', message: `no operation result: ${shortened(String(JSON.stringify(result)), 200)}` }
+    return { kind: 'error', message: `no operation result: ${shortened(replyText(result), 200)}` }
   } catch (error) {
     return { kind: 'error', message: `uninspectable reply: ${errorMessage(error)}` }
   }

@@ -4,19 +4,24 @@
 // any shape pass through: what a member is not, it is left as it is.
 import { BASE_TIME } from '../builder.ts'
 import type { FuzzRun } from './draw.ts'
-import { isRecord } from '../../reference/lossless-json.ts'
+import { isNonNegativeSafeInteger, isRecord } from '../../reference/lossless-json.ts'
 
 type Shift = (seq: number) => number
 type Record_ = Record<string, unknown>
 
+/** A number that can name a seq; `-0`, which a fuzzed record may hold in its place, names none. */
+function isSeqLike(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && !Object.is(value, -0)
+}
+
 function shifted(value: unknown, shift: Shift): unknown {
-  return typeof value === 'number' && Number.isInteger(value) ? shift(value) : value
+  return isSeqLike(value) ? shift(value) : value
 }
 
 /** A list of seqs renumbered, without the removed ones. */
 function shiftedList(value: unknown, shift: Shift, removed: ReadonlySet<number>): unknown {
   if (!Array.isArray(value)) return value
-  return value.filter(seq => !removed.has(seq as number)).map(seq => shifted(seq, shift))
+  return value.filter(seq => !(isSeqLike(seq) && removed.has(seq))).map(seq => shifted(seq, shift))
 }
 
 function remapData(type: unknown, data: Record_, shift: Shift, removed: ReadonlySet<number>): Record_ {
@@ -66,7 +71,8 @@ export function withoutEvents(run: FuzzRun, positions: ReadonlySet<number>): Fuz
 
 /** The run with the builder's clock: event i at BASE_TIME + i, so vectors need not spell times out. */
 export function withBuilderClock(run: FuzzRun): FuzzRun {
-  const events = run.events.map((record, index) => (isRecord(record) && typeof record['time'] === 'number' ? { ...record, time: BASE_TIME + index } : record))
+  // A time that is no writer's clock (a fault an operator put there) is kept.
+  const events = run.events.map((record, index) => (isRecord(record) && isNonNegativeSafeInteger(record['time']) ? { ...record, time: BASE_TIME + index } : record))
   const clocked: FuzzRun = { ...run, events }
   if (run.candidateTime !== undefined) clocked.candidateTime = BASE_TIME + events.length
   return clocked

@@ -30,6 +30,8 @@ export const NOW = 1_790_000_000_000
 const CHILD_ID = 'fork-child'
 /** The members a builder `event:` item can carry for an append candidate (vectors/README.md). */
 const CANDIDATE_MEMBERS = new Set(['type', 'data', 'surfaceOp', 'sourceEventSeqs'])
+/** The members of a log record: a candidate's, and those the writer assigns. */
+const RECORD_MEMBERS = new Set([...CANDIDATE_MEMBERS, 'seq', 'time', 'ignorable'])
 
 export interface Probe {
   operation: OperationName
@@ -112,7 +114,7 @@ function appendedIndex(run: DrawnRun): number {
  * The append: an operator's broken candidate onto its prefix, or else one of the log's events
  * (appendedIndex) appended onto the ones before it. A candidate with members beyond those an
  * `event:` item carries is written verbatim, and then, as the vector format has it, its own `time`
- * member is the time input.
+ * member is the time input, or the builder's clock when it has none.
  */
 function appendProbe(run: DrawnRun): Probe | undefined {
   let events = run.events
@@ -122,19 +124,29 @@ function appendProbe(run: DrawnRun): Probe | undefined {
     if (events.length === 0) return undefined
     const appended = appendedIndex(run)
     const event = events[appended]
-    if (!isRecord(event)) return undefined
+    if (!isRecord(event) || holdsForeignFault(event)) return undefined
     events = events.slice(0, appended)
     const { seq: _seq, time: eventTime, ignorable: _ignorable, ...rest } = event
     candidate = rest
-    time = eventTime
+    // The time of a record an operator broke is no writer's clock: the builder's stands in, as it
+    // does when the vector written from the probe is replayed without a time.
+    time = isNonNegativeSafeInteger(eventTime) ? eventTime : BASE_TIME + events.length
   }
   const verbatim = !isRecord(candidate) || Object.keys(candidate).some(key => !CANDIDATE_MEMBERS.has(key))
-  if (verbatim) time = isRecord(candidate) ? candidate['time'] : undefined
-  // PROC-4 defines append only for a time that is a non-negative safe integer. Where the log gives none
-  // (an operator broke the record's time, or a verbatim record has none), the builder's clock stands in,
-  // as it does when the vector written from the probe is replayed.
-  if (!isNonNegativeSafeInteger(time) || Object.is(time, -0)) time = BASE_TIME + events.length
+  if (verbatim) time = isRecord(candidate) && candidate['time'] !== undefined ? candidate['time'] : BASE_TIME + events.length
+  // PROC-4 defines append for no other time.
+  if (!isNonNegativeSafeInteger(time)) return undefined
   return { operation: 'append', header: run.header, events, extra: {}, candidate, candidateTime: time, verbatimCandidate: verbatim }
+}
+
+/**
+ * Whether a record has a member a candidate does not carry holding a value outside the lossless JSON
+ * domain (one a load operator put there). A writer whose API takes a candidate's members alone never
+ * sees it, so such a probe would only repeat load's finding under a class wide enough to hide a writer
+ * that lets the same value through in `data`.
+ */
+function holdsForeignFault(record: Record<string, unknown>): boolean {
+  return Object.entries(record).some(([key, member]) => !RECORD_MEMBERS.has(key) && snapshotJson(member).fault !== undefined)
 }
 
 /** JSONL-8 batches: cuts drawn from the plan's seed, so a shorter log is cut the same way. */

@@ -3,7 +3,9 @@
 // which `append` must reject. `append` checks the domain on the whole candidate before any other check
 // but ENV-1 (JSON-13), so the fault may replace any number of it. `load` checks it in the replay phase,
 // after the shape phase has read the payloads (PROC-2), so in a record the fault takes a place no earlier
-// phase reads: the time, a number of the surface markers, or a member of its own. Only faults that
+// phase of a log in current shapes reads: the time, a number of the surface markers, or a member of its
+// own. (In older shapes LEGACY-11 reads the start of a tool-result rewrite in the shape phase, so once
+// the fuzzer rewrites a log into them, a fault there can give way to that phase's.) Only faults that
 // survive a structured clone and have a tagged form, which the subprocess protocol carries, are drawn:
 // negative zero, a non-finite number, undefined, a bigint.
 import { pick, type Chooser } from './choices.ts'

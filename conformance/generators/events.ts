@@ -38,8 +38,15 @@ export interface StorageHeader {
   agentPreset?: string
 }
 
-/** Texts that exercise escaping (JSON's, and the `<>&` some encoders escape) and multi-byte UTF-8 in storage, beside plain ones. */
-const TEXTS = ['ok', 'Done.', 'List the files.', '', 'ünïcödé ✓', '😀 emoji', 'line\nbreak\t"quoted" \\ back', '\u2028\u2029', '<a href="x">&amp;</a>', 'a'.repeat(300)]
+/**
+ * Texts that exercise escaping (JSON's, and the `<>&` some encoders escape) and multi-byte UTF-8 in
+ * storage, beside plain ones, and the code units a string keeps whatever they are (JSON-5): lone
+ * surrogates, which UTF-8 cannot encode, control characters, a byte order mark and a noncharacter.
+ */
+const TEXTS = [
+  'ok', 'Done.', 'List the files.', '', 'ünïcödé ✓', '😀 emoji', 'line\nbreak\t"quoted" \\ back', '\u2028\u2029', '<a href="x">&amp;</a>', 'a'.repeat(300),
+  'lone \ud800 high', '\udfff lone low', 'nul \u0000 \u001f \u007f', '\ufeff bom \uffff',
+]
 
 export function someText(chooser: Chooser): string {
   return chance(chooser, 30) ? pick(chooser, TEXTS) : `text ${chooser.int(1000)}`

@@ -176,6 +176,21 @@ export const claimMismatch = defineMutation({
   },
 })
 
+/** A summary whose range and seqs are the strings of the numbers they were: equal, but not numbers (COMP-5). */
+export const summaryRangeStrings = defineMutation({
+  name: 'summary-range-strings', code: 'COMPACTION_SUMMARY_INVALID', operation: 'relations', rule: 'COMP-5',
+  targets: log => indexesWhere(log.events, event => event.type === 'compaction/summary'),
+  edit: (log, index) => ({
+    events: changed(log.events, index, event => {
+      const data = dataOf(event)
+      const range = data['shadowedRange'] as JsonObject
+      data['shadowedRange'] = { start: String(range['start']), end: String(range['end']) }
+      data['shadowedSeqs'] = (data['shadowedSeqs'] as number[]).map(String)
+    }),
+    seq: index,
+  }),
+})
+
 export const checkpointOutsideBracket = defineMutation({
   name: 'checkpoint-outside-bracket', code: 'COMPACTION_CHECKPOINT_OUTSIDE_BRACKET', operation: 'relations', rule: 'COMP-9',
   targets: log => indexesWhere(log.events, isCheckpoint),
@@ -224,5 +239,5 @@ export const bracketCrossesTurn = defineMutation({
 export const RELATION_MUTATIONS: readonly Mutation[] = [
   orphanResult, secondBracket, dropTurnEnd, skipTurnNumber, skipStepNumber, stepMismatch, recordOutsideTurn,
   stepOpenAtTurnEnd, stepOpenAtStepStart, endWithoutSummary, claimMismatch, checkpointOutsideBracket, memberIdMismatch,
-  endOwnerMismatch, bracketCrossesTurn,
+  endOwnerMismatch, bracketCrossesTurn, summaryRangeStrings,
 ]

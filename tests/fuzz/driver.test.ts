@@ -120,6 +120,14 @@ describe('fuzz', () => {
     expect(report.findings.map(finding => finding.signature)).toEqual(['surface: reference accepts, adapter fails: uninspectable reply'])
   })
 
+  it('counts a reply that is no result as such, values JSON cannot carry in it included', async () => {
+    // The fuzz inputs hold bigints now; an adapter that echoes one back must not read as uninspectable.
+    expectLoadableRun(3, 3, 20)
+    const report = await fuzz(surfaceAnswering(() => ({ echoed: 5n })), { runs: 3, seed: 3, outDir: tempFolder(), maxEvents: 20, only: ['surface'] })
+    expect(report.findings.map(finding => finding.signature)).toEqual(['surface: reference accepts, adapter fails: no operation result'])
+    expect(report.findings[0]!.detail).toContain('{"echoed":{"$dsh":"bigint","value":"5"}}')
+  })
+
   it('counts a rejection whose members cannot be read as a reply it cannot inspect', async () => {
     const unreadable = new Proxy({}, { get: () => { throw new Error('no members') } })
     expectLoadableRun(3, 3, 20)
