@@ -112,10 +112,11 @@ export interface Line {
 export interface LineScan {
   /** How many events the accepted lines hold: the seq the next line must start at (JSONL-10). */
   count: number
-  /** The first defect, when one was found and no later turn/end made it fatal. */
-  defect: TornTail | undefined
-  /** What is wrong with the line `defect` names, for people. */
-  why?: string
+  /**
+   * The first defect, when one was found and no later turn/end made it fatal: the torn tail it
+   * starts, and what is wrong with its line, for people.
+   */
+  defect: { tail: TornTail; why: string } | undefined
   /** The byte offset just after the last accepted line. */
   committed: number
 }
@@ -147,7 +148,8 @@ export function scanLine(line: Line, scan: LineScan, strict: boolean, accepted: 
   if (scan.defect !== undefined) {
     const decoded = decodeRecordLine(line.bytes)
     if (decoded.ok && holdsTurnEnd(decoded.events)) {
-      return reject(scan.defect.reason as ErrorCode, `line ${scan.defect.line} is damaged (${scan.why ?? ''}), and the turn/end on line ${line.number} proves it was committed`, { line: scan.defect.line })
+      const { tail, why } = scan.defect
+      return reject(tail.reason as ErrorCode, `line ${tail.line} is damaged (${why}), and the turn/end on line ${line.number} proves it was committed`, { line: tail.line })
     }
     return undefined
   }
@@ -160,8 +162,7 @@ export function scanLine(line: Line, scan: LineScan, strict: boolean, accepted: 
   }
   if (strict) return reject('JSONL_FRAME_INVALID', `${judged.defect} on line ${line.number}, inside a complete frame: ${judged.why}`, { line: line.number })
   if (judged.holdsTurnEnd) return reject('JSONL_SEQ_GAP', `a seq gap on line ${line.number}, which holds a turn/end: ${judged.why}`, { line: line.number })
-  scan.defect = { line: line.number, offset: line.start, reason: judged.defect }
-  scan.why = judged.why
+  scan.defect = { tail: { line: line.number, offset: line.start, reason: judged.defect }, why: judged.why }
   return undefined
 }
 
@@ -212,7 +213,7 @@ export function decodeRawJsonl(bytes: Uint8Array): Result<JsonlValue> {
   const { defect, committed } = scanned.value
   const lastFeed = bytes.lastIndexOf(LINE_FEED)
   const unterminated = lastFeed < bytes.length - 1
-  const tornTail: TornTail | null = defect
+  const tornTail: TornTail | null = defect?.tail
     ?? (unterminated ? { line: countLines(bytes) + 1, offset: committed, reason: 'unterminated' } : null)
   return accept({ header: header.value, events, tornTail })
 }
