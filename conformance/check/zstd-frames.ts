@@ -54,13 +54,13 @@ export function rawBytesHint(bytes: Uint8Array): string {
   return bytes[0] === OPEN_BRACE ? ' (its bytes start with "{", as a raw log\'s do: a log is read as zstd only when its name ends in .zstd or .zst)' : ''
 }
 
-const SKIPPABLE_FRAME = ': they start a skippable frame, which JSONL-13 does not allow'
+const SKIPPABLE_FRAME = 'start a skippable frame, which JSONL-13 does not allow'
 
 /** Why the bytes at `start`, after `frames` complete frames, start no frame, with what they look like. */
 function notAFrameStart(head: Uint8Array, start: number, frames: number): string {
   const skippable = (littleEndian(head, 0, 4) & ~0xf) === SKIPPABLE_MAGIC
-  if (start === 0) return `the artifact does not start with the zstd magic number${skippable ? SKIPPABLE_FRAME : rawBytesHint(head)}`
-  const looks = skippable ? SKIPPABLE_FRAME
+  if (start === 0) return `the artifact does not start with the zstd magic number${skippable ? `: its bytes ${SKIPPABLE_FRAME}` : rawBytesHint(head)}`
+  const looks = skippable ? `: they ${SKIPPABLE_FRAME}`
     : head[0] === OPEN_BRACE ? ': they start with "{", as a raw record line does (raw lines appended to a zstd log?)'
     : ''
   return `the bytes at byte ${start}, after ${plural(frames, 'complete frame')}, do not start with the zstd magic number${looks}`

@@ -131,7 +131,18 @@ function notesOf(disagreement: Disagreement, context: CaseContext): string {
 }
 
 /** Characters that a plain or block YAML scalar would carry invisibly; a line feed is handled apart. */
-const NEEDS_ESCAPES = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]/
+const NEEDS_ESCAPES = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]/
+/**
+ * Of those, the ones the yaml package writes raw even in a double-quoted scalar: DEL and C1 controls,
+ * which YAML does not count as printable, the line and paragraph separators, a byte order mark, and
+ * noncharacters.
+ */
+const WRITTEN_RAW = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g
+
+/** Escapes what WRITTEN_RAW matches; each such character sits in a double-quoted scalar (layOut). */
+function escapedRaw(text: string): string {
+  return text.replace(WRITTEN_RAW, char => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
 
 /**
  * Layout for people: the header, each log item and each step's members in flow style, one line each;
@@ -179,7 +190,7 @@ export function renderVector(probe: Probe, disagreement: Disagreement, context: 
   }
   const document = new Document(file)
   layOut(document)
-  return { id, chapter, requirements, text: document.toString({ lineWidth: 0 }) }
+  return { id, chapter, requirements, text: escapedRaw(document.toString({ lineWidth: 0 })) }
 }
 
 /** Writes DIR/<chapter>/<id>.yaml and loads it back as the runner would; throws when it does not load. */

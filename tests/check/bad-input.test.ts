@@ -364,7 +364,7 @@ describe('zstd frames', () => {
     const other = checked('not-zstd-either.jsonl.zstd', Buffer.from([1, 2, 3, 4, 5]))
     expect(only(other.report, 'error', 'JSONL_FRAME_INVALID').message).toBe('corruption: the artifact does not start with the zstd magic number')
     const skippableFirst = checked('skippable-first.jsonl.zstd', Buffer.concat([Buffer.from([0x50, 0x2a, 0x4d, 0x18, 0, 0, 0, 0]), zstdArtifact(lines, [2])]))
-    expect(only(skippableFirst.report, 'error', 'JSONL_FRAME_INVALID').message).toBe('corruption: the artifact does not start with the zstd magic number: they start a skippable frame, which JSONL-13 does not allow')
+    expect(only(skippableFirst.report, 'error', 'JSONL_FRAME_INVALID').message).toBe('corruption: the artifact does not start with the zstd magic number: its bytes start a skippable frame, which JSONL-13 does not allow')
   })
 
   it('bytes after the last complete frame that start no frame are placed by byte, and named when they look like something', () => {

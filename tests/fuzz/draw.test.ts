@@ -8,7 +8,8 @@ import { drawRun, operatorsOf, type DrawnRun, type RunPlan } from '../../conform
 import { withBuilderClock, withoutEvents } from '../../conformance/fuzz/log-cuts.ts'
 import { deriveProbe, probeInput, PROBED_OPERATIONS } from '../../conformance/fuzz/probes.ts'
 import type { Disagreement } from '../../conformance/fuzz/compare.ts'
-import { requirementsOf } from '../../conformance/fuzz/vector-writer.ts'
+import { renderVector, requirementsOf } from '../../conformance/fuzz/vector-writer.ts'
+import { parse } from 'yaml'
 
 const RUNS = Array.from({ length: 1500 }, (_, index) => drawRun(1, index, 60))
 
@@ -177,6 +178,17 @@ describe('the fuzzer\'s probes', () => {
     const shrunk = deriveProbe({ ...stored, events: [] }, 'headerEquals')!
     expect(shrunk.events).toEqual([])
     expect(JSON.stringify(shrunk.extra)).toContain('"provider":"deepseek"')
+  })
+
+  it('write a text into a vector file code unit for code unit, those no one would see as escapes', () => {
+    const text = 'a \u0000 \u007f \u0085 \u2028 \ud800 \ufeff \uffff b'
+    const probe = { operation: 'artifactPath' as const, events: [], extra: { sessionId: text, cwd: '/w' } }
+    const disagreement = { operation: 'artifactPath', reference: 'accepts', adapter: 'differs at $.path', detail: 'planted', expected: { ok: true, value: { path: 'p' } }, actual: { kind: 'result', result: { ok: true, value: { path: 'q' } } } } as Disagreement
+    const { text: written } = renderVector(probe, disagreement, { adapterName: 'planted', seed: 1, run: 0, olderShapes: false })
+    expect(written).not.toMatch(/[\u0000\u007f-\u009f\u2028\ud800-\udfff\ufeff\uffff]/)
+    for (const escape of ['\\0', '\\u007f', '\\u0085', '\\u2028', '\\ud800', '\\ufeff', '\\uffff']) expect(written).toContain(escape)
+    const [written0] = (parse(written) as { cases: { steps: { artifactPath: { sessionId: string } }[] }[] }).cases
+    expect(written0!.steps[0]!.artifactPath.sessionId).toBe(text)
   })
 
   it('name, for a disagreement over any operation\'s value, the requirement that states that value', () => {
