@@ -1,5 +1,5 @@
 // Runs `check` as the command line does, in a process of its own, and reports its peak RSS on
-// stderr: the bad-input tests use it where memory and exit status matter.
+// stderr: the check tests use it where memory and exit status matter (small-logs.ts runChild).
 import { runCheck } from '../../conformance/check/command.ts'
 
 const status = runCheck(process.argv.slice(2))

@@ -1,0 +1,188 @@
+// check as a command: its exit status, the paths it takes (folders walked, links followed, each file
+// once, a pipe), the storage layout a session.jsonl must sit in (JSONL-3), and a file it cannot read.
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdirSync, symlinkSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import { runCheck } from '../../conformance/check/command.ts'
+import { parseCheckOptions } from '../../conformance/check/options.ts'
+import type { FileReport } from '../../conformance/check/check-file.ts'
+import { check, tempFolder, zstdArtifact } from './support.ts'
+import { only, runChild, sessionLines, text, turnLines } from './small-logs.ts'
+
+const folder = tempFolder()
+afterAll(() => folder.remove())
+
+describe('exit status', () => {
+  it('is 0 for valid files, 1 when one is invalid, 2 for a usage error or a missing path', () => {
+    const valid = folder.write('exit-valid.jsonl', text(turnLines()))
+    const invalid = folder.write('exit-invalid.jsonl', text(turnLines().slice(0, 1).concat('{"type":"turn/end","seq":0,"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}')))
+    const printed: string[] = []
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line))
+    const error = vi.spyOn(console, 'error').mockImplementation((line: string) => void printed.push(line))
+    try {
+      expect(runCheck([valid])).toBe(0)
+      expect(runCheck([valid, invalid])).toBe(1)
+      expect(printed.join('\n')).toContain(`${invalid}:2: error TURN_NOT_OPEN (TURN-6) at seq 0:`)
+      expect(runCheck([valid, `${folder.dir}/no-such-file.jsonl`])).toBe(2)
+      expect(runCheck(['--format', 'yaml', valid])).toBe(2)
+      expect(runCheck([])).toBe(2)
+    } finally {
+      log.mockRestore()
+      error.mockRestore()
+    }
+  })
+
+  it('is what `dsh-conformance check` runs', () => {
+    const valid = folder.write('cli-valid.jsonl', text(turnLines()))
+    const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
+    const result = spawnSync(process.execPath, [bin, 'check', valid], { encoding: 'utf8' })
+    expect(result.status).toBe(0)
+    expect(result.stdout).toContain(`${valid}: valid, 6 events`)
+  })
+
+  it('walks folders for *.jsonl and *.jsonl.zstd, and names every file in JSON', () => {
+    const root = tempFolder()
+    try {
+      const project = `${root.dir}/--workspace-project--`
+      mkdirSync(`${project}/s-1`, { recursive: true })
+      mkdirSync(`${project}/s-2`, { recursive: true })
+      root.write('--workspace-project--/s-1/session.jsonl', text(sessionLines('s-1')))
+      root.write('--workspace-project--/s-2/session.jsonl.zstd', zstdArtifact(sessionLines('s-2'), [2]))
+      root.write('--workspace-project--/s-2/notes.txt', 'not a log')
+      const run = runChild([root.dir, '--format', 'json'])
+      expect(run.status).toBe(0)
+      const reports = (JSON.parse(run.stdout) as { files: FileReport[] }).files
+      expect(reports.map(report => [report.file.slice(root.dir.length), report.encoding, report.status])).toEqual([
+        ['/--workspace-project--/s-1/session.jsonl', 'raw', 'valid'],
+        ['/--workspace-project--/s-2/session.jsonl.zstd', 'zstd', 'valid'],
+      ])
+    } finally {
+      root.remove()
+    }
+  })
+})
+
+describe('walking folders', () => {
+  it('checks a file once, however often it is named: itself, in a folder also named, or through a link', () => {
+    const root = tempFolder()
+    try {
+      mkdirSync(`${root.dir}/once`)
+      const file = root.write('once/a.jsonl', text(sessionLines('s-1')))
+      symlinkSync(file, `${root.dir}/link.jsonl`)
+      const run = runChild([`${root.dir}/once`, file, `${root.dir}/link.jsonl`, `${root.dir}/once/../once/a.jsonl`, '--format', 'json'])
+      const reports = (JSON.parse(run.stdout) as { files: FileReport[] }).files
+      expect(reports.map(report => report.file)).toEqual([file])
+    } finally {
+      root.remove()
+    }
+  })
+
+  it('follows a link to a folder, walks each folder once (a link cycle ends), and takes *.jsonl.zst', () => {
+    const root = tempFolder()
+    try {
+      mkdirSync(`${root.dir}/real/s-1`, { recursive: true })
+      mkdirSync(`${root.dir}/linked`, { recursive: true })
+      root.write('real/s-1/a.jsonl', text(sessionLines('s-1')))
+      root.write('real/s-1/b.jsonl.zst', zstdArtifact(sessionLines('s-1'), [2]))
+      symlinkSync(`${root.dir}/real`, `${root.dir}/linked/volume`)
+      symlinkSync(`${root.dir}/linked`, `${root.dir}/real/s-1/back`)
+      const run = runChild([`${root.dir}/linked`, '--format', 'json'])
+      const reports = (JSON.parse(run.stdout) as { files: FileReport[] }).files
+      expect(reports.map(report => [report.file.slice(root.dir.length), report.encoding, report.status])).toEqual([
+        ['/linked/volume/s-1/a.jsonl', 'raw', 'valid'],
+        ['/linked/volume/s-1/b.jsonl.zst', 'zstd', 'valid'],
+      ])
+      expect(run.status).toBe(0)
+    } finally {
+      root.remove()
+    }
+  })
+
+  it('reads a raw log from a pipe (/dev/stdin, or -)', () => {
+    const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
+    const log = folder.write('piped.jsonl', text(sessionLines('s-1')))
+    // Through a shell pipe: node's own `input` is a socket, which /dev/stdin cannot be opened on.
+    for (const stdin of ['/dev/stdin', '-']) {
+      const piped = spawnSync('sh', ['-c', `cat '${log}' | '${process.execPath}' '${bin}' check ${stdin}`], { encoding: 'utf8' })
+      expect(piped.stdout, stdin).toContain('/dev/stdin: valid, ')
+      expect(piped.status, stdin).toBe(0)
+    }
+  })
+
+  it('ends quietly when the reader of its output stops reading (check FOLDER | head)', () => {
+    const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
+    const root = tempFolder()
+    try {
+      // Enough report lines to fill the pipe after head has gone, so that a write fails with EPIPE.
+      const log = text(sessionLines('s-1'))
+      for (let file = 0; file < 1500; file++) root.write(`log-${String(file).padStart(4, '0')}.jsonl`, log)
+      const piped = spawnSync('sh', ['-c', `{ '${process.execPath}' '${bin}' check '${root.dir}'; echo "check exited $?" >&2; } | head -n 1`], { encoding: 'utf8' })
+      expect(piped.stdout).toBe(`${root.dir}/log-0000.jsonl: valid, 6 events\n`)
+      expect(piped.stderr).toBe('check exited 0\n')
+    } finally {
+      root.remove()
+    }
+  })
+
+  it('refuses a short option instead of reading it as a file', () => {
+    expect(parseCheckOptions(['log.jsonl', '-f', 'json'])).toEqual({ error: 'unknown option -f' })
+    expect(parseCheckOptions(['./-f'])).toMatchObject({ paths: ['./-f'] })
+  })
+})
+
+describe('the storage layout (JSONL-3)', () => {
+  const root = tempFolder()
+  afterAll(() => root.remove())
+  const place = (relative: string, lines: string[]): string => {
+    mkdirSync(path.dirname(`${root.dir}/${relative}`), { recursive: true })
+    return root.write(relative, text(lines))
+  }
+
+  it('a session.jsonl whose header names another session or project is rejected before anything else', () => {
+    for (const [relative, lines] of [
+      ['--workspace-project--/s-3/session.jsonl', sessionLines('s-4')],
+      ['--elsewhere--/s-5/session.jsonl', sessionLines('s-5')],
+      ['_no-cwd/s/session.jsonl', sessionLines('s')],
+    ] as const) {
+      const file = place(relative, lines)
+      const report = check(file)
+      expect(report.outcome, relative).toEqual({ verdict: 'rejected', operation: 'open', code: 'HEADER_ID_MISMATCH' })
+      expect(report.diagnostics[0], relative).toMatchObject({ severity: 'error', code: 'HEADER_ID_MISMATCH', requirement: 'JSONL-3' })
+      expect(report.diagnostics[0]?.message, relative).toContain('<root>/--workspace-project--/')
+      expect(report.diagnostics[0]?.message, relative).toMatch(/ \(a copy taken out of the layout is read as a lone artifact once it has another name, or through a pipe\)$/)
+    }
+  })
+
+  it('a header without cwd belongs under _no-cwd; the same file reached through a link passes too', () => {
+    const file = place('_no-cwd/s/session.jsonl', turnLines())
+    expect(check(file).status).toBe('valid')
+    symlinkSync(`${root.dir}/_no-cwd`, `${root.dir}/alias`)
+    expect(check(`${root.dir}/alias/s/session.jsonl`).status).toBe('valid')
+  })
+
+  it('a header whose cwd is null derives no path: it is not a header without cwd (JSONL-1)', () => {
+    const header = '{"type":"session","version":0,"id":"s-null","createdAt":1,"cwd":null,"delegationDepth":0}'
+    const report = check(place('_no-cwd/s-null/session.jsonl', [header, ...turnLines().slice(1)]))
+    expect(report.outcome).toEqual({ verdict: 'rejected', operation: 'open', code: 'HEADER_ID_MISMATCH' })
+    expect(report.diagnostics[0]?.message).toMatch(/empty or not a string.* \(a copy taken out of the layout is read as a lone artifact once it has another name, or through a pipe\)$/)
+  })
+
+  it('a file named otherwise is a lone artifact that no path binds', () => {
+    expect(check(place('--elsewhere--/s-6/copy.jsonl', sessionLines('s-7'))).status).toBe('valid')
+  })
+})
+
+describe('a zstd log that is not a regular file', () => {
+  it('is left unchecked with CHECK_IO_ERROR, since a pipe cannot be read at positions', () => {
+    const fifo = path.join(folder.dir, 'piped.jsonl.zstd')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    // Opening a pipe waits for its writer: another process, which check's blocking open does not stop.
+    const writer = spawn('sh', ['-c', `printf x > ${JSON.stringify(fifo)}`], { stdio: 'ignore' })
+    const report = check(fifo)
+    writer.kill()
+    expect(report.status).toBe('unchecked')
+    expect(only(report, 'error', 'CHECK_IO_ERROR').message).toContain('must be a regular file, not a pipe')
+  })
+})
