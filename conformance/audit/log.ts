@@ -3,7 +3,7 @@
 import { reference } from '../../reference/index.ts'
 import { repairClosers } from '../../reference/repair.ts'
 import { compactionState, type CompactionStateValue } from '../../reference/compaction.ts'
-import { runRelations, type Violation } from '../../reference/processing.ts'
+import { runRelations } from '../../reference/processing.ts'
 import { foldSurface, type SurfaceValue } from '../../reference/surface.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
 import { DEFAULT_VOCABULARY } from '../../reference/unknown-types.ts'
@@ -15,6 +15,8 @@ import { reportMessage, type ArtifactExtent } from '../wording.ts'
 import { encodingOf, vocabularyHint } from '../check/check-file.ts'
 import { zstdMagicHint } from '../check/raw-reader.ts'
 import { rawBytesHint } from '../check/zstd-frames.ts'
+import type { RequirementIndex } from '../check/requirements.ts'
+import { attributeViolations, type RowViolation } from './verdicts.ts'
 
 export interface AuditSource {
   file: string
@@ -31,7 +33,8 @@ export interface LoadedLog {
   events: SessionEvent[]
   tornTail: TornTail | null
   surface: SurfaceValue
-  violations: Violation[]
+  /** The relation violations (PROC-7), each with its row and rule. */
+  violations: RowViolation[]
   /** The closers crash repair computes for the open tail turn (chapter 12), loadable or not. */
   closers: SessionEvent[]
   /** Why `repair` rejects the log (REPAIR-13: the closers above would not load), or undefined. */
@@ -75,7 +78,8 @@ function valueOf<T>(result: Result<T>): T {
   return result.value
 }
 
-export function readAuditedLog(source: AuditSource): AuditedLog {
+/** The log of `source` read and loaded; `requirements` names the rule each relation violation breaks. */
+export function readAuditedLog(source: AuditSource, requirements: RequirementIndex): AuditedLog {
   const vocabulary = source.vocabulary ?? DEFAULT_VOCABULARY
   const byteNotices = source.byteNotices ?? []
   // By the name, as check decides it, so that the two commands read a file alike.
@@ -107,7 +111,7 @@ export function readAuditedLog(source: AuditSource): AuditedLog {
     events: loadedEvents,
     tornTail,
     surface: foldSurface(loadedEvents),
-    violations: runRelations(loadedEvents).violations,
+    violations: attributeViolations(runRelations(loadedEvents).violations, loadedEvents, requirements),
     closers,
     repairRejection: repaired === undefined || repaired.ok ? undefined : repaired.error,
     compaction: valueOf(compactionState(loadedEvents)),

@@ -3,6 +3,7 @@
 // Every output format is rendered from this object alone.
 import packageJson from '../../package.json' with { type: 'json' }
 import type { AuditReport } from '../../generated/types/index.ts'
+import { RequirementIndex } from '../check/requirements.ts'
 import { readAuditedLog, type AuditSource } from './log.ts'
 import { auditRows } from './rows.ts'
 import { auditTimeline } from './timeline.ts'
@@ -12,7 +13,7 @@ import { overallVerdict } from './verdicts.ts'
 const AUDIT_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/audit-report.schema.json'
 
 export function buildAuditReport(source: AuditSource, counter: TokenCounter): AuditReport {
-  const log = readAuditedLog(source)
+  const log = readAuditedLog(source, new RequirementIndex())
   const { rows, replacements, budget } = auditRows(log, counter)
   return {
     $schema: AUDIT_REPORT_SCHEMA,

@@ -2,7 +2,9 @@
 // rule that turns a row's evidence into its verdict.
 import type { AuditEvidence, AuditEvidenceMark, AuditRejection, AuditRow, AuditVerdict } from '../../generated/types/index.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
-import { RequirementIndex } from '../check/requirements.ts'
+import type { RequirementIndex } from '../check/requirements.ts'
+import type { Violation } from '../../reference/processing.ts'
+import type { SessionEvent } from '../../reference/envelope.ts'
 import type { LoadedLog } from './log.ts'
 
 export type RowId = AuditRow['id']
@@ -123,6 +125,8 @@ function rowOfViolation(code: string, eventType: string): RowId {
 }
 
 export interface RowViolation {
+  /** The row it belongs to. */
+  row: RowId
   code: string
   seq: number
   /** The vetoed event's type. */
@@ -131,17 +135,17 @@ export interface RowViolation {
   requirements: string[]
 }
 
-let requirementIndex: RequirementIndex | undefined
-
-/** The relation violations that belong to row `id`, each with the rule it breaks, the one `check` cites. */
-export function violationsOfRow(loaded: LoadedLog, id: RowId): RowViolation[] {
-  requirementIndex ??= new RequirementIndex()
-  const index = requirementIndex
-  return loaded.violations.flatMap(({ code, seq }) => {
-    const event = loaded.events[seq]
+/** Each relation violation of a loaded log with its row and the rule it breaks, the one `check` cites. */
+export function attributeViolations(violations: readonly Violation[], events: readonly SessionEvent[], requirements: RequirementIndex): RowViolation[] {
+  return violations.map(({ code, seq }) => {
+    const event = events[seq]
     const type = event?.type ?? '?'
-    if (rowOfViolation(code, type) !== id) return []
-    const requirement = index.ofViolation({ code, eventType: type, replaces: isRecord(event?.surfaceOp) })
-    return [{ code, seq, type, requirements: requirement === undefined ? [] : [requirement] }]
+    const requirement = requirements.ofViolation({ code, eventType: type, replaces: isRecord(event?.surfaceOp) })
+    return { row: rowOfViolation(code, type), code, seq, type, requirements: requirement === undefined ? [] : [requirement] }
   })
+}
+
+/** The relation violations that belong to row `id`. */
+export function violationsOfRow(loaded: LoadedLog, id: RowId): RowViolation[] {
+  return loaded.violations.filter(violation => violation.row === id)
 }
