@@ -9,6 +9,9 @@ import { RecordScanner } from './record-scan.ts'
 import { StreamingLoad, type LoadOutcome } from './streaming-load.ts'
 import { MessageIdRecorder, type RecallIds } from './message-ids.ts'
 import { errorMessage, type ArtifactExtent } from '../wording.ts'
+import { headerMembersFault, lineFormFault } from './writer-rules.ts'
+
+const utf8 = new TextDecoder()
 
 export interface CheckSettings {
   vocabulary: string
@@ -16,6 +19,8 @@ export interface CheckSettings {
   maxLineBytes: number
   /** Gather the byte facts of every complete line and nothing else: no header decode, no scan, no load. */
   factsOnly?: boolean
+  /** Also gather what the lines say of their writer (writer-rules.ts). */
+  writer?: boolean
 }
 
 /** A reason the checker could not reach a verdict; it is not a rule of the spec. */
@@ -37,6 +42,16 @@ export interface ByteFacts {
   invalidUtf8?: LineFact
 }
 
+/** What the lines that parse say of their writer, when the settings ask (writer-rules.ts). */
+export interface WriterFacts {
+  /** JSONL-5: what is wrong with the header line's members. */
+  headerMembers?: string
+  /** JSON-12: the lines writing a member name twice, with the first such member. */
+  duplicateMember?: LineFact & { name: string; path: string }
+  /** JSONL-8: the other lines that JSON.stringify would write otherwise, with the first difference. */
+  form?: LineFact & { difference: string }
+}
+
 /**
  * Where the events of the record lines go: the load, with the way to read the log again for its
  * message ids (none for a pipe); or, on that second read, a recorder of the ids before a line.
@@ -54,10 +69,12 @@ export interface ArtifactOutcome {
   extent: ArtifactExtent
   load: LoadOutcome | undefined
   facts: ByteFacts
+  writerFacts: WriterFacts
 }
 
-function noted(fact: LineFact | undefined, line: number): LineFact {
-  if (fact === undefined) return { first: line, count: 1 }
+/** `fact` counting one more line; a new fact, with the `first` line's details, when there was none. */
+function noted<T extends LineFact>(fact: T | undefined, line: number, first?: Omit<T, keyof LineFact>): T {
+  if (fact === undefined) return { ...first, first: line, count: 1 } as T
   fact.count += 1
   return fact
 }
@@ -68,6 +85,7 @@ export class ArtifactCheck {
   limit: LimitFault | undefined
   header: JsonRecord | undefined
   readonly facts: ByteFacts = {}
+  readonly writerFacts: WriterFacts = {}
   /**
    * The reader may vouch that every byte from this offset to the end of what it has handed on so far
    * is well-formed UTF-8 (it checks whole chunks at once); lines starting there need no check of their own.
@@ -122,6 +140,7 @@ export class ArtifactCheck {
     if (this.settings.factsOnly === true) return
     const decoded = decodeHeaderLine(bytes)
     if (!decoded.ok) return void (this.decodeError = decoded.error)
+    if (this.settings.writer === true) this.noteWriter(bytes, 1)
     this.header = decoded.value
     const header = decoded.value
     if ('idsBefore' in this.target) {
@@ -142,6 +161,7 @@ export class ArtifactCheck {
     if (this.settings.factsOnly === true) return this.noteBytes(bytes, number, start >= this.wellFormedFrom)
     if (this.scanner === undefined) return
     this.noteBytes(bytes, number, start >= this.wellFormedFrom)
+    if (this.settings.writer === true) this.noteWriter(bytes, number)
     try {
       const rejected = this.scanner.judge(bytes, number, start, end, strict)
       if (rejected !== undefined) this.decodeError = rejected.error
@@ -164,6 +184,7 @@ export class ArtifactCheck {
       extent,
       load: done || this.load === undefined ? undefined : this.load.finish(),
       facts: this.facts,
+      writerFacts: this.writerFacts,
     }
   }
 
@@ -171,5 +192,23 @@ export class ArtifactCheck {
     if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) this.facts.byteOrderMark = noted(this.facts.byteOrderMark, line)
     if (bytes[bytes.length - 1] === 0x0d) this.facts.carriageReturn = noted(this.facts.carriageReturn, line)
     if (!wellFormed && !isUtf8(bytes)) this.facts.invalidUtf8 = noted(this.facts.invalidUtf8, line)
+  }
+
+  /** The writer rules of a line that parses; one that does not is the reader's finding. */
+  private noteWriter(bytes: Uint8Array, line: number): void {
+    const text = utf8.decode(bytes)
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      return
+    }
+    if (line === 1) {
+      const members = headerMembersFault(value)
+      if (members !== undefined) this.writerFacts.headerMembers = members
+    }
+    const fault = lineFormFault(text, value)
+    if (fault?.kind === 'duplicate-member') this.writerFacts.duplicateMember = noted(this.writerFacts.duplicateMember, line, { name: fault.name, path: fault.path })
+    if (fault?.kind === 'form') this.writerFacts.form = noted(this.writerFacts.form, line, { difference: fault.difference })
   }
 }

@@ -4,7 +4,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs'
 import type { TornTail } from '../../reference/jsonl.ts'
 import { V0_PINNED_TYPES, V0_RC8_TYPES } from '../../reference/vocabulary.ts'
-import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type LimitFault } from './artifact.ts'
+import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type LimitFault, type WriterFacts } from './artifact.ts'
 import type { RecallIds } from './message-ids.ts'
 import { ByteSource } from './byte-source.ts'
 import { checkRawArtifact, fileChunks, memoryChunks } from './raw-reader.ts'
@@ -34,7 +34,10 @@ export interface Diagnostic {
 export interface FileReport {
   file: string
   encoding: Encoding
-  /** valid: accepted with no violation; invalid: rejected or with violations; unchecked: no verdict reached. */
+  /**
+   * valid: accepted with no violation; invalid: rejected, with violations, or (with --writer) written
+   * against a writer's MUST; unchecked: no verdict reached.
+   */
   status: 'valid' | 'invalid' | 'unchecked'
   outcome: Outcome
   diagnostics: Diagnostic[]
@@ -100,10 +103,13 @@ function outcomeOf(artifact: ArtifactOutcome): Outcome {
   return { verdict: 'accepted', events: load.events, tornTail: artifact.tornTail, relations: load.violations.map(({ code, seq }) => ({ code, seq })) }
 }
 
+/** The subject and its verb: "this line starts", "3 lines, the first shown, start". */
+function lines(count: number, verb: string): string {
+  return count === 1 ? `this line ${verb}s` : `${count} lines, the first shown, ${verb}`
+}
+
 function factNotices(facts: ByteFacts): Diagnostic[] {
   const notices: Diagnostic[] = []
-  // The subject and its verb: "this line starts", "3 lines, the first shown, start".
-  const lines = (count: number, verb: string): string => (count === 1 ? `this line ${verb}s` : `${count} lines, the first shown, ${verb}`)
   if (facts.byteOrderMark !== undefined) {
     notices.push({ severity: 'notice', code: 'BYTE_ORDER_MARK', requirement: 'JSONL-9', line: facts.byteOrderMark.first, message: `${lines(facts.byteOrderMark.count, 'start')} with a byte order mark (U+FEFF), which makes a line unparsable` })
   }
@@ -114,6 +120,24 @@ function factNotices(facts: ByteFacts): Diagnostic[] {
     notices.push({ severity: 'notice', code: 'INVALID_UTF8', requirement: 'JSONL-9', line: facts.invalidUtf8.first, message: `${lines(facts.invalidUtf8.count, 'hold')} ill-formed UTF-8, read as U+FFFD` })
   }
   return notices
+}
+
+/** What `check --writer` finds: the writer's MUSTs are errors, JSONL-8's SHOULD a notice. */
+function writerDiagnostics(facts: WriterFacts): Diagnostic[] {
+  const found: Diagnostic[] = []
+  if (facts.headerMembers !== undefined) {
+    found.push({ severity: 'error', code: 'WRITER_HEADER_MEMBERS', requirement: 'JSONL-5', line: 1, message: facts.headerMembers })
+  }
+  const duplicate = facts.duplicateMember
+  if (duplicate !== undefined) {
+    const where = duplicate.path === '' ? 'the top-level object' : `the object at ${duplicate.path}`
+    found.push({ severity: 'error', code: 'WRITER_DUPLICATE_MEMBER', requirement: 'JSON-12', line: duplicate.first, message: `${lines(duplicate.count, 'write')} a member name twice in one object (here ${JSON.stringify(duplicate.name)} in ${where}); a reader keeps only the last, a writer must not write it` })
+  }
+  const form = facts.form
+  if (form !== undefined) {
+    found.push({ severity: 'notice', code: 'WRITER_LINE_FORM', requirement: 'JSONL-8', line: form.first, message: `${lines(form.count, 'differ')} from what JSON.stringify writes for the same value: readers read them alike, but writers that follow JSONL-8 write other bytes (${form.difference})` })
+  }
+  return found
 }
 
 function tornTailNotice(tornTail: TornTail, encoding: Encoding, extent: ArtifactExtent): Diagnostic {
@@ -178,10 +202,12 @@ function pathBinding(file: string, encoding: Encoding, artifact: ArtifactOutcome
 function report(file: string, encoding: Encoding, artifact: ArtifactOutcome, settings: CheckSettings, requirements: RequirementIndex): FileReport {
   const binding = pathBinding(file, encoding, artifact)
   const outcome: Outcome = binding === undefined ? outcomeOf(artifact) : { verdict: 'rejected', operation: 'open', code: binding.code }
-  const diagnostics = [...(binding === undefined ? [] : [binding]), ...errorDiagnostics(artifact, requirements, settings.vocabulary), ...factNotices(artifact.facts)]
+  const writer = writerDiagnostics(artifact.writerFacts)
+  const diagnostics = [...(binding === undefined ? [] : [binding]), ...errorDiagnostics(artifact, requirements, settings.vocabulary), ...writer, ...factNotices(artifact.facts)]
   if (artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined) diagnostics.push(tornTailNotice(artifact.tornTail, encoding, artifact.extent))
+  const writerBroke = writer.some(diagnostic => diagnostic.severity === 'error')
   const status = outcome.verdict === 'unchecked' ? 'unchecked'
-    : outcome.verdict === 'rejected' || outcome.relations.length > 0 ? 'invalid' : 'valid'
+    : outcome.verdict === 'rejected' || outcome.relations.length > 0 || writerBroke ? 'invalid' : 'valid'
   return { file, encoding, status, outcome, diagnostics }
 }
 

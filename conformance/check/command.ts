@@ -28,7 +28,7 @@ export function runCheck(args: readonly string[]): number {
     return 2
   }
   const requirements = new RequirementIndex()
-  const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes }
+  const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes, writer: options.writer }
   const reports: FileReport[] = []
   for (const found of findArtifacts(options.paths)) {
     const report = found.kind === 'file' ? checkFile(found.path, settings, requirements) : unreadable(found.path, found.message)
@@ -36,6 +36,6 @@ export function runCheck(args: readonly string[]): number {
     if (options.format === 'text') console.log(formatReport(report, options.maxFindings))
   }
   const summary = summarize(reports)
-  console.log(options.format === 'json' ? formatJson(reports, summary) : formatSummary(summary))
+  console.log(options.format === 'json' ? formatJson(reports, summary, options.writer) : formatSummary(summary))
   return exitCodeOf(summary)
 }

@@ -65,7 +65,7 @@ export function formatSummary(summary: Summary): string {
 const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json'
 
 /** The json report, as schemas/check-report.schema.json describes it. */
-export function formatJson(reports: readonly FileReport[], summary: Summary): string {
-  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports] }
+export function formatJson(reports: readonly FileReport[], summary: Summary, writerRules: boolean): string {
+  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, writerRules, summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports] }
   return JSON.stringify(report, null, 2)
 }

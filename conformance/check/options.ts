@@ -28,8 +28,13 @@ options:
                                      a longer one leaves the file unchecked
   --max-findings N                   most findings of one file the text report lists (default
                                      ${DEFAULT_MAX_FINDINGS}; 0 lists all); the rest are counted. json lists all
+  --writer                           also check the rules a writer keeps and a reader forgives: the
+                                     header line's members and order (JSONL-5) and no member name twice
+                                     (JSON-12), errors; each line as JSON.stringify writes it (JSONL-8),
+                                     a notice
 
-exit status: 0 every file valid (a recoverable torn tail included), 1 some file invalid,
+exit status: 0 every file valid (a recoverable torn tail included), 1 some file invalid (with
+--writer, a writer's error makes it so),
 2 a usage error, or some file could not be read or checked`
 
 export interface CheckOptions {
@@ -39,9 +44,12 @@ export interface CheckOptions {
   maxLineBytes: number
   /** The most findings of one file the text report lists; 0 lists all. */
   maxFindings: number
+  /** Also check the writer's rules (writer-rules.ts). */
+  writer: boolean
 }
 
 const VALUED = ['--format', '--vocabulary', '--max-line-bytes', '--max-findings']
+const FLAGS = ['--writer']
 
 /** Applies one option with its value; returns what is wrong, if anything. */
 function apply(options: CheckOptions, option: string, value: string): string | undefined {
@@ -65,7 +73,7 @@ function apply(options: CheckOptions, option: string, value: string): string | u
 
 /** The options of `check`, or what is wrong with them. `--option=value` is the same as `--option value`. */
 export function parseCheckOptions(args: readonly string[]): CheckOptions | { error: string } {
-  const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxFindings: DEFAULT_MAX_FINDINGS }
+  const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxFindings: DEFAULT_MAX_FINDINGS, writer: false }
   const given = new Set<string>()
   for (let index = 0; index < args.length; index++) {
     const argument = args[index] as string
@@ -81,10 +89,15 @@ export function parseCheckOptions(args: readonly string[]): CheckOptions | { err
     if (!argument.startsWith('--')) return { error: `unknown option ${argument}` }
     const joined = argument.includes('=')
     const option = joined ? argument.slice(0, argument.indexOf('=')) : argument
-    if (!VALUED.includes(option)) return { error: `unknown option ${option}${guessedOption(option, VALUED)}` }
-    // Each takes one value: a second is a mistake, not a change of mind.
+    if (!VALUED.includes(option) && !FLAGS.includes(option)) return { error: `unknown option ${option}${guessedOption(option, [...VALUED, ...FLAGS])}` }
+    // Each is given once: a second is a mistake, not a change of mind.
     if (given.has(option)) return { error: `${option} is given twice` }
     given.add(option)
+    if (FLAGS.includes(option)) {
+      if (joined) return { error: `${option} takes no value` }
+      options.writer = true
+      continue
+    }
     const value = joined ? argument.slice(option.length + 1) : args[++index]
     if (value === undefined) return { error: `${option} needs a value` }
     const problem = apply(options, option, value)

@@ -12,6 +12,10 @@ export interface CheckReport {
    * The version of this report shape.
    */
   reportVersion: 1;
+  /**
+   * Whether the files were also checked by the rules a writer keeps (`--writer`): their findings are WRITER_HEADER_MEMBERS (JSONL-5) and WRITER_DUPLICATE_MEMBER (JSON-12), errors, and WRITER_LINE_FORM (JSONL-8), a notice.
+   */
+  writerRules: boolean;
   summary: CheckSummary;
   /**
    * The command's exit status: 0 every file valid, 1 some file invalid, 2 some file unchecked.
@@ -34,7 +38,7 @@ export interface CheckSummary {
 }
 
 /**
- * One file: valid (accepted with no relation violation), invalid (rejected, or accepted with violations) or unchecked (no verdict reached: unreadable, or past one of the checker's limits).
+ * One file: valid (accepted with no relation violation), invalid (rejected, accepted with violations, or with `writerRules` written against a writer's MUST) or unchecked (no verdict reached: unreadable, or past one of the checker's limits).
  */
 export interface CheckFileReport {
   /**
@@ -97,7 +101,7 @@ export interface CheckTornTail {
 }
 
 /**
- * One finding: an error (a rejection, a relation violation, a limit) or a notice (a torn tail, a byte order mark, CR line ends, ill-formed UTF-8).
+ * One finding: an error (a rejection, a relation violation, a limit, a writer's MUST broken) or a notice (a torn tail, a byte order mark, CR line ends, ill-formed UTF-8, a line not as JSON.stringify writes it).
  */
 export interface CheckDiagnostic {
   severity: "error" | "notice";

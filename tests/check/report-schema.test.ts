@@ -1,6 +1,6 @@
 // check's json report follows schemas/check-report.schema.json, over a report holding every kind of
 // outcome: valid, rejected by decodeJsonl and by load, accepted with a relation violation and with a torn
-// tail, unchecked past a limit and unreadable, raw and zstd, with notices.
+// tail, unchecked past a limit and unreadable, raw and zstd, with notices, and a writer's findings.
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { formatJson, summarize } from '../../conformance/check/format.ts'
@@ -22,16 +22,17 @@ const TURN = [
 const text = (lines: readonly string[], tail = ''): string => `${lines.join('\n')}\n${tail}`
 
 function reports(): FileReport[] {
-  const files: [name: string, bytes: string | Uint8Array, maxLineBytes?: number][] = [
+  const files: [name: string, bytes: string | Uint8Array, options?: { maxLineBytes?: number; writer?: boolean }][] = [
     ['valid.jsonl', text([HEADER, ...TURN])],
     ['bom.jsonl', `\uFEFF${text([HEADER, ...TURN])}`],
     ['load.jsonl', text([HEADER, TURN[0] as string, (TURN[1] as string).replace('"append"', '{"op":"replace","start":5,"end":0}')])],
     ['relation.jsonl', text([HEADER, ...TURN, '{"type":"turn/end","seq":3,"time":3,"data":{"turn":1,"reason":{"kind":"completed"}}}'])],
     ['torn.jsonl', text([HEADER, ...TURN], '{"type":"turn/st')],
-    ['limit.jsonl', text([HEADER, ...TURN]), 100],
+    ['limit.jsonl', text([HEADER, ...TURN]), { maxLineBytes: 100 }],
     ['zstd.jsonl.zstd', zstdArtifact([HEADER, ...TURN], [1, 2])],
+    ['writer.jsonl', text([HEADER.replace('"delegationDepth":0', '"delegationDepth": 0'), ...TURN.map(line => line.replace('"time":', '"time":0,"time":'))]), { writer: true }],
   ]
-  const checked = files.map(([name, bytes, maxLineBytes]) => check(folder.write(name, bytes), maxLineBytes === undefined ? {} : { maxLineBytes }))
+  const checked = files.map(([name, bytes, options]) => check(folder.write(name, bytes), options))
   return [...checked, check(path.join(folder.dir, 'missing.jsonl'))]
 }
 
@@ -40,16 +41,19 @@ describe('check --format json', () => {
     const all = reports()
     expect(all.map(report => [report.status, report.outcome.verdict])).toEqual([
       ['valid', 'accepted'], ['invalid', 'rejected'], ['invalid', 'rejected'], ['invalid', 'accepted'],
-      ['valid', 'accepted'], ['unchecked', 'unchecked'], ['valid', 'accepted'], ['unchecked', 'unchecked'],
+      ['valid', 'accepted'], ['unchecked', 'unchecked'], ['valid', 'accepted'], ['invalid', 'accepted'], ['unchecked', 'unchecked'],
     ])
-    const document = JSON.parse(formatJson(all, summarize(all))) as unknown
-    expect(validate(document), errorsOf(validate)).toBe(true)
-    expect(document).toMatchObject({ reportVersion: 1, exitCode: 2, summary: { files: 8, valid: 3, invalid: 3, unchecked: 2 } })
+    expect(all[7]?.diagnostics.map(diagnostic => [diagnostic.severity, diagnostic.code])).toEqual([['error', 'WRITER_DUPLICATE_MEMBER'], ['notice', 'WRITER_LINE_FORM']])
+    for (const writerRules of [false, true]) {
+      const document = JSON.parse(formatJson(all, summarize(all), writerRules)) as unknown
+      expect(validate(document), errorsOf(validate)).toBe(true)
+      expect(document).toMatchObject({ reportVersion: 1, writerRules, exitCode: 2, summary: { files: 9, valid: 3, invalid: 4, unchecked: 2 } })
+    }
   })
 
   it('refuses a report that breaks the shape', () => {
     const all = reports().slice(0, 1)
-    const document = JSON.parse(formatJson(all, summarize(all))) as { files: { outcome: Record<string, unknown> }[] }
+    const document = JSON.parse(formatJson(all, summarize(all), false)) as { files: { outcome: Record<string, unknown> }[] }
     ;(document.files[0] as { outcome: Record<string, unknown> }).outcome['verdict'] = 'maybe'
     expect(validate(document)).toBe(false)
   })

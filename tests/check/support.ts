@@ -102,6 +102,6 @@ export function tempFolder(): TempFolder {
 
 const requirements = new RequirementIndex()
 
-export function check(file: string, options: { vocabulary?: string; maxLineBytes?: number } = {}): FileReport {
-  return checkFile(file, { vocabulary: options.vocabulary ?? 'v0-pinned', maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES }, requirements)
+export function check(file: string, options: { vocabulary?: string; maxLineBytes?: number; writer?: boolean } = {}): FileReport {
+  return checkFile(file, { vocabulary: options.vocabulary ?? 'v0-pinned', maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, writer: options.writer ?? false }, requirements)
 }

@@ -159,7 +159,7 @@ describe('requirements of reported codes', () => {
 describe('options', () => {
   it('reads paths and options in any order, and says what is wrong', () => {
     expect(parseCheckOptions(['a', '--format', 'json', 'b', '--vocabulary', 'v0-rc8', '--max-line-bytes', '100'])).toEqual({
-      paths: ['a', 'b'], format: 'json', vocabulary: 'v0-rc8', maxLineBytes: 100, maxFindings: 100,
+      paths: ['a', 'b'], format: 'json', vocabulary: 'v0-rc8', maxLineBytes: 100, maxFindings: 100, writer: false,
     })
     expect(parseCheckOptions([])).toEqual({ error: 'check needs at least one PATH' })
     expect(parseCheckOptions(['a', '--vocabulary', 'v9'])).toMatchObject({ error: expect.stringContaining('v0-pinned or v0-rc8') })

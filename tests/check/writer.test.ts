@@ -1,0 +1,187 @@
+// `check --writer`: the rules a writer keeps and a reader forgives (JSONL-5, JSONL-8, JSON-12). What the
+// reference's own writer writes passes them; each way of breaking one is found at its line, by its rule,
+// and only with --writer. Expectations come from the rules: JSONL-5's member list and order, the text
+// ECMAScript JSON.stringify writes, and JSON-12's "at most one member per name".
+import { existsSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import fc from 'fast-check'
+import { afterAll, describe, expect, it } from 'vitest'
+import { reference } from '../../reference/index.ts'
+import { ArtifactCheck, type WriterFacts } from '../../conformance/check/artifact.ts'
+import { checkRawArtifact, memoryChunks } from '../../conformance/check/raw-reader.ts'
+import { DEFAULT_MAX_LINE_BYTES, parseCheckOptions } from '../../conformance/check/options.ts'
+import { duplicateMember, firstDifference, headerMembersFault, lineFormFault } from '../../conformance/check/writer-rules.ts'
+import { batchCutsArbitrary, generatedLogArbitrary, splitIntoBatches } from '../../conformance/generators/index.ts'
+import { accepted, runs } from '../properties/support.ts'
+import { check, tempFolder, zstdArtifact } from './support.ts'
+import { HEADER, runChild, text, turnLines } from './small-logs.ts'
+
+const folder = tempFolder()
+afterAll(() => folder.remove())
+
+const corpusDir = fileURLToPath(new URL('../../../shared/corpus/upstream-rc8', import.meta.url))
+const corpusPresent = existsSync(corpusDir)
+
+/** The writer facts of a raw artifact in memory, as `check --writer` gathers them. */
+function writerFactsOf(artifact: string): WriterFacts {
+  const bytes = new TextEncoder().encode(artifact)
+  return checkRawArtifact(memoryChunks(bytes), new ArtifactCheck({ vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, writer: true })).writerFacts
+}
+
+const writerCodes = (file: string, writer = true): string[][] =>
+  check(file, { writer }).diagnostics.filter(found => found.code.startsWith('WRITER_')).map(found => [found.severity, found.code, found.requirement ?? '', String(found.line)])
+
+describe('duplicate member names (JSON-12)', () => {
+  it('finds the first name an object writes twice, and the path of that object', () => {
+    expect(duplicateMember('{"a":1,"b":2,"a":3}')).toEqual({ name: 'a', path: '' })
+    expect(duplicateMember('{"a":{"x":[1,{"k":1,"k":2}]}}')).toEqual({ name: 'k', path: 'a.x[1]' })
+    expect(duplicateMember('{"data":{"content":[{"type":"text"},{"type":"text","text":"a","text":"b"}]}}')).toEqual({ name: 'text', path: 'data.content[1]' })
+  })
+
+  it('compares names as read, so that an escaped spelling is the same name', () => {
+    expect(duplicateMember('{"ab":1,"a\\u0062":2}')).toEqual({ name: 'ab', path: '' })
+    expect(duplicateMember('{"\\"":1,"\\u0022":2}')).toEqual({ name: '"', path: '' })
+  })
+
+  it('reads strings that hold quotes, backslashes, braces and colons as strings', () => {
+    expect(duplicateMember('{"a":"\\\\","b":"{\\"a\\":1}","c":"x:y","d":["a","a"]}')).toBeUndefined()
+    expect(duplicateMember('{"a":"}","a":"]"}')).toEqual({ name: 'a', path: '' })
+  })
+
+  it('lets like names in two objects, or like strings in an array, be', () => {
+    expect(duplicateMember('[{"x":1},{"x":1}]')).toBeUndefined()
+    expect(duplicateMember('{"a":{"x":1},"b":{"x":1}}')).toBeUndefined()
+    expect(duplicateMember('{"a" : 1 , "b" : [ "a" , "a" ] }')).toBeUndefined()
+  })
+
+  it('walks 10,000-deep nesting without recursion', () => {
+    const deep = `${'{"a":['.repeat(10_000)}{"z":1,"z":2}${']}'.repeat(10_000)}`
+    expect(duplicateMember(deep)?.name).toBe('z')
+  })
+})
+
+describe('the header line (JSONL-5)', () => {
+  it('passes the members JSONL-5 lists, in its order, with delegationDepth always written', () => {
+    expect(headerMembersFault({ type: 'session', version: 0, id: 's', createdAt: 1, cwd: '/w', parentSession: 'p', seedLength: 3, origin: 'subagent', delegationDepth: 1, agentPreset: 'x' })).toBeUndefined()
+    expect(headerMembersFault({ type: 'session', version: 0, id: 's', createdAt: 1, delegationDepth: 0 })).toBeUndefined()
+  })
+
+  it('names a member out of its place, one no writer writes, one written as null, and a missing delegationDepth', () => {
+    const base = { type: 'session', version: 0, id: 's', createdAt: 1 }
+    expect(headerMembersFault({ type: 'session', version: 0, createdAt: 1, id: 's', delegationDepth: 0 })).toBe('the header line writes createdAt where id belongs; writers write type, version, id, createdAt, delegationDepth in that order')
+    expect(headerMembersFault({ ...base, delegationDepth: 0, cwd: '/w' })).toMatch(/^the header line writes delegationDepth where cwd belongs; /)
+    expect(headerMembersFault({ ...base, delegationDepth: 0, title: 't' })).toBe('the header line writes "title", a member no writer writes (this header\'s line holds type, version, id, createdAt, delegationDepth)')
+    expect(headerMembersFault({ ...base, cwd: null, delegationDepth: 0 })).toBe('the header line writes cwd as null; a writer leaves out a member the header does not have')
+    expect(headerMembersFault(base)).toBe('the header line leaves out delegationDepth, which writers always write')
+  })
+})
+
+describe('the form of a line (JSONL-8)', () => {
+  it('is JSON.stringify\'s: no whitespace, the shortest number, only the escapes it writes', () => {
+    expect(lineFormFault('{"a":[1,"x"]}', { a: [1, 'x'] })).toBeUndefined()
+    for (const [written, value] of [
+      ['{"a": 1}', { a: 1 }],
+      ['{"a":1.0}', { a: 1 }],
+      ['{"a":1e2}', { a: 100 }],
+      ['{"a":"\\u0041"}', { a: 'A' }],
+      ['{"a":"\\/"}', { a: '/' }],
+      ['{"a":"\\uD800"}', { a: '\uD800' }],
+    ] as const) {
+      expect(lineFormFault(written, value), written).toMatchObject({ kind: 'form' })
+    }
+  })
+
+  it('says where the line first differs', () => {
+    expect(firstDifference('{"a": 1}', '{"a":1}')).toBe('from character 6 it has " 1}" where JSON.stringify writes "1}"')
+    expect(firstDifference('{"a":1} ', '{"a":1}')).toBe('from character 8 it has " " where JSON.stringify writes the end of the line')
+  })
+
+  it('leaves a final CR to the CRLF notice, and reports a duplicate rather than the form it changes', () => {
+    expect(lineFormFault('{"a":1}\r', { a: 1 })).toBeUndefined()
+    expect(lineFormFault('{"a": 1, "a": 2}', { a: 2 })).toEqual({ kind: 'duplicate-member', name: 'a', path: '' })
+  })
+})
+
+describe('check --writer', () => {
+  it('finds nothing in what the reference writes (encodeJsonl), packed rows and every generated value included', () => {
+    const logWithBatches = generatedLogArbitrary({ maxSize: 60 }).chain(log => batchCutsArbitrary(log.events.length).map(cuts => ({ log, cuts })))
+    fc.assert(fc.property(logWithBatches, ({ log, cuts }) => {
+      const written = accepted(reference.encodeJsonl({ header: log.header, batches: splitIntoBatches(log.events, cuts) }), 'encodeJsonl').text
+      expect(writerFactsOf(written)).toEqual({})
+      // The same text with one space more is found, so the facts above are gathered.
+      expect(writerFactsOf(written.replace(':', ': ')).form?.first).toBe(1)
+    }), runs(100))
+  })
+
+  it('reports each rule at its line: MUSTs as errors that make the file invalid, the form as a notice', () => {
+    const lines = turnLines()
+    lines[0] = '{"type":"session","id":"s","version":0,"createdAt":1,"delegationDepth":0}'
+    lines[2] = lines[2]!.replace('"time":1,', '"time":1,"time":1,')
+    lines[4] = lines[4]!.replace('"content":[]', '"content": []')
+    lines[5] = lines[5]!.replace('"step":1', '"step":1.0')
+    const file = folder.write('broken-writer.jsonl', text(lines))
+    expect(writerCodes(file)).toEqual([
+      ['error', 'WRITER_HEADER_MEMBERS', 'JSONL-5', '1'],
+      ['error', 'WRITER_DUPLICATE_MEMBER', 'JSON-12', '3'],
+      ['notice', 'WRITER_LINE_FORM', 'JSONL-8', '5'],
+    ])
+    const report = check(file, { writer: true })
+    expect(report.status).toBe('invalid')
+    expect(report.outcome).toMatchObject({ verdict: 'accepted', relations: [] })
+    const messages = report.diagnostics.map(found => found.message)
+    expect(messages).toContain('this line writes a member name twice in one object (here "time" in the top-level object); a reader keeps only the last, a writer must not write it')
+    expect(messages).toContain('2 lines, the first shown, differ from what JSON.stringify writes for the same value: readers read them alike, but writers that follow JSONL-8 write other bytes (from character 122 it has " [],\\"source\\"" where JSON.stringify writes "[],\\"source\\":")')
+  })
+
+  it('checks nothing of the writer without --writer', () => {
+    const lines = turnLines()
+    lines[2] = lines[2]!.replace('"time":1,', '"time":1,"time":1,')
+    const file = folder.write('duplicate-only.jsonl', text(lines))
+    expect(writerCodes(file, false)).toEqual([])
+    expect(check(file).status).toBe('valid')
+    expect(check(file, { writer: true }).status).toBe('invalid')
+  })
+
+  it('a line not in JSON.stringify\'s form alone leaves the file valid', () => {
+    const file = folder.write('spaced-header.jsonl', text([HEADER.replace(',"id"', ', "id"'), ...turnLines().slice(1)]))
+    expect(writerCodes(file)).toEqual([['notice', 'WRITER_LINE_FORM', 'JSONL-8', '1']])
+    expect(check(file, { writer: true }).status).toBe('valid')
+  })
+
+  it('reads a zstd artifact\'s lines alike', () => {
+    const lines = turnLines()
+    lines[6] = lines[6]!.replace('"turn":1,', '"turn":1,"turn":1,')
+    const file = folder.write('session.jsonl.zstd', zstdArtifact(lines, [3, 3]))
+    expect(writerCodes(file)).toEqual([['error', 'WRITER_DUPLICATE_MEMBER', 'JSON-12', '7']])
+  })
+
+  it('leaves a line the reader cannot parse to the reader', () => {
+    const file = folder.write('torn-writer.jsonl', `${text(turnLines())}{"type": "turn/st`)
+    expect(writerCodes(file)).toEqual([])
+  })
+
+  it('is a flag: no value, given once; the exit status is 1 for a writer\'s error', () => {
+    expect(parseCheckOptions(['log.jsonl', '--writer'])).toMatchObject({ writer: true })
+    expect(parseCheckOptions(['log.jsonl'])).toMatchObject({ writer: false })
+    expect(parseCheckOptions(['log.jsonl', '--writer=yes'])).toEqual({ error: '--writer takes no value' })
+    expect(parseCheckOptions(['log.jsonl', '--writer', '--writer'])).toEqual({ error: '--writer is given twice' })
+    expect(parseCheckOptions(['log.jsonl', '--writr'])).toEqual({ error: 'unknown option --writr; did you mean --writer?' })
+    const lines = turnLines()
+    lines[0] = lines[0]!.replace('"delegationDepth":0', '"delegationDepth":0,"delegationDepth":0')
+    const file = folder.write('exit-writer.jsonl', text(lines))
+    expect(runChild([file]).status).toBe(0)
+    const run = runChild([file, '--writer', '--format', 'json'])
+    expect(run.status).toBe(1)
+    expect(JSON.parse(run.stdout)).toMatchObject({ writerRules: true, summary: { invalid: 1 } })
+  })
+})
+
+describe.skipIf(!corpusPresent)(`check --writer over the corpus ${corpusPresent ? corpusDir : `(skipped: ${corpusDir} not found)`}`, () => {
+  it('finds that upstream\'s JSONL backend keeps the writer rules; one test fixture\'s hand-written header line has spaces', () => {
+    const found = readdirSync(corpusDir).sort().flatMap(file => writerCodes(path.join(corpusDir, file)).map(codes => [file, ...codes]))
+    expect(found).toEqual([
+      ['examples__headless-agent__tests__subagent-inheritance-snapshots__parent-override__child.replay.jsonl', 'notice', 'WRITER_LINE_FORM', 'JSONL-8', '1'],
+    ])
+  })
+})
