@@ -42,8 +42,21 @@ export interface ByteFacts {
   invalidUtf8?: LineFact
 }
 
-/** What the lines that parse say of their writer, when the settings ask (writer-rules.ts). */
+/** Where the first zstd frame with a writer's fault starts, the line its content starts on, and how many there are. */
+export interface FrameFact {
+  byte: number
+  line: number
+  count: number
+}
+
+/** What the artifact says of its writer, when the settings ask (writer-rules.ts). */
 export interface WriterFacts {
+  /** JSONL-8: the artifact holds its header and nothing else. */
+  headerOnly?: true
+  /** JSONL-13: the complete frames without a content checksum. */
+  checksumless?: FrameFact
+  /** JSONL-13: the complete frames after the header's that hold no batch: no content, or part of a line. */
+  notABatch?: FrameFact & { why: string }
   /** JSONL-5: what is wrong with the header line's members. */
   headerMembers?: string
   /** JSON-12: the lines writing a member name twice, with the first such member. */
@@ -75,6 +88,12 @@ export interface ArtifactOutcome {
 /** `fact` counting one more line; a new fact, with the `first` line's details, when there was none. */
 function noted<T extends LineFact>(fact: T | undefined, line: number, first?: Omit<T, keyof LineFact>): T {
   if (fact === undefined) return { ...first, first: line, count: 1 } as T
+  fact.count += 1
+  return fact
+}
+
+function notedFrame<T extends FrameFact>(fact: T | undefined, byte: number, line: number, first?: Omit<T, keyof FrameFact>): T {
+  if (fact === undefined) return { ...first, byte, line, count: 1 } as T
   fact.count += 1
   return fact
 }
@@ -173,8 +192,20 @@ export class ArtifactCheck {
     }
   }
 
+  /** JSONL-13, for `--writer`: a complete frame without a content checksum. */
+  frameWithoutChecksum(byte: number, line: number): void {
+    this.writerFacts.checksumless = notedFrame(this.writerFacts.checksumless, byte, line)
+  }
+
+  /** JSONL-13, for `--writer`: a complete frame after the header's that holds no batch, and why. */
+  frameNotABatch(byte: number, line: number, why: string): void {
+    this.writerFacts.notABatch = notedFrame(this.writerFacts.notABatch, byte, line, { why })
+  }
+
   outcome(tornTail: TornTail | null, extent: ArtifactExtent): ArtifactOutcome {
     const done = this.finished
+    // JSONL-8: a writer's first write holds the header and the first batch, so no artifact it writes is a header alone.
+    if (this.settings.writer === true && !done && tornTail === null && this.scanner?.state.count === 0) this.writerFacts.headerOnly = true
     return {
       decodeError: this.decodeError,
       contextLine: this.contextLine,

@@ -4,7 +4,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs'
 import type { TornTail } from '../../reference/jsonl.ts'
 import { V0_PINNED_TYPES, V0_RC8_TYPES } from '../../reference/vocabulary.ts'
-import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type LimitFault, type WriterFacts } from './artifact.ts'
+import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type FrameFact, type LimitFault, type WriterFacts } from './artifact.ts'
 import type { RecallIds } from './message-ids.ts'
 import { ByteSource } from './byte-source.ts'
 import { checkRawArtifact, fileChunks, memoryChunks } from './raw-reader.ts'
@@ -132,6 +132,19 @@ function writerDiagnostics(facts: WriterFacts): Diagnostic[] {
   if (duplicate !== undefined) {
     const where = duplicate.path === '' ? 'the top-level object' : `the object at ${duplicate.path}`
     found.push({ severity: 'error', code: 'WRITER_DUPLICATE_MEMBER', requirement: 'JSON-12', line: duplicate.first, message: `${lines(duplicate.count, 'write')} a member name twice in one object (here ${JSON.stringify(duplicate.name)} in ${where}); a reader keeps only the last, a writer must not write it` })
+  }
+  if (facts.headerOnly === true) {
+    found.push({ severity: 'error', code: 'WRITER_HEADER_ONLY', requirement: 'JSONL-8', message: 'the artifact holds its header and nothing else: a writer\'s first write holds the header and the first batch together, so a writer leaves a header alone only when it truncated a torn first batch and stopped before it appended again' })
+  }
+  // "the frame at byte 9 has no …", "3 frames have no …, the first at byte 9".
+  const frames = (fact: FrameFact, one: string, many: string): string => (fact.count === 1 ? `the frame at byte ${fact.byte} ${one}` : `${fact.count} frames ${many}, the first at byte ${fact.byte}`)
+  const checksumless = facts.checksumless
+  if (checksumless !== undefined) {
+    found.push({ severity: 'error', code: 'WRITER_FRAME_CHECKSUM', requirement: 'JSONL-13', line: checksumless.line, message: `${frames(checksumless, 'has no content checksum', 'have no content checksum')}: a reader checks one only when it is there, and writers set the checksum flag on every frame` })
+  }
+  const notABatch = facts.notABatch
+  if (notABatch !== undefined) {
+    found.push({ severity: 'error', code: 'WRITER_FRAME_BATCH', requirement: 'JSONL-13', line: notABatch.line, message: `${frames(notABatch, 'holds no batch', 'hold no batch')} (${notABatch.why}): after the header's, each frame holds one batch, whole records each ended by its line feed` })
   }
   const form = facts.form
   if (form !== undefined) {

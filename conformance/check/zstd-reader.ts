@@ -53,6 +53,15 @@ function checkHeaderFrame(source: ByteSource, frame: FrameLayout, artifact: Arti
   }
   if (length - 1 > settings.maxLineBytes) return artifact.oversized(1)
   artifact.headerLine(Buffer.concat(pieces).subarray(0, length - 1), 0)
+  if (settings.writer === true && !frame.checksum) artifact.frameWithoutChecksum(frame.start, 1)
+}
+
+/** JSONL-13, for `--writer`: a complete frame after the header's holds one batch, whole lines, with its checksum. */
+function checkWrittenFrame(artifact: ArtifactCheck, frame: FrameLayout, firstLine: number, contentBytes: number, splitter: LineSplitter, last: boolean): void {
+  if (!frame.checksum) artifact.frameWithoutChecksum(frame.start, firstLine)
+  if (contentBytes === 0) artifact.frameNotABatch(frame.start, firstLine, 'its content is empty')
+  // A cut line in the last complete frame is the reader's fault (JSONL-14 step 3), not only the writer's.
+  else if (splitter.tailLength > 0 && !last) artifact.frameNotABatch(frame.start, firstLine, `its content ends inside line ${splitter.number}, which the next frame goes on with`)
 }
 
 function recordSplitter(artifact: ArtifactCheck, settings: CheckSettings, firstNumber: number, strict: boolean): LineSplitter {
@@ -79,8 +88,13 @@ function checkCompleteFrames(source: ByteSource, first: FrameLayout, frames: num
     const frame = read.frame
     if (!withinWindowLimit(artifact, frame, settings)) break
     const firstLine = splitter.number
-    const fault = inflateFrame(source, frame, chunk => splitter.push(chunk))
+    let contentBytes = 0
+    const fault = inflateFrame(source, frame, chunk => {
+      contentBytes += chunk.length
+      splitter.push(chunk)
+    })
     if (fault !== undefined) artifact.rejectFrame(frame.start, firstLine, fault)
+    else if (settings.writer === true) checkWrittenFrame(artifact, frame, firstLine, contentBytes, splitter, index === frames - 1)
     start = frame.end
   }
   if (!artifact.finished && splitter.tailLength > 0) {

@@ -13,7 +13,7 @@ export interface CheckReport {
    */
   reportVersion: 1;
   /**
-   * Whether the files were also checked by the rules a writer keeps (`--writer`): their findings are WRITER_HEADER_MEMBERS (JSONL-5) and WRITER_DUPLICATE_MEMBER (JSON-12), errors, and WRITER_LINE_FORM (JSONL-8), a notice.
+   * Whether the files were also checked by the rules a writer keeps (`--writer`): their findings are the errors WRITER_HEADER_MEMBERS (JSONL-5), WRITER_DUPLICATE_MEMBER (JSON-12), WRITER_HEADER_ONLY (JSONL-8), WRITER_FRAME_CHECKSUM and WRITER_FRAME_BATCH (JSONL-13), and the notice WRITER_LINE_FORM (JSONL-8).
    */
   writerRules: boolean;
   summary: CheckSummary;
