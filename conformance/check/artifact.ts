@@ -85,15 +85,9 @@ export interface ArtifactOutcome {
   writerFacts: WriterFacts
 }
 
-/** `fact` counting one more line; a new fact, with the `first` line's details, when there was none. */
-function noted<T extends LineFact>(fact: T | undefined, line: number, first?: Omit<T, keyof LineFact>): T {
-  if (fact === undefined) return { ...first, first: line, count: 1 } as T
-  fact.count += 1
-  return fact
-}
-
-function notedFrame<T extends FrameFact>(fact: T | undefined, byte: number, line: number, first?: Omit<T, keyof FrameFact>): T {
-  if (fact === undefined) return { ...first, byte, line, count: 1 } as T
+/** `fact` with one more occurrence; when there was none, a new one from its first occurrence's details. */
+function counted<T extends { count: number }>(fact: T | undefined, first: Omit<T, 'count'>): T {
+  if (fact === undefined) return { ...first, count: 1 } as T
   fact.count += 1
   return fact
 }
@@ -194,12 +188,12 @@ export class ArtifactCheck {
 
   /** JSONL-13, for `--writer`: a complete frame without a content checksum. */
   frameWithoutChecksum(byte: number, line: number): void {
-    this.writerFacts.checksumless = notedFrame(this.writerFacts.checksumless, byte, line)
+    this.writerFacts.checksumless = counted(this.writerFacts.checksumless, { byte, line })
   }
 
   /** JSONL-13, for `--writer`: a complete frame after the header's that holds no batch, and why. */
   frameNotABatch(byte: number, line: number, why: string): void {
-    this.writerFacts.notABatch = notedFrame(this.writerFacts.notABatch, byte, line, { why })
+    this.writerFacts.notABatch = counted(this.writerFacts.notABatch, { byte, line, why })
   }
 
   outcome(tornTail: TornTail | null, extent: ArtifactExtent): ArtifactOutcome {
@@ -220,9 +214,9 @@ export class ArtifactCheck {
   }
 
   private noteBytes(bytes: Uint8Array, line: number, wellFormed = false): void {
-    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) this.facts.byteOrderMark = noted(this.facts.byteOrderMark, line)
-    if (bytes[bytes.length - 1] === 0x0d) this.facts.carriageReturn = noted(this.facts.carriageReturn, line)
-    if (!wellFormed && !isUtf8(bytes)) this.facts.invalidUtf8 = noted(this.facts.invalidUtf8, line)
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) this.facts.byteOrderMark = counted(this.facts.byteOrderMark, { first: line })
+    if (bytes[bytes.length - 1] === 0x0d) this.facts.carriageReturn = counted(this.facts.carriageReturn, { first: line })
+    if (!wellFormed && !isUtf8(bytes)) this.facts.invalidUtf8 = counted(this.facts.invalidUtf8, { first: line })
   }
 
   /** The writer rules of a line that parses; one that does not is the reader's finding. */
@@ -239,7 +233,7 @@ export class ArtifactCheck {
       if (members !== undefined) this.writerFacts.headerMembers = members
     }
     const fault = lineFormFault(text, value)
-    if (fault?.kind === 'duplicate-member') this.writerFacts.duplicateMember = noted(this.writerFacts.duplicateMember, line, { name: fault.name, path: fault.path })
-    if (fault?.kind === 'form') this.writerFacts.form = noted(this.writerFacts.form, line, { difference: fault.difference })
+    if (fault?.kind === 'duplicate-member') this.writerFacts.duplicateMember = counted(this.writerFacts.duplicateMember, { first: line, name: fault.name, path: fault.path })
+    if (fault?.kind === 'form') this.writerFacts.form = counted(this.writerFacts.form, { first: line, difference: fault.difference })
   }
 }

@@ -35,8 +35,7 @@ options:
                                      as JSON.stringify writes it (JSONL-8), a notice
 
 exit status: 0 every file valid (a recoverable torn tail included), 1 some file invalid (with
---writer, a writer's error makes it so),
-2 a usage error, or some file could not be read or checked`
+--writer, a writer's error included), 2 a usage error, or some file could not be read or checked`
 
 export interface CheckOptions {
   paths: string[]
