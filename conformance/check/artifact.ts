@@ -9,9 +9,10 @@ import { RecordScanner } from './record-scan.ts'
 import { StreamingLoad, type LoadOutcome } from './streaming-load.ts'
 import { MessageIdRecorder, type RecallIds } from './message-ids.ts'
 import { errorMessage, type ArtifactExtent } from '../wording.ts'
-import { headerMembersFault, lineFormFault } from './writer-rules.ts'
+import { headerMembersFault, lineFormFault, rowFault } from './writer-rules.ts'
 
-const utf8 = new TextDecoder()
+// As the reader decodes a line: a byte order mark stays, and makes the line unparsable.
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
 
 export interface CheckSettings {
   vocabulary: string
@@ -59,6 +60,8 @@ export interface WriterFacts {
   notABatch?: FrameFact & { why: string }
   /** JSONL-5: what is wrong with the header line's members. */
   headerMembers?: string
+  /** ROW-6, ROW-7: the packed rows no writer writes (too short, or their members in another order), with the first one's fault. */
+  row?: LineFact & { rule: 'ROW-6' | 'ROW-7'; why: string }
   /** JSON-12: the lines writing a member name twice, with the first such member. */
   duplicateMember?: LineFact & { name: string; path: string }
   /** JSONL-8: the other lines that JSON.stringify would write otherwise, with the first difference. */
@@ -174,10 +177,11 @@ export class ArtifactCheck {
     if (this.settings.factsOnly === true) return this.noteBytes(bytes, number, start >= this.wellFormedFrom)
     if (this.scanner === undefined) return
     this.noteBytes(bytes, number, start >= this.wellFormedFrom)
-    if (this.settings.writer === true) this.noteWriter(bytes, number)
     try {
       const rejected = this.scanner.judge(bytes, number, start, end, strict)
       if (rejected !== undefined) this.decodeError = rejected.error
+      // Only a line the reader accepted: after the first defect, lines are the torn tail's.
+      else if (this.settings.writer === true && this.scanner.state.defect === undefined) this.noteWriter(bytes, number)
     } catch (error) {
       // The reference's own limits (such as a recursion over a very deep value) surface as
       // exceptions; they are the checker's limits, reported with their line.
@@ -198,8 +202,11 @@ export class ArtifactCheck {
 
   outcome(tornTail: TornTail | null, extent: ArtifactExtent): ArtifactOutcome {
     const done = this.finished
-    // JSONL-8: a writer's first write holds the header and the first batch, so no artifact it writes is a header alone.
-    if (this.settings.writer === true && !done && tornTail === null && this.scanner?.state.count === 0) this.writerFacts.headerOnly = true
+    // JSONL-8: a writer's first write holds the header and the first batch, so no artifact it writes is a
+    // header alone. With no event and no torn tail, only empty zstd frames can follow the header, and
+    // those are WRITER_FRAME_BATCH's.
+    const alone = !done && tornTail === null && this.scanner?.state.count === 0 && this.writerFacts.notABatch === undefined
+    if (this.settings.writer === true && alone) this.writerFacts.headerOnly = true
     return {
       decodeError: this.decodeError,
       contextLine: this.contextLine,
@@ -219,18 +226,16 @@ export class ArtifactCheck {
     if (!wellFormed && !isUtf8(bytes)) this.facts.invalidUtf8 = counted(this.facts.invalidUtf8, { first: line })
   }
 
-  /** The writer rules of a line that parses; one that does not is the reader's finding. */
+  /** The writer rules of a line the reader accepted (so it parses). */
   private noteWriter(bytes: Uint8Array, line: number): void {
     const text = utf8.decode(bytes)
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch {
-      return
-    }
+    const value = JSON.parse(text) as unknown
     if (line === 1) {
       const members = headerMembersFault(value)
       if (members !== undefined) this.writerFacts.headerMembers = members
+    } else {
+      const row = rowFault(value)
+      if (row !== undefined) this.writerFacts.row = counted(this.writerFacts.row, { first: line, ...row })
     }
     const fault = lineFormFault(text, value)
     if (fault?.kind === 'duplicate-member') this.writerFacts.duplicateMember = counted(this.writerFacts.duplicateMember, { first: line, name: fault.name, path: fault.path })

@@ -76,7 +76,7 @@ function readArtifact(file: string, encoding: Encoding, begin: (regularFile: boo
 /** The second read of a file (message-ids.ts): the message ids its lines before `line` record. */
 export function recallIds(file: string, encoding: Encoding, settings: CheckSettings): RecallIds {
   return (line, sessionId) => {
-    const { artifact } = readArtifact(file, encoding, () => new ArtifactCheck(settings, { idsBefore: line, sessionId }), true)
+    const { artifact } = readArtifact(file, encoding, () => new ArtifactCheck({ ...settings, writer: false }, { idsBefore: line, sessionId }), true)
     const ids = artifact.recalledIds
     if (ids === undefined) throw new Error(`reading the file again for the message ids before line ${line} (LEGACY-11) did not reach that line: the file changed while it was checked`)
     return ids
@@ -122,11 +122,20 @@ function factNotices(facts: ByteFacts): Diagnostic[] {
   return notices
 }
 
+/** "the frame at byte 9 has no …", "3 frames have no …, the first at byte 9". */
+function frames(fact: FrameFact, one: string, many: string): string {
+  return fact.count === 1 ? `the frame at byte ${fact.byte} ${one}` : `${fact.count} frames ${many}, the first at byte ${fact.byte}`
+}
+
 /** What `check --writer` finds: the writer's MUSTs are errors, JSONL-8's SHOULD a notice. */
 function writerDiagnostics(facts: WriterFacts): Diagnostic[] {
   const found: Diagnostic[] = []
   if (facts.headerMembers !== undefined) {
     found.push({ severity: 'error', code: 'WRITER_HEADER_MEMBERS', requirement: 'JSONL-5', line: 1, message: facts.headerMembers })
+  }
+  const row = facts.row
+  if (row !== undefined) {
+    found.push({ severity: 'error', code: 'WRITER_ROW', requirement: row.rule, line: row.first, message: `${lines(row.count, 'hold')} a packed row no writer writes: ${row.count === 1 ? '' : 'the first, '}${row.why}` })
   }
   const duplicate = facts.duplicateMember
   if (duplicate !== undefined) {
@@ -134,10 +143,8 @@ function writerDiagnostics(facts: WriterFacts): Diagnostic[] {
     found.push({ severity: 'error', code: 'WRITER_DUPLICATE_MEMBER', requirement: 'JSON-12', line: duplicate.first, message: `${lines(duplicate.count, 'write')} a member name twice in one object (here ${JSON.stringify(duplicate.name)} in ${where}); a reader keeps only the last, a writer must not write it` })
   }
   if (facts.headerOnly === true) {
-    found.push({ severity: 'error', code: 'WRITER_HEADER_ONLY', requirement: 'JSONL-8', message: 'the artifact holds its header and nothing else: a writer\'s first write holds the header and the first batch together, so a writer leaves a header alone only when it truncated a torn first batch and stopped before it appended again' })
+    found.push({ severity: 'error', code: 'WRITER_HEADER_ONLY', requirement: 'JSONL-8', message: 'the artifact holds its header and nothing else, which no writer writes: its first write holds the header and the first batch together' })
   }
-  // "the frame at byte 9 has no …", "3 frames have no …, the first at byte 9".
-  const frames = (fact: FrameFact, one: string, many: string): string => (fact.count === 1 ? `the frame at byte ${fact.byte} ${one}` : `${fact.count} frames ${many}, the first at byte ${fact.byte}`)
   const checksumless = facts.checksumless
   if (checksumless !== undefined) {
     found.push({ severity: 'error', code: 'WRITER_FRAME_CHECKSUM', requirement: 'JSONL-13', line: checksumless.line, message: `${frames(checksumless, 'has no content checksum', 'have no content checksum')}: a reader checks one only when it is there, and writers set the checksum flag on every frame` })
@@ -148,7 +155,7 @@ function writerDiagnostics(facts: WriterFacts): Diagnostic[] {
   }
   const form = facts.form
   if (form !== undefined) {
-    found.push({ severity: 'notice', code: 'WRITER_LINE_FORM', requirement: 'JSONL-8', line: form.first, message: `${lines(form.count, 'differ')} from what JSON.stringify writes for the same value: readers read them alike, but writers that follow JSONL-8 write other bytes (${form.difference})` })
+    found.push({ severity: 'notice', code: 'WRITER_LINE_FORM', requirement: 'JSONL-8', line: form.first, message: `${lines(form.count, 'differ')} from JSON.stringify's text of what ${form.count === 1 ? 'it holds' : 'they hold'}, which JSONL-8 asks writers to write so that two writers write the same bytes (${form.difference})` })
   }
   return found
 }

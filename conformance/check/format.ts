@@ -66,6 +66,7 @@ const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/chec
 
 /** The json report, as schemas/check-report.schema.json describes it. */
 export function formatJson(reports: readonly FileReport[], summary: Summary, writerRules: boolean): string {
-  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, writerRules, summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports] }
+  // Present only with --writer, so that a report without it is what it was before the option came.
+  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, ...(writerRules ? { writerRules } : {}), summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports] }
   return JSON.stringify(report, null, 2)
 }

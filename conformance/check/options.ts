@@ -29,10 +29,11 @@ options:
   --max-findings N                   most findings of one file the text report lists (default
                                      ${DEFAULT_MAX_FINDINGS}; 0 lists all); the rest are counted. json lists all
   --writer                           also check the rules a writer keeps and a reader forgives:
-                                     the header line's members and order (JSONL-5), no member name
-                                     twice (JSON-12), no header-only artifact (JSONL-8), zstd frames
-                                     with checksums, one batch each (JSONL-13), all errors; each line
-                                     as JSON.stringify writes it (JSONL-8), a notice
+                                     the header line's members and order (JSONL-5), packed rows
+                                     (ROW-6, ROW-7), no member name twice (JSON-12), no header-only
+                                     artifact (JSONL-8), zstd frames with checksums, one batch each
+                                     (JSONL-13), all errors; each line as JSON.stringify writes it
+                                     (JSONL-8), a notice
 
 exit status: 0 every file valid (a recoverable torn tail included), 1 some file invalid (with
 --writer, a writer's error included), 2 a usage error, or some file could not be read or checked`

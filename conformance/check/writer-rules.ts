@@ -1,47 +1,106 @@
-// The rules a writer keeps that a reader forgives, read off a stored artifact's lines (`check --writer`):
-// the header line's members and their order (JSONL-5), each line as ECMAScript JSON.stringify writes
-// it (JSONL-8), and no member name twice in one object (JSON-12). A reader reads such lines alike; a
-// writer that breaks these rules writes other bytes than its peers, or text a reader takes only its
-// last duplicate from. Each function takes one line's text that JSON.parse accepted.
+// The rules a writer keeps that a reader forgives, read off the lines of a stored artifact that the
+// reader accepted (`check --writer`): the header line's members and their order (JSONL-5), a packed
+// row's members and length (ROW-6, ROW-7), no member name twice in one object (JSON-12), and each line
+// as ECMAScript JSON.stringify writes it (JSONL-8). A writer that breaks them writes other bytes than
+// its peers, or text of which a reader keeps only the last duplicate. Each function takes a line that
+// JSON.parse accepted, or the value it read.
 import { headerLine } from '../../reference/jsonl.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
 
 /** What JSONL-5 says against the header line `value` (its members as written), or undefined. */
 export function headerMembersFault(value: unknown): string | undefined {
+  // The reader has checked the members it needs, delegationDepth among them, so none is missing here.
   if (!isRecord(value)) return undefined
   const written = Object.keys(value)
   const canonical = Object.keys(headerLine(value as JsonRecord))
   const stranger = written.find(name => !canonical.includes(name))
-  if (stranger !== undefined) return `the header line writes ${JSON.stringify(stranger)}, a member no writer writes (this header's line holds ${canonical.join(', ')})`
+  if (stranger !== undefined) return `the header line writes ${JSON.stringify(stranger)}, which is not one of the members JSONL-5 lists`
   const asNull = written.find(name => value[name] === null)
   if (asNull !== undefined) return `the header line writes ${asNull} as null; a writer leaves out a member the header does not have`
-  const missing = canonical.find(name => !written.includes(name))
-  if (missing !== undefined) return `the header line leaves out ${missing}, which writers always write`
   const outOfOrder = written.findIndex((name, index) => canonical[index] !== name)
   if (outOfOrder !== -1) return `the header line writes ${written[outOfOrder]} where ${canonical[outOfOrder]} belongs; writers write ${canonical.join(', ')} in that order`
   return undefined
 }
 
-/** Where `text` first differs from `canonical`, and what each has there, for people. */
+const ROW_TYPES: ReadonlySet<unknown> = new Set(['text-chunks', 'reasoning-chunks', 'tool-call-chunks'])
+
+/** ROW-7's member order of a row and of its data, for the members the row has. */
+function rowMemberOrder(row: JsonRecord, data: JsonRecord): { row: string[]; data: string[] } {
+  const tail = row['type'] === 'tool-call-chunks' ? ['id', ...('name' in data ? ['name'] : []), 'args'] : ['texts']
+  return { row: ['type', 'seq0', 'time0', 'data'], data: ['turn', 'step', 'index', 'dt', ...tail] }
+}
+
+/** What ROW-6 and ROW-7 say against a packed row the reader accepted, or undefined for any other line. */
+export function rowFault(value: unknown): { rule: 'ROW-6' | 'ROW-7'; why: string } | undefined {
+  if (!isRecord(value) || !ROW_TYPES.has(value['type']) || !isRecord(value['data'])) return undefined
+  const data = value['data']
+  const order = rowMemberOrder(value, data)
+  if (Object.keys(value).join() !== order.row.join()) return { rule: 'ROW-7', why: `its members are ${Object.keys(value).join(', ')}, where ROW-7 writes ${order.row.join(', ')}` }
+  if (Object.keys(data).join() !== order.data.join()) return { rule: 'ROW-7', why: `its data members are ${Object.keys(data).join(', ')}, where ROW-7 writes ${order.data.join(', ')}` }
+  const members = data[value['type'] === 'tool-call-chunks' ? 'args' : 'texts']
+  if (Array.isArray(members) && members.length < 3) return { rule: 'ROW-6', why: `it packs ${members.length === 1 ? 'one event' : 'two events'}, and a writer packs only runs of three or more` }
+  return undefined
+}
+
+/** JSON.stringify's text of a value JSON.parse read, built without recursion: a line may nest 10,000 deep. */
+export function stringifiedText(value: unknown): string {
+  const parts: string[] = []
+  // Each entry is a value still to write, or the text that closes a container.
+  const pending: ({ value: unknown } | { text: string })[] = [{ value }]
+  while (pending.length > 0) {
+    const next = pending.pop() as { value: unknown } | { text: string }
+    if ('text' in next) {
+      parts.push(next.text)
+      continue
+    }
+    const current = next.value
+    if (Array.isArray(current)) {
+      parts.push('[')
+      pending.push({ text: ']' })
+      for (let index = current.length - 1; index >= 0; index--) {
+        pending.push({ value: current[index] })
+        if (index > 0) pending.push({ text: ',' })
+      }
+    } else if (isRecord(current)) {
+      parts.push('{')
+      pending.push({ text: '}' })
+      const names = Object.keys(current)
+      for (let index = names.length - 1; index >= 0; index--) {
+        const name = names[index] as string
+        pending.push({ value: current[name] }, { text: `${index > 0 ? ',' : ''}${JSON.stringify(name)}:` })
+      }
+    } else parts.push(JSON.stringify(current))
+  }
+  return parts.join('')
+}
+
+/** Where `text` first differs from `canonical`, counted in characters, and what each has there, for people. */
 export function firstDifference(text: string, canonical: string): string {
   let at = 0
   while (at < text.length && text[at] === canonical[at]) at++
-  const shown = (from: string): string => (at >= from.length ? 'the end of the line' : JSON.stringify(from.slice(at, at + 12)))
-  return `from character ${at + 1} it has ${shown(text)} where JSON.stringify writes ${shown(canonical)}`
+  // Start at a whole character: two characters may share their first UTF-16 code unit.
+  if (at > 0 && /[\uD800-\uDBFF]/.test(text[at - 1] as string)) at--
+  const shown = (from: string): string => (at >= from.length ? 'the end of the line' : JSON.stringify(Array.from(from.slice(at, at + 24)).slice(0, 12).join('')))
+  return `from character ${Array.from(text.slice(0, at)).length + 1} it has ${shown(text)} where JSON.stringify writes ${shown(canonical)}`
 }
 
 /** A container being read: an object with the names seen so far and the member being read, or an array and its index. */
 type Open = { names: Set<string>; member: string } | { index: number }
 
+/** A member name in a path: plain when it reads as one, else quoted in brackets. */
+function pathStep(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`
+}
+
 /** The path to the value the innermost of `open` is reading, as `data.content[2]`. */
 function pathOf(open: readonly Open[]): string {
-  return open.map(container => ('names' in container ? `.${container.member}` : `[${container.index}]`)).join('').replace(/^\./, '')
+  return open.map(container => ('names' in container ? pathStep(container.member) : `[${container.index}]`)).join('').replace(/^\./, '')
 }
 
 /** The end of the string that starts at `text[start]` (a quotation mark): the index after its closing quote. */
 function stringEnd(text: string, start: number): number {
   let at = start + 1
-  while (text[at] !== '"') at += text[at] === '\\' ? 2 : 1
+  while (at < text.length && text[at] !== '"') at += text[at] === '\\' ? 2 : 1
   return at + 1
 }
 
@@ -79,7 +138,7 @@ export function duplicateMember(text: string): { name: string; path: string } | 
   return undefined
 }
 
-/** A writer's fault in one record or header line, or undefined when JSON.stringify would write it so. */
+/** A writer's fault in the text of one line, or undefined when it is JSON.stringify's text of its value. */
 export type LineFormFault = { kind: 'duplicate-member'; name: string; path: string } | { kind: 'form'; difference: string }
 
 /**
@@ -88,7 +147,7 @@ export type LineFormFault = { kind: 'duplicate-member'; name: string; path: stri
  */
 export function lineFormFault(text: string, value: unknown): LineFormFault | undefined {
   const written = text.endsWith('\r') ? text.slice(0, -1) : text
-  const canonical = JSON.stringify(value)
+  const canonical = stringifiedText(value)
   if (written === canonical) return undefined
   const duplicate = duplicateMember(written)
   if (duplicate !== undefined) return { kind: 'duplicate-member', ...duplicate }

@@ -13,9 +13,9 @@ export interface CheckReport {
    */
   reportVersion: 1;
   /**
-   * Whether the files were also checked by the rules a writer keeps (`--writer`): their findings are the errors WRITER_HEADER_MEMBERS (JSONL-5), WRITER_DUPLICATE_MEMBER (JSON-12), WRITER_HEADER_ONLY (JSONL-8), WRITER_FRAME_CHECKSUM and WRITER_FRAME_BATCH (JSONL-13), and the notice WRITER_LINE_FORM (JSONL-8).
+   * Present, and true, when the files were also checked by the rules a writer keeps (`--writer`); absent otherwise. Their findings are the errors WRITER_HEADER_MEMBERS (JSONL-5), WRITER_ROW (ROW-6, ROW-7), WRITER_DUPLICATE_MEMBER (JSON-12), WRITER_HEADER_ONLY (JSONL-8), WRITER_FRAME_CHECKSUM and WRITER_FRAME_BATCH (JSONL-13), and the notice WRITER_LINE_FORM (JSONL-8).
    */
-  writerRules: boolean;
+  writerRules?: true;
   summary: CheckSummary;
   /**
    * The command's exit status: 0 every file valid, 1 some file invalid, 2 some file unchecked.

@@ -11,7 +11,7 @@ import { reference } from '../../reference/index.ts'
 import { ArtifactCheck, type WriterFacts } from '../../conformance/check/artifact.ts'
 import { checkRawArtifact, memoryChunks } from '../../conformance/check/raw-reader.ts'
 import { DEFAULT_MAX_LINE_BYTES, parseCheckOptions } from '../../conformance/check/options.ts'
-import { duplicateMember, firstDifference, headerMembersFault, lineFormFault } from '../../conformance/check/writer-rules.ts'
+import { duplicateMember, firstDifference, headerMembersFault, lineFormFault, rowFault, stringifiedText } from '../../conformance/check/writer-rules.ts'
 import { batchCutsArbitrary, generatedLogArbitrary, splitIntoBatches } from '../../conformance/generators/index.ts'
 import { accepted, runs } from '../properties/support.ts'
 import { check, rawFrame, tempFolder, zstdArtifact } from './support.ts'
@@ -67,13 +67,33 @@ describe('the header line (JSONL-5)', () => {
     expect(headerMembersFault({ type: 'session', version: 0, id: 's', createdAt: 1, delegationDepth: 0 })).toBeUndefined()
   })
 
-  it('names a member out of its place, one no writer writes, one written as null, and a missing delegationDepth', () => {
+  it('names a member out of its place, one no writer writes, and one written as null', () => {
     const base = { type: 'session', version: 0, id: 's', createdAt: 1 }
     expect(headerMembersFault({ type: 'session', version: 0, createdAt: 1, id: 's', delegationDepth: 0 })).toBe('the header line writes createdAt where id belongs; writers write type, version, id, createdAt, delegationDepth in that order')
     expect(headerMembersFault({ ...base, delegationDepth: 0, cwd: '/w' })).toMatch(/^the header line writes delegationDepth where cwd belongs; /)
-    expect(headerMembersFault({ ...base, delegationDepth: 0, title: 't' })).toBe('the header line writes "title", a member no writer writes (this header\'s line holds type, version, id, createdAt, delegationDepth)')
+    expect(headerMembersFault({ ...base, delegationDepth: 0, title: 't' })).toBe('the header line writes "title", which is not one of the members JSONL-5 lists')
     expect(headerMembersFault({ ...base, cwd: null, delegationDepth: 0 })).toBe('the header line writes cwd as null; a writer leaves out a member the header does not have')
-    expect(headerMembersFault(base)).toBe('the header line leaves out delegationDepth, which writers always write')
+  })
+})
+
+describe('packed rows (ROW-6, ROW-7)', () => {
+  const data = { turn: 1, step: 1, index: 0, dt: [0, 0], texts: ['a', 'b', 'c'] }
+  const call = { turn: 1, step: 1, index: 0, dt: [0, 0], id: 'c1', name: 'bash', args: ['{', '}', ''] }
+
+  it('passes a row of three or more members in ROW-7\'s order, of either form', () => {
+    expect(rowFault({ type: 'text-chunks', seq0: 1, time0: 1, data })).toBeUndefined()
+    expect(rowFault({ type: 'tool-call-chunks', seq0: 1, time0: 1, data: call })).toBeUndefined()
+    const { name: _, ...unnamed } = call
+    expect(rowFault({ type: 'tool-call-chunks', seq0: 1, time0: 1, data: unnamed })).toBeUndefined()
+    expect(rowFault({ type: 'assistant/chunk', seq: 1, time: 1, data: {} })).toBeUndefined()
+  })
+
+  it('names a row of one or two members, and members out of ROW-7\'s order', () => {
+    expect(rowFault({ type: 'reasoning-chunks', seq0: 1, time0: 1, data: { ...data, dt: [0], texts: ['a', 'b'] } })).toEqual({ rule: 'ROW-6', why: 'it packs two events, and a writer packs only runs of three or more' })
+    expect(rowFault({ type: 'tool-call-chunks', seq0: 1, time0: 1, data: { ...call, dt: [], args: ['{}'] } })).toEqual({ rule: 'ROW-6', why: 'it packs one event, and a writer packs only runs of three or more' })
+    expect(rowFault({ seq0: 1, type: 'text-chunks', time0: 1, data })).toEqual({ rule: 'ROW-7', why: 'its members are seq0, type, time0, data, where ROW-7 writes type, seq0, time0, data' })
+    const { id, name, ...rest } = call
+    expect(rowFault({ type: 'tool-call-chunks', seq0: 1, time0: 1, data: { ...rest, name, id } })).toEqual({ rule: 'ROW-7', why: 'its data members are turn, step, index, dt, args, name, id, where ROW-7 writes turn, step, index, dt, id, name, args' })
   })
 })
 
@@ -92,9 +112,22 @@ describe('the form of a line (JSONL-8)', () => {
     }
   })
 
+  it('is built without recursion, the text JSON.stringify writes, however deep', () => {
+    fc.assert(fc.property(fc.jsonValue(), value => {
+      const read = JSON.parse(JSON.stringify(value)) as unknown
+      expect(stringifiedText(read)).toBe(JSON.stringify(read))
+    }), runs(300))
+    expect(stringifiedText(JSON.parse('{"2":[],"b":{"__proto__":"x","1":null},"a":"\\u2028\\ud800"}'))).toBe('{"2":[],"b":{"1":null,"__proto__":"x"},"a":"\u2028\\ud800"}')
+    const deep = `${'['.repeat(10_000)}1${']'.repeat(10_000)}`
+    expect(stringifiedText(JSON.parse(deep))).toBe(deep)
+  })
+
   it('says where the line first differs', () => {
     expect(firstDifference('{"a": 1}', '{"a":1}')).toBe('from character 6 it has " 1}" where JSON.stringify writes "1}"')
     expect(firstDifference('{"a":1} ', '{"a":1}')).toBe('from character 8 it has " " where JSON.stringify writes the end of the line')
+    // Characters, not UTF-16 code units; two characters that share their first code unit differ whole.
+    expect(firstDifference('["😀😀", 1]', '["😀😀",1]')).toBe('from character 7 it has " 1]" where JSON.stringify writes "1]"')
+    expect(firstDifference('["😀😁"]', '["😀😂"]')).toBe('from character 4 it has "😁\\"]" where JSON.stringify writes "😂\\"]"')
   })
 
   it('leaves a final CR to the CRLF notice, and reports a duplicate rather than the form it changes', () => {
@@ -109,8 +142,13 @@ describe('check --writer', () => {
     fc.assert(fc.property(logWithBatches, ({ log, cuts }) => {
       const written = accepted(reference.encodeJsonl({ header: log.header, batches: splitIntoBatches(log.events, cuts) }), 'encodeJsonl').text
       expect(writerFactsOf(written)).toEqual({})
-      // The same text with one space more is found, so the facts above are gathered.
+      // The same text with one space more, or a member written twice, is found: the facts above are gathered.
       expect(writerFactsOf(written.replace(':', ': ')).form?.first).toBe(1)
+      const lines = written.split('\n').slice(0, -1)
+      if (lines.length > 1) {
+        lines[lines.length - 1] = lines.at(-1)!.replace(/^\{"type":/, '{"type":"x","type":')
+        expect(writerFactsOf(`${lines.join('\n')}\n`).duplicateMember).toMatchObject({ first: lines.length, name: 'type', path: '' })
+      }
     }), runs(100))
   })
 
@@ -121,6 +159,7 @@ describe('check --writer', () => {
     lines[4] = lines[4]!.replace('"content":[]', '"content": []')
     lines[5] = lines[5]!.replace('"step":1', '"step":1.0')
     const file = folder.write('broken-writer.jsonl', text(lines))
+    const space = lines[4]!.indexOf(': [') + 2
     expect(writerCodes(file)).toEqual([
       ['error', 'WRITER_HEADER_MEMBERS', 'JSONL-5', '1'],
       ['error', 'WRITER_DUPLICATE_MEMBER', 'JSON-12', '3'],
@@ -131,7 +170,7 @@ describe('check --writer', () => {
     expect(report.outcome).toMatchObject({ verdict: 'accepted', relations: [] })
     const messages = report.diagnostics.map(found => found.message)
     expect(messages).toContain('this line writes a member name twice in one object (here "time" in the top-level object); a reader keeps only the last, a writer must not write it')
-    expect(messages).toContain('2 lines, the first shown, differ from what JSON.stringify writes for the same value: readers read them alike, but writers that follow JSONL-8 write other bytes (from character 122 it has " [],\\"source\\"" where JSON.stringify writes "[],\\"source\\":")')
+    expect(messages).toContain(`2 lines, the first shown, differ from JSON.stringify's text of what they hold, which JSONL-8 asks writers to write so that two writers write the same bytes (from character ${space} it has " [],\\"source\\"" where JSON.stringify writes "[],\\"source\\":")`)
   })
 
   it('checks nothing of the writer without --writer', () => {
@@ -193,14 +232,39 @@ describe('check --writer', () => {
     ])
     const empty = Buffer.concat([header, rawFrame(Buffer.from(records)), rawFrame(new Uint8Array(0))])
     expect(writerCodes(folder.write('empty-frame.jsonl.zstd', empty))).toEqual([['error', 'WRITER_FRAME_BATCH', 'JSONL-13', '8']])
+    // A header frame and then empty frames only: no batch, rather than a header alone.
+    const emptyOnly = Buffer.concat([header, rawFrame(new Uint8Array(0)), rawFrame(new Uint8Array(0))])
+    expect(writerCodes(folder.write('empty-frames-only.jsonl.zstd', emptyOnly))).toEqual([['error', 'WRITER_FRAME_BATCH', 'JSONL-13', '2']])
     const lastCut = Buffer.concat([header, rawFrame(Buffer.from(records.slice(0, cut)))])
     const torn = check(folder.write('last-cut.jsonl.zstd', lastCut), { writer: true })
     expect(torn.diagnostics.map(found => found.code)).toEqual(['JSONL_FRAME_INVALID'])
   })
 
-  it('leaves a line the reader cannot parse to the reader', () => {
-    const file = folder.write('torn-writer.jsonl', `${text(turnLines())}{"type": "turn/st`)
+  it('judges only the lines the reader accepted: not one it cannot parse, nor the torn tail after it', () => {
+    // A byte order mark makes a line unparsable for the reader (JSONL-9), though the rest parses.
+    const file = folder.write('torn-writer.jsonl', `${text(turnLines())}\uFEFF{"a":1,"a":2}\n{"type": "turn/start"}\n`)
+    expect(check(file).outcome).toMatchObject({ verdict: 'accepted', tornTail: { line: 8, reason: 'JSONL_LINE_UNPARSABLE' } })
     expect(writerCodes(file)).toEqual([])
+  })
+
+  it('checks a valid line nested 10,000 deep, as the reader reads it', () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`
+    const lines = turnLines(`[{"type":"text","text":"hi","extra":${deep}}]`)
+    const file = folder.write('deep-writer.jsonl', text(lines))
+    expect(check(file, { writer: true }).status).toBe('valid')
+    expect(writerCodes(file)).toEqual([])
+    const spaced = folder.write('deep-spaced.jsonl', text(turnLines(`[{"type":"text","text":"hi","extra":${deep.replace('[]', '[ ]')}}]`)))
+    expect(writerCodes(spaced)).toEqual([['notice', 'WRITER_LINE_FORM', 'JSONL-8', '3']])
+  })
+
+  it('a packed row no writer writes is an error at its line, by the rule it breaks', () => {
+    const row = (texts: string[]): string => `{"type":"text-chunks","seq0":3,"time0":3,"data":{"turn":1,"step":1,"index":0,"dt":[${texts.slice(1).map(() => 0).join(',')}],"texts":${JSON.stringify(texts)}}}`
+    const lines = (texts: string[]): string[] => [HEADER, '{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}', '{"type":"user/message","seq":1,"time":1,"data":{"id":"u1","role":"user","content":[{"type":"text","text":"hi"}],"source":{"kind":"user"}},"surfaceOp":"append"}', '{"type":"step/start","seq":2,"time":2,"data":{"turn":1,"step":1}}', row(texts)]
+    expect(writerCodes(folder.write('row-ok.jsonl', text(lines(['a', 'b', 'c']))))).toEqual([])
+    expect(writerCodes(folder.write('row-short.jsonl', text(lines(['a', 'b']))))).toEqual([['error', 'WRITER_ROW', 'ROW-6', '5']])
+    const reordered = lines(['a', 'b', 'c'])
+    reordered[4] = reordered[4]!.replace('"type":"text-chunks","seq0":3', '"seq0":3,"type":"text-chunks"')
+    expect(writerCodes(folder.write('row-order.jsonl', text(reordered)))).toEqual([['error', 'WRITER_ROW', 'ROW-7', '5']])
   })
 
   it('is a flag: no value, given once; the exit status is 1 for a writer\'s error', () => {
