@@ -140,7 +140,7 @@ function savingEvidence(budget: AuditBudget, replacements: readonly AuditReplace
   }
   const growth = tokens.fixedAtFirstReplacement === null ? 0 : fixed - tokens.fixedAtFirstReplacement
   if (tokens.saved <= 0) {
-    items.push(evidence('fail', `the replaces did not shorten the surface: the transcript holds ${tokens.transcriptMessages} ${unit}, the surface ${tokens.surfaceMessages}`))
+    items.push(evidence('fail', `the replaces did not shorten the surface: the transcript holds ${tokens.transcriptMessages} ${unit}, the surface ${tokens.surfaceMessages}`, { requirements: ['DER-1', 'REGION-8'] }))
   } else if (growth >= tokens.saved) {
     items.push(evidence('fail', `the system prompt and tool schemas grew by ${growth} ${unit} since the first replace, as much as or more than the ${tokens.saved} the replaces saved: the budget was taken back`, { requirements: ['HDR-4'] }))
   } else if (fixed > tokens.surfaceMessages) {

@@ -1,12 +1,14 @@
 // The verdict logic of `dsh-conformance audit`: which acceptance row a finding is filed under, each
 // row's verdict under the conditions that decide it, and the seqs and requirement IDs its evidence
 // cites. Every expectation comes from spec/acceptance.md, the spec chapters it names and the README.
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditEvidence, AuditReport, AuditRow } from '../../generated/types/index.ts'
 import { capped, evidence, overallVerdict, verdictOf } from '../../conformance/audit/verdicts.ts'
 import { event, replace, result, stepEnd, stepStart, turnEnd, turnStart, endSeed } from '../reference/helpers.ts'
-import { artifact, assistantText, auditOf, compactedLog, goodTurn, requestHeader, rowOf, userText } from './logs.ts'
+import { artifact, assistantText, auditOf, compactedLog, goodTurn, projectRoot, requestHeader, rowOf, userText } from './logs.ts'
+import { readSpecCatalog } from '../../conformance/spec-catalog.ts'
 
 type RowId = AuditRow['id']
 
@@ -20,7 +22,27 @@ function renumbered(events: SessionEvent[]): SessionEvent[] {
   return events.map((item, seq) => ({ ...item, seq, time: 1000 + seq }))
 }
 
-const audit = (events: SessionEvent[]): AuditReport => auditOf(artifact(events))
+const SPEC_IDS = new Set(readSpecCatalog(path.join(projectRoot, 'spec')).requirements.map(requirement => requirement.id))
+
+/**
+ * Every report these tests build also keeps the citation contract: each ID it cites is a requirement
+ * of spec/, and in a log that loads every fail or warn item names the rule it rests on (a refusal's
+ * rows cite what they can: the log's faults beyond the first are unknown).
+ */
+function expectCitedRules(report: AuditReport): void {
+  for (const { id, evidence: items } of report.rows) {
+    for (const item of items) {
+      for (const cite of item.requirements ?? []) expect(SPEC_IDS.has(cite), `${id}: ${cite}`).toBe(true)
+      if (report.log.rejection === null && (item.mark === 'fail' || item.mark === 'warn')) expect(item.requirements ?? [], `${id}: ${item.text}`).not.toEqual([])
+    }
+  }
+}
+
+function audit(events: SessionEvent[]): AuditReport {
+  const report = auditOf(artifact(events))
+  expectCitedRules(report)
+  return report
+}
 const start = (seq: number, id: string): SessionEvent => event('compaction/start', seq, { compactionId: id, turn: null })
 const end = (seq: number, id: string, extra: Record<string, unknown> = {}): SessionEvent => event('compaction/end', seq, { compactionId: id, turn: null, ...extra })
 /** A compaction/summary claiming the replace of 2…6 in goodTurn (nodes 2, 4, 6). */
@@ -166,9 +188,10 @@ describe('a log that load refuses', () => {
     expect(rowOf(report, 'surface-legality').evidence[0]?.text).toContain('not evaluated')
   })
 
-  it('leaves surface legality not evaluated for a refusal of another row\'s rule, and cites the seq under raw facts', () => {
+  it('leaves surface legality and request rebuild not evaluated for a refusal of another row\'s rule, and cites the seq under raw facts', () => {
     const report = audit([...goodTurn(), event('future/thing', 12, {})])
     expect(rowOf(report, 'surface-legality').evidence[0]?.text).toContain('not evaluated')
+    expect(rowOf(report, 'request-rebuild').evidence).toEqual([expect.objectContaining({ mark: 'fail', text: expect.stringMatching(/^not evaluated: load rejects it with FORMAT_UNKNOWN_EVENT_TYPE/) })])
     expect(rowOf(report, 'raw-facts').evidence).toEqual([expect.objectContaining({ mark: 'fail', seq: 12 })])
     expect(rowOf(report, 'raw-facts').evidence[0]?.text).toContain('at seq 12')
     // Not damage: nothing committed follows a defect, so persistence does not cite JSONL-14.
@@ -278,6 +301,22 @@ describe('request rebuild', () => {
     const report = audit(events)
     expect(rowOf(report, 'request-rebuild').verdict).toBe('fail')
     expect(rowOf(report, 'request-rebuild').evidence.filter(item => item.mark === 'fail').map(item => item.seq)).toEqual([9])
+  })
+
+  it('passes a log with no model call, saying there is none to rebuild', () => {
+    const report = audit([turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'hello'), stepEnd(3, 1, 1), turnEnd(4, 1)])
+    expect(rowOf(report, 'request-rebuild')).toMatchObject({ verdict: 'pass', summary: 'No model call to rebuild.' })
+    expect(rowOf(report, 'request-rebuild').evidence.map(item => item.text)).toEqual([expect.stringMatching(/^no assistant message: /)])
+  })
+
+  it('warns of model calls with no system prompt in force (HDR-3), counting them and naming the first', () => {
+    const events = goodTurn()
+    events[3] = event('request/header', 3, { header: { config: { provider: 'p', model: 'm' }, tools: [] }, reason: 'initial' })
+    const report = audit(events)
+    expect(rowOf(report, 'request-rebuild').verdict).toBe('warn')
+    expect(cited(report, 'request-rebuild', 'HDR-3').map(item => [item.mark, item.text])).toEqual([
+      ['warn', '2 model calls had no system prompt in force (first: seq 4): none was sent, or none was recorded'],
+    ])
   })
 
   it('passes a request context on the header\'s route', () => {
