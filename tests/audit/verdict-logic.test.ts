@@ -276,6 +276,15 @@ describe('failure recovery', () => {
     expect(audit(goodTurn()).rows.flatMap(row => row.evidence).filter(item => item.text.includes('TOOL_NOT_STARTED'))).toEqual([])
   })
 
+  it('lists only the lock for a clean log: a call that finished well is no failure, a completed turn no interruption', () => {
+    const finished = event('assistant/chunk', 5, { turn: 1, step: 1, chunk: { type: 'finish', reason: { kind: 'stop' } } })
+    const events = [turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'go'), requestHeader(3), assistantText(4, 1, 1, 'done'), finished, stepEnd(6, 1, 1), turnEnd(7, 1)]
+    const report = audit(events)
+    expect(rowOf(report, 'failure-recovery').evidence).toEqual([
+      { mark: 'pass', text: 'no unmatched compaction/start: the compaction lock is free', requirements: ['COMP-14'] },
+    ])
+  })
+
   it('cites each failed model call with its seq and code, and what followed it in the same turn', () => {
     const failed = (seq: number, turn: number): SessionEvent => event('assistant/chunk', seq, {
       turn, step: 1, chunk: { type: 'finish', reason: { kind: 'error', failure: { code: 'CONTEXT_WINDOW_EXCEEDED', message: 'too long' } } },
