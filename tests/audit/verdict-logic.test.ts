@@ -206,6 +206,8 @@ describe('a log that load refuses', () => {
     const damage = cited(report, 'persistence', 'JSONL-14')
     expect(damage).toEqual([expect.objectContaining({ mark: 'fail' })])
     expect(damage[0]?.text).toContain('line 6')
+    // A log that does not decode has no torn tail to report, nor anything a loaded log would show.
+    expect(rowOf(report, 'persistence').evidence).toEqual(damage)
     expect(rowOf(report, 'raw-facts').evidence[0]?.text).toContain('at line 6')
   })
 })
