@@ -291,6 +291,14 @@ describe('audit of hand-built logs', () => {
     expect(texts(report, 'budget', 'warn')).toContain('off by more than a factor of 2')
   })
 
+  it('warns of a checkpoint no smaller than what it shadowed (REGION-8), and fails the budget that saved nothing', () => {
+    const report = auditOf(artifact(compactedLog('The user asked for many things. '.repeat(200))))
+    const budget = rowOf(report, 'budget')
+    expect(budget.verdict).toBe('fail')
+    expect(budget.evidence.filter(item => item.mark === 'warn').map(item => [item.seq, item.requirements])).toEqual([[14, ['REGION-8']]])
+    expect(texts(report, 'budget', 'fail')).toMatch(/^the replaces did not shorten the surface: /)
+  })
+
   it('fails the budget when the tool schemas grew back more than the compaction saved', () => {
     const tools = Array.from({ length: 40 }, (_, index) => ({ ...TOOL, name: `tool_${index}`, description: 'A tool with a long description. '.repeat(10) }))
     const events = [...compactedLog(), turnStart(16, 2), stepStart(17, 2, 1), requestHeader(18, tools), assistantText(19, 2, 1, 'ok'), stepEnd(20, 2, 1), turnEnd(21, 2)]
