@@ -9,7 +9,7 @@ import { buildAuditReport } from '../../conformance/audit/report.ts'
 import { loadTokenCounter } from '../../conformance/audit/tokens.ts'
 import { CANNOT_DECIDE } from '../../conformance/audit/row-constraints.ts'
 import { absentTerms } from '../../conformance/audit/replacements.ts'
-import { event, call, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
+import { event, call, endSeed, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
 import { zstdArtifact } from '../check/support.ts'
 import {
   artifact, assistantText, auditOf, compactedLog, corpusBytes, corpusLog, corpusPresent, goodTurn, requestHeader, rowOf, TOOL, userText, verdicts,
@@ -329,6 +329,32 @@ describe('audit of hand-built logs', () => {
     const report = auditOf(artifact(events))
     expect(rowOf(report, 'failure-recovery').verdict).toBe('fail')
     expect(texts(report, 'failure-recovery', 'fail')).toContain('failed-partial (error: commit: the end could not be flushed)')
+  })
+})
+
+describe('the timeline', () => {
+  it('holds each turn with how it ended, each bracket with its outcome, the markers and the surface left', () => {
+    // compactedLog: turn 1 at seqs 0…11, a compaction bracket 12…15 whose checkpoint 14 stands for 2, 4
+    // and 6; then a resumption marker and a second turn that a crash cut after its start.
+    const events = [...compactedLog(), endSeed(16), turnStart(17, 2), stepStart(18, 2, 1)]
+    const timeline = auditOf(artifact(events)).timeline
+    expect(timeline).toMatchObject({
+      firstTime: 1000,
+      lastTime: 1018,
+      finalSurface: [14, 9],
+      turns: [{ turn: 1, startSeq: 0, endSeq: 11, endReason: 'completed' }, { turn: 2, startSeq: 17, endSeq: null, endReason: null }],
+      brackets: [{ startSeq: 12, endSeq: 15, outcome: 'completed', compactionId: 'k1', error: null }],
+      endSeeds: [16],
+      modelFailures: [],
+    })
+    expect(timeline?.eventTypes).toEqual(events.map(item => item.type))
+  })
+
+  it('gives a bracket that never ended no end, and the error an end records', () => {
+    const events = [...goodTurn(), event('compaction/start', 12, { compactionId: 'k1', turn: null }), endSeed(13)]
+    expect(auditOf(artifact(events)).timeline?.brackets).toEqual([{ startSeq: 12, endSeq: null, outcome: 'orphaned-stale', compactionId: 'k1', error: null }])
+    const clean = [...goodTurn(), event('compaction/start', 12, { compactionId: 'k2', turn: null }), event('compaction/end', 13, { compactionId: 'k2', turn: null, error: 'summary refused' })]
+    expect(auditOf(artifact(clean)).timeline?.brackets).toEqual([{ startSeq: 12, endSeq: 13, outcome: 'failed-clean', compactionId: 'k2', error: 'summary refused' }])
   })
 })
 
