@@ -1,7 +1,8 @@
-// `check --writer`: the rules a writer keeps and a reader forgives (JSONL-5, JSONL-8, JSON-12). What the
-// reference's own writer writes passes them; each way of breaking one is found at its line, by its rule,
-// and only with --writer. Expectations come from the rules: JSONL-5's member list and order, the text
-// ECMAScript JSON.stringify writes, and JSON-12's "at most one member per name".
+// `check --writer`: the rules a writer keeps and a reader forgives (JSONL-5, JSONL-8, JSONL-13, JSON-12,
+// ROW-6, ROW-7). What the reference's own writer writes passes them; each way of breaking one is found
+// at its line (or frame), by its rule, and only with --writer. Expectations come from the rules:
+// JSONL-5's member list and order, the text ECMAScript JSON.stringify writes, JSON-12's "at most one
+// member per name", ROW-7's member order, and a zstd frame per batch, each with its checksum.
 import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -37,6 +38,8 @@ describe('duplicate member names (JSON-12)', () => {
     expect(duplicateMember('{"a":1,"b":2,"a":3}')).toEqual({ name: 'a', path: '' })
     expect(duplicateMember('{"a":{"x":[1,{"k":1,"k":2}]}}')).toEqual({ name: 'k', path: 'a.x[1]' })
     expect(duplicateMember('{"data":{"content":[{"type":"text"},{"type":"text","text":"a","text":"b"}]}}')).toEqual({ name: 'text', path: 'data.content[1]' })
+    // A name that does not read as one in a path is quoted.
+    expect(duplicateMember('{"a.b":{"":1,"":2}}')).toEqual({ name: '', path: '["a.b"]' })
   })
 
   it('compares names as read, so that an escaped spelling is the same name', () => {
