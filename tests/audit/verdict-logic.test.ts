@@ -43,6 +43,7 @@ function audit(events: SessionEvent[]): AuditReport {
   expectCitedRules(report)
   return report
 }
+
 const start = (seq: number, id: string): SessionEvent => event('compaction/start', seq, { compactionId: id, turn: null })
 const end = (seq: number, id: string, extra: Record<string, unknown> = {}): SessionEvent => event('compaction/end', seq, { compactionId: id, turn: null, ...extra })
 /** A compaction/summary claiming the replace of 2…6 in goodTurn (nodes 2, 4, 6). */
