@@ -12,7 +12,7 @@ import { countLines, type TornTail } from '../../reference/jsonl.ts'
 import type { RejectionError, Result } from '../../reference/result.ts'
 import type { AuditLogInfo, AuditRejection } from '../../generated/types/index.ts'
 import { reportMessage, type ArtifactExtent } from '../wording.ts'
-import { encodingOf, vocabularyHint } from '../check/check-file.ts'
+import { encodingOf, firstFaultRule, vocabularyHint } from '../check/check-file.ts'
 import { zstdMagicHint } from '../check/raw-reader.ts'
 import { rawBytesHint } from '../check/zstd-frames.ts'
 import type { RequirementIndex } from '../check/requirements.ts'
@@ -51,6 +51,8 @@ export interface AuditedLog {
   /** How far the artifact runs: what a torn tail takes. */
   extent: ArtifactExtent
   byteNotices: readonly string[]
+  /** For a log refused (see info.rejection): the rule its fault breaks, as check cites it. */
+  refusalRule: string | undefined
 }
 
 /** The artifact's bytes, and for the raw encoding its last line, an unterminated one counted. */
@@ -78,7 +80,7 @@ function valueOf<T>(result: Result<T>): T {
   return result.value
 }
 
-/** The log of `source` read and loaded; `requirements` names the rule each relation violation breaks. */
+/** The log of `source` read and loaded; `requirements` names the rule a refusal or a relation violation breaks. */
 export function readAuditedLog(source: AuditSource, requirements: RequirementIndex): AuditedLog {
   const vocabulary = source.vocabulary ?? DEFAULT_VOCABULARY
   const byteNotices = source.byteNotices ?? []
@@ -89,7 +91,8 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   const decoded = reference.decodeJsonl({ base64: Buffer.from(source.bytes).toString('base64'), encoding })
   if (!decoded.ok) {
     const hint = encodingHint(encoding, decoded.error.code, source.bytes)
-    return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded.error, hint) }, loaded: undefined, tornTail: null, extent, byteNotices }
+    const refusalRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
+    return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded.error, hint) }, loaded: undefined, tornTail: null, extent, byteNotices, refusalRule }
   }
   const { header, events: records, tornTail } = decoded.value
   const sessionId = typeof header['id'] === 'string' ? header['id'] : null
@@ -98,7 +101,8 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   const events = reference.load(input)
   if (!events.ok) {
     const hint = vocabularyHint(events.error.code, events.error.message, vocabulary)
-    return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint) }, loaded: undefined, tornTail, extent, byteNotices }
+    const refusalRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
+    return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint) }, loaded: undefined, tornTail, extent, byteNotices, refusalRule }
   }
   // The folds take the loaded events: each operation of reference/index.ts would load the log again.
   const loadedEvents = events.value
@@ -116,7 +120,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
     repairRejection: repaired === undefined || repaired.ok ? undefined : repaired.error,
     compaction: valueOf(compactionState(loadedEvents)),
   }
-  return { info: withCounts, loaded, tornTail, extent, byteNotices }
+  return { info: withCounts, loaded, tornTail, extent, byteNotices, refusalRule: undefined }
 }
 
 // ---- payload readers ----------------------------------------------------------------------------

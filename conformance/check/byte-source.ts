@@ -1,10 +1,26 @@
-// Positional reads of a file through one reusable window, so that walking a zstd artifact's frame and
-// block headers (JSONL-14 step 1) costs a few system calls per megabyte, not one per header.
+// Positional reads of a zstd artifact: of a file through one reusable window, so that walking its frame
+// and block headers (JSONL-14 step 1) costs a few system calls per megabyte, not one per header; or of
+// bytes already in memory (audit's log).
 import { readSync } from 'node:fs'
 
 export const WINDOW_BYTES = 1 << 20
 
-export class ByteSource {
+export interface ByteSource {
+  readonly size: number
+  /**
+   * Up to `length` bytes from `at` (fewer at the end), `length` at most WINDOW_BYTES. The view is valid
+   * until the next call.
+   */
+  bytes(at: number, length: number): Buffer
+}
+
+/** The bytes of an artifact in memory. */
+export function memoryByteSource(data: Uint8Array): ByteSource {
+  const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+  return { size: buffer.length, bytes: (at, length) => buffer.subarray(at, Math.min(at + length, buffer.length)) }
+}
+
+export class FileByteSource implements ByteSource {
   private readonly window = Buffer.allocUnsafe(WINDOW_BYTES)
   private windowStart = 0
   private windowLength = 0
@@ -14,10 +30,6 @@ export class ByteSource {
     readonly size: number,
   ) {}
 
-  /**
-   * Up to `length` bytes from `at` (fewer at the end of the file), `length` at most WINDOW_BYTES. The
-   * view is valid until the next call.
-   */
   bytes(at: number, length: number): Buffer {
     const end = Math.min(at + length, this.size)
     if (at < this.windowStart || end > this.windowStart + this.windowLength) this.fill(at)

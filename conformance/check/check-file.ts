@@ -6,12 +6,12 @@ import type { TornTail } from '../../reference/jsonl.ts'
 import { V0_PINNED_TYPES, V0_RC8_TYPES } from '../../reference/vocabulary.ts'
 import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type FrameFact, type LimitFault, type WriterFacts } from './artifact.ts'
 import type { RecallIds } from './message-ids.ts'
-import { ByteSource } from './byte-source.ts'
+import { FileByteSource, memoryByteSource } from './byte-source.ts'
 import { checkRawArtifact, fileChunks, memoryChunks } from './raw-reader.ts'
 import { checkZstdArtifact } from './zstd-reader.ts'
 import type { RequirementIndex, Stage } from './requirements.ts'
 import { pathBindingFault } from './path-binding.ts'
-import { STDIN } from './options.ts'
+import { DEFAULT_MAX_LINE_BYTES, STDIN } from './options.ts'
 import { errorMessage, reportMessage, tornTailAdvice, type ArtifactExtent } from '../wording.ts'
 
 export type Encoding = 'raw' | 'zstd'
@@ -67,7 +67,7 @@ function readArtifact(file: string, encoding: Encoding, begin: (regularFile: boo
     if (encoding === 'raw') return { artifact, outcome: checkRawArtifact(fileChunks(fd), artifact) }
     // A pipe has no size and cannot be read twice; zstd's structure scan comes before any decoding (JSONL-14 step 1).
     if (!stats.isFile()) throw new UnreadableFile('a zstd log is read at positions, so it must be a regular file, not a pipe or a device: write it to a file first')
-    return { artifact, outcome: checkZstdArtifact(new ByteSource(fd, stats.size), artifact) }
+    return { artifact, outcome: checkZstdArtifact(new FileByteSource(fd, stats.size), artifact) }
   } finally {
     if (ownDescriptor) closeSync(fd)
   }
@@ -259,6 +259,18 @@ export function byteNotices(file: string, maxLineBytes: number): Diagnostic[] {
 /** `byteNotices` of a raw log already in memory (one read from a pipe, which cannot be read twice). */
 export function rawByteNotices(bytes: Uint8Array, maxLineBytes: number): Diagnostic[] {
   return factNotices(checkRawArtifact(memoryChunks(bytes), factsCheck(maxLineBytes)).facts)
+}
+
+/**
+ * The rule check cites for the first fault of an artifact already in memory, or undefined when it
+ * has none, or none that a rule names: for a caller that loads the log its own way and is refused
+ * (audit), so that both commands cite the same rule.
+ */
+export function firstFaultRule(bytes: Uint8Array, encoding: Encoding, vocabulary: string, requirements: RequirementIndex): string | undefined {
+  const artifact = new ArtifactCheck({ vocabulary, maxLineBytes: DEFAULT_MAX_LINE_BYTES })
+  const outcome = encoding === 'raw' ? checkRawArtifact(memoryChunks(bytes), artifact) : checkZstdArtifact(memoryByteSource(bytes), artifact)
+  const refused = outcome.decodeError !== undefined || outcome.load?.fault !== undefined
+  return refused ? errorDiagnostics(outcome, requirements, vocabulary)[0]?.requirement : undefined
 }
 
 function factsCheck(maxLineBytes: number): ArtifactCheck {

@@ -24,8 +24,9 @@ export function artifact(events: readonly SessionEvent[], tail = ''): Uint8Array
   return new TextEncoder().encode(lines.join('') + tail)
 }
 
-export function auditOf(bytes: Uint8Array, vocabulary?: string): AuditReport {
-  return buildAuditReport({ file: 'test.jsonl', bytes, ...(vocabulary === undefined ? {} : { vocabulary }) }, estimateCounter('the tests ask for it'))
+/** The audit of `bytes` as the artifact `file` (whose name gives the encoding). */
+export function auditOf(bytes: Uint8Array, vocabulary?: string, file = 'test.jsonl'): AuditReport {
+  return buildAuditReport({ file, bytes, ...(vocabulary === undefined ? {} : { vocabulary }) }, estimateCounter('the tests ask for it'))
 }
 
 export function rowOf(report: AuditReport, id: AuditRow['id']): AuditRow {

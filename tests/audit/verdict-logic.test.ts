@@ -9,6 +9,7 @@ import { capped, evidence, overallVerdict, verdictOf } from '../../conformance/a
 import { event, replace, result, stepEnd, stepStart, turnEnd, turnStart, endSeed } from '../reference/helpers.ts'
 import { artifact, assistantText, auditOf, compactedLog, goodTurn, projectRoot, requestHeader, rowOf, userText } from './logs.ts'
 import { readSpecCatalog } from '../../conformance/spec-catalog.ts'
+import { check, tempFolder, zstdArtifact } from '../check/support.ts'
 
 type RowId = AuditRow['id']
 
@@ -198,6 +199,29 @@ describe('a log that load refuses', () => {
     // Not damage: nothing committed follows a defect, so persistence does not cite JSONL-14.
     expect(rowOf(report, 'persistence').verdict).toBe('fail')
     expect(cited(report, 'persistence', 'JSONL-14')).toEqual([])
+  })
+
+  it('cites under raw facts the rule check cites for the refusal, raw or zstd', () => {
+    const text = (events: SessionEvent[]): string => new TextDecoder().decode(artifact(events))
+    const lines = (events: SessionEvent[]): string[] => text(events).split('\n').slice(0, -1)
+    const refused: [name: string, bytes: Uint8Array][] = [
+      // README: a negative zero in the header breaks META-5, the header member's rule, not JSON-2.
+      ['header-zero.jsonl', new TextEncoder().encode(text(goodTurn()).replace('"delegationDepth":0', '"delegationDepth":0,"seedLength":-0'))],
+      ['unknown.jsonl', artifact([...goodTurn(), event('future/thing', 12, {})])],
+      ['damaged.jsonl', new TextEncoder().encode(`${lines(goodTurn()).slice(0, 5).join('\n')}\nnot json\n${lines(goodTurn()).slice(6).join('\n')}\n`)],
+      ['unknown.jsonl.zstd', zstdArtifact(lines([...goodTurn(), event('future/thing', 12, {})]), [4])],
+    ]
+    const folder = tempFolder()
+    try {
+      const cites = refused.map(([name, bytes]) => {
+        const audited = rowOf(auditOf(bytes, undefined, name), 'raw-facts').evidence[0]?.requirements
+        return [name, audited, [check(folder.write(name, bytes)).diagnostics[0]?.requirement]] as const
+      })
+      expect(cites[0]?.[1]).toEqual(['META-5'])
+      for (const [name, audited, checked] of cites) expect(audited, name).toEqual(checked)
+    } finally {
+      folder.remove()
+    }
   })
 
   it('calls a damaged line followed by a committed turn/end damage under persistence, citing the line', () => {
