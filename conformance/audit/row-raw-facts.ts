@@ -28,8 +28,8 @@ function rejectedRow(log: AuditedLog): AuditRow {
   if (rejection === null) throw new Error('rejectedRow needs a rejection')
   const where = rejection.line !== undefined ? ` at line ${rejection.line}` : rejection.seq !== undefined ? ` at seq ${rejection.seq}` : ''
   const text = `${rejection.operation} rejects the log with ${rejection.code}${where}: ${rejection.message}`
-  const cites = { ...(rejection.seq === undefined ? {} : { seq: rejection.seq }), ...(log.refusalRule === undefined ? {} : { requirements: [log.refusalRule] }) }
-  const items = [evidence('fail', `${text} (${rejectionMeaning(rejection.code)})`, cites)]
+  const requirements = log.refusalRule === undefined ? undefined : [log.refusalRule]
+  const items = [evidence('fail', `${text} (${rejectionMeaning(rejection.code)})`, { seq: rejection.seq, requirements })]
   return row('raw-facts', items, () => `The raw events cannot be established: ${rejectionMeaning(rejection.code)}.`)
 }
 

@@ -106,8 +106,7 @@ export function capped(items: readonly AuditEvidence[], limit = 20): AuditEviden
 /** The row of a log that load refused for one of the row's own rules: that refusal is its evidence. */
 export function refusalRow(id: RowId, rejection: AuditRejection, summary: string, requirements?: string[]): AuditRow {
   const where = rejection.seq === undefined ? '' : ` at seq ${rejection.seq}`
-  const cites = { ...(rejection.seq === undefined ? {} : { seq: rejection.seq }), ...(requirements === undefined ? {} : { requirements }) }
-  return row(id, [evidence('fail', `load rejects the log with ${rejection.code}${where}: ${rejection.message}`, cites)], () => summary)
+  return row(id, [evidence('fail', `load rejects the log with ${rejection.code}${where}: ${rejection.message}`, { seq: rejection.seq, requirements })], () => summary)
 }
 
 /** The row of a log that does not load: its checks cannot run. */

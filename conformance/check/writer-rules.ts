@@ -6,6 +6,7 @@
 // JSON.parse accepted, or the value it read.
 import { headerLine } from '../../reference/jsonl.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
+import { ROW_TAGS } from '../../reference/chunk-rows.ts'
 
 /** What JSONL-5 says against the header line `value` (its members as written), or undefined. */
 export function headerMembersFault(value: unknown): string | undefined {
@@ -22,8 +23,6 @@ export function headerMembersFault(value: unknown): string | undefined {
   return undefined
 }
 
-const ROW_TYPES: ReadonlySet<unknown> = new Set(['text-chunks', 'reasoning-chunks', 'tool-call-chunks'])
-
 /** ROW-7's member order of a row and of its data, for the members the row has. */
 function rowMemberOrder(row: JsonRecord, data: JsonRecord): { row: string[]; data: string[] } {
   const tail = row['type'] === 'tool-call-chunks' ? ['id', ...('name' in data ? ['name'] : []), 'args'] : ['texts']
@@ -32,7 +31,7 @@ function rowMemberOrder(row: JsonRecord, data: JsonRecord): { row: string[]; dat
 
 /** What ROW-6 and ROW-7 say against a packed row the reader accepted, or undefined for any other line. */
 export function rowFault(value: unknown): { rule: 'ROW-6' | 'ROW-7'; why: string } | undefined {
-  if (!isRecord(value) || !ROW_TYPES.has(value['type']) || !isRecord(value['data'])) return undefined
+  if (!isRecord(value) || !(ROW_TAGS as readonly unknown[]).includes(value['type']) || !isRecord(value['data'])) return undefined
   const data = value['data']
   const order = rowMemberOrder(value, data)
   if (Object.keys(value).join() !== order.row.join()) return { rule: 'ROW-7', why: `its members are ${Object.keys(value).join(', ')}, where ROW-7 writes ${order.row.join(', ')}` }
