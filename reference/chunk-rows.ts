@@ -2,7 +2,8 @@
  * Chapter 19 (ROW rules): packed chunk rows, the storage-only records that hold a run of
  * `assistant/chunk` deltas. `readStorageRecord` checks one parsed storage record (ROW-2, ROW-3) and
  * says which events it stands for, `recordEvents` builds them; `packChunkRuns` is the encoder of
- * ROW-5..7 (a writer may use it; readers never do).
+ * ROW-5..7 (a writer may use it; readers never do), and its two tests, `packableTag` and
+ * `continuesRun`, also serve to judge how a stored batch was packed (`check --writer`).
  */
 import { fault, type Fault } from './result.ts'
 import { hasOwn, isNonNegativeSafeInteger, isRecord, isSafeInteger, type JsonRecord } from './lossless-json.ts'
@@ -170,13 +171,14 @@ export function recordEvents(events: StoredEvents): unknown[] {
 
 // ---- encoder ---------------------------------------------------------------------------------
 
-interface Packable {
+/** An event ROW-5 lets a writer pack, with the row tag of its kind. */
+export interface Packable {
   tag: RowTag
   event: JsonRecord & { seq: number; time: number; data: JsonRecord & { chunk: JsonRecord } }
 }
 
-/** The row tag an event could be packed under, or undefined when it must stay verbatim. */
-function packableTag(event: unknown): RowTag | undefined {
+/** ROW-5: the row tag an event could be packed under, or undefined when it must stay verbatim. */
+export function packableTag(event: unknown): RowTag | undefined {
   if (!isRecord(event) || event['type'] !== 'assistant/chunk') return undefined
   if (!hasExactKeys(event, ['type', 'seq', 'time', 'data'])) return undefined
   if (!isNonNegativeSafeInteger(event['seq']) || !isSafeInteger(event['time'])) return undefined
@@ -198,7 +200,8 @@ function packableTag(event: unknown): RowTag | undefined {
   return shapeOk && typeof chunk['id'] === 'string' && typeof chunk['argumentsDelta'] === 'string' ? tag : undefined
 }
 
-function continuesRun(previous: Packable, next: Packable): boolean {
+/** ROW-6: whether `next` joins the run whose last member is `previous` (same kind, and `next` continues it). */
+export function continuesRun(previous: Packable, next: Packable): boolean {
   const a = previous.event
   const b = next.event
   if (next.tag !== previous.tag || b.seq !== a.seq + 1) return false

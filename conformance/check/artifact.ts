@@ -9,7 +9,8 @@ import { RecordScanner } from './record-scan.ts'
 import { StreamingLoad, type LoadOutcome } from './streaming-load.ts'
 import { MessageIdRecorder, type RecallIds } from './message-ids.ts'
 import { errorMessage, type ArtifactExtent } from '../wording.ts'
-import { headerMembersFault, lineFormFault, rowFault } from './writer-rules.ts'
+import { headerMembersFault, lineFormFault, rowOrderFault, shortRowFault } from './writer-rules.ts'
+import { BatchPacking } from './batch-packing.ts'
 
 // As the reader decodes a line: a byte order mark stays, and makes the line unparsable.
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
@@ -60,8 +61,12 @@ export interface WriterFacts {
   notABatch?: FrameFact & { why: string }
   /** JSONL-5: what is wrong with the header line's members. */
   headerMembers?: string
-  /** ROW-6, ROW-7: the packed rows no writer writes (too short, or their members in another order), with the first one's fault. */
-  row?: LineFact & { rule: 'ROW-6' | 'ROW-7'; why: string }
+  /** ROW-6: the zstd frames whose batch packs chunk runs, but not as ROW-6 packs them, with the first one's first departure. */
+  packing?: FrameFact & { why: string }
+  /** ROW-6: the packed rows of one or two members, with the first one's fault. */
+  shortRow?: LineFact & { why: string }
+  /** ROW-7: the packed rows with their members, or their data's, in another order, with the first one's fault. */
+  rowOrder?: LineFact & { why: string }
   /** JSON-12: the lines writing a member name twice, with the first such member. */
   duplicateMember?: LineFact & { name: string; path: string }
   /** JSONL-8: the other lines that JSON.stringify would write otherwise, with the first difference. */
@@ -111,6 +116,8 @@ export class ArtifactCheck {
   private scanner: RecordScanner | undefined
   /** On a second read for message ids, what records them. */
   private recorder: MessageIdRecorder | undefined
+  /** For `--writer`, where the artifact shows its batches (zstd): how the current batch was packed. */
+  private packing: BatchPacking | undefined
 
   constructor(readonly settings: CheckSettings, private readonly target: EventsTarget = { recall: undefined }) {}
 
@@ -168,7 +175,12 @@ export class ArtifactCheck {
     // As the corpus pipeline does: the session asked for is the one the header names.
     const load = new StreamingLoad({ header, sessionId: header['id'], vocabulary: this.settings.vocabulary }, this.target.recall)
     this.load = load
-    this.scanner = new RecordScanner((events, line) => load.line(events, line), committed)
+    this.scanner = new RecordScanner(this.settings.writer === true
+      ? (events, line) => {
+          load.line(events, line)
+          this.packing?.record(events, line)
+        }
+      : (events, line) => load.line(events, line), committed)
   }
 
   /** One complete record line; `strict` inside a zstd artifact's complete frames. */
@@ -188,6 +200,17 @@ export class ArtifactCheck {
       const why = errorMessage(error)
       this.stopAtLimit({ code: 'CHECK_INTERNAL_ERROR', line: number, message: `line ${number} could not be checked: ${why}` })
     }
+  }
+
+  /** For `--writer`: the reader shows where each batch ends (batchEnd), so ROW-6's packing can be judged. */
+  trackBatches(): void {
+    this.packing = new BatchPacking()
+  }
+
+  /** ROW-6, for `--writer`: the batch of the complete frame at `byte` has ended. */
+  batchEnd(byte: number): void {
+    const departure = this.packing?.end()
+    if (departure !== undefined) this.writerFacts.packing = counted(this.writerFacts.packing, { byte, ...departure })
   }
 
   /** JSONL-13, for `--writer`: a complete frame without a content checksum. */
@@ -234,8 +257,10 @@ export class ArtifactCheck {
       const members = headerMembersFault(value)
       if (members !== undefined) this.writerFacts.headerMembers = members
     } else {
-      const row = rowFault(value)
-      if (row !== undefined) this.writerFacts.row = counted(this.writerFacts.row, { first: line, ...row })
+      const order = rowOrderFault(value)
+      if (order !== undefined) this.writerFacts.rowOrder = counted(this.writerFacts.rowOrder, { first: line, why: order })
+      const short = shortRowFault(value)
+      if (short !== undefined) this.writerFacts.shortRow = counted(this.writerFacts.shortRow, { first: line, why: short })
     }
     const fault = lineFormFault(text, value)
     if (fault?.kind === 'duplicate-member') this.writerFacts.duplicateMember = counted(this.writerFacts.duplicateMember, { first: line, name: fault.name, path: fault.path })

@@ -133,9 +133,14 @@ function writerDiagnostics(facts: WriterFacts): Diagnostic[] {
   if (facts.headerMembers !== undefined) {
     found.push({ severity: 'error', code: 'WRITER_HEADER_MEMBERS', requirement: 'JSONL-5', line: 1, message: facts.headerMembers })
   }
-  const row = facts.row
-  if (row !== undefined) {
-    found.push({ severity: 'error', code: 'WRITER_ROW', requirement: row.rule, line: row.first, message: `${lines(row.count, 'hold')} a packed row no writer writes: ${row.count === 1 ? '' : 'the first, '}${row.why}` })
+  for (const [rule, row] of [['ROW-6', facts.shortRow], ['ROW-7', facts.rowOrder]] as const) {
+    if (row === undefined) continue
+    found.push({ severity: 'error', code: 'WRITER_ROW', requirement: rule, line: row.first, message: `${lines(row.count, 'hold')} a packed row no writer writes: ${row.count === 1 ? '' : 'the first, '}${row.why}` })
+  }
+  const packing = facts.packing
+  if (packing !== undefined) {
+    const departs = 'but not as ROW-6 packs them'
+    found.push({ severity: 'error', code: 'WRITER_PACKING', requirement: 'ROW-6', line: packing.line, message: `${frames(packing, `holds a batch that packs chunk runs, ${departs}`, `hold batches that pack chunk runs, ${departs}`)}: ${packing.count === 1 ? '' : 'in the first, '}${packing.why}` })
   }
   const duplicate = facts.duplicateMember
   if (duplicate !== undefined) {

@@ -1,12 +1,12 @@
 // The rules a writer keeps that a reader forgives, read off the lines of a stored artifact that the
 // reader accepted (`check --writer`): the header line's members and their order (JSONL-5), a packed
-// row's members and length (ROW-6, ROW-7), no member name twice in one object (JSON-12), and each line
+// row's members and length (ROW-6, ROW-7; how a batch is packed is batch-packing.ts's), no member name twice in one object (JSON-12), and each line
 // as ECMAScript JSON.stringify writes it (JSONL-8). A writer that breaks them writes other bytes than
 // its peers, or text of which a reader keeps only the last duplicate. Each function takes a line that
 // JSON.parse accepted, or the value it read.
 import { headerLine } from '../../reference/jsonl.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
-import { ROW_TAGS } from '../../reference/chunk-rows.ts'
+import { MIN_RUN, ROW_TAGS } from '../../reference/chunk-rows.ts'
 
 /** What JSONL-5 says against the header line `value` (its members as written), or undefined. */
 export function headerMembersFault(value: unknown): string | undefined {
@@ -23,22 +23,31 @@ export function headerMembersFault(value: unknown): string | undefined {
   return undefined
 }
 
-/** ROW-7's member order of a row and of its data, for the members the row has. */
-function rowMemberOrder(row: JsonRecord, data: JsonRecord): { row: string[]; data: string[] } {
-  const tail = row['type'] === 'tool-call-chunks' ? ['id', ...('name' in data ? ['name'] : []), 'args'] : ['texts']
-  return { row: ['type', 'seq0', 'time0', 'data'], data: ['turn', 'step', 'index', 'dt', ...tail] }
+/** A packed row as written (its members and its data's), or undefined for any other line. */
+function packedRow(value: unknown): { row: JsonRecord; data: JsonRecord } | undefined {
+  if (!isRecord(value) || !(ROW_TAGS as readonly unknown[]).includes(value['type']) || !isRecord(value['data'])) return undefined
+  return { row: value, data: value['data'] }
 }
 
-/** What ROW-6 and ROW-7 say against a packed row the reader accepted, or undefined for any other line. */
-export function rowFault(value: unknown): { rule: 'ROW-6' | 'ROW-7'; why: string } | undefined {
-  if (!isRecord(value) || !(ROW_TAGS as readonly unknown[]).includes(value['type']) || !isRecord(value['data'])) return undefined
-  const data = value['data']
-  const order = rowMemberOrder(value, data)
-  if (Object.keys(value).join() !== order.row.join()) return { rule: 'ROW-7', why: `its members are ${Object.keys(value).join(', ')}, where ROW-7 writes ${order.row.join(', ')}` }
-  if (Object.keys(data).join() !== order.data.join()) return { rule: 'ROW-7', why: `its data members are ${Object.keys(data).join(', ')}, where ROW-7 writes ${order.data.join(', ')}` }
-  const members = data[value['type'] === 'tool-call-chunks' ? 'args' : 'texts']
-  if (Array.isArray(members) && members.length < 3) return { rule: 'ROW-6', why: `it packs ${members.length === 1 ? 'one event' : 'two events'}, and a writer packs only runs of three or more` }
+/** What ROW-7 says against a packed row the reader accepted (its members or its data's in another order), or undefined. */
+export function rowOrderFault(value: unknown): string | undefined {
+  const packed = packedRow(value)
+  if (packed === undefined) return undefined
+  const { row, data } = packed
+  const tail = row['type'] === 'tool-call-chunks' ? ['id', ...('name' in data ? ['name'] : []), 'args'] : ['texts']
+  const order = { row: ['type', 'seq0', 'time0', 'data'], data: ['turn', 'step', 'index', 'dt', ...tail] }
+  if (Object.keys(row).join() !== order.row.join()) return `its members are ${Object.keys(row).join(', ')}, where ROW-7 writes ${order.row.join(', ')}`
+  if (Object.keys(data).join() !== order.data.join()) return `its data members are ${Object.keys(data).join(', ')}, where ROW-7 writes ${order.data.join(', ')}`
   return undefined
+}
+
+/** What ROW-6 says against a packed row the reader accepted (fewer than three members), or undefined. */
+export function shortRowFault(value: unknown): string | undefined {
+  const packed = packedRow(value)
+  if (packed === undefined) return undefined
+  const members = packed.data[packed.row['type'] === 'tool-call-chunks' ? 'args' : 'texts']
+  if (!Array.isArray(members) || members.length >= MIN_RUN) return undefined
+  return `it packs ${members.length === 1 ? 'one event' : 'two events'}, and a writer packs only runs of three or more`
 }
 
 /** JSON.stringify's text of a value JSON.parse read, built without recursion: a line may nest 10,000 deep. */

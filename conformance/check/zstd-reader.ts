@@ -56,8 +56,12 @@ function checkHeaderFrame(source: ByteSource, frame: FrameLayout, artifact: Arti
   if (settings.writer === true && !frame.checksum) artifact.frameWithoutChecksum(frame.start, 1)
 }
 
-/** JSONL-13, for `--writer`: a complete frame after the header's holds one batch, whole lines, with its checksum. */
+/**
+ * JSONL-13, for `--writer`: a complete frame after the header's holds one batch, whole lines, with its
+ * checksum; and ROW-6: the batch is packed as a writer that packs packs it.
+ */
 function checkWrittenFrame(artifact: ArtifactCheck, frame: FrameLayout, firstLine: number, contentBytes: number, splitter: LineSplitter, last: boolean): void {
+  artifact.batchEnd(frame.start)
   if (!frame.checksum) artifact.frameWithoutChecksum(frame.start, firstLine)
   if (contentBytes === 0) artifact.frameNotABatch(frame.start, firstLine, 'its content is empty')
   // A cut line in the last complete frame is the reader's fault (JSONL-14 step 3), not only the writer's.
@@ -81,6 +85,7 @@ function recordSplitter(artifact: ArtifactCheck, settings: CheckSettings, firstN
 /** JSONL-14 step 3; returns the number of the first line after the complete frames. */
 function checkCompleteFrames(source: ByteSource, first: FrameLayout, frames: number, artifact: ArtifactCheck, settings: CheckSettings): number {
   const splitter = recordSplitter(artifact, settings, 2, true)
+  if (settings.writer === true) artifact.trackBatches()
   let start = first.end
   for (let index = 1; index < frames && !artifact.finished; index++) {
     const read = readFrame(source, start, index)

@@ -12,7 +12,7 @@ import { reference } from '../../reference/index.ts'
 import { ArtifactCheck, type WriterFacts } from '../../conformance/check/artifact.ts'
 import { checkRawArtifact, memoryChunks } from '../../conformance/check/raw-reader.ts'
 import { DEFAULT_MAX_LINE_BYTES, parseCheckOptions } from '../../conformance/check/options.ts'
-import { duplicateMember, firstDifference, headerMembersFault, lineFormFault, rowFault, stringifiedText } from '../../conformance/check/writer-rules.ts'
+import { duplicateMember, firstDifference, headerMembersFault, lineFormFault, rowOrderFault, shortRowFault, stringifiedText } from '../../conformance/check/writer-rules.ts'
 import { batchCutsArbitrary, generatedLogArbitrary, splitIntoBatches } from '../../conformance/generators/index.ts'
 import { accepted, runs } from '../properties/support.ts'
 import { check, rawFrame, tempFolder, zstdArtifact } from './support.ts'
@@ -84,19 +84,22 @@ describe('packed rows (ROW-6, ROW-7)', () => {
   const call = { turn: 1, step: 1, index: 0, dt: [0, 0], id: 'c1', name: 'bash', args: ['{', '}', ''] }
 
   it('passes a row of three or more members in ROW-7\'s order, of either form', () => {
-    expect(rowFault({ type: 'text-chunks', seq0: 1, time0: 1, data })).toBeUndefined()
-    expect(rowFault({ type: 'tool-call-chunks', seq0: 1, time0: 1, data: call })).toBeUndefined()
     const { name: _, ...unnamed } = call
-    expect(rowFault({ type: 'tool-call-chunks', seq0: 1, time0: 1, data: unnamed })).toBeUndefined()
-    expect(rowFault({ type: 'assistant/chunk', seq: 1, time: 1, data: {} })).toBeUndefined()
+    for (const row of [{ type: 'text-chunks', seq0: 1, time0: 1, data }, { type: 'tool-call-chunks', seq0: 1, time0: 1, data: call }, { type: 'tool-call-chunks', seq0: 1, time0: 1, data: unnamed }, { type: 'assistant/chunk', seq: 1, time: 1, data: {} }]) {
+      expect(rowOrderFault(row)).toBeUndefined()
+      expect(shortRowFault(row)).toBeUndefined()
+    }
   })
 
-  it('names a row of one or two members, and members out of ROW-7\'s order', () => {
-    expect(rowFault({ type: 'reasoning-chunks', seq0: 1, time0: 1, data: { ...data, dt: [0], texts: ['a', 'b'] } })).toEqual({ rule: 'ROW-6', why: 'it packs two events, and a writer packs only runs of three or more' })
-    expect(rowFault({ type: 'tool-call-chunks', seq0: 1, time0: 1, data: { ...call, dt: [], args: ['{}'] } })).toEqual({ rule: 'ROW-6', why: 'it packs one event, and a writer packs only runs of three or more' })
-    expect(rowFault({ seq0: 1, type: 'text-chunks', time0: 1, data })).toEqual({ rule: 'ROW-7', why: 'its members are seq0, type, time0, data, where ROW-7 writes type, seq0, time0, data' })
+  it('names a row of one or two members (ROW-6), and members out of ROW-7\'s order', () => {
+    expect(shortRowFault({ type: 'reasoning-chunks', seq0: 1, time0: 1, data: { ...data, dt: [0], texts: ['a', 'b'] } })).toBe('it packs two events, and a writer packs only runs of three or more')
+    expect(shortRowFault({ type: 'tool-call-chunks', seq0: 1, time0: 1, data: { ...call, dt: [], args: ['{}'] } })).toBe('it packs one event, and a writer packs only runs of three or more')
+    expect(rowOrderFault({ seq0: 1, type: 'text-chunks', time0: 1, data })).toBe('its members are seq0, type, time0, data, where ROW-7 writes type, seq0, time0, data')
     const { id, name, ...rest } = call
-    expect(rowFault({ type: 'tool-call-chunks', seq0: 1, time0: 1, data: { ...rest, name, id } })).toEqual({ rule: 'ROW-7', why: 'its data members are turn, step, index, dt, args, name, id, where ROW-7 writes turn, step, index, dt, id, name, args' })
+    expect(rowOrderFault({ type: 'tool-call-chunks', seq0: 1, time0: 1, data: { ...rest, name, id } })).toBe('its data members are turn, step, index, dt, args, name, id, where ROW-7 writes turn, step, index, dt, id, name, args')
+    // Each rule alone: a short row in order, a long row out of order.
+    expect(rowOrderFault({ type: 'text-chunks', seq0: 1, time0: 1, data: { ...data, dt: [], texts: ['a'] } })).toBeUndefined()
+    expect(shortRowFault({ seq0: 1, type: 'text-chunks', time0: 1, data })).toBeUndefined()
   })
 })
 
@@ -268,6 +271,10 @@ describe('check --writer', () => {
     const reordered = lines(['a', 'b', 'c'])
     reordered[4] = reordered[4]!.replace('"type":"text-chunks","seq0":3', '"seq0":3,"type":"text-chunks"')
     expect(writerCodes(folder.write('row-order.jsonl', text(reordered)))).toEqual([['error', 'WRITER_ROW', 'ROW-7', '5']])
+    // A row that breaks both rules is reported under each.
+    const both = lines(['a', 'b'])
+    both[4] = both[4]!.replace('"type":"text-chunks","seq0":3', '"seq0":3,"type":"text-chunks"')
+    expect(writerCodes(folder.write('row-both.jsonl', text([...both, row(['c', 'd', 'e']).replace('"seq0":3', '"seq0":5')])))).toEqual([['error', 'WRITER_ROW', 'ROW-6', '5'], ['error', 'WRITER_ROW', 'ROW-7', '5']])
   })
 
   it('is a flag: no value, given once; the exit status is 1 for a writer\'s error', () => {
