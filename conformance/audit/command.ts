@@ -10,7 +10,7 @@ import { renderMarkdown } from './render-markdown.ts'
 import { renderText } from './render-text.ts'
 import { loadTokenCounter, type TokenizerChoice } from './tokens.ts'
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
-import { byteNotices, encodingOf, rawByteNotices } from '../check/check-file.ts'
+import { byteNotices, encodingOf } from '../check/check-file.ts'
 import { DEFAULT_MAX_LINE_BYTES, STDIN } from '../check/options.ts'
 import { writeOutputFile } from '../reports/write.ts'
 import { errorMessage, guessedOption } from '../wording.ts'
@@ -111,8 +111,8 @@ interface LogBytes {
 }
 
 /**
- * The log's bytes and their notices. A raw log is read once, so a pipe (`-`, /dev/stdin) gets its
- * notices too; a zstd log is read at positions for them, so it must be a regular file, as for check.
+ * The log's bytes and their notices. The log is read once, whole, so it may come through a pipe (`-`,
+ * /dev/stdin, or a named pipe whose name gives the zstd encoding).
  */
 function readLog(log: string): LogBytes {
   const file = log === '-' ? STDIN : log
@@ -120,10 +120,8 @@ function readLog(log: string): LogBytes {
   const source = file === STDIN ? 0 : file
   const stats = source === 0 ? fstatSync(0) : statSync(file)
   if (stats.isDirectory()) throw new Error('it is a folder: audit reads one log file (check takes folders)')
-  const zstd = encodingOf(file) === 'zstd'
-  if (zstd && !stats.isFile()) throw new Error('a zstd log is read at positions, so it must be a regular file, not a pipe or a device: write it to a file first')
   const bytes = readFileSync(source)
-  const notices = zstd ? byteNotices(file, DEFAULT_MAX_LINE_BYTES) : rawByteNotices(bytes, DEFAULT_MAX_LINE_BYTES)
+  const notices = byteNotices(bytes, encodingOf(file), DEFAULT_MAX_LINE_BYTES)
   return { file, bytes, byteNotices: notices.map(notice => `${notice.code} from line ${String(notice.line)}: ${notice.message}`) }
 }
 

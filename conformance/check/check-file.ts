@@ -253,17 +253,18 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
   return withShortMessages(report(file, encoding, artifact, settings, requirements))
 }
 
-/**
- * The byte notices alone (a byte order mark, CR line ends, ill-formed UTF-8), from a pass that reads
- * every complete line and checks nothing else: for a caller that loads the log its own way (audit).
- */
-export function byteNotices(file: string, maxLineBytes: number): Diagnostic[] {
-  return factNotices(readArtifact(file, encodingOf(file), () => factsCheck(maxLineBytes)).outcome.facts)
+/** check's pass over an artifact already in memory, into `artifact`. */
+function checkInMemory(bytes: Uint8Array, encoding: Encoding, artifact: ArtifactCheck): ArtifactOutcome {
+  return encoding === 'raw' ? checkRawArtifact(memoryChunks(bytes), artifact) : checkZstdArtifact(memoryByteSource(bytes), artifact)
 }
 
-/** `byteNotices` of a raw log already in memory (one read from a pipe, which cannot be read twice). */
-export function rawByteNotices(bytes: Uint8Array, maxLineBytes: number): Diagnostic[] {
-  return factNotices(checkRawArtifact(memoryChunks(bytes), factsCheck(maxLineBytes)).facts)
+/**
+ * The byte notices alone (a byte order mark, CR line ends, ill-formed UTF-8) of an artifact already in
+ * memory, from a pass that reads every complete line and checks nothing else: for a caller that loads
+ * the log its own way (audit).
+ */
+export function byteNotices(bytes: Uint8Array, encoding: Encoding, maxLineBytes: number): Diagnostic[] {
+  return factNotices(checkInMemory(bytes, encoding, factsCheck(maxLineBytes)).facts)
 }
 
 /**
@@ -272,8 +273,7 @@ export function rawByteNotices(bytes: Uint8Array, maxLineBytes: number): Diagnos
  * (audit), so that both commands cite the same rule.
  */
 export function firstFaultRule(bytes: Uint8Array, encoding: Encoding, vocabulary: string, requirements: RequirementIndex): string | undefined {
-  const artifact = new ArtifactCheck({ vocabulary, maxLineBytes: DEFAULT_MAX_LINE_BYTES })
-  const outcome = encoding === 'raw' ? checkRawArtifact(memoryChunks(bytes), artifact) : checkZstdArtifact(memoryByteSource(bytes), artifact)
+  const outcome = checkInMemory(bytes, encoding, new ArtifactCheck({ vocabulary, maxLineBytes: DEFAULT_MAX_LINE_BYTES }))
   const refused = outcome.decodeError !== undefined || outcome.load?.fault !== undefined
   return refused ? errorDiagnostics(outcome, requirements, vocabulary)[0]?.requirement : undefined
 }

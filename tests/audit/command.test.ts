@@ -1,6 +1,6 @@
 // `dsh-conformance audit`: its options, and one run per output format over hand-built logs, with the
 // exit status that says whether a row failed.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -12,6 +12,7 @@ import type { AuditReport } from '../../generated/types/index.ts'
 import { event } from '../reference/helpers.ts'
 import { artifact, goodTurn } from './logs.ts'
 import { runCliHere } from '../support/cli.ts'
+import { zstdArtifact } from '../check/support.ts'
 
 const ROW_TITLES = ['Raw-fact integrity', 'Surface legality', 'Constraint preservation', 'Request rebuild', 'Persistence', 'Failure recovery', 'Budget']
 
@@ -152,6 +153,22 @@ describe('audit runs', () => {
     const socket = spawnSync(process.execPath, [bin, 'audit', '-', '--format', 'json', '--tokenizer', 'estimate'], { input: readFileSync(log), encoding: 'utf8' })
     expect(socket.status, socket.stderr).toBe(0)
     expect((JSON.parse(socket.stdout) as AuditReport).log.events).toBe(12)
+  })
+
+  it('reads a zstd log from a named pipe, whole, its byte notices included', () => {
+    const crlf = new TextDecoder().decode(artifact(goodTurn())).replaceAll('\n', '\r\n').split('\n').slice(0, -1)
+    const { directory, log } = logFile(zstdArtifact(crlf, [4]), 'written.jsonl.zstd')
+    const fifo = path.join(directory, 'piped.jsonl.zstd')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    // Opening a pipe waits for its writer: another process, started before audit's blocking read.
+    const writer = spawn('sh', ['-c', `cat '${log}' > '${fifo}'`], { stdio: 'ignore' })
+    const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
+    const piped = spawnSync(process.execPath, [bin, 'audit', fifo, '--format', 'json', '--tokenizer', 'estimate'], { encoding: 'utf8' })
+    writer.kill()
+    expect(piped.status, piped.stderr).toBe(0)
+    const report = JSON.parse(piped.stdout) as AuditReport
+    expect(report.log.events).toBe(12)
+    expect(report.rows.find(row => row.id === 'raw-facts')!.evidence.map(item => item.text).join('\n')).toContain('CARRIAGE_RETURN from line 1: ')
   })
 
   it('refuses a folder, saying that check takes folders', async () => {

@@ -6,7 +6,7 @@ import { closeSync, openSync, writeSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
 import { diagnosticLine } from '../../conformance/check/format.ts'
-import { byteNotices, type Diagnostic, type FileReport } from '../../conformance/check/check-file.ts'
+import { byteNotices, encodingOf, type Diagnostic, type FileReport } from '../../conformance/check/check-file.ts'
 import { check, pipelineOutcome, rawFrame, tempFolder, zstdArtifact } from './support.ts'
 import { HEADER, only, runChild, sessionLines, text, turnLines, userMessage } from './small-logs.ts'
 
@@ -148,10 +148,10 @@ describe('bytes that are not plain UTF-8 JSON lines', () => {
     const headerLength = Buffer.byteLength(`${lines[0]}\n`)
     const zstd = Buffer.concat([rawFrame(raw.subarray(0, headerLength)), rawFrame(raw.subarray(headerLength))])
     for (const [name, bytes] of [['facts.jsonl', raw], ['facts.jsonl.zstd', zstd]] as const) {
-      const { file, report } = checked(name, bytes)
+      const { report } = checked(name, bytes)
       const notices = report.diagnostics.filter(diagnostic => diagnostic.severity === 'notice')
       expect(notices.map(notice => notice.code), name).toEqual(['CARRIAGE_RETURN', 'INVALID_UTF8'])
-      expect(byteNotices(file, DEFAULT_MAX_LINE_BYTES), name).toEqual(notices)
+      expect(byteNotices(bytes, encodingOf(name), DEFAULT_MAX_LINE_BYTES), name).toEqual(notices)
     }
   })
 })
