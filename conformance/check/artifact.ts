@@ -51,6 +51,14 @@ export interface FrameFact {
   count: number
 }
 
+/** Where the first zstd frame whose batch departs from ROW-6 starts, the line of its first departure and why, and how many there are. */
+export interface PackingFact {
+  byte: number
+  line: number
+  why: string
+  count: number
+}
+
 /** What the artifact says of its writer, when the settings ask (writer-rules.ts). */
 export interface WriterFacts {
   /** JSONL-8: the artifact holds its header and nothing else. */
@@ -62,7 +70,7 @@ export interface WriterFacts {
   /** JSONL-5: what is wrong with the header line's members. */
   headerMembers?: string
   /** ROW-6: the zstd frames whose batch packs chunk runs, but not as ROW-6 packs them, with the first one's first departure. */
-  packing?: FrameFact & { why: string }
+  packing?: PackingFact
   /** ROW-6: the packed rows of one or two members, with the first one's fault. */
   shortRow?: LineFact & { why: string }
   /** ROW-7: the packed rows with their members, or their data's, in another order, with the first one's fault. */
@@ -175,12 +183,10 @@ export class ArtifactCheck {
     // As the corpus pipeline does: the session asked for is the one the header names.
     const load = new StreamingLoad({ header, sessionId: header['id'], vocabulary: this.settings.vocabulary }, this.target.recall)
     this.load = load
-    this.scanner = new RecordScanner(this.settings.writer === true
-      ? (events, line) => {
-          load.line(events, line)
-          this.packing?.record(events, line)
-        }
-      : (events, line) => load.line(events, line), committed)
+    this.scanner = new RecordScanner((events, line) => {
+      load.line(events, line)
+      this.packing?.record(events, line)
+    }, committed)
   }
 
   /** One complete record line; `strict` inside a zstd artifact's complete frames. */
@@ -207,7 +213,7 @@ export class ArtifactCheck {
     this.packing = new BatchPacking()
   }
 
-  /** ROW-6, for `--writer`: the batch of the complete frame at `byte` has ended. */
+  /** ROW-6, for `--writer`: the batch of the frame at `byte` has ended (a torn frame's, where it is cut). */
   batchEnd(byte: number): void {
     const departure = this.packing?.end()
     if (departure !== undefined) this.writerFacts.packing = counted(this.writerFacts.packing, { byte, ...departure })

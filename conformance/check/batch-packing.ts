@@ -1,15 +1,18 @@
 // ROW-6 over one written batch, for `check --writer`: a writer that packs packs every run of three or
-// more chunk events of the batch into one row, and nothing else. Packing is optional, so only a batch
-// that holds a row shows that its writer packs; a batch without one may come from a writer that does
-// not. The records are judged one by one, as they are read, keeping only the run they may go on with,
-// so a large batch costs no memory. Only the zstd encoding shows where a batch ends (JSONL-13).
+// more chunk events of the batch that continue each other into one row, whole, and nothing else.
+// Packing is optional, so only a batch that holds a row shows that its writer packs; a batch without
+// one may come from a writer that does not. The records are judged one by one, as they are read,
+// keeping only the run they may go on with, so a large batch costs no memory. Only the zstd encoding
+// shows where a batch ends (JSONL-13).
 import { continuesRun, MIN_RUN, packableTag, storedEventAt, storedEventCount, type CheckedRow, type Packable, type StoredEvents } from '../../reference/chunk-rows.ts'
 
 /** The run the next record may go on with: its last event, the line it starts on, and how it was written. */
 interface OpenRun {
   last: Packable
   firstLine: number
-  /** 0 for a run written as a row; else how many of its events were written so far, one per line. */
+  /** Written as a row (on `firstLine`), or one event per line. */
+  inRow: boolean
+  /** How many of its events were written one per line so far (0 for a row). */
   verbatim: number
 }
 
@@ -36,9 +39,9 @@ export class BatchPacking {
     this.holdsRow = true
     const before = this.run
     if (before !== undefined && continuesRun(before.last, rowMember(events, 0))) {
-      this.depart(line, `the row on line ${line} goes on with the run ${before.verbatim === 0 ? `in the row on line ${before.firstLine}` : `written one event per line from line ${before.firstLine}`}, which a writer that packs writes whole in one row`)
+      this.depart(line, `the row on line ${line} goes on with the run ${before.inRow ? `in the row on line ${before.firstLine}` : `written one event per line from line ${before.firstLine}`}, which a writer that packs writes whole in one row`)
     }
-    this.run = { last: rowMember(events, storedEventCount(events) - 1), firstLine: line, verbatim: 0 }
+    this.run = { last: rowMember(events, storedEventCount(events) - 1), firstLine: line, inRow: true, verbatim: 0 }
   }
 
   /** Ends the batch: ROW-6's first departure in it when the batch packs, else undefined. */
@@ -51,11 +54,12 @@ export class BatchPacking {
   }
 
   private verbatim(event: Packable | undefined, line: number): void {
+    // ROW-6: an event a writer may not pack closes the run. (In a log its seq already breaks the chain.)
     if (event === undefined) return void (this.run = undefined)
     const run = this.run
-    if (run === undefined || !continuesRun(run.last, event)) return void (this.run = { last: event, firstLine: line, verbatim: 1 })
+    if (run === undefined || !continuesRun(run.last, event)) return void (this.run = { last: event, firstLine: line, inRow: false, verbatim: 1 })
     run.last = event
-    if (run.verbatim === 0) return this.depart(line, `line ${line} writes on its own a chunk event that goes on with the row on line ${run.firstLine}, which a writer that packs writes into that row`)
+    if (run.inRow) return this.depart(line, `line ${line} writes on its own a chunk event that goes on with the row on line ${run.firstLine}, which a writer that packs writes into that row`)
     run.verbatim += 1
     if (run.verbatim === MIN_RUN) this.depart(line, `lines ${run.firstLine} to ${line} write one event per line a run of ${MIN_RUN} chunk events, which a writer that packs writes as one row`)
   }

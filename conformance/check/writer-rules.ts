@@ -1,9 +1,10 @@
 // The rules a writer keeps that a reader forgives, read off the lines of a stored artifact that the
 // reader accepted (`check --writer`): the header line's members and their order (JSONL-5), a packed
-// row's members and length (ROW-6, ROW-7; how a batch is packed is batch-packing.ts's), no member name twice in one object (JSON-12), and each line
-// as ECMAScript JSON.stringify writes it (JSONL-8). A writer that breaks them writes other bytes than
-// its peers, or text of which a reader keeps only the last duplicate. Each function takes a line that
-// JSON.parse accepted, or the value it read.
+// row's members and length (ROW-6, ROW-7; how a whole batch is packed is batch-packing.ts's), no
+// member name twice in one object (JSON-12), and each line as ECMAScript JSON.stringify writes it
+// (JSONL-8). A writer that breaks them writes other bytes than its peers, or text of which a reader
+// keeps only the last duplicate. Each function takes a line that JSON.parse accepted, or the value it
+// read.
 import { headerLine } from '../../reference/jsonl.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
 import { MIN_RUN, ROW_TAGS } from '../../reference/chunk-rows.ts'

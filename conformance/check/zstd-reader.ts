@@ -115,6 +115,8 @@ function checkTornFrame(source: ByteSource, torn: FrameLayout, firstLine: number
   artifact.scan?.restart(0)
   const splitter = recordSplitter(artifact, settings, firstLine, false)
   recoverTornFrame(source, torn, chunk => splitter.push(chunk))
+  // What was written before the cut was written as a batch is: ROW-6's departures lie in earlier lines.
+  if (settings.writer === true) artifact.batchEnd(torn.start)
 }
 
 export function checkZstdArtifact(source: ByteSource, artifact: ArtifactCheck): ArtifactOutcome {
