@@ -8,7 +8,8 @@
 //    and a cold check of the log's first 10,000 record lines alone (at most half of them), whose time
 //    per line against that of the rest of the log shows where the warm-up falls, and, when the zstd tool
 //    is installed, a check of the same log stored as upstream stores it by default (a zstd header frame,
-//    then a frame per batch, here per 100 lines), whose frames check decompresses in JavaScript;
+//    then a frame per batch, here per 100 lines), whose frames check decompresses in JavaScript, and
+//    `check --writer` of the raw log against check, what the writer rules cost;
 // 2. against upstream's validation of the same events: the installed @deepseek-ai/dsh-session's
 //    Session.create(id, seed), after reading and row-expanding the file with upstream's own decoder
 //    (target: check >= 5x), when that package is installed;
@@ -98,12 +99,12 @@ async function child(kind: string, file: string): Promise<Measured> {
       return `${events} events`
     })
   }
-  if (kind === 'check' || kind === 'check-warm') {
+  if (kind === 'check' || kind === 'check-warm' || kind === 'check-writer') {
     const { checkFile } = await import('../conformance/check/check-file.ts')
     const { RequirementIndex } = await import('../conformance/check/requirements.ts')
     const requirements = new RequirementIndex()
     const check = (): string => {
-      const report = checkFile(file, { vocabulary: 'v0-pinned', maxLineBytes: 64 << 20 }, requirements)
+      const report = checkFile(file, { vocabulary: 'v0-pinned', maxLineBytes: 64 << 20, writer: kind === 'check-writer' }, requirements)
       return `${report.status}, ${report.outcome.verdict === 'accepted' ? report.outcome.events : 0} events`
     }
     // check-warm: the second check of the file in one process, V8 having compiled check's code.
@@ -264,13 +265,14 @@ async function main(args: string[]): Promise<void> {
     if (zstdInstalled) writeFileSync(zstdLog, zstdArtifact([...artifactLines('bench', size, 42)], [FRAME_LINES], compressedFrame))
 
     console.log(`log of ${size} events; best of ${runs} runs, each in a child process\n`)
-    const jobs = [['parse', log], ['decode', log], ['check', log], ['check-warm', log], ['check', start], ...(zstdInstalled ? [['check', zstdLog] as const] : [])] as const
-    const [parse, decode, check, warm, headCheck, zstdCheck] = bestOfRounds(jobs, runs) as [Measured, Measured, Measured, Measured, Measured, Measured | undefined]
+    const jobs = [['parse', log], ['decode', log], ['check', log], ['check-warm', log], ['check', start], ['check-writer', log], ...(zstdInstalled ? [['check', zstdLog] as const] : [])] as const
+    const [parse, decode, check, warm, headCheck, writerCheck, zstdCheck] = bestOfRounds(jobs, runs) as [Measured, Measured, Measured, Measured, Measured, Measured, Measured | undefined]
     console.log(row('JSON.parse line loop', parse))
     console.log(row('check: line decoding alone', decode))
     console.log(row('check', check))
     console.log(row('check, second in one process', warm))
     console.log(row(`check, first ${headLines} lines`, headCheck))
+    console.log(row('check --writer', writerCheck))
     if (zstdCheck !== undefined) console.log(row(`check, the log as zstd`, zstdCheck))
     const upstream = upstreamInstalled() ? runChild('upstream', log) : undefined
     if (upstream !== undefined) console.log(row('upstream Session.create', upstream))
@@ -283,6 +285,7 @@ async function main(args: string[]): Promise<void> {
     console.log(`    the same for check's line decoding alone:     ${ratios(parse, decode)}   (the most check could reach with free load checks)`)
     console.log(`    the same for a second check in one process:   ${ratios(parse, warm)}   (V8 warmed up: what the cold start costs)`)
     console.log(`  cold check, time per line of the first ${headLines} lines / of the rest: ${warmUpRatio(check, headCheck, headLines, recordLines)}   (where the cold start falls)`)
+    console.log(`  check --writer time / check time: ${ratios(writerCheck, check)}   (what the writer rules cost)`)
     if (zstdCheck !== undefined) {
       console.log(`  check of the log as zstd (frames of ${FRAME_LINES} lines) / JSON.parse loop over the raw log: ${ratios(parse, zstdCheck)}   (what decompressing in JavaScript costs)`)
     } else console.log('  zstd: the zstd tool is not installed, so the log was not checked as zstd')
