@@ -5,6 +5,7 @@ import { isUtf8 } from 'node:buffer'
 import { decodeHeaderLine, type TornTail } from '../../reference/jsonl.ts'
 import type { JsonRecord } from '../../reference/lossless-json.ts'
 import type { ErrorCode, RejectionError } from '../../reference/result.ts'
+import type { StoredEvents } from '../../reference/chunk-rows.ts'
 import { RecordScanner } from './record-scan.ts'
 import { StreamingLoad, type LoadOutcome } from './streaming-load.ts'
 import { MessageIdRecorder, type RecallIds } from './message-ids.ts'
@@ -126,6 +127,8 @@ export class ArtifactCheck {
   private recorder: MessageIdRecorder | undefined
   /** For `--writer`, where the artifact shows its batches (zstd): how the current batch was packed. */
   private packing: BatchPacking | undefined
+  /** For `--writer`: the events of the line the reader accepted last, as the scanner hands them on. */
+  private accepted: StoredEvents | undefined
 
   constructor(readonly settings: CheckSettings, private readonly target: EventsTarget = { recall: undefined }) {}
 
@@ -183,10 +186,13 @@ export class ArtifactCheck {
     // As the corpus pipeline does: the session asked for is the one the header names.
     const load = new StreamingLoad({ header, sessionId: header['id'], vocabulary: this.settings.vocabulary }, this.target.recall)
     this.load = load
-    this.scanner = new RecordScanner((events, line) => {
-      load.line(events, line)
-      this.packing?.record(events, line)
-    }, committed)
+    this.scanner = new RecordScanner(this.settings.writer === true
+      ? (events, line) => {
+          load.line(events, line)
+          this.accepted = events
+          this.packing?.record(events, line)
+        }
+      : (events, line) => load.line(events, line), committed)
   }
 
   /** One complete record line; `strict` inside a zstd artifact's complete frames. */
@@ -199,7 +205,7 @@ export class ArtifactCheck {
       const rejected = this.scanner.judge(bytes, number, start, end, strict)
       if (rejected !== undefined) this.decodeError = rejected.error
       // Only a line the reader accepted: after the first defect, lines are the torn tail's.
-      else if (this.settings.writer === true && this.scanner.state.defect === undefined) this.noteWriter(bytes, number)
+      else if (this.settings.writer === true && this.scanner.state.defect === undefined) this.noteWriter(bytes, number, this.accepted)
     } catch (error) {
       // The reference's own limits (such as a recursion over a very deep value) surface as
       // exceptions; they are the checker's limits, reported with their line.
@@ -255,10 +261,12 @@ export class ArtifactCheck {
     if (!wellFormed && !isUtf8(bytes)) this.facts.invalidUtf8 = counted(this.facts.invalidUtf8, { first: line })
   }
 
-  /** The writer rules of a line the reader accepted (so it parses). */
-  private noteWriter(bytes: Uint8Array, line: number): void {
+  /** The writer rules of a line the reader accepted (so it parses), with the events it read from a record line. */
+  private noteWriter(bytes: Uint8Array, line: number, events?: StoredEvents): void {
     const text = utf8.decode(bytes)
-    const value = JSON.parse(text) as unknown
+    // A verbatim event is what the reader parsed from this very text; a row is read again, since the
+    // reader keeps its data but not the order of its own members.
+    const value = events !== undefined && events.row === undefined ? events.event : JSON.parse(text) as unknown
     if (line === 1) {
       const members = headerMembersFault(value)
       if (members !== undefined) this.writerFacts.headerMembers = members
