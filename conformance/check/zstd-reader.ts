@@ -115,7 +115,7 @@ function checkTornFrame(source: ByteSource, torn: FrameLayout, firstLine: number
   artifact.scan?.restart(0)
   const splitter = recordSplitter(artifact, settings, firstLine, false)
   recoverTornFrame(source, torn, chunk => splitter.push(chunk))
-  // What was written before the cut was written as a batch is: ROW-6's departures lie in earlier lines.
+  // A torn frame holds the start of a batch, and a departure from ROW-6 shows in the lines before it.
   if (settings.writer === true) artifact.batchEnd(torn.start)
 }
 
