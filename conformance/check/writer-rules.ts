@@ -83,6 +83,18 @@ export function stringifiedText(value: unknown): string {
   return parts.join('')
 }
 
+/**
+ * JSON.stringify's text of a value JSON.parse read: the built-in, which is fast but recurses, and on a
+ * value too deep for its stack (its only failure on such a value) `stringifiedText`.
+ */
+export function canonicalText(value: unknown): string {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return stringifiedText(value)
+  }
+}
+
 /** Where `text` first differs from `canonical`, counted in characters, and what each has there, for people. */
 export function firstDifference(text: string, canonical: string): string {
   let at = 0
@@ -156,7 +168,7 @@ export type LineFormFault = { kind: 'duplicate-member'; name: string; path: stri
  */
 export function lineFormFault(text: string, value: unknown): LineFormFault | undefined {
   const written = text.endsWith('\r') ? text.slice(0, -1) : text
-  const canonical = stringifiedText(value)
+  const canonical = canonicalText(value)
   if (written === canonical) return undefined
   const duplicate = duplicateMember(written)
   if (duplicate !== undefined) return { kind: 'duplicate-member', ...duplicate }

@@ -12,7 +12,7 @@ import { reference } from '../../reference/index.ts'
 import { ArtifactCheck, type WriterFacts } from '../../conformance/check/artifact.ts'
 import { checkRawArtifact, memoryChunks } from '../../conformance/check/raw-reader.ts'
 import { DEFAULT_MAX_LINE_BYTES, parseCheckOptions } from '../../conformance/check/options.ts'
-import { duplicateMember, firstDifference, headerMembersFault, lineFormFault, rowOrderFault, shortRowFault, stringifiedText } from '../../conformance/check/writer-rules.ts'
+import { canonicalText, duplicateMember, firstDifference, headerMembersFault, lineFormFault, rowOrderFault, shortRowFault, stringifiedText } from '../../conformance/check/writer-rules.ts'
 import { batchCutsArbitrary, generatedLogArbitrary, splitIntoBatches } from '../../conformance/generators/index.ts'
 import { accepted, runs } from '../properties/support.ts'
 import { check, rawFrame, tempFolder, zstdArtifact } from './support.ts'
@@ -126,6 +126,10 @@ describe('the form of a line (JSONL-8)', () => {
     expect(stringifiedText(JSON.parse('{"2":[],"b":{"__proto__":"x","1":null},"a":"\\u2028\\ud800"}'))).toBe('{"2":[],"b":{"1":null,"__proto__":"x"},"a":"\u2028\\ud800"}')
     const deep = `${'['.repeat(10_000)}1${']'.repeat(10_000)}`
     expect(stringifiedText(JSON.parse(deep))).toBe(deep)
+    // The line check asks the built-in first, and this one where the built-in's stack runs out.
+    expect(() => JSON.stringify(JSON.parse(deep))).toThrow(RangeError)
+    expect(canonicalText(JSON.parse(deep))).toBe(deep)
+    expect(canonicalText({ a: [1, 'x'] })).toBe('{"a":[1,"x"]}')
   })
 
   it('says where the line first differs', () => {
