@@ -186,6 +186,7 @@ export class ArtifactCheck {
     // As the corpus pipeline does: the session asked for is the one the header names.
     const load = new StreamingLoad({ header, sessionId: header['id'], vocabulary: this.settings.vocabulary }, this.target.recall)
     this.load = load
+    // Without --writer the handler does the load's work alone: it runs once per line of every check.
     this.scanner = new RecordScanner(this.settings.writer === true
       ? (events, line) => {
           load.line(events, line)
