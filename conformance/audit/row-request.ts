@@ -19,8 +19,11 @@ interface InForce {
   headerSeq: number | undefined
   context: JsonRecord | undefined
   surfaceNodes: number
-  lastEndSeed: number | undefined
-  headerSinceEndSeed: boolean
+  /**
+   * The latest session/end-seed, while no request/header and no model call has followed it: the
+   * first call of the resumed lifecycle is the one HDR-6 wants a fresh snapshot before.
+   */
+  unsnapshottedResumption: number | undefined
 }
 
 /** One model call: an assistant message and the state it was built from. */
@@ -31,14 +34,17 @@ interface ModelCall {
 
 function foldCalls(loaded: LoadedLog): ModelCall[] {
   const shadowedBy = new Map(loaded.surface.replacements.map(replacement => [replacement.seq, replacement.shadowedSeqs.length]))
-  let state: InForce = { header: undefined, headerSeq: undefined, context: undefined, surfaceNodes: 0, lastEndSeed: undefined, headerSinceEndSeed: false }
+  let state: InForce = { header: undefined, headerSeq: undefined, context: undefined, surfaceNodes: 0, unsnapshottedResumption: undefined }
   const calls: ModelCall[] = []
   for (const event of loaded.events) {
-    if (event.type === 'assistant/message') calls.push({ event, state })
+    if (event.type === 'assistant/message') {
+      calls.push({ event, state })
+      state = { ...state, unsnapshottedResumption: undefined }
+    }
     if (event.type === 'request/header') {
-      state = { ...state, header: canonicalHeader(recordAt(dataOf(event), 'header') ?? {}), headerSeq: event.seq, headerSinceEndSeed: true }
+      state = { ...state, header: canonicalHeader(recordAt(dataOf(event), 'header') ?? {}), headerSeq: event.seq, unsnapshottedResumption: undefined }
     } else if (event.type === 'request/context') state = { ...state, context: isRecord(event.data) ? event.data : {} }
-    else if (event.type === 'session/end-seed') state = { ...state, lastEndSeed: event.seq, headerSinceEndSeed: false }
+    else if (event.type === 'session/end-seed') state = { ...state, unsnapshottedResumption: event.seq }
     else if (isSurfaceEligibleType(event.type)) state = { ...state, surfaceNodes: state.surfaceNodes + 1 - (isReplace(event) ? shadowedBy.get(event.seq) ?? 0 : 0) }
   }
   return calls
@@ -63,8 +69,8 @@ function callEvidence(call: ModelCall): AuditEvidence[] {
   if (stringAt(source, 'kind') === 'model' && route(source) !== route(config)) {
     items.push(evidence('fail', `assistant message seq ${seq} was written by ${route(source)}, but the header in force names ${route(config)}: the configuration drifted`, { seq, requirements: ['HDR-4'] }))
   }
-  if (state.lastEndSeed !== undefined && !state.headerSinceEndSeed) {
-    items.push(evidence('warn', `assistant message seq ${seq} is the first model call after the resumption at seq ${state.lastEndSeed}, with no fresh request/header snapshot since`, { seq, requirements: ['HDR-6'] }))
+  if (state.unsnapshottedResumption !== undefined) {
+    items.push(evidence('warn', `assistant message seq ${seq} is the first model call after the resumption at seq ${state.unsnapshottedResumption}, with no fresh request/header snapshot since`, { seq, requirements: ['HDR-6'] }))
   }
   return items
 }

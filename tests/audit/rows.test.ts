@@ -252,6 +252,26 @@ describe('audit of hand-built logs', () => {
     expect(texts(report, 'request-rebuild', 'warn')).toContain(`first model call after the resumption at seq ${marker}`)
   })
 
+  it('warns only of the first model call after each resumption that no snapshot preceded (HDR-6)', () => {
+    const crashed = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2']), call(16, 2, 1, 'c2')]
+    const reopened = resumed(crashed)
+    const marker = reopened.length - 1
+    const step = (seq: number, turn: number, number: number, text: string): SessionEvent[] =>
+      [stepStart(seq, turn, number), assistantText(seq + 1, turn, number, text), stepEnd(seq + 2, turn, number)]
+    // Turn 3 makes two model calls with no request/header since the marker; only the first is the
+    // resumed lifecycle's first request. Then a second marker, and one more call without a snapshot.
+    const again = marker + 9
+    const events = [
+      ...reopened, turnStart(marker + 1, 3), ...step(marker + 2, 3, 1, 'Back again.'), ...step(marker + 5, 3, 2, 'Still here.'), turnEnd(marker + 8, 3),
+      endSeed(again), turnStart(again + 1, 4), ...step(again + 2, 4, 1, 'Once more.'), turnEnd(again + 5, 4),
+    ]
+    const report = auditOf(artifact(events))
+    expect(report.log.rejection).toBeNull()
+    const warnings = rowOf(report, 'request-rebuild').evidence.filter(item => item.requirements?.includes('HDR-6'))
+    expect(warnings.map(item => [item.mark, item.seq])).toEqual([['warn', marker + 3], ['warn', again + 3]])
+    expect(warnings[1]?.text).toContain(`after the resumption at seq ${again}`)
+  })
+
   it('fails persistence when repair closers are not followed by a session/end-seed', () => {
     const crashed = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2'])]
     const reopened = resumed(crashed).slice(0, -1)
