@@ -1,8 +1,8 @@
 // Runs one expanded vector case against one adapter. A case passes only when every step passes;
 // an exception, a malformed result or a missing capability is never a pass.
-import { types } from 'node:util'
 import { operationResultOf, type Adapter } from './adapter.ts'
-import { AdapterFailure, settledWithin } from './adapter-process.ts'
+import { AdapterFailure } from './adapter-process.ts'
+import { inProcessCall } from './in-process-call.ts'
 import { judge, type Mismatch, type Verdict } from './expectations.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { decodeTagged } from './tagged-values.ts'
@@ -83,9 +83,10 @@ async function runSteps(adapter: Adapter, vector: VectorCase, timeoutMs: number)
       if (adapter.meta.transport === 'subprocess') {
         result = await adapter.operations[step.operation]!(step.input, { caseId: vector.id, step: index })
       } else {
-        const work = adapter.operations[step.operation]!(decodeTagged(step.input) as Record<string, unknown>, { caseId: vector.id, step: index })
-        // Only a promise is awaited: resolving any other value would inspect it, which is judgeStep's to do.
-        result = types.isPromise(work) ? await settledWithin(work, timeoutMs, `no reply to ${step.operation} (${vector.id} step ${index}) within ${timeoutMs} ms`) : work
+        const input = decodeTagged(step.input) as Record<string, unknown>
+        const operation = adapter.operations[step.operation]!
+        // The result comes back uninspected: inspecting it is judgeStep's to do.
+        result = (await inProcessCall(() => operation(input, { caseId: vector.id, step: index }), timeoutMs, `${step.operation} (${vector.id} step ${index})`)).value
       }
     } catch (error) {
       return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: errorReason(step.operation, error) }

@@ -1,7 +1,10 @@
 // Running a case against an in-process adapter (conformance/run-case.ts): an operation that never
 // answers is a timeout error, and a reply the runner cannot inspect, a reply that is no operation result
 // and a throw are errors of their step; the run goes on with the next case. A case that needs what the
-// adapter lacks is skipped, saying what it lacks. A module that exports no adapter is refused.
+// adapter lacks is skipped, saying what it lacks. A module that exports no adapter is refused. An
+// operation that returns after the timeout is a timeout too, and one that never gives control back ends
+// the process, saying what hung.
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,7 +13,7 @@ import type { Adapter, Operation } from '../conformance/adapter.ts'
 import { adapterFromModule, runAdapter } from '../conformance/adapter-runs.ts'
 import { runCase } from '../conformance/run-case.ts'
 import { runSuite } from '../conformance/suite.ts'
-import type { VectorCase } from '../conformance/vector-cases.ts'
+import { projectRoot, type VectorCase } from '../conformance/vector-cases.ts'
 
 const SHORT_TIMEOUT_MS = 50
 
@@ -67,6 +70,57 @@ describe('an in-process operation that never answers', () => {
     const run = await runAdapter({ kind: 'module', path }, [surfaceCase('hangs')], SHORT_TIMEOUT_MS)
     expect(run.outcomes.map((outcome) => outcome.reason)).toEqual([`timeout: no reply to surface (hangs step 0) within ${SHORT_TIMEOUT_MS} ms`])
   })
+})
+
+describe('an in-process operation that keeps control', () => {
+  /** Runs `body` (JavaScript, with runSuite and a surfaceCase builder in scope) in a child process. */
+  function runInChild(body: string): ReturnType<typeof spawnSync> {
+    const dir = mkdtempSync(join(tmpdir(), 'run-case-'))
+    try {
+      const script = join(dir, 'child.mjs')
+      writeFileSync(script, `import { runSuite } from ${JSON.stringify(join(projectRoot, 'conformance/suite.ts'))}
+const surfaceCase = id => ({ id, title: id, file: 'child.mjs', chapter: '05-surface', requirements: ['SURF-6'], profile: 'reader', review: false,
+  steps: [{ operation: 'surface', input: { events: [] }, expect: { value: { nodes: [] } } }] })
+${body}\n`)
+      return spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+
+  it('is a timeout error of its step when it returns after the timeout, and the next case runs', async () => {
+    const busy = (): ReturnType<Operation> => {
+      const until = performance.now() + 4 * SHORT_TIMEOUT_MS
+      while (performance.now() < until);
+      return correct()
+    }
+    const outcomes = await runSuite(adapterAnswering({ slow: busy, answers: correct }), [surfaceCase('slow'), surfaceCase('answers')], undefined, { timeoutMs: SHORT_TIMEOUT_MS })
+    expect(outcomes.map(({ id, status }) => [id, status])).toEqual([['slow', 'error'], ['answers', 'pass']])
+    expect(outcomes[0]?.reason).toMatch(new RegExp(`^timeout: surface \\(slow step 0\\) returned after \\d+ ms, past the timeout of ${SHORT_TIMEOUT_MS} ms$`))
+  })
+
+  it('never returning (a synchronous loop), ends the process after twice the timeout, saying what hung', () => {
+    const started = performance.now()
+    const child = runInChild(`const adapter = { meta: { name: 'spins', version: '0', language: 'javascript', profiles: ['reader'] },
+  operations: { surface: () => { for (;;); } } }
+await runSuite(adapter, [surfaceCase('spins')], undefined, { timeoutMs: 200 })
+console.log('the run went on')`)
+    expect(child.signal).toBe('SIGKILL')
+    expect(child.stdout).toBe('')
+    expect(child.stderr).toContain('dsh-conformance: the in-process adapter has not returned from surface (spins step 0) in 1200 ms (its timeout is 200 ms).')
+    expect(child.stderr).toContain('Run the adapter as a subprocess (--adapter-cmd)')
+    // The process start and tsx take a second or two; the watchdog 1.2 s more; a hang would take the spawn's 60 s.
+    expect(performance.now() - started).toBeLessThan(30_000)
+  }, 60_000)
+
+  it('is not watched once it has returned: the watchdog neither ends nor holds the process', () => {
+    const child = runInChild(`const adapter = { meta: { name: 'quick', version: '0', language: 'javascript', profiles: ['reader'] },
+  operations: { surface: () => ({ ok: true, value: { nodes: [] } }) } }
+const outcomes = await runSuite(adapter, [surfaceCase('quick')], undefined, { timeoutMs: 200 })
+await new Promise(resolve => setTimeout(resolve, 1500))
+console.log(outcomes.map(outcome => outcome.status).join())`)
+    expect([child.status, child.signal, child.stdout]).toEqual([0, null, 'pass\n'])
+  }, 60_000)
 })
 
 describe('a reply the runner cannot inspect', () => {

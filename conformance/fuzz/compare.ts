@@ -3,7 +3,7 @@
 // compared when the reference gives them). A disagreement gets a signature, a one-line class that
 // stays the same while the shrinker works and that --known files match.
 import { operationResultOf, type Adapter } from '../adapter.ts'
-import { settledWithin } from '../adapter-process.ts'
+import { inProcessCall } from '../in-process-call.ts'
 import { expectedRejectionOf, judge, type OperationResult } from '../expectations.ts'
 import { encodeTagged } from '../protocol.ts'
 import type { Expectation } from '../vector-cases.ts'
@@ -71,8 +71,9 @@ export async function callOperation(adapter: Adapter, probe: Probe, timeoutMs = 
     // A copy per call: an implementation that changes its input must not change the next probe's.
     const input = structuredClone(probeInput(probe))
     const subprocess = adapter.meta.transport === 'subprocess'
-    const work = Promise.resolve(operation(subprocess ? encodeTagged(input) as Record<string, unknown> : input))
-    const result: unknown = subprocess ? await work : await settledWithin(work, timeoutMs, `no answer to ${probe.operation} within ${timeoutMs} ms`)
+    const result: unknown = subprocess
+      ? await operation(encodeTagged(input) as Record<string, unknown>)
+      : (await inProcessCall(() => operation(input), timeoutMs, probe.operation)).value
     return outcomeOf(result)
   } catch (error) {
     return { kind: 'error', message: errorMessage(error) }

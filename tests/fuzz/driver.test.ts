@@ -146,6 +146,18 @@ describe('fuzz', () => {
     expect(report.findings.map(finding => [finding.operation, finding.reference, finding.adapter])).toEqual([['surface', 'accepts', 'fails: timeout']])
   })
 
+  it('gives an in-process operation that returns only after its timeout a timeout too', async () => {
+    const surface = referenceAdapter.operations.surface!
+    const slowOnValidLogs = surfaceAnswering((input) => {
+      const answer = surface(input) as { ok: boolean }
+      const until = performance.now() + 200
+      while (answer.ok && performance.now() < until);
+      return answer
+    })
+    const report = await fuzz(slowOnValidLogs, { runs: 10, seed: 1, outDir: tempFolder(), maxEvents: 10, only: ['surface'], timeoutMs: 50, maxShrinkChecks: 3 })
+    expect(report.findings.map(finding => [finding.operation, finding.reference, finding.adapter])).toEqual([['surface', 'accepts', 'fails: timeout']])
+  })
+
   it('lets no known class excuse a failure of the adapter, however wide its globs', async () => {
     const everything = [{ class: 'all', why: 'matches every departure' }]
     expectLoadableRun(3, 2, 20)
