@@ -4,7 +4,7 @@
 // JSON, not message meanings.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { protocolLine } from './protocol.ts'
-import { shortened } from './wording.ts'
+import { plural, shortened } from './wording.ts'
 
 /** A failure of the implementation under test (not of the runner): recorded as an error, never a pass. */
 export class AdapterFailure extends Error {
@@ -296,10 +296,10 @@ export class AdapterProcess {
     return this.crash(this.exitStatus === undefined ? this.endedBecause ?? 'the adapter ended' : `the adapter process ended (${this.exitStatus})`)
   }
 
-  /** A crash reason, with the last lines the process wrote to stderr (where a traceback ends). */
+  /** A crash reason, with the last lines the process wrote to stderr that say what went wrong. */
   private crash(what: string): string {
-    const lines = this.ownStderr.toString().split('\n').map((line) => line.trim()).filter((line) => line !== '')
-    return lines.length === 0 ? `crash: ${what}` : `crash: ${what}; its stderr ends with: ${preview(lines.slice(-3).join(' | '))}`
+    const headline = stderrHeadline(this.ownStderr.toString())
+    return headline === undefined ? `crash: ${what}` : `crash: ${what}; its stderr ends with: ${headline}`
   }
 
   /** Closes the runner's ends of the pipes, which would otherwise keep its event loop alive. */
@@ -340,6 +340,28 @@ export class AdapterProcess {
 
 export function preview(text: string): string {
   return JSON.stringify(shortened(text, 120))
+}
+
+// A line of a stack trace: JavaScript's `at f (file:1:2)`, Python's `File "x.py", line 3`, and the
+// Node version line Node prints after an uncaught error.
+const STACK_LINE = /^(at |File "|Node\.js v\d)/
+const HEADLINE_MOST = 160
+
+/**
+ * The last three lines of a process's stderr that are not stack frames (a traceback's last line says
+ * what went wrong; JavaScript prints it above its frames), quoted, and cut from the start when long;
+ * undefined when it wrote nothing. When every line is a frame, the last three lines.
+ */
+export function stderrHeadline(stderr: string): string | undefined {
+  const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '')
+  if (lines.length === 0) return undefined
+  const telling = lines.filter((line) => !STACK_LINE.test(line))
+  const text = (telling.length > 0 ? telling : lines).slice(-3).join(' | ')
+  if (text.length <= HEADLINE_MOST) return JSON.stringify(text)
+  // Keep the end, where the error is; never start inside a surrogate pair.
+  let cut = text.length - HEADLINE_MOST
+  if (/[\uDC00-\uDFFF]/.test(text.charAt(cut))) cut += 1
+  return JSON.stringify(`(${plural(cut, 'character')} before) …${text.slice(cut)}`)
 }
 
 function killAll(): void {

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Adapter } from '../conformance/adapter.ts'
-import { AdapterFailure, AdapterProcess, decodeLine, illFormedAt, LineAssembler, MAX_TIMEOUT_MS, TextTail } from '../conformance/adapter-process.ts'
+import { AdapterFailure, AdapterProcess, decodeLine, illFormedAt, LineAssembler, MAX_TIMEOUT_MS, stderrHeadline, TextTail } from '../conformance/adapter-process.ts'
 import { runAdapter } from '../conformance/adapter-runs.ts'
 import { parseOptions } from '../conformance/cli-options.ts'
 import { adapterSummary } from '../conformance/console-summary.ts'
@@ -127,6 +127,29 @@ describe('one request at a time', () => {
     expect(restarted).toMatch(/^timeout: no reply to seq 1 /)
     expect(second).toMatch(/^not sent: surface, transport step 0 came while surface, transport step 0 was in flight/)
     expect(adapter.stderr!().split(RESTART_MARK)).toHaveLength(2)
+  })
+})
+
+describe('what a crash reason quotes of stderr', () => {
+  it('quotes the last three lines that are not stack frames: the error a traceback ends with', () => {
+    const node = ['/a/crash.js:2', "throw new Error('no lib')", '^', '', 'Error: no lib', '    at Object.<anonymous> (/a/crash.js:2:7)', '    at Module._compile (node:internal/modules/cjs/loader:1554:14)', '', 'Node.js v20.20.2'].join('\n')
+    expect(stderrHeadline(node)).toBe(JSON.stringify("throw new Error('no lib') | ^ | Error: no lib"))
+    const python = ['Traceback (most recent call last):', '  File "adapter.py", line 9, in <module>', '    main()', '  File "adapter.py", line 5, in main', '    raise ValueError("bad input")', 'ValueError: bad input'].join('\n')
+    expect(stderrHeadline(python)).toBe(JSON.stringify('main() | raise ValueError("bad input") | ValueError: bad input'))
+  })
+
+  it('quotes the last three lines when every line is a frame, and nothing when there is none', () => {
+    expect(stderrHeadline('at a\nat b\nat c\nat d\n')).toBe(JSON.stringify('at b | at c | at d'))
+    expect(stderrHeadline(' \n\n')).toBeUndefined()
+  })
+
+  it('keeps the end of a long quote, where the error is, and never starts inside a surrogate pair', () => {
+    const long = `${'x'.repeat(300)} | Error: the end`
+    const quoted = JSON.parse(stderrHeadline(long)!) as string
+    expect(quoted).toBe(`(${long.length - 160} characters before) …${long.slice(-160)}`)
+    // A pair at the cut: the cut moves past its low half, so the quote starts on whole characters.
+    const paired = `${'y'.repeat(100)}😀${'z'.repeat(159)}`
+    expect(JSON.parse(stderrHeadline(paired)!)).toBe(`(${paired.length - 159} characters before) …${'z'.repeat(159)}`)
   })
 })
 

@@ -134,6 +134,12 @@ describe('fake adapters', () => {
     await expect(startSubprocessAdapter('exit 7', { cwd: projectRoot })).rejects.toThrow(/crash: .*exit code 7/)
   })
 
+  it('a Node program that throws on start is refused with its error line, not the frames under it', async () => {
+    const script = "console.error('loading config'); throw new Error('cannot find libsession.so')"
+    const refused = startSubprocessAdapter(`node -e ${JSON.stringify(script)}`, { cwd: projectRoot })
+    await expect(refused).rejects.toThrow(/^crash: .*exit code 1\); its stderr ends with: ".*Error: cannot find libsession\.so"$/)
+  })
+
   it('a command that never answers start is refused with a timeout that reminds of flushing', async () => {
     // A reply written but never flushed looks the same from the runner's side.
     await expect(startSubprocessAdapter('exec sleep 30', { cwd: projectRoot, startTimeoutMs: 300 })).rejects.toThrow(/^timeout: no reply to start within 300 ms \(an adapter must flush its stdout after each reply\)$/)

@@ -108,7 +108,9 @@ function testsuite(report: RunReport, run: RunReportAdapterRun, runName: string,
  */
 function adapterFailure(report: RunReport, run: RunReportAdapterRun, suiteName: string, phase: 'start' | 'stop', message: string): SuiteXml {
   const counts = { tests: 1, failures: 0, errors: 1, skipped: 0, time: 0 }
-  const error = `      <error${attributes({ type: phase, message: firstLine(message) })}>${xmlText(message)}</error>`
+  // The body also holds what the adapter last wrote to stderr, where a crash's cause is.
+  const body = run.stderrTail === undefined ? message : `${message}\n--- the last lines of the adapter's stderr ---\n${run.stderrTail}`
+  const error = `      <error${attributes({ type: phase, message: firstLine(message) })}>${xmlText(body)}</error>`
   const xml = [
     `  <testsuite${attributes({ name: suiteName, ...counts, time: seconds(0), timestamp: report.startedAt.replace(/\.\d+Z$/, '') })}>`,
     properties(report, run),

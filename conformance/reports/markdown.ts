@@ -3,7 +3,7 @@
 import type { RunReport, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../../generated/types/index.ts'
 import { compareRequirementIds } from '../results.ts'
 import { suiteTitle } from '../suite-identity.ts'
-import { markdownText, plural, shortened } from '../wording.ts'
+import { markdownText, plural, printable, shortened } from '../wording.ts'
 
 /** Tables stop here; the JSON report has every case. */
 const MAX_ROWS = 200
@@ -116,8 +116,24 @@ function problemTables(run: RunReportAdapterRun): string[] {
   ]
 }
 
+/** Lines in a code block: a fence longer than any run of backticks in them, control characters but tabs escaped. */
+function codeBlock(text: string): string[] {
+  const fence = '`'.repeat(Math.max(2, ...[...text.matchAll(/`+/g)].map((run) => run[0].length)) + 1)
+  const lines = text.split('\n').map((line) => line.split('\t').map(printable).join('\t'))
+  return [`${fence}text`, ...lines, fence]
+}
+
+/** What the adapter last wrote to stderr, kept for a run that failed (where a crash's cause is). */
+function stderrBlock(run: RunReportAdapterRun): string[] {
+  if (run.stderrTail === undefined) return []
+  return ['<details><summary>The last lines of its stderr</summary>', '', ...codeBlock(run.stderrTail), '', '</details>']
+}
+
 function runSection(run: RunReportAdapterRun): string[] {
-  if (run.adapter === null) return [`### ${cell(run.label)}`, '', `Could not be started: ${cell(run.startError ?? '', 2000)}`]
+  if (run.adapter === null) {
+    const stderr = stderrBlock(run)
+    return [`### ${cell(run.label)}`, '', `Could not be started: ${cell(run.startError ?? '', 2000)}`, ...(stderr.length > 0 ? ['', ...stderr] : [])]
+  }
   const { name, version, language, profiles } = run.adapter
   const blocks = [
     [`### ${cell(name)} ${cell(version)} — ${verdictText(run)}`, '', `${cell(language)}; profiles: ${profiles.join(', ')}`],
@@ -127,6 +143,7 @@ function runSection(run: RunReportAdapterRun): string[] {
     run.stopError === undefined ? [] : [`After the last case, the adapter broke the protocol: ${cell(run.stopError, 2000)}`],
     (run.warnings ?? []).map((warning) => `Warning: ${cell(warning)}`),
     knownFailures(run),
+    stderrBlock(run),
   ].filter((block) => block.length > 0)
   return blocks.flatMap((block, index) => (index === 0 ? block : ['', ...block]))
 }
