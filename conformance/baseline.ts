@@ -3,14 +3,14 @@
 // list, or any error. A baseline lists wrong answers; an error (a crash, a timeout, a malformed reply)
 // says nothing about the answer, so no entry excuses it. A listed case that passes is a NEW PASS,
 // which fails the run only under --strict-baseline.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { Document, isMap, isScalar, isSeq, type Scalar } from 'yaml'
 import type { CaseOutcome } from './run-case.ts'
 import type { SuiteIdentity } from './suite-identity.ts'
 import type { Baseline, BaselineEntry } from '../generated/types/index.ts'
 import { isRecord } from '../reference/lossless-json.ts'
 import { plural, shortened } from './wording.ts'
-import { NO_LINES, parseYamlText, refusalOf, unknownMembers, type LineAt } from './yaml-text.ts'
+import { NO_LINES, parseYamlText, readGivenFile, refusalOf, unknownMembers, type LineAt } from './yaml-text.ts'
 
 // The file's shape is schemas/baseline.schema.json; its types are generated from it.
 export type { Baseline, BaselineEntry }
@@ -76,7 +76,7 @@ export function baselineFrom(document: unknown, source: string, lineAt: LineAt =
 }
 
 export function readBaseline(path: string): Baseline {
-  return parseBaseline(readFileSync(path, 'utf8'), path)
+  return parseBaseline(readGivenFile(path, 'baseline'), path)
 }
 
 export interface BaselineContext {

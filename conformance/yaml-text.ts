@@ -1,7 +1,8 @@
 // The YAML files the suite is given (vector files, baselines, known-divergences files): text that is not
 // YAML is an error naming the file, not a parser's message alone; a member the file's shape lacks (a
 // misspelt key) is named rather than passed over; and a fault in a member names the line it is on.
-import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document, type ToJSOptions } from 'yaml'
+import { readFileSync } from 'node:fs'
+import { isMap, isNode, isScalar, LineCounter, parseDocument, visit, type Document, type ToJSOptions } from 'yaml'
 import { errorMessage } from './wording.ts'
 
 /** The 1-based line where the node at `path` starts, or where its member `key` is written; undefined where there is none. */
@@ -45,17 +46,51 @@ export function unknownMembers(record: Record<string, unknown>, members: readonl
   return unknown.length === 0 ? undefined : { first: unknown[0]!, text: `has unknown members ${unknown.join(', ')} (it may have ${members.join(', ')})` }
 }
 
+/** The text of a file the suite is given, or an Error saying which file of what kind could not be read. */
+export function readGivenFile(path: string, kind: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new Error(`cannot read the ${kind} ${path}: ${errorMessage(error)}`)
+  }
+}
+
 export interface YamlText {
   value: unknown
   lineAt: LineAt
 }
 
+/**
+ * The first alias whose anchor is not set before it, as a refusal with its line: the parser names
+ * only the anchor. It is what is left when an entry that held the anchor was deleted.
+ */
+function unresolvedAliasText(document: Document, lineCounter: LineCounter, source: string): string | undefined {
+  let found: string | undefined
+  visit(document, {
+    Alias(_, alias) {
+      if (alias.resolve(document) !== undefined) return undefined
+      const line = alias.range === undefined || alias.range === null ? undefined : lineCounter.linePos(alias.range[0]).line
+      found = `${line === undefined ? source : `${source}:${line}`}: not YAML: the alias *${alias.source} refers to no anchor &${alias.source} before it `
+        + `(the entry that held \`&${alias.source} …\` may have been deleted: give the first entry that refers to it the anchor and the text, \`&${alias.source} …\`)`
+      return visit.BREAK
+    },
+  })
+  return found
+}
+
 /** The value of YAML (or JSON) text and the lines of its nodes; throws an Error naming `source` when the text is not YAML. */
 export function parseYamlText(text: string, source: string, options?: ToJSOptions): YamlText {
   const lineCounter = new LineCounter()
+  let document: Document
   try {
-    const document = parseDocument(text, { lineCounter })
+    document = parseDocument(text, { lineCounter })
     if (document.errors.length > 0) throw document.errors[0]
+  } catch (error) {
+    throw new Error(`${source}: not YAML: ${errorMessage(error)}`)
+  }
+  const unresolved = unresolvedAliasText(document, lineCounter, source)
+  if (unresolved !== undefined) throw new Error(unresolved)
+  try {
     return { value: document.toJS(options), lineAt: lineLocator(document, lineCounter) }
   } catch (error) {
     throw new Error(`${source}: not YAML: ${errorMessage(error)}`)

@@ -50,6 +50,16 @@ describe('reading a baseline', () => {
     expect(() => parseBaseline('adapter: x\n  bad: [\n', 'baselines/x.yaml')).toThrow(/^baselines\/x\.yaml: not YAML: Nested mappings are not allowed/)
     expect(parseBaseline('adapter: x\nfailures: [{id: a, reason: "  U1: PROC-7 "}]', 'b.yaml').failures).toEqual([{ id: 'a', reason: 'U1: PROC-7' }])
   })
+
+  it('names the line of an alias whose anchor was deleted with its entry, and says how to mend it', () => {
+    // What a written baseline becomes when the case that held the shared reason is deleted from it.
+    const text = 'adapter: x\nfailures:\n  - id: b\n    reason: *PROC-1\n  - id: c\n    reason: *PROC-1\n'
+    expect(() => parseBaseline(text, 'b.yaml')).toThrow('b.yaml:4: not YAML: the alias *PROC-1 refers to no anchor &PROC-1 before it '
+      + '(the entry that held `&PROC-1 …` may have been deleted: give the first entry that refers to it the anchor and the text, `&PROC-1 …`)')
+    // Mended so, it reads.
+    const mended = text.replace('reason: *PROC-1', 'reason: &PROC-1 "U1: PROC-1"')
+    expect(parseBaseline(mended, 'b.yaml').failures).toEqual([{ id: 'b', reason: 'U1: PROC-1' }, { id: 'c', reason: 'U1: PROC-1' }])
+  })
 })
 
 describe('comparing a run with its baseline', () => {

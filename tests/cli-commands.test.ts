@@ -226,6 +226,12 @@ describe('run: baselines', () => {
     expect(refused.stderr).toContain(broken)
   })
 
+  it('says which file it could not read: the baseline', async () => {
+    const refused = await runCliHere(['run', ...ONE_CASE, '--baseline', 'no-such-baseline.yaml'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/^cannot read the baseline no-such-baseline\.yaml: ENOENT: no such file or directory/)
+  })
+
   it('refuses two baselines of one adapter', async () => {
     const first = misorderBaseline('first.yaml', 'fake-misorder')
     const second = misorderBaseline('second.yaml', 'fake-misorder')

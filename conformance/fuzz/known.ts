@@ -14,12 +14,11 @@
 //       reference: accepts
 //       adapter: rejects HEADER_CWD_NOT_ABSOLUTE
 //       why: cwd is absolute by the running platform
-import { readFileSync } from 'node:fs'
 import { globToRegExp } from '../filters.ts'
 import type { KnownClass, KnownDivergences } from '../../generated/types/index.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
 import { shapesOf, type Disagreement } from './compare.ts'
-import { NO_LINES, parseYamlText, refusalOf, unknownMembers, type LineAt } from '../yaml-text.ts'
+import { NO_LINES, parseYamlText, readGivenFile, refusalOf, unknownMembers, type LineAt } from '../yaml-text.ts'
 
 // The file's shape is schemas/known-divergences.schema.json; its types are generated from it.
 export type { KnownClass, KnownDivergences }
@@ -28,7 +27,7 @@ const MATCHED = ['operation', 'reference', 'adapter', 'shapes'] as const
 
 /** Reads a known-divergences file; throws an Error naming what is wrong, and where. */
 export function readKnownDivergences(path: string): KnownDivergences {
-  const { value, lineAt } = parseYamlText(readFileSync(path, 'utf8'), path)
+  const { value, lineAt } = parseYamlText(readGivenFile(path, 'known-divergences file'), path)
   return knownDivergencesFrom(value, path, lineAt)
 }
 
