@@ -1,0 +1,73 @@
+// What a project that installs the suite gets: the files `npm pack` puts in the package (package.json's
+// `files`), and the commands and entry points run from those files alone. The package is packed and
+// unpacked into a temporary folder whose node_modules is this project's, so only its own files differ
+// from a checkout.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { projectRoot } from '../conformance/vector-cases.ts'
+
+let folder = ''
+let unpacked = ''
+
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'dsh-package-'))
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', folder], { cwd: projectRoot, encoding: 'utf8' })) as { filename: string }[]
+  execFileSync('tar', ['-xzf', join(folder, packed!.filename), '-C', folder])
+  unpacked = join(folder, 'package')
+  symlinkSync(join(projectRoot, 'node_modules'), join(folder, 'node_modules'), 'dir')
+}, 120_000)
+
+afterAll(() => {
+  if (folder !== '') rmSync(folder, { recursive: true, force: true })
+})
+
+/** The unpacked package's command line, run from the temporary folder. */
+function cli(args: readonly string[]): ReturnType<typeof spawnSync> {
+  return spawnSync(process.execPath, [join(unpacked, 'conformance/bin.mjs'), ...args], { cwd: folder, encoding: 'utf8', timeout: 120_000 })
+}
+
+describe('the published package', () => {
+  it('holds what the commands and the entry points read, and none of the project\'s own tests, scripts or settings', () => {
+    expect(readdirSync(unpacked).sort()).toEqual([
+      'CHANGELOG.md', 'LICENSE', 'README.md', 'baselines', 'conformance', 'docs', 'examples', 'generated', 'package.json', 'reference', 'schemas', 'spec', 'vectors',
+    ])
+    // What the README sends a user to in node_modules.
+    expect(existsSync(join(unpacked, 'examples/python-adapter/adapter.py'))).toBe(true)
+  })
+
+  it('runs the suite against the reference from its own files', () => {
+    const run = cli(['run', '--adapter', 'reference', '--chapter', '05'])
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    expect(run.stdout).toMatch(/\d+ passed, 0 failed, 0 errors, 0 skipped/)
+  }, 120_000)
+
+  it('checks and audits a stored log from its own files', () => {
+    const header = { type: 'session', version: 0, id: 'packed', createdAt: 0, cwd: '/work', delegationDepth: 0 }
+    const user = { type: 'user/message', seq: 0, time: 1, data: { id: 'u0', role: 'user', content: [{ type: 'text', text: 'hi' }], source: { kind: 'user' } }, surfaceOp: 'append' }
+    const log = join(folder, 'log.jsonl')
+    writeFileSync(log, `${JSON.stringify(header)}\n${JSON.stringify(user)}\n`)
+    const checked = cli(['check', log])
+    expect([checked.status, checked.stderr]).toEqual([0, ''])
+    const audited = cli(['audit', log, '--tokenizer', 'estimate', '--format', 'json'])
+    expect(audited.stderr).toBe('')
+    expect((JSON.parse(audited.stdout as string) as { rows: unknown[] }).rows).toHaveLength(7)
+  }, 120_000)
+
+  it('exports decodeTagged, encodeTagged and the reference adapter to a project that imports the package by name', () => {
+    // A project with the package in its node_modules; the package's own dependencies are found above it.
+    const project = join(folder, 'project')
+    mkdirSync(join(project, 'node_modules'), { recursive: true })
+    symlinkSync(unpacked, join(project, 'node_modules/dsh-session-conformance'), 'dir')
+    const script = join(project, 'adapter.mjs')
+    writeFileSync(script, `import { decodeTagged, encodeTagged, referenceAdapter } from 'dsh-session-conformance'
+console.log(Object.is(decodeTagged({ $dsh: '-0' }), -0), JSON.stringify(encodeTagged(undefined)), referenceAdapter.meta.name)\n`)
+    // Under tsx, as the README says: the package is TypeScript source.
+    const used = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: project, encoding: 'utf8' })
+    expect(used.stderr).toBe('')
+    expect(used.stdout).toMatch(/^true {"\$dsh":"undefined"} \S+\n$/)
+  }, 60_000)
+})
