@@ -7,23 +7,26 @@ import { Worker } from 'node:worker_threads'
 import { types } from 'node:util'
 import { AdapterFailure, settledWithin } from './adapter-process.ts'
 
-// Plain JavaScript, run by the worker as it is. A message arms the timer (what to say, and when),
-// null disarms it; the timer runs on the worker's own event loop.
+// Plain JavaScript, run by the worker as it is. A message with a text arms a timer for call `id` (what
+// to say, and when), one without disarms it; the timers run on the worker's own event loop, one per
+// call, so that calls that overlap do not disarm each other's.
 const WATCHDOG_SOURCE = `
 const { parentPort } = require('node:worker_threads')
 const { writeSync } = require('node:fs')
-let timer
-parentPort.on('message', message => {
-  clearTimeout(timer)
-  if (message === null) return
-  timer = setTimeout(() => {
-    writeSync(2, message.text)
+const timers = new Map()
+parentPort.on('message', ({ id, ms, text }) => {
+  clearTimeout(timers.get(id))
+  timers.delete(id)
+  if (text === undefined) return
+  timers.set(id, setTimeout(() => {
+    writeSync(2, text)
     process.kill(process.pid, 'SIGKILL')
-  }, message.ms)
+  }, ms))
 })
 `
 
 let watchdog: Worker | undefined
+let calls = 0
 
 function watchdogThread(): Worker {
   if (watchdog === undefined) {
@@ -53,7 +56,8 @@ function hungText(what: string, timeoutMs: number): string {
  */
 export async function inProcessCall(call: () => unknown, timeoutMs: number, what: string): Promise<{ value: unknown }> {
   const thread = watchdogThread()
-  thread.postMessage({ ms: watchdogDelay(timeoutMs), text: hungText(what, timeoutMs) })
+  const id = ++calls
+  thread.postMessage({ id, ms: watchdogDelay(timeoutMs), text: hungText(what, timeoutMs) })
   try {
     const started = performance.now()
     const work = call()
@@ -62,6 +66,6 @@ export async function inProcessCall(call: () => unknown, timeoutMs: number, what
     if (took > timeoutMs) throw new AdapterFailure(`timeout: ${what} returned after ${Math.round(took)} ms, past the timeout of ${timeoutMs} ms`)
     return { value: work }
   } finally {
-    thread.postMessage(null)
+    thread.postMessage({ id })
   }
 }

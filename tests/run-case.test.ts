@@ -73,12 +73,13 @@ describe('an in-process operation that never answers', () => {
 })
 
 describe('an in-process operation that keeps control', () => {
-  /** Runs `body` (JavaScript, with runSuite and a surfaceCase builder in scope) in a child process. */
+  /** Runs `body` (JavaScript, with runSuite, runCase and a surfaceCase builder in scope) in a child process. */
   function runInChild(body: string): ReturnType<typeof spawnSync> {
     const dir = mkdtempSync(join(tmpdir(), 'run-case-'))
     try {
       const script = join(dir, 'child.mjs')
       writeFileSync(script, `import { runSuite } from ${JSON.stringify(join(projectRoot, 'conformance/suite.ts'))}
+import { runCase } from ${JSON.stringify(join(projectRoot, 'conformance/run-case.ts'))}
 const surfaceCase = id => ({ id, title: id, file: 'child.mjs', chapter: '05-surface', requirements: ['SURF-6'], profile: 'reader', review: false,
   steps: [{ operation: 'surface', input: { events: [] }, expect: { value: { nodes: [] } } }] })
 ${body}\n`)
@@ -111,6 +112,16 @@ console.log('the run went on')`)
     expect(child.stderr).toContain('Run the adapter as a subprocess (--adapter-cmd)')
     // The process start and tsx take a second or two; the watchdog 1.2 s more; a hang would take the spawn's 60 s.
     expect(performance.now() - started).toBeLessThan(30_000)
+  }, 60_000)
+
+  it('is watched on its own while another call overlaps it: the other\'s return does not disarm it', () => {
+    const child = runInChild(`const adapter = { meta: { name: 'late-spin', version: '0', language: 'javascript', profiles: ['reader'] },
+  operations: { surface: (input, context) => context.caseId === 'quick' ? { ok: true, value: { nodes: [] } }
+    : new Promise(() => { setTimeout(() => { for (;;); }, 100) }) } }
+await Promise.all([runCase(adapter, surfaceCase('spins-later'), { timeoutMs: 200 }), runCase(adapter, surfaceCase('quick'), { timeoutMs: 200 })])
+console.log('the run went on')`)
+    expect(child.signal).toBe('SIGKILL')
+    expect(child.stderr).toContain('has not returned from surface (spins-later step 0)')
   }, 60_000)
 
   it('is not watched once it has returned: the watchdog neither ends nor holds the process', () => {
