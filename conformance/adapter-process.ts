@@ -342,23 +342,30 @@ export function preview(text: string): string {
   return JSON.stringify(shortened(text, 120))
 }
 
-// A line of a stack trace: JavaScript's `at f (file:1:2)`, Python's `File "x.py", line 3`, and the
-// Node version line Node prints after an uncaught error.
-const STACK_LINE = /^(at |File "|Node\.js v\d)/
+// A line of a stack trace: JavaScript's `at f (file:1:2)`, `at file:1:2` or `at f (<anonymous>)`,
+// Python's `File "x.py", line 3, in f`, and the version line Node prints after an uncaught error.
+const STACK_LINE = /^(at .*(:\d+(:\d+)?\)?|\((<anonymous>|native)\))$|File ".*", line \d+|Node\.js v\d)/
+// A line that names an error: `Error: …`, `TypeError: …`, Python's `ValueError: …`, Java's
+// `java.lang.IllegalStateException: …`, Go's `panic: …`.
+const ERROR_LINE = /^([\w$.]*(Error|Exception)\b|panic:|fatal error:)/
 const HEADLINE_MOST = 160
 
 /**
- * The last three lines of a process's stderr that are not stack frames (a traceback's last line says
- * what went wrong; JavaScript prints it above its frames), quoted, and cut from the start when long;
- * undefined when it wrote nothing. When every line is a frame, the last three lines.
+ * What a process's stderr says went wrong, quoted: the last line that names an error with the two
+ * before it, or else the last three lines, stack frames left out (JavaScript prints its error above
+ * its frames, and Node a system error's members below them); cut from the start when long, since the
+ * error is at the end. Undefined when it wrote nothing.
  */
 export function stderrHeadline(stderr: string): string | undefined {
   const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '')
   if (lines.length === 0) return undefined
   const telling = lines.filter((line) => !STACK_LINE.test(line))
-  const text = (telling.length > 0 ? telling : lines).slice(-3).join(' | ')
+  const kept = telling.length > 0 ? telling : lines
+  const errorAt = kept.findLastIndex((line) => ERROR_LINE.test(line))
+  const end = errorAt === -1 ? kept.length : errorAt + 1
+  const text = kept.slice(Math.max(0, end - 3), end).join(' | ')
   if (text.length <= HEADLINE_MOST) return JSON.stringify(text)
-  // Keep the end, where the error is; never start inside a surrogate pair.
+  // Never start inside a surrogate pair.
   let cut = text.length - HEADLINE_MOST
   if (/[\uDC00-\uDFFF]/.test(text.charAt(cut))) cut += 1
   return JSON.stringify(`(${plural(cut, 'character')} before) …${text.slice(cut)}`)

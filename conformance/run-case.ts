@@ -84,9 +84,10 @@ async function runSteps(adapter: Adapter, vector: VectorCase, timeoutMs: number)
         result = await adapter.operations[step.operation]!(step.input, { caseId: vector.id, step: index })
       } else {
         const input = decodeTagged(step.input) as Record<string, unknown>
-        const operation = adapter.operations[step.operation]!
-        // The result comes back uninspected: inspecting it is judgeStep's to do.
-        result = (await inProcessCall(() => operation(input, { caseId: vector.id, step: index }), timeoutMs, `${step.operation} (${vector.id} step ${index})`)).value
+        // Called as a method of the operations, which may be an object whose methods use `this`. The
+        // result comes back uninspected: inspecting it is judgeStep's to do.
+        const call = (): unknown => adapter.operations[step.operation]!(input, { caseId: vector.id, step: index })
+        result = (await inProcessCall(call, timeoutMs, `${step.operation} (${vector.id} step ${index})`)).value
       }
     } catch (error) {
       return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: errorReason(step.operation, error) }

@@ -2,7 +2,7 @@
 // YAML is an error naming the file, not a parser's message alone; a member the file's shape lacks (a
 // misspelt key) is named rather than passed over; and a fault in a member names the line it is on.
 import { readFileSync } from 'node:fs'
-import { isMap, isNode, isScalar, LineCounter, parseDocument, visit, type Document, type ToJSOptions } from 'yaml'
+import { isAlias, isMap, isNode, isScalar, LineCounter, parseDocument, visit, type Document, type ToJSOptions } from 'yaml'
 import { errorMessage } from './wording.ts'
 
 /** The 1-based line where the node at `path` starts, or where its member `key` is written; undefined where there is none. */
@@ -62,18 +62,22 @@ export interface YamlText {
 
 /**
  * The first alias whose anchor is not set before it, as a refusal with its line: the parser names
- * only the anchor. It is what is left when an entry that held the anchor was deleted.
+ * only the anchor. It is what is left when an entry that held the anchor was deleted. One walk in
+ * document order, which is the order anchors must come in.
  */
 function unresolvedAliasText(document: Document, lineCounter: LineCounter, source: string): string | undefined {
+  const anchors = new Set<string>()
   let found: string | undefined
-  visit(document, {
-    Alias(_, alias) {
-      if (alias.resolve(document) !== undefined) return undefined
-      const line = alias.range === undefined || alias.range === null ? undefined : lineCounter.linePos(alias.range[0]).line
-      found = `${line === undefined ? source : `${source}:${line}`}: not YAML: the alias *${alias.source} refers to no anchor &${alias.source} before it `
-        + `(the entry that held \`&${alias.source} …\` may have been deleted: give the first entry that refers to it the anchor and the text, \`&${alias.source} …\`)`
+  visit(document, (_, node) => {
+    if (isAlias(node)) {
+      if (anchors.has(node.source)) return undefined
+      const line = node.range === undefined || node.range === null ? undefined : lineCounter.linePos(node.range[0]).line
+      found = `${line === undefined ? source : `${source}:${line}`}: not YAML: the alias *${node.source} refers to no anchor &${node.source} before it `
+        + `(the entry that held \`&${node.source} …\` may have been deleted: give the first entry that refers to it the anchor and the text, \`&${node.source} …\`)`
       return visit.BREAK
-    },
+    }
+    if (isNode(node) && node.anchor !== undefined) anchors.add(node.anchor)
+    return undefined
   })
   return found
 }

@@ -9,13 +9,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { Adapter, Operation } from '../conformance/adapter.ts'
+import type { Adapter, AdapterResult, Operation } from '../conformance/adapter.ts'
 import { adapterFromModule, runAdapter } from '../conformance/adapter-runs.ts'
 import { runCase } from '../conformance/run-case.ts'
 import { runSuite } from '../conformance/suite.ts'
 import { projectRoot, type VectorCase } from '../conformance/vector-cases.ts'
 
-const SHORT_TIMEOUT_MS = 50
+// Long enough that a call which must answer in time does so on a busy machine (the time until an
+// operation returns counts as well as the time its promise takes).
+const SHORT_TIMEOUT_MS = 250
 
 function surfaceCase(id: string): VectorCase {
   return {
@@ -89,6 +91,11 @@ ${body}\n`)
     }
   }
 
+  /** Ended by the watchdog: killed (on Windows, a kill is exit status 1, with no signal). */
+  function endedByWatchdog(child: ReturnType<typeof spawnSync>): boolean {
+    return process.platform === 'win32' ? child.status === 1 : child.signal === 'SIGKILL'
+  }
+
   it('is a timeout error of its step when it returns after the timeout, and the next case runs', async () => {
     const busy = (): ReturnType<Operation> => {
       const until = performance.now() + 4 * SHORT_TIMEOUT_MS
@@ -106,7 +113,7 @@ ${body}\n`)
   operations: { surface: () => { for (;;); } } }
 await runSuite(adapter, [surfaceCase('spins')], undefined, { timeoutMs: 200 })
 console.log('the run went on')`)
-    expect(child.signal).toBe('SIGKILL')
+    expect(endedByWatchdog(child)).toBe(true)
     expect(child.stdout).toBe('')
     expect(child.stderr).toContain('dsh-conformance: the in-process adapter has not returned from surface (spins step 0) in 1200 ms (its timeout is 200 ms).')
     expect(child.stderr).toContain('Run the adapter as a subprocess (--adapter-cmd)')
@@ -120,8 +127,50 @@ console.log('the run went on')`)
     : new Promise(() => { setTimeout(() => { for (;;); }, 100) }) } }
 await Promise.all([runCase(adapter, surfaceCase('spins-later'), { timeoutMs: 200 }), runCase(adapter, surfaceCase('quick'), { timeoutMs: 200 })])
 console.log('the run went on')`)
-    expect(child.signal).toBe('SIGKILL')
+    expect(endedByWatchdog(child)).toBe(true)
     expect(child.stderr).toContain('has not returned from surface (spins-later step 0)')
+  }, 60_000)
+
+  it('is held to the timeout from the call on, for an async function that works before its first await', async () => {
+    const busyThenAsync = async (): Promise<AdapterResult> => {
+      const until = performance.now() + 2 * SHORT_TIMEOUT_MS
+      while (performance.now() < until);
+      await Promise.resolve()
+      return correct()
+    }
+    const outcome = await runCase(adapterAnswering({ slow: busyThenAsync }), surfaceCase('slow'), { timeoutMs: SHORT_TIMEOUT_MS })
+    expect(outcome.status).toBe('error')
+    expect(outcome.reason).toMatch(/^timeout: surface \(slow step 0\) returned after \d+ ms, past the timeout of 250 ms$/)
+  })
+
+  it('calls each operation as a method of the operations, so that an adapter object may use this', async () => {
+    class Operations {
+      private readonly nodes: number[] = []
+      surface(): ReturnType<Operation> {
+        return { ok: true, value: { nodes: this.nodes } }
+      }
+    }
+    const adapter = { meta: { name: 'methods', version: '0', language: 'typescript', profiles: ['reader'] }, operations: new Operations() } as unknown as Adapter
+    expect((await runCase(adapter, surfaceCase('uses-this'))).status).toBe('pass')
+  })
+
+  it('keeps the watchdog within a timer\'s longest wait at the longest timeout', () => {
+    const child = runInChild(`const adapter = { meta: { name: 'slow', version: '0', language: 'javascript', profiles: ['reader'] },
+  operations: { surface: () => new Promise(resolve => setTimeout(() => resolve({ ok: true, value: { nodes: [] } }), 300)) } }
+const outcomes = await runSuite(adapter, [surfaceCase('waits')], undefined, { timeoutMs: 2147483647 })
+console.log(outcomes.map(outcome => outcome.status).join())`)
+    expect([child.status, child.signal, child.stdout]).toEqual([0, null, 'pass\n'])
+  }, 60_000)
+
+  it('is not watched in a process paused in a debugger (its inspector open): a late return is a timeout, no end', () => {
+    const child = runInChild(`import inspector from 'node:inspector'
+inspector.open(0, '127.0.0.1')
+const spin = () => { const until = performance.now() + 1500; while (performance.now() < until); return { ok: true, value: { nodes: [] } } }
+const adapter = { meta: { name: 'spins', version: '0', language: 'javascript', profiles: ['reader'] }, operations: { surface: spin } }
+const outcomes = await runSuite(adapter, [surfaceCase('spins')], undefined, { timeoutMs: 200 })
+inspector.close()
+console.log(outcomes.map(outcome => outcome.status).join())`)
+    expect([child.status, child.signal, child.stdout]).toEqual([0, null, 'error\n'])
   }, 60_000)
 
   it('is not watched once it has returned: the watchdog neither ends nor holds the process', () => {

@@ -138,8 +138,19 @@ describe('what a crash reason quotes of stderr', () => {
     expect(stderrHeadline(python)).toBe(JSON.stringify('main() | raise ValueError("bad input") | ValueError: bad input'))
   })
 
+  it('quotes the error line of a Node system error, whose members Node prints below the frames', () => {
+    const enoent = ['node:fs:573', '  return binding.open(', '                 ^', '', "Error: ENOENT: no such file or directory, open '/nope/config.json'",
+      '    at Object.openSync (node:fs:573:18)', '    at node:internal/main/run_main_module:28:49 {', '  errno: -2,', "  code: 'ENOENT',", "  syscall: 'open',",
+      "  path: '/nope/config.json'", '}', '', 'Node.js v20.20.2'].join('\n')
+    expect(stderrHeadline(enoent)).toBe(JSON.stringify("return binding.open( | ^ | Error: ENOENT: no such file or directory, open '/nope/config.json'"))
+  })
+
+  it('keeps a line that starts with "at" but is no frame, and quotes the last three lines when none names an error', () => {
+    expect(stderrHeadline('config read\nat least one profile is needed\nbye\n')).toBe(JSON.stringify('config read | at least one profile is needed | bye'))
+  })
+
   it('quotes the last three lines when every line is a frame, and nothing when there is none', () => {
-    expect(stderrHeadline('at a\nat b\nat c\nat d\n')).toBe(JSON.stringify('at b | at c | at d'))
+    expect(stderrHeadline('at a (x.js:1:2)\nat b (x.js:3:4)\nat x.js:5:6\nat new Promise (<anonymous>)\n')).toBe(JSON.stringify('at b (x.js:3:4) | at x.js:5:6 | at new Promise (<anonymous>)'))
     expect(stderrHeadline(' \n\n')).toBeUndefined()
   })
 

@@ -25,9 +25,12 @@ export function isSurfaceRejection(rejection: AuditRejection): boolean {
   return rejection.operation === 'load' && isSurfaceRuleCode(rejection.code)
 }
 
-/** The row of a log that load refused for one of this row's rules: that refusal is its evidence. */
-export function surfaceRejectedRow(rejection: AuditRejection): AuditRow {
-  return refusalRow('surface-legality', rejection, 'An event breaks a surface rule, so the log does not load.')
+/**
+ * The row of a log that load refused for one of this row's rules: that refusal is its evidence,
+ * citing `rule`, the rule `check` cites for it (when one does).
+ */
+export function surfaceRejectedRow(rejection: AuditRejection, rule: string | undefined): AuditRow {
+  return refusalRow('surface-legality', rejection, 'An event breaks a surface rule, so the log does not load.', rule === undefined ? undefined : [rule])
 }
 
 function surfaceEvidence(loaded: LoadedLog): AuditEvidence {

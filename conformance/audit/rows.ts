@@ -27,7 +27,7 @@ export function auditRows(log: AuditedLog, counter: TokenCounter): AuditRows {
     const reason = `${rejection?.operation ?? 'load'} rejects it with ${rejection?.code ?? 'an error'}`
     const rows = [
       rawFactsRow(log),
-      rejection !== null && isSurfaceRejection(rejection) ? surfaceRejectedRow(rejection) : notEvaluated('surface-legality', reason),
+      rejection !== null && isSurfaceRejection(rejection) ? surfaceRejectedRow(rejection, log.refusalRule) : notEvaluated('surface-legality', reason),
       notEvaluated('constraint-preservation', reason),
       rejection !== null && isRequestRejection(rejection) ? requestRejectedRow(rejection) : notEvaluated('request-rebuild', reason),
       persistenceRow(log),

@@ -71,9 +71,10 @@ export async function callOperation(adapter: Adapter, probe: Probe, timeoutMs = 
     // A copy per call: an implementation that changes its input must not change the next probe's.
     const input = structuredClone(probeInput(probe))
     const subprocess = adapter.meta.transport === 'subprocess'
+    // Called as a method of the operations, which may be an object whose methods use `this`.
     const result: unknown = subprocess
-      ? await operation(encodeTagged(input) as Record<string, unknown>)
-      : (await inProcessCall(() => operation(input), timeoutMs, probe.operation)).value
+      ? await operation.call(adapter.operations, encodeTagged(input) as Record<string, unknown>)
+      : (await inProcessCall(() => operation.call(adapter.operations, input), timeoutMs, probe.operation)).value
     return outcomeOf(result)
   } catch (error) {
     return { kind: 'error', message: errorMessage(error) }

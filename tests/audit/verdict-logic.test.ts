@@ -165,6 +165,8 @@ describe('a log that load refuses', () => {
       expect(row.evidence).toEqual([expect.objectContaining({ mark: 'fail', seq: 12 })])
       expect(row.evidence[0]?.text).toContain('PROVENANCE_INCOMPLETE at seq 12')
       expect(row.evidence[0]?.text).not.toContain('not evaluated')
+      // Both cite the rule the replace breaks, as check does: PROV-7, a replace cites every node it shadows.
+      expect(row.evidence[0]?.requirements).toEqual(['PROV-7'])
     }
   })
 

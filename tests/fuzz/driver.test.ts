@@ -142,7 +142,7 @@ describe('fuzz', () => {
       const answer = await surface(input)
       return answer.ok ? new Promise(() => {}) : answer
     })
-    const report = await fuzz(hangsOnValidLogs, { runs: 10, seed: 1, outDir: tempFolder(), maxEvents: 10, only: ['surface'], timeoutMs: 50, maxShrinkChecks: 3 })
+    const report = await fuzz(hangsOnValidLogs, { runs: 10, seed: 1, outDir: tempFolder(), maxEvents: 10, only: ['surface'], timeoutMs: 250, maxShrinkChecks: 3 })
     expect(report.findings.map(finding => [finding.operation, finding.reference, finding.adapter])).toEqual([['surface', 'accepts', 'fails: timeout']])
   })
 
@@ -150,11 +150,12 @@ describe('fuzz', () => {
     const surface = referenceAdapter.operations.surface!
     const slowOnValidLogs = surfaceAnswering((input) => {
       const answer = surface(input) as { ok: boolean }
-      const until = performance.now() + 200
+      const until = performance.now() + 500
       while (answer.ok && performance.now() < until);
       return answer
     })
-    const report = await fuzz(slowOnValidLogs, { runs: 10, seed: 1, outDir: tempFolder(), maxEvents: 10, only: ['surface'], timeoutMs: 50, maxShrinkChecks: 3 })
+    // 250 ms: long enough for the calls that must answer in time to do so on a busy machine.
+    const report = await fuzz(slowOnValidLogs, { runs: 10, seed: 1, outDir: tempFolder(), maxEvents: 10, only: ['surface'], timeoutMs: 250, maxShrinkChecks: 3 })
     expect(report.findings.map(finding => [finding.operation, finding.reference, finding.adapter])).toEqual([['surface', 'accepts', 'fails: timeout']])
   })
 
