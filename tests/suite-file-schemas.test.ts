@@ -2,6 +2,7 @@
 // the baselines and the fuzz's known-divergences files validate, and each schema refuses exactly the
 // documents its reader refuses (but for the one rule JSON Schema cannot state: a baseline lists an id
 // once).
+import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse as parseYaml } from 'yaml'
@@ -20,6 +21,15 @@ describe('the vector bundle', () => {
     const validate = schemaValidator('vector-bundle')
     expect(validate(bundle), errorsOf(validate)).toBe(true)
     expect(bundle.caseCount).toBe(bundle.cases.length)
+  })
+
+  it('is what vectors/README.md tells another language: events in every input, appends judged by value, the hash of the cases', () => {
+    const text = readFileSync(join(projectRoot, 'generated/vectors.bundle.json'), 'utf8')
+    const bundle = JSON.parse(text) as { contentHash: string; cases: { steps: { operation: string; input: Record<string, unknown>; expect: Record<string, unknown> }[] }[] }
+    const steps = bundle.cases.flatMap((item) => item.steps)
+    expect(steps.filter((step) => !Array.isArray(step.input['events']))).toEqual([])
+    expect(steps.filter((step) => step.operation === 'append' && 'accept' in step.expect)).toEqual([])
+    expect(bundle.contentHash).toBe(`sha256:${createHash('sha256').update(JSON.stringify(bundle.cases)).digest('hex')}`)
   })
 })
 

@@ -54,7 +54,7 @@ export interface BundleCase {
 }
 
 /**
- * One operation and what it must return. An accepted append expects exactly its event, as a value.
+ * One operation and what it must return. An accepted append expects exactly its event, as a value. Tagged values stay tagged in the input and in an expected value (vectors/README.md, Using the bundle from another language).
  */
 export interface BundleStep {
   operation: ProtocolOperation;
