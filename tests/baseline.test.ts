@@ -242,7 +242,7 @@ describe('the committed baselines of the upstream builds', () => {
     expect(`${baseline.adapter}.yaml`).toBe(file)
     for (const { id, reason } of baseline.failures) {
       const tag = /^(U\d+|scope-[a-z-]+) \(docs\/findings\.md\)/.exec(reason)?.[1]
-      expect(tag, `${id}: ${reason}`).toBeDefined()
+      expect(tag, `${id}: a reason starts with "U<n> (docs/findings.md)" or "scope-<name> (docs/findings.md)", the finding it belongs to, not: ${reason}`).toBeDefined()
       if (tag!.startsWith('U')) expect(classes.has(tag!), `${id}: ${tag} is not a class of docs/findings.md`).toBe(true)
       const cited = [...reason.matchAll(/\b([A-Z]+-\d+)\b/g)].map((match) => match[1]!)
       expect(cited.length, `${id}: the reason names no requirement`).toBeGreaterThan(0)

@@ -8,6 +8,7 @@ import {
   readSpecCatalog,
   type SpecCatalog,
 } from '../conformance/spec-catalog.ts'
+import { ERROR_CODES } from '../reference/result.ts'
 
 const specDir = fileURLToPath(new URL('../spec/', import.meta.url))
 
@@ -16,6 +17,12 @@ describe('the spec catalog', () => {
 
   it('is consistent: unique IDs and codes, every used code in errors.md, requirement columns current', () => {
     expect(catalogProblems(catalog)).toEqual([])
+  })
+
+  it('lists exactly the rejection codes the reference can give (ERROR_CODES), and repair\'s two log codes apart', () => {
+    const rejections = catalog.codes.filter((code) => code.table === 'rejection').map((code) => code.code)
+    expect([...rejections].sort()).toEqual([...ERROR_CODES].sort())
+    expect(catalog.codes.filter((code) => code.table === 'log').map((code) => code.code)).toEqual(['TOOL_NOT_STARTED', 'TOOL_OUTCOME_UNKNOWN'])
   })
 
   it('states at least 120 requirements and 40 rejection codes', () => {

@@ -115,8 +115,13 @@ export function notEvaluated(id: RowId, reason: string): AuditRow {
   return { ...definitionOf(id), verdict: 'fail', summary: 'The log does not load, so this row cannot be established.', evidence: [evidence('fail', text)] }
 }
 
-/** The row a relation violation (PROC-7) belongs to, by its code and the type of the vetoed event. */
-function rowOfViolation(code: string, eventType: string): RowId {
+/**
+ * The row a relation violation (PROC-7) belongs to, by its code and the type of the vetoed event:
+ * turn and step nesting under Raw-fact integrity, pairing and claims under Surface legality, the
+ * compaction bracket under Failure recovery (docs/audit.md). A new relation code needs its row here;
+ * tests/audit/verdict-logic.test.ts lists every relation code of spec/errors.md with its row.
+ */
+export function rowOfViolation(code: string, eventType: string): RowId {
   if (code === 'TOOL_RESULT_ORPHAN' || code === 'COMPACTION_CLAIM_MISMATCH') return 'surface-legality'
   if (code.startsWith('COMPACTION_')) return 'failure-recovery'
   if (code === 'TURN_NOT_OPEN' && eventType.startsWith('request/')) return 'request-rebuild'

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditEvidence, AuditReport, AuditRow } from '../../generated/types/index.ts'
-import { capped, evidence, overallVerdict, verdictOf } from '../../conformance/audit/verdicts.ts'
+import { capped, evidence, overallVerdict, rowOfViolation, verdictOf } from '../../conformance/audit/verdicts.ts'
 import { event, replace, result, stepEnd, stepStart, turnEnd, turnStart, endSeed } from '../reference/helpers.ts'
 import { artifact, assistantText, auditOf, compactedLog, goodTurn, projectRoot, requestHeader, rowOf, userText } from './logs.ts'
 import { readSpecCatalog } from '../../conformance/spec-catalog.ts'
@@ -269,6 +269,27 @@ describe('surface legality of a loaded log', () => {
     expect(cited(audit(goodTurn()), 'surface-legality', 'PAIR-2')).toEqual([expect.objectContaining({ mark: 'pass' })])
     const orphaned = audit([...goodTurn(), { ...userText(12, 'short'), ...replace(2, 4, [2, 4]) }])
     expect(rowOf(orphaned, 'surface-legality').evidence.filter(item => item.mark === 'pass' && item.requirements?.includes('PAIR-2'))).toEqual([])
+  })
+})
+
+describe('the row of each relation code', () => {
+  // docs/audit.md: turn and step nesting under raw facts, a request event outside any turn under
+  // request rebuild, pairing and claims under surface legality, the bracket under failure recovery.
+  const ROWS: Record<string, RowId> = {
+    TURN_ALREADY_OPEN: 'raw-facts', TURN_NUMBER_INVALID: 'raw-facts', TURN_NOT_OPEN: 'raw-facts', TURN_END_MISMATCH: 'raw-facts',
+    TURN_END_STEP_OPEN: 'raw-facts', STEP_ALREADY_OPEN: 'raw-facts', STEP_NUMBER_INVALID: 'raw-facts', STEP_NOT_OPEN: 'raw-facts', STEP_MISMATCH: 'raw-facts',
+    TOOL_RESULT_ORPHAN: 'surface-legality', COMPACTION_CLAIM_MISMATCH: 'surface-legality',
+    COMPACTION_ALREADY_OPEN: 'failure-recovery', COMPACTION_NOT_OPEN: 'failure-recovery', COMPACTION_ID_INVALID: 'failure-recovery',
+    COMPACTION_ID_MISMATCH: 'failure-recovery', COMPACTION_OWNER_MISMATCH: 'failure-recovery', COMPACTION_SUMMARY_DUPLICATE: 'failure-recovery',
+    COMPACTION_SUMMARY_INVALID: 'failure-recovery', COMPACTION_END_WITHOUT_SUMMARY: 'failure-recovery', COMPACTION_TURN_CROSSES_BRACKET: 'failure-recovery',
+    COMPACTION_CHECKPOINT_OUTSIDE_BRACKET: 'failure-recovery',
+  }
+
+  it('files every relation code of spec/errors.md under the row docs/audit.md gives it (a new code needs its row)', () => {
+    const relationCodes = readSpecCatalog(path.join(projectRoot, 'spec')).codes.filter(error => error.kind === 'relation').map(error => error.code)
+    expect(relationCodes.sort()).toEqual(Object.keys(ROWS).sort())
+    for (const code of relationCodes) expect(rowOfViolation(code, 'turn/start'), code).toBe(ROWS[code])
+    expect(rowOfViolation('TURN_NOT_OPEN', 'request/header')).toBe('request-rebuild')
   })
 })
 
