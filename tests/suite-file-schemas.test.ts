@@ -72,6 +72,7 @@ describe('known-divergences files', () => {
     const entry = { class: 'U1', why: 'w' }
     const accepted: unknown[] = [
       { adapters: [], known: [] }, { adapters: ['a@*'], known: [{ ...entry, operation: 'load', reference: 'accepts', adapter: 'rejects *', shapes: 'older' }] },
+      { adapters: [], known: [{ ...entry, adapter: '*' }, { ...entry, shapes: 'current' }] },
     ]
     const refused: unknown[] = [
       { adapters: [], known: [], extra: 1 },
@@ -79,6 +80,7 @@ describe('known-divergences files', () => {
       { adapters: [], known: ['U1'] }, { adapters: [], known: [{ why: 'w' }] }, { adapters: [], known: [{ class: '', why: 'w' }] },
       { adapters: [], known: [{ class: 'U1' }] }, { adapters: [], known: [{ class: 'U1', why: '  ' }] }, { adapters: [], known: [{ ...entry, code: 'X' }] },
       { adapters: [], known: [{ ...entry, operation: ['load'] }] }, { adapters: [], known: [{ ...entry, shapes: null }] },
+      { adapters: [], known: [entry] }, { adapters: [], known: [{ ...entry, shapes: 'old' }] }, { adapters: [], known: [{ ...entry, shapes: '*' }] },
     ]
     const verdicts = verdictsOf('known-divergences', (document) => knownDivergencesFrom(document, 'k.yaml'))
     expect(verdicts(accepted)).toEqual(accepted.map(() => [true, true]))

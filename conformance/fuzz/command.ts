@@ -2,7 +2,7 @@
 // terminal, prints every class of disagreement (known ones with their finding), writes the summary,
 // and sets the exit status: 0 when everything found is known, 1 when something new was found or
 // nothing could be compared, 2 on a usage error, 3 when the fuzzer itself failed.
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { Adapter } from '../adapter.ts'
 import { openAdapter } from '../adapter-runs.ts'
@@ -56,12 +56,17 @@ function summaryOf(report: FuzzReport): FuzzSummary {
   return { $schema: SUMMARY_SCHEMA, ...rest }
 }
 
-function printReport(report: FuzzReport, options: FuzzCommandOptions): void {
+function printReport(report: FuzzReport, options: FuzzCommandOptions, known: readonly KnownClass[] | undefined): void {
   const runs = report.stoppedByBudget ? `${report.runsDone} of ${report.runs} runs (stopped by the time budget)` : plural(report.runsDone, 'run')
   const fresh = report.findings.filter(finding => finding.known === undefined).length
   const classes = report.findings.length === 0 ? 'no disagreement' : `${plural(report.findings.length, 'class', 'classes')} of disagreement, ${fresh} not known`
   console.log(`${runs}, ${report.probes} probes in ${(report.durationMs / 1000).toFixed(1)} s: ${classes}\n`)
   for (const finding of report.findings) console.log(`${findingLines(finding, options.outDir).join('\n')}\n`)
+  const undrawn = Object.entries(report.mutations).filter(([, count]) => count === 0).map(([name]) => name)
+  if (undrawn.length > 0) console.log(`${plural(undrawn.length, 'mutation operator')} never drawn in these runs (more runs draw them): ${undrawn.join(', ')}\n`)
+  const seen = new Set(report.findings.map(finding => finding.known))
+  const unseen = (known ?? []).filter(entry => !seen.has(entry.class)).map(entry => entry.class)
+  if (unseen.length > 0) console.log(`known classes no disagreement of these runs fell in (drawn too rarely, mended, or a typo): ${[...new Set(unseen)].join(', ')}\n`)
   console.log(`wrote ${join(options.outDir, 'fuzz-summary.json')}`)
 }
 
@@ -71,6 +76,19 @@ function knownClasses(divergences: KnownDivergences | undefined, path: string | 
   if (appliesTo(divergences, adapter.meta.name)) return divergences.known
   console.error(`warning: ${path} does not apply to ${adapter.meta.name}; nothing is tolerated`)
   return []
+}
+
+/** The vector files under `dir`, relative to it. */
+function vectorFilesIn(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(name => name.endsWith('.yaml'))
+}
+
+/** `run --vectors DIR` replays every vector under DIR: say so when earlier runs left some this one did not write. */
+function warnOfEarlierVectors(dir: string, earlier: readonly string[], report: FuzzReport): void {
+  const written = new Set(report.findings.map(finding => finding.vector?.file))
+  const left = earlier.filter(file => !written.has(file))
+  if (left.length === 0) return
+  console.error(`warning: ${dir} also holds ${plural(left.length, 'vector file')} that earlier runs wrote and this one did not (${left.slice(0, 3).join(', ')}${left.length > 3 ? ', …' : ''}); run --vectors ${dir} replays them too: empty the folder first to keep this run's alone`)
 }
 
 function insideVectors(dir: string): boolean {
@@ -86,6 +104,7 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
     const budget = options.timeBudgetSeconds === undefined ? '' : `, time budget ${options.timeBudgetSeconds} s`
     console.log(`fuzz ${adapter.meta.name} ${adapter.meta.version} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} of logs up to ${plural(options.maxEvents, 'event')}${budget}`)
     mkdirSync(options.outDir, { recursive: true })
+    const earlier = vectorFilesIn(options.outDir)
     const report = await fuzz(adapter, {
       runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, timeoutMs: options.timeoutMs, onProgress: bar.update,
       ...(options.timeBudgetSeconds === undefined ? {} : { timeBudgetMs: options.timeBudgetSeconds * 1000 }),
@@ -94,7 +113,8 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
     bar.clear()
     console.log(`operations compared: ${report.operations.join(', ') || 'none'}`)
     writeFileSync(join(options.outDir, 'fuzz-summary.json'), `${JSON.stringify(summaryOf(report), null, 2)}\n`)
-    printReport(report, options)
+    printReport(report, options, known)
+    warnOfEarlierVectors(options.outDir, earlier, report)
     if (report.probes === 0) {
       console.error(`nothing was compared: ${adapter.meta.name} claims ${report.operations.length === 0 ? 'no profile of the operations it provides' : 'operations no drawn log could probe'}, so the fuzz found nothing because it looked at nothing`)
       return 1

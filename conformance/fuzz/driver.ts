@@ -9,7 +9,7 @@ import { runCase } from '../run-case.ts'
 import type { OperationName, VectorCase } from '../vector-cases.ts'
 import { compareProbe, signatureOf, type Disagreement } from './compare.ts'
 import { reference } from '../../reference/index.ts'
-import { isOlderShape } from '../generators/index.ts'
+import { isOlderShape, MUTATIONS } from '../generators/index.ts'
 import { drawRun, operatorsOf, type DrawnRun, type FuzzRun } from './draw.ts'
 import { knownClassOf, type KnownClass } from './known.ts'
 import { deriveProbe, OPERATION_PROFILE, OVER_LOADED_LOG, PROBED_OPERATIONS } from './probes.ts'
@@ -76,7 +76,7 @@ export interface FuzzReport {
   /**
    * How many of the runs done each mutation operator broke (a run with two faults counts once for each
    * operator, and a run counts even when its rewrite into older shapes mended the fault), and how many
-   * stayed valid.
+   * stayed valid. Every operator is listed, 0 for one these runs never drew.
    */
   mutations: Record<string, number>
   /** How many of the runs done had their log rewritten into older shapes. */
@@ -155,7 +155,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   let runsDone = 0
   let probes = 0
-  const mutations: Record<string, number> = {}
+  const mutations: Record<string, number> = Object.fromEntries([VALID, ...MUTATIONS.map(operator => operator.name)].map(name => [name, 0]))
   let olderShapes = 0
 
   async function record(run: DrawnRun, operation: OperationName, found: Disagreement): Promise<void> {

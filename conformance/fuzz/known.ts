@@ -24,6 +24,7 @@ import { NO_LINES, parseYamlText, readGivenFile, refusalOf, unknownMembers, type
 export type { KnownClass, KnownDivergences }
 
 const MATCHED = ['operation', 'reference', 'adapter', 'shapes'] as const
+const SHAPES = ['current', 'older']
 
 /** Reads a known-divergences file; throws an Error naming what is wrong, and where. */
 export function readKnownDivergences(path: string): KnownDivergences {
@@ -51,6 +52,10 @@ export function knownDivergencesFrom(document: unknown, source: string, lineAt: 
     if (strayInEntry !== undefined) fail(`known[${index}] (${entry['class']}) ${strayInEntry.text}`, at, strayInEntry.first)
     if (typeof entry['why'] !== 'string' || entry['why'].trim() === '') return fail(`known[${index}] (${entry['class']}) needs a why`, at)
     for (const key of MATCHED) if (entry[key] !== undefined && typeof entry[key] !== 'string') fail(`known[${index}].${key} must be a glob`, at, key)
+    if (MATCHED.every(key => entry[key] === undefined)) {
+      fail(`known[${index}] (${entry['class']}) gives none of ${MATCHED.join(', ')}, so it would excuse every disagreement: give at least one (\`*\` matches anything)`, at)
+    }
+    if (entry['shapes'] !== undefined && !SHAPES.includes(entry['shapes'] as string)) fail(`known[${index}].shapes must be ${SHAPES.join(' or ')}, not "${String(entry['shapes'])}"`, at, 'shapes')
     return entry as unknown as KnownClass
   })
   return { adapters: adapters as string[], known: classes }

@@ -27,11 +27,11 @@ export interface FuzzSummary {
    */
   operations: string[];
   /**
-   * How many operation inputs both sides were given.
+   * How many operation inputs the runs yielded. One whose result the spec leaves open (an operation over a log that load rejects, say) is given to the reference only.
    */
   probes: number;
   /**
-   * How many of the runs done each mutation operator broke (a run with two faults counts for each), and under `(valid)` how many no operator broke.
+   * How many of the runs done each mutation operator broke (a run with two faults counts for each), and under `(valid)` how many no operator broke. Every operator is listed, 0 for one the runs never drew: more runs draw it.
    */
   mutations: {
     [k: string]: number;

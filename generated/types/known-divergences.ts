@@ -12,7 +12,7 @@ export interface KnownDivergences {
 }
 
 /**
- * One class: a disagreement falls in it when every glob given matches the whole of its member; a member not given matches anything. A failure of the adapter falls in none.
+ * One class: a disagreement falls in it when every glob given matches the whole of its member; a member not given matches anything, but a class gives at least one (`*` matches anything on purpose), hence its three members at least. A failure of the adapter falls in none.
  */
 export interface KnownClass {
   /**
@@ -36,7 +36,7 @@ export interface KnownClass {
    */
   adapter?: string;
   /**
-   * `current`, or `older` for a class found only on a log rewritten into older shapes.
+   * `current`, or `older` for a class found only on a log rewritten into older shapes (not a glob).
    */
-  shapes?: string;
+  shapes?: "current" | "older";
 }

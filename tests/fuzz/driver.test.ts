@@ -58,7 +58,7 @@ describe('fuzz', () => {
     try {
       const report = await fuzz(served, { runs: 60, seed: 3, outDir: tempFolder(), maxEvents: 30, only: ['load', 'append'] })
       // The premise: logs and candidates holding -0, a non-finite number, undefined or a bigint were drawn.
-      const drawn = Object.keys(report.mutations)
+      const drawn = Object.entries(report.mutations).filter(([, count]) => count > 0).map(([name]) => name)
       expect(drawn.filter(name => DOMAIN_OPERATOR.test(name) && !name.startsWith('append-')), 'a load operator of chapter 02').not.toEqual([])
       expect(drawn.filter(name => DOMAIN_OPERATOR.test(name) && name.startsWith('append-')), 'an append operator of chapter 02').not.toEqual([])
       expect(report.findings).toEqual([])
@@ -206,7 +206,7 @@ describe('fuzz', () => {
     const found = { operation: 'load', reference: 'accepts', adapter: 'rejects MESSAGE_ID_INVALID' }
     expect(signatureOf(found)).toBe('load: reference accepts, adapter rejects MESSAGE_ID_INVALID')
     expect(signatureOf({ ...found, olderShapes: true })).toBe('load (older shapes): reference accepts, adapter rejects MESSAGE_ID_INVALID')
-    const known = [{ class: 'U7', why: 'no upgrades', shapes: 'older' }]
+    const known = [{ class: 'U7', why: 'no upgrades', shapes: 'older' as const }]
     expect(knownClassOf(known, { ...found, olderShapes: true })).toEqual(known[0])
     expect(knownClassOf(known, found)).toBeUndefined()
   })
@@ -230,7 +230,7 @@ describe('dsh-conformance fuzz', () => {
   it('exits 1 on a new disagreement, 0 when a --known file covers it, 2 on usage errors', async () => {
     const outDir = tempFolder()
     const known = join(outDir, 'known.yaml')
-    writeFileSync(known, "adapters: ['fake-*']\nknown:\n  - {class: everything, why: the fake folds and checks nothing}\n")
+    writeFileSync(known, "adapters: ['fake-*']\nknown:\n  - {class: everything, adapter: '*', why: the fake folds and checks nothing}\n  - {class: stale, operation: nothing-by-this-name, why: a class the runs never meet}\n")
     const fake = ['--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--runs', '40', '--seed', '1', '--out']
     const found = await fuzzIn([...fake, join(outDir, 'a')])
     const tolerated = await fuzzIn([...fake, join(outDir, 'b'), '--known', known])
@@ -239,12 +239,26 @@ describe('dsh-conformance fuzz', () => {
     expect(found.code).toBe(1)
     expect(tolerated.stdout).toContain('KNOWN everything surface: reference accepts')
     expect(tolerated.code).toBe(0)
+    // What the runs did not reach is said: the operators 40 runs never drew, the classes nothing fell in.
+    expect(found.stdout).toMatch(/\d+ mutation operators never drawn in these runs \(more runs draw them\): \S/)
+    expect(tolerated.stdout).toContain('known classes no disagreement of these runs fell in (drawn too rarely, mended, or a typo): stale\n')
+    expect(tolerated.stdout).not.toContain('fell in (drawn too rarely, mended, or a typo): everything')
     const summaries = ['a', 'b'].map(folder => JSON.parse(readFileSync(join(outDir, folder, 'fuzz-summary.json'), 'utf8')) as unknown)
     expect(summaries[1]).toMatchObject({ adapter: 'fake-misorder', seed: 1, runsDone: 40 })
     const validSummary = schemaValidator('fuzz-summary')
     for (const summary of summaries) expect(validSummary(summary), errorsOf(validSummary)).toBe(true)
     expect(intoVectors.code).toBe(2)
     expect(intoVectors.stderr).toContain('inside vectors/')
+  })
+
+  it('warns of vectors earlier runs left in --out, which run --vectors would replay too', async () => {
+    const outDir = tempFolder()
+    const earlier = await fuzzIn(['--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--runs', '20', '--seed', '1', '--out', outDir])
+    expect(earlier.code).toBe(1)
+    expect(earlier.stderr).not.toContain('earlier runs wrote')
+    const again = await fuzzIn(['--adapter', 'reference', '--runs', '5', '--seed', '1', '--out', outDir])
+    expect(again.stdout).toContain('no disagreement')
+    expect(again.stderr).toMatch(new RegExp(`^warning: ${outDir.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} also holds \\d+ vector files? that earlier runs wrote and this one did not \\(.*\\.yaml`))
   })
 
   it('fails a fuzz that compared nothing, and takes an in-process module with --adapter-module', async () => {

@@ -30,13 +30,16 @@ describe('reading a known-divergences file', () => {
     ['adapters: x\nknown: []', ':1: not a known-divergences file: adapters must be a list of name globs'],
     ['known: []\nadapters: [1]', ':2: not a known-divergences file: adapters must be a list of name globs'],
     ['adapters: [x]\nknown: {}', ':2: not a known-divergences file: known must be a list of classes'],
-    ['adapters: [x]\nknown:\n  - {class: U1, why: w}\n  - {why: w}', ':4: not a known-divergences file: known[1] needs a class'],
+    ['adapters: [x]\nknown:\n  - {class: U1, why: w, adapter: "*"}\n  - {why: w}', ':4: not a known-divergences file: known[1] needs a class'],
     ['adapters: [x]\nknown: [{class: "", why: w}]', ':2: not a known-divergences file: known[0] needs a class'],
     ['adapters: [x]\nknown: [{class: U1, why: "  "}]', ':2: not a known-divergences file: known[0] (U1) needs a why'],
     ['adapters: [x]\nknown: [{class: U1, why: w, code: X, detail: y}]', ':2: not a known-divergences file: known[0] (U1) has unknown members code, detail (it may have class, why, operation, reference, adapter, shapes)'],
     ['adapters: [x]\nknown:\n  - class: U1\n    wy: w', ':4: not a known-divergences file: known[0] (U1) has unknown members wy (it may have class, why, operation, reference, adapter, shapes)'],
     ['adapters: [x]\nknown: []\nnote: later', ':3: not a known-divergences file: it has unknown members note (it may have adapters, known)'],
     ['adapters: [x]\nknown:\n  - class: U1\n    why: w\n    operation: [load]', ':5: not a known-divergences file: known[0].operation must be a glob'],
+    // A class that gives no matcher would excuse every disagreement: a `*` glob says so on purpose.
+    ['adapters: [x]\nknown:\n  - {class: U1, why: w}', ':3: not a known-divergences file: known[0] (U1) gives none of operation, reference, adapter, shapes, so it would excuse every disagreement: give at least one (`*` matches anything)'],
+    ['adapters: [x]\nknown:\n  - class: U1\n    why: w\n    shapes: old', ':5: not a known-divergences file: known[0].shapes must be current or older, not "old"'],
   ])('refuses %j, naming the file and the line', (text, message) => {
     const path = fileOf(text)
     expect(() => readKnownDivergences(path)).toThrow(`${path}${message}`)
@@ -52,8 +55,8 @@ describe('matching a disagreement', () => {
   const classes = [
     { class: 'A', why: 'a', operation: 'load', adapter: 'rejects HEADER_*' },
     { class: 'B', why: 'b', reference: 'rejects ?AYLOAD_INVALID' },
-    { class: 'C', why: 'c', shapes: 'older' },
-    { class: 'D', why: 'd' },
+    { class: 'C', why: 'c', shapes: 'older' as const },
+    { class: 'D', why: 'd', adapter: '*' },
   ]
 
   it('takes the first class whose every glob matches, a missing member matching anything', () => {
