@@ -8,9 +8,10 @@ import type { Adapter } from '../adapter.ts'
 import { openAdapter } from '../adapter-runs.ts'
 import { vectorsDir } from '../vector-cases.ts'
 import type { FuzzSummary } from '../../generated/types/index.ts'
-import { fuzz, type Finding, type FuzzProgress, type FuzzReport } from './driver.ts'
+import { fuzz, VALID, type Finding, type FuzzProgress, type FuzzReport } from './driver.ts'
 import { appliesTo, readKnownDivergences, type KnownClass, type KnownDivergences } from './known.ts'
 import { FUZZ_USAGE, parseFuzzOptions, type FuzzCommandOptions } from './options.ts'
+import { OPERATION_PROFILE, PROBED_OPERATIONS } from './probes.ts'
 import { errorMessage, plural } from '../wording.ts'
 
 const BAR_WIDTH = 24
@@ -62,7 +63,7 @@ function printReport(report: FuzzReport, options: FuzzCommandOptions, known: rea
   const classes = report.findings.length === 0 ? 'no disagreement' : `${plural(report.findings.length, 'class', 'classes')} of disagreement, ${fresh} not known`
   console.log(`${runs}, ${report.probes} probes in ${(report.durationMs / 1000).toFixed(1)} s: ${classes}\n`)
   for (const finding of report.findings) console.log(`${findingLines(finding, options.outDir).join('\n')}\n`)
-  const undrawn = Object.entries(report.mutations).filter(([, count]) => count === 0).map(([name]) => name)
+  const undrawn = Object.entries(report.mutations).filter(([name, count]) => count === 0 && name !== VALID).map(([name]) => name)
   if (undrawn.length > 0) console.log(`${plural(undrawn.length, 'mutation operator')} never drawn in these runs (more runs draw them): ${undrawn.join(', ')}\n`)
   const seen = new Set(report.findings.map(finding => finding.known))
   const unseen = (known ?? []).filter(entry => !seen.has(entry.class)).map(entry => entry.class)
@@ -76,6 +77,11 @@ function knownClasses(divergences: KnownDivergences | undefined, path: string | 
   if (appliesTo(divergences, adapter.meta.name)) return divergences.known
   console.error(`warning: ${path} does not apply to ${adapter.meta.name}; nothing is tolerated`)
   return []
+}
+
+/** The probed operations of a profile the adapter claims that it does not provide. */
+function lackedOperations(adapter: Adapter): string[] {
+  return PROBED_OPERATIONS.filter(operation => adapter.meta.profiles.includes(OPERATION_PROFILE[operation]!) && adapter.operations[operation] === undefined)
 }
 
 /** The vector files under `dir`, relative to it. */
@@ -112,6 +118,8 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
     })
     bar.clear()
     console.log(`operations compared: ${report.operations.join(', ') || 'none'}`)
+    const lacking = lackedOperations(adapter)
+    if (lacking.length > 0) console.error(`warning: ${adapter.meta.name} claims the profiles of ${lacking.join(', ')} but does not provide them, so they are not compared`)
     writeFileSync(join(options.outDir, 'fuzz-summary.json'), `${JSON.stringify(summaryOf(report), null, 2)}\n`)
     printReport(report, options, known)
     warnOfEarlierVectors(options.outDir, earlier, report)

@@ -87,7 +87,7 @@ export interface FuzzReport {
 
 const DEFAULT_SHRINK_CHECKS = 400
 /** The runs that no operator broke, in FuzzReport.mutations. */
-const VALID = '(valid)'
+export const VALID = '(valid)'
 
 function sortedByName(counts: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(counts).sort(([one], [other]) => (one < other ? -1 : 1)))

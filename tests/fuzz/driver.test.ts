@@ -251,6 +251,14 @@ describe('dsh-conformance fuzz', () => {
     expect(intoVectors.stderr).toContain('inside vectors/')
   })
 
+  it('warns of the operations of a claimed profile the adapter does not provide: they are not compared', async () => {
+    const surfaceOnly = await fuzzIn(['--adapter-cmd', 'python3 examples/python-adapter/adapter.py', '--runs', '3', '--seed', '1', '--out', tempFolder()])
+    expect(surfaceOnly.stdout).toContain('operations compared: surface ')
+    expect(surfaceOnly.stdout).not.toMatch(/never drawn[^\n]*\(valid\)/)
+    expect(surfaceOnly.stderr).toMatch(/^warning: \S+ claims the profiles of load, .*messages.* but does not provide them, so they are not compared/)
+    expect(surfaceOnly.stderr).not.toMatch(/profiles of [^\n]*\bsurface\b/)
+  })
+
   it('warns of vectors earlier runs left in --out, which run --vectors would replay too', async () => {
     const outDir = tempFolder()
     const earlier = await fuzzIn(['--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--runs', '20', '--seed', '1', '--out', outDir])
