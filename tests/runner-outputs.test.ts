@@ -65,6 +65,10 @@ describe('dsh-conformance run', () => {
     const missing = await runCliHere(['run', ...ONE_CASE, '--write-baseline', join(scratch, 'no/such/folder/b.yaml')])
     expect(missing.stderr).toMatch(/cannot write the baseline of reference to .*no\/such\/folder\/b\.yaml: ENOENT/)
     expect(missing.code).toBe(2)
+    // A report whose folder would go where a file is: the file is named.
+    const blocked = await runCliHere(['run', ...ONE_CASE, '--report', `md=${join(json, 'deeper', 'r.md')}`])
+    expect(blocked.stderr).toContain(`cannot write the md report to ${join(json, 'deeper', 'r.md')}: ${json} is a file, not a folder`)
+    expect(blocked.code).toBe(2)
   })
 
   it('does not let two adapters of one name write one baseline file over the other', async () => {

@@ -1,5 +1,5 @@
 // `--report json=PATH,junit=PATH,md=PATH`: which reports to write, and writing them.
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { RunReport } from '../../generated/types/index.ts'
 import { jsonReport } from './json.ts'
@@ -31,8 +31,18 @@ export interface Written {
   errors: string[]
 }
 
+/** The nearest folder on the way to `path` that exists as a file, if any: what stops its folder being made. */
+function fileInTheWay(path: string): string | undefined {
+  for (let folder = dirname(path); folder !== dirname(folder); folder = dirname(folder)) {
+    if (existsSync(folder)) return statSync(folder).isDirectory() ? undefined : folder
+  }
+  return undefined
+}
+
 /** Writes a file, creating its folder first when it is missing, as every command writing an output does. */
 export function writeOutputFile(path: string, text: string): void {
+  const blocking = fileInTheWay(path)
+  if (blocking !== undefined) throw new Error(`${blocking} is a file, not a folder`)
   mkdirSync(dirname(path), { recursive: true })
   writeFileSync(path, text)
 }
