@@ -4,7 +4,7 @@
 // JSON, not message meanings.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { protocolLine } from './protocol.ts'
-import { plural, shortened } from './wording.ts'
+import { shortened, shortenedAtStart } from './wording.ts'
 
 /** A failure of the implementation under test (not of the runner): recorded as an error, never a pass. */
 export class AdapterFailure extends Error {
@@ -363,12 +363,7 @@ export function stderrHeadline(stderr: string): string | undefined {
   const kept = telling.length > 0 ? telling : lines
   const errorAt = kept.findLastIndex((line) => ERROR_LINE.test(line))
   const end = errorAt === -1 ? kept.length : errorAt + 1
-  const text = kept.slice(Math.max(0, end - 3), end).join(' | ')
-  if (text.length <= HEADLINE_MOST) return JSON.stringify(text)
-  // Never start inside a surrogate pair.
-  let cut = text.length - HEADLINE_MOST
-  if (/[\uDC00-\uDFFF]/.test(text.charAt(cut))) cut += 1
-  return JSON.stringify(`(${plural(cut, 'character')} before) …${text.slice(cut)}`)
+  return JSON.stringify(shortenedAtStart(kept.slice(Math.max(0, end - 3), end).join(' | '), HEADLINE_MOST))
 }
 
 function killAll(): void {

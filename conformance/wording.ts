@@ -37,6 +37,14 @@ export function shortened(message: string, most = MESSAGE_MOST): string {
   return `${message.slice(0, end)}… (${plural(message.length - end, 'more character')})`
 }
 
+/** `text` with its start left out past `most` characters, for a text whose end matters most (where an error is named). */
+export function shortenedAtStart(text: string, most: number): string {
+  if (text.length <= most) return text
+  // Never start inside a surrogate pair.
+  const start = /[\uDC00-\uDFFF]/.test(text.charAt(text.length - most)) ? text.length - most + 1 : text.length - most
+  return `(${plural(start, 'character')} before) …${text.slice(start)}`
+}
+
 /** Where to cut `text` to at most `most` characters without splitting a surrogate pair. */
 function cutPoint(text: string, most: number): number {
   return /[\uD800-\uDBFF]/.test(text.charAt(most - 1)) ? most - 1 : most

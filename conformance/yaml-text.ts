@@ -60,20 +60,25 @@ export interface YamlText {
   lineAt: LineAt
 }
 
+/** The Error for text that is not YAML: `source[:line]: not YAML: what`. */
+function notYaml(source: string, what: string, line?: number): Error {
+  return new Error(`${line === undefined ? source : `${source}:${line}`}: not YAML: ${what}`)
+}
+
 /**
  * The first alias whose anchor is not set before it, as a refusal with its line: the parser names
  * only the anchor. It is what is left when an entry that held the anchor was deleted. One walk in
  * document order, which is the order anchors must come in.
  */
-function unresolvedAliasText(document: Document, lineCounter: LineCounter, source: string): string | undefined {
+function unresolvedAlias(document: Document, lineCounter: LineCounter, source: string): Error | undefined {
   const anchors = new Set<string>()
-  let found: string | undefined
+  let found: Error | undefined
   visit(document, (_, node) => {
     if (isAlias(node)) {
       if (anchors.has(node.source)) return undefined
       const line = node.range === undefined || node.range === null ? undefined : lineCounter.linePos(node.range[0]).line
-      found = `${line === undefined ? source : `${source}:${line}`}: not YAML: the alias *${node.source} refers to no anchor &${node.source} before it `
-        + `(the entry that held \`&${node.source} …\` may have been deleted: give the first entry that refers to it the anchor and the text, \`&${node.source} …\`)`
+      found = notYaml(source, `the alias *${node.source} refers to no anchor &${node.source} before it `
+        + `(the entry that held \`&${node.source} …\` may have been deleted: give the first entry that refers to it the anchor and the text, \`&${node.source} …\`)`, line)
       return visit.BREAK
     }
     if (isNode(node) && node.anchor !== undefined) anchors.add(node.anchor)
@@ -90,13 +95,13 @@ export function parseYamlText(text: string, source: string, options?: ToJSOption
     document = parseDocument(text, { lineCounter })
     if (document.errors.length > 0) throw document.errors[0]
   } catch (error) {
-    throw new Error(`${source}: not YAML: ${errorMessage(error)}`)
+    throw notYaml(source, errorMessage(error))
   }
-  const unresolved = unresolvedAliasText(document, lineCounter, source)
-  if (unresolved !== undefined) throw new Error(unresolved)
+  const unresolved = unresolvedAlias(document, lineCounter, source)
+  if (unresolved !== undefined) throw unresolved
   try {
     return { value: document.toJS(options), lineAt: lineLocator(document, lineCounter) }
   } catch (error) {
-    throw new Error(`${source}: not YAML: ${errorMessage(error)}`)
+    throw notYaml(source, errorMessage(error))
   }
 }

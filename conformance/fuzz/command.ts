@@ -8,10 +8,9 @@ import type { Adapter } from '../adapter.ts'
 import { openAdapter } from '../adapter-runs.ts'
 import { vectorsDir } from '../vector-cases.ts'
 import type { FuzzSummary } from '../../generated/types/index.ts'
-import { fuzz, VALID, type Finding, type FuzzProgress, type FuzzReport } from './driver.ts'
+import { fuzz, lackedOperations, VALID, type Finding, type FuzzProgress, type FuzzReport } from './driver.ts'
 import { appliesTo, readKnownDivergences, type KnownClass, type KnownDivergences } from './known.ts'
 import { FUZZ_USAGE, parseFuzzOptions, type FuzzCommandOptions } from './options.ts'
-import { OPERATION_PROFILE, PROBED_OPERATIONS } from './probes.ts'
 import { errorMessage, plural } from '../wording.ts'
 
 const BAR_WIDTH = 24
@@ -77,11 +76,6 @@ function knownClasses(divergences: KnownDivergences | undefined, path: string | 
   if (appliesTo(divergences, adapter.meta.name)) return divergences.known
   console.error(`warning: ${path} does not apply to ${adapter.meta.name}; nothing is tolerated`)
   return []
-}
-
-/** The probed operations of a profile the adapter claims that it does not provide. */
-function lackedOperations(adapter: Adapter): string[] {
-  return PROBED_OPERATIONS.filter(operation => adapter.meta.profiles.includes(OPERATION_PROFILE[operation]!) && adapter.operations[operation] === undefined)
 }
 
 /** The vector files under `dir`, relative to it. */

@@ -103,6 +103,11 @@ export function comparedOperations(adapter: Adapter): OperationName[] {
     && adapter.meta.profiles.includes(OPERATION_PROFILE[operation]!))
 }
 
+/** The probed operations of a profile the adapter claims that it does not provide: they are not compared. */
+export function lackedOperations(adapter: Adapter): OperationName[] {
+  return PROBED_OPERATIONS.filter(operation => adapter.meta.profiles.includes(OPERATION_PROFILE[operation]!) && adapter.operations[operation] === undefined)
+}
+
 /**
  * A log in older shapes, in current shapes: as the reference upgrades it (PROC-5) when load accepts it,
  * else its events before the rewrite (which may hold a fault the rewrite hid).

@@ -31,7 +31,7 @@ export interface Written {
   errors: string[]
 }
 
-/** The nearest folder on the way to `path` that exists as a file, if any: what stops its folder being made. */
+/** The nearest folder on the way to `path` that exists as a file, if any: what stopped its folder being made. */
 function fileInTheWay(path: string): string | undefined {
   for (let folder = dirname(path); folder !== dirname(folder); folder = dirname(folder)) {
     if (existsSync(folder)) return statSync(folder).isDirectory() ? undefined : folder
@@ -41,9 +41,13 @@ function fileInTheWay(path: string): string | undefined {
 
 /** Writes a file, creating its folder first when it is missing, as every command writing an output does. */
 export function writeOutputFile(path: string, text: string): void {
-  const blocking = fileInTheWay(path)
-  if (blocking !== undefined) throw new Error(`${blocking} is a file, not a folder`)
-  mkdirSync(dirname(path), { recursive: true })
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+  } catch (error) {
+    // The system says EEXIST or ENOTDIR; the file in the way is what to name.
+    const blocking = fileInTheWay(path)
+    throw blocking === undefined ? error : new Error(`${blocking} is a file, not a folder`)
+  }
   writeFileSync(path, text)
 }
 
