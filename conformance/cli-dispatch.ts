@@ -4,7 +4,8 @@
 // (`serve`), checks and audits stored logs (`check`, `audit`) and fuzzes an implementation against the
 // reference (`fuzz`). It prints and returns the exit status; what the process does around it
 // (cli.ts) is kept apart, so that tests run the commands in their own process.
-import { parseOptions, USAGE, type Command, type CommandOptions } from './cli-options.ts'
+import { parseOptions, type Command, type CommandOptions } from './cli-options.ts'
+import { commandUsage, USAGE } from './cli-usage.ts'
 import { describeFilters, listLines } from './filters.ts'
 import { matrixCommand } from './matrix-command.ts'
 import { runCommand } from './run-command.ts'
@@ -55,12 +56,12 @@ export async function runCliCommand(args: readonly string[]): Promise<number> {
     return help ? 0 : 2
   }
   if (rest.includes('--help')) {
-    console.log(USAGE)
+    console.log(commandUsage(command))
     return 0
   }
   const options = parseOptions(command, rest)
   if ('error' in options) {
-    console.error(`${options.error}\n${SEE_HELP}`)
+    console.error(`${options.error}\ndsh-conformance ${command} --help lists its options`)
     return 2
   }
   return withVectors(() => vectorCommand(command, options))

@@ -1,68 +1,9 @@
-// The command line of dsh-conformance: its help text and the options of each command, as plain data.
+// The options of dsh-conformance's run, list and matrix, as plain data (their help text: cli-usage.ts).
 import { timeoutProblem } from './adapter-process.ts'
-import { ADAPTER_NAMES } from './adapters/registry.ts'
 import { addFilterValues, FILTER_OPTIONS, noFilters, type CaseFilters } from './filters.ts'
 import { addReportTargets, type ReportTargets } from './reports/write.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { likelyMeant } from './wording.ts'
-
-export const USAGE = `usage: dsh-conformance <command> [options]
-
-commands:
-  run [options]             run the selected vectors against each adapter (default: --adapter reference)
-                            and print a summary per adapter; exit 1 on any error, on a fail no baseline
-                            lists, or on a NEW PASS under --strict-baseline; 2 on a usage error, no
-                            matching case, vectors that cannot be loaded, or a baseline or report
-                            that cannot be read or written
-  list [filters]            list the selected vectors: id, profile, requirements, title
-  matrix [options]          run the adapters and render requirement × implementation (passed/cases per
-                            cell, skips shown apart) as Markdown on stdout, or into --md / --html files;
-                            exit 0 whatever the cells say, 1 when an adapter cannot start, 2 on a usage
-                            error, no matching case, vectors that cannot be loaded, or a file that
-                            cannot be written
-  serve                     the reference interpreter as a subprocess adapter on stdin/stdout
-                            (spec/adapter-protocol.md)
-  check PATH... [options]   check stored session logs (files or folders), streaming
-                            (dsh-conformance check --help for its options)
-  audit LOG [options]       the seven acceptance rows of one stored log, with evidence
-                            (dsh-conformance audit --help for its options)
-  fuzz --adapter NAME --out DIR [options]
-                            differential fuzzing against the reference; each disagreement is shrunk
-                            and written as a vector for review (dsh-conformance fuzz --help)
-
-adapters (run, matrix; they run in the order given):
-  --adapter NAME            an in-process adapter: ${ADAPTER_NAMES.join(', ')}
-  --adapter-cmd COMMAND     any program that speaks spec/adapter-protocol.md, run through the shell
-  --adapter-module PATH     an in-process adapter of your own: a JavaScript or TypeScript module whose
-                            export named adapter (or else its default export) is an Adapter {meta,
-                            operations}
-  --timeout MS              how long to wait for each reply of an --adapter-cmd, and for each operation
-                            of an in-process adapter (default ${DEFAULT_TIMEOUT_MS})
-
-vectors (run, list, matrix):
-  --vectors DIR             the vector files under DIR instead of the suite's: counterexamples that
-                            dsh-conformance fuzz wrote, or cases of your own in the suite's format
-                            (vectors/README.md); the suite hash is then that of those files
-
-filters (run, list, matrix; repeat an option or separate values with commas; all filters must match):
-  --chapter CHAPTER         a chapter: 05-surface, or its number 05
-  --requirement ID          a requirement ID (SURF-5) or a whole prefix (SURF)
-  --profile PROFILE         reader, writer, relations, repair, compaction, fork or jsonl
-  --case GLOB               case ids matching a glob ('surf-order-*'; * any run, ? one character)
-
-run only:
-  --baseline FILE           known failures of one adapter (YAML or JSON: adapter, suiteHash, failures
-                            [{id, reason}]); applies to the adapter it names (a lone baseline of a
-                            lone adapter applies to it whatever it names, with a note). May be repeated
-  --strict-baseline         a listed case that now passes (NEW PASS) fails the run too
-  --write-baseline FILE     write each adapter's current failures to FILE, keeping the reasons of the
-                            cases a previous baseline explains; with several adapters FILE must hold
-                            {adapter}, replaced by each adapter's name
-  --report FORMAT=PATH,…    write reports: json=PATH (schemas/run-report.schema.json), junit=PATH,
-                            md=PATH (for CI job summaries)
-
-matrix only:
-  --md FILE, --html FILE    write the matrix as Markdown, or as a self-contained HTML page`
 
 export type AdapterSource = { kind: 'name'; name: string } | { kind: 'command'; command: string } | { kind: 'module'; path: string }
 
@@ -84,7 +25,8 @@ export interface CommandOptions {
 
 const ADAPTER_OPTIONS = ['--adapter', '--adapter-cmd', '--adapter-module', '--timeout']
 const FILTERS = Object.keys(FILTER_OPTIONS)
-const ALLOWED: Record<Command, string[]> = {
+/** The options each command accepts. */
+export const ALLOWED: Record<Command, string[]> = {
   run: [...ADAPTER_OPTIONS, ...FILTERS, '--vectors', '--baseline', '--strict-baseline', '--write-baseline', '--report'],
   list: [...FILTERS, '--vectors'],
   matrix: [...ADAPTER_OPTIONS, ...FILTERS, '--vectors', '--md', '--html'],

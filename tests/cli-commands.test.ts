@@ -42,13 +42,15 @@ describe('commands and help', () => {
     const errors: [args: string[], stderr: string][] = [
       [['frobnicate'], 'unknown command frobnicate\n'],
       [['chek', 'log.jsonl'], 'unknown command chek; did you mean check?\n'],
-      [['run', '--chapters', '05'], 'unknown option --chapters for run; did you mean --chapter?\n'],
     ]
     for (const [args, stderr] of errors) {
       expect(await runCliHere(args), args.join(' ')).toEqual({ code: 2, stdout: '', stderr: `${stderr}dsh-conformance --help lists the commands and their options\n` })
     }
-    // The commands with usages of their own point to them.
+    // Every command points to its own usage.
     const ownUsage: [args: string[], stderr: string][] = [
+      [['run', '--chapters', '05'], 'unknown option --chapters for run; did you mean --chapter?\ndsh-conformance run --help lists its options\n'],
+      [['list', '--md', 'x.md'], 'unknown option --md for list\ndsh-conformance list --help lists its options\n'],
+      [['matrix', '--baseline', 'b.yaml'], 'unknown option --baseline for matrix\ndsh-conformance matrix --help lists its options\n'],
       [['check', '--frob', 'log.jsonl'], 'unknown option --frob\ndsh-conformance check --help lists its options\n'],
       [['check', '--formt', 'json', 'log.jsonl'], 'unknown option --formt; did you mean --format?\ndsh-conformance check --help lists its options\n'],
       [['audit', 'log.jsonl', '--tokeniser', 'x'], 'unknown option --tokeniser; did you mean --tokenizer?\ndsh-conformance audit --help lists its options\n'],
@@ -62,7 +64,9 @@ describe('commands and help', () => {
   it('prints each command\'s usage for --help, and takes -h as --help everywhere', async () => {
     const usages: [args: string[], usage: string][] = [
       [['-h'], 'usage: dsh-conformance <command> [options]'],
-      [['run', '--help'], 'usage: dsh-conformance <command> [options]'],
+      [['run', '--help'], 'usage: dsh-conformance run [options]'],
+      [['list', '-h'], 'usage: dsh-conformance list [options]'],
+      [['matrix', '--help'], 'usage: dsh-conformance matrix [options]'],
       [['check', '-h'], 'usage: dsh-conformance check'],
       [['audit', '-h'], 'usage: dsh-conformance audit'],
       [['fuzz', '-h'], 'usage: dsh-conformance fuzz'],
