@@ -509,6 +509,20 @@ describe('claims the run did not back', () => {
     expect(report.runs[0]?.warnings).toEqual([warning])
     expect(validate(report), errorsOf(validate)).toBe(true)
     expect(markdownReport(report)).toContain(`Warning: ${warning}`)
+    const [first] = descendants(parseXml(junitReport(report)), 'testsuite')
+    expect(first?.children.find((child) => child.name === 'system-out')?.text).toBe(`warning: ${warning}`)
+  })
+
+  it('fail a run that tested nothing in every report, JUnit with a failing test of its own', () => {
+    const run = plainRun()
+    run.outcomes = run.outcomes.map((outcome) => ({ id: outcome.id, status: 'skip', reason: 'profile "reader" not declared by the adapter' }))
+    const report = runReport(record([run]))
+    expect(report.runs[0]).toMatchObject({ passed: false, warnings: ['every selected case was skipped, so this run tested nothing: it fails'] })
+    const xml = parseXml(junitReport(report))
+    expect(countsOf(xml)).toEqual([run.outcomes.length + 1, 1, 0, run.outcomes.length])
+    const suite = descendants(xml, 'testsuite').find((element) => element.attributes['name'] === 'fake-impl run')
+    expect(suite === undefined ? [] : countsOf(suite)).toEqual([1, 1, 0, 0])
+    expect(casesOf(junitReport(report)).get('fake-impl run no case ran')).toBe('failure:tested-nothing')
   })
 })
 

@@ -1,7 +1,8 @@
 // The JUnit XML report, for any CI: one <testsuite> per adapter and chapter, one <testcase> per case.
 // A fail is a <failure>, an error an <error>, a skip a <skipped/>; a fail the baseline lists is a
 // <skipped/> that says so (as pytest writes an expected failure), never a pass. A NEW PASS is a
-// <failure> under --strict-baseline and a pass with a note otherwise.
+// <failure> under --strict-baseline and a pass with a note otherwise. What fails an adapter's run as a
+// whole (it could not start, broke the protocol at stop, or tested nothing) is a suite of one test.
 import type { RunReport, RunReportAdapterRun, RunReportCase } from '../../generated/types/index.ts'
 import { distinctRunNames } from '../results.ts'
 import { suiteTitle } from '../suite-identity.ts'
@@ -103,30 +104,45 @@ function testsuite(report: RunReport, run: RunReportAdapterRun, runName: string,
 }
 
 /**
- * What went wrong with the adapter itself, as one suite with one erroring test, so CI shows why: it
- * could not start, or it broke the protocol after its last reply.
+ * A failure of the adapter's run as a whole, as one suite with one test, so CI shows why: the adapter
+ * could not start, it broke the protocol after its last reply (errors), or it tested nothing (a
+ * failure: every selected case was skipped).
  */
-function adapterFailure(report: RunReport, run: RunReportAdapterRun, suiteName: string, phase: 'start' | 'stop', message: string): SuiteXml {
-  const counts = { tests: 1, failures: 0, errors: 1, skipped: 0, time: 0 }
+function runFailure(report: RunReport, run: RunReportAdapterRun, suiteName: string, kind: 'start' | 'stop' | 'tested-nothing', message: string): SuiteXml {
+  const element = kind === 'tested-nothing' ? 'failure' : 'error'
+  const counts = { tests: 1, failures: element === 'failure' ? 1 : 0, errors: element === 'error' ? 1 : 0, skipped: 0, time: 0 }
   // The body also holds what the adapter last wrote to stderr, where a crash's cause is.
   const body = run.stderrTail === undefined ? message : `${message}\n--- the last lines of the adapter's stderr ---\n${run.stderrTail}`
-  const error = `      <error${attributes({ type: phase, message: firstLine(message) })}>${xmlText(body)}</error>`
+  const name = kind === 'tested-nothing' ? 'no case ran' : `adapter ${kind}`
   const xml = [
     `  <testsuite${attributes({ name: suiteName, ...counts, time: seconds(0), timestamp: report.startedAt.replace(/\.\d+Z$/, '') })}>`,
     properties(report, run),
-    `    <testcase${attributes({ classname: suiteName, name: `adapter ${phase}`, time: seconds(0) })}>`,
-    error,
+    `    <testcase${attributes({ classname: suiteName, name, time: seconds(0) })}>`,
+    `      <${element}${attributes({ type: kind, message: firstLine(message) })}>${xmlText(body)}</${element}>`,
     '    </testcase>',
     '  </testsuite>',
   ].join('\n')
   return { counts, xml }
 }
 
+/** The claims the run did not back (results.ts), as the first suite's output, where a CI page shows them. */
+function withWarnings(suites: SuiteXml[], warnings: readonly string[] | undefined): SuiteXml[] {
+  if (warnings === undefined || warnings.length === 0 || suites.length === 0) return suites
+  const [first, ...rest] = suites
+  const output = `    <system-out>${xmlText(warnings.map((warning) => `warning: ${warning}`).join('\n'))}</system-out>\n  </testsuite>`
+  return [{ ...first!, xml: first!.xml.replace(/ {2}<\/testsuite>$/, output) }, ...rest]
+}
+
 function suitesOf(report: RunReport, run: RunReportAdapterRun, runName: string): SuiteXml[] {
-  if (run.adapter === null) return [adapterFailure(report, run, run.label, 'start', run.startError ?? '')]
+  if (run.adapter === null) return [runFailure(report, run, run.label, 'start', run.startError ?? '')]
   const chapters = [...new Set(run.cases.map((entry) => entry.chapter))].sort()
   const suites = chapters.map((chapter) => testsuite(report, run, runName, chapter, run.cases.filter((entry) => entry.chapter === chapter)))
-  return run.stopError === undefined ? suites : [...suites, adapterFailure(report, run, `${runName} stop`, 'stop', run.stopError)]
+  const testedNothing = run.cases.length > 0 && run.cases.every((entry) => entry.status === 'skip')
+  const failures = [
+    ...(testedNothing ? [runFailure(report, run, `${runName} run`, 'tested-nothing', 'every selected case was skipped, so this run tested nothing: it fails')] : []),
+    ...(run.stopError === undefined ? [] : [runFailure(report, run, `${runName} stop`, 'stop', run.stopError)]),
+  ]
+  return withWarnings([...suites, ...failures], run.warnings)
 }
 
 export function junitReport(report: RunReport): string {
