@@ -343,8 +343,9 @@ export function preview(text: string): string {
 }
 
 // A line of a stack trace: JavaScript's `at f (file:1:2)`, `at file:1:2` or `at f (<anonymous>)`,
-// Python's `File "x.py", line 3, in f`, and the version line Node prints after an uncaught error.
-const STACK_LINE = /^(at .*(:\d+(:\d+)?\)?|\((<anonymous>|native)\))$|File ".*", line \d+|Node\.js v\d)/
+// Python's `File "x.py", line 3, in f` and the `Traceback (most recent call last):` above them, and
+// the version line Node prints after an uncaught error.
+const STACK_LINE = /^(at .*(:\d+(:\d+)?\)?|\((<anonymous>|native)\))$|File ".*", line \d+|Traceback \(most recent call last\):$|Node\.js v\d)/
 // A line that names an error: `Error: …`, `TypeError: …`, Python's `ValueError: …`, Java's
 // `java.lang.IllegalStateException: …`, Go's `panic: …`.
 const ERROR_LINE = /^([\w$.]*(Error|Exception)\b|panic:|fatal error:)/

@@ -276,7 +276,7 @@ function judgeRejection(result: OperationResult, reject: ExpectedRejection): Ver
   if (result.ok) return { pass: false, reason: `expected rejection ${reject.code}, got acceptance: ${show(result.value)}`, diff: { path: '$', expected, actual: `acceptance ${show(result.value)}` } }
   const { error } = result
   const diff = { path: '$.error', expected, actual: `rejection ${rejectionText(error)}` }
-  if (error.code !== reject.code) return { pass: false, reason: `expected code ${reject.code}, got ${error.code}: ${error.message ?? ''}`, diff: { ...diff, path: '$.error.code' } }
+  if (error.code !== reject.code) return { pass: false, reason: `expected code ${reject.code}, got ${error.code}${error.message === undefined || error.message === '' ? '' : `: ${error.message}`}`, diff: { ...diff, path: '$.error.code' } }
   for (const name of ['seq', 'line'] as const) {
     const mismatch = placeMismatch(reject.code, name, reject[name], error[name])
     if (mismatch !== undefined) return { pass: false, reason: mismatch, diff: { ...diff, path: `$.error.${name}` } }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AdapterMeta } from './adapter.ts'
 import { baselineFailsRun, type BaselineVerdict } from './baseline.ts'
-import { NOT_PROVIDED, type CaseOutcome, type CaseStatus } from './run-case.ts'
+import { NOT_PROVIDED, PROVIDED_UNCLAIMED, type CaseOutcome, type CaseStatus } from './run-case.ts'
 import { parseChapterPrefixes } from './spec-catalog.ts'
 import { projectRoot, type VectorCase } from './vector-cases.ts'
 import { plural } from './wording.ts'
@@ -94,23 +94,35 @@ export function runFails(run: AdapterRun, strictBaseline: boolean): boolean {
   return failedCount(countOutcomes(run.outcomes)) > 0
 }
 
+type SkipsByProfile = Map<string, { skipped: number; operations: Set<string> }>
+
+/** The skips whose reason holds `marker`, per profile, with the operations the reason lists after it. */
+function skipsMarked(run: AdapterRun, cases: readonly VectorCase[], marker: string): SkipsByProfile {
+  const profileOf = new Map(cases.map((vector) => [vector.id, vector.profile]))
+  const byProfile: SkipsByProfile = new Map()
+  for (const outcome of run.outcomes) {
+    const at = outcome.status === 'skip' ? outcome.reason?.indexOf(marker) ?? -1 : -1
+    if (at === -1) continue
+    const profile = profileOf.get(outcome.id) ?? '?'
+    const entry = byProfile.get(profile) ?? { skipped: 0, operations: new Set<string>() }
+    entry.skipped += 1
+    for (const operation of outcome.reason!.slice(at + marker.length).split(', ')) entry.operations.add(operation)
+    byProfile.set(profile, entry)
+  }
+  return byProfile
+}
+
 /**
  * Warnings about claims the run did not back: a claimed profile whose cases were skipped because the
- * adapter lacks some of its operations, and a run in which every case was skipped.
+ * adapter lacks some of its operations, a profile not claimed whose cases the adapter's operations
+ * could have run, and a run in which every case was skipped.
  */
 export function claimWarnings(run: AdapterRun, cases: readonly VectorCase[]): string[] {
-  const profileOf = new Map(cases.map((vector) => [vector.id, vector.profile]))
-  const lacking = new Map<string, { skipped: number; operations: Set<string> }>()
-  for (const outcome of run.outcomes) {
-    if (outcome.status !== 'skip' || !outcome.reason?.startsWith(NOT_PROVIDED)) continue
-    const profile = profileOf.get(outcome.id) ?? '?'
-    const entry = lacking.get(profile) ?? { skipped: 0, operations: new Set<string>() }
-    entry.skipped += 1
-    for (const operation of outcome.reason.slice(NOT_PROVIDED.length).split(', ')) entry.operations.add(operation)
-    lacking.set(profile, entry)
-  }
-  const warnings = [...lacking].map(([profile, { skipped, operations }]) =>
+  const lacking = [...skipsMarked(run, cases, NOT_PROVIDED)].map(([profile, { skipped, operations }]) =>
     `profile ${profile} is claimed, but ${plural(skipped, 'of its cases was', 'of its cases were')} skipped for operations the adapter does not provide: ${[...operations].join(', ')}`)
+  const unclaimed = [...skipsMarked(run, cases, PROVIDED_UNCLAIMED)].map(([profile, { skipped, operations }]) =>
+    `profile ${profile} is not claimed, so ${plural(skipped, 'of its cases was', 'of its cases were')} skipped, though the adapter provides their operations (${[...operations].join(', ')}): claim the profile to run them`)
+  const warnings = [...lacking, ...unclaimed]
   if (testedNothing(run)) warnings.push('every selected case was skipped, so this run tested nothing: it fails')
   return warnings
 }

@@ -25,12 +25,18 @@ export interface CaseOutcome {
 
 /** How a skip for missing operations starts; the operations follow, comma-separated. */
 export const NOT_PROVIDED = 'operation(s) not provided: '
+/** How a skip for an unclaimed profile ends when the adapter provides every operation of the case; they follow. */
+export const PROVIDED_UNCLAIMED = ', though the adapter provides the operations of this case: '
 
 /** Why the adapter cannot run this case, or undefined when it declares everything the case needs. */
 export function missingCapability(adapter: Adapter, vector: VectorCase): string | undefined {
-  if (!adapter.meta.profiles.includes(vector.profile)) return `profile "${vector.profile}" not declared`
-  const missing = vector.steps.map((step) => step.operation).filter((operation) => !adapter.operations[operation])
-  return missing.length > 0 ? `${NOT_PROVIDED}${[...new Set(missing)].join(', ')}` : undefined
+  const operations = [...new Set(vector.steps.map((step) => step.operation))]
+  const missing = operations.filter((operation) => !adapter.operations[operation])
+  if (!adapter.meta.profiles.includes(vector.profile)) {
+    // An operation provided without its profile is most likely a profile forgotten in the claims.
+    return `profile "${vector.profile}" not declared${missing.length === 0 ? `${PROVIDED_UNCLAIMED}${operations.join(', ')}` : ''}`
+  }
+  return missing.length > 0 ? `${NOT_PROVIDED}${missing.join(', ')}` : undefined
 }
 
 /** Expected values may hold tagged values too (a -0 in a decoded record, say): compare real values. */

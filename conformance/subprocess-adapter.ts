@@ -4,7 +4,7 @@
 // next step runs in a fresh process. What goes wrong after the last reply, close() reports.
 import type { ProtocolAccepted, ProtocolRejected, ProtocolStarted } from '../generated/types/index.ts'
 import type { Adapter, AdapterResult, Operation, StepContext } from './adapter.ts'
-import { AdapterFailure, AdapterProcess, AdapterStartFailure, preview, TextTail, timeoutProblem } from './adapter-process.ts'
+import { AdapterFailure, AdapterProcess, AdapterStartFailure, preview, settledWithin, TextTail, timeoutProblem } from './adapter-process.ts'
 import { firstDifference } from './expectations.ts'
 import { PROTOCOL_VERSION, protocolViolation, runMessage, startMessage, stopMessage } from './protocol.ts'
 import { decodeTagged } from './tagged-values.ts'
@@ -29,6 +29,8 @@ const DEFAULT_STOP_GRACE_MS = 2000
 const STDERR_LIMIT = 64 * 1024
 /** After this many restarts in a row that fail, every further step fails at once. */
 const MAX_FAILED_RESTARTS = 3
+/** How long close() watches a process that answered its last step for an end of its own, before stop. */
+const IDLE_END_WATCH_MS = 100
 
 type ReplyKind = 'started' | 'result'
 
@@ -78,6 +80,25 @@ function resultOf(reply: Record<string, unknown>): AdapterResult {
   }
 }
 
+/** Where a restarted adapter's start reply departs from the first: the member, as it was and as it is. */
+function startDifference(first: ProtocolStarted, again: ProtocolStarted): string | undefined {
+  const members = new Set([...Object.keys(first), ...Object.keys(again)])
+  for (const member of members) {
+    const [was, is] = [(first as unknown as Record<string, unknown>)[member], (again as unknown as Record<string, unknown>)[member]]
+    if (firstDifference(was, is) !== undefined) return `${member} was ${preview(JSON.stringify(was) ?? 'absent')}, is ${preview(JSON.stringify(is) ?? 'absent')}`
+  }
+  return undefined
+}
+
+/**
+ * A failure while a request awaited its reply, naming the request. A timeout names it already; the
+ * other kinds learn of it here.
+ */
+function atRequest(error: unknown, what: string): unknown {
+  if (!(error instanceof AdapterFailure) || error.message.startsWith('timeout:')) return error
+  return new AdapterFailure(`${error.message}; at ${what}`)
+}
+
 /** Spawns the command and runs the start handshake; the process is killed when that fails. */
 async function launch(command: string, cwd: string | undefined, timeoutMs: number, stderr: TextTail): Promise<{ child: AdapterProcess; started: ProtocolStarted }> {
   const child = new AdapterProcess(command, { cwd, stderr })
@@ -109,6 +130,8 @@ export async function startSubprocessAdapter(command: string, options: Subproces
   })
   const declared = first.started
   let current: AdapterProcess | undefined = first.child
+  /** The last reply of the current process, which a failure while it is idle comes after. */
+  let lastReply = 'its start reply'
   let failedRestarts = 0
   let nextSeq = 0
   let closed = false
@@ -117,17 +140,18 @@ export async function startSubprocessAdapter(command: string, options: Subproces
 
   async function restart(): Promise<AdapterProcess> {
     if (failedRestarts >= MAX_FAILED_RESTARTS) {
-      throw new AdapterFailure(`crash: the adapter is not restarted any more, its last ${MAX_FAILED_RESTARTS} restarts failed`)
+      throw new AdapterFailure(`crash: not sent, since the adapter's last ${MAX_FAILED_RESTARTS} restarts failed and it is not restarted any more`)
     }
     stderr.append('\n[dsh-conformance: restarting the adapter]\n')
     try {
       const { child, started } = await launch(command, options.cwd, startTimeoutMs, stderr)
-      const changed = firstDifference(declared, started)
+      const changed = startDifference(declared, started)
       if (changed !== undefined) {
         child.fail('declared something else')
-        throw new AdapterFailure(`invalid reply: the restarted adapter's start reply differs from the first one at ${changed}`)
+        throw new AdapterFailure(`invalid reply: the restarted adapter's start reply differs from the first one: ${changed}`)
       }
       failedRestarts = 0
+      lastReply = 'its start reply'
       return child
     } catch (error) {
       failedRestarts += 1
@@ -142,7 +166,7 @@ export async function startSubprocessAdapter(command: string, options: Subproces
     if (idleFailure !== undefined) {
       // It failed or ended between two steps; nobody has reported that yet, so this step does.
       current = undefined
-      throw new AdapterFailure(`${idleFailure} (while idle, before this step was sent)`)
+      throw new AdapterFailure(`${idleFailure} (while idle after ${lastReply}, before this step was sent)`)
     }
     current ??= await restart()
     if (closed) {
@@ -176,12 +200,13 @@ export async function startSubprocessAdapter(command: string, options: Subproces
     let reply: Record<string, unknown>
     try {
       reply = parseReply(await child.request(message, timeoutMs, what), 'result')
-      if (reply['seq'] !== message.seq) throw new AdapterFailure(`invalid reply: seq ${String(reply['seq'])} answers ${what}`)
+      if (reply['seq'] !== message.seq) throw new AdapterFailure(`invalid reply: its seq is ${String(reply['seq'])}`)
+      lastReply = `its reply to ${what}`
       if ('result' in reply) return resultOf(reply)
     } catch (error) {
       child.fail(errorMessage(error))
       current = undefined
-      throw error
+      throw atRequest(error, what)
     }
     // The adapter is alive and says the implementation failed: the step is an error, the process stays.
     const failure = reply['error'] as { message: string; traceback?: string }
@@ -216,8 +241,10 @@ export async function startSubprocessAdapter(command: string, options: Subproces
         child.fail(`the adapter was closed while ${stepInFlight} was in flight`)
         return
       }
+      // A process that ends on its own after its last reply breaks the protocol too; watch for it a moment.
+      await settledWithin(child.exited, IDLE_END_WATCH_MS, 'still running').catch(() => undefined)
       const idleFailure = child.unusable()
-      if (idleFailure !== undefined) throw new AdapterFailure(`${idleFailure} (while idle, after the last step)`)
+      if (idleFailure !== undefined) throw new AdapterFailure(`${idleFailure} (while idle after ${lastReply}, before stop)`)
       const violation = await child.stop(stopMessage(), stopGraceMs)
       if (violation !== undefined) throw new AdapterFailure(violation)
     },

@@ -75,6 +75,13 @@ describe('claims a run did not back', () => {
     expect(verdictOf({ ...plainRun(), outcomes }, false)).toBe('passed')
   })
 
+  it('warns about a profile not claimed whose cases the adapter\'s operations could have run', () => {
+    const provided = (id: string, operations: string) => skipped(id, `profile "compaction" not declared, though the adapter provides the operations of this case: ${operations}`)
+    const outcomes = [{ id: 'surf-a', status: 'pass' as const }, provided('comp-a', 'surface, relations')]
+    const summary = adapterSummary({ ...plainRun(), outcomes }, CASES)
+    expect(summary).toContain('warning: profile compaction is not claimed, so 1 of its cases was skipped, though the adapter provides their operations (surface, relations): claim the profile to run them')
+  })
+
   it('fails a run in which every case was skipped: it tested nothing', () => {
     const outcomes = CASES.map((vector) => skipped(vector.id, `profile "${vector.profile}" not declared`))
     const run = { ...plainRun(), outcomes }

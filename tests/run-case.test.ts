@@ -250,6 +250,13 @@ describe('a rejection that is no plain object', () => {
     const fromError = adapterAnswering({ odd: () => ({ ok: false, error: Object.assign(new Error('start 5 sits after end 7'), { code: 'SURFACE_REJECTED_ELSEWHERE' }) }) })
     expect(await runCase(fromError, rejecting({ seq: null }))).toMatchObject({ status: 'fail', reason: 'step 0 (surface): expected code SURFACE_REPLACE_REVERSED, got SURFACE_REJECTED_ELSEWHERE: start 5 sits after end 7' })
   })
+
+  it('with another code and no message, says so without an empty quote', async () => {
+    for (const error of [{ code: 'NOT_A_REAL_CODE' }, { code: 'NOT_A_REAL_CODE', message: '' }]) {
+      const adapter = adapterAnswering({ odd: () => ({ ok: false, error }) })
+      expect(await runCase(adapter, rejecting({ seq: null }))).toMatchObject({ status: 'fail', reason: 'step 0 (surface): expected code SURFACE_REPLACE_REVERSED, got NOT_A_REAL_CODE' })
+    }
+  })
 })
 
 describe('an operation that throws', () => {
@@ -272,9 +279,12 @@ describe('a case the adapter cannot run', () => {
     expect(outcome).toEqual({ id: 'lacking', status: 'skip', reason: 'operation(s) not provided: messages, relations' })
   })
 
-  it('is skipped when the adapter does not declare the case\'s profile', async () => {
-    const outcome = await runCase(adapterAnswering({}), { ...surfaceCase('writer'), profile: 'writer' })
-    expect(outcome).toEqual({ id: 'writer', status: 'skip', reason: 'profile "writer" not declared' })
+  it('is skipped when the adapter does not declare the case\'s profile, saying so when it provides the case\'s operations', async () => {
+    const provided = await runCase(adapterAnswering({}), { ...surfaceCase('writer'), profile: 'writer' })
+    expect(provided).toEqual({ id: 'writer', status: 'skip', reason: 'profile "writer" not declared, though the adapter provides the operations of this case: surface' })
+    const steps = (['surface', 'messages'] as const).map((operation) => ({ operation, input: { events: [] }, expect: { accept: true as const } }))
+    const lacking = await runCase(adapterAnswering({}), { ...surfaceCase('writer'), profile: 'writer', steps })
+    expect(lacking).toEqual({ id: 'writer', status: 'skip', reason: 'profile "writer" not declared' })
   })
 })
 

@@ -3,6 +3,9 @@
 // check, an exit while idle, a line or an exit status after the last reply are each reported with a
 // reason of their kind (spec/adapter-protocol.md, Failures), never passed over or blamed on a step.
 import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -107,7 +110,7 @@ describe('replies', () => {
     const adapter = await open('deep-reply')
     const failure = await surface(adapter).catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(AdapterFailure)
-    expect((failure as Error).message).toBe('invalid reply: the reply is nested too deeply to check (write deep chains of one-element arrays as the nested tag)')
+    expect((failure as Error).message).toBe('invalid reply: the reply is nested too deeply to check (write deep chains of one-element arrays as the nested tag); at seq 0 (surface, transport step 0)')
   })
 })
 
@@ -136,6 +139,9 @@ describe('what a crash reason quotes of stderr', () => {
     expect(stderrHeadline(node)).toBe(JSON.stringify("throw new Error('no lib') | ^ | Error: no lib"))
     const python = ['Traceback (most recent call last):', '  File "adapter.py", line 9, in <module>', '    main()', '  File "adapter.py", line 5, in main', '    raise ValueError("bad input")', 'ValueError: bad input'].join('\n')
     expect(stderrHeadline(python)).toBe(JSON.stringify('main() | raise ValueError("bad input") | ValueError: bad input'))
+    // Python's header line is no more telling than a frame.
+    const missingModule = ['Traceback (most recent call last):', '  File "adapter.py", line 2, in <module>', '    import sessionlog', "ModuleNotFoundError: No module named 'sessionlog'"].join('\n')
+    expect(stderrHeadline(missingModule)).toBe(JSON.stringify("import sessionlog | ModuleNotFoundError: No module named 'sessionlog'"))
   })
 
   it('quotes the error line of a Node system error, whose members Node prints below the frames', () => {
@@ -177,7 +183,27 @@ describe('a process that ends while idle', () => {
     const adapter = await open('exit-after-reply')
     await expect(surface(adapter)).resolves.toEqual(FOLDED)
     await sleep(500)
-    await expect(surface(adapter)).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle, before this step was sent\)$/)
+    await expect(surface(adapter)).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle after its reply to seq 0 \(surface, transport step 0\), before this step was sent\)$/)
+  })
+})
+
+describe('a restarted process', () => {
+  it('that declares something else is an invalid reply showing the member as it was and as it is', async () => {
+    const adapter = await open('restart-differs')
+    await expect(surface(adapter)).resolves.toEqual(FOLDED)
+    await expect(surface(adapter)).rejects.toThrow(/^crash: the adapter process ended \(exit code 3\).*; at seq 1 \(surface, transport step 0\)$/)
+    const failure = await surface(adapter).catch((error: Error) => error.message)
+    expect(failure).toMatch(/^invalid reply: the restarted adapter's start reply differs from the first one: implementation was "\{.*\\"version\\":\\"0\.0\.(\d+)\\".*\}", is "\{.*\\"version\\":\\"0\.0\.(?!\1\\")\d+\\".*\}" \(while restarting the adapter\)$/)
+  })
+
+  it('after three restarts in a row that fail, every step fails at once, not sent', async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'dsh-restarts-')), 'started')
+    const adapter = await open(`first-start-only ${marker}`)
+    await expect(surface(adapter)).resolves.toEqual(FOLDED)
+    await expect(surface(adapter)).rejects.toThrow(/^crash: /)
+    for (let restart = 0; restart < 3; restart += 1) await expect(surface(adapter)).rejects.toThrow(/\(while restarting the adapter\)$/)
+    await expect(surface(adapter)).rejects.toThrow(/^crash: not sent, since the adapter's last 3 restarts failed and it is not restarted any more$/)
+    rmSync(dirname(marker), { recursive: true, force: true })
   })
 })
 
@@ -210,7 +236,13 @@ describe('after the last reply', () => {
     const adapter = await open('exit-after-reply')
     await expect(surface(adapter)).resolves.toEqual(FOLDED)
     await sleep(500)
-    await expect(adapter.close!()).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle, after the last step\)$/)
+    await expect(adapter.close!()).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle after its reply to seq 0 \(surface, transport step 0\), before stop\)$/)
+  })
+
+  it('an exit of its own right after the last reply is a crash too, though stop follows at once', async () => {
+    const adapter = await open('exit-after-reply')
+    await expect(surface(adapter)).resolves.toEqual(FOLDED)
+    await expect(adapter.close!()).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle after its reply to seq 0 \(surface, transport step 0\), before stop\)$/)
   })
 
   it('fails the run of that adapter, whose summary names what it did', async () => {

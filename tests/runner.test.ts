@@ -103,7 +103,11 @@ describe('fake adapters', () => {
 
   it('string-seq: an invalid reply names the fault of the form it takes, and the value at fault', async () => {
     const { outcomes } = await runCommand(fake('string-seq'), [appendsOnly])
-    const [faults, reply] = (outcomes[0]?.reason ?? '').split(': "')
+    const reason = outcomes[0]?.reason ?? ''
+    // The request at fault closes the reason.
+    const at = `; at seq 0 (surface, ${appendsOnly.id} step 0)`
+    expect(reason.endsWith(at)).toBe(true)
+    const [faults, reply] = reason.slice(0, -at.length).split(': "')
     expect(faults).toBe('invalid reply: not a valid protocol-result message: /result/error/seq is "3", which must be of type integer or null')
     expect(JSON.parse(JSON.parse(`"${reply}`) as string)).toEqual({ seq: 0, result: { ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', seq: '3' } } })
   })

@@ -2,9 +2,12 @@
 // `node fake-adapter.mjs <behaviour>`. Each one speaks just enough of spec/adapter-protocol.md to be
 // started, then goes wrong its own way.
 import { spawn } from 'node:child_process'
+import { existsSync, writeFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 
 const behaviour = process.argv[2]
+/** For `first-start-only`: a file that marks the first process as started. */
+const marker = process.argv[3]
 
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
 
@@ -69,6 +72,18 @@ const BEHAVIOURS = {
     process.exit(0)
   },
 }
+// Crash as `crash` does. restart-differs: each process declares a version of its own;
+// first-start-only: every process after the first fails to start.
+BEHAVIOURS['restart-differs'] = BEHAVIOURS.crash
+BEHAVIOURS['first-start-only'] = BEHAVIOURS.crash
+
+if (behaviour === 'first-start-only') {
+  if (existsSync(marker)) {
+    process.stderr.write('fake-adapter: cannot start again\n')
+    process.exit(4)
+  }
+  writeFileSync(marker, 'started')
+}
 
 const ALL_OPERATIONS = [
   'load', 'append', 'surface', 'messages', 'requestHeader', 'requestContext', 'relations', 'repair', 'resume',
@@ -93,7 +108,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (message.cmd === 'start') {
     send({
       protocol: 1,
-      implementation: { name: `fake-${behaviour}`, version: '0.0.0', language: 'javascript' },
+      implementation: { name: `fake-${behaviour}`, version: behaviour === 'restart-differs' ? `0.0.${process.pid}` : '0.0.0', language: 'javascript' },
       // The liar claims every profile and operation it does not implement.
       profiles: liar ? ALL_PROFILES : ['reader'],
       operations: liar ? ALL_OPERATIONS : ['surface'],
