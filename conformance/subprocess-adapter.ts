@@ -20,6 +20,11 @@ export interface SubprocessOptions {
   cwd?: string
   /** How long `close()` waits for the process to exit after stop before it kills it. */
   stopGraceMs?: number
+  /**
+   * How long `close()` watches the process, idle after its last reply, for an exit of its own (which
+   * breaks the protocol) before it sends stop.
+   */
+  exitWatchMs?: number
 }
 
 export const DEFAULT_TIMEOUT_MS = 5000
@@ -29,8 +34,7 @@ const DEFAULT_STOP_GRACE_MS = 2000
 const STDERR_LIMIT = 64 * 1024
 /** After this many restarts in a row that fail, every further step fails at once. */
 const MAX_FAILED_RESTARTS = 3
-/** How long close() watches a process that answered its last step for an end of its own, before stop. */
-const IDLE_END_WATCH_MS = 100
+const DEFAULT_EXIT_WATCH_MS = 100
 
 type ReplyKind = 'started' | 'result'
 
@@ -122,7 +126,8 @@ export async function startSubprocessAdapter(command: string, options: Subproces
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const startTimeoutMs = options.startTimeoutMs ?? Math.max(timeoutMs, MIN_START_TIMEOUT_MS)
   const stopGraceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS
-  const problem = timeoutProblem('timeoutMs', timeoutMs) ?? timeoutProblem('startTimeoutMs', startTimeoutMs) ?? timeoutProblem('stopGraceMs', stopGraceMs)
+  const exitWatchMs = options.exitWatchMs ?? DEFAULT_EXIT_WATCH_MS
+  const problem = timeoutProblem('timeoutMs', timeoutMs) ?? timeoutProblem('startTimeoutMs', startTimeoutMs) ?? timeoutProblem('stopGraceMs', stopGraceMs) ?? timeoutProblem('exitWatchMs', exitWatchMs)
   if (problem !== undefined) throw new RangeError(`startSubprocessAdapter: ${problem}`)
   const stderr = new TextTail(STDERR_LIMIT)
   const first = await launch(command, options.cwd, startTimeoutMs, stderr).catch((error: unknown) => {
@@ -242,7 +247,7 @@ export async function startSubprocessAdapter(command: string, options: Subproces
         return
       }
       // A process that ends on its own after its last reply breaks the protocol too; watch for it a moment.
-      await settledWithin(child.exited, IDLE_END_WATCH_MS, 'still running').catch(() => undefined)
+      await settledWithin(child.exited, exitWatchMs, 'still running').catch(() => undefined)
       const idleFailure = child.unusable()
       if (idleFailure !== undefined) throw new AdapterFailure(`${idleFailure} (while idle after ${lastReply}, before stop)`)
       const violation = await child.stop(stopMessage(), stopGraceMs)

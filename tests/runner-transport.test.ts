@@ -240,7 +240,8 @@ describe('after the last reply', () => {
   })
 
   it('an exit of its own right after the last reply is a crash too, though stop follows at once', async () => {
-    const adapter = await open('exit-after-reply')
+    // A watch long enough for a busy machine; the default is a tenth of a second.
+    const adapter = await open('exit-after-reply', { exitWatchMs: 2000 })
     await expect(surface(adapter)).resolves.toEqual(FOLDED)
     await expect(adapter.close!()).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle after its reply to seq 0 \(surface, transport step 0\), before stop\)$/)
   })
