@@ -11,17 +11,18 @@ export function plural(count: number, noun: string, nouns = `${noun}s`): string 
 }
 
 /**
- * Text an adapter chose (its name, a reason it gave), made safe for one line of a terminal: a control
- * character (an escape sequence could hide the verdict that follows, a line feed could forge a line)
- * is shown as its \u escape.
+ * Text from outside (an adapter's name or reason, a value of a log, a file name) made safe for one
+ * line of a terminal: a control character (an escape sequence could hide the verdict that follows, a
+ * line feed could forge a line), a line or paragraph separator, or a bidirectional control (which
+ * reorders what is shown) is shown as its \u escape.
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /** Text for one line of Markdown: control characters escaped, and the characters Markdown reads as markup. */
 export function markdownText(text: string): string {
-  return printable(text).replace(/[\\`*_[\]<>|#!~]/g, (char) => `\\${char}`)
+  return printable(text).replace(/[\\`*_[\]<>|#!~&]/g, (char) => `\\${char}`)
 }
 
 /** The most characters of a message a report prints; the rest is counted, not shown. */
@@ -100,6 +101,8 @@ export function reportMessage(message: string): string {
 export interface ArtifactExtent {
   bytes: number
   lastLine?: number
+  /** For a zstd artifact read to its end: the events the reader keeps from the torn final frame. */
+  tornFrameEvents?: number
 }
 
 /**
@@ -116,7 +119,12 @@ export function tornTailAdvice(torn: { line: number; offset: number; reason: str
     const later = lines !== undefined && lines > 1 ? ', complete later lines included' : ''
     return `torn tail from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): dropped on read as uncommitted data, ${size} from there on${later}; a writer truncates the artifact to byte ${torn.offset} before it appends`
   }
-  return `torn final frame from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): its complete lines before the first damaged one, if any, are kept on read (JSONL-15 reads them as JSONL-11 does); a writer truncates the artifact to byte ${torn.offset}, dropping its last ${bytes}, and writes the events kept from that frame again, as a new frame, before it appends`
+  const start = `torn final frame from line ${torn.line} (byte ${torn.offset}, ${torn.reason})`
+  const truncate = `a writer truncates the artifact to byte ${torn.offset}, dropping its last ${bytes}`
+  const kept = extent.tornFrameEvents
+  if (kept === undefined) return `${start}: its complete lines before the first damaged one, if any, are kept on read (JSONL-15 reads them as JSONL-11 does); ${truncate}, and writes the events kept from that frame again, as a new frame, before it appends`
+  if (kept === 0) return `${start}: no event of it is kept on read (JSONL-15 reads its complete lines as JSONL-11 does, and none is whole and undamaged); ${truncate} before it appends`
+  return `${start}: ${plural(kept, 'event')} from its complete lines ${kept === 1 ? 'is' : 'are'} kept on read (JSONL-15 reads them as JSONL-11 does); ${truncate}, and writes ${kept === 1 ? 'that event' : `those ${kept} events`} again, as a new frame, before it appends`
 }
 
 /** How many single-character edits turn `from` into `to` (Levenshtein distance). */

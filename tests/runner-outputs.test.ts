@@ -12,7 +12,7 @@ import { distinctRunNames } from '../conformance/results.ts'
 import { printable } from '../conformance/wording.ts'
 import { projectRoot } from '../conformance/vector-cases.ts'
 import { plainRun } from './support/fake-runs.ts'
-import { runCli, runCliHere } from './support/cli.ts'
+import { CLI, runCli, runCliHere } from './support/cli.ts'
 
 const MODULE = 'tests/fakes/module-misbehaviours.ts'
 const ONE_CASE = ['--case', 'surf-order-append-only-surface']
@@ -69,6 +69,16 @@ describe('dsh-conformance run', () => {
     const blocked = await runCliHere(['run', ...ONE_CASE, '--report', `md=${join(json, 'deeper', 'r.md')}`])
     expect(blocked.stderr).toContain(`cannot write the md report to ${join(json, 'deeper', 'r.md')}: ${json} is a file, not a folder`)
     expect(blocked.code).toBe(2)
+  })
+
+  const hasProc = existsSync('/proc/self')
+  it.skipIf(!hasProc)(`names a report folder the system refuses to make (under /proc) instead of retrying for ever${hasProc ? '' : ' (skipped: no /proc)'}`, async () => {
+    const target = '/proc/no-such-folder/r.md'
+    // A child with a time limit: Node's own recursive mkdir never returns here.
+    const run = await promisify(execFile)('node', [...CLI, 'run', ...ONE_CASE, '--report', `md=${target}`], { cwd: projectRoot, timeout: 15_000 })
+      .then(() => ({ code: 0, stderr: '' }), (error: { code: number; stderr: string }) => error)
+    expect(run.stderr).toContain(`cannot write the md report to ${target}: ENOENT`)
+    expect(run.code).toBe(2)
   })
 
   it('does not let two adapters of one name write one baseline file over the other', async () => {

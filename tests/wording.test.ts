@@ -6,6 +6,8 @@ describe('markdownText', () => {
   it('keeps text on its one line and escapes what Markdown reads as markup', () => {
     expect(markdownText('dsh-session-conformance 0.1.0 (vectors under ./fuzz-out)')).toBe('dsh-session-conformance 0.1.0 (vectors under ./fuzz-out)')
     expect(markdownText('ev\n# Injected [x](https://e.example) `c` *b* a_b <i> |')).toBe('ev\\\\u000a\\# Injected \\[x\\](https://e.example) \\`c\\` \\*b\\* a\\_b \\<i\\> \\|')
+    // An entity reference would show as the character it names.
+    expect(markdownText('a &lt;b&gt; &amp; c')).toBe('a \\&lt;b\\&gt; \\&amp; c')
   })
 })
 

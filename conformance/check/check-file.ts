@@ -1,7 +1,7 @@
 // One artifact from path to report: the reader for its encoding, then the outcome in the terms of the
 // reference pipeline (decodeJsonl -> load -> relations) and one diagnostic per finding, each with the
 // line, seq, requirement and code it concerns.
-import { closeSync, fstatSync, openSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, statSync } from 'node:fs'
 import type { TornTail } from '../../reference/jsonl.ts'
 import { V0_PINNED_TYPES, V0_RC8_TYPES } from '../../reference/vocabulary.ts'
 import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type FrameFact, type LimitFault, type WriterFacts } from './artifact.ts'
@@ -11,6 +11,7 @@ import { checkRawArtifact, fileChunks, memoryChunks } from './raw-reader.ts'
 import { checkZstdArtifact } from './zstd-reader.ts'
 import type { RequirementIndex, Stage } from './requirements.ts'
 import { pathBindingFault } from './path-binding.ts'
+import { realPathOf } from './walk.ts'
 import { DEFAULT_MAX_LINE_BYTES, STDIN } from './options.ts'
 import { errorMessage, reportMessage, tornTailAdvice, type ArtifactExtent } from '../wording.ts'
 
@@ -45,10 +46,13 @@ export interface FileReport {
 
 const CORRUPTION_CODES: ReadonlySet<string> = new Set(['JSONL_LINE_UNPARSABLE', 'JSONL_ROW_INVALID', 'JSONL_SEQ_GAP', 'JSONL_FRAME_INVALID'])
 
-/** The encoding a file name says: `.zstd` (or `.zst`) is zstd, anything else raw. */
+/** The encoding a file's name says (its real name, links followed): `.zstd` (or `.zst`) is zstd, anything else raw. */
 export function encodingOf(file: string): Encoding {
-  return /\.zstd?$/.test(file) ? 'zstd' : 'raw'
+  return /\.zstd?$/.test(realPathOf(file)) ? 'zstd' : 'raw'
 }
+
+// A pipe has no size and cannot be read twice; zstd's structure scan comes before any decoding (JSONL-14 step 1).
+const NOT_POSITIONED = 'a zstd log is read at positions, so it must be a regular file, not a pipe or a device: write it to a file first'
 
 /** An error that leaves the file unchecked with CHECK_IO_ERROR. */
 class UnreadableFile extends Error {}
@@ -60,13 +64,14 @@ class UnreadableFile extends Error {}
  */
 function readArtifact(file: string, encoding: Encoding, begin: (regularFile: boolean) => ArtifactCheck, again = false): { artifact: ArtifactCheck; outcome: ArtifactOutcome } {
   const ownDescriptor = file !== STDIN || again
+  // Asked before opening: opening a named pipe that no one writes waits for a writer.
+  if (encoding === 'zstd' && ownDescriptor && !statSync(file).isFile()) throw new UnreadableFile(NOT_POSITIONED)
   const fd = ownDescriptor ? openSync(file, 'r') : 0
   try {
     const stats = fstatSync(fd)
     const artifact = begin(stats.isFile())
     if (encoding === 'raw') return { artifact, outcome: checkRawArtifact(fileChunks(fd), artifact) }
-    // A pipe has no size and cannot be read twice; zstd's structure scan comes before any decoding (JSONL-14 step 1).
-    if (!stats.isFile()) throw new UnreadableFile('a zstd log is read at positions, so it must be a regular file, not a pipe or a device: write it to a file first')
+    if (!stats.isFile()) throw new UnreadableFile(NOT_POSITIONED)
     return { artifact, outcome: checkZstdArtifact(new FileByteSource(fd, stats.size), artifact) }
   } finally {
     if (ownDescriptor) closeSync(fd)
@@ -217,15 +222,20 @@ function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIn
 /**
  * JSONL-3: a reader opening this file for the session its layout names rejects it before anything
  * else, so a broken binding decides the verdict; the findings of the artifact itself are still listed.
+ * Each name the file was given is a place a reader may open it at; the first that breaks is reported.
  */
-function pathBinding(file: string, encoding: Encoding, artifact: ArtifactOutcome): Diagnostic | undefined {
-  if (artifact.header === undefined || artifact.limit !== undefined) return undefined
-  const message = pathBindingFault(file, encoding, artifact.header)
-  return message === undefined ? undefined : { severity: 'error', code: 'HEADER_ID_MISMATCH', requirement: 'JSONL-3', message }
+function pathBinding(names: readonly string[], encoding: Encoding, artifact: ArtifactOutcome): Diagnostic | undefined {
+  const header = artifact.header
+  if (header === undefined || artifact.limit !== undefined) return undefined
+  for (const [index, name] of names.entries()) {
+    const fault = pathBindingFault(name, encoding, header)
+    if (fault !== undefined) return { severity: 'error', code: 'HEADER_ID_MISMATCH', requirement: 'JSONL-3', message: index === 0 ? fault : `named also ${name}: ${fault}` }
+  }
+  return undefined
 }
 
-function report(file: string, encoding: Encoding, artifact: ArtifactOutcome, settings: CheckSettings, requirements: RequirementIndex): FileReport {
-  const binding = pathBinding(file, encoding, artifact)
+function report(file: string, otherNames: readonly string[], encoding: Encoding, artifact: ArtifactOutcome, settings: CheckSettings, requirements: RequirementIndex): FileReport {
+  const binding = pathBinding([file, ...otherNames], encoding, artifact)
   const outcome: Outcome = binding === undefined ? outcomeOf(artifact) : { verdict: 'rejected', operation: 'open', code: binding.code }
   const writer = writerDiagnostics(artifact.writerFacts)
   const diagnostics = [...(binding === undefined ? [] : [binding]), ...errorDiagnostics(artifact, requirements, settings.vocabulary), ...writer, ...factNotices(artifact.facts)]
@@ -240,7 +250,8 @@ function unchecked(file: string, encoding: Encoding, code: string, message: stri
   return { file, encoding, status: 'unchecked', outcome: { verdict: 'unchecked', code }, diagnostics: [{ severity: 'error', code, message }] }
 }
 
-export function checkFile(file: string, settings: CheckSettings, requirements: RequirementIndex): FileReport {
+/** `otherNames`: the other names the file was given on the command line or met under in a folder. */
+export function checkFile(file: string, settings: CheckSettings, requirements: RequirementIndex, otherNames: readonly string[] = []): FileReport {
   const encoding = encodingOf(file)
   let artifact: ArtifactOutcome
   try {
@@ -250,7 +261,7 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
     const message = errorMessage(error)
     return unchecked(file, encoding, io ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR', io ? `cannot read: ${message}` : `the checker failed: ${message}`)
   }
-  return withShortMessages(report(file, encoding, artifact, settings, requirements))
+  return withShortMessages(report(file, otherNames, encoding, artifact, settings, requirements))
 }
 
 /** check's pass over an artifact already in memory, into `artifact`. */

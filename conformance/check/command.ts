@@ -31,7 +31,7 @@ export function runCheck(args: readonly string[]): number {
   const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes, writer: options.writer }
   const reports: FileReport[] = []
   for (const found of findArtifacts(options.paths)) {
-    const report = found.kind === 'file' ? checkFile(found.path, settings, requirements) : unreadable(found.path, found.message)
+    const report = found.kind === 'file' ? checkFile(found.path, settings, requirements, found.otherNames) : unreadable(found.path, found.message)
     reports.push(report)
     if (options.format === 'text') console.log(formatReport(report, options.maxFindings))
   }

@@ -1,8 +1,10 @@
 // The check report for people (text, printed file by file: a headline per file, then one line per
-// finding in the `file:line:` form editors link to) and for programs (json: one document at the end).
+// finding in the `file:line:` form editors link to; a control character from a log or a file name shown
+// as its \u escape, so that no value can forge a line or hide one) and for programs (json: one document
+// at the end).
 import type { Diagnostic, FileReport } from './check-file.ts'
 import type { CheckReport } from '../../generated/types/index.ts'
-import { plural } from '../wording.ts'
+import { plural, printable } from '../wording.ts'
 
 export interface Summary {
   files: number
@@ -22,29 +24,38 @@ export function exitCodeOf(summary: Summary): number {
   return summary.invalid > 0 ? 1 : 0
 }
 
+/** The writer's MUSTs broken (check --writer): errors that make an accepted log invalid. */
+function writerErrors(report: FileReport): number {
+  return report.diagnostics.filter(diagnostic => diagnostic.severity === 'error' && diagnostic.code.startsWith('WRITER_')).length
+}
+
 function headline(report: FileReport): string {
   const outcome = report.outcome
+  const file = printable(report.file)
   switch (outcome.verdict) {
     case 'unchecked':
-      return `${report.file}: unchecked (${outcome.code})`
+      return `${file}: unchecked (${outcome.code})`
     case 'rejected':
-      return `${report.file}: invalid, ${outcome.operation} rejects it with ${outcome.code}`
+      return `${file}: invalid, ${outcome.operation} rejects it with ${outcome.code}`
     case 'accepted': {
       const violations = outcome.relations.length
-      const torn = outcome.tornTail === null ? '' : ', recoverable torn tail'
-      const events = plural(outcome.events, 'event')
-      return violations === 0
-        ? `${report.file}: valid, ${events}${torn}`
-        : `${report.file}: invalid, ${events}, ${plural(violations, 'relation violation')}${torn}`
+      const writer = writerErrors(report)
+      const counts = [
+        plural(outcome.events, 'event'),
+        ...(violations === 0 ? [] : [plural(violations, 'relation violation')]),
+        ...(writer === 0 ? [] : [plural(writer, 'writer error')]),
+      ]
+      const torn = outcome.tornTail === null ? [] : ['recoverable torn tail']
+      return `${file}: ${report.status}, ${[...counts, ...torn].join(', ')}`
     }
   }
 }
 
 export function diagnosticLine(file: string, diagnostic: Diagnostic): string {
-  const where = diagnostic.line === undefined ? file : `${file}:${diagnostic.line}`
+  const where = diagnostic.line === undefined ? printable(file) : `${printable(file)}:${diagnostic.line}`
   const rule = diagnostic.requirement === undefined ? '' : ` (${diagnostic.requirement})`
   const seq = diagnostic.seq === undefined ? '' : ` at seq ${diagnostic.seq}`
-  return `${where}: ${diagnostic.severity} ${diagnostic.code}${rule}${seq}: ${diagnostic.message}`
+  return `${where}: ${diagnostic.severity} ${diagnostic.code}${rule}${seq}: ${printable(diagnostic.message)}`
 }
 
 /**

@@ -19,7 +19,9 @@ Checks stored session logs by the spec: decodeJsonl, then load, then relations, 
 record. A PATH is a file or a folder; folders are walked for *.jsonl, *.jsonl.zstd and *.jsonl.zst
 files (the upstream layout <root>/<project>/<session>/session.jsonl[.zstd] included), following links
 to folders but walking each folder once. A name ending in .zstd (or .zst) is read as the zstd
-encoding, any other as raw. A PATH of - reads a raw log from stdin (as /dev/stdin does).
+encoding, any other as raw (a link, by the name of the file it leads to). A file named several
+times is checked once, and each of its names in the layout binds it (JSONL-3). A PATH of - reads a
+raw log from stdin (as /dev/stdin does).
 
 options:
   --format text|json                 report format (default text)

@@ -4,10 +4,12 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { errorMessage } from '../wording.ts'
+import { STDIN } from './options.ts'
 
 const ARTIFACT_NAME = /\.jsonl(\.zstd?)?$/
 
-export type Found = { kind: 'file'; path: string } | { kind: 'missing'; path: string; message: string }
+/** A file to check: the path it was first named by, and the other names it was given (links, or the same path spelled otherwise). */
+export type Found = { kind: 'file'; path: string; otherNames: string[] } | { kind: 'missing'; path: string; message: string }
 
 function walk(folder: string, into: Found[], walked: Set<string>): void {
   let entries
@@ -23,7 +25,10 @@ function walk(folder: string, into: Found[], walked: Set<string>): void {
   for (const entry of entries) {
     const path = join(folder, entry.name)
     if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(path))) walk(path, into, walked)
-    else if ((entry.isFile() || entry.isSymbolicLink()) && ARTIFACT_NAME.test(entry.name)) into.push({ kind: 'file', path })
+    else if (!ARTIFACT_NAME.test(entry.name)) continue
+    else if (entry.isFile() || entry.isSymbolicLink()) into.push({ kind: 'file', path, otherNames: [] })
+    // A named pipe would wait for a writer; named on the command line, it is read like any file.
+    else into.push({ kind: 'missing', path, message: `${path} is named like a session log but is not a regular file (a pipe, socket or device), which a folder walk does not read; name it on the command line to read it` })
   }
 }
 
@@ -36,8 +41,12 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** The file a path names, links followed, so that one file named twice is checked once. */
-function fileIdentity(path: string): string {
+/**
+ * The file a path names, links followed: so that one file named twice is checked once, and read by
+ * the same encoding whichever of its names came first. Standard input is itself.
+ */
+export function realPathOf(path: string): string {
+  if (path === STDIN) return path
   try {
     return realpathSync(path)
   } catch {
@@ -45,15 +54,22 @@ function fileIdentity(path: string): string {
   }
 }
 
-/** Each file once, where it was first named. */
+/**
+ * Each file once, where it was first named, with the other names it was given: a name in the storage
+ * layout binds the file wherever it comes (JSONL-3), so its verdict does not depend on their order.
+ */
 function withoutRepeats(found: readonly Found[]): Found[] {
-  const seen = new Set<string>()
+  const firstNamed = new Map<string, Found & { kind: 'file' }>()
   return found.filter(item => {
     if (item.kind !== 'file') return true
-    const identity = fileIdentity(item.path)
-    if (seen.has(identity)) return false
-    seen.add(identity)
-    return true
+    const identity = realPathOf(item.path)
+    const first = firstNamed.get(identity)
+    if (first === undefined) {
+      firstNamed.set(identity, item)
+      return true
+    }
+    if (first.path !== item.path && !first.otherNames.includes(item.path)) first.otherNames.push(item.path)
+    return false
   })
 }
 
@@ -72,7 +88,7 @@ export function findArtifacts(paths: readonly string[]): Found[] {
       continue
     }
     if (!isFolder) {
-      found.push({ kind: 'file', path })
+      found.push({ kind: 'file', path, otherNames: [] })
       continue
     }
     const before = found.length

@@ -24,8 +24,14 @@ export interface FrameLayout {
   checksum: boolean
   dictionary: boolean
   contentSize: number | undefined
-  /** The history a decoder must keep: the window size, or the content size of a single-segment frame. */
+  /** The window size the header gives, or the content size of a single-segment frame. */
   windowSize: number
+  /**
+   * The history a decoder keeps: the window, or the content size when the header gives a smaller one
+   * (no match reaches back before the frame's start). A frame whose content outgrows its stated size
+   * is damaged either way, so a match it makes past this history fails it no less rightly.
+   */
+  historySize: number
   /** Where the last entirely present block ends. */
   wholeBlocksEnd: number
   /** For a torn frame whose first incomplete block is raw and within the block maximum: the present part of its payload. */
@@ -102,7 +108,7 @@ function readBlocks(source: ByteSource, frame: FrameLayout, from: number): numbe
 export function readFrame(source: ByteSource, start: number, frames: number): FrameRead {
   const frame: FrameLayout = {
     start, end: source.size, torn: true, headerComplete: false, headerEnd: start, checksum: false, dictionary: false,
-    contentSize: undefined, windowSize: 0, wholeBlocksEnd: start, partialRaw: undefined,
+    contentSize: undefined, windowSize: 0, historySize: 0, wholeBlocksEnd: start, partialRaw: undefined,
   }
   const head = source.bytes(start, 18)
   if (head.length < 4) return { ok: true, frame }
@@ -123,6 +129,7 @@ export function readFrame(source: ByteSource, start: number, frames: number): Fr
   frame.dictionary = dictionaryBytes > 0 && littleEndian(head, headerLength - contentBytes - dictionaryBytes, dictionaryBytes) !== 0
   if (contentBytes > 0) frame.contentSize = littleEndian(head, headerLength - contentBytes, contentBytes) + (contentBytes === 2 ? 256 : 0)
   frame.windowSize = windowOf(singleSegment, head[5] as number, frame.contentSize)
+  frame.historySize = Math.min(frame.windowSize, frame.contentSize ?? frame.windowSize)
   const reserved = readBlocks(source, frame, frame.headerEnd)
   if (reserved !== undefined) return { ok: false, why: `the frame at byte ${start} holds a block of the reserved type at byte ${reserved}` }
   return { ok: true, frame }

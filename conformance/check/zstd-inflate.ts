@@ -52,9 +52,9 @@ class FrameDecoder {
     if (output.length > this.handed) this.onContent(output.since(this.handed))
     this.handed = output.length
     // Trimming only once the output holds twice the window keeps the copying linear.
-    if (output.length > 2 * this.frame.windowSize) {
+    if (output.length > 2 * this.frame.historySize) {
       const history = new ByteOutput()
-      history.append(output.since(output.length - this.frame.windowSize))
+      history.append(output.since(output.length - this.frame.historySize))
       this.state.output = history
       this.handed = history.length
     }

@@ -24,10 +24,10 @@ function windowLimit(settings: CheckSettings): number {
 }
 
 function withinWindowLimit(artifact: ArtifactCheck, frame: FrameLayout, settings: CheckSettings): boolean {
-  if (frame.windowSize <= windowLimit(settings)) return true
+  if (frame.historySize <= windowLimit(settings)) return true
   artifact.stopAtLimit({
     code: 'CHECK_WINDOW_TOO_LARGE',
-    message: `the frame at byte ${frame.start} needs a ${frame.windowSize}-byte window, over the checker's limit of ${windowLimit(settings)} (twice --max-line-bytes, and at most ${MOST_WINDOW_BYTES}, what RFC 8878 asks every decoder to support); decompress the log with zstd -d and check the raw file`,
+    message: `the frame at byte ${frame.start} needs a ${frame.historySize}-byte window, over the checker's limit of ${windowLimit(settings)} (twice --max-line-bytes, and at most ${MOST_WINDOW_BYTES}, what RFC 8878 asks every decoder to support); decompress the log with zstd -d and check the raw file`,
   })
   return false
 }
@@ -109,14 +109,19 @@ function checkCompleteFrames(source: ByteSource, first: FrameLayout, frames: num
   return splitter.number
 }
 
-/** JSONL-15: the torn frame's content, scanned by the raw torn-tail rules; bytes after its last line feed are ignored. */
-function checkTornFrame(source: ByteSource, torn: FrameLayout, firstLine: number, artifact: ArtifactCheck, settings: CheckSettings): void {
-  if (!withinWindowLimit(artifact, torn, settings)) return
+/**
+ * JSONL-15: the torn frame's content, scanned by the raw torn-tail rules; bytes after its last line
+ * feed are ignored. Returns how many events the reader keeps from it.
+ */
+function checkTornFrame(source: ByteSource, torn: FrameLayout, firstLine: number, artifact: ArtifactCheck, settings: CheckSettings): number {
+  if (!withinWindowLimit(artifact, torn, settings)) return 0
+  const eventsBefore = artifact.scan?.state.count ?? 0
   artifact.scan?.restart(0)
   const splitter = recordSplitter(artifact, settings, firstLine, false)
   recoverTornFrame(source, torn, chunk => splitter.push(chunk))
   // A torn frame holds the start of a batch, and a departure from ROW-6 shows in the lines before it.
   if (settings.writer === true) artifact.batchEnd(torn.start)
+  return (artifact.scan?.state.count ?? 0) - eventsBefore
 }
 
 export function checkZstdArtifact(source: ByteSource, artifact: ArtifactCheck): ArtifactOutcome {
@@ -138,6 +143,6 @@ export function checkZstdArtifact(source: ByteSource, artifact: ArtifactCheck): 
   const firstTornLine = checkCompleteFrames(source, first.frame, scanned.frames, artifact, settings)
   const torn = scanned.torn
   if (torn === undefined || artifact.finished) return artifact.outcome(null, extent)
-  checkTornFrame(source, torn, firstTornLine, artifact, settings)
-  return artifact.outcome({ line: firstTornLine, offset: torn.start, reason: 'unterminated' }, extent)
+  const tornFrameEvents = checkTornFrame(source, torn, firstTornLine, artifact, settings)
+  return artifact.outcome({ line: firstTornLine, offset: torn.start, reason: 'unterminated' }, { ...extent, tornFrameEvents })
 }

@@ -2,7 +2,8 @@
 // terminal, prints every class of disagreement (known ones with their finding), writes the summary,
 // and sets the exit status: 0 when everything found is known, 1 when something new was found or
 // nothing could be compared, 2 on a usage error, 3 when the fuzzer itself failed.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { readdirSync, writeFileSync } from 'node:fs'
+import { makeFolder } from '../reports/write.ts'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { Adapter } from '../adapter.ts'
 import { openAdapter } from '../adapter-runs.ts'
@@ -103,7 +104,7 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
     const known = knownClasses(divergences, options.known, adapter)
     const budget = options.timeBudgetSeconds === undefined ? '' : `, time budget ${options.timeBudgetSeconds} s`
     console.log(`fuzz ${adapter.meta.name} ${adapter.meta.version} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} of logs up to ${plural(options.maxEvents, 'event')}${budget}`)
-    mkdirSync(options.outDir, { recursive: true })
+    makeFolder(options.outDir)
     const earlier = vectorFilesIn(options.outDir)
     const report = await fuzz(adapter, {
       runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, timeoutMs: options.timeoutMs, onProgress: bar.update,

@@ -1,6 +1,6 @@
 // `--report json=PATH,junit=PATH,md=PATH`: which reports to write, and writing them.
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import type { RunReport } from '../../generated/types/index.ts'
 import { jsonReport } from './json.ts'
 import { junitReport } from './junit.ts'
@@ -39,10 +39,27 @@ function fileInTheWay(path: string): string | undefined {
   return undefined
 }
 
+/**
+ * Makes `folder` and whichever of its parents are missing, one at a time: Node's recursive mkdir
+ * retries for ever where the system answers ENOENT although the parent exists (under /proc).
+ */
+export function makeFolder(folder: string): void {
+  const missing: string[] = []
+  for (let at = resolve(folder); !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.push(at)
+  for (const path of missing.reverse()) {
+    try {
+      mkdirSync(path)
+    } catch (error) {
+      // Made meanwhile by another process: what was wanted.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(path).isDirectory()) throw error
+    }
+  }
+}
+
 /** Writes a file, creating its folder first when it is missing, as every command writing an output does. */
 export function writeOutputFile(path: string, text: string): void {
   try {
-    mkdirSync(dirname(path), { recursive: true })
+    makeFolder(dirname(path))
   } catch (error) {
     // The system says EEXIST or ENOTDIR; the file in the way is what to name.
     const blocking = fileInTheWay(path)

@@ -299,10 +299,15 @@ describe('zstd frames', () => {
     const notice = only(report, 'notice', 'TORN_TAIL')
     expectNamed(file, notice, 5, 'JSONL-15')
     // Truncating alone would lose the lines the reader kept from the torn frame.
-    expect(notice.message).toContain('its complete lines before the first damaged one, if any, are kept on read (JSONL-15 reads them as JSONL-11 does); a writer truncates the artifact to byte')
-    const tornFrameStart = report.outcome.verdict === 'accepted' ? report.outcome.tornTail?.offset : undefined
-    expect(notice.message).toContain(`, dropping its last ${torn.length - tornFrameStart!} bytes,`)
-    expect(notice.message).toContain('and writes the events kept from that frame again, as a new frame, before it appends')
+    // The torn frame held seqs 3 to 5; the cut falls inside the line of seq 5, so seqs 3 and 4 are kept.
+    const tornFrameStart = artifact.length - rawFrame(Buffer.from(`${lines.slice(4).join('\n')}\n`)).length
+    expect(report.outcome).toMatchObject({ verdict: 'accepted', events: 5, tornTail: { offset: tornFrameStart } })
+    expect(notice.message).toBe(`recoverable torn final frame from line 5 (byte ${tornFrameStart}, unterminated): 2 events from its complete lines are kept on read (JSONL-15 reads them as JSONL-11 does); a writer truncates the artifact to byte ${tornFrameStart}, dropping its last ${torn.length - tornFrameStart} bytes, and writes those 2 events again, as a new frame, before it appends`)
+    // Cut inside its first line, the frame gives the reader nothing to keep, and the writer nothing to write again.
+    const early = artifact.subarray(0, tornFrameStart + 6 + 3 + 5)
+    const cutEarly = checked('torn-early.jsonl.zstd', early).report
+    expectReference(cutEarly, early)
+    expect(only(cutEarly, 'notice', 'TORN_TAIL').message).toBe(`recoverable torn final frame from line 5 (byte ${tornFrameStart}, unterminated): no event of it is kept on read (JSONL-15 reads its complete lines as JSONL-11 does, and none is whole and undamaged); a writer truncates the artifact to byte ${tornFrameStart}, dropping its last 14 bytes before it appends`)
   })
 
   it('a first frame that is not exactly the header line and its line feed is damage', () => {
@@ -443,5 +448,21 @@ describe('a zstd window beyond what the decoder holds', () => {
     const { report } = checked('session.jsonl.zstd', zstdArtifact(turnLines(), [6], wide))
     expect(report.status).toBe('unchecked')
     expect(only(report, 'error', 'CHECK_WINDOW_TOO_LARGE').message).toContain('needs a 67108864-byte window, over the checker\'s limit of 8388608')
+  })
+
+  it('holds no more history than a frame states as its content size, however wide its window', () => {
+    // A 1 GiB window descriptor, and the frame content size (4 bytes) in the header: `size` or the true one.
+    const sized = (size?: number) => (content: Uint8Array): Buffer => {
+      const frame = rawFrame(content)
+      const stated = Buffer.alloc(4)
+      stated.writeUInt32LE(size ?? content.length)
+      return Buffer.concat([frame.subarray(0, 4), Buffer.from([(frame[4] as number) | 0x80, (30 - 10) << 3]), stated, frame.subarray(6)])
+    }
+    const artifact = zstdArtifact(turnLines(), [3], sized())
+    const { report } = checked('sized.jsonl.zstd', artifact)
+    expectReference(report, artifact)
+    expect(report.status).toBe('valid')
+    const stated16MiB = checked('sized-16mib.jsonl.zstd', zstdArtifact(turnLines(), [3], sized(16 * 1024 * 1024))).report
+    expect(only(stated16MiB, 'error', 'CHECK_WINDOW_TOO_LARGE').message).toContain('needs a 16777216-byte window, over the checker\'s limit of 8388608')
   })
 })

@@ -1,6 +1,6 @@
 // check as a command: its exit status, the paths it takes (folders walked, links followed, each file
 // once, a pipe), the storage layout a session.jsonl must sit in (JSONL-3), and a file it cannot read.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, symlinkSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -172,17 +172,61 @@ describe('the storage layout (JSONL-3)', () => {
   it('a file named otherwise is a lone artifact that no path binds', () => {
     expect(check(place('--elsewhere--/s-6/copy.jsonl', sessionLines('s-7'))).status).toBe('valid')
   })
+
+  it('a file named in the layout and elsewhere is bound by its layout name, whichever name comes first', () => {
+    const lone = place('kept/lone.jsonl', sessionLines('s-11'))
+    mkdirSync(`${root.dir}/--elsewhere--/s-12`, { recursive: true })
+    const layoutName = `${root.dir}/--elsewhere--/s-12/session.jsonl`
+    symlinkSync(lone, layoutName)
+    expect(check(lone).status).toBe('valid')
+    expect(check(layoutName).outcome).toEqual({ verdict: 'rejected', operation: 'open', code: 'HEADER_ID_MISMATCH' })
+    // Named twice on one command line, the file is checked once, under its first name, with one verdict in either order.
+    const outcomes = [[layoutName, lone], [lone, layoutName]].map(order => {
+      const reports = (JSON.parse(runChild([...order, '--format', 'json']).stdout) as { files: FileReport[] }).files
+      expect(reports.map(report => report.file)).toEqual([order[0]])
+      return reports[0]
+    })
+    for (const report of outcomes) expect(report?.outcome).toEqual({ verdict: 'rejected', operation: 'open', code: 'HEADER_ID_MISMATCH' })
+    expect(outcomes[1]?.diagnostics[0]?.message).toContain(`named also ${layoutName}: the header's id and cwd place this session at <root>/--workspace-project--/s-11/session.jsonl, but the file is at …/--elsewhere--/s-12/session.jsonl`)
+  })
+
+  it('a link is read by the encoding that the name of its target says', () => {
+    const zstd = root.write('compressed.jsonl.zstd', zstdArtifact(sessionLines('s-1'), [2]))
+    symlinkSync(zstd, `${root.dir}/compressed-link.jsonl`)
+    expect(check(`${root.dir}/compressed-link.jsonl`)).toMatchObject({ encoding: 'zstd', status: 'valid' })
+  })
 })
 
-describe('a zstd log that is not a regular file', () => {
-  it('is left unchecked with CHECK_IO_ERROR, since a pipe cannot be read at positions', () => {
+describe('a log that is not a regular file', () => {
+  const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
+  // In a child with a time limit: a check that opened a pipe no one writes would wait for ever.
+  const checkChild = (args: string[]): { status: number | null; stdout: string } => spawnSync(process.execPath, [bin, 'check', ...args], { encoding: 'utf8', timeout: 20_000 })
+
+  it('a zstd log is left unchecked with CHECK_IO_ERROR, since a pipe cannot be read at positions, and without waiting for a writer', () => {
     const fifo = path.join(folder.dir, 'piped.jsonl.zstd')
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
-    // Opening a pipe waits for its writer: another process, which check's blocking open does not stop.
-    const writer = spawn('sh', ['-c', `printf x > ${JSON.stringify(fifo)}`], { stdio: 'ignore' })
-    const report = check(fifo)
-    writer.kill()
-    expect(report.status).toBe('unchecked')
-    expect(only(report, 'error', 'CHECK_IO_ERROR').message).toContain('must be a regular file, not a pipe')
+    const run = checkChild([fifo])
+    expect(run.status).toBe(2)
+    expect(run.stdout).toContain(`${fifo}: unchecked (CHECK_IO_ERROR)\n  ${fifo}: error CHECK_IO_ERROR: cannot read: a zstd log is read at positions, so it must be a regular file, not a pipe`)
+  })
+
+  it('a folder walk names a pipe it meets instead of reading it or passing over it in silence', () => {
+    const root = tempFolder()
+    try {
+      const log = root.write('a.jsonl', text(sessionLines('s-1')))
+      expect(spawnSync('mkfifo', [`${root.dir}/b.jsonl`]).status).toBe(0)
+      expect(spawnSync('mkfifo', [`${root.dir}/c.txt`]).status).toBe(0)
+      const run = checkChild([root.dir])
+      expect(run.stdout).toBe([
+        `${log}: valid, 6 events`,
+        `${root.dir}/b.jsonl: unchecked (CHECK_IO_ERROR)`,
+        `  ${root.dir}/b.jsonl: error CHECK_IO_ERROR: ${root.dir}/b.jsonl is named like a session log but is not a regular file (a pipe, socket or device), which a folder walk does not read; name it on the command line to read it`,
+        'checked 2 files: 1 valid, 0 invalid, 1 unchecked',
+        '',
+      ].join('\n'))
+      expect(run.status).toBe(2)
+    } finally {
+      root.remove()
+    }
   })
 })

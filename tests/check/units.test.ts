@@ -195,6 +195,24 @@ describe('text report', () => {
     expect(formatSummary({ files: 2, valid: 1, invalid: 1, unchecked: 0 })).toBe('checked 2 files: 1 valid, 1 invalid, 0 unchecked')
   })
 
+  it('calls a log accepted by the reader but written against a writer\'s rule (--writer) invalid, and counts those errors', () => {
+    const writerError = (code: string): FileReport['diagnostics'][number] => ({ severity: 'error', code, requirement: 'JSONL-13', line: 2, message: 'a frame without its checksum' })
+    const notice = { severity: 'notice' as const, code: 'WRITER_LINE_FORM', requirement: 'JSONL-8', line: 2, message: 'differs' }
+    const report = (diagnostics: FileReport['diagnostics'], status: FileReport['status']): FileReport => ({ ...accepted(3, []), status, diagnostics })
+    expect(formatReport(report([writerError('WRITER_FRAME_CHECKSUM')], 'invalid')).split('\n')[0]).toBe('log.jsonl: invalid, 3 events, 1 writer error')
+    expect(formatReport(report([writerError('WRITER_FRAME_CHECKSUM'), writerError('WRITER_ROW'), notice], 'invalid')).split('\n')[0]).toBe('log.jsonl: invalid, 3 events, 2 writer errors')
+    expect(formatReport(report([notice], 'valid')).split('\n')[0]).toBe('log.jsonl: valid, 3 events')
+  })
+
+  it('shows a control character or a bidirectional control from a file name or a log as its \\u escape', () => {
+    const report: FileReport = {
+      ...accepted(2, [{ code: 'TURN_NOT_OPEN', seq: 1 }]),
+      file: 'a\nlog.jsonl',
+      diagnostics: [{ severity: 'error', code: 'FORMAT_UNKNOWN_EVENT_TYPE', line: 2, seq: 1, message: 'type "\u001b[32mok\u202e\u2028x"' }],
+    }
+    expect(formatReport(report)).toBe('a\\u000alog.jsonl: invalid, 2 events, 1 relation violation\n  a\\u000alog.jsonl:2: error FORMAT_UNKNOWN_EVENT_TYPE at seq 1: type "\\u001b[32mok\\u202e\\u2028x"')
+  })
+
   it('lists at most maxFindings findings of a file, 0 for all, and counts the rest', () => {
     const violations = [1, 2, 3].map(seq => ({ code: 'TURN_NOT_OPEN', seq }))
     const report: FileReport = {

@@ -34,7 +34,12 @@ describe('JSONL raw torn tail (JSONL-11, JSONL-12)', () => {
 
   it('says what the committed damage is and which line proves it committed (PROC-1: no vector compares it)', () => {
     const messageOf = (text: string): string => (decode(text) as { error: { message: string } }).error.message
-    expect(messageOf(`${HEADER}\n${line(0)}\n\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (it is not one JSON text), and the turn/end on line 4 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\nnull,\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (it is not one JSON text), and the turn/end on line 4 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (it is empty, which no writer writes (JSONL-8 writes no empty batch)), and the turn/end on line 4 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n \t\r\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (it holds only whitespace), and the turn/end on line 4 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n${HEADER}\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (seq 1 comes next, and it holds a header line (type "session"), which only the first line is), and the turn/end on line 4 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n{"type":"x"}\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (seq 1 comes next, and its first event has no seq), and the turn/end on line 4 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n[]\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (seq 1 comes next, and its first event is not an object), and the turn/end on line 4 proves it was committed')
     expect(messageOf(`${HEADER}\n${line(0)}\n${line(5)}\nbad\n${turnEnd(6)}\n`)).toBe('line 3 is damaged (seq 1 comes next, and its first event has seq 5), and the turn/end on line 5 proves it was committed')
     const shortDt = JSON.stringify({ type: 'text-chunks', seq0: 1, time0: 1, data: { turn: 1, step: 1, index: 0, dt: [], texts: ['a', 'b'] } })
     expect(messageOf(`${HEADER}\n${line(0)}\n${shortDt}\n${turnEnd(3)}\n`)).toMatch(/^line 3 is damaged \(malformed text-chunks row: .*dt.*\), and the turn\/end on line 4 proves it was committed$/)
@@ -86,7 +91,9 @@ describe('JSONL header line (JSONL-6, JSONL-7)', () => {
     const missing = decode('{"type":"session","version":0,"id":"s","createdAt":1}\n') as { error: { message: string } }
     expect(missing.error.message).toContain('delegationDepth must be present')
     expect(decode('{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0,"sandboxMode":null}\n'))
-      .toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_RETIRED_FIELD' } })
+      .toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_RETIRED_FIELD', message: 'the header line carries sandboxMode, a retired member' } })
+    expect(decode('{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0,"approvalPolicy":"x"}\n'))
+      .toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_RETIRED_FIELD', message: 'the header line carries approvalPolicy, a retired member' } })
     expect(decode('{"type":"session","version":0,"id":"s","createdAt":1,"cwd":null,"delegationDepth":0,"extra":1}\n'))
       .toEqual({ ok: true, value: { header: { version: 0, id: 's', createdAt: 1, cwd: null, delegationDepth: 0 }, events: [], tornTail: null } })
   })
