@@ -19,9 +19,10 @@ const VECTOR_COMMANDS: Record<Command, CommandHelp> = {
     description: [
       'run the selected vectors against each adapter (default: --adapter reference)',
       'and print a summary per adapter; exit 1 on any error, on a fail no baseline',
-      'lists, or on a NEW PASS under --strict-baseline; 2 on a usage error, no',
-      'matching case, vectors that cannot be loaded, or a baseline or report',
-      'that cannot be read or written',
+      'lists, on a NEW PASS under --strict-baseline, or when every selected case',
+      'was skipped (the run tested nothing); 2 on a usage error, no matching case,',
+      'vectors that cannot be loaded, or a baseline or report that cannot be read',
+      'or written',
     ],
   },
   list: {

@@ -44,7 +44,8 @@ export type StoredEvents = { row?: undefined; event: unknown } | { row: CheckedR
 
 export type Read = { ok: true; events: StoredEvents } | { ok: false; fault: Fault }
 
-function isRowTag(value: unknown): value is RowTag {
+/** Whether `value` is one of the row tags: in JSONL text a row's type, and the storage tags no event may have (ENV-3). */
+export function isRowTag(value: unknown): value is RowTag {
   return (ROW_TAGS as readonly unknown[]).includes(value)
 }
 

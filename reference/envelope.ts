@@ -5,6 +5,7 @@
  */
 import { fault, type Fault } from './result.ts'
 import { hasOwn, isNonNegativeSafeInteger, isRecord, isSafeInteger, type JsonRecord } from './lossless-json.ts'
+import { isRowTag } from './chunk-rows.ts'
 
 /** One event of a log. Payloads stay `unknown` and are narrowed where a chapter reads them. */
 export interface SessionEvent {
@@ -30,8 +31,11 @@ export function unknownKeyFault(record: JsonRecord, allowed: ReadonlySet<string>
   return undefined
 }
 
+/** ENV-3: a string, and not a storage tag, which names a packed chunk row in JSONL text and no event. */
 export function typeFault(record: JsonRecord): Fault | undefined {
-  return typeof record['type'] === 'string' ? undefined : fault('ENV_TYPE_INVALID', 'type must be a string')
+  const type = record['type']
+  if (typeof type !== 'string') return fault('ENV_TYPE_INVALID', 'type must be a string')
+  return isRowTag(type) ? fault('ENV_TYPE_INVALID', `type ${type} is a storage tag, which names a packed chunk row, not an event`) : undefined
 }
 
 export function dataFault(record: JsonRecord): Fault | undefined {

@@ -4,6 +4,7 @@
  */
 import { fault, type Fault } from './result.ts'
 import { isRecord } from './lossless-json.ts'
+import { isRowTag } from './chunk-rows.ts'
 import { V0_PINNED_TYPES, V0_RC8_TYPES } from './vocabulary.ts'
 
 export const DEFAULT_VOCABULARY = 'v0-pinned'
@@ -19,9 +20,12 @@ export function vocabularyNamed(name: unknown): ReadonlySet<string> | undefined 
   return typeof key === 'string' && Object.hasOwn(VOCABULARIES, key) ? VOCABULARIES[key] : undefined
 }
 
-/** A refusal for a record of an unknown type that is not marked ignorable. */
+/**
+ * A refusal for a record of an unknown type that is not marked ignorable. A type that is no string, or
+ * a storage tag, is no type a later reader would know: replay rejects it (ENV-3).
+ */
 export function unknownTypeFault(record: unknown, known: ReadonlySet<string>): Fault | undefined {
-  if (!isRecord(record) || typeof record['type'] !== 'string') return undefined
+  if (!isRecord(record) || typeof record['type'] !== 'string' || isRowTag(record['type'])) return undefined
   if (known.has(record['type']) || record['ignorable'] === true) return undefined
   return fault('FORMAT_UNKNOWN_EVENT_TYPE', `event type "${record['type']}" is unknown to this reader and not marked ignorable`)
 }

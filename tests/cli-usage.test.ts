@@ -26,6 +26,8 @@ describe('the usage of run, list and matrix', () => {
     expect(USAGE).toContain('\nbaselines and reports (run):\n')
     expect(commandUsage('run')).toContain('\nadapters (they run in the order given):\n')
     expect(commandUsage('run')).toContain('\nbaselines and reports:\n')
+    // Every exit 1 the run gives is named, a run that tested nothing included (results.ts).
+    expect(commandUsage('run')).toContain('or when every selected case\nwas skipped (the run tested nothing)')
   })
 
   it('keeps a command\'s description beside its synopsis, its further lines under the first', () => {

@@ -8,6 +8,15 @@ import type { Rejected } from '../../reference/result.ts'
 /** The events one accepted line stands for (one event, or a packed row's members), and the line. */
 export type EventHandler = (events: StoredEvents, line: number) => void
 
+/** Whether a line holds only JSON whitespace (CR included), or nothing. */
+function isBlank(bytes: Uint8Array): boolean {
+  for (let at = 0; at < bytes.length; at++) {
+    const byte = bytes[at]
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false
+  }
+  return true
+}
+
 export class RecordScanner {
   private scan: LineScan
   private readonly accepted = (events: StoredEvents, line: { number: number }): void => this.handle(events, line.number)
@@ -28,6 +37,9 @@ export class RecordScanner {
 
   /** One complete line; the rejection when it makes the artifact corrupt. */
   judge(bytes: Uint8Array, number: number, start: number, end: number, strict: boolean): Rejected | undefined {
+    // After a defect only a turn/end counts (JSONL-11), and a blank line holds none: the parser's throw
+    // on it cost more than all the rest of the line's reading.
+    if (this.scan.defect !== undefined && isBlank(bytes)) return undefined
     return scanLine({ bytes, number, start, end }, this.scan, strict, this.accepted)
   }
 }

@@ -67,6 +67,21 @@ describe('truncated lines', () => {
     expectNamed(file, error, 5, 'JSONL-11')
     expect(error.message).toMatch(/^corruption: /)
   })
+
+  it('blank lines after a defect are passed over, and a turn/end after them still proves the defect committed', () => {
+    // check skips a blank line after a defect without parsing it (record-scan.ts); the verdicts stay the reference's.
+    const lines = turnLines()
+    lines[4] = (lines[4] as string).slice(0, 30)
+    const blanks = ['', ' ', '\t', '\r', ' \t\r ']
+    const committed = text([...lines.slice(0, 5), ...blanks, ...lines.slice(5)])
+    const damaged = checked('blanks-then-turn-end.jsonl', committed).report
+    expectReference(damaged, committed)
+    expect(only(damaged, 'error', 'JSONL_LINE_UNPARSABLE').line).toBe(5)
+    const torn = text([...lines.slice(0, 5), ...blanks])
+    const tail = checked('blanks-tail.jsonl', torn).report
+    expectReference(tail, torn)
+    expect(tail.outcome).toMatchObject({ verdict: 'accepted', tornTail: { line: 5, reason: 'JSONL_LINE_UNPARSABLE' } })
+  })
 })
 
 describe('bytes that are not plain UTF-8 JSON lines', () => {
