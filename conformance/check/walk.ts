@@ -59,18 +59,24 @@ export function realPathOf(path: string): string {
  * layout binds the file wherever it comes (JSONL-3), so its verdict does not depend on their order.
  */
 function withoutRepeats(found: readonly Found[]): Found[] {
+  const kept: Found[] = []
   const firstNamed = new Map<string, Found & { kind: 'file' }>()
-  return found.filter(item => {
-    if (item.kind !== 'file') return true
+  for (const item of found) {
+    if (item.kind !== 'file') {
+      kept.push(item)
+      continue
+    }
     const identity = realPathOf(item.path)
     const first = firstNamed.get(identity)
     if (first === undefined) {
-      firstNamed.set(identity, item)
-      return true
+      const entry = { ...item, otherNames: [...item.otherNames] }
+      firstNamed.set(identity, entry)
+      kept.push(entry)
+    } else if (first.path !== item.path && !first.otherNames.includes(item.path)) {
+      first.otherNames.push(item.path)
     }
-    if (first.path !== item.path && !first.otherNames.includes(item.path)) first.otherNames.push(item.path)
-    return false
-  })
+  }
+  return kept
 }
 
 /**
