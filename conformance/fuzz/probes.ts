@@ -112,9 +112,10 @@ function appendedIndex(run: DrawnRun): number {
 
 /**
  * The append: an operator's broken candidate onto its prefix, or else one of the log's events
- * (appendedIndex) appended onto the ones before it. A candidate with members beyond those an
- * `event:` item carries is written verbatim, and then, as the vector format has it, its own `time`
- * member is the time input, or the builder's clock when it has none.
+ * (appendedIndex) appended onto the ones before it, its members but seq, time and ignorable (or the
+ * record itself when it is no object). A candidate with members beyond those an `event:` item carries
+ * is written verbatim, and then, as the vector format has it, its own `time` member is the time input,
+ * or the builder's clock when it has none.
  */
 function appendProbe(run: DrawnRun): Probe | undefined {
   let events = run.events
@@ -124,13 +125,17 @@ function appendProbe(run: DrawnRun): Probe | undefined {
     if (events.length === 0) return undefined
     const appended = appendedIndex(run)
     const event = events[appended]
-    if (!isRecord(event) || holdsForeignFault(event)) return undefined
     events = events.slice(0, appended)
-    const { seq: _seq, time: eventTime, ignorable: _ignorable, ...rest } = event
-    candidate = rest
-    // The time of a record an operator broke is no writer's clock: the builder's stands in, as it
-    // does when the vector written from the probe is replayed without a time.
-    time = isNonNegativeSafeInteger(eventTime) ? eventTime : BASE_TIME + events.length
+    // A record that is no object is offered as it is: the writer meets ENV-1 as the reader did.
+    if (!isRecord(event)) candidate = event
+    else {
+      if (holdsForeignFault(event)) return undefined
+      const { seq: _seq, time: eventTime, ignorable: _ignorable, ...rest } = event
+      candidate = rest
+      // The time of a record an operator broke is no writer's clock: the builder's stands in, as it
+      // does when the vector written from the probe is replayed without a time.
+      time = isNonNegativeSafeInteger(eventTime) ? eventTime : BASE_TIME + events.length
+    }
   }
   const verbatim = !isRecord(candidate) || Object.keys(candidate).some(key => !CANDIDATE_MEMBERS.has(key))
   if (verbatim) time = isRecord(candidate) && candidate['time'] !== undefined ? candidate['time'] : BASE_TIME + events.length

@@ -62,4 +62,23 @@ export const headerMemberInvalid = defineHeaderMutation({
   },
 })
 
-export const HEADER_MUTATIONS: readonly Mutation[] = [headerVersionNewer, headerCreatedAtInvalid, headerCwdRelative, headerMemberInvalid]
+/** Headers that are JSON but no JSON object (META-1): the valid header in an array among them. */
+function notObjectHeaders(header: JsonObject): unknown[] {
+  return [null, [header], [], header['id'], 0, true]
+}
+
+/** The whole header given way to a value that is no object (META-1), checked before anything else of it (META-4). */
+export const headerNotObject: Mutation = {
+  name: 'header-not-object',
+  code: 'HEADER_NOT_OBJECT',
+  operation: 'load',
+  rule: 'META-1',
+  applicable: (log: LogInput) => isRecord(log.header),
+  apply(log, chooser): MutationCase {
+    if (!isRecord(log.header)) throw new Error('header-not-object needs a log with a header')
+    const header = structuredClone(pick(chooser, notObjectHeaders(log.header)))
+    return { mutation: 'header-not-object', operation: 'load', header, events: [...log.events], code: 'HEADER_NOT_OBJECT' }
+  },
+}
+
+export const HEADER_MUTATIONS: readonly Mutation[] = [headerVersionNewer, headerCreatedAtInvalid, headerCwdRelative, headerMemberInvalid, headerNotObject]

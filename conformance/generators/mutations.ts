@@ -3,6 +3,7 @@
 import type { Chooser } from './choices.ts'
 import { APPEND_MUTATIONS } from './append-mutations.ts'
 import { DOMAIN_MUTATIONS } from './domain-mutations.ts'
+import { ENVELOPE_MUTATIONS } from './envelope-mutations.ts'
 import { HEADER_MUTATIONS } from './header-mutations.ts'
 import { LOAD_MUTATIONS } from './load-mutations.ts'
 import { RELATION_MUTATIONS } from './relation-mutations.ts'
@@ -10,7 +11,7 @@ import type { LogInput, Mutation, MutationCase } from './mutation-kit.ts'
 
 export type { LogInput, Mutation, MutationCase, MutationOperation } from './mutation-kit.ts'
 
-export const MUTATIONS: readonly Mutation[] = [...LOAD_MUTATIONS, ...HEADER_MUTATIONS, ...APPEND_MUTATIONS, ...RELATION_MUTATIONS, ...DOMAIN_MUTATIONS]
+export const MUTATIONS: readonly Mutation[] = [...LOAD_MUTATIONS, ...ENVELOPE_MUTATIONS, ...HEADER_MUTATIONS, ...APPEND_MUTATIONS, ...RELATION_MUTATIONS, ...DOMAIN_MUTATIONS]
 
 export function mutationNamed(name: string): Mutation {
   const found = MUTATIONS.find(mutation => mutation.name === name)

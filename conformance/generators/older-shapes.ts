@@ -89,8 +89,9 @@ function olderShape(event: LogEvent, turn: number, chooser: Chooser): LogEvent |
 }
 
 function toolResultId(event: LogEvent): Json | undefined {
+  if (!isRecord(event) || event.type !== 'tool/result') return undefined
   const message = isRecord(event.data) ? event.data['message'] : undefined
-  return event.type === 'tool/result' && isRecord(message) ? message['id'] : undefined
+  return isRecord(message) ? message['id'] : undefined
 }
 
 /**
@@ -102,6 +103,8 @@ function toolResultId(event: LogEvent): Json | undefined {
 export function inOlderShapes(events: readonly LogEvent[], chooser: Chooser): LogEvent[] {
   let turn = 0
   const drafts = events.map(event => {
+    // A record an operator made no object (envelope-mutations.ts) has no older shape.
+    if (!isRecord(event)) return { event, older: undefined }
     if (event.type === 'turn/start' && isRecord(event.data) && typeof event.data['turn'] === 'number') turn = event.data['turn']
     const older = olderShape(event, turn, chooser)
     return { event, older: older !== undefined && chance(chooser, 50) ? older : undefined }
