@@ -20,6 +20,11 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
+/** A text of many lines with each line printable: its line feeds kept, every other control escaped. */
+export function printableLines(text: string): string {
+  return text.split('\n').map(printable).join('\n')
+}
+
 /** Text for one line of Markdown: control characters escaped, and the characters Markdown reads as markup. */
 export function markdownText(text: string): string {
   return printable(text).replace(/[\\`*_[\]<>|#!~&]/g, (char) => `\\${char}`)
@@ -47,7 +52,7 @@ export function shortenedAtStart(text: string, most: number): string {
 }
 
 /** Where to cut `text` to at most `most` characters without splitting a surrogate pair. */
-function cutPoint(text: string, most: number): number {
+export function cutPoint(text: string, most: number): number {
   return /[\uD800-\uDBFF]/.test(text.charAt(most - 1)) ? most - 1 : most
 }
 

@@ -19,7 +19,7 @@ function counterStep(event: SessionEvent | undefined): number {
 }
 
 interface Cuts {
-  nodes: number[]
+  nodes: readonly number[]
   positionOf: Map<number, number>
   /** balanced[i]: the cut before node i (balanced[nodes.length] is the cut after the last node). */
   balanced: boolean[]
@@ -27,14 +27,16 @@ interface Cuts {
   orphanSeq: number | undefined
 }
 
-function cutsOf(events: readonly SessionEvent[]): Cuts {
-  const nodes = foldSurface(events).nodes
+/** The event a surface node stands for, by seq. */
+export type NodeEvent = (seq: number) => SessionEvent | undefined
+
+function cutsOf(nodes: readonly number[], eventAt: NodeEvent): Cuts {
   const positionOf = new Map(nodes.map((seq, position) => [seq, position]))
   const balanced = [true]
   let counter = 0
   let orphanSeq: number | undefined
   for (const seq of nodes) {
-    counter += counterStep(events[seq])
+    counter += counterStep(eventAt(seq))
     if (counter < 0 && orphanSeq === undefined) orphanSeq = seq
     balanced.push(counter === 0)
   }
@@ -58,7 +60,7 @@ export interface NodeBalance {
 
 /** REGION-4: the balance of the cuts just before and just after one node. */
 export function nodeBalance(events: readonly SessionEvent[], seq: unknown): Result<NodeBalance> {
-  const cuts = cutsOf(events)
+  const cuts = cutsOf(foldSurface(events).nodes, at => events[at])
   // Stryker disable next-line ConditionalExpression: a map keyed by numbers finds nothing for a non-number either way
   const position = typeof seq === 'number' ? cuts.positionOf.get(seq) : undefined
   if (position === undefined) return notOnSurface(seq)
@@ -71,9 +73,17 @@ export interface RegionValue {
   shadowedSeqs: number[]
 }
 
-/** REGION-5: whether [start, end] is a legal compaction region, and its nodes. */
+/** REGION-5: whether [start, end] is a legal compaction region of the log's surface, and its nodes. */
 export function regionLegality(events: readonly SessionEvent[], start: unknown, end: unknown): Result<RegionValue> {
-  const cuts = cutsOf(events)
+  return regionLegalityOn(foldSurface(events).nodes, seq => events[seq], start, end)
+}
+
+/**
+ * REGION-5 on a surface given by its nodes in order: what regionLegality answers for a log whose
+ * surface they are. A reader that folds a log once asks it at each replace (the audit does).
+ */
+export function regionLegalityOn(nodes: readonly number[], eventAt: NodeEvent, start: unknown, end: unknown): Result<RegionValue> {
+  const cuts = cutsOf(nodes, eventAt)
   // Stryker disable next-line ConditionalExpression: a map keyed by numbers finds nothing for a non-number either way
   const from = typeof start === 'number' ? cuts.positionOf.get(start) : undefined
   if (from === undefined) return notOnSurface(start)

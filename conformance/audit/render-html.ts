@@ -3,7 +3,13 @@
 // a mail attachment.
 import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
 import { formatTime, KIND_LABELS, logLine, tokenizerLine, tokenUnit } from './format.ts'
-import { budgetSvg, escapeXml as escape, OUTCOME_COLORS, timelineSvg } from './render-svg.ts'
+import { budgetSvg, escapeXml, OUTCOME_COLORS, timelineSvg } from './render-svg.ts'
+import { printable, printableLines } from '../wording.ts'
+
+// Text on the page, markup escaped and every control and bidi character shown as its escape, as the
+// text output does: a crafted value of the log cannot reorder or hide what the page says.
+const shown = (text: string): string => escapeXml(printable(text))
+const shownLines = (text: string): string => escapeXml(printableLines(text))
 
 const STYLE = `
 :root { color-scheme: light; --pass: #2e7d32; --fail: #c62828; --warn: #b26a00; --human: #4527a0; --info: #546e7a; }
@@ -47,11 +53,11 @@ footer { font-size: 12px; color: #78909c; padding-bottom: 24px; }
 `
 
 function verdictBadge(verdict: string): string {
-  return `<span class="verdict verdict-${escape(verdict)}" data-verdict="${escape(verdict)}">${escape(verdict)}</span>`
+  return `<span class="verdict verdict-${shown(verdict)}" data-verdict="${shown(verdict)}">${shown(verdict)}</span>`
 }
 
 function overviewTable(report: AuditReport): string {
-  const rows = report.rows.map((row, index) => `<tr data-row="${row.id}"><td>${index + 1}</td><td class="row-title"><a href="#row-${row.id}">${escape(row.title)}</a></td><td>${verdictBadge(row.verdict)}</td><td>${escape(row.summary)}</td></tr>`)
+  const rows = report.rows.map((row, index) => `<tr data-row="${row.id}"><td>${index + 1}</td><td class="row-title"><a href="#row-${row.id}">${shown(row.title)}</a></td><td>${verdictBadge(row.verdict)}</td><td>${shown(row.summary)}</td></tr>`)
   return `<section id="verdicts"><h2>The seven rows of the acceptance table</h2>
 <table class="verdicts"><thead><tr><th>#</th><th>Row</th><th>Verdict</th><th>Summary</th></tr></thead><tbody>
 ${rows.join('\n')}
@@ -60,7 +66,7 @@ ${rows.join('\n')}
 
 function replacementTable(replacements: readonly AuditReplacement[], unit: string): string {
   if (replacements.length === 0) return '<p>No replace: the surface only ever grew by appends.</p>'
-  const rows = replacements.map(replacement => `<tr><td class="seq">${replacement.seq}</td><td>${escape(formatTime(replacement.time))}</td><td>${escape(KIND_LABELS[replacement.kind])}</td><td class="seq">${replacement.start}…${replacement.end}</td><td class="seq">${replacement.shadowedSeqs.join(', ')}</td><td>${replacement.bracketOutcome === null ? '—' : `<span style="color:${OUTCOME_COLORS[replacement.bracketOutcome] ?? '#777'}">${escape(replacement.bracketOutcome)}</span>`}</td><td>${replacement.shadowedTokens} → ${replacement.tokens} ${escape(unit)}</td></tr>`)
+  const rows = replacements.map(replacement => `<tr><td class="seq">${replacement.seq}</td><td>${shown(formatTime(replacement.time))}</td><td>${shown(KIND_LABELS[replacement.kind])}</td><td class="seq">${replacement.start}…${replacement.end}</td><td class="seq">${replacement.shadowedSeqs.join(', ')}</td><td>${replacement.bracketOutcome === null ? '—' : `<span style="color:${OUTCOME_COLORS[replacement.bracketOutcome] ?? '#777'}">${shown(replacement.bracketOutcome)}</span>`}</td><td>${replacement.shadowedTokens} → ${replacement.tokens} ${shown(unit)}</td></tr>`)
   return `<table class="replacements"><thead><tr><th>seq</th><th>when</th><th>what</th><th>range</th><th>shadowed</th><th>bracket</th><th>size</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>`
@@ -76,27 +82,27 @@ ${replacementTable(report.replacements, tokenUnit(report))}`
 }
 
 function replacementCard(replacement: AuditReplacement, unit: string): string {
-  const shadowed = replacement.shadowed.map(node => `<h4>seq ${node.seq} · ${escape(node.type)} · ${node.tokens} ${escape(unit)}</h4><pre>${escape(node.text)}</pre>`).join('\n')
-  const terms = replacement.absentTerms.length === 0 ? '' : `<p class="terms">Not mentioned by the replacement (a reading aid, not a verdict): ${replacement.absentTerms.map(term => `<code>${escape(term)}</code>`).join('')}</p>`
+  const shadowed = replacement.shadowed.map(node => `<h4>seq ${node.seq} · ${shown(node.type)} · ${node.tokens} ${shown(unit)}</h4><pre>${shownLines(node.text)}</pre>`).join('\n')
+  const terms = replacement.absentTerms.length === 0 ? '' : `<p class="terms">Not mentioned by the replacement (a reading aid, not a verdict): ${replacement.absentTerms.map(term => `<code>${shown(term)}</code>`).join('')}</p>`
   return `<div class="replacement-card" data-seq="${replacement.seq}">
-<h3>seq ${replacement.seq}: ${escape(KIND_LABELS[replacement.kind])} replaced ${replacement.start}…${replacement.end} at ${escape(formatTime(replacement.time))}</h3>
+<h3>seq ${replacement.seq}: ${shown(KIND_LABELS[replacement.kind])} replaced ${replacement.start}…${replacement.end} at ${shown(formatTime(replacement.time))}</h3>
 <div class="texts"><div class="shadowed"><h4>What it shadowed</h4>${shadowed}</div>
-<div class="replacing"><h4>What took its place (${replacement.tokens} ${escape(unit)})</h4><pre>${escape(replacement.text)}</pre></div></div>
+<div class="replacing"><h4>What took its place (${replacement.tokens} ${shown(unit)})</h4><pre>${shownLines(replacement.text)}</pre></div></div>
 ${terms}</div>`
 }
 
 function rowSection(report: AuditReport, row: AuditRow, index: number): string {
-  const evidence = row.evidence.map(item => `<li class="mark-${item.mark}"><span class="mark">${item.mark.toUpperCase()}</span>${escape(item.text)}${item.requirements === undefined ? '' : ` <span class="seq">${escape(item.requirements.join(', '))}</span>`}</li>`)
+  const evidence = row.evidence.map(item => `<li class="mark-${item.mark}"><span class="mark">${item.mark.toUpperCase()}</span>${shown(item.text)}${item.requirements === undefined ? '' : ` <span class="seq">${shown(item.requirements.join(', '))}</span>`}</li>`)
   const extra = row.id === 'constraint-preservation'
     ? report.replacements.map(replacement => replacementCard(replacement, tokenUnit(report))).join('\n')
     : row.id === 'budget' && report.budget !== null ? budgetSvg(report.budget, tokenUnit(report)) : ''
   return `<section class="row" id="row-${row.id}" data-row="${row.id}">
-<h2>${index + 1}. <span class="row-name">${escape(row.title)}</span> ${verdictBadge(row.verdict)}</h2>
-<p class="summary">${escape(row.summary)}</p>
-<p class="checked">Checked by: ${escape(row.checkedBy)}</p>
+<h2>${index + 1}. <span class="row-name">${shown(row.title)}</span> ${verdictBadge(row.verdict)}</h2>
+<p class="summary">${shown(row.summary)}</p>
+<p class="checked">Checked by: ${shown(row.checkedBy)}</p>
 <ul class="evidence">${evidence.join('\n')}</ul>
 ${extra}
-${row.needsHuman === null ? '' : `<p class="human-note">Needs a person: ${escape(row.needsHuman)}</p>`}
+${row.needsHuman === null ? '' : `<p class="human-note">Needs a person: ${shown(row.needsHuman)}</p>`}
 </section>`
 }
 
@@ -107,15 +113,15 @@ export function renderHtml(report: AuditReport): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Audit: ${escape(report.log.sessionId ?? report.log.file)}</title>
+<title>Audit: ${shown(report.log.sessionId ?? report.log.file)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <header>
 <h1>Session log audit</h1>
-<p class="file">${escape(report.log.file)}</p>
-<p class="meta">${escape(logLine(report))}</p>
-<p class="meta tokenizer${estimate}">${escape(tokenizerLine(report))}</p>
+<p class="file">${shown(report.log.file)}</p>
+<p class="meta">${shown(logLine(report))}</p>
+<p class="meta tokenizer${estimate}">${shown(tokenizerLine(report))}</p>
 <p class="meta overall">Overall: ${verdictBadge(report.overall)}</p>
 </header>
 <main>
@@ -123,7 +129,7 @@ ${overviewTable(report)}
 ${timelineSection(report)}
 ${report.rows.map((row, index) => rowSection(report, row, index)).join('\n')}
 </main>
-<footer>Written by ${escape(report.generator.name)} ${escape(report.generator.version)} from the audit report (schemas/audit-report.schema.json). The page is self-contained: no script, no external resource.</footer>
+<footer>Written by ${shown(report.generator.name)} ${shown(report.generator.version)} from the audit report (schemas/audit-report.schema.json). The page is self-contained: no script, no external resource.</footer>
 </body>
 </html>
 `

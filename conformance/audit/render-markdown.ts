@@ -1,8 +1,8 @@
 // The audit report as Markdown (for an issue or a pull request): a verdict table, a section per row
 // with its evidence, and the replacements with their shadowed and replacing texts in fenced blocks.
 import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
-import { markdownText, printable } from '../wording.ts'
-import { clip, formatTime, KIND_LABELS, logLine, markLabel, requirementsNote, tokenizerLine, tokenUnit } from './format.ts'
+import { markdownText, printable, printableLines } from '../wording.ts'
+import { appendAll, clip, formatTime, KIND_LABELS, longestRun, logLine, markLabel, requirementsNote, tokenizerLine, tokenUnit } from './format.ts'
 
 function cell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ')
@@ -11,18 +11,21 @@ function cell(text: string): string {
 /** A code span whose fence is longer than any run of backticks in the text (CommonMark). */
 function codeSpan(text: string): string {
   const shown = printable(text)
-  const fence = '`'.repeat(Math.max(0, ...(shown.match(/`+/g) ?? []).map(run => run.length)) + 1)
+  const fence = '`'.repeat(longestRun(shown, '`') + 1)
   // CommonMark drops one space at each end of a span: the padding keeps a backtick at an end apart
   // from the fence, and blanks at both ends from being dropped.
   const padded = /^[ `]|[ `]$/.test(shown) ? ` ${shown} ` : shown
   return `${fence}${padded}${fence}`
 }
 
-/** A fenced block whose fence is longer than any run of backticks or tildes in the text. */
+/**
+ * A fenced block whose fence is longer than any run of tildes in the text. A code block shows control
+ * characters raw, so they are escaped as in the text output: `cat` of the report runs no escape sequence.
+ */
 function fenced(text: string): string {
-  const longest = Math.max(2, ...(text.match(/~+/g) ?? []).map(run => run.length))
-  const fence = '~'.repeat(longest + 1)
-  return `${fence}text\n${text}\n${fence}`
+  const shown = printableLines(text)
+  const fence = '~'.repeat(Math.max(2, longestRun(shown, '~')) + 1)
+  return `${fence}text\n${shown}\n${fence}`
 }
 
 function rowSection(row: AuditRow, index: number): string[] {
@@ -54,10 +57,13 @@ export function renderMarkdown(report: AuditReport): string {
     '|---|---|---|---|',
     ...report.rows.map((row, index) => `| ${index + 1} | ${row.title} | **${row.verdict}** | ${cell(row.summary)} |`),
   ]
-  report.rows.forEach((row, index) => lines.push('', ...rowSection(row, index)))
+  report.rows.forEach((row, index) => appendAll(lines, ['', ...rowSection(row, index)]))
   if (report.replacements.length > 0) {
     lines.push('', '## Replacements, for a person to judge', '')
-    for (const replacement of report.replacements) lines.push('', ...replacementSection(replacement, tokenUnit(report)))
+    for (const replacement of report.replacements) {
+      lines.push('')
+      appendAll(lines, replacementSection(replacement, tokenUnit(report)))
+    }
   }
   return `${lines.join('\n')}\n`
 }

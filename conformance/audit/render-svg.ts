@@ -4,13 +4,15 @@
 // log against the surface).
 import type { AuditBudget, AuditReplacement, AuditTimeline } from '../../generated/types/index.ts'
 import { formatTime } from './format.ts'
-import { plural } from '../wording.ts'
+import { plural, printable } from '../wording.ts'
 
 const WIDTH = 1000
 const GUTTER = 150
 const RIGHT = 20
 const LANE = 26
 const REPLACEMENTS_DRAWN = 24
+/** The narrowest shape a lane draws, in pixels: seqs closer than this share one. */
+const LEAST_SHAPE = 2
 
 export const OUTCOME_COLORS: Record<string, string> = {
   completed: '#2e7d32',
@@ -35,17 +37,20 @@ export function escapeXml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
 }
 
+/** A label or tooltip, which may quote the log (an event type): escaped, and its controls shown as escapes. */
+const shown = (text: string): string => escapeXml(printable(text))
+
 function colorOf(type: string): string {
   return EVENT_CATEGORIES.find(category => category.matches(type))?.color ?? '#90a4ae'
 }
 
 function text(x: number, y: number, content: string, attributes = ''): string {
-  return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${attributes}>${escapeXml(content)}</text>`
+  return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${attributes}>${shown(content)}</text>`
 }
 
 function rect(x: number, y: number, width: number, height: number, fill: string, attributes = '', tooltip?: string): string {
   const open = `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(width, 1).toFixed(1)}" height="${height}" fill="${fill}" ${attributes}`
-  return tooltip === undefined ? `${open}/>` : `${open}><title>${escapeXml(tooltip)}</title></rect>`
+  return tooltip === undefined ? `${open}/>` : `${open}><title>${shown(tooltip)}</title></rect>`
 }
 
 /** Seq positions along the plot: the centre of each seq's slot. */
@@ -65,23 +70,59 @@ function axis(timeline: AuditTimeline, x: (seq: number) => number, y: number): s
   return parts
 }
 
+/**
+ * Consecutive seqs grouped so that each group is at least LEAST_SHAPE pixels wide: one seq per group
+ * while the plot has room, so the shapes a lane draws are bounded by the plot's width, not the log's
+ * length.
+ */
+function groupSize(step: number): number {
+  return Math.max(1, Math.ceil(LEAST_SHAPE / step))
+}
+
+/** Runs of consecutive groups that hold at least one of `seqs`, as [first seq, last seq] of the groups. */
+function groupRuns(seqs: readonly number[], size: number): [number, number][] {
+  const groups = [...new Set(seqs.map(seq => Math.floor(seq / size)))].sort((a, b) => a - b)
+  const runs: [number, number][] = []
+  for (const group of groups) {
+    const last = runs.at(-1)
+    if (last !== undefined && last[1] === group * size - 1) last[1] = group * size + size - 1
+    else runs.push([group * size, group * size + size - 1])
+  }
+  return runs
+}
+
+/** A label for a span from `left` that is `width` pixels wide, or none when it would overflow into the next. */
+function fittingLabel(left: number, width: number, y: number, label: string): string[] {
+  return width >= label.length * 6 + 8 ? [text(left + 4, y, label, 'class="bar-label"')] : []
+}
+
 function turnLane(timeline: AuditTimeline, x: (seq: number) => number, step: number, y: number): string[] {
   const parts = [text(8, y + 15, 'turns', 'class="lane-label"')]
   for (const turn of timeline.turns) {
     const end = turn.endSeq ?? timeline.eventTypes.length - 1
     const left = x(turn.startSeq) - step / 2
     const label = `turn ${turn.turn ?? '?'}${turn.endReason === null ? ' (open)' : ` · ${turn.endReason}`}`
-    parts.push(rect(left, y + 2, x(end) + step / 2 - left, 18, '#e3f2fd', `stroke="#1565c0" ${turn.endSeq === null ? 'stroke-dasharray="4 3"' : ''} class="turn"`))
-    parts.push(text(left + 4, y + 15, label, 'class="bar-label"'))
+    const width = x(end) + step / 2 - left
+    parts.push(rect(left, y + 2, width, 18, '#e3f2fd', `stroke="#1565c0" ${turn.endSeq === null ? 'stroke-dasharray="4 3"' : ''} class="turn"`, label))
+    parts.push(...fittingLabel(left, width, y + 15, label))
   }
   return parts
 }
 
+/** The category a group of events is drawn in: the first of EVENT_CATEGORIES that any of them has. */
+function groupColor(types: readonly string[]): string {
+  return EVENT_CATEGORIES.find(category => types.some(type => category.matches(type)))?.color ?? '#90a4ae'
+}
+
 function eventLane(timeline: AuditTimeline, x: (seq: number) => number, step: number, y: number): string[] {
   const parts = [text(8, y + 15, 'raw events', 'class="lane-label"')]
-  timeline.eventTypes.forEach((type, seq) => {
-    parts.push(rect(x(seq) - step / 2 + 0.5, y + 3, step - 1, 16, colorOf(type), 'class="event"', `seq ${seq}: ${type}`))
-  })
+  const size = groupSize(step)
+  for (let first = 0; first < timeline.eventTypes.length; first += size) {
+    const types = timeline.eventTypes.slice(first, first + size)
+    const last = first + types.length - 1
+    const tooltip = size === 1 ? `seq ${first}: ${types[0]}` : `seq ${first}…${last}: ${[...new Set(types)].join(', ')}`
+    parts.push(rect(x(first) - step / 2 + 0.5, y + 3, x(last) - x(first) + step - 1, 16, groupColor(types), 'class="event"', tooltip))
+  }
   return parts
 }
 
@@ -92,27 +133,43 @@ function bracketLane(timeline: AuditTimeline, x: (seq: number) => number, step: 
     const end = bracket.endSeq ?? timeline.endSeeds.find(seq => seq > bracket.startSeq) ?? timeline.eventTypes.length - 1
     const left = x(bracket.startSeq) - step / 2
     const color = OUTCOME_COLORS[bracket.outcome] ?? '#777'
-    parts.push(rect(left, y + 2, x(end) + step / 2 - left, 18, color, `fill-opacity="0.25" stroke="${color}" class="bracket"`, `compaction bracket ${bracket.startSeq}…${bracket.endSeq ?? '(no end)'}: ${bracket.outcome}`))
-    parts.push(text(left + 4, y + 15, `${bracket.startSeq}…${bracket.endSeq ?? ' no end'} ${bracket.outcome}`, 'class="bar-label"'))
+    const width = x(end) + step / 2 - left
+    parts.push(rect(left, y + 2, width, 18, color, `fill-opacity="0.25" stroke="${color}" class="bracket"`, `compaction bracket ${bracket.startSeq}…${bracket.endSeq ?? '(no end)'}: ${bracket.outcome}`))
+    parts.push(...fittingLabel(left, width, y + 15, `${bracket.startSeq}…${bracket.endSeq ?? ' no end'} ${bracket.outcome}`))
   }
   return parts
 }
 
 function replacementLane(replacement: AuditReplacement, x: (seq: number) => number, step: number, y: number): string[] {
   const parts = [text(8, y + 15, `replace seq ${replacement.seq}`, 'class="lane-label"')]
-  for (const seq of replacement.shadowedSeqs) parts.push(rect(x(seq) - step / 2 + 1, y + 5, step - 2, 12, '#ef9a9a', 'stroke="#c62828" class="shadowed"'))
-  const from = Math.max(...replacement.shadowedSeqs.map(x))
+  const size = groupSize(step)
+  for (const [first, last] of size === 1 ? replacement.shadowedSeqs.map(seq => [seq, seq]) : groupRuns(replacement.shadowedSeqs, size)) {
+    parts.push(rect(x(first!) - step / 2 + 1, y + 5, x(last!) - x(first!) + step - 2, 12, '#ef9a9a', 'stroke="#c62828" class="shadowed"'))
+  }
+  // Loops, not Math.max(...seqs): a replace may shadow more nodes than a call takes arguments.
+  let lowest = Infinity
+  let highest = -Infinity
+  for (const seq of replacement.shadowedSeqs) {
+    lowest = Math.min(lowest, seq)
+    highest = Math.max(highest, seq)
+  }
+  const from = x(highest)
   const to = x(replacement.seq)
   parts.push(`<line x1="${from.toFixed(1)}" y1="${y + 11}" x2="${(to - step / 2).toFixed(1)}" y2="${y + 11}" stroke="#2e7d32" stroke-width="1.5" marker-end="url(#arrow)"/>`)
   parts.push(rect(to - step / 2 + 1, y + 3, step - 2, 16, '#2e7d32', 'class="replacement"'))
   const label = `${replacement.start}…${replacement.end} (${replacement.shadowedSeqs.length} shadowed) → seq ${replacement.seq} at ${formatTime(replacement.time).slice(11, 23)}`
   const onRight = to + step / 2 + 6 + label.length * 6 < WIDTH
-  parts.push(text(onRight ? to + step / 2 + 4 : Math.min(...replacement.shadowedSeqs.map(x)) - step / 2 - 4, y + 15, label, `class="bar-label" text-anchor="${onRight ? 'start' : 'end'}"`))
+  parts.push(text(onRight ? to + step / 2 + 4 : x(lowest) - step / 2 - 4, y + 15, label, `class="bar-label" text-anchor="${onRight ? 'start' : 'end'}"`))
   return parts
 }
 
 function surfaceLane(timeline: AuditTimeline, x: (seq: number) => number, step: number, y: number): string[] {
   const parts = [text(8, y + 15, 'surface now', 'class="lane-label"')]
+  const size = groupSize(step)
+  if (size > 1) {
+    for (const [first, last] of groupRuns(timeline.finalSurface, size)) parts.push(rect(x(first) - step / 2 + 1, y + 3, x(last) - x(first) + step - 2, 16, '#43a047', 'class="surface-node"'))
+    return parts
+  }
   timeline.finalSurface.forEach((seq, position) => {
     parts.push(rect(x(seq) - step / 2 + 1, y + 3, step - 2, 16, '#43a047', 'class="surface-node"'))
     if (step >= 12) parts.push(text(x(seq), y + 15, String(position + 1), 'class="node-position" text-anchor="middle"'))
@@ -160,7 +217,8 @@ function legend(y: number): { parts: string[]; height: number } {
 
 export function timelineSvg(timeline: AuditTimeline, replacements: readonly AuditReplacement[]): string {
   const { x, step } = scale(timeline.eventTypes.length)
-  const drawn = replacements.slice(0, REPLACEMENTS_DRAWN)
+  // The latest replaces are drawn: they made the surface of today.
+  const drawn = replacements.slice(-REPLACEMENTS_DRAWN)
   const lanesTop = 40
   const lanes = [
     (y: number) => turnLane(timeline, x, step, y),
@@ -180,7 +238,7 @@ export function timelineSvg(timeline: AuditTimeline, replacements: readonly Audi
     ...axis(timeline, x, 28),
     ...lanes.flatMap((lane, index) => lane(lanesTop + index * LANE)),
     ...markerLines(timeline, x, lanesTop, bottom),
-    ...(replacements.length > drawn.length ? [text(GUTTER, bottom + 26, `${replacements.length - drawn.length} more replaces are listed in the table below`, 'class="tick"')] : []),
+    ...(replacements.length > drawn.length ? [text(GUTTER, bottom + 26, `${replacements.length - drawn.length} earlier replaces are listed in the table below`, 'class="tick"')] : []),
     ...key.parts,
     '</svg>',
   ].join('\n')

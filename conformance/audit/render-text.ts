@@ -5,7 +5,7 @@
 // shown, not followed.
 import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
 import { printable } from '../wording.ts'
-import { clip, formatTime, KIND_LABELS, logLine, markLabel, requirementsNote, tokenizerLine, tokenUnit } from './format.ts'
+import { appendAll, clip, formatTime, KIND_LABELS, logLine, markLabel, requirementsNote, tokenizerLine, tokenUnit } from './format.ts'
 
 /** A text of the log as a quoted block: its lines kept, each shown printable behind a bar. */
 function quoted(text: string): string {
@@ -46,10 +46,13 @@ export function renderText(report: AuditReport): string {
     '',
     ...overview(report),
   ]
-  report.rows.forEach((row, index) => lines.push('', ...rowSection(row, index)))
+  report.rows.forEach((row, index) => appendAll(lines, ['', ...rowSection(row, index)]))
   if (report.replacements.length > 0) {
     lines.push('', 'Replacements, for a person to judge (constraint preservation):')
-    for (const replacement of report.replacements) lines.push('', ...replacementSection(replacement, tokenUnit(report)))
+    for (const replacement of report.replacements) {
+      lines.push('')
+      appendAll(lines, replacementSection(replacement, tokenUnit(report)))
+    }
   }
   return `${lines.join('\n')}\n`
 }

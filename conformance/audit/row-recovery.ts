@@ -79,12 +79,19 @@ function bracketEvidence(loaded: LoadedLog, bracket: BracketReport): AuditEviden
   }
 }
 
+/** What followed a failed model call in its turn; the walk stops at the turn's end, so many failures cost no more than the log. */
 function failureEvidence(loaded: LoadedLog, failure: AuditModelFailure): AuditEvidence {
-  const later = loaded.events.filter(event => event.seq > failure.seq)
-  const turnEnd = later.find(event => event.type === 'turn/end')
-  const inTurn = later.filter(event => turnEnd === undefined || event.seq < turnEnd.seq)
-  const bracket = loaded.compaction.brackets.find(candidate => inTurn.some(event => event.seq === candidate.startSeq))
-  const retry = inTurn.find(event => event.type === 'assistant/message')
+  let turnEndSeq = loaded.events.length
+  let retry: SessionEvent | undefined
+  for (let seq = failure.seq + 1; seq < loaded.events.length; seq += 1) {
+    const event = loaded.events[seq]!
+    if (event.type === 'turn/end') {
+      turnEndSeq = event.seq
+      break
+    }
+    retry ??= event.type === 'assistant/message' ? event : undefined
+  }
+  const bracket = loaded.compaction.brackets.find(candidate => candidate.startSeq > failure.seq && candidate.startSeq < turnEndSeq)
   const after = [
     bracket === undefined ? undefined : `compaction bracket ${bracket.startSeq}…${bracket.endSeq ?? '(no end)'} (${bracket.outcome})`,
     retry === undefined ? undefined : `assistant message seq ${retry.seq}`,
@@ -138,7 +145,7 @@ export function failureRecoveryRow(loaded: LoadedLog): AuditRow {
     ...lockEvidence(loaded),
     ...loaded.compaction.brackets.map(bracket => bracketEvidence(loaded, bracket)),
     ...relationEvidence(loaded),
-    ...modelFailures(loaded.events).map(failure => failureEvidence(loaded, failure)),
+    ...capped(modelFailures(loaded.events).map(failure => failureEvidence(loaded, failure))),
     ...interruptedEvidence(loaded),
   ]
   return row('failure-recovery', items, verdict => {

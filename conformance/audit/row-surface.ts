@@ -1,9 +1,10 @@
 // Row 2, surface legality: every replace named a real range of the surface it changed, cited what it
 // shadowed and kept calls with their results; and on the current surface every tool call still has its
 // result and every result its call.
-import { regionLegality } from '../../reference/region-balance.ts'
+import { regionLegalityOn, type RegionValue } from '../../reference/region-balance.ts'
 import { jsonEqual } from '../../reference/lossless-json.ts'
-import type { Replacement } from '../../reference/surface.ts'
+import type { Result } from '../../reference/result.ts'
+import { applySurfacePlan, emptySurface, planSurfaceEvent, surfaceNodes, type Replacement } from '../../reference/surface.ts'
 import type { AuditEvidence, AuditRejection, AuditRow } from '../../generated/types/index.ts'
 import { dataOf, messageOfEvent, recordAt, seqList, stringAt, toolCallIds, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
@@ -38,17 +39,35 @@ function surfaceEvidence(loaded: LoadedLog): AuditEvidence {
   return evidence('info', `the current surface holds ${plural(nodes.length, 'node')} after ${plural(generation, 'replace')}: ${seqList(nodes)}`, { requirements: ['SURF-10'] })
 }
 
+/**
+ * REGION-5 for each replace but a tool-result rewrite (which needs no balance, REGION-7), on the
+ * surface just before it, by seq of the replace. The log is folded once and each region judged on the
+ * fold as it stands: folding each replace's prefix anew made the audit grow with events × replaces.
+ */
+function regionsBeforeReplaces(loaded: LoadedLog): Map<number, Result<RegionValue>> {
+  const regions = new Map<number, Result<RegionValue>>()
+  const state = emptySurface()
+  const eventAt = (seq: number) => loaded.events[seq]
+  for (const event of loaded.events) {
+    const planned = planSurfaceEvent(state, event, eventAt)
+    // Every event of a loaded log plans, as in the reference's own fold.
+    if (!planned.ok) continue
+    const { plan } = planned
+    if (plan.kind === 'replace' && event.type !== 'tool/result') regions.set(plan.seq, regionLegalityOn(surfaceNodes(state), eventAt, plan.start, plan.end))
+    applySurfacePlan(state, plan)
+  }
+  return regions
+}
+
 /** REGION-5 on the surface just before the replace (a tool-result rewrite needs no balance, REGION-7). */
-function regionEvidence(loaded: LoadedLog, replacement: Replacement): AuditEvidence {
+function regionEvidence(loaded: LoadedLog, replacement: Replacement, regions: Map<number, Result<RegionValue>>): AuditEvidence {
   const event = loaded.events[replacement.seq]
   const range = `${replacement.start}…${replacement.end}`
   const shadowed = `shadowed ${seqList(replacement.shadowedSeqs)} and cites each of them`
   if (event?.type === 'tool/result') {
     return evidence('pass', `seq ${replacement.seq} rewrote tool result ${range} in place: ${shadowed}`, { seq: replacement.seq, requirements: ['REWR-1', 'PROV-7'] })
   }
-  // The loaded events, not the records: loading every prefix again made a log's audit cost grow with
-  // the square of its length (the prefix of a loaded log is loaded, chapter 00).
-  const region = regionLegality(loaded.events.slice(0, replacement.seq), replacement.start, replacement.end)
+  const region = regions.get(replacement.seq)!
   if (!region.ok) {
     return evidence('fail', `seq ${replacement.seq} replaced ${range}, a region that was not legal on the surface it changed (${region.error.code}: ${region.error.message})`, { seq: replacement.seq, requirements: ['REGION-5', 'REGION-7'] })
   }
@@ -66,9 +85,10 @@ function claimEvidence(loaded: LoadedLog, replacement: Replacement): AuditEviden
 
 function replacementEvidence(loaded: LoadedLog): AuditEvidence[] {
   const replacements = loaded.surface.replacements
+  const regions = regionsBeforeReplaces(loaded)
   const items: AuditEvidence[] = []
   replacements.forEach((replacement, index) => {
-    const region = regionEvidence(loaded, replacement)
+    const region = regionEvidence(loaded, replacement, regions)
     if (index < REPLACEMENTS_LISTED || region.mark !== 'pass') items.push(region)
     const claim = claimEvidence(loaded, replacement)
     if (claim !== undefined) items.push(claim)

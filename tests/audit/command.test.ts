@@ -43,10 +43,17 @@ describe('audit options', () => {
     expect(parseAuditOptions(['log.jsonl', '--tokenizer', 'estimate', '--vocabulary', 'v0-rc8'])).toMatchObject({ tokenizer: 'estimate', vocabulary: 'v0-rc8' })
   })
 
+  it('takes markdown and htm as names of md and html, in --format as in the extension of --out', () => {
+    expect(parseAuditOptions(['log.jsonl', '--format', 'markdown'])).toMatchObject({ format: 'md' })
+    expect(parseAuditOptions(['log.jsonl', '--format', 'htm'])).toMatchObject({ format: 'html' })
+    expect(parseAuditOptions(['log.jsonl', '--out', 'a.markdown'])).toMatchObject({ format: 'md' })
+    expect(parseAuditOptions(['log.jsonl', '--out', 'a.HTM'])).toMatchObject({ format: 'html' })
+  })
+
   it('says what is wrong with bad options', () => {
     expect(parseAuditOptions([])).toEqual({ error: 'audit needs the LOG to read' })
     expect(parseAuditOptions(['a', 'b'])).toEqual({ error: 'audit takes one LOG, not also b' })
-    expect(parseAuditOptions(['a', '--format', 'pdf'])).toEqual({ error: '--format must be one of text, json, md, html, not pdf' })
+    expect(parseAuditOptions(['a', '--format', 'pdf'])).toEqual({ error: '--format must be one of text, json, md, html (markdown and htm name md and html), not pdf' })
     expect(parseAuditOptions(['a', '--out'])).toEqual({ error: '--out needs a value' })
     expect(parseAuditOptions(['a', '--vocabulary', 'v9'])).toEqual({ error: '--vocabulary must be v0-pinned or v0-rc8, not v9' })
     expect(parseAuditOptions(['a', '--color', 'yes'])).toEqual({ error: 'unknown option --color' })

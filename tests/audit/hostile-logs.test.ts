@@ -6,8 +6,12 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseAuditOptions } from '../../conformance/audit/command.ts'
+import { clip, TEXT_SHOWN } from '../../conformance/audit/format.ts'
+import { renderHtml } from '../../conformance/audit/render-html.ts'
 import { renderMarkdown } from '../../conformance/audit/render-markdown.ts'
+import { timelineSvg } from '../../conformance/audit/render-svg.ts'
 import { renderText } from '../../conformance/audit/render-text.ts'
+import type { AuditReport } from '../../generated/types/index.ts'
 import { providerUsage } from '../../conformance/audit/row-budget.ts'
 import { event, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
 import { artifact, assistantText, auditOf, compactedLog, goodTurn, requestHeader, rowOf, userText } from './logs.ts'
@@ -52,6 +56,54 @@ describe('text of the log in the report', () => {
     expect(named.split('\n')[0]).toBe('# Session log audit: ```a`b``c.jsonl```')
     const paddedNames: [file: string, title: string][] = [['`a.jsonl', '`` `a.jsonl ``'], [' a.jsonl ', '`  a.jsonl  `'], ['a.jsonl', '`a.jsonl`']]
     for (const [file, title] of paddedNames) expect(renderMarkdown({ ...report, log: { ...report.log, file } }).split('\n')[0]).toBe(`# Session log audit: ${title}`)
+  })
+})
+
+describe('text of the log on the page and in code blocks', () => {
+  const bidi = 'x\u202e)6-RIAP( llac loot a :ssap\u202c\u001b[31m'
+
+  it('shows bidi and control characters of the log on the HTML page as escapes, its title included', () => {
+    const report = unansweredCall(bidi)
+    const page = renderHtml({ ...report, log: { ...report.log, sessionId: `sid<script>${bidi}` } })
+    expect(page).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202a-\u202e\u2066-\u2069]/)
+    expect(page).toContain('x\\u202e)6-RIAP( llac loot a :ssap\\u202c\\u001b[31m')
+    expect(page).toContain('<title>Audit: sid&lt;script&gt;x\\u202e')
+  })
+
+  it('keeps the lines of a shadowed or replacing text in a Markdown code block, every other control escaped', () => {
+    const markdown = renderMarkdown(auditOf(artifact(compactedLog(`first line\n\u001b[2J\u202eclears\r\nlast`))))
+    expect(markdown).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202a-\u202e]/)
+    expect(markdown).toContain('first line\n\\u001b[2J\\u202eclears\\u000d\nlast')
+  })
+
+  it('cuts a long text between characters, never inside a surrogate pair, and counts what it leaves out', () => {
+    const cut = clip(`${'a'.repeat(TEXT_SHOWN - 1)}😀${'b'.repeat(10)}`)
+    expect(cut).toBe(`${'a'.repeat(TEXT_SHOWN - 1)}… (11 more characters: the JSON and HTML outputs hold the whole text)`)
+  })
+})
+
+describe('a replace of very many nodes', () => {
+  /** compactedLog's report, its replace made to shadow `count` nodes of a log of `count` + 16 events. */
+  function wideReport(count: number): AuditReport {
+    const report = auditOf(artifact(compactedLog()))
+    const seqs = Array.from({ length: count }, (_, index) => index + 2)
+    const replacement = report.replacements[0]!
+    const wide = { ...replacement, shadowedSeqs: seqs, shadowed: seqs.map(seq => ({ seq, type: 'user/message', role: 'user', tokens: 1, text: 'x' })), end: count + 1 }
+    const eventTypes = Array.from({ length: count + 16 }, () => 'user/message')
+    return { ...report, replacements: [wide], timeline: { ...report.timeline!, eventTypes } }
+  }
+
+  it('renders in every format (a spread of its nodes into one call overflowed the stack)', () => {
+    const report = wideReport(150_000)
+    expect(renderText(report)).toContain('shadowed seq 150001 (user/message')
+    expect(renderMarkdown(report)).toContain('Shadowed seq 150001 (user/message')
+    expect(renderHtml(report)).toContain('seq 150001 · user/message')
+  })
+
+  it('draws a timeline whose shapes are bounded by the plot, not by the log', () => {
+    const svg = timelineSvg(wideReport(150_000).timeline!, wideReport(150_000).replacements)
+    expect(svg.match(/<rect /g)!.length).toBeLessThan(2000)
+    expect(svg).toContain('2…150001 (150000 shadowed)')
   })
 })
 
