@@ -52,6 +52,21 @@ describe('JSON report', () => {
     }
   })
 
+  it('needs its $schema, which runReport always writes, and takes the case ids a vector file takes', () => {
+    const report = JSON.parse(jsonReport(runReport(record([baselinedRun()])))) as RunReport
+    const { $schema: _schema, ...withoutSchema } = report
+    expect(validate(withoutSchema), 'a report without $schema').toBe(false)
+    const run = report.runs[0]!
+    const withCaseId = (id: string): RunReport => ({ ...report, runs: [{ ...run, cases: [{ ...run.cases[0]!, id }] }] })
+    expect(validate(withCaseId('surf-9')), errorsOf(validate)).toBe(true)
+    expect(validate(withCaseId('-surf')), 'a case id that starts with a hyphen').toBe(false)
+    type CaseDefs = { $defs: Record<string, { properties: { id: { pattern: string } } }> }
+    const idPattern = (file: string, def: string): string | undefined =>
+      (JSON.parse(readFileSync(join(projectRoot, 'schemas', file), 'utf8')) as CaseDefs).$defs[def]?.properties.id.pattern
+    const pattern = idPattern('run-report.schema.json', 'RunReportCase')
+    expect([idPattern('vector-file.schema.json', 'Case'), idPattern('vector-bundle.schema.json', 'BundleCase')]).toEqual([pattern, pattern])
+  })
+
   it('names the suite hash and the adapter, and records each outcome with its diff and baseline mark', () => {
     const report = runReport(record([baselinedRun()]))
     expect(report.suite).toEqual(SUITE)
@@ -204,6 +219,7 @@ const adapter = (name: string, version: string, language: string, profiles = ['r
 
 /** A report with every kind of case, a baseline, a protocol broken at the end and an adapter that never started. */
 const HAND_REPORT: RunReport = {
+  $schema: 'https://dsh-session-conformance.dev/schemas/v0/run-report.schema.json',
   reportVersion: 1,
   tool: { name: 'dsh-conformance', version: '9.9.9' },
   suite: { name: 'dsh-session-conformance', version: '9.9.9', contentHash: 'sha256:abc', caseCount: 5 },

@@ -3,7 +3,8 @@
 // reader makes of that record on its own, except the few rules the README lists as not expressible in
 // JSON Schema. Otherwise a writer in another language that validates its output against the schemas
 // could write logs the reader refuses. The records judged: every event, header and packed row of the
-// vectors' inputs, and every single edit of each (a member replaced, removed or added).
+// vectors' inputs, and every single edit of each (a member replaced, removed or added); events of every
+// type, each event also retyped with a storage tag (ENV-3).
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
@@ -19,6 +20,7 @@ import { shapeFault } from '../reference/processing.ts'
 import { provenanceFault } from '../reference/provenance.ts'
 import { headerFieldsFault, headerIdentityFault } from '../reference/storage-header.ts'
 import { surfaceOpOf } from '../reference/surface.ts'
+import { unknownTypeFault } from '../reference/unknown-types.ts'
 import type { SessionEvent } from '../reference/envelope.ts'
 
 const schemaDir = join(projectRoot, 'schemas')
@@ -208,6 +210,9 @@ const INEXPRESSIBLE_EVENT_CODES: ReadonlySet<string> = new Set([
   'MESSAGE_CALL_ID_MISMATCH', // a tool result's toolCallId equal to its source.callId
 ])
 
+/** Which vocabulary a reader uses (UNK-3), the README's last item: a type none of them knows, not marked ignorable. */
+const UNKNOWN_TYPE_CODES: ReadonlySet<string> = new Set(['FORMAT_UNKNOWN_EVENT_TYPE'])
+
 /** Negative zero, which JSON Schema cannot tell from zero (a row's line may hold one: `"dt":[-0]`). */
 function holdsNegativeZero(value: unknown): boolean {
   if (Object.is(value, -0)) return true
@@ -247,19 +252,43 @@ const knownTypes: ReadonlySet<string> = new Set(Object.values(
   (JSON.parse(readFileSync(join(schemaDir, 'vocabulary.json'), 'utf8')) as { versions: Record<string, { knownEventTypes: string[] }> }).versions,
 ).flatMap((version) => version.knownEventTypes))
 
+const isOfKnownType = (record: unknown): boolean => isRecord(record) && knownTypes.has(record['type'] as string)
+
 function pairings(inputs: Inputs, branches: ReadonlyMap<string, string>): Pairing[] {
+  let events: unknown[] | undefined
+  const eventEdits = (): unknown[] => (events ??= [...withSingleEdits(inputs.events)])
   return [
     {
-      what: 'event records',
+      what: 'event records of known types',
       schema: 'event',
       fragmentFor: (record) => branches.get((record as JsonRecord)['type'] as string) as string,
-      // An unknown type is the vocabulary's business (UNK-3), which the README lists as not expressible.
-      records: () => [...withSingleEdits(inputs.events)].filter((record) => isRecord(record) && knownTypes.has(record['type'] as string)),
+      records: () => eventEdits().filter(isOfKnownType),
       readerFault: (record) => {
         const found = eventRecordFault(record)
         return found === 'upgraded' ? undefined : found
       },
       excused: (_, code) => INEXPRESSIBLE_EVENT_CODES.has(code),
+    },
+    {
+      // Unknown and empty types, storage tags (ENV-3), retired types, a type that is no string or
+      // missing, a record that is no object. Every known type's branch fixes its type, so SessionEvent
+      // judges such a record exactly as its UnknownTypeEvent branch does.
+      what: 'event records of other types',
+      schema: 'event',
+      fragmentFor: () => '#/$defs/UnknownTypeEvent',
+      // Each event again with a storage tag for its type, so that ENV-3 is judged whatever the vectors hold.
+      records: () => [
+        ...eventEdits().filter((record) => !isOfKnownType(record)),
+        ...distinctSkeletons(inputs.events).filter(isRecord).flatMap((record) => ROW_TAGS.map((type) => ({ ...record, type }))),
+      ],
+      // The vocabulary check comes last here, although load runs it before replay (UNK-5), so that the
+      // refusal it alone may give hides no fault of the record's other checks.
+      readerFault: (record) => {
+        const found = eventRecordFault(record)
+        if (found === 'upgraded') return undefined
+        return found ?? unknownTypeFault(record, knownTypes)?.code
+      },
+      excused: (_, code) => UNKNOWN_TYPE_CODES.has(code),
     },
     { what: 'session headers', schema: 'storage-header', records: () => withSingleEdits(inputs.headers), readerFault: headerFault, excused: () => false },
     {

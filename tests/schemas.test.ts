@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
+import type { AuditBracketOutcome } from '../generated/types/index.ts'
+import type { BracketOutcome } from '../reference/compaction.ts'
 import { extractExamples, readSpecExamples } from './support/spec-examples.ts'
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
@@ -92,6 +94,21 @@ describe('vocabulary.json', () => {
   })
 })
 
+describe('compaction outcomes in the audit report', () => {
+  // tsc: the schema's type and the reference's are the same union of strings.
+  const sameAsReference: [AuditBracketOutcome, BracketOutcome] extends [BracketOutcome, AuditBracketOutcome] ? true : false = true
+
+  it('are the six of the COMP-16 table, in its order, and the reference\'s BracketOutcome', () => {
+    const chapter = readFileSync(join(specDir, '13-compaction.md'), 'utf8')
+    const section = chapter.slice(chapter.indexOf('### COMP-16'), chapter.indexOf('### COMP-17'))
+    const table = [...section.matchAll(/^\| `([a-z-]+)` \|/gm)].map((match) => match[1])
+    expect(table).toHaveLength(6)
+    const schema = readJson('audit-report.schema.json') as { $defs: { AuditBracketOutcome: { enum: string[] } } }
+    expect(schema.$defs.AuditBracketOutcome.enum).toEqual(table)
+    expect(sameAsReference).toBe(true)
+  })
+})
+
 describe('spec example extraction', () => {
   const markdown = [
     '```json example=event',
@@ -171,6 +188,11 @@ const summary = {
   provider: 'p',
   model: 'm',
 }
+const bracket = { startSeq: 3, endSeq: 9, outcome: 'completed', compactionId: 'c-1', error: null }
+const replacement = {
+  seq: 5, time: 10, type: 'tool/result', kind: 'tool-result-rewrite', start: 4, end: 4, shadowedSeqs: [4], citedSeqs: [],
+  compactionId: null, bracketOutcome: null, recordedShadowedTokenCount: null, text: 't', tokens: 1, shadowed: [], shadowedTokens: 0, absentTerms: [],
+}
 const textRow = { type: 'text-chunks', seq0: 5, time0: 100, data: { turn: 1, step: 1, index: 0, dt: [1, -2], texts: ['a', 'b', 'c'] } }
 
 const sanity: Record<string, SanityCase[]> = {
@@ -203,6 +225,11 @@ const sanity: Record<string, SanityCase[]> = {
     ['ignorable: false', '', event('x/y', null, { ignorable: false }), false],
     ['ignorable: true with null data', '', event('x/y', null, { ignorable: true }), true],
     ['no data', '', { type: 'x/y', seq: 0, time: 0 }, false],
+    ['the storage tag text-chunks as type (ENV-3)', '', event('text-chunks', {}), false],
+    ['the storage tag reasoning-chunks as type, marked ignorable', '', event('reasoning-chunks', {}, { ignorable: true }), false],
+    ['the storage tag tool-call-chunks as type', '', event('tool-call-chunks', {}), false],
+    ['a type that only contains a storage tag', '', event('acme/text-chunks', {}), true],
+    ['the empty type', '', event('', {}), true],
   ],
   content: [
     ['a text block', '', { type: 'text', text: 'a' }, true],
@@ -222,6 +249,9 @@ const sanity: Record<string, SanityCase[]> = {
     ['the compaction checkpoint source', '#/$defs/MessageSource', { kind: 'plugin', plugin: 'compact', compactionId: 'c-1' }, true],
     ['a compact source without compactionId', '#/$defs/MessageSource', { kind: 'plugin', plugin: 'compact' }, false],
     ['a compact source with an empty compactionId', '#/$defs/MessageSource', { kind: 'plugin', plugin: 'compact', compactionId: '' }, false],
+    ['a compact source with a sourceCommandId', '#/$defs/MessageSource', { kind: 'plugin', plugin: 'compact', compactionId: 'c-1', sourceCommandId: 'cmd-1' }, true],
+    ['a compact source with an empty sourceCommandId (COMP-1)', '#/$defs/MessageSource', { kind: 'plugin', plugin: 'compact', compactionId: 'c-1', sourceCommandId: '' }, false],
+    ['a compact source with a null sourceCommandId (COMP-1)', '#/$defs/MessageSource', { kind: 'plugin', plugin: 'compact', compactionId: 'c-1', sourceCommandId: null }, false],
     ['clientTimeZone without rpcId', '#/$defs/MessageSource', { kind: 'user', clientTimeZone: 'UTC' }, false],
     ['an assistant message with a plugin source', '#/$defs/AssistantMessage', { ...assistantMessage, source: { kind: 'plugin', plugin: 'p' } }, false],
     ['an assistant message with an empty provider', '#/$defs/AssistantMessage', { ...assistantMessage, source: { kind: 'model', provider: '', model: 'm' } }, false],
@@ -275,6 +305,7 @@ const sanity: Record<string, SanityCase[]> = {
     ['mode/set', '', event('mode/set', {}), false],
     ['an unknown type with any data', '', event('x/custom', [1, 'two']), true],
     ['an unknown type with surfaceOp', '', event('x/custom', {}, { surfaceOp: 'append' }), false],
+    ['a storage tag as type, marked ignorable (ENV-3)', '', event('text-chunks', {}, { ignorable: true }), false],
     ['a legacy user/message (only a storage record)', '', event('user/message', { content: [], source: { kind: 'user' } }, { surfaceOp: 'append' }), false],
     ['session/end-seed with members', '', event('session/end-seed', { x: 1 }), false],
   ],
@@ -309,6 +340,13 @@ const sanity: Record<string, SanityCase[]> = {
     ['a legacy steering/message', '', event('steering/message', { turn: 1, message: userMessage }, { surfaceOp: 'append' }), true],
     ['a legacy steering/message without surfaceOp', '', event('steering/message', { turn: 1, message: userMessage }), false],
     ['a legacy tool/result', '', event('tool/result', { turn: 1, step: 1, callId: 'c-1', content: [], isError: false }, { surfaceOp: 'append' }), true],
+  ],
+  'audit-report': [
+    ['a completed bracket', '#/$defs/AuditTimelineBracket', bracket, true],
+    ['an outcome outside COMP-16', '#/$defs/AuditTimelineBracket', { ...bracket, outcome: 'complete' }, false],
+    ['a replace outside every bracket', '#/$defs/AuditReplacement', replacement, true],
+    ['a replace in an orphaned-stale bracket', '#/$defs/AuditReplacement', { ...replacement, bracketOutcome: 'orphaned-stale' }, true],
+    ['a replace with an outcome outside COMP-16', '#/$defs/AuditReplacement', { ...replacement, bracketOutcome: 'failed' }, false],
   ],
   vocabulary: [
     ['a version name without the v0- prefix', '', { formatVersion: 0, versions: { pinned: { description: 'd', knownEventTypes: [], surfaceEventTypes: [] } } }, false],

@@ -1,20 +1,22 @@
 // The vitest entry point (package export "./vitest"), used as a fork would use it: the reference
 // adapter and a small filter register one test per case, grouped by chapter, and they all pass (one
-// is listed in a baseline: without strictBaseline a NEW PASS still passes). A fake subprocess adapter
-// shows the other outcomes staying green only as skips: a case whose profile it does not claim, and
-// a fail its baseline lists. A fork's vitest of its own (tests/vitest-fixtures/) shows the suite staying
-// sequential under sequence.concurrent, and a listed case that errs failing. A fork's own folder of
-// vectors takes the suite's place.
+// is listed in a baseline: without strictBaseline a NEW PASS still passes). A fork's vitest of its own
+// (tests/vitest-fixtures/), whose outcomes a reporter of its own writes down, shows the suite staying
+// sequential under sequence.concurrent, and the outcomes that are never passes: a case whose profile
+// the adapter does not claim and a fail its baseline lists are skips that say why; a listed case that
+// errs fails, and so does one that passes under strictBaseline; a suite whose every case was skipped
+// fails its last test. A fork's own folder of vectors takes the suite's place.
 import { registerConformanceSuite } from 'dsh-session-conformance/vitest'
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { describe, expect, it, vi } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { Baseline } from '../conformance/baseline.ts'
 import { filtersFromLists, noFilters } from '../conformance/filters.ts'
 import { projectRoot } from '../conformance/vector-cases.ts'
+import type { TestOutcome } from './vitest-fixtures/outcomes-reporter.ts'
 
 // What the suites below warn about; the last describe block reads it after they ran.
 const warnings: string[] = []
@@ -33,13 +35,6 @@ registerConformanceSuite({
       { id: 'surf-order-chain-fold-typo', reason: 'an id the suite does not have' },
     ],
   },
-})
-
-registerConformanceSuite({
-  name: 'a fake adapter with a baseline',
-  adapterCmd: 'node tests/fakes/fake-adapter.mjs misorder',
-  filters: { cases: ['surf-order-append-only-surface', 'surf-order-chain-fold', 'surf-order-chain-numeric-reversed-writer'] },
-  baseline: { adapter: 'fake-misorder', failures: [{ id: 'surf-order-chain-fold', reason: 'SURF-6: the fake puts a replacement at the tail' }] },
 })
 
 // Its one case is in no folder of the suite: were the suite loaded instead, no case would match.
@@ -90,20 +85,61 @@ describe('warnings of the suites above, which ran first', () => {
 })
 
 describe('a fork\'s own vitest (tests/vitest-fixtures/)', () => {
-  interface JsonReport { testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[] }
+  const folder = mkdtempSync(join(tmpdir(), 'vitest-fork-'))
+  afterAll(() => rmSync(folder, { recursive: true, force: true }))
+  let outcomes: Promise<TestOutcome[]> | undefined
+  /** The outcome of each test of the fork's vitest, run once, for whichever test below asks first. */
+  function forkOutcomes(): Promise<TestOutcome[]> {
+    outcomes ??= (async () => {
+      const output = join(folder, 'outcomes.json')
+      const args = ['node_modules/vitest/vitest.mjs', 'run', '--config', 'tests/vitest-fixtures/vitest.config.ts', '--reporter=./tests/vitest-fixtures/outcomes-reporter.ts']
+      // It fails, as it should: its failed tests are read below.
+      await promisify(execFile)('node', args, { cwd: projectRoot, env: { ...process.env, OUTCOMES_FILE: output } }).catch(() => undefined)
+      return JSON.parse(readFileSync(output, 'utf8')) as TestOutcome[]
+    })()
+    return outcomes
+  }
+  /** Each test of one suite: the case id (or the last test's name), its state, and why it was skipped or failed. */
+  async function suiteOutcomes(suite: string): Promise<[string, string, string | undefined][]> {
+    return (await forkOutcomes())
+      .filter((outcome) => outcome.suites[0] === suite)
+      .map((outcome) => [outcome.name.split(': ')[0]!, outcome.state, outcome.note ?? outcome.errors?.join('\n')])
+  }
+  const lastTest = 'ran at least one case (a suite whose every case is skipped tests nothing)'
 
   it('runs the cases one after another under sequence.concurrent, and fails a listed case that errs', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'vitest-fork-'))
-    const output = join(folder, 'report.json')
-    try {
-      await promisify(execFile)('node', ['node_modules/vitest/vitest.mjs', 'run', '--config', 'tests/vitest-fixtures/vitest.config.ts', '--reporter=json', `--outputFile=${output}`], { cwd: projectRoot }).catch(() => undefined)
-      const results = (JSON.parse(readFileSync(output, 'utf8')) as JsonReport).testResults.flatMap((file) => file.assertionResults)
-      const [overWire, hanging] = [results.slice(0, 5), results.slice(5)]
-      expect(overWire.map((result) => result.status)).toEqual(['passed', 'passed', 'passed', 'passed', 'passed'])
-      expect(hanging[0]?.status).toBe('failed')
-      expect(hanging[0]?.failureMessages[0]).toContain('ERROR surf-order-append-only-surface [SURF-3] (the baseline lists this case, but no baseline excuses an error): timeout')
-    } finally {
-      rmSync(folder, { recursive: true, force: true })
-    }
+    expect(await suiteOutcomes('the reference over the wire, under sequence.concurrent')).toEqual([
+      ...['surf-order-append-only-surface', 'surf-order-start-equals-end', 'surf-order-chain-fold', 'surf-order-chain-shadowed-in-surface-order'].map((id) => [id, 'passed', undefined]),
+      [lastTest, 'passed', undefined],
+    ])
+    const [hanging, ...rest] = await suiteOutcomes('a hanging adapter whose baseline lists the case')
+    expect(hanging?.slice(0, 2)).toEqual(['surf-order-append-only-surface', 'failed'])
+    expect(hanging?.[2]).toContain('ERROR surf-order-append-only-surface [SURF-3] (the baseline lists this case, but no baseline excuses an error): timeout')
+    expect(rest).toEqual([[lastTest, 'passed', undefined]])
+  }, 60_000)
+
+  it('skips a case whose profile the adapter does not claim, and a fail its baseline lists, saying why', async () => {
+    expect(await suiteOutcomes('a fake adapter with a baseline')).toEqual([
+      ['surf-order-append-only-surface', 'passed', undefined],
+      ['surf-order-chain-fold', 'skipped', 'known fail (baseline): SURF-6: the fake puts a replacement at the tail'],
+      ['surf-order-chain-numeric-reversed-writer', 'skipped', 'profile "writer" not declared'],
+      [lastTest, 'passed', undefined],
+    ])
+  }, 60_000)
+
+  it('fails a listed case that passes under strictBaseline, and still skips a listed fail', async () => {
+    expect(await suiteOutcomes('a fake adapter under strictBaseline')).toEqual([
+      ['surf-order-append-only-surface', 'failed', 'NEW PASS: surf-order-append-only-surface passes but the baseline lists it (listed, though the fake answers it right); remove it from the baseline'],
+      ['surf-order-chain-fold', 'skipped', 'known fail (baseline): SURF-6: the fake puts a replacement at the tail'],
+      [lastTest, 'passed', undefined],
+    ])
+  }, 60_000)
+
+  it('fails the last test of a suite whose every case was skipped', async () => {
+    expect(await suiteOutcomes('a fake adapter that claims none of its cases')).toEqual([
+      ['surf-atomic-rejected-replace-leaves-surface', 'skipped', 'profile "writer" not declared'],
+      ['surf-order-chain-numeric-reversed-writer', 'skipped', 'profile "writer" not declared'],
+      [lastTest, 'failed', 'registerConformanceSuite: every one of the 2 selected cases was skipped, so nothing was tested: claim the profiles and provide the operations the cases need'],
+    ])
   }, 60_000)
 })

@@ -178,7 +178,7 @@ export interface AuditReplacement {
   /**
    * The outcome (COMP-16) of the bracket the replace lies in, or null.
    */
-  bracketOutcome: string | null;
+  bracketOutcome: AuditBracketOutcome | null;
   /**
    * shadowedTokenCount of the summary or prune that claimed the range, or null.
    */
@@ -207,12 +207,18 @@ export interface AuditTimelineTurn {
 }
 
 /**
+ * The outcome of one compaction bracket, one of the six of COMP-16: completed (ended without error, holds a summary and a checkpoint), irregular (ended without error, lacks either), failed-clean (ended with error, holds neither), failed-partial (ended with error, holds either), orphaned-live (no end, not ended by an end-seed), orphaned-stale (no end, ended by an end-seed).
+ */
+export type AuditBracketOutcome =
+  "completed" | "irregular" | "failed-clean" | "failed-partial" | "orphaned-live" | "orphaned-stale";
+
+/**
  * One compaction bracket and its outcome (COMP-16).
  */
 export interface AuditTimelineBracket {
   startSeq: AuditCount;
   endSeq: AuditCount | null;
-  outcome: string;
+  outcome: AuditBracketOutcome;
   compactionId: string | null;
   /**
    * The end's error, as text, or null.

@@ -3,7 +3,7 @@
 import type { SafeInteger, Seq } from './common.js'
 
 /**
- * The three row tags. They have no slash, so they never collide with event types.
+ * The three row tags, also called storage tags. No event may have one as its type (ENV-3; the envelope schema excludes them), so a record with one is always a row.
  */
 export type ChunkRowType = "text-chunks" | "reasoning-chunks" | "tool-call-chunks";
 
@@ -59,6 +59,8 @@ export interface TextRunData {
   index: number;
   dt: TimeGaps;
   /**
+   * One entry per member. A writer that packs writes runs of 3 or more members (ROW-6); a row of 1 or 2 members is tolerated by readers only (ROW-4).
+   *
    * @minItems 1
    */
   texts: [string, ...string[]];
@@ -78,6 +80,8 @@ export interface ToolCallRunData {
   name?: string;
   dt: TimeGaps;
   /**
+   * One arguments fragment per member. A writer that packs writes runs of 3 or more members (ROW-6); a row of 1 or 2 members is tolerated by readers only (ROW-4).
+   *
    * @minItems 1
    */
   args: [string, ...string[]];

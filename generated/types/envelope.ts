@@ -1,5 +1,6 @@
 // Generated from schemas/envelope.schema.json by scripts/generate-types.ts — do not edit.
 
+import type { ChunkRowType } from './chunk-row.js'
 import type { JsonValue, SafeInteger, Seq } from './common.js'
 import type { SurfaceOp } from './surface-op.js'
 
@@ -18,7 +19,7 @@ export type SourceEventSeqs = Seq[];
  */
 export type EventEnvelope = {
   /**
-   * The event type. Any string is an envelope-valid type (the empty string included); whether a reader knows the type is a vocabulary question (vocabulary.json).
+   * The event type: any string except the three storage tags text-chunks, reasoning-chunks and tool-call-chunks, which name packed chunk rows (ENV-3). The empty string is envelope-valid; whether a reader knows the type is a vocabulary question (vocabulary.json).
    */
   type: string;
   /**
@@ -34,7 +35,7 @@ export type EventEnvelope = {
    */
   data: JsonValue;
   /**
-   * When present, the literal true: a reader that does not know the type may skip the event instead of refusing the log.
+   * When present, the literal true: a reader that does not know the type may skip the event instead of refusing the log. A writer must not mark an event of a surface-eligible type (UNK-7), although a reader accepts the marker on any type (ENV-7), so the schema allows it there.
    */
   ignorable?: true;
   surfaceOp?: SurfaceOp;

@@ -2,6 +2,7 @@
 
 import type { JsonValue, NonEmptyString } from './common.js'
 import type { ContentBlock, ToolResultBlock } from './content.js'
+import type { CommandId } from './events-compaction.js'
 
 /**
  * Opaque message identity, preserved across every representation. Load rejects an empty id on the three surface events; the schema asks the same of every message.
@@ -107,7 +108,7 @@ export interface UserMessageSource {
 }
 
 /**
- * What kind of context a producer injected. Known values: instructions, catalog, snapshot (needs sections), notice (needs summary), relay, recall. Open: the upstream documentation tells consumers to present an unknown form as opaque content, so any other string is accepted.
+ * What kind of context a producer injected: one of instructions, catalog, snapshot (needs sections), notice (needs summary), relay, recall (VOC-7); a writer writes no other value. The schema still accepts any string: no reader check looks at form (VOC-8), and the upstream documentation tells consumers to present an unknown form as opaque content.
  */
 export type ContextForm = string;
 
@@ -133,9 +134,9 @@ export type PluginMessageSource = {
    */
   compactionId?: NonEmptyString;
   /**
-   * Compaction checkpoint only: the manual command that started the compaction.
+   * Compaction checkpoint only: the manual command that started the compaction (COMP-1: when present, not empty).
    */
-  sourceCommandId?: string;
+  sourceCommandId?: CommandId;
 };
 
 /**

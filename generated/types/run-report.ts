@@ -7,7 +7,7 @@ export interface RunReport {
   /**
    * The $id of this schema, so that editors and validators find it.
    */
-  $schema?: "https://dsh-session-conformance.dev/schemas/v0/run-report.schema.json";
+  $schema: "https://dsh-session-conformance.dev/schemas/v0/run-report.schema.json";
   /**
    * The version of this report shape.
    */

@@ -1,7 +1,13 @@
 // Run by tests/vitest-entry.test.ts in a vitest of its own (vitest.config.ts beside this file), from
-// the project's root, where the adapter commands' paths start.
+// the project's root, where the adapter commands' paths start; outcomes-reporter.ts writes down what
+// became of each test. One file, so that the suite's cases are loaded once.
 // The reference over the wire answers four cases right, though the configuration asks for concurrent
-// tests; a hanging fake errs on a case its baseline lists for a wrong answer.
+// tests; a hanging fake errs on a case its baseline lists for a wrong answer. The outcomes that must
+// not be passes, from a fake that answers surf-order-append-only-surface right, surf-order-chain-fold
+// wrong, and claims no profile but reader:
+// - a case whose profile it does not claim, and a fail its baseline lists: skips that say why;
+// - under strictBaseline, a listed case it passes fails, and a listed fail still skips;
+// - when it claims none of the selected cases, every case skips and the last test fails.
 import { registerConformanceSuite } from '../../conformance/vitest.ts'
 
 registerConformanceSuite({
@@ -16,4 +22,31 @@ registerConformanceSuite({
   timeoutMs: 500,
   filters: { cases: ['surf-order-append-only-surface'] },
   baseline: { adapter: 'fake-hang', failures: [{ id: 'surf-order-append-only-surface', reason: 'SURF-6: a wrong answer, once' }] },
+})
+
+registerConformanceSuite({
+  name: 'a fake adapter with a baseline',
+  adapterCmd: 'node tests/fakes/fake-adapter.mjs misorder',
+  filters: { cases: ['surf-order-append-only-surface', 'surf-order-chain-fold', 'surf-order-chain-numeric-reversed-writer'] },
+  baseline: { adapter: 'fake-misorder', failures: [{ id: 'surf-order-chain-fold', reason: 'SURF-6: the fake puts a replacement at the tail' }] },
+})
+
+registerConformanceSuite({
+  name: 'a fake adapter under strictBaseline',
+  adapterCmd: 'node tests/fakes/fake-adapter.mjs misorder',
+  strictBaseline: true,
+  filters: { cases: ['surf-order-append-only-surface', 'surf-order-chain-fold'] },
+  baseline: {
+    adapter: 'fake-misorder',
+    failures: [
+      { id: 'surf-order-append-only-surface', reason: 'listed, though the fake answers it right' },
+      { id: 'surf-order-chain-fold', reason: 'SURF-6: the fake puts a replacement at the tail' },
+    ],
+  },
+})
+
+registerConformanceSuite({
+  name: 'a fake adapter that claims none of its cases',
+  adapterCmd: 'node tests/fakes/fake-adapter.mjs misorder',
+  filters: { cases: ['surf-atomic-rejected-replace-leaves-surface', 'surf-order-chain-numeric-reversed-writer'] },
 })
