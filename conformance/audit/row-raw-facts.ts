@@ -42,8 +42,8 @@ function decodingEvidence(log: AuditedLog, loaded: LoadedLog): AuditEvidence {
 
 function contiguityEvidence(loaded: LoadedLog): AuditEvidence {
   const count = loaded.events.length
-  const text = count === 0 ? 'the log is empty: no seq to check' : `seqs 0…${count - 1} are contiguous: each event sits at its own position, none is missing or repeated`
-  return evidence('pass', text, { requirements: ['ENV-9'] })
+  if (count === 0) return evidence('info', 'the log holds no event: no seq to check', { requirements: ['ENV-9'] })
+  return evidence('pass', `seqs 0…${count - 1} are contiguous: each event sits at its own position, none is missing or repeated`, { requirements: ['ENV-9'] })
 }
 
 function provenanceEvidence(loaded: LoadedLog): AuditEvidence[] {
@@ -74,6 +74,11 @@ function relationEvidence(loaded: LoadedLog): AuditEvidence[] {
   return capped(faults.map(({ code, seq, type, requirements }) => evidence('fail', `${code} at seq ${seq} (${type}): a turn or step boundary is missing or out of place`, { seq, requirements })))
 }
 
+/** JSONL-8, JSONL-12: an artifact that holds only its header line loads as an empty log, but no writer writes one. */
+function headerOnlyEvidence(): AuditEvidence {
+  return evidence('warn', 'the artifact holds only its header line: it loads as an empty log, but no writer writes one, since the first write holds the header and the first batch together', { requirements: ['JSONL-8', 'JSONL-12'] })
+}
+
 export function rawFactsRow(log: AuditedLog): AuditRow {
   const loaded = log.loaded
   if (loaded === undefined) return rejectedRow(log)
@@ -86,6 +91,7 @@ export function rawFactsRow(log: AuditedLog): AuditRow {
     // JSONL-8: writers write UTF-8 with LF line ends and no byte order mark; a reader copes, but what
     // it decoded is then not byte for byte what was stored.
     ...log.byteNotices.map(notice => evidence('warn', `${notice}: the stored bytes are not as a writer writes them`, { requirements: ['JSONL-8', 'JSONL-9'] })),
+    ...(loaded.events.length === 0 && log.tornTail === null ? [headerOnlyEvidence()] : []),
   ]
   // A torn tail is not part of the log (JSONL-11): the row speaks of the committed events.
   const committed = log.tornTail === null ? '' : ' of the committed log (a torn tail is dropped: see Persistence)'

@@ -1,8 +1,9 @@
-// Row 4, request rebuild: the request before every model call can be rebuilt from the log. For each
-// assistant message the header in force (HDR-4) must exist, agree with the context in force and with
-// the message's own source, and, after a resumption, be a fresh snapshot (HDR-6). The messages of that
-// request are the surface just before the message (DER-1). A header without a provider or a model
-// breaks the durable shape (HDR-2), so load refuses the log, and that refusal is this row's evidence.
+// Row 4, request rebuild: the request before every model call can be rebuilt from the log. A model call
+// is an assistant message, or the stream of a step that left none (a failed call). For each, the
+// header in force (HDR-4) must exist, agree with the context in force and with the message's own
+// source, and, after a resumption, be a fresh snapshot (HDR-6). The messages of that request are the
+// surface just before the call (DER-1). A header without a provider or a model breaks the durable shape
+// (HDR-2), so load refuses the log, and that refusal is this row's evidence.
 import { canonicalHeader } from '../../reference/request-header.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
 import { isSurfaceEligibleType } from '../../reference/vocabulary.ts'
@@ -26,19 +27,43 @@ interface InForce {
   unsnapshottedResumption: number | undefined
 }
 
-/** One model call: an assistant message and the state it was built from. */
+/**
+ * One model call and the state it was built from: its assistant message, or for a call that left none
+ * (it failed, or the log holds its stream only) the first chunk of its stream.
+ */
 interface ModelCall {
   event: SessionEvent
   state: InForce
+  /** How the evidence names the call. */
+  name: string
+}
+
+/** The step a message or chunk belongs to (TURN-1 gives chunks a turn and a step). */
+function stepKey(event: SessionEvent): string {
+  const data = dataOf(event)
+  return JSON.stringify([data['turn'], data['step']])
+}
+
+/** The model call an event starts, if it starts one: an assistant message, or the first chunk of a step that has none. */
+function callStartedBy(event: SessionEvent, stepsWithMessage: ReadonlySet<string>, streamed: Set<string>): string | undefined {
+  if (event.type === 'assistant/message') return `assistant message seq ${event.seq}`
+  if (event.type !== 'assistant/chunk') return undefined
+  const key = stepKey(event)
+  if (stepsWithMessage.has(key) || streamed.has(key)) return undefined
+  streamed.add(key)
+  return `the model call streamed from seq ${event.seq}, which left no assistant message,`
 }
 
 function foldCalls(loaded: LoadedLog): ModelCall[] {
   const shadowedBy = new Map(loaded.surface.replacements.map(replacement => [replacement.seq, replacement.shadowedSeqs.length]))
+  const stepsWithMessage = new Set(loaded.events.filter(event => event.type === 'assistant/message').map(stepKey))
+  const streamed = new Set<string>()
   let state: InForce = { header: undefined, headerSeq: undefined, context: undefined, surfaceNodes: 0, unsnapshottedResumption: undefined }
   const calls: ModelCall[] = []
   for (const event of loaded.events) {
-    if (event.type === 'assistant/message') {
-      calls.push({ event, state })
+    const name = callStartedBy(event, stepsWithMessage, streamed)
+    if (name !== undefined) {
+      calls.push({ event, state, name })
       state = { ...state, unsnapshottedResumption: undefined }
     }
     if (event.type === 'request/header') {
@@ -55,22 +80,22 @@ function route(record: JsonRecord | undefined): string {
 }
 
 function callEvidence(call: ModelCall): AuditEvidence[] {
-  const { event, state } = call
+  const { event, state, name } = call
   const seq = event.seq
   if (state.header === undefined) {
-    return [evidence('fail', `assistant message seq ${seq} has no request header in force before it: its request cannot be rebuilt`, { seq, requirements: ['HDR-4'] })]
+    return [evidence('fail', `${name} has no request header in force before it: its request cannot be rebuilt`, { seq, requirements: ['HDR-4'] })]
   }
   const config = recordAt(state.header, 'config')
   const items: AuditEvidence[] = []
   if (state.context !== undefined && route(state.context) !== route(config)) {
-    items.push(evidence('fail', `at assistant message seq ${seq} the request context routes to ${route(state.context)}, but the header names ${route(config)}: the configuration drifted`, { seq, requirements: ['HDR-7', 'HDR-8'] }))
+    items.push(evidence('fail', `at ${name} the request context routes to ${route(state.context)}, but the header names ${route(config)}: the configuration drifted`, { seq, requirements: ['HDR-7', 'HDR-8'] }))
   }
   const source = recordAt(messageOfEvent(event) ?? {}, 'source')
   if (stringAt(source, 'kind') === 'model' && route(source) !== route(config)) {
     items.push(evidence('fail', `assistant message seq ${seq} was written by ${route(source)}, but the header in force names ${route(config)}: the configuration drifted`, { seq, requirements: ['HDR-4'] }))
   }
   if (state.unsnapshottedResumption !== undefined) {
-    items.push(evidence('warn', `assistant message seq ${seq} is the first model call after the resumption at seq ${state.unsnapshottedResumption}, with no fresh request/header snapshot since`, { seq, requirements: ['HDR-6'] }))
+    items.push(evidence('warn', `${name} is the first model call after the resumption at seq ${state.unsnapshottedResumption}, with no fresh request/header snapshot since`, { seq, requirements: ['HDR-6'] }))
   }
   return items
 }
@@ -80,7 +105,7 @@ function describeCall(call: ModelCall): string {
   const system = typeof header['system'] === 'string' ? `a system prompt of ${header['system'].length} characters` : 'no system prompt'
   const tools = Array.isArray(header['tools']) ? plural(header['tools'].length, 'tool schema') : 'no tool schemas'
   const context = call.state.context === undefined ? '' : `, context window ${String(call.state.context['contextWindow'] ?? 'not given')}`
-  return `assistant message seq ${call.event.seq}: header seq ${call.state.headerSeq} (${route(recordAt(header, 'config'))}, ${system}, ${tools}${context}) and ${plural(call.state.surfaceNodes, 'surface node')} as messages`
+  return `${call.name}: header seq ${call.state.headerSeq} (${route(recordAt(header, 'config'))}, ${system}, ${tools}${context}) and ${plural(call.state.surfaceNodes, 'surface node')} as messages`
 }
 
 function requestRelationEvidence(loaded: LoadedLog): AuditEvidence[] {
@@ -102,12 +127,12 @@ export function requestRejectedRow(rejection: AuditRejection): AuditRow {
 export function requestRebuildRow(loaded: LoadedLog): AuditRow {
   const calls = foldCalls(loaded)
   if (calls.length === 0) {
-    return row('request-rebuild', [evidence('pass', 'no assistant message: the log records no model call whose request would need rebuilding')], () => 'No model call to rebuild.')
+    return row('request-rebuild', [evidence('info', 'no assistant message and no stream chunk: the log records no model call whose request would need rebuilding')], () => 'No model call to rebuild.')
   }
   const faults = calls.flatMap(callEvidence)
   const rebuilt = calls.filter(call => call.state.header !== undefined)
   const items: AuditEvidence[] = rebuilt.slice(0, CALLS_LISTED).map(call => evidence('pass', describeCall(call), { seq: call.event.seq, requirements: ['HDR-4', 'DER-1'] }))
-  if (rebuilt.length > CALLS_LISTED) items.push(evidence('info', `${plural(rebuilt.length - CALLS_LISTED, 'more assistant message')} with a header in force`))
+  if (rebuilt.length > CALLS_LISTED) items.push(evidence('info', `${plural(rebuilt.length - CALLS_LISTED, 'more model call')} with a header in force`))
   const withoutSystem = rebuilt.filter(call => typeof call.state.header?.['system'] !== 'string')
   if (withoutSystem.length > 0) {
     items.push(evidence('warn', `${plural(withoutSystem.length, 'model call')} had no system prompt in force (first: seq ${withoutSystem[0]?.event.seq}): none was sent, or none was recorded`, { requirements: ['HDR-3'] }))

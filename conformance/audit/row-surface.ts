@@ -36,7 +36,8 @@ export function surfaceRejectedRow(rejection: AuditRejection, rule: string | und
 
 function surfaceEvidence(loaded: LoadedLog): AuditEvidence {
   const { nodes, generation } = loaded.surface
-  return evidence('info', `the current surface holds ${plural(nodes.length, 'node')} after ${plural(generation, 'replace')}: ${seqList(nodes)}`, { requirements: ['SURF-10'] })
+  const listed = nodes.length === 0 ? '' : `: ${seqList(nodes)}`
+  return evidence('info', `the current surface holds ${plural(nodes.length, 'node')} after ${plural(generation, 'replace')}${listed}`, { requirements: ['SURF-10'] })
 }
 
 /**

@@ -272,12 +272,22 @@ describe('audit of hand-built logs', () => {
     expect(warnings[1]?.text).toContain(`after the resumption at seq ${again}`)
   })
 
-  it('fails persistence when repair closers are not followed by a session/end-seed', () => {
+  it('fails persistence when repair closers are followed by a turn with no session/end-seed between', () => {
     const crashed = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2'])]
-    const reopened = resumed(crashed).slice(0, -1)
-    const report = auditOf(artifact(reopened))
+    const closed = resumed(crashed).slice(0, -1)
+    const next = closed.length
+    const report = auditOf(artifact([...closed, turnStart(next, 3), stepStart(next + 1, 3, 1), userText(next + 2, 'again'), stepEnd(next + 3, 3, 1), turnEnd(next + 4, 3)]))
     expect(rowOf(report, 'persistence').verdict).toBe('fail')
-    expect(texts(report, 'persistence', 'fail')).toContain('not followed by a session/end-seed')
+    expect(texts(report, 'persistence', 'fail')).toContain(`followed by the turn/start at seq ${next} with no session/end-seed between`)
+  })
+
+  it('does not fail repair closers that end the log: the marker is the reopened session\'s first live write (SEED-10)', () => {
+    const crashed = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2'])]
+    const closed = resumed(crashed).slice(0, -1)
+    const report = auditOf(artifact(closed))
+    expect(rowOf(report, 'persistence').verdict).toBe('pass')
+    expect(rowOf(report, 'persistence').evidence.filter(item => item.requirements?.includes('SEED-10'))).toMatchObject([{ mark: 'info', seq: closed.length - 1 }])
+    expect(texts(report, 'persistence', 'info')).toContain('end the log')
   })
 
   it('asks a person to judge a compaction, with the shadowed range and both texts', () => {

@@ -368,7 +368,20 @@ describe('request rebuild', () => {
   it('passes a log with no model call, saying there is none to rebuild', () => {
     const report = audit([turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'hello'), stepEnd(3, 1, 1), turnEnd(4, 1)])
     expect(rowOf(report, 'request-rebuild')).toMatchObject({ verdict: 'pass', summary: 'No model call to rebuild.' })
-    expect(rowOf(report, 'request-rebuild').evidence.map(item => item.text)).toEqual([expect.stringMatching(/^no assistant message: /)])
+    expect(rowOf(report, 'request-rebuild').evidence).toEqual([expect.objectContaining({ mark: 'info', text: expect.stringMatching(/^no assistant message and no stream chunk: /) })])
+  })
+
+  it('counts a model call that left no assistant message, and fails it with no request header in force (HDR-4)', () => {
+    const usage = event('assistant/chunk', 3, { turn: 1, step: 1, chunk: { type: 'usage', usage: { inputTokens: 10, outputTokens: 0 } } })
+    const failed = event('assistant/chunk', 4, { turn: 1, step: 1, chunk: { type: 'finish', reason: { kind: 'error', failure: { code: 'PROVIDER_ERROR', message: 'boom' } } } })
+    const events = [turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'hi'), usage, failed, stepEnd(5, 1, 1), turnEnd(6, 1)]
+    expect(cited(audit(events), 'request-rebuild', 'HDR-4', 3)).toEqual([expect.objectContaining({ mark: 'fail', text: expect.stringContaining('the model call streamed from seq 3, which left no assistant message, has no request header') })])
+    // With a header in force the call is rebuilt; a step whose message came is one call, counted once.
+    const withHeader = renumbered([turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'hi'), requestHeader(3), usage, failed, stepEnd(6, 1, 1),
+      stepStart(7, 1, 2), event('assistant/chunk', 8, { turn: 1, step: 2, chunk: { type: 'text-delta', text: 'ok' } }), assistantText(9, 1, 2, 'ok'), stepEnd(10, 1, 2), turnEnd(11, 1)])
+    const report = audit(withHeader)
+    expect(rowOf(report, 'request-rebuild')).toMatchObject({ verdict: 'pass', summary: expect.stringContaining('Each of the 2 model calls') })
+    expect(cited(report, 'request-rebuild', 'DER-1').map(item => item.seq)).toEqual([4, 9])
   })
 
   it('warns of model calls with no system prompt in force (HDR-3), counting them and naming the first', () => {
@@ -400,6 +413,18 @@ describe('request rebuild', () => {
     const events = [...compactedLog(), turnStart(16, 2), stepStart(17, 2, 1), userText(18, 'next'), requestHeader(19), assistantText(20, 2, 1, 'ok'), stepEnd(21, 2, 1), turnEnd(22, 2)]
     // The surface before seq 20: the checkpoint 14 in place of 2, 4 and 6, then 9 and 18.
     expect(cited(audit(events), 'request-rebuild', 'DER-1', 20)[0]?.text).toContain('3 surface nodes as messages')
+  })
+})
+
+describe('a log of its header line alone', () => {
+  it('warns that no writer writes one, and claims nothing of turns or seqs it does not hold', () => {
+    const report = audit([])
+    expect(report.log.rejection).toBeNull()
+    expect(rowOf(report, 'raw-facts').verdict).toBe('warn')
+    expect(cited(report, 'raw-facts', 'JSONL-12')).toEqual([expect.objectContaining({ mark: 'warn', text: expect.stringContaining('holds only its header line') })])
+    expect(cited(report, 'raw-facts', 'ENV-9')).toEqual([expect.objectContaining({ mark: 'info', text: 'the log holds no event: no seq to check' })])
+    expect(cited(report, 'persistence', 'REPAIR-2')).toEqual([expect.objectContaining({ mark: 'info', text: 'no turn is open at the tail: the log holds no turn' })])
+    expect(cited(report, 'surface-legality', 'SURF-10')[0]?.text).toBe('the current surface holds 0 nodes after 0 replaces')
   })
 })
 
