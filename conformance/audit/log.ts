@@ -70,7 +70,7 @@ function rejectionOf(operation: AuditRejection['operation'], error: RejectionErr
 
 /** For a log refused as its name's encoding whose bytes are the other encoding's: say so, as check does. */
 function encodingHint(encoding: 'raw' | 'zstd', code: string, bytes: Uint8Array): string {
-  if (encoding === 'raw') return code === 'JSONL_HEADER_INVALID' ? zstdMagicHint(bytes) : ''
+  if (encoding === 'raw') return code === 'JSONL_HEADER_INVALID' ? zstdMagicHint(bytes, 'whether a file or a named pipe; standard input is read as raw') : ''
   return code === 'JSONL_FRAME_INVALID' ? rawBytesHint(bytes) : ''
 }
 

@@ -82,13 +82,16 @@ function closerMarkerEvidence(events: readonly SessionEvent[]): AuditEvidence[] 
 function resumeMarkerEvidence(events: readonly SessionEvent[]): AuditEvidence[] {
   const items: AuditEvidence[] = []
   let markedSinceHeader = false
+  let snapshotSeen = false
   for (const event of events) {
     if (event.type === 'session/end-seed') markedSinceHeader = true
     if (event.type !== 'request/header') continue
     if (dataOf(event)['reason'] === 'resume' && !markedSinceHeader) {
-      items.push(evidence('fail', `request/header seq ${event.seq} has reason "resume", but no session/end-seed marks a resumption since the previous snapshot`, { seq: event.seq, requirements: ['HDR-6', 'SEED-3'] }))
+      const since = snapshotSeen ? 'since the previous snapshot' : 'before it (it is the log\'s first snapshot)'
+      items.push(evidence('fail', `request/header seq ${event.seq} has reason "resume", but no session/end-seed marks a resumption ${since}`, { seq: event.seq, requirements: ['HDR-6', 'SEED-3'] }))
     }
     markedSinceHeader = false
+    snapshotSeen = true
   }
   return items
 }

@@ -29,8 +29,17 @@ function rejectedRow(log: AuditedLog): AuditRow {
   const where = rejection.line !== undefined ? ` at line ${rejection.line}` : rejection.seq !== undefined ? ` at seq ${rejection.seq}` : ''
   const text = `${rejection.operation} rejects the log with ${rejection.code}${where}: ${rejection.message}`
   const requirements = log.refusalRule === undefined ? undefined : [log.refusalRule]
-  const items = [evidence('fail', `${text} (${rejectionMeaning(rejection.code)})`, { seq: rejection.seq, requirements })]
+  // The notices about the bytes (a byte order mark, CR line ends) often say why the log was refused.
+  const items = [evidence('fail', `${text} (${rejectionMeaning(rejection.code)})`, { seq: rejection.seq, requirements }), ...byteNoticeEvidence(log)]
   return row('raw-facts', items, () => `The raw events cannot be established: ${rejectionMeaning(rejection.code)}.`)
+}
+
+/**
+ * JSONL-8: writers write UTF-8 with LF line ends and no byte order mark; a reader copes, but what it
+ * decoded is then not byte for byte what was stored.
+ */
+function byteNoticeEvidence(log: AuditedLog): AuditEvidence[] {
+  return log.byteNotices.map(notice => evidence('warn', `${notice}: the stored bytes are not as a writer writes them`, { requirements: ['JSONL-8', 'JSONL-9'] }))
 }
 
 function decodingEvidence(log: AuditedLog, loaded: LoadedLog): AuditEvidence {
@@ -88,9 +97,7 @@ export function rawFactsRow(log: AuditedLog): AuditRow {
     ...provenanceEvidence(loaded),
     vocabularyEvidence(log, loaded),
     ...relationEvidence(loaded),
-    // JSONL-8: writers write UTF-8 with LF line ends and no byte order mark; a reader copes, but what
-    // it decoded is then not byte for byte what was stored.
-    ...log.byteNotices.map(notice => evidence('warn', `${notice}: the stored bytes are not as a writer writes them`, { requirements: ['JSONL-8', 'JSONL-9'] })),
+    ...byteNoticeEvidence(log),
     ...(loaded.events.length === 0 && log.tornTail === null ? [headerOnlyEvidence()] : []),
   ]
   // A torn tail is not part of the log (JSONL-11): the row speaks of the committed events.

@@ -151,6 +151,6 @@ export function failureRecoveryRow(loaded: LoadedLog): AuditRow {
   return row('failure-recovery', items, verdict => {
     if (verdict === 'pass') return 'Every interrupted turn, call and compaction is closed or detectable, and its class is known.'
     if (verdict === 'warn') return 'Every failure is detectable, but some outcomes are uncertain (see the warnings).'
-    return 'A failure left the log in a state that is not closed or not safe to continue from.'
+    return 'A compaction or a crash left the log in a state that is not closed or not safe to continue from, or a compaction rule is broken (see the failing evidence).'
   })
 }

@@ -31,10 +31,14 @@ export function memoryChunks(bytes: Uint8Array): ChunkReader {
 
 const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
 
-/** For a header refused as raw JSONL: a hint when its bytes are zstd's, read as raw. */
-export function zstdMagicHint(bytes: Uint8Array): string {
+/**
+ * For a header refused as raw JSONL: a hint when its bytes are zstd's, read as raw. `where` says what a
+ * zstd log may be read from: check reads one at positions, so from a regular file; audit reads a log
+ * whole, so from a named pipe so named too.
+ */
+export function zstdMagicHint(bytes: Uint8Array, where = 'from a regular file, not a pipe'): string {
   const start = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(ZSTD_MAGIC.length, bytes.length))
-  return start.equals(ZSTD_MAGIC) ? ' (its bytes start with the zstd magic number: a log is read as zstd when its name ends in .zstd or .zst, from a regular file, not a pipe)' : ''
+  return start.equals(ZSTD_MAGIC) ? ` (its bytes start with the zstd magic number: a log is read as zstd when its name ends in .zstd or .zst, ${where})` : ''
 }
 
 /** A refused header of a log read as raw whose bytes are zstd's (a raw name, a pipe): say so. */

@@ -128,6 +128,17 @@ describe('audit runs', () => {
     expect(rawFacts.evidence.map(item => item.text).join('\n')).toContain('CARRIAGE_RETURN from line 1: ')
   })
 
+  it('keeps the byte notices beside the refusal of a log they made unreadable: a byte order mark', async () => {
+    const { directory, log } = logFile(new Uint8Array([0xef, 0xbb, 0xbf, ...artifact(goodTurn())]))
+    const out = path.join(directory, 'report.json')
+    expect(await audit([log, '--out', out, '--tokenizer', 'estimate'])).toBe(1)
+    const rawFacts = (JSON.parse(readFileSync(out, 'utf8')) as AuditReport).rows.find(row => row.id === 'raw-facts')!
+    expect(rawFacts.evidence.map(item => [item.mark, item.text.slice(0, 40)])).toEqual([
+      ['fail', 'decodeJsonl rejects the log with JSONL_H'],
+      ['warn', 'BYTE_ORDER_MARK from line 1: this line s'],
+    ])
+  })
+
   it('exits 2, not 1 (a failed row), when the report cannot be written', async () => {
     const { log } = logFile(artifact(goodTurn()))
     expect(await audit([log, '--out', path.join(log, 'report.html'), '--tokenizer', 'estimate'])).toBe(2)
@@ -191,7 +202,7 @@ describe('audit runs', () => {
     const { log: misnamed } = logFile(zstdBytes, 'log.jsonl')
     const out = path.join(directory, 'report.json')
     expect(await audit([misnamed, '--out', out, '--tokenizer', 'estimate'])).toBe(1)
-    expect((JSON.parse(readFileSync(out, 'utf8')) as AuditReport).log.rejection?.message).toMatch(/\(its bytes start with the zstd magic number: a log is read as zstd when its name ends in \.zstd or \.zst, from a regular file, not a pipe\)$/)
+    expect((JSON.parse(readFileSync(out, 'utf8')) as AuditReport).log.rejection?.message).toMatch(/\(its bytes start with the zstd magic number: a log is read as zstd when its name ends in \.zstd or \.zst, whether a file or a named pipe; standard input is read as raw\)$/)
   })
 
   it('says so when a log read as zstd holds a raw log', async () => {

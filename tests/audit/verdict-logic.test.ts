@@ -435,7 +435,10 @@ describe('persistence', () => {
     const report = audit(events)
     // spec/acceptance.md names "a missing end-seed after a resumption" among Persistence's failure signals.
     expect(rowOf(report, 'persistence').verdict).toBe('fail')
-    expect(cited(report, 'persistence', 'HDR-6', 14)).toMatchObject([{ mark: 'fail' }])
+    expect(cited(report, 'persistence', 'HDR-6', 14)).toMatchObject([{ mark: 'fail', text: expect.stringContaining('since the previous snapshot') }])
+    // A "resume" snapshot that is the log's first has no previous snapshot to be marked since.
+    const first = audit([turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'hi'), event('request/header', 3, { ...(requestHeader(3).data as object), reason: 'resume' })])
+    expect(cited(first, 'persistence', 'HDR-6', 3)).toMatchObject([{ mark: 'fail', text: expect.stringContaining('before it (it is the log\'s first snapshot)') }])
   })
 
   it('cites the last of several session/end-seed markers', () => {
