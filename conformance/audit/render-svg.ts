@@ -40,10 +40,6 @@ export function escapeXml(text: string): string {
 /** A label or tooltip, which may quote the log (an event type): escaped, and its controls shown as escapes. */
 const shown = (text: string): string => escapeXml(printable(text))
 
-function colorOf(type: string): string {
-  return EVENT_CATEGORIES.find(category => category.matches(type))?.color ?? '#90a4ae'
-}
-
 function text(x: number, y: number, content: string, attributes = ''): string {
   return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${attributes}>${shown(content)}</text>`
 }
@@ -143,9 +139,8 @@ function bracketLane(timeline: AuditTimeline, x: (seq: number) => number, step: 
 function replacementLane(replacement: AuditReplacement, x: (seq: number) => number, step: number, y: number): string[] {
   const parts = [text(8, y + 15, `replace seq ${replacement.seq}`, 'class="lane-label"')]
   const size = groupSize(step)
-  for (const [first, last] of size === 1 ? replacement.shadowedSeqs.map(seq => [seq, seq]) : groupRuns(replacement.shadowedSeqs, size)) {
-    parts.push(rect(x(first!) - step / 2 + 1, y + 5, x(last!) - x(first!) + step - 2, 12, '#ef9a9a', 'stroke="#c62828" class="shadowed"'))
-  }
+  const spans = size === 1 ? replacement.shadowedSeqs.map((seq): [number, number] => [seq, seq]) : groupRuns(replacement.shadowedSeqs, size)
+  for (const [first, last] of spans) parts.push(rect(x(first) - step / 2 + 1, y + 5, x(last) - x(first) + step - 2, 12, '#ef9a9a', 'stroke="#c62828" class="shadowed"'))
   // Loops, not Math.max(...seqs): a replace may shadow more nodes than a call takes arguments.
   let lowest = Infinity
   let highest = -Infinity
