@@ -13,11 +13,18 @@ export function plural(count: number, noun: string, nouns = `${noun}s`): string 
 /**
  * Text from outside (an adapter's name or reason, a value of a log, a file name) made safe for one
  * line of a terminal: a control character (an escape sequence could hide the verdict that follows, a
- * line feed could forge a line), a line or paragraph separator, or a bidirectional control (which
- * reorders what is shown) is shown as its \u escape.
+ * line feed could forge a line), a line or paragraph separator, or a format character (a bidirectional
+ * control reorders what is shown; a zero-width or tag character shows nothing, so it could carry text
+ * a reader never sees) is shown as its \u escape.
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\p{Cf}/gu, escapeOf)
+}
+
+/** `\u` and four hex digits, or `\u{…}` for a character beyond the first plane. */
+function escapeOf(character: string): string {
+  const code = character.codePointAt(0)!
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`
 }
 
 /** A text of many lines with each line printable: its line feeds kept, every other control escaped. */

@@ -1,6 +1,6 @@
 // The wording helpers every report uses.
 import { describe, expect, it } from 'vitest'
-import { markdownText, MESSAGE_MOST, plural, QUOTE_MOST, reportMessage, shortened } from '../conformance/wording.ts'
+import { markdownText, MESSAGE_MOST, plural, printable, printableLines, QUOTE_MOST, reportMessage, shortened } from '../conformance/wording.ts'
 
 describe('markdownText', () => {
   it('keeps text on its one line and escapes what Markdown reads as markup', () => {
@@ -8,6 +8,19 @@ describe('markdownText', () => {
     expect(markdownText('ev\n# Injected [x](https://e.example) `c` *b* a_b <i> |')).toBe('ev\\\\u000a\\# Injected \\[x\\](https://e.example) \\`c\\` \\*b\\* a\\_b \\<i\\> \\|')
     // An entity reference would show as the character it names.
     expect(markdownText('a &lt;b&gt; &amp; c')).toBe('a \\&lt;b\\&gt; \\&amp; c')
+  })
+})
+
+describe('printable', () => {
+  it('shows controls, separators and every format character as escapes: bidi, zero-width, tag characters', () => {
+    expect(printable('a\u001b[2Jb\r\n\u2028\u202eevil\u2066')).toBe('a\\u001b[2Jb\\u000d\\u000a\\u2028\\u202eevil\\u2066')
+    // Invisible text: a zero-width space and joiner, a word joiner, a BOM, a soft hyphen, tag characters.
+    expect(printable('keep\u200b\u200d\u2060\ufeff\u00ad\u{E0049}\u{E007F}!')).toBe('keep\\u200b\\u200d\\u2060\\ufeff\\u00ad\\u{e0049}\\u{e007f}!')
+    expect(printable('ünïcödé ✓ 😀 tab-free')).toBe('ünïcödé ✓ 😀 tab-free')
+  })
+
+  it('keeps the line feeds of a text of many lines', () => {
+    expect(printableLines('one\n\u001btwo\r\n')).toBe('one\n\\u001btwo\\u000d\n')
   })
 })
 

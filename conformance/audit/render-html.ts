@@ -75,7 +75,7 @@ ${rows.join('\n')}
 function timelineSection(report: AuditReport): string {
   const body = report.timeline === null
     ? '<p>The log does not load, so its surface cannot be drawn.</p>'
-    : `<p>Each column is one event, by seq. A replace lane shows the nodes it took off the surface (red) and the event that took their place (green); the last lane is the surface the next request is built from, numbered in surface order.</p>
+    : `<p>Each column is one event, by seq (on a long log, a few neighbouring events share one). A replace lane shows the nodes it took off the surface (red) and the event that took their place (green); the last lane is the surface the next request is built from, numbered in surface order where there is room.</p>
 ${timelineSvg(report.timeline, report.replacements)}
 ${replacementTable(report.replacements, tokenUnit(report))}`
   return `<section id="timeline-section"><h2>Timeline of the surface</h2>${body}</section>`

@@ -75,14 +75,18 @@ function groupSize(step: number): number {
   return Math.max(1, Math.ceil(LEAST_SHAPE / step))
 }
 
-/** Runs of consecutive groups that hold at least one of `seqs`, as [first seq, last seq] of the groups. */
-function groupRuns(seqs: readonly number[], size: number): [number, number][] {
+/**
+ * Runs of consecutive groups that hold at least one of `seqs`, as [first seq, last seq] of the groups,
+ * the last group ending at `lastSeq`, the log's last.
+ */
+function groupRuns(seqs: readonly number[], size: number, lastSeq: number): [number, number][] {
   const groups = [...new Set(seqs.map(seq => Math.floor(seq / size)))].sort((a, b) => a - b)
   const runs: [number, number][] = []
   for (const group of groups) {
     const last = runs.at(-1)
-    if (last !== undefined && last[1] === group * size - 1) last[1] = group * size + size - 1
-    else runs.push([group * size, group * size + size - 1])
+    const end = Math.min(group * size + size - 1, lastSeq)
+    if (last !== undefined && last[1] === group * size - 1) last[1] = end
+    else runs.push([group * size, end])
   }
   return runs
 }
@@ -105,9 +109,9 @@ function turnLane(timeline: AuditTimeline, x: (seq: number) => number, step: num
   return parts
 }
 
-/** The category a group of events is drawn in: the first of EVENT_CATEGORIES that any of them has. */
+/** The category a group of events is drawn in: the first of EVENT_CATEGORIES that any of them has (the last has every type). */
 function groupColor(types: readonly string[]): string {
-  return EVENT_CATEGORIES.find(category => types.some(type => category.matches(type)))?.color ?? '#90a4ae'
+  return EVENT_CATEGORIES.find(category => types.some(type => category.matches(type)))!.color
 }
 
 function eventLane(timeline: AuditTimeline, x: (seq: number) => number, step: number, y: number): string[] {
@@ -136,10 +140,10 @@ function bracketLane(timeline: AuditTimeline, x: (seq: number) => number, step: 
   return parts
 }
 
-function replacementLane(replacement: AuditReplacement, x: (seq: number) => number, step: number, y: number): string[] {
+function replacementLane(replacement: AuditReplacement, lastSeq: number, x: (seq: number) => number, step: number, y: number): string[] {
   const parts = [text(8, y + 15, `replace seq ${replacement.seq}`, 'class="lane-label"')]
   const size = groupSize(step)
-  const spans = size === 1 ? replacement.shadowedSeqs.map((seq): [number, number] => [seq, seq]) : groupRuns(replacement.shadowedSeqs, size)
+  const spans = size === 1 ? replacement.shadowedSeqs.map((seq): [number, number] => [seq, seq]) : groupRuns(replacement.shadowedSeqs, size, lastSeq)
   for (const [first, last] of spans) parts.push(rect(x(first) - step / 2 + 1, y + 5, x(last) - x(first) + step - 2, 12, '#ef9a9a', 'stroke="#c62828" class="shadowed"'))
   // Loops, not Math.max(...seqs): a replace may shadow more nodes than a call takes arguments.
   let lowest = Infinity
@@ -162,7 +166,7 @@ function surfaceLane(timeline: AuditTimeline, x: (seq: number) => number, step: 
   const parts = [text(8, y + 15, 'surface now', 'class="lane-label"')]
   const size = groupSize(step)
   if (size > 1) {
-    for (const [first, last] of groupRuns(timeline.finalSurface, size)) parts.push(rect(x(first) - step / 2 + 1, y + 3, x(last) - x(first) + step - 2, 16, '#43a047', 'class="surface-node"'))
+    for (const [first, last] of groupRuns(timeline.finalSurface, size, timeline.eventTypes.length - 1)) parts.push(rect(x(first) - step / 2 + 1, y + 3, x(last) - x(first) + step - 2, 16, '#43a047', 'class="surface-node"'))
     return parts
   }
   timeline.finalSurface.forEach((seq, position) => {
@@ -219,7 +223,7 @@ export function timelineSvg(timeline: AuditTimeline, replacements: readonly Audi
     (y: number) => turnLane(timeline, x, step, y),
     (y: number) => eventLane(timeline, x, step, y),
     (y: number) => bracketLane(timeline, x, step, y),
-    ...drawn.map(replacement => (y: number) => replacementLane(replacement, x, step, y)),
+    ...drawn.map(replacement => (y: number) => replacementLane(replacement, timeline.eventTypes.length - 1, x, step, y)),
     (y: number) => surfaceLane(timeline, x, step, y),
   ]
   const bottom = lanesTop + lanes.length * LANE

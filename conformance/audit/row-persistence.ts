@@ -61,7 +61,9 @@ function closerMarkerEvidence(events: readonly SessionEvent[]): AuditEvidence[] 
   let closersEnd: number | undefined
   for (const event of events) {
     if (closersEnd !== undefined && event.type === 'session/end-seed') {
-      items.push(evidence('pass', `the repair closers ending at seq ${closersEnd} are followed by the session/end-seed at seq ${event.seq}`, { seq: closersEnd, requirements: ['SEED-10'] }))
+      // SEED-10: the marker sits right after the closers, the reopened session's first live write.
+      if (event.seq === closersEnd + 1) items.push(evidence('pass', `the repair closers ending at seq ${closersEnd} are followed by the session/end-seed at seq ${event.seq}`, { seq: closersEnd, requirements: ['SEED-10'] }))
+      else items.push(evidence('fail', `the repair closers ending at seq ${closersEnd} are followed by the session/end-seed only at seq ${event.seq}: events were written between them, before the marker`, { seq: closersEnd, requirements: ['SEED-3', 'SEED-10'] }))
       closersEnd = undefined
     } else if (closersEnd !== undefined && event.type === 'turn/start') {
       items.push(evidence('fail', `the repair closers ending at seq ${closersEnd} are followed by the turn/start at seq ${event.seq} with no session/end-seed between: the resumption is not marked`, { seq: closersEnd, requirements: ['SEED-3', 'SEED-10'] }))

@@ -79,7 +79,7 @@ function bracketEvidence(loaded: LoadedLog, bracket: BracketReport): AuditEviden
   }
 }
 
-/** What followed a failed model call in its turn; the walk stops at the turn's end, so many failures cost no more than the log. */
+/** What followed a failed model call in its turn: the walk goes from the failure to its turn's end, not over the whole log. */
 function failureEvidence(loaded: LoadedLog, failure: AuditModelFailure): AuditEvidence {
   let turnEndSeq = loaded.events.length
   let retry: SessionEvent | undefined

@@ -38,7 +38,11 @@ interface ModelCall {
   name: string
 }
 
-/** The step a message or chunk belongs to (TURN-1 gives chunks a turn and a step). */
+/**
+ * The step a message or chunk belongs to (TURN-1 gives chunks a turn and a step). In a log that keeps
+ * the relations (TURN-8) a message and its chunks name the same step; in one that does not, which Raw-fact
+ * integrity fails, a call may be counted twice or hidden.
+ */
 function stepKey(event: SessionEvent): string {
   const data = dataOf(event)
   return JSON.stringify([data['turn'], data['step']])
@@ -51,7 +55,7 @@ function callStartedBy(event: SessionEvent, stepsWithMessage: ReadonlySet<string
   const key = stepKey(event)
   if (stepsWithMessage.has(key) || streamed.has(key)) return undefined
   streamed.add(key)
-  return `the model call streamed from seq ${event.seq}, which left no assistant message,`
+  return `the model call streamed from seq ${event.seq} (no assistant message)`
 }
 
 function foldCalls(loaded: LoadedLog): ModelCall[] {

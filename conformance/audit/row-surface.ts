@@ -43,7 +43,8 @@ function surfaceEvidence(loaded: LoadedLog): AuditEvidence {
 /**
  * REGION-5 for each replace but a tool-result rewrite (which needs no balance, REGION-7), on the
  * surface just before it, by seq of the replace. The log is folded once and each region judged on the
- * fold as it stands: folding each replace's prefix anew made the audit grow with events × replaces.
+ * fold as it stands: folding each replace's prefix anew made the audit grow with events × replaces;
+ * now it grows with replaces × the surface's nodes, which compaction keeps small.
  */
 function regionsBeforeReplaces(loaded: LoadedLog): Map<number, Result<RegionValue>> {
   const regions = new Map<number, Result<RegionValue>>()

@@ -33,8 +33,8 @@ const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
 
 /**
  * For a header refused as raw JSONL: a hint when its bytes are zstd's, read as raw. `where` says what a
- * zstd log may be read from: check reads one at positions, so from a regular file; audit reads a log
- * whole, so from a named pipe so named too.
+ * zstd log may be read from: check reads one at positions, so only from a regular file; audit reads a
+ * log whole, so also from a named pipe whose name ends in .zstd.
  */
 export function zstdMagicHint(bytes: Uint8Array, where = 'from a regular file, not a pipe'): string {
   const start = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(ZSTD_MAGIC.length, bytes.length))

@@ -9,9 +9,12 @@ import { isNonNegativeSafeInteger, isRecord } from '../../reference/lossless-jso
 type Shift = (seq: number) => number
 type Record_ = Record<string, unknown>
 
-/** A number that can name a seq; `-0`, which a fuzzed record may hold in its place, names none. */
+/**
+ * A number that can name a seq (ENV-4); `-0` and 2^53, which a fuzzed record may hold in its place,
+ * name none. Shifting 2^53 down would make the seq usable and the fault another.
+ */
 function isSeqLike(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && !Object.is(value, -0)
+  return isNonNegativeSafeInteger(value)
 }
 
 function shifted(value: unknown, shift: Shift): unknown {

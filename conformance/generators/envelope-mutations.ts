@@ -3,18 +3,23 @@
 // its `data`; and the same faults in an append candidate. Every value drawn is JSON, so any adapter
 // can be handed it; the host values outside JSON are domain-mutations.ts's.
 //
-// In `load` these checks run in the replay phase, after the shape phase has read every record (PROC-2).
-// A record that is no object, or has no string `type`, is read by no earlier phase (UNK-3), and the
-// `seq`, `time`, `ignorable` and foreign members of a record in current shapes are read by none either;
-// so the fault is reported at the record, with the seq it states when that seq is usable and its index
-// otherwise (PROC-1), which in a valid log is the same number. A missing `data` is different: the
-// shape phase reads the payload of the message, turn, step, tool-call and request-header types, and
-// would report its own fault first, so `data` is removed only from the other types. In `append` every
-// check of chapter 01 comes before the shape checks (PROC-3), so any candidate may lose its `data`.
+// In `load` these checks run in the replay phase, after the shape and vocabulary phases have read every
+// record (PROC-2). A record that is no object, or has no string `type`, is read by no earlier phase
+// (UNK-3), and the `seq`, `time` and foreign members of a record in current shapes are read by none
+// either; so the fault is reported at the record, with the seq it states when that seq is usable and
+// its index otherwise (PROC-1), which in a valid log is the same number. (In older shapes a legacy
+// rewrite reads the record it replaces, LEGACY-11, so once the fuzzer rewrites a log into them the
+// prediction may give way to that phase's fault; the properties use current shapes.) Two faults are
+// read earlier, so they go only where no earlier phase looks: the vocabulary phase refuses an unknown
+// type whose `ignorable` is not `true` (UNK-3), so `ignorable` is broken only on known types; and the
+// shape phase reads the payload of the message, turn, step, tool-call, request-header and legacy
+// steering types, so `data` is removed only from the others. In `append` every check of chapter 01
+// comes before the shape checks (PROC-3), so any candidate may lose its `data`.
 import { pick, type Chooser } from './choices.ts'
 import { cloneEvents } from './log-edit.ts'
 import type { JsonObject, LogEvent } from './events.ts'
 import { candidateOf, defineMutation, indexesWhere, type Edit, type LogInput, type Mutation } from './mutation-kit.ts'
+import { V0_PINNED_TYPES } from '../../reference/vocabulary.ts'
 
 /** Values that are JSON but no JSON object (ENV-1). */
 const NOT_OBJECTS = [null, 0, 'user/message', [], [{ type: 'user/message' }], true]
@@ -34,11 +39,14 @@ const BAD_IGNORABLES = [false, null, 1, 'true', {}]
 /** Members no record may have (ENV-2); the names are compared exactly, so a case variant is foreign too. */
 const FOREIGN_MEMBERS = ['turn', 'Type', 'meta', 'surfaceop']
 
-/** The types whose payload the shape phase of `load` reads (PROC-2: chapters 04, 09 and 16). */
+/** The types whose payload the shape phase of `load` reads (PROC-2: chapters 04, 09, 16 and 18). */
 const SHAPE_READ_TYPES: ReadonlySet<string> = new Set([
   'user/message', 'assistant/message', 'tool/result', 'turn/start', 'turn/end', 'step/start', 'step/end',
-  'assistant/chunk', 'tool/call', 'request/header',
+  'assistant/chunk', 'tool/call', 'request/header', 'steering/message',
 ])
+
+/** A type of the vocabulary `load` reads by default (chapter 04), which the vocabulary phase passes. */
+const isKnownType = (event: LogEvent): boolean => V0_PINNED_TYPES.has(event.type)
 
 /** Sets `member` of `record` to `value`, or removes it when `value` is undefined (absent, not undefined). */
 function setMember(record: JsonObject, member: string, value: unknown): void {
@@ -99,7 +107,7 @@ export const ENVELOPE_MUTATIONS: readonly Mutation[] = [
   loadEnvelopeMutation('record-seq-invalid', 'ENV_SEQ_INVALID', 'ENV-4', anyEvent, edited((record, chooser) => setMember(record, 'seq', pick(chooser, BAD_SEQS)))),
   loadEnvelopeMutation('record-time-invalid', 'ENV_TIME_INVALID', 'ENV-5', anyEvent, edited((record, chooser) => setMember(record, 'time', pick(chooser, BAD_TIMES)))),
   loadEnvelopeMutation('record-data-missing', 'ENV_DATA_MISSING', 'ENV-6', event => !SHAPE_READ_TYPES.has(event.type), withoutData),
-  loadEnvelopeMutation('record-ignorable-invalid', 'ENV_IGNORABLE_INVALID', 'ENV-7', anyEvent, edited((record, chooser) => {
+  loadEnvelopeMutation('record-ignorable-invalid', 'ENV_IGNORABLE_INVALID', 'ENV-7', isKnownType, edited((record, chooser) => {
     record['ignorable'] = structuredClone(pick(chooser, BAD_IGNORABLES))
   })),
   appendEnvelopeMutation('append-not-object', 'ENV_NOT_OBJECT', 'ENV-1', (_candidate, chooser) => structuredClone(pick(chooser, NOT_OBJECTS))),

@@ -281,6 +281,15 @@ describe('audit of hand-built logs', () => {
     expect(texts(report, 'persistence', 'fail')).toContain(`followed by the turn/start at seq ${next} with no session/end-seed between`)
   })
 
+  it('fails a marker that does not follow the closers right away: something was written before it (SEED-10)', () => {
+    const crashed = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2'])]
+    const closed = resumed(crashed).slice(0, -1)
+    const late = closed.length
+    const report = auditOf(artifact([...closed, userText(late, 'written before the marker'), endSeed(late + 1)]))
+    expect(rowOf(report, 'persistence').verdict).toBe('fail')
+    expect(texts(report, 'persistence', 'fail')).toContain(`followed by the session/end-seed only at seq ${late + 1}`)
+  })
+
   it('does not fail repair closers that end the log: the marker is the reopened session\'s first live write (SEED-10)', () => {
     const crashed = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2'])]
     const closed = resumed(crashed).slice(0, -1)

@@ -375,7 +375,7 @@ describe('request rebuild', () => {
     const usage = event('assistant/chunk', 3, { turn: 1, step: 1, chunk: { type: 'usage', usage: { inputTokens: 10, outputTokens: 0 } } })
     const failed = event('assistant/chunk', 4, { turn: 1, step: 1, chunk: { type: 'finish', reason: { kind: 'error', failure: { code: 'PROVIDER_ERROR', message: 'boom' } } } })
     const events = [turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'hi'), usage, failed, stepEnd(5, 1, 1), turnEnd(6, 1)]
-    expect(cited(audit(events), 'request-rebuild', 'HDR-4', 3)).toEqual([expect.objectContaining({ mark: 'fail', text: expect.stringContaining('the model call streamed from seq 3, which left no assistant message, has no request header') })])
+    expect(cited(audit(events), 'request-rebuild', 'HDR-4', 3)).toEqual([expect.objectContaining({ mark: 'fail', text: expect.stringContaining('the model call streamed from seq 3 (no assistant message) has no request header') })])
     // With a header in force the call is rebuilt; a step whose message came is one call, counted once.
     const withHeader = renumbered([turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'hi'), requestHeader(3), usage, failed, stepEnd(6, 1, 1),
       stepStart(7, 1, 2), event('assistant/chunk', 8, { turn: 1, step: 2, chunk: { type: 'text-delta', text: 'ok' } }), assistantText(9, 1, 2, 'ok'), stepEnd(10, 1, 2), turnEnd(11, 1)])

@@ -166,13 +166,16 @@ describe('the fuzzer\'s probes', () => {
     expect(foreign.candidateTime).toBe(1_000 + 2)
   })
 
-  it('let the shrinker keep a fault in place of a seq or a time: -0 names no seq, and no clock replaces it', () => {
+  it('let the shrinker keep a fault in place of a seq or a time: -0 and 2^53 name no seq, and no clock replaces it', () => {
     const run = VALID_RUNS.find(candidate => candidate.events.length >= 5)!
     const events = structuredClone(run.events) as Record<string, unknown>[]
     events[3] = { ...events[3], time: -0, sourceEventSeqs: [-0, 1] }
+    events[4] = { ...events[4], seq: 2 ** 53 }
     const cut = withoutEvents({ ...run, events }, new Set([0]))
     expect(Object.is((cut.events[2] as { sourceEventSeqs: unknown[] }).sourceEventSeqs[0], -0)).toBe(true)
     expect((cut.events[2] as { sourceEventSeqs: unknown[] }).sourceEventSeqs[1]).toBe(0)
+    // Shifted down, 2^53 would become a usable seq, and ENV_SEQ_INVALID a contiguity fault.
+    expect((cut.events[3] as { seq: unknown }).seq).toBe(2 ** 53)
     const clocked = withBuilderClock({ ...run, events })
     expect(Object.is((clocked.events[3] as { time: unknown }).time, -0)).toBe(true)
     expect((clocked.events[4] as { time: unknown }).time).toBe(1_000 + 4)

@@ -54,6 +54,20 @@ describe('P12: each mutation operator is rejected with its code', () => {
     }), runs(20))
   })
 
+  // An unknown type marked ignorable passes the vocabulary phase only while it is marked: breaking its
+  // marker gets FORMAT_UNKNOWN_EVENT_TYPE first (UNK-3), so the operator must leave such events alone.
+  // A random choice rarely picks the one such event of a log, so every target is tried.
+  it('record-ignorable-invalid at every event it may target, on logs holding an ignorable unknown event', () => {
+    const operator = mutationNamed('record-ignorable-invalid')
+    const withUnknown = generatedLogArbitrary({ maxSize: 100 }).filter(log => log.events.some(event => event.ignorable === true))
+    fc.assert(fc.property(withUnknown, log => {
+      for (let target = 0; target < log.events.length; target++) {
+        const mutated = operator.apply(log, chooserFromInts([target]))
+        expect(verdict(mutated)).toEqual({ code: 'ENV_IGNORABLE_INVALID', seq: mutated.seq })
+      }
+    }), runs(10))
+  })
+
   it('any applicable operator on any log', () => {
     fc.assert(fc.property(mutationCaseArbitrary({ maxSize: 100 }), mutated => {
       expect(verdict(mutated)).toEqual({ code: mutated.code, seq: mutated.seq })
