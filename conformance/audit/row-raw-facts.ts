@@ -2,7 +2,7 @@
 // unknown required event was skipped. Decoding and load make these checks; the row reports what they
 // found and the relation faults that point at lost or misplaced boundary events.
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
-import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
+import type { AuditEvidence, AuditRow, AuditVerdict } from '../../generated/types/index.ts'
 import { citedSeqs, seqList, type AuditedLog, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
 import { capped, evidence, row, violationsOfRow } from './verdicts.ts'
@@ -100,10 +100,17 @@ export function rawFactsRow(log: AuditedLog): AuditRow {
     ...byteNoticeEvidence(log),
     ...(loaded.events.length === 0 && log.tornTail === null ? [headerOnlyEvidence()] : []),
   ]
-  // A torn tail is not part of the log (JSONL-11): the row speaks of the committed events.
-  const committed = log.tornTail === null ? '' : ' of the committed log (a torn tail is dropped: see Persistence)'
-  return row('raw-facts', items, verdict => (verdict === 'pass'
-    ? `Every raw event${committed} is present, in order, with valid provenance; no unknown required event was skipped.`
-    : verdict === 'warn' ? 'Every event is present, but the stored bytes are not as a writer writes them, and what was read from them may differ (see the warnings).'
-      : 'Turn or step boundary events are missing or out of place.'))
+  return row('raw-facts', items, verdict => rawFactsSummary(verdict, log))
+}
+
+function rawFactsSummary(verdict: AuditVerdict, log: AuditedLog): string {
+  if (verdict === 'pass') {
+    // A torn tail is not part of the log (JSONL-11): the row speaks of the committed events.
+    const committed = log.tornTail === null ? '' : ' of the committed log (a torn tail is dropped: see Persistence)'
+    return `Every raw event${committed} is present, in order, with valid provenance; no unknown required event was skipped.`
+  }
+  // A warning is of the bytes (check's notices), or else of an artifact of its header line alone.
+  if (verdict === 'warn' && log.byteNotices.length > 0) return 'Every event is present, but the stored bytes are not as a writer writes them, and what was read from them may differ (see the warnings).'
+  if (verdict === 'warn') return 'The artifact holds only its header line, which no writer writes; it loads as an empty log (see the warnings).'
+  return 'Turn or step boundary events are missing or out of place.'
 }

@@ -420,7 +420,7 @@ describe('a log of its header line alone', () => {
   it('warns that no writer writes one, and claims nothing of turns or seqs it does not hold', () => {
     const report = audit([])
     expect(report.log.rejection).toBeNull()
-    expect(rowOf(report, 'raw-facts').verdict).toBe('warn')
+    expect(rowOf(report, 'raw-facts')).toMatchObject({ verdict: 'warn', summary: 'The artifact holds only its header line, which no writer writes; it loads as an empty log (see the warnings).' })
     expect(cited(report, 'raw-facts', 'JSONL-12')).toEqual([expect.objectContaining({ mark: 'warn', text: expect.stringContaining('holds only its header line') })])
     expect(cited(report, 'raw-facts', 'ENV-9')).toEqual([expect.objectContaining({ mark: 'info', text: 'the log holds no event: no seq to check' })])
     expect(cited(report, 'persistence', 'REPAIR-2')).toEqual([expect.objectContaining({ mark: 'info', text: 'no turn is open at the tail: the log holds no turn' })])
