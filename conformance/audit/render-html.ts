@@ -3,12 +3,10 @@
 // a mail attachment.
 import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
 import { formatTime, KIND_LABELS, logLine, tokenizerLine, tokenUnit } from './format.ts'
-import { budgetSvg, escapeXml, OUTCOME_COLORS, timelineSvg } from './render-svg.ts'
-import { printable, printableLines } from '../wording.ts'
+import { budgetSvg, escapeXml, OUTCOME_COLORS, shown, timelineSvg } from './render-svg.ts'
+import { printableLines } from '../wording.ts'
 
-// Text on the page, markup escaped and every control and bidi character shown as its escape, as the
-// text output does: a crafted value of the log cannot reorder or hide what the page says.
-const shown = (text: string): string => escapeXml(printable(text))
+/** A text of many lines for a <pre>: as `shown`, its line feeds kept. */
 const shownLines = (text: string): string => escapeXml(printableLines(text))
 
 const STYLE = `

@@ -37,8 +37,12 @@ export function escapeXml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
 }
 
-/** A label or tooltip, which may quote the log (an event type): escaped, and its controls shown as escapes. */
-const shown = (text: string): string => escapeXml(printable(text))
+/**
+ * Text that may quote the log (an event type, a summary): markup escaped, and every control and format
+ * character shown as its escape, as the text output does, so a crafted value cannot reorder or hide
+ * what the page says. The page's own text uses it too.
+ */
+export const shown = (text: string): string => escapeXml(printable(text))
 
 function text(x: number, y: number, content: string, attributes = ''): string {
   return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${attributes}>${shown(content)}</text>`
