@@ -64,7 +64,7 @@ ${rows.join('\n')}
 
 function replacementTable(replacements: readonly AuditReplacement[], unit: string): string {
   if (replacements.length === 0) return '<p>No replace: the surface only ever grew by appends.</p>'
-  const rows = replacements.map(replacement => `<tr><td class="seq">${replacement.seq}</td><td>${shown(formatTime(replacement.time))}</td><td>${shown(KIND_LABELS[replacement.kind])}</td><td class="seq">${replacement.start}…${replacement.end}</td><td class="seq">${replacement.shadowedSeqs.join(', ')}</td><td>${replacement.bracketOutcome === null ? '—' : `<span style="color:${OUTCOME_COLORS[replacement.bracketOutcome] ?? '#777'}">${shown(replacement.bracketOutcome)}</span>`}</td><td>${replacement.shadowedTokens} → ${replacement.tokens} ${shown(unit)}</td></tr>`)
+  const rows = replacements.map(replacement => `<tr><td class="seq">${replacement.seq}</td><td>${shown(formatTime(replacement.time))}</td><td>${shown(KIND_LABELS[replacement.kind])}</td><td class="seq">${replacement.start}…${replacement.end}</td><td class="seq">${replacement.shadowedSeqs.join(', ')}</td><td>${replacement.bracketOutcome === null ? '—' : `<span style="color:${OUTCOME_COLORS[replacement.bracketOutcome]}">${shown(replacement.bracketOutcome)}</span>`}</td><td>${replacement.shadowedTokens} → ${replacement.tokens} ${shown(unit)}</td></tr>`)
   return `<table class="replacements"><thead><tr><th>seq</th><th>when</th><th>what</th><th>range</th><th>shadowed</th><th>bracket</th><th>size</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>`

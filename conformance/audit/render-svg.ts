@@ -2,7 +2,7 @@
 // surface over the seqs of the log (turns, raw events, compaction brackets, each replace with the range
 // it shadowed, the current surface) and the budget chart (the next request's tokens by part, and the raw
 // log against the surface).
-import type { AuditBudget, AuditReplacement, AuditTimeline } from '../../generated/types/index.ts'
+import type { AuditBracketOutcome, AuditBudget, AuditReplacement, AuditTimeline, AuditTimelineBracket, AuditTimelineTurn } from '../../generated/types/index.ts'
 import { formatTime } from './format.ts'
 import { plural, printable } from '../wording.ts'
 
@@ -14,7 +14,7 @@ const REPLACEMENTS_DRAWN = 24
 /** The narrowest shape a lane draws, in pixels: seqs closer than this share one. */
 const LEAST_SHAPE = 2
 
-export const OUTCOME_COLORS: Record<string, string> = {
+export const OUTCOME_COLORS: Record<AuditBracketOutcome, string> = {
   completed: '#2e7d32',
   irregular: '#c62828',
   'failed-clean': '#f9a825',
@@ -100,14 +100,46 @@ function fittingLabel(left: number, width: number, y: number, label: string): st
   return width >= label.length * 6 + 8 ? [text(left + 4, y, label, 'class="bar-label"')] : []
 }
 
+/**
+ * Consecutive items whose seqs fall into one group of `size` seqs, in the order given: what a lane
+ * draws as one shape, so that a log of many short turns or brackets draws no more shapes than the plot
+ * has room for.
+ */
+function sharingGroups<T>(items: readonly T[], seqOf: (item: T) => number, size: number): T[][] {
+  const groups: T[][] = []
+  let current = Number.NaN
+  for (const item of items) {
+    const group = Math.floor(seqOf(item) / size)
+    if (group === current) groups.at(-1)!.push(item)
+    else groups.push([item])
+    current = group
+  }
+  return groups
+}
+
+/** The last seq a run of spans reaches (a loop, as a group may hold more spans than a call takes arguments). */
+function furthest<T>(items: readonly T[], endOf: (item: T) => number): number {
+  let end = -Infinity
+  for (const item of items) end = Math.max(end, endOf(item))
+  return end
+}
+
+function turnLabel(turn: AuditTimelineTurn): string {
+  return `turn ${turn.turn ?? '?'}${turn.endReason === null ? ' (open)' : ` · ${turn.endReason}`}`
+}
+
 function turnLane(timeline: AuditTimeline, x: (seq: number) => number, step: number, y: number): string[] {
   const parts = [text(8, y + 15, 'turns', 'class="lane-label"')]
-  for (const turn of timeline.turns) {
-    const end = turn.endSeq ?? timeline.eventTypes.length - 1
-    const left = x(turn.startSeq) - step / 2
-    const label = `turn ${turn.turn ?? '?'}${turn.endReason === null ? ' (open)' : ` · ${turn.endReason}`}`
+  const lastSeq = timeline.eventTypes.length - 1
+  for (const turns of sharingGroups(timeline.turns, turn => turn.startSeq, groupSize(step))) {
+    const first = turns[0]!
+    const end = furthest(turns, turn => turn.endSeq ?? lastSeq)
+    const open = turns.some(turn => turn.endSeq === null)
+    const left = x(first.startSeq) - step / 2
+    const label = turns.length === 1 ? turnLabel(first) : `${turns.length} turns`
+    const tooltip = turns.length === 1 ? label : `${turns.length} turns (turn ${first.turn ?? '?'} to ${turns.at(-1)!.turn ?? '?'}), seq ${first.startSeq}…${end}${open ? ', one or more open' : ''}`
     const width = x(end) + step / 2 - left
-    parts.push(rect(left, y + 2, width, 18, '#e3f2fd', `stroke="#1565c0" ${turn.endSeq === null ? 'stroke-dasharray="4 3"' : ''} class="turn"`, label))
+    parts.push(rect(left, y + 2, width, 18, '#e3f2fd', `stroke="#1565c0" ${open ? 'stroke-dasharray="4 3"' : ''} class="turn"`, tooltip))
     parts.push(...fittingLabel(left, width, y + 15, label))
   }
   return parts
@@ -130,16 +162,33 @@ function eventLane(timeline: AuditTimeline, x: (seq: number) => number, step: nu
   return parts
 }
 
+/** Outcomes from the most to the least alarming: a shape holding several brackets takes the colour of the first. */
+const OUTCOME_ORDER: readonly AuditBracketOutcome[] = ['irregular', 'failed-partial', 'orphaned-live', 'failed-clean', 'orphaned-stale', 'completed']
+
+function bracketEnd(timeline: AuditTimeline, bracket: AuditTimelineBracket): number {
+  // A bracket with no end runs to the marker that made it stale, else to the end of the log.
+  return bracket.endSeq ?? timeline.endSeeds.find(seq => seq > bracket.startSeq) ?? timeline.eventTypes.length - 1
+}
+
+/** "30 completed, 2 failed-clean": the outcomes of a group of brackets, counted, most alarming first. */
+function outcomeCounts(brackets: readonly AuditTimelineBracket[]): string {
+  const counts = OUTCOME_ORDER.map(outcome => [outcome, brackets.filter(bracket => bracket.outcome === outcome).length] as const)
+  return counts.filter(([, count]) => count > 0).map(([outcome, count]) => `${count} ${outcome}`).join(', ')
+}
+
 function bracketLane(timeline: AuditTimeline, x: (seq: number) => number, step: number, y: number): string[] {
   const parts = [text(8, y + 15, 'compaction', 'class="lane-label"')]
-  for (const bracket of timeline.brackets) {
-    // A bracket with no end runs to the marker that made it stale, else to the end of the log.
-    const end = bracket.endSeq ?? timeline.endSeeds.find(seq => seq > bracket.startSeq) ?? timeline.eventTypes.length - 1
-    const left = x(bracket.startSeq) - step / 2
-    const color = OUTCOME_COLORS[bracket.outcome] ?? '#777'
+  for (const brackets of sharingGroups(timeline.brackets, bracket => bracket.startSeq, groupSize(step))) {
+    const first = brackets[0]!
+    const end = furthest(brackets, bracket => bracketEnd(timeline, bracket))
+    const left = x(first.startSeq) - step / 2
+    const color = OUTCOME_COLORS[OUTCOME_ORDER.find(outcome => brackets.some(bracket => bracket.outcome === outcome))!]
     const width = x(end) + step / 2 - left
-    parts.push(rect(left, y + 2, width, 18, color, `fill-opacity="0.25" stroke="${color}" class="bracket"`, `compaction bracket ${bracket.startSeq}…${bracket.endSeq ?? '(no end)'}: ${bracket.outcome}`))
-    parts.push(...fittingLabel(left, width, y + 15, `${bracket.startSeq}…${bracket.endSeq ?? ' no end'} ${bracket.outcome}`))
+    const span = `${first.startSeq}…${brackets.length === 1 ? (first.endSeq ?? '(no end)') : end}`
+    const tooltip = brackets.length === 1 ? `compaction bracket ${span}: ${first.outcome}` : `${brackets.length} compaction brackets, seq ${span}: ${outcomeCounts(brackets)}`
+    parts.push(rect(left, y + 2, width, 18, color, `fill-opacity="0.25" stroke="${color}" class="bracket"`, tooltip))
+    const label = brackets.length === 1 ? `${first.startSeq}…${first.endSeq ?? ' no end'} ${first.outcome}` : `${brackets.length} brackets`
+    parts.push(...fittingLabel(left, width, y + 15, label))
   }
   return parts
 }
@@ -180,18 +229,49 @@ function surfaceLane(timeline: AuditTimeline, x: (seq: number) => number, step: 
   return parts
 }
 
-function markerLines(timeline: AuditTimeline, x: (seq: number) => number, top: number, bottom: number): string[] {
+interface MarkerLabel {
+  x: number
+  label: string
+  anchor: 'start' | 'middle' | 'end'
+}
+
+/** The labels of one row of markers, each drawn only where it clears the one drawn before it. */
+function spacedLabels(labels: readonly MarkerLabel[], y: number, classes: string): string[] {
   const parts: string[] = []
-  for (const seq of timeline.endSeeds) {
-    parts.push(`<line x1="${x(seq).toFixed(1)}" y1="${top}" x2="${x(seq).toFixed(1)}" y2="${bottom}" stroke="#1565c0" stroke-dasharray="5 4" class="end-seed"/>`)
-    const nearRight = x(seq) > WIDTH - 90
-    parts.push(text(nearRight ? x(seq) - 3 : x(seq) + 3, top - 4, `end-seed ${seq}`, `class="marker-label" text-anchor="${nearRight ? 'end' : 'start'}"`))
-  }
-  for (const failure of timeline.modelFailures) {
-    parts.push(`<line x1="${x(failure.seq).toFixed(1)}" y1="${top}" x2="${x(failure.seq).toFixed(1)}" y2="${bottom}" stroke="#c62828" stroke-dasharray="2 3" class="model-failure"/>`)
-    parts.push(text(x(failure.seq), bottom + 12, `model call failed: ${failure.code ?? 'error'}`, 'class="marker-label failure" text-anchor="middle"'))
+  let clearFrom = -Infinity
+  for (const { x, label, anchor } of labels) {
+    const width = label.length * 6
+    const left = anchor === 'start' ? x : anchor === 'middle' ? x - width / 2 : x - width
+    if (left < clearFrom) continue
+    parts.push(text(x, y, label, `class="${classes}" text-anchor="${anchor}"`))
+    clearFrom = left + width + 6
   }
   return parts
+}
+
+function markerLine(x: number, top: number, bottom: number, attributes: string, tooltip: string): string {
+  return `<line x1="${x.toFixed(1)}" y1="${top}" x2="${x.toFixed(1)}" y2="${bottom}" ${attributes}><title>${shown(tooltip)}</title></line>`
+}
+
+/** Lines across the lanes where a session/end-seed stands and where a model call failed, one per group of seqs. */
+function markerLines(timeline: AuditTimeline, x: (seq: number) => number, step: number, top: number, bottom: number): string[] {
+  const size = groupSize(step)
+  const parts: string[] = []
+  const seedLabels: MarkerLabel[] = []
+  for (const seeds of sharingGroups(timeline.endSeeds, seq => seq, size)) {
+    const label = seeds.length === 1 ? `end-seed ${seeds[0]}` : `${seeds.length} end-seeds`
+    parts.push(markerLine(x(seeds[0]!), top, bottom, 'stroke="#1565c0" stroke-dasharray="5 4" class="end-seed"', seeds.length === 1 ? label : `${label}, seq ${seeds[0]}…${seeds.at(-1)}`))
+    const nearRight = x(seeds[0]!) + 3 + label.length * 6 > WIDTH
+    seedLabels.push({ x: nearRight ? x(seeds[0]!) - 3 : x(seeds[0]!) + 3, label, anchor: nearRight ? 'end' : 'start' })
+  }
+  const failureLabels: MarkerLabel[] = []
+  for (const failures of sharingGroups(timeline.modelFailures, failure => failure.seq, size)) {
+    const first = failures[0]!
+    const label = failures.length === 1 ? `model call failed: ${first.code ?? 'error'}` : `${failures.length} model calls failed`
+    parts.push(markerLine(x(first.seq), top, bottom, 'stroke="#c62828" stroke-dasharray="2 3" class="model-failure"', failures.length === 1 ? `${label} (seq ${first.seq})` : `${label}, seq ${first.seq}…${failures.at(-1)!.seq}`))
+    failureLabels.push({ x: x(first.seq), label, anchor: 'middle' })
+  }
+  return [...parts, ...spacedLabels(seedLabels, top - 4, 'marker-label'), ...spacedLabels(failureLabels, bottom + 12, 'marker-label failure')]
 }
 
 const LEGEND_ENTRIES = [
@@ -240,7 +320,7 @@ export function timelineSvg(timeline: AuditTimeline, replacements: readonly Audi
     '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#2e7d32"/></marker></defs>',
     ...axis(timeline, x, 28),
     ...lanes.flatMap((lane, index) => lane(lanesTop + index * LANE)),
-    ...markerLines(timeline, x, lanesTop, bottom),
+    ...markerLines(timeline, x, step, lanesTop, bottom),
     ...(replacements.length > drawn.length ? [text(GUTTER, bottom + 26, `${replacements.length - drawn.length} earlier replaces are listed in the table below`, 'class="tick"')] : []),
     ...key.parts,
     '</svg>',

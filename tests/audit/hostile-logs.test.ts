@@ -11,7 +11,7 @@ import { renderHtml } from '../../conformance/audit/render-html.ts'
 import { renderMarkdown } from '../../conformance/audit/render-markdown.ts'
 import { timelineSvg } from '../../conformance/audit/render-svg.ts'
 import { renderText } from '../../conformance/audit/render-text.ts'
-import type { AuditReport } from '../../generated/types/index.ts'
+import type { AuditReport, AuditTimeline } from '../../generated/types/index.ts'
 import { providerUsage } from '../../conformance/audit/row-budget.ts'
 import { event, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
 import { artifact, assistantText, auditOf, compactedLog, goodTurn, requestHeader, rowOf, userText } from './logs.ts'
@@ -104,6 +104,63 @@ describe('a replace of very many nodes', () => {
     const svg = timelineSvg(wideReport(150_000).timeline!, wideReport(150_000).replacements)
     expect(svg.match(/<rect /g)!.length).toBeLessThan(2000)
     expect(svg).toContain('2…150001 (150000 shadowed)')
+  })
+})
+
+describe('a log of very many turns, brackets and failed calls', () => {
+  /** A timeline of `count` two-event turns, each with a failed model call, a bracket and an end-seed every fifth. */
+  function busyTimeline(count: number): AuditTimeline {
+    const report = auditOf(artifact(compactedLog()))
+    const seqs = Array.from({ length: count }, (_, index) => index * 2)
+    return {
+      ...report.timeline!,
+      eventTypes: Array.from({ length: count * 2 }, (_, seq) => (seq % 2 === 0 ? 'turn/start' : 'turn/end')),
+      turns: seqs.map((seq, index) => ({ turn: index + 1, startSeq: seq, endSeq: seq + 1, endReason: 'failed' })),
+      brackets: seqs.map(seq => ({ startSeq: seq, endSeq: seq + 1, outcome: seq % 10 === 4 ? 'failed-clean' : 'completed', compactionId: null, error: null })),
+      endSeeds: seqs.filter(seq => seq % 10 === 0).map(seq => seq + 1),
+      modelFailures: seqs.map(seq => ({ seq: seq + 1, code: 'E', message: 'failed' })),
+    }
+  }
+
+  /** The left and right edge of each label drawn with `marker`'s class, at 6 pixels a character as drawn. */
+  function labelSpans(svg: string, marker: string): [number, number][] {
+    const labels = [...svg.matchAll(new RegExp(`<text x="([0-9.]+)" y="[0-9.]+" class="${marker}" text-anchor="(\\w+)">([^<]*)</text>`, 'g'))]
+    return labels.map(([, x, anchor, label]) => {
+      const width = label!.length * 6
+      const left = anchor === 'start' ? Number(x) : anchor === 'middle' ? Number(x) - width / 2 : Number(x) - width
+      return [left, left + width]
+    })
+  }
+
+  it('draws shapes and labels bounded by the plot, not by the log (10,000 failed calls drew 20,000)', () => {
+    const svg = timelineSvg(busyTimeline(10_000), [])
+    expect(svg.match(/<rect /g)!.length).toBeLessThan(1500)
+    expect(svg.match(/<line /g)!.length).toBeLessThan(900)
+    expect(svg.match(/<text /g)!.length).toBeLessThan(200)
+    // 20,000 seqs over 830 pixels: groups of 49 seqs (2 pixels), the first holding seqs 0 to 48.
+    expect(svg).toContain('<title>25 turns (turn 1 to 25), seq 0…49</title>')
+    expect(svg).toContain('<title>25 compaction brackets, seq 0…49: 5 failed-clean, 20 completed</title>')
+    expect(svg).toContain('<title>24 model calls failed, seq 1…47</title>')
+    expect(svg).toContain('<title>5 end-seeds, seq 1…41</title>')
+  })
+
+  it('draws no marker label over the one before it', () => {
+    const svg = timelineSvg(busyTimeline(40), [])
+    for (const marker of ['marker-label', 'marker-label failure']) {
+      const spans = labelSpans(svg, marker)
+      expect(spans.length).toBeGreaterThan(1)
+      for (const [index, [left]] of spans.entries()) if (index > 0) expect(left).toBeGreaterThan(spans[index - 1]![1])
+    }
+  })
+
+  it('draws each turn, bracket and failed call of a short log on its own, labelled', () => {
+    const svg = timelineSvg(busyTimeline(3), [])
+    expect(svg.match(/class="turn"/g)).toHaveLength(3)
+    expect(svg.match(/class="bracket"/g)).toHaveLength(3)
+    expect(svg.match(/class="model-failure"/g)).toHaveLength(3)
+    expect(svg).toContain('>turn 2 · failed</text>')
+    expect(svg).toContain('<title>compaction bracket 4…5: failed-clean</title>')
+    expect(svg).toContain('<title>model call failed: E (seq 3)</title>')
   })
 })
 
