@@ -33,6 +33,34 @@ interface TokenizerModule {
 
 const utf8 = new TextEncoder()
 
+/** A text longer than this many UTF-16 units is counted in pieces of at least this length. */
+export const TOKENIZER_PIECE = 1 << 16
+
+/**
+ * Where a text may be cut without changing its token count: before a single space that stands between
+ * two characters that are not whitespace, or after a line break followed by one that is not. The
+ * tokenizer's pre-tokenizer (its `pre_tokenizer` in tokenizer.json) starts a pre-token at such a space
+ * or ends one at such a break, no pattern of it spans either, and no added token holds whitespace; so
+ * the pieces' counts add up to the whole's (tests/audit/tokens.test.ts checks it). Cutting long texts
+ * keeps the tokenizer's memory bounded: a 21 MB text counted whole peaked at 2.4 GB, in pieces at 1 GB.
+ */
+const EXACT_CUT = /\S (?=\S)|[\r\n](?=\S)/g
+
+/** The pieces `text` is counted in, in order: each at least `piece` long but the last. */
+export function tokenizerPieces(text: string, piece = TOKENIZER_PIECE): string[] {
+  const pieces: string[] = []
+  let from = 0
+  while (text.length - from > piece) {
+    EXACT_CUT.lastIndex = from + piece - 1
+    const cut = EXACT_CUT.exec(text)
+    if (cut === null) break
+    pieces.push(text.slice(from, cut.index + 1))
+    from = cut.index + 1
+  }
+  pieces.push(text.slice(from))
+  return pieces
+}
+
 export function estimateTokens(text: string): number {
   return Math.ceil(utf8.encode(text).length / BYTES_PER_ESTIMATED_TOKEN)
 }
@@ -70,7 +98,7 @@ export async function loadTokenCounter(choice: TokenizerChoice = 'auto', specifi
       kind: 'tokenizer',
       note: `Token counts come from the DeepSeek V3 tokenizer (${name}), without special tokens or chat framing.`,
       loadMs,
-      count: text => (text === '' ? 0 : tokenizer.encode(text, { add_special_tokens: false }).length),
+      count: text => tokenizerPieces(text).reduce((sum, piece) => sum + (piece === '' ? 0 : tokenizer.encode(piece, { add_special_tokens: false }).length), 0),
     }
   } catch (error) {
     const why = error instanceof Error ? error.message.split('\n')[0] : String(error)

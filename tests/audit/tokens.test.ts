@@ -1,7 +1,8 @@
 // The token counter of the audit's budget row: the DeepSeek V3 tokenizer package, and the estimate
 // that replaces it, labelled as such, when the package cannot be loaded.
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { estimateTokens, loadTokenCounter, TOKENIZER_PACKAGE } from '../../conformance/audit/tokens.ts'
+import { estimateTokens, loadTokenCounter, TOKENIZER_PACKAGE, TOKENIZER_PIECE, tokenizerPieces } from '../../conformance/audit/tokens.ts'
 
 describe('token counter', () => {
   it('counts with the DeepSeek V3 tokenizer, offline, without special tokens', async () => {
@@ -23,4 +24,36 @@ describe('token counter', () => {
   it('uses the estimate when asked to', async () => {
     expect((await loadTokenCounter('estimate')).name).toBe('estimate: UTF-8 bytes / 4')
   })
+})
+
+describe('a long text, counted in pieces', () => {
+  // Characters that meet the tokenizer's pre-token patterns at their edges: letters, marks, digits,
+  // CJK, punctuation and symbols, and whitespace that JavaScript and Unicode disagree on.
+  const TRICKY = ['a', 'Z', 'é', '\u0301', 'ß', '7', '42', '数', 'ー', '😀', '.', '!', '(', '+', '$', '—', ' ', ' ', '  ', '\n', '\r\n', '\t', '\u00a0', '\u0085', '\ufeff', '\u2028', 'x=', "'s"]
+  const texts = fc.array(fc.constantFrom(...TRICKY), { maxLength: 60 }).map(parts => parts.join(''))
+
+  it('cuts only where the pieces count as the whole does', async () => {
+    const counter = await loadTokenCounter()
+    fc.assert(
+      fc.property(texts, fc.integer({ min: 1, max: 12 }), (text, piece) => {
+        const pieces = tokenizerPieces(text, piece)
+        expect(pieces.join('')).toBe(text)
+        for (const cut of pieces.slice(0, -1)) expect(cut.length).toBeGreaterThanOrEqual(piece)
+        expect(pieces.reduce((sum, part) => sum + counter.count(part), 0)).toBe(counter.count(text))
+      }),
+      { numRuns: 400, seed: 1 },
+    )
+  }, 60_000)
+
+  it('cuts a long text before a single space or after a line break, never elsewhere', () => {
+    expect(tokenizerPieces('ab  cd ef\n\ngh', 2)).toEqual(['ab  cd', ' ef\n\n', 'gh'])
+    expect(tokenizerPieces('数据数据数据', 2)).toEqual(['数据数据数据'])
+  })
+
+  it('counts a text longer than one piece as the sum of two halves cut where a piece may end', async () => {
+    const counter = await loadTokenCounter()
+    const half = 'Keep src/a.ts stable, 数据 42 times.\n'.repeat(Math.ceil(TOKENIZER_PIECE / 2 / 30))
+    expect(half.length).toBeLessThan(TOKENIZER_PIECE)
+    expect(counter.count(half + half)).toBe(2 * counter.count(half))
+  }, 30_000)
 })
