@@ -47,7 +47,7 @@ export const MESSAGE_MOST = 1000
 export function shortened(message: string, most = MESSAGE_MOST): string {
   if (message.length <= most) return message
   const end = cutPoint(message, most)
-  return `${message.slice(0, end)}… (${plural(message.length - end, 'more character')})`
+  return `${message.slice(0, end)}… (${plural(characterCount(message.slice(end)), 'more character')})`
 }
 
 /** `text` with its start left out past `most` characters, for a text whose end matters most (where an error is named). */
@@ -55,7 +55,14 @@ export function shortenedAtStart(text: string, most: number): string {
   if (text.length <= most) return text
   // Never start inside a surrogate pair.
   const start = /[\uDC00-\uDFFF]/.test(text.charAt(text.length - most)) ? text.length - most + 1 : text.length - most
-  return `(${plural(start, 'character')} before) …${text.slice(start)}`
+  return `(${plural(characterCount(text.slice(0, start)), 'character')} before) …${text.slice(start)}`
+}
+
+/** The code points of `text`: what a report calls its characters (a surrogate pair is one). */
+export function characterCount(text: string): number {
+  let count = 0
+  for (const _character of text) count += 1
+  return count
 }
 
 /** Where to cut `text` to at most `most` characters without splitting a surrogate pair. */

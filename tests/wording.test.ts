@@ -1,6 +1,6 @@
 // The wording helpers every report uses.
 import { describe, expect, it } from 'vitest'
-import { markdownText, MESSAGE_MOST, plural, printable, printableLines, QUOTE_MOST, reportMessage, shortened } from '../conformance/wording.ts'
+import { markdownText, MESSAGE_MOST, plural, printable, printableLines, QUOTE_MOST, reportMessage, shortened, shortenedAtStart } from '../conformance/wording.ts'
 
 describe('markdownText', () => {
   it('keeps text on its one line and escapes what Markdown reads as markup', () => {
@@ -41,9 +41,18 @@ describe('shortened', () => {
     expect(shortened('abcde', 4)).toBe('abcd… (1 more character)')
   })
 
-  it('never splits a surrogate pair', () => {
-    expect(shortened('abc😀def', 4)).toBe('abc… (5 more characters)')
-    expect(shortened('abcd😀ef', 4)).toBe('abcd… (4 more characters)')
+  it('never splits a surrogate pair, and counts it as one character', () => {
+    expect(shortened('abc😀def', 4)).toBe('abc… (4 more characters)')
+    expect(shortened('abcd😀ef', 4)).toBe('abcd… (3 more characters)')
+  })
+
+})
+
+describe('shortenedAtStart', () => {
+  it('leaves out the start, never inside a surrogate pair, counting a pair as one character', () => {
+    expect(shortenedAtStart('abcdef', 10)).toBe('abcdef')
+    expect(shortenedAtStart('😀😀abcd', 4)).toBe('(2 characters before) …abcd')
+    expect(shortenedAtStart('😀😀abc', 4)).toBe('(2 characters before) …abc')
   })
 })
 

@@ -1,6 +1,6 @@
 // Small formatting helpers shared by the text, Markdown and HTML renderers.
 import type { AuditEvidenceMark, AuditReport } from '../../generated/types/index.ts'
-import { cutPoint, plural, printable } from '../wording.ts'
+import { characterCount, cutPoint, plural, printable } from '../wording.ts'
 
 /** Shadowed and summary texts longer than this are cut in text and Markdown (JSON and HTML keep all). */
 export const TEXT_SHOWN = 1200
@@ -8,13 +8,6 @@ export const TEXT_SHOWN = 1200
 export function formatTime(ms: number): string {
   const date = new Date(ms)
   return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString()
-}
-
-/** The code points of `text` (a surrogate pair is one character). */
-function characterCount(text: string): number {
-  let count = 0
-  for (const _character of text) count += 1
-  return count
 }
 
 /** `text` cut after `limit` code units, never inside a surrogate pair, saying how much is left out. */
