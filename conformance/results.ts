@@ -138,16 +138,30 @@ export function baselineMark(run: AdapterRun, outcome: CaseOutcome): 'known-fail
   return outcome.status === 'pass' && listed ? 'new-pass' : undefined
 }
 
+/** How many times each of `names` occurs. */
+function occurrences(names: readonly string[]): Map<string, number> {
+  const count = new Map<string, number>()
+  for (const name of names) count.set(name, (count.get(name) ?? 0) + 1)
+  return count
+}
+
 /**
  * The name each run goes by in a closing table or a JUnit suite: its adapter's name, with the version
- * too when another run goes by the same name (two builds of one implementation), so that their rows
- * and suites stay apart.
+ * too when another run goes by the same name (two builds of one implementation), and its place among
+ * them (` #2`) when that is not enough either (one build run twice, with another backend), so that
+ * their rows and suites stay apart.
  */
 export function distinctRunNames(runs: readonly { label: string; adapter?: { name: string; version: string } | null }[]): string[] {
-  const nameOf = (run: (typeof runs)[number]): string => run.adapter?.name ?? run.label
-  const count = new Map<string, number>()
-  for (const run of runs) count.set(nameOf(run), (count.get(nameOf(run)) ?? 0) + 1)
-  return runs.map((run) => (count.get(nameOf(run))! > 1 && run.adapter ? `${run.adapter.name} ${run.adapter.version}` : nameOf(run)))
+  const names = runs.map((run) => run.adapter?.name ?? run.label)
+  const byName = occurrences(names)
+  const versioned = runs.map((run, index) => (byName.get(names[index]!)! > 1 && run.adapter ? `${run.adapter.name} ${run.adapter.version}` : names[index]!))
+  const byVersioned = occurrences(versioned)
+  const seen = new Map<string, number>()
+  return versioned.map((name) => {
+    if (byVersioned.get(name)! === 1) return name
+    seen.set(name, (seen.get(name) ?? 0) + 1)
+    return `${name} #${seen.get(name)}`
+  })
 }
 
 /** An adapter as a warning names it: its name and version, and how the command line gave it when that differs. */

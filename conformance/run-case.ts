@@ -7,7 +7,7 @@ import { judge, type Mismatch, type Verdict } from './expectations.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { Expectation, VectorCase } from './vector-cases.ts'
-import { errorMessage, shortened } from './wording.ts'
+import { errorMessage, shortened, TRACE_MOST } from './wording.ts'
 
 export type CaseStatus = 'pass' | 'fail' | 'skip' | 'error'
 
@@ -67,7 +67,8 @@ export async function runCase(adapter: Adapter, vector: VectorCase, options: Run
  */
 function errorReason(operation: string, error: unknown): string {
   if (error instanceof AdapterFailure) return error.message
-  return `${operation} threw: ${error instanceof Error ? error.stack ?? error.message : String(error)}`
+  // A stack's start names the error and the innermost frames; a thrown string or message may be huge.
+  return `${operation} threw: ${shortened(error instanceof Error ? error.stack ?? error.message : String(error), TRACE_MOST)}`
 }
 
 /** The verdict on one step's result; a result the runner cannot inspect (a revoked proxy, a getter that throws) is an error. */

@@ -14,7 +14,7 @@ import { writeReports } from './reports/write.ts'
 import { adapterTitle, countOutcomes, runFails, type AdapterRun } from './results.ts'
 import { suiteIdentity, suiteTitle, type SuiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
-import { errorMessage, plural, printable } from './wording.ts'
+import { errorMessage, plural, printable, printableOutput, shortened } from './wording.ts'
 
 interface LoadedBaseline {
   path: string
@@ -98,7 +98,8 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
     runs.push(run)
     console.log(`${adapterSummary(run, cases)}\n`)
     if (run.stderrTail !== undefined && runFails(run, options.strictBaseline)) {
-      console.error(`--- last lines of ${run.adapter?.name ?? run.label}'s stderr ---\n${run.stderrTail}\n`)
+      // Escaped as all else the console shows: an adapter's output must not drive the terminal.
+      console.error(`--- last lines of ${printable(shortened(run.adapter?.name ?? run.label, 200))}'s stderr ---\n${printableOutput(run.stderrTail)}\n`)
     }
   }
   for (const loaded of baselines.filter((entry) => !used.has(entry))) {

@@ -9,7 +9,7 @@ import { firstDifference } from './expectations.ts'
 import { PROTOCOL_VERSION, protocolViolation, runMessage, startMessage, stopMessage } from './protocol.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { OperationName } from './vector-cases.ts'
-import { errorMessage } from './wording.ts'
+import { errorMessage, shortened, shortenedAtStart, TRACE_MOST } from './wording.ts'
 
 export interface SubprocessOptions {
   /** How long the runner waits for the reply to each run message. */
@@ -214,8 +214,10 @@ export async function startSubprocessAdapter(command: string, options: Subproces
       throw atRequest(error, what)
     }
     // The adapter is alive and says the implementation failed: the step is an error, the process stays.
+    // Both texts are cut, as every report holds them; a traceback's end names the cause.
     const failure = reply['error'] as { message: string; traceback?: string }
-    throw new AdapterFailure(`adapter error: ${failure.message}${failure.traceback === undefined ? '' : `\n${failure.traceback}`}`)
+    const traceback = failure.traceback === undefined ? '' : `\n${shortenedAtStart(failure.traceback, TRACE_MOST)}`
+    throw new AdapterFailure(`adapter error: ${shortened(failure.message)}${traceback}`)
   }
 
   const operations: Adapter['operations'] = {}

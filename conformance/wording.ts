@@ -32,9 +32,23 @@ export function printableLines(text: string): string {
   return text.split('\n').map(printable).join('\n')
 }
 
+/** A program's output (an adapter's stderr) as a terminal or a code block shows it: line feeds and tabs kept, every other control escaped. */
+export function printableOutput(text: string): string {
+  return text.split('\n').map((line) => line.split('\t').map(printable).join('\t')).join('\n')
+}
+
 /** Text for one line of Markdown: control characters escaped, and the characters Markdown reads as markup. */
 export function markdownText(text: string): string {
   return printable(text).replace(/[\\`*_[\]<>|#!~&]/g, (char) => `\\${char}`)
+}
+
+/**
+ * Text for one cell of a Markdown table: its lines joined by a space (a line feed, and a lone carriage
+ * return too, would end the row) and tabs made spaces, cut past `most` characters, then escaped as
+ * markdownText.
+ */
+export function markdownCell(text: string, most = MESSAGE_MOST): string {
+  return markdownText(shortened(text.replace(/\s*[\r\n]+\s*|\t/g, ' '), most))
 }
 
 /** The most characters of a message a report prints; the rest is counted, not shown. */
@@ -69,6 +83,9 @@ export function characterCount(text: string): number {
 export function cutPoint(text: string, most: number): number {
   return /[\uD800-\uDBFF]/.test(text.charAt(most - 1)) ? most - 1 : most
 }
+
+/** How much of an adapter's traceback or an operation's stack a report keeps. */
+export const TRACE_MOST = 4000
 
 /** How much of a value a report message quotes. */
 export const QUOTE_MOST = 200

@@ -17,7 +17,7 @@ import { errorsOf, schemaValidator } from './support/schemas.ts'
 
 const MISORDER = 'node tests/fakes/fake-adapter.mjs misorder'
 /** The misorder fake, writing a line to its stderr first. */
-const NOISY_MISORDER = `sh -c 'echo noise from the adapter >&2; exec ${MISORDER}'`
+const NOISY_MISORDER = `sh -c 'printf "noise from the adapter\\t\\033[31mred\\n" >&2; exec ${MISORDER}'`
 const CHAIN = ['--case', 'surf-order-chain-*']
 const ONE_CASE = ['--case', 'surf-order-append-only-surface']
 
@@ -289,7 +289,8 @@ describe('run: baselines', () => {
 
   it('shows an adapter\'s stderr when its run fails, not when a baseline excuses its failures', async () => {
     const failed = await runCliHere(['run', '--adapter-cmd', NOISY_MISORDER, ...CHAIN])
-    expect(failed.stderr).toContain("--- last lines of fake-misorder's stderr ---\nnoise from the adapter\n")
+    // Its tabs kept, its other control characters escaped, as everything the console shows.
+    expect(failed.stderr).toContain("--- last lines of fake-misorder's stderr ---\nnoise from the adapter\t\\u001b[31mred\n")
     expect(failed.code).toBe(1)
     const excused = await runCliHere(['run', '--adapter-cmd', NOISY_MISORDER, ...CHAIN, '--baseline', misorderBaseline('excuses.yaml', 'fake-misorder')])
     expect(excused.stderr).toBe('')

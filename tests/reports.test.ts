@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { compareWithBaseline } from '../conformance/baseline.ts'
 import { jsonReport, runReport } from '../conformance/reports/json.ts'
 import { junitReport } from '../conformance/reports/junit.ts'
-import { markdownReport } from '../conformance/reports/markdown.ts'
+import { MARKDOWN_MOST_BYTES, markdownReport } from '../conformance/reports/markdown.ts'
 import { addReportTargets, type ReportTargets } from '../conformance/reports/write.ts'
 import type { AdapterRun } from '../conformance/results.ts'
 import { suiteIdentity } from '../conformance/suite-identity.ts'
@@ -21,6 +21,9 @@ import { descendants, parseXml, unescapeXml, type XmlElement } from './support/x
 const validate = schemaValidator('run-report')
 
 const countsOf = (element: XmlElement): number[] => ['tests', 'failures', 'errors', 'skipped'].map((name) => Number(element.attributes[name]))
+/** The root's counts, and its suites' skipped tests: the root does not count them (see junit.ts). */
+const totalsOf = (root: XmlElement): number[] =>
+  [...countsOf(root).slice(0, 3), descendants(root, 'testsuite').reduce((sum, suite) => sum + Number(suite.attributes['skipped']), 0)]
 
 function verdictOf(testcase: XmlElement): string {
   const verdict = testcase.children.find((child) => ['failure', 'error', 'skipped'].includes(child.name))
@@ -167,17 +170,19 @@ describe('JUnit report', () => {
   it('without a baseline: fails are <failure>, errors <error>, skips <skipped/>, and the counts add up', () => {
     const xml = junitReport(runReport(record([plainRun()])))
     const root = parseXml(xml)
-    expect(countsOf(root)).toEqual([6, 2, 1, 1])
+    // The attributes Jenkins' xunit schema (junit-10.xsd) allows on the root, which it checks.
+    expect(Object.keys(root.attributes)).toEqual(['name', 'tests', 'failures', 'errors', 'time'])
+    expect(totalsOf(root)).toEqual([6, 2, 1, 1])
     const suites = descendants(root, 'testsuite')
     expect(suites.map((suite) => suite.attributes['name'])).toEqual(['fake-impl 05-surface', 'fake-impl 13-compaction', 'fake-impl 19-jsonl'])
     expect(suites.map(countsOf)).toEqual([[3, 1, 1, 0], [2, 1, 0, 1], [1, 0, 0, 0]])
     expect(Object.fromEntries(casesOf(xml))).toEqual({
-      'fake-impl/05-surface surf-a': 'pass',
-      'fake-impl/05-surface surf-b': 'failure:fail',
-      'fake-impl/05-surface surf-c': 'error:error',
-      'fake-impl/13-compaction comp-a': 'skipped:skip',
-      'fake-impl/13-compaction comp-b': 'failure:fail',
-      'fake-impl/19-jsonl jsonl-a': 'pass',
+      'fake-impl.05-surface surf-a': 'pass',
+      'fake-impl.05-surface surf-b': 'failure:fail',
+      'fake-impl.05-surface surf-c': 'error:error',
+      'fake-impl.13-compaction comp-a': 'skipped:skip',
+      'fake-impl.13-compaction comp-b': 'failure:fail',
+      'fake-impl.19-jsonl jsonl-a': 'pass',
     })
     const properties = descendants(suites[0]!, 'property').map((property) => property.attributes['value'])
     expect(properties).toContain(SUITE.contentHash)
@@ -185,21 +190,21 @@ describe('JUnit report', () => {
 
   it('with a baseline: a known failure is skipped with its reason, a NEW FAIL fails, a NEW PASS fails only under strict', () => {
     const loose = junitReport(runReport(record([baselinedRun()])))
-    expect(casesOf(loose).get('fake-impl/13-compaction comp-b')).toBe('skipped:known-failure')
-    expect(casesOf(loose).get('fake-impl/05-surface surf-b')).toBe('failure:fail')
-    expect(casesOf(loose).get('fake-impl/19-jsonl jsonl-a')).toBe('pass')
-    expect(countsOf(parseXml(loose))).toEqual([6, 1, 1, 2])
+    expect(casesOf(loose).get('fake-impl.13-compaction comp-b')).toBe('skipped:known-failure')
+    expect(casesOf(loose).get('fake-impl.05-surface surf-b')).toBe('failure:fail')
+    expect(casesOf(loose).get('fake-impl.19-jsonl jsonl-a')).toBe('pass')
+    expect(totalsOf(parseXml(loose))).toEqual([6, 1, 1, 2])
     const known = descendants(parseXml(loose), 'skipped').find((element) => element.attributes['type'] === 'known-failure')
     expect(unescapeXml(known!.attributes['message']!)).toBe('known fail (baseline): U1: PROC-7 wants every violation')
     expect(loose).toContain('NEW FAIL: step 0 (surface)')
     const strict = junitReport(runReport(record([baselinedRun()], true)))
-    expect(casesOf(strict).get('fake-impl/19-jsonl jsonl-a')).toBe('failure:new-pass')
-    expect(countsOf(parseXml(strict))).toEqual([6, 2, 1, 2])
+    expect(casesOf(strict).get('fake-impl.19-jsonl jsonl-a')).toBe('failure:new-pass')
+    expect(totalsOf(parseXml(strict))).toEqual([6, 2, 1, 2])
   })
 
   it('an adapter that cannot start is one erroring test that says why', () => {
     const root = parseXml(junitReport(runReport(record([unstartedRun()]))))
-    expect(countsOf(root)).toEqual([1, 0, 1, 0])
+    expect(totalsOf(root)).toEqual([1, 0, 1, 0])
     expect(descendants(root, 'error')[0]?.attributes['message']).toContain('crash: the adapter exited')
   })
 })
@@ -281,37 +286,37 @@ describe('JUnit report, whole', () => {
   it('is this document: suites per chapter, the adapter failures apart, times in seconds, timestamps without fractions', () => {
     expect(junitReport(HAND_REPORT).split('\n')).toEqual([
       '<?xml version="1.0" encoding="UTF-8"?>',
-      '<testsuites name="dsh-session-conformance 9.9.9 (sha256:abc)" tests="7" failures="1" errors="3" skipped="2" time="4.321">',
+      '<testsuites name="dsh-session-conformance 9.9.9 (sha256:abc)" tests="7" failures="1" errors="3" time="4.321">',
       '  <testsuite name="impl 05-surface" tests="2" failures="1" errors="0" skipped="0" time="1.502" timestamp="2025-01-02T03:04:05">',
       ...properties('impl', '1.0.0', 'go', 'b.yaml'),
-      '    <testcase classname="impl/05-surface" name="surf-b" time="1.500">',
+      '    <testcase classname="impl.05-surface" name="surf-b" time="1.500">',
       '      <failure type="fail" message="NEW FAIL: step 0 (surface): value differs">step 0 (surface): value differs',
       'second line',
       'requirements: SURF-1, SURF-5',
       'at $.nodes[0]: expected 3, actual 2',
       'logs diverge at seq 4</failure>',
       '    </testcase>',
-      '    <testcase classname="impl/05-surface" name="surf-a" time="0.002">',
+      '    <testcase classname="impl.05-surface" name="surf-a" time="0.002">',
       '      <system-out>NEW PASS: the baseline lists this case (U1: "listed"); remove it from the baseline</system-out>',
       '    </testcase>',
       '  </testsuite>',
       '  <testsuite name="impl 13-compaction" tests="3" failures="0" errors="1" skipped="2" time="1.250" timestamp="2025-01-02T03:04:05">',
       ...properties('impl', '1.0.0', 'go', 'b.yaml'),
-      '    <testcase classname="impl/13-compaction" name="comp-b" time="0.250">',
+      '    <testcase classname="impl.13-compaction" name="comp-b" time="0.250">',
       '      <skipped type="known-failure" message="known fail (baseline): U2: &quot;SURF-6&quot;">wrong\tanswer',
       'requirements: COMP-2</skipped>',
       '    </testcase>',
-      '    <testcase classname="impl/13-compaction" name="comp-a" time="0.000">',
+      '    <testcase classname="impl.13-compaction" name="comp-a" time="0.000">',
       '      <skipped type="skip" message="skipped"/>',
       '    </testcase>',
-      '    <testcase classname="impl/13-compaction" name="comp-c" time="1.000">',
+      '    <testcase classname="impl.13-compaction" name="comp-c" time="1.000">',
       '      <error type="error" message="NEW FAIL: threw &lt;x&gt;">threw &lt;x&gt;',
       'requirements: COMP-2</error>',
       '    </testcase>',
       '  </testsuite>',
       '  <testsuite name="impl stop" tests="1" failures="0" errors="1" skipped="0" time="0.000" timestamp="2025-01-02T03:04:05">',
       ...properties('impl', '1.0.0', 'go', 'b.yaml'),
-      '    <testcase classname="impl stop" name="adapter stop" time="0.000">',
+      '    <testcase classname="impl.stop" name="adapter stop" time="0.000">',
       '      <error type="stop" message="garbage after the last reply">garbage after the last reply',
       'more',
       "--- the last lines of the adapter's stderr ---",
@@ -320,7 +325,7 @@ describe('JUnit report, whole', () => {
       '  </testsuite>',
       `  <testsuite name="${unstarted}" tests="1" failures="0" errors="1" skipped="0" time="0.000" timestamp="2025-01-02T03:04:05">`,
       ...properties(unstarted, 'unknown', 'unknown'),
-      `    <testcase classname="${unstarted}" name="adapter start" time="0.000">`,
+      `    <testcase classname="${unstarted}.start" name="adapter start" time="0.000">`,
       '      <error type="start" message="crash: exit 3">crash: exit 3',
       'stack',
       "--- the last lines of the adapter's stderr ---",
@@ -337,18 +342,18 @@ describe('JUnit report, whole', () => {
   it('gives a fail without a baseline no NEW FAIL prefix, a diff without a diverging seq no such line, and a pass no body', () => {
     const plain = junitReport({ ...PLAIN_REPORT, runs: [PLAIN_REPORT.runs[0]!] }).split('\n')
     expect(plain.slice(1)).toEqual([
-      '<testsuites name="dsh-session-conformance 9.9.9 (sha256:abc)" tests="3" failures="1" errors="1" skipped="0" time="4.321">',
+      '<testsuites name="dsh-session-conformance 9.9.9 (sha256:abc)" tests="3" failures="1" errors="1" time="4.321">',
       '  <testsuite name="plain 05-surface" tests="2" failures="0" errors="1" skipped="0" time="0.000" timestamp="2025-01-02T03:04:05">',
       ...properties('plain', '2.0', 'python'),
-      '    <testcase classname="plain/05-surface" name="surf-x" time="0.000">',
+      '    <testcase classname="plain.05-surface" name="surf-x" time="0.000">',
       '      <error type="error" message="boom">boom',
       'requirements: SURF-9</error>',
       '    </testcase>',
-      '    <testcase classname="plain/05-surface" name="surf-y" time="0.000"/>',
+      '    <testcase classname="plain.05-surface" name="surf-y" time="0.000"/>',
       '  </testsuite>',
       '  <testsuite name="plain 13-compaction" tests="1" failures="1" errors="0" skipped="0" time="0.005" timestamp="2025-01-02T03:04:05">',
       ...properties('plain', '2.0', 'python'),
-      '    <testcase classname="plain/13-compaction" name="comp-x" time="0.005">',
+      '    <testcase classname="plain.13-compaction" name="comp-x" time="0.005">',
       '      <failure type="fail" message="a | b">a | b',
       'requirements: COMP-9',
       'at $: expected 1, actual 2</failure>',
@@ -361,7 +366,7 @@ describe('JUnit report, whole', () => {
 
   it('fails a NEW PASS under --strict-baseline, naming the listed reason', () => {
     const strict = junitReport({ ...HAND_REPORT, strictBaseline: true })
-    expect(strict).toContain('<testsuites name="dsh-session-conformance 9.9.9 (sha256:abc)" tests="7" failures="2" errors="3" skipped="2" time="4.321">')
+    expect(strict).toContain('<testsuites name="dsh-session-conformance 9.9.9 (sha256:abc)" tests="7" failures="2" errors="3" time="4.321">')
     expect(strict).toContain('      <failure type="new-pass" message="NEW PASS: the baseline lists this case (U1: &quot;listed&quot;); remove it from the baseline"/>')
   })
 })
@@ -380,7 +385,7 @@ describe('Markdown report, whole', () => {
       '| adapter | version | passed | failed | errors | skipped | baseline | verdict |',
       '|---|---|---:|---:|---:|---:|---|---|',
       '| impl | 1.0.0 | 1 | 2 | 1 | 1 | 1 known, 2 NEW FAIL, 1 NEW PASS | ❌ failed |',
-      '| broken\t"cmd" --flag | — | 0 | 0 | 0 | 0 | — | ❌ not started |',
+      '| broken "cmd" --flag | — | 0 | 0 | 0 | 0 | — | ❌ not started |',
       '',
       '### impl 1.0.0 — ❌ failed',
       '',
@@ -395,7 +400,7 @@ describe('Markdown report, whole', () => {
       '| case | requirements | what happened |',
       '|---|---|---|',
       '| `surf-b` | SURF-1, SURF-5 | fail: step 0 (surface): value differs second line |',
-      '| `comp-c` | COMP-2 | error: threw &lt;x> |',
+      '| `comp-c` | COMP-2 | error: threw \\<x\\> |',
       '',
       '**NEW PASS (1)**',
       '',
@@ -421,7 +426,7 @@ describe('Markdown report, whole', () => {
       '',
       '</details>',
       '',
-      '### broken\t"cmd" --flag',
+      '### broken "cmd" --flag',
       '',
       'Could not be started: crash: exit 3 stack',
       '',
@@ -512,7 +517,44 @@ describe('Markdown report', () => {
     expect(markdown).toContain('| U1: PROC-7 wants every violation | `comp-b` |')
     expect(markdown).toContain('Could not be started: crash: the adapter exited')
     // Table cells stay on one line and cannot open HTML.
-    expect(markdown).toContain('load threw: odd text: &lt;tag> & "quotes" ]]>')
+    expect(markdown).toContain('load threw: odd text: \\<tag\\> \\& "quotes" \\]\\]\\>')
+  })
+
+  it('keeps text of the adapter in its table row: no control character, no markup', () => {
+    const text = 'first\rsecond | third\u0000 \u001b[31mred **bold** [link](http://x) `tick`'
+    const run = reportRun('hostile', adapter('hostile', '1', 'x'), false, counts(0, 0, 1, 0), [entry('surf-a', '05-surface', ['SURF-1'], { status: 'error', reason: text })])
+    const rows = markdownReport({ ...HAND_REPORT, runs: [run] }).split('\n').filter(line => line.startsWith('| `surf-a`'))
+    expect(rows).toEqual(['| `surf-a` | SURF-1 | error: first second \\| third\\\\u0000 \\\\u001b\\[31mred \\*\\*bold\\*\\* \\[link\\](http://x) \\`tick\\` |'])
+  })
+})
+
+describe('Markdown report size', () => {
+  /** A run whose `count` cases all fail, each listed in its baseline under a reason of its own. */
+  function knownRun(label: string, count: number): RunReportAdapterRun {
+    const cases = Array.from({ length: count }, (_, index) =>
+      entry(`case-${index}`, '05-surface', ['SURF-1'], { status: 'fail', reason: 'x', baseline: 'known-failure', baselineReason: `U${index}: ${'why '.repeat(150)}` }))
+    const baseline = { source: `${label}.yaml`, newFailures: [], newPasses: [], stillFailing: cases.map((item) => item.id), notRun: [], notes: [] }
+    return reportRun(label, adapter(label, '1', 'x'), true, counts(0, count, 0, 0), cases, { baseline })
+  }
+
+  it('lists at most 200 reasons of known failures, counting the rest', () => {
+    const markdown = markdownReport({ ...HAND_REPORT, runs: [knownRun('many', 250)] })
+    expect(markdown.split('\n').filter((line) => line.startsWith('| U'))).toHaveLength(200)
+    expect(markdown).toContain('| … | 50 more cases under 50 more reasons, in the JSON report |')
+  })
+
+  it('stays under the 1 MiB a GitHub job summary takes: known failures go first, then the end', () => {
+    const withoutKnown = markdownReport({ ...HAND_REPORT, runs: Array.from({ length: 8 }, (_, index) => knownRun(`impl${index}`, 944)) })
+    expect(Buffer.byteLength(withoutKnown)).toBeLessThanOrEqual(MARKDOWN_MOST_BYTES)
+    expect(withoutKnown).toContain('The tables of known failures are left out to keep this report under 1 MiB')
+    expect(withoutKnown).not.toContain('known failures listed in')
+    expect(withoutKnown.match(/^### impl/gm)).toHaveLength(8)
+
+    const unstarted = (index: number) => reportRun(`cmd${index}`, null, false, counts(0, 0, 0, 0), [], { startError: 'crash', stderrTail: 'line of stderr\n'.repeat(60) })
+    const cut = markdownReport({ ...HAND_REPORT, runs: Array.from({ length: 2000 }, (_, index) => unstarted(index)) })
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(MARKDOWN_MOST_BYTES)
+    expect(cut.endsWith('_The report is cut here to stay under 1 MiB: the JSON report holds every case._\n')).toBe(true)
+    expect(cut.match(/<details>/g)!.length).toBe(cut.match(/<\/details>/g)!.length)
   })
 })
 
@@ -535,10 +577,10 @@ describe('claims the run did not back', () => {
     const report = runReport(record([run]))
     expect(report.runs[0]).toMatchObject({ passed: false, warnings: ['every selected case was skipped, so this run tested nothing: it fails'] })
     const xml = parseXml(junitReport(report))
-    expect(countsOf(xml)).toEqual([run.outcomes.length + 1, 1, 0, run.outcomes.length])
+    expect(totalsOf(xml)).toEqual([run.outcomes.length + 1, 1, 0, run.outcomes.length])
     const suite = descendants(xml, 'testsuite').find((element) => element.attributes['name'] === 'fake-impl run')
     expect(suite === undefined ? [] : countsOf(suite)).toEqual([1, 1, 0, 0])
-    expect(casesOf(junitReport(report)).get('fake-impl run no case ran')).toBe('failure:tested-nothing')
+    expect(casesOf(junitReport(report)).get('fake-impl.run no case ran')).toBe('failure:tested-nothing')
   })
 })
 

@@ -270,6 +270,11 @@ describe('an operation that throws', () => {
     const outcome = await runCase(adapterAnswering({ throws: () => { throw 'out of cheese' } }), surfaceCase('throws'))
     expect(outcome.reason).toBe('surface threw: out of cheese')
   })
+
+  it('keeps the start of a long message or stack, and counts the rest', async () => {
+    const outcome = await runCase(adapterAnswering({ throws: () => { throw new Error('x'.repeat(100_000)) } }), surfaceCase('throws'))
+    expect(outcome.reason).toMatch(/^surface threw: Error: x{3993}… \(\d+ more characters\)$/)
+  })
 })
 
 describe('a case the adapter cannot run', () => {

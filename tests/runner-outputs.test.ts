@@ -133,4 +133,10 @@ describe('names on a terminal and in reports', () => {
     expect(distinctRunNames([first])).toEqual(['fake-impl'])
     expect(overallSummary([first, second], false)).toContain('fake-impl 2.0.0')
   })
+
+  it('tells two runs of one name and version apart by their places', () => {
+    const [first, second, other] = [plainRun(), plainRun(), { label: 'other' }]
+    const version = first.adapter!.version
+    expect(distinctRunNames([first, other, second])).toEqual([`fake-impl ${version} #1`, 'other', `fake-impl ${version} #2`])
+  })
 })

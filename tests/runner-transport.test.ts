@@ -64,6 +64,18 @@ function isAlive(pid: number): boolean {
 const bytes = (text: string): Buffer => Buffer.from(text, 'utf8')
 const texts = (lines: readonly Buffer[]): string[] => lines.map((line) => line.toString('utf8'))
 
+describe('an adapter error', () => {
+  it('is the error of its step, with the start of its message and the end of its traceback, where the cause is', async () => {
+    const adapter = await open('long-error')
+    const failure = await surface(adapter).catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(AdapterFailure)
+    const reason = (failure as AdapterFailure).message
+    expect(reason).toMatch(/^adapter error: m{1000}… \(99004 more characters\)\n\(\d+ characters before\) …/)
+    expect(reason.endsWith('  frame\nValueError: the cause')).toBe(true)
+    expect(reason.length).toBeLessThan(6000)
+  })
+})
+
 describe('lines', () => {
   it('are cut at line feeds however the chunks fall, and an unfinished line waits for its end', () => {
     const assembler = new LineAssembler()

@@ -1,12 +1,8 @@
 // The audit report as Markdown (for an issue or a pull request): a verdict table, a section per row
 // with its evidence, and the replacements with their shadowed and replacing texts in fenced blocks.
 import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
-import { markdownText, printable, printableLines } from '../wording.ts'
+import { markdownCell, markdownText, printable, printableLines } from '../wording.ts'
 import { appendAll, clip, formatTime, KIND_LABELS, longestRun, logLine, markLabel, requirementsNote, tokenizerLine, tokenUnit } from './format.ts'
-
-function cell(text: string): string {
-  return text.replaceAll('|', '\\|').replaceAll('\n', ' ')
-}
 
 /** A code span whose fence is longer than any run of backticks in the text (CommonMark). */
 function codeSpan(text: string): string {
@@ -55,7 +51,7 @@ export function renderMarkdown(report: AuditReport): string {
     '',
     '| # | row | verdict | summary |',
     '|---|---|---|---|',
-    ...report.rows.map((row, index) => `| ${index + 1} | ${row.title} | **${row.verdict}** | ${cell(row.summary)} |`),
+    ...report.rows.map((row, index) => `| ${index + 1} | ${row.title} | **${row.verdict}** | ${markdownCell(row.summary, Infinity)} |`),
   ]
   report.rows.forEach((row, index) => appendAll(lines, ['', ...rowSection(row, index)]))
   if (report.replacements.length > 0) {

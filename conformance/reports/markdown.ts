@@ -3,15 +3,14 @@
 import type { RunReport, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../../generated/types/index.ts'
 import { compareRequirementIds } from '../results.ts'
 import { suiteTitle } from '../suite-identity.ts'
-import { markdownText, plural, printable, shortened } from '../wording.ts'
+import { markdownCell, markdownText, plural, printableOutput } from '../wording.ts'
 
 /** Tables stop here; the JSON report has every case. */
 const MAX_ROWS = 200
 
-/** Text safe inside a table cell: one line, pipes escaped, length bounded. */
+/** Text of the run (adapter output, reasons, names) inside a table cell or a line: see markdownCell. */
 export function cell(text: string, limit = 300): string {
-  const line = text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;')
-  return shortened(line, limit)
+  return markdownCell(text, limit)
 }
 
 function verdictText(run: RunReportAdapterRun): string {
@@ -92,12 +91,16 @@ function knownFailures(run: RunReportAdapterRun): string[] {
   if (known.length === 0) return []
   const byReason = new Map<string, string[]>()
   for (const entry of known) byReason.set(entry.baselineReason ?? '', [...(byReason.get(entry.baselineReason ?? '') ?? []), entry.id])
+  const reasons = [...byReason]
+  const shown = reasons.slice(0, MAX_ROWS)
+  const more = reasons.slice(MAX_ROWS).reduce((sum, [, ids]) => sum + ids.length, 0)
   return [
     `<details><summary>${plural(known.length, 'known failure')} listed in ${cell(run.baseline?.source ?? 'the baseline')}</summary>`,
     '',
     '| reason | cases |',
     '|---|---|',
-    ...[...byReason].map(([reason, ids]) => `| ${cell(reason, 600)} | ${ids.map((id) => `\`${id}\``).join(', ')} |`),
+    ...shown.map(([reason, ids]) => `| ${cell(reason, 600)} | ${ids.map((id) => `\`${id}\``).join(', ')} |`),
+    ...(more > 0 ? [`| … | ${plural(more, 'more case')} under ${plural(reasons.length - MAX_ROWS, 'more reason')}, in the JSON report |`] : []),
     '',
     '</details>',
   ]
@@ -119,8 +122,7 @@ function problemTables(run: RunReportAdapterRun): string[] {
 /** Lines in a code block: a fence longer than any run of backticks in them, control characters but tabs escaped. */
 function codeBlock(text: string): string[] {
   const fence = '`'.repeat(Math.max(2, ...[...text.matchAll(/`+/g)].map((run) => run[0].length)) + 1)
-  const lines = text.split('\n').map((line) => line.split('\t').map(printable).join('\t'))
-  return [`${fence}text`, ...lines, fence]
+  return [`${fence}text`, printableOutput(text), fence]
 }
 
 /** What the adapter last wrote to stderr, kept for a run that failed (where a crash's cause is). */
@@ -129,7 +131,8 @@ function stderrBlock(run: RunReportAdapterRun): string[] {
   return ['<details><summary>The last lines of its stderr</summary>', '', ...codeBlock(run.stderrTail), '', '</details>']
 }
 
-function runSection(run: RunReportAdapterRun): string[] {
+/** The sections of one adapter's run; `withKnownFailures` false leaves its table of known failures out. */
+function runSection(run: RunReportAdapterRun, withKnownFailures: boolean): string[] {
   if (run.adapter === null) {
     const stderr = stderrBlock(run)
     return [`### ${cell(run.label)}`, '', `Could not be started: ${cell(run.startError ?? '', 2000)}`, ...(stderr.length > 0 ? ['', ...stderr] : [])]
@@ -142,13 +145,16 @@ function runSection(run: RunReportAdapterRun): string[] {
     problemTables(run),
     run.stopError === undefined ? [] : [`After the last case, the adapter broke the protocol: ${cell(run.stopError, 2000)}`],
     (run.warnings ?? []).map((warning) => `Warning: ${cell(warning)}`),
-    knownFailures(run),
+    withKnownFailures ? knownFailures(run) : [],
     stderrBlock(run),
   ].filter((block) => block.length > 0)
   return blocks.flatMap((block, index) => (index === 0 ? block : ['', ...block]))
 }
 
-export function markdownReport(report: RunReport): string {
+/** GitHub refuses a job summary over 1 MiB: the report stays under it (the JSON report holds everything). */
+export const MARKDOWN_MOST_BYTES = 1_000_000
+
+function documentOf(report: RunReport, withKnownFailures: boolean): string {
   const { suite, selection } = report
   const selected = selection.caseCount === suite.caseCount ? `${suite.caseCount} cases` : `${selection.caseCount} of ${suite.caseCount} cases selected`
   const lines = [
@@ -157,7 +163,33 @@ export function markdownReport(report: RunReport): string {
     `Suite \`${suite.contentHash}\` (${selected})${report.strictBaseline ? ', strict baseline' : ''}.`,
     '',
     ...overviewTable(report),
-    ...report.runs.flatMap((run) => ['', ...runSection(run)]),
+    ...(withKnownFailures ? [] : ['', '_The tables of known failures are left out to keep this report under 1 MiB: the JSON report lists them._']),
+    ...report.runs.flatMap((run) => ['', ...runSection(run, withKnownFailures)]),
   ]
   return `${lines.join('\n')}\n`
+}
+
+/**
+ * The first lines of `text` that fit in `most` UTF-8 bytes with the closing note, then the note (after
+ * closing a folded block the cut left open, so that the note shows).
+ */
+function cutToBytes(text: string, most: number): string {
+  const note = '\n</details>\n\n_The report is cut here to stay under 1 MiB: the JSON report holds every case._\n'
+  const lines = text.split('\n')
+  let bytes = Buffer.byteLength(note)
+  let kept = 0
+  let open = false
+  while (kept < lines.length && bytes + Buffer.byteLength(lines[kept]!) + 1 <= most) {
+    open = lines[kept]!.startsWith('<details>') || (open && lines[kept] !== '</details>')
+    bytes += Buffer.byteLength(lines[kept++]!) + 1
+  }
+  return `${lines.slice(0, kept).join('\n')}\n${open ? note : note.replace('\n</details>\n', '')}`
+}
+
+/** The report; over MARKDOWN_MOST_BYTES it leaves out the known failures, and if that is not enough, its end. */
+export function markdownReport(report: RunReport): string {
+  const whole = documentOf(report, true)
+  if (Buffer.byteLength(whole) <= MARKDOWN_MOST_BYTES) return whole
+  const withoutKnown = documentOf(report, false)
+  return Buffer.byteLength(withoutKnown) <= MARKDOWN_MOST_BYTES ? withoutKnown : cutToBytes(withoutKnown, MARKDOWN_MOST_BYTES)
 }

@@ -47,6 +47,7 @@ const BEHAVIOURS = {
   },
   hang: () => {},
   garbage: () => process.stdout.write('this line is not JSON\n'),
+  'long-error': (message) => send({ seq: message.seq, error: { message: `${'m'.repeat(100_000)} end`, traceback: `${'  frame\n'.repeat(20_000)}ValueError: the cause` } }),
   invalid: (message) => send({ seq: message.seq, result: { ok: 'yes' } }),
   // Rejects everything, writing "no seq, no line" as null, as a serializer of None or nil would.
   'null-places': (message) => send({ seq: message.seq, result: { ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', seq: null, line: null } } }),
