@@ -19,10 +19,12 @@ const VECTOR_COMMANDS: Record<Command, CommandHelp> = {
     description: [
       'run the selected vectors against each adapter (default: --adapter reference)',
       'and print a summary per adapter; exit 1 on any error, on a fail no baseline',
-      'lists, on a NEW PASS under --strict-baseline, or when every selected case',
+      'lists, on a NEW PASS under --strict-baseline, when an adapter cannot start',
+      'or breaks the protocol after its last reply, or when every selected case',
       'was skipped (the run tested nothing); 2 on a usage error, no matching case,',
       'vectors that cannot be loaded, or a baseline or report that cannot be read',
-      'or written',
+      'or written; an in-process operation that never returns is killed (SIGKILL)',
+      'after twice --timeout, without reports',
     ],
   },
   list: {

@@ -83,10 +83,11 @@ describe('command options', () => {
 
   it('reads an argument that is not an option whole, equals sign included', () => {
     expect(parseOptions('run', ['surf=x'])).toEqual({ error: 'unexpected argument surf=x for run: its options start with --, and a value that holds spaces needs quotes' })
+    expect(parseOptions('matrix', ['--adapter', 'nosuch'])).toEqual({ error: expect.stringMatching(/^unknown adapter "nosuch" \(known: reference, dsh-session@/) })
   })
 
   it('reads the baseline and report options of run', () => {
-    const options = parsed('run', ['--adapter', 'a', '--baseline', 'a.yaml', '--strict-baseline', '--report', 'json=r.json,md=r.md', '--write-baseline', 'out.yaml'])
+    const options = parsed('run', ['--adapter', 'reference', '--baseline', 'a.yaml', '--strict-baseline', '--report', 'json=r.json,md=r.md', '--write-baseline', 'out.yaml'])
     expect(options).toMatchObject({ baselines: ['a.yaml'], strictBaseline: true, writeBaseline: 'out.yaml', reports: { json: 'r.json', md: 'r.md' } })
   })
 
@@ -108,9 +109,9 @@ describe('command options', () => {
     expect(parseOptions('run', ['--adapter-cmd', '--chapter', '05'])).toEqual({ error: '--adapter-cmd needs a value, not the option --chapter (write --adapter-cmd=--chapter if that is the value)' })
     expect(parsed('run', ['--adapter-cmd=--chapter']).adapters).toEqual([{ kind: 'command', command: '--chapter' }])
     expect(parseOptions('run', ['--timeout', '0'])).toMatchObject({ error: expect.stringContaining('positive number') })
-    expect(parseOptions('run', ['--adapter', 'a', '--adapter', 'b', '--write-baseline', 'x.yaml'])).toMatchObject({ error: expect.stringContaining('{adapter}') })
-    expect(parsed('run', ['--adapter', 'a', '--adapter', 'b', '--write-baseline', 'b/{adapter}.yaml']).writeBaseline).toBe('b/{adapter}.yaml')
-    expect(parsed('matrix', ['--adapter', 'a', '--md', 'm.md', '--html', 'm.html'])).toMatchObject({ matrixMarkdown: 'm.md', matrixHtml: 'm.html' })
+    expect(parseOptions('run', ['--adapter', 'reference', '--adapter', 'dsh-session@0.1.0-rc.8', '--write-baseline', 'x.yaml'])).toMatchObject({ error: expect.stringContaining('{adapter}') })
+    expect(parsed('run', ['--adapter', 'reference', '--adapter', 'dsh-session@0.1.0-rc.8', '--write-baseline', 'b/{adapter}.yaml']).writeBaseline).toBe('b/{adapter}.yaml')
+    expect(parsed('matrix', ['--adapter', 'reference', '--md', 'm.md', '--html', 'm.html'])).toMatchObject({ matrixMarkdown: 'm.md', matrixHtml: 'm.html' })
   })
 })
 

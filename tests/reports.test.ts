@@ -606,5 +606,7 @@ describe('--report', () => {
     expect(addReportTargets({}, 'html=x')).toMatch(/unknown report format "html"/)
     expect(addReportTargets({}, 'json')).toMatch(/FORMAT=PATH/)
     expect(addReportTargets({}, 'json=')).toMatch(/FORMAT=PATH/)
+    expect(addReportTargets(targets, 'json=out/r.json')).toBeUndefined()
+    expect(addReportTargets(targets, 'json=elsewhere.json')).toBe('--report names two json reports, out/r.json and elsewhere.json: a run writes one of each format')
   })
 })

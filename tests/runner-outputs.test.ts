@@ -69,6 +69,10 @@ describe('dsh-conformance run', () => {
     const blocked = await runCliHere(['run', ...ONE_CASE, '--report', `md=${join(json, 'deeper', 'r.md')}`])
     expect(blocked.stderr).toContain(`cannot write the md report to ${join(json, 'deeper', 'r.md')}: ${json} is a file, not a folder`)
     expect(blocked.code).toBe(2)
+    // The same, the file being the report's own folder.
+    const inTheWay = await runCliHere(['run', ...ONE_CASE, '--report', `md=${join(json, 'r.md')}`])
+    expect(inTheWay.stderr).toContain(`cannot write the md report to ${join(json, 'r.md')}: ${json} is a file, not a folder`)
+    expect(inTheWay.code).toBe(2)
   })
 
   const hasProc = existsSync('/proc/self')

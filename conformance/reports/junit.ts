@@ -34,6 +34,11 @@ function firstLine(text: string | undefined): string {
   return shortened(line, 300)
 }
 
+/** A baseline's reason in a message: its lines joined, cut as a reason's first line is. */
+function listedReason(entry: RunReportCase): string {
+  return shortened((entry.baselineReason ?? '').replace(/\s*\n\s*/g, ' '), 300)
+}
+
 type Verdict = { element: 'failure' | 'error' | 'skipped'; type: string; message: string; body?: string } | { element: 'pass'; note?: string }
 
 function details(entry: RunReportCase): string {
@@ -48,10 +53,10 @@ function details(entry: RunReportCase): string {
 function verdictOf(entry: RunReportCase, strictBaseline: boolean): Verdict {
   if (entry.status === 'skip') return { element: 'skipped', type: 'skip', message: entry.reason ?? 'skipped' }
   if (entry.baseline === 'known-failure') {
-    return { element: 'skipped', type: 'known-failure', message: `known ${entry.status} (baseline): ${entry.baselineReason ?? ''}`, body: details(entry) }
+    return { element: 'skipped', type: 'known-failure', message: `known ${entry.status} (baseline): ${listedReason(entry)}`, body: details(entry) }
   }
   if (entry.baseline === 'new-pass') {
-    const message = `NEW PASS: the baseline lists this case (${entry.baselineReason ?? ''}); remove it from the baseline`
+    const message = `NEW PASS: the baseline lists this case (${listedReason(entry)}); remove it from the baseline`
     return strictBaseline ? { element: 'failure', type: 'new-pass', message } : { element: 'pass', note: message }
   }
   const prefix = entry.baseline === 'new-fail' ? 'NEW FAIL: ' : ''

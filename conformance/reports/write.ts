@@ -20,6 +20,8 @@ export function addReportTargets(targets: ReportTargets, text: string): string |
     const [format, path] = [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)]
     if (!part.includes('=') || path === '') return `--report takes FORMAT=PATH[,FORMAT=PATH…], not "${part}"`
     if (!(REPORT_FORMATS as string[]).includes(format)) return `unknown report format "${format}" (formats: ${REPORT_FORMATS.join(', ')})`
+    const earlier = targets[format as ReportFormat]
+    if (earlier !== undefined && earlier !== path) return `--report names two ${format} reports, ${earlier} and ${path}: a run writes one of each format`
     targets[format as ReportFormat] = path
   }
   return undefined
@@ -60,12 +62,12 @@ export function makeFolder(folder: string): void {
 export function writeOutputFile(path: string, text: string): void {
   try {
     makeFolder(dirname(path))
+    writeFileSync(path, text)
   } catch (error) {
-    // The system says EEXIST or ENOTDIR; the file in the way is what to name.
+    // The system says EEXIST or ENOTDIR, from making the folder or writing the file; the file in the way is what to name.
     const blocking = fileInTheWay(path)
     throw blocking === undefined ? error : new Error(`${blocking} is a file, not a folder`)
   }
-  writeFileSync(path, text)
 }
 
 /** Writes every requested report, creating folders as needed. */
