@@ -2,7 +2,7 @@
 // case into steps whose inputs are complete, static JSON (tagged values still tagged): this expanded
 // form is what the runner executes and what the JSON bundle carries.
 import { readFileSync, readdirSync } from 'node:fs'
-import { basename, join, relative, resolve } from 'node:path'
+import { basename, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
 import { LineCounter, parseDocument } from 'yaml'
@@ -54,16 +54,25 @@ const vectorFileSchema = JSON.parse(readFileSync(join(projectRoot, 'schemas/vect
 // verbose: a `not` error then carries its subschema, whose description says what is refused.
 const validateVectorFile = new Ajv2020({ strict: true, allErrors: true, verbose: true }).compile(vectorFileSchema)
 
+/**
+ * A relative path with '/' between its parts on every platform: the names and the order of the vector
+ * files are part of the bundle and of the suite's content hash, which must not depend on the platform.
+ */
+function portablePath(path: string): string {
+  return path.split(sep).join('/')
+}
+
 export function listVectorFiles(dir: string = vectorsDir): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.yaml'))
-    .map((name) => join(dir, name))
+    .map(portablePath)
     .sort()
+    .map((name) => join(dir, name))
 }
 
 /** Loads every vector file; any malformed file or case is an error naming the file, the line and the case. */
 export function loadVectorCases(dir: string = vectorsDir): VectorCase[] {
-  return listVectorFiles(dir).flatMap((path) => loadVectorFile(path, relative(projectRoot, path)))
+  return listVectorFiles(dir).flatMap((path) => loadVectorFile(path, portablePath(relative(projectRoot, path))))
 }
 
 /** A vector file the suite cannot use: its message names the file, the line and what is wrong. */
@@ -83,7 +92,7 @@ export function loadVectorFolder(dir: string): VectorCase[] {
     throw new VectorFileError(`${dir}: not a folder of vector files: ${errorMessage(error)}`)
   }
   if (files.length === 0) throw new VectorFileError(`${dir}: holds no vector file (*.yaml)`)
-  const named = (path: string): string => join(basename(resolve(dir)), relative(dir, path))
+  const named = (path: string): string => portablePath(join(basename(resolve(dir)), relative(dir, path)))
   const cases = files.flatMap((path) => loadVectorFile(path, named(path)))
   const seen = new Map<string, string>()
   for (const vector of cases) {

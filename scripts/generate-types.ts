@@ -1,6 +1,7 @@
 // Compiles every schemas/*.schema.json into generated/types/<name>.ts (plus index.ts) with
-// json-schema-to-typescript. Run with tsx; `--check` regenerates in memory and reports files that
-// differ from what is on disk, without writing.
+// json-schema-to-typescript, removing anything else in generated/types/. Run with tsx; `--check`
+// regenerates in memory and reports files that differ from what is on disk, without writing, and any
+// file under generated/ that no generator writes (scripts/generated-files.ts).
 //
 // Every $ref is replaced by the name of the type it points to (json2ts's `tsType`) and types from
 // other schema files are imported, so each type is declared exactly once across the folder. Each
@@ -10,13 +11,14 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compile, type JSONSchema } from 'json-schema-to-typescript'
+import { filesUnder, GENERATED_DIR, TYPES_DIR, VECTOR_BUNDLE_FILE } from './generated-files.ts'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type JsonObject = { [key: string]: Json }
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
 const schemaDir = join(projectRoot, 'schemas')
-const outDir = join(projectRoot, 'generated', 'types')
+const outDir = join(projectRoot, TYPES_DIR)
 const SCHEMA_SUFFIX = '.schema.json'
 
 interface SchemaFile {
@@ -165,27 +167,30 @@ async function generateAll(): Promise<Map<string, string>> {
   return files
 }
 
-function existingFiles(): string[] {
-  return existsSync(outDir) ? readdirSync(outDir).filter((name) => name.endsWith('.ts')).sort() : []
+/** Files anywhere under generated/ that no generator writes: the types below, or the vector bundle. */
+function strayFiles(types: Map<string, string>): string[] {
+  const written = new Set([VECTOR_BUNDLE_FILE, ...[...types.keys()].map((name) => `${TYPES_DIR}/${name}`)])
+  return filesUnder(projectRoot, GENERATED_DIR).filter((path) => !written.has(path))
 }
 
 function staleReport(expected: Map<string, string>): string[] {
   const problems: string[] = []
   for (const [name, content] of expected) {
     const path = join(outDir, name)
-    if (!existsSync(path)) problems.push(`missing: generated/types/${name}`)
-    else if (readFileSync(path, 'utf8') !== content) problems.push(`stale: generated/types/${name}`)
+    if (!existsSync(path)) problems.push(`missing: ${TYPES_DIR}/${name}`)
+    else if (readFileSync(path, 'utf8') !== content) problems.push(`stale: ${TYPES_DIR}/${name}`)
   }
-  for (const name of existingFiles()) {
-    if (!expected.has(name)) problems.push(`extra: generated/types/${name}`)
+  for (const path of strayFiles(expected)) {
+    // `npm run generate` removes the strays of its own folder only.
+    problems.push(path.startsWith(`${TYPES_DIR}/`) ? `extra: ${path}` : `extra: ${path} (no generator writes it: delete it)`)
   }
   return problems
 }
 
 function writeAll(files: Map<string, string>): void {
   mkdirSync(outDir, { recursive: true })
-  for (const name of existingFiles()) {
-    if (!files.has(name)) rmSync(join(outDir, name))
+  for (const entry of readdirSync(outDir)) {
+    if (!files.has(entry)) rmSync(join(outDir, entry), { recursive: true })
   }
   for (const [name, content] of files) writeFileSync(join(outDir, name), content)
 }
@@ -199,7 +204,7 @@ async function main(): Promise<void> {
   }
   const problems = staleReport(files)
   if (problems.length === 0) {
-    console.log('generated/types/ is up to date')
+    console.log('generated/types/ is up to date, and generated/ holds only what the generators write')
     return
   }
   for (const problem of problems) console.error(problem)

@@ -6,7 +6,8 @@ import {
   parseErrorTables,
   parseRequirements,
   readSpecCatalog,
-  type SpecCatalog,
+  withRequirementColumns,
+  type SpecCatalogWithErrorsText,
 } from '../conformance/spec-catalog.ts'
 import { ERROR_CODES } from '../reference/result.ts'
 
@@ -60,13 +61,16 @@ const errors = `| code | class | meaning | requirements |
 | \`UNUSED_CODE\` | invalid | unused | |
 `
 
-function syntheticCatalog(): SpecCatalog {
+function syntheticCatalog(errorsMarkdown = errors): SpecCatalogWithErrorsText {
   return {
     requirements: parseRequirements('99-test.md', chapter),
-    codes: parseErrorTables(errors),
+    codes: parseErrorTables(errorsMarkdown),
     chapterPrefixes: parseChapterPrefixes('| [99-test.md](99-test.md) | test | `SURF` |'),
+    errorsMarkdown,
   }
 }
+
+const STALE_COLUMN = 'spec/errors.md: the requirements column is stale: run `npm run spec:ids -- --write-columns`'
 
 describe('catalog checks', () => {
   it('parses headings, profiles and codes, ignoring fenced text and informative sections', () => {
@@ -83,6 +87,22 @@ describe('catalog checks', () => {
     expect(problems).toContain('NO_SUCH_CODE is missing from spec/errors.md')
     expect(problems).toContain('UNUSED_CODE is used by no requirement')
     expect(problems).toContain('SURFACE_OP_INVALID lists [] but is used by [SURF-1]')
+    expect(problems).toContain(STALE_COLUMN)
+  })
+
+  it('holds the requirements column to what --write-columns writes, byte for byte', () => {
+    const twoRules = `${chapter}### SURF-2: Second rule\n- **Profiles:** reader\n- **Errors:** \`SURFACE_OP_MISSING\`\n`
+    const catalog = (table: string): SpecCatalogWithErrorsText => ({
+      ...syntheticCatalog(table),
+      requirements: parseRequirements('99-test.md', twoRules),
+    })
+    const written = withRequirementColumns(errors, catalog(errors).requirements)
+    expect(catalogProblems(catalog(written))).not.toContain(STALE_COLUMN)
+    // The same IDs in another order, or spaced otherwise: the generator would rewrite both.
+    const reordered = catalogProblems(catalog(written.replace('| SURF-1, SURF-2 |', '| SURF-2, SURF-1 |')))
+    expect(reordered).toContain(STALE_COLUMN)
+    expect(reordered).toContain('errors.md:3: SURFACE_OP_MISSING lists [SURF-2, SURF-1] but is used by [SURF-1, SURF-2]')
+    expect(catalogProblems(catalog(written.replace('| SURF-1, SURF-2 |', '| SURF-1,  SURF-2 |')))).toContain(STALE_COLUMN)
   })
 
   it('reports a prefix used in the wrong chapter', () => {
