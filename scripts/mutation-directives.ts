@@ -10,12 +10,16 @@
 // that run leaves alive a mutant no directive silences, or a directive silences only killed mutants.
 //
 // usage: tsx scripts/mutation-directives.ts [--compare WITHOUT_DIRECTIVES.json]
-//   (--compare skips the Stryker run and reads a report of an earlier run without directives)
+//   (--compare skips the Stryker run and reads a report of an earlier run without directives, and the
+//   record of when that run ended beside it, WITHOUT_DIRECTIVES.run.json, when there is one)
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { mutationInputsStamp } from './mutation-inputs.ts'
 import { MUTATION_REPORT_PATH, isDetected, oneLine, type Mutant, type Report } from './mutation-report.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -43,15 +47,20 @@ function copyWithoutDirectives(): string {
   return copy
 }
 
+/** Where the record of when a run without directives ended is kept: beside its report. */
+export function runRecordPath(reportPath: string): string {
+  return `${reportPath.replace(/\.json$/, '')}.run.json`
+}
+
 function runWithoutDirectives(): void {
   const copy = copyWithoutDirectives()
   try {
     const config = join(copy, 'stryker.audit.config.mjs')
-    writeFileSync(config, [
-      "import base from './stryker.config.mjs'",
-      `export default { ...base, reporters: ['json', 'progress'], jsonReporter: { fileName: ${JSON.stringify(withoutDirectivesPath)} } }`,
-    ].join('\n'))
+    const options = { reporters: ['json', 'progress', 'run-timer'], jsonReporter: { fileName: withoutDirectivesPath } }
+    writeFileSync(config, `import base from './stryker.config.mjs'\nexport default { ...base, ...${JSON.stringify(options)} }`)
     execFileSync('npx', ['stryker', 'run', config], { cwd: copy, stdio: 'inherit' })
+    // The run-timer reporter (scripts/stryker-plugins.mjs) wrote it into the copy.
+    cpSync(join(copy, 'reports/mutation/run.json'), runRecordPath(withoutDirectivesPath))
   } finally {
     rmSync(copy, { recursive: true, force: true })
   }
@@ -124,7 +133,18 @@ function describe(mutant: Mutant): string {
   return `${mutant.mutatorName} at ${mutant.location.start.column} \`${oneLine(mutant.replacement)}\``
 }
 
-function auditText(lines: readonly DirectiveLine[], runEnded: Date): string {
+/**
+ * When the run without directives ended, from the run's record. A report without one beside it (written
+ * before runs kept one, or copied alone) falls back to the file's modification time, and says so.
+ */
+export function runEndedText(reportPath: string, record: string | undefined, reportModified: Date): string {
+  const iso = (time: Date | string): string => new Date(time).toISOString().replace(/\.\d+Z$/, 'Z')
+  if (record !== undefined) return iso((JSON.parse(record) as { ended: string }).ended)
+  return `${iso(reportModified)} (the modification time of ${basename(reportPath)}: there is no ${basename(runRecordPath(reportPath))})`
+}
+
+/** docs/mutation-directives.md; `inputsLine` is the stamp of the run's inputs (scripts/mutation-inputs.ts). */
+export function auditText(lines: readonly DirectiveLine[], runEnded: string, inputsLine: string): string {
   const sorted = [...lines].sort((a, b) => a.where.localeCompare(b.where, 'en', { numeric: true }))
   const killed = lines.reduce((sum, line) => sum + line.killed.length, 0)
   const notKilled = lines.reduce((sum, line) => sum + line.notKilled.length, 0)
@@ -140,7 +160,8 @@ function auditText(lines: readonly DirectiveLine[], runEnded: Date): string {
     'last `npm run mutation`. Every mutant that run left alive is one a directive silences, for the reason',
     'the directive gives; the score in docs/mutation.md counts neither kind.',
     '',
-    `- Run without directives ended: ${runEnded.toISOString().replace(/\.\d+Z$/, 'Z')}`,
+    `- Run without directives ended: ${runEnded}`,
+    inputsLine,
     `- Silenced by directives: ${killed + notKilled} mutants on ${lines.length} lines`,
     `- Not killed by the vectors (equivalent, for the directive's reason): ${notKilled}`,
     `- Killed by the vectors anyway (silenced with an equivalent sibling): ${killed}`,
@@ -156,17 +177,23 @@ function auditText(lines: readonly DirectiveLine[], runEnded: Date): string {
   ].join('\n')
 }
 
-function main(args: readonly string[]): void {
+async function main(args: readonly string[]): Promise<void> {
   const compare = args[0] === '--compare' ? args[1] : undefined
+  // Stamped before the run, from the inputs the copy is made of.
+  const { line: inputsLine } = await mutationInputsStamp(root)
   if (compare === undefined) runWithoutDirectives()
   const withDirectives = JSON.parse(readFileSync(MUTATION_REPORT_PATH, 'utf8')) as Report
   const withoutDirectivesReport = compare ?? withoutDirectivesPath
   const withoutDirectives = JSON.parse(readFileSync(withoutDirectivesReport, 'utf8')) as Report
   const { lines, problems } = auditDirectives(withDirectives, withoutDirectives)
-  writeFileSync(auditPath, auditText(lines, statSync(withoutDirectivesReport).mtime))
+  const recordPath = runRecordPath(withoutDirectivesReport)
+  const record = existsSync(recordPath) ? readFileSync(recordPath, 'utf8') : undefined
+  const runEnded = runEndedText(withoutDirectivesReport, record, statSync(withoutDirectivesReport).mtime)
+  if (record === undefined) console.error(`no ${recordPath}: the run's end is taken from the report's modification time`)
+  writeFileSync(auditPath, auditText(lines, runEnded, inputsLine))
   console.log(`wrote ${auditPath}`)
   for (const problem of problems) console.error(problem)
   if (problems.length > 0) process.exitCode = 1
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.slice(2))
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2))

@@ -1,9 +1,11 @@
 // Writes docs/mutation.md from Stryker's JSON report (reports/mutation/mutation.json): when the run
-// ended and how long it took, the mutation score overall and per module, and every mutant the
-// vectors leave alive. Run by `npm run mutation` after `stryker run`.
+// ended and how long it took, the stamp of its inputs (scripts/mutation-inputs.ts), the mutation score
+// overall and per module, and every mutant the vectors leave alive. Run by `npm run mutation` after
+// `stryker run`.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { byOrdinal, mutationInputsStamp } from './mutation-inputs.ts'
 import { MUTATION_REPORT_PATH, oneLine, type Mutant, type Report, type Status } from './mutation-report.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -11,7 +13,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const runPath = join(root, 'reports/mutation/run.json')
 const summaryPath = join(root, 'docs/mutation.md')
 
-interface Run {
+export interface Run {
   started: string
   ended: string
 }
@@ -52,7 +54,7 @@ function duration(run: Run): string {
 
 function survivorLines(files: Report['files']): string[] {
   const lines: string[] = []
-  for (const [file, { mutants }] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [file, { mutants }] of Object.entries(files).sort(([a], [b]) => byOrdinal(a, b))) {
     const alive = mutants
       .filter(mutant => mutant.status === 'Survived' || mutant.status === 'NoCoverage')
       .sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column)
@@ -72,11 +74,14 @@ function ignoredReasons(files: Report['files']): string[] {
       reasons.set(reason, (reasons.get(reason) ?? 0) + 1)
     }
   }
-  return [...reasons].sort(([, a], [, b]) => b - a).map(([reason, count]) => `| ${count} | ${reason} |`)
+  return [...reasons]
+    .sort(([reasonA, a], [reasonB, b]) => b - a || byOrdinal(reasonA, reasonB))
+    .map(([reason, count]) => `| ${count} | ${reason} |`)
 }
 
-function summary(report: Report, run: Run): string {
-  const files = Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))
+/** docs/mutation.md; `inputsLine` is the stamp of the run's inputs (scripts/mutation-inputs.ts). */
+export function summary(report: Report, run: Run, inputsLine: string): string {
+  const files = Object.entries(report.files).sort(([a], [b]) => byOrdinal(a, b))
   const all = tally(files.flatMap(([, file]) => file.mutants))
   const survivors = survivorLines(report.files)
   const ignored = ignoredReasons(report.files)
@@ -89,6 +94,7 @@ function summary(report: Report, run: Run): string {
     '',
     `- Run ended: ${run.ended.replace(/\.\d+Z$/, 'Z')}`,
     `- Duration: ${duration(run)} (\`stryker run\`, concurrency ${report.config.concurrency})`,
+    inputsLine,
     `- Mutation score: **${score(all)}** (${all.killed} killed or timed out, ${all.survived} survived, ${all.noCoverage} without coverage; ${all.ignored} ignored and ${all.errors} compile or runtime errors are not counted)`,
     '',
     '## Score per module',
@@ -116,7 +122,12 @@ function summary(report: Report, run: Run): string {
   ].join('\n')
 }
 
-const report = JSON.parse(readFileSync(MUTATION_REPORT_PATH, 'utf8')) as Report
-const run = JSON.parse(readFileSync(runPath, 'utf8')) as Run
-writeFileSync(summaryPath, summary(report, run))
-console.log(`wrote ${summaryPath}`)
+async function main(): Promise<void> {
+  const report = JSON.parse(readFileSync(MUTATION_REPORT_PATH, 'utf8')) as Report
+  const run = JSON.parse(readFileSync(runPath, 'utf8')) as Run
+  // Stamped after the run: an input edited while Stryker ran would go unnoticed.
+  writeFileSync(summaryPath, summary(report, run, (await mutationInputsStamp(root)).line))
+  console.log(`wrote ${summaryPath}`)
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main()
