@@ -26,6 +26,8 @@ export interface BaselineVerdict {
   stillFailing: string[]
   /** Listed cases that were skipped or not selected by the filters: they say nothing either way. */
   notRun: string[]
+  /** Listed ids the suite does not have (a typo, or a case that left it): stale entries, which fail a strict run. */
+  unknownIds: string[]
   notes: string[]
   /** The listed reason of every id the baseline lists. */
   reasons: Record<string, string>
@@ -98,11 +100,20 @@ export function baselineNotes(baseline: Baseline, context: BaselineContext): str
   if (baseline.suiteHash !== undefined && baseline.suiteHash !== context.suite.contentHash) {
     notes.push(`the baseline was written against suite ${baseline.suiteHash}, this suite is ${context.suite.contentHash}; its case ids still apply`)
   }
-  const unknown = context.caseIds === undefined ? [] : baseline.failures.map((entry) => entry.id).filter((id) => !context.caseIds!.has(id))
+  const unknown = unknownIds(baseline, context)
   if (unknown.length > 0) {
     notes.push(`the baseline lists ${plural(unknown.length, 'case id')} this suite does not have (a typo, or a case that left the suite): ${shortened(unknown.join(', '), 300)}`)
   }
   return notes
+}
+
+/**
+ * The ids the baseline lists that the suite does not have. A run of a folder's vectors has none: its
+ * ids are another set than the suite's, which its baseline may well list too.
+ */
+export function unknownIds(baseline: Baseline, context: BaselineContext): string[] {
+  if (context.suite.vectors !== undefined || context.caseIds === undefined) return []
+  return baseline.failures.map((entry) => entry.id).filter((id) => !context.caseIds!.has(id))
 }
 
 /** Sorts each outcome of a run against the baseline of the same adapter. */
@@ -110,7 +121,9 @@ export function compareWithBaseline(outcomes: readonly CaseOutcome[], baseline: 
   const listed = new Set(baseline.failures.map((entry) => entry.id))
   const statusOf = new Map(outcomes.map((outcome) => [outcome.id, outcome.status]))
   const reasons = Object.fromEntries(baseline.failures.map((entry) => [entry.id, entry.reason]))
-  const verdict: BaselineVerdict = { source: context.source, newFailures: [], newPasses: [], stillFailing: [], notRun: [], notes: baselineNotes(baseline, context), reasons }
+  const unknown = unknownIds(baseline, context)
+  const unknownSet = new Set(unknown)
+  const verdict: BaselineVerdict = { source: context.source, newFailures: [], newPasses: [], stillFailing: [], notRun: [], unknownIds: unknown, notes: baselineNotes(baseline, context), reasons }
   for (const outcome of outcomes) {
     if (outcome.status === 'error' || (outcome.status === 'fail' && !listed.has(outcome.id))) verdict.newFailures.push(outcome.id)
   }
@@ -118,14 +131,14 @@ export function compareWithBaseline(outcomes: readonly CaseOutcome[], baseline: 
     const status = statusOf.get(id)
     if (status === 'pass') verdict.newPasses.push(id)
     else if (status === 'fail') verdict.stillFailing.push(id)
-    else if (status !== 'error') verdict.notRun.push(id)
+    else if (status !== 'error' && !unknownSet.has(id)) verdict.notRun.push(id)
   }
   return verdict
 }
 
-/** Whether the baseline fails the run: any NEW FAIL does, a NEW PASS only under strict. */
+/** Whether the baseline fails the run: any NEW FAIL does; a NEW PASS or a listed id the suite lacks only under strict. */
 export function baselineFailsRun(verdict: BaselineVerdict, strict: boolean): boolean {
-  return verdict.newFailures.length > 0 || (strict && verdict.newPasses.length > 0)
+  return verdict.newFailures.length > 0 || (strict && (verdict.newPasses.length > 0 || verdict.unknownIds.length > 0))
 }
 
 /**

@@ -19,12 +19,12 @@ const VECTOR_COMMANDS: Record<Command, CommandHelp> = {
     description: [
       'run the selected vectors against each adapter (default: --adapter reference)',
       'and print a summary per adapter; exit 1 on any error, on a fail no baseline',
-      'lists, on a NEW PASS under --strict-baseline, when an adapter cannot start',
-      'or breaks the protocol after its last reply, or when every selected case',
-      'was skipped (the run tested nothing); 2 on a usage error, no matching case,',
-      'vectors that cannot be loaded, or a baseline or report that cannot be read',
-      'or written; an in-process operation that never returns is killed (SIGKILL)',
-      'after twice --timeout, without reports',
+      'lists, on a NEW PASS or a stale id under --strict-baseline, when an adapter',
+      'cannot start or breaks the protocol after its last reply, or when every',
+      'selected case was skipped (the run tested nothing); 2 on a usage error, no',
+      'matching case, vectors that cannot be loaded, or a baseline or report that',
+      'cannot be read or written; an in-process operation that never returns is',
+      'killed (SIGKILL) after twice --timeout, without reports',
     ],
   },
   list: {
@@ -95,7 +95,8 @@ const OPTION_SECTIONS: OptionSection[] = [
     options: `  --baseline FILE           known failures of one adapter (YAML or JSON: adapter, suiteHash, failures
                             [{id, reason}]); applies to the adapter it names (a lone baseline of a
                             lone adapter applies to it whatever it names, with a note). May be repeated
-  --strict-baseline         a listed case that now passes (NEW PASS) fails the run too
+  --strict-baseline         a listed case that now passes (NEW PASS) fails the run too, and so does
+                            a listed id the suite does not have
   --write-baseline FILE     write each adapter's current failures to FILE, keeping the reasons of the
                             cases a previous baseline explains; with several adapters FILE must hold
                             {adapter}, replaced by each adapter's name

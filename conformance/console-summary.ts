@@ -92,14 +92,15 @@ export function adapterSummary(run: AdapterRun, cases: readonly VectorCase[]): s
   ].join('\n')
 }
 
-/** A run's verdict; a run that fails only by a NEW PASS says that --strict-baseline made it fail. */
+/** A run's verdict; a run that fails only by what --strict-baseline refuses says so. */
 function verdictOf(run: AdapterRun, strictBaseline: boolean): string {
   if (run.startError !== undefined) return 'not started'
   const baseline = run.baseline
   if (!runFails(run, strictBaseline)) return baseline === undefined ? 'passed' : 'passed (baseline)'
   if (testedNothing(run)) return 'FAILED (no case ran)'
-  const onlyNewPasses = baseline !== undefined && baseline.newFailures.length === 0 && baseline.newPasses.length > 0
-  return onlyNewPasses ? 'FAILED (NEW PASS under --strict-baseline)' : 'FAILED'
+  if (baseline === undefined || baseline.newFailures.length > 0 || run.stopError !== undefined) return 'FAILED'
+  const stale = [baseline.newPasses.length > 0 ? 'NEW PASS' : '', baseline.unknownIds.length > 0 ? 'ids the suite lacks' : ''].filter(Boolean)
+  return `FAILED (${stale.join(' and ')} under --strict-baseline)`
 }
 
 /** One line per adapter, for the end of a run: its counts and its verdict. */

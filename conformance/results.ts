@@ -86,7 +86,8 @@ export function testedNothing(run: AdapterRun): boolean {
 
 /**
  * Whether this adapter's run fails: it could not start, it broke the protocol at stop, it tested
- * nothing, it has a fail or an error that no baseline covers, or (strict) a baseline case passed.
+ * nothing, it has a fail or an error that no baseline covers, or (strict) a listed case passed or the
+ * baseline lists an id the suite does not have.
  */
 export function runFails(run: AdapterRun, strictBaseline: boolean): boolean {
   if (run.startError !== undefined || run.stopError !== undefined || testedNothing(run)) return true

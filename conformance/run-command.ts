@@ -87,11 +87,17 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
   /** Each baseline that applied, and the first run it applied to. */
   const used = new Map<LoadedBaseline, string>()
   const caseIds = new Set(all.map((vector) => vector.id))
+  /** What is wrong with the run as a whole: on stderr as it happens, and in the reports. */
+  const warnings: string[] = []
+  const warn = (warning: string): void => {
+    console.error(`warning: ${warning}`)
+    warnings.push(warning)
+  }
   for await (const run of adapterRunsFor(options.adapters, cases, options.timeoutMs)) {
     const loaded = run.adapter === undefined ? undefined : baselineFor(run.adapter.name, baselines, options.adapters.length)
     if (loaded !== undefined && run.adapter !== undefined) {
       const first = used.get(loaded)
-      if (first !== undefined) console.error(`warning: ${loaded.path} applies to ${adapterTitle(run)} as it did to ${first}: two adapters of this run are named ${run.adapter.name}`)
+      if (first !== undefined) warn(`${loaded.path} applies to ${adapterTitle(run)} as it did to ${first}: two adapters of this run are named ${run.adapter.name}`)
       else used.set(loaded, adapterTitle(run))
       run.baseline = compareWithBaseline(run.outcomes, loaded.baseline, { source: loaded.path, adapter: run.adapter.name, suite, caseIds })
     }
@@ -103,7 +109,7 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
     }
   }
   for (const loaded of baselines.filter((entry) => !used.has(entry))) {
-    console.error(`warning: ${loaded.path} is the baseline of ${loaded.baseline.adapter}, which did not run`)
+    warn(`${loaded.path} is the baseline of ${loaded.baseline.adapter}, which did not run`)
   }
   console.log(`${overallSummary(runs, options.strictBaseline)}\n`)
   const outputErrors: string[] = []
@@ -117,7 +123,7 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
       else outputErrors.push(outcome.error)
     }
   }
-  const report = runReport({ suite, filters: options.filters, cases, runs, strictBaseline: options.strictBaseline, startedAt, durationMs: Date.now() - startedAt.getTime() })
+  const report = runReport({ suite, filters: options.filters, cases, runs, strictBaseline: options.strictBaseline, startedAt, durationMs: Date.now() - startedAt.getTime(), warnings })
   const reports = writeReports(options.reports, report)
   for (const path of reports.paths) console.log(`wrote ${path}`)
   outputErrors.push(...reports.errors)

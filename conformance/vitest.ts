@@ -7,7 +7,8 @@
 // lists are skipped tests that say why, never passes; any other fail, and every error, is a failed
 // test (no baseline excuses an error); a listed case that passes is a failed test under
 // strictBaseline, and a warning otherwise. Notes on the baseline (another adapter's, an older
-// suite's, ids the suite does not have) are warnings too. A last test fails when every case was
+// suite's, ids the suite does not have) are warnings too; under strictBaseline a test fails when the
+// baseline lists ids the suite does not have. A last test fails when every case was
 // skipped: such a suite tested nothing. The tests run one after another, whatever the caller's
 // configuration says: they share one adapter, which answers one request at a time.
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest'
@@ -15,12 +16,13 @@ import { adapterClaimProblem, type Adapter } from './adapter.ts'
 import { AdapterStartFailure } from './adapter-process.ts'
 import { stderrTailOf } from './adapter-runs.ts'
 import { adapterByName } from './adapters/registry.ts'
-import { baselineFrom, baselineNotes, readBaseline, type Baseline } from './baseline.ts'
+import { baselineFrom, baselineNotes, readBaseline, unknownIds, type Baseline } from './baseline.ts'
 import { describeFilters, filtersFromLists, selectCases, type CaseFilters } from './filters.ts'
 import { runCase } from './run-case.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { DEFAULT_TIMEOUT_MS, MIN_START_TIMEOUT_MS, startSubprocessAdapter } from './subprocess-adapter.ts'
 import { loadVectorCases, loadVectorFolder, type VectorCase } from './vector-cases.ts'
+import { plural } from './wording.ts'
 
 export interface ConformanceSuiteOptions {
   /** An adapter object (the caller closes it), or the name of a registered one, such as `reference`. */
@@ -109,6 +111,12 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
           const timeout = restartAllowance + (vector.steps.length + 1) * stepTimeout
           it(`${vector.id}: ${vector.title}`, (context) => runAsTest(context, opened!.adapter, vector, listed.get(vector.id), options.strictBaseline ?? false, () => { ran += 1 }, stepTimeout), timeout)
         }
+      })
+    }
+    if (options.strictBaseline === true && baseline !== undefined) {
+      const unknown = unknownIds(baseline, { source: 'baseline', adapter: baseline.adapter, suite: suiteIdentity(all, options.vectors), caseIds: new Set(all.map((vector) => vector.id)) })
+      it('the baseline lists only cases of this suite (strictBaseline)', () => {
+        if (unknown.length > 0) throw new Error(`registerConformanceSuite: the baseline lists ${plural(unknown.length, 'case id')} this suite does not have (a typo, or a case that left the suite): ${unknown.join(', ')}; remove them from the baseline`)
       })
     }
     it('ran at least one case (a suite whose every case is skipped tests nothing)', () => {

@@ -81,11 +81,21 @@ describe('comparing a run with its baseline', () => {
     expect(compareWithBaseline(OUTCOMES, unversioned, context).notes).toEqual([])
   })
 
-  it('names listed ids the suite does not have, apart from those a filter left out', () => {
-    const baseline: Baseline = { ...BASELINE, failures: [...BASELINE.failures, { id: 'comp-a', reason: 'skipped here' }, { id: 'surf-b-typo', reason: 'r' }] }
-    const verdict = compareWithBaseline(OUTCOMES, baseline, { ...context, caseIds: new Set([...OUTCOMES.map((outcome) => outcome.id), 'filtered-out']) })
-    expect(verdict.notRun).toEqual(['comp-a', 'surf-b-typo'])
+  it('names listed ids the suite does not have apart from those a filter left out, and fails a strict run on them', () => {
+    // Every fail listed, no listed case passing: only the unknown id is stale.
+    const baseline: Baseline = { ...BASELINE, failures: [BASELINE.failures[0]!, { id: 'surf-b', reason: 'r' }, { id: 'comp-a', reason: 'skipped here' }, { id: 'surf-b-typo', reason: 'r' }] }
+    const withoutError = OUTCOMES.filter((outcome) => outcome.status !== 'error')
+    const verdict = compareWithBaseline(withoutError, baseline, { ...context, caseIds: new Set([...OUTCOMES.map((outcome) => outcome.id), 'filtered-out']) })
+    expect(verdict).toMatchObject({ newFailures: [], newPasses: [], notRun: ['comp-a'], unknownIds: ['surf-b-typo'] })
     expect(verdict.notes).toEqual(['the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-b-typo'])
+    expect(baselineFailsRun(verdict, false)).toBe(false)
+    expect(baselineFailsRun(verdict, true)).toBe(true)
+  })
+
+  it('takes no listed id for unknown in a run of a folder of vectors, whose ids are another set', () => {
+    const baseline: Baseline = { ...BASELINE, failures: [...BASELINE.failures, { id: 'surf-b-typo', reason: 'r' }] }
+    const verdict = compareWithBaseline(OUTCOMES, baseline, { ...context, suite: { ...context.suite, vectors: 'reports/fuzz' }, caseIds: new Set(OUTCOMES.map((outcome) => outcome.id)) })
+    expect(verdict).toMatchObject({ notRun: ['surf-b-typo'], unknownIds: [], notes: [] })
   })
 
   it('fails the run on a NEW FAIL; on a NEW PASS only under strict', () => {

@@ -287,6 +287,15 @@ describe('run: baselines', () => {
     expect(twice.code).toBe(0)
   })
 
+  it('keeps in the reports a warning about the run as a whole: a baseline of an adapter that did not run', async () => {
+    const misspelt = misorderBaseline('misspelt.yaml', 'fake-misordr')
+    const json = join(scratch, 'misspelt-report.json')
+    const run = await runCliHere(['run', '--adapter', 'reference', '--adapter-cmd', MISORDER, ...CHAIN, '--baseline', misspelt, '--report', `json=${json}`])
+    const warning = `${misspelt} is the baseline of fake-misordr, which did not run`
+    expect(run.stderr).toBe(`warning: ${warning}\n`)
+    expect((JSON.parse(readFileSync(json, 'utf8')) as { warnings?: string[] }).warnings).toEqual([warning])
+  })
+
   it('shows an adapter\'s stderr when its run fails, not when a baseline excuses its failures', async () => {
     const failed = await runCliHere(['run', '--adapter-cmd', NOISY_MISORDER, ...CHAIN])
     // Its tabs kept, its other control characters escaped, as everything the console shows.
@@ -315,8 +324,9 @@ describe('run: baselines', () => {
 
 describe('run: writing baselines', () => {
   it('writes none for an adapter that could not start, and still writes the others', async () => {
+    // A command that is not there: an unknown --adapter name is a usage error, refused before any run.
     const template = join(scratch, 'started-{adapter}.yaml')
-    const written = await runCliHere(['run', '--adapter', 'no-such-build', '--adapter-cmd', MISORDER, ...CHAIN, '--write-baseline', template])
+    const written = await runCliHere(['run', '--adapter-cmd', 'no-such-build', '--adapter-cmd', MISORDER, ...CHAIN, '--write-baseline', template])
     expect(written.stdout).toContain('no-such-build: could not be started: ')
     expect(written.stdout).toContain(`wrote ${join(scratch, 'started-fake-misorder.yaml')} (`)
     expect(written.stdout).not.toContain('started-no-such-build')

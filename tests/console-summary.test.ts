@@ -27,8 +27,14 @@ describe('the closing table of a run', () => {
     expect(adapterSummary(plainRun(), CASES).split('\n').at(-1)).toBe('2 passed, 2 failed, 1 error, 1 skipped')
   })
 
-  it('says when a run fails only because --strict-baseline makes a NEW PASS fatal', () => {
+  it('says when a run fails only because --strict-baseline makes a NEW PASS or a stale id fatal', () => {
     expect(verdictOf(onlyNewPassRun(), true)).toBe('FAILED (NEW PASS under --strict-baseline)')
+    const run = onlyNewPassRun()
+    const stale = { ...run, baseline: { ...run.baseline!, newPasses: [], unknownIds: ['gone-case'] } }
+    expect(verdictOf(stale, false)).toBe('passed (baseline)')
+    expect(verdictOf(stale, true)).toBe('FAILED (ids the suite lacks under --strict-baseline)')
+    expect(verdictOf({ ...stale, baseline: { ...stale.baseline, newPasses: ['jsonl-a'] } }, true)).toBe('FAILED (NEW PASS and ids the suite lacks under --strict-baseline)')
+    expect(verdictOf({ ...run, stopError: 'crash: on stop' }, true)).toBe('FAILED')
   })
 })
 
@@ -36,9 +42,9 @@ describe('the closing table, whole', () => {
   it('has a header, then per run its counts, its NEW FAIL and NEW PASS counts (- without a baseline) and its verdict', () => {
     expect(overallSummary([plainRun(), baselinedRun(), unstartedRun()], false).split('\n')).toEqual([
       'adapter                            passed   failed   errors  skipped NEW FAIL NEW PASS  verdict',
-      // Two runs of one name are told apart by their versions.
-      'fake-impl 1.2.3                         2        2        1        1        -        -  FAILED',
-      'fake-impl 1.2.3                         2        2        1        1        2        1  FAILED',
+      // Two runs of one name and one version are told apart by their places.
+      'fake-impl 1.2.3 #1                      2        2        1        1        -        -  FAILED',
+      'fake-impl 1.2.3 #2                      2        2        1        1        2        1  FAILED',
       'broken-cmd --flag                       0        0        0        0        -        -  not started',
     ])
   })

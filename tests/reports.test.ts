@@ -129,7 +129,7 @@ describe('JSON report', () => {
             entry('comp-a', '13-compaction', ['COMP-2'], { profile: 'compaction', status: 'skip', reason: 'operation(s) not provided: compactionState' }),
           ],
           stopError: 'crash: the adapter ended with exit code 3 on stop',
-          baseline: { source: 'baselines/fake.yaml', newFailures: ['surf-b'], newPasses: [], stillFailing: [], notRun: ['comp-b', 'jsonl-a'], notes: [] },
+          baseline: { source: 'baselines/fake.yaml', newFailures: ['surf-b'], newPasses: [], stillFailing: [], notRun: ['comp-b', 'jsonl-a'], unknownIds: [], notes: [] },
           stderrTail: 'last words',
           warnings: ['profile compaction is claimed, but 1 of its cases was skipped for operations the adapter does not provide: compactionState'],
         },
@@ -246,7 +246,7 @@ const HAND_REPORT: RunReport = {
     ], {
       stopError: 'garbage after the last reply\nmore',
       stderrTail: 'stopping <now>',
-      baseline: { source: 'b.yaml', newFailures: ['surf-b', 'comp-c'], newPasses: ['surf-a'], stillFailing: ['comp-b'], notRun: [], notes: [] },
+      baseline: { source: 'b.yaml', newFailures: ['surf-b', 'comp-c'], newPasses: ['surf-a'], stillFailing: ['comp-b'], notRun: [], unknownIds: [], notes: [] },
     }),
     reportRun('broken\t"cmd"\r\n--flag', null, false, counts(0, 0, 0, 0), [], { startError: 'crash: exit 3\nstack', stderrTail: 'Traceback:\n\t```\nValueError: \u001b[31mbad' }),
   ],
@@ -265,7 +265,7 @@ const PLAIN_REPORT: RunReport = {
       entry('surf-y', '05-surface', ['SURF-2'], {}),
       entry('comp-k', '13-compaction', ['COMP-9'], { status: 'fail', reason: 'k', baseline: 'known-failure', baselineReason: 'U3: COMP-9' }),
       entry('comp-j', '13-compaction', ['COMP-9'], { status: 'fail', reason: 'j', baseline: 'known-failure', baselineReason: 'U3: COMP-9' }),
-    ], { baseline: { source: 'calm.yaml', newFailures: [], newPasses: [], stillFailing: ['comp-k', 'comp-j'], notRun: [], notes: ['written against another suite'] } }),
+    ], { baseline: { source: 'calm.yaml', newFailures: [], newPasses: [], stillFailing: ['comp-k', 'comp-j'], notRun: [], unknownIds: [], notes: ['written against another suite'] } }),
     reportRun('idle', adapter('idle', '1', 'c'), true, counts(1, 0, 0, 0), [entry('surf-y', '05-surface', ['SURF-2'], {})]),
   ],
 }
@@ -528,12 +528,36 @@ describe('Markdown report', () => {
   })
 })
 
+describe('warnings and notes', () => {
+  const listed = (notes: string[]): RunReportAdapterRun => reportRun('impl', adapter('impl', '1', 'x'), true, counts(1, 0, 0, 0), [
+    entry('surf-a', '05-surface', ['SURF-1'], { baseline: 'new-pass', baselineReason: 'U1' }),
+  ], { warnings: ['claims writer without append'], baseline: { source: 'b.yaml', newFailures: [], newPasses: ['surf-a'], stillFailing: [], notRun: [], unknownIds: ['surf-zz'], notes } })
+  const report: RunReport = { ...HAND_REPORT, warnings: ['other.yaml is the baseline of nobody, which did not run'], runs: [listed(['the baseline lists 1 case id this suite does not have'])] }
+
+  it('are the first suite\'s output in JUnit: the run\'s, then the adapter\'s warnings and its baseline\'s notes', () => {
+    const suite = descendants(parseXml(junitReport(report)), 'testsuite')[0]!
+    const output = suite.children.find((child) => child.name === 'system-out')
+    expect(unescapeXml(output!.text)).toBe([
+      'warning: other.yaml is the baseline of nobody, which did not run',
+      'warning: claims writer without append',
+      'note: the baseline lists 1 case id this suite does not have',
+    ].join('\n'))
+    // The NEW PASS keeps its own output, in its testcase.
+    expect(descendants(suite, 'testcase')[0]!.children.map((child) => child.name)).toEqual(['system-out'])
+  })
+
+  it('head the Markdown report when they are the run\'s', () => {
+    const lines = markdownReport(report).split('\n')
+    expect(lines.slice(2, 5)).toEqual(['Suite `sha256:abc` (5 cases).', '', 'Warning: other.yaml is the baseline of nobody, which did not run'])
+  })
+})
+
 describe('Markdown report size', () => {
   /** A run whose `count` cases all fail, each listed in its baseline under a reason of its own. */
   function knownRun(label: string, count: number): RunReportAdapterRun {
     const cases = Array.from({ length: count }, (_, index) =>
       entry(`case-${index}`, '05-surface', ['SURF-1'], { status: 'fail', reason: 'x', baseline: 'known-failure', baselineReason: `U${index}: ${'why '.repeat(150)}` }))
-    const baseline = { source: `${label}.yaml`, newFailures: [], newPasses: [], stillFailing: cases.map((item) => item.id), notRun: [], notes: [] }
+    const baseline = { source: `${label}.yaml`, newFailures: [], newPasses: [], stillFailing: cases.map((item) => item.id), notRun: [], unknownIds: [], notes: [] }
     return reportRun(label, adapter(label, '1', 'x'), true, counts(0, count, 0, 0), cases, { baseline })
   }
 

@@ -18,6 +18,8 @@ export interface RunRecord {
   strictBaseline: boolean
   startedAt: Date
   durationMs: number
+  /** What is wrong with the run as a whole (a baseline that applied to no adapter, or to two). */
+  warnings?: readonly string[]
 }
 
 function reportCase(run: AdapterRun, vector: VectorCase, outcome: CaseOutcome): RunReportCase {
@@ -64,8 +66,8 @@ function reportRun(run: AdapterRun, cases: readonly VectorCase[], strictBaseline
   if (run.startError !== undefined) entry.startError = run.startError
   if (run.stopError !== undefined) entry.stopError = run.stopError
   if (run.baseline !== undefined) {
-    const { source, newFailures, newPasses, stillFailing, notRun, notes } = run.baseline
-    entry.baseline = { source, newFailures, newPasses, stillFailing, notRun, notes }
+    const { source, newFailures, newPasses, stillFailing, notRun, unknownIds, notes } = run.baseline
+    entry.baseline = { source, newFailures, newPasses, stillFailing, notRun, unknownIds, notes }
   }
   if (run.stderrTail !== undefined) entry.stderrTail = run.stderrTail
   const warnings = claimWarnings(run, cases)
@@ -92,6 +94,7 @@ export function runReport(record: RunRecord): RunReport {
     durationMs: record.durationMs,
     passed: runs.every((run) => run.passed),
     runs,
+    ...(record.warnings === undefined || record.warnings.length === 0 ? {} : { warnings: [...record.warnings] }),
   }
 }
 

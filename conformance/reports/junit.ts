@@ -141,12 +141,21 @@ function runFailure(report: RunReport, run: RunReportAdapterRun, runName: string
   return { counts, xml }
 }
 
-/** The claims the run did not back (results.ts), as the first suite's output, where a CI page shows them. */
-function withWarnings(suites: SuiteXml[], warnings: readonly string[] | undefined): SuiteXml[] {
-  if (warnings === undefined || warnings.length === 0 || suites.length === 0) return suites
+/**
+ * Lines of warning and notes as the first suite's output, where a CI page shows them: the run's, then
+ * an adapter's (the claims its run did not back, results.ts; its baseline's notes). A suite holds one
+ * system-out: lines given for a suite that has one are put at its start.
+ */
+function withOutput(suites: SuiteXml[], lines: readonly string[]): SuiteXml[] {
+  if (lines.length === 0 || suites.length === 0) return suites
   const [first, ...rest] = suites
-  const output = `    <system-out>${xmlText(warnings.map((warning) => `warning: ${warning}`).join('\n'))}</system-out>\n  </testsuite>`
-  return [{ ...first!, xml: first!.xml.replace(/ {2}<\/testsuite>$/, output) }, ...rest]
+  const text = xmlText(lines.join('\n'))
+  // The suite's own output is indented as its testcases, a testcase's (a NEW PASS note) deeper.
+  const suiteOutput = '\n    <system-out>'
+  const xml = first!.xml.includes(suiteOutput)
+    ? first!.xml.replace(suiteOutput, `${suiteOutput}${text}\n`)
+    : first!.xml.replace(/ {2}<\/testsuite>$/, `    <system-out>${text}</system-out>\n  </testsuite>`)
+  return [{ ...first!, xml }, ...rest]
 }
 
 function suitesOf(report: RunReport, run: RunReportAdapterRun, runName: string): SuiteXml[] {
@@ -158,12 +167,13 @@ function suitesOf(report: RunReport, run: RunReportAdapterRun, runName: string):
     ...(testedNothing ? [runFailure(report, run, runName, 'tested-nothing', 'every selected case was skipped, so this run tested nothing: it fails')] : []),
     ...(run.stopError === undefined ? [] : [runFailure(report, run, runName, 'stop', run.stopError)]),
   ]
-  return withWarnings([...suites, ...failures], run.warnings)
+  const output = [...(run.warnings ?? []).map((warning) => `warning: ${warning}`), ...(run.baseline?.notes ?? []).map((note) => `note: ${note}`)]
+  return withOutput([...suites, ...failures], output)
 }
 
 export function junitReport(report: RunReport): string {
   const names = distinctRunNames(report.runs)
-  const suites = report.runs.flatMap((run, index) => suitesOf(report, run, names[index]!))
+  const suites = withOutput(report.runs.flatMap((run, index) => suitesOf(report, run, names[index]!)), (report.warnings ?? []).map((warning) => `warning: ${warning}`))
   const total = (key: 'tests' | 'failures' | 'errors'): number => suites.reduce((sum, suite) => sum + suite.counts[key], 0)
   // No `skipped` here: the JUnit schema Jenkins' xunit plugin checks against allows it on a testsuite
   // only, and drops a file whose root has it.

@@ -162,6 +162,7 @@ function documentOf(report: RunReport, withKnownFailures: boolean): string {
     '',
     `Suite \`${suite.contentHash}\` (${selected})${report.strictBaseline ? ', strict baseline' : ''}.`,
     '',
+    ...(report.warnings ?? []).flatMap((warning) => [`Warning: ${cell(warning, 2000)}`, '']),
     ...overviewTable(report),
     ...(withKnownFailures ? [] : ['', '_The tables of known failures are left out to keep this report under 1 MiB: the JSON report lists them._']),
     ...report.runs.flatMap((run) => ['', ...runSection(run, withKnownFailures)]),

@@ -22,7 +22,7 @@ export interface RunReport {
   suite: RunReportSuite;
   selection: RunReportSelection;
   /**
-   * Whether a NEW PASS fails the run (--strict-baseline).
+   * Whether a NEW PASS, or a listed id the suite does not have, fails the run (--strict-baseline).
    */
   strictBaseline: boolean;
   /**
@@ -38,6 +38,10 @@ export interface RunReport {
    * One entry per adapter, in the order they ran.
    */
   runs: RunReportAdapterRun[];
+  /**
+   * What is wrong with the run as a whole rather than with one adapter's run: a baseline that applied to no adapter (its adapter did not run, or its name is misspelt), a baseline that applied to two adapters of one name. Absent when there is none.
+   */
+  warnings?: string[];
 }
 
 /**
@@ -158,11 +162,15 @@ export interface RunReportBaseline {
    */
   stillFailing: string[];
   /**
-   * Listed cases that were skipped or not selected.
+   * Listed cases of the suite that were skipped or not selected.
    */
   notRun: string[];
   /**
-   * Mismatches worth knowing: another adapter name, another suite hash.
+   * Listed ids the suite does not have (a typo, or a case that left the suite): stale entries, which fail the run under --strict-baseline. Always empty in a run of --vectors DIR, whose ids are another set.
+   */
+  unknownIds: string[];
+  /**
+   * Mismatches worth knowing: another adapter name, another suite hash, ids the suite does not have.
    */
   notes: string[];
 }
