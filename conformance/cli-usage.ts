@@ -101,7 +101,8 @@ const OPTION_SECTIONS: OptionSection[] = [
                             cases a previous baseline explains; with several adapters FILE must hold
                             {adapter}, replaced by each adapter's name
   --report FORMAT=PATH,…    write reports: json=PATH (schemas/run-report.schema.json), junit=PATH,
-                            md=PATH (for CI job summaries)`,
+                            md=PATH (for CI job summaries); a comma followed by no FORMAT= stays in
+                            the path`,
   },
   {
     name: 'output files',

@@ -632,5 +632,8 @@ describe('--report', () => {
     expect(addReportTargets({}, 'json=')).toMatch(/FORMAT=PATH/)
     expect(addReportTargets(targets, 'json=out/r.json')).toBeUndefined()
     expect(addReportTargets(targets, 'json=elsewhere.json')).toBe('--report names two json reports, out/r.json and elsewhere.json: a run writes one of each format')
+    const commas: ReportTargets = {}
+    expect(addReportTargets(commas, 'md=a,b.md,junit=c,d/r.xml')).toBeUndefined()
+    expect(commas).toEqual({ md: 'a,b.md', junit: 'c,d/r.xml' })
   })
 })

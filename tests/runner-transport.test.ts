@@ -176,9 +176,10 @@ describe('what a crash reason quotes of stderr', () => {
     const long = `${'x'.repeat(300)} | Error: the end`
     const quoted = JSON.parse(stderrHeadline(long)!) as string
     expect(quoted).toBe(`(${long.length - 160} characters before) …${long.slice(-160)}`)
-    // A pair at the cut: the cut moves past its low half, so the quote starts on whole characters.
+    // A pair at the cut: the cut moves past its low half, so the quote starts on whole characters, and
+    // the pair left out counts as one character.
     const paired = `${'y'.repeat(100)}😀${'z'.repeat(159)}`
-    expect(JSON.parse(stderrHeadline(paired)!)).toBe(`(${paired.length - 159} characters before) …${'z'.repeat(159)}`)
+    expect(JSON.parse(stderrHeadline(paired)!)).toBe(`(101 characters before) …${'z'.repeat(159)}`)
   })
 })
 

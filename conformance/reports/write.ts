@@ -14,9 +14,22 @@ export type ReportTargets = Partial<Record<ReportFormat, string>>
 
 export const REPORT_FORMATS = Object.keys(RENDERERS) as ReportFormat[]
 
+/**
+ * The FORMAT=PATH parts of one --report value: split at commas, a piece without `=` continuing the path
+ * before it, so that a path may hold a comma (`md=a,b.md`).
+ */
+function reportParts(text: string): string[] {
+  const parts: string[] = []
+  for (const piece of text.split(',')) {
+    if (parts.length > 0 && !piece.includes('=')) parts[parts.length - 1] += `,${piece}`
+    else parts.push(piece)
+  }
+  return parts
+}
+
 /** Adds the targets of one --report value to `targets`; returns what is wrong with it, if anything. */
 export function addReportTargets(targets: ReportTargets, text: string): string | undefined {
-  for (const part of text.split(',')) {
+  for (const part of reportParts(text)) {
     const [format, path] = [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)]
     if (!part.includes('=') || path === '') return `--report takes FORMAT=PATH[,FORMAT=PATH…], not "${part}"`
     if (!(REPORT_FORMATS as string[]).includes(format)) return `unknown report format "${format}" (formats: ${REPORT_FORMATS.join(', ')})`
