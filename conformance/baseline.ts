@@ -100,20 +100,24 @@ export function baselineNotes(baseline: Baseline, context: BaselineContext): str
   if (baseline.suiteHash !== undefined && baseline.suiteHash !== context.suite.contentHash) {
     notes.push(`the baseline was written against suite ${baseline.suiteHash}, this suite is ${context.suite.contentHash}; its case ids still apply`)
   }
-  const unknown = unknownIds(baseline, context)
+  const unknown = idsNotInSuite(baseline, context)
   if (unknown.length > 0) {
     notes.push(`the baseline lists ${plural(unknown.length, 'case id')} this suite does not have (a typo, or a case that left the suite): ${shortened(unknown.join(', '), 300)}`)
   }
   return notes
 }
 
+/** The ids the baseline lists that are not among `caseIds`. */
+export function idsNotIn(baseline: Baseline, caseIds: ReadonlySet<string>): string[] {
+  return baseline.failures.map((entry) => entry.id).filter((id) => !caseIds.has(id))
+}
+
 /**
  * The ids the baseline lists that the suite does not have. A run of a folder's vectors has none: its
  * ids are another set than the suite's, which its baseline may well list too.
  */
-export function unknownIds(baseline: Baseline, context: BaselineContext): string[] {
-  if (context.suite.vectors !== undefined || context.caseIds === undefined) return []
-  return baseline.failures.map((entry) => entry.id).filter((id) => !context.caseIds!.has(id))
+function idsNotInSuite(baseline: Baseline, context: BaselineContext): string[] {
+  return context.suite.vectors !== undefined || context.caseIds === undefined ? [] : idsNotIn(baseline, context.caseIds)
 }
 
 /** Sorts each outcome of a run against the baseline of the same adapter. */
@@ -121,7 +125,7 @@ export function compareWithBaseline(outcomes: readonly CaseOutcome[], baseline: 
   const listed = new Set(baseline.failures.map((entry) => entry.id))
   const statusOf = new Map(outcomes.map((outcome) => [outcome.id, outcome.status]))
   const reasons = Object.fromEntries(baseline.failures.map((entry) => [entry.id, entry.reason]))
-  const unknown = unknownIds(baseline, context)
+  const unknown = idsNotInSuite(baseline, context)
   const unknownSet = new Set(unknown)
   const verdict: BaselineVerdict = { source: context.source, newFailures: [], newPasses: [], stillFailing: [], notRun: [], unknownIds: unknown, notes: baselineNotes(baseline, context), reasons }
   for (const outcome of outcomes) {

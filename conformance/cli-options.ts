@@ -1,5 +1,5 @@
 // The options of dsh-conformance's run, list and matrix, as plain data (their help text: cli-usage.ts).
-import { ADAPTER_NAMES } from './adapters/registry.ts'
+import { adapterNameProblem } from './adapters/registry.ts'
 import { timeoutProblem } from './adapter-process.ts'
 import { addFilterValues, FILTER_OPTIONS, noFilters, type CaseFilters } from './filters.ts'
 import { addReportTargets, type ReportTargets } from './reports/write.ts'
@@ -40,7 +40,7 @@ function apply(options: CommandOptions, option: string, value: string): string |
   switch (option) {
     case '--adapter':
       options.adapters.push({ kind: 'name', name: value })
-      return ADAPTER_NAMES.includes(value) ? undefined : `unknown adapter "${value}" (known: ${ADAPTER_NAMES.join(', ')})`
+      return adapterNameProblem(value)
     case '--adapter-cmd': options.adapters.push({ kind: 'command', command: value }); return undefined
     case '--adapter-module': options.adapters.push({ kind: 'module', path: value }); return undefined
     case '--timeout':

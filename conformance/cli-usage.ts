@@ -19,12 +19,13 @@ const VECTOR_COMMANDS: Record<Command, CommandHelp> = {
     description: [
       'run the selected vectors against each adapter (default: --adapter reference)',
       'and print a summary per adapter; exit 1 on any error, on a fail no baseline',
-      'lists, on a NEW PASS or a stale id under --strict-baseline, when an adapter',
-      'cannot start or breaks the protocol after its last reply, or when every',
-      'selected case was skipped (the run tested nothing); 2 on a usage error, no',
-      'matching case, vectors that cannot be loaded, or a baseline or report that',
-      'cannot be read or written; an in-process operation that never returns is',
-      'killed (SIGKILL) after twice --timeout, without reports',
+      'lists, on a NEW PASS or an id the suite does not have under',
+      '--strict-baseline, when an adapter cannot start or breaks the protocol after',
+      'its last reply, or when every selected case was skipped (the run tested',
+      'nothing); 2 on a usage error, no matching case, vectors that cannot be',
+      'loaded, or a baseline or report that cannot be read or written; an',
+      'in-process operation that never returns is killed (SIGKILL) after twice',
+      '--timeout, without reports',
     ],
   },
   list: {
@@ -101,8 +102,8 @@ const OPTION_SECTIONS: OptionSection[] = [
                             cases a previous baseline explains; with several adapters FILE must hold
                             {adapter}, replaced by each adapter's name
   --report FORMAT=PATH,…    write reports: json=PATH (schemas/run-report.schema.json), junit=PATH,
-                            md=PATH (for CI job summaries); a comma followed by no FORMAT= stays in
-                            the path`,
+                            md=PATH (append it to a CI job summary); a comma followed by no
+                            FORMAT= stays in the path`,
   },
   {
     name: 'output files',

@@ -27,14 +27,18 @@ function escapeOf(character: string): string {
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`
 }
 
-/** A text of many lines with each line printable: its line feeds kept, every other control escaped. */
-export function printableLines(text: string): string {
-  return text.split('\n').map(printable).join('\n')
+/** A text of many lines with each line printable: its line feeds kept (and tabs, if asked), every other control escaped. */
+export function printableLines(text: string, keepTabs = false): string {
+  const line = keepTabs ? (part: string) => part.split('\t').map(printable).join('\t') : printable
+  return text.split('\n').map(line).join('\n')
 }
 
-/** A program's output (an adapter's stderr) as a terminal or a code block shows it: line feeds and tabs kept, every other control escaped. */
+/**
+ * A program's output (an adapter's stderr) as a terminal or a code block shows it: its line ends, CRLF
+ * included, and its tabs kept, every other control escaped.
+ */
 export function printableOutput(text: string): string {
-  return text.split('\n').map((line) => line.split('\t').map(printable).join('\t')).join('\n')
+  return printableLines(text.replaceAll('\r\n', '\n'), true)
 }
 
 /** Text for one line of Markdown: control characters escaped, and the characters Markdown reads as markup. */
@@ -51,12 +55,16 @@ export function markdownCell(text: string, most = MESSAGE_MOST): string {
   return markdownText(shortened(text.replace(/\s*[\r\n]+\s*|\t/g, ' '), most))
 }
 
-/** The most characters of a message a report prints; the rest is counted, not shown. */
+/**
+ * The most of a message a report prints, in UTF-16 code units (a character outside the BMP takes two);
+ * the rest is counted in characters, not shown.
+ */
 export const MESSAGE_MOST = 1000
 
 /**
- * A message for a report, its end left out past `most` characters: a reference message may quote a
- * value from the log (an event type, a member name), and a log line can be 100 MB long.
+ * A message for a report, its end left out past `most` UTF-16 code units (never inside a surrogate
+ * pair), what is left out counted in characters: a reference message may quote a value from the log (an
+ * event type, a member name), and a log line can be 100 MB long.
  */
 export function shortened(message: string, most = MESSAGE_MOST): string {
   if (message.length <= most) return message
@@ -64,7 +72,7 @@ export function shortened(message: string, most = MESSAGE_MOST): string {
   return `${message.slice(0, end)}… (${plural(characterCount(message.slice(end)), 'more character')})`
 }
 
-/** `text` with its start left out past `most` characters, for a text whose end matters most (where an error is named). */
+/** `text` with its start left out past `most` code units, for a text whose end matters most (where an error is named). */
 export function shortenedAtStart(text: string, most: number): string {
   if (text.length <= most) return text
   // Never start inside a surrogate pair.

@@ -10,7 +10,7 @@ import { mutationInputsStamp, stampedSha256, type InputsStamp } from './mutation
 const SUMMARY_REPORT = 'docs/mutation.md'
 const DIRECTIVES_REPORT = 'docs/mutation-directives.md'
 const REFRESH = 'Refresh both reports with `npm run mutation && npm run mutation:directives` '
-  + '(about 1.5 h on two cores; docs/maintaining.md).'
+  + '(up to two hours for both on two cores; docs/maintaining.md, step 4).'
 
 const DIRECTIVE = 'Stryker disable next-line'
 const CITED_LINE = /^\| ([^\s|]+):(\d+) \|/
@@ -22,7 +22,7 @@ export function stampProblems(reportPath: string, report: string, stamp: InputsS
   if (stamped === stamp.sha256) return []
   return [
     `${reportPath} is stale: it was written from inputs with sha256 ${stamped}, and they hash to ${stamp.sha256} now `
-      + '(the mutated files, the Stryker or vitest mutation config, the case runner or the vectors changed)',
+      + '(a mutated file, the Stryker or vitest mutation config, the ignorer plugin, the vectors\' mutation suite or the Stryker version changed)',
   ]
 }
 

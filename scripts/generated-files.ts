@@ -1,6 +1,7 @@
 // What the generators write under generated/. npm publishes the folder whole (package.json "files"), so
-// `npm run check:generated` fails on any other file there: a stray one would ship.
-import { existsSync, readdirSync, statSync } from 'node:fs'
+// `npm run check:generated` fails on any other file there: a stray one would ship. Also the walk of a
+// folder that scripts/mutation-inputs.ts shares.
+import { existsSync, lstatSync, readdirSync } from 'node:fs'
 import { join, sep } from 'node:path'
 
 export const GENERATED_DIR = 'generated'
@@ -9,12 +10,15 @@ export const TYPES_DIR = 'generated/types'
 /** scripts/vectors-bundle.ts (`npm run vectors:bundle`). */
 export const VECTOR_BUNDLE_FILE = 'generated/vectors.bundle.json'
 
-/** Every file under `root`/`dir`, at any depth and of any extension, as a '/'-separated path from `root`. */
+/**
+ * Every file under `root`/`dir`, at any depth and of any extension, as a '/'-separated path from `root`,
+ * in order. A symbolic link counts as a file, not followed: a broken one is named, not a crash.
+ */
 export function filesUnder(root: string, dir: string): string[] {
   const folder = join(root, dir)
   if (!existsSync(folder)) return []
   return readdirSync(folder, { recursive: true, encoding: 'utf8' })
-    .filter((name) => statSync(join(folder, name)).isFile())
+    .filter((name) => !lstatSync(join(folder, name)).isDirectory())
     .map((name) => `${dir}/${name.split(sep).join('/')}`)
     .sort()
 }

@@ -3,19 +3,21 @@
 // too long for CI, so `npm run check:mutation` (scripts/check-mutation.ts) recomputes the stamp instead
 // and fails when a report was written from other inputs.
 import { createHash } from 'node:crypto'
-import { readFileSync, readdirSync, statSync } from 'node:fs'
-import { join, sep } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { VECTOR_BUNDLE_FILE } from './generated-files.ts'
+import { filesUnder } from './generated-files.ts'
 
 const STRYKER_CONFIG = 'stryker.config.mjs'
 /** Its version decides which mutants there are. */
 const STRYKER_PACKAGE = '@stryker-mutator/core'
 
 /**
- * What decides the result besides the mutated files and the vectors. The runner's judge of a case
- * (conformance/run-case.ts, expectations.ts) is left out on purpose: its own tests hold it, and its
- * wording changes often; a change to what it accepts would also change the vectors' results.
+ * What decides the mutants and the lines the reports cite, besides the mutated files. Left out on
+ * purpose, as they change often and a change to them seldom changes a result, which the next run shows:
+ * the vectors (adding vectors can only kill more mutants) and the runner's judge of a case
+ * (conformance/run-case.ts, expectations.ts, held by their own tests). Otherwise every new vector would
+ * fail CI until an hour and a half of Stryker had run.
  */
 export const MUTATION_INPUT_FILES = [
   STRYKER_CONFIG,
@@ -58,13 +60,10 @@ export function globRegExp(glob: string): RegExp {
 function fixedFolder(glob: string): string {
   const segments = glob.split('/')
   const firstWild = segments.findIndex(segment => /[*?]/.test(segment))
-  return segments.slice(0, firstWild === -1 ? -1 : firstWild).join('/')
-}
-
-function filesUnder(root: string, folder: string): string[] {
-  return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
-    .filter(name => statSync(join(root, folder, name)).isFile())
-    .map(name => [folder, ...name.split(sep)].filter(Boolean).join('/'))
+  const folder = segments.slice(0, firstWild === -1 ? -1 : firstWild).join('/')
+  // A pattern from the root would walk node_modules as well.
+  if (folder === '') throw new Error(`${STRYKER_CONFIG}: the mutate pattern ${glob} names no folder, which scripts/mutation-inputs.ts needs`)
+  return folder
 }
 
 /** The files Stryker mutates, from the `mutate` patterns ("!pattern" takes files out), in ordinal order. */
@@ -93,11 +92,10 @@ function strykerVersion(root: string): string {
   return manifest.devDependencies?.[STRYKER_PACKAGE] ?? 'not a dev dependency'
 }
 
-function bundleContentHash(root: string): string {
-  return (JSON.parse(readFileSync(join(root, VECTOR_BUNDLE_FILE), 'utf8')) as { contentHash: string }).contentHash
-}
+/** Where `npm run mutation` keeps the stamp of the inputs its run started from (scripts/mutation-stamp.ts). */
+export const MUTATION_START_STAMP = 'reports/mutation/inputs.json'
 
-/** The stamp of the project at `root`: each input file's sha256, the Stryker version, the vectors' content hash. */
+/** The stamp of the project at `root`: each input file's sha256 and the Stryker version. */
 export async function mutationInputsStamp(root: string): Promise<InputsStamp> {
   const patterns = await mutatePatterns(root)
   const mutated = mutatedFiles(root, patterns)
@@ -105,11 +103,10 @@ export async function mutationInputsStamp(root: string): Promise<InputsStamp> {
   const parts = [
     ...[...mutated, ...MUTATION_INPUT_FILES].map(file => `${file} ${sha256(readFileSync(join(root, file)))}`),
     `${STRYKER_PACKAGE} ${version}`,
-    `${VECTOR_BUNDLE_FILE} contentHash ${bundleContentHash(root)}`,
   ]
   const digest = sha256(parts.join('\n'))
-  const inputs = [`${patterns.join(', ')} (${mutated.length} files)`, ...MUTATION_INPUT_FILES, `${STRYKER_PACKAGE} ${version}`]
-  const line = `- Inputs: sha256 ${digest} of ${inputs.join(', ')} and the vectors' contentHash (\`npm run check:mutation\`)`
+  const inputs = [`${patterns.join(', ')} (${mutated.length} files)`, ...MUTATION_INPUT_FILES]
+  const line = `- Inputs: sha256 ${digest} of ${inputs.join(', ')} and ${STRYKER_PACKAGE} ${version} (\`npm run check:mutation\`)`
   return { sha256: digest, line }
 }
 

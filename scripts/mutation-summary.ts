@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { byOrdinal, mutationInputsStamp } from './mutation-inputs.ts'
+import { byOrdinal, MUTATION_START_STAMP, mutationInputsStamp, type InputsStamp } from './mutation-inputs.ts'
 import { MUTATION_REPORT_PATH, oneLine, type Mutant, type Report, type Status } from './mutation-report.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -125,8 +125,13 @@ export function summary(report: Report, run: Run, inputsLine: string): string {
 async function main(): Promise<void> {
   const report = JSON.parse(readFileSync(MUTATION_REPORT_PATH, 'utf8')) as Report
   const run = JSON.parse(readFileSync(runPath, 'utf8')) as Run
-  // Stamped after the run: an input edited while Stryker ran would go unnoticed.
-  writeFileSync(summaryPath, summary(report, run, (await mutationInputsStamp(root)).line))
+  // The inputs the run started from (scripts/mutation-stamp.ts), not today's: an input edited while
+  // Stryker ran must leave the report stale.
+  const started = JSON.parse(readFileSync(join(root, MUTATION_START_STAMP), 'utf8')) as InputsStamp
+  if ((await mutationInputsStamp(root)).sha256 !== started.sha256) {
+    console.error(`an input of the run changed while it ran: ${summaryPath} carries the stamp of the inputs it started from, so \`npm run check:mutation\` fails until the next run`)
+  }
+  writeFileSync(summaryPath, summary(report, run, started.line))
   console.log(`wrote ${summaryPath}`)
 }
 

@@ -27,8 +27,8 @@ describe('the usage of run, list and matrix', () => {
     expect(commandUsage('run')).toContain('\nadapters (they run in the order given):\n')
     expect(commandUsage('run')).toContain('\nbaselines and reports:\n')
     // Every exit 1 the run gives is named, a run that tested nothing included (results.ts).
-    expect(commandUsage('run')).toContain('or when every\nselected case was skipped (the run tested nothing)')
-    expect(commandUsage('run')).toContain('when an adapter\ncannot start or breaks the protocol after its last reply')
+    expect(commandUsage('run')).toContain('or when every selected case was skipped (the run tested\nnothing)')
+    expect(commandUsage('run')).toContain('when an adapter cannot start or breaks the protocol after\nits last reply')
   })
 
   it('keeps a command\'s description beside its synopsis, its further lines under the first', () => {

@@ -8,13 +8,14 @@ import { describe, expect, it } from 'vitest'
 import { compareWithBaseline } from '../conformance/baseline.ts'
 import { jsonReport, runReport } from '../conformance/reports/json.ts'
 import { junitReport } from '../conformance/reports/junit.ts'
-import { MARKDOWN_MOST_BYTES, markdownReport } from '../conformance/reports/markdown.ts'
+import { markdownReport } from '../conformance/reports/markdown.ts'
 import { addReportTargets, type ReportTargets } from '../conformance/reports/write.ts'
 import type { AdapterRun } from '../conformance/results.ts'
 import { suiteIdentity } from '../conformance/suite-identity.ts'
 import { projectRoot } from '../conformance/vector-cases.ts'
-import type { RunReport, RunReportAdapter, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../generated/types/index.ts'
+import type { RunReport } from '../generated/types/index.ts'
 import { BASELINE, baselinedRun, CASES, META, OUTCOMES, plainRun, record, SUITE, unstartedRun } from './support/fake-runs.ts'
+import { adapter, counts, entry, HAND_REPORT, reportRun } from './support/hand-reports.ts'
 import { errorsOf, schemaValidator } from './support/schemas.ts'
 import { descendants, parseXml, unescapeXml, type XmlElement } from './support/xml.ts'
 
@@ -208,49 +209,6 @@ describe('JUnit report', () => {
     expect(descendants(root, 'error')[0]?.attributes['message']).toContain('crash: the adapter exited')
   })
 })
-
-// The whole JUnit and Markdown reports of reports written by hand.
-const entry = (id: string, chapter: string, requirements: string[], rest: Partial<RunReportCase>): RunReportCase =>
-  ({ id, title: `the case ${id}`, chapter, requirements, profile: 'reader', status: 'pass', ...rest })
-const counts = (pass: number, fail: number, error: number, skip: number): RunReportCounts => ({ pass, fail, error, skip })
-
-/** An adapter's run as a report holds it: the reports compared whole do not read its duration. */
-function reportRun(label: string, adapter: RunReportAdapter | null, passed: boolean, totals: RunReportCounts, cases: RunReportCase[], rest: Partial<RunReportAdapterRun> = {}): RunReportAdapterRun {
-  return { label, adapter, passed, durationMs: 1, totals, cases, ...rest }
-}
-
-const adapter = (name: string, version: string, language: string, profiles = ['reader'], transport: 'in-process' | 'subprocess' = 'in-process'): RunReportAdapter =>
-  ({ name, version, language, profiles, transport })
-
-/** A report with every kind of case, a baseline, a protocol broken at the end and an adapter that never started. */
-const HAND_REPORT: RunReport = {
-  $schema: 'https://dsh-session-conformance.dev/schemas/v0/run-report.schema.json',
-  reportVersion: 1,
-  tool: { name: 'dsh-conformance', version: '9.9.9' },
-  suite: { name: 'dsh-session-conformance', version: '9.9.9', contentHash: 'sha256:abc', caseCount: 5 },
-  selection: { chapters: [], requirements: [], profiles: [], cases: [], caseCount: 5 },
-  strictBaseline: false,
-  startedAt: '2025-01-02T03:04:05.678Z',
-  durationMs: 4321,
-  passed: false,
-  runs: [
-    reportRun('impl-cmd', adapter('impl', '1.0.0', 'go', ['reader'], 'subprocess'), false, counts(1, 2, 1, 1), [
-      entry('surf-b', '05-surface', ['SURF-1', 'SURF-5'], {
-        status: 'fail', step: 0, operation: 'surface', reason: 'step 0 (surface): value differs\nsecond line',
-        diff: { path: '$.nodes[0]', expected: '3', actual: '2', divergingSeq: 4 }, baseline: 'new-fail', durationMs: 1500,
-      }),
-      entry('surf-a', '05-surface', ['SURF-1'], { baseline: 'new-pass', baselineReason: 'U1: "listed"', durationMs: 2 }),
-      entry('comp-b', '13-compaction', ['COMP-2'], { status: 'fail', reason: 'wrong\tanswer', baseline: 'known-failure', baselineReason: 'U2: "SURF-6"', durationMs: 250 }),
-      entry('comp-a', '13-compaction', ['COMP-2'], { status: 'skip' }),
-      entry('comp-c', '13-compaction', ['COMP-2'], { status: 'error', reason: 'threw <x>', baseline: 'new-fail', durationMs: 1000 }),
-    ], {
-      stopError: 'garbage after the last reply\nmore',
-      stderrTail: 'stopping <now>',
-      baseline: { source: 'b.yaml', newFailures: ['surf-b', 'comp-c'], newPasses: ['surf-a'], stillFailing: ['comp-b'], notRun: [], unknownIds: [], notes: [] },
-    }),
-    reportRun('broken\t"cmd"\r\n--flag', null, false, counts(0, 0, 0, 0), [], { startError: 'crash: exit 3\nstack', stderrTail: 'Traceback:\n\t```\nValueError: \u001b[31mbad' }),
-  ],
-}
 
 /** Runs without a baseline, failing and passing, and one a baseline lets pass, with cases out of chapter order. */
 const PLAIN_REPORT: RunReport = {
@@ -520,65 +478,11 @@ describe('Markdown report', () => {
     expect(markdown).toContain('load threw: odd text: \\<tag\\> \\& "quotes" \\]\\]\\>')
   })
 
-  it('keeps text of the adapter in its table row: no control character, no markup', () => {
+  it('keeps text of the adapter in its table row: no control character, its Markdown shown as text (a bare URL still links)', () => {
     const text = 'first\rsecond | third\u0000 \u001b[31mred **bold** [link](http://x) `tick`'
     const run = reportRun('hostile', adapter('hostile', '1', 'x'), false, counts(0, 0, 1, 0), [entry('surf-a', '05-surface', ['SURF-1'], { status: 'error', reason: text })])
     const rows = markdownReport({ ...HAND_REPORT, runs: [run] }).split('\n').filter(line => line.startsWith('| `surf-a`'))
     expect(rows).toEqual(['| `surf-a` | SURF-1 | error: first second \\| third\\\\u0000 \\\\u001b\\[31mred \\*\\*bold\\*\\* \\[link\\](http://x) \\`tick\\` |'])
-  })
-})
-
-describe('warnings and notes', () => {
-  const listed = (notes: string[]): RunReportAdapterRun => reportRun('impl', adapter('impl', '1', 'x'), true, counts(1, 0, 0, 0), [
-    entry('surf-a', '05-surface', ['SURF-1'], { baseline: 'new-pass', baselineReason: 'U1' }),
-  ], { warnings: ['claims writer without append'], baseline: { source: 'b.yaml', newFailures: [], newPasses: ['surf-a'], stillFailing: [], notRun: [], unknownIds: ['surf-zz'], notes } })
-  const report: RunReport = { ...HAND_REPORT, warnings: ['other.yaml is the baseline of nobody, which did not run'], runs: [listed(['the baseline lists 1 case id this suite does not have'])] }
-
-  it('are the first suite\'s output in JUnit: the run\'s, then the adapter\'s warnings and its baseline\'s notes', () => {
-    const suite = descendants(parseXml(junitReport(report)), 'testsuite')[0]!
-    const output = suite.children.find((child) => child.name === 'system-out')
-    expect(unescapeXml(output!.text)).toBe([
-      'warning: other.yaml is the baseline of nobody, which did not run',
-      'warning: claims writer without append',
-      'note: the baseline lists 1 case id this suite does not have',
-    ].join('\n'))
-    // The NEW PASS keeps its own output, in its testcase.
-    expect(descendants(suite, 'testcase')[0]!.children.map((child) => child.name)).toEqual(['system-out'])
-  })
-
-  it('head the Markdown report when they are the run\'s', () => {
-    const lines = markdownReport(report).split('\n')
-    expect(lines.slice(2, 5)).toEqual(['Suite `sha256:abc` (5 cases).', '', 'Warning: other.yaml is the baseline of nobody, which did not run'])
-  })
-})
-
-describe('Markdown report size', () => {
-  /** A run whose `count` cases all fail, each listed in its baseline under a reason of its own. */
-  function knownRun(label: string, count: number): RunReportAdapterRun {
-    const cases = Array.from({ length: count }, (_, index) =>
-      entry(`case-${index}`, '05-surface', ['SURF-1'], { status: 'fail', reason: 'x', baseline: 'known-failure', baselineReason: `U${index}: ${'why '.repeat(150)}` }))
-    const baseline = { source: `${label}.yaml`, newFailures: [], newPasses: [], stillFailing: cases.map((item) => item.id), notRun: [], unknownIds: [], notes: [] }
-    return reportRun(label, adapter(label, '1', 'x'), true, counts(0, count, 0, 0), cases, { baseline })
-  }
-
-  it('lists at most 200 reasons of known failures, counting the rest', () => {
-    const markdown = markdownReport({ ...HAND_REPORT, runs: [knownRun('many', 250)] })
-    expect(markdown.split('\n').filter((line) => line.startsWith('| U'))).toHaveLength(200)
-    expect(markdown).toContain('| … | 50 more cases under 50 more reasons, in the JSON report |')
-  })
-
-  it('stays under the 1 MiB a GitHub job summary takes: known failures go first, then the end', () => {
-    const withoutKnown = markdownReport({ ...HAND_REPORT, runs: Array.from({ length: 8 }, (_, index) => knownRun(`impl${index}`, 944)) })
-    expect(Buffer.byteLength(withoutKnown)).toBeLessThanOrEqual(MARKDOWN_MOST_BYTES)
-    expect(withoutKnown).toContain('The tables of known failures are left out to keep this report under 1 MiB')
-    expect(withoutKnown).not.toContain('known failures listed in')
-    expect(withoutKnown.match(/^### impl/gm)).toHaveLength(8)
-
-    const unstarted = (index: number) => reportRun(`cmd${index}`, null, false, counts(0, 0, 0, 0), [], { startError: 'crash', stderrTail: 'line of stderr\n'.repeat(60) })
-    const cut = markdownReport({ ...HAND_REPORT, runs: Array.from({ length: 2000 }, (_, index) => unstarted(index)) })
-    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(MARKDOWN_MOST_BYTES)
-    expect(cut.endsWith('_The report is cut here to stay under 1 MiB: the JSON report holds every case._\n')).toBe(true)
-    expect(cut.match(/<details>/g)!.length).toBe(cut.match(/<\/details>/g)!.length)
   })
 })
 
@@ -635,5 +539,6 @@ describe('--report', () => {
     const commas: ReportTargets = {}
     expect(addReportTargets(commas, 'md=a,b.md,junit=c,d/r.xml')).toBeUndefined()
     expect(commas).toEqual({ md: 'a,b.md', junit: 'c,d/r.xml' })
+    expect(addReportTargets({ json: 'r' }, 'md=r')).toBe('--report writes the json and the md report both to r: one would replace the other')
   })
 })

@@ -1,6 +1,6 @@
 // The wording helpers every report uses.
 import { describe, expect, it } from 'vitest'
-import { markdownText, MESSAGE_MOST, plural, printable, printableLines, QUOTE_MOST, reportMessage, shortened, shortenedAtStart } from '../conformance/wording.ts'
+import { markdownText, MESSAGE_MOST, plural, printable, printableLines, printableOutput, QUOTE_MOST, reportMessage, shortened, shortenedAtStart } from '../conformance/wording.ts'
 
 describe('markdownText', () => {
   it('keeps text on its one line and escapes what Markdown reads as markup', () => {
@@ -21,6 +21,8 @@ describe('printable', () => {
 
   it('keeps the line feeds of a text of many lines', () => {
     expect(printableLines('one\n\u001btwo\r\n')).toBe('one\n\\u001btwo\\u000d\n')
+    // An adapter's stderr: CRLF line ends are line ends, a lone CR stays visible, tabs stay.
+    expect(printableOutput('Traceback:\r\n\tFile "a.py"\r\nhalf\rway')).toBe('Traceback:\n\tFile "a.py"\nhalf\\u000dway')
   })
 })
 
@@ -45,7 +47,6 @@ describe('shortened', () => {
     expect(shortened('abc😀def', 4)).toBe('abc… (4 more characters)')
     expect(shortened('abcd😀ef', 4)).toBe('abcd… (3 more characters)')
   })
-
 })
 
 describe('shortenedAtStart', () => {

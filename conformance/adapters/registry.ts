@@ -11,8 +11,13 @@ const LOADERS: Record<string, () => Promise<Adapter>> = {
 
 export const ADAPTER_NAMES = Object.keys(LOADERS)
 
+/** What is wrong with an adapter name, if anything: the command line and adapterByName say it alike. */
+export function adapterNameProblem(name: string): string | undefined {
+  return ADAPTER_NAMES.includes(name) ? undefined : `unknown adapter "${name}" (known: ${ADAPTER_NAMES.join(', ')})`
+}
+
 export async function adapterByName(name: string): Promise<Adapter> {
-  const load = LOADERS[name]
-  if (!load) throw new Error(`unknown adapter "${name}" (known: ${ADAPTER_NAMES.join(', ')})`)
-  return load()
+  const problem = adapterNameProblem(name)
+  if (problem !== undefined) throw new Error(problem)
+  return LOADERS[name]!()
 }

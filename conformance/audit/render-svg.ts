@@ -162,8 +162,12 @@ function eventLane(timeline: AuditTimeline, x: (seq: number) => number, step: nu
   return parts
 }
 
-/** Outcomes from the most to the least alarming: a shape holding several brackets takes the colour of the first. */
-const OUTCOME_ORDER: readonly AuditBracketOutcome[] = ['irregular', 'failed-partial', 'orphaned-live', 'failed-clean', 'orphaned-stale', 'completed']
+/** How alarming each outcome is, the most first: a shape holding several brackets takes the colour of the first. */
+const OUTCOME_RANK: Record<AuditBracketOutcome, number> = {
+  irregular: 0, 'failed-partial': 1, 'orphaned-live': 2, 'failed-clean': 3, 'orphaned-stale': 4, completed: 5,
+}
+// A record, so that the compiler asks for the rank of an outcome added to the schema.
+const OUTCOME_ORDER = (Object.keys(OUTCOME_RANK) as AuditBracketOutcome[]).sort((a, b) => OUTCOME_RANK[a] - OUTCOME_RANK[b])
 
 function bracketEnd(timeline: AuditTimeline, bracket: AuditTimelineBracket): number {
   // A bracket with no end runs to the marker that made it stale, else to the end of the log.

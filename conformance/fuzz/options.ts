@@ -1,6 +1,6 @@
 // The command line of `dsh-conformance fuzz`: its help text and its options, as plain data.
 import { timeoutProblem } from '../adapter-process.ts'
-import { ADAPTER_NAMES } from '../adapters/registry.ts'
+import { adapterNameProblem, ADAPTER_NAMES } from '../adapters/registry.ts'
 import type { AdapterSource } from '../cli-options.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
 import { guessedOption } from '../wording.ts'
@@ -113,7 +113,8 @@ export function parseFuzzOptions(args: readonly string[]): FuzzCommandOptions | 
   }
   if (draft.adapters.length !== 1) return { error: 'fuzz needs exactly one --adapter, --adapter-cmd or --adapter-module' }
   const source = draft.adapters[0]!
-  if (source.kind === 'name' && !ADAPTER_NAMES.includes(source.name)) return { error: `unknown adapter "${source.name}" (known: ${ADAPTER_NAMES.join(', ')})` }
+  const nameProblem = source.kind === 'name' ? adapterNameProblem(source.name) : undefined
+  if (nameProblem !== undefined) return { error: nameProblem }
   if (draft.outDir === undefined) return { error: 'fuzz needs --out DIR' }
   return {
     adapter: source, outDir: draft.outDir, runs: draft.runs ?? 100, seed: draft.seed ?? 1, maxEvents: draft.maxEvents ?? 60,

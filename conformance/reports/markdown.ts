@@ -9,7 +9,7 @@ import { markdownCell, markdownText, plural, printableOutput } from '../wording.
 const MAX_ROWS = 200
 
 /** Text of the run (adapter output, reasons, names) inside a table cell or a line: see markdownCell. */
-export function cell(text: string, limit = 300): string {
+function cell(text: string, limit = 300): string {
   return markdownCell(text, limit)
 }
 
@@ -22,7 +22,8 @@ function verdictText(run: RunReportAdapterRun): string {
 function baselineText(run: RunReportAdapterRun): string {
   const baseline = run.baseline
   if (baseline === undefined) return '—'
-  return `${baseline.stillFailing.length} known, ${baseline.newFailures.length} NEW FAIL, ${baseline.newPasses.length} NEW PASS`
+  const stale = baseline.unknownIds.length === 0 ? '' : `, ${plural(baseline.unknownIds.length, 'id')} the suite does not have`
+  return `${baseline.stillFailing.length} known, ${baseline.newFailures.length} NEW FAIL, ${baseline.newPasses.length} NEW PASS${stale}`
 }
 
 function overviewTable(report: RunReport): string[] {
@@ -164,27 +165,36 @@ function documentOf(report: RunReport, withKnownFailures: boolean): string {
     '',
     ...(report.warnings ?? []).flatMap((warning) => [`Warning: ${cell(warning, 2000)}`, '']),
     ...overviewTable(report),
-    ...(withKnownFailures ? [] : ['', '_The tables of known failures are left out to keep this report under 1 MiB: the JSON report lists them._']),
+    ...(withKnownFailures ? [] : ['', '_The tables of known failures are left out to keep this report under 1 MiB: a JSON report (`--report json=PATH`) lists them._']),
     ...report.runs.flatMap((run) => ['', ...runSection(run, withKnownFailures)]),
   ]
   return `${lines.join('\n')}\n`
 }
 
 /**
- * The first lines of `text` that fit in `most` UTF-8 bytes with the closing note, then the note (after
- * closing a folded block the cut left open, so that the note shows).
+ * The first lines of `text` that fit in `most` UTF-8 bytes with the closing note, then the note, after
+ * closing the code block and the folded block the cut left open, so that the note shows as text.
  */
 function cutToBytes(text: string, most: number): string {
-  const note = '\n</details>\n\n_The report is cut here to stay under 1 MiB: the JSON report holds every case._\n'
+  const note = '\n_The report is cut here to stay under 1 MiB: a JSON report (`--report json=PATH`) holds every case._\n'
+  // Room for the closers the cut may need: the longest fence, then </details>.
   const lines = text.split('\n')
-  let bytes = Buffer.byteLength(note)
+  const closers = Math.max(0, ...lines.filter((line) => line.startsWith('```')).map((line) => line.length)) + '\n</details>\n'.length
+  let bytes = Buffer.byteLength(note) + closers
   let kept = 0
-  let open = false
+  let details = false
+  let fence: string | undefined
   while (kept < lines.length && bytes + Buffer.byteLength(lines[kept]!) + 1 <= most) {
-    open = lines[kept]!.startsWith('<details>') || (open && lines[kept] !== '</details>')
-    bytes += Buffer.byteLength(lines[kept++]!) + 1
+    const line = lines[kept]!
+    const opening = fence === undefined ? /^`{3,}/.exec(line)?.[0] : undefined
+    if (opening !== undefined) fence = opening
+    else if (fence !== undefined && line === fence) fence = undefined
+    else if (fence === undefined) details = line.startsWith('<details>') || (details && line !== '</details>')
+    bytes += Buffer.byteLength(line) + 1
+    kept += 1
   }
-  return `${lines.slice(0, kept).join('\n')}\n${open ? note : note.replace('\n</details>\n', '')}`
+  const closing = [...(fence === undefined ? [] : [fence]), ...(details ? ['</details>'] : [])]
+  return `${[...lines.slice(0, kept), ...closing].join('\n')}\n${note}`
 }
 
 /** The report; over MARKDOWN_MOST_BYTES it leaves out the known failures, and if that is not enough, its end. */

@@ -35,6 +35,8 @@ export function addReportTargets(targets: ReportTargets, text: string): string |
     if (!(REPORT_FORMATS as string[]).includes(format)) return `unknown report format "${format}" (formats: ${REPORT_FORMATS.join(', ')})`
     const earlier = targets[format as ReportFormat]
     if (earlier !== undefined && earlier !== path) return `--report names two ${format} reports, ${earlier} and ${path}: a run writes one of each format`
+    const sharing = REPORT_FORMATS.find((other) => other !== format && targets[other] === path)
+    if (sharing !== undefined) return `--report writes the ${sharing} and the ${format} report both to ${path}: one would replace the other`
     targets[format as ReportFormat] = path
   }
   return undefined

@@ -29,7 +29,8 @@ describe('token counter', () => {
 describe('a long text, counted in pieces', () => {
   // Characters that meet the tokenizer's pre-token patterns at their edges: letters, marks, digits,
   // CJK, punctuation and symbols, and whitespace that JavaScript and Unicode disagree on.
-  const TRICKY = ['a', 'Z', 'é', '\u0301', 'ß', '7', '42', '数', 'ー', '😀', '.', '!', '(', '+', '$', '—', ' ', ' ', '  ', '\n', '\r\n', '\t', '\u00a0', '\u0085', '\ufeff', '\u2028', 'x=', "'s"]
+  // An added token with a digit (after `▁`) is drawn whole, and its parts alone.
+  const TRICKY = ['a', 'Z', 'é', '\u0301', 'ß', '7', '42', '½', '数', 'ー', 'の', '😀', '.', '!', '(', '+', '/', '=', '$', '—', ' ', ' ', '  ', '\n', '\r\n', '\t', '\u00a0', '\u0085', '\ufeff', '\u2028', 'x=', "'s", '▁', 'no▁', '<｜place▁holder▁no▁7｜>']
   const texts = fc.array(fc.constantFrom(...TRICKY), { maxLength: 60 }).map(parts => parts.join(''))
 
   it('cuts only where the pieces count as the whole does', async () => {
@@ -45,9 +46,21 @@ describe('a long text, counted in pieces', () => {
     )
   }, 60_000)
 
-  it('cuts a long text before a single space or after a line break, never elsewhere', () => {
+  it('cuts a long text before a single space, after a line break, or where a digit or CJK run starts, never elsewhere', () => {
     expect(tokenizerPieces('ab  cd ef\n\ngh', 2)).toEqual(['ab  cd', ' ef\n\n', 'gh'])
     expect(tokenizerPieces('数据数据数据', 2)).toEqual(['数据数据数据'])
+    // At the start of a run of digits or of CJK, but not after ▁ (an added token holds ▁ then digits).
+    expect(tokenizerPieces('ab12cd数据', 1)).toEqual(['ab', '12cd', '数据'])
+    expect(tokenizerPieces('no▁7', 1)).toEqual(['no▁7'])
+    // A piece's end inside a surrogate pair: the search starts after the pair (it looped for ever).
+    expect(tokenizerPieces('\r\n😀a', 1)).toEqual(['\r\n', '😀a'])
+  })
+
+  it('cuts JSON with no space, such as a base64 image, at its digits', () => {
+    const json = JSON.stringify({ data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB'.repeat(5000) })
+    const pieces = tokenizerPieces(json)
+    expect(pieces.length).toBeGreaterThan(1)
+    expect(pieces.join('')).toBe(json)
   })
 
   it('counts a text longer than one piece as the sum of two halves cut where a piece may end', async () => {
