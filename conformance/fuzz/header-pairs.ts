@@ -2,8 +2,8 @@
 // the same snapshot, another of the log's snapshots, or the snapshot after one edit. Each edit touches
 // one rule of HDR-3 or HDR-5, some so that the canonical headers stay equal (a member canonical form
 // drops, an unnamed config member, config members reordered) and some so that they differ (a named
-// config member, stop, system, tools, the adapter flags); the pair is swapped half the time, so an
-// asymmetric comparison shows.
+// config member, stop, system, tools, the adapter flags); one puts values outside HDR-1 in stop, system
+// or tools. The pair is swapped half the time, so an asymmetric comparison shows.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { seededChooser, type Chooser } from '../generators/index.ts'
 import { pick } from '../generators/choices.ts'
@@ -51,6 +51,21 @@ const ADAPTER_DEFAULTS: readonly unknown[] = [
 ]
 const EXTRA_TOOL = { name: 'extra', description: 'One more tool.', parameters: { type: 'object', properties: {} } }
 
+/**
+ * Members outside the shapes of HDR-1, which a snapshot given to headerEquals may still hold: where it
+ * sits (in `config` or at the top), its name, and the left and right values. HDR-5 calls a `stop` that
+ * is no array different from anything; HDR-3 drops a `system` that is no non-empty string and `tools`
+ * that are no array, so that they compare as absent.
+ */
+const OUTSIDE_HDR_1: readonly (readonly ['config' | 'top', string, unknown, unknown])[] = [
+  ['config', 'stop', 'ab', ['a', 'b']],
+  ['config', 'stop', 'END', 'END'],
+  ['top', 'system', null, null],
+  ['top', 'system', ['x'], undefined],
+  ['top', 'tools', 'abc', undefined],
+  ['top', 'tools', null, []],
+]
+
 const EDITS: readonly Edit[] = [
   left => [left, left],
   (left, others, chooser) => [left, others.length > 0 ? pick(chooser, others) : left],
@@ -76,6 +91,11 @@ const EDITS: readonly Edit[] = [
   left => [left, withMember(left, 'tools', toolsOf(left).slice(0, -1))],
   (left, _others, chooser) => [left, withMember(left, 'adapterDefaults', pick(chooser, ADAPTER_DEFAULTS))],
   left => [withMember(left, 'messagePrefix', 'a'), withMember(left, 'messagePrefix', 'b')],
+  (left, _others, chooser) => {
+    const [place, key, leftValue, rightValue] = pick(chooser, OUTSIDE_HDR_1)
+    const set = (value: unknown): Snapshot => (place === 'config' ? withConfig(left, withMember(configOf(left), key, value)) : withMember(left, key, value))
+    return [set(leftValue), set(rightValue)]
+  },
 ]
 
 /** The snapshots the log's request/header events store: epoch headers whose config is an object. */

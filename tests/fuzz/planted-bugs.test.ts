@@ -61,9 +61,9 @@ describe('the misordering fake adapter (subprocess)', () => {
 })
 
 /**
- * Known-bad adapters the fuzzer reaches within sixty runs of seed 6, and the operation each breaks. A
- * seed that reaches all ten is a matter of draws (of seeds 1 to 40, as the generators stand, 6 and 21
- * do): a change to the draw can call for another.
+ * Known-bad adapters the fuzzer reaches within sixty runs of seed 21, and the operation each breaks. A
+ * seed that reaches all ten is a matter of draws (of seeds 1 to 40, as the generators stand, only 21
+ * does; 6 did before headerEquals drew values outside HDR-1): a change to the draw can call for another.
  * Not numeric-replace-order: it needs a replace whose endpoints' seqs run against their surface order,
  * which generated logs rarely hold (a seed finds it in some hundred runs, or not at all); the vectors pin it.
  */
@@ -86,7 +86,7 @@ describe('known-bad adapters (in process)', () => {
       const bad = KNOWN_BAD.find(candidate => candidate.name === name)!
       const adapter = knownBadAdapter(bad)
       const outDir = tempFolder()
-      const report = await fuzz(adapter, { runs: 60, seed: 6, outDir, maxEvents: 40, only: [operation] })
+      const report = await fuzz(adapter, { runs: 60, seed: 21, outDir, maxEvents: 40, only: [operation] })
       const found = report.findings.find(finding => finding.operation === operation)
       await expectCaught(adapter, found, outDir, 8)
     })
