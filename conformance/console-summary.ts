@@ -4,7 +4,7 @@
 import { chapterKeys, claimWarnings, compareRequirementIds, countBy, countOutcomes, distinctRunNames, failedCount, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
 import type { CaseOutcome } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
-import { plural, printable, shortened } from './wording.ts'
+import { joinedLines, plural, printable, shortened } from './wording.ts'
 
 const WIDTH = 100
 const REASON_LIMIT = 400
@@ -31,9 +31,15 @@ export function wrapped(items: readonly string[], indent: string): string[] {
   return lines
 }
 
+/** A case's reason: its first line, the headline (the reports hold the rest). */
 function oneLine(text: string | undefined): string {
   const line = (text ?? '').split('\n')[0]!
   return printable(shortened(line, REASON_LIMIT))
+}
+
+/** A baseline's reason, written by a person and perhaps over several lines: all of it, on one line. */
+function listedReason(text: string | undefined): string {
+  return printable(shortened(joinedLines(text ?? ''), REASON_LIMIT))
 }
 
 function requirementLines(run: AdapterRun, cases: readonly VectorCase[]): string[] {
@@ -58,7 +64,7 @@ function problemLines(run: AdapterRun): string[] {
       (verdict.notRun.length > 0 ? `, ${plural(verdict.notRun.length, 'listed case')} not run` : ''),
     ...verdict.notes.map((note) => `  note: ${note}`),
     ...verdict.newFailures.map((id) => `  NEW FAIL ${id}: ${oneLine(reasonOf.get(id))}`),
-    ...verdict.newPasses.map((id) => `  NEW PASS ${id} (listed as: ${oneLine(verdict.reasons[id])})`),
+    ...verdict.newPasses.map((id) => `  NEW PASS ${id} (listed as: ${listedReason(verdict.reasons[id])})`),
   ]
 }
 

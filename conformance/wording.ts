@@ -46,13 +46,17 @@ export function markdownText(text: string): string {
   return printable(text).replace(/[\\`*_[\]<>|#!~&]/g, (char) => `\\${char}`)
 }
 
+/** `text` on one line: each line break, a lone carriage return included, and the blanks around it made one space. */
+export function joinedLines(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ')
+}
+
 /**
- * Text for one cell of a Markdown table: its lines joined by a space (a line feed, and a lone carriage
- * return too, would end the row) and tabs made spaces, cut past `most` characters, then escaped as
- * markdownText.
+ * Text for one cell of a Markdown table: its lines joined (a line feed, and a lone carriage return too,
+ * would end the row) and tabs made spaces, cut past `most` code units, then escaped as markdownText.
  */
 export function markdownCell(text: string, most = MESSAGE_MOST): string {
-  return markdownText(shortened(text.replace(/\s*[\r\n]+\s*|\t/g, ' '), most))
+  return markdownText(shortened(joinedLines(text).replaceAll('\t', ' '), most))
 }
 
 /**

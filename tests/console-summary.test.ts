@@ -36,6 +36,13 @@ describe('the closing table of a run', () => {
     expect(verdictOf({ ...stale, baseline: { ...stale.baseline, newPasses: ['jsonl-a'] } }, true)).toBe('FAILED (NEW PASS and ids the suite does not have under --strict-baseline)')
     expect(verdictOf({ ...run, stopError: 'crash: on stop' }, true)).toBe('FAILED')
   })
+
+  it('shows a listed reason of several lines whole, on one line, and a case\'s reason by its first line', () => {
+    const run = onlyNewPassRun()
+    const listed = { ...run, baseline: { ...run.baseline!, reasons: { ...run.baseline!.reasons, 'jsonl-a': 'scope-jsonl:\n  JSONL-6 is not\r\n  in the package' } } }
+    expect(adapterSummary(listed, CASES)).toContain('  NEW PASS jsonl-a (listed as: scope-jsonl: JSONL-6 is not in the package)')
+    expect(adapterSummary(plainRun(), CASES)).toContain('  FAIL surf-b: step 0 (surface): value differs at $.nodes[0]: expected 3, actual 2')
+  })
 })
 
 describe('the closing table, whole', () => {

@@ -7,7 +7,7 @@
 import type { RunReport, RunReportAdapterRun, RunReportCase } from '../../generated/types/index.ts'
 import { distinctRunNames } from '../results.ts'
 import { suiteTitle } from '../suite-identity.ts'
-import { plural, shortened } from '../wording.ts'
+import { joinedLines, plural, shortened } from '../wording.ts'
 
 /** Characters XML 1.0 cannot hold at all (controls, lone surrogates, U+FFFE/U+FFFF) become \uXXXX text. */
 function xmlText(text: string): string {
@@ -37,7 +37,7 @@ function firstLine(text: string | undefined): string {
 
 /** A baseline's reason in a message: its lines joined, cut as a reason's first line is. */
 function listedReason(entry: RunReportCase): string {
-  return shortened((entry.baselineReason ?? '').replace(/\s*\n\s*/g, ' '), 300)
+  return shortened(joinedLines(entry.baselineReason ?? ''), 300)
 }
 
 type Verdict = { element: 'failure' | 'error' | 'skipped'; type: string; message: string; body?: string } | { element: 'pass'; note?: string }
