@@ -101,10 +101,13 @@ export function baselineNotes(baseline: Baseline, context: BaselineContext): str
     notes.push(`the baseline was written against suite ${baseline.suiteHash}, this suite is ${context.suite.contentHash}; its case ids still apply`)
   }
   const unknown = idsNotInSuite(baseline, context)
-  if (unknown.length > 0) {
-    notes.push(`the baseline lists ${plural(unknown.length, 'case id')} this suite does not have (a typo, or a case that left the suite): ${shortened(unknown.join(', '), 300)}`)
-  }
+  if (unknown.length > 0) notes.push(idsNotInSuiteText(unknown))
   return notes
+}
+
+/** What a note, a JUnit failure or a vitest test says of the ids a baseline lists that the suite does not have. */
+export function idsNotInSuiteText(ids: readonly string[]): string {
+  return `the baseline lists ${plural(ids.length, 'case id')} this suite does not have (a typo, or a case that left the suite): ${shortened(ids.join(', '), 300)}`
 }
 
 /** The ids the baseline lists that are not among `caseIds`. */

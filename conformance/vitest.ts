@@ -16,13 +16,12 @@ import { adapterClaimProblem, type Adapter } from './adapter.ts'
 import { AdapterStartFailure } from './adapter-process.ts'
 import { stderrTailOf } from './adapter-runs.ts'
 import { adapterByName } from './adapters/registry.ts'
-import { baselineFrom, baselineNotes, idsNotIn, readBaseline, type Baseline } from './baseline.ts'
+import { baselineFrom, baselineNotes, idsNotIn, idsNotInSuiteText, readBaseline, type Baseline } from './baseline.ts'
 import { describeFilters, filtersFromLists, selectCases, type CaseFilters } from './filters.ts'
 import { runCase } from './run-case.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { DEFAULT_TIMEOUT_MS, MIN_START_TIMEOUT_MS, startSubprocessAdapter } from './subprocess-adapter.ts'
 import { loadVectorCases, loadVectorFolder, type VectorCase } from './vector-cases.ts'
-import { plural, shortened } from './wording.ts'
 
 export interface ConformanceSuiteOptions {
   /** An adapter object (the caller closes it), or the name of a registered one, such as `reference`. */
@@ -117,7 +116,7 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
     if (options.strictBaseline === true && baseline !== undefined && options.vectors === undefined) {
       const missing = idsNotIn(baseline, new Set(all.map((vector) => vector.id)))
       it('the baseline lists only cases of this suite (strictBaseline)', () => {
-        if (missing.length > 0) throw new Error(`registerConformanceSuite: the baseline lists ${plural(missing.length, 'case id')} this suite does not have (a typo, or a case that left the suite), which strictBaseline refuses: ${shortened(missing.join(', '), 300)}`)
+        if (missing.length > 0) throw new Error(`registerConformanceSuite: under strictBaseline, ${idsNotInSuiteText(missing)}`)
       })
     }
     it('ran at least one case (a suite whose every case is skipped tests nothing)', () => {

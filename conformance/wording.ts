@@ -27,10 +27,9 @@ function escapeOf(character: string): string {
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`
 }
 
-/** A text of many lines with each line printable: its line feeds kept (and tabs, if asked), every other control escaped. */
-export function printableLines(text: string, keepTabs = false): string {
-  const line = keepTabs ? (part: string) => part.split('\t').map(printable).join('\t') : printable
-  return text.split('\n').map(line).join('\n')
+/** A text of many lines with each line printable: its line feeds kept, every other control escaped. */
+export function printableLines(text: string): string {
+  return text.replace(/[^\n]+/g, printable)
 }
 
 /**
@@ -38,7 +37,7 @@ export function printableLines(text: string, keepTabs = false): string {
  * included, and its tabs kept, every other control escaped.
  */
 export function printableOutput(text: string): string {
-  return printableLines(text.replaceAll('\r\n', '\n'), true)
+  return text.replaceAll('\r\n', '\n').replace(/[^\n\t]+/g, printable)
 }
 
 /** Text for one line of Markdown: control characters escaped, and the characters Markdown reads as markup. */

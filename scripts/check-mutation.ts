@@ -28,7 +28,8 @@ export function stampProblems(reportPath: string, report: string, stamp: InputsS
 
 /**
  * Every `file:line` the directives audit cites, checked against the source: the line before it must be
- * a directive. `readSource` gives a file's text, undefined when there is no such file.
+ * a directive. `readSource` gives a file's text, undefined when there is no such file. Every cited file
+ * is a mutated one, so the stamp goes stale first; this names the line that moved.
  */
 export function citationProblems(audit: string, readSource: (file: string) => string | undefined): string[] {
   const problems: string[] = []

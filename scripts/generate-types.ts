@@ -124,12 +124,18 @@ async function compileNamed(name: string, schema: JsonObject): Promise<string> {
   })
 }
 
+/** The imports the body names: a type referenced only where TypeScript has no counterpart (under `not`) is not. */
+function usedImports(imports: Map<string, Set<string>>, body: string): Map<string, Set<string>> {
+  const used = [...imports].map(([module, names]) => [module, new Set([...names].filter((name) => new RegExp(`\\b${name}\\b`).test(body)))] as const)
+  return new Map(used.filter(([, names]) => names.size > 0))
+}
+
 async function generateModule(file: SchemaFile): Promise<TypeSource> {
   const imports = new Map<string, Set<string>>()
   const declarations: string[] = []
   for (const [name, schema] of namedSchemas(file, imports)) declarations.push(await compileNamed(name, schema))
-  const imported = importLines(imports)
   const body = declarations.map((declaration) => declaration.trim()).join('\n\n')
+  const imported = importLines(usedImports(imports, body))
   return { module: file.name, source: `${header(file)}${imported === '' ? '' : `\n${imported}`}\n${body}\n` }
 }
 

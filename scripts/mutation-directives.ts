@@ -19,7 +19,7 @@ import {
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { mutationInputsStamp } from './mutation-inputs.ts'
+import { MUTATION_START_STAMP, mutationInputsStamp, type InputsStamp } from './mutation-inputs.ts'
 import { MUTATION_REPORT_PATH, isDetected, oneLine, type Mutant, type Report } from './mutation-report.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -179,8 +179,16 @@ export function auditText(lines: readonly DirectiveLine[], runEnded: string, inp
 
 async function main(args: readonly string[]): Promise<void> {
   const compare = args[0] === '--compare' ? args[1] : undefined
-  // Stamped before the run, from the inputs the copy is made of.
-  const { line: inputsLine } = await mutationInputsStamp(root)
+  // Stamped before the run, from the inputs the copy is made of; the run with directives it is compared
+  // with (npm run mutation) must have started from the same inputs.
+  const { line: inputsLine, sha256 } = await mutationInputsStamp(root)
+  const withDirectivesStamp = join(root, MUTATION_START_STAMP)
+  if (existsSync(withDirectivesStamp) && (JSON.parse(readFileSync(withDirectivesStamp, 'utf8')) as InputsStamp).sha256 !== sha256) {
+    // Refused before the hour of Stryker the audit would otherwise spend on runs it cannot compare.
+    console.error(`the last \`npm run mutation\` started from other inputs than these (${MUTATION_START_STAMP}): run it first`)
+    process.exitCode = 1
+    return
+  }
   if (compare === undefined) runWithoutDirectives()
   const withDirectives = JSON.parse(readFileSync(MUTATION_REPORT_PATH, 'utf8')) as Report
   const withoutDirectivesReport = compare ?? withoutDirectivesPath

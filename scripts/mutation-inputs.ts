@@ -14,10 +14,10 @@ const STRYKER_PACKAGE = '@stryker-mutator/core'
 
 /**
  * What decides the mutants and the lines the reports cite, besides the mutated files. Left out on
- * purpose, as they change often and a change to them seldom changes a result, which the next run shows:
- * the vectors (adding vectors can only kill more mutants) and the runner's judge of a case
- * (conformance/run-case.ts, expectations.ts, held by their own tests). Otherwise every new vector would
- * fail CI until an hour and a half of Stryker had run.
+ * purpose, as they change often: the vectors and the runner's judge of a case (conformance/run-case.ts,
+ * expectations.ts, held by their own tests). A new vector can only kill more mutants, but a removed or
+ * loosened one may let one live, which CI does not see: run `npm run mutation` after such a change.
+ * Otherwise every change to the vectors would fail CI until up to two hours of Stryker had run.
  */
 export const MUTATION_INPUT_FILES = [
   STRYKER_CONFIG,

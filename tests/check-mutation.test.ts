@@ -2,12 +2,13 @@
 // (scripts/mutation-inputs.ts): the committed reports match the project, and each kind of input that
 // changes makes them stale. The copies are of the project's own inputs, so a copy's reports start out
 // matching it as the project's do. Their paths hold a space, which a file URL escapes.
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { projectRoot } from '../conformance/vector-cases.ts'
 import { citationProblems, mutationReportProblems, stampProblems } from '../scripts/check-mutation.ts'
+import { filesUnder } from '../scripts/generated-files.ts'
 import { MUTATION_INPUT_FILES, globRegExp, mutatedFiles, mutationInputsStamp, stampedSha256 } from '../scripts/mutation-inputs.ts'
 
 const REPORTS = ['docs/mutation.md', 'docs/mutation-directives.md']
@@ -113,6 +114,16 @@ describe("the mutate patterns of stryker.config.mjs", () => {
     expect(files).toContain('reference/Upper.ts')
     expect(files.indexOf('reference/Upper.ts')).toBeLessThan(files.indexOf('reference/byte-output.ts'))
     expect(files.filter(file => file.startsWith('reference/zstd'))).toEqual([])
+  })
+
+  it('refuse a pattern that names no folder, which would walk node_modules too', () => {
+    expect(() => mutatedFiles(copyOfInputs(), ['**/*.ts'])).toThrow(/the mutate pattern \*\*\/\*\.ts names no folder/)
+  })
+
+  it('are walked with a broken symbolic link counted as a file, not a crash', () => {
+    const copy = copyOfInputs()
+    symlinkSync(join(copy, 'reference/no-such-file.ts'), join(copy, 'reference/dangling.ts'))
+    expect(filesUnder(copy, 'reference')).toContain('reference/dangling.ts')
   })
 })
 

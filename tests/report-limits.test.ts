@@ -43,7 +43,7 @@ describe('Markdown report size', () => {
   it('lists at most 200 reasons of known failures, counting the rest', () => {
     const markdown = markdownReport({ ...HAND_REPORT, runs: [knownRun('many', 250)] })
     expect(markdown.split('\n').filter((line) => line.startsWith('| U'))).toHaveLength(200)
-    expect(markdown).toContain('| … | 50 more cases under 50 more reasons, in the JSON report |')
+    expect(markdown).toContain('| … | 50 more cases under 50 more reasons, in a JSON report (`--report json=PATH`) |')
   })
 
   it('stays under the 1 MiB a GitHub job summary takes: known failures go first, then the end', () => {
@@ -54,8 +54,9 @@ describe('Markdown report size', () => {
     expect(withoutKnown.match(/^### impl/gm)).toHaveLength(8)
 
     const unstarted = (index: number) => reportRun(`cmd${index}`, null, false, counts(0, 0, 0, 0), [], { startError: 'crash', stderrTail: 'line of stderr\n'.repeat(60) })
-    // Cut at every line of one run's section in turn: in its folded block, in its code block, between them.
-    for (const extra of [0, 20, 40, 60, 80]) {
+    // The first run's stderr grown so that the cut falls in a code block, right after its opener, or
+    // between two runs' sections.
+    for (const extra of [0, 20, 40, 60, 80, 200]) {
       const runs = Array.from({ length: 2000 }, (_, index) => unstarted(index))
       runs[0] = { ...runs[0]!, stderrTail: `${'line of stderr\n'.repeat(60)}${'x'.repeat(extra)}` }
       const cut = markdownReport({ ...HAND_REPORT, runs })
@@ -65,12 +66,19 @@ describe('Markdown report size', () => {
       // Every code block closed before the note, so that the note shows as text.
       expect(cut.split('\n').filter((line) => /^`{3,}/.test(line)).length % 2).toBe(0)
     }
+    // A cut inside a started run's table of chapters: a blank line before the </details> that closes it.
+    const started = (index: number) => reportRun(`impl${index}`, adapter(`impl${index}`, '1', 'x'), true, counts(200, 0, 0, 0),
+      Array.from({ length: 200 }, (_, chapter) => entry(`case-${chapter}`, `${String(chapter).padStart(3, '0')}-chapter`, ['SURF-1'], {})))
+    const inTable = markdownReport({ ...HAND_REPORT, runs: Array.from({ length: 400 }, (_, index) => started(index)) })
+    expect(Buffer.byteLength(inTable)).toBeLessThanOrEqual(MARKDOWN_MOST_BYTES)
+    expect(inTable.split('\n').slice(-6, -3)).toEqual([expect.stringMatching(/^\| \d{3}-chapter \|/), '', '</details>'])
   })
 })
 
 describe('a baseline listing ids the suite does not have, under --strict-baseline', () => {
   const stale: RunReportAdapterRun = reportRun('impl', adapter('impl', '1', 'x'), false, counts(1, 0, 0, 0), [entry('surf-a', '05-surface', ['SURF-1'], {})], {
     baseline: { source: 'b.yaml', newFailures: [], newPasses: [], stillFailing: [], notRun: [], unknownIds: ['surf-gone'], notes: ['the baseline lists 1 case id this suite does not have'] },
+    stderrTail: 'Traceback: of a known failure',
   })
 
   it('is a failing test of its own in JUnit, as the run fails', () => {
@@ -79,6 +87,8 @@ describe('a baseline listing ids the suite does not have, under --strict-baselin
     const failure = descendants(root, 'failure')[0]!
     expect(failure.attributes['type']).toBe('stale-baseline')
     expect(unescapeXml(failure.attributes['message']!)).toBe('under --strict-baseline, the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-gone')
+    // The adapter's stderr has nothing to say of a baseline.
+    expect(unescapeXml(failure.text)).not.toContain('Traceback')
     expect(parseXml(junitReport({ ...HAND_REPORT, strictBaseline: false, runs: [{ ...stale, passed: true }] })).attributes['failures']).toBe('0')
   })
 

@@ -457,7 +457,7 @@ describe('Markdown report, whole', () => {
     const markdown = markdownReport({ ...HAND_REPORT, strictBaseline: true, selection: { ...HAND_REPORT.selection, caseCount: 3 }, runs: [run] })
     expect(markdown).toContain('\nSuite `sha256:abc` (3 of 5 cases selected), strict baseline.\n')
     expect(markdown).toContain('\n**Failures and errors (201)**\n')
-    expect(markdown).toContain('\n| `surf-199` | SURF-1, SURF-5 | fail: step 0 (surface): value differs second line |\n| … | | 1 more in the JSON report |\n')
+    expect(markdown).toContain('\n| `surf-199` | SURF-1, SURF-5 | fail: step 0 (surface): value differs second line |\n| … | | 1 more in a JSON report (`--report json=PATH`) |\n')
     expect(markdown).not.toContain('surf-200')
   })
 })

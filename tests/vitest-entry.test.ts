@@ -131,7 +131,7 @@ describe('a fork\'s own vitest (tests/vitest-fixtures/)', () => {
     expect(await suiteOutcomes('a fake adapter under strictBaseline')).toEqual([
       ['surf-order-append-only-surface', 'failed', 'NEW PASS: surf-order-append-only-surface passes but the baseline lists it (listed, though the fake answers it right); remove it from the baseline'],
       ['surf-order-chain-fold', 'skipped', 'known fail (baseline): SURF-6: the fake puts a replacement at the tail'],
-      ['the baseline lists only cases of this suite (strictBaseline)', 'failed', 'registerConformanceSuite: the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite), which strictBaseline refuses: surf-order-no-such-case'],
+      ['the baseline lists only cases of this suite (strictBaseline)', 'failed', 'registerConformanceSuite: under strictBaseline, the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-order-no-such-case'],
       [lastTest, 'passed', undefined],
     ])
   }, 60_000)

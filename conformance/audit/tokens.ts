@@ -36,7 +36,7 @@ const utf8 = new TextEncoder()
 /** A text longer than this many UTF-16 code units is counted in pieces of at least this length. */
 export const TOKENIZER_PIECE = 1 << 16
 
-/** The runs the pre-tokenizer isolates before anything else: digits (up to three at a time) and CJK. */
+/** The CJK characters whose runs the pre-tokenizer isolates before anything else, as it does runs of digits. */
 const CJK = '[一-龥぀-ゟ゠-ヿ]'
 
 /**
@@ -45,11 +45,11 @@ const CJK = '[一-龥぀-ゟ゠-ヿ]'
  * that is not; at the start of a run of digits, unless `▁` comes before it; at the start of a run of
  * CJK. The tokenizer's pre-tokenizer (`pre_tokenizer` in tokenizer.json) isolates digit and CJK runs
  * first, then starts a pre-token at such a space or ends one at such a break, and no pattern of it spans
- * any of these places; its added tokens hold no whitespace and no CJK, and a digit only after `▁`
- * (`<｜place▁holder▁no▁7｜>`). So the pieces' counts add up to the whole's (tests/audit/tokens.test.ts
- * checks it). Cutting long texts keeps the tokenizer's memory bounded: a 21 MB text counted whole
- * peaked at 2.4 GB, in pieces at 1 GB. A text with none of these places (a long run of punctuation) is
- * counted whole.
+ * any of these places; its added tokens hold no whitespace and no CJK, and a run of digits only after
+ * `▁` (`<｜place▁holder▁no▁7｜>`). So the pieces' counts add up to the whole's (tests/audit/tokens.test.ts
+ * checks it). Cutting long texts takes far less memory than counting them whole: a 21 MB text counted
+ * whole peaked at 2.4 GB, in pieces at 1 GB. A text with none of these places, one pre-token (a long run
+ * of letters, or of punctuation), is counted whole.
  */
 const EXACT_CUT = new RegExp(`(?<=\\S)(?= \\S)|(?<=[\\r\\n])(?=\\S)|(?<=[^\\p{N}▁])(?=\\p{N})|(?<=(?!${CJK})[\\s\\S])(?=${CJK})`, 'gu')
 

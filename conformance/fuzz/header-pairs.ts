@@ -3,7 +3,8 @@
 // one rule of HDR-3 or HDR-5, some so that the canonical headers stay equal (a member canonical form
 // drops, an unnamed config member, config members reordered) and some so that they differ (a named
 // config member, stop, system, tools, the adapter flags); one puts values outside HDR-1 in stop, system
-// or tools. The pair is swapped half the time, so an asymmetric comparison shows.
+// or tools, and its disagreements are told apart from the others' (compare.ts), so that they cannot
+// hide a departure on HDR-1 values. The pair is swapped half the time, so an asymmetric comparison shows.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { seededChooser, type Chooser } from '../generators/index.ts'
 import { pick } from '../generators/choices.ts'
@@ -66,6 +67,13 @@ const OUTSIDE_HDR_1: readonly (readonly ['config' | 'top', string, unknown, unkn
   ['top', 'tools', null, []],
 ]
 
+/** The edit that puts values outside HDR-1 on both sides: its pairs are a class of their own (headerPair). */
+function outsideHdr1(left: Snapshot, _others: readonly Snapshot[], chooser: Chooser): [Snapshot, Snapshot] {
+  const [place, key, leftValue, rightValue] = pick(chooser, OUTSIDE_HDR_1)
+  const set = (value: unknown): Snapshot => (place === 'config' ? withConfig(left, withMember(configOf(left), key, value)) : withMember(left, key, value))
+  return [set(leftValue), set(rightValue)]
+}
+
 const EDITS: readonly Edit[] = [
   left => [left, left],
   (left, others, chooser) => [left, others.length > 0 ? pick(chooser, others) : left],
@@ -91,11 +99,7 @@ const EDITS: readonly Edit[] = [
   left => [left, withMember(left, 'tools', toolsOf(left).slice(0, -1))],
   (left, _others, chooser) => [left, withMember(left, 'adapterDefaults', pick(chooser, ADAPTER_DEFAULTS))],
   left => [withMember(left, 'messagePrefix', 'a'), withMember(left, 'messagePrefix', 'b')],
-  (left, _others, chooser) => {
-    const [place, key, leftValue, rightValue] = pick(chooser, OUTSIDE_HDR_1)
-    const set = (value: unknown): Snapshot => (place === 'config' ? withConfig(left, withMember(configOf(left), key, value)) : withMember(left, key, value))
-    return [set(leftValue), set(rightValue)]
-  },
+  outsideHdr1,
 ]
 
 /** The snapshots the log's request/header events store: epoch headers whose config is an object. */
@@ -118,7 +122,7 @@ const PAIR_SALT = 0x48445235
  * shrunk log then draws the same edit, and the fuzzer's other draws stay as they were before this
  * probe existed (a seed's runs, and the vectors the other probes write, do not change).
  */
-export function headerPair(events: readonly unknown[], planSeed: number): { left: Snapshot; right: Snapshot } {
+export function headerPair(events: readonly unknown[], planSeed: number): { pair: { left: Snapshot; right: Snapshot }; outsideHdr1: boolean } {
   const chooser = seededChooser((planSeed ^ PAIR_SALT) >>> 0)
   // Draws whose bounds do not depend on the log come first, so a shrunk log draws them alike.
   const edit = pick(chooser, EDITS)
@@ -128,5 +132,5 @@ export function headerPair(events: readonly unknown[], planSeed: number): { left
   const left = snapshots.length > 0 ? snapshots[Math.floor((leftAt * snapshots.length) / 1000)]! : FALLBACK
   // Copies, so that no two inputs share an object (an in-process adapter could compare by identity).
   const [first, second] = edit(left, snapshots, chooser).map(snapshot => structuredClone(snapshot))
-  return swapped ? { left: second!, right: first! } : { left: first!, right: second! }
+  return { pair: swapped ? { left: second!, right: first! } : { left: first!, right: second! }, outsideHdr1: edit === outsideHdr1 }
 }

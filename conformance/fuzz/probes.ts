@@ -47,6 +47,8 @@ export interface Probe {
   verbatimCandidate?: boolean
   /** It comes from a run whose log is in older shapes (FuzzRun.olderShapes). */
   olderShapes?: true
+  /** headerEquals: its snapshots hold values outside HDR-1 (header-pairs.ts). */
+  outsideHdr1?: true
 }
 
 type Derive = (run: DrawnRun) => Probe | undefined
@@ -221,7 +223,10 @@ const DERIVE: Record<string, Derive> = {
   messages: overLog('messages'),
   requestHeader: overLog('requestHeader', atSeqMembers),
   requestContext: overLog('requestContext', atSeqMembers),
-  headerEquals: run => ({ operation: 'headerEquals', events: [], extra: headerPair(run.events, run.plan.batchSeed) }),
+  headerEquals: run => {
+    const { pair, outsideHdr1 } = headerPair(run.events, run.plan.batchSeed)
+    return { operation: 'headerEquals', events: [], extra: pair, ...(outsideHdr1 ? { outsideHdr1 } : {}) }
+  },
   relations: overLog('relations'),
   repair: overLog('repair'),
   resume: overLog('resume', () => ({ now: NOW })),

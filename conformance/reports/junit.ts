@@ -5,9 +5,10 @@
 // whole (it could not start, broke the protocol at stop, tested nothing, or under --strict-baseline its
 // baseline lists ids the suite does not have) is a suite of one test.
 import type { RunReport, RunReportAdapterRun, RunReportCase } from '../../generated/types/index.ts'
+import { idsNotInSuiteText } from '../baseline.ts'
 import { distinctRunNames } from '../results.ts'
 import { suiteTitle } from '../suite-identity.ts'
-import { joinedLines, plural, shortened } from '../wording.ts'
+import { joinedLines, shortened } from '../wording.ts'
 
 /** Characters XML 1.0 cannot hold at all (controls, lone surrogates, U+FFFE/U+FFFF) become \uXXXX text. */
 function xmlText(text: string): string {
@@ -120,10 +121,10 @@ function testsuite(report: RunReport, run: RunReportAdapterRun, runName: string,
 
 /** What fails an adapter's run as a whole: the part of the run it is shown as, its test and its element. */
 const RUN_FAILURES = {
-  start: { part: 'start', test: 'adapter start', element: 'error' },
-  stop: { part: 'stop', test: 'adapter stop', element: 'error' },
-  'tested-nothing': { part: 'run', test: 'no case ran', element: 'failure' },
-  'stale-baseline': { part: 'baseline', test: 'the baseline lists only cases of this suite', element: 'failure' },
+  start: { part: 'start', test: 'adapter start', element: 'error', withStderr: true },
+  stop: { part: 'stop', test: 'adapter stop', element: 'error', withStderr: true },
+  'tested-nothing': { part: 'run', test: 'no case ran', element: 'failure', withStderr: false },
+  'stale-baseline': { part: 'baseline', test: 'the baseline lists only cases of this suite', element: 'failure', withStderr: false },
 } as const
 
 /**
@@ -133,11 +134,11 @@ const RUN_FAILURES = {
  * (failures).
  */
 function runFailure(report: RunReport, run: RunReportAdapterRun, runName: string, kind: keyof typeof RUN_FAILURES, message: string): SuiteXml {
-  const { part, test: name, element } = RUN_FAILURES[kind]
+  const { part, test: name, element, withStderr } = RUN_FAILURES[kind]
   const suiteName = kind === 'start' ? runName : `${runName} ${part}`
   const counts = { tests: 1, failures: element === 'failure' ? 1 : 0, errors: element === 'error' ? 1 : 0, skipped: 0, time: 0 }
-  // The body also holds what the adapter last wrote to stderr, where a crash's cause is.
-  const body = run.stderrTail === undefined ? message : `${message}\n--- the last lines of the adapter's stderr ---\n${run.stderrTail}`
+  // A failure to start or stop also shows what the adapter last wrote to stderr, where a crash's cause is.
+  const body = !withStderr || run.stderrTail === undefined ? message : `${message}\n--- the last lines of the adapter's stderr ---\n${run.stderrTail}`
   const xml = [
     `  <testsuite${attributes({ name: suiteName, ...counts, time: seconds(0), timestamp: report.startedAt.replace(/\.\d+Z$/, '') })}>`,
     properties(report, run),
@@ -166,10 +167,6 @@ function withOutput(suites: SuiteXml[], lines: readonly string[]): SuiteXml[] {
   return [{ ...first!, xml }, ...rest]
 }
 
-function staleBaselineMessage(ids: readonly string[]): string {
-  return `under --strict-baseline, the baseline lists ${plural(ids.length, 'case id')} this suite does not have (a typo, or a case that left the suite): ${shortened(ids.join(', '), 300)}`
-}
-
 function suitesOf(report: RunReport, run: RunReportAdapterRun, runName: string): SuiteXml[] {
   if (run.adapter === null) return [runFailure(report, run, runName, 'start', run.startError ?? '')]
   const chapters = [...new Set(run.cases.map((entry) => entry.chapter))].sort()
@@ -177,7 +174,7 @@ function suitesOf(report: RunReport, run: RunReportAdapterRun, runName: string):
   const testedNothing = run.cases.length > 0 && run.cases.every((entry) => entry.status === 'skip')
   const failures = [
     ...(testedNothing ? [runFailure(report, run, runName, 'tested-nothing', 'every selected case was skipped, so this run tested nothing: it fails')] : []),
-    ...(report.strictBaseline && (run.baseline?.unknownIds.length ?? 0) > 0 ? [runFailure(report, run, runName, 'stale-baseline', staleBaselineMessage(run.baseline!.unknownIds))] : []),
+    ...(report.strictBaseline && (run.baseline?.unknownIds.length ?? 0) > 0 ? [runFailure(report, run, runName, 'stale-baseline', `under --strict-baseline, ${idsNotInSuiteText(run.baseline!.unknownIds)}`)] : []),
     ...(run.stopError === undefined ? [] : [runFailure(report, run, runName, 'stop', run.stopError)]),
   ]
   const output = [...(run.warnings ?? []).map((warning) => `warning: ${warning}`), ...(run.baseline?.notes ?? []).map((note) => `note: ${note}`)]

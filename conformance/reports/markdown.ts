@@ -83,7 +83,7 @@ function caseTable(title: string, entries: readonly RunReportCase[], describe: (
     '| case | requirements | what happened |',
     '|---|---|---|',
     ...shown.map((entry) => `| \`${entry.id}\` | ${entry.requirements.join(', ')} | ${cell(describe(entry))} |`),
-    ...(more > 0 ? [`| … | | ${more} more in the JSON report |`] : []),
+    ...(more > 0 ? [`| … | | ${more} more in a JSON report (\`--report json=PATH\`) |`] : []),
   ]
 }
 
@@ -101,7 +101,7 @@ function knownFailures(run: RunReportAdapterRun): string[] {
     '| reason | cases |',
     '|---|---|',
     ...shown.map(([reason, ids]) => `| ${cell(reason, 600)} | ${ids.map((id) => `\`${id}\``).join(', ')} |`),
-    ...(more > 0 ? [`| … | ${plural(more, 'more case')} under ${plural(reasons.length - MAX_ROWS, 'more reason')}, in the JSON report |`] : []),
+    ...(more > 0 ? [`| … | ${plural(more, 'more case')} under ${plural(reasons.length - MAX_ROWS, 'more reason')}, in a JSON report (\`--report json=PATH\`) |`] : []),
     '',
     '</details>',
   ]
@@ -177,9 +177,10 @@ function documentOf(report: RunReport, withKnownFailures: boolean): string {
  */
 function cutToBytes(text: string, most: number): string {
   const note = '\n_The report is cut here to stay under 1 MiB: a JSON report (`--report json=PATH`) holds every case._\n'
-  // Room for the closers the cut may need: the longest fence, then </details>.
+  // Room for the closers the cut may need: the longest fence, then a blank line and </details>.
   const lines = text.split('\n')
-  const closers = Math.max(0, ...lines.filter((line) => line.startsWith('```')).map((line) => line.length)) + '\n</details>\n'.length
+  const longestFence = lines.reduce((most, line) => (line.startsWith('```') ? Math.max(most, line.length) : most), 0)
+  const closers = longestFence + '\n\n</details>\n'.length
   let bytes = Buffer.byteLength(note) + closers
   let kept = 0
   let details = false
@@ -193,7 +194,8 @@ function cutToBytes(text: string, most: number): string {
     bytes += Buffer.byteLength(line) + 1
     kept += 1
   }
-  const closing = [...(fence === undefined ? [] : [fence]), ...(details ? ['</details>'] : [])]
+  // A blank line before </details>: after a table row, GFM would read it as one more row.
+  const closing = [...(fence === undefined ? [] : [fence]), ...(details ? ['', '</details>'] : [])]
   return `${[...lines.slice(0, kept), ...closing].join('\n')}\n${note}`
 }
 

@@ -1,6 +1,5 @@
 // Generated from schemas/envelope.schema.json by scripts/generate-types.ts — do not edit.
 
-import type { ChunkRowType } from './chunk-row.js'
 import type { JsonValue, SafeInteger, Seq } from './common.js'
 import type { SurfaceOp } from './surface-op.js'
 

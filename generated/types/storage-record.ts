@@ -1,6 +1,6 @@
 // Generated from schemas/storage-record.schema.json by scripts/generate-types.ts — do not edit.
 
-import type { ChunkRow, ChunkRowType } from './chunk-row.js'
+import type { ChunkRow } from './chunk-row.js'
 import type { SafeInteger, Seq } from './common.js'
 import type { EventEnvelope, SourceEventSeqs } from './envelope.js'
 import type { SessionEvent } from './event.js'

@@ -56,12 +56,18 @@ describe('a long text, counted in pieces', () => {
     expect(tokenizerPieces('\r\n😀a', 1)).toEqual(['\r\n', '😀a'])
   })
 
-  it('cuts JSON with no space, such as a base64 image, at its digits', () => {
+  it('cuts JSON with no space, such as a base64 image, at its digits, and counts it as a whole', async () => {
+    const counter = await loadTokenCounter()
     const json = JSON.stringify({ data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB'.repeat(5000) })
     const pieces = tokenizerPieces(json)
     expect(pieces.length).toBeGreaterThan(1)
     expect(pieces.join('')).toBe(json)
-  })
+    // A part shorter than TOKENIZER_PIECE is counted whole; cut into small pieces, it counts the same.
+    const part = json.slice(0, TOKENIZER_PIECE - 1)
+    const small = tokenizerPieces(part, 1000)
+    expect(small.length).toBeGreaterThan(30)
+    expect(small.reduce((sum, piece) => sum + counter.count(piece), 0)).toBe(counter.count(part))
+  }, 30_000)
 
   it('counts a text longer than one piece as the sum of two halves cut where a piece may end', async () => {
     const counter = await loadTokenCounter()

@@ -9,7 +9,7 @@ import { runCheck } from '../../conformance/check/command.ts'
 import { parseCheckOptions } from '../../conformance/check/options.ts'
 import type { FileReport } from '../../conformance/check/check-file.ts'
 import { check, tempFolder, zstdArtifact } from './support.ts'
-import { only, runChild, sessionLines, text, turnLines } from './small-logs.ts'
+import { runChild, sessionLines, text, turnLines } from './small-logs.ts'
 
 const folder = tempFolder()
 afterAll(() => folder.remove())

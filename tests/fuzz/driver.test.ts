@@ -53,6 +53,13 @@ describe('fuzz', () => {
     expect(report.findings).toEqual([])
   })
 
+  it('tells a headerEquals departure on values outside HDR-1 apart from one on HDR-1 values', async () => {
+    // An adapter that calls every pair of snapshots equal departs on both kinds of pairs.
+    const alwaysEqual: Adapter = { ...referenceAdapter, operations: { ...referenceAdapter.operations, headerEquals: () => ({ ok: true, value: true }) } }
+    const report = await fuzz(alwaysEqual, { runs: 150, seed: 1, outDir: tempFolder(), maxEvents: 30, only: ['headerEquals'] })
+    expect(report.findings.map(finding => finding.adapter).sort()).toEqual(['differs at $', 'differs at $ (values outside HDR-1)'])
+  })
+
   it('finds nothing on the reference behind serve: values JSON text cannot carry cross the protocol tagged, both ways', async () => {
     const served = await startSubprocessAdapter('npx tsx conformance/cli.ts serve', { cwd: projectRoot, timeoutMs: 20_000 })
     try {

@@ -42,4 +42,3 @@ export const HAND_REPORT: RunReport = {
     reportRun('broken\t"cmd"\r\n--flag', null, false, counts(0, 0, 0, 0), [], { startError: 'crash: exit 3\nstack', stderrTail: 'Traceback:\n\t```\nValueError: \u001b[31mbad' }),
   ],
 }
-

@@ -1,0 +1,46 @@
+// The headerEquals pairs the fuzzer draws with values outside HDR-1 (conformance/fuzz/header-pairs.ts):
+// each kind is drawn, marked as such, and the reference answers it as HDR-3 and HDR-5 say (worked out
+// by hand below), so that a class of them (U20) says something about the builds, not about the fuzzer.
+import { describe, expect, it } from 'vitest'
+import { referenceAdapter } from '../../conformance/adapters/reference.ts'
+import { headerPair } from '../../conformance/fuzz/header-pairs.ts'
+
+/**
+ * The edited member and its two values, as JSON ("absent" for none): with an empty log the pair edits
+ * the fuzzer's fallback snapshot, which has none of stop, system and tools.
+ */
+function editOf(left: Record<string, unknown>, right: Record<string, unknown>): string {
+  const memberOf = (snapshot: Record<string, unknown>, key: string): unknown => {
+    const holder = key === 'stop' ? (snapshot['config'] as Record<string, unknown>) : snapshot
+    return key in holder ? holder[key] : 'absent'
+  }
+  const key = ['stop', 'system', 'tools'].find(name => memberOf(left, name) !== 'absent' || memberOf(right, name) !== 'absent')!
+  return JSON.stringify([key, memberOf(left, key), memberOf(right, key)])
+}
+
+// HDR-5: a stop that is no array is different from anything; HDR-3 drops a system that is no non-empty
+// string and tools that are no array, so they compare as absent (and absent tools as []).
+const EXPECTED: Record<string, boolean> = {
+  '["stop","ab",["a","b"]]': false, '["stop",["a","b"],"ab"]': false,
+  '["stop","END","END"]': false,
+  '["system",null,null]': true,
+  '["system",["x"],"absent"]': true, '["system","absent",["x"]]': true,
+  '["tools","abc","absent"]': true, '["tools","absent","abc"]': true,
+  '["tools",null,[]]': true, '["tools",[],null]': true,
+}
+
+describe('headerEquals pairs outside HDR-1', () => {
+  it('are drawn in every kind, marked, and answered by the reference as the spec says', async () => {
+    const seen = new Set<string>()
+    for (let seed = 1; seed <= 600; seed += 1) {
+      const { pair, outsideHdr1 } = headerPair([], seed)
+      if (!outsideHdr1) continue
+      const edit = editOf(pair.left, pair.right)
+      seen.add(edit)
+      expect(EXPECTED[edit], edit).toBeDefined()
+      expect(await referenceAdapter.operations.headerEquals!(pair, { caseId: 'pairs', step: 0 }), edit).toEqual({ ok: true, value: EXPECTED[edit] })
+    }
+    // Every kind of edit, each side on the left at least once where the two differ.
+    expect([...seen].sort()).toEqual(Object.keys(EXPECTED).sort())
+  })
+})
