@@ -179,7 +179,7 @@ function cutToBytes(text: string, most: number): string {
   const note = '\n_The report is cut here to stay under 1 MiB: a JSON report (`--report json=PATH`) holds every case._\n'
   // Room for the closers the cut may need: the longest fence, then a blank line and </details>.
   const lines = text.split('\n')
-  const longestFence = lines.reduce((most, line) => (line.startsWith('```') ? Math.max(most, line.length) : most), 0)
+  const longestFence = lines.reduce((longest, line) => (line.startsWith('```') ? Math.max(longest, line.length) : longest), 0)
   const closers = longestFence + '\n\n</details>\n'.length
   let bytes = Buffer.byteLength(note) + closers
   let kept = 0
