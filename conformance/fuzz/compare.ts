@@ -210,7 +210,8 @@ export async function compareProbe(referenceAdapter: Adapter, adapter: Adapter, 
   if (!(await isDefined(referenceAdapter, probe, expected.result))) return undefined
   const found = disagreement(probe.operation, expected.result, await callOperation(adapter, probe, timeoutMs))
   if (found === undefined) return undefined
-  // Values outside HDR-1 make a class of their own, so that a known one cannot hide a departure on others.
-  const marked = probe.outsideHdr1 === true && found.failure !== true ? { ...found, adapter: `${found.adapter} (values outside HDR-1)` } : found
+  // A probe made to leave the shapes producers write is a class of its own, so that a known one cannot
+  // hide a departure on the shapes they do write.
+  const marked = probe.variant !== undefined && found.failure !== true ? { ...found, adapter: `${found.adapter} (${probe.variant})` } : found
   return probe.olderShapes === true ? { ...marked, olderShapes: true } : marked
 }

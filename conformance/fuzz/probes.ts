@@ -6,6 +6,7 @@ import { reference } from '../../reference/index.ts'
 import { isNonNegativeSafeInteger, isRecord, snapshotJson } from '../../reference/lossless-json.ts'
 import { BASE_TIME } from '../builder.ts'
 import { seededChooser } from '../generators/index.ts'
+import { withContextDataNotObject } from './context-data.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
 import { headerPair } from './header-pairs.ts'
@@ -47,8 +48,12 @@ export interface Probe {
   verbatimCandidate?: boolean
   /** It comes from a run whose log is in older shapes (FuzzRun.olderShapes). */
   olderShapes?: true
-  /** headerEquals: its snapshots hold values outside HDR-1 (header-pairs.ts). */
-  outsideHdr1?: true
+  /**
+   * How the probe's input was made to leave the shapes producers write: its snapshots hold values
+   * outside HDR-1 (header-pairs.ts), or its contexts data that is no object (context-data.ts). Its
+   * disagreements are classes of their own (compare.ts).
+   */
+  variant?: 'values outside HDR-1' | 'context data not an object'
 }
 
 type Derive = (run: DrawnRun) => Probe | undefined
@@ -222,10 +227,14 @@ const DERIVE: Record<string, Derive> = {
   surface: surfaceProbe,
   messages: overLog('messages'),
   requestHeader: overLog('requestHeader', atSeqMembers),
-  requestContext: overLog('requestContext', atSeqMembers),
+  requestContext: run => {
+    const edited = withContextDataNotObject(run.events, run.plan.batchSeed)
+    const probe = overLog('requestContext', atSeqMembers)(run)!
+    return edited === undefined ? probe : { ...probe, events: edited, variant: 'context data not an object' }
+  },
   headerEquals: run => {
     const { pair, outsideHdr1 } = headerPair(run.events, run.plan.batchSeed)
-    return { operation: 'headerEquals', events: [], extra: pair, ...(outsideHdr1 ? { outsideHdr1 } : {}) }
+    return { operation: 'headerEquals', events: [], extra: pair, ...(outsideHdr1 ? { variant: 'values outside HDR-1' as const } : {}) }
   },
   relations: overLog('relations'),
   repair: overLog('repair'),

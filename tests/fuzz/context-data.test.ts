@@ -1,0 +1,32 @@
+// The requestContext probes the fuzzer makes over contexts whose data is no object
+// (conformance/fuzz/context-data.ts): one plan in four, every request/context record edited, each of
+// the three values drawn; HDR-8 says the reference reads such a context as {}.
+import { describe, expect, it } from 'vitest'
+import { referenceAdapter } from '../../conformance/adapters/reference.ts'
+import { withContextDataNotObject } from '../../conformance/fuzz/context-data.ts'
+import { event, turnStart } from '../reference/helpers.ts'
+
+const LOG = [turnStart(0, 1), event('request/context', 1, { contextWindow: 1000 }), event('request/context', 2, { provider: 'p' })]
+
+describe('request contexts whose data is no object', () => {
+  it('are drawn for about one plan in four, with each value, and read by the reference as {}', async () => {
+    const values = new Set<string>()
+    let edited = 0
+    for (let seed = 1; seed <= 400; seed += 1) {
+      const events = withContextDataNotObject(LOG, seed)
+      if (events === undefined) continue
+      edited += 1
+      const data = events.filter(item => (item as { type: string }).type === 'request/context').map(item => JSON.stringify((item as { data: unknown }).data))
+      expect(new Set(data).size).toBe(1)
+      values.add(data[0]!)
+      expect(await referenceAdapter.operations.requestContext!({ events }, { caseId: 'contexts', step: 0 })).toEqual({ ok: true, value: {} })
+    }
+    expect(edited).toBeGreaterThan(60)
+    expect(edited).toBeLessThan(140)
+    expect([...values].sort()).toEqual(['"wide"', '[1,2]', 'null'])
+  })
+
+  it('leave a log without a request/context as it is', () => {
+    for (let seed = 1; seed <= 40; seed += 1) expect(withContextDataNotObject([turnStart(0, 1)], seed)).toBeUndefined()
+  })
+})
