@@ -7,7 +7,7 @@ import { inProcessCall } from '../in-process-call.ts'
 import { expectedRejectionOf, judge, type OperationResult } from '../expectations.ts'
 import { encodeTagged } from '../protocol.ts'
 import type { Expectation } from '../vector-cases.ts'
-import { OVER_LOADED_LOG, probeInput, type Probe } from './probes.ts'
+import { OVER_LOADED_LOG, probeInput, type Probe, type ProbeVariant } from './probes.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
 import { errorMessage, shortened } from '../wording.ts'
 
@@ -30,13 +30,23 @@ export interface Disagreement {
   divergingSeq?: number
   /** The probe's log was in older shapes (FuzzRun.olderShapes): a class of its own. */
   olderShapes?: true
+  /** The probe left the shapes producers write on purpose (Probe.variant): a class of its own. */
+  variant?: ProbeVariant
   expected: OperationResult
   actual: Outcome
 }
 
-export function signatureOf(disagreement: Pick<Disagreement, 'operation' | 'reference' | 'adapter' | 'olderShapes'>): string {
+/**
+ * What the adapter did, as a class names it: with the probe's variant, so that a known class of such
+ * probes cannot hide a departure on the shapes producers write.
+ */
+export function adapterSide(disagreement: Pick<Disagreement, 'adapter' | 'variant'>): string {
+  return disagreement.variant === undefined ? disagreement.adapter : `${disagreement.adapter} (${disagreement.variant})`
+}
+
+export function signatureOf(disagreement: Pick<Disagreement, 'operation' | 'reference' | 'adapter' | 'olderShapes' | 'variant'>): string {
   const shapes = disagreement.olderShapes === true ? ' (older shapes)' : ''
-  return `${disagreement.operation}${shapes}: reference ${disagreement.reference}, adapter ${disagreement.adapter}`
+  return `${disagreement.operation}${shapes}: reference ${disagreement.reference}, adapter ${adapterSide(disagreement)}`
 }
 
 /** The shapes of the log a disagreement was found on, as --known files match them. */
@@ -210,8 +220,9 @@ export async function compareProbe(referenceAdapter: Adapter, adapter: Adapter, 
   if (!(await isDefined(referenceAdapter, probe, expected.result))) return undefined
   const found = disagreement(probe.operation, expected.result, await callOperation(adapter, probe, timeoutMs))
   if (found === undefined) return undefined
-  // A probe made to leave the shapes producers write is a class of its own, so that a known one cannot
-  // hide a departure on the shapes they do write.
-  const marked = probe.variant !== undefined && found.failure !== true ? { ...found, adapter: `${found.adapter} (${probe.variant})` } : found
-  return probe.olderShapes === true ? { ...marked, olderShapes: true } : marked
+  return {
+    ...found,
+    ...(probe.olderShapes === true ? { olderShapes: true as const } : {}),
+    ...(probe.variant !== undefined && found.failure !== true ? { variant: probe.variant } : {}),
+  }
 }

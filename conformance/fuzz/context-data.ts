@@ -7,17 +7,25 @@ import { isRecord } from '../../reference/lossless-json.ts'
 import { pick } from '../generators/choices.ts'
 import { seededChooser } from '../generators/index.ts'
 
+/** The variant of the probes over such contexts (Probe.variant). */
+export const CONTEXT_NOT_OBJECT_VARIANT = 'context data not an object'
+
 const NOT_OBJECTS: readonly unknown[] = ['wide', [1, 2], null]
 
 /** Salts the plan's seed, so that this draw is not the header pair's or the batch cuts'. */
 const CONTEXT_SALT = 0x43545844
 
-/** The log with the data of every request/context record replaced, or undefined when the draw keeps it (or it holds none). */
-export function withContextDataNotObject(events: readonly unknown[], planSeed: number): unknown[] | undefined {
+/**
+ * The log with the data of every request/context record replaced, or undefined when the draw keeps it,
+ * or when no context is in force at `atSeq` (at the log's end when there is none), so that the edit
+ * touches what the probe reads. The draws come before any look at the log, so a shrunk log draws alike.
+ */
+export function withContextDataNotObject(events: readonly unknown[], planSeed: number, atSeq?: number): unknown[] | undefined {
   const chooser = seededChooser((planSeed ^ CONTEXT_SALT) >>> 0)
   if (chooser.int(4) !== 0) return undefined
   const data = pick(chooser, NOT_OBJECTS)
   const isContext = (event: unknown): boolean => isRecord(event) && event['type'] === 'request/context'
-  if (!events.some(isContext)) return undefined
+  const inForce = events.some(event => isContext(event) && (atSeq === undefined || (event as { seq: unknown }).seq as number <= atSeq))
+  if (!inForce) return undefined
   return events.map(event => (isContext(event) ? { ...(event as Record<string, unknown>), data: structuredClone(data) } : event))
 }

@@ -31,7 +31,7 @@ export interface RunPlan {
   appendAt: number | undefined
   /** The compaction entry compactionState is asked about, if any. */
   entry: 'automatic' | 'manual' | undefined
-  /** Seeds the batch cuts of the JSONL encoding, and (salted) the snapshots headerEquals compares. */
+  /** Seeds the batch cuts of the JSONL encoding, and (salted) the snapshots headerEquals compares and the contexts requestContext reads. */
   batchSeed: number
   damage: StorageDamage
   damageAt: number

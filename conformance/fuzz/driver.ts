@@ -7,7 +7,7 @@ import type { Adapter } from '../adapter.ts'
 import { referenceAdapter } from '../adapters/reference.ts'
 import { runCase } from '../run-case.ts'
 import type { OperationName, VectorCase } from '../vector-cases.ts'
-import { compareProbe, signatureOf, type Disagreement } from './compare.ts'
+import { adapterSide, compareProbe, signatureOf, type Disagreement } from './compare.ts'
 import { reference } from '../../reference/index.ts'
 import { isOlderShape, MUTATIONS } from '../generators/index.ts'
 import { drawRun, operatorsOf, type DrawnRun, type FuzzRun } from './draw.ts'
@@ -187,7 +187,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     }
     const known = options.known === undefined ? undefined : knownClassOf(options.known, final)
     const finding: Finding = {
-      signature, operation, reference: final.reference, adapter: final.adapter, firstRun: run.index, occurrences: 1, detail: final.detail,
+      signature, operation, reference: final.reference, adapter: adapterSide(final), firstRun: run.index, occurrences: 1, detail: final.detail,
       eventsBefore: run.events.length, eventsAfter: shrunk.run.events.length, shrinkChecks: shrunk.checks,
       ...(known === undefined ? {} : { known: known.class }),
       ...(run.mutation === undefined ? {} : { mutation: run.mutation }),

@@ -47,10 +47,15 @@ const STOPS: readonly (readonly [unknown, unknown])[] = [
   [['END', 'STOP'], ['STOP', 'END']],
 ]
 const SYSTEMS: readonly unknown[] = [undefined, '', ' ', 'Another prompt.']
+// A `false` flag, or a flag on a config without its member, lies outside HDR-1 too; no known class
+// lists a departure there, so these pairs need no variant to keep one apart.
 const ADAPTER_DEFAULTS: readonly unknown[] = [
   {}, { reasoningEffort: true }, { maxTokens: true }, { reasoningEffort: false }, { reasoningEffort: true, maxTokens: false },
 ]
 const EXTRA_TOOL = { name: 'extra', description: 'One more tool.', parameters: { type: 'object', properties: {} } }
+
+/** The variant of the probes whose pairs hold values outside HDR-1 (Probe.variant). */
+export const OUTSIDE_HDR_1_VARIANT = 'values outside HDR-1'
 
 /**
  * Members outside the shapes of HDR-1, which a snapshot given to headerEquals may still hold: where it

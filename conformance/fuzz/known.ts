@@ -17,7 +17,7 @@
 import { globToRegExp } from '../filters.ts'
 import type { KnownClass, KnownDivergences } from '../../generated/types/index.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
-import { shapesOf, type Disagreement } from './compare.ts'
+import { adapterSide, shapesOf, type Disagreement } from './compare.ts'
 import { NO_LINES, parseYamlText, readGivenFile, refusalOf, unknownMembers, type LineAt } from '../yaml-text.ts'
 
 // The file's shape is schemas/known-divergences.schema.json; its types are generated from it.
@@ -70,8 +70,8 @@ export function appliesTo(divergences: KnownDivergences, adapterName: string): b
  * crashed or gave no readable answer) falls in none: it says nothing about the rules, so no file can
  * excuse it, as no run baseline can excuse an error.
  */
-export function knownClassOf(divergences: readonly KnownClass[], disagreement: Pick<Disagreement, 'operation' | 'reference' | 'adapter' | 'olderShapes' | 'failure'>): KnownClass | undefined {
+export function knownClassOf(divergences: readonly KnownClass[], disagreement: Pick<Disagreement, 'operation' | 'reference' | 'adapter' | 'olderShapes' | 'failure' | 'variant'>): KnownClass | undefined {
   if (disagreement.failure) return undefined
-  const matched: Record<typeof MATCHED[number], string> = { ...disagreement, shapes: shapesOf(disagreement) }
+  const matched: Record<typeof MATCHED[number], string> = { ...disagreement, adapter: adapterSide(disagreement), shapes: shapesOf(disagreement) }
   return divergences.find(entry => MATCHED.every(key => entry[key] === undefined || globToRegExp(entry[key]).test(matched[key])))
 }

@@ -6,10 +6,10 @@ import { reference } from '../../reference/index.ts'
 import { isNonNegativeSafeInteger, isRecord, snapshotJson } from '../../reference/lossless-json.ts'
 import { BASE_TIME } from '../builder.ts'
 import { seededChooser } from '../generators/index.ts'
-import { withContextDataNotObject } from './context-data.ts'
+import { CONTEXT_NOT_OBJECT_VARIANT, withContextDataNotObject } from './context-data.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
-import { headerPair } from './header-pairs.ts'
+import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
 
 /** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
 export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
@@ -34,6 +34,9 @@ const CANDIDATE_MEMBERS = new Set(['type', 'data', 'surfaceOp', 'sourceEventSeqs
 /** The members of a log record: a candidate's, and those the writer assigns. */
 const RECORD_MEMBERS = new Set([...CANDIDATE_MEMBERS, 'seq', 'time', 'ignorable'])
 
+/** How a probe leaves the shapes producers write, where the spec still says what a reader answers. */
+export type ProbeVariant = typeof OUTSIDE_HDR_1_VARIANT | typeof CONTEXT_NOT_OBJECT_VARIANT
+
 export interface Probe {
   operation: OperationName
   /** The case's header; only for operations whose vector input carries it (append among them, for its legacy message ids). */
@@ -53,7 +56,7 @@ export interface Probe {
    * outside HDR-1 (header-pairs.ts), or its contexts data that is no object (context-data.ts). Its
    * disagreements are classes of their own (compare.ts).
    */
-  variant?: 'values outside HDR-1' | 'context data not an object'
+  variant?: ProbeVariant
 }
 
 type Derive = (run: DrawnRun) => Probe | undefined
@@ -228,13 +231,13 @@ const DERIVE: Record<string, Derive> = {
   messages: overLog('messages'),
   requestHeader: overLog('requestHeader', atSeqMembers),
   requestContext: run => {
-    const edited = withContextDataNotObject(run.events, run.plan.batchSeed)
-    const probe = overLog('requestContext', atSeqMembers)(run)!
-    return edited === undefined ? probe : { ...probe, events: edited, variant: 'context data not an object' }
+    const extra = atSeqMembers(run)
+    const edited = withContextDataNotObject(run.events, run.plan.batchSeed, extra['atSeq'] as number | undefined)
+    return { operation: 'requestContext', header: run.header, events: edited ?? run.events, extra, ...(edited === undefined ? {} : { variant: CONTEXT_NOT_OBJECT_VARIANT }) }
   },
   headerEquals: run => {
     const { pair, outsideHdr1 } = headerPair(run.events, run.plan.batchSeed)
-    return { operation: 'headerEquals', events: [], extra: pair, ...(outsideHdr1 ? { variant: 'values outside HDR-1' as const } : {}) }
+    return { operation: 'headerEquals', events: [], extra: pair, ...(outsideHdr1 ? { variant: OUTSIDE_HDR_1_VARIANT } : {}) }
   },
   relations: overLog('relations'),
   repair: overLog('repair'),

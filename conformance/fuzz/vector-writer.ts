@@ -14,7 +14,7 @@ import { citingRequirements, readSpecCatalog, type Requirement } from '../spec-c
 import { TAG_KEY } from '../tagged-values.ts'
 import { loadVectorFile, projectRoot, type VectorCase } from '../vector-cases.ts'
 import { makeFolder } from '../reports/write.ts'
-import type { Disagreement } from './compare.ts'
+import { adapterSide, type Disagreement } from './compare.ts'
 import { OPERATION_PROFILE, type Probe } from './probes.ts'
 
 /** The requirement that states each operation's result, for disagreements over a value. */
@@ -127,7 +127,8 @@ function notesOf(disagreement: Disagreement, context: CaseContext): string {
   const seq = disagreement.divergingSeq === undefined ? '' : ` The two diverge at seq ${disagreement.divergingSeq}.`
   const mutation = context.mutation === undefined ? 'a valid generated log' : `a log broken by the mutation operator ${context.mutation}`
   const shapes = context.olderShapes ? ', then rewritten into older shapes' : ''
-  return `Found by dsh-conformance fuzz (seed ${context.seed}, run ${context.run}, from ${mutation}${shapes}) against ${context.adapterName}: ${actual}.${seq} `
+  const variant = disagreement.variant === undefined ? '' : `; the probe's input made to hold ${disagreement.variant}`
+  return `Found by dsh-conformance fuzz (seed ${context.seed}, run ${context.run}, from ${mutation}${shapes}${variant}) against ${context.adapterName}: ${actual}.${seq} `
     + 'The expectation is the reference interpreter\'s result: check it against the spec before this case joins vectors/.'
 }
 
@@ -183,7 +184,7 @@ export function renderVector(probe: Probe, disagreement: Disagreement, context: 
   const id = vectorId(content)
   const requirements = content['requirements'] as string[]
   const chapter = chapterOf(requirements)
-  const title = `${probe.operation}: the reference ${disagreement.reference}, ${context.adapterName} ${disagreement.adapter}`
+  const title = `${probe.operation}: the reference ${disagreement.reference}, ${context.adapterName} ${adapterSide(disagreement)}`
   const file = {
     chapter,
     title: 'Counterexamples found by differential fuzzing (review before use)',

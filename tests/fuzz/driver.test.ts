@@ -60,6 +60,34 @@ describe('fuzz', () => {
     expect(report.findings.map(finding => finding.adapter).sort()).toEqual(['differs at $', 'differs at $ (values outside HDR-1)'])
   })
 
+  it('finds a requestContext that spreads data that is no object as a class of its own', async () => {
+    // As the upstream builds do (U21): the string "wide" read as {"0": "w", …}.
+    const spreading: Adapter = {
+      ...referenceAdapter,
+      operations: {
+        ...referenceAdapter.operations,
+        requestContext: (input) => {
+          const contexts = (input['events'] as { type: string; seq: number; data: unknown }[]).filter(item => item.type === 'request/context')
+          const atSeq = input['atSeq'] as number | undefined
+          const inForce = contexts.filter(item => atSeq === undefined || item.seq <= atSeq).at(-1)
+          return { ok: true, value: inForce === undefined ? null : { ...(inForce.data as object) } }
+        },
+      },
+    }
+    const report = await fuzz(spreading, { runs: 150, seed: 7, outDir: tempFolder(), maxEvents: 40, only: ['requestContext'] })
+    expect(report.findings.filter(finding => finding.olderShapes !== true).map(finding => finding.adapter)).toEqual(['differs at $.0 (context data not an object)'])
+  })
+
+  it('counts an edited probe that repeats load\'s departure under load, as any other', async () => {
+    const holdsContext = (input: Record<string, unknown>) => (input['events'] as { type: string }[]).some(item => item.type === 'request/context')
+    const refusing = (operation: 'load' | 'requestContext'): Operation => (input, context) =>
+      (holdsContext(input) ? { ok: false, error: { code: 'PAYLOAD_INVALID', seq: null } } : referenceAdapter.operations[operation]!(input, context))
+    const adapter: Adapter = { ...referenceAdapter, operations: { ...referenceAdapter.operations, load: refusing('load'), requestContext: refusing('requestContext') } }
+    const report = await fuzz(adapter, { runs: 60, seed: 7, outDir: tempFolder(), maxEvents: 40, only: ['load', 'requestContext'] })
+    expect(report.findings.filter(finding => finding.operation === 'load')).not.toEqual([])
+    expect(report.findings.filter(finding => finding.operation === 'requestContext')).toEqual([])
+  })
+
   it('finds nothing on the reference behind serve: values JSON text cannot carry cross the protocol tagged, both ways', async () => {
     const served = await startSubprocessAdapter('npx tsx conformance/cli.ts serve', { cwd: projectRoot, timeoutMs: 20_000 })
     try {
