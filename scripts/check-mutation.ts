@@ -51,11 +51,10 @@ export function citationProblems(audit: string, readSource: (file: string) => st
 export async function mutationReportProblems(root: string): Promise<string[]> {
   const read = (file: string): string | undefined => (existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : undefined)
   const stamp = await mutationInputsStamp(root)
-  const problems = [SUMMARY_REPORT, DIRECTIVES_REPORT].flatMap((report) => {
-    const text = read(report)
-    return text === undefined ? [`${report} does not exist`] : stampProblems(report, text, stamp)
-  })
-  return [...problems, ...citationProblems(read(DIRECTIVES_REPORT) ?? '', read)]
+  const [summary, audit] = [read(SUMMARY_REPORT), read(DIRECTIVES_REPORT)]
+  const problems = ([[SUMMARY_REPORT, summary], [DIRECTIVES_REPORT, audit]] as const).flatMap(([report, text]) =>
+    (text === undefined ? [`${report} does not exist`] : stampProblems(report, text, stamp)))
+  return [...problems, ...citationProblems(audit ?? '', read)]
 }
 
 async function main(): Promise<void> {
