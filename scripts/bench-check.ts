@@ -15,7 +15,8 @@
 //    (target: check >= 5x), when that package is installed;
 // 3. the peak RSS of each (target for check: <= 250 MB);
 // 4. linearity on an adversarial replace-heavy log (a large surface, then many small replaces anywhere in
-//    it) at M and 10M events (target: 10x the size costs <= 12x the time).
+//    it) at M and 10M events (target: 10x the size costs <= 12x the time);
+// 5. the machine's load average over the minute before the bench, flagged when the machine was busy.
 //
 // Every measurement runs in a child process of its own, so that peak RSS is the child's
 // (process.resourceUsage().maxRSS). Times are the best of `runs`, the jobs compared taking turns. Each
@@ -27,7 +28,7 @@
 import { execFileSync } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { artifactLines, random, storageHeader } from '../tests/check/log-generator.ts'
@@ -44,6 +45,8 @@ const SCRIPT = fileURLToPath(import.meta.url)
 const UPSTREAM = '@deepseek-ai/dsh-session'
 /** The most record lines of the head file: the start of the log, where a cold check warms up. */
 const HEAD_LINES = 10_000
+/** The 1-minute load average from which the machine counts as busy for the throughput ratios. */
+const BUSY_LOAD = 0.5
 /** Record lines per zstd frame of the compressed copy of the log. */
 const FRAME_LINES = 100
 
@@ -241,12 +244,23 @@ function warmUpRatio(whole: Measured, start: Measured, headLines: number, record
   return `${wall.toFixed(2)} (${cpu.toFixed(2)})`
 }
 
+/** The load this bench is run under: a cold check's ratio depends on it (docs/bench-check-runs.md). */
+function machineLine(loadBefore: number): string {
+  // Only the load before counts: during the runs the bench's own children make the load.
+  const line = `\nmachine: ${availableParallelism()} cores, load average ${loadBefore.toFixed(2)} over the minute before the bench`
+  // A cold check compiles its code on the core the main thread leaves free; with that core taken it runs
+  // unoptimised longer, and the first ratio drops while the loop, which needs no second core, does not.
+  if (loadBefore < BUSY_LOAD) return line
+  return `${line}\n  the machine was busy before the runs: a cold check's ratios understate it; run again once it is quiet`
+}
+
 async function main(args: string[]): Promise<void> {
   if (args[0] === '--child') {
     console.log(JSON.stringify(await child(args[1] as string, args[2] as string)))
     return
   }
   const [size = 1_000_000, replaceSize = 100_000, runs = 5] = args.map(Number)
+  const loadBefore = loadavg()[0] as number
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-check-'))
   try {
     const log = path.join(dir, 'bench.jsonl')
@@ -294,6 +308,7 @@ async function main(args: string[]): Promise<void> {
     } else console.log(`  upstream: ${UPSTREAM} is not installed, skipped`)
     console.log(`  check peak RSS: ${check.maxRssMb.toFixed(0)} MB   target <= 250${upstream === undefined ? '' : `; upstream ${upstream.maxRssMb.toFixed(0)} MB`}`)
     console.log(`  replace-heavy, time at 10x / time at 1x:       ${ratios(largeRun, smallRun)}   target <= 12`)
+    console.log(machineLine(loadBefore))
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
