@@ -9,7 +9,9 @@ import { seededChooser } from '../generators/index.ts'
 import { CONTEXT_NOT_OBJECT_VARIANT, withContextDataNotObject } from './context-data.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
+import { forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
 import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
+import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
 
 /** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
 export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
@@ -35,7 +37,7 @@ const CANDIDATE_MEMBERS = new Set(['type', 'data', 'surfaceOp', 'sourceEventSeqs
 const RECORD_MEMBERS = new Set([...CANDIDATE_MEMBERS, 'seq', 'time', 'ignorable'])
 
 /** How a probe leaves the shapes producers write, where the spec still says what a reader answers. */
-export type ProbeVariant = typeof OUTSIDE_HDR_1_VARIANT | typeof CONTEXT_NOT_OBJECT_VARIANT
+export type ProbeVariant = typeof OUTSIDE_HDR_1_VARIANT | typeof CONTEXT_NOT_OBJECT_VARIANT | typeof STORED_ROW_VARIANT | typeof NEGATIVE_ZERO_BOUNDARY_VARIANT
 
 export interface Probe {
   operation: OperationName
@@ -53,8 +55,9 @@ export interface Probe {
   olderShapes?: true
   /**
    * How the probe's input was made to leave the shapes producers write: its snapshots hold values
-   * outside HDR-1 (header-pairs.ts), or its contexts data that is no object (context-data.ts). Its
-   * disagreements are classes of their own (compare.ts).
+   * outside HDR-1 (header-pairs.ts), its contexts data that is no object (context-data.ts), its
+   * artifact a packed row out of ROW-3's range (stored-rows.ts), or its fork boundary is -0
+   * (fork-boundary.ts). Its disagreements are classes of their own (compare.ts).
    */
   variant?: ProbeVariant
 }
@@ -244,14 +247,20 @@ const DERIVE: Record<string, Derive> = {
   resume: overLog('resume', () => ({ now: NOW })),
   compactionState: overLog('compactionState', run => (run.plan.entry === undefined ? {} : { entry: run.plan.entry })),
   regionBalance: overLog('regionBalance', regionMembers),
-  fork: overLog('fork', run => {
+  fork: run => {
     const boundary = seqAt(run.events, run.plan.boundary)
-    return boundary === undefined ? undefined : { boundary, childId: CHILD_ID, now: NOW }
-  }),
+    if (boundary === undefined) return undefined
+    const probe: Probe = { operation: 'fork', header: run.header, events: run.events, extra: { boundary, childId: CHILD_ID, now: NOW } }
+    return forkAtNegativeZero(run.plan.batchSeed) ? { ...probe, extra: { ...probe.extra, boundary: -0 }, variant: NEGATIVE_ZERO_BOUNDARY_VARIANT } : probe
+  },
   append: appendProbe,
   decodeJsonl: run => {
     const text = encoded(run)
-    return text === undefined ? undefined : { operation: 'decodeJsonl', events: [], extra: storageMembers(damaged(text, run.plan)) }
+    if (text === undefined) return undefined
+    const edited = withStoredRowOutOfRange(text, run.plan.batchSeed)
+    // An edited row is the probe's one departure from what a writer stores: the plan's damage is left out.
+    if (edited !== undefined) return { operation: 'decodeJsonl', events: [], extra: storageMembers(Buffer.from(edited, 'utf8')), variant: STORED_ROW_VARIANT }
+    return { operation: 'decodeJsonl', events: [], extra: storageMembers(damaged(text, run.plan)) }
   },
   encodeJsonl: run => (isLosslessJson(run) ? { operation: 'encodeJsonl', events: [], extra: { header: run.header, batches: batchesOf(run.events, run.plan) } } : undefined),
   artifactPath: run => {

@@ -7,6 +7,7 @@ import { MUTATIONS } from '../../conformance/generators/index.ts'
 import { drawRun, operatorsOf, type DrawnRun, type RunPlan } from '../../conformance/fuzz/draw.ts'
 import { withBuilderClock, withoutEvents } from '../../conformance/fuzz/log-cuts.ts'
 import { deriveProbe, probeInput, PROBED_OPERATIONS } from '../../conformance/fuzz/probes.ts'
+import { STORED_ROW_VARIANT } from '../../conformance/fuzz/stored-rows.ts'
 import type { Disagreement } from '../../conformance/fuzz/compare.ts'
 import { renderVector, requirementsOf } from '../../conformance/fuzz/vector-writer.ts'
 import { parse } from 'yaml'
@@ -216,12 +217,24 @@ describe('the fuzzer\'s probes', () => {
   })
 
   it('leave a decoded artifact\'s last kept record line whole but without its line feed', () => {
-    const run = VALID_RUNS.find(candidate => candidate.events.length >= 20)!
+    const run = VALID_RUNS.find(candidate => candidate.events.length >= 20 && deriveProbe(candidate, 'decodeJsonl')!.variant === undefined)!
     const text = deriveProbe(withPlan(run, { damage: 'unterminated', damageAt: 500 }), 'decodeJsonl')!.extra['text'] as string
     const lines = text.split('\n')
     expect(lines.length).toBeGreaterThan(2)
     expect(() => JSON.parse(lines.at(-1)!)).not.toThrow()
     const whole = deriveProbe(withPlan(run, { damage: 'none' }), 'decodeJsonl')!.extra['text'] as string
     expect(whole.startsWith(`${text}\n`)).toBe(true)
+  })
+
+  it('leave an artifact whose packed row they edit otherwise whole: one line differs, and no damage', () => {
+    const run = VALID_RUNS.find(candidate => deriveProbe(candidate, 'decodeJsonl')?.variant === STORED_ROW_VARIANT)!
+    const text = (damage: RunPlan['damage']): string => deriveProbe(withPlan(run, { damage, damageAt: 500 }), 'decodeJsonl')!.extra['text'] as string
+    const intact = reference.encodeJsonl(deriveProbe(run, 'encodeJsonl')!.extra as { header: unknown; batches: unknown[][] })
+    expect(intact.ok).toBe(true)
+    expect(text('tear')).toBe(text('none'))
+    const lines = text('none').split('\n')
+    const written = (intact as { value: { text: string } }).value.text.split('\n')
+    expect(lines).toHaveLength(written.length)
+    expect(lines.filter((line, index) => line !== written[index])).toHaveLength(1)
   })
 })

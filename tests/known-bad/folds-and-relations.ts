@@ -113,6 +113,10 @@ const forkAnywhere: SyncOperation = input => {
   })
 }
 
+/** A -0 boundary passes as 0, as under a safe-integer test that lets negative zero through (U19). */
+const forkAtNegativeZeroAsZero: SyncOperation = input =>
+  ref.fork(Object.is(input['boundary'], -0) ? { ...input, boundary: 0 } : input)
+
 export const FOLD_AND_RELATION_BUGS: KnownBad[] = [
   {
     name: 'results-paired-across-steps',
@@ -198,5 +202,11 @@ export const FOLD_AND_RELATION_BUGS: KnownBad[] = [
     bug: 'fork accepts a boundary inside an open turn',
     caughtBy: ['fork-boundary-inside-turn', 'fork-end-seed-inside-open-turn'],
     patch: { fork: forkAnywhere },
+  },
+  {
+    name: 'fork-negative-zero-boundary',
+    bug: 'fork takes a -0 boundary as 0',
+    caughtBy: ['fork-boundary-invalid-values'],
+    patch: { fork: forkAtNegativeZeroAsZero },
   },
 ]

@@ -53,12 +53,35 @@ const tornTailKept: SyncOperation = input => {
   return accepted({ ...value, events: [...value.events, ...kept] })
 }
 
+/**
+ * The artifact with each packed row's `-0` read as 0, as a JSON reader that keeps no sign on zero reads
+ * it (Python's json, for one); other lines are kept as they are.
+ */
+function rowsWithoutNegativeZero(input: Input): Input {
+  if (input['encoding'] === 'zstd' || typeof input['text'] !== 'string') return input
+  const lines = input['text'].split('\n').map(line => {
+    const row = parsed(line)
+    // JSON.stringify writes -0 as 0.
+    return isRecord(row) && typeof row['type'] === 'string' && row['type'] in ROW_PAYLOAD ? JSON.stringify(row) : line
+  })
+  return { ...input, text: lines.join('\n') }
+}
+
+/** A `-0` in a packed row reads as 0, so a row ROW-3 rejects expands (U23's departure). */
+const rowNegativeZeroAsZero: SyncOperation = input => ref.decodeJsonl(rowsWithoutNegativeZero(input))
+
 export const STORAGE_BUGS: KnownBad[] = [
   {
     name: 'row-first-member-only',
     bug: 'a packed chunk row is decoded to its first chunk only, so the seqs after it gap',
     caughtBy: ['row-expand-text-and-reasoning', 'row-expand-tool-call-name-presence'],
     patch: { decodeJsonl: firstRowMemberOnly },
+  },
+  {
+    name: 'row-negative-zero-as-zero',
+    bug: "a -0 in a packed row's seq0, time0 or dt reads as 0, so the row expands where ROW-3 rejects it",
+    caughtBy: ['row-negative-zero'],
+    patch: { decodeJsonl: rowNegativeZeroAsZero },
   },
   {
     name: 'torn-tail-kept',

@@ -1,0 +1,17 @@
+// The fork probe, one time in four, with the boundary -0: a host value no JSON text carries (a
+// subprocess adapter receives it tagged), which FORK-2 rejects as no non-negative safe integer while
+// a safe-integer test that lets -0 through forks at 0. Drawn from a seed of the run's plan, as the
+// headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were; its
+// disagreements are a class of their own (compare.ts).
+import { seededChooser } from '../generators/index.ts'
+
+/** The variant of the fork probes whose boundary is -0 (Probe.variant). */
+export const NEGATIVE_ZERO_BOUNDARY_VARIANT = 'boundary -0'
+
+/** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
+const BOUNDARY_SALT = 0x464b5a30
+
+/** Whether the run's fork probe takes -0 for its boundary. */
+export function forkAtNegativeZero(planSeed: number): boolean {
+  return seededChooser((planSeed ^ BOUNDARY_SALT) >>> 0).int(4) === 0
+}
