@@ -91,16 +91,16 @@ export interface BaselineContext {
 
 /**
  * What a person should know about a baseline before trusting it: it is another's, older, or lists
- * unknown ids. A run of a folder's vectors says nothing of the suite's hash or ids, so it notes neither.
+ * unknown ids (`unknown`, when the caller has them already). A run of a folder's vectors says nothing
+ * of the suite's hash or ids, so it notes neither.
  */
-export function baselineNotes(baseline: Baseline, context: BaselineContext): string[] {
+export function baselineNotes(baseline: Baseline, context: BaselineContext, unknown = idsNotInSuite(baseline, context)): string[] {
   const notes: string[] = []
   if (baseline.adapter !== context.adapter) notes.push(`the baseline is for adapter ${baseline.adapter}, the run is of ${context.adapter}`)
   if (context.suite.vectors !== undefined) return notes
   if (baseline.suiteHash !== undefined && baseline.suiteHash !== context.suite.contentHash) {
     notes.push(`the baseline was written against suite ${baseline.suiteHash}, this suite is ${context.suite.contentHash}; its case ids still apply`)
   }
-  const unknown = idsNotInSuite(baseline, context)
   if (unknown.length > 0) notes.push(idsNotInSuiteText(unknown))
   return notes
 }
@@ -130,7 +130,7 @@ export function compareWithBaseline(outcomes: readonly CaseOutcome[], baseline: 
   const reasons = Object.fromEntries(baseline.failures.map((entry) => [entry.id, entry.reason]))
   const unknown = idsNotInSuite(baseline, context)
   const unknownSet = new Set(unknown)
-  const verdict: BaselineVerdict = { source: context.source, newFailures: [], newPasses: [], stillFailing: [], notRun: [], unknownIds: unknown, notes: baselineNotes(baseline, context), reasons }
+  const verdict: BaselineVerdict = { source: context.source, newFailures: [], newPasses: [], stillFailing: [], notRun: [], unknownIds: unknown, notes: baselineNotes(baseline, context, unknown), reasons }
   for (const outcome of outcomes) {
     if (outcome.status === 'error' || (outcome.status === 'fail' && !listed.has(outcome.id))) verdict.newFailures.push(outcome.id)
   }

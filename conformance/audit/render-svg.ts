@@ -117,7 +117,7 @@ function sharingGroups<T>(items: readonly T[], seqOf: (item: T) => number, size:
   return groups
 }
 
-/** The last seq a run of spans reaches (a loop, as a group may hold more spans than a call takes arguments). */
+/** The greatest of `endOf` over `items`, such as the last seq a run of spans reaches (a loop, as a list may hold more items than a call takes arguments). */
 function furthest<T>(items: readonly T[], endOf: (item: T) => number): number {
   let end = -Infinity
   for (const item of items) end = Math.max(end, endOf(item))
@@ -202,14 +202,9 @@ function replacementLane(replacement: AuditReplacement, lastSeq: number, x: (seq
   const size = groupSize(step)
   const spans = size === 1 ? replacement.shadowedSeqs.map((seq): [number, number] => [seq, seq]) : groupRuns(replacement.shadowedSeqs, size, lastSeq)
   for (const [first, last] of spans) parts.push(rect(x(first) - step / 2 + 1, y + 5, x(last) - x(first) + step - 2, 12, '#ef9a9a', 'stroke="#c62828" class="shadowed"'))
-  // Loops, not Math.max(...seqs): a replace may shadow more nodes than a call takes arguments.
-  let lowest = Infinity
-  let highest = -Infinity
-  for (const seq of replacement.shadowedSeqs) {
-    lowest = Math.min(lowest, seq)
-    highest = Math.max(highest, seq)
-  }
-  const from = x(highest)
+  // The least shadowed seq, as the greatest negated one.
+  const lowest = -furthest(replacement.shadowedSeqs, seq => -seq)
+  const from = x(furthest(replacement.shadowedSeqs, seq => seq))
   const to = x(replacement.seq)
   parts.push(`<line x1="${from.toFixed(1)}" y1="${y + 11}" x2="${(to - step / 2).toFixed(1)}" y2="${y + 11}" stroke="#2e7d32" stroke-width="1.5" marker-end="url(#arrow)"/>`)
   parts.push(rect(to - step / 2 + 1, y + 3, step - 2, 16, '#2e7d32', 'class="replacement"'))
