@@ -1,16 +1,34 @@
 // The fork probes the fuzzer makes with the boundary -0 (conformance/fuzz/fork-boundary.ts): one plan
-// in four; FORK-2 rejects -0 as no non-negative safe integer, whatever the log.
+// in sixteen; FORK-2 rejects -0 as no non-negative safe integer, whatever the log.
 import { describe, expect, it } from 'vitest'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
-import { forkAtNegativeZero } from '../../conformance/fuzz/fork-boundary.ts'
+import { drawRun } from '../../conformance/fuzz/draw.ts'
+import { forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from '../../conformance/fuzz/fork-boundary.ts'
+import { deriveProbe } from '../../conformance/fuzz/probes.ts'
 import { turnEnd, turnStart } from '../reference/helpers.ts'
 
 describe('fork at a -0 boundary', () => {
-  it('is drawn for about one plan in four', () => {
+  it('is drawn for about one plan in sixteen', () => {
     let drawn = 0
-    for (let seed = 1; seed <= 400; seed += 1) if (forkAtNegativeZero(seed)) drawn += 1
+    for (let seed = 1; seed <= 1600; seed += 1) if (forkAtNegativeZero(seed)) drawn += 1
     expect(drawn).toBeGreaterThan(60)
     expect(drawn).toBeLessThan(140)
+  })
+
+  it('gives the probe of such a plan the boundary -0 and its variant, and the others the drawn boundary', () => {
+    const runs = Array.from({ length: 200 }, (_, index) => drawRun(1, index, 20)).filter(run => run.mutation === undefined && run.events.length > 0)
+    const [atNegativeZero, atDrawn] = [runs.filter(run => forkAtNegativeZero(run.plan.batchSeed)), runs.filter(run => !forkAtNegativeZero(run.plan.batchSeed))]
+    expect(atNegativeZero.length).toBeGreaterThan(0)
+    for (const run of atNegativeZero) {
+      const probe = deriveProbe(run, 'fork')!
+      expect(Object.is(probe.extra['boundary'], -0)).toBe(true)
+      expect(probe.variant).toBe(NEGATIVE_ZERO_BOUNDARY_VARIANT)
+    }
+    for (const run of atDrawn) {
+      const probe = deriveProbe(run, 'fork')!
+      expect(Object.is(probe.extra['boundary'], -0)).toBe(false)
+      expect(probe.variant).toBeUndefined()
+    }
   })
 
   it('is rejected by the reference as an invalid boundary, where the boundary 0 is taken', async () => {

@@ -79,7 +79,7 @@ export const STORAGE_BUGS: KnownBad[] = [
   },
   {
     name: 'row-negative-zero-as-zero',
-    bug: "a -0 in a packed row's seq0, time0 or dt reads as 0, so the row expands where ROW-3 rejects it",
+    bug: 'every -0 in a packed row reads as 0 (seq0, time0 and dt among them), so the row expands where ROW-3 rejects it',
     caughtBy: ['row-negative-zero'],
     patch: { decodeJsonl: rowNegativeZeroAsZero },
   },
