@@ -246,8 +246,11 @@ function warmUpRatio(whole: Measured, start: Measured, headLines: number, record
 
 /** The load this bench is run under: a cold check's ratio depends on it (docs/bench-check-runs.md). */
 function machineLine(loadBefore: number): string {
+  // Windows has no load average (os.loadavg() gives zeros there).
+  if (process.platform === 'win32') return `\nmachine: ${availableParallelism()} cores; no load average on Windows`
   // Only the load before counts: during the runs the bench's own children make the load.
-  const line = `\nmachine: ${availableParallelism()} cores, load average ${loadBefore.toFixed(2)} over the minute before the bench`
+  const load = `load average ${loadBefore.toFixed(2)} over the minute before the bench`
+  const line = `\nmachine: ${availableParallelism()} cores, ${load}`
   // A cold check compiles its code on the core the main thread leaves free; with that core taken it runs
   // unoptimised longer, and the first ratio drops while the loop, which needs no second core, does not.
   if (loadBefore < BUSY_LOAD) return line

@@ -117,7 +117,10 @@ function sharingGroups<T>(items: readonly T[], seqOf: (item: T) => number, size:
   return groups
 }
 
-/** The greatest of `endOf` over `items`, such as the last seq a run of spans reaches (a loop, as a list may hold more items than a call takes arguments). */
+/**
+ * The greatest of `endOf` over `items`, such as the last seq a run of spans reaches (a loop, as a list
+ * may hold more items than a call takes arguments).
+ */
 function furthest<T>(items: readonly T[], endOf: (item: T) => number): number {
   let end = -Infinity
   for (const item of items) end = Math.max(end, endOf(item))

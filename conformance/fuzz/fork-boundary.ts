@@ -1,9 +1,10 @@
 // The fork probe, one time in sixteen, with the boundary -0: a value JSON.stringify writes as 0 (a
 // subprocess adapter receives it tagged), which FORK-2 rejects as no non-negative safe integer while
-// a safe-integer test that lets -0 through forks at 0. The reference's answer does not depend on the
-// log, so a few such probes suffice, and the others keep the boundaries the plan draws. Drawn from a
-// seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws
-// stay as they were; its disagreements are a class of their own (compare.ts).
+// a safe-integer test that lets -0 through forks at 0. Over a log load accepts, the reference's answer
+// does not depend on the log (over a broken one it is the log's fault), so a few such probes suffice,
+// and the others keep the boundaries the plan draws. Drawn from a seed of the run's plan, as the
+// headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were; its
+// disagreements are a class of their own (compare.ts).
 import { seededChooser } from '../generators/index.ts'
 
 /** The variant of the fork probes whose boundary is -0 (Probe.variant). */
@@ -15,4 +16,9 @@ const BOUNDARY_SALT = 0x464b5a30
 /** Whether the run's fork probe takes -0 for its boundary. */
 export function forkAtNegativeZero(planSeed: number): boolean {
   return seededChooser((planSeed ^ BOUNDARY_SALT) >>> 0).int(16) === 0
+}
+
+/** A fork probe's members with the boundary -0, and its variant. */
+export function atNegativeZeroBoundary<P extends { extra: Record<string, unknown> }>(probe: P): P & { variant: typeof NEGATIVE_ZERO_BOUNDARY_VARIANT } {
+  return { ...probe, extra: { ...probe.extra, boundary: -0 }, variant: NEGATIVE_ZERO_BOUNDARY_VARIANT }
 }

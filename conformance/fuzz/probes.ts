@@ -9,7 +9,7 @@ import { seededChooser } from '../generators/index.ts'
 import { CONTEXT_NOT_OBJECT_VARIANT, withContextDataNotObject } from './context-data.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
-import { forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
+import { atNegativeZeroBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
 import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
 
@@ -37,7 +37,8 @@ const CANDIDATE_MEMBERS = new Set(['type', 'data', 'surfaceOp', 'sourceEventSeqs
 const RECORD_MEMBERS = new Set([...CANDIDATE_MEMBERS, 'seq', 'time', 'ignorable'])
 
 /** How a probe leaves the shapes producers write, where the spec still says what a reader answers. */
-export type ProbeVariant = typeof OUTSIDE_HDR_1_VARIANT | typeof CONTEXT_NOT_OBJECT_VARIANT | typeof STORED_ROW_VARIANT | typeof NEGATIVE_ZERO_BOUNDARY_VARIANT
+export const PROBE_VARIANTS = [OUTSIDE_HDR_1_VARIANT, CONTEXT_NOT_OBJECT_VARIANT, STORED_ROW_VARIANT, NEGATIVE_ZERO_BOUNDARY_VARIANT] as const
+export type ProbeVariant = typeof PROBE_VARIANTS[number]
 
 export interface Probe {
   operation: OperationName
@@ -251,14 +252,14 @@ const DERIVE: Record<string, Derive> = {
     const boundary = seqAt(run.events, run.plan.boundary)
     if (boundary === undefined) return undefined
     const probe: Probe = { operation: 'fork', header: run.header, events: run.events, extra: { boundary, childId: CHILD_ID, now: NOW } }
-    return forkAtNegativeZero(run.plan.batchSeed) ? { ...probe, extra: { ...probe.extra, boundary: -0 }, variant: NEGATIVE_ZERO_BOUNDARY_VARIANT } : probe
+    return forkAtNegativeZero(run.plan.batchSeed) ? atNegativeZeroBoundary(probe) : probe
   },
   append: appendProbe,
   decodeJsonl: run => {
     const text = encoded(run)
     if (text === undefined) return undefined
     const edited = withStoredRowOutOfRange(text, run.plan.batchSeed)
-    // An edited row is the probe's one departure from what a writer stores: the plan's damage is left out.
+    // An edited row is the probe's one departure from what a writer stores: no damage beside it.
     if (edited !== undefined) return { operation: 'decodeJsonl', events: [], extra: storageMembers(Buffer.from(edited, 'utf8')), variant: STORED_ROW_VARIANT }
     return { operation: 'decodeJsonl', events: [], extra: storageMembers(damaged(text, run.plan)) }
   },

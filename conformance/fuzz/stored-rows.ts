@@ -10,7 +10,7 @@ import { seededChooser } from '../generators/index.ts'
 /** The variant of the probes over such artifacts (Probe.variant). */
 export const STORED_ROW_VARIANT = 'stored rows out of range'
 
-/** Salts the plan's seed, so that this draw is not the context edit's, the header pair's or the batch cuts'. */
+/** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const STORED_ROW_SALT = 0x524f5753
 
 /** JSON.stringify writes -0 as 0: the edited member holds this string until the text is written. */
@@ -20,7 +20,7 @@ const NEGATIVE_ZERO_MARK = '\u0000negative zero\u0000'
  * The row with an element of `dt` written as `-0` (ROW-3 item 9): a zero when it holds one, so that a
  * decoder that drops the sign yields the very events the row stood for, else the first element.
  */
-function dtAsNegativeZero(row: Record<string, unknown>): string {
+function dtAsNegativeZero(row: Record<string, unknown>, _members: number): string {
   const data = row['data'] as Record<string, unknown>
   const dt = data['dt'] as number[]
   const edited = Math.max(dt.indexOf(0), 0)
@@ -29,9 +29,7 @@ function dtAsNegativeZero(row: Record<string, unknown>): string {
 }
 
 /** The row moved so that `seq0 + n` is exactly 2^53 + 1: its last member's seq is 2^53 (ROW-3 item 11). */
-function lastSeqUnsafe(row: Record<string, unknown>): string {
-  const data = row['data'] as Record<string, unknown>
-  const members = ((data['texts'] ?? data['args']) as unknown[]).length
+function lastSeqUnsafe(row: Record<string, unknown>, members: number): string {
   // 2^53 + 1 - members, in an order binary64 computes exactly (2^53 + 1 itself rounds to 2^53).
   return JSON.stringify({ ...row, seq0: Number.MAX_SAFE_INTEGER - members + 2 })
 }
@@ -52,10 +50,11 @@ export function withStoredRowOutOfRange(text: string, planSeed: number): string 
     // A row the reference accepts (a log an operator broke can hold a record tagged as a row that is
     // none) with a dt to edit: a writer packs rows of three members or more.
     const read = readStorageRecord(record)
-    return read.ok && read.events.row !== undefined && read.events.row.members.length > 1 ? [{ index, row: record as Record<string, unknown> }] : []
+    const members = read.ok ? read.events.row?.members.length ?? 0 : 0
+    return members > 1 ? [{ index, row: record as Record<string, unknown>, members }] : []
   })
   if (rows.length === 0) return undefined
   const chosen = rows[Math.floor((pickAt * rows.length) / 1000)]!
-  lines[chosen.index] = edit(chosen.row)
+  lines[chosen.index] = edit(chosen.row, chosen.members)
   return lines.join('\n')
 }

@@ -31,7 +31,7 @@ describe('fork at a -0 boundary', () => {
     }
   })
 
-  it('is rejected by the reference as an invalid boundary, where the boundary 0 is taken', async () => {
+  it('is rejected by the reference as an invalid boundary, where boundary 0 meets the open turn', async () => {
     const events = [turnStart(0, 1), turnEnd(1, 1)]
     const fork = (boundary: number): unknown => referenceAdapter.operations.fork!({ events, boundary, childId: 'c', now: 5 }, { caseId: 'fork', step: 0 })
     expect(await fork(-0)).toMatchObject({ ok: false, error: { code: 'FORK_INVALID_BOUNDARY' } })

@@ -53,18 +53,29 @@ const tornTailKept: SyncOperation = input => {
   return accepted({ ...value, events: [...value.events, ...kept] })
 }
 
+/** The raw input's text, when it is UTF-8 (given as text, or as base64 of UTF-8 bytes). */
+function rawText(input: Input): string | undefined {
+  if (input['encoding'] === 'zstd') return undefined
+  if (typeof input['base64'] !== 'string') return typeof input['text'] === 'string' ? input['text'] : undefined
+  const bytes = Buffer.from(input['base64'], 'base64')
+  const text = bytes.toString('utf8')
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : undefined
+}
+
 /**
  * The artifact with each packed row's `-0` read as 0, as a JSON reader that keeps no sign on zero reads
- * it (Python's json, for one); other lines are kept as they are.
+ * it (Python's json, for one); other lines are kept as they are. Raw UTF-8 input only.
  */
 function rowsWithoutNegativeZero(input: Input): Input {
-  if (input['encoding'] === 'zstd' || typeof input['text'] !== 'string') return input
-  const lines = input['text'].split('\n').map(line => {
+  const text = rawText(input)
+  if (text === undefined) return input
+  const lines = text.split('\n').map(line => {
     const row = parsed(line)
     // JSON.stringify writes -0 as 0.
     return isRecord(row) && typeof row['type'] === 'string' && row['type'] in ROW_PAYLOAD ? JSON.stringify(row) : line
   })
-  return { ...input, text: lines.join('\n') }
+  const read = lines.join('\n')
+  return typeof input['base64'] === 'string' ? { ...input, base64: Buffer.from(read, 'utf8').toString('base64') } : { ...input, text: read }
 }
 
 /** A `-0` in a packed row reads as 0, so a row ROW-3 rejects expands (U23's departure). */
