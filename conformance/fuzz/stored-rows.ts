@@ -20,7 +20,7 @@ const NEGATIVE_ZERO_MARK = '\u0000negative zero\u0000'
  * The row with an element of `dt` written as `-0` (ROW-3 item 9): a zero when it holds one, so that a
  * decoder that drops the sign yields the very events the row stood for, else the first element.
  */
-function dtAsNegativeZero(row: Record<string, unknown>, _members: number): string {
+function dtAsNegativeZero(row: Record<string, unknown>): string {
   const data = row['data'] as Record<string, unknown>
   const dt = data['dt'] as number[]
   const edited = Math.max(dt.indexOf(0), 0)
@@ -41,7 +41,7 @@ function lastSeqUnsafe(row: Record<string, unknown>, members: number): string {
 export function withStoredRowOutOfRange(text: string, planSeed: number): string | undefined {
   const chooser = seededChooser((planSeed ^ STORED_ROW_SALT) >>> 0)
   if (chooser.int(4) !== 0) return undefined
-  const edit = chooser.int(2) === 0 ? dtAsNegativeZero : lastSeqUnsafe
+  const edit: (row: Record<string, unknown>, members: number) => string = chooser.int(2) === 0 ? dtAsNegativeZero : lastSeqUnsafe
   const pickAt = chooser.int(1000)
   const lines = text.split('\n')
   const rows = lines.flatMap((line, index) => {
