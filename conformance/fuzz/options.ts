@@ -22,17 +22,18 @@ boundary (half the time one between turns), append of an event onto the events b
 one, the one an operator broke, or the operator's broken candidate), the JSONL encoder on the log's
 batches, artifactPath of its header, and the JSONL decoder on the encoded log (intact, torn
 anywhere, torn just before a line feed, or with a garbled line). Some probes leave the shapes
-producers write where the spec still says what a reader answers: some headerEquals pairs hold values
-outside HDR-1, one requestContext in four reads contexts whose data is no object, one JSONL decoding
-in four meets a packed row out of ROW-3's range (a -0 in dt, or a last member at 2^53) when the log
-packs one, and one fork in sixteen is given the boundary -0; their classes say so, as in "accepts
-(boundary -0)". Results are judged as vector steps are: codes and seqs compared, messages never.
-Each class of disagreement is shrunk to a small log and written as a one-case vector,
-DIR/<chapter>/fuzz-<hash>.yaml, whose expectation is the reference's result and which is marked
-review: true; the vector is replayed to check that it fails the adapter and passes the reference
-(dsh-conformance run --vectors DIR runs them all again). A class found on a log in older shapes, and
-not on the same log in current shapes, says so: "load (older shapes): ...". DIR/fuzz-summary.json
-lists every class, and how many runs each operator broke (schemas/fuzz-summary.schema.json).
+producers write where the spec still says what a reader answers: some headerEquals pairs, and the
+stored headers of one requestHeader fold in four, hold values outside HDR-1, one requestContext in
+four reads contexts whose data is no object, one JSONL decoding in four meets a packed row out of
+ROW-3's range (a -0 in dt, or a last member at 2^53) when the log packs one, and one fork in sixteen
+is given the boundary -0; their classes say so, as in "accepts (boundary -0)". Results are judged as
+vector steps are: codes and seqs compared, messages never. Each class of disagreement is shrunk to a
+small log and written as a one-case vector, DIR/<chapter>/fuzz-<hash>.yaml, whose expectation is the
+reference's result and which is marked review: true; the vector is replayed to check that it fails
+the adapter and passes the reference (dsh-conformance run --vectors DIR runs them all again). A
+class found on a log in older shapes, and not on the same log in current shapes, says so: "load
+(older shapes): ...". DIR/fuzz-summary.json lists every class, and how many runs each operator broke
+(schemas/fuzz-summary.schema.json).
 The same seed draws the same runs and writes the same vectors (their notes can differ where the
 adapter's answers do, such as a time it stamps from its clock).
 

@@ -11,6 +11,7 @@ import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
 import { atNegativeZeroBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
 import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
+import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
 
 /** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
@@ -56,9 +57,9 @@ export interface Probe {
   olderShapes?: true
   /**
    * How the probe's input was made to leave the shapes producers write: its snapshots hold values
-   * outside HDR-1 (header-pairs.ts), its contexts data that is no object (context-data.ts), its
-   * artifact a packed row out of ROW-3's range (stored-rows.ts), or its fork boundary is -0
-   * (fork-boundary.ts). Its disagreements are classes of their own (compare.ts).
+   * outside HDR-1 (header-pairs.ts, stored-headers.ts), its contexts data that is no object
+   * (context-data.ts), its artifact a packed row out of ROW-3's range (stored-rows.ts), or its fork
+   * boundary is -0 (fork-boundary.ts). Its disagreements are classes of their own (compare.ts).
    */
   variant?: ProbeVariant
 }
@@ -233,7 +234,11 @@ const DERIVE: Record<string, Derive> = {
   load: overLog('load'),
   surface: surfaceProbe,
   messages: overLog('messages'),
-  requestHeader: overLog('requestHeader', atSeqMembers),
+  requestHeader: run => {
+    const extra = atSeqMembers(run)
+    const edited = withStoredHeadersOutsideHdr1(run.events, run.plan.batchSeed, extra['atSeq'] as number | undefined)
+    return { operation: 'requestHeader', header: run.header, events: edited ?? run.events, extra, ...(edited === undefined ? {} : { variant: OUTSIDE_HDR_1_VARIANT }) }
+  },
   requestContext: run => {
     const extra = atSeqMembers(run)
     const edited = withContextDataNotObject(run.events, run.plan.batchSeed, extra['atSeq'] as number | undefined)
