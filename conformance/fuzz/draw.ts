@@ -31,7 +31,11 @@ export interface RunPlan {
   appendAt: number | undefined
   /** The compaction entry compactionState is asked about, if any. */
   entry: 'automatic' | 'manual' | undefined
-  /** Seeds the batch cuts of the JSONL encoding, and (salted) the snapshots headerEquals compares and the contexts requestContext reads. */
+  /**
+   * Seeds the batch cuts of the JSONL encoding, and (salted) the edits that leave the shapes producers
+   * write: the snapshots headerEquals compares, the stored headers requestHeader and the contexts
+   * requestContext read, the packed row decodeJsonl meets and fork's -0 boundary.
+   */
   batchSeed: number
   damage: StorageDamage
   damageAt: number

@@ -230,20 +230,24 @@ function atSeqMembers(run: DrawnRun): Record<string, unknown> {
   return atSeq === undefined ? {} : { atSeq }
 }
 
+/**
+ * A request fold at the plan's seq over the log, or over the log as `edit` leaves the shapes producers
+ * write (when its draw does), marked with `variant`.
+ */
+function atSeqOverEditedLog(operation: OperationName, edit: (events: readonly unknown[], planSeed: number, atSeq?: number) => unknown[] | undefined, variant: ProbeVariant): Derive {
+  return run => {
+    const extra = atSeqMembers(run)
+    const edited = edit(run.events, run.plan.batchSeed, extra['atSeq'] as number | undefined)
+    return { operation, header: run.header, events: edited ?? run.events, extra, ...(edited === undefined ? {} : { variant }) }
+  }
+}
+
 const DERIVE: Record<string, Derive> = {
   load: overLog('load'),
   surface: surfaceProbe,
   messages: overLog('messages'),
-  requestHeader: run => {
-    const extra = atSeqMembers(run)
-    const edited = withStoredHeadersOutsideHdr1(run.events, run.plan.batchSeed, extra['atSeq'] as number | undefined)
-    return { operation: 'requestHeader', header: run.header, events: edited ?? run.events, extra, ...(edited === undefined ? {} : { variant: OUTSIDE_HDR_1_VARIANT }) }
-  },
-  requestContext: run => {
-    const extra = atSeqMembers(run)
-    const edited = withContextDataNotObject(run.events, run.plan.batchSeed, extra['atSeq'] as number | undefined)
-    return { operation: 'requestContext', header: run.header, events: edited ?? run.events, extra, ...(edited === undefined ? {} : { variant: CONTEXT_NOT_OBJECT_VARIANT }) }
-  },
+  requestHeader: atSeqOverEditedLog('requestHeader', withStoredHeadersOutsideHdr1, OUTSIDE_HDR_1_VARIANT),
+  requestContext: atSeqOverEditedLog('requestContext', withContextDataNotObject, CONTEXT_NOT_OBJECT_VARIANT),
   headerEquals: run => {
     const { pair, outsideHdr1 } = headerPair(run.events, run.plan.batchSeed)
     return { operation: 'headerEquals', events: [], extra: pair, ...(outsideHdr1 ? { variant: OUTSIDE_HDR_1_VARIANT } : {}) }

@@ -8,6 +8,8 @@ import { drawRun, operatorsOf, type DrawnRun, type RunPlan } from '../../conform
 import { withBuilderClock, withoutEvents } from '../../conformance/fuzz/log-cuts.ts'
 import { deriveProbe, probeInput, PROBED_OPERATIONS } from '../../conformance/fuzz/probes.ts'
 import { STORED_ROW_VARIANT } from '../../conformance/fuzz/stored-rows.ts'
+import { withStoredHeadersOutsideHdr1 } from '../../conformance/fuzz/stored-headers.ts'
+import { OUTSIDE_HDR_1_VARIANT } from '../../conformance/fuzz/header-pairs.ts'
 import type { Disagreement } from '../../conformance/fuzz/compare.ts'
 import { renderVector, requirementsOf } from '../../conformance/fuzz/vector-writer.ts'
 import { parse } from 'yaml'
@@ -225,6 +227,21 @@ describe('the fuzzer\'s probes', () => {
     expect(() => JSON.parse(lines.at(-1)!)).not.toThrow()
     const whole = deriveProbe(withPlan(run, { damage: 'none' }), 'decodeJsonl')!.extra['text'] as string
     expect(whole.startsWith(`${text}\n`)).toBe(true)
+  })
+
+  it('edit the stored headers of a requestHeader probe only where one is in force at its seq, and mark it', () => {
+    const storesHeader = (event: unknown): boolean => (event as { type: string }).type === 'request/header'
+    const drawn = VALID_RUNS.filter(run => run.events.length > 0 && !storesHeader(run.events[0]) && withStoredHeadersOutsideHdr1(run.events, run.plan.batchSeed) !== undefined)
+    expect(drawn.length).toBeGreaterThan(10)
+    for (const run of drawn) {
+      const atStart = deriveProbe(withPlan(run, { atSeq: { among: 'events', at: 0 } }), 'requestHeader')!
+      expect(atStart.extra['atSeq']).toBe(0)
+      expect(atStart.variant).toBeUndefined()
+      expect(atStart.events).toBe(run.events)
+      const atEnd = deriveProbe(withPlan(run, { atSeq: { among: 'events', at: 999 } }), 'requestHeader')!
+      expect(atEnd.variant).toBe(OUTSIDE_HDR_1_VARIANT)
+      expect(atEnd.events).not.toEqual(run.events)
+    }
   })
 
   it('leave an artifact whose packed row they edit otherwise whole: one line differs, and no damage', () => {

@@ -63,6 +63,22 @@ const mergedHeader: SyncOperation = input => {
   return accepted(headers.length === 0 ? null : canonicalHeader(Object.assign({}, ...headers) as EventRecord))
 }
 
+/**
+ * The header in force keeps a `system` or `tools` that has a length, as a fold that tests "non-empty"
+ * by length does (U20's fold): an array system and string tools, which HDR-3 drops.
+ */
+const headerKeptByLength: SyncOperation = input => {
+  const result = ref.requestHeader(input)
+  const events = loadedEvents(input)
+  if (!result.ok || !isRecord(result.value) || events === undefined) return result
+  const atSeq = typeof input['atSeq'] === 'number' ? input['atSeq'] : Infinity
+  const stored = dataOf(events.findLast(event => event['type'] === 'request/header' && (event['seq'] as number) <= atSeq))['header']
+  if (!isRecord(stored)) return result
+  const hasLength = (value: unknown): boolean => (typeof value === 'string' || Array.isArray(value)) && value.length > 0
+  const kept = ['system', 'tools'].filter(member => hasLength(stored[member]))
+  return accepted({ ...result.value, ...Object.fromEntries(kept.map(member => [member, stored[member]])) })
+}
+
 /** A snapshot whose config's stop list is empty, without it: [] is taken for an absent stop. */
 function withoutEmptyStop(snapshot: unknown): unknown {
   if (!isRecord(snapshot) || !isRecord(snapshot['config'])) return snapshot
@@ -184,6 +200,12 @@ export const FOLD_AND_RELATION_BUGS: KnownBad[] = [
     bug: 'request/header snapshots are merged member by member instead of replacing each other',
     caughtBy: ['hdr-fold-latest-snapshot-wins-wholesale'],
     patch: { requestHeader: mergedHeader },
+  },
+  {
+    name: 'header-fold-kept-by-length',
+    bug: 'the header in force keeps an array system or string tools, testing "non-empty" by length',
+    caughtBy: ['hdr-fold-non-string-system-non-array-tools'],
+    patch: { requestHeader: headerKeptByLength },
   },
   {
     name: 'header-equality-empty-stop-absent',
