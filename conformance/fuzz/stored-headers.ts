@@ -1,11 +1,11 @@
 // The requestHeader probe, one plan in four, over a log whose request/header snapshots hold a `system`
-// or `tools` outside HDR-1: a null or array system, null or string tools, which no producer writes
-// but a reader still meets and load accepts. HDR-3 drops such members from the header in force. Every
+// or `tools` outside HDR-1: a null or array system, null or string tools, which no producer writes but
+// a reader still meets and load accepts. HDR-3 drops such members from the header in force. Every
 // snapshot is edited alike, the one in force among them; a fold that trips over an earlier one is left
-// to the golden vectors (hdr-fold-non-string-system-non-array-tools). The
-// edit is drawn from a seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the
-// fuzzer's other draws stay as they were; its disagreements are a class of their own (compare.ts),
-// marked as the headerEquals pairs outside HDR-1 are.
+// to the golden vectors (hdr-fold-non-string-system-non-array-tools). The edit is drawn from a seed of
+// the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as
+// they were; its disagreements are a class of their own (compare.ts), marked as the headerEquals pairs
+// outside HDR-1 are.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { pick } from '../generators/choices.ts'
 import { seededChooser } from '../generators/index.ts'
