@@ -59,8 +59,13 @@ function intendedFormFaults(forms: Validators['resultForm'], reply: unknown): Er
   return 'error' in reply ? faultsOf(forms('ProtocolFailureReply'), reply) : undefined
 }
 
+/** Marks a number JSON.stringify would write as null, so that it can be shown as it is. */
+const NOT_FINITE_MARK = '\u0000'
+
+/** A value at fault, as JSON text but for the numbers JSON has none for (written as null otherwise). */
 function shownValue(value: unknown): string {
-  return shortened(JSON.stringify(value) ?? String(value), 80)
+  const text = JSON.stringify(value, (_key, member: unknown) => (typeof member === 'number' && !Number.isFinite(member) ? `${NOT_FINITE_MARK}${member}` : member))
+  return shortened(text === undefined ? String(value) : text.replace(/"\\u0000(-?Infinity|NaN)"/g, '$1'), 80)
 }
 
 const BOUND_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength'])

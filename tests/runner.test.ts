@@ -289,6 +289,9 @@ describe('protocol messages and values', () => {
       // A value that meets no alternative of an anyOf: one fault, naming what each asks.
       ['result', { seq: 0, result: { ok: false, error: { code: 'X', line: 0 } } }, '/result/error/line is 0, which must be >= 1 or must be of type null'],
       ['result', [1], '/ is [1], which must be of type object'],
+      // Numbers JSON has none for (a reply of 1e400 parses to one) are shown as they are, not as null.
+      ['result', { seq: 0, result: { ok: true, value: Infinity } }, '/result/value is Infinity, which must be of type null or boolean or number or string or array or object'],
+      ['result', { seq: 0, result: { ok: false, error: { code: 'X', line: -Infinity } } }, '/result/error/line is -Infinity, which must be of type integer or null'],
       // An ok that is no boolean tells no form: the first four faults of them all, each branch's in turn.
       ['result', { seq: 0, result: { ok: 'yes' } }, "/result must have required property 'value'; /result/ok is \"yes\", not true; /result must have required property 'error'; /result/ok is \"yes\", not false"],
       // Faults that must all be mended are never joined by an or.
