@@ -89,6 +89,23 @@ function withoutEmptyStop(snapshot: unknown): unknown {
 const emptyStopEqualsAbsent: SyncOperation = input =>
   ref.headerEquals({ ...input, left: withoutEmptyStop(input['left']), right: withoutEmptyStop(input['right']) })
 
+/** A value whose booleans read as the numbers 1 and 0, as Python's `True == 1` has them. */
+function booleansAsNumbers(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0
+  if (Array.isArray(value)) return value.map(booleansAsNumbers)
+  return isRecord(value) ? Object.fromEntries(Object.entries(value).map(([key, member]) => [key, booleansAsNumbers(member)])) : value
+}
+
+/** A snapshot whose config and flags compare a boolean equal to its number. */
+function withLooseConfig(snapshot: unknown): unknown {
+  if (!isRecord(snapshot)) return snapshot
+  const { config, adapterDefaults } = snapshot
+  return { ...snapshot, config: booleansAsNumbers(config), ...(adapterDefaults === undefined ? {} : { adapterDefaults: booleansAsNumbers(adapterDefaults) }) }
+}
+
+const booleanEqualsNumber: SyncOperation = input =>
+  ref.headerEquals({ ...input, left: withLooseConfig(input['left']), right: withLooseConfig(input['right']) })
+
 /** The step/end closer is written before the synthetic results instead of after them. */
 const closersStepFirst: SyncOperation = input => {
   const result = ref.repair(input)
@@ -206,6 +223,12 @@ export const FOLD_AND_RELATION_BUGS: KnownBad[] = [
     bug: 'the header in force keeps an array system or string tools, testing "non-empty" by length',
     caughtBy: ['hdr-fold-non-string-system-non-array-tools'],
     patch: { requestHeader: headerKeptByLength },
+  },
+  {
+    name: 'header-equality-boolean-as-number',
+    bug: 'header equality takes true for 1 and false for 0, as a host whose equality mixes the two types does',
+    caughtBy: ['hdr-eq-edge-json-types'],
+    patch: { headerEquals: booleanEqualsNumber },
   },
   {
     name: 'header-equality-empty-stop-absent',
