@@ -52,18 +52,25 @@ function requirementLines(run: AdapterRun, cases: readonly VectorCase[]): string
   return [`  requirements with failures or errors (${failing.length} of ${byRequirement.size}; (failed + errors)/cases):`, ...wrapped(failing, '    ')]
 }
 
-function problemLines(run: AdapterRun): string[] {
+/** A case as a failure line names it: its id, and where to read it (its file and rules). */
+function caseNamed(id: string, caseOf: ReadonlyMap<string, VectorCase>): string {
+  const vector = caseOf.get(id)
+  return vector === undefined ? id : `${id} (${vector.file}; ${vector.requirements.join(', ')})`
+}
+
+function problemLines(run: AdapterRun, cases: readonly VectorCase[]): string[] {
   const verdict = run.baseline
   const failed = (outcome: CaseOutcome): boolean => outcome.status === 'fail' || outcome.status === 'error'
+  const caseOf = new Map(cases.map((vector) => [vector.id, vector]))
   if (verdict === undefined) {
-    return run.outcomes.filter(failed).map((outcome) => `  ${outcome.status.toUpperCase()} ${outcome.id}: ${oneLine(outcome.reason)}`)
+    return run.outcomes.filter(failed).map((outcome) => `  ${outcome.status.toUpperCase()} ${caseNamed(outcome.id, caseOf)}: ${oneLine(outcome.reason)}`)
   }
   const reasonOf = new Map(run.outcomes.map((outcome) => [outcome.id, outcome.reason]))
   return [
     `  baseline ${verdict.source}: ${plural(verdict.stillFailing.length, 'known failure still fails', 'known failures still fail')}, ${verdict.newFailures.length} NEW FAIL, ${verdict.newPasses.length} NEW PASS` +
       (verdict.notRun.length > 0 ? `, ${plural(verdict.notRun.length, 'listed case')} not run` : ''),
     ...verdict.notes.map((note) => `  note: ${note}`),
-    ...verdict.newFailures.map((id) => `  NEW FAIL ${id}: ${oneLine(reasonOf.get(id))}`),
+    ...verdict.newFailures.map((id) => `  NEW FAIL ${caseNamed(id, caseOf)}: ${oneLine(reasonOf.get(id))}`),
     ...verdict.newPasses.map((id) => `  NEW PASS ${id} (listed as: ${listedReason(verdict.reasons[id])})`),
   ]
 }
@@ -92,7 +99,7 @@ export function adapterSummary(run: AdapterRun, cases: readonly VectorCase[]): s
     columns('total', total),
     ...requirementLines(run, cases),
     ...claimLines(run, cases),
-    ...problemLines(run),
+    ...problemLines(run, cases),
     ...(run.stopError === undefined ? [] : [`  ERROR after the last case: the adapter broke the protocol: ${oneLine(run.stopError)}`]),
     totalsLine(total, run),
   ].join('\n')

@@ -222,7 +222,7 @@ describe('dsh-conformance run with a baseline (in process, fake adapter)', () =>
     const partial = join(folder, 'partial.yaml')
     writeFileSync(partial, formatBaseline({ ...written, failures: rest }, partial))
     expect(await run(['--baseline', partial])).toBe(1)
-    expect(printed.join('\n')).toContain(`NEW FAIL ${dropped!.id}: `)
+    expect(printed.join('\n')).toMatch(new RegExp(`NEW FAIL ${dropped!.id} \\(vectors/[^;]+\\.yaml; [A-Z]+-\\d+[^)]*\\): `))
   })
 
   it('a listed case that passes is a NEW PASS: reported, and failing the run only under --strict-baseline', async () => {

@@ -41,7 +41,7 @@ describe('the closing table of a run', () => {
     const run = onlyNewPassRun()
     const listed = { ...run, baseline: { ...run.baseline!, reasons: { ...run.baseline!.reasons, 'jsonl-a': 'scope-jsonl:\n  JSONL-6 is not\r\n  in the package' } } }
     expect(adapterSummary(listed, CASES)).toContain('  NEW PASS jsonl-a (listed as: scope-jsonl: JSONL-6 is not in the package)')
-    expect(adapterSummary(plainRun(), CASES)).toContain('  FAIL surf-b: step 0 (surface): value differs at $.nodes[0]: expected 3, actual 2')
+    expect(adapterSummary(plainRun(), CASES)).toContain('  FAIL surf-b (vectors/05-surface/x.yaml; SURF-1, SURF-5): step 0 (surface): value differs at $.nodes[0]: expected 3, actual 2')
   })
 })
 
@@ -119,12 +119,12 @@ describe('the summary of one adapter, line by line', () => {
   const surfC = 'load threw: odd text: <tag> & "quotes" ]]> \\u0001 lone \ud800 done'
   const compB = 'step 0 (relations): value differs at $.violations[1] (logs diverge at seq 3): expected {"code":"X"}, actual undefined'
 
-  it('without a baseline: the chapters, the failing requirements, then each fail and error in case order', () => {
+  it('without a baseline: the chapters, the failing requirements, then each fail and error in case order, with its file and rules', () => {
     expect(adapterSummary(plainRun(), CASES).split('\n')).toEqual([
       ...heading,
-      `  FAIL surf-b: ${surfB}`,
-      `  ERROR surf-c: ${surfC}`,
-      `  FAIL comp-b: ${compB}`,
+      `  FAIL surf-b (vectors/05-surface/x.yaml; SURF-1, SURF-5): ${surfB}`,
+      `  ERROR surf-c (vectors/05-surface/x.yaml; SURF-5): ${surfC}`,
+      `  FAIL comp-b (vectors/13-compaction/x.yaml; COMP-2, PROC-7): ${compB}`,
       '2 passed, 2 failed, 1 error, 1 skipped',
     ])
   })
@@ -133,8 +133,8 @@ describe('the summary of one adapter, line by line', () => {
     expect(adapterSummary(baselinedRun(), CASES).split('\n')).toEqual([
       ...heading,
       '  baseline baselines/fake.yaml: 1 known failure still fails, 2 NEW FAIL, 1 NEW PASS',
-      `  NEW FAIL surf-b: ${surfB}`,
-      `  NEW FAIL surf-c: ${surfC}`,
+      `  NEW FAIL surf-b (vectors/05-surface/x.yaml; SURF-1, SURF-5): ${surfB}`,
+      `  NEW FAIL surf-c (vectors/05-surface/x.yaml; SURF-5): ${surfC}`,
       '  NEW PASS jsonl-a (listed as: scope-jsonl: JSONL-6 not in the package)',
       '2 passed, 2 failed, 1 error, 1 skipped (1 known failure in the baseline)',
     ])
@@ -147,7 +147,7 @@ describe('the summary of one adapter, line by line', () => {
     expect(lines.slice(-6)).toEqual([
       '  baseline b.yaml: 0 known failures still fail, 1 NEW FAIL, 1 NEW PASS, 1 listed case not run',
       '  note: the baseline is for adapter fake-impl, the run is of another-impl',
-      `  NEW FAIL surf-b: ${surfB}`,
+      `  NEW FAIL surf-b (vectors/05-surface/x.yaml; SURF-1, SURF-5): ${surfB}`,
       '  NEW PASS jsonl-a (listed as: scope-jsonl: JSONL-6 not in the package)',
       '  ERROR after the last case: the adapter broke the protocol: garbage: a line after the last reply',
       '2 passed, 1 failed, 0 errors, 1 skipped',

@@ -43,7 +43,7 @@ describe('dsh-conformance run', () => {
     const baseline = join(scratch, 'hang.yaml')
     writeFileSync(baseline, 'adapter: fake-hang\nfailures:\n  - {id: surf-order-append-only-surface, reason: "SURF-6: a wrong answer, once"}\n')
     const hung = await runCliHere(['run', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs hang', '--timeout', '500', '--baseline', baseline, ...ONE_CASE])
-    expect(hung.stdout).toMatch(/NEW FAIL surf-order-append-only-surface: .*timeout/)
+    expect(hung.stdout).toMatch(/NEW FAIL surf-order-append-only-surface \(vectors\/05-surface\/replace-ordering.yaml; SURF-3\): timeout/)
     expect(hung.code).toBe(1)
   })
 
