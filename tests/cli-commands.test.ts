@@ -139,7 +139,7 @@ describe('--vectors DIR: cases of one\'s own instead of the suite\'s', () => {
     const hash = /suite (sha256:[0-9a-f]{64}): 2 cases$/.exec(run.stdout.split('\n')[0]!)?.[1]
     expect(run.stdout.split('\n')[0]).toBe(`${title}, suite ${hash}: 2 cases`)
     expect(hash).toBe(suiteContentHash(loadVectorFolder(folder)))
-    expect(run.stdout).toContain('FAIL mine-wrong: step 0 (surface): value differs at $.nodes[0]: expected 2, actual 0')
+    expect(run.stdout).toContain('FAIL mine-wrong (my-vectors/nested/wrong.yaml; SURF-3): step 0 (surface): value differs at $.nodes[0]: expected 2, actual 0')
     expect(run.code).toBe(1)
     const report = JSON.parse(readFileSync(json, 'utf8')) as { suite: unknown }
     expect(report.suite).toMatchObject({ caseCount: 2, contentHash: hash, vectors: folder })

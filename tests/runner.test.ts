@@ -174,7 +174,7 @@ describe('dsh-conformance run --adapter-cmd', () => {
     const module = await runCliHere(['run', '--adapter-module', 'tests/fakes/module-adapter.ts', '--case', 'surf-order-chain-fold'])
     const missing = await runCliHere(['run', '--adapter-module', 'conformance/wording.ts', '--case', 'surf-order-chain-fold'])
     expect(module.stdout).toContain('module-adapter 0.0.1 (typescript; profiles: reader)')
-    expect(module.stdout).toMatch(/FAIL surf-order-chain-fold: step \d \(surface\): value differs at \$\.generation: expected 3, actual -0/)
+    expect(module.stdout).toMatch(/FAIL surf-order-chain-fold \(vectors\/05-surface\/[a-z-]+\.yaml; [A-Z0-9, -]+\): step \d \(surface\): value differs at \$\.generation: expected 3, actual -0/)
     expect(module.code).toBe(1)
     expect(missing.stdout).toContain('could not be started: conformance/wording.ts exports no adapter')
     expect(missing.code).toBe(1)
