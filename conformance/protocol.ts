@@ -4,9 +4,9 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import type { ProtocolRun, ProtocolStart, ProtocolStop } from '../generated/types/index.ts'
+import { showValue } from './expectations.ts'
 import { TAG_KEY } from './tagged-values.ts'
 import { projectRoot } from './vector-cases.ts'
-import { shortened } from './wording.ts'
 
 export const PROTOCOL_VERSION = 1
 
@@ -59,13 +59,9 @@ function intendedFormFaults(forms: Validators['resultForm'], reply: unknown): Er
   return 'error' in reply ? faultsOf(forms('ProtocolFailureReply'), reply) : undefined
 }
 
-/** Marks a number JSON.stringify would write as null, so that it can be shown as it is. */
-const NOT_FINITE_MARK = '\u0000'
-
-/** A value at fault, as JSON text but for the numbers JSON has none for (written as null otherwise). */
+/** A value at fault, written as failure messages write values (-0 and Infinity as such), cut at 80 characters. */
 function shownValue(value: unknown): string {
-  const text = JSON.stringify(value, (_key, member: unknown) => (typeof member === 'number' && !Number.isFinite(member) ? `${NOT_FINITE_MARK}${member}` : member))
-  return shortened(text === undefined ? String(value) : text.replace(/"\\u0000(-?Infinity|NaN)"/g, '$1'), 80)
+  return showValue(value, 80)
 }
 
 const BOUND_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength'])

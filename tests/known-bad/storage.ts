@@ -12,6 +12,11 @@ function completeLines(input: Input): { number: number; text: string }[] {
   return text.split('\n').slice(0, -1).map((line, index) => ({ number: index + 1, text: line }))
 }
 
+/** Whether a parsed line is tagged as a packed chunk row. */
+function isRowTagged(value: unknown): value is Record<string, unknown> & { type: string } {
+  return isRecord(value) && typeof value['type'] === 'string' && value['type'] in ROW_PAYLOAD
+}
+
 function parsed(text: string): unknown {
   try {
     return JSON.parse(text) as unknown
@@ -25,7 +30,7 @@ function droppedRowMembers(input: Input): Set<unknown> {
   const dropped = new Set<unknown>()
   for (const line of completeLines(input)) {
     const row = parsed(line.text)
-    if (!isRecord(row) || typeof row['type'] !== 'string' || !(row['type'] in ROW_PAYLOAD)) continue
+    if (!isRowTagged(row)) continue
     const payload = isRecord(row['data']) ? row['data'][ROW_PAYLOAD[row['type']]!] : undefined
     const length = Array.isArray(payload) ? payload.length : 0
     for (let k = 1; k < length; k++) dropped.add((row['seq0'] as number) + k)
@@ -72,7 +77,7 @@ function rowsWithoutNegativeZero(input: Input): Input {
   const lines = text.split('\n').map(line => {
     const row = parsed(line)
     // JSON.stringify writes -0 as 0.
-    return isRecord(row) && typeof row['type'] === 'string' && row['type'] in ROW_PAYLOAD ? JSON.stringify(row) : line
+    return isRowTagged(row) ? JSON.stringify(row) : line
   })
   const read = lines.join('\n')
   return typeof input['base64'] === 'string' ? { ...input, base64: Buffer.from(read, 'utf8').toString('base64') } : { ...input, text: read }
