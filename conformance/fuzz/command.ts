@@ -61,7 +61,9 @@ function printReport(report: FuzzReport, options: FuzzCommandOptions, known: rea
   const runs = report.stoppedByBudget ? `${report.runsDone} of ${report.runs} runs (stopped by the time budget)` : plural(report.runsDone, 'run')
   const fresh = report.findings.filter(finding => finding.known === undefined).length
   const classes = report.findings.length === 0 ? 'no disagreement' : `${plural(report.findings.length, 'class', 'classes')} of disagreement, ${fresh} not known`
-  console.log(`${runs}, ${report.probes} probes in ${(report.durationMs / 1000).toFixed(1)} s: ${classes}\n`)
+  const open = report.probes - report.compared
+  const judged = `${report.compared} of them compared${open === 0 ? '' : ` (the spec leaves the result of the other ${open} open)`}`
+  console.log(`${runs}, ${plural(report.probes, 'probe')}, ${judged} in ${(report.durationMs / 1000).toFixed(1)} s: ${classes}\n`)
   for (const finding of report.findings) console.log(`${findingLines(finding, options.outDir).join('\n')}\n`)
   const undrawn = Object.entries(report.mutations).filter(([name, count]) => count === 0 && name !== VALID).map(([name]) => name)
   if (undrawn.length > 0) console.log(`${plural(undrawn.length, 'mutation operator')} never drawn in these runs (more runs draw them): ${undrawn.join(', ')}\n`)
@@ -118,8 +120,8 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
     writeFileSync(join(options.outDir, 'fuzz-summary.json'), `${JSON.stringify(summaryOf(report), null, 2)}\n`)
     printReport(report, options, known)
     warnOfEarlierVectors(options.outDir, earlier, report)
-    if (report.probes === 0) {
-      console.error(`nothing was compared: ${adapter.meta.name} claims ${report.operations.length === 0 ? 'no profile of the operations it provides' : 'operations no drawn log could probe'}, so the fuzz found nothing because it looked at nothing`)
+    if (report.compared === 0) {
+      console.error(`nothing was compared: ${adapter.meta.name} claims ${report.operations.length === 0 ? 'no profile of the operations it provides' : 'operations no drawn input could judge it on (no log held what they probe, or the spec left their result open)'}, so the fuzz found nothing because it looked at nothing`)
       return 1
     }
     return report.findings.some(finding => finding.known === undefined) ? 1 : 0

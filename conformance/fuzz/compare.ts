@@ -210,19 +210,31 @@ async function isDefined(referenceAdapter: Adapter, probe: Probe, expected: Oper
   return loaded.kind === 'result' && loaded.result.ok
 }
 
+/** A probe's outcome: not compared when the spec leaves its result open, else the disagreement found, if any. */
+export type ProbeOutcome = { compared: false } | { compared: true; found: Disagreement | undefined }
+
 /**
- * Runs a probe through both sides; undefined when they agree or when the spec leaves the result open.
+ * Runs a probe through the reference, and through the adapter when the spec defines the result.
  * Throws when the reference itself fails: that is the fuzzer's fault, not the adapter's.
  */
-export async function compareProbe(referenceAdapter: Adapter, adapter: Adapter, probe: Probe, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Disagreement | undefined> {
+export async function probeOutcome(referenceAdapter: Adapter, adapter: Adapter, probe: Probe, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ProbeOutcome> {
   const expected = await callOperation(referenceAdapter, probe)
   if (expected.kind === 'error') throw new Error(`the reference failed on ${probe.operation}: ${expected.message}`)
-  if (!(await isDefined(referenceAdapter, probe, expected.result))) return undefined
+  if (!(await isDefined(referenceAdapter, probe, expected.result))) return { compared: false }
   const found = disagreement(probe.operation, expected.result, await callOperation(adapter, probe, timeoutMs))
-  if (found === undefined) return undefined
+  if (found === undefined) return { compared: true, found: undefined }
   return {
-    ...found,
-    ...(probe.olderShapes === true ? { olderShapes: true as const } : {}),
-    ...(probe.variant !== undefined && found.failure !== true ? { variant: probe.variant } : {}),
+    compared: true,
+    found: {
+      ...found,
+      ...(probe.olderShapes === true ? { olderShapes: true as const } : {}),
+      ...(probe.variant !== undefined && found.failure !== true ? { variant: probe.variant } : {}),
+    },
   }
+}
+
+/** A probe's disagreement; undefined when the sides agree or when the spec leaves the result open. */
+export async function compareProbe(referenceAdapter: Adapter, adapter: Adapter, probe: Probe, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Disagreement | undefined> {
+  const outcome = await probeOutcome(referenceAdapter, adapter, probe, timeoutMs)
+  return outcome.compared ? outcome.found : undefined
 }

@@ -7,7 +7,7 @@ import type { Adapter } from '../adapter.ts'
 import { referenceAdapter } from '../adapters/reference.ts'
 import { runCase } from '../run-case.ts'
 import type { OperationName, VectorCase } from '../vector-cases.ts'
-import { adapterSide, compareProbe, signatureOf, type Disagreement } from './compare.ts'
+import { adapterSide, compareProbe, probeOutcome, signatureOf, type Disagreement } from './compare.ts'
 import { reference } from '../../reference/index.ts'
 import { isOlderShape, MUTATIONS } from '../generators/index.ts'
 import { drawRun, operatorsOf, type DrawnRun, type FuzzRun } from './draw.ts'
@@ -72,7 +72,9 @@ export interface FuzzReport {
   runsDone: number
   stoppedByBudget: boolean
   operations: OperationName[]
+  /** The operation inputs the runs yielded, and those of them whose result the spec defines: the adapter was judged on these. */
   probes: number
+  compared: number
   /**
    * How many of the runs done each mutation operator broke (a run with two faults counts once for each
    * operator, and a run counts even when its rewrite into older shapes mended the fault), and how many
@@ -160,6 +162,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   let runsDone = 0
   let probes = 0
+  let compared = 0
   const mutations: Record<string, number> = Object.fromEntries([VALID, ...MUTATIONS.map(operator => operator.name)].map(name => [name, 0]))
   let olderShapes = 0
 
@@ -218,7 +221,10 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
       const probe = deriveProbe(run, operation)
       if (probe === undefined) continue
       probes += 1
-      const foundOnRun = await compareProbe(referenceAdapter, adapter, probe, timeoutMs)
+      const outcome = await probeOutcome(referenceAdapter, adapter, probe, timeoutMs)
+      if (!outcome.compared) continue
+      compared += 1
+      const foundOnRun = outcome.found
       if (foundOnRun === undefined) continue
       const { run: owner, found } = await ownerOf(adapter, run, twinOfRun, operation, foundOnRun, timeoutMs)
       if (operation === 'load') loadFound = found
@@ -231,6 +237,6 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   }
   return {
     adapter: adapter.meta.name, seed: options.seed, runs: options.runs, runsDone, stoppedByBudget: runsDone < options.runs,
-    operations, probes, mutations: sortedByName(mutations), olderShapes, findings: [...findings.values()], durationMs: Date.now() - started,
+    operations, probes, compared, mutations: sortedByName(mutations), olderShapes, findings: [...findings.values()], durationMs: Date.now() - started,
   }
 }

@@ -31,6 +31,10 @@ export interface FuzzSummary {
    */
   probes: number;
   /**
+   * How many of the probes the adapter answered and was judged on: those whose result the spec defines.
+   */
+  compared: number;
+  /**
    * How many of the runs done each mutation operator broke (a run with two faults counts for each), and under `(valid)` how many no operator broke. Every operator is listed, 0 for one the runs never drew: more runs draw it.
    */
   mutations: {

@@ -53,6 +53,19 @@ describe('fuzz', () => {
     expect(report.findings).toEqual([])
   })
 
+  it('counts the probes it judged the adapter on apart from those whose result the spec leaves open', async () => {
+    let calls = 0
+    const counted = Object.fromEntries(Object.entries(referenceAdapter.operations).map(([name, operation]) => [name, ((input, context) => {
+      calls += 1
+      return operation(input, context)
+    }) satisfies Operation]))
+    const report = await fuzz({ ...referenceAdapter, operations: counted }, { runs: 30, seed: 3, outDir: tempFolder(), maxEvents: 40 })
+    // Agreeing everywhere, the adapter is called once a compared probe, and never over a log load rejects.
+    expect(report.compared).toBe(calls)
+    expect(report.compared).toBeGreaterThan(0)
+    expect(report.compared).toBeLessThan(report.probes)
+  })
+
   it('tells a headerEquals departure on values outside HDR-1 apart from one on HDR-1 values', async () => {
     // An adapter that calls every pair of snapshots equal departs on both kinds of pairs.
     const alwaysEqual: Adapter = { ...referenceAdapter, operations: { ...referenceAdapter.operations, headerEquals: () => ({ ok: true, value: true }) } }
@@ -301,6 +314,9 @@ describe('dsh-conformance fuzz', () => {
     expect(earlier.stderr).not.toContain('earlier runs wrote')
     const again = await fuzzIn(['--adapter', 'reference', '--runs', '5', '--seed', '1', '--out', outDir])
     expect(again.stdout).toContain('no disagreement')
+    const summary = JSON.parse(readFileSync(join(outDir, 'fuzz-summary.json'), 'utf8')) as { probes: number; compared: number }
+    expect(summary.compared).toBeLessThan(summary.probes)
+    expect(again.stdout).toContain(`5 runs, ${summary.probes} probes, ${summary.compared} of them compared (the spec leaves the result of the other ${summary.probes - summary.compared} open) in `)
     expect(again.stderr).toMatch(new RegExp(`^warning: ${outDir.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} also holds \\d+ vector files? that earlier runs wrote and this one did not \\(.*\\.yaml`))
   })
 
