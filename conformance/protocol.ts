@@ -128,11 +128,33 @@ function faultTexts(faults: readonly ErrorObject[]): string[] {
   return [...new Set(texts.filter((text): text is string => text !== undefined))]
 }
 
+/** A member name as a JSON Pointer token. */
+function pointerToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+/**
+ * Where a message holds the number -0, as a JSON Pointer; undefined when it holds none. JSON text can
+ * write -0, but many JSON readers take it for 0 (Python's for `-0`), so the protocol has it tagged.
+ */
+function bareNegativeZero(value: unknown, at = ''): string | undefined {
+  if (Object.is(value, -0)) return at
+  if (typeof value !== 'object' || value === null) return undefined
+  for (const [key, member] of Object.entries(value)) {
+    const found = bareNegativeZero(member, `${at}/${pointerToken(key)}`)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
 /** Undefined when `message` is a valid protocol message of that kind, else why it is not. */
 export function protocolViolation(name: ProtocolMessageName, message: unknown): string | undefined {
   validators ??= createValidators()
   const validate = validators.messages[name]
-  if (validate(message)) return undefined
+  if (validate(message)) {
+    const zero = bareNegativeZero(message)
+    return zero === undefined ? undefined : `not a valid protocol-${name} message: ${zero || '/'} is the number -0, which the protocol writes {"$dsh":"-0"}`
+  }
   const all = validate.errors ?? []
   const intended = name === 'result' ? intendedFormFaults(validators.resultForm, message) : undefined
   const faults = intended !== undefined && intended.length > 0 ? intended : all

@@ -92,6 +92,12 @@ describe('fake adapters', () => {
     expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
   })
 
+  it('bare-negative-zero: a -0 written as a JSON number, not tagged, is an invalid reply naming where it is', async () => {
+    const { outcomes } = await runCommand(fake('bare-negative-zero'), [appendsOnly])
+    expect(outcomes[0]?.status).toBe('error')
+    expect(outcomes[0]?.reason).toMatch(/^invalid reply: not a valid protocol-result message: \/result\/value\/generation is the number -0, which the protocol writes \{"\$dsh":"-0"\}: /)
+  })
+
   it('null-places: a rejection\'s seq and line of null say it has none, as leaving them out does', async () => {
     const rejection = (id: string, place: { seq?: number | null; line?: number | null }): VectorCase => ({ ...appendsOnly, id, steps: [{ ...appendsOnly.steps[0]!, expect: { reject: { code: 'SURFACE_REPLACE_REVERSED', ...place } } }] })
     const cases = [rejection('none', { seq: null }), rejection('no-line', { line: null }), rejection('at-seq', { seq: 3 }), rejection('at-line', { line: 2 })]
@@ -292,6 +298,9 @@ describe('protocol messages and values', () => {
       // Numbers JSON has none for (a reply of 1e400 parses to one) are shown as they are, not as null.
       ['result', { seq: 0, result: { ok: true, value: Infinity } }, '/result/value is Infinity, which must be of type null or boolean or number or string or array or object'],
       ['result', { seq: 0, result: { ok: false, error: { code: 'X', line: -Infinity } } }, '/result/error/line is -Infinity, which must be of type integer or null'],
+      // A bare -0 meets the schema, but many JSON readers take it for 0: the protocol has it tagged.
+      ['result', { seq: 0, result: { ok: true, value: { 'a/b': [1, -0] } } }, '/result/value/a~1b/1 is the number -0, which the protocol writes {"$dsh":"-0"}'],
+      ['result', { seq: 0, result: { ok: false, error: { code: 'X', seq: -0 } } }, '/result/error/seq is the number -0, which the protocol writes {"$dsh":"-0"}'],
       // An ok that is no boolean tells no form: the first four faults of them all, each branch's in turn.
       ['result', { seq: 0, result: { ok: 'yes' } }, "/result must have required property 'value'; /result/ok is \"yes\", not true; /result must have required property 'error'; /result/ok is \"yes\", not false"],
       // Faults that must all be mended are never joined by an or.
