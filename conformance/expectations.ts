@@ -264,6 +264,18 @@ export function expectedRejectionOf(error: { code: string; seq?: number; line?: 
   return { code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }) }
 }
 
+/** The operations whose input is a stored artifact, whose rejections alone carry a line (PROC-1). */
+const STORAGE_INPUT_OPERATIONS: ReadonlySet<string> = new Set(['decodeJsonl'])
+
+/**
+ * The expectation as a step of `operation` is judged: a rejection of an operation whose input is no
+ * stored artifact carries no line (PROC-1), so an expected rejection that gives no line expects none.
+ */
+export function withImpliedPlaces(expect: Expectation, operation: string): Expectation {
+  if (!('reject' in expect) || expect.reject.line !== undefined || STORAGE_INPUT_OPERATIONS.has(operation)) return expect
+  return { reject: { ...expect.reject, line: null } }
+}
+
 /** How a rejection's seq or line departs from the expected one (null: none expected); undefined when it does not. */
 function placeMismatch(code: string, name: 'seq' | 'line', expected: number | null | undefined, actual: number | undefined): string | undefined {
   if (expected === undefined || actual === (expected ?? undefined)) return undefined

@@ -3,7 +3,7 @@
 import { operationResultOf, type Adapter } from './adapter.ts'
 import { AdapterFailure } from './adapter-process.ts'
 import { inProcessCall } from './in-process-call.ts'
-import { judge, type Mismatch, type Verdict } from './expectations.ts'
+import { judge, withImpliedPlaces, type Mismatch, type Verdict } from './expectations.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { Expectation, VectorCase } from './vector-cases.ts'
@@ -39,9 +39,12 @@ export function missingCapability(adapter: Adapter, vector: VectorCase): string 
   return missing.length > 0 ? `${NOT_PROVIDED}${missing.join(', ')}` : undefined
 }
 
-/** Expected values may hold tagged values too (a -0 in a decoded record, say): compare real values. */
-function decodedExpectation(expect: Expectation): Expectation {
-  return 'value' in expect ? { value: decodeTagged(expect.value) } : expect
+/**
+ * The expectation as the step is judged: expected values may hold tagged values (a -0 in a decoded
+ * record, say), compared as real values, and a rejection gets the places PROC-1 implies.
+ */
+function stepExpectation(expect: Expectation, operation: string): Expectation {
+  return 'value' in expect ? { value: decodeTagged(expect.value) } : withImpliedPlaces(expect, operation)
 }
 
 export interface RunOptions {
@@ -73,7 +76,7 @@ function errorReason(operation: string, error: unknown): string {
 
 /** The verdict on one step's result; a result the runner cannot inspect (a revoked proxy, a getter that throws) is an error. */
 function judgeStep(result: unknown, expect: Expectation, operation: string): Verdict | { error: string } {
-  const expected = decodedExpectation(expect)
+  const expected = stepExpectation(expect, operation)
   try {
     const checked = operationResultOf(result)
     if (checked === undefined) return { error: `${operation} returned no operation result: ${shortened(String(JSON.stringify(result)), 200)}` }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { expectedRejectionOf, firstDifference, firstDivergingSeq, judge, showValue } from '../conformance/expectations.ts'
+import { expectedRejectionOf, firstDifference, firstDivergingSeq, judge, showValue, withImpliedPlaces } from '../conformance/expectations.ts'
 import { decodeTagged } from '../conformance/tagged-values.ts'
 
 describe('firstDifference', () => {
@@ -111,6 +111,21 @@ describe('judge', () => {
     expect(judge(lineFault, { reject: { code: 'JSONL_FRAME_INVALID', line: null } })).toMatchObject({ pass: false, reason: 'expected JSONL_FRAME_INVALID with no line, got line 2', diff: { path: '$.error.line' } })
     expect(judge(headerFault, { reject: { code: 'FORMAT_VERSION_NEWER', seq: 0 } })).toMatchObject({ pass: false, reason: 'expected FORMAT_VERSION_NEWER at seq 0, got no seq' })
     expect(judge(lineFault, { reject: { code: 'JSONL_FRAME_INVALID', seq: null, line: 2 } })).toEqual({ pass: true })
+  })
+
+  it('expects no line of a rejection unless the operation reads a stored artifact (PROC-1)', () => {
+    const atSeq = { reject: { code: 'SURFACE_REPLACE_REVERSED', seq: 4 } }
+    expect(withImpliedPlaces(atSeq, 'load')).toEqual({ reject: { code: 'SURFACE_REPLACE_REVERSED', seq: 4, line: null } })
+    expect(judge({ ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', seq: 4, line: 5 } }, withImpliedPlaces(atSeq, 'append'))).toMatchObject({
+      pass: false, reason: 'expected SURFACE_REPLACE_REVERSED with no line, got line 5', diff: { path: '$.error.line' },
+    })
+    // decodeJsonl's rejections carry lines; a line a vector gives, and values, stay as they are.
+    const seqGap = { reject: { code: 'JSONL_SEQ_GAP' } }
+    expect(withImpliedPlaces(seqGap, 'decodeJsonl')).toBe(seqGap)
+    const atLine = { reject: { code: 'JSONL_SEQ_GAP', line: 3 } }
+    expect(withImpliedPlaces(atLine, 'load')).toBe(atLine)
+    const value = { value: null }
+    expect(withImpliedPlaces(value, 'load')).toBe(value)
   })
 
   it('pins a rejection where it lies, or says it carries no place', () => {

@@ -1,10 +1,11 @@
 // One probe through the reference and the adapter, judged as a vector step would be: the reference's
 // result is the expectation (conformance/expectations.ts: codes compared, messages never; seq and line
-// compared when the reference gives them). A disagreement gets a signature, a one-line class that
-// stays the same while the shrinker works and that --known files match.
+// compared when the reference gives them, and no line taken from an operation that reads no stored
+// artifact). A disagreement gets a signature, a one-line class that stays the same while the shrinker
+// works and that --known files match.
 import { operationResultOf, type Adapter } from '../adapter.ts'
 import { inProcessCall } from '../in-process-call.ts'
-import { expectedRejectionOf, judge, type OperationResult } from '../expectations.ts'
+import { expectedRejectionOf, judge, withImpliedPlaces, type OperationResult } from '../expectations.ts'
 import { encodeTagged } from '../protocol.ts'
 import type { Expectation } from '../vector-cases.ts'
 import { OVER_LOADED_LOG, probeInput, type Probe, type ProbeVariant } from './probes.ts'
@@ -54,8 +55,8 @@ export function shapesOf(disagreement: Pick<Disagreement, 'olderShapes'>): 'olde
   return disagreement.olderShapes === true ? 'older' : 'current'
 }
 
-function expectationOf(result: OperationResult): Expectation {
-  return result.ok ? { value: result.value } : { reject: expectedRejectionOf(result.error) }
+function expectationOf(result: OperationResult, operation: string): Expectation {
+  return result.ok ? { value: result.value } : withImpliedPlaces({ reject: expectedRejectionOf(result.error) }, operation)
 }
 
 
@@ -179,7 +180,7 @@ export function disagreement(operation: string, expected: OperationResult, actua
   if (actual.kind === 'error') return failure(actual.message)
   let verdict: ReturnType<typeof judge>
   try {
-    verdict = judge(actual.result, expectationOf(expected))
+    verdict = judge(actual.result, expectationOf(expected, operation))
   } catch (error) {
     // A value that throws when it is read (a revoked proxy, a throwing getter) is no answer.
     return failure(`uninspectable reply: ${errorMessage(error)}`)

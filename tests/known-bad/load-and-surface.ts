@@ -159,4 +159,13 @@ export const LOAD_AND_SURFACE_BUGS: KnownBad[] = [
     caughtBy: ['prov-cover-missing-one-writer', 'prov-cover-absent-reader'],
     patch: skippingCheck(error => error.code === 'PROVENANCE_INCOMPLETE'),
   },
+  {
+    name: 'record-line-on-rejections',
+    bug: 'a rejection of an event names the record\'s 1-based position as its line too, as a port sharing its JSONL reader\'s errors would',
+    caughtBy: ['json-negative-zero-load', 'surf-order-start-shadowed-writer'],
+    patch: wrapEach(EVENT_OPERATIONS, operation => input => {
+      const result = operation(input)
+      return result.ok || result.error.seq === undefined ? result : { ok: false, error: { ...result.error, line: result.error.seq + 1 } }
+    }),
+  },
 ]
