@@ -30,7 +30,7 @@ const VECTOR_COMMANDS: Record<Command, CommandHelp> = {
   },
   list: {
     synopsis: 'list [options]',
-    description: ['list the selected vectors: id, profile, requirements, title'],
+    description: ['list the selected vectors: id, profile, requirements, operations, title'],
   },
   matrix: {
     synopsis: 'matrix [options]',
@@ -88,6 +88,7 @@ const OPTION_SECTIONS: OptionSection[] = [
     options: `  --chapter CHAPTER         a chapter: 05-surface, or its number 05
   --requirement ID          a requirement ID (SURF-5) or a whole prefix (SURF)
   --profile PROFILE         reader, writer, relations, repair, compaction, fork or jsonl
+  --operation NAME          the cases with a step of an operation: load, surface, decodeJsonl, …
   --case GLOB               case ids matching a glob ('surf-order-*'; * any run, ? one character)`,
   },
   {

@@ -1,7 +1,7 @@
-// Which cases a run, a list or a matrix takes: by chapter, requirement, profile and case-id glob.
+// Which cases a run, a list or a matrix takes: by chapter, requirement, profile, operation and case-id glob.
 // Values of one filter are alternatives; different filters must all match. No filter: every case.
 import { PROFILES } from './spec-catalog.ts'
-import type { VectorCase } from './vector-cases.ts'
+import { OPERATIONS, type VectorCase } from './vector-cases.ts'
 
 export interface CaseFilters {
   /** A chapter name (`05-surface`) or its number (`05`, `5`). */
@@ -9,6 +9,8 @@ export interface CaseFilters {
   /** A requirement ID (`SURF-5`) or a whole prefix (`SURF`). */
   requirements: string[]
   profiles: string[]
+  /** An operation (`surface`): the cases with a step of it. */
+  operations: string[]
   /** Globs over case ids: `*` is any run of characters, `?` one character. */
   cases: string[]
 }
@@ -17,11 +19,12 @@ export const FILTER_OPTIONS = {
   '--chapter': 'chapters',
   '--requirement': 'requirements',
   '--profile': 'profiles',
+  '--operation': 'operations',
   '--case': 'cases',
 } as const satisfies Record<string, keyof CaseFilters>
 
 export function noFilters(): CaseFilters {
-  return { chapters: [], requirements: [], profiles: [], cases: [] }
+  return { chapters: [], requirements: [], profiles: [], operations: [], cases: [] }
 }
 
 export function hasFilters(filters: CaseFilters): boolean {
@@ -35,6 +38,10 @@ export function addFilterValues(filters: CaseFilters, key: keyof CaseFilters, te
   if (key === 'profiles') {
     const unknown = values.filter((value) => !(PROFILES as readonly string[]).includes(value))
     if (unknown.length > 0) return `unknown profile ${unknown.join(', ')} (profiles: ${PROFILES.join(', ')})`
+  }
+  if (key === 'operations') {
+    const unknown = values.filter((value) => !(OPERATIONS as readonly string[]).includes(value))
+    if (unknown.length > 0) return `unknown operation ${unknown.join(', ')} (operations: ${OPERATIONS.join(', ')})`
   }
   if (key === 'requirements') {
     const malformed = values.filter((value) => !/^[A-Za-z]+(-\d+)?$/.test(value))
@@ -88,6 +95,7 @@ export function caseMatcher(filters: CaseFilters): (vector: VectorCase) => boole
     (filters.chapters.length === 0 || filters.chapters.some((wanted) => chapterMatches(vector.chapter, wanted))) &&
     (filters.requirements.length === 0 || vector.requirements.some((id) => filters.requirements.some((wanted) => requirementMatches(id, wanted)))) &&
     (filters.profiles.length === 0 || filters.profiles.includes(vector.profile)) &&
+    (filters.operations.length === 0 || vector.steps.some((step) => filters.operations.includes(step.operation))) &&
     (globs.length === 0 || globs.some((glob) => glob.test(vector.id)))
 }
 
@@ -103,7 +111,12 @@ export function describeFilters(filters: CaseFilters): string {
     .join(' ')
 }
 
-/** The lines of `dsh-conformance list`: id, profile, requirements and title of each selected case. */
+/** The operations of a case's steps, each once, in the order they first run. */
+function caseOperations(vector: VectorCase): string[] {
+  return [...new Set(vector.steps.map((step) => step.operation))]
+}
+
+/** The lines of `dsh-conformance list`: id, profile, requirements, operations and title of each selected case. */
 export function listLines(cases: readonly VectorCase[], filters: CaseFilters): string[] {
-  return selectCases(cases, filters).map((vector) => `${vector.id}\t${vector.profile}\t${vector.requirements.join(',')}\t${vector.title}`)
+  return selectCases(cases, filters).map((vector) => [vector.id, vector.profile, vector.requirements.join(','), caseOperations(vector).join(','), vector.title].join('\t'))
 }

@@ -147,7 +147,7 @@ describe('--vectors DIR: cases of one\'s own instead of the suite\'s', () => {
     expect(validReport(report), errorsOf(validReport)).toBe(true)
     expect(readFileSync(junit, 'utf8')).toContain(`<testsuites name="${title} (${hash})"`)
     const list = await runCliHere(['list', '--vectors', folder, '--case', 'mine-a*'])
-    expect(list).toEqual({ code: 0, stdout: 'mine-appends\treader\tSURF-3\tthree appends\n', stderr: '' })
+    expect(list).toEqual({ code: 0, stdout: 'mine-appends\treader\tSURF-3\tsurface\tthree appends\n', stderr: '' })
     const matrix = await runCliHere(['matrix', '--vectors', folder])
     expect(matrix.stdout).toContain(`Suite ${title}, content hash \`${hash}\`, all 2 cases.`)
     // SURF-3's two cases: mine-appends passes the reference, mine-wrong fails it.

@@ -1,4 +1,4 @@
-// Filters by chapter, requirement, profile and case-id glob; the options of each command; and
+// Filters by chapter, requirement, profile, operation and case-id glob; the options of each command; and
 // `dsh-conformance list` honouring the filters.
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -36,6 +36,12 @@ describe('selecting cases', () => {
     expect(ids({ cases: ['comp-?', '*-c'] })).toEqual(['surf-c', 'comp-a', 'comp-b'])
   })
 
+  it('by operation: the cases with a step of one of them', () => {
+    expect(ids({ operations: ['load'] })).toEqual(['surf-c'])
+    expect(ids({ operations: ['relations', 'surface'] })).toEqual(['surf-c', 'comp-b'])
+    expect(ids({ operations: ['fork'] })).toEqual([])
+  })
+
   it('needs every filter to match', () => {
     expect(ids({ chapters: ['05'], requirements: ['SURF-1'], cases: ['*-b'] })).toEqual(['surf-b'])
     expect(ids({ chapters: ['13'], profiles: ['reader'] })).toEqual([])
@@ -49,6 +55,7 @@ describe('selecting cases', () => {
 
   it('refuses unknown profiles, malformed requirement IDs and empty values', () => {
     expect(addFilterValues(noFilters(), 'profiles', 'reader,writers')).toMatch(/unknown profile writers/)
+    expect(addFilterValues(noFilters(), 'operations', 'load,decodejsonl')).toMatch(/^unknown operation decodejsonl \(operations: load, append, .*decodeJsonl/)
     expect(addFilterValues(noFilters(), 'requirements', 'SURF-5,5-SURF')).toMatch(/not a requirement ID or prefix: 5-SURF/)
     expect(addFilterValues(noFilters(), 'requirements', 'SURF-12,SURF-1x,SURF-')).toMatch(/not a requirement ID or prefix: SURF-1x, SURF-$/)
     expect(addFilterValues(noFilters(), 'cases', ' , ')).toMatch(/empty/)
@@ -67,7 +74,7 @@ describe('command options', () => {
 
   it('reads repeated and comma-separated filters, and --option=value', () => {
     const options = parsed('run', ['--chapter', '05,13', '--chapter=19', '--case', 'surf-*', '--requirement=SURF'])
-    expect(options.filters).toEqual({ chapters: ['05', '13', '19'], requirements: ['SURF'], profiles: [], cases: ['surf-*'] })
+    expect(options.filters).toEqual({ chapters: ['05', '13', '19'], requirements: ['SURF'], profiles: [], operations: [], cases: ['surf-*'] })
     expect(describeFilters(options.filters)).toBe('--chapter 05,13,19 --requirement SURF --case surf-*')
     expect(options.adapters).toEqual([{ kind: 'name', name: 'reference' }])
   })
@@ -123,11 +130,22 @@ describe('dsh-conformance list', () => {
     const rows = listLines(chapter, options.filters).map((line) => line.split('\t'))
     expect(rows.length).toBeGreaterThan(3)
     expect(rows.length).toBeLessThan(chapter.length)
-    for (const [id, profile, requirements, title] of rows) {
+    for (const [id, profile, requirements, operations, title] of rows) {
       expect(id).toMatch(/^jsonl-torn-/)
       expect(profile).toBe('jsonl')
       expect(requirements).toMatch(/JSONL-\d+/)
+      expect(operations).toBe('decodeJsonl')
       expect(title).not.toBe('')
     }
+  })
+
+  it('selects by operation and names each operation of a case once, in the order its steps run them', () => {
+    const options = parseOptions('list', ['--operation', 'encodeJsonl'])
+    if ('error' in options) throw new Error(options.error)
+    const rows = listLines(loadVectorCases(), options.filters).map((line) => line.split('\t'))
+    expect(rows.length).toBeGreaterThan(0)
+    for (const [, , , operations] of rows) expect(operations!.split(',')).toContain('encodeJsonl')
+    const [twoSteps] = listLines(CASES, { ...noFilters(), cases: ['surf-c'] })
+    expect(twoSteps).toBe('surf-c\treader\tSURF-5\tsurface,load\tthe case surf-c')
   })
 })

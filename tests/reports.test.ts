@@ -101,7 +101,7 @@ describe('JSON report', () => {
     }
     baselined.baseline = compareWithBaseline(baselined.outcomes, BASELINE, { source: 'baselines/fake.yaml', adapter: META.name, suite: SUITE })
     const bare: AdapterRun = { label: 'bare', adapter: { name: 'bare', version: '0.0.1', language: 'rust', profiles: ['reader'] }, outcomes: [{ id: 'surf-a', status: 'pass' }], durationMs: 3 }
-    const filters = { chapters: ['05', '13'], requirements: ['SURF'], profiles: ['reader'], cases: ['surf-*'] }
+    const filters = { chapters: ['05', '13'], requirements: ['SURF'], profiles: ['reader'], operations: ['surface', 'compactionState'], cases: ['surf-*'] }
     const selected = CASES.filter((vector) => ['surf-a', 'surf-b', 'comp-a'].includes(vector.id))
     const report = runReport({ ...record([baselined, bare]), filters, cases: selected })
     expect(report).toStrictEqual({

@@ -59,7 +59,7 @@ describe('the package exports', () => {
 
   it('refuse a filter it does not know, rather than run every case', () => {
     const filters = { chapter: ['05'] } as unknown as Record<string, string[]>
-    expect(() => registerConformanceSuite({ adapter: 'reference', filters })).toThrow(/unknown filter chapter; the filters are chapters, requirements, profiles, cases/)
+    expect(() => registerConformanceSuite({ adapter: 'reference', filters })).toThrow(/unknown filter chapter; the filters are chapters, requirements, profiles, operations, cases/)
   })
 
   it('refuse a baseline given as content for what a file would be refused for', () => {

@@ -86,6 +86,7 @@ export function runReport(record: RunRecord): RunReport {
       chapters: [...record.filters.chapters],
       requirements: [...record.filters.requirements],
       profiles: [...record.filters.profiles],
+      operations: [...record.filters.operations],
       cases: [...record.filters.cases],
       caseCount: record.cases.length,
     },

@@ -66,6 +66,10 @@ export interface RunReportSelection {
   requirements: string[];
   profiles: string[];
   /**
+   * Operations: a case is selected when a step of it runs one of them.
+   */
+  operations: string[];
+  /**
    * Globs over case ids.
    */
   cases: string[];

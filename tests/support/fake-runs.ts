@@ -6,18 +6,19 @@ import type { RunRecord } from '../../conformance/reports/json.ts'
 import type { AdapterRun } from '../../conformance/results.ts'
 import type { CaseOutcome } from '../../conformance/run-case.ts'
 import { suiteIdentity } from '../../conformance/suite-identity.ts'
-import type { VectorCase } from '../../conformance/vector-cases.ts'
+import type { OperationName, VectorCase } from '../../conformance/vector-cases.ts'
 
-function vector(id: string, chapter: string, requirements: string[], profile = 'reader'): VectorCase {
-  return { id, title: `the case ${id}`, file: `vectors/${chapter}/x.yaml`, chapter, requirements, profile, review: false, steps: [] }
+function vector(id: string, chapter: string, requirements: string[], profile = 'reader', operations: OperationName[] = []): VectorCase {
+  const steps = operations.map(operation => ({ operation, input: { events: [] }, expect: { accept: true as const } }))
+  return { id, title: `the case ${id}`, file: `vectors/${chapter}/x.yaml`, chapter, requirements, profile, review: false, steps }
 }
 
 export const CASES: VectorCase[] = [
   vector('surf-a', '05-surface', ['SURF-1']),
   vector('surf-b', '05-surface', ['SURF-1', 'SURF-5']),
-  vector('surf-c', '05-surface', ['SURF-5']),
+  vector('surf-c', '05-surface', ['SURF-5'], 'reader', ['surface', 'load']),
   vector('comp-a', '13-compaction', ['COMP-2'], 'compaction'),
-  vector('comp-b', '13-compaction', ['COMP-2', 'PROC-7'], 'relations'),
+  vector('comp-b', '13-compaction', ['COMP-2', 'PROC-7'], 'relations', ['relations']),
   vector('jsonl-a', '19-jsonl', ['JSONL-6'], 'jsonl'),
 ]
 

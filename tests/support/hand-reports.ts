@@ -19,7 +19,7 @@ export const HAND_REPORT: RunReport = {
   reportVersion: 1,
   tool: { name: 'dsh-conformance', version: '9.9.9' },
   suite: { name: 'dsh-session-conformance', version: '9.9.9', contentHash: 'sha256:abc', caseCount: 5 },
-  selection: { chapters: [], requirements: [], profiles: [], cases: [], caseCount: 5 },
+  selection: { chapters: [], requirements: [], profiles: [], operations: [], cases: [], caseCount: 5 },
   strictBaseline: false,
   startedAt: '2025-01-02T03:04:05.678Z',
   durationMs: 4321,
