@@ -343,9 +343,10 @@ export function preview(text: string): string {
 }
 
 // A line of a stack trace: JavaScript's `at f (file:1:2)`, `at file:1:2` or `at f (<anonymous>)`,
-// Python's `File "x.py", line 3, in f` and the `Traceback (most recent call last):` above them, and
-// the version line Node prints after an uncaught error.
-const STACK_LINE = /^(at .*(:\d+(:\d+)?\)?|\((<anonymous>|native)\))$|File ".*", line \d+|Traceback \(most recent call last\):$|Node\.js v\d)/
+// Python's `File "x.py", line 3, in f` and the `Traceback (most recent call last):` above them, the
+// version line Node prints after an uncaught error, and the markers Node and Python 3.11 print under
+// the code at fault (`^`, `~~~~^^^^`), which say nothing once the line is quoted without its column.
+const STACK_LINE = /^(at .*(:\d+(:\d+)?\)?|\((<anonymous>|native)\))$|File ".*", line \d+|Traceback \(most recent call last\):$|Node\.js v\d|[~^]+$)/
 // A line that names an error: `Error: …`, `TypeError: …`, Python's `ValueError: …`, Java's
 // `java.lang.IllegalStateException: …`, Go's `panic: …`.
 const ERROR_LINE = /^([\w$.]*(Error|Exception)\b|panic:|fatal error:)/

@@ -148,9 +148,12 @@ describe('one request at a time', () => {
 describe('what a crash reason quotes of stderr', () => {
   it('quotes the last three lines that are not stack frames: the error a traceback ends with', () => {
     const node = ['/a/crash.js:2', "throw new Error('no lib')", '^', '', 'Error: no lib', '    at Object.<anonymous> (/a/crash.js:2:7)', '    at Module._compile (node:internal/modules/cjs/loader:1554:14)', '', 'Node.js v20.20.2'].join('\n')
-    expect(stderrHeadline(node)).toBe(JSON.stringify("throw new Error('no lib') | ^ | Error: no lib"))
+    expect(stderrHeadline(node)).toBe(JSON.stringify("/a/crash.js:2 | throw new Error('no lib') | Error: no lib"))
     const python = ['Traceback (most recent call last):', '  File "adapter.py", line 9, in <module>', '    main()', '  File "adapter.py", line 5, in main', '    raise ValueError("bad input")', 'ValueError: bad input'].join('\n')
     expect(stderrHeadline(python)).toBe(JSON.stringify('main() | raise ValueError("bad input") | ValueError: bad input'))
+    // Python 3.11 marks the code at fault under it; the marks are no more telling than a frame.
+    const marked = ['Traceback (most recent call last):', '  File "adapter.py", line 9, in <module>', '    main()', '  File "adapter.py", line 5, in main', '    return table[key] + 1', '           ~~~~~^^^^^', "KeyError: 'surface'"].join('\n')
+    expect(stderrHeadline(marked)).toBe(JSON.stringify("main() | return table[key] + 1 | KeyError: 'surface'"))
     // Python's header line is no more telling than a frame.
     const missingModule = ['Traceback (most recent call last):', '  File "adapter.py", line 2, in <module>', '    import sessionlog', "ModuleNotFoundError: No module named 'sessionlog'"].join('\n')
     expect(stderrHeadline(missingModule)).toBe(JSON.stringify("import sessionlog | ModuleNotFoundError: No module named 'sessionlog'"))
@@ -160,7 +163,7 @@ describe('what a crash reason quotes of stderr', () => {
     const enoent = ['node:fs:573', '  return binding.open(', '                 ^', '', "Error: ENOENT: no such file or directory, open '/nope/config.json'",
       '    at Object.openSync (node:fs:573:18)', '    at node:internal/main/run_main_module:28:49 {', '  errno: -2,', "  code: 'ENOENT',", "  syscall: 'open',",
       "  path: '/nope/config.json'", '}', '', 'Node.js v20.20.2'].join('\n')
-    expect(stderrHeadline(enoent)).toBe(JSON.stringify("return binding.open( | ^ | Error: ENOENT: no such file or directory, open '/nope/config.json'"))
+    expect(stderrHeadline(enoent)).toBe(JSON.stringify("node:fs:573 | return binding.open( | Error: ENOENT: no such file or directory, open '/nope/config.json'"))
   })
 
   it('keeps a line that starts with "at" but is no frame, and quotes the last three lines when none names an error', () => {
