@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compile, type JSONSchema } from 'json-schema-to-typescript'
-import { filesUnder, GENERATED_DIR, TYPES_DIR, VECTOR_BUNDLE_FILE } from './generated-files.ts'
+import { filesUnder, GENERATED_DIR, isNeverPacked, TYPES_DIR, VECTOR_BUNDLE_FILE } from './generated-files.ts'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type JsonObject = { [key: string]: Json }
@@ -173,10 +173,10 @@ async function generateAll(): Promise<Map<string, string>> {
   return files
 }
 
-/** Files anywhere under generated/ that no generator writes: the types below, or the vector bundle. */
+/** Files anywhere under generated/ that no generator writes (the types below, or the vector bundle) and that npm would pack. */
 function strayFiles(types: Map<string, string>): string[] {
   const written = new Set([VECTOR_BUNDLE_FILE, ...[...types.keys()].map((name) => `${TYPES_DIR}/${name}`)])
-  return filesUnder(projectRoot, GENERATED_DIR).filter((path) => !written.has(path))
+  return filesUnder(projectRoot, GENERATED_DIR).filter((path) => !written.has(path) && !isNeverPacked(path))
 }
 
 function staleReport(expected: Map<string, string>): string[] {

@@ -1,5 +1,5 @@
 // What the generators write under generated/. npm publishes the folder whole (package.json "files"), so
-// `npm run check:generated` fails on any other file there: a stray one would ship. Also the walk of a
+// `npm run check:generated` fails on any other file there that npm packs: a stray one would ship. Also the walk of a
 // folder that scripts/mutation-inputs.ts shares.
 import { existsSync, lstatSync, readdirSync } from 'node:fs'
 import { join, sep } from 'node:path'
@@ -9,6 +9,15 @@ export const GENERATED_DIR = 'generated'
 export const TYPES_DIR = 'generated/types'
 /** scripts/vectors-bundle.ts (`npm run vectors:bundle`). */
 export const VECTOR_BUNDLE_FILE = 'generated/vectors.bundle.json'
+
+// Files npm never packs, whatever "files" says: a Finder's .DS_Store and ._ twins, an editor's swap
+// file, a merge's leftover. They cannot ship, so they are no stray of generated/.
+const NEVER_PACKED = /(^|\/)(\.DS_Store|\._[^/]*|\.[^/]*\.swp|[^/]*\.orig|npm-debug\.log)$/
+
+/** Whether npm leaves the file at `path` out of every package it packs. */
+export function isNeverPacked(path: string): boolean {
+  return NEVER_PACKED.test(path)
+}
 
 /**
  * Every file under `root`/`dir`, at any depth and of any extension, as a '/'-separated path from `root`,
