@@ -17,6 +17,7 @@ import { zstdMagicHint } from '../check/raw-reader.ts'
 import { rawBytesHint } from '../check/zstd-frames.ts'
 import type { RequirementIndex } from '../check/requirements.ts'
 import { attributeViolations, type RowViolation } from './verdicts.ts'
+import { jsonText } from './json-text.ts'
 
 export interface AuditSource {
   file: string
@@ -154,7 +155,7 @@ export function messageOfEvent(event: SessionEvent | undefined): JsonRecord | un
 
 function asText(value: unknown): string {
   if (typeof value === 'string') return value
-  return value === undefined ? '' : JSON.stringify(value)
+  return value === undefined ? '' : jsonText(value)
 }
 
 function blockText(block: unknown): string {
@@ -168,7 +169,7 @@ function blockText(block: unknown): string {
     case 'tool-result':
       return Array.isArray(block['content']) ? block['content'].map(blockText).join('\n') : asText(block['content'])
     default:
-      return JSON.stringify(block)
+      return jsonText(block)
   }
 }
 

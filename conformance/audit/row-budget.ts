@@ -13,6 +13,7 @@ import { plural } from '../wording.ts'
 import type { MessageMeasure } from './replacements.ts'
 import type { TokenCounter } from './tokens.ts'
 import { evidence, row } from './verdicts.ts'
+import { jsonText } from './json-text.ts'
 
 /** A recorded shadowedTokenCount this far from our count (either way, and by this many tokens) is worth a look. */
 const TOKEN_COUNT_TOLERANCE = 2
@@ -22,7 +23,7 @@ const utf8 = new TextEncoder()
 function fixedTokens(header: JsonRecord | null, counter: TokenCounter): { system: number; tools: number; toolCount: number } {
   const system = typeof header?.['system'] === 'string' ? counter.count(header['system']) : 0
   const tools = Array.isArray(header?.['tools']) ? header['tools'] : []
-  return { system, tools: tools.length === 0 ? 0 : counter.count(JSON.stringify(tools)), toolCount: tools.length }
+  return { system, tools: tools.length === 0 ? 0 : counter.count(jsonText(tools)), toolCount: tools.length }
 }
 
 function sum(seqs: Iterable<number>, measure: MessageMeasure): number {
@@ -108,7 +109,7 @@ export function auditBudget(log: AuditedLog, loaded: LoadedLog, replacements: re
     logOnlyEvents: loaded.events.filter(event => !isSurfaceEligibleType(event.type)).length,
     surfaceNodes: loaded.surface.nodes.length,
     surfaceMessages: messages.length,
-    surfaceMessageBytes: utf8.encode(JSON.stringify(messages)).length,
+    surfaceMessageBytes: utf8.encode(jsonText(messages)).length,
     tokens: tokenCounts(loaded, replacements, measure, counter),
     providerUsage: providerUsage(loaded.events),
   }

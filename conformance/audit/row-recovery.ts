@@ -8,6 +8,7 @@ import type { AuditEvidence, AuditModelFailure, AuditRow } from '../../generated
 import { dataOf, messageOfEvent, recordAt, stringAt, type LoadedLog } from './log.ts'
 import { capped, evidence, row, violationsOfRow } from './verdicts.ts'
 import { plural, reportMessage } from '../wording.ts'
+import { jsonText } from './json-text.ts'
 
 /** Which failure classes of the compaction API can leave each outcome (chapter 13, informative table). */
 const CLASSES_BY_OUTCOME: Record<BracketReport['outcome'], string> = {
@@ -23,7 +24,7 @@ export function endError(event: SessionEvent | undefined): string | null {
   const data = dataOf(event)
   if (!Object.hasOwn(data, 'error')) return null
   const error = data['error']
-  return typeof error === 'string' ? error : JSON.stringify(error)
+  return typeof error === 'string' ? error : jsonText(error)
 }
 
 /** A model call that finished with an error: an assistant/chunk whose finish reason is an error. */

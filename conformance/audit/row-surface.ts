@@ -10,6 +10,7 @@ import { dataOf, messageOfEvent, recordAt, seqList, stringAt, toolCallIds, type 
 import { plural } from '../wording.ts'
 import { claimFor } from './replacements.ts'
 import { capped, evidence, refusalRow, row, violationsOfRow } from './verdicts.ts'
+import { jsonText } from './json-text.ts'
 
 const REPLACEMENTS_LISTED = 10
 
@@ -82,7 +83,7 @@ function claimEvidence(loaded: LoadedLog, replacement: Replacement): AuditEviden
   if (claim === undefined) return undefined
   const claimed = dataOf(claim)['shadowedSeqs']
   if (jsonEqual(claimed, replacement.shadowedSeqs)) return undefined
-  return evidence('fail', `${claim.type} at seq ${claim.seq} claims shadowedSeqs ${JSON.stringify(claimed)}, but the replace at seq ${replacement.seq} shadowed ${seqList(replacement.shadowedSeqs)}`, { seq: replacement.seq, requirements: ['COMP-12', 'COMP-13'] })
+  return evidence('fail', `${claim.type} at seq ${claim.seq} claims shadowedSeqs ${jsonText(claimed)}, but the replace at seq ${replacement.seq} shadowed ${seqList(replacement.shadowedSeqs)}`, { seq: replacement.seq, requirements: ['COMP-12', 'COMP-13'] })
 }
 
 function replacementEvidence(loaded: LoadedLog): AuditEvidence[] {
