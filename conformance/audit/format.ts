@@ -1,6 +1,7 @@
 // Small formatting helpers shared by the text, Markdown and HTML renderers.
 import type { AuditEvidenceMark, AuditReport } from '../../generated/types/index.ts'
 import { characterCount, cutPoint, plural, printable } from '../wording.ts'
+import { BYTES_PER_ESTIMATED_TOKEN } from './tokens.ts'
 
 /** Shadowed and summary texts longer than this are cut in text and Markdown (JSON and HTML keep all). */
 export const TEXT_SHOWN = 1200
@@ -50,7 +51,7 @@ export function tokenizerLine(report: AuditReport): string {
   const { tokenizer } = report
   return tokenizer.kind === 'estimate'
     ? `token counts: ESTIMATE (${tokenizer.name}) — ${tokenizer.note}`
-    : `token counts: ${tokenizer.name} (loaded in ${tokenizer.loadMs} ms)`
+    : `token counts: ${tokenizer.name}${tokenizer.estimatedRuns === 0 ? '' : `; ${plural(tokenizer.estimatedRuns, 'run')} of text too long to count, with no place to cut ${tokenizer.estimatedRuns === 1 ? 'it' : 'them'}, estimated at one token per ${BYTES_PER_ESTIMATED_TOKEN} UTF-8 bytes`}`
 }
 
 export function logLine(report: AuditReport): string {

@@ -20,7 +20,7 @@ export function buildAuditReport(source: AuditSource, counter: TokenCounter): Au
     reportVersion: 1,
     generator: { name: 'dsh-conformance', version: packageJson.version },
     log: log.info,
-    tokenizer: { name: counter.name, kind: counter.kind, note: counter.note, loadMs: counter.loadMs },
+    tokenizer: { name: counter.name, kind: counter.kind, note: counter.note, estimatedRuns: counter.estimatedRuns },
     overall: overallVerdict(rows),
     rows: rows as AuditReport['rows'],
     replacements,

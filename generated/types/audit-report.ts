@@ -103,7 +103,10 @@ export interface AuditTokenizer {
    */
   kind: "tokenizer" | "estimate";
   note: string;
-  loadMs: AuditCount;
+  /**
+   * How many runs of text the tokenizer estimated (one token per 4 UTF-8 bytes) instead of counting them: runs longer than 131,072 UTF-16 code units with no place to cut them where the counts of the pieces add up to the whole's, whose count would cost time and memory that grow with them. 0 for the estimate, whose counts are all estimates.
+   */
+  estimatedRuns: AuditCount;
 }
 
 /**

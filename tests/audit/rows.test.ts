@@ -7,6 +7,8 @@ import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditReport } from '../../generated/types/index.ts'
 import { buildAuditReport } from '../../conformance/audit/report.ts'
 import { loadTokenCounter } from '../../conformance/audit/tokens.ts'
+import { tokenizerLine } from '../../conformance/audit/format.ts'
+import { renderText } from '../../conformance/audit/render-text.ts'
 import { CANNOT_DECIDE } from '../../conformance/audit/row-constraints.ts'
 import { absentTerms } from '../../conformance/audit/replacements.ts'
 import { event, call, endSeed, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
@@ -92,6 +94,15 @@ describe('audit of hand-built logs', () => {
     expect(report.tokenizer.note).toContain('estimates')
     expectValid(report)
   })
+
+  it('writes the same report twice over one log, and says how many runs of text the tokenizer estimated', async () => {
+    const counter = await loadTokenCounter()
+    const [once, twice] = [1, 2].map(() => buildAuditReport({ file: 'test.jsonl', bytes: artifact(goodTurn()) }, counter))
+    expect(renderText(twice!)).toBe(renderText(once!))
+    expect(tokenizerLine(once!)).toBe(`token counts: ${counter.name}`)
+    const estimated = { ...once!, tokenizer: { ...once!.tokenizer, estimatedRuns: 2 } }
+    expect(tokenizerLine(estimated)).toBe(`token counts: ${counter.name}; 2 runs of text too long to count, with no place to cut them, estimated at one token per 4 UTF-8 bytes`)
+  }, 30_000)
 
   it('counts the model calls whose request it rebuilt, and names a lone one as such', () => {
     const rebuilt = 'has a request header in force, with the provider, model, system prompt and tools it names.'

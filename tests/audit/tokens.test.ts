@@ -2,7 +2,7 @@
 // that replaces it, labelled as such, when the package cannot be loaded.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { estimateTokens, loadTokenCounter, TOKENIZER_PACKAGE, TOKENIZER_PIECE, tokenizerPieces } from '../../conformance/audit/tokens.ts'
+import { estimateTokens, loadTokenCounter, MOST_COUNTED_RUN, TOKENIZER_PACKAGE, TOKENIZER_PIECE, tokenizerPieces } from '../../conformance/audit/tokens.ts'
 
 describe('token counter', () => {
   it('counts with the DeepSeek V3 tokenizer, offline, without special tokens', async () => {
@@ -20,6 +20,16 @@ describe('token counter', () => {
     expect(counter.count('abcdefgh')).toBe(2)
     expect(estimateTokens('你好')).toBe(2)
   })
+
+  it('estimates a run it cannot cut that is too long to count at a bounded cost, and counts how many it estimated', async () => {
+    const counter = await loadTokenCounter()
+    expect(counter.count('A'.repeat(MOST_COUNTED_RUN))).toBe(MOST_COUNTED_RUN / 8)
+    expect(counter.estimatedRuns).toBe(0)
+    // 20 MB of one letter ran the tokenizer out of memory; estimated, it takes no time.
+    expect(counter.count(`${'A'.repeat(20_000_000)} and more`)).toBe(5_000_000 + counter.count(' and more'))
+    expect(counter.count('A'.repeat(MOST_COUNTED_RUN + 1))).toBe(Math.ceil((MOST_COUNTED_RUN + 1) / 4))
+    expect(counter.estimatedRuns).toBe(2)
+  }, 30_000)
 
   it('uses the estimate when asked to', async () => {
     expect((await loadTokenCounter('estimate')).name).toBe('estimate: UTF-8 bytes / 4')
