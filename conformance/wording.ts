@@ -10,6 +10,11 @@ export function plural(count: number, noun: string, nouns = `${noun}s`): string 
   return `${count} ${count === 1 ? noun : nouns}`
 }
 
+/** `part` as a whole percentage of `whole`, as every report writes shares: "3%"; "0%" of nothing. */
+export function percent(part: number, whole: number): string {
+  return whole === 0 ? '0%' : `${Math.round((part / whole) * 100)}%`
+}
+
 /**
  * Text from outside (an adapter's name or reason, a value of a log, a file name) made safe for one
  * line of a terminal: a control character (an escape sequence could hide the verdict that follows, a

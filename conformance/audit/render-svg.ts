@@ -4,7 +4,7 @@
 // log against the surface).
 import type { AuditBracketOutcome, AuditBudget, AuditReplacement, AuditTimeline, AuditTimelineBracket, AuditTimelineTurn } from '../../generated/types/index.ts'
 import { formatTime } from './format.ts'
-import { plural, printable } from '../wording.ts'
+import { percent, plural, printable } from '../wording.ts'
 
 const WIDTH = 1000
 const GUTTER = 150
@@ -376,9 +376,8 @@ export function budgetSvg(budget: AuditBudget, unit: string): string {
   const full = Math.max(...[transcript, current].map(bar => bar.parts.system + bar.parts.tools + bar.parts.messages))
   const fixed = tokens.systemPrompt + tokens.toolSchemas
   const request = fixed + tokens.surfaceMessages
-  const share = request === 0 ? 0 : Math.round((fixed / request) * 100)
-  const window = tokens.contextWindow === null ? '' : `; the next request fills ${((request / tokens.contextWindow) * 100).toFixed(1)}% of the ${tokens.contextWindow}-token window`
-  const title = `Budget: system prompt and tool schemas take ${share}% of the next request (${request} ${unit})${window}`
+  const window = tokens.contextWindow === null ? '' : `; the next request fills ${percent(request, tokens.contextWindow)} of the ${tokens.contextWindow}-token window`
+  const title = `Budget: system prompt and tool schemas take ${percent(fixed, request)} of the next request (${request} ${unit})${window}`
   const legendParts = BUDGET_PARTS.flatMap((part, index) => [rect(GUTTER + index * 150, 4, 10, 10, part.color), text(GUTTER + index * 150 + 14, 13, part.name, 'class="legend"')])
   return [
     `<svg id="budget-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} 190" width="100%" role="img" aria-label="${escapeXml(title)}">`,

@@ -9,7 +9,7 @@ import { isNonNegativeSafeInteger, type JsonRecord } from '../../reference/lossl
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditBudget, AuditEvidence, AuditProviderUsage, AuditReplacement, AuditRow, AuditTokens } from '../../generated/types/index.ts'
 import { dataOf, numberAt, recordAt, type AuditedLog, type LoadedLog } from './log.ts'
-import { plural } from '../wording.ts'
+import { percent, plural } from '../wording.ts'
 import type { MessageMeasure } from './replacements.ts'
 import type { TokenCounter } from './tokens.ts'
 import { evidence, row } from './verdicts.ts'
@@ -115,10 +115,6 @@ export function auditBudget(log: AuditedLog, loaded: LoadedLog, replacements: re
   }
 }
 
-function percent(part: number, whole: number): string {
-  return whole === 0 ? '0%' : `${Math.round((part / whole) * 100)}%`
-}
-
 function shadowedCountEvidence(replacement: AuditReplacement, unit: string): AuditEvidence | undefined {
   const recorded = replacement.recordedShadowedTokenCount
   if (recorded === null) return undefined
@@ -159,7 +155,7 @@ export function budgetRow(budget: AuditBudget, replacements: readonly AuditRepla
   const request = fixed + tokens.surfaceMessages
   const items: AuditEvidence[] = [
     evidence('info', `raw log: ${plural(budget.rawEvents, 'event')} (${budget.logOnlyEvents} log-only) in ${budget.rawBytes} bytes${encoding === 'zstd' ? ' as stored, zstd-compressed' : ''}; surface: ${plural(budget.surfaceNodes, 'node')}, ${plural(budget.surfaceMessages, 'message')} in ${budget.surfaceMessageBytes} bytes of JSON`, { requirements: ['DER-1'] }),
-    evidence('info', `next request: system prompt ${tokens.systemPrompt} + ${plural(tokens.toolCount, 'tool schema')} ${tokens.toolSchemas} + surface messages ${tokens.surfaceMessages} = ${request} ${unit}; system prompt and tool schemas take ${percent(fixed, request)}`, { requirements: ['HDR-4'] }),
+    evidence('info', `next request: system prompt ${tokens.systemPrompt} + ${plural(tokens.toolCount, 'tool schema')} ${tokens.toolSchemas} + surface messages ${tokens.surfaceMessages} = ${request} ${unit}; ${request === 0 ? 'the request holds nothing yet' : `system prompt and tool schemas take ${percent(fixed, request)}`}`, { requirements: ['HDR-4'] }),
     evidence('info', `transcript of every appended message: ${tokens.transcriptMessages} ${unit}; replaces shadowed ${tokens.shadowed} and put ${tokens.replacementText} in their place`, { requirements: ['DER-9'] }),
   ]
   if (tokens.contextWindow !== null) items.push(evidence('info', `the next request would fill ${percent(request, tokens.contextWindow)} of the ${tokens.contextWindow}-token context window`, { requirements: ['HDR-8'] }))

@@ -13,7 +13,8 @@ const DAMAGE_CODES = new Set(['JSONL_LINE_UNPARSABLE', 'JSONL_ROW_INVALID', 'JSO
 function tornTailEvidence(log: AuditedLog): AuditEvidence {
   const torn = log.tornTail
   if (torn === null) return evidence('pass', 'no torn tail: every byte of the artifact belongs to a committed record', { requirements: ['JSONL-12'] })
-  return evidence('warn', tornTailAdvice(torn, log.info.encoding, log.extent), { requirements: ['JSONL-11', 'JSONL-12', 'JSONL-15'] })
+  // JSONL-15 is the torn final frame of a zstd artifact.
+  return evidence('warn', tornTailAdvice(torn, log.info.encoding, log.extent), { requirements: log.info.encoding === 'zstd' ? ['JSONL-11', 'JSONL-12', 'JSONL-15'] : ['JSONL-11', 'JSONL-12'] })
 }
 
 function rejectionEvidence(log: AuditedLog): AuditEvidence {
@@ -45,7 +46,7 @@ function endSeedEvidence(loaded: LoadedLog): AuditEvidence[] {
   if (seedLength !== undefined) items.push(evidence('info', `the header records a seed of ${plural(seedLength, 'event')} inherited from the parent session (seedLength)`, { requirements: ['SEED-2'] }))
   const last = markers.at(-1)
   items.push(last === undefined
-    ? evidence('info', 'no session/end-seed: the log was never reopened from a seed', { requirements: ['SEED-6'] })
+    ? evidence('info', 'no session/end-seed: the log marks no reopening', { requirements: ['SEED-6'] })
     : evidence('info', `session/end-seed at ${markers.length === 1 ? 'seq' : 'seqs'} ${seqList(markers)}: events before seq ${last} belong to earlier lifecycles`, { seq: last, requirements: ['SEED-6'] }))
   return items
 }
@@ -116,7 +117,7 @@ export function persistenceRow(log: AuditedLog): AuditRow {
   }
   const rejection = log.info.rejection
   return row('persistence', items, verdict => {
-    if (verdict === 'pass') return 'Nothing committed was lost: no torn tail, no open turn at the tail, every resumption marked.'
+    if (verdict === 'pass') return 'The log shows no lost write: no torn tail, no turn open at the tail, every resumption marked.'
     if (verdict === 'warn') return 'The log is consistent with a crash: uncommitted data or an open turn at the tail (see the warnings).'
     if (rejection !== null && !DAMAGE_CODES.has(rejection.code)) return 'The log does not load, so its durability cannot be established.'
     return 'Committed data is damaged, a resumption is not marked, or the artifact is not where its header places it.'

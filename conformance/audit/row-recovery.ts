@@ -1,7 +1,7 @@
-// Row 6, failure recovery: an interrupted turn, tool call or compaction is closed or detectable, and its
-// class is known. The evidence is the compaction lock and the outcome of every bracket (COMP-14..17),
-// the model calls that failed and what followed them, and the crash-repair closers (chapter 12), both
-// those already in the log and those a cold reopening would append.
+// Row 6, failure recovery: an interrupted turn, tool call or compaction is closed or detectable, with
+// the failure classes that could leave it. The evidence is the compaction lock and the outcome of every
+// bracket (COMP-14..17), the model calls that failed and what followed them, and the crash-repair
+// closers (chapter 12), both those already in the log and those a cold reopening would append.
 import type { BracketReport } from '../../reference/compaction.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditEvidence, AuditModelFailure, AuditRow } from '../../generated/types/index.ts'
@@ -150,7 +150,7 @@ export function failureRecoveryRow(loaded: LoadedLog): AuditRow {
     ...interruptedEvidence(loaded),
   ]
   return row('failure-recovery', items, verdict => {
-    if (verdict === 'pass') return 'Every interrupted turn, call and compaction is closed or detectable, and its class is known.'
+    if (verdict === 'pass') return 'Every interrupted turn, call and compaction is closed or detectable, with the failure classes that could leave it.'
     if (verdict === 'warn') return 'Every failure is detectable, but some outcomes are uncertain (see the warnings).'
     return 'A compaction or a crash left the log in a state that is not closed or not safe to continue from, or a compaction rule is broken (see the failing evidence).'
   })

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AuditBudget, AuditEvidence, AuditReplacement, AuditTokens } from '../../generated/types/index.ts'
 import { budgetRow } from '../../conformance/audit/row-budget.ts'
+import { budgetSvg } from '../../conformance/audit/render-svg.ts'
 import { estimateCounter } from '../../conformance/audit/tokens.ts'
 
 const counter = estimateCounter('the test asks for it')
@@ -103,5 +104,17 @@ describe('the budget row at the edges of its rules', () => {
   it('says nothing of a shadowed count no claim recorded', () => {
     const row = budgetRow(budget(), [replacement({ recordedShadowedTokenCount: null })], counter, 'raw')
     expect(marked(row.evidence, 'COMP-5')).toEqual([])
+  })
+})
+
+describe('the shares the budget row and its chart give', () => {
+  it('are the same whole percentages in the row and the chart, and none of an empty request', () => {
+    // 600 of a 20,000-token window is 3%, which the chart wrote as 3.0%.
+    const filled = budget({ contextWindow: 20_000 })
+    const row = budgetRow(filled, [replacement()], counter, 'raw')
+    expect(row.evidence.map(item => item.text)).toContain('the next request would fill 3% of the 20000-token context window')
+    expect(budgetSvg(filled, 'estimated tokens')).toContain('system prompt and tool schemas take 33% of the next request (600 estimated tokens); the next request fills 3% of the 20000-token window')
+    const empty = budgetRow(budget({ systemPrompt: 0, toolSchemas: 0, toolCount: 0, surfaceMessages: 0 }), [], counter, 'raw')
+    expect(empty.evidence.map(item => item.text)).toContain('next request: system prompt 0 + 0 tool schemas 0 + surface messages 0 = 0 estimated tokens; the request holds nothing yet')
   })
 })

@@ -151,6 +151,18 @@ describe('audit of hand-built logs', () => {
     expect(rowOf(report, 'raw-facts').verdict).toBe('pass')
     expect(rowOf(report, 'raw-facts').summary).toContain('of the committed log (a torn tail is dropped: see Persistence)')
     expect(report.log.events).toBe(12)
+    // JSONL-15 is the zstd rule: a raw log's torn tail cites the raw ones.
+    expect(rowOf(report, 'persistence').evidence.find(item => item.mark === 'warn')?.requirements).toEqual(['JSONL-11', 'JSONL-12'])
+  })
+
+  it('claims of a clean log only what it shows: no lost write, no marked reopening, no citation to check', () => {
+    const report = auditOf(artifact(goodTurn()))
+    expect(rowOf(report, 'persistence').summary).toBe('The log shows no lost write: no torn tail, no turn open at the tail, every resumption marked.')
+    expect(texts(report, 'persistence', 'info')).toContain('no session/end-seed: the log marks no reopening')
+    expect(texts(report, 'raw-facts', 'info')).toContain('no event cites an earlier one in sourceEventSeqs: no citation to check')
+    expect(texts(report, 'raw-facts', 'pass')).not.toContain('cite')
+    expect(rowOf(report, 'failure-recovery').summary).toBe('Every interrupted turn, call and compaction is closed or detectable, with the failure classes that could leave it.')
+    expect(texts(auditOf(artifact(compactedLog())), 'raw-facts', 'pass')).toMatch(/^1 event cites 5 earlier events in sourceEventSeqs;/m)
   })
 
   it('fails persistence and raw facts when a damaged line is followed by a committed turn/end', () => {
