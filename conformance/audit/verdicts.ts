@@ -20,7 +20,7 @@ export const ROW_DEFINITIONS: readonly RowDefinition[] = [
   {
     id: 'raw-facts',
     title: 'Raw-fact integrity',
-    checkedBy: 'ENV-1…ENV-10, ENV-12, JSON-1…JSON-13, PROV-1…PROV-8, UNK-3…UNK-6, JSONL-9…JSONL-12, ROW-1…ROW-4, TURN-4…TURN-9',
+    checkedBy: 'ENV-1…ENV-12, JSON-1…JSON-13, PROV-1…PROV-8, UNK-3…UNK-6, JSONL-6…JSONL-12, ROW-1…ROW-4, TURN-4…TURN-9',
     needsHuman: 'whether events were lost before they were appended (a producer that never wrote them)',
   },
   {
@@ -44,19 +44,19 @@ export const ROW_DEFINITIONS: readonly RowDefinition[] = [
   {
     id: 'persistence',
     title: 'Persistence',
-    checkedBy: 'JSONL-3, JSONL-9…JSONL-15, SEED-3…SEED-10, REPAIR-2, FMT-2…FMT-5',
+    checkedBy: 'JSONL-3, JSONL-9…JSONL-15, SEED-2…SEED-10, REPAIR-2, REPAIR-10, FMT-2…FMT-5',
     needsHuman: 'whether the backend flushed before the process died (the log records appends, not flushes)',
   },
   {
     id: 'failure-recovery',
     title: 'Failure recovery',
-    checkedBy: 'REPAIR-1…REPAIR-13, COMP-7, COMP-8, COMP-14…COMP-17, PAIR-5',
+    checkedBy: 'REPAIR-1…REPAIR-13, COMP-1…COMP-9, COMP-14…COMP-17, PAIR-5, DER-10',
     needsHuman: 'whether an external side effect of an unknown-outcome call happened',
   },
   {
     id: 'budget',
     title: 'Budget',
-    checkedBy: 'DER-1…DER-8, DER-10, HDR-4, COMP-5',
+    checkedBy: 'DER-1…DER-10, HDR-4, HDR-8, COMP-5',
     needsHuman: 'whether the trade of detail for room was worth it',
   },
 ]
