@@ -24,6 +24,8 @@ export interface CheckSettings {
   factsOnly?: boolean
   /** Also gather what the lines say of their writer (writer-rules.ts). */
   writer?: boolean
+  /** A notice makes its file invalid too (`check --strict`). */
+  strict?: boolean
 }
 
 /** A reason the checker could not reach a verdict; it is not a rule of the spec. */

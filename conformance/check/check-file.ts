@@ -241,8 +241,9 @@ function report(file: string, otherNames: readonly string[], encoding: Encoding,
   const diagnostics = [...(binding === undefined ? [] : [binding]), ...errorDiagnostics(artifact, requirements, settings.vocabulary), ...writer, ...factNotices(artifact.facts)]
   if (artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined) diagnostics.push(tornTailNotice(artifact.tornTail, encoding, artifact.extent))
   const writerBroke = writer.some(diagnostic => diagnostic.severity === 'error')
+  const noticed = settings.strict === true && diagnostics.some(diagnostic => diagnostic.severity === 'notice')
   const status = outcome.verdict === 'unchecked' ? 'unchecked'
-    : outcome.verdict === 'rejected' || outcome.relations.length > 0 || writerBroke ? 'invalid' : 'valid'
+    : outcome.verdict === 'rejected' || outcome.relations.length > 0 || writerBroke || noticed ? 'invalid' : 'valid'
   return { file, encoding, status, outcome, diagnostics }
 }
 

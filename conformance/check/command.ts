@@ -28,14 +28,14 @@ export function runCheck(args: readonly string[]): number {
     return 2
   }
   const requirements = new RequirementIndex()
-  const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes, writer: options.writer }
+  const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes, writer: options.writer, strict: options.strict }
   const reports: FileReport[] = []
   for (const found of findArtifacts(options.paths)) {
     const report = found.kind === 'file' ? checkFile(found.path, settings, requirements, found.otherNames) : unreadable(found.path, found.message)
     reports.push(report)
-    if (options.format === 'text') console.log(formatReport(report, options.maxFindings))
+    if (options.format === 'text') console.log(formatReport(report, options.maxFindings, options.strict))
   }
   const summary = summarize(reports)
-  console.log(options.format === 'json' ? formatJson(reports, summary, options.writer) : formatSummary(summary))
+  console.log(options.format === 'json' ? formatJson(reports, summary, { writerRules: options.writer, strict: options.strict }) : formatSummary(summary))
   return exitCodeOf(summary)
 }

@@ -24,12 +24,16 @@ export function exitCodeOf(summary: Summary): number {
   return summary.invalid > 0 ? 1 : 0
 }
 
+function notices(report: FileReport): number {
+  return report.diagnostics.filter(diagnostic => diagnostic.severity === 'notice').length
+}
+
 /** The writer's MUSTs broken (check --writer): errors that make an accepted log invalid. */
 function writerErrors(report: FileReport): number {
   return report.diagnostics.filter(diagnostic => diagnostic.severity === 'error' && diagnostic.code.startsWith('WRITER_')).length
 }
 
-function headline(report: FileReport): string {
+function headline(report: FileReport, strict: boolean): string {
   const outcome = report.outcome
   const file = printable(report.file)
   switch (outcome.verdict) {
@@ -44,6 +48,7 @@ function headline(report: FileReport): string {
         plural(outcome.events, 'event'),
         ...(violations === 0 ? [] : [plural(violations, 'relation violation')]),
         ...(writer === 0 ? [] : [plural(writer, 'writer error')]),
+        ...(strict && notices(report) > 0 ? [`${plural(notices(report), 'notice')} (--strict)`] : []),
       ]
       const torn = outcome.tornTail === null ? [] : ['recoverable torn tail']
       return `${file}: ${report.status}, ${[...counts, ...torn].join(', ')}`
@@ -62,11 +67,11 @@ export function diagnosticLine(file: string, diagnostic: Diagnostic): string {
  * One file's report as text: its headline, then one line per finding, at most `maxFindings` of them
  * (0: all) and a count of the rest.
  */
-export function formatReport(report: FileReport, maxFindings = 0): string {
+export function formatReport(report: FileReport, maxFindings = 0, strict = false): string {
   const listed = maxFindings === 0 ? report.diagnostics : report.diagnostics.slice(0, maxFindings)
   const unlisted = report.diagnostics.length - listed.length
   const rest = unlisted === 0 ? [] : [`  … ${plural(unlisted, 'more finding')} (--max-findings 0 lists all)`]
-  return [headline(report), ...listed.map(diagnostic => `  ${diagnosticLine(report.file, diagnostic)}`), ...rest].join('\n')
+  return [headline(report, strict), ...listed.map(diagnostic => `  ${diagnosticLine(report.file, diagnostic)}`), ...rest].join('\n')
 }
 
 export function formatSummary(summary: Summary): string {
@@ -76,8 +81,8 @@ export function formatSummary(summary: Summary): string {
 const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json'
 
 /** The json report, as schemas/check-report.schema.json describes it. */
-export function formatJson(reports: readonly FileReport[], summary: Summary, writerRules: boolean): string {
-  // Present only with --writer, so that a report without it is what it was before the option came.
-  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, ...(writerRules ? { writerRules } : {}), summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports] }
+export function formatJson(reports: readonly FileReport[], summary: Summary, rules: { writerRules: boolean; strict: boolean }): string {
+  // Each present only with its option, so that a report without them is what it was before they came.
+  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, ...(rules.writerRules ? { writerRules: true } : {}), ...(rules.strict ? { strict: true } : {}), summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports] }
   return JSON.stringify(report, null, 2)
 }

@@ -30,6 +30,10 @@ options:
                                      a longer one leaves the file unchecked
   --max-findings N                   most findings of one file the text report lists (default
                                      ${DEFAULT_MAX_FINDINGS}; 0 lists all); the rest are counted. json lists all
+  --strict                           a notice makes its file invalid too (a recoverable torn tail,
+                                     a byte order mark, CR line ends, ill-formed UTF-8, and with
+                                     --writer a line not as JSON.stringify writes it): for a gate
+                                     that wants each log whole and as writers write it
   --writer                           also check the rules a writer keeps and a reader forgives:
                                      the header line's members and order (JSONL-5), packed rows
                                      (ROW-6, ROW-7), no member name twice (JSON-12), no header-only
@@ -38,7 +42,8 @@ options:
                                      (JSONL-8), a notice
 
 exit status: 0 every file valid (a recoverable torn tail included), 1 some file invalid (with
---writer, a writer's error included), 2 a usage error, or some file could not be read or checked`
+--writer, a writer's error included; with --strict, a notice), 2 a usage error, or some file could
+not be read or checked`
 
 export interface CheckOptions {
   paths: string[]
@@ -49,10 +54,12 @@ export interface CheckOptions {
   maxFindings: number
   /** Also check the writer's rules (writer-rules.ts). */
   writer: boolean
+  /** A notice makes its file invalid. */
+  strict: boolean
 }
 
 const VALUED = ['--format', '--vocabulary', '--max-line-bytes', '--max-findings']
-const FLAGS = ['--writer']
+const FLAGS = ['--writer', '--strict']
 
 /** Applies one option with its value; returns what is wrong, if anything. */
 function apply(options: CheckOptions, option: string, value: string): string | undefined {
@@ -76,7 +83,7 @@ function apply(options: CheckOptions, option: string, value: string): string | u
 
 /** The options of `check`, or what is wrong with them. `--option=value` is the same as `--option value`. */
 export function parseCheckOptions(args: readonly string[]): CheckOptions | { error: string } {
-  const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxFindings: DEFAULT_MAX_FINDINGS, writer: false }
+  const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxFindings: DEFAULT_MAX_FINDINGS, writer: false, strict: false }
   const given = new Set<string>()
   for (let index = 0; index < args.length; index++) {
     const argument = args[index] as string
@@ -98,7 +105,8 @@ export function parseCheckOptions(args: readonly string[]): CheckOptions | { err
     given.add(option)
     if (FLAGS.includes(option)) {
       if (joined) return { error: `${option} takes no value` }
-      options.writer = true
+      if (option === '--writer') options.writer = true
+      else options.strict = true
       continue
     }
     const value = joined ? argument.slice(option.length + 1) : args[++index]

@@ -16,6 +16,10 @@ export interface CheckReport {
    * Present, and true, when the files were also checked by the rules a writer keeps (`--writer`); absent otherwise. Their findings are the errors WRITER_HEADER_MEMBERS (JSONL-5), WRITER_ROW (ROW-6, ROW-7), WRITER_DUPLICATE_MEMBER (JSON-12), WRITER_HEADER_ONLY (JSONL-8), WRITER_FRAME_CHECKSUM and WRITER_FRAME_BATCH (JSONL-13), WRITER_PACKING (ROW-6), and the notice WRITER_LINE_FORM (JSONL-8).
    */
   writerRules?: true;
+  /**
+   * Present, and true, when a notice made its file invalid (`--strict`); absent otherwise.
+   */
+  strict?: true;
   summary: CheckSummary;
   /**
    * The command's exit status: 0 every file valid, 1 some file invalid, 2 some file unchecked.
@@ -38,7 +42,7 @@ export interface CheckSummary {
 }
 
 /**
- * One file: valid (accepted with no relation violation), invalid (rejected, accepted with violations, or with `writerRules` written against a writer's MUST) or unchecked (no verdict reached: unreadable, or past one of the checker's limits).
+ * One file: valid (accepted with no relation violation), invalid (rejected, accepted with violations, with `writerRules` written against a writer's MUST, or with `strict` holding a notice) or unchecked (no verdict reached: unreadable, or past one of the checker's limits).
  */
 export interface CheckFileReport {
   /**

@@ -44,18 +44,19 @@ describe('check --format json', () => {
       ['valid', 'accepted'], ['unchecked', 'unchecked'], ['valid', 'accepted'], ['invalid', 'accepted'], ['unchecked', 'unchecked'],
     ])
     expect(all[7]?.diagnostics.map(diagnostic => [diagnostic.severity, diagnostic.code])).toEqual([['error', 'WRITER_DUPLICATE_MEMBER'], ['notice', 'WRITER_LINE_FORM']])
-    for (const writerRules of [false, true]) {
-      const document = JSON.parse(formatJson(all, summarize(all), writerRules)) as Record<string, unknown>
+    for (const [writerRules, strict] of [[false, false], [true, false], [false, true]]) {
+      const document = JSON.parse(formatJson(all, summarize(all), { writerRules: writerRules!, strict: strict! })) as Record<string, unknown>
       expect(validate(document), errorsOf(validate)).toBe(true)
       expect(document).toMatchObject({ reportVersion: 1, exitCode: 2, summary: { files: 9, valid: 3, invalid: 4, unchecked: 2 } })
-      // Only a report of --writer says so; one without it is what it was before the option came.
+      // Only a report of --writer or --strict says so; one without them is what it was before the options came.
       expect(document['writerRules']).toBe(writerRules ? true : undefined)
+      expect(document['strict']).toBe(strict ? true : undefined)
     }
   })
 
   it('refuses a report that breaks the shape', () => {
     const all = reports().slice(0, 1)
-    const document = JSON.parse(formatJson(all, summarize(all), false)) as { files: { outcome: Record<string, unknown> }[] }
+    const document = JSON.parse(formatJson(all, summarize(all), { writerRules: false, strict: false })) as { files: { outcome: Record<string, unknown> }[] }
     ;(document.files[0] as { outcome: Record<string, unknown> }).outcome['verdict'] = 'maybe'
     expect(validate(document)).toBe(false)
   })
