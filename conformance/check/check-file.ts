@@ -30,16 +30,19 @@ export interface Diagnostic {
   line?: number
   seq?: number
   message: string
+  /** The reason of the --known entry that accepts the finding. */
+  known?: string
 }
 
 export interface FileReport {
   file: string
   encoding: Encoding
   /**
-   * valid: accepted with no violation; invalid: rejected, with violations, or (with --writer) written
-   * against a writer's MUST; unchecked: no verdict reached.
+   * valid: accepted with no violation; invalid: rejected, with violations, (with --writer) written
+   * against a writer's MUST, or (with --strict) holding a notice; known: invalid, but each finding that
+   * makes it so accepted by --known; unchecked: no verdict reached.
    */
-  status: 'valid' | 'invalid' | 'unchecked'
+  status: 'valid' | 'invalid' | 'known' | 'unchecked'
   outcome: Outcome
   diagnostics: Diagnostic[]
 }

@@ -2,6 +2,7 @@
 // status (see CHECK_USAGE).
 import { checkFile, encodingOf, type FileReport } from './check-file.ts'
 import { exitCodeOf, formatJson, formatReport, formatSummary, summarize } from './format.ts'
+import { readKnownFindings, withKnownFindings, type CheckKnownFinding } from './known-findings.ts'
 import { CHECK_USAGE, parseCheckOptions } from './options.ts'
 import { RequirementIndex } from './requirements.ts'
 import { findArtifacts } from './walk.ts'
@@ -27,14 +28,26 @@ export function runCheck(args: readonly string[]): number {
     console.error(`${options.error}\ndsh-conformance check --help lists its options`)
     return 2
   }
+  let known: CheckKnownFinding[] = []
+  try {
+    known = options.known === undefined ? [] : readKnownFindings(options.known)
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error))
+    return 2
+  }
+  const used = new Set<number>()
   const requirements = new RequirementIndex()
   const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes, writer: options.writer, strict: options.strict }
   const reports: FileReport[] = []
   for (const found of findArtifacts(options.paths)) {
-    const report = found.kind === 'file' ? checkFile(found.path, settings, requirements, found.otherNames) : unreadable(found.path, found.message)
+    const checked = found.kind === 'file' ? checkFile(found.path, settings, requirements, found.otherNames) : unreadable(found.path, found.message)
+    const report = withKnownFindings(checked, known, options.strict, used)
     reports.push(report)
     if (options.format === 'text') console.log(formatReport(report, options.maxFindings, options.strict))
   }
+  known.forEach((entry, index) => {
+    if (!used.has(index)) console.error(`warning: ${options.known}: known[${index}] (files ${entry.files}, code ${entry.code}) matched no finding: mended, or a typo`)
+  })
   const summary = summarize(reports)
   console.log(options.format === 'json' ? formatJson(reports, summary, { writerRules: options.writer, strict: options.strict }) : formatSummary(summary))
   return exitCodeOf(summary)

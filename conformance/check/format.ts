@@ -10,15 +10,16 @@ export interface Summary {
   files: number
   valid: number
   invalid: number
+  known: number
   unchecked: number
 }
 
 export function summarize(reports: readonly FileReport[]): Summary {
   const count = (status: FileReport['status']): number => reports.filter(report => report.status === status).length
-  return { files: reports.length, valid: count('valid'), invalid: count('invalid'), unchecked: count('unchecked') }
+  return { files: reports.length, valid: count('valid'), invalid: count('invalid'), known: count('known'), unchecked: count('unchecked') }
 }
 
-/** 0 every file valid, 1 some file invalid, 2 some file unchecked (unreadable, or past a limit). */
+/** 0 every file valid (or known), 1 some file invalid, 2 some file unchecked (unreadable, or past a limit). */
 export function exitCodeOf(summary: Summary): number {
   if (summary.unchecked > 0) return 2
   return summary.invalid > 0 ? 1 : 0
@@ -36,11 +37,12 @@ function writerErrors(report: FileReport): number {
 function headline(report: FileReport, strict: boolean): string {
   const outcome = report.outcome
   const file = printable(report.file)
+  const status = report.status === 'known' ? 'known invalid' : report.status
   switch (outcome.verdict) {
     case 'unchecked':
       return `${file}: unchecked (${outcome.code})`
     case 'rejected':
-      return `${file}: invalid, ${outcome.operation} rejects it with ${outcome.code}`
+      return `${file}: ${status}, ${outcome.operation} rejects it with ${outcome.code}`
     case 'accepted': {
       const violations = outcome.relations.length
       const writer = writerErrors(report)
@@ -51,7 +53,7 @@ function headline(report: FileReport, strict: boolean): string {
         ...(strict && notices(report) > 0 ? [`${plural(notices(report), 'notice')} (--strict)`] : []),
       ]
       const torn = outcome.tornTail === null ? [] : ['recoverable torn tail']
-      return `${file}: ${report.status}, ${[...counts, ...torn].join(', ')}`
+      return `${file}: ${status}, ${[...counts, ...torn].join(', ')}`
     }
   }
 }
@@ -60,7 +62,8 @@ export function diagnosticLine(file: string, diagnostic: Diagnostic): string {
   const where = diagnostic.line === undefined ? printable(file) : `${printable(file)}:${diagnostic.line}`
   const rule = diagnostic.requirement === undefined ? '' : ` (${diagnostic.requirement})`
   const seq = diagnostic.seq === undefined ? '' : ` at seq ${diagnostic.seq}`
-  return `${where}: ${diagnostic.severity} ${diagnostic.code}${rule}${seq}: ${printable(diagnostic.message)}`
+  const known = diagnostic.known === undefined ? '' : ` [known: ${printable(diagnostic.known)}]`
+  return `${where}: ${diagnostic.severity} ${diagnostic.code}${rule}${seq}: ${printable(diagnostic.message)}${known}`
 }
 
 /**
@@ -75,7 +78,8 @@ export function formatReport(report: FileReport, maxFindings = 0, strict = false
 }
 
 export function formatSummary(summary: Summary): string {
-  return `checked ${plural(summary.files, 'file')}: ${summary.valid} valid, ${summary.invalid} invalid, ${summary.unchecked} unchecked`
+  const known = summary.known === 0 ? '' : `, ${summary.known} known invalid`
+  return `checked ${plural(summary.files, 'file')}: ${summary.valid} valid, ${summary.invalid} invalid${known}, ${summary.unchecked} unchecked`
 }
 
 const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json'

@@ -30,6 +30,11 @@ options:
                                      a longer one leaves the file unchecked
   --max-findings N                   most findings of one file the text report lists (default
                                      ${DEFAULT_MAX_FINDINGS}; 0 lists all); the rest are counted. json lists all
+  --known FILE                       findings accepted for now (YAML or JSON, schemas/check-known
+                                     .schema.json: entries of files and code globs, each with its
+                                     reason): a file whose every finding that makes it invalid is
+                                     listed is known invalid, no failure; an entry that matches
+                                     nothing is named on stderr
   --strict                           a notice makes its file invalid too (a recoverable torn tail,
                                      a byte order mark, CR line ends, ill-formed UTF-8, and with
                                      --writer a line not as JSON.stringify writes it): for a gate
@@ -41,7 +46,7 @@ options:
                                      (JSONL-13), all errors; each line as JSON.stringify writes it
                                      (JSONL-8), a notice
 
-exit status: 0 every file valid (a recoverable torn tail included), 1 some file invalid (with
+exit status: 0 every file valid (a recoverable torn tail included) or known invalid, 1 some file invalid (with
 --writer, a writer's error included; with --strict, a notice), 2 a usage error, or some file could
 not be read or checked`
 
@@ -56,9 +61,11 @@ export interface CheckOptions {
   writer: boolean
   /** A notice makes its file invalid. */
   strict: boolean
+  /** The known-findings file (--known). */
+  known: string | undefined
 }
 
-const VALUED = ['--format', '--vocabulary', '--max-line-bytes', '--max-findings']
+const VALUED = ['--format', '--vocabulary', '--max-line-bytes', '--max-findings', '--known']
 const FLAGS = ['--writer', '--strict']
 
 /** Applies one option with its value; returns what is wrong, if anything. */
@@ -69,6 +76,8 @@ function apply(options: CheckOptions, option: string, value: string): string | u
   } else if (option === '--vocabulary') {
     if (vocabularyNamed(value) === undefined) return `--vocabulary is v0-pinned or v0-rc8, not ${value}`
     options.vocabulary = value
+  } else if (option === '--known') {
+    options.known = value
   } else if (option === '--max-findings') {
     const findings = Number(value)
     if (value.trim() === '' || !Number.isSafeInteger(findings) || findings < 0) return `--max-findings needs a number of findings (0 lists all), not ${value}`
@@ -83,7 +92,7 @@ function apply(options: CheckOptions, option: string, value: string): string | u
 
 /** The options of `check`, or what is wrong with them. `--option=value` is the same as `--option value`. */
 export function parseCheckOptions(args: readonly string[]): CheckOptions | { error: string } {
-  const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxFindings: DEFAULT_MAX_FINDINGS, writer: false, strict: false }
+  const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxFindings: DEFAULT_MAX_FINDINGS, writer: false, strict: false, known: undefined }
   const given = new Set<string>()
   for (let index = 0; index < args.length; index++) {
     const argument = args[index] as string

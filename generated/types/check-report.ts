@@ -22,7 +22,7 @@ export interface CheckReport {
   strict?: true;
   summary: CheckSummary;
   /**
-   * The command's exit status: 0 every file valid, 1 some file invalid, 2 some file unchecked.
+   * The command's exit status: 0 every file valid or known, 1 some file invalid, 2 some file unchecked.
    */
   exitCode: 0 | 1 | 2;
   /**
@@ -38,11 +38,15 @@ export interface CheckSummary {
   files: number;
   valid: number;
   invalid: number;
+  /**
+   * Invalid files whose every finding that makes them so `--known` accepts.
+   */
+  known: number;
   unchecked: number;
 }
 
 /**
- * One file: valid (accepted with no relation violation), invalid (rejected, accepted with violations, with `writerRules` written against a writer's MUST, or with `strict` holding a notice) or unchecked (no verdict reached: unreadable, or past one of the checker's limits).
+ * One file: valid (accepted with no relation violation), invalid (rejected, accepted with violations, with `writerRules` written against a writer's MUST, or with `strict` holding a notice), known (invalid, but with `--known` each finding that makes it so accepted: no failure of the run) or unchecked (no verdict reached: unreadable, or past one of the checker's limits).
  */
 export interface CheckFileReport {
   /**
@@ -53,7 +57,7 @@ export interface CheckFileReport {
    * From the file name: .zstd (or .zst) is zstd, anything else raw.
    */
   encoding: "raw" | "zstd";
-  status: "valid" | "invalid" | "unchecked";
+  status: "valid" | "invalid" | "known" | "unchecked";
   outcome: CheckOutcome;
   diagnostics: CheckDiagnostic[];
 }
@@ -120,4 +124,8 @@ export interface CheckDiagnostic {
   line?: number;
   seq?: number;
   message: string;
+  /**
+   * With `--known`: the reason of the entry that accepts the finding.
+   */
+  known?: string;
 }

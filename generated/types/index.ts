@@ -2,6 +2,7 @@
 
 export type * from './audit-report.js'
 export type * from './baseline.js'
+export type * from './check-known.js'
 export type * from './check-report.js'
 export type * from './chunk-row.js'
 export type * from './common.js'

@@ -159,8 +159,10 @@ describe('requirements of reported codes', () => {
 describe('options', () => {
   it('reads paths and options in any order, and says what is wrong', () => {
     expect(parseCheckOptions(['a', '--format', 'json', 'b', '--vocabulary', 'v0-rc8', '--max-line-bytes', '100'])).toEqual({
-      paths: ['a', 'b'], format: 'json', vocabulary: 'v0-rc8', maxLineBytes: 100, maxFindings: 100, writer: false,
+      paths: ['a', 'b'], format: 'json', vocabulary: 'v0-rc8', maxLineBytes: 100, maxFindings: 100, writer: false, strict: false, known: undefined,
     })
+    expect(parseCheckOptions(['a', '--known', 'k.yaml'])).toMatchObject({ known: 'k.yaml', paths: ['a'] })
+    expect(parseCheckOptions(['a', '--known'])).toEqual({ error: '--known needs a value' })
     expect(parseCheckOptions([])).toEqual({ error: 'check needs at least one PATH' })
     expect(parseCheckOptions(['a', '--vocabulary', 'v9'])).toMatchObject({ error: expect.stringContaining('v0-pinned or v0-rc8') })
     expect(parseCheckOptions(['a', '--max-line-bytes', '-1'])).toMatchObject({ error: expect.stringContaining('positive') })
@@ -191,8 +193,9 @@ describe('text report', () => {
     expect(formatReport(accepted(1, []))).toBe('log.jsonl: valid, 1 event')
     expect(formatReport(accepted(2, [{ code: 'TURN_NOT_OPEN', seq: 1 }]))).toBe('log.jsonl: invalid, 2 events, 1 relation violation')
     expect(formatReport(accepted(3, [{ code: 'TURN_NOT_OPEN', seq: 1 }, { code: 'TURN_NOT_OPEN', seq: 2 }]))).toBe('log.jsonl: invalid, 3 events, 2 relation violations')
-    expect(formatSummary({ files: 1, valid: 1, invalid: 0, unchecked: 0 })).toBe('checked 1 file: 1 valid, 0 invalid, 0 unchecked')
-    expect(formatSummary({ files: 2, valid: 1, invalid: 1, unchecked: 0 })).toBe('checked 2 files: 1 valid, 1 invalid, 0 unchecked')
+    expect(formatSummary({ files: 1, valid: 1, invalid: 0, known: 0, unchecked: 0 })).toBe('checked 1 file: 1 valid, 0 invalid, 0 unchecked')
+    expect(formatSummary({ files: 2, valid: 1, invalid: 1, known: 0, unchecked: 0 })).toBe('checked 2 files: 1 valid, 1 invalid, 0 unchecked')
+    expect(formatSummary({ files: 3, valid: 1, invalid: 1, known: 1, unchecked: 0 })).toBe('checked 3 files: 1 valid, 1 invalid, 1 known invalid, 0 unchecked')
   })
 
   it('calls a log accepted by the reader but written against a writer\'s rule (--writer) invalid, and counts those errors', () => {

@@ -1,0 +1,70 @@
+// Known findings (`check --known FILE`): findings of stored logs that a CI gate has looked at and
+// accepts for now, each with its reason, so that check fails only on a finding nobody has explained.
+// An entry matches a finding when its `files` glob matches the whole of the file's name as check prints
+// it and its `code` glob the finding's code (`*` any run of characters, `/` included; `?` one). A file
+// whose every finding that makes it invalid is matched is *known invalid*: listed, and no failure of
+// the run. An unchecked file is never known: no verdict was reached, so there is nothing to accept.
+// schemas/check-known.schema.json gives the file's shape.
+//
+//   known:
+//     - files: 'logs/*/session.jsonl'
+//       code: JSONL_HEADER_INVALID
+//       reason: our rc8 builds wrote no delegationDepth (fixed in 0.1.1)
+import type { CheckKnown, CheckKnownFinding } from '../../generated/types/index.ts'
+import { isRecord } from '../../reference/lossless-json.ts'
+import { globToRegExp } from '../filters.ts'
+import { NO_LINES, parseYamlText, readGivenFile, refusalOf, unknownMembers, type LineAt } from '../yaml-text.ts'
+import type { Diagnostic, FileReport } from './check-file.ts'
+
+export type { CheckKnown, CheckKnownFinding }
+
+const MEMBERS = ['files', 'code', 'reason']
+
+/** Reads a known-findings file; throws an Error naming what is wrong, and where. */
+export function readKnownFindings(path: string): CheckKnownFinding[] {
+  const { value, lineAt } = parseYamlText(readGivenFile(path, 'known-findings file'), path)
+  return knownFindingsFrom(value, path, lineAt).known
+}
+
+/** Checks a known-findings file given as a value (as parsed); throws an Error naming `source` and what is wrong. */
+export function knownFindingsFrom(document: unknown, source: string, lineAt: LineAt = NO_LINES): CheckKnown {
+  const fail = refusalOf('known-findings file', source, lineAt)
+  if (!isRecord(document)) return fail('expected a mapping with known')
+  const stray = unknownMembers(document, ['known'])
+  if (stray !== undefined) fail(`it ${stray.text}`, [], stray.first)
+  if (!Array.isArray(document['known'])) return fail('known must be a list of findings', [], 'known')
+  const known = document['known'].map((entry: unknown, index): CheckKnownFinding => {
+    const at = ['known', index]
+    if (!isRecord(entry)) return fail(`known[${index}] must be a mapping with files, code and reason`, at)
+    const strayInEntry = unknownMembers(entry, MEMBERS)
+    if (strayInEntry !== undefined) fail(`known[${index}] ${strayInEntry.text}`, at, strayInEntry.first)
+    for (const key of ['files', 'code']) {
+      if (typeof entry[key] !== 'string' || entry[key] === '') fail(`known[${index}] needs ${key}, a glob`, at, key)
+    }
+    if (typeof entry['reason'] !== 'string' || entry['reason'].trim() === '') fail(`known[${index}] needs a reason`, at, 'reason')
+    return entry as unknown as CheckKnownFinding
+  })
+  return { known }
+}
+
+/** The findings that make a file invalid: its errors, and its notices under --strict. */
+function failing(diagnostic: Diagnostic, strict: boolean): boolean {
+  return diagnostic.severity === 'error' || strict
+}
+
+/**
+ * The report with each finding an entry matches marked `known` (the entry's reason), and the status
+ * `known` when the file was invalid and each finding that made it so is matched. `used` collects the
+ * indexes of the entries that matched, so that the run can name the ones that matched nothing.
+ */
+export function withKnownFindings(report: FileReport, known: readonly CheckKnownFinding[], strict: boolean, used: Set<number>): FileReport {
+  if (report.status === 'unchecked' || known.length === 0) return report
+  const diagnostics = report.diagnostics.map(diagnostic => {
+    const index = known.findIndex(entry => globToRegExp(entry.files).test(report.file) && globToRegExp(entry.code).test(diagnostic.code))
+    if (index === -1) return diagnostic
+    used.add(index)
+    return { ...diagnostic, known: known[index]!.reason }
+  })
+  const excused = report.status === 'invalid' && diagnostics.every(diagnostic => !failing(diagnostic, strict) || diagnostic.known !== undefined)
+  return { ...report, status: excused ? 'known' : report.status, diagnostics }
+}

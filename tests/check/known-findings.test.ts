@@ -1,0 +1,100 @@
+// `check --known FILE`: findings a CI gate accepts for now. A file whose every finding that makes it
+// invalid is accepted is known invalid, no failure of the run; any other finding, and any unchecked
+// file, still fails it; an entry that matched nothing is named.
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { knownFindingsFrom, withKnownFindings } from '../../conformance/check/known-findings.ts'
+import type { FileReport } from '../../conformance/check/check-file.ts'
+import { runCliHere } from '../support/cli.ts'
+import { errorsOf, schemaValidator } from '../support/schemas.ts'
+import { tempFolder } from './support.ts'
+import { text, turnLines } from './small-logs.ts'
+
+const folder = tempFolder()
+afterAll(() => folder.remove())
+
+function report(status: FileReport['status'], codes: [severity: 'error' | 'notice', code: string][], file = 'logs/a.jsonl'): FileReport {
+  return {
+    file, encoding: 'raw', status, outcome: status === 'unchecked' ? { verdict: 'unchecked', code: 'CHECK_IO_ERROR' } : { verdict: 'accepted', events: 3, tornTail: null, relations: [] },
+    diagnostics: codes.map(([severity, code]) => ({ severity, code, message: 'm' })),
+  }
+}
+
+describe('withKnownFindings', () => {
+  const known = [{ files: 'logs/*', code: 'TURN_*', reason: 'old turns' }, { files: '*', code: 'TORN_TAIL', reason: 'crashes happen' }]
+
+  it('calls a file known invalid only when every finding that makes it invalid is accepted', () => {
+    const used = new Set<number>()
+    const both = withKnownFindings(report('invalid', [['error', 'TURN_NOT_OPEN'], ['error', 'TURN_END_MISMATCH']]), known, false, used)
+    expect(both.status).toBe('known')
+    expect(both.diagnostics.map(diagnostic => diagnostic.known)).toEqual(['old turns', 'old turns'])
+    expect(withKnownFindings(report('invalid', [['error', 'TURN_NOT_OPEN'], ['error', 'STEP_NOT_OPEN']]), known, false, used).status).toBe('invalid')
+    // The files glob matches the whole name, as check prints it.
+    expect(withKnownFindings(report('invalid', [['error', 'TURN_NOT_OPEN']], 'other/logs/a.jsonl'), known, false, used).status).toBe('invalid')
+    expect([...used]).toEqual([0])
+  })
+
+  it('needs a notice accepted only under --strict, marks accepted findings of a valid file, and never knows an unchecked one', () => {
+    const used = new Set<number>()
+    const noticed = report('invalid', [['error', 'TURN_NOT_OPEN'], ['notice', 'CARRIAGE_RETURN']])
+    expect(withKnownFindings(noticed, known, false, used).status).toBe('known')
+    expect(withKnownFindings(noticed, known, true, used).status).toBe('invalid')
+    const torn = withKnownFindings(report('valid', [['notice', 'TORN_TAIL']]), known, false, used)
+    expect(torn).toMatchObject({ status: 'valid', diagnostics: [{ known: 'crashes happen' }] })
+    const unread = report('unchecked', [['error', 'CHECK_IO_ERROR']])
+    expect(withKnownFindings(unread, [{ files: '*', code: '*', reason: 'anything' }], false, used)).toBe(unread)
+  })
+})
+
+describe('a known-findings file', () => {
+  const entry = { files: '*', code: 'X', reason: 'r' }
+  const refusals: [document: unknown, why: string][] = [
+    [[], 'expected a mapping with known'],
+    [{ known: [], extra: 1 }, 'it has unknown members extra (it may have known)'],
+    [{ known: {} }, 'known must be a list of findings'],
+    [{ known: ['X'] }, 'known[0] must be a mapping with files, code and reason'],
+    [{ known: [{ ...entry, why: 'w' }] }, 'known[0] has unknown members why (it may have files, code, reason)'],
+    [{ known: [{ ...entry, files: '' }] }, 'known[0] needs files, a glob'],
+    [{ known: [{ ...entry, code: 3 }] }, 'known[0] needs code, a glob'],
+    [{ known: [{ ...entry, reason: ' ' }] }, 'known[0] needs a reason'],
+  ]
+
+  it('is refused, naming what is wrong, where the schema refuses it too', () => {
+    const validate = schemaValidator('check-known')
+    expect(validate({ known: [entry] }), errorsOf(validate)).toBe(true)
+    expect(knownFindingsFrom({ known: [entry] }, 'k.yaml')).toEqual({ known: [entry] })
+    for (const [document, why] of refusals) {
+      expect(() => knownFindingsFrom(document, 'k.yaml'), why).toThrow(`k.yaml: not a known-findings file: ${why}`)
+      expect(validate(document), why).toBe(false)
+    }
+  })
+})
+
+describe('check --known', () => {
+  it('passes a run whose invalid files are all known, fails on any other finding, and names what matched nothing', async () => {
+    const lines = turnLines()
+    const clean = folder.write('clean.jsonl', text(lines))
+    const noHeaderDepth = folder.write('old.jsonl', text([lines[0]!.replace(',"delegationDepth":0', ''), ...lines.slice(1)]))
+    const knownFile = path.join(folder.dir, 'known.yaml')
+    writeFileSync(knownFile, `known:\n  - files: '*/old.jsonl'\n    code: JSONL_HEADER_INVALID\n    reason: 'written before delegationDepth (U4)'\n  - files: '*'\n    code: NO_SUCH_CODE\n    reason: a typo\n`)
+    const run = await runCliHere(['check', clean, noHeaderDepth, '--known', knownFile])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain(`${noHeaderDepth}: known invalid, decodeJsonl rejects it with JSONL_HEADER_INVALID`)
+    expect(run.stdout).toContain('[known: written before delegationDepth (U4)]')
+    expect(run.stdout).toContain('checked 2 files: 1 valid, 0 invalid, 1 known invalid, 0 unchecked')
+    expect(run.stderr).toBe(`warning: ${knownFile}: known[1] (files *, code NO_SUCH_CODE) matched no finding: mended, or a typo\n`)
+
+    const json = await runCliHere(['check', clean, noHeaderDepth, '--known', knownFile, '--format', 'json'])
+    const document = JSON.parse(json.stdout) as Record<string, unknown>
+    const validate = schemaValidator('check-report')
+    expect(validate(document), errorsOf(validate)).toBe(true)
+    expect(document).toMatchObject({ exitCode: 0, summary: { valid: 1, invalid: 0, known: 1 }, files: [{ status: 'valid' }, { status: 'known', diagnostics: [{ known: 'written before delegationDepth (U4)' }] }] })
+
+    const without = await runCliHere(['check', clean, noHeaderDepth])
+    expect(without.code).toBe(1)
+    writeFileSync(knownFile, 'known:\n  - files: "*"\n    code: JSONL_HEADER_INVALID\n')
+    const broken = await runCliHere(['check', clean, '--known', knownFile])
+    expect(broken).toMatchObject({ code: 2, stderr: `${knownFile}:2: not a known-findings file: known[0] needs a reason\n` })
+  })
+})
