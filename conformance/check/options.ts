@@ -21,7 +21,7 @@ files (the upstream layout <root>/<project>/<session>/session.jsonl[.zstd] inclu
 to folders but walking each folder once. A name ending in .zstd (or .zst) is read as the zstd
 encoding, any other as raw (a link, by the name of the file it leads to). A file named several
 times is checked once, and each of its names in the layout binds it (JSONL-3). A PATH of - reads a
-raw log from stdin (as /dev/stdin does).
+raw log from stdin (as /dev/stdin does); after --, every argument is a PATH.
 
 options:
   --format text|json                 report format (default text)
@@ -96,6 +96,11 @@ export function parseCheckOptions(args: readonly string[]): CheckOptions | { err
   const given = new Set<string>()
   for (let index = 0; index < args.length; index++) {
     const argument = args[index] as string
+    // After --, every argument is a PATH, one whose name starts with - included.
+    if (argument === '--') {
+      options.paths.push(...args.slice(index + 1).map(path => (path === '-' ? STDIN : path)))
+      break
+    }
     if (argument === '-') {
       options.paths.push(STDIN)
       continue

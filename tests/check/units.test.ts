@@ -9,7 +9,7 @@ import { recordEvents } from '../../reference/chunk-rows.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { headerFieldsFault, headerIdentityFault } from '../../reference/storage-header.ts'
 import { snapshotJson } from '../../reference/lossless-json.ts'
-import { parseCheckOptions } from '../../conformance/check/options.ts'
+import { parseCheckOptions, STDIN } from '../../conformance/check/options.ts'
 import { formatReport, formatSummary } from '../../conformance/check/format.ts'
 import type { FileReport } from '../../conformance/check/check-file.ts'
 import { random } from './log-generator.ts'
@@ -163,6 +163,7 @@ describe('options', () => {
     })
     expect(parseCheckOptions(['a', '--known', 'k.yaml'])).toMatchObject({ known: 'k.yaml', paths: ['a'] })
     expect(parseCheckOptions(['a', '--known'])).toEqual({ error: '--known needs a value' })
+    expect(parseCheckOptions(['--writer', '--', '--strict', '-', 'b'])).toMatchObject({ paths: ['--strict', STDIN, 'b'], writer: true, strict: false })
     expect(parseCheckOptions([])).toEqual({ error: 'check needs at least one PATH' })
     expect(parseCheckOptions(['a', '--vocabulary', 'v9'])).toMatchObject({ error: expect.stringContaining('v0-pinned or v0-rc8') })
     expect(parseCheckOptions(['a', '--max-line-bytes', '-1'])).toMatchObject({ error: expect.stringContaining('positive') })
