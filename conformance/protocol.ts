@@ -134,15 +134,24 @@ function pointerToken(key: string): string {
 }
 
 /**
- * Where a message holds the number -0, as a JSON Pointer; undefined when it holds none. JSON text can
- * write -0, but many JSON readers take it for 0 (Python's for `-0`), so the protocol has it tagged.
+ * The members leading to the first number -0 in a value, outermost first; undefined when it holds none.
+ * JSON text can write -0, but many JSON readers take it for 0 (Python's for `-0`), so the protocol has
+ * it tagged. A reply may hold millions of values: the path is built only on the way back from a -0.
  */
-function bareNegativeZero(value: unknown, at = ''): string | undefined {
-  if (Object.is(value, -0)) return at
+function negativeZeroPath(value: unknown): string[] | undefined {
+  if (typeof value === 'number') return Object.is(value, -0) ? [] : undefined
   if (typeof value !== 'object' || value === null) return undefined
-  for (const [key, member] of Object.entries(value)) {
-    const found = bareNegativeZero(member, `${at}/${pointerToken(key)}`)
-    if (found !== undefined) return found
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const found = negativeZeroPath(value[index])
+      if (found !== undefined) return [String(index), ...found]
+    }
+    return undefined
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
+    const found = negativeZeroPath((value as Record<string, unknown>)[key])
+    if (found !== undefined) return [key, ...found]
   }
   return undefined
 }
@@ -152,8 +161,8 @@ export function protocolViolation(name: ProtocolMessageName, message: unknown): 
   validators ??= createValidators()
   const validate = validators.messages[name]
   if (validate(message)) {
-    const zero = bareNegativeZero(message)
-    return zero === undefined ? undefined : `not a valid protocol-${name} message: ${zero || '/'} is the number -0, which the protocol writes {"$dsh":"-0"}`
+    const zero = negativeZeroPath(message)
+    return zero === undefined ? undefined : `not a valid protocol-${name} message: ${zero.map(key => `/${pointerToken(key)}`).join('')} is the number -0, which the protocol writes {"$dsh":"-0"}`
   }
   const all = validate.errors ?? []
   const intended = name === 'result' ? intendedFormFaults(validators.resultForm, message) : undefined

@@ -158,7 +158,8 @@ function asText(value: unknown): string {
   return value === undefined ? '' : jsonText(value)
 }
 
-function blockText(block: unknown): string {
+/** The text of a block that holds no blocks: everything but a tool result whose content is a list. */
+function leafText(block: unknown): string {
   if (!isRecord(block)) return asText(block)
   switch (block['type']) {
     case 'text':
@@ -167,10 +168,38 @@ function blockText(block: unknown): string {
     case 'tool-call':
       return `${asText(block['name'])} ${asText(block['arguments'])}`
     case 'tool-result':
-      return Array.isArray(block['content']) ? block['content'].map(blockText).join('\n') : asText(block['content'])
+      return asText(block['content'])
     default:
       return jsonText(block)
   }
+}
+
+/**
+ * A block's text: a tool result's blocks one per line, at any depth. A log may nest them deeper than the
+ * stack allows (JSON-11 sets no limit above 1,000 levels), so the walk keeps a stack of its own.
+ */
+function blockText(root: unknown): string {
+  const parts: string[] = []
+  const pending: ({ block: unknown } | { text: string })[] = [{ block: root }]
+  while (pending.length > 0) {
+    const next = pending.pop()!
+    if ('text' in next) {
+      parts.push(next.text)
+      continue
+    }
+    const { block } = next
+    if (!isRecord(block) || block['type'] !== 'tool-result' || !Array.isArray(block['content'])) {
+      parts.push(leafText(block))
+      continue
+    }
+    // The blocks go on the stack last one first, so that they come off it in order.
+    const content: unknown[] = block['content']
+    for (let index = content.length - 1; index >= 0; index -= 1) {
+      pending.push({ block: content[index] })
+      if (index > 0) pending.push({ text: '\n' })
+    }
+  }
+  return parts.join('')
 }
 
 /** The text a model reads from a message: its text, reasoning, tool calls and tool results. */

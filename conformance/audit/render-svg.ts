@@ -377,7 +377,7 @@ export function budgetSvg(budget: AuditBudget, unit: string): string {
   const fixed = tokens.systemPrompt + tokens.toolSchemas
   const request = fixed + tokens.surfaceMessages
   const window = tokens.contextWindow === null ? '' : `; the next request fills ${percent(request, tokens.contextWindow)} of the ${tokens.contextWindow}-token window`
-  const title = `Budget: system prompt and tool schemas take ${percent(fixed, request)} of the next request (${request} ${unit})${window}`
+  const title = request === 0 ? 'Budget: the next request holds nothing yet' : `Budget: system prompt and tool schemas take ${percent(fixed, request)} of the next request (${request} ${unit})${window}`
   const legendParts = BUDGET_PARTS.flatMap((part, index) => [rect(GUTTER + index * 150, 4, 10, 10, part.color), text(GUTTER + index * 150 + 14, 13, part.name, 'class="legend"')])
   return [
     `<svg id="budget-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} 190" width="100%" role="img" aria-label="${escapeXml(title)}">`,

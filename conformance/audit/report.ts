@@ -14,13 +14,16 @@ const AUDIT_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/audi
 
 export function buildAuditReport(source: AuditSource, counter: TokenCounter): AuditReport {
   const log = readAuditedLog(source, new RequirementIndex())
-  const { rows, replacements, budget } = auditRows(log, counter)
+  // The pieces this audit estimated, each once, however often its text is counted (a system prompt in
+  // force at the first replace and at the end).
+  const estimated = new Set<string>()
+  const { rows, replacements, budget } = auditRows(log, { ...counter, count: text => counter.count(text, estimated) })
   return {
     $schema: AUDIT_REPORT_SCHEMA,
     reportVersion: 1,
     generator: { name: 'dsh-conformance', version: packageJson.version },
     log: log.info,
-    tokenizer: { name: counter.name, kind: counter.kind, note: counter.note, estimatedRuns: counter.estimatedRuns },
+    tokenizer: { name: counter.name, kind: counter.kind, note: counter.note, estimatedRuns: estimated.size },
     overall: overallVerdict(rows),
     rows: rows as AuditReport['rows'],
     replacements,

@@ -19,9 +19,11 @@ export interface TokenCounter {
   kind: 'tokenizer' | 'estimate'
   /** How the counts were made, for the reader of the report. */
   note: string
-  /** How many runs of text longer than MOST_COUNTED_RUN the tokenizer could not cut, and estimated (0 for the estimate). */
-  readonly estimatedRuns: number
-  count(text: string): number
+  /**
+   * The tokens of `text`. A piece longer than MOST_COUNTED_RUN that the tokenizer estimated instead of
+   * counting goes into `estimated`, when given (the estimate itself puts nothing there).
+   */
+  count(text: string, estimated?: Set<string>): number
 }
 
 interface DeepSeekTokenizer {
@@ -37,10 +39,11 @@ const utf8 = new TextEncoder()
 /** A text longer than this many UTF-16 code units is counted in pieces of at least this length. */
 export const TOKENIZER_PIECE = 1 << 16
 /**
- * The longest piece the tokenizer is given. A longer one is a run with no place to cut it (a run of one
- * letter, of punctuation), whose count costs time and memory that grow with it: 131,072 characters of
- * `!` took 1.2 s and 450 MB, 2 MB of `A` 18 s and 890 MB, and 20 MB of `A` ran out of memory. It is
- * estimated instead.
+ * The longest piece the tokenizer is given. A piece is cut at the first place after TOKENIZER_PIECE, so a
+ * longer one holds a run of more than TOKENIZER_PIECE with no place to cut it (a run of one letter, of
+ * punctuation), whose count costs time and memory that grow with it: 131,072 characters of `!` took
+ * 1.2 s and 450 MB, 2 MB of `A` 18 s and 890 MB, and 20 MB of `A` ran out of memory. It is estimated
+ * whole instead.
  */
 export const MOST_COUNTED_RUN = 2 * TOKENIZER_PIECE
 
@@ -87,8 +90,7 @@ export function estimateCounter(reason: string): TokenCounter {
     name: `estimate: UTF-8 bytes / ${BYTES_PER_ESTIMATED_TOKEN}`,
     kind: 'estimate',
     note: `Token counts are estimates (one token per ${BYTES_PER_ESTIMATED_TOKEN} UTF-8 bytes, rounded up), not a tokenizer's: ${reason}.`,
-    estimatedRuns: 0,
-    count: estimateTokens,
+    count: text => estimateTokens(text),
   }
 }
 
@@ -108,19 +110,17 @@ export async function loadTokenCounter(choice: TokenizerChoice = 'auto', specifi
     const tokenizer = ((await import(specifier)) as TokenizerModule).fromPreTrained()
     tokenizer.encode('probe', { add_special_tokens: false })
     const name = `${TOKENIZER_PACKAGE}@${packageVersion()}`
-    const counter = {
-      name,
-      kind: 'tokenizer' as const,
-      note: `Token counts come from the DeepSeek V3 tokenizer (${name}), without special tokens or chat framing.`,
-      estimatedRuns: 0,
-      count: (text: string) => tokenizerPieces(text).reduce((sum, piece) => sum + pieceTokens(piece), 0),
-    }
-    const pieceTokens = (piece: string): number => {
+    const pieceTokens = (piece: string, estimated: Set<string> | undefined): number => {
       if (piece.length <= MOST_COUNTED_RUN) return tokenizer.encode(piece, { add_special_tokens: false }).length
-      counter.estimatedRuns += 1
+      estimated?.add(piece)
       return estimateTokens(piece)
     }
-    return counter
+    return {
+      name,
+      kind: 'tokenizer',
+      note: `Token counts come from the DeepSeek V3 tokenizer (${name}), without special tokens or chat framing.`,
+      count: (text, estimated) => tokenizerPieces(text).reduce((sum, piece) => sum + pieceTokens(piece, estimated), 0),
+    }
   } catch (error) {
     const why = error instanceof Error ? error.message.split('\n')[0] : String(error)
     return estimateCounter(`${specifier} could not be loaded (${why})`)

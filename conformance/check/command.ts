@@ -2,10 +2,11 @@
 // status (see CHECK_USAGE).
 import { checkFile, encodingOf, type FileReport } from './check-file.ts'
 import { exitCodeOf, formatJson, formatReport, formatSummary, summarize } from './format.ts'
-import { readKnownFindings, withKnownFindings, type CheckKnownFinding } from './known-findings.ts'
+import { knownMatchers, readKnownFindings, withKnownFindings, type CheckKnownFinding } from './known-findings.ts'
 import { CHECK_USAGE, parseCheckOptions } from './options.ts'
 import { RequirementIndex } from './requirements.ts'
 import { findArtifacts } from './walk.ts'
+import { printable } from '../wording.ts'
 
 function unreadable(path: string, message: string): FileReport {
   return {
@@ -35,18 +36,19 @@ export function runCheck(args: readonly string[]): number {
     console.error(error instanceof Error ? error.message : String(error))
     return 2
   }
+  const matchers = knownMatchers(known)
   const used = new Set<number>()
   const requirements = new RequirementIndex()
   const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes, writer: options.writer, strict: options.strict }
   const reports: FileReport[] = []
   for (const found of findArtifacts(options.paths)) {
     const checked = found.kind === 'file' ? checkFile(found.path, settings, requirements, found.otherNames) : unreadable(found.path, found.message)
-    const report = withKnownFindings(checked, known, options.strict, used)
+    const report = withKnownFindings(checked, matchers, options.strict, used)
     reports.push(report)
     if (options.format === 'text') console.log(formatReport(report, options.maxFindings, options.strict))
   }
   known.forEach((entry, index) => {
-    if (!used.has(index)) console.error(`warning: ${options.known}: known[${index}] (files ${entry.files}, code ${entry.code}) matched no finding: mended, or a typo`)
+    if (!used.has(index)) console.error(`warning: ${printable(options.known!)}: known[${index}] (files ${printable(entry.files)}, code ${printable(entry.code)}) matched no finding of a checked file: mended, or a typo`)
   })
   const summary = summarize(reports)
   console.log(options.format === 'json' ? formatJson(reports, summary, { writerRules: options.writer, strict: options.strict }) : formatSummary(summary))

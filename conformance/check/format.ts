@@ -86,7 +86,7 @@ const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/chec
 
 /** The json report, as schemas/check-report.schema.json describes it. */
 export function formatJson(reports: readonly FileReport[], summary: Summary, rules: { writerRules: boolean; strict: boolean }): string {
-  // Each present only with its option, so that a report without them is what it was before they came.
+  // Each present only with its option, so that a report says which rules judged its files.
   const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, ...(rules.writerRules ? { writerRules: true } : {}), ...(rules.strict ? { strict: true } : {}), summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports] }
   return JSON.stringify(report, null, 2)
 }

@@ -52,18 +52,31 @@ function failing(diagnostic: Diagnostic, strict: boolean): boolean {
   return diagnostic.severity === 'error' || strict
 }
 
+/** An entry with its globs compiled, and its index in the file, for the warning of an entry that matched nothing. */
+export interface KnownMatcher {
+  index: number
+  reason: string
+  files: RegExp
+  code: RegExp
+}
+
+export function knownMatchers(known: readonly CheckKnownFinding[]): KnownMatcher[] {
+  return known.map((entry, index) => ({ index, reason: entry.reason, files: globToRegExp(entry.files), code: globToRegExp(entry.code) }))
+}
+
 /**
- * The report with each finding an entry matches marked `known` (the entry's reason), and the status
- * `known` when the file was invalid and each finding that made it so is matched. `used` collects the
- * indexes of the entries that matched, so that the run can name the ones that matched nothing.
+ * The report with each finding an entry matches marked `known` (the first such entry's reason), and the
+ * status `known` when the file was invalid and each finding that made it so is matched. `used` collects
+ * the index of every entry that matched a finding, so that the run can name the ones that matched none.
  */
-export function withKnownFindings(report: FileReport, known: readonly CheckKnownFinding[], strict: boolean, used: Set<number>): FileReport {
-  if (report.status === 'unchecked' || known.length === 0) return report
+export function withKnownFindings(report: FileReport, matchers: readonly KnownMatcher[], strict: boolean, used: Set<number>): FileReport {
+  if (report.status === 'unchecked') return report
+  const forFile = matchers.filter(matcher => matcher.files.test(report.file))
+  if (forFile.length === 0) return report
   const diagnostics = report.diagnostics.map(diagnostic => {
-    const index = known.findIndex(entry => globToRegExp(entry.files).test(report.file) && globToRegExp(entry.code).test(diagnostic.code))
-    if (index === -1) return diagnostic
-    used.add(index)
-    return { ...diagnostic, known: known[index]!.reason }
+    const matching = forFile.filter(matcher => matcher.code.test(diagnostic.code))
+    for (const matcher of matching) used.add(matcher.index)
+    return matching.length === 0 ? diagnostic : { ...diagnostic, known: matching[0]!.reason }
   })
   const excused = report.status === 'invalid' && diagnostics.every(diagnostic => !failing(diagnostic, strict) || diagnostic.known !== undefined)
   return { ...report, status: excused ? 'known' : report.status, diagnostics }

@@ -30,11 +30,11 @@ options:
                                      a longer one leaves the file unchecked
   --max-findings N                   most findings of one file the text report lists (default
                                      ${DEFAULT_MAX_FINDINGS}; 0 lists all); the rest are counted. json lists all
-  --known FILE                       findings accepted for now (YAML or JSON, schemas/check-known
-                                     .schema.json: entries of files and code globs, each with its
-                                     reason): a file whose every finding that makes it invalid is
-                                     listed is known invalid, no failure; an entry that matches
-                                     nothing is named on stderr
+  --known FILE                       findings accepted for now (YAML or JSON as in
+                                     schemas/check-known.schema.json: entries of a files glob and
+                                     a code glob, each with its reason): a file whose every finding
+                                     that makes it invalid is listed is known invalid, no failure;
+                                     an entry that matches nothing is named on stderr
   --strict                           a notice makes its file invalid too (a recoverable torn tail,
                                      a byte order mark, CR line ends, ill-formed UTF-8, and with
                                      --writer a line not as JSON.stringify writes it): for a gate
@@ -46,9 +46,9 @@ options:
                                      (JSONL-13), all errors; each line as JSON.stringify writes it
                                      (JSONL-8), a notice
 
-exit status: 0 every file valid (a recoverable torn tail included) or known invalid, 1 some file invalid (with
---writer, a writer's error included; with --strict, a notice), 2 a usage error, or some file could
-not be read or checked`
+exit status: 0 every file valid (a recoverable torn tail included) or known invalid, 1 some file
+invalid (with --writer, a writer's error included; with --strict, a notice), 2 a usage error, or
+some file could not be read or checked`
 
 export interface CheckOptions {
   paths: string[]

@@ -104,7 +104,7 @@ export interface AuditTokenizer {
   kind: "tokenizer" | "estimate";
   note: string;
   /**
-   * How many runs of text the tokenizer estimated (one token per 4 UTF-8 bytes) instead of counting them: runs longer than 131,072 UTF-16 code units with no place to cut them where the counts of the pieces add up to the whole's, whose count would cost time and memory that grow with them. 0 for the estimate, whose counts are all estimates.
+   * How many distinct pieces of text the tokenizer estimated (one token per 4 UTF-8 bytes) instead of counting them: pieces longer than 131,072 UTF-16 code units, which hold a run of more than 65,536 with no place to cut it where the counts of the pieces add up to the whole's (docs/audit.md), and whose count would cost time and memory that grow with them. 0 for the estimate, whose counts are all estimates.
    */
   estimatedRuns: AuditCount;
 }

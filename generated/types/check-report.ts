@@ -17,7 +17,7 @@ export interface CheckReport {
    */
   writerRules?: true;
   /**
-   * Present, and true, when a notice made its file invalid (`--strict`); absent otherwise.
+   * Present, and true, when the run was given `--strict`, under which a notice makes its file invalid; absent otherwise.
    */
   strict?: true;
   summary: CheckSummary;

@@ -31,7 +31,7 @@ export interface FuzzSummary {
    */
   probes: number;
   /**
-   * How many of the probes the adapter answered and was judged on: those whose result the spec defines.
+   * How many of the probes the adapter was given and judged on: those whose result the spec defines (an error, a crash or a timeout of the adapter counts, as a failure).
    */
   compared: number;
   /**

@@ -97,9 +97,14 @@ describe('audit of hand-built logs', () => {
 
   it('writes the same report twice over one log, and says how many runs of text the tokenizer estimated', async () => {
     const counter = await loadTokenCounter()
-    const [once, twice] = [1, 2].map(() => buildAuditReport({ file: 'test.jsonl', bytes: artifact(goodTurn()) }, counter))
+    expect(tokenizerLine(buildAuditReport({ file: 'test.jsonl', bytes: artifact(goodTurn()) }, counter))).toBe(`token counts: ${counter.name}`)
+    // A system prompt of one letter, too long to count, in force at the replace and at the end: one run.
+    const longSystem = compactedLog().map(item => (item.type === 'request/header' ? requestHeader(item.seq, [TOOL], { system: 'A'.repeat(200_000) }) : item))
+    const [once, twice] = [1, 2].map(() => buildAuditReport({ file: 'test.jsonl', bytes: artifact(longSystem) }, counter))
+    expect(once!.replacements).toHaveLength(1)
     expect(renderText(twice!)).toBe(renderText(once!))
-    expect(tokenizerLine(once!)).toBe(`token counts: ${counter.name}`)
+    expect(once!.tokenizer.estimatedRuns).toBe(1)
+    expect(tokenizerLine(once!)).toBe(`token counts: ${counter.name}; 1 run of text too long to count, with no place to cut it, estimated at one token per 4 UTF-8 bytes`)
     const estimated = { ...once!, tokenizer: { ...once!.tokenizer, estimatedRuns: 2 } }
     expect(tokenizerLine(estimated)).toBe(`token counts: ${counter.name}; 2 runs of text too long to count, with no place to cut them, estimated at one token per 4 UTF-8 bytes`)
   }, 30_000)
