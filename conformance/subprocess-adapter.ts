@@ -9,7 +9,7 @@ import { firstDifference } from './expectations.ts'
 import { PROTOCOL_VERSION, protocolViolation, runMessage, startMessage, stopMessage } from './protocol.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { OperationName } from './vector-cases.ts'
-import { errorMessage, shortened, shortenedAtStart, TRACE_MOST } from './wording.ts'
+import { errorMessage, isStackOverflow, shortened, shortenedAtStart, TRACE_MOST } from './wording.ts'
 
 export interface SubprocessOptions {
   /** How long the runner waits for the reply to each run message. */
@@ -37,10 +37,6 @@ const MAX_FAILED_RESTARTS = 3
 const DEFAULT_EXIT_WATCH_MS = 100
 
 type ReplyKind = 'started' | 'result'
-
-function isStackOverflow(error: unknown): boolean {
-  return error instanceof RangeError && /call stack/i.test(error.message)
-}
 
 /**
  * Runs a check that walks a reply recursively (the schema validator, the tagged-value decoder). A reply

@@ -5,6 +5,11 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
+/** Whether a thrown error is V8's stack overflow: a walk went deeper than the stack allows. */
+export function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message)
+}
+
 /** `count` and the noun, in the singular for one: "1 event", "2 events". */
 export function plural(count: number, noun: string, nouns = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : nouns}`

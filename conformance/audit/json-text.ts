@@ -1,10 +1,7 @@
 // The JSON text of a value read from a log, at any depth. JSON.stringify recurses, so it throws a
 // RangeError on a value nested deeper than the stack allows, which a log may hold (JSON-11 sets no
 // limit above 1,000 levels); such a value is written by a loop instead, to the same text.
-
-function isStackOverflow(error: unknown): boolean {
-  return error instanceof RangeError && /call stack/i.test(error.message)
-}
+import { isStackOverflow } from '../wording.ts'
 
 /** What is left to write: a value (a member's, with its name), or punctuation. */
 type Pending = { value: unknown; key?: string } | { text: string }
