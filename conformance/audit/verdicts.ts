@@ -26,7 +26,7 @@ export const ROW_DEFINITIONS: readonly RowDefinition[] = [
   {
     id: 'surface-legality',
     title: 'Surface legality',
-    checkedBy: 'SURF-1…SURF-10, PROV-7, REWR-1…REWR-6, PAIR-1…PAIR-8, REGION-1…REGION-6, COMP-10, COMP-12',
+    checkedBy: 'SURF-1…SURF-10, PROV-7, REWR-1…REWR-6, PAIR-1…PAIR-8, REGION-1…REGION-7, COMP-10, COMP-12, COMP-13, REPAIR-8',
     needsHuman: null,
   },
   {
@@ -44,7 +44,7 @@ export const ROW_DEFINITIONS: readonly RowDefinition[] = [
   {
     id: 'persistence',
     title: 'Persistence',
-    checkedBy: 'JSONL-3, JSONL-9…JSONL-15, SEED-2…SEED-10, REPAIR-2, REPAIR-10, FMT-2…FMT-5',
+    checkedBy: 'JSONL-3, JSONL-9…JSONL-15, SEED-2…SEED-10, REPAIR-2, REPAIR-10, FMT-2…FMT-5, HDR-6',
     needsHuman: 'whether the backend flushed before the process died (the log records appends, not flushes)',
   },
   {
@@ -56,7 +56,7 @@ export const ROW_DEFINITIONS: readonly RowDefinition[] = [
   {
     id: 'budget',
     title: 'Budget',
-    checkedBy: 'DER-1…DER-10, HDR-4, HDR-8, COMP-5',
+    checkedBy: 'DER-1…DER-10, HDR-4, HDR-8, COMP-5, REGION-8',
     needsHuman: 'whether the trade of detail for room was worth it',
   },
 ]

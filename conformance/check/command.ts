@@ -6,7 +6,7 @@ import { knownMatchers, readKnownFindings, withKnownFindings, type CheckKnownFin
 import { CHECK_USAGE, parseCheckOptions } from './options.ts'
 import { RequirementIndex } from './requirements.ts'
 import { findArtifacts } from './walk.ts'
-import { printable } from '../wording.ts'
+import { errorMessage, printable } from '../wording.ts'
 
 function unreadable(path: string, message: string): FileReport {
   return {
@@ -33,7 +33,7 @@ export function runCheck(args: readonly string[]): number {
   try {
     known = options.known === undefined ? [] : readKnownFindings(options.known)
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error))
+    console.error(errorMessage(error))
     return 2
   }
   const matchers = knownMatchers(known)

@@ -1,6 +1,6 @@
 // Each row of the audit says which rules it checks (spec/acceptance.md, ROW_DEFINITIONS): every rule
-// its evidence cites must be among them, over hand-built logs and every log of the corpus, and the
-// rows' lists must be the spec's.
+// its evidence cites must be among them, over hand-built logs and every log of the corpus, every rule
+// the row's module names, and every relation code's rule; and the rows' lists must be the spec's.
 import { readdirSync, readFileSync, existsSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -49,6 +49,20 @@ describe('the rules a row checks', () => {
     const openTurn = goodTurn().filter(event => event.type !== 'turn/end')
     const reports = [auditOf(artifact(goodTurn())), auditOf(artifact(compactedLog())), auditOf(artifact(goodTurn(), '{"type":"turn/st')), auditOf(artifact(openTurn)), ...corpusReports()]
     expect([...new Set(reports.flatMap(unlisted))].sort()).toEqual([])
+  })
+
+  it('include every rule the module of the row names for its evidence', () => {
+    const modules: Record<string, string> = {
+      'raw-facts': 'row-raw-facts', 'surface-legality': 'row-surface', 'constraint-preservation': 'row-constraints', 'request-rebuild': 'row-request',
+      persistence: 'row-persistence', 'failure-recovery': 'row-recovery', budget: 'row-budget',
+    }
+    const outside = ROW_DEFINITIONS.flatMap(row => {
+      const source = readFileSync(path.join(projectRoot, 'conformance/audit', `${modules[row.id]!}.ts`), 'utf8')
+      const cited = new Set([...source.matchAll(/'([A-Z]+-\d+)'/g)].map(match => match[1]!))
+      const named = namedRequirements(row.checkedBy)
+      return [...cited].filter(id => !named.has(id)).map(id => `${row.id}: ${id}`)
+    })
+    expect(outside).toEqual([])
   })
 
   it('include the rule of every relation violation filed under the row, whatever the vetoed event', () => {
