@@ -133,25 +133,35 @@ function pointerToken(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1')
 }
 
+/** A number JSON text cannot carry as itself across the protocol: -0 (many readers take it for 0), an infinity. */
+function needsTag(value: number): boolean {
+  return Object.is(value, -0) || !Number.isFinite(value)
+}
+
 /**
- * The members leading to the first number -0 in a value, outermost first; undefined when it holds none.
- * JSON text can write -0, but many JSON readers take it for 0 (Python's for `-0`), so the protocol has
- * it tagged. A reply may hold millions of values: the path is built only on the way back from a -0.
+ * The members leading to the first number in a value that the protocol has tagged (-0: JSON text can
+ * write it, but many JSON readers take it for 0, Python's for `-0`; an infinity: `1e400` overflows),
+ * outermost first, and that number; undefined when it holds none. A reply may hold millions of values:
+ * the path is built only on the way back from such a number.
  */
-function negativeZeroPath(value: unknown): string[] | undefined {
-  if (typeof value === 'number') return Object.is(value, -0) ? [] : undefined
+function untaggedNumber(value: unknown): { path: string[]; number: number } | undefined {
+  if (typeof value === 'number') return needsTag(value) ? { path: [], number: value } : undefined
   if (typeof value !== 'object' || value === null) return undefined
+  const within = (key: string, member: unknown): { path: string[]; number: number } | undefined => {
+    const found = untaggedNumber(member)
+    return found === undefined ? undefined : { path: [key, ...found.path], number: found.number }
+  }
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index += 1) {
-      const found = negativeZeroPath(value[index])
-      if (found !== undefined) return [String(index), ...found]
+      const found = within(String(index), value[index])
+      if (found !== undefined) return found
     }
     return undefined
   }
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue
-    const found = negativeZeroPath((value as Record<string, unknown>)[key])
-    if (found !== undefined) return [key, ...found]
+    const found = within(key, (value as Record<string, unknown>)[key])
+    if (found !== undefined) return found
   }
   return undefined
 }
@@ -160,10 +170,12 @@ function negativeZeroPath(value: unknown): string[] | undefined {
 export function protocolViolation(name: ProtocolMessageName, message: unknown): string | undefined {
   validators ??= createValidators()
   const validate = validators.messages[name]
-  if (validate(message)) {
-    const zero = negativeZeroPath(message)
-    return zero === undefined ? undefined : `not a valid protocol-${name} message: ${zero.map(key => `/${pointerToken(key)}`).join('')} is the number -0, which the protocol writes {"$dsh":"-0"}`
+  const number = untaggedNumber(message)
+  if (number !== undefined) {
+    const written = JSON.stringify(numberTag(number.number))
+    return `not a valid protocol-${name} message: ${number.path.map(key => `/${pointerToken(key)}`).join('')} is the number ${showValue(number.number, 80)}, which the protocol writes ${written}`
   }
+  if (validate(message)) return undefined
   const all = validate.errors ?? []
   const intended = name === 'result' ? intendedFormFaults(validators.resultForm, message) : undefined
   const faults = intended !== undefined && intended.length > 0 ? intended : all

@@ -92,10 +92,12 @@ describe('fake adapters', () => {
     expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
   })
 
-  it('bare-negative-zero: a -0 written as a JSON number, not tagged, is an invalid reply naming where it is', async () => {
-    const { outcomes } = await runCommand(fake('bare-negative-zero'), [appendsOnly])
-    expect(outcomes[0]?.status).toBe('error')
-    expect(outcomes[0]?.reason).toMatch(/^invalid reply: not a valid protocol-result message: \/result\/value\/generation is the number -0, which the protocol writes \{"\$dsh":"-0"\}: /)
+  it('bare-negative-zero, bare-infinity: a -0 or 1e400 written as a JSON number, not tagged, is an invalid reply naming where it is', async () => {
+    for (const [behaviour, number] of [['bare-negative-zero', '-0'], ['bare-infinity', 'Infinity']] as const) {
+      const { outcomes } = await runCommand(fake(behaviour), [appendsOnly])
+      expect(outcomes[0]?.status).toBe('error')
+      expect(outcomes[0]?.reason).toContain(`invalid reply: not a valid protocol-result message: /result/value/generation is the number ${number}, which the protocol writes {"$dsh":"${number}"}: `)
+    }
   })
 
   it('null-places: a rejection\'s seq and line of null say it has none, as leaving them out does', async () => {
@@ -295,9 +297,9 @@ describe('protocol messages and values', () => {
       // A value that meets no alternative of an anyOf: one fault, naming what each asks.
       ['result', { seq: 0, result: { ok: false, error: { code: 'X', line: 0 } } }, '/result/error/line is 0, which must be >= 1 or must be of type null'],
       ['result', [1], '/ is [1], which must be of type object'],
-      // Numbers JSON has none for (a reply of 1e400 parses to one) are shown as they are, not as null.
-      ['result', { seq: 0, result: { ok: true, value: Infinity } }, '/result/value is Infinity, which must be of type null or boolean or number or string or array or object'],
-      ['result', { seq: 0, result: { ok: false, error: { code: 'X', line: -Infinity } } }, '/result/error/line is -Infinity, which must be of type integer or null'],
+      // Numbers JSON has none for (a reply of 1e400 parses to one) travel tagged, as -0 does.
+      ['result', { seq: 0, result: { ok: true, value: Infinity } }, '/result/value is the number Infinity, which the protocol writes {"$dsh":"Infinity"}'],
+      ['result', { seq: 0, result: { ok: false, error: { code: 'X', line: -Infinity } } }, '/result/error/line is the number -Infinity, which the protocol writes {"$dsh":"-Infinity"}'],
       // A bare -0 meets the schema, but many JSON readers take it for 0: the protocol has it tagged.
       ['result', { seq: 0, result: { ok: true, value: { 'a/b': [1, -0] } } }, '/result/value/a~1b/1 is the number -0, which the protocol writes {"$dsh":"-0"}'],
       ['result', { seq: 0, result: { ok: false, error: { code: 'X', seq: -0 } } }, '/result/error/seq is the number -0, which the protocol writes {"$dsh":"-0"}'],

@@ -56,6 +56,8 @@ const BEHAVIOURS = {
   liar: (message) => send({ seq: message.seq, result: { ok: true, value: null } }),
   // A reply holding -0.0 as a JSON number, as a Python json.dumps of -0.0 writes it, not as its tag.
   'bare-negative-zero': (message) => process.stdout.write(`{"seq":${message.seq},"result":{"ok":true,"value":{"generation":-0.0}}}\n`),
+  // A number that overflows binary64, which ECMAScript reads as Infinity, not as its tag.
+  'bare-infinity': (message) => process.stdout.write(`{"seq":${message.seq},"result":{"ok":true,"value":{"generation":1e400}}}\n`),
   misorder: (message) => answer(message, true),
   // A text member holding the bytes FF and E2 82, as an implementation that never decodes UTF-8 would.
   'ill-formed-utf8': (message) => process.stdout.write(Buffer.concat([Buffer.from(`{"seq":${message.seq},"result":{"ok":true,"value":"a`), Buffer.from([0xff, 0x62, 0xe2, 0x82]), Buffer.from('c"}}\n')])),
