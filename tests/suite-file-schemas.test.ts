@@ -30,6 +30,20 @@ describe('the vector bundle', () => {
     expect(steps.filter((step) => !Array.isArray(step.input['events']))).toEqual([])
     expect(steps.filter((step) => step.operation === 'append' && 'accept' in step.expect)).toEqual([])
     expect(bundle.contentHash).toBe(`sha256:${createHash('sha256').update(JSON.stringify(bundle.cases)).digest('hex')}`)
+    // "expected values hold no other tag than -0, the infinities, nested and object"
+    const tags = new Set<unknown>()
+    const walk = (value: unknown, literal = false): void => {
+      if (Array.isArray(value)) return value.forEach((item) => walk(item))
+      if (typeof value !== 'object' || value === null) return
+      const members = value as Record<string, unknown>
+      if ('$dsh' in members && !literal) tags.add(members['$dsh'])
+      // The value of an object tag is no tag itself; its members' values are decoded as usual.
+      if (members['$dsh'] === 'object' && !literal) return walk(members['value'], true)
+      for (const member of Object.values(members)) walk(member)
+    }
+    for (const step of steps) walk(step.expect)
+    expect(tags.size).toBeGreaterThan(0)
+    expect([...tags].filter((tag) => !['-0', 'Infinity', '-Infinity', 'nested', 'object'].includes(tag as string))).toEqual([])
   })
 })
 
