@@ -11,8 +11,9 @@ export const TYPES_DIR = 'generated/types'
 export const VECTOR_BUNDLE_FILE = 'generated/vectors.bundle.json'
 
 // Files npm never packs, whatever "files" says: a Finder's .DS_Store and ._ twins, an editor's swap
-// file, a merge's leftover. They cannot ship, so they are no stray of generated/.
-const NEVER_PACKED = /(^|\/)(\.DS_Store|\._[^/]*|\.[^/]*\.swp|[^/]*\.orig|npm-debug\.log)$/
+// file, a merge's leftover, npm's own settings. They cannot ship, so they are no stray of generated/.
+// A .gitignore stays a stray: npm does not pack it, but it reads it, and one here could leave files out.
+const NEVER_PACKED = /(^|\/)(\.DS_Store|\._[^/]*|\.[^/]*\.swp|[^/]*\.orig|npm-debug\.log|\.npmrc)$/
 
 /** Whether npm leaves the file at `path` out of every package it packs. */
 export function isNeverPacked(path: string): boolean {
