@@ -376,7 +376,9 @@ export function budgetSvg(budget: AuditBudget, unit: string): string {
   const full = Math.max(...[transcript, current].map(bar => bar.parts.system + bar.parts.tools + bar.parts.messages))
   const fixed = tokens.systemPrompt + tokens.toolSchemas
   const request = fixed + tokens.surfaceMessages
-  const window = tokens.contextWindow === null ? '' : `; the next request fills ${percent(request, tokens.contextWindow)} of the ${tokens.contextWindow}-token window`
+  const window = tokens.contextWindow === null ? ''
+    : tokens.contextWindow === 0 ? '; the context in force records a window of 0 tokens'
+      : `; the next request fills ${percent(request, tokens.contextWindow)} of the ${tokens.contextWindow}-token window`
   const title = request === 0 ? 'Budget: the next request holds nothing yet' : `Budget: system prompt and tool schemas take ${percent(fixed, request)} of the next request (${request} ${unit})${window}`
   const legendParts = BUDGET_PARTS.flatMap((part, index) => [rect(GUTTER + index * 150, 4, 10, 10, part.color), text(GUTTER + index * 150 + 14, 13, part.name, 'class="legend"')])
   return [

@@ -158,7 +158,10 @@ export function budgetRow(budget: AuditBudget, replacements: readonly AuditRepla
     evidence('info', `next request: system prompt ${tokens.systemPrompt} + ${plural(tokens.toolCount, 'tool schema')} ${tokens.toolSchemas} + surface messages ${tokens.surfaceMessages} = ${request} ${unit}; ${request === 0 ? 'the request holds nothing yet' : `system prompt and tool schemas take ${percent(fixed, request)}`}`, { requirements: ['HDR-4'] }),
     evidence('info', `transcript of every appended message: ${tokens.transcriptMessages} ${unit}; replaces shadowed ${tokens.shadowed} and put ${tokens.replacementText} in their place`, { requirements: ['DER-9'] }),
   ]
-  if (tokens.contextWindow !== null) items.push(evidence('info', `the next request would fill ${percent(request, tokens.contextWindow)} of the ${tokens.contextWindow}-token context window`, { requirements: ['HDR-8'] }))
+  if (tokens.contextWindow !== null) {
+    const fill = tokens.contextWindow === 0 ? 'the context in force records a window of 0 tokens, which no request fits' : `the next request would fill ${percent(request, tokens.contextWindow)} of the ${tokens.contextWindow}-token context window`
+    items.push(evidence('info', fill, { requirements: ['HDR-8'] }))
+  }
   if (usage.steps > 0) items.push(evidence('info', `the provider reported ${usage.inputTokens} input and ${usage.outputTokens} output tokens over ${plural(usage.steps, 'step')}; the last call read ${usage.lastInputTokens ?? 0} input tokens`, { requirements: ['DER-10'] }))
   for (const replacement of replacements) {
     const count = shadowedCountEvidence(replacement, unit)

@@ -118,5 +118,9 @@ describe('the shares the budget row and its chart give', () => {
     const empty = budgetRow(nothing, [], counter, 'raw')
     expect(empty.evidence.map(item => item.text)).toContain('next request: system prompt 0 + 0 tool schemas 0 + surface messages 0 = 0 estimated tokens; the request holds nothing yet')
     expect(budgetSvg(nothing, 'estimated tokens')).toContain('<title>Budget: the next request holds nothing yet</title>')
+    // A window of 0 tokens, which the context's fold admits, is said as such, not as 0% filled.
+    const noWindow = budget({ contextWindow: 0 })
+    expect(budgetRow(noWindow, [replacement()], counter, 'raw').evidence.map(item => item.text)).toContain('the context in force records a window of 0 tokens, which no request fits')
+    expect(budgetSvg(noWindow, 'estimated tokens')).toContain('(600 estimated tokens); the context in force records a window of 0 tokens</title>')
   })
 })
