@@ -90,7 +90,7 @@ export function estimateCounter(reason: string): TokenCounter {
     name: `estimate: UTF-8 bytes / ${BYTES_PER_ESTIMATED_TOKEN}`,
     kind: 'estimate',
     note: `Token counts are estimates (one token per ${BYTES_PER_ESTIMATED_TOKEN} UTF-8 bytes, rounded up), not a tokenizer's: ${reason}.`,
-    count: text => estimateTokens(text),
+    count: estimateTokens,
   }
 }
 

@@ -46,11 +46,12 @@ function headline(report: FileReport, strict: boolean): string {
     case 'accepted': {
       const violations = outcome.relations.length
       const writer = writerErrors(report)
+      const noticed = strict ? notices(report) : 0
       const counts = [
         plural(outcome.events, 'event'),
         ...(violations === 0 ? [] : [plural(violations, 'relation violation')]),
         ...(writer === 0 ? [] : [plural(writer, 'writer error')]),
-        ...(strict && notices(report) > 0 ? [`${plural(notices(report), 'notice')} (--strict)`] : []),
+        ...(noticed === 0 ? [] : [`${plural(noticed, 'notice')} (--strict)`]),
       ]
       const torn = outcome.tornTail === null ? [] : ['recoverable torn tail']
       return `${file}: ${status}, ${[...counts, ...torn].join(', ')}`
