@@ -45,14 +45,23 @@ function invalid(why: string): Fault {
   return fault('JSONL_HEADER_INVALID', `the first line is not a session header line: ${why}`)
 }
 
+/** A value, for people: "absent", "the string \"1\"", "-1", "null", "an array". */
+function valueText(value: unknown): string {
+  if (value === undefined) return 'absent'
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`
+  if (value === null || typeof value !== 'object') return String(value)
+  return Array.isArray(value) ? 'an array' : 'an object'
+}
+
 function headerLineFault(value: unknown): Fault | undefined {
-  if (!isRecord(value) || value['type'] !== 'session') return invalid('it is not an object whose type is "session"')
-  if (typeof value['version'] !== 'number') return invalid('version must be a number')
-  if (typeof value['id'] !== 'string') return invalid('id must be a string')
-  if (!isNonNegativeSafeInteger(value['createdAt'])) return invalid('createdAt must be a non-negative safe integer')
-  if (!isNonNegativeSafeInteger(value['delegationDepth'])) return invalid('delegationDepth must be present, a non-negative safe integer')
-  if (hasOwn(value, 'origin') && value['origin'] !== 'subagent') return invalid('origin, when present, must be "subagent"')
-  if (hasOwn(value, 'agentPreset') && typeof value['agentPreset'] !== 'string') return invalid('agentPreset, when present, must be a string')
+  if (!isRecord(value)) return invalid(`it must be an object, and it is ${valueText(value)}`)
+  if (value['type'] !== 'session') return invalid(`type must be "session", and it is ${valueText(value['type'])}`)
+  if (typeof value['version'] !== 'number') return invalid(`version must be a number, and it is ${valueText(value['version'])}`)
+  if (typeof value['id'] !== 'string') return invalid(`id must be a string, and it is ${valueText(value['id'])}`)
+  if (!isNonNegativeSafeInteger(value['createdAt'])) return invalid(`createdAt must be a non-negative safe integer, and it is ${valueText(value['createdAt'])}`)
+  if (!isNonNegativeSafeInteger(value['delegationDepth'])) return invalid(`delegationDepth must be a non-negative safe integer, and it is ${valueText(value['delegationDepth'])}`)
+  if (hasOwn(value, 'origin') && value['origin'] !== 'subagent') return invalid(`origin, when present, must be "subagent", and it is ${valueText(value['origin'])}`)
+  if (hasOwn(value, 'agentPreset') && typeof value['agentPreset'] !== 'string') return invalid(`agentPreset, when present, must be a string, and it is ${valueText(value['agentPreset'])}`)
   const retired = RETIRED_HEADER_MEMBERS.find(member => hasOwn(value, member))
   if (retired !== undefined) return fault('JSONL_HEADER_RETIRED_FIELD', `the header line carries ${retired}, a retired member`)
   return undefined
@@ -134,14 +143,14 @@ export type AcceptLine = (events: StoredEvents, line: Line) => void
 
 /** How a line's first event breaks the count (JSONL-10), for people. */
 function seqGapText(count: number, first: unknown): string {
-  return `seq ${count} comes next, and ${firstEventText(first)}`
+  return `the next seq is ${count}, but ${firstEventText(first)}`
 }
 
 function firstEventText(first: unknown): string {
-  if (!isRecord(first)) return 'its first event is not an object'
+  if (!isRecord(first)) return `the line holds ${valueText(first)}, not an event`
   if (hasOwn(first, 'seq')) return `its first event has seq ${JSON.stringify(first['seq'])}`
   // A second header line, from two artifacts concatenated, is the likely case.
-  return first['type'] === 'session' ? 'it holds a header line (type "session"), which only the first line is' : 'its first event has no seq'
+  return first['type'] === 'session' ? 'it is a header line (type "session"), which only the first line may be' : 'its first event has no seq'
 }
 
 /** JSONL-9, JSONL-10 for a line met before any defect. */

@@ -4,7 +4,7 @@
  */
 import { accept, reject, type Result } from './result.ts'
 import { isRecord } from './lossless-json.ts'
-import { foldSurface } from './surface.ts'
+import { foldSurface, type EventAt } from './surface.ts'
 import type { SessionEvent } from './envelope.ts'
 
 /** REGION-1: how one node moves the counter. */
@@ -27,10 +27,7 @@ interface Cuts {
   orphanSeq: number | undefined
 }
 
-/** The event a surface node stands for, by seq. */
-export type NodeEvent = (seq: number) => SessionEvent | undefined
-
-function cutsOf(nodes: readonly number[], eventAt: NodeEvent): Cuts {
+function cutsOf(nodes: readonly number[], eventAt: EventAt): Cuts {
   const positionOf = new Map(nodes.map((seq, position) => [seq, position]))
   const balanced = [true]
   let counter = 0
@@ -82,7 +79,7 @@ export function regionLegality(events: readonly SessionEvent[], start: unknown, 
  * REGION-5 on a surface given by its nodes in order: what regionLegality answers for a log whose
  * surface they are. A reader that folds a log once asks it at each replace (the audit does).
  */
-export function regionLegalityOn(nodes: readonly number[], eventAt: NodeEvent, start: unknown, end: unknown): Result<RegionValue> {
+export function regionLegalityOn(nodes: readonly number[], eventAt: EventAt, start: unknown, end: unknown): Result<RegionValue> {
   const cuts = cutsOf(nodes, eventAt)
   // Stryker disable next-line ConditionalExpression: a map keyed by numbers finds nothing for a non-number either way
   const from = typeof start === 'number' ? cuts.positionOf.get(start) : undefined

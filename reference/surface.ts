@@ -54,7 +54,7 @@ export interface SurfaceState {
   replacements: Replacement[]
 }
 
-/** The event a replace shadows, by seq (planReplace reads a shadowed tool/result, REWR-6). */
+/** The event at a seq: one a replace shadows (REWR-6), or one a surface node stands for (REGION-1). */
 export type EventAt = (seq: number) => SessionEvent | undefined
 
 /** A checked transition that has not touched the state yet (so a rejection changes nothing). */

@@ -37,10 +37,10 @@ describe('JSONL raw torn tail (JSONL-11, JSONL-12)', () => {
     expect(messageOf(`${HEADER}\n${line(0)}\nnull,\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (it is not one JSON text), and the turn/end on line 4 proves it was committed')
     expect(messageOf(`${HEADER}\n${line(0)}\n\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (it is empty, which no writer writes (JSONL-8 writes no empty batch)), and the turn/end on line 4 proves it was committed')
     expect(messageOf(`${HEADER}\n${line(0)}\n \t\r\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (it holds only whitespace), and the turn/end on line 4 proves it was committed')
-    expect(messageOf(`${HEADER}\n${line(0)}\n${HEADER}\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (seq 1 comes next, and it holds a header line (type "session"), which only the first line is), and the turn/end on line 4 proves it was committed')
-    expect(messageOf(`${HEADER}\n${line(0)}\n{"type":"x"}\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (seq 1 comes next, and its first event has no seq), and the turn/end on line 4 proves it was committed')
-    expect(messageOf(`${HEADER}\n${line(0)}\n[]\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (seq 1 comes next, and its first event is not an object), and the turn/end on line 4 proves it was committed')
-    expect(messageOf(`${HEADER}\n${line(0)}\n${line(5)}\nbad\n${turnEnd(6)}\n`)).toBe('line 3 is damaged (seq 1 comes next, and its first event has seq 5), and the turn/end on line 5 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n${HEADER}\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (the next seq is 1, but it is a header line (type "session"), which only the first line may be), and the turn/end on line 4 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n{"type":"x"}\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (the next seq is 1, but its first event has no seq), and the turn/end on line 4 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n[]\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (the next seq is 1, but the line holds an array, not an event), and the turn/end on line 4 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n${line(5)}\nbad\n${turnEnd(6)}\n`)).toBe('line 3 is damaged (the next seq is 1, but its first event has seq 5), and the turn/end on line 5 proves it was committed')
     const shortDt = JSON.stringify({ type: 'text-chunks', seq0: 1, time0: 1, data: { turn: 1, step: 1, index: 0, dt: [], texts: ['a', 'b'] } })
     expect(messageOf(`${HEADER}\n${line(0)}\n${shortDt}\n${turnEnd(3)}\n`)).toMatch(/^line 3 is damaged \(malformed text-chunks row: .*dt.*\), and the turn\/end on line 4 proves it was committed$/)
   })
@@ -49,7 +49,7 @@ describe('JSONL raw torn tail (JSONL-11, JSONL-12)', () => {
     expect(decode(`${HEADER}\n${line(0)}\n${turnEnd(7)}\n`)).toMatchObject({ ok: false, error: { code: 'JSONL_SEQ_GAP', line: 3 } })
     // The message says which seq was due and which came (PROC-1: no vector compares it).
     const gap = decode(`${HEADER}\n${line(0)}\n${turnEnd(7)}\n`) as { error: { message: string } }
-    expect(gap.error.message).toContain('seq 1 comes next, and its first event has seq 7')
+    expect(gap.error.message).toContain('the next seq is 1, but its first event has seq 7')
   })
 
   it('never looks for a turn/end in the unterminated tail', () => {
@@ -83,13 +83,28 @@ describe('JSONL header line (JSONL-6, JSONL-7)', () => {
     expect(decode(HEADER)).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID', line: 1 } })
   })
 
+  it('says which header member is wrong and what it holds (PROC-1: no vector compares it)', () => {
+    const messageOf = (text: string): string => (decode(text) as { error: { message: string } }).error.message
+    const header = (members: Record<string, unknown>): string => `${JSON.stringify({ type: 'session', version: 0, id: 's', createdAt: 1, delegationDepth: 0, ...members })}\n`
+    const said = 'the first line is not a session header line: '
+    expect(messageOf('"session"\n')).toBe(`${said}it must be an object, and it is the string "session"`)
+    expect(messageOf('null\n')).toBe(`${said}it must be an object, and it is null`)
+    expect(messageOf(header({ type: 'turn/start' }))).toBe(`${said}type must be "session", and it is the string "turn/start"`)
+    expect(messageOf(header({ type: undefined }))).toBe(`${said}type must be "session", and it is absent`)
+    expect(messageOf(header({ id: ['x'] }))).toBe(`${said}id must be a string, and it is an array`)
+    expect(messageOf(header({ createdAt: -1 }))).toBe(`${said}createdAt must be a non-negative safe integer, and it is -1`)
+    expect(messageOf(header({ delegationDepth: { n: 1 } }))).toBe(`${said}delegationDepth must be a non-negative safe integer, and it is an object`)
+    expect(messageOf(header({ origin: 'x'.repeat(50) }))).toBe(`${said}origin, when present, must be "subagent", and it is the string "${'x'.repeat(40)}…"`)
+    expect(messageOf(header({ agentPreset: true }))).toBe(`${said}agentPreset, when present, must be a string, and it is true`)
+  })
+
   it('requires delegationDepth, rejects retired members, keeps only header members', () => {
     expect(decode('{"type":"session","version":0,"id":"s","createdAt":1}\n')).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID' } })
-    expect(decode('{"type":"session","id":"s","createdAt":1,"delegationDepth":0}\n')).toMatchObject({ ok: false, error: { message: 'the first line is not a session header line: version must be a number' } })
-    expect(decode('{"type":"session","version":0,"id":7,"createdAt":1,"delegationDepth":0}\n')).toMatchObject({ ok: false, error: { message: 'the first line is not a session header line: id must be a string' } })
+    expect(decode('{"type":"session","id":"s","createdAt":1,"delegationDepth":0}\n')).toMatchObject({ ok: false, error: { message: 'the first line is not a session header line: version must be a number, and it is absent' } })
+    expect(decode('{"type":"session","version":0,"id":7,"createdAt":1,"delegationDepth":0}\n')).toMatchObject({ ok: false, error: { message: 'the first line is not a session header line: id must be a string, and it is 7' } })
     // The message names the member, for the people reading check's report (PROC-1: no vector compares it).
     const missing = decode('{"type":"session","version":0,"id":"s","createdAt":1}\n') as { error: { message: string } }
-    expect(missing.error.message).toContain('delegationDepth must be present')
+    expect(missing.error.message).toContain('delegationDepth must be a non-negative safe integer, and it is absent')
     expect(decode('{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0,"sandboxMode":null}\n'))
       .toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_RETIRED_FIELD', message: 'the header line carries sandboxMode, a retired member' } })
     expect(decode('{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0,"approvalPolicy":"x"}\n'))
@@ -155,7 +170,7 @@ describe('JSONL zstd encoding (JSONL-14, JSONL-15)', () => {
 
   it('reports a defect inside a complete frame as damage, even after the last turn/end', () => {
     expect(decodeZstd(frames('header', 'batch1', 'gapBatch'))).toMatchObject({
-      ok: false, error: { code: 'JSONL_FRAME_INVALID', line: 4, message: 'JSONL_SEQ_GAP on line 4, inside a complete frame: seq 4 comes next, and its first event has seq 9' },
+      ok: false, error: { code: 'JSONL_FRAME_INVALID', line: 4, message: 'JSONL_SEQ_GAP on line 4, inside a complete frame: the next seq is 4, but its first event has seq 9' },
     })
   })
 
