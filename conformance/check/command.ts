@@ -1,12 +1,13 @@
 // `dsh-conformance check PATH...`: checks stored session logs and prints the report; returns the exit
 // status (see CHECK_USAGE).
 import { checkFile, encodingOf, type FileReport } from './check-file.ts'
-import { exitCodeOf, formatJson, formatReport, formatSummary, summarize } from './format.ts'
+import { exitCodeOf, formatJson, formatReport, formatSummary, formatUncheckedFolder, summarize } from './format.ts'
 import { knownMatchers, readKnownFindings, withKnownFindings, type CheckKnownFinding } from './known-findings.ts'
 import { CHECK_USAGE, parseCheckOptions } from './options.ts'
 import { RequirementIndex } from './requirements.ts'
 import { findArtifacts } from './walk.ts'
 import { errorMessage, printable } from '../wording.ts'
+import type { CheckUncheckedFolder } from '../../generated/types/index.ts'
 
 function unreadable(path: string, message: string): FileReport {
   return {
@@ -41,7 +42,14 @@ export function runCheck(args: readonly string[]): number {
   const requirements = new RequirementIndex()
   const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes, writer: options.writer, strict: options.strict }
   const reports: FileReport[] = []
+  const folders: CheckUncheckedFolder[] = []
   for (const found of findArtifacts(options.paths)) {
+    if (found.kind === 'folder') {
+      const folder: CheckUncheckedFolder = { folder: found.path, code: 'CHECK_IO_ERROR', message: found.message }
+      folders.push(folder)
+      if (options.format === 'text') console.log(formatUncheckedFolder(folder))
+      continue
+    }
     const checked = found.kind === 'file' ? checkFile(found.path, settings, requirements, found.otherNames) : unreadable(found.path, found.message)
     const report = withKnownFindings(checked, matchers, options.strict, used)
     reports.push(report)
@@ -50,7 +58,7 @@ export function runCheck(args: readonly string[]): number {
   known.forEach((entry, index) => {
     if (!used.has(index)) console.error(`warning: ${printable(options.known!)}: known[${index}] (files ${printable(entry.files)}, code ${printable(entry.code)}) matched no finding of a checked file: mended, or a typo`)
   })
-  const summary = summarize(reports)
-  console.log(options.format === 'json' ? formatJson(reports, summary, { writerRules: options.writer, strict: options.strict }) : formatSummary(summary))
+  const summary = summarize(reports, folders)
+  console.log(options.format === 'json' ? formatJson(reports, folders, summary, { writerRules: options.writer, strict: options.strict }) : formatSummary(summary))
   return exitCodeOf(summary)
 }

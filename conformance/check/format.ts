@@ -3,7 +3,7 @@
 // as its \u escape, so that no value can forge a line or hide one) and for programs (json: one document
 // at the end).
 import type { Diagnostic, FileReport } from './check-file.ts'
-import type { CheckReport } from '../../generated/types/index.ts'
+import type { CheckReport, CheckUncheckedFolder } from '../../generated/types/index.ts'
 import { plural, printable } from '../wording.ts'
 
 export interface Summary {
@@ -12,16 +12,20 @@ export interface Summary {
   invalid: number
   known: number
   unchecked: number
+  uncheckedFolders: number
 }
 
-export function summarize(reports: readonly FileReport[]): Summary {
+export function summarize(reports: readonly FileReport[], folders: readonly CheckUncheckedFolder[]): Summary {
   const count = (status: FileReport['status']): number => reports.filter(report => report.status === status).length
-  return { files: reports.length, valid: count('valid'), invalid: count('invalid'), known: count('known'), unchecked: count('unchecked') }
+  return { files: reports.length, valid: count('valid'), invalid: count('invalid'), known: count('known'), unchecked: count('unchecked'), uncheckedFolders: folders.length }
 }
 
-/** 0 every file valid (or known), 1 some file invalid, 2 some file unchecked (unreadable, or past a limit). */
+/**
+ * 0 every file valid (or known), 1 some file invalid, 2 some file unchecked (unreadable, or past a
+ * limit) or some folder (one that holds no log checks nothing, which a gate must not pass).
+ */
 export function exitCodeOf(summary: Summary): number {
-  if (summary.unchecked > 0) return 2
+  if (summary.unchecked > 0 || summary.uncheckedFolders > 0) return 2
   return summary.invalid > 0 ? 1 : 0
 }
 
@@ -78,16 +82,23 @@ export function formatReport(report: FileReport, maxFindings = 0, strict = false
   return [headline(report, strict), ...listed.map(diagnostic => `  ${diagnosticLine(report.file, diagnostic)}`), ...rest].join('\n')
 }
 
+/** A folder that yielded no file, as a headline and its one finding, like a file's. */
+export function formatUncheckedFolder(folder: CheckUncheckedFolder): string {
+  const file = printable(folder.folder)
+  return `${file}: folder unchecked (${folder.code})\n  ${file}: error ${folder.code}: ${printable(folder.message)}`
+}
+
 export function formatSummary(summary: Summary): string {
   const known = summary.known === 0 ? '' : `, ${summary.known} known invalid`
-  return `checked ${plural(summary.files, 'file')}: ${summary.valid} valid, ${summary.invalid} invalid${known}, ${summary.unchecked} unchecked`
+  const folders = summary.uncheckedFolders === 0 ? '' : `; ${plural(summary.uncheckedFolders, 'folder')} unchecked`
+  return `checked ${plural(summary.files, 'file')}: ${summary.valid} valid, ${summary.invalid} invalid${known}, ${summary.unchecked} unchecked${folders}`
 }
 
 const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json'
 
 /** The json report, as schemas/check-report.schema.json describes it. */
-export function formatJson(reports: readonly FileReport[], summary: Summary, rules: { writerRules: boolean; strict: boolean }): string {
+export function formatJson(reports: readonly FileReport[], folders: readonly CheckUncheckedFolder[], summary: Summary, rules: { writerRules: boolean; strict: boolean }): string {
   // Each present only with its option, so that a report says which rules judged its files.
-  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, ...(rules.writerRules ? { writerRules: true } : {}), ...(rules.strict ? { strict: true } : {}), summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports] }
+  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, ...(rules.writerRules ? { writerRules: true } : {}), ...(rules.strict ? { strict: true } : {}), summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports], uncheckedFolders: [...folders] }
   return JSON.stringify(report, null, 2)
 }

@@ -48,7 +48,7 @@ options:
 
 exit status: 0 every file valid (a recoverable torn tail included) or known invalid, 1 some file
 invalid (with --writer, a writer's error included; with --strict, a notice), 2 a usage error, or
-some file could not be read or checked`
+some file could not be read or checked, or some folder held no log or could not be read`
 
 export interface CheckOptions {
   paths: string[]

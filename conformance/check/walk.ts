@@ -8,8 +8,16 @@ import { STDIN } from './options.ts'
 
 const ARTIFACT_NAME = /\.jsonl(\.zstd?)?$/
 
-/** A file to check: the path it was first named by, and the other names it was given (links, or the same path spelled otherwise). */
-export type Found = { kind: 'file'; path: string; otherNames: string[] } | { kind: 'missing'; path: string; message: string }
+/**
+ * What the command line names: a file to check (the path it was first named by, and the other names it
+ * was given: links, or the same path spelled otherwise), a file that cannot be read as one (a missing
+ * path, a pipe met in a folder), or a folder that yields no file (unreadable, or a named one that holds
+ * no log).
+ */
+export type Found =
+  | { kind: 'file'; path: string; otherNames: string[] }
+  | { kind: 'unreadable'; path: string; message: string }
+  | { kind: 'folder'; path: string; message: string }
 
 function walk(folder: string, into: Found[], walked: Set<string>): void {
   let entries
@@ -19,7 +27,7 @@ function walk(folder: string, into: Found[], walked: Set<string>): void {
     walked.add(real)
     entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   } catch (error) {
-    into.push({ kind: 'missing', path: folder, message: errorMessage(error) })
+    into.push({ kind: 'folder', path: folder, message: errorMessage(error) })
     return
   }
   for (const entry of entries) {
@@ -28,7 +36,7 @@ function walk(folder: string, into: Found[], walked: Set<string>): void {
     else if (!ARTIFACT_NAME.test(entry.name)) continue
     else if (entry.isFile() || entry.isSymbolicLink()) into.push({ kind: 'file', path, otherNames: [] })
     // A named pipe would wait for a writer; named on the command line, it is read like any file.
-    else into.push({ kind: 'missing', path, message: `${path} is named like a session log but is not a regular file (a pipe, socket or device), which a folder walk does not read; name it on the command line to read it` })
+    else into.push({ kind: 'unreadable', path, message: `${path} is named like a session log but is not a regular file (a pipe, socket or device), which a folder walk does not read; name it on the command line to read it` })
   }
 }
 
@@ -81,7 +89,8 @@ function withoutRepeats(found: readonly Found[]): Found[] {
 
 /**
  * Every artifact under `paths`, in order, each file once (a file inside a folder also named is not
- * checked twice); a path that does not exist or holds no artifact is reported.
+ * checked twice); a path that does not exist, or a folder that cannot be read or holds no artifact,
+ * is reported.
  */
 export function findArtifacts(paths: readonly string[]): Found[] {
   const found: Found[] = []
@@ -90,7 +99,7 @@ export function findArtifacts(paths: readonly string[]): Found[] {
     try {
       isFolder = statSync(path).isDirectory()
     } catch (error) {
-      found.push({ kind: 'missing', path, message: errorMessage(error) })
+      found.push({ kind: 'unreadable', path, message: errorMessage(error) })
       continue
     }
     if (!isFolder) {
@@ -99,7 +108,7 @@ export function findArtifacts(paths: readonly string[]): Found[] {
     }
     const before = found.length
     walk(path, found, new Set())
-    if (found.length === before) found.push({ kind: 'missing', path, message: `no *.jsonl, *.jsonl.zstd or *.jsonl.zst file under ${path}` })
+    if (found.length === before) found.push({ kind: 'folder', path, message: `no *.jsonl, *.jsonl.zstd or *.jsonl.zst file under ${path}` })
   }
   return withoutRepeats(found)
 }

@@ -22,13 +22,17 @@ export interface CheckReport {
   strict?: true;
   summary: CheckSummary;
   /**
-   * The command's exit status: 0 every file valid or known, 1 some file invalid, 2 some file unchecked.
+   * The command's exit status: 0 every file valid or known, 1 some file invalid, 2 some file or folder unchecked.
    */
   exitCode: 0 | 1 | 2;
   /**
    * One entry per file, in the order checked.
    */
   files: CheckFileReport[];
+  /**
+   * Each folder that yielded no file to check, in the order met: a folder named on the command line that holds no *.jsonl, *.jsonl.zstd or *.jsonl.zst file, or a folder that could not be read. A gate over such a folder checked nothing, so it fails (exit 2).
+   */
+  uncheckedFolders: CheckUncheckedFolder[];
 }
 
 /**
@@ -43,6 +47,25 @@ export interface CheckSummary {
    */
   known: number;
   unchecked: number;
+  /**
+   * The length of the report's uncheckedFolders.
+   */
+  uncheckedFolders: number;
+}
+
+/**
+ * A folder that yielded no file to check, and why.
+ */
+export interface CheckUncheckedFolder {
+  /**
+   * The path as given or found.
+   */
+  folder: string;
+  code: "CHECK_IO_ERROR";
+  /**
+   * Why, for people: no log under it, or the error reading it.
+   */
+  message: string;
 }
 
 /**

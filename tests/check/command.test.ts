@@ -79,6 +79,31 @@ describe('walking folders', () => {
     }
   })
 
+  it('reports a named folder holding no log as an unchecked folder, not as a file, and fails the run', () => {
+    const root = tempFolder()
+    try {
+      mkdirSync(`${root.dir}/empty/inner`, { recursive: true })
+      root.write('empty/notes.txt', 'not a log')
+      const log = root.write('a.jsonl', text(sessionLines('s-1')))
+      const json = runChild([`${root.dir}/empty`, log, '--format', 'json'])
+      expect(json.status).toBe(2)
+      const document = JSON.parse(json.stdout) as { summary: Record<string, number>; files: FileReport[]; uncheckedFolders: unknown[] }
+      expect(document.summary).toEqual({ files: 1, valid: 1, invalid: 0, known: 0, unchecked: 0, uncheckedFolders: 1 })
+      expect(document.files.map(report => report.file)).toEqual([log])
+      const message = `no *.jsonl, *.jsonl.zstd or *.jsonl.zst file under ${root.dir}/empty`
+      expect(document.uncheckedFolders).toEqual([{ folder: `${root.dir}/empty`, code: 'CHECK_IO_ERROR', message }])
+      const textRun = runChild([`${root.dir}/empty`])
+      expect(textRun.status).toBe(2)
+      expect(textRun.stdout.trimEnd().split('\n')).toEqual([
+        `${root.dir}/empty: folder unchecked (CHECK_IO_ERROR)`,
+        `  ${root.dir}/empty: error CHECK_IO_ERROR: ${message}`,
+        'checked 0 files: 0 valid, 0 invalid, 0 unchecked; 1 folder unchecked',
+      ])
+    } finally {
+      root.remove()
+    }
+  })
+
   it('follows a link to a folder, walks each folder once (a link cycle ends), and takes *.jsonl.zst', () => {
     const root = tempFolder()
     try {
