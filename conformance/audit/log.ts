@@ -26,6 +26,8 @@ export interface AuditSource {
   vocabulary?: string
   /** What check noticed in the bytes: a byte order mark, CR line ends, ill-formed UTF-8 (check's notices). */
   byteNotices?: readonly string[]
+  /** Read as a lone artifact, whatever its name: no place in the storage layout binds it (JSONL-3). */
+  noLayout?: boolean
 }
 
 /** A log that loads, with the folds of spec/00-processing.md over it. */
@@ -87,7 +89,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   const byteNotices = source.byteNotices ?? []
   // By the name, as check decides it, so that the two commands read a file alike.
   const encoding = encodingOf(source.file)
-  const info: AuditLogInfo = { file: source.file, bytes: source.bytes.length, encoding, vocabulary, sessionId: null, events: null, rejection: null }
+  const info: AuditLogInfo = { file: source.file, bytes: source.bytes.length, encoding, ...(source.noLayout === true ? { noLayout: true } : {}), vocabulary, sessionId: null, events: null, rejection: null }
   const extent = extentOf(source.bytes, encoding)
   const decoded = reference.decodeJsonl({ base64: Buffer.from(source.bytes).toString('base64'), encoding })
   if (!decoded.ok) {

@@ -101,6 +101,7 @@ function resumeMarkerEvidence(events: readonly SessionEvent[]): AuditEvidence[] 
 
 /** JSONL-3, as check applies it: a session.jsonl[.zstd] must sit where its header's id and cwd place it. */
 function bindingEvidence(log: AuditedLog, loaded: LoadedLog): AuditEvidence[] {
+  if (log.info.noLayout === true) return [evidence('info', 'read as a lone artifact (--no-layout): its place in the storage layout was not checked', { requirements: ['JSONL-3'] })]
   const fault = pathBindingFault(log.info.file, log.info.encoding, loaded.header)
   if (fault === undefined) return []
   return [evidence('fail', `HEADER_ID_MISMATCH: ${fault}; the store cannot open this artifact for its session`, { requirements: ['JSONL-3'] })]

@@ -26,6 +26,8 @@ export interface CheckSettings {
   writer?: boolean
   /** A notice makes its file invalid too (`check --strict`). */
   strict?: boolean
+  /** Read every file as a lone artifact: no name binds it to a place in the layout (`check --no-layout`). */
+  noLayout?: boolean
 }
 
 /** A reason the checker could not reach a verdict; it is not a rule of the spec. */

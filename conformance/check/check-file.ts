@@ -238,7 +238,7 @@ function pathBinding(names: readonly string[], encoding: Encoding, artifact: Art
 }
 
 function report(file: string, otherNames: readonly string[], encoding: Encoding, artifact: ArtifactOutcome, settings: CheckSettings, requirements: RequirementIndex): FileReport {
-  const binding = pathBinding([file, ...otherNames], encoding, artifact)
+  const binding = settings.noLayout === true ? undefined : pathBinding([file, ...otherNames], encoding, artifact)
   const outcome: Outcome = binding === undefined ? outcomeOf(artifact) : { verdict: 'rejected', operation: 'open', code: binding.code }
   const writer = writerDiagnostics(artifact.writerFacts)
   const diagnostics = [...(binding === undefined ? [] : [binding]), ...errorDiagnostics(artifact, requirements, settings.vocabulary), ...writer, ...factNotices(artifact.facts)]

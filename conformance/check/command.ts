@@ -40,7 +40,7 @@ export function runCheck(args: readonly string[]): number {
   const matchers = knownMatchers(known)
   const used = new Set<number>()
   const requirements = new RequirementIndex()
-  const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes, writer: options.writer, strict: options.strict }
+  const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes, writer: options.writer, strict: options.strict, noLayout: options.noLayout }
   const reports: FileReport[] = []
   const folders: CheckUncheckedFolder[] = []
   for (const found of findArtifacts(options.paths)) {
@@ -59,6 +59,6 @@ export function runCheck(args: readonly string[]): number {
     if (!used.has(index)) console.error(`warning: ${printable(options.known!)}: known[${index}] (files ${printable(entry.files)}, code ${printable(entry.code)}) matched no finding of a checked file: mended, or a typo`)
   })
   const summary = summarize(reports, folders)
-  console.log(options.format === 'json' ? formatJson(reports, folders, summary, { writerRules: options.writer, strict: options.strict }) : formatSummary(summary))
+  console.log(options.format === 'json' ? formatJson(reports, folders, summary, { writerRules: options.writer, strict: options.strict, noLayout: options.noLayout }) : formatSummary(summary))
   return exitCodeOf(summary)
 }

@@ -97,8 +97,8 @@ export function formatSummary(summary: Summary): string {
 const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json'
 
 /** The json report, as schemas/check-report.schema.json describes it. */
-export function formatJson(reports: readonly FileReport[], folders: readonly CheckUncheckedFolder[], summary: Summary, rules: { writerRules: boolean; strict: boolean }): string {
+export function formatJson(reports: readonly FileReport[], folders: readonly CheckUncheckedFolder[], summary: Summary, rules: { writerRules: boolean; strict: boolean; noLayout: boolean }): string {
   // Each present only with its option, so that a report says which rules judged its files.
-  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, ...(rules.writerRules ? { writerRules: true } : {}), ...(rules.strict ? { strict: true } : {}), summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports], uncheckedFolders: [...folders] }
+  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, ...(rules.writerRules ? { writerRules: true } : {}), ...(rules.strict ? { strict: true } : {}), ...(rules.noLayout ? { noLayout: true } : {}), summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports], uncheckedFolders: [...folders] }
   return JSON.stringify(report, null, 2)
 }

@@ -39,6 +39,9 @@ options:
                                      a byte order mark, CR line ends, ill-formed UTF-8, and with
                                      --writer a line not as JSON.stringify writes it): for a gate
                                      that wants each log whole and as writers write it
+  --no-layout                        read every file as a lone artifact, whatever its name: a
+                                     session.jsonl[.zstd] copied out of its storage layout is not
+                                     held to the place its header's id and cwd derive (JSONL-3)
   --writer                           also check the rules a writer keeps and a reader forgives:
                                      the header line's members and order (JSONL-5), packed rows
                                      (ROW-6, ROW-7), no member name twice (JSON-12), no header-only
@@ -61,12 +64,14 @@ export interface CheckOptions {
   writer: boolean
   /** A notice makes its file invalid. */
   strict: boolean
+  /** Every file is a lone artifact, whatever its name: no path binds it (JSONL-3 not applied). */
+  noLayout: boolean
   /** The known-findings file (--known). */
   known: string | undefined
 }
 
 const VALUED = ['--format', '--vocabulary', '--max-line-bytes', '--max-findings', '--known']
-const FLAGS = ['--writer', '--strict']
+const FLAGS = ['--writer', '--strict', '--no-layout']
 
 /** Applies one option with its value; returns what is wrong, if anything. */
 function apply(options: CheckOptions, option: string, value: string): string | undefined {
@@ -92,7 +97,7 @@ function apply(options: CheckOptions, option: string, value: string): string | u
 
 /** The options of `check`, or what is wrong with them. `--option=value` is the same as `--option value`. */
 export function parseCheckOptions(args: readonly string[]): CheckOptions | { error: string } {
-  const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxFindings: DEFAULT_MAX_FINDINGS, writer: false, strict: false, known: undefined }
+  const options: CheckOptions = { paths: [], format: 'text', vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxFindings: DEFAULT_MAX_FINDINGS, writer: false, strict: false, noLayout: false, known: undefined }
   const given = new Set<string>()
   for (let index = 0; index < args.length; index++) {
     const argument = args[index] as string
@@ -120,7 +125,8 @@ export function parseCheckOptions(args: readonly string[]): CheckOptions | { err
     if (FLAGS.includes(option)) {
       if (joined) return { error: `${option} takes no value` }
       if (option === '--writer') options.writer = true
-      else options.strict = true
+      else if (option === '--strict') options.strict = true
+      else options.noLayout = true
       continue
     }
     const value = joined ? argument.slice(option.length + 1) : args[++index]

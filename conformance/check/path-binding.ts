@@ -10,7 +10,7 @@ import type { JsonRecord } from '../../reference/lossless-json.ts'
 const ARTIFACT_NAMES = { raw: 'session.jsonl', zstd: 'session.jsonl.zstd' }
 
 /** The way out for a log copied out of its place, for people. */
-const LONE_COPY = ' (a copy taken out of the layout is read as a lone artifact once it has another name, or through a pipe)'
+const LONE_COPY = ' (a copy taken out of the layout is read as a lone artifact with --no-layout, once it has another name, or through a pipe)'
 
 function sameFile(first: string, second: string): boolean {
   if (!existsSync(second)) return false

@@ -81,6 +81,10 @@ export interface AuditLogInfo {
   file: string;
   bytes: AuditCount;
   encoding: "raw" | "zstd";
+  /**
+   * Present, and true, when the audit was given `--no-layout`: the log was read as a lone artifact, whatever its name, so its place in the storage layout was not checked (JSONL-3); absent otherwise.
+   */
+  noLayout?: true;
   vocabulary: string;
   sessionId: string | null;
   /**

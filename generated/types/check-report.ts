@@ -20,6 +20,10 @@ export interface CheckReport {
    * Present, and true, when the run was given `--strict`, under which a notice makes its file invalid; absent otherwise.
    */
   strict?: true;
+  /**
+   * Present, and true, when the run was given `--no-layout`: every file was read as a lone artifact, whatever its name, so no file was held to its place in the storage layout (JSONL-3); absent otherwise.
+   */
+  noLayout?: true;
   summary: CheckSummary;
   /**
    * The command's exit status: 0 every file valid or known, 1 some file invalid, 2 some file or folder unchecked.

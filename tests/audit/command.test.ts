@@ -41,6 +41,10 @@ describe('audit options', () => {
     expect(parseAuditOptions(['log.jsonl', '--out', 'a.html'])).toMatchObject({ format: 'html', out: 'a.html' })
     expect(parseAuditOptions(['--out', 'a.md', 'log.jsonl', '--format', 'json'])).toMatchObject({ format: 'json', out: 'a.md' })
     expect(parseAuditOptions(['log.jsonl', '--tokenizer', 'estimate', '--vocabulary', 'v0-rc8'])).toMatchObject({ tokenizer: 'estimate', vocabulary: 'v0-rc8' })
+    expect(parseAuditOptions(['log.jsonl'])).toMatchObject({ noLayout: false })
+    expect(parseAuditOptions(['--no-layout', 'log.jsonl'])).toMatchObject({ log: 'log.jsonl', noLayout: true })
+    expect(parseAuditOptions(['log.jsonl', '--no-layout=1'])).toEqual({ error: '--no-layout takes no value' })
+    expect(parseAuditOptions(['log.jsonl', '--no-layout', '--no-layout'])).toEqual({ error: '--no-layout is given twice' })
   })
 
   it('takes markdown and htm as names of md and html, in --format as in the extension of --out', () => {
@@ -114,6 +118,14 @@ describe('audit runs', () => {
       expect(persistence.verdict).toBe(verdict)
       if (verdict === 'fail') expect(persistence.evidence[0]?.text).toContain(`HEADER_ID_MISMATCH: the header's id and cwd place this session at <root>/${derived.value.path}`)
     }
+    // With --no-layout the misplaced copy is a lone artifact, and the row and the report say so.
+    const lone = path.join(root, 'lone.json')
+    expect(await audit([path.join(root, project!, 'other-id', 'session.jsonl'), '--no-layout', '--out', lone, '--tokenizer', 'estimate'])).toBe(0)
+    const report = JSON.parse(readFileSync(lone, 'utf8')) as AuditReport
+    expect(report.log.noLayout).toBe(true)
+    const persistence = report.rows.find(row => row.id === 'persistence')!
+    expect(persistence.verdict).toBe('pass')
+    expect(persistence.evidence[0]).toEqual({ mark: 'info', text: 'read as a lone artifact (--no-layout): its place in the storage layout was not checked', requirements: ['JSONL-3'] })
   })
 
   it('warns under raw facts about what decoding hides and check notices: CRLF line ends, ill-formed UTF-8', async () => {

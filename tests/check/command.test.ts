@@ -176,8 +176,19 @@ describe('the storage layout (JSONL-3)', () => {
       expect(report.outcome, relative).toEqual({ verdict: 'rejected', operation: 'open', code: 'HEADER_ID_MISMATCH' })
       expect(report.diagnostics[0], relative).toMatchObject({ severity: 'error', code: 'HEADER_ID_MISMATCH', requirement: 'JSONL-3' })
       expect(report.diagnostics[0]?.message, relative).toContain('<root>/--workspace-project--/')
-      expect(report.diagnostics[0]?.message, relative).toMatch(/ \(a copy taken out of the layout is read as a lone artifact once it has another name, or through a pipe\)$/)
+      expect(report.diagnostics[0]?.message, relative).toMatch(/ \(a copy taken out of the layout is read as a lone artifact with --no-layout, once it has another name, or through a pipe\)$/)
     }
+  })
+
+  it('--no-layout reads a session.jsonl out of its place as a lone artifact, and the JSON report says so', () => {
+    const file = place('--elsewhere--/s-8/session.jsonl', sessionLines('s-9'))
+    expect(runChild([file]).status).toBe(1)
+    const run = runChild(['--no-layout', file, '--format', 'json'])
+    expect(run.status).toBe(0)
+    const document = JSON.parse(run.stdout) as { noLayout?: boolean; files: FileReport[] }
+    expect(document.noLayout).toBe(true)
+    expect(document.files.map(report => [report.status, report.diagnostics])).toEqual([['valid', []]])
+    expect(parseCheckOptions(['--no-layout=yes', file])).toEqual({ error: '--no-layout takes no value' })
   })
 
   it('a header without cwd belongs under _no-cwd; the same file reached through a link passes too', () => {
@@ -191,7 +202,7 @@ describe('the storage layout (JSONL-3)', () => {
     const header = '{"type":"session","version":0,"id":"s-null","createdAt":1,"cwd":null,"delegationDepth":0}'
     const report = check(place('_no-cwd/s-null/session.jsonl', [header, ...turnLines().slice(1)]))
     expect(report.outcome).toEqual({ verdict: 'rejected', operation: 'open', code: 'HEADER_ID_MISMATCH' })
-    expect(report.diagnostics[0]?.message).toMatch(/empty or not a string.* \(a copy taken out of the layout is read as a lone artifact once it has another name, or through a pipe\)$/)
+    expect(report.diagnostics[0]?.message).toMatch(/empty or not a string.* \(a copy taken out of the layout is read as a lone artifact with --no-layout, once it has another name, or through a pipe\)$/)
   })
 
   it('a file named otherwise is a lone artifact that no path binds', () => {

@@ -159,7 +159,7 @@ describe('requirements of reported codes', () => {
 describe('options', () => {
   it('reads paths and options in any order, and says what is wrong', () => {
     expect(parseCheckOptions(['a', '--format', 'json', 'b', '--vocabulary', 'v0-rc8', '--max-line-bytes', '100'])).toEqual({
-      paths: ['a', 'b'], format: 'json', vocabulary: 'v0-rc8', maxLineBytes: 100, maxFindings: 100, writer: false, strict: false, known: undefined,
+      paths: ['a', 'b'], format: 'json', vocabulary: 'v0-rc8', maxLineBytes: 100, maxFindings: 100, writer: false, strict: false, noLayout: false, known: undefined,
     })
     expect(parseCheckOptions(['a', '--known', 'k.yaml'])).toMatchObject({ known: 'k.yaml', paths: ['a'] })
     expect(parseCheckOptions(['a', '--known'])).toEqual({ error: '--known needs a value' })
