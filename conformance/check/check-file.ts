@@ -24,7 +24,8 @@ export type Outcome =
   | { verdict: 'unchecked'; code: string }
 
 export interface Diagnostic {
-  severity: 'error' | 'notice'
+  /** refusal: a rejection of class refusal, which FMT-5 forbids reporting as damage. */
+  severity: 'error' | 'refusal' | 'notice'
   code: string
   requirement?: string
   line?: number
@@ -39,10 +40,12 @@ export interface FileReport {
   encoding: Encoding
   /**
    * valid: accepted with no violation; invalid: rejected, with violations, (with --writer) written
-   * against a writer's MUST, or (with --strict) holding a notice; known: invalid, but each finding that
-   * makes it so accepted by --known; unchecked: no verdict reached.
+   * against a writer's MUST, or (with --strict) holding a notice; refused: rejected with a code of
+   * class refusal (FMT-5: another format version, an event type this vocabulary lacks), which says
+   * nothing of damage; known: invalid or refused, but each finding that makes it so accepted by
+   * --known; unchecked: no verdict reached.
    */
-  status: 'valid' | 'invalid' | 'known' | 'unchecked'
+  status: 'valid' | 'invalid' | 'refused' | 'known' | 'unchecked'
   outcome: Outcome
   diagnostics: Diagnostic[]
 }
@@ -193,6 +196,10 @@ export function vocabularyHint(code: string, message: string, vocabulary: string
   return known === undefined ? '' : ` (the rc8 builds write ${known}: --vocabulary v0-rc8 reads their logs)`
 }
 
+function severityOf(code: string, requirements: RequirementIndex): 'error' | 'refusal' {
+  return requirements.isRefusal(code) ? 'refusal' : 'error'
+}
+
 function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIndex, vocabulary: string): Diagnostic[] {
   const at = (stage: Stage, code: string): { requirement?: string } => {
     const requirement = requirements.of(stage, code)
@@ -208,13 +215,13 @@ function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIn
   const decoded = artifact.decodeError
   if (decoded !== undefined) {
     const kind = CORRUPTION_CODES.has(decoded.code) ? 'corruption: ' : ''
-    return [{ severity: 'error', code: decoded.code, ...at('decode', decoded.code), ...position(decoded.line ?? artifact.contextLine), message: `${kind}${decoded.message}` }]
+    return [{ severity: severityOf(decoded.code, requirements), code: decoded.code, ...at('decode', decoded.code), ...position(decoded.line ?? artifact.contextLine), message: `${kind}${decoded.message}` }]
   }
   const fault = artifact.load?.fault
   if (fault !== undefined) {
     const requirement = requirements.ofLoadFault(fault)
     const message = `${fault.message}${vocabularyHint(fault.code, fault.message, vocabulary)}`
-    return [{ severity: 'error', code: fault.code, ...(requirement === undefined ? {} : { requirement }), ...position(fault.line, fault.seq), message }]
+    return [{ severity: severityOf(fault.code, requirements), code: fault.code, ...(requirement === undefined ? {} : { requirement }), ...position(fault.line, fault.seq), message }]
   }
   return (artifact.load?.violations ?? []).map(violation => {
     const requirement = requirements.ofViolation(violation)
@@ -237,6 +244,14 @@ function pathBinding(names: readonly string[], encoding: Encoding, artifact: Art
   return undefined
 }
 
+/** A refusal makes a file refused only when nothing else makes it invalid (a writer's error, a notice under --strict). */
+function statusOf(outcome: Outcome, brokenOtherwise: boolean, requirements: RequirementIndex): FileReport['status'] {
+  if (outcome.verdict === 'unchecked') return 'unchecked'
+  const refused = outcome.verdict === 'rejected' && requirements.isRefusal(outcome.code)
+  const damaged = (outcome.verdict === 'rejected' && !refused) || (outcome.verdict === 'accepted' && outcome.relations.length > 0) || brokenOtherwise
+  return damaged ? 'invalid' : refused ? 'refused' : 'valid'
+}
+
 function report(file: string, otherNames: readonly string[], encoding: Encoding, artifact: ArtifactOutcome, settings: CheckSettings, requirements: RequirementIndex): FileReport {
   const binding = settings.noLayout === true ? undefined : pathBinding([file, ...otherNames], encoding, artifact)
   const outcome: Outcome = binding === undefined ? outcomeOf(artifact) : { verdict: 'rejected', operation: 'open', code: binding.code }
@@ -245,9 +260,7 @@ function report(file: string, otherNames: readonly string[], encoding: Encoding,
   if (artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined) diagnostics.push(tornTailNotice(artifact.tornTail, encoding, artifact.extent))
   const writerBroke = writer.some(diagnostic => diagnostic.severity === 'error')
   const noticed = settings.strict === true && diagnostics.some(diagnostic => diagnostic.severity === 'notice')
-  const status = outcome.verdict === 'unchecked' ? 'unchecked'
-    : outcome.verdict === 'rejected' || outcome.relations.length > 0 || writerBroke || noticed ? 'invalid' : 'valid'
-  return { file, encoding, status, outcome, diagnostics }
+  return { file, encoding, status: statusOf(outcome, writerBroke || noticed, requirements), outcome, diagnostics }
 }
 
 function unchecked(file: string, encoding: Encoding, code: string, message: string): FileReport {

@@ -11,21 +11,23 @@ export interface Summary {
   valid: number
   invalid: number
   known: number
+  refused: number
   unchecked: number
   uncheckedFolders: number
 }
 
 export function summarize(reports: readonly FileReport[], folders: readonly CheckUncheckedFolder[]): Summary {
   const count = (status: FileReport['status']): number => reports.filter(report => report.status === status).length
-  return { files: reports.length, valid: count('valid'), invalid: count('invalid'), known: count('known'), unchecked: count('unchecked'), uncheckedFolders: folders.length }
+  return { files: reports.length, valid: count('valid'), invalid: count('invalid'), known: count('known'), refused: count('refused'), unchecked: count('unchecked'), uncheckedFolders: folders.length }
 }
 
 /**
- * 0 every file valid (or known), 1 some file invalid, 2 some file unchecked (unreadable, or past a
- * limit) or some folder (one that holds no log checks nothing, which a gate must not pass).
+ * 0 every file valid (or known), 1 some file invalid, 2 some file refused (this reader cannot read it)
+ * or unchecked (unreadable, or past a limit), or some folder (one that holds no log checks nothing,
+ * which a gate must not pass).
  */
 export function exitCodeOf(summary: Summary): number {
-  if (summary.unchecked > 0 || summary.uncheckedFolders > 0) return 2
+  if (summary.refused > 0 || summary.unchecked > 0 || summary.uncheckedFolders > 0) return 2
   return summary.invalid > 0 ? 1 : 0
 }
 
@@ -41,12 +43,16 @@ function writerErrors(report: FileReport): number {
 function headline(report: FileReport, strict: boolean): string {
   const outcome = report.outcome
   const file = printable(report.file)
-  const status = report.status === 'known' ? 'known invalid' : report.status
+  const refusal = report.diagnostics.some(diagnostic => diagnostic.severity === 'refusal')
+  const status = report.status === 'known' ? `known ${refusal ? 'refused' : 'invalid'}` : report.status
   switch (outcome.verdict) {
     case 'unchecked':
       return `${file}: unchecked (${outcome.code})`
     case 'rejected':
-      return `${file}: ${status}, ${outcome.operation} rejects it with ${outcome.code}`
+      // FMT-5: a refusal is reported as what it is, never as damage.
+      return refusal
+        ? `${file}: ${status}, ${outcome.operation} refuses it with ${outcome.code}: the log may be intact, but this reader cannot read it`
+        : `${file}: ${status}, ${outcome.operation} rejects it with ${outcome.code}`
     case 'accepted': {
       const violations = outcome.relations.length
       const writer = writerErrors(report)
@@ -89,9 +95,10 @@ export function formatUncheckedFolder(folder: CheckUncheckedFolder): string {
 }
 
 export function formatSummary(summary: Summary): string {
-  const known = summary.known === 0 ? '' : `, ${summary.known} known invalid`
+  const known = summary.known === 0 ? '' : `, ${summary.known} known`
+  const refused = summary.refused === 0 ? '' : `, ${summary.refused} refused`
   const folders = summary.uncheckedFolders === 0 ? '' : `; ${plural(summary.uncheckedFolders, 'folder')} unchecked`
-  return `checked ${plural(summary.files, 'file')}: ${summary.valid} valid, ${summary.invalid} invalid${known}, ${summary.unchecked} unchecked${folders}`
+  return `checked ${plural(summary.files, 'file')}: ${summary.valid} valid, ${summary.invalid} invalid${refused}${known}, ${summary.unchecked} unchecked${folders}`
 }
 
 const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json'

@@ -2,8 +2,8 @@
 // accepts for now, each with its reason, so that check fails only on a finding nobody has explained.
 // An entry matches a finding when its `files` glob matches the whole of the file's name as check prints
 // it and its `code` glob the finding's code (`*` any run of characters, `/` included; `?` one). A file
-// whose every finding that makes it invalid is matched is *known invalid*: listed, and no failure of
-// the run. An unchecked file is never known: no verdict was reached, so there is nothing to accept.
+// whose every finding that makes it invalid (or refused: FMT-5) is matched is *known*: listed, and no
+// failure of the run. An unchecked file is never known: no verdict was reached, so there is nothing to accept.
 // schemas/check-known.schema.json gives the file's shape.
 //
 //   known:
@@ -47,9 +47,9 @@ export function knownFindingsFrom(document: unknown, source: string, lineAt: Lin
   return { known }
 }
 
-/** The findings that make a file invalid: its errors, and its notices under --strict. */
+/** The findings that make a file invalid or refused: its errors and refusals, and its notices under --strict. */
 function failing(diagnostic: Diagnostic, strict: boolean): boolean {
-  return diagnostic.severity === 'error' || strict
+  return diagnostic.severity !== 'notice' || strict
 }
 
 /** An entry with its globs compiled, and its index in the file, for the warning of an entry that matched nothing. */
@@ -66,7 +66,7 @@ export function knownMatchers(known: readonly CheckKnownFinding[]): KnownMatcher
 
 /**
  * The report with each finding an entry matches marked `known` (the first such entry's reason), and the
- * status `known` when the file was invalid and each finding that made it so is matched. `used` collects
+ * status `known` when the file was invalid or refused and each finding that made it so is matched. `used` collects
  * the index of every entry that matched a finding, so that the run can name the ones that matched none.
  */
 export function withKnownFindings(report: FileReport, matchers: readonly KnownMatcher[], strict: boolean, used: Set<number>): FileReport {
@@ -78,6 +78,6 @@ export function withKnownFindings(report: FileReport, matchers: readonly KnownMa
     for (const matcher of matching) used.add(matcher.index)
     return matching.length === 0 ? diagnostic : { ...diagnostic, known: matching[0]!.reason }
   })
-  const excused = report.status === 'invalid' && diagnostics.every(diagnostic => !failing(diagnostic, strict) || diagnostic.known !== undefined)
+  const excused = (report.status === 'invalid' || report.status === 'refused') && diagnostics.every(diagnostic => !failing(diagnostic, strict) || diagnostic.known !== undefined)
   return { ...report, status: excused ? 'known' : report.status, diagnostics }
 }

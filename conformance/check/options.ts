@@ -33,7 +33,7 @@ options:
   --known FILE                       findings accepted for now (YAML or JSON as in
                                      schemas/check-known.schema.json: entries of a files glob and
                                      a code glob, each with its reason): a file whose every finding
-                                     that makes it invalid is listed is known invalid, no failure;
+                                     that makes it invalid or refused is listed is known, no failure;
                                      an entry that matches nothing is named on stderr
   --strict                           a notice makes its file invalid too (a recoverable torn tail,
                                      a byte order mark, CR line ends, ill-formed UTF-8, and with
@@ -49,9 +49,10 @@ options:
                                      (JSONL-13), all errors; each line as JSON.stringify writes it
                                      (JSONL-8), a notice
 
-exit status: 0 every file valid (a recoverable torn tail included) or known invalid, 1 some file
-invalid (with --writer, a writer's error included; with --strict, a notice), 2 a usage error, or
-some file could not be read or checked, or some folder held no log or could not be read`
+exit status: 0 every file valid (a recoverable torn tail included) or known, 1 some file invalid
+(with --writer, a writer's error included; with --strict, a notice), 2 a usage error, some file
+refused (another format version, or an event type the vocabulary lacks: FMT-5, not damage) or that
+could not be read or checked, or some folder that held no log or could not be read`
 
 export interface CheckOptions {
   paths: string[]

@@ -47,9 +47,17 @@ const META_RULE_OF_MEMBER: Readonly<Record<string, string>> = {
 
 export class RequirementIndex {
   private readonly requirements: readonly Requirement[]
+  private readonly refusals: ReadonlySet<string>
 
   constructor(specDir = SPEC_DIR) {
-    this.requirements = readSpecCatalog(specDir).requirements
+    const catalog = readSpecCatalog(specDir)
+    this.requirements = catalog.requirements
+    this.refusals = new Set(catalog.codes.filter(code => code.kind === 'refusal').map(code => code.code))
+  }
+
+  /** Whether errors.md gives `code` the class refusal: the log may be intact, this reader cannot read it (FMT-5). */
+  isRefusal(code: string): boolean {
+    return this.refusals.has(code)
   }
 
   /** The requirement ID for `code` raised at `stage`, or undefined for a code no requirement names. */

@@ -26,7 +26,7 @@ export interface CheckReport {
   noLayout?: true;
   summary: CheckSummary;
   /**
-   * The command's exit status: 0 every file valid or known, 1 some file invalid, 2 some file or folder unchecked.
+   * The command's exit status: 0 every file valid or known, 1 some file invalid, 2 some file refused or unchecked, or some folder unchecked.
    */
   exitCode: 0 | 1 | 2;
   /**
@@ -47,9 +47,13 @@ export interface CheckSummary {
   valid: number;
   invalid: number;
   /**
-   * Invalid files whose every finding that makes them so `--known` accepts.
+   * Invalid or refused files whose every finding that makes them so `--known` accepts.
    */
   known: number;
+  /**
+   * Files rejected with a code of class refusal (FMT-5), and for nothing else.
+   */
+  refused: number;
   unchecked: number;
   /**
    * The length of the report's uncheckedFolders.
@@ -73,7 +77,7 @@ export interface CheckUncheckedFolder {
 }
 
 /**
- * One file: valid (accepted with no relation violation), invalid (rejected, accepted with violations, with `writerRules` written against a writer's MUST, or with `strict` holding a notice), known (invalid, but with `--known` each finding that makes it so accepted: no failure of the run) or unchecked (no verdict reached: unreadable, or past one of the checker's limits).
+ * One file: valid (accepted with no relation violation), invalid (rejected, accepted with violations, with `writerRules` written against a writer's MUST, or with `strict` holding a notice), refused (rejected with a code of class refusal and for nothing else: another format version, or an event type the vocabulary lacks; FMT-5 forbids calling it damage), known (invalid or refused, but with `--known` each finding that makes it so accepted: no failure of the run) or unchecked (no verdict reached: unreadable, or past one of the checker's limits).
  */
 export interface CheckFileReport {
   /**
@@ -84,7 +88,7 @@ export interface CheckFileReport {
    * From the file name: .zstd (or .zst) is zstd, anything else raw.
    */
   encoding: "raw" | "zstd";
-  status: "valid" | "invalid" | "known" | "unchecked";
+  status: "valid" | "invalid" | "refused" | "known" | "unchecked";
   outcome: CheckOutcome;
   diagnostics: CheckDiagnostic[];
 }
@@ -139,7 +143,10 @@ export interface CheckTornTail {
  * One finding: an error (a rejection, a relation violation, a limit, a writer's MUST broken) or a notice (a torn tail, a byte order mark, CR line ends, ill-formed UTF-8, a line not as JSON.stringify writes it).
  */
 export interface CheckDiagnostic {
-  severity: "error" | "notice";
+  /**
+   * refusal: a rejection whose code has the class refusal in spec/errors.md (FMT-5: the log may be intact, and this reader cannot read it); error: any other finding that makes a file invalid; notice: one that does not, save under strict.
+   */
+  severity: "error" | "refusal" | "notice";
   code: string;
   /**
    * The requirement ID of spec/ the finding concerns, when there is one.

@@ -243,7 +243,7 @@ describe('hostile values', () => {
     const lines = [...turnLines(), `{"type":"${'x'.repeat(2_000_000)}","seq":6,"time":6,"data":{}}`]
     const { file, report } = checked('long-type.jsonl', text(lines))
     expectReference(report, text(lines))
-    const diagnostic = only(report, 'error', 'FORMAT_UNKNOWN_EVENT_TYPE')
+    const diagnostic = only(report, 'refusal', 'FORMAT_UNKNOWN_EVENT_TYPE')
     expectNamed(file, diagnostic, 8, 'UNK-3')
     expect(diagnostic.message).toMatch(/^event type "x{200}…" \(1999800 more characters\) is unknown to this reader/)
   })
@@ -288,11 +288,11 @@ describe('zstd frames', () => {
   it('an event type of the rc8 builds under the pinned vocabulary points to --vocabulary v0-rc8 (VOC-16)', () => {
     const teamMember = '{"type":"team/member","seq":6,"time":6,"data":{}}'
     const file = folder.write('rc8-team.jsonl', text([...turnLines(), teamMember]))
-    const pinned = only(check(file), 'error', 'FORMAT_UNKNOWN_EVENT_TYPE')
+    const pinned = only(check(file), 'refusal', 'FORMAT_UNKNOWN_EVENT_TYPE')
     expect(pinned.message).toMatch(/ \(the rc8 builds write team\/member: --vocabulary v0-rc8 reads their logs\)$/)
     // A type no vocabulary knows gets no such pointer.
     const unknown = folder.write('acme.jsonl', text([...turnLines(), teamMember.replace('team/member', 'acme/thing')]))
-    expect(only(check(unknown), 'error', 'FORMAT_UNKNOWN_EVENT_TYPE').message).not.toContain('--vocabulary')
+    expect(only(check(unknown), 'refusal', 'FORMAT_UNKNOWN_EVENT_TYPE').message).not.toContain('--vocabulary')
   })
 
   it('a zstd artifact under a raw name is read as raw, and the refusal says its bytes are zstd\'s', () => {

@@ -34,6 +34,27 @@ describe('exit status', () => {
     }
   })
 
+  it('is 2 for a log this reader refuses (FMT-5), which is reported as refused, not as damage', () => {
+    const newer = folder.write('refused-newer.jsonl', text(turnLines()).replace('"version":0', '"version":1'))
+    const run = runChild([newer, '--format', 'json'])
+    expect(run.status).toBe(2)
+    const document = JSON.parse(run.stdout) as { summary: Record<string, number>; files: FileReport[] }
+    expect(document.summary).toMatchObject({ files: 1, invalid: 0, refused: 1 })
+    expect(document.files[0]).toMatchObject({
+      status: 'refused',
+      outcome: { verdict: 'rejected', operation: 'decodeJsonl', code: 'FORMAT_VERSION_NEWER' },
+      diagnostics: [{ severity: 'refusal', code: 'FORMAT_VERSION_NEWER', requirement: 'JSONL-6', line: 1 }],
+    })
+    const said = runChild([newer]).stdout
+    expect(said).toContain(`${newer}: refused, decodeJsonl refuses it with FORMAT_VERSION_NEWER: the log may be intact, but this reader cannot read it`)
+    expect(said).toContain(`${newer}:1: refusal FORMAT_VERSION_NEWER (JSONL-6): `)
+    expect(said).toContain('checked 1 file: 0 valid, 0 invalid, 1 refused, 0 unchecked')
+    const known = folder.write('known-newer.yaml', "known:\n  - files: '*'\n    code: FORMAT_VERSION_*\n    reason: the v1 rollout\n")
+    const accepted = runChild([newer, '--known', known])
+    expect(accepted.status).toBe(0)
+    expect(accepted.stdout).toContain(`${newer}: known refused, decodeJsonl refuses it with FORMAT_VERSION_NEWER`)
+  })
+
   it('is what `dsh-conformance check` runs', () => {
     const valid = folder.write('cli-valid.jsonl', text(turnLines()))
     const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
@@ -88,7 +109,7 @@ describe('walking folders', () => {
       const json = runChild([`${root.dir}/empty`, log, '--format', 'json'])
       expect(json.status).toBe(2)
       const document = JSON.parse(json.stdout) as { summary: Record<string, number>; files: FileReport[]; uncheckedFolders: unknown[] }
-      expect(document.summary).toEqual({ files: 1, valid: 1, invalid: 0, known: 0, unchecked: 0, uncheckedFolders: 1 })
+      expect(document.summary).toEqual({ files: 1, valid: 1, invalid: 0, refused: 0, known: 0, unchecked: 0, uncheckedFolders: 1 })
       expect(document.files.map(report => report.file)).toEqual([log])
       const message = `no *.jsonl, *.jsonl.zstd or *.jsonl.zst file under ${root.dir}/empty`
       expect(document.uncheckedFolders).toEqual([{ folder: `${root.dir}/empty`, code: 'CHECK_IO_ERROR', message }])

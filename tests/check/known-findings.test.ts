@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { knownFindingsFrom, knownMatchers, withKnownFindings } from '../../conformance/check/known-findings.ts'
-import type { FileReport } from '../../conformance/check/check-file.ts'
+import type { Diagnostic, FileReport } from '../../conformance/check/check-file.ts'
 import { runCliHere } from '../support/cli.ts'
 import { errorsOf, schemaValidator } from '../support/schemas.ts'
 import { tempFolder } from './support.ts'
@@ -14,7 +14,7 @@ import { text, turnLines } from './small-logs.ts'
 const folder = tempFolder()
 afterAll(() => folder.remove())
 
-function report(status: FileReport['status'], codes: [severity: 'error' | 'notice', code: string][], file = 'logs/a.jsonl'): FileReport {
+function report(status: FileReport['status'], codes: [severity: Diagnostic['severity'], code: string][], file = 'logs/a.jsonl'): FileReport {
   return {
     file, encoding: 'raw', status, outcome: status === 'unchecked' ? { verdict: 'unchecked', code: 'CHECK_IO_ERROR' } : { verdict: 'accepted', events: 3, tornTail: null, relations: [] },
     diagnostics: codes.map(([severity, code]) => ({ severity, code, message: 'm' })),
@@ -43,6 +43,10 @@ describe('withKnownFindings', () => {
     expect(withKnownFindings(noticed, known, true, used).status).toBe('invalid')
     const torn = withKnownFindings(report('valid', [['notice', 'TORN_TAIL']]), known, false, used)
     expect(torn).toMatchObject({ status: 'valid', diagnostics: [{ known: 'crashes happen' }] })
+    // A refusal (FMT-5) may be accepted too, for a gate over a store that holds logs of a newer version.
+    const refused = withKnownFindings(report('refused', [['refusal', 'FORMAT_VERSION_NEWER']]), knownMatchers([{ files: '*', code: 'FORMAT_VERSION_*', reason: 'v1 rollout' }]), false, used)
+    expect(refused).toMatchObject({ status: 'known', diagnostics: [{ known: 'v1 rollout' }] })
+    expect(withKnownFindings(report('refused', [['refusal', 'FORMAT_VERSION_NEWER']]), known, false, used).status).toBe('refused')
     const unread = report('unchecked', [['error', 'CHECK_IO_ERROR']])
     expect(withKnownFindings(unread, knownMatchers([{ files: '*', code: '*', reason: 'anything' }]), false, used)).toBe(unread)
   })
@@ -83,7 +87,7 @@ describe('check --known', () => {
     expect(run.code).toBe(0)
     expect(run.stdout).toContain(`${noHeaderDepth}: known invalid, decodeJsonl rejects it with JSONL_HEADER_INVALID`)
     expect(run.stdout).toContain('[known: written before delegationDepth (U4)]')
-    expect(run.stdout).toContain('checked 2 files: 1 valid, 0 invalid, 1 known invalid, 0 unchecked')
+    expect(run.stdout).toContain('checked 2 files: 1 valid, 0 invalid, 1 known, 0 unchecked')
     expect(run.stderr).toBe(`warning: ${knownFile}: known[1] (files *, code NO_SUCH_CODE) matched no finding of a checked file: mended, or a typo\n`)
 
     const json = await runCliHere(['check', clean, noHeaderDepth, '--known', knownFile, '--format', 'json'])

@@ -194,10 +194,11 @@ describe('text report', () => {
     expect(formatReport(accepted(1, []))).toBe('log.jsonl: valid, 1 event')
     expect(formatReport(accepted(2, [{ code: 'TURN_NOT_OPEN', seq: 1 }]))).toBe('log.jsonl: invalid, 2 events, 1 relation violation')
     expect(formatReport(accepted(3, [{ code: 'TURN_NOT_OPEN', seq: 1 }, { code: 'TURN_NOT_OPEN', seq: 2 }]))).toBe('log.jsonl: invalid, 3 events, 2 relation violations')
-    expect(formatSummary({ files: 1, valid: 1, invalid: 0, known: 0, unchecked: 0, uncheckedFolders: 0 })).toBe('checked 1 file: 1 valid, 0 invalid, 0 unchecked')
-    expect(formatSummary({ files: 2, valid: 1, invalid: 1, known: 0, unchecked: 0, uncheckedFolders: 0 })).toBe('checked 2 files: 1 valid, 1 invalid, 0 unchecked')
-    expect(formatSummary({ files: 3, valid: 1, invalid: 1, known: 1, unchecked: 0, uncheckedFolders: 0 })).toBe('checked 3 files: 1 valid, 1 invalid, 1 known invalid, 0 unchecked')
-    expect(formatSummary({ files: 0, valid: 0, invalid: 0, known: 0, unchecked: 0, uncheckedFolders: 2 })).toBe('checked 0 files: 0 valid, 0 invalid, 0 unchecked; 2 folders unchecked')
+    expect(formatSummary({ files: 1, valid: 1, invalid: 0, refused: 0, known: 0, unchecked: 0, uncheckedFolders: 0 })).toBe('checked 1 file: 1 valid, 0 invalid, 0 unchecked')
+    expect(formatSummary({ files: 2, valid: 1, invalid: 1, refused: 0, known: 0, unchecked: 0, uncheckedFolders: 0 })).toBe('checked 2 files: 1 valid, 1 invalid, 0 unchecked')
+    expect(formatSummary({ files: 3, valid: 1, invalid: 1, refused: 0, known: 1, unchecked: 0, uncheckedFolders: 0 })).toBe('checked 3 files: 1 valid, 1 invalid, 1 known, 0 unchecked')
+    expect(formatSummary({ files: 3, valid: 0, invalid: 1, refused: 2, known: 0, unchecked: 0, uncheckedFolders: 0 })).toBe('checked 3 files: 0 valid, 1 invalid, 2 refused, 0 unchecked')
+    expect(formatSummary({ files: 0, valid: 0, invalid: 0, refused: 0, known: 0, unchecked: 0, uncheckedFolders: 2 })).toBe('checked 0 files: 0 valid, 0 invalid, 0 unchecked; 2 folders unchecked')
   })
 
   it('calls a log accepted by the reader but written against a writer\'s rule (--writer) invalid, and counts those errors', () => {
