@@ -8,6 +8,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
 import { LineCounter, parseDocument } from 'yaml'
 import { BASE_TIME, buildEvent, buildLog, isPlainObject } from './builder.ts'
 import { decodeTagged } from './tagged-values.ts'
+import { readSpecTerms, termFault, type SpecTerms } from './vector-spec-terms.ts'
 import { errorMessage } from './wording.ts'
 import { lineLocator, type LineAt } from './yaml-text.ts'
 
@@ -103,6 +104,14 @@ export function loadVectorFolder(dir: string): VectorCase[] {
   return cases
 }
 
+let suiteSpecTerms: SpecTerms | undefined
+
+/** The terms of this suite's spec/, read once: every case of every file is held to them. */
+function specTerms(): SpecTerms {
+  suiteSpecTerms ??= readSpecTerms(join(projectRoot, 'spec'))
+  return suiteSpecTerms
+}
+
 /** A fault of one part of a case, named by its path inside the case (`['log', 2]`). */
 class CaseFault extends Error {
   constructor(readonly where: readonly (string | number)[], message: string) {
@@ -157,7 +166,10 @@ export function loadVectorFile(path: string, name: string): VectorCase[] {
   const file = document as { chapter: string; cases: Record<string, unknown>[] }
   return file.cases.map((rawCase, index) => {
     try {
-      return expandCase(rawCase, file.chapter, name)
+      const vector = expandCase(rawCase, file.chapter, name)
+      const fault = termFault(specTerms(), vector)
+      if (fault !== undefined) throw new CaseFault(fault.where, fault.message)
+      return vector
     } catch (error) {
       const where = error instanceof CaseFault ? error.where : []
       const line = at(['cases', index, ...where]) ?? at(['cases', index])

@@ -11,6 +11,7 @@ import { runCommand } from '../conformance/run-command.ts'
 import { readSpecCatalog } from '../conformance/spec-catalog.ts'
 import type { CaseOutcome } from '../conformance/run-case.ts'
 import { loadVectorCases, projectRoot, vectorsDir, type VectorCase } from '../conformance/vector-cases.ts'
+import { suiteContentHash } from '../conformance/suite-identity.ts'
 import { BASELINE, META, OUTCOMES, SUITE } from './support/fake-runs.ts'
 
 const context = { source: 'b.yaml', adapter: META.name, suite: SUITE }
@@ -258,5 +259,11 @@ describe('the committed baselines of the upstream builds', () => {
       expect(cited.length, `${id}: the reason names no requirement`).toBeGreaterThan(0)
       expect(cited.filter((cite) => !requirementIds.has(cite)), id).toEqual([])
     }
+  })
+
+  // A run only notes a stale hash (the case ids still apply); the committed files must not keep one.
+  it.each(files)('%s: is stamped with the suite it was written against, this one', (file) => {
+    const suiteHash = suiteContentHash(loadVectorCases())
+    expect(readBaseline(join(folder, file)).suiteHash, `stale: rewrite it with --write-baseline (docs/maintaining.md, step 6)`).toBe(suiteHash)
   })
 })

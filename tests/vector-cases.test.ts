@@ -5,7 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadVectorFile, VectorFileError, type VectorCase } from '../conformance/vector-cases.ts'
+import { loadVectorFile, projectRoot, VectorFileError, type VectorCase } from '../conformance/vector-cases.ts'
+import { readSpecTerms } from '../conformance/vector-spec-terms.ts'
+import { PROFILES } from '../conformance/spec-catalog.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'vector-cases-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -204,5 +206,34 @@ describe('a malformed vector file', () => {
   it('that is not YAML is refused as such', () => {
     expect(() => load('  - id: [unclosed\n')).toThrow(/^vectors\/05-surface\/cases\.yaml: not YAML: /)
     expect(() => load('  - id: [unclosed\n')).toThrow(VectorFileError)
+  })
+})
+
+describe('a case naming what spec/ does not give it', () => {
+  const FILE = 'vectors/05-surface/cases.yaml'
+  const withSteps = (requirements: string, profile: string, steps: string): string =>
+    `  - id: c1\n    title: a case\n    requirements: [${requirements}]\n    profile: ${profile}\n    log: []\n    steps:\n${steps}`
+
+  it('is refused at the line of the term: an unknown requirement ID or code, an unplaced rejection, a foreign operation', () => {
+    expect(() => load(withSteps('SURF-3, FMT-99', 'reader', '      - surface: {}\n        expect: {accept: true}\n')))
+      .toThrow(new VectorFileError(`${FILE}:6: case c1: requirements: FMT-99 is not a requirement ID of spec/`))
+    expect(() => load(withSteps('SURF-3', 'reader', '      - load: {}\n        expect: {reject: {code: SURFACE_GONE, seq: 0}}\n')))
+      .toThrow(new VectorFileError(`${FILE}:11: case c1: step 0: SURFACE_GONE is not a rejection code of spec/errors.md`))
+    expect(() => load(withSteps('SURF-3', 'reader', '      - load: {}\n        expect: {reject: {code: SURFACE_OP_INVALID}}\n')))
+      .toThrow(new VectorFileError(`${FILE}:11: case c1: step 0: a rejection says where it lies: its seq or its line, or null where the spec says it carries none`))
+    expect(() => load(withSteps('SURF-3', 'relations', '      - surface: {}\n        expect: {accept: true}\n')))
+      .toThrow(new VectorFileError(`${FILE}:10: case c1: step 0: surface is not an operation of the relations profile (spec/profiles.md)`))
+  })
+
+  it('is accepted when each term is the spec\'s, a writer case checking its appends with load, surface and messages', () => {
+    const steps = '      - load: {}\n        expect: {accept: true}\n      - surface: {}\n        expect: {value: []}\n      - messages: {}\n        expect: {value: []}\n'
+    expect(load(withSteps('SURF-3', 'writer', steps)).map((vector) => vector.steps.map((step) => step.operation))).toEqual([['load', 'surface', 'messages']])
+    expect(load(withSteps('SURF-3', 'reader', '      - load: {}\n        expect: {reject: {code: SURFACE_OP_INVALID, seq: null}}\n'))).toHaveLength(1)
+  })
+
+  it('reads the operations of all seven profiles from spec/profiles.md', () => {
+    const terms = readSpecTerms(join(projectRoot, 'spec'))
+    expect([...terms.operationsOf.keys()].sort()).toEqual([...PROFILES].sort())
+    expect([...terms.operationsOf.get('jsonl')!]).toEqual(['decodeJsonl', 'encodeJsonl', 'artifactPath'])
   })
 })

@@ -1,0 +1,78 @@
+// What a vector case may name from spec/: requirement IDs its chapters define, rejection codes of
+// spec/errors.md, and the operations of the case's profile (spec/profiles.md). The loader refuses a case
+// that names anything else, so that a folder of one's own (`--vectors DIR`) is held to the same terms as
+// the suite's vectors, in `run` and `list` as in the tests.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { readSpecCatalog } from './spec-catalog.ts'
+
+export interface SpecTerms {
+  requirements: ReadonlySet<string>
+  rejectionCodes: ReadonlySet<string>
+  /** Each profile's operations, from the table of spec/profiles.md. */
+  operationsOf: ReadonlyMap<string, ReadonlySet<string>>
+}
+
+/** profiles.md: a writer vector may also check what its appends did with these three. */
+const WRITER_CHECKS: ReadonlySet<string> = new Set(['load', 'surface', 'messages'])
+
+/**
+ * The rows of a spec table whose first cell is a backticked name (`| \`name\` | … | \`a\`, \`b\` | … |`):
+ * that name, and the backticked names of the third cell (a profile's operations, an operation's inputs).
+ */
+export function parseNameTable(markdown: string): Map<string, Set<string>> {
+  const rows = markdown.split('\n').filter((line) => /^\| `[A-Za-z]+` \|/.test(line))
+  return new Map(rows.map((line) => {
+    const cells = line.split('|').map((cell) => cell.trim())
+    return [cells[1]!.replace(/`/g, ''), new Set([...cells[3]!.matchAll(/`([A-Za-z][A-Za-z0-9]*)`/g)].map((match) => match[1]!))]
+  }))
+}
+
+export function readSpecTerms(specDir: string): SpecTerms {
+  const catalog = readSpecCatalog(specDir)
+  return {
+    requirements: new Set(catalog.requirements.map((requirement) => requirement.id)),
+    rejectionCodes: new Set(catalog.codes.filter((code) => code.table === 'rejection').map((code) => code.code)),
+    operationsOf: parseNameTable(readFileSync(join(specDir, 'profiles.md'), 'utf8')),
+  }
+}
+
+/** What a case names, as the loader has expanded it. */
+export interface NamedTerms {
+  requirements: readonly string[]
+  profile: string
+  steps: readonly { operation: string; expect: object }[]
+}
+
+/** A term the spec does not give the case: where it is in the case (a path into its YAML), and why. */
+export interface TermFault {
+  where: (string | number)[]
+  message: string
+}
+
+function stepFault(terms: SpecTerms, profile: string, step: NamedTerms['steps'][number], index: number): TermFault | undefined {
+  const operations = terms.operationsOf.get(profile)
+  if (!operations?.has(step.operation) && !(profile === 'writer' && WRITER_CHECKS.has(step.operation))) {
+    return { where: ['steps', index, step.operation], message: `${step.operation} is not an operation of the ${profile} profile (spec/profiles.md)` }
+  }
+  if (!('reject' in step.expect)) return undefined
+  const reject = step.expect.reject as { code: string; seq?: unknown; line?: unknown }
+  if (!terms.rejectionCodes.has(reject.code)) {
+    return { where: ['steps', index, 'expect', 'reject', 'code'], message: `${reject.code} is not a rejection code of spec/errors.md` }
+  }
+  if (reject.seq === undefined && reject.line === undefined) {
+    return { where: ['steps', index, 'expect', 'reject'], message: 'a rejection says where it lies: its seq or its line, or null where the spec says it carries none' }
+  }
+  return undefined
+}
+
+/** The first term of the case that spec/ does not give it, or undefined. */
+export function termFault(terms: SpecTerms, named: NamedTerms): TermFault | undefined {
+  const unknown = named.requirements.findIndex((id) => !terms.requirements.has(id))
+  if (unknown >= 0) return { where: ['requirements', unknown], message: `${named.requirements[unknown]} is not a requirement ID of spec/` }
+  for (const [index, step] of named.steps.entries()) {
+    const fault = stepFault(terms, named.profile, step, index)
+    if (fault !== undefined) return fault
+  }
+  return undefined
+}
