@@ -1,6 +1,7 @@
 // `dsh-conformance audit LOG`: reads one stored session log, reports the seven rows of the acceptance
 // table in the chosen format, to standard output or a file. Exit status: 0 when no row fails, 1 when
-// one does, 2 when the command itself cannot run (bad options, unreadable file).
+// one does, 2 when the command itself cannot run (bad options, unreadable file) or this reader refuses
+// the log (FMT-5: another format version or vocabulary, no sign of damage; the report is still written).
 import { fstatSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { AuditReport } from '../../generated/types/index.ts'
@@ -28,7 +29,8 @@ of one token per 4 UTF-8 bytes, and the report says so. With --no-layout, a sess
 out of its storage layout is read as a lone artifact, not held to the place its header derives
 (JSONL-3), as check --no-layout does. Exit status: 0 when no row fails, 1 when a row
 fails, 2 when the audit cannot run (bad options, an unreadable log, a report that cannot be rendered or
-written).`
+written) or this reader refuses the log (another format version, or an event type the vocabulary
+lacks: FMT-5, no sign of damage; the report is still written).`
 
 const FORMATS = ['text', 'json', 'md', 'html'] as const
 type Format = (typeof FORMATS)[number]
@@ -183,5 +185,11 @@ export async function audit(args: readonly string[]): Promise<number> {
     }
     console.log(`wrote ${options.out} (${options.format}): overall ${report.overall}`)
   }
+  return exitStatusOf(report)
+}
+
+/** 2 for a refused log (as check exits): its rows fail because this reader cannot read it, not because it is damaged. */
+function exitStatusOf(report: AuditReport): number {
+  if (report.log.rejection?.class === 'refusal') return 2
   return report.overall === 'fail' ? 1 : 0
 }

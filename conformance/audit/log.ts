@@ -65,10 +65,14 @@ function extentOf(bytes: Uint8Array, encoding: 'raw' | 'zstd'): ArtifactExtent {
   return { bytes: bytes.length, lastLine: countLines(bytes) + (unterminated ? 1 : 0) }
 }
 
-/** A rejection as the report shows it, its message shortened and followed by `hint`. */
-function rejectionOf(operation: AuditRejection['operation'], error: RejectionError, hint: string): AuditRejection {
+/** A rejection as the report shows it, with its code's class, its message shortened and followed by `hint`. */
+function rejectionOf(operation: AuditRejection['operation'], error: RejectionError, hint: string, requirements: RequirementIndex): AuditRejection {
   const { code, seq, line, message } = error
-  return { operation, code, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }), message: reportMessage(`${message}${hint}`) }
+  const found = requirements.classOf(code)
+  // Every code the reference raises is a rejection code of errors.md (tests/spec-catalog.test.ts).
+  if (found === undefined) throw new Error(`${code} has no class in spec/errors.md`)
+  const kind = found as AuditRejection['class']
+  return { operation, code, class: kind, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }), message: reportMessage(`${message}${hint}`) }
 }
 
 /** For a log refused as its name's encoding whose bytes are the other encoding's: say so, as check does. */
@@ -95,7 +99,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   if (!decoded.ok) {
     const hint = encodingHint(encoding, decoded.error.code, source.bytes)
     const refusalRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
-    return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded.error, hint) }, loaded: undefined, tornTail: null, extent, byteNotices, refusalRule }
+    return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded.error, hint, requirements) }, loaded: undefined, tornTail: null, extent, byteNotices, refusalRule }
   }
   const { header, events: records, tornTail } = decoded.value
   const sessionId = typeof header['id'] === 'string' ? header['id'] : null
@@ -105,7 +109,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   if (!events.ok) {
     const hint = vocabularyHint(events.error.code, events.error.message, vocabulary)
     const refusalRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
-    return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint) }, loaded: undefined, tornTail, extent, byteNotices, refusalRule }
+    return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint, requirements) }, loaded: undefined, tornTail, extent, byteNotices, refusalRule }
   }
   // The folds take the loaded events: each operation of reference/index.ts would load the log again.
   const loadedEvents = events.value

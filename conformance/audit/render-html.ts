@@ -2,7 +2,7 @@
 // budget chart, no script and no external resource, so it opens the same from a file, a CI artifact or
 // a mail attachment.
 import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
-import { formatTime, KIND_LABELS, logLine, tokenizerLine, tokenUnit } from './format.ts'
+import { formatTime, KIND_LABELS, logLine, refusalNote, tokenizerLine, tokenUnit } from './format.ts'
 import { budgetSvg, escapeXml, OUTCOME_COLORS, shown, timelineSvg } from './render-svg.ts'
 import { printableLines } from '../wording.ts'
 
@@ -120,7 +120,7 @@ export function renderHtml(report: AuditReport): string {
 <p class="file">${shown(report.log.file)}</p>
 <p class="meta">${shown(logLine(report))}</p>
 <p class="meta tokenizer${estimate}">${shown(tokenizerLine(report))}</p>
-<p class="meta overall">Overall: ${verdictBadge(report.overall)}</p>
+<p class="meta overall">Overall: ${verdictBadge(report.overall)}${shown(refusalNote(report))}</p>
 </header>
 <main>
 ${overviewTable(report)}

@@ -2,7 +2,7 @@
 // with its evidence, and the replacements with their shadowed and replacing texts in fenced blocks.
 import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
 import { markdownCell, markdownText, printable, printableLines } from '../wording.ts'
-import { appendAll, clip, formatTime, KIND_LABELS, longestRun, logLine, markLabel, requirementsNote, tokenizerLine, tokenUnit } from './format.ts'
+import { appendAll, clip, formatTime, KIND_LABELS, longestRun, logLine, markLabel, refusalNote, requirementsNote, tokenizerLine, tokenUnit } from './format.ts'
 
 /** A code span whose fence is longer than any run of backticks in the text (CommonMark). */
 function codeSpan(text: string): string {
@@ -47,7 +47,7 @@ export function renderMarkdown(report: AuditReport): string {
     '',
     `${markdownText(logLine(report))}  `,
     `${tokenizerLine(report)}  `,
-    `Overall: **${report.overall}**`,
+    `Overall: **${report.overall}**${refusalNote(report)}`,
     '',
     '| # | row | verdict | summary |',
     '|---|---|---|---|',

@@ -5,7 +5,7 @@
 // shown, not followed.
 import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
 import { printable } from '../wording.ts'
-import { appendAll, clip, formatTime, KIND_LABELS, logLine, markLabel, requirementsNote, tokenizerLine, tokenUnit } from './format.ts'
+import { appendAll, clip, formatTime, KIND_LABELS, logLine, markLabel, refusalNote, requirementsNote, tokenizerLine, tokenUnit } from './format.ts'
 
 /** A text of the log as a quoted block: its lines kept, each shown printable behind a bar. */
 function quoted(text: string): string {
@@ -42,7 +42,7 @@ export function renderText(report: AuditReport): string {
     `dsh-conformance audit: ${printable(report.log.file)}`,
     logLine(report),
     tokenizerLine(report),
-    `overall: ${report.overall.toUpperCase()}`,
+    `overall: ${report.overall.toUpperCase()}${refusalNote(report)}`,
     '',
     ...overview(report),
   ]

@@ -24,6 +24,7 @@ function rejectionEvidence(log: AuditedLog): AuditEvidence {
     const where = rejection.line === undefined ? '' : ` at line ${rejection.line}`
     return evidence('fail', `damage${where} (${rejection.code}): committed data follows a defect, so it is not a torn tail: what a turn committed was not kept intact`, { requirements: ['JSONL-11', 'JSONL-14'] })
   }
+  if (rejection.class === 'refusal') return evidence('fail', `${rejection.operation} refuses the log with ${rejection.code}: this reader cannot read it, so its durability cannot be established here (a refusal, no sign of damage: FMT-5)`)
   return evidence('fail', `${rejection.operation} rejects the log with ${rejection.code}: its durability cannot be established`)
 }
 
@@ -120,6 +121,7 @@ export function persistenceRow(log: AuditedLog): AuditRow {
   return row('persistence', items, verdict => {
     if (verdict === 'pass') return 'The log shows no lost write: no torn tail, no turn open at the tail, every resumption marked.'
     if (verdict === 'warn') return 'The log is consistent with a crash: uncommitted data or an open turn at the tail (see the warnings).'
+    if (rejection?.class === 'refusal') return 'This reader cannot read the log, so its durability cannot be established here; that is no sign of damage.'
     if (rejection !== null && !DAMAGE_CODES.has(rejection.code)) return 'The log does not load, so its durability cannot be established.'
     return 'Committed data is damaged, a resumption is not marked, or the artifact is not where its header places it.'
   })

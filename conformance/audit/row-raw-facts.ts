@@ -27,11 +27,15 @@ function rejectedRow(log: AuditedLog): AuditRow {
   const rejection = log.info.rejection
   if (rejection === null) throw new Error('rejectedRow needs a rejection')
   const where = rejection.line !== undefined ? ` at line ${rejection.line}` : rejection.seq !== undefined ? ` at seq ${rejection.seq}` : ''
-  const text = `${rejection.operation} rejects the log with ${rejection.code}${where}: ${rejection.message}`
+  const refused = rejection.class === 'refusal'
+  const text = `${rejection.operation} ${refused ? 'refuses' : 'rejects'} the log with ${rejection.code}${where}: ${rejection.message}`
   const requirements = log.refusalRule === undefined ? undefined : [log.refusalRule]
   // The notices about the bytes (a byte order mark, CR line ends) often say why the log was refused.
   const items = [evidence('fail', `${text} (${rejectionMeaning(rejection.code)})`, { seq: rejection.seq, requirements }), ...byteNoticeEvidence(log)]
-  return row('raw-facts', items, () => `The raw events cannot be established: ${rejectionMeaning(rejection.code)}.`)
+  // FMT-5: a refusal is never reported as damage.
+  return row('raw-facts', items, () => (refused
+    ? `This reader cannot read the log: ${rejectionMeaning(rejection.code)}. That is no sign of damage (FMT-5): the log may be intact.`
+    : `The raw events cannot be established: ${rejectionMeaning(rejection.code)}.`))
 }
 
 /**

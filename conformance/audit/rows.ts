@@ -24,15 +24,18 @@ export function auditRows(log: AuditedLog, counter: TokenCounter): AuditRows {
   const loaded = log.loaded
   if (loaded === undefined) {
     const rejection = log.info.rejection
-    const reason = `${rejection?.operation ?? 'load'} rejects it with ${rejection?.code ?? 'an error'}`
+    const refused = rejection?.class === 'refusal'
+    const reason = rejection !== null && refused
+      ? `${rejection.operation} refuses it with ${rejection.code}, which is no sign of damage (FMT-5): this reader cannot read the log`
+      : `${rejection?.operation ?? 'load'} rejects it with ${rejection?.code ?? 'an error'}`
     const rows = [
       rawFactsRow(log),
-      rejection !== null && isSurfaceRejection(rejection) ? surfaceRejectedRow(rejection, log.refusalRule) : notEvaluated('surface-legality', reason),
-      notEvaluated('constraint-preservation', reason),
-      rejection !== null && isRequestRejection(rejection) ? requestRejectedRow(rejection) : notEvaluated('request-rebuild', reason),
+      rejection !== null && isSurfaceRejection(rejection) ? surfaceRejectedRow(rejection, log.refusalRule) : notEvaluated('surface-legality', reason, refused),
+      notEvaluated('constraint-preservation', reason, refused),
+      rejection !== null && isRequestRejection(rejection) ? requestRejectedRow(rejection) : notEvaluated('request-rebuild', reason, refused),
       persistenceRow(log),
-      notEvaluated('failure-recovery', reason),
-      notEvaluated('budget', reason),
+      notEvaluated('failure-recovery', reason, refused),
+      notEvaluated('budget', reason, refused),
     ]
     return { rows, replacements: [], budget: null }
   }

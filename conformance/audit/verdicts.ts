@@ -109,10 +109,11 @@ export function refusalRow(id: RowId, rejection: AuditRejection, summary: string
   return row(id, [evidence('fail', `load rejects the log with ${rejection.code}${where}: ${rejection.message}`, { seq: rejection.seq, requirements })], () => summary)
 }
 
-/** The row of a log that does not load: its checks cannot run. */
-export function notEvaluated(id: RowId, reason: string): AuditRow {
+/** The row of a log that does not load: its checks cannot run. `refused`: this reader cannot read the log (FMT-5). */
+export function notEvaluated(id: RowId, reason: string, refused: boolean): AuditRow {
   const text = `not evaluated: ${reason}; the operations behind this row are defined only for a log that load accepts`
-  return { ...definitionOf(id), verdict: 'fail', summary: 'The log does not load, so this row cannot be established.', evidence: [evidence('fail', text)] }
+  const summary = refused ? 'This reader cannot read the log, so this row cannot be established here.' : 'The log does not load, so this row cannot be established.'
+  return { ...definitionOf(id), verdict: 'fail', summary, evidence: [evidence('fail', text)] }
 }
 
 /**

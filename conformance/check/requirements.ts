@@ -47,17 +47,22 @@ const META_RULE_OF_MEMBER: Readonly<Record<string, string>> = {
 
 export class RequirementIndex {
   private readonly requirements: readonly Requirement[]
-  private readonly refusals: ReadonlySet<string>
+  private readonly classes: ReadonlyMap<string, string>
 
   constructor(specDir = SPEC_DIR) {
     const catalog = readSpecCatalog(specDir)
     this.requirements = catalog.requirements
-    this.refusals = new Set(catalog.codes.filter(code => code.kind === 'refusal').map(code => code.code))
+    this.classes = new Map(catalog.codes.filter(code => code.table === 'rejection').map(code => [code.code, code.kind]))
+  }
+
+  /** The class errors.md gives a rejection code (refusal, malformed, invalid, relation, operation). */
+  classOf(code: string): string | undefined {
+    return this.classes.get(code)
   }
 
   /** Whether errors.md gives `code` the class refusal: the log may be intact, this reader cannot read it (FMT-5). */
   isRefusal(code: string): boolean {
-    return this.refusals.has(code)
+    return this.classOf(code) === 'refusal'
   }
 
   /** The requirement ID for `code` raised at `stage`, or undefined for a code no requirement names. */

@@ -69,6 +69,10 @@ export interface AuditGenerator {
 export interface AuditRejection {
   operation: "decodeJsonl" | "load";
   code: string;
+  /**
+   * The class spec/errors.md gives the code. A refusal (FMT-5) says the log may be intact and this reader cannot read it, which is no sign of damage; the audit then exits 2.
+   */
+  class: "refusal" | "malformed" | "invalid" | "relation" | "operation";
   seq?: AuditCount;
   line?: AuditCount;
   message: string;

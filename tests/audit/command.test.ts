@@ -128,6 +128,17 @@ describe('audit runs', () => {
     expect(persistence.evidence[0]).toEqual({ mark: 'info', text: 'read as a lone artifact (--no-layout): its place in the storage layout was not checked', requirements: ['JSONL-3'] })
   })
 
+  it('exits 2 for a log of another format version, and writes the report, which says it is no damage (FMT-5)', async () => {
+    const newer = new TextDecoder().decode(artifact(goodTurn())).replace('"version":0', '"version":1')
+    const { directory, log } = logFile(new TextEncoder().encode(newer))
+    const out = path.join(directory, 'report.md')
+    expect(await audit([log, '--out', out, '--tokenizer', 'estimate'])).toBe(2)
+    const written = readFileSync(out, 'utf8')
+    expect(written).toContain('Overall: **fail** (this reader refuses the log, which is no sign of damage: FMT-5)')
+    expect(written).toContain('decodeJsonl refuses the log with FORMAT\\_VERSION\\_NEWER at line 1')
+    expect(written).not.toContain('rejects')
+  })
+
   it('warns under raw facts about what decoding hides and check notices: CRLF line ends, ill-formed UTF-8', async () => {
     const crlf = new TextDecoder().decode(artifact(goodTurn())).replaceAll('\n', '\r\n')
     const { directory, log } = logFile(new TextEncoder().encode(crlf))

@@ -195,7 +195,11 @@ describe('a log that load refuses', () => {
   it('leaves surface legality and request rebuild not evaluated for a refusal of another row\'s rule, and cites the seq under raw facts', () => {
     const report = audit([...goodTurn(), event('future/thing', 12, {})])
     expect(rowOf(report, 'surface-legality').evidence[0]?.text).toContain('not evaluated')
-    expect(rowOf(report, 'request-rebuild').evidence).toEqual([expect.objectContaining({ mark: 'fail', text: expect.stringMatching(/^not evaluated: load rejects it with FORMAT_UNKNOWN_EVENT_TYPE/) })])
+    // FMT-5: a refusal is said as such, never as damage.
+    expect(report.log.rejection).toMatchObject({ operation: 'load', code: 'FORMAT_UNKNOWN_EVENT_TYPE', class: 'refusal' })
+    expect(rowOf(report, 'request-rebuild').evidence).toEqual([expect.objectContaining({ mark: 'fail', text: expect.stringMatching(/^not evaluated: load refuses it with FORMAT_UNKNOWN_EVENT_TYPE, which is no sign of damage \(FMT-5\)/) })])
+    expect(rowOf(report, 'request-rebuild').summary).toBe('This reader cannot read the log, so this row cannot be established here.')
+    expect(rowOf(report, 'raw-facts').summary).toBe('This reader cannot read the log: an unknown event type that is not marked ignorable. That is no sign of damage (FMT-5): the log may be intact.')
     expect(rowOf(report, 'raw-facts').evidence).toEqual([expect.objectContaining({ mark: 'fail', seq: 12 })])
     expect(rowOf(report, 'raw-facts').evidence[0]?.text).toContain('at seq 12')
     // Not damage: nothing committed follows a defect, so persistence does not cite JSONL-14.
