@@ -210,6 +210,18 @@ describe('text report', () => {
     expect(formatReport(report([notice], 'valid')).split('\n')[0]).toBe('log.jsonl: valid, 3 events')
   })
 
+  it('says "refuses" only when the refusal is the outcome, not when a layout fault came first', () => {
+    const refusal = { severity: 'refusal' as const, code: 'FORMAT_UNKNOWN_EVENT_TYPE', line: 2, seq: 0, message: 'unknown' }
+    const layout = { severity: 'error' as const, code: 'HEADER_ID_MISMATCH', requirement: 'JSONL-3', message: 'elsewhere' }
+    const rejected = (code: string, status: FileReport['status'], diagnostics: FileReport['diagnostics']): FileReport => ({
+      file: 'log.jsonl', encoding: 'raw', status, outcome: { verdict: 'rejected', operation: code === 'HEADER_ID_MISMATCH' ? 'open' : 'load', code }, diagnostics,
+    })
+    expect(formatReport(rejected('FORMAT_UNKNOWN_EVENT_TYPE', 'refused', [refusal])).split('\n')[0])
+      .toBe('log.jsonl: refused, load refuses it with FORMAT_UNKNOWN_EVENT_TYPE: the log may be intact, but this reader cannot read it')
+    expect(formatReport(rejected('HEADER_ID_MISMATCH', 'invalid', [layout, refusal])).split('\n')[0]).toBe('log.jsonl: invalid, open rejects it with HEADER_ID_MISMATCH')
+    expect(formatReport(rejected('HEADER_ID_MISMATCH', 'known', [layout, refusal])).split('\n')[0]).toBe('log.jsonl: known invalid, open rejects it with HEADER_ID_MISMATCH')
+  })
+
   it('shows a control character or a bidirectional control from a file name or a log as its \\u escape', () => {
     const report: FileReport = {
       ...accepted(2, [{ code: 'TURN_NOT_OPEN', seq: 1 }]),
