@@ -244,12 +244,14 @@ function pathBinding(names: readonly string[], encoding: Encoding, artifact: Art
   return undefined
 }
 
-/** A refusal makes a file refused only when nothing else makes it invalid (a writer's error, a notice under --strict). */
+/**
+ * A refusal (FMT-5) comes before a writer's error or a notice under --strict, as an unchecked file's
+ * limit does: the log is not judged, and those findings are listed all the same.
+ */
 function statusOf(outcome: Outcome, brokenOtherwise: boolean, requirements: RequirementIndex): FileReport['status'] {
   if (outcome.verdict === 'unchecked') return 'unchecked'
-  const refused = outcome.verdict === 'rejected' && requirements.isRefusal(outcome.code)
-  const damaged = (outcome.verdict === 'rejected' && !refused) || (outcome.verdict === 'accepted' && outcome.relations.length > 0) || brokenOtherwise
-  return damaged ? 'invalid' : refused ? 'refused' : 'valid'
+  if (outcome.verdict === 'rejected') return requirements.isRefusal(outcome.code) ? 'refused' : 'invalid'
+  return outcome.relations.length > 0 || brokenOtherwise ? 'invalid' : 'valid'
 }
 
 function report(file: string, otherNames: readonly string[], encoding: Encoding, artifact: ArtifactOutcome, settings: CheckSettings, requirements: RequirementIndex): FileReport {

@@ -65,9 +65,9 @@ export function knownMatchers(known: readonly CheckKnownFinding[]): KnownMatcher
 }
 
 /**
- * The report with each finding an entry matches marked `known` (the first such entry's reason), and the
- * status `known` when the file was invalid or refused and each finding that made it so is matched. `used` collects
- * the index of every entry that matched a finding, so that the run can name the ones that matched none.
+ * The report with each finding an entry matches marked `known` (the first such entry's reason), and its
+ * status from the findings left open (statusWithKnown). `used` collects the index of every entry that
+ * matched a finding, so that the run can name the ones that matched none.
  */
 export function withKnownFindings(report: FileReport, matchers: readonly KnownMatcher[], strict: boolean, used: Set<number>): FileReport {
   if (report.status === 'unchecked') return report
@@ -78,6 +78,20 @@ export function withKnownFindings(report: FileReport, matchers: readonly KnownMa
     for (const matcher of matching) used.add(matcher.index)
     return matching.length === 0 ? diagnostic : { ...diagnostic, known: matching[0]!.reason }
   })
-  const excused = (report.status === 'invalid' || report.status === 'refused') && diagnostics.every(diagnostic => !failing(diagnostic, strict) || diagnostic.known !== undefined)
-  return { ...report, status: excused ? 'known' : report.status, diagnostics }
+  return { ...report, status: statusWithKnown(report.status, diagnostics, strict), diagnostics }
+}
+
+/**
+ * An invalid or refused file whose every failing finding is known is known. Otherwise a refused file
+ * stays refused while its refusal is open (it takes precedence, as check-file.ts gives it), and becomes
+ * invalid when only other findings are; an invalid file whose open findings are all refusals (a layout
+ * fault accepted, a refusal left) is refused.
+ */
+function statusWithKnown(status: FileReport['status'], diagnostics: readonly Diagnostic[], strict: boolean): FileReport['status'] {
+  if (status !== 'invalid' && status !== 'refused') return status
+  const open = diagnostics.filter(diagnostic => failing(diagnostic, strict) && diagnostic.known === undefined)
+  if (open.length === 0) return 'known'
+  const refusalOpen = open.some(diagnostic => diagnostic.severity === 'refusal')
+  if (status === 'refused') return refusalOpen ? 'refused' : 'invalid'
+  return open.every(diagnostic => diagnostic.severity === 'refusal') ? 'refused' : 'invalid'
 }

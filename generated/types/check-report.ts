@@ -51,7 +51,7 @@ export interface CheckSummary {
    */
   known: number;
   /**
-   * Files rejected with a code of class refusal (FMT-5), and for nothing else.
+   * Files rejected with a code of class refusal (FMT-5): not judged, whatever else they hold.
    */
   refused: number;
   unchecked: number;
@@ -77,7 +77,7 @@ export interface CheckUncheckedFolder {
 }
 
 /**
- * One file: valid (accepted with no relation violation), invalid (rejected, accepted with violations, with `writerRules` written against a writer's MUST, or with `strict` holding a notice), refused (rejected with a code of class refusal and for nothing else: another format version, or an event type the vocabulary lacks; FMT-5 forbids calling it damage), known (invalid or refused, but with `--known` each finding that makes it so accepted: no failure of the run) or unchecked (no verdict reached: unreadable, or past one of the checker's limits).
+ * One file: valid (accepted with no relation violation), invalid (rejected, accepted with violations, with `writerRules` written against a writer's MUST, or with `strict` holding a notice), refused (rejected with a code of class refusal: another format version, or an event type the vocabulary lacks; FMT-5 forbids calling it damage, and it comes before a writer's error or a notice under `strict`, whose findings are listed all the same), known (invalid or refused, but with `--known` each finding that makes it so accepted: no failure of the run) or unchecked (no verdict reached: unreadable, or past one of the checker's limits).
  */
 export interface CheckFileReport {
   /**

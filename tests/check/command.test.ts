@@ -49,6 +49,11 @@ describe('exit status', () => {
     expect(said).toContain(`${newer}: refused, decodeJsonl refuses it with FORMAT_VERSION_NEWER: the log may be intact, but this reader cannot read it`)
     expect(said).toContain(`${newer}:1: refusal FORMAT_VERSION_NEWER (JSONL-6): `)
     expect(said).toContain('checked 1 file: 0 valid, 0 invalid, 1 refused, 0 unchecked')
+    // A refusal comes before what --strict makes of a notice: CR line ends leave the file refused.
+    const crlf = folder.write('refused-crlf.jsonl', text(turnLines()).replace('"version":0', '"version":1').replaceAll('\n', '\r\n'))
+    const strict = runChild([crlf, '--strict', '--format', 'json'])
+    expect(strict.status).toBe(2)
+    expect((JSON.parse(strict.stdout) as { files: FileReport[] }).files[0]).toMatchObject({ status: 'refused', diagnostics: [{ severity: 'refusal' }, { severity: 'notice', code: 'CARRIAGE_RETURN' }] })
     const known = folder.write('known-newer.yaml', "known:\n  - files: '*'\n    code: FORMAT_VERSION_*\n    reason: the v1 rollout\n")
     const accepted = runChild([newer, '--known', known])
     expect(accepted.status).toBe(0)

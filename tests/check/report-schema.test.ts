@@ -1,10 +1,12 @@
 // check's json report follows schemas/check-report.schema.json, over a report holding every kind of
 // outcome: valid, rejected by decodeJsonl and by load, accepted with a relation violation and with a torn
-// tail, unchecked past a limit and unreadable, raw and zstd, with notices, and a writer's findings.
+// tail, unchecked past a limit and unreadable, refused (FMT-5) and a refusal known, raw and zstd, with
+// notices, and a writer's findings.
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { formatJson, summarize } from '../../conformance/check/format.ts'
 import type { FileReport } from '../../conformance/check/check-file.ts'
+import { knownMatchers, withKnownFindings } from '../../conformance/check/known-findings.ts'
 import { check, tempFolder, zstdArtifact } from './support.ts'
 import { errorsOf, schemaValidator } from '../support/schemas.ts'
 
@@ -31,9 +33,11 @@ function reports(): FileReport[] {
     ['limit.jsonl', text([HEADER, ...TURN]), { maxLineBytes: 100 }],
     ['zstd.jsonl.zstd', zstdArtifact([HEADER, ...TURN], [1, 2])],
     ['writer.jsonl', text([HEADER.replace('"delegationDepth":0', '"delegationDepth": 0'), ...TURN.map(line => line.replace('"time":', '"time":0,"time":'))]), { writer: true }],
+    ['refused.jsonl', text([HEADER.replace('"version":0', '"version":1'), ...TURN])],
   ]
   const checked = files.map(([name, bytes, options]) => check(folder.write(name, bytes), options))
-  return [...checked, check(path.join(folder.dir, 'missing.jsonl'))]
+  const refusalKnown = withKnownFindings(checked.at(-1)!, knownMatchers([{ files: '*', code: 'FORMAT_*', reason: 'a rollout' }]), false, new Set())
+  return [...checked, check(path.join(folder.dir, 'missing.jsonl')), refusalKnown]
 }
 
 describe('check --format json', () => {
@@ -41,14 +45,15 @@ describe('check --format json', () => {
     const all = reports()
     expect(all.map(report => [report.status, report.outcome.verdict])).toEqual([
       ['valid', 'accepted'], ['invalid', 'rejected'], ['invalid', 'rejected'], ['invalid', 'accepted'],
-      ['valid', 'accepted'], ['unchecked', 'unchecked'], ['valid', 'accepted'], ['invalid', 'accepted'], ['unchecked', 'unchecked'],
+      ['valid', 'accepted'], ['unchecked', 'unchecked'], ['valid', 'accepted'], ['invalid', 'accepted'], ['refused', 'rejected'], ['unchecked', 'unchecked'], ['known', 'rejected'],
     ])
+    expect(all[8]?.diagnostics.map(diagnostic => [diagnostic.severity, diagnostic.code])).toEqual([['refusal', 'FORMAT_VERSION_NEWER']])
     expect(all[7]?.diagnostics.map(diagnostic => [diagnostic.severity, diagnostic.code])).toEqual([['error', 'WRITER_DUPLICATE_MEMBER'], ['notice', 'WRITER_LINE_FORM']])
     const folders = [{ folder: folder.dir, code: 'CHECK_IO_ERROR' as const, message: `no *.jsonl, *.jsonl.zstd or *.jsonl.zst file under ${folder.dir}` }]
     for (const [writerRules, strict, noLayout] of [[false, false, false], [true, false, false], [false, true, false], [false, false, true]]) {
       const document = JSON.parse(formatJson(all, folders, summarize(all, folders), { writerRules: writerRules!, strict: strict!, noLayout: noLayout! })) as Record<string, unknown>
       expect(validate(document), errorsOf(validate)).toBe(true)
-      expect(document).toMatchObject({ reportVersion: 1, exitCode: 2, summary: { files: 9, valid: 3, invalid: 4, unchecked: 2, uncheckedFolders: 1 } })
+      expect(document).toMatchObject({ reportVersion: 1, exitCode: 2, summary: { files: 11, valid: 3, invalid: 4, refused: 1, known: 1, unchecked: 2, uncheckedFolders: 1 } })
       // Only a report of --writer, --strict or --no-layout says so; one without them is what it was before the options came.
       expect(document['writerRules']).toBe(writerRules ? true : undefined)
       expect(document['strict']).toBe(strict ? true : undefined)
