@@ -114,7 +114,7 @@ function specTerms(): SpecTerms {
 
 /** A fault of one part of a case, named by its path inside the case (`['log', 2]`). */
 class CaseFault extends Error {
-  constructor(readonly where: readonly (string | number)[], message: string) {
+  constructor(readonly where: readonly (string | number)[], message: string, readonly key?: string) {
     super(message)
   }
 }
@@ -168,11 +168,11 @@ export function loadVectorFile(path: string, name: string): VectorCase[] {
     try {
       const vector = expandCase(rawCase, file.chapter, name)
       const fault = termFault(specTerms(), vector)
-      if (fault !== undefined) throw new CaseFault(fault.where, fault.message)
+      if (fault !== undefined) throw new CaseFault(fault.where, fault.message, fault.key)
       return vector
     } catch (error) {
       const where = error instanceof CaseFault ? error.where : []
-      const line = at(['cases', index, ...where]) ?? at(['cases', index])
+      const line = at(['cases', index, ...where], error instanceof CaseFault ? error.key : undefined) ?? at(['cases', index])
       throw new VectorFileError(`${name}:${line}: case ${String(rawCase['id'])}: ${partName(where)}${errorMessage(error)}`)
     }
   })

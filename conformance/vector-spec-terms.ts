@@ -1,7 +1,7 @@
 // What a vector case may name from spec/: requirement IDs its chapters define, rejection codes of
-// spec/errors.md, and the operations of the case's profile (spec/profiles.md). The loader refuses a case
-// that names anything else, so that a folder of one's own (`--vectors DIR`) is held to the same terms as
-// the suite's vectors, in `run` and `list` as in the tests.
+// spec/errors.md, and the operations of the case's profile (spec/profiles.md). The loader refuses a
+// case that names anything else, so that a folder of one's own (`--vectors DIR`) is held to the same
+// terms as the suite's vectors, in `run` and `list` as in the tests.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { readSpecCatalog } from './spec-catalog.ts'
@@ -17,8 +17,9 @@ export interface SpecTerms {
 const WRITER_CHECKS: ReadonlySet<string> = new Set(['load', 'surface', 'messages'])
 
 /**
- * The rows of a spec table whose first cell is a backticked name (`| \`name\` | … | \`a\`, \`b\` | … |`):
- * that name, and the backticked names of the third cell (a profile's operations, an operation's inputs).
+ * The rows of a spec table whose first cell is a backticked name (`| \`name\` | … | \`a\`, \`b\` |`):
+ * that name, and the backticked names of the third cell (a profile's operations, an operation's
+ * inputs).
  */
 export function parseNameTable(markdown: string): Map<string, Set<string>> {
   const rows = markdown.split('\n').filter((line) => /^\| `[A-Za-z]+` \|/.test(line))
@@ -44,24 +45,28 @@ export interface NamedTerms {
   steps: readonly { operation: string; expect: object }[]
 }
 
-/** A term the spec does not give the case: where it is in the case (a path into its YAML), and why. */
+/**
+ * A term the spec does not give the case: where it is in the case (a path into its YAML, and the key
+ * of the member at fault in the mapping there, whose line is the term's), and why.
+ */
 export interface TermFault {
   where: (string | number)[]
+  key?: string
   message: string
 }
 
 function stepFault(terms: SpecTerms, profile: string, step: NamedTerms['steps'][number], index: number): TermFault | undefined {
   const operations = terms.operationsOf.get(profile)
   if (!operations?.has(step.operation) && !(profile === 'writer' && WRITER_CHECKS.has(step.operation))) {
-    return { where: ['steps', index, step.operation], message: `${step.operation} is not an operation of the ${profile} profile (spec/profiles.md)` }
+    return { where: ['steps', index], key: step.operation, message: `${step.operation} is not an operation of the ${profile} profile (spec/profiles.md)` }
   }
   if (!('reject' in step.expect)) return undefined
   const reject = step.expect.reject as { code: string; seq?: unknown; line?: unknown }
   if (!terms.rejectionCodes.has(reject.code)) {
-    return { where: ['steps', index, 'expect', 'reject', 'code'], message: `${reject.code} is not a rejection code of spec/errors.md` }
+    return { where: ['steps', index, 'expect', 'reject'], key: 'code', message: `${reject.code} is not a rejection code of spec/errors.md` }
   }
   if (reject.seq === undefined && reject.line === undefined) {
-    return { where: ['steps', index, 'expect', 'reject'], message: 'a rejection says where it lies: its seq or its line, or null where the spec says it carries none' }
+    return { where: ['steps', index, 'expect'], key: 'reject', message: 'a rejection says where it lies: its seq or its line, or null where the spec says it carries none' }
   }
   return undefined
 }

@@ -223,6 +223,11 @@ describe('a case naming what spec/ does not give it', () => {
       .toThrow(new VectorFileError(`${FILE}:11: case c1: step 0: a rejection says where it lies: its seq or its line, or null where the spec says it carries none`))
     expect(() => load(withSteps('SURF-3', 'relations', '      - surface: {}\n        expect: {accept: true}\n')))
       .toThrow(new VectorFileError(`${FILE}:10: case c1: step 0: surface is not an operation of the relations profile (spec/profiles.md)`))
+    // Written as block mappings, the line is the key's, not that of the value below it.
+    expect(() => load(withSteps('SURF-3', 'relations', '      - load:\n          vocabulary: v0-rc8\n        expect: {accept: true}\n')))
+      .toThrow(new VectorFileError(`${FILE}:10: case c1: step 0: load is not an operation of the relations profile (spec/profiles.md)`))
+    expect(() => load(withSteps('SURF-3', 'reader', '      - load: {}\n        expect:\n          reject:\n            code: SURFACE_OP_INVALID\n')))
+      .toThrow(new VectorFileError(`${FILE}:12: case c1: step 0: a rejection says where it lies: its seq or its line, or null where the spec says it carries none`))
   })
 
   it('is accepted when each term is the spec\'s, a writer case checking its appends with load, surface and messages', () => {

@@ -1,5 +1,5 @@
-// Lints the vector files themselves: unique stable ids, step inputs as spec/00-processing.md gives them,
-// and files in the folder of their chapter. (The loader itself refuses unknown requirement IDs and
+// Lints the vector files themselves: unique stable ids, step inputs as spec/00-processing.md gives
+// them, and files in the folder of their chapter. (The loader itself refuses unknown requirement IDs and
 // codes, unplaced rejections and operations outside a profile: tests/vector-cases.test.ts.)
 import { basename, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'

@@ -1,7 +1,8 @@
 // `dsh-conformance audit LOG`: reads one stored session log, reports the seven rows of the acceptance
 // table in the chosen format, to standard output or a file. Exit status: 0 when no row fails, 1 when
-// one does, 2 when the command itself cannot run (bad options, unreadable file) or this reader refuses
-// the log (FMT-5: another format version or vocabulary, no sign of damage; the report is still written).
+// one does, 2 when the command itself cannot run (bad options, unreadable file) or this reader
+// refuses the log (FMT-5: another format version or vocabulary, no sign of damage; the report is
+// still written).
 import { fstatSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { AuditReport } from '../../generated/types/index.ts'
@@ -144,7 +145,7 @@ function readLog(log: string): LogBytes {
   return { file, bytes, byteNotices: notices.map(notice => `${notice.code} from line ${String(notice.line)}: ${notice.message}`) }
 }
 
-export async function auditReportFor(options: Pick<AuditOptions, 'log' | 'tokenizer' | 'vocabulary'> & { noLayout?: boolean }): Promise<AuditReport> {
+export async function auditReportFor(options: Pick<AuditOptions, 'log' | 'tokenizer' | 'vocabulary'> & Partial<Pick<AuditOptions, 'noLayout'>>): Promise<AuditReport> {
   const log = readLog(options.log)
   const counter = await loadTokenCounter(options.tokenizer)
   return buildAuditReport({ ...log, ...(options.vocabulary === undefined ? {} : { vocabulary: options.vocabulary }), noLayout: options.noLayout === true }, counter)
@@ -188,7 +189,7 @@ export async function audit(args: readonly string[]): Promise<number> {
   return exitStatusOf(report)
 }
 
-/** 2 for a refused log (as check exits): its rows fail because this reader cannot read it, not because it is damaged. */
+/** 2 for a refused log, as check exits: its rows fail because this reader cannot read it, not for damage. */
 function exitStatusOf(report: AuditReport): number {
   if (report.log.rejection?.class === 'refusal') return 2
   return report.overall === 'fail' ? 1 : 0

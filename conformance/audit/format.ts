@@ -60,7 +60,7 @@ export function logLine(report: AuditReport): string {
   return `session ${printable(log.sessionId ?? '(unknown)')} · ${events} · ${log.bytes} bytes ${log.encoding} JSONL · vocabulary ${log.vocabulary}`
 }
 
-/** After the overall verdict of a refused log: its rows fail because this reader cannot read it (FMT-5). */
+/** After the overall verdict of a refused log: its rows fail as this reader cannot read it (FMT-5). */
 export function refusalNote(report: AuditReport): string {
   return report.log.rejection?.class === 'refusal' ? ' (this reader refuses the log, which is no sign of damage: FMT-5)' : ''
 }

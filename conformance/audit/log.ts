@@ -54,8 +54,8 @@ export interface AuditedLog {
   /** How far the artifact runs: what a torn tail takes. */
   extent: ArtifactExtent
   byteNotices: readonly string[]
-  /** For a log refused (see info.rejection): the rule its fault breaks, as check cites it. */
-  refusalRule: string | undefined
+  /** For a log rejected (see info.rejection): the rule its fault breaks, as check cites it. */
+  rejectionRule: string | undefined
 }
 
 /** The artifact's bytes, and for the raw encoding its last line, an unterminated one counted. */
@@ -65,7 +65,7 @@ function extentOf(bytes: Uint8Array, encoding: 'raw' | 'zstd'): ArtifactExtent {
   return { bytes: bytes.length, lastLine: countLines(bytes) + (unterminated ? 1 : 0) }
 }
 
-/** A rejection as the report shows it, with its code's class, its message shortened and followed by `hint`. */
+/** A rejection as the report shows it, with its code's class, its message cut short and then `hint`. */
 function rejectionOf(operation: AuditRejection['operation'], error: RejectionError, hint: string, requirements: RequirementIndex): AuditRejection {
   const { code, seq, line, message } = error
   const found = requirements.classOf(code)
@@ -75,7 +75,7 @@ function rejectionOf(operation: AuditRejection['operation'], error: RejectionErr
   return { operation, code, class: kind, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }), message: reportMessage(`${message}${hint}`) }
 }
 
-/** For a log refused as its name's encoding whose bytes are the other encoding's: say so, as check does. */
+/** For a log rejected as its name's encoding whose bytes are the other encoding's: say so, as check does. */
 function encodingHint(encoding: 'raw' | 'zstd', code: string, bytes: Uint8Array): string {
   if (encoding === 'raw') return code === 'JSONL_HEADER_INVALID' ? zstdMagicHint(bytes, 'whether a file or a named pipe; standard input is read as raw') : ''
   return code === 'JSONL_FRAME_INVALID' ? rawBytesHint(bytes) : ''
@@ -87,7 +87,7 @@ function valueOf<T>(result: Result<T>): T {
   return result.value
 }
 
-/** The log of `source` read and loaded; `requirements` names the rule a refusal or a relation violation breaks. */
+/** The log of `source` read and loaded; `requirements` names the rule a rejection or a relation violation breaks. */
 export function readAuditedLog(source: AuditSource, requirements: RequirementIndex): AuditedLog {
   const vocabulary = source.vocabulary ?? DEFAULT_VOCABULARY
   const byteNotices = source.byteNotices ?? []
@@ -98,8 +98,8 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   const decoded = reference.decodeJsonl({ base64: Buffer.from(source.bytes).toString('base64'), encoding })
   if (!decoded.ok) {
     const hint = encodingHint(encoding, decoded.error.code, source.bytes)
-    const refusalRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
-    return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded.error, hint, requirements) }, loaded: undefined, tornTail: null, extent, byteNotices, refusalRule }
+    const rejectionRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
+    return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded.error, hint, requirements) }, loaded: undefined, tornTail: null, extent, byteNotices, rejectionRule }
   }
   const { header, events: records, tornTail } = decoded.value
   const sessionId = typeof header['id'] === 'string' ? header['id'] : null
@@ -108,8 +108,8 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   const events = reference.load(input)
   if (!events.ok) {
     const hint = vocabularyHint(events.error.code, events.error.message, vocabulary)
-    const refusalRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
-    return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint, requirements) }, loaded: undefined, tornTail, extent, byteNotices, refusalRule }
+    const rejectionRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
+    return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint, requirements) }, loaded: undefined, tornTail, extent, byteNotices, rejectionRule }
   }
   // The folds take the loaded events: each operation of reference/index.ts would load the log again.
   const loadedEvents = events.value
@@ -127,7 +127,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
     repairRejection: repaired === undefined || repaired.ok ? undefined : repaired.error,
     compaction: valueOf(compactionState(loadedEvents)),
   }
-  return { info: withCounts, loaded, tornTail, extent, byteNotices, refusalRule: undefined }
+  return { info: withCounts, loaded, tornTail, extent, byteNotices, rejectionRule: undefined }
 }
 
 // ---- payload readers ----------------------------------------------------------------------------

@@ -29,8 +29,8 @@ function rejectedRow(log: AuditedLog): AuditRow {
   const where = rejection.line !== undefined ? ` at line ${rejection.line}` : rejection.seq !== undefined ? ` at seq ${rejection.seq}` : ''
   const refused = rejection.class === 'refusal'
   const text = `${rejection.operation} ${refused ? 'refuses' : 'rejects'} the log with ${rejection.code}${where}: ${rejection.message}`
-  const requirements = log.refusalRule === undefined ? undefined : [log.refusalRule]
-  // The notices about the bytes (a byte order mark, CR line ends) often say why the log was refused.
+  const requirements = log.rejectionRule === undefined ? undefined : [log.rejectionRule]
+  // The notices about the bytes (a byte order mark, CR line ends) often say why the log was rejected.
   const items = [evidence('fail', `${text} (${rejectionMeaning(rejection.code)})`, { seq: rejection.seq, requirements }), ...byteNoticeEvidence(log)]
   // FMT-5: a refusal is never reported as damage.
   return row('raw-facts', items, () => (refused

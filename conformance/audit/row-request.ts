@@ -3,7 +3,7 @@
 // header in force (HDR-4) must exist, agree with the context in force and with the message's own
 // source, and, after a resumption, be a fresh snapshot (HDR-6). The messages of that request are the
 // surface just before the call (DER-1). A header without a provider or a model breaks the durable shape
-// (HDR-2), so load refuses the log, and that refusal is this row's evidence.
+// (HDR-2), so load rejects the log, and that rejection is this row's evidence.
 import { canonicalHeader } from '../../reference/request-header.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
 import { isSurfaceEligibleType } from '../../reference/vocabulary.ts'
@@ -11,7 +11,7 @@ import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditEvidence, AuditRejection, AuditRow } from '../../generated/types/index.ts'
 import { dataOf, isReplace, messageOfEvent, recordAt, stringAt, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
-import { capped, evidence, refusalRow, row, violationsOfRow } from './verdicts.ts'
+import { capped, evidence, rejectionRow, row, violationsOfRow } from './verdicts.ts'
 
 const CALLS_LISTED = 12
 
@@ -118,14 +118,14 @@ function requestRelationEvidence(loaded: LoadedLog): AuditEvidence[] {
     .map(({ code, seq, type, requirements }) => evidence('fail', `${type} at seq ${seq} lies outside any turn (${code})`, { seq, requirements: [...requirements, 'HDR-9'] })))
 }
 
-/** Whether load refused the log for a request header's durable shape (HDR-2), a rule of this row. */
+/** Whether load rejected the log for a request header's durable shape (HDR-2), a rule of this row. */
 export function isRequestRejection(rejection: AuditRejection): boolean {
   return rejection.operation === 'load' && rejection.code === 'REQUEST_HEADER_INVALID'
 }
 
-/** The row of a log that load refused for a request header's shape: that refusal is its evidence. */
+/** The row of a log that load rejected for a request header's shape: that rejection is its evidence. */
 export function requestRejectedRow(rejection: AuditRejection): AuditRow {
-  return refusalRow('request-rebuild', rejection, 'A request header lacks what a request is rebuilt from, so the log does not load.', ['HDR-2'])
+  return rejectionRow('request-rebuild', rejection, 'A request header lacks what a request is rebuilt from, so the log does not load.', ['HDR-2'])
 }
 
 export function requestRebuildRow(loaded: LoadedLog): AuditRow {

@@ -9,7 +9,7 @@ import type { AuditEvidence, AuditRejection, AuditRow } from '../../generated/ty
 import { dataOf, messageOfEvent, recordAt, seqList, stringAt, toolCallIds, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
 import { claimFor } from './replacements.ts'
-import { capped, evidence, refusalRow, row, violationsOfRow } from './verdicts.ts'
+import { capped, evidence, rejectionRow, row, violationsOfRow } from './verdicts.ts'
 import { jsonText } from './json-text.ts'
 
 const REPLACEMENTS_LISTED = 10
@@ -22,17 +22,17 @@ export function isSurfaceRuleCode(code: string): boolean {
   return code.startsWith('SURFACE_') || code.startsWith('REWRITE_') || code === 'PROVENANCE_INCOMPLETE'
 }
 
-/** Whether load refused the log for a rule of this row. */
+/** Whether load rejected the log for a rule of this row. */
 export function isSurfaceRejection(rejection: AuditRejection): boolean {
   return rejection.operation === 'load' && isSurfaceRuleCode(rejection.code)
 }
 
 /**
- * The row of a log that load refused for one of this row's rules: that refusal is its evidence,
+ * The row of a log that load rejected for one of this row's rules: that rejection is its evidence,
  * citing `rule`, the rule `check` cites for it (when one does).
  */
 export function surfaceRejectedRow(rejection: AuditRejection, rule: string | undefined): AuditRow {
-  return refusalRow('surface-legality', rejection, 'An event breaks a surface rule, so the log does not load.', rule === undefined ? undefined : [rule])
+  return rejectionRow('surface-legality', rejection, 'An event breaks a surface rule, so the log does not load.', rule === undefined ? undefined : [rule])
 }
 
 function surfaceEvidence(loaded: LoadedLog): AuditEvidence {

@@ -30,7 +30,7 @@ export function auditRows(log: AuditedLog, counter: TokenCounter): AuditRows {
       : `${rejection?.operation ?? 'load'} rejects it with ${rejection?.code ?? 'an error'}`
     const rows = [
       rawFactsRow(log),
-      rejection !== null && isSurfaceRejection(rejection) ? surfaceRejectedRow(rejection, log.refusalRule) : notEvaluated('surface-legality', reason, refused),
+      rejection !== null && isSurfaceRejection(rejection) ? surfaceRejectedRow(rejection, log.rejectionRule) : notEvaluated('surface-legality', reason, refused),
       notEvaluated('constraint-preservation', reason, refused),
       rejection !== null && isRequestRejection(rejection) ? requestRejectedRow(rejection) : notEvaluated('request-rebuild', reason, refused),
       persistenceRow(log),

@@ -103,13 +103,13 @@ export function capped(items: readonly AuditEvidence[], limit = 20): AuditEviden
   return [...items.slice(0, limit), evidence('info', `… and ${items.length - limit} more like these`)]
 }
 
-/** The row of a log that load refused for one of the row's own rules: that refusal is its evidence. */
-export function refusalRow(id: RowId, rejection: AuditRejection, summary: string, requirements?: string[]): AuditRow {
+/** The row of a log that load rejected for one of the row's own rules: that rejection is its evidence. */
+export function rejectionRow(id: RowId, rejection: AuditRejection, summary: string, requirements?: string[]): AuditRow {
   const where = rejection.seq === undefined ? '' : ` at seq ${rejection.seq}`
   return row(id, [evidence('fail', `load rejects the log with ${rejection.code}${where}: ${rejection.message}`, { seq: rejection.seq, requirements })], () => summary)
 }
 
-/** The row of a log that does not load: its checks cannot run. `refused`: this reader cannot read the log (FMT-5). */
+/** The row of a log that does not load: its checks cannot run. `refused`: the log is refused (FMT-5). */
 export function notEvaluated(id: RowId, reason: string, refused: boolean): AuditRow {
   const text = `not evaluated: ${reason}; the operations behind this row are defined only for a log that load accepts`
   const summary = refused ? 'This reader cannot read the log, so this row cannot be established here.' : 'The log does not load, so this row cannot be established.'

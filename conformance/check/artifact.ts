@@ -26,7 +26,7 @@ export interface CheckSettings {
   writer?: boolean
   /** A notice makes its file invalid too (`check --strict`). */
   strict?: boolean
-  /** Read every file as a lone artifact: no name binds it to a place in the layout (`check --no-layout`). */
+  /** Read every file as a lone artifact: no name binds it to a place in the layout (`--no-layout`). */
   noLayout?: boolean
 }
 

@@ -43,7 +43,7 @@ function writerErrors(report: FileReport): number {
 function headline(report: FileReport, strict: boolean): string {
   const outcome = report.outcome
   const file = printable(report.file)
-  // The outcome's own finding decides: a layout fault (open) comes before a refusal the artifact also has.
+  // The outcome's own finding decides: a layout fault (open) comes before the artifact's refusal.
   const refusal = outcome.verdict === 'rejected' && report.diagnostics.some(diagnostic => diagnostic.severity === 'refusal' && diagnostic.code === outcome.code)
   const status = report.status === 'known' ? `known ${refusal ? 'refused' : 'invalid'}` : report.status
   switch (outcome.verdict) {

@@ -3,7 +3,8 @@
 // An entry matches a finding when its `files` glob matches the whole of the file's name as check prints
 // it and its `code` glob the finding's code (`*` any run of characters, `/` included; `?` one). A file
 // whose every finding that makes it invalid (or refused: FMT-5) is matched is *known*: listed, and no
-// failure of the run. An unchecked file is never known: no verdict was reached, so there is nothing to accept.
+// failure of the run. An unchecked file is never known: no verdict was reached, so there is nothing
+// to accept.
 // schemas/check-known.schema.json gives the file's shape.
 //
 //   known:
@@ -47,7 +48,7 @@ export function knownFindingsFrom(document: unknown, source: string, lineAt: Lin
   return { known }
 }
 
-/** The findings that make a file invalid or refused: its errors and refusals, and its notices under --strict. */
+/** The findings that make a file invalid or refused: errors and refusals, and notices under --strict. */
 function failing(diagnostic: Diagnostic, strict: boolean): boolean {
   return diagnostic.severity !== 'notice' || strict
 }

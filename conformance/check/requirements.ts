@@ -60,7 +60,7 @@ export class RequirementIndex {
     return this.classes.get(code)
   }
 
-  /** Whether errors.md gives `code` the class refusal: the log may be intact, this reader cannot read it (FMT-5). */
+  /** Whether errors.md gives `code` the class refusal: the log may be intact, but unreadable here (FMT-5). */
   isRefusal(code: string): boolean {
     return this.classOf(code) === 'refusal'
   }
