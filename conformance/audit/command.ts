@@ -6,6 +6,7 @@
 import { fstatSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { AuditReport } from '../../generated/types/index.ts'
+import { refusedOnly } from './format.ts'
 import { buildAuditReport } from './report.ts'
 import { renderHtml } from './render-html.ts'
 import { renderMarkdown } from './render-markdown.ts'
@@ -191,6 +192,6 @@ export async function audit(args: readonly string[]): Promise<number> {
 
 /** 2 for a refused log, as check exits: its rows fail because this reader cannot read it, not for damage. */
 function exitStatusOf(report: AuditReport): number {
-  if (report.log.rejection?.class === 'refusal') return 2
+  if (refusedOnly(report)) return 2
   return report.overall === 'fail' ? 1 : 0
 }

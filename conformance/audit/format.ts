@@ -60,9 +60,19 @@ export function logLine(report: AuditReport): string {
   return `session ${printable(log.sessionId ?? '(unknown)')} · ${events} · ${log.bytes} bytes ${log.encoding} JSONL · vocabulary ${log.vocabulary}`
 }
 
+/**
+ * Whether the log is refused (FMT-5) and nothing else: a log that is also not where its header places
+ * it (JSONL-3, which a store checks before it reads) is invalid, as check has it.
+ */
+export function refusedOnly(report: AuditReport): boolean {
+  if (report.log.rejection?.class !== 'refusal') return false
+  const misplaced = (item: AuditReport['rows'][number]['evidence'][number]): boolean => item.mark === 'fail' && item.requirements?.includes('JSONL-3') === true
+  return !report.rows.some(item => item.evidence.some(misplaced))
+}
+
 /** After the overall verdict of a refused log: its rows fail as this reader cannot read it (FMT-5). */
 export function refusalNote(report: AuditReport): string {
-  return report.log.rejection?.class === 'refusal' ? ' (this reader refuses the log, which is no sign of damage: FMT-5)' : ''
+  return refusedOnly(report) ? ' (this reader refuses the log, which is no sign of damage: FMT-5)' : ''
 }
 
 export const KIND_LABELS: Record<AuditReport['replacements'][number]['kind'], string> = {

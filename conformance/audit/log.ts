@@ -47,6 +47,8 @@ export interface LoadedLog {
 
 export interface AuditedLog {
   info: AuditLogInfo
+  /** The decoded header: also when load rejects the log, whose place in the layout is still checked. */
+  header: JsonRecord | undefined
   /** Undefined when the artifact does not decode or the log does not load (see info.rejection). */
   loaded: LoadedLog | undefined
   /** The decoder's torn tail, also known when load rejects. */
@@ -99,7 +101,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   if (!decoded.ok) {
     const hint = encodingHint(encoding, decoded.error.code, source.bytes)
     const rejectionRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
-    return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded.error, hint, requirements) }, loaded: undefined, tornTail: null, extent, byteNotices, rejectionRule }
+    return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded.error, hint, requirements) }, header: undefined, loaded: undefined, tornTail: null, extent, byteNotices, rejectionRule }
   }
   const { header, events: records, tornTail } = decoded.value
   const sessionId = typeof header['id'] === 'string' ? header['id'] : null
@@ -109,7 +111,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   if (!events.ok) {
     const hint = vocabularyHint(events.error.code, events.error.message, vocabulary)
     const rejectionRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
-    return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint, requirements) }, loaded: undefined, tornTail, extent, byteNotices, rejectionRule }
+    return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint, requirements) }, header, loaded: undefined, tornTail, extent, byteNotices, rejectionRule }
   }
   // The folds take the loaded events: each operation of reference/index.ts would load the log again.
   const loadedEvents = events.value
@@ -127,7 +129,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
     repairRejection: repaired === undefined || repaired.ok ? undefined : repaired.error,
     compaction: valueOf(compactionState(loadedEvents)),
   }
-  return { info: withCounts, loaded, tornTail, extent, byteNotices, rejectionRule: undefined }
+  return { info: withCounts, header, loaded, tornTail, extent, byteNotices, rejectionRule: undefined }
 }
 
 // ---- payload readers ----------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // every resumption is marked. The evidence is the decoder's torn tail (chapter 19), the open tail turn
 // (REPAIR-2) and the positions of the session/end-seed markers (chapter 11).
 import type { SessionEvent } from '../../reference/envelope.ts'
+import type { JsonRecord } from '../../reference/lossless-json.ts'
 import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
 import { dataOf, numberAt, recordAt, seqList, stringAt, type AuditedLog, type LoadedLog } from './log.ts'
 import { plural, tornTailAdvice } from '../wording.ts'
@@ -101,16 +102,16 @@ function resumeMarkerEvidence(events: readonly SessionEvent[]): AuditEvidence[] 
 }
 
 /** JSONL-3, as check applies it: a session.jsonl[.zstd] must sit where its header's id and cwd place it. */
-function bindingEvidence(log: AuditedLog, loaded: LoadedLog): AuditEvidence[] {
+function bindingEvidence(log: AuditedLog, header: JsonRecord): AuditEvidence[] {
   if (log.info.noLayout === true) return [evidence('info', 'read as a lone artifact (--no-layout): its place in the storage layout was not checked', { requirements: ['JSONL-3'] })]
-  const fault = pathBindingFault(log.info.file, log.info.encoding, loaded.header)
+  const fault = pathBindingFault(log.info.file, log.info.encoding, header)
   if (fault === undefined) return []
   return [evidence('fail', `HEADER_ID_MISMATCH: ${fault}; the store cannot open this artifact for its session`, { requirements: ['JSONL-3'] })]
 }
 
 export function persistenceRow(log: AuditedLog): AuditRow {
   const items: AuditEvidence[] = []
-  if (log.loaded !== undefined) items.push(...bindingEvidence(log, log.loaded))
+  if (log.header !== undefined) items.push(...bindingEvidence(log, log.header))
   if (log.info.events !== null) items.push(tornTailEvidence(log))
   if (log.info.rejection !== null) items.push(rejectionEvidence(log))
   const loaded = log.loaded
@@ -121,8 +122,9 @@ export function persistenceRow(log: AuditedLog): AuditRow {
   return row('persistence', items, verdict => {
     if (verdict === 'pass') return 'The log shows no lost write: no torn tail, no turn open at the tail, every resumption marked.'
     if (verdict === 'warn') return 'The log is consistent with a crash: uncommitted data or an open turn at the tail (see the warnings).'
-    if (rejection?.class === 'refusal') return 'This reader cannot read the log, so its durability cannot be established here; that is no sign of damage.'
-    if (rejection !== null && !DAMAGE_CODES.has(rejection.code)) return 'The log does not load, so its durability cannot be established.'
+    const misplaced = items.some(item => item.mark === 'fail' && item.requirements?.includes('JSONL-3') === true)
+    if (rejection?.class === 'refusal' && !misplaced) return 'This reader cannot read the log, so its durability cannot be established here; that is no sign of damage.'
+    if (rejection !== null && !misplaced && !DAMAGE_CODES.has(rejection.code)) return 'The log does not load, so its durability cannot be established.'
     return 'Committed data is damaged, a resumption is not marked, or the artifact is not where its header places it.'
   })
 }

@@ -126,6 +126,14 @@ describe('audit runs', () => {
     const persistence = report.rows.find(row => row.id === 'persistence')!
     expect(persistence.verdict).toBe('pass')
     expect(persistence.evidence[0]).toEqual({ mark: 'info', text: 'read as a lone artifact (--no-layout): its place in the storage layout was not checked', requirements: ['JSONL-3'] })
+    // A misplaced log that load refuses is still misplaced (as check has it: exit 1, not 2).
+    const refusedLog = path.join(root, project!, 'other-id', 'session.jsonl')
+    writeFileSync(refusedLog, artifact([...goodTurn(), event('future/thing', goodTurn().length, {})]))
+    const both = path.join(root, 'both.md')
+    expect(await audit([refusedLog, '--out', both, '--tokenizer', 'estimate'])).toBe(1)
+    const written = readFileSync(both, 'utf8')
+    expect(written).toContain('HEADER\\_ID\\_MISMATCH: the header\'s id and cwd place this session')
+    expect(written).toContain('Overall: **fail**\n')
   })
 
   it('exits 2 for a log of another format version, and writes the report, which says it is no damage (FMT-5)', async () => {
