@@ -89,7 +89,7 @@ function valueOf<T>(result: Result<T>): T {
   return result.value
 }
 
-/** The log of `source` read and loaded; `requirements` names the rule a rejection or a relation violation breaks. */
+/** The log of `source` read and loaded; `requirements` names the rule a rejection or a violation breaks. */
 export function readAuditedLog(source: AuditSource, requirements: RequirementIndex): AuditedLog {
   const vocabulary = source.vocabulary ?? DEFAULT_VOCABULARY
   const byteNotices = source.byteNotices ?? []
