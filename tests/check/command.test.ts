@@ -1,7 +1,7 @@
 // check as a command: its exit status, the paths it takes (folders walked, links followed, each file
 // once, a pipe), the storage layout a session.jsonl must sit in (JSONL-3), and a file it cannot read.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, symlinkSync } from 'node:fs'
+import { chmodSync, mkdirSync, symlinkSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
@@ -9,7 +9,7 @@ import { runCheck } from '../../conformance/check/command.ts'
 import { parseCheckOptions } from '../../conformance/check/options.ts'
 import type { FileReport } from '../../conformance/check/check-file.ts'
 import { check, tempFolder, zstdArtifact } from './support.ts'
-import { runChild, sessionLines, text, turnLines } from './small-logs.ts'
+import { permissionsUser, runChild, sessionLines, text, turnLines } from './small-logs.ts'
 
 const folder = tempFolder()
 afterAll(() => folder.remove())
@@ -126,6 +126,29 @@ describe('walking folders', () => {
         'checked 0 files: 0 valid, 0 invalid, 0 unchecked; 1 folder unchecked',
       ])
     } finally {
+      root.remove()
+    }
+  })
+
+  const user = permissionsUser()
+  it.skipIf(user === undefined)('reports a folder it meets but cannot read as an unchecked folder, and checks the others (skipped where nobody cannot read this checkout)', () => {
+    const root = tempFolder()
+    try {
+      mkdirSync(`${root.dir}/ok`)
+      mkdirSync(`${root.dir}/locked`)
+      const log = root.write('ok/a.jsonl', text(sessionLines('s-1')))
+      // Root reads any folder: the walk then runs as the user nobody (65534), who may not read this one.
+      chmodSync(root.dir, 0o755)
+      chmodSync(`${root.dir}/ok`, 0o755)
+      chmodSync(log, 0o644)
+      chmodSync(`${root.dir}/locked`, 0o000)
+      const run = runChild([root.dir, '--format', 'json'], user?.uid)
+      expect(run.status).toBe(2)
+      const document = JSON.parse(run.stdout) as { files: FileReport[]; uncheckedFolders: { folder: string; code: string; message: string }[] }
+      expect(document.files.map(report => [report.file, report.status])).toEqual([[log, 'valid']])
+      expect(document.uncheckedFolders).toEqual([{ folder: `${root.dir}/locked`, code: 'CHECK_IO_ERROR', message: expect.stringContaining('EACCES') }])
+    } finally {
+      chmodSync(`${root.dir}/locked`, 0o755)
       root.remove()
     }
   })

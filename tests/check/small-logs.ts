@@ -40,9 +40,22 @@ export function only(report: FileReport, severity: Diagnostic['severity'], code:
 
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url))
 
-export function runChild(args: string[]): { status: number; stdout: string; maxRssMb: number; ms: number } {
+/**
+ * The user a permissions test runs its child as: none when the tests do not run as root (chmod then
+ * binds them already), nobody (65534) when they do, or undefined when nobody cannot read this
+ * checkout (a project under a private home), where such a test cannot be run.
+ */
+export function permissionsUser(): { uid?: number } | undefined {
+  if (process.getuid?.() !== 0) return {}
+  const probe = spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(CHILD)})`], { uid: 65534, gid: 65534 })
+  return probe.status === 0 ? { uid: 65534 } : undefined
+}
+
+/** `uid`: run as that user (and group), for a test of permissions that root would pass through. */
+export function runChild(args: string[], uid?: number): { status: number; stdout: string; maxRssMb: number; ms: number } {
   const started = performance.now()
-  const result = spawnSync(process.execPath, ['--import', 'tsx', CHILD, ...args], { encoding: 'utf8', maxBuffer: 1 << 24 })
+  const user = uid === undefined ? {} : { uid, gid: uid }
+  const result = spawnSync(process.execPath, ['--import', 'tsx', CHILD, ...args], { encoding: 'utf8', maxBuffer: 1 << 24, ...user })
   const rss = JSON.parse(result.stderr.trim().split('\n').at(-1) as string) as { maxRssMb: number }
   return { status: result.status as number, stdout: result.stdout, maxRssMb: rss.maxRssMb, ms: performance.now() - started }
 }
