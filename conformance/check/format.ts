@@ -40,6 +40,13 @@ function writerErrors(report: FileReport): number {
   return report.diagnostics.filter(diagnostic => diagnostic.severity === 'error' && diagnostic.code.startsWith('WRITER_')).length
 }
 
+/** The writer's errors and, under --strict, the notices: what else a headline counts. */
+function otherFindings(report: FileReport, strict: boolean): string[] {
+  const writer = writerErrors(report)
+  const noticed = strict ? notices(report) : 0
+  return [...(writer === 0 ? [] : [plural(writer, 'writer error')]), ...(noticed === 0 ? [] : [`${plural(noticed, 'notice')} (--strict)`])]
+}
+
 function headline(report: FileReport, strict: boolean): string {
   const outcome = report.outcome
   const file = printable(report.file)
@@ -49,21 +56,16 @@ function headline(report: FileReport, strict: boolean): string {
   switch (outcome.verdict) {
     case 'unchecked':
       return `${file}: unchecked (${outcome.code})`
-    case 'rejected':
+    case 'rejected': {
       // FMT-5: a refusal is reported as what it is, never as damage.
-      return refusal
-        ? `${file}: ${status}, ${outcome.operation} refuses it with ${outcome.code}: the log may be intact, but this reader cannot read it`
-        : `${file}: ${status}, ${outcome.operation} rejects it with ${outcome.code}`
+      const verdict = refusal
+        ? `${outcome.operation} refuses it with ${outcome.code}: the log may be intact, but this reader cannot read it`
+        : `${outcome.operation} rejects it with ${outcome.code}`
+      return [`${file}: ${status}, ${verdict}`, ...otherFindings(report, strict)].join(', ')
+    }
     case 'accepted': {
       const violations = outcome.relations.length
-      const writer = writerErrors(report)
-      const noticed = strict ? notices(report) : 0
-      const counts = [
-        plural(outcome.events, 'event'),
-        ...(violations === 0 ? [] : [plural(violations, 'relation violation')]),
-        ...(writer === 0 ? [] : [plural(writer, 'writer error')]),
-        ...(noticed === 0 ? [] : [`${plural(noticed, 'notice')} (--strict)`]),
-      ]
+      const counts = [plural(outcome.events, 'event'), ...(violations === 0 ? [] : [plural(violations, 'relation violation')]), ...otherFindings(report, strict)]
       const torn = outcome.tornTail === null ? [] : ['recoverable torn tail']
       return `${file}: ${status}, ${[...counts, ...torn].join(', ')}`
     }

@@ -220,6 +220,11 @@ describe('text report', () => {
       .toBe('log.jsonl: refused, load refuses it with FORMAT_UNKNOWN_EVENT_TYPE: the log may be intact, but this reader cannot read it')
     expect(formatReport(rejected('HEADER_ID_MISMATCH', 'invalid', [layout, refusal])).split('\n')[0]).toBe('log.jsonl: invalid, open rejects it with HEADER_ID_MISMATCH')
     expect(formatReport(rejected('HEADER_ID_MISMATCH', 'known', [layout, refusal])).split('\n')[0]).toBe('log.jsonl: known invalid, open rejects it with HEADER_ID_MISMATCH')
+    // A rejected log's headline counts its other findings too, as an accepted log's does.
+    const notice = { severity: 'notice' as const, code: 'CARRIAGE_RETURN', requirement: 'JSONL-9', line: 1, message: 'CR' }
+    const writer = { severity: 'error' as const, code: 'WRITER_HEADER_MEMBERS', requirement: 'JSONL-5', line: 1, message: 'order' }
+    expect(formatReport(rejected('FORMAT_UNKNOWN_EVENT_TYPE', 'refused', [refusal, writer, notice]), 0, true).split('\n')[0])
+      .toBe('log.jsonl: refused, load refuses it with FORMAT_UNKNOWN_EVENT_TYPE: the log may be intact, but this reader cannot read it, 1 writer error, 1 notice (--strict)')
   })
 
   it('shows a control character or a bidirectional control from a file name or a log as its \\u escape', () => {
