@@ -114,6 +114,19 @@ export function parseErrorTables(markdown: string): ErrorCode[] {
   return codes
 }
 
+/**
+ * The rows of a spec table whose first cell is a backticked name (`| \`name\` | … | \`a\`, \`b\` |`):
+ * that name, and the backticked names of the third cell (a profile's operations, an operation's
+ * inputs).
+ */
+export function parseNameTable(markdown: string): Map<string, Set<string>> {
+  const rows = markdown.split('\n').filter((line) => /^\| `[A-Za-z]+` \|/.test(line))
+  return new Map(rows.map((line) => {
+    const cells = line.split('|').map((cell) => cell.trim())
+    return [cells[1]!.replace(/`/g, ''), new Set([...cells[3]!.matchAll(/`([A-Za-z][A-Za-z0-9]*)`/g)].map((match) => match[1]!))]
+  }))
+}
+
 /** Reads the chapter table of spec/README.md: which prefixes each chapter file may use. */
 export function parseChapterPrefixes(readme: string): Map<string, string[]> {
   const prefixes = new Map<string, string[]>()

@@ -4,7 +4,7 @@
 // terms as the suite's vectors, in `run` and `list` as in the tests.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { readSpecCatalog } from './spec-catalog.ts'
+import { parseNameTable, readSpecCatalog } from './spec-catalog.ts'
 
 export interface SpecTerms {
   requirements: ReadonlySet<string>
@@ -15,19 +15,6 @@ export interface SpecTerms {
 
 /** profiles.md: a writer vector may also check what its appends did with these three. */
 const WRITER_CHECKS: ReadonlySet<string> = new Set(['load', 'surface', 'messages'])
-
-/**
- * The rows of a spec table whose first cell is a backticked name (`| \`name\` | … | \`a\`, \`b\` |`):
- * that name, and the backticked names of the third cell (a profile's operations, an operation's
- * inputs).
- */
-export function parseNameTable(markdown: string): Map<string, Set<string>> {
-  const rows = markdown.split('\n').filter((line) => /^\| `[A-Za-z]+` \|/.test(line))
-  return new Map(rows.map((line) => {
-    const cells = line.split('|').map((cell) => cell.trim())
-    return [cells[1]!.replace(/`/g, ''), new Set([...cells[3]!.matchAll(/`([A-Za-z][A-Za-z0-9]*)`/g)].map((match) => match[1]!))]
-  }))
-}
 
 export function readSpecTerms(specDir: string): SpecTerms {
   const catalog = readSpecCatalog(specDir)

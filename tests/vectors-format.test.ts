@@ -4,9 +4,8 @@
 import { basename, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { readSpecCatalog } from '../conformance/spec-catalog.ts'
+import { parseNameTable, readSpecCatalog } from '../conformance/spec-catalog.ts'
 import { listVectorFiles, loadVectorCases, projectRoot } from '../conformance/vector-cases.ts'
-import { parseNameTable } from '../conformance/vector-spec-terms.ts'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 

@@ -6,7 +6,7 @@
 import { fstatSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { AuditReport } from '../../generated/types/index.ts'
-import { refusedOnly } from './format.ts'
+import { refusedOnly } from './verdicts.ts'
 import { buildAuditReport } from './report.ts'
 import { renderHtml } from './render-html.ts'
 import { renderMarkdown } from './render-markdown.ts'

@@ -2,6 +2,7 @@
 import type { AuditEvidenceMark, AuditReport } from '../../generated/types/index.ts'
 import { characterCount, cutPoint, plural, printable } from '../wording.ts'
 import { BYTES_PER_ESTIMATED_TOKEN } from './tokens.ts'
+import { refusedOnly } from './verdicts.ts'
 
 /** Shadowed and summary texts longer than this are cut in text and Markdown (JSON and HTML keep all). */
 export const TEXT_SHOWN = 1200
@@ -58,16 +59,6 @@ export function logLine(report: AuditReport): string {
   const { log } = report
   const events = log.events === null ? 'not decoded' : plural(log.events, 'event')
   return `session ${printable(log.sessionId ?? '(unknown)')} · ${events} · ${log.bytes} bytes ${log.encoding} JSONL · vocabulary ${log.vocabulary}`
-}
-
-/**
- * Whether the log is refused (FMT-5) and nothing else: a log that is also not where its header places
- * it (JSONL-3, which a store checks before it reads) is invalid, as check has it.
- */
-export function refusedOnly(report: AuditReport): boolean {
-  if (report.log.rejection?.class !== 'refusal') return false
-  const misplaced = (item: AuditReport['rows'][number]['evidence'][number]): boolean => item.mark === 'fail' && item.requirements?.includes('JSONL-3') === true
-  return !report.rows.some(item => item.evidence.some(misplaced))
 }
 
 /** After the overall verdict of a refused log: its rows fail as this reader cannot read it (FMT-5). */

@@ -6,7 +6,7 @@ import type { JsonRecord } from '../../reference/lossless-json.ts'
 import type { AuditEvidence, AuditRow } from '../../generated/types/index.ts'
 import { dataOf, numberAt, recordAt, seqList, stringAt, type AuditedLog, type LoadedLog } from './log.ts'
 import { plural, tornTailAdvice } from '../wording.ts'
-import { evidence, row } from './verdicts.ts'
+import { evidence, isMisplacement, row } from './verdicts.ts'
 import { pathBindingFault } from '../check/path-binding.ts'
 
 const DAMAGE_CODES = new Set(['JSONL_LINE_UNPARSABLE', 'JSONL_ROW_INVALID', 'JSONL_SEQ_GAP', 'JSONL_FRAME_INVALID'])
@@ -122,7 +122,7 @@ export function persistenceRow(log: AuditedLog): AuditRow {
   return row('persistence', items, verdict => {
     if (verdict === 'pass') return 'The log shows no lost write: no torn tail, no turn open at the tail, every resumption marked.'
     if (verdict === 'warn') return 'The log is consistent with a crash: uncommitted data or an open turn at the tail (see the warnings).'
-    const misplaced = items.some(item => item.mark === 'fail' && item.requirements?.includes('JSONL-3') === true)
+    const misplaced = items.some(isMisplacement)
     if (rejection?.class === 'refusal' && !misplaced) return 'This reader cannot read the log, so its durability cannot be established here; that is no sign of damage.'
     if (rejection !== null && !misplaced && !DAMAGE_CODES.has(rejection.code)) return 'The log does not load, so its durability cannot be established.'
     return 'Committed data is damaged, a resumption is not marked, or the artifact is not where its header places it.'

@@ -1,6 +1,6 @@
 // The plain data every row is made of, the row definitions taken from spec/acceptance.md, and the
 // rule that turns a row's evidence into its verdict.
-import type { AuditEvidence, AuditEvidenceMark, AuditRejection, AuditRow, AuditVerdict } from '../../generated/types/index.ts'
+import type { AuditEvidence, AuditEvidenceMark, AuditRejection, AuditReport, AuditRow, AuditVerdict } from '../../generated/types/index.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
 import type { RequirementIndex } from '../check/requirements.ts'
 import type { Violation } from '../../reference/processing.ts'
@@ -107,6 +107,20 @@ export function capped(items: readonly AuditEvidence[], limit = 20): AuditEviden
 export function rejectionRow(id: RowId, rejection: AuditRejection, summary: string, requirements?: string[]): AuditRow {
   const where = rejection.seq === undefined ? '' : ` at seq ${rejection.seq}`
   return row(id, [evidence('fail', `load rejects the log with ${rejection.code}${where}: ${rejection.message}`, { seq: rejection.seq, requirements })], () => summary)
+}
+
+/** The persistence row's failure for a `session.jsonl[.zstd]` that is not where its header places it (JSONL-3). */
+export function isMisplacement(item: AuditEvidence): boolean {
+  return item.mark === 'fail' && item.requirements?.includes('JSONL-3') === true
+}
+
+/**
+ * Whether the log is refused (FMT-5) and nothing else: a log that is also not where its header places
+ * it (JSONL-3, which a store checks before it reads) is invalid, as check has it.
+ */
+export function refusedOnly(report: AuditReport): boolean {
+  if (report.log.rejection?.class !== 'refusal') return false
+  return !report.rows.some(item => item.evidence.some(isMisplacement))
 }
 
 /** The row of a log that does not load: its checks cannot run. `refused`: the log is refused (FMT-5). */

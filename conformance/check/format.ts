@@ -35,7 +35,7 @@ function notices(report: FileReport): number {
   return report.diagnostics.filter(diagnostic => diagnostic.severity === 'notice').length
 }
 
-/** The writer's MUSTs broken (check --writer): errors that make an accepted log invalid. */
+/** The writer's MUSTs broken (check --writer): errors a headline counts. */
 function writerErrors(report: FileReport): number {
   return report.diagnostics.filter(diagnostic => diagnostic.severity === 'error' && diagnostic.code.startsWith('WRITER_')).length
 }
