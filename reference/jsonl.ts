@@ -45,10 +45,17 @@ function invalid(why: string): Fault {
   return fault('JSONL_HEADER_INVALID', `the first line is not a session header line: ${why}`)
 }
 
+/** -0 fails the integer rules, so it must not read as 0; JSON.parse turns 1e400 into Infinity. */
+function numberText(value: number): string {
+  if (Object.is(value, -0)) return '-0'
+  return Number.isFinite(value) ? String(value) : 'a number beyond the range of a double'
+}
+
 /** A value, for people: "absent", "the string \"1\"", "-1", "null", "an array". */
 function valueText(value: unknown): string {
   if (value === undefined) return 'absent'
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`
+  if (typeof value === 'number') return numberText(value)
   if (value === null || typeof value !== 'object') return String(value)
   return Array.isArray(value) ? 'an array' : 'an object'
 }

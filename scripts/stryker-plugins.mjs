@@ -21,7 +21,7 @@ const MESSAGE_ARGUMENT = {
 const REASON_RETURNING = new Set(['dataKeysFault', 'payloadFault', 'replaceOpProblem'])
 
 /** Functions whose result goes into message text and nowhere else: their whole body is free text. */
-const MESSAGE_BUILDING = new Set(['placeOf', 'seqGapText', 'firstEventText', 'unparsableWhy', 'valueText'])
+const MESSAGE_BUILDING = new Set(['placeOf', 'seqGapText', 'firstEventText', 'unparsableWhy', 'valueText', 'numberText'])
 
 function isMessageBuilder(path) {
   return path.isFunctionDeclaration() && MESSAGE_BUILDING.has(path.node.id?.name)
