@@ -32,7 +32,6 @@ export interface AuditSource {
 
 /** A log that loads, with the folds of spec/00-processing.md over it. */
 export interface LoadedLog {
-  header: JsonRecord
   events: SessionEvent[]
   tornTail: TornTail | null
   surface: SurfaceValue
@@ -120,7 +119,6 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   // loaded log followed by them; loading that here spares loading the log itself a second time.
   const repaired = closers.length === 0 ? undefined : reference.load({ ...input, events: [...loadedEvents, ...closers] })
   const loaded: LoadedLog = {
-    header,
     events: loadedEvents,
     tornTail,
     surface: foldSurface(loadedEvents),

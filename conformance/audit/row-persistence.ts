@@ -41,9 +41,8 @@ function openTurnEvidence(loaded: LoadedLog): AuditEvidence {
   return evidence('warn', `turn ${String(dataOf(turnEnd)['turn'])} is open at the tail: a crash cut it, or a live writer still holds the log; ${reopening}`, { requirements: ['REPAIR-2', 'REPAIR-10', 'SEED-10'] })
 }
 
-function endSeedEvidence(loaded: LoadedLog): AuditEvidence[] {
-  const markers = loaded.events.filter(event => event.type === 'session/end-seed').map(event => event.seq)
-  const seedLength = numberAt(loaded.header, 'seedLength')
+function endSeedEvidence(events: readonly SessionEvent[], seedLength: number | undefined): AuditEvidence[] {
+  const markers = events.filter(event => event.type === 'session/end-seed').map(event => event.seq)
   const items: AuditEvidence[] = []
   if (seedLength !== undefined) items.push(evidence('info', `the header records a seed of ${plural(seedLength, 'event')} inherited from the parent session (seedLength)`, { requirements: ['SEED-2'] }))
   const last = markers.at(-1)
@@ -116,7 +115,7 @@ export function persistenceRow(log: AuditedLog): AuditRow {
   if (log.info.rejection !== null) items.push(rejectionEvidence(log))
   const loaded = log.loaded
   if (loaded !== undefined) {
-    items.push(openTurnEvidence(loaded), ...endSeedEvidence(loaded), ...closerMarkerEvidence(loaded.events), ...resumeMarkerEvidence(loaded.events))
+    items.push(openTurnEvidence(loaded), ...endSeedEvidence(loaded.events, numberAt(log.header, 'seedLength')), ...closerMarkerEvidence(loaded.events), ...resumeMarkerEvidence(loaded.events))
   }
   const rejection = log.info.rejection
   return row('persistence', items, verdict => {
