@@ -164,10 +164,18 @@ describe('audit of hand-built logs', () => {
     const report = auditOf(artifact(goodTurn()))
     expect(rowOf(report, 'persistence').summary).toBe('The log shows no lost write: no torn tail, no turn open at the tail, every resumption marked.')
     expect(texts(report, 'persistence', 'info')).toContain('no session/end-seed: the log marks no reopening')
+    expect(texts(report, 'persistence', 'info')).not.toContain('seedLength')
     expect(texts(report, 'raw-facts', 'info')).toContain('no event cites an earlier one in sourceEventSeqs: no citation to check')
     expect(texts(report, 'raw-facts', 'pass')).not.toContain('cite')
     expect(rowOf(report, 'failure-recovery').summary).toBe('Every interrupted turn, call and compaction is closed or detectable, with the failure classes that could leave it.')
     expect(texts(auditOf(artifact(compactedLog())), 'raw-facts', 'pass')).toMatch(/^1 event cites 5 earlier events in sourceEventSeqs;/m)
+  })
+
+  it('reports the seed a fork child inherited, from the header (SEED-2: no other count must agree with it)', () => {
+    const text = new TextDecoder().decode(artifact(goodTurn())).replace('"delegationDepth":0', '"delegationDepth":0,"seedLength":3')
+    const report = auditOf(new TextEncoder().encode(text))
+    expect(texts(report, 'persistence', 'info')).toContain('the header records a seed of 3 events inherited from the parent session (seedLength)')
+    expect(rowOf(report, 'persistence').verdict).toBe('pass')
   })
 
   it('fails persistence and raw facts when a damaged line is followed by a committed turn/end', () => {
