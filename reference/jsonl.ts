@@ -155,7 +155,7 @@ function seqGapText(count: number, first: unknown): string {
 
 function firstEventText(first: unknown): string {
   if (!isRecord(first)) return `the line holds ${valueText(first)}, not an event`
-  if (hasOwn(first, 'seq')) return `its first event has seq ${JSON.stringify(first['seq'])}`
+  if (hasOwn(first, 'seq')) return `its first event's seq is ${valueText(first['seq'])}`
   // A second header line, from two artifacts concatenated, is the likely case.
   return first['type'] === 'session' ? 'it is a header line (type "session"), which only the first line may be' : 'its first event has no seq'
 }

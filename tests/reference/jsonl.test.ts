@@ -40,7 +40,7 @@ describe('JSONL raw torn tail (JSONL-11, JSONL-12)', () => {
     expect(messageOf(`${HEADER}\n${line(0)}\n${HEADER}\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (the next seq is 1, but it is a header line (type "session"), which only the first line may be), and the turn/end on line 4 proves it was committed')
     expect(messageOf(`${HEADER}\n${line(0)}\n{"type":"x"}\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (the next seq is 1, but its first event has no seq), and the turn/end on line 4 proves it was committed')
     expect(messageOf(`${HEADER}\n${line(0)}\n[]\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (the next seq is 1, but the line holds an array, not an event), and the turn/end on line 4 proves it was committed')
-    expect(messageOf(`${HEADER}\n${line(0)}\n${line(5)}\nbad\n${turnEnd(6)}\n`)).toBe('line 3 is damaged (the next seq is 1, but its first event has seq 5), and the turn/end on line 5 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n${line(5)}\nbad\n${turnEnd(6)}\n`)).toBe(`line 3 is damaged (the next seq is 1, but its first event's seq is 5), and the turn/end on line 5 proves it was committed`)
     const shortDt = JSON.stringify({ type: 'text-chunks', seq0: 1, time0: 1, data: { turn: 1, step: 1, index: 0, dt: [], texts: ['a', 'b'] } })
     expect(messageOf(`${HEADER}\n${line(0)}\n${shortDt}\n${turnEnd(3)}\n`)).toMatch(/^line 3 is damaged \(malformed text-chunks row: .*dt.*\), and the turn\/end on line 4 proves it was committed$/)
   })
@@ -49,7 +49,10 @@ describe('JSONL raw torn tail (JSONL-11, JSONL-12)', () => {
     expect(decode(`${HEADER}\n${line(0)}\n${turnEnd(7)}\n`)).toMatchObject({ ok: false, error: { code: 'JSONL_SEQ_GAP', line: 3 } })
     // The message says which seq was due and which came (PROC-1: no vector compares it).
     const gap = decode(`${HEADER}\n${line(0)}\n${turnEnd(7)}\n`) as { error: { message: string } }
-    expect(gap.error.message).toContain('the next seq is 1, but its first event has seq 7')
+    expect(gap.error.message).toContain(`the next seq is 1, but its first event's seq is 7`)
+    const seqHolding = (seq: string): string => (decode(`${HEADER}\n${line(0)}\n${turnEnd(1).replace('"seq":1', `"seq":${seq}`)}\n`) as { error: { message: string } }).error.message
+    expect(seqHolding('"1"')).toContain(`the next seq is 1, but its first event's seq is the string "1"`)
+    expect(seqHolding('1e400')).toContain(`the next seq is 1, but its first event's seq is a number beyond the range of a double`)
   })
 
   it('never looks for a turn/end in the unterminated tail', () => {
@@ -173,7 +176,7 @@ describe('JSONL zstd encoding (JSONL-14, JSONL-15)', () => {
 
   it('reports a defect inside a complete frame as damage, even after the last turn/end', () => {
     expect(decodeZstd(frames('header', 'batch1', 'gapBatch'))).toMatchObject({
-      ok: false, error: { code: 'JSONL_FRAME_INVALID', line: 4, message: 'JSONL_SEQ_GAP on line 4, inside a complete frame: the next seq is 4, but its first event has seq 9' },
+      ok: false, error: { code: 'JSONL_FRAME_INVALID', line: 4, message: `JSONL_SEQ_GAP on line 4, inside a complete frame: the next seq is 4, but its first event's seq is 9` },
     })
   })
 
