@@ -4,6 +4,7 @@ import type { ExpectedRejection, Expectation } from './vector-cases.ts'
 import { isArrayIndex, isObjectLike } from './tagged-values.ts'
 import { isRecord } from '../reference/lossless-json.ts'
 import { plural, shortened } from './wording.ts'
+import { positionText, stringDifference, type StringPosition } from './string-difference.ts'
 
 export type OperationResult =
   | { ok: true; value: unknown }
@@ -17,6 +18,8 @@ export interface Mismatch {
   path: string
   expected: string
   actual: string
+  /** For two long strings: where they part; `expected` and `actual` then show the text around it. */
+  at?: StringPosition
   divergingSeq?: number
 }
 
@@ -225,8 +228,12 @@ function valueAt(value: unknown, path: string): { value: unknown } | undefined {
  * of different kinds, which their JSON text alone may not tell apart ("a plain object {}" against
  * "an instance of Map {}").
  */
-function shownSides(expected: unknown, actual: unknown, path: string): { expected: string; actual: string } {
+function shownSides(expected: unknown, actual: unknown, path: string): { expected: string; actual: string; at?: StringPosition } {
   const [left, right] = [valueAt(expected, path), valueAt(actual, path)]
+  if (typeof left?.value === 'string' && typeof right?.value === 'string') {
+    const parted = stringDifference(left.value, right.value)
+    if (parted !== undefined) return parted
+  }
   const shown = (side: { value: unknown } | undefined): string => (side === undefined ? '(absent)' : show(side.value))
   if (!isObjectLike(left?.value) || !isObjectLike(right?.value)) return { expected: shown(left), actual: shown(right) }
   const [leftKind, rightKind] = [objectKind(left.value), objectKind(right.value)]
@@ -254,7 +261,8 @@ export function judge(result: OperationResult, expect: Expectation): Verdict {
   const where = seq === undefined ? '' : ` (logs diverge at seq ${seq})`
   const diff: Mismatch = { path, ...shownSides(expect.value, result.value, path) }
   if (seq !== undefined) diff.divergingSeq = seq
-  return { pass: false, reason: `value differs at ${path}${where}: expected ${diff.expected}, actual ${diff.actual}`, diff }
+  const inString = diff.at === undefined ? '' : ` (${positionText(diff.at)} of the string)`
+  return { pass: false, reason: `value differs at ${path}${inString}${where}: expected ${diff.expected}, actual ${diff.actual}`, diff }
 }
 
 /** What a rejection pins as an expectation: its code and its seq or line, or `seq: null` when it carries neither. */

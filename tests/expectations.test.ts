@@ -88,6 +88,42 @@ describe('kinds (JSON-14: equal values are of the same kind)', () => {
   })
 })
 
+describe('the difference of two long strings', () => {
+  const header = '{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0}\n'
+  const row = (members: string): string => `{"type":"text-chunks","seq0":1,"time0":1,"data":{"turn":1,"step":1,"index":0,${members}}}\n`
+  const diffOf = (expected: string, actual: string): unknown => (judge({ ok: true, value: { text: actual } }, { value: { text: expected } }) as { diff: unknown }).diff
+
+  it('shows both sides around the first differing character, and says on which line and column it is', () => {
+    const expected = header + row('"dt":[2,-1],"texts":["a","b","c"]')
+    const verdict = judge({ ok: true, value: { text: header + row('"texts":["a","b","c"],"dt":[2,-1]') } }, { value: { text: expected } })
+    // 24 code units before the place ("dt" against "texts"), and up to 48 from it.
+    const [before, after] = [`…${JSON.stringify('":1,"step":1,"index":0,"dt":[2,-1],"texts":["a","b","c"]}}\n')}`, `…${JSON.stringify('":1,"step":1,"index":0,"texts":["a","b","c"],"dt":[2,-1]}}\n')}`]
+    expect(verdict).toEqual({
+      pass: false,
+      reason: `value differs at $.text (line 2, column 79 of the string): expected ${before}, actual ${after}`,
+      diff: { path: '$.text', expected: before, actual: after, at: { index: header.length + 78, line: 2, column: 79 } },
+    })
+  })
+
+  it('names the end of the string that stops short: a line feed left out', () => {
+    const last = row('"dt":[2,-1],"texts":["a","b","c"]')
+    const expected = header + last
+    expect(diffOf(expected, expected.slice(0, -1))).toEqual({
+      path: '$.text',
+      expected: `…${JSON.stringify(',"texts":["a","b","c"]}}\n')}`,
+      actual: `…${JSON.stringify(',"texts":["a","b","c"]}}')} (the string ends there)`,
+      at: { index: expected.length - 1, line: 2, column: last.length },
+    })
+  })
+
+  it('shows strings of 80 code units or fewer whole, and never splits a surrogate pair', () => {
+    expect(diffOf('a'.repeat(80), 'b'.repeat(80))).toEqual({ path: '$.text', expected: JSON.stringify('a'.repeat(80)), actual: JSON.stringify('b'.repeat(80)) })
+    const [before, after] = ['x'.repeat(100), 'y'.repeat(10)]
+    expect(diffOf(`${before}\u{1F600}${after}`, `${before}\u{1F601}${after}`)).toMatchObject({ at: { index: 100, line: 1, column: 101 } })
+    expect(diffOf(`${before}\u{1F600}${after}`, `${before}\u{1F601}${after}`)).toMatchObject({ expected: `…"${'x'.repeat(24)}\u{1F600}${after}"`, actual: `…"${'x'.repeat(24)}\u{1F601}${after}"` })
+  })
+})
+
 describe('judge', () => {
   const rejection = { ok: false as const, error: { code: 'SURFACE_REPLACE_REVERSED', seq: 4 } }
 

@@ -64,6 +64,10 @@ describe('JSON report', () => {
     const withCaseId = (id: string): RunReport => ({ ...report, runs: [{ ...run, cases: [{ ...run.cases[0]!, id }] }] })
     expect(validate(withCaseId('surf-9')), errorsOf(validate)).toBe(true)
     expect(validate(withCaseId('-surf')), 'a case id that starts with a hyphen').toBe(false)
+    const failing = run.cases.find(item => item.diff !== undefined)!
+    const withAt = (at: unknown): unknown => ({ ...report, runs: [{ ...run, cases: [{ ...failing, diff: { ...failing.diff, at } }] }] })
+    expect(validate(withAt({ index: 152, line: 2, column: 79 })), errorsOf(validate)).toBe(true)
+    expect(validate(withAt({ index: 152, line: 0, column: 79 })), 'lines count from 1').toBe(false)
     type CaseDefs = { $defs: Record<string, { properties: { id: { pattern: string } } }> }
     const idPattern = (file: string, def: string): string | undefined =>
       (JSON.parse(readFileSync(join(projectRoot, 'schemas', file), 'utf8')) as CaseDefs).$defs[def]?.properties.id.pattern

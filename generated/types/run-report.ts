@@ -227,6 +227,14 @@ export interface RunReportDiff {
   expected: string;
   actual: string;
   /**
+   * For two strings too long to show whole: where they first differ, in UTF-16 code units of the expected string (index from 0, line and column from 1); expected and actual then show the text around that place, cut with … and JSON-quoted.
+   */
+  at?: {
+    index: number;
+    line: number;
+    column: number;
+  };
+  /**
    * The seq of the first event that differs (its index when the event has no numeric seq).
    */
   divergingSeq?: number;

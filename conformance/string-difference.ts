@@ -1,0 +1,56 @@
+// Where two long strings part, for a failure report. An encoder's text (encodeJsonl) differs from the
+// expected one somewhere inside hundreds of characters, often at its very end (a line feed left out);
+// the start of both strings, which a shortened value shows, is what they have in common.
+/** Where the first differing character is: its index (0-based), line and column (1-based), in UTF-16 code units. */
+export interface StringPosition {
+  index: number
+  line: number
+  column: number
+}
+
+/** Up to the difference, shown before it, and from it, shown after it, in code units. */
+const CONTEXT_BEFORE = 24
+const CONTEXT_AFTER = 48
+
+/** Strings at most this long are shown whole, which says more than an excerpt. */
+export const WHOLE_STRING_MOST = 80
+
+/** The index of the first code unit where `a` and `b` differ; the shorter one's length when it is a prefix of the other. */
+function firstDifferingIndex(a: string, b: string): number {
+  const shorter = Math.min(a.length, b.length)
+  let index = 0
+  while (index < shorter && a.charCodeAt(index) === b.charCodeAt(index)) index += 1
+  // Never report a place inside a surrogate pair: step back to the pair's start.
+  if (index > 0 && index < shorter && /[\uDC00-\uDFFF]/.test(a.charAt(index)) && /[\uD800-\uDBFF]/.test(a.charAt(index - 1))) index -= 1
+  return index
+}
+
+function positionOf(text: string, index: number): StringPosition {
+  const before = text.slice(0, index)
+  const lineStart = before.lastIndexOf('\n') + 1
+  return { index, line: before.split('\n').length, column: index - lineStart + 1 }
+}
+
+/** The part of `text` around `index`, JSON-quoted, with … where it is cut; its end named when it ends there. */
+function excerpt(text: string, index: number): string {
+  const start = Math.max(0, index - CONTEXT_BEFORE)
+  const end = Math.min(text.length, index + CONTEXT_AFTER)
+  const lead = start > 0 ? '…' : ''
+  if (index >= text.length) return `${lead}${JSON.stringify(text.slice(start))} (the string ends there)`
+  return `${lead}${JSON.stringify(text.slice(start, end))}${end < text.length ? '…' : ''}`
+}
+
+/**
+ * Both strings around their first difference, and where it is; undefined when both are short enough
+ * to be shown whole (or equal).
+ */
+export function stringDifference(expected: string, actual: string): { expected: string; actual: string; at: StringPosition } | undefined {
+  if (expected === actual || Math.max(expected.length, actual.length) <= WHOLE_STRING_MOST) return undefined
+  const index = firstDifferingIndex(expected, actual)
+  return { expected: excerpt(expected, index), actual: excerpt(actual, index), at: positionOf(expected, index) }
+}
+
+/** "line 4, column 71", for the reason text. */
+export function positionText(at: StringPosition): string {
+  return `line ${at.line}, column ${at.column}`
+}
