@@ -176,13 +176,22 @@ function writerDiagnostics(facts: WriterFacts): Diagnostic[] {
   return found
 }
 
-function tornTailNotice(tornTail: TornTail, encoding: Encoding, extent: ArtifactExtent): Diagnostic {
+/**
+ * Under --writer, a raw artifact whose torn tail is its unterminated last line alone: a reader cannot tell
+ * a crash from a writer that never ends its last record, which loses that record on every read.
+ */
+function unendedLastLineHint(tornTail: TornTail, encoding: Encoding, writer: boolean): string {
+  if (!writer || encoding !== 'raw' || tornTail.reason !== 'unterminated') return ''
+  return '. Unless a crash cut this write, its writer left out the line feed that ends every record (JSONL-8)'
+}
+
+function tornTailNotice(tornTail: TornTail, encoding: Encoding, extent: ArtifactExtent, writer: boolean): Diagnostic {
   return {
     severity: 'notice',
     code: 'TORN_TAIL',
     requirement: encoding === 'zstd' ? 'JSONL-15' : 'JSONL-12',
     line: tornTail.line,
-    message: `recoverable ${tornTailAdvice(tornTail, encoding, extent)}`,
+    message: `recoverable ${tornTailAdvice(tornTail, encoding, extent)}${unendedLastLineHint(tornTail, encoding, writer)}`,
   }
 }
 
@@ -259,7 +268,7 @@ function report(file: string, otherNames: readonly string[], encoding: Encoding,
   const outcome: Outcome = binding === undefined ? outcomeOf(artifact) : { verdict: 'rejected', operation: 'open', code: binding.code }
   const writer = writerDiagnostics(artifact.writerFacts)
   const diagnostics = [...(binding === undefined ? [] : [binding]), ...errorDiagnostics(artifact, requirements, settings.vocabulary), ...writer, ...factNotices(artifact.facts)]
-  if (artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined) diagnostics.push(tornTailNotice(artifact.tornTail, encoding, artifact.extent))
+  if (artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined) diagnostics.push(tornTailNotice(artifact.tornTail, encoding, artifact.extent, settings.writer === true))
   const writerBroke = writer.some(diagnostic => diagnostic.severity === 'error')
   const noticed = settings.strict === true && diagnostics.some(diagnostic => diagnostic.severity === 'notice')
   return { file, encoding, status: statusOf(outcome, writerBroke || noticed, requirements), outcome, diagnostics }

@@ -95,13 +95,21 @@ export function canonicalText(value: unknown): string {
   }
 }
 
+/**
+ * A piece of a line as the file holds it, between backticks: JSON-quoting it would double each
+ * backslash and quote the line holds. Quoted only when it holds a backtick or a control character.
+ */
+function asWritten(piece: string): string {
+  return /[\u0000-\u001f`]/.test(piece) ? JSON.stringify(piece) : `\`${piece}\``
+}
+
 /** Where `text` first differs from `canonical`, counted in characters, and what each has there, for people. */
 export function firstDifference(text: string, canonical: string): string {
   let at = 0
   while (at < text.length && text[at] === canonical[at]) at++
   // Start at a whole character: two characters may share their first UTF-16 code unit.
   if (at > 0 && /[\uD800-\uDBFF]/.test(text[at - 1] as string)) at--
-  const shown = (from: string): string => (at >= from.length ? 'the end of the line' : JSON.stringify(Array.from(from.slice(at, at + 24)).slice(0, 12).join('')))
+  const shown = (from: string): string => (at >= from.length ? 'the end of the line' : asWritten(Array.from(from.slice(at, at + 24)).slice(0, 12).join('')))
   return `from character ${Array.from(text.slice(0, at)).length + 1} it has ${shown(text)} where JSON.stringify writes ${shown(canonical)}`
 }
 

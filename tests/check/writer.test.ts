@@ -133,11 +133,15 @@ describe('the form of a line (JSONL-8)', () => {
   })
 
   it('says where the line first differs', () => {
-    expect(firstDifference('{"a": 1}', '{"a":1}')).toBe('from character 6 it has " 1}" where JSON.stringify writes "1}"')
-    expect(firstDifference('{"a":1} ', '{"a":1}')).toBe('from character 8 it has " " where JSON.stringify writes the end of the line')
+    expect(firstDifference('{"a": 1}', '{"a":1}')).toBe('from character 6 it has ` 1}` where JSON.stringify writes `1}`')
+    expect(firstDifference('{"a":1} ', '{"a":1}')).toBe('from character 8 it has ` ` where JSON.stringify writes the end of the line')
     // Characters, not UTF-16 code units; two characters that share their first code unit differ whole.
-    expect(firstDifference('["😀😀", 1]', '["😀😀",1]')).toBe('from character 7 it has " 1]" where JSON.stringify writes "1]"')
-    expect(firstDifference('["😀😁"]', '["😀😂"]')).toBe('from character 4 it has "😁\\"]" where JSON.stringify writes "😂\\"]"')
+    expect(firstDifference('["😀😀", 1]', '["😀😀",1]')).toBe('from character 7 it has ` 1]` where JSON.stringify writes `1]`')
+    expect(firstDifference('["😀😁"]', '["😀😂"]')).toBe('from character 4 it has `😁"]` where JSON.stringify writes `😂"]`')
+    // As the file holds it: an escape is shown with one backslash; a backtick or a control character is quoted.
+    expect(firstDifference('["\\u00e9"]', '["é"]')).toBe('from character 3 it has `\\u00e9"]` where JSON.stringify writes `é"]`')
+    expect(firstDifference('["`b"]', '["c"]')).toBe('from character 3 it has "`b\\"]" where JSON.stringify writes `c"]`')
+    expect(firstDifference('{"a":\t1}', '{"a":1}')).toBe('from character 6 it has "\\t1}" where JSON.stringify writes `1}`')
   })
 
   it('leaves a final CR to the CRLF notice, and reports a duplicate rather than the form it changes', () => {
@@ -162,6 +166,18 @@ describe('check --writer', () => {
     }), runs(100))
   })
 
+  it('says of a last line that lacks only its line feed that the writer may have left it out (JSONL-8), only with --writer', () => {
+    const lines = turnLines()
+    const file = folder.write('unended.jsonl', text(lines).slice(0, -1))
+    const tornTail = (writer: boolean): string | undefined => check(file, { writer }).diagnostics.find(found => found.code === 'TORN_TAIL')?.message
+    const hint = '. Unless a crash cut this write, its writer left out the line feed that ends every record (JSONL-8)'
+    expect(tornTail(true)).toMatch(new RegExp(`^recoverable torn tail from line ${lines.length} .*before it appends${hint.replace(/[.()]/g, '\\$&')}$`))
+    expect(tornTail(false)).not.toContain('line feed')
+    // A tail that starts at a damaged complete line is no line feed left out, whatever follows it.
+    const damaged = check(folder.write('damaged-end.jsonl', `${text(lines.slice(0, -1))}{"type":\n${lines.at(-1)!}`), { writer: true })
+    expect(damaged.diagnostics.find(found => found.code === 'TORN_TAIL')?.message).toMatch(/JSONL_LINE_UNPARSABLE\).*before it appends$/)
+  })
+
   it('reports each rule at its line: MUSTs as errors that make the file invalid, the form as a notice', () => {
     const lines = turnLines()
     lines[0] = '{"type":"session","id":"s","version":0,"createdAt":1,"delegationDepth":0}'
@@ -180,7 +196,7 @@ describe('check --writer', () => {
     expect(report.outcome).toMatchObject({ verdict: 'accepted', relations: [] })
     const messages = report.diagnostics.map(found => found.message)
     expect(messages).toContain('this line writes a member name twice in one object (here "time" in the top-level object); a reader keeps only the last, a writer must not write it')
-    expect(messages).toContain(`2 lines, the first shown, differ from JSON.stringify's text of what they hold, which JSONL-8 asks writers to write so that two writers write the same bytes (from character ${space} it has " [],\\"source\\"" where JSON.stringify writes "[],\\"source\\":")`)
+    expect(messages).toContain(`2 lines, the first shown, differ from JSON.stringify's text of what they hold, which JSONL-8 asks writers to write so that two writers write the same bytes (from character ${space} it has \` [],"source"\` where JSON.stringify writes \`[],"source":\`)`)
   })
 
   it('checks nothing of the writer without --writer', () => {
