@@ -1,7 +1,11 @@
 // Where two long strings part, for a failure report. An encoder's text (encodeJsonl) differs from the
 // expected one somewhere inside hundreds of characters, often at its very end (a line feed left out);
 // the start of both strings, which a shortened value shows, is what they have in common.
-/** Where the first differing character is: its index (0-based), line and column (1-based), in UTF-16 code units. */
+
+/**
+ * Where the first differing character is, in characters (code points, as check counts them): its index
+ * from 0, its line and column from 1.
+ */
 export interface StringPosition {
   index: number
   line: number
@@ -15,26 +19,37 @@ const CONTEXT_AFTER = 48
 /** Strings at most this long are shown whole, which says more than an excerpt. */
 export const WHOLE_STRING_MOST = 80
 
-/** The index of the first code unit where `a` and `b` differ; the shorter one's length when it is a prefix of the other. */
+const isHighSurrogate = (text: string, index: number): boolean => /[\uD800-\uDBFF]/.test(text.charAt(index))
+const isLowSurrogate = (text: string, index: number): boolean => /[\uDC00-\uDFFF]/.test(text.charAt(index))
+
+/**
+ * The first code unit where `a` and `b` differ, at a whole character (the shorter one's length when it
+ * is a prefix of the other).
+ */
 function firstDifferingIndex(a: string, b: string): number {
   const shorter = Math.min(a.length, b.length)
   let index = 0
   while (index < shorter && a.charCodeAt(index) === b.charCodeAt(index)) index += 1
-  // Never report a place inside a surrogate pair: step back to the pair's start.
-  if (index > 0 && index < shorter && /[\uDC00-\uDFFF]/.test(a.charAt(index)) && /[\uD800-\uDBFF]/.test(a.charAt(index - 1))) index -= 1
-  return index
+  // Both hold the code unit before: when it starts a pair in either, the difference starts there.
+  return index > 0 && isHighSurrogate(a, index - 1) ? index - 1 : index
 }
 
 function positionOf(text: string, index: number): StringPosition {
   const before = text.slice(0, index)
   const lineStart = before.lastIndexOf('\n') + 1
-  return { index, line: before.split('\n').length, column: index - lineStart + 1 }
+  const characters = (part: string): number => Array.from(part).length
+  return { index: characters(before), line: before.split('\n').length, column: characters(before.slice(lineStart)) + 1 }
 }
 
-/** The part of `text` around `index`, JSON-quoted, with … where it is cut; its end named when it ends there. */
+/**
+ * The part of `text` around `index`, cut at whole characters, JSON-quoted, with … where it is cut; its
+ * end named when it ends there.
+ */
 function excerpt(text: string, index: number): string {
-  const start = Math.max(0, index - CONTEXT_BEFORE)
-  const end = Math.min(text.length, index + CONTEXT_AFTER)
+  let start = Math.max(0, index - CONTEXT_BEFORE)
+  if (start > 0 && isLowSurrogate(text, start) && isHighSurrogate(text, start - 1)) start -= 1
+  let end = Math.min(text.length, index + CONTEXT_AFTER)
+  if (end < text.length && isHighSurrogate(text, end - 1) && isLowSurrogate(text, end)) end += 1
   const lead = start > 0 ? '…' : ''
   if (index >= text.length) return `${lead}${JSON.stringify(text.slice(start))} (the string ends there)`
   return `${lead}${JSON.stringify(text.slice(start, end))}${end < text.length ? '…' : ''}`

@@ -28,7 +28,14 @@ export function percent(part: number, whole: number): string {
  * a reader never sees) is shown as its \u escape.
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\p{Cf}/gu, escapeOf)
+  return text.replace(UNPRINTABLE, escapeOf)
+}
+
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\p{Cf}/gu
+
+/** Whether `printable` leaves `text` as it is. */
+export function isPrintable(text: string): boolean {
+  return text.match(UNPRINTABLE) === null
 }
 
 /** `\u` and four hex digits, or `\u{…}` for a character beyond the first plane. */

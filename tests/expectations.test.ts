@@ -116,6 +116,21 @@ describe('the difference of two long strings', () => {
     })
   })
 
+  it('counts characters, not UTF-16 code units, and cuts the excerpt at whole characters', () => {
+    // Ten emoji (twenty code units) and 80 x before the place: character 90, column 91.
+    const lead = `${'\u{1F600}'.repeat(10)}${'x'.repeat(80)}`
+    expect(diffOf(`${lead}a`, `${lead}b`)).toMatchObject({ at: { index: 90, line: 1, column: 91 } })
+    // 24 code units before the place fall inside a pair: the excerpt starts at the pair, not inside it.
+    const pairs = `${'y'.repeat(60)}${'\u{1F600}'.repeat(20)}`
+    expect(diffOf(`${pairs}a${'z'.repeat(50)}`, `${pairs}b${'z'.repeat(50)}`)).toMatchObject({ expected: `…"${'\u{1F600}'.repeat(12)}a${'z'.repeat(47)}"…` })
+    // 48 code units from the place end inside a pair: the excerpt keeps the whole pair.
+    const tail = `${'z'.repeat(46)}${'\u{1F600}'.repeat(3)}`
+    expect(diffOf(`${'y'.repeat(60)}a${tail}`, `${'y'.repeat(60)}b${tail}`)).toMatchObject({ expected: `…"${'y'.repeat(24)}a${'z'.repeat(46)}\u{1F600}"…` })
+    // One string stops inside the other's pair: the place is the pair's start.
+    expect(diffOf(`${'x'.repeat(100)}\u{1F600}z`, `${'x'.repeat(100)}\uD83D`)).toMatchObject({ at: { index: 100, line: 1, column: 101 } })
+    expect(diffOf(`${'x'.repeat(100)}\uD83Dx`, `${'x'.repeat(100)}\u{1F600}`)).toMatchObject({ at: { index: 100, line: 1, column: 101 } })
+  })
+
   it('shows strings of 80 code units or fewer whole, and never splits a surrogate pair', () => {
     expect(diffOf('a'.repeat(80), 'b'.repeat(80))).toEqual({ path: '$.text', expected: JSON.stringify('a'.repeat(80)), actual: JSON.stringify('b'.repeat(80)) })
     const [before, after] = ['x'.repeat(100), 'y'.repeat(10)]

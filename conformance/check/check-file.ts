@@ -177,12 +177,12 @@ function writerDiagnostics(facts: WriterFacts): Diagnostic[] {
 }
 
 /**
- * Under --writer, a raw artifact whose torn tail is its unterminated last line alone: a reader cannot tell
- * a crash from a writer that never ends its last record, which loses that record on every read.
+ * Under --writer, a raw artifact whose torn tail is its unterminated last line alone: a reader cannot
+ * tell a crash from a writer that never ends its last record, which loses that record on every read.
  */
 function unendedLastLineHint(tornTail: TornTail, encoding: Encoding, writer: boolean): string {
   if (!writer || encoding !== 'raw' || tornTail.reason !== 'unterminated') return ''
-  return '. Unless a crash cut this write, its writer left out the line feed that ends every record (JSONL-8)'
+  return '. If that line is a whole record that no crash cut, its writer left out the line feed that ends every record (JSONL-8)'
 }
 
 function tornTailNotice(tornTail: TornTail, encoding: Encoding, extent: ArtifactExtent, writer: boolean): Diagnostic {

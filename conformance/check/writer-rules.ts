@@ -8,6 +8,7 @@
 import { headerLine } from '../../reference/jsonl.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
 import { MIN_RUN, ROW_TAGS } from '../../reference/chunk-rows.ts'
+import { isPrintable } from '../wording.ts'
 
 /** What JSONL-5 says against the header line `value` (its members as written), or undefined. */
 export function headerMembersFault(value: unknown): string | undefined {
@@ -96,11 +97,14 @@ export function canonicalText(value: unknown): string {
 }
 
 /**
- * A piece of a line as the file holds it, between backticks: JSON-quoting it would double each
- * backslash and quote the line holds. Quoted only when it holds a backtick or a control character.
+ * Two pieces of lines as the files hold them, between backticks (JSON-quoting them would double each
+ * backslash and quote they hold), undefined for a line that has ended. Both are JSON-quoted when either
+ * holds a backtick or a character a report escapes (wording.ts, printable): an escape in one would
+ * look like the character in the other.
  */
-function asWritten(piece: string): string {
-  return /[\u0000-\u001f`]/.test(piece) ? JSON.stringify(piece) : `\`${piece}\``
+function asWritten(pieces: readonly (string | undefined)[]): string[] {
+  const plain = pieces.every(piece => piece === undefined || (isPrintable(piece) && !piece.includes('`')))
+  return pieces.map(piece => (piece === undefined ? 'the end of the line' : plain ? `\`${piece}\`` : JSON.stringify(piece)))
 }
 
 /** Where `text` first differs from `canonical`, counted in characters, and what each has there, for people. */
@@ -109,8 +113,9 @@ export function firstDifference(text: string, canonical: string): string {
   while (at < text.length && text[at] === canonical[at]) at++
   // Start at a whole character: two characters may share their first UTF-16 code unit.
   if (at > 0 && /[\uD800-\uDBFF]/.test(text[at - 1] as string)) at--
-  const shown = (from: string): string => (at >= from.length ? 'the end of the line' : asWritten(Array.from(from.slice(at, at + 24)).slice(0, 12).join('')))
-  return `from character ${Array.from(text.slice(0, at)).length + 1} it has ${shown(text)} where JSON.stringify writes ${shown(canonical)}`
+  const pieceOf = (from: string): string | undefined => (at >= from.length ? undefined : Array.from(from.slice(at, at + 24)).slice(0, 12).join(''))
+  const [has, writes] = asWritten([pieceOf(text), pieceOf(canonical)])
+  return `from character ${Array.from(text.slice(0, at)).length + 1} it has ${has} where JSON.stringify writes ${writes}`
 }
 
 /** A container being read: an object with the names seen so far and the member being read, or an array and its index. */

@@ -227,7 +227,7 @@ export interface RunReportDiff {
   expected: string;
   actual: string;
   /**
-   * For two strings too long to show whole: where they first differ, in UTF-16 code units of the expected string (index from 0, line and column from 1); expected and actual then show the text around that place, cut with … and JSON-quoted.
+   * For two strings too long to show whole: where they first differ in the expected string, counted in characters (code points: index from 0, line and column from 1); expected and actual then show the text around that place, cut with … and JSON-quoted.
    */
   at?: {
     index: number;

@@ -140,8 +140,10 @@ describe('the form of a line (JSONL-8)', () => {
     expect(firstDifference('["😀😁"]', '["😀😂"]')).toBe('from character 4 it has `😁"]` where JSON.stringify writes `😂"]`')
     // As the file holds it: an escape is shown with one backslash; a backtick or a control character is quoted.
     expect(firstDifference('["\\u00e9"]', '["é"]')).toBe('from character 3 it has `\\u00e9"]` where JSON.stringify writes `é"]`')
-    expect(firstDifference('["`b"]', '["c"]')).toBe('from character 3 it has "`b\\"]" where JSON.stringify writes `c"]`')
-    expect(firstDifference('{"a":\t1}', '{"a":1}')).toBe('from character 6 it has "\\t1}" where JSON.stringify writes `1}`')
+    expect(firstDifference('["`b"]', '["c"]')).toBe('from character 3 it has "`b\\"]" where JSON.stringify writes "c\\"]"')
+    expect(firstDifference('{"a":\t1}', '{"a":1}')).toBe('from character 6 it has "\\t1}" where JSON.stringify writes "1}"')
+    // A character a report escapes (U+2028) against its escape: both quoted, so that they read apart.
+    expect(firstDifference('["\\u2028"]', '["\u2028"]')).toBe('from character 3 it has "\\\\u2028\\"]" where JSON.stringify writes "\u2028\\"]"')
   })
 
   it('leaves a final CR to the CRLF notice, and reports a duplicate rather than the form it changes', () => {
@@ -166,13 +168,16 @@ describe('check --writer', () => {
     }), runs(100))
   })
 
-  it('says of a last line that lacks only its line feed that the writer may have left it out (JSONL-8), only with --writer', () => {
+  it('says of an unterminated last line that the writer may have left its line feed out (JSONL-8), only with --writer', () => {
     const lines = turnLines()
     const file = folder.write('unended.jsonl', text(lines).slice(0, -1))
     const tornTail = (writer: boolean): string | undefined => check(file, { writer }).diagnostics.find(found => found.code === 'TORN_TAIL')?.message
-    const hint = '. Unless a crash cut this write, its writer left out the line feed that ends every record (JSONL-8)'
+    const hint = '. If that line is a whole record that no crash cut, its writer left out the line feed that ends every record (JSONL-8)'
     expect(tornTail(true)).toMatch(new RegExp(`^recoverable torn tail from line ${lines.length} .*before it appends${hint.replace(/[.()]/g, '\\$&')}$`))
     expect(tornTail(false)).not.toContain('line feed')
+    // A line cut short is unterminated too: the reader cannot tell which, so the hint is conditional.
+    const cut = check(folder.write('cut.jsonl', `${text(lines.slice(0, -1))}{"type":"turn/e`), { writer: true })
+    expect(cut.diagnostics.find(found => found.code === 'TORN_TAIL')?.message).toContain(hint)
     // A tail that starts at a damaged complete line is no line feed left out, whatever follows it.
     const damaged = check(folder.write('damaged-end.jsonl', `${text(lines.slice(0, -1))}{"type":\n${lines.at(-1)!}`), { writer: true })
     expect(damaged.diagnostics.find(found => found.code === 'TORN_TAIL')?.message).toMatch(/JSONL_LINE_UNPARSABLE\).*before it appends$/)
