@@ -17,7 +17,7 @@ const CONTEXT_BEFORE = 24
 const CONTEXT_AFTER = 48
 
 /** Strings at most this long are shown whole, which says more than an excerpt. */
-export const WHOLE_STRING_MOST = 80
+const WHOLE_STRING_MOST = 80
 
 const isHighSurrogate = (text: string, index: number): boolean => /[\uD800-\uDBFF]/.test(text.charAt(index))
 const isLowSurrogate = (text: string, index: number): boolean => /[\uDC00-\uDFFF]/.test(text.charAt(index))

@@ -138,7 +138,7 @@ describe('the form of a line (JSONL-8)', () => {
     // Characters, not UTF-16 code units; two characters that share their first code unit differ whole.
     expect(firstDifference('["😀😀", 1]', '["😀😀",1]')).toBe('from character 7 it has ` 1]` where JSON.stringify writes `1]`')
     expect(firstDifference('["😀😁"]', '["😀😂"]')).toBe('from character 4 it has `😁"]` where JSON.stringify writes `😂"]`')
-    // As the file holds it: an escape is shown with one backslash; a backtick or a control character is quoted.
+    // As the file holds it: an escape shows one backslash; a backtick or a control character in either piece quotes both.
     expect(firstDifference('["\\u00e9"]', '["é"]')).toBe('from character 3 it has `\\u00e9"]` where JSON.stringify writes `é"]`')
     expect(firstDifference('["`b"]', '["c"]')).toBe('from character 3 it has "`b\\"]" where JSON.stringify writes "c\\"]"')
     expect(firstDifference('{"a":\t1}', '{"a":1}')).toBe('from character 6 it has "\\t1}" where JSON.stringify writes "1}"')
