@@ -1,6 +1,7 @@
 // Where two long strings part, for a failure report. An encoder's text (encodeJsonl) differs from the
 // expected one somewhere inside hundreds of characters, often at its very end (a line feed left out);
 // the start of both strings, which a shortened value shows, is what they have in common.
+import { cutPoint } from './wording.ts'
 
 /**
  * Where the first differing character is, in characters (code points, as check counts them): its index
@@ -31,7 +32,7 @@ function firstDifferingIndex(a: string, b: string): number {
   let index = 0
   while (index < shorter && a.charCodeAt(index) === b.charCodeAt(index)) index += 1
   // Both hold the code unit before: when it starts a pair in either, the difference starts there.
-  return index > 0 && isHighSurrogate(a, index - 1) ? index - 1 : index
+  return cutPoint(a, index)
 }
 
 function positionOf(text: string, index: number): StringPosition {
