@@ -15,7 +15,7 @@ import { lineLocator, type LineAt } from './yaml-text.ts'
 export const OPERATIONS = [
   'load', 'append', 'surface', 'messages', 'requestHeader', 'requestContext', 'relations', 'repair',
   'resume', 'compactionState', 'regionBalance', 'fork', 'decodeJsonl', 'encodeJsonl', 'artifactPath',
-  'headerEquals',
+  'store', 'headerEquals',
 ] as const
 export type OperationName = (typeof OPERATIONS)[number]
 

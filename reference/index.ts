@@ -20,12 +20,13 @@ import { nodeBalance, regionLegality, type NodeBalance, type RegionValue } from 
 import { forkChild, type ForkValue } from './fork.ts'
 import { artifactBytes, decodeRawJsonl, encodeRawJsonl, idSegment, projectDirectory, type JsonlValue } from './jsonl.ts'
 import { decodeZstdArtifact } from './zstd.ts'
+import { storeBatches, type StoredSession } from './storage.ts'
 import type { SessionEvent } from './envelope.ts'
 import type { JsonRecord } from './lossless-json.ts'
 
 export type Input = Record<string, unknown>
 
-export const PROFILES = ['reader', 'writer', 'relations', 'repair', 'compaction', 'fork', 'jsonl'] as const
+export const PROFILES = ['reader', 'writer', 'relations', 'repair', 'compaction', 'fork', 'jsonl', 'storage'] as const
 
 function recordsOf(value: unknown): readonly unknown[] {
   // Stryker disable next-line ArrayDeclaration: operations are defined for an events array (spec/00-processing.md); a non-array input is outside every operation
@@ -169,6 +170,11 @@ function decodeJsonl(input: Input): Result<JsonlValue> {
   return input['encoding'] === 'zstd' ? decodeZstdArtifact(bytes) : decodeRawJsonl(bytes)
 }
 
+/** STORE-1: the header and batches stored, then read back; the first batch outside the domain is refused (STORE-4). */
+function store(input: Input): Result<StoredSession> {
+  return storeBatches(input['header'], recordsOf(input['batches']).map(recordsOf))
+}
+
 export const reference = {
   // Stryker disable next-line StringLiteral: adapter metadata for reports; no operation reads it
   name: 'reference',
@@ -191,5 +197,6 @@ export const reference = {
   decodeJsonl,
   encodeJsonl,
   artifactPath,
+  store,
   headerEquals,
 }

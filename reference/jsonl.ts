@@ -7,6 +7,7 @@
 import { accept, fault, reject, rejectAt, type ErrorCode, type Fault, type Rejected, type Result } from './result.ts'
 import { hasOwn, isNonNegativeSafeInteger, isRecord, type JsonRecord } from './lossless-json.ts'
 import { versionRefusal } from './format-version.ts'
+import { HEADER_MEMBERS } from './storage-header.ts'
 import { packChunkRuns, readStorageRecord, recordEvents, storedEventAt, storedEventCount, type StoredEvents } from './chunk-rows.ts'
 
 export interface TornTail {
@@ -38,7 +39,6 @@ function parseLine(bytes: Uint8Array): { value: unknown } | undefined {
 // ---- the header line (JSONL-6, JSONL-7) --------------------------------------------------------
 
 const RETIRED_HEADER_MEMBERS = ['sandboxMode', 'approvalPolicy']
-const DECODED_HEADER_MEMBERS = ['version', 'id', 'createdAt', 'cwd', 'parentSession', 'seedLength', 'origin', 'delegationDepth', 'agentPreset']
 
 /** JSONL-6 step 3 or 4 fails; `why` names the member, for people. */
 function invalid(why: string): Fault {
@@ -86,7 +86,7 @@ export function decodeHeaderLine(bytes: Uint8Array): Result<JsonRecord> {
   const found = headerLineFault(value)
   if (found !== undefined) return rejectAt(found, { line: 1 })
   const line = value as JsonRecord
-  return accept(Object.fromEntries(DECODED_HEADER_MEMBERS.filter(key => hasOwn(line, key)).map(key => [key, line[key]])))
+  return accept(Object.fromEntries(HEADER_MEMBERS.filter(key => hasOwn(line, key)).map(key => [key, line[key]])))
 }
 
 // ---- the record lines (JSONL-9..12) ------------------------------------------------------------
@@ -256,12 +256,10 @@ export function artifactBytes(input: { text: unknown; base64: unknown }): Uint8A
 
 // ---- writing (JSONL-5, JSONL-8) and where artifacts live (JSONL-1, JSONL-2) ---------------------
 
-const HEADER_LINE_MEMBERS = ['version', 'id', 'createdAt', 'cwd', 'parentSession', 'seedLength', 'origin', 'delegationDepth', 'agentPreset']
-
 /** JSONL-5: the header line's members in the writer's order; delegationDepth is always written. */
 export function headerLine(header: JsonRecord): JsonRecord {
   const line: JsonRecord = { type: 'session' }
-  for (const key of HEADER_LINE_MEMBERS) {
+  for (const key of HEADER_MEMBERS) {
     const value = key === 'delegationDepth' ? header[key] ?? 0 : header[key]
     // Stryker disable next-line ConditionalExpression: the header line is only ever serialised by JSON.stringify, which leaves out members holding undefined
     if (value !== undefined) line[key] = value

@@ -6,6 +6,9 @@ import { fault, type Fault } from './result.ts'
 import { hasOwn, isNonNegativeSafeInteger, isPlainRecord, type JsonRecord, type Snapshot } from './lossless-json.ts'
 import { versionRefusal } from './format-version.ts'
 
+/** The members chapter 03 names, in the order of its table (and of the JSONL header line, JSONL-5). */
+export const HEADER_MEMBERS = ['version', 'id', 'createdAt', 'cwd', 'parentSession', 'seedLength', 'origin', 'delegationDepth', 'agentPreset'] as const
+
 function invalidField(what: string): Fault {
   return fault('HEADER_FIELD_INVALID', `header ${what}`)
 }

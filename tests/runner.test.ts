@@ -286,7 +286,7 @@ describe('protocol messages and values', () => {
   it('names the faults of an invalid reply with the values at fault, and only those of the form the reply takes', () => {
     const started = { protocol: 1, implementation: { name: 'port', version: '1', language: 'python' }, profiles: ['reader'], operations: ['load'] }
     const faults: [name: 'started' | 'result', reply: unknown, faults: string][] = [
-      ['started', { ...started, profiles: ['readr'] }, '/profiles/0 is "readr", not one of "reader", "writer", "relations", "repair", "compaction", "fork", "jsonl"'],
+      ['started', { ...started, profiles: ['readr'] }, '/profiles/0 is "readr", not one of "reader", "writer", "relations", "repair", "compaction", "fork", "jsonl", "storage"'],
       ['started', { ...started, profile: 'reader' }, '/ has a member it may not have: "profile"'],
       // An acceptance, a rejection, a failure: nothing of the other forms' faults.
       ['result', { seq: 0, result: { ok: true } }, "/result must have required property 'value'"],

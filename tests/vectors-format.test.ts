@@ -50,7 +50,7 @@ describe('vector files', () => {
       const members = [...Object.keys(member.properties ?? {}), ...(member.allOf === undefined ? [] : logInputs)]
       for (const name of members) if (!inputs?.has(name) && !(inputs?.has('events') && logInputs.includes(name))) foreign.push(`${operation}.${name}`)
     }
-    expect(rows.size).toBe(16)
+    expect(rows.size).toBe(17)
     expect(foreign).toEqual([])
     expect(open).toEqual([])
   })

@@ -38,7 +38,8 @@ export interface ProtocolImplementation {
 /**
  * A conformance profile of spec/profiles.md.
  */
-export type ProtocolProfile = "reader" | "writer" | "relations" | "repair" | "compaction" | "fork" | "jsonl";
+export type ProtocolProfile =
+  "reader" | "writer" | "relations" | "repair" | "compaction" | "fork" | "jsonl" | "storage";
 
 /**
  * An operation of spec/00-processing.md.
@@ -59,4 +60,5 @@ export type ProtocolOperation =
   | "decodeJsonl"
   | "encodeJsonl"
   | "artifactPath"
+  | "store"
   | "headerEquals";

@@ -26,7 +26,7 @@ export interface Case {
    * @minItems 1
    */
   requirements: [string, ...string[]];
-  profile: "reader" | "writer" | "relations" | "repair" | "compaction" | "fork" | "jsonl";
+  profile: "reader" | "writer" | "relations" | "repair" | "compaction" | "fork" | "jsonl" | "storage";
   /**
    * The session header given to operations that take one (tagged values allowed).
    */
@@ -106,6 +106,10 @@ export interface Step {
     sessionId?: unknown;
     cwd?: unknown;
     encoding?: unknown;
+  };
+  store?: {
+    header?: unknown;
+    batches?: unknown;
   };
   headerEquals?: {
     left?: unknown;

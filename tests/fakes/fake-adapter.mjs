@@ -92,9 +92,10 @@ if (behaviour === 'first-start-only') {
 
 const ALL_OPERATIONS = [
   'load', 'append', 'surface', 'messages', 'requestHeader', 'requestContext', 'relations', 'repair', 'resume',
-  'compactionState', 'regionBalance', 'fork', 'decodeJsonl', 'encodeJsonl', 'artifactPath', 'headerEquals',
+  'compactionState', 'regionBalance', 'fork', 'decodeJsonl', 'encodeJsonl', 'artifactPath', 'store',
+  'headerEquals',
 ]
-const ALL_PROFILES = ['reader', 'writer', 'relations', 'repair', 'compaction', 'fork', 'jsonl']
+const ALL_PROFILES = ['reader', 'writer', 'relations', 'repair', 'compaction', 'fork', 'jsonl', 'storage']
 const liar = behaviour === 'liar'
 
 if (behaviour === 'daemon') {

@@ -70,6 +70,12 @@ function isContainer(value: unknown): value is Record<string, unknown> | unknown
   }
 }
 
+/** The events and batches arrays, and each batch, are the operation's input shape, not log data. */
+function isInputShape(path: Path): boolean {
+  const [list] = path
+  return LIST_KEYS.has(list as string) && (path.length === 1 || (list === 'batches' && path.length === 2))
+}
+
 /** Deeper places add nothing the rules read (the deep-nesting vectors hold 10,000 levels). */
 const MAX_DEPTH = 12
 
@@ -78,8 +84,7 @@ function placesOf(input: Record<string, unknown>): Path[] {
   const places: Path[] = []
   const pending: { value: unknown; path: Path }[] = DATA_KEYS.filter(key => key in input).map(key => ({ value: input[key], path: [key] }))
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    // The events and batches arrays themselves are the operation's input shape, not log data.
-    if (!(next.path.length === 1 && LIST_KEYS.has(next.path[0] as string))) places.push(next.path)
+    if (!isInputShape(next.path)) places.push(next.path)
     if (next.path.length > MAX_DEPTH || !isContainer(next.value)) continue
     for (const key of Object.keys(next.value)) {
       const member = (next.value as Record<string, unknown>)[key]

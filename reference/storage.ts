@@ -1,0 +1,47 @@
+/**
+ * Chapter 20: what a storage layer reads back (STORE-2, STORE-3) and refuses (STORE-4). The reference
+ * is the ideal store: it keeps each value as its lossless snapshot, so reading back gives the stored
+ * events themselves, and the header in canonical form.
+ */
+import { accept, reject, type Result } from './result.ts'
+import { hasOwn, isRecord, snapshotJson, type JsonRecord } from './lossless-json.ts'
+import { seqForRecord } from './envelope.ts'
+import { HEADER_MEMBERS } from './storage-header.ts'
+
+export interface StoredSession {
+  header: JsonRecord
+  events: unknown[]
+}
+
+/** STORE-3: the members chapter 03 names that the header has, delegationDepth 0 when it has none. */
+export function canonicalStoredHeader(header: JsonRecord): JsonRecord {
+  const canonical: JsonRecord = {}
+  for (const key of HEADER_MEMBERS) {
+    if (hasOwn(header, key)) canonical[key] = header[key]
+  }
+  canonical['delegationDepth'] ??= 0
+  return canonical
+}
+
+/**
+ * STORE-1, STORE-4: the header, then each batch, is checked whole before any of it is kept; the first
+ * refusal ends the operation. A record fault carries the record's seq, or its index over all batches.
+ */
+export function storeBatches(header: unknown, batches: readonly (readonly unknown[])[]): Result<StoredSession> {
+  const headerSnapshot = snapshotJson(header)
+  if (headerSnapshot.fault !== undefined) return reject(headerSnapshot.fault.code, `the session is not created: in its header, ${headerSnapshot.fault.message}`)
+  const events: unknown[] = []
+  for (const [number, batch] of batches.entries()) {
+    // Array.from, not map: a hole in a batch reads as undefined, which the domain refuses.
+    const snapshots = Array.from(batch, record => snapshotJson(record))
+    const faulty = snapshots.findIndex(snapshot => snapshot.fault !== undefined)
+    if (faulty !== -1) {
+      const { value, fault } = snapshots[faulty]!
+      const seq = seqForRecord(value, events.length + faulty)
+      return reject(fault!.code, `batch ${number + 1} of ${batches.length} is not stored, no record of it: in its record ${faulty + 1}, ${fault!.message}`, { seq })
+    }
+    events.push(...snapshots.map(snapshot => snapshot.value))
+  }
+  // Stryker disable next-line ConditionalExpression: store is defined for a header chapter 03 accepts, an object (STORE-1)
+  return accept({ header: canonicalStoredHeader(isRecord(headerSnapshot.value) ? headerSnapshot.value : {}), events })
+}
