@@ -87,7 +87,7 @@ const OPTION_SECTIONS: OptionSection[] = [
     note: 'repeat an option or separate values with commas; all filters must match',
     options: `  --chapter CHAPTER         a chapter: 05-surface, or its number 05
   --requirement ID          a requirement ID (SURF-5) or a whole prefix (SURF)
-  --profile PROFILE         reader, writer, relations, repair, compaction, fork or jsonl
+  --profile PROFILE         reader, writer, relations, repair, compaction, fork, jsonl or storage
   --operation NAME          the cases with a step of an operation: load, surface, decodeJsonl, …
   --case GLOB               case ids matching a glob ('surf-order-*'; * any run, ? one character)`,
   },

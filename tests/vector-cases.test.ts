@@ -236,9 +236,10 @@ describe('a case naming what spec/ does not give it', () => {
     expect(load(withSteps('SURF-3', 'reader', '      - load: {}\n        expect: {reject: {code: SURFACE_OP_INVALID, seq: null}}\n'))).toHaveLength(1)
   })
 
-  it('reads the operations of all seven profiles from spec/profiles.md', () => {
+  it('reads the operations of all eight profiles from spec/profiles.md', () => {
     const terms = readSpecTerms(join(projectRoot, 'spec'))
     expect([...terms.operationsOf.keys()].sort()).toEqual([...PROFILES].sort())
     expect([...terms.operationsOf.get('jsonl')!]).toEqual(['decodeJsonl', 'encodeJsonl', 'artifactPath'])
+    expect([...terms.operationsOf.get('storage')!]).toEqual(['store'])
   })
 })

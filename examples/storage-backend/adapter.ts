@@ -1,0 +1,69 @@
+// A storage backend's adapter (README, "Testing a storage backend"): it claims the `storage` profile,
+// and its one operation, `store`, creates a session in the backend, appends each batch, opens the
+// session again and reports what it read. Replace `textStore` with your backend.
+// Run it: dsh-conformance run --adapter-module examples/storage-backend/adapter.ts
+import { canonicalStoredHeader, losslessJsonFault, type Adapter, type AdapterResult } from 'dsh-session-conformance'
+
+/** What the suite asks of a backend: create one session, append batches to it, read it back. */
+export interface SessionStore {
+  create(header: unknown): void
+  append(batch: readonly unknown[]): void
+  open(): { header: unknown; events: unknown[] }
+}
+
+/** A stand-in backend: the header and each event kept as JSON text, as in text columns of a table. */
+export function textStore(): SessionStore {
+  let headerRow = 'null'
+  const eventRows: string[] = []
+  return {
+    create(header) {
+      headerRow = JSON.stringify(header)
+    },
+    append(batch) {
+      eventRows.push(...batch.map(event => JSON.stringify(event)))
+    },
+    open() {
+      return { header: JSON.parse(headerRow) as unknown, events: eventRows.map(row => JSON.parse(row) as unknown) }
+    },
+  }
+}
+
+/** PROC-1: a record's seq when it is a non-negative safe integer, else its index over all batches. */
+function seqOf(record: unknown, index: number): number {
+  const seq = typeof record === 'object' && record !== null ? (record as { seq?: unknown }).seq : undefined
+  return Number.isSafeInteger(seq) && !Object.is(seq, -0) && (seq as number) >= 0 ? (seq as number) : index
+}
+
+function refusal(code: string, message: string, seq?: number): AdapterResult {
+  return { ok: false, error: { code, message, ...(seq === undefined ? {} : { seq }) } }
+}
+
+/** STORE-4: the header, then each batch, is checked before any of it reaches the store. */
+function storeThrough(store: SessionStore, header: unknown, batches: readonly (readonly unknown[])[]): AdapterResult {
+  const headerFault = losslessJsonFault(header)
+  if (headerFault !== undefined) return refusal(headerFault.code, `header not stored: ${headerFault.message}`)
+  store.create(header)
+  let stored = 0
+  for (const batch of batches) {
+    for (const [index, record] of batch.entries()) {
+      const fault = losslessJsonFault(record)
+      if (fault !== undefined) return refusal(fault.code, `batch not stored: ${fault.message}`, seqOf(record, stored + index))
+    }
+    store.append(batch)
+    stored += batch.length
+  }
+  const opened = store.open()
+  return { ok: true, value: { header: canonicalStoredHeader(opened.header as Record<string, unknown>), events: opened.events } }
+}
+
+/** An adapter claiming `storage`; each step gets a fresh store from `newStore` (STORE-1). */
+export function storageAdapter(newStore: () => SessionStore, name = 'text-store'): Adapter {
+  return {
+    meta: { name, version: '0.0.0', language: 'typescript', profiles: ['storage'] },
+    operations: {
+      store: input => storeThrough(newStore(), input['header'], input['batches'] as unknown[][]),
+    },
+  }
+}
+
+export const adapter = storageAdapter(textStore)

@@ -1,0 +1,70 @@
+// examples/storage-backend: the README's adapter for a storage backend claims `storage` and passes its
+// cases; a backend that loses what STORE-2 says it keeps, or an adapter that stores without the domain
+// check of STORE-4, fails the cases that show it.
+import { describe, expect, it } from 'vitest'
+import { runSuite } from '../conformance/suite.ts'
+import { loadVectorCases } from '../conformance/vector-cases.ts'
+import type { Adapter } from '../conformance/adapter.ts'
+import { storageAdapter, textStore, type SessionStore } from '../examples/storage-backend/adapter.ts'
+
+const cases = loadVectorCases()
+const storageCases = cases.filter(vector => vector.profile === 'storage').map(vector => vector.id)
+
+async function notPassed(adapter: Adapter): Promise<string[]> {
+  const outcomes = await runSuite(adapter, cases.filter(vector => vector.profile === 'storage'))
+  return outcomes.filter(outcome => outcome.status !== 'pass').map(outcome => outcome.id)
+}
+
+/** A backend whose read copies objects member by member: `copy.__proto__ = …` sets the prototype instead. */
+function storeCopyingByAssignment(): SessionStore {
+  const copy = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(copy)
+    if (typeof value !== 'object' || value === null) return value
+    const target: Record<string, unknown> = {}
+    for (const [name, member] of Object.entries(value)) target[name] = copy(member)
+    return target
+  }
+  const inner = textStore()
+  return { ...inner, open: () => ({ ...inner.open(), events: inner.open().events.map(copy) }) }
+}
+
+/** A backend that drops every event's `ignorable` (ENV-12, STORE-2). */
+function storeDroppingIgnorable(): SessionStore {
+  const inner = textStore()
+  return { ...inner, append: batch => inner.append(batch.map(event => ({ ...(event as object), ignorable: undefined }))) }
+}
+
+describe('examples/storage-backend', () => {
+  it('passes every storage case and claims no other profile', async () => {
+    const outcomes = await runSuite(storageAdapter(textStore), cases)
+    expect(outcomes.filter(outcome => outcome.status === 'pass').map(outcome => outcome.id)).toEqual(storageCases)
+    expect(outcomes.filter(outcome => outcome.status === 'skip').length).toBe(cases.length - storageCases.length)
+  }, 60_000)
+
+  it('fails the member-name case when the backend copies objects by assignment', async () => {
+    expect(await notPassed(storageAdapter(storeCopyingByAssignment))).toEqual(['store-member-names-and-data-types'])
+  })
+
+  it('fails every case with an ignorable event when the backend drops that member', async () => {
+    expect(await notPassed(storageAdapter(storeDroppingIgnorable))).toEqual([
+      'store-batches-chunks-ignorable', 'store-hard-strings', 'store-hard-numbers', 'store-member-names-and-data-types',
+      'store-deep-nesting', 'store-host-objects-read-back-plain',
+    ])
+  })
+
+  it('fails the refusal cases when the adapter stores without the domain check', async () => {
+    const unchecked: Adapter = {
+      meta: { name: 'unchecked', version: '0', language: 'typescript', profiles: ['storage'] },
+      operations: {
+        store: input => {
+          const store = textStore()
+          store.create(input['header'])
+          for (const batch of input['batches'] as unknown[][]) store.append(batch)
+          return { ok: true, value: store.open() }
+        },
+      },
+    }
+    const failing = await notPassed(unchecked)
+    expect(failing.filter(id => id.startsWith('store-refuse-'))).toEqual(storageCases.filter(id => id.startsWith('store-refuse-')))
+  })
+})
