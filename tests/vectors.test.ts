@@ -41,3 +41,19 @@ describe('operations over a loaded log', () => {
     expect(outside).toEqual([])
   })
 })
+
+// STORE-1 defines store for a header chapter 03 accepts and batches (at least one, none empty) that
+// form a log a writer could have written; only a value outside the lossless domain (STORE-4) may
+// leave that, and then it is the first fault.
+describe('store', () => {
+  it('meets only batches a writer could have written, or whose first fault is STORE-4\'s, in any vector', () => {
+    const outside = cases.flatMap((vector) => vector.steps.flatMap((step) => {
+      if (step.operation !== 'store') return []
+      const { header, batches } = decodeTagged(step.input) as { header: unknown; batches: unknown[][] }
+      if (batches.length === 0 || batches.some((batch) => batch.length === 0)) return [`${vector.id}: an empty store`]
+      const loaded = loadLog({ header, events: batches.flat(), checkVocabulary: false })
+      return loaded.ok || loaded.error.code.startsWith('JSON_') ? [] : [`${vector.id}: store of a log load rejects with ${loaded.error.code}`]
+    }))
+    expect(outside).toEqual([])
+  })
+})

@@ -20,8 +20,10 @@ record's), headerEquals (a request header the log stores against that header aft
 against another of them), relations, repair, resume, compactionState, regionBalance, fork at a drawn
 boundary (half the time one between turns), append of an event onto the events before it (a drawn
 one, the one an operator broke, or the operator's broken candidate), the JSONL encoder on the log's
-batches, artifactPath of its header, and the JSONL decoder on the encoded log (intact, torn
-anywhere, torn just before a line feed, or with a garbled line). Some probes leave the shapes
+batches, artifactPath of its header, the JSONL decoder on the encoded log (intact, torn
+anywhere, torn just before a line feed, or with a garbled line), and store of the log's batches
+(under its header, or a stand-in one) when a writer could have written the log or its first fault is
+a value outside lossless JSON. Some probes leave the shapes
 producers write where the spec still says what a reader answers: some headerEquals pairs, and the
 stored headers of one requestHeader fold in four, hold values outside HDR-1, one requestContext in
 four reads contexts whose data is no object, one JSONL decoding in four meets a packed row out of

@@ -3,6 +3,7 @@
 // as conformance/vector-cases.ts expands such a case, so a counterexample written as a vector replays
 // the very call that disagreed.
 import { reference } from '../../reference/index.ts'
+import { loadLog } from '../../reference/processing.ts'
 import { isNonNegativeSafeInteger, isRecord, snapshotJson } from '../../reference/lossless-json.ts'
 import { BASE_TIME } from '../builder.ts'
 import { seededChooser } from '../generators/index.ts'
@@ -19,7 +20,7 @@ export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
   load: 'reader', surface: 'reader', messages: 'reader', requestHeader: 'reader', requestContext: 'reader',
   headerEquals: 'reader', append: 'writer', relations: 'relations', repair: 'repair', resume: 'repair',
   compactionState: 'compaction', regionBalance: 'compaction', fork: 'fork',
-  decodeJsonl: 'jsonl', encodeJsonl: 'jsonl', artifactPath: 'jsonl',
+  decodeJsonl: 'jsonl', encodeJsonl: 'jsonl', artifactPath: 'jsonl', store: 'storage',
 }
 
 export const PROBED_OPERATIONS = Object.keys(OPERATION_PROFILE) as OperationName[]
@@ -188,6 +189,22 @@ function isLosslessJson(run: DrawnRun): boolean {
   return snapshotJson(run.header === undefined ? run.events : [run.header, run.events]).fault === undefined
 }
 
+/** The header store is given for a run without one: a session is stored with its header (STORE-1). */
+const STORE_HEADER = { version: 0, id: 'fuzz-store', createdAt: BASE_TIME }
+
+/**
+ * store is defined for a log a writer could have written (load accepts it, the vocabulary phase aside)
+ * under a header chapter 03 accepts (STORE-1), and for one whose first fault is a value outside the
+ * lossless domain (STORE-4). Other logs are no probe: a backend may check more than the domain.
+ */
+function storeProbe(run: DrawnRun): Probe | undefined {
+  if (run.events.length === 0) return undefined
+  const header = run.header ?? STORE_HEADER
+  const loaded = loadLog({ header, events: run.events, checkVocabulary: false })
+  if (!loaded.ok && !loaded.error.code.startsWith('JSON_')) return undefined
+  return { operation: 'store', events: [], extra: { header, batches: batchesOf(run.events, run.plan) } }
+}
+
 function encoded(run: DrawnRun): string | undefined {
   if (!isLosslessJson(run)) return undefined
   const result = reference.encodeJsonl({ header: run.header, batches: batchesOf(run.events, run.plan) })
@@ -278,6 +295,7 @@ const DERIVE: Record<string, Derive> = {
     const { id, cwd } = run.header
     return { operation: 'artifactPath', events: [], extra: { sessionId: id, ...(cwd === undefined ? {} : { cwd }) } }
   },
+  store: storeProbe,
 }
 
 export function deriveProbe(run: DrawnRun, operation: OperationName): Probe | undefined {

@@ -21,7 +21,7 @@ import { OPERATION_PROFILE, type Probe } from './probes.ts'
 const OPERATION_REQUIREMENT: Record<string, string> = {
   load: 'PROC-5', append: 'PROC-4', surface: 'SURF-10', messages: 'DER-1', requestHeader: 'HDR-4', requestContext: 'HDR-8',
   headerEquals: 'HDR-5', relations: 'PROC-7', repair: 'REPAIR-5', resume: 'SEED-10', compactionState: 'COMP-17', regionBalance: 'REGION-6',
-  fork: 'FORK-8', decodeJsonl: 'JSONL-4', encodeJsonl: 'JSONL-8', artifactPath: 'JSONL-1',
+  fork: 'FORK-8', decodeJsonl: 'JSONL-4', encodeJsonl: 'JSONL-8', artifactPath: 'JSONL-1', store: 'STORE-2',
 }
 
 interface Catalog {
