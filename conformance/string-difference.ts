@@ -20,9 +20,6 @@ const CONTEXT_AFTER = 48
 /** Strings at most this long are shown whole, which says more than an excerpt. */
 const WHOLE_STRING_MOST = 80
 
-const isHighSurrogate = (text: string, index: number): boolean => /[\uD800-\uDBFF]/.test(text.charAt(index))
-const isLowSurrogate = (text: string, index: number): boolean => /[\uDC00-\uDFFF]/.test(text.charAt(index))
-
 /**
  * The first code unit where `a` and `b` differ, at a whole character (the shorter one's length when it
  * is a prefix of the other).
@@ -47,10 +44,10 @@ function positionOf(text: string, index: number): StringPosition {
  * end named when it ends there.
  */
 function excerpt(text: string, index: number): string {
-  let start = Math.max(0, index - CONTEXT_BEFORE)
-  if (start > 0 && isLowSurrogate(text, start) && isHighSurrogate(text, start - 1)) start -= 1
-  let end = Math.min(text.length, index + CONTEXT_AFTER)
-  if (end < text.length && isHighSurrogate(text, end - 1) && isLowSurrogate(text, end)) end += 1
+  // Both ends move outward off a surrogate pair: the pair is shown whole rather than left out.
+  const start = cutPoint(text, Math.max(0, index - CONTEXT_BEFORE))
+  const cut = Math.min(text.length, index + CONTEXT_AFTER)
+  const end = cutPoint(text, cut) < cut ? cut + 1 : cut
   const lead = start > 0 ? '…' : ''
   if (index >= text.length) return `${lead}${JSON.stringify(text.slice(start))} (the string ends there)`
   return `${lead}${JSON.stringify(text.slice(start, end))}${end < text.length ? '…' : ''}`

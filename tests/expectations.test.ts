@@ -136,6 +136,12 @@ describe('the difference of two long strings', () => {
     const [before, after] = ['x'.repeat(100), 'y'.repeat(10)]
     expect(diffOf(`${before}\u{1F600}${after}`, `${before}\u{1F601}${after}`)).toMatchObject({ at: { index: 100, line: 1, column: 101 } })
     expect(diffOf(`${before}\u{1F600}${after}`, `${before}\u{1F601}${after}`)).toMatchObject({ expected: `…"${'x'.repeat(24)}\u{1F600}${after}"`, actual: `…"${'x'.repeat(24)}\u{1F601}${after}"` })
+    // A pair astride either cut of the excerpt is shown whole: the excerpt widens by its other half.
+    const [head, tail] = [`${'x'.repeat(76)}\u{1F600}${'x'.repeat(23)}`, `${'y'.repeat(46)}\u{1F600}${'z'.repeat(10)}`]
+    expect(diffOf(`${head}a${tail}`, `${head}b${tail}`)).toMatchObject({
+      expected: `…"\u{1F600}${'x'.repeat(23)}a${'y'.repeat(46)}\u{1F600}"…`,
+      actual: `…"\u{1F600}${'x'.repeat(23)}b${'y'.repeat(46)}\u{1F600}"…`,
+    })
   })
 })
 
