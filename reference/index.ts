@@ -172,7 +172,7 @@ function decodeJsonl(input: Input): Result<JsonlValue> {
 
 /** STORE-1: the header and batches stored, then read back; the first batch outside the domain is refused (STORE-4). */
 function store(input: Input): Result<StoredSession> {
-  return storeBatches(input['header'], recordsOf(input['batches']).map(recordsOf))
+  return storeBatches(input['header'], Array.from(recordsOf(input['batches']), recordsOf))
 }
 
 export const reference = {

@@ -13,13 +13,16 @@ export interface StoredSession {
   events: unknown[]
 }
 
-/** STORE-3: the members chapter 03 names that the header has, delegationDepth 0 when it has none. */
+/**
+ * STORE-3: the members chapter 03 names that the header has, delegationDepth 0 when it has none. A
+ * member read back as null stays null: only an absent one is filled in.
+ */
 export function canonicalStoredHeader(header: JsonRecord): JsonRecord {
   const canonical: JsonRecord = {}
   for (const key of HEADER_MEMBERS) {
     if (hasOwn(header, key)) canonical[key] = header[key]
   }
-  canonical['delegationDepth'] ??= 0
+  if (!hasOwn(canonical, 'delegationDepth')) canonical['delegationDepth'] = 0
   return canonical
 }
 
