@@ -5,8 +5,12 @@ import { snapshotJson } from '../reference/lossless-json.ts'
 
 export { canonicalStoredHeader } from '../reference/storage.ts'
 
-/** The fault JSON-13 reports for `value`, or undefined when the value lies in the lossless domain. */
-export function losslessJsonFault(value: unknown): { code: string; message: string } | undefined {
-  const { fault } = snapshotJson(value)
-  return fault === undefined ? undefined : { code: fault.code, message: fault.message }
+/**
+ * `value` checked against the lossless JSON domain and copied, each property read once (JSON-11): the
+ * copy, which is what to store, and the fault JSON-13 reports for the value when it has one. A faulty
+ * value's copy holds inert stand-ins for what could not be read, so reading its `seq` cannot throw.
+ */
+export function losslessJsonSnapshot(value: unknown): { value: unknown; fault?: { code: string; message: string } } {
+  const { value: copy, fault } = snapshotJson(value)
+  return fault === undefined ? { value: copy } : { value: copy, fault: { code: fault.code, message: fault.message } }
 }

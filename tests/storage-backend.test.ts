@@ -9,6 +9,7 @@ import { storageAdapter, textStore, type SessionStore } from '../examples/storag
 
 const cases = loadVectorCases()
 const storageCases = cases.filter(vector => vector.profile === 'storage').map(vector => vector.id)
+const refusalCases = storageCases.filter(id => id.startsWith('store-refuse-'))
 
 async function notPassed(adapter: Adapter): Promise<string[]> {
   const outcomes = await runSuite(adapter, cases.filter(vector => vector.profile === 'storage'))
@@ -34,7 +35,20 @@ function storeDroppingIgnorable(): SessionStore {
   return { ...inner, append: batch => inner.append(batch.map(event => ({ ...(event as object), ignorable: undefined }))) }
 }
 
+/** A text store that also lists every batch it was asked to append, for a look after a refusal. */
+function recordingStore(appended: unknown[][]): () => SessionStore {
+  return () => {
+    const inner = textStore()
+    return { ...inner, append: batch => { appended.push([...batch]); inner.append(batch) } }
+  }
+}
+
 describe('examples/storage-backend', () => {
+  it('has storage cases to run, refusals among them', () => {
+    expect(storageCases.length).toBeGreaterThan(10)
+    expect(refusalCases.length).toBeGreaterThan(3)
+  })
+
   it('passes every storage case and claims no other profile', async () => {
     const outcomes = await runSuite(storageAdapter(textStore), cases)
     expect(outcomes.filter(outcome => outcome.status === 'pass').map(outcome => outcome.id)).toEqual(storageCases)
@@ -65,6 +79,32 @@ describe('examples/storage-backend', () => {
       },
     }
     const failing = await notPassed(unchecked)
-    expect(failing.filter(id => id.startsWith('store-refuse-'))).toEqual(storageCases.filter(id => id.startsWith('store-refuse-')))
+    expect(failing.filter(id => id.startsWith('store-refuse-'))).toEqual(refusalCases)
+  })
+
+  it('appends nothing of a refused batch, and keeps the batches before it (STORE-4)', async () => {
+    const appended: unknown[][] = []
+    const first = [{ type: 'turn/start', seq: 0, time: 1000, data: { turn: 1 } }]
+    const refused = [{ type: 'acme/x', seq: 1, time: 1001, ignorable: true, data: 1 }, { type: 'acme/x', seq: 2, time: 1002, ignorable: true, data: Number.NaN }]
+    const result = await storageAdapter(recordingStore(appended)).operations.store!({ header: { version: 0, id: 's', createdAt: 1000 }, batches: [first, refused] })
+    expect(result).toMatchObject({ ok: false, error: { code: 'JSON_NON_FINITE', seq: 2 } })
+    expect(appended).toEqual([first])
+  })
+
+  it('stores what it checked: an accessor is read once', async () => {
+    let reads = 0
+    const record = { type: 'acme/x', seq: 0, time: 1000, ignorable: true, get data() { reads += 1; return reads } }
+    const result = await storageAdapter(textStore).operations.store!({ header: { version: 0, id: 's', createdAt: 1000 }, batches: [[record]] })
+    expect(result).toMatchObject({ ok: true, value: { events: [{ data: 1 }] } })
+    expect(reads).toBe(1)
+  })
+
+  it('reports a delegationDepth read back as null as null, not as 0 (canonicalStoredHeader)', async () => {
+    const nulling = (): SessionStore => {
+      const inner = textStore()
+      return { ...inner, open: () => ({ ...inner.open(), header: { ...(inner.open().header as object), delegationDepth: null } }) }
+    }
+    const result = await storageAdapter(nulling).operations.store!({ header: { version: 0, id: 's', createdAt: 1000 }, batches: [[{ type: 'turn/start', seq: 0, time: 1000, data: { turn: 1 } }]] })
+    expect(result).toMatchObject({ ok: true, value: { header: { delegationDepth: null } } })
   })
 })

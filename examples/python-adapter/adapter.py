@@ -358,10 +358,16 @@ def run(message):
         return reply_line({"seq": seq, "error": {"message": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc()}})
 
 
+def protocol_int(token):
+    """An integer token of a protocol line denotes a double (JSON-2), so one beyond 2^53 is read as one."""
+    value = int(token)
+    return value if abs(value) <= 2 ** 53 else float(token)
+
+
 def main():
     # readline() returns "" only at the end of stdin.
     for line in iter(sys.stdin.readline, ""):
-        message = json.loads(line)
+        message = json.loads(line, parse_int=protocol_int)
         command = message.get("cmd")
         if command == "start":
             if message.get("protocol") != PROTOCOL_VERSION:

@@ -2,7 +2,7 @@
 // and its one operation, `store`, creates a session in the backend, appends each batch, opens the
 // session again and reports what it read. Replace `textStore` with your backend.
 // Run it: dsh-conformance run --adapter-module examples/storage-backend/adapter.ts
-import { canonicalStoredHeader, losslessJsonFault, type Adapter, type AdapterResult } from 'dsh-session-conformance'
+import { canonicalStoredHeader, losslessJsonSnapshot, type Adapter, type AdapterResult } from 'dsh-session-conformance'
 
 /** What the suite asks of a backend: create one session, append batches to it, read it back. */
 export interface SessionStore {
@@ -38,19 +38,23 @@ function refusal(code: string, message: string, seq?: number): AdapterResult {
   return { ok: false, error: { code, message, ...(seq === undefined ? {} : { seq }) } }
 }
 
-/** STORE-4: the header, then each batch, is checked before any of it reaches the store. */
+/**
+ * STORE-4: the header, then each batch, is checked before any of it reaches the store. What is stored
+ * is the checked copy: a value is read once, so an accessor cannot answer the check and the store apart.
+ */
 function storeThrough(store: SessionStore, header: unknown, batches: readonly (readonly unknown[])[]): AdapterResult {
-  const headerFault = losslessJsonFault(header)
-  if (headerFault !== undefined) return refusal(headerFault.code, `header not stored: ${headerFault.message}`)
-  store.create(header)
+  const checkedHeader = losslessJsonSnapshot(header)
+  if (checkedHeader.fault !== undefined) return refusal(checkedHeader.fault.code, `header not stored: ${checkedHeader.fault.message}`)
+  store.create(checkedHeader.value)
   let stored = 0
   for (const batch of batches) {
-    for (const [index, record] of batch.entries()) {
-      const fault = losslessJsonFault(record)
-      if (fault !== undefined) return refusal(fault.code, `batch not stored: ${fault.message}`, seqOf(record, stored + index))
+    const records: unknown[] = []
+    for (const [index, checked] of Array.from(batch, losslessJsonSnapshot).entries()) {
+      if (checked.fault !== undefined) return refusal(checked.fault.code, `batch not stored: ${checked.fault.message}`, seqOf(checked.value, stored + index))
+      records.push(checked.value)
     }
-    store.append(batch)
-    stored += batch.length
+    store.append(records)
+    stored += records.length
   }
   const opened = store.open()
   return { ok: true, value: { header: canonicalStoredHeader(opened.header as Record<string, unknown>), events: opened.events } }
