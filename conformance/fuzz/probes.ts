@@ -193,12 +193,13 @@ function isLosslessJson(run: DrawnRun): boolean {
 const STORE_HEADER = { version: 0, id: 'fuzz-store', createdAt: BASE_TIME }
 
 /**
- * store is defined for a log a writer could have written (load accepts it, the vocabulary phase aside)
- * under a header chapter 03 accepts (STORE-1), and for one whose first fault is a value outside the
- * lossless domain (STORE-4). Other logs are no probe: a backend may check more than the domain.
+ * store is defined for a log a writer could have written (load accepts it, the vocabulary phase aside,
+ * and it holds no older shape) under a header chapter 03 accepts (STORE-1), and for one whose first
+ * fault is a value outside the lossless domain (STORE-4). Other logs are no probe: a backend may check
+ * more than the domain.
  */
 function storeProbe(run: DrawnRun): Probe | undefined {
-  if (run.events.length === 0) return undefined
+  if (run.events.length === 0 || run.olderShapes === true) return undefined
   const header = run.header ?? STORE_HEADER
   const loaded = loadLog({ header, events: run.events, checkVocabulary: false })
   if (!loaded.ok && !loaded.error.code.startsWith('JSON_')) return undefined
