@@ -211,6 +211,12 @@ export function showValue(value: unknown, most = 400): string {
 
 const show = (value: unknown): string => showValue(value)
 
+/**
+ * How much of each side a reason quotes, so that both fit the 400 characters of a console line (a
+ * 1,000-deep array would push the actual side out); the `diff` of the reports keeps the longer sides.
+ */
+const REASON_SIDE_MOST = 150
+
 /** The value at `path`, boxed; undefined when there is no such member or element, which a member holding undefined is not. */
 function valueAt(value: unknown, path: string): { value: unknown } | undefined {
   const parts = path.slice(1).match(/\.[^.[]+|\[\d+\]/g) ?? []
@@ -262,7 +268,8 @@ export function judge(result: OperationResult, expect: Expectation): Verdict {
   const diff: Mismatch = { path, ...shownSides(expect.value, result.value, path) }
   if (seq !== undefined) diff.divergingSeq = seq
   const inString = diff.at === undefined ? '' : ` (${positionText(diff.at)} of the string)`
-  return { pass: false, reason: `value differs at ${path}${inString}${where}: expected ${diff.expected}, actual ${diff.actual}`, diff }
+  const side = (text: string): string => shortened(text, REASON_SIDE_MOST)
+  return { pass: false, reason: `value differs at ${path}${inString}${where}: expected ${side(diff.expected)}, actual ${side(diff.actual)}`, diff }
 }
 
 /** What a rejection pins as an expectation: its code and its seq or line, or `seq: null` when it carries neither. */

@@ -148,6 +148,14 @@ describe('the difference of two long strings', () => {
 describe('judge', () => {
   const rejection = { ok: false as const, error: { code: 'SURFACE_REPLACE_REVERSED', seq: 4 } }
 
+  it('quotes each side of a value difference short enough that both fit a console line; the diff keeps more', () => {
+    let deep: unknown = 0
+    for (let level = 0; level < 1000; level += 1) deep = [deep]
+    const verdict = judge({ ok: true, value: { deep: 1 } }, { value: { deep } })
+    expect(verdict.reason).toMatch(/^value differs at \$\.deep: expected \[{150}… \(\d+ more characters\), actual 1$/)
+    expect(verdict.diff?.expected.length).toBeGreaterThan(400)
+  })
+
   it('passes only the exact code, and the seq when the expectation gives one', () => {
     expect(judge(rejection, { reject: { code: 'SURFACE_REPLACE_REVERSED', seq: 4 } })).toEqual({ pass: true })
     expect(judge(rejection, { reject: { code: 'SURFACE_REPLACE_REVERSED' } })).toEqual({ pass: true })
