@@ -227,6 +227,15 @@ describe('the protocol end to end', () => {
     expect(outcomes.filter((outcome) => outcome.status !== (surfaceOnly.has(outcome.id) ? 'pass' : 'skip'))).toEqual([])
     expect(summarize(adapter, vectors, outcomes).failed).toBe(false)
   })
+
+  it.skipIf(!pythonPresent)(`the Python SQLite store passes every storage vector and skips the rest${pythonPresent ? '' : ' (skipped: python3 not found)'}`, async () => {
+    const vectors = allVectors()
+    const { adapter, outcomes } = await runCommand('python3 examples/python-adapter/sqlite_storage.py', vectors, 10_000)
+    const storage = new Set(vectors.filter((vector) => vector.profile === 'storage').map((vector) => vector.id))
+    expect(storage.size).toBeGreaterThan(10)
+    expect(outcomes.filter((outcome) => outcome.status !== (storage.has(outcome.id) ? 'pass' : 'skip'))).toEqual([])
+    expect(adapter.meta).toMatchObject({ name: 'python-sqlite-store', profiles: ['storage'] })
+  })
 })
 
 describe('the Python example\'s tagged values', () => {
@@ -265,7 +274,7 @@ describe('the Python example\'s tagged values', () => {
       'deep = 0.5',
       'for _ in range(150): deep = [deep]',
       'print(json.dumps(adapter.encode_tagged({"a": float("nan"), "b": -0.0, "c": [float("-inf"), adapter.UNDEFINED], "d": {"$dsh": 1}, "e": deep})))',
-      'print(adapter.run({"seq": 3, "operation": "boom", "input": {}}), end="")',
+      'print(adapter.run({"seq": 3, "operation": "boom", "input": {}}, adapter.OPERATIONS), end="")',
     ].join('\n')
     const result = spawnSync('python3', ['-c', script], { cwd: projectRoot, encoding: 'utf8' })
     expect(result.stderr).toBe('')

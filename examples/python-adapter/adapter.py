@@ -336,20 +336,20 @@ def reply(line):
     sys.stdout.flush()  # a reply left in a buffer is a timeout
 
 
-def started():
+def started(implementation, profiles, operations):
     return {
         "protocol": PROTOCOL_VERSION,
-        "implementation": IMPLEMENTATION,
-        "profiles": PROFILES,
-        "operations": list(OPERATIONS),
+        "implementation": implementation,
+        "profiles": profiles,
+        "operations": list(operations),
     }
 
 
-def run(message):
+def run(message, operations):
     """Answer one run message, as a reply line: the operation's result, or an implementation failure."""
     seq = message["seq"]
     try:
-        operation = OPERATIONS[message["operation"]]  # the runner sends declared operations only
+        operation = operations[message["operation"]]  # the runner sends declared operations only
         result = operation(decode_tagged(message["input"]))
         # Encoding is part of the answer: a value it cannot write is a failure of this step, reported
         # as one, and not a crash of the process.
@@ -364,7 +364,8 @@ def protocol_int(token):
     return value if abs(value) <= 2 ** 53 else float(token)
 
 
-def main():
+def serve(implementation, profiles, operations):
+    """The protocol loop over stdin and stdout, for the operations given (sqlite_storage.py uses it too)."""
     # readline() returns "" only at the end of stdin.
     for line in iter(sys.stdin.readline, ""):
         message = json.loads(line, parse_int=protocol_int)
@@ -372,15 +373,19 @@ def main():
         if command == "start":
             if message.get("protocol") != PROTOCOL_VERSION:
                 log(f"the runner speaks protocol {message.get('protocol')}, this adapter {PROTOCOL_VERSION}")
-            reply(reply_line(started()))
+            reply(reply_line(started(implementation, profiles, operations)))
         elif command == "run":
-            reply(run(message))
+            reply(run(message, operations))
         elif command == "stop":
             return 0
         else:
             log(f"unknown message: {line.strip()}")
             return 2
     return 0
+
+
+def main():
+    return serve(IMPLEMENTATION, PROFILES, OPERATIONS)
 
 
 if __name__ == "__main__":
