@@ -3,7 +3,7 @@
 import type { ExpectedRejection, Expectation } from './vector-cases.ts'
 import { isArrayIndex, isObjectLike } from './tagged-values.ts'
 import { isRecord } from '../reference/lossless-json.ts'
-import { plural, shortened } from './wording.ts'
+import { cutPoint, plural, shortened } from './wording.ts'
 import { positionText, stringDifference, type StringPosition } from './string-difference.ts'
 
 export type OperationResult =
@@ -268,7 +268,8 @@ export function judge(result: OperationResult, expect: Expectation): Verdict {
   const diff: Mismatch = { path, ...shownSides(expect.value, result.value, path) }
   if (seq !== undefined) diff.divergingSeq = seq
   const inString = diff.at === undefined ? '' : ` (${positionText(diff.at)} of the string)`
-  const side = (text: string): string => shortened(text, REASON_SIDE_MOST)
+  // A side may be cut already (showValue, the string excerpt), so no count of what is left is given.
+  const side = (text: string): string => (text.length <= REASON_SIDE_MOST ? text : `${text.slice(0, cutPoint(text, REASON_SIDE_MOST))}…`)
   return { pass: false, reason: `value differs at ${path}${inString}${where}: expected ${side(diff.expected)}, actual ${side(diff.actual)}`, diff }
 }
 

@@ -153,7 +153,7 @@ describe('judge', () => {
     for (let level = 0; level < 1000; level += 1) deep = [deep]
     const verdict = judge({ ok: true, value: { deep: 1 } }, { value: { deep } })
     if (verdict.pass) throw new Error('a difference passed')
-    expect(verdict.reason).toMatch(/^value differs at \$\.deep: expected \[{150}… \(\d+ more characters\), actual 1$/)
+    expect(verdict.reason).toBe(`value differs at $.deep: expected ${'['.repeat(150)}…, actual 1`)
     expect(verdict.diff?.expected.length).toBeGreaterThan(400)
   })
 

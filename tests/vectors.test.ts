@@ -7,6 +7,7 @@ import { runCase } from '../conformance/run-case.ts'
 import { decodeTagged } from '../conformance/tagged-values.ts'
 import { loadVectorCases } from '../conformance/vector-cases.ts'
 import { loadLog } from '../reference/processing.ts'
+import { jsonEqual } from '../reference/lossless-json.ts'
 
 const cases = loadVectorCases()
 const files = [...new Set(cases.map((vector) => vector.file))]
@@ -52,7 +53,9 @@ describe('store', () => {
       const { header, batches } = decodeTagged(step.input) as { header: unknown; batches: unknown[][] }
       if (batches.length === 0 || batches.some((batch) => batch.length === 0)) return [`${vector.id}: an empty store`]
       const loaded = loadLog({ header, events: batches.flat(), checkVocabulary: false })
-      return loaded.ok || loaded.error.code.startsWith('JSON_') ? [] : [`${vector.id}: store of a log load rejects with ${loaded.error.code}`]
+      if (!loaded.ok) return loaded.error.code.startsWith('JSON_') ? [] : [`${vector.id}: store of a log load rejects with ${loaded.error.code}`]
+      // load upgrades legacy shapes without a word; a log in current shapes comes out as it went in.
+      return jsonEqual(loaded.value, batches.flat()) ? [] : [`${vector.id}: store of a log in legacy shapes`]
     }))
     expect(outside).toEqual([])
   })

@@ -18,7 +18,8 @@ import sqlite3
 import sys
 import tempfile
 
-from adapter import HOLE, UNDEFINED, ForeignPrototypeDict, ForeignPrototypeList, NonPlainDict, NonPlainList, accept, protocol_int, reject, serve
+from adapter import (HOLE, UNDEFINED, ForeignPrototypeDict, ForeignPrototypeList, NonPlainDict, NonPlainList, RevokedProxy,
+                     accept, protocol_int, reject, serve)
 
 IMPLEMENTATION = {"name": "python-sqlite-store", "version": "0.1.0", "language": "python"}
 
@@ -39,18 +40,26 @@ def scalar_fault(value):
     if value is UNDEFINED:
         return "JSON_UNDEFINED"
     if isinstance(value, int):
-        return None  # protocol_int makes every integer beyond 2^53 a float
+        # A Python int a double cannot hold exactly is no JSON number (spec/02, "Host values").
+        try:
+            return None if float(value) == value else "JSON_UNSUPPORTED_VALUE"
+        except OverflowError:
+            return "JSON_UNSUPPORTED_VALUE"
     if isinstance(value, float):
         if math.isnan(value) or math.isinf(value):
             return "JSON_NON_FINITE"
         return "JSON_NEGATIVE_ZERO" if value == 0 and math.copysign(1, value) < 0 else None
-    return "JSON_UNSUPPORTED_VALUE"  # a function, a bigint (Decimal), a symbol: no JSON kind (JSON-7)
+    if isinstance(value, (tuple, set, frozenset)):
+        return "JSON_NON_PLAIN_OBJECT"  # spec/02's table of host values
+    return "JSON_UNSUPPORTED_VALUE"  # a function, a bigint (Decimal), a symbol, bytes: no JSON kind (JSON-7)
 
 
 def container_fault(value):
     """The fault of a list or dict itself, and whether the walk enters it (JSON-13 does not enter an
     object it rejects as not plain, JSON-9, nor an array it rejects as not ordinary, JSON-8)."""
     if isinstance(value, (NonPlainDict, ForeignPrototypeDict, ForeignPrototypeList)):
+        return "JSON_NON_PLAIN_OBJECT", False
+    if isinstance(value, dict) and not all(isinstance(name, str) for name in value):
         return "JSON_NON_PLAIN_OBJECT", False
     if isinstance(value, NonPlainList):
         # An extra named or symbol-keyed property makes an array not dense; a subclass, not ordinary.
@@ -88,8 +97,9 @@ def domain_fault(value):
 
 
 def usable_seq(record):
-    """ENV-4: a record's seq when it is a non-negative safe integer, else None (PROC-1)."""
-    seq = record.get("seq") if type(record) is dict else None
+    """ENV-4: a record's seq when it is a non-negative safe integer, else None (PROC-1). An object that
+    is not plain is read by member name too (adapter.py), but a revoked proxy cannot be read at all."""
+    seq = record.get("seq") if isinstance(record, dict) and not isinstance(record, RevokedProxy) else None
     if isinstance(seq, bool) or not isinstance(seq, (int, float)) or (isinstance(seq, float) and not seq.is_integer()):
         return None
     return int(seq) if 0 <= seq <= 2 ** 53 - 1 and math.copysign(1, seq) > 0 else None
@@ -167,7 +177,7 @@ def store(operation_input):
         stored = 0
         for batch in batches:
             for index, record in enumerate(batch):
-                fault = domain_fault(record)
+                fault = domain_fault(UNDEFINED if record is HOLE else record)  # a hole reads as undefined
                 if fault is not None:
                     seq = usable_seq(record)
                     return reject(fault, f"batch not stored: its record {index + 1} is outside the lossless JSON domain", stored + index if seq is None else seq)

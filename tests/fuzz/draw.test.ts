@@ -138,6 +138,24 @@ describe('the fuzzer\'s probes', () => {
     expect(withoutEvents(run, new Set([run.events.length - 1])).faultSeq).toBe(run.faultSeq)
   })
 
+  it('store a log a writer could have written, or one whose first fault is outside lossless JSON, and no other (STORE-1)', () => {
+    const run = VALID_RUNS.find(candidate => candidate.olderShapes === undefined && candidate.events.length >= 5)!
+    const probe = deriveProbe(run, 'store')!
+    expect(probe.extra['batches']).toSatisfy((batches: unknown[][]) => batches.length > 0 && batches.every(batch => batch.length > 0))
+    expect((probe.extra['batches'] as unknown[][]).flat()).toEqual(run.events)
+    expect(probe.extra['header']).toEqual(run.header)
+    expect(deriveProbe({ ...run, header: undefined }, 'store')!.extra['header']).toEqual({ version: 0, id: 'fuzz-store', createdAt: 1000 })
+    const withEventAt = (index: number, event: Record<string, unknown>): DrawnRun => {
+      const events = [...run.events] as Record<string, unknown>[]
+      events[index] = { ...events[index], ...event }
+      return { ...run, events }
+    }
+    expect(deriveProbe(withEventAt(2, { time: Number.NaN }), 'store')).toBeDefined()
+    expect(deriveProbe(withEventAt(2, { seq: 7 }), 'store')).toBeUndefined()
+    expect(deriveProbe({ ...run, events: [] }, 'store')).toBeUndefined()
+    expect(deriveProbe({ ...run, olderShapes: true }, 'store')).toBeUndefined()
+  })
+
   it('keep a log holding a value JSON text cannot carry out of the JSONL probes, which are defined for none (JSONL-4)', () => {
     const run = VALID_RUNS.find(candidate => candidate.events.length >= 5)!
     expect(deriveProbe(run, 'encodeJsonl')).toBeDefined()
