@@ -1,8 +1,10 @@
 // What an adapter for a storage backend needs besides the backend (README, "Testing a storage backend"):
-// the lossless JSON domain check it owes before writing (STORE-4), and the canonical form in which the
-// `store` operation reports the header it read back (STORE-3). Both are the reference's own.
+// the lossless JSON domain check it owes before writing (STORE-4), the seq a refusal carries (PROC-1),
+// and the canonical form in which the `store` operation reports the header it read back (STORE-3). All
+// are the reference's own.
 import { snapshotJson } from '../reference/lossless-json.ts'
 
+export { seqForRecord } from '../reference/envelope.ts'
 export { canonicalStoredHeader } from '../reference/storage.ts'
 
 /**

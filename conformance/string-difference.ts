@@ -1,7 +1,7 @@
 // Where two long strings part, for a failure report. An encoder's text (encodeJsonl) differs from the
 // expected one somewhere inside hundreds of characters, often at its very end (a line feed left out);
 // the start of both strings, which a shortened value shows, is what they have in common.
-import { cutPoint } from './wording.ts'
+import { characterCount, cutPoint } from './wording.ts'
 
 /**
  * Where the first differing character is, in characters (code points, as check counts them): its index
@@ -35,8 +35,7 @@ function firstDifferingIndex(a: string, b: string): number {
 function positionOf(text: string, index: number): StringPosition {
   const before = text.slice(0, index)
   const lineStart = before.lastIndexOf('\n') + 1
-  const characters = (part: string): number => Array.from(part).length
-  return { index: characters(before), line: before.split('\n').length, column: characters(before.slice(lineStart)) + 1 }
+  return { index: characterCount(before), line: before.split('\n').length, column: characterCount(before.slice(lineStart)) + 1 }
 }
 
 /**

@@ -8,7 +8,7 @@
 import { headerLine } from '../../reference/jsonl.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
 import { MIN_RUN, ROW_TAGS } from '../../reference/chunk-rows.ts'
-import { cutPoint, isPrintable } from '../wording.ts'
+import { characterCount, cutPoint, isPrintable } from '../wording.ts'
 
 /** What JSONL-5 says against the header line `value` (its members as written), or undefined. */
 export function headerMembersFault(value: unknown): string | undefined {
@@ -115,7 +115,7 @@ export function firstDifference(text: string, canonical: string): string {
   at = cutPoint(text, at)
   const pieceOf = (from: string): string | undefined => (at >= from.length ? undefined : Array.from(from.slice(at, at + 24)).slice(0, 12).join(''))
   const [has, writes] = asWritten([pieceOf(text), pieceOf(canonical)])
-  return `from character ${Array.from(text.slice(0, at)).length + 1} it has ${has} where JSON.stringify writes ${writes}`
+  return `from character ${characterCount(text.slice(0, at)) + 1} it has ${has} where JSON.stringify writes ${writes}`
 }
 
 /** A container being read: an object with the names seen so far and the member being read, or an array and its index. */

@@ -2,7 +2,7 @@
 // and its one operation, `store`, creates a session in the backend, appends each batch, opens the
 // session again and reports what it read. Replace `textStore` with your backend.
 // Run it: dsh-conformance run --adapter-module examples/storage-backend/adapter.ts
-import { canonicalStoredHeader, losslessJsonSnapshot, type Adapter, type AdapterResult } from 'dsh-session-conformance'
+import { canonicalStoredHeader, losslessJsonSnapshot, seqForRecord, type Adapter, type AdapterResult } from 'dsh-session-conformance'
 
 /** What the suite asks of a backend: create one session, append batches to it, read it back. */
 export interface SessionStore {
@@ -28,12 +28,6 @@ export function textStore(): SessionStore {
   }
 }
 
-/** PROC-1: a record's seq when it is a non-negative safe integer, else its index over all batches. */
-function seqOf(record: unknown, index: number): number {
-  const seq = typeof record === 'object' && record !== null ? (record as { seq?: unknown }).seq : undefined
-  return Number.isSafeInteger(seq) && !Object.is(seq, -0) && (seq as number) >= 0 ? (seq as number) : index
-}
-
 function refusal(code: string, message: string, seq?: number): AdapterResult {
   return { ok: false, error: { code, message, ...(seq === undefined ? {} : { seq }) } }
 }
@@ -50,7 +44,7 @@ function storeThrough(store: SessionStore, header: unknown, batches: readonly (r
   for (const batch of batches) {
     const records: unknown[] = []
     for (const [index, checked] of Array.from(batch, losslessJsonSnapshot).entries()) {
-      if (checked.fault !== undefined) return refusal(checked.fault.code, `batch not stored: ${checked.fault.message}`, seqOf(checked.value, stored + index))
+      if (checked.fault !== undefined) return refusal(checked.fault.code, `batch not stored: ${checked.fault.message}`, seqForRecord(checked.value, stored + index))
       records.push(checked.value)
     }
     store.append(records)
