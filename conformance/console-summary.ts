@@ -58,9 +58,24 @@ function caseNamed(id: string, caseOf: ReadonlyMap<string, VectorCase>): string 
   return vector === undefined ? id : `${id} (${vector.file}; ${vector.requirements.join(', ')})`
 }
 
+/** Whether the console shows less of a reason than the reports hold (a stack or traceback, a long line). */
+function isCut(reason: string | undefined): boolean {
+  return reason !== undefined && (reason.includes('\n') || reason.length > REASON_LIMIT)
+}
+
+/** Said once, under the problems, when a reason shown was cut: where to read the rest. */
+const CUT_REASON_HINT = '  (a reason is cut to its first line here; a report keeps it whole, with any stack or traceback: --report json=PATH)'
+
+const failed = (outcome: CaseOutcome): boolean => outcome.status === 'fail' || outcome.status === 'error'
+
+/** The hint, when a reason the summary shows was cut. */
+function cutReasonLines(run: AdapterRun): string[] {
+  const shown = run.baseline === undefined ? run.outcomes.filter(failed) : run.outcomes.filter((outcome) => run.baseline!.newFailures.includes(outcome.id))
+  return shown.some((outcome) => isCut(outcome.reason)) || isCut(run.stopError) ? [CUT_REASON_HINT] : []
+}
+
 function problemLines(run: AdapterRun, cases: readonly VectorCase[]): string[] {
   const verdict = run.baseline
-  const failed = (outcome: CaseOutcome): boolean => outcome.status === 'fail' || outcome.status === 'error'
   const caseOf = new Map(cases.map((vector) => [vector.id, vector]))
   if (verdict === undefined) {
     return run.outcomes.filter(failed).map((outcome) => `  ${outcome.status.toUpperCase()} ${caseNamed(outcome.id, caseOf)}: ${oneLine(outcome.reason)}`)
@@ -101,6 +116,7 @@ export function adapterSummary(run: AdapterRun, cases: readonly VectorCase[]): s
     ...claimLines(run, cases),
     ...problemLines(run, cases),
     ...(run.stopError === undefined ? [] : [`  ERROR after the last case: the adapter broke the protocol: ${oneLine(run.stopError)}`]),
+    ...cutReasonLines(run),
     totalsLine(total, run),
   ].join('\n')
 }

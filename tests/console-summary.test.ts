@@ -117,6 +117,7 @@ describe('the summary of one adapter, line by line', () => {
   const surfB = 'step 0 (surface): value differs at $.nodes[0]: expected 3, actual 2'
   // A control character is escaped on a terminal; a lone surrogate is not a control character.
   const surfC = 'load threw: odd text: <tag> & "quotes" ]]> \\u0001 lone \ud800 done'
+  const cutHint = '  (a reason is cut to its first line here; a report keeps it whole, with any stack or traceback: --report json=PATH)'
   const compB = 'step 0 (relations): value differs at $.violations[1] (logs diverge at seq 3): expected {"code":"X"}, actual undefined'
 
   it('without a baseline: the chapters, the failing requirements, then each fail and error in case order, with its file and rules', () => {
@@ -144,14 +145,27 @@ describe('the summary of one adapter, line by line', () => {
     const outcomes = plainRun().outcomes.filter((outcome) => outcome.id !== 'comp-b' && outcome.status !== 'error')
     const baseline = compareWithBaseline(outcomes, BASELINE, { source: 'b.yaml', adapter: 'another-impl', suite: SUITE })
     const lines = adapterSummary({ ...plainRun(), outcomes, baseline, stopError: 'garbage: a line after the last reply\nsecond line' }, CASES).split('\n')
-    expect(lines.slice(-6)).toEqual([
+    expect(lines.slice(-7)).toEqual([
       '  baseline b.yaml: 0 known failures still fail, 1 NEW FAIL, 1 NEW PASS, 1 listed case not run',
       '  note: the baseline is for adapter fake-impl, the run is of another-impl',
       `  NEW FAIL surf-b (vectors/05-surface/x.yaml; SURF-1, SURF-5): ${surfB}`,
       '  NEW PASS jsonl-a (listed as: scope-jsonl: JSONL-6 not in the package)',
       '  ERROR after the last case: the adapter broke the protocol: garbage: a line after the last reply',
+      cutHint,
       '2 passed, 1 failed, 0 errors, 1 skipped',
     ])
+  })
+
+  it('says where a reason cut to its first line is whole, once, when one shown was cut', () => {
+    const traced = (reason: string) => plainRun().outcomes.map((outcome) => (outcome.id === 'surf-c' ? { ...outcome, reason } : outcome))
+    const lines = adapterSummary({ ...plainRun(), outcomes: traced('adapter error: boom\nTraceback (most recent call last):\n  File "a.py"') }, CASES).split('\n')
+    expect(lines.slice(-4)).toEqual([`  ERROR surf-c (vectors/05-surface/x.yaml; SURF-5): adapter error: boom`, `  FAIL comp-b (vectors/13-compaction/x.yaml; COMP-2, PROC-7): ${compB}`, cutHint, '2 passed, 2 failed, 1 error, 1 skipped'])
+    expect(adapterSummary({ ...plainRun(), outcomes: traced('x'.repeat(401)) }, CASES)).toContain(cutHint)
+    expect(adapterSummary({ ...plainRun(), outcomes: traced('x'.repeat(400)) }, CASES)).not.toContain(cutHint)
+    // A known failure's reason is not shown, so its cut does not count.
+    const known = { ...baselinedRun(), outcomes: baselinedRun().outcomes.map((outcome) => (outcome.id === 'comp-b' ? { ...outcome, reason: 'a\nb' } : outcome)) }
+    expect(known.baseline!.stillFailing).toContain('comp-b')
+    expect(adapterSummary(known, CASES)).not.toContain(cutHint)
   })
 
   it('for a run that passes: the chapters and the totals, nothing to look at', () => {
