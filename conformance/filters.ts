@@ -99,8 +99,11 @@ export function caseMatcher(filters: CaseFilters): (vector: VectorCase) => boole
     (globs.length === 0 || globs.some((glob) => glob.test(vector.id)))
 }
 
-export function selectCases(cases: readonly VectorCase[], filters: CaseFilters): VectorCase[] {
-  return cases.filter(caseMatcher(filters))
+/** The cases that pass every filter given; a filter left out, or undefined, selects every case. */
+export function selectCases(cases: readonly VectorCase[], filters: Partial<CaseFilters>): VectorCase[] {
+  const given = noFilters()
+  for (const key of Object.keys(given) as (keyof CaseFilters)[]) given[key] = filters[key] ?? []
+  return cases.filter(caseMatcher(given))
 }
 
 /** The filters as one line for people (`--chapter 05 --case 'surf-*'`), empty when there are none. */
