@@ -29,8 +29,6 @@ export interface AdapterRun {
 
 export type Counts = Record<CaseStatus, number>
 
-export const STATUSES: readonly CaseStatus[] = ['pass', 'fail', 'error', 'skip']
-
 export function emptyCounts(): Counts {
   return { pass: 0, fail: 0, error: 0, skip: 0 }
 }
@@ -79,9 +77,17 @@ export function failedCount(counts: Counts): number {
   return counts.fail + counts.error
 }
 
-/** A run whose every case was skipped: whatever its claims, it tested nothing, which is no pass. */
+/**
+ * A started run whose every case was skipped, or that was given no case (a caller of the package
+ * may select none): whatever its claims, it tested nothing, which is no pass.
+ */
 export function testedNothing(run: AdapterRun): boolean {
-  return run.outcomes.length > 0 && run.outcomes.every((outcome) => outcome.status === 'skip')
+  return run.adapter !== undefined && run.outcomes.every((outcome) => outcome.status === 'skip')
+}
+
+/** What a summary and the reports say of a run that tested nothing, of `caseCount` cases. */
+export function testedNothingText(caseCount: number): string {
+  return `${caseCount === 0 ? 'no case was given' : 'every selected case was skipped'}, so this run tested nothing: it fails`
 }
 
 /**
@@ -124,7 +130,7 @@ export function claimWarnings(run: AdapterRun, cases: readonly VectorCase[]): st
   const unclaimed = [...skipsMarked(run, cases, PROVIDED_UNCLAIMED)].map(([profile, { skipped, operations }]) =>
     `profile ${profile} is not claimed, so ${plural(skipped, 'of its cases was', 'of its cases were')} skipped, though the adapter provides their operations (${[...operations].join(', ')}): claim the profile to run them`)
   const warnings = [...lacking, ...unclaimed]
-  if (testedNothing(run)) warnings.push('every selected case was skipped, so this run tested nothing: it fails')
+  if (testedNothing(run)) warnings.push(testedNothingText(run.outcomes.length))
   return warnings
 }
 

@@ -110,6 +110,15 @@ describe('comparing a run with its baseline', () => {
     expect(baselineFailsRun(passing, true)).toBe(true)
   })
 
+  it('passes a run with nothing new under strict too', () => {
+    const withoutError = OUTCOMES.filter((outcome) => outcome.status !== 'error')
+    const exact: Baseline = { ...BASELINE, failures: [BASELINE.failures[0]!, { id: 'surf-b', reason: 'r' }] }
+    const verdict = compareWithBaseline(withoutError, exact, { ...context, caseIds: new Set(OUTCOMES.map((outcome) => outcome.id)) })
+    expect(verdict).toMatchObject({ newFailures: [], newPasses: [], unknownIds: [], stillFailing: ['comp-b', 'surf-b'] })
+    expect(baselineFailsRun(verdict, false)).toBe(false)
+    expect(baselineFailsRun(verdict, true)).toBe(false)
+  })
+
   it('excuses no error: a listed case that crashed, timed out or replied out of protocol is a NEW FAIL', () => {
     // surf-c errs (OUTCOMES); the baseline lists it, as if for the wrong answer it once gave.
     const verdict = compareWithBaseline(OUTCOMES, { ...BASELINE, failures: [...BASELINE.failures, { id: 'surf-b', reason: 'r' }, { id: 'surf-c', reason: 'r' }] }, context)
@@ -158,6 +167,18 @@ describe('writing a baseline', () => {
     expect(yaml.startsWith('# Known failures of fake-impl')).toBe(true)
     expect(parseBaseline(yaml, 'b.yaml')).toEqual(written)
     expect(parseBaseline(formatBaseline(written, 'b.json'), 'b.json')).toEqual(written)
+    expect(JSON.parse(formatBaseline(written, 'b.json'))).toEqual(written)
+  })
+
+  it('names an anchor by a running number when the reason has no leading tag, and tells two reasons of one tag apart', () => {
+    const listed = (id: string, reason: string) => ({ id, reason })
+    const baseline: Baseline = {
+      adapter: 'fake-impl',
+      failures: [listed('a', '(no tag) U7: later'), listed('b', '(no tag) U7: later'), listed('c', 'U4: one'), listed('d', 'U4: one'), listed('e', 'U4: two'), listed('f', 'U4: two')],
+    }
+    const yaml = formatBaseline(baseline, 'b.yaml')
+    for (const [id, anchor] of [['b', 'reason-1'], ['d', 'U4'], ['f', 'U4-2']]) expect(yaml).toContain(`- id: ${id}\n    reason: *${anchor}\n`)
+    expect(parseBaseline(yaml, 'b.yaml')).toEqual(baseline)
   })
 
   it('begins a reason nobody has written with the case\'s requirements, so that one text is shared by cases of the same rules only', () => {

@@ -10,6 +10,8 @@ describe('firstDifference', () => {
 
   it('reports a missing member, an extra element and the first differing leaf in order', () => {
     expect(firstDifference({ a: 1, b: 2 }, { a: 1 })).toBe('$.b')
+    // A member missing on one side comes after a difference inside an earlier member, in sorted order.
+    expect(firstDifference({ a: [1], b: 2 }, { a: [2] })).toBe('$.a[0]')
     expect(firstDifference([1, 2], [1, 2, 3])).toBe('$[2]')
     expect(firstDifference({ a: [1, { x: 1 }], b: 1 }, { a: [1, { x: 2 }], b: 2 })).toBe('$.a[1].x')
   })
@@ -58,6 +60,20 @@ describe('kinds (JSON-14: equal values are of the same kind)', () => {
     [{ $dsh: 'sparse-array', length: 1 }, 'a sparse array [<1 hole>]'],
   ])('an array is not %j', (tagged, actual) => {
     expect(reasonFor({ replacements: decodeTagged(tagged) }, { replacements: [] })).toBe(`value differs at $.replacements: expected an array [], actual ${actual}`)
+  })
+
+  it('names a class only when its prototype links back to it and it has a name', () => {
+    const forged = Object.create({ constructor: class Widget {} }) as object
+    const anonymous = new (class {})()
+    const nullArray = Object.setPrototypeOf([], null) as unknown[]
+    expect(reasonFor({ data: forged }, { data: {} })).toBe('value differs at $.data: expected a plain object {}, actual an object with a non-intrinsic prototype {}')
+    expect(reasonFor({ data: anonymous }, { data: {} })).toBe('value differs at $.data: expected a plain object {}, actual an object with a non-intrinsic prototype {}')
+    expect(reasonFor({ data: nullArray }, { data: [] })).toBe('value differs at $.data: expected an array [], actual an array with a non-intrinsic prototype []')
+  })
+
+  it('shows both sides at an index of several digits', () => {
+    const eleven = Array.from({ length: 11 }, (_, index) => index)
+    expect(reasonFor([...eleven.slice(0, 10), 99], eleven)).toBe('value differs at $[10] (logs diverge at seq 10): expected 10, actual 99')
   })
 
   it('tells an array from an object by kind, and finds no kind difference where there is none', () => {
@@ -131,6 +147,14 @@ describe('the difference of two long strings', () => {
     expect(diffOf(`${'x'.repeat(100)}\uD83Dx`, `${'x'.repeat(100)}\u{1F600}`)).toMatchObject({ at: { index: 100, line: 1, column: 101 } })
   })
 
+  it('marks no cut before an excerpt that starts at the string\'s start', () => {
+    expect(diffOf(`ab${'x'.repeat(100)}`, `aB${'x'.repeat(100)}`)).toMatchObject({ expected: `${JSON.stringify(`ab${'x'.repeat(47)}`)}…`, at: { index: 1 } })
+  })
+
+  it('takes an excerpt when either string is too long to show whole, the other short', () => {
+    expect(diffOf('short', `short${'x'.repeat(100)}`)).toMatchObject({ expected: '"short" (the string ends there)', actual: `${JSON.stringify(`short${'x'.repeat(48)}`)}…`, at: { index: 5 } })
+  })
+
   it('shows strings of 80 code units or fewer whole, and never splits a surrogate pair', () => {
     expect(diffOf('a'.repeat(80), 'b'.repeat(80))).toEqual({ path: '$.text', expected: JSON.stringify('a'.repeat(80)), actual: JSON.stringify('b'.repeat(80)) })
     const [before, after] = ['x'.repeat(100), 'y'.repeat(10)]
@@ -195,9 +219,26 @@ describe('judge', () => {
   })
 
   it('pins a rejection where it lies, or says it carries no place', () => {
-    expect(expectedRejectionOf({ code: 'SURFACE_REPLACE_REVERSED', seq: 4 })).toEqual({ code: 'SURFACE_REPLACE_REVERSED', seq: 4 })
-    expect(expectedRejectionOf({ code: 'JSONL_SEQ_GAP', line: 3 })).toEqual({ code: 'JSONL_SEQ_GAP', line: 3 })
-    expect(expectedRejectionOf({ code: 'FORMAT_VERSION_NEWER' })).toEqual({ code: 'FORMAT_VERSION_NEWER', seq: null })
+    // Strictly: a pinned rejection is written into vectors and baselines, where a member holding undefined would show.
+    expect(expectedRejectionOf({ code: 'SURFACE_REPLACE_REVERSED', seq: 4 })).toStrictEqual({ code: 'SURFACE_REPLACE_REVERSED', seq: 4 })
+    expect(expectedRejectionOf({ code: 'JSONL_SEQ_GAP', line: 3 })).toStrictEqual({ code: 'JSONL_SEQ_GAP', line: 3 })
+    expect(expectedRejectionOf({ code: 'JSONL_SEQ_GAP', seq: 2, line: 3 })).toStrictEqual({ code: 'JSONL_SEQ_GAP', seq: 2, line: 3 })
+    expect(expectedRejectionOf({ code: 'FORMAT_VERSION_NEWER' })).toStrictEqual({ code: 'FORMAT_VERSION_NEWER', seq: null })
+  })
+
+  it('passes an acceptance or an equal value, and only those', () => {
+    expect(judge({ ok: true, value: { any: 'thing' } }, { accept: true })).toStrictEqual({ pass: true })
+    expect(judge({ ok: true, value: [{ seq: 0 }] }, { value: [{ seq: 0 }] })).toStrictEqual({ pass: true })
+    expect(judge({ ok: false, error: { code: 'X_Y', seq: 2 } }, { reject: { code: 'X_Y', seq: 2 } })).toStrictEqual({ pass: true })
+  })
+
+  it('fails a rejection where an acceptance was expected, naming its code, its seq when it has one, and its message', () => {
+    expect(judge({ ok: false, error: { code: 'X_Y', seq: 3, message: 'why' } }, { accept: true })).toStrictEqual({
+      pass: false,
+      reason: 'expected acceptance, got rejection X_Y at seq 3: why',
+      diff: { path: '$', expected: 'acceptance', actual: 'rejection {"code":"X_Y","seq":3}' },
+    })
+    expect(judge({ ok: false, error: { code: 'X_Y' } }, { value: 1 })).toMatchObject({ pass: false, reason: 'expected acceptance, got rejection X_Y: ' })
   })
 
   it('tells a missing member or element from one that holds undefined', () => {
@@ -217,6 +258,20 @@ describe('judge', () => {
     const log = [{ seq: 0, type: 'a' }, { seq: 1, type: 'b' }]
     expect(firstDivergingSeq(log, [{ seq: 0, type: 'a' }, { seq: 1, type: 'c' }])).toBe(1)
     expect(firstDivergingSeq(log, log)).toBeUndefined()
+  })
+
+  it('names the diverging event by its own seq, taken from the expected side, else the actual one, else its index', () => {
+    const log = [{ seq: 7, type: 'a' }, { seq: 9, type: 'b' }]
+    expect(firstDivergingSeq(log, [{ seq: 7, type: 'a' }, { seq: 9, type: 'c' }])).toBe(9)
+    expect(firstDivergingSeq(log, [{ seq: 7, type: 'a' }, { seq: 8, type: 'b' }])).toBe(9)
+    // The actual log is longer: its extra event is where they diverge.
+    expect(firstDivergingSeq(log, [...log, { seq: 12, type: 'c' }])).toBe(12)
+    // No numeric seq to name: the index.
+    expect(firstDivergingSeq([{ seq: 7 }, { seq: '9' }], [{ seq: 7 }, { seq: '10' }])).toBe(1)
+    expect(firstDivergingSeq([{ seq: 7 }, 'x'], [{ seq: 7 }, 'y'])).toBe(1)
+    // Not two logs: nothing to name.
+    expect(firstDivergingSeq({ seq: 1 }, { seq: 2 })).toBeUndefined()
+    expect(firstDivergingSeq([{ seq: 1 }], { 0: { seq: 2 } })).toBeUndefined()
   })
 })
 

@@ -90,6 +90,14 @@ describe('JSON report', () => {
     expect(byId.get('comp-a')?.baseline).toBeUndefined()
   })
 
+  it('gives a listed case that was skipped no mark: it neither passed nor failed', () => {
+    const run = baselinedRun()
+    const listedSkip = { ...run, baseline: { ...run.baseline!, reasons: { ...run.baseline!.reasons, 'comp-a': 'skipped here' } } }
+    const entry = runReport(record([listedSkip])).runs[0]?.cases.find((item) => item.id === 'comp-a')
+    expect(entry).toMatchObject({ status: 'skip', baselineReason: 'skipped here' })
+    expect(entry?.baseline).toBeUndefined()
+  })
+
   it('is the run as data, member by member: what a run has is there, what it lacks is absent', () => {
     const baselined: AdapterRun = {
       label: 'fake-impl-cmd',
@@ -513,6 +521,15 @@ describe('claims the run did not back', () => {
     const suite = descendants(xml, 'testsuite').find((element) => element.attributes['name'] === 'fake-impl run')
     expect(suite === undefined ? [] : countsOf(suite)).toEqual([1, 1, 0, 0])
     expect(casesOf(junitReport(report)).get('fake-impl.run no case ran')).toBe('failure:tested-nothing')
+  })
+
+  it('fail a started run given no case at all (a caller of the package may select none), but not one that never started', () => {
+    const report = runReport(record([{ ...plainRun(), outcomes: [] }, unstartedRun()]))
+    expect(report.runs[0]).toMatchObject({ passed: false, warnings: ['no case was given, so this run tested nothing: it fails'] })
+    expect(report.runs[1]).toMatchObject({ passed: false })
+    expect(report.runs[1]?.warnings).toBeUndefined()
+    expect(casesOf(junitReport(report)).get('fake-impl.run no case ran')).toBe('failure:tested-nothing')
+    expect(validate(report), errorsOf(validate)).toBe(true)
   })
 })
 

@@ -6,7 +6,7 @@
 // baseline lists ids the suite does not have) is a suite of one test.
 import type { RunReport, RunReportAdapterRun, RunReportCase } from '../../generated/types/index.ts'
 import { idsNotInSuiteText } from '../baseline.ts'
-import { distinctRunNames } from '../results.ts'
+import { distinctRunNames, testedNothingText } from '../results.ts'
 import { suiteTitle } from '../suite-identity.ts'
 import { joinedLines, shortened } from '../wording.ts'
 
@@ -130,8 +130,8 @@ const RUN_FAILURES = {
 /**
  * A failure of the adapter's run as a whole, as one suite with one test, so CI shows why: the adapter
  * could not start or broke the protocol after its last reply (errors), it tested nothing (every
- * selected case was skipped), or under --strict-baseline its baseline lists ids the suite does not have
- * (failures).
+ * selected case was skipped, or it was given none), or under --strict-baseline its baseline lists ids
+ * the suite does not have (failures).
  */
 function runFailure(report: RunReport, run: RunReportAdapterRun, runName: string, kind: keyof typeof RUN_FAILURES, message: string): SuiteXml {
   const { part, test: name, element, withStderr } = RUN_FAILURES[kind]
@@ -171,9 +171,9 @@ function suitesOf(report: RunReport, run: RunReportAdapterRun, runName: string):
   if (run.adapter === null) return [runFailure(report, run, runName, 'start', run.startError ?? '')]
   const chapters = [...new Set(run.cases.map((entry) => entry.chapter))].sort()
   const suites = chapters.map((chapter) => testsuite(report, run, runName, chapter, run.cases.filter((entry) => entry.chapter === chapter)))
-  const testedNothing = run.cases.length > 0 && run.cases.every((entry) => entry.status === 'skip')
+  const testedNothing = run.cases.every((entry) => entry.status === 'skip')
   const failures = [
-    ...(testedNothing ? [runFailure(report, run, runName, 'tested-nothing', 'every selected case was skipped, so this run tested nothing: it fails')] : []),
+    ...(testedNothing ? [runFailure(report, run, runName, 'tested-nothing', testedNothingText(run.cases.length))] : []),
     ...(report.strictBaseline && (run.baseline?.unknownIds.length ?? 0) > 0 ? [runFailure(report, run, runName, 'stale-baseline', `under --strict-baseline, ${idsNotInSuiteText(run.baseline!.unknownIds)}`)] : []),
     ...(run.stopError === undefined ? [] : [runFailure(report, run, runName, 'stop', run.stopError)]),
   ]
