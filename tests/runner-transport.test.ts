@@ -3,7 +3,7 @@
 // check, an exit while idle, a line or an exit status after the last reply are each reported with a
 // reason of their kind (spec/adapter-protocol.md, Failures), never passed over or blamed on a step.
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -14,7 +14,7 @@ import { AdapterFailure, AdapterProcess, decodeLine, illFormedAt, LineAssembler,
 import { runAdapter } from '../conformance/adapter-runs.ts'
 import { parseOptions } from '../conformance/cli-options.ts'
 import { adapterSummary } from '../conformance/console-summary.ts'
-import { runMessage, startMessage } from '../conformance/protocol.ts'
+import { protocolViolation, runMessage, startMessage } from '../conformance/protocol.ts'
 import { runFails } from '../conformance/results.ts'
 import { startSubprocessAdapter, type SubprocessOptions } from '../conformance/subprocess-adapter.ts'
 import { projectRoot, type VectorCase } from '../conformance/vector-cases.ts'
@@ -106,6 +106,13 @@ describe('lines', () => {
 })
 
 describe('replies', () => {
+  it('a number the protocol tags, written bare anywhere in a reply, is named by its JSON Pointer; tagged numbers are fine', () => {
+    const reply = (value: unknown) => ({ seq: 0, result: { ok: true, value } })
+    expect(protocolViolation('result', reply({ nodes: [1, 2, -0] }))).toMatch(/^not a valid protocol-result message: \/result\/value\/nodes\/2 is the number -0, which the protocol writes \{"\$dsh":"-0"\}$/)
+    expect(protocolViolation('result', reply([{ 'a/b': { c: [Number.NEGATIVE_INFINITY] } }]))).toMatch(/: \/result\/value\/0\/a~1b\/c\/0 is the number -Infinity, /)
+    expect(protocolViolation('result', reply({ nodes: [1, 2, { $dsh: '-0' }], big: 1e300, none: null }))).toBeUndefined()
+  })
+
   it('a reply that is not well-formed UTF-8 is garbage, not text with U+FFFD in it', async () => {
     const adapter = await open('ill-formed-utf8')
     await expect(surface(adapter)).rejects.toThrow(/^garbage: the adapter wrote a line that is not well-formed UTF-8 \(at byte 39: 3a 22 61 ff\): "\{\\"seq\\":0,/)
@@ -272,6 +279,21 @@ describe('after the last reply', () => {
     expect(adapterRun.stopError).toMatch(/^garbage: the adapter wrote a line nobody asked for/)
     expect(runFails(adapterRun, false)).toBe(true)
     expect(adapterSummary(adapterRun, [vector])).toMatch(/^fake-duplicate 0\.0\.0 .*\n(.*\n)*  ERROR after the last case: the adapter broke the protocol: garbage: the adapter wrote a line nobody asked for/)
+  })
+
+  it('refuses an adapter module whose claim names a profile the suite does not know, running no case', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-claim-'))
+    const module = join(dir, 'adapter.mjs')
+    writeFileSync(module, "export const adapter = { meta: { name: 'claims', version: '1', language: 'javascript', profiles: ['Reader'] }, operations: { surface: () => { globalThis.claimedSurfaceCalled = true; return { ok: true, value: null } } } }\n")
+    try {
+      const vector: VectorCase = { id: 'claim-case', title: 't', file: 'f', chapter: '05-surface', requirements: ['SURF-6'], profile: 'reader', review: false, steps: [{ operation: 'surface', input: INPUT, expect: { accept: true } }] }
+      const adapterRun = await runAdapter({ kind: 'module', path: module }, [vector], SHORT_TIMEOUT_MS)
+      expect(adapterRun).toMatchObject({ outcomes: [], startError: expect.stringMatching(/unknown profile\(s\) Reader/) })
+      expect((globalThis as { claimedSurfaceCalled?: boolean }).claimedSurfaceCalled).toBeUndefined()
+      expect(runFails(adapterRun, false)).toBe(true)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('a helper that left the process group does not keep the runner alive', async () => {
