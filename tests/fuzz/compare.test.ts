@@ -1,0 +1,43 @@
+// How the fuzzer names a disagreement between the reference and an adapter (conformance/fuzz/compare.ts):
+// the class text a `--known` file matches, and the seq where the two part. A class that changed its
+// wording would excuse other disagreements, or no longer excuse its own.
+import { describe, expect, it } from 'vitest'
+import { disagreement } from '../../conformance/fuzz/compare.ts'
+import type { OperationResult } from '../../conformance/expectations.ts'
+
+const violations = (...list: [string, number][]): OperationResult => ({ ok: true, value: { violations: list.map(([code, seq]) => ({ code, seq })) } })
+const answer = (result: OperationResult) => ({ kind: 'result' as const, result })
+const rejection = (code: string, place: { seq?: number; line?: number }): OperationResult => ({ ok: false, error: { code, ...place } })
+
+function classOf(operation: string, expected: OperationResult, actual: OperationResult): { adapter: string; divergingSeq?: number } | undefined {
+  const found = disagreement(operation, expected, answer(actual))
+  return found === undefined ? undefined : { adapter: found.adapter, ...(found.divergingSeq === undefined ? {} : { divergingSeq: found.divergingSeq }) }
+}
+
+describe('a relations disagreement', () => {
+  const expected = violations(['TURN_NOT_OPEN', 4], ['PAIR_ORPHAN_RESULT', 9])
+
+  it('names the first violation the lists do not share, from the adapter\'s side, at the lower seq of the two', () => {
+    expect(classOf('relations', expected, violations(['TURN_NOT_OPEN', 4]))).toEqual({ adapter: 'lacks a later violation PAIR_ORPHAN_RESULT', divergingSeq: 9 })
+    expect(classOf('relations', expected, violations())).toEqual({ adapter: 'lacks violation TURN_NOT_OPEN', divergingSeq: 4 })
+    expect(classOf('relations', expected, violations(['TURN_NOT_OPEN', 4], ['PAIR_ORPHAN_RESULT', 9], ['STEP_NOT_OPEN', 12]))).toEqual({ adapter: 'adds a later violation STEP_NOT_OPEN', divergingSeq: 12 })
+    expect(classOf('relations', expected, violations(['TURN_NOT_OPEN', 3], ['PAIR_ORPHAN_RESULT', 9]))).toEqual({ adapter: 'lists violation TURN_NOT_OPEN at another seq', divergingSeq: 3 })
+    expect(classOf('relations', expected, violations(['TURN_NOT_OPEN', 4], ['STEP_NOT_OPEN', 7]))).toEqual({ adapter: 'lists a later violation STEP_NOT_OPEN for PAIR_ORPHAN_RESULT', divergingSeq: 7 })
+    expect(classOf('relations', expected, expected)).toBeUndefined()
+  })
+
+  it('names a difference of another operation by its path, its indices generalized', () => {
+    expect(classOf('surface', { ok: true, value: { nodes: [1, 2] } }, { ok: true, value: { nodes: [1, 3] } })).toEqual({ adapter: 'differs at $.nodes[]' })
+  })
+})
+
+describe('a rejection disagreement', () => {
+  it('names another code, another seq or another line, and an acceptance, each at the seq where the sides part', () => {
+    expect(classOf('load', rejection('TURN_NOT_OPEN', { seq: 5 }), rejection('STEP_NOT_OPEN', { seq: 6 }))).toEqual({ adapter: 'rejects STEP_NOT_OPEN', divergingSeq: 5 })
+    expect(classOf('load', { ok: true, value: null }, rejection('STEP_NOT_OPEN', { seq: 6 }))).toEqual({ adapter: 'rejects STEP_NOT_OPEN', divergingSeq: 6 })
+    expect(classOf('load', rejection('TURN_NOT_OPEN', { seq: 5 }), rejection('TURN_NOT_OPEN', { seq: 2 }))).toEqual({ adapter: 'rejects TURN_NOT_OPEN at another seq', divergingSeq: 2 })
+    expect(classOf('decodeJsonl', rejection('JSONL_SEQ_GAP', { seq: 5, line: 7 }), rejection('JSONL_SEQ_GAP', { seq: 5, line: 8 }))).toEqual({ adapter: 'rejects JSONL_SEQ_GAP at another line', divergingSeq: 5 })
+    expect(classOf('decodeJsonl', rejection('JSONL_TORN', { line: 7 }), rejection('JSONL_TORN', { line: 8 }))).toEqual({ adapter: 'rejects JSONL_TORN at another line' })
+    expect(classOf('load', rejection('TURN_NOT_OPEN', { seq: 5 }), { ok: true, value: null })).toEqual({ adapter: 'accepts', divergingSeq: 5 })
+  })
+})
