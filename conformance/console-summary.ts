@@ -31,10 +31,11 @@ export function wrapped(items: readonly string[], indent: string): string[] {
   return lines
 }
 
+const firstLine = (text: string): string => text.split('\n')[0]!
+
 /** A case's reason: its first line, the headline (the reports hold the rest). */
 function oneLine(text: string | undefined): string {
-  const line = (text ?? '').split('\n')[0]!
-  return printable(shortened(line, REASON_LIMIT))
+  return printable(shortened(firstLine(text ?? ''), REASON_LIMIT))
 }
 
 /** A baseline's reason, written by a person and perhaps over several lines: all of it, on one line. */
@@ -58,27 +59,34 @@ function caseNamed(id: string, caseOf: ReadonlyMap<string, VectorCase>): string 
   return vector === undefined ? id : `${id} (${vector.file}; ${vector.requirements.join(', ')})`
 }
 
-/** Whether the console shows less of a reason than the reports hold (a stack or traceback, a long line). */
+/** Whether oneLine leaves out part of a reason (a stack or traceback, the end of a long line); line ends do not count. */
 function isCut(reason: string | undefined): boolean {
-  return reason !== undefined && (reason.includes('\n') || reason.length > REASON_LIMIT)
+  if (reason === undefined) return false
+  const line = firstLine(reason)
+  return line.length > REASON_LIMIT || reason.trimEnd() !== line.trimEnd()
 }
 
 /** Said once, under the problems, when a reason shown was cut: where to read the rest. */
-const CUT_REASON_HINT = '  (a reason is cut to its first line here; a report keeps it whole, with any stack or traceback: --report json=PATH)'
+const CUT_REASON_HINT = '  (a reason cut here is whole in the JSON report, with any stack or traceback: --report json=PATH)'
 
 const failed = (outcome: CaseOutcome): boolean => outcome.status === 'fail' || outcome.status === 'error'
 
+/** The failures and errors whose reasons the summary shows: all of them, or with a baseline the NEW FAILs. */
+function shownFailures(run: AdapterRun): CaseOutcome[] {
+  const verdict = run.baseline
+  return verdict === undefined ? run.outcomes.filter(failed) : run.outcomes.filter((outcome) => verdict.newFailures.includes(outcome.id))
+}
+
 /** The hint, when a reason the summary shows was cut. */
 function cutReasonLines(run: AdapterRun): string[] {
-  const shown = run.baseline === undefined ? run.outcomes.filter(failed) : run.outcomes.filter((outcome) => run.baseline!.newFailures.includes(outcome.id))
-  return shown.some((outcome) => isCut(outcome.reason)) || isCut(run.stopError) ? [CUT_REASON_HINT] : []
+  return shownFailures(run).some((outcome) => isCut(outcome.reason)) || isCut(run.stopError) ? [CUT_REASON_HINT] : []
 }
 
 function problemLines(run: AdapterRun, cases: readonly VectorCase[]): string[] {
   const verdict = run.baseline
   const caseOf = new Map(cases.map((vector) => [vector.id, vector]))
   if (verdict === undefined) {
-    return run.outcomes.filter(failed).map((outcome) => `  ${outcome.status.toUpperCase()} ${caseNamed(outcome.id, caseOf)}: ${oneLine(outcome.reason)}`)
+    return shownFailures(run).map((outcome) => `  ${outcome.status.toUpperCase()} ${caseNamed(outcome.id, caseOf)}: ${oneLine(outcome.reason)}`)
   }
   const reasonOf = new Map(run.outcomes.map((outcome) => [outcome.id, outcome.reason]))
   return [

@@ -256,7 +256,7 @@ export function judge(result: OperationResult, expect: Expectation): Verdict {
   if (!result.ok) {
     return {
       pass: false,
-      reason: `expected acceptance, got rejection ${result.error.code}${result.error.seq === undefined ? '' : ` at seq ${result.error.seq}`}: ${result.error.message ?? ''}`,
+      reason: `expected acceptance, got rejection ${result.error.code}${result.error.seq === undefined ? '' : ` at seq ${result.error.seq}`}${result.error.message === undefined || result.error.message === '' ? '' : `: ${result.error.message}`}`,
       diff: { path: '$', expected: 'acceptance', actual: `rejection ${rejectionText(result.error)}` },
     }
   }

@@ -99,10 +99,13 @@ export function caseMatcher(filters: CaseFilters): (vector: VectorCase) => boole
     (globs.length === 0 || globs.some((glob) => glob.test(vector.id)))
 }
 
-/** The cases that pass every filter given; a filter left out, or undefined, selects every case. */
+/**
+ * The cases that pass every filter given (a filter left out, or undefined, does not narrow them),
+ * the filters checked and normalized as filtersFromLists does; throws naming an unknown filter or value.
+ */
 export function selectCases(cases: readonly VectorCase[], filters: Partial<CaseFilters>): VectorCase[] {
-  const given = noFilters()
-  for (const key of Object.keys(given) as (keyof CaseFilters)[]) given[key] = filters[key] ?? []
+  const given = filtersFromLists(Object.fromEntries(Object.entries(filters).filter(([, values]) => values !== undefined)))
+  if (typeof given === 'string') throw new Error(`selectCases: ${given}`)
   return cases.filter(caseMatcher(given))
 }
 

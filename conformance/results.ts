@@ -122,7 +122,7 @@ function skipsMarked(run: AdapterRun, cases: readonly VectorCase[], marker: stri
 /**
  * Warnings about claims the run did not back: a claimed profile whose cases were skipped because the
  * adapter lacks some of its operations, a profile not claimed whose cases the adapter's operations
- * could have run, and a run in which every case was skipped.
+ * could have run, and a run that tested nothing (every case skipped, or no case given).
  */
 export function claimWarnings(run: AdapterRun, cases: readonly VectorCase[]): string[] {
   const lacking = [...skipsMarked(run, cases, NOT_PROVIDED)].map(([profile, { skipped, operations }]) =>

@@ -23,7 +23,8 @@ export async function runSuite(
 
 /**
  * The summary text and whether the run failed: without a baseline any fail or error fails it; with
- * one, only a NEW FAIL (or a NEW PASS under strict). Skips never pass.
+ * one, only a NEW FAIL (or a NEW PASS under strict). Skips never pass: a run that tested nothing (every
+ * case skipped, or no case given) fails.
  */
 export function summarize(
   adapter: Adapter,

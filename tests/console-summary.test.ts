@@ -117,7 +117,7 @@ describe('the summary of one adapter, line by line', () => {
   const surfB = 'step 0 (surface): value differs at $.nodes[0]: expected 3, actual 2'
   // A control character is escaped on a terminal; a lone surrogate is not a control character.
   const surfC = 'load threw: odd text: <tag> & "quotes" ]]> \\u0001 lone \ud800 done'
-  const cutHint = '  (a reason is cut to its first line here; a report keeps it whole, with any stack or traceback: --report json=PATH)'
+  const cutHint = '  (a reason cut here is whole in the JSON report, with any stack or traceback: --report json=PATH)'
   const compB = 'step 0 (relations): value differs at $.violations[1] (logs diverge at seq 3): expected {"code":"X"}, actual undefined'
 
   it('without a baseline: the chapters, the failing requirements, then each fail and error in case order, with its file and rules', () => {
@@ -162,6 +162,12 @@ describe('the summary of one adapter, line by line', () => {
     expect(lines.slice(-4)).toEqual([`  ERROR surf-c (vectors/05-surface/x.yaml; SURF-5): adapter error: boom`, `  FAIL comp-b (vectors/13-compaction/x.yaml; COMP-2, PROC-7): ${compB}`, cutHint, '2 passed, 2 failed, 1 error, 1 skipped'])
     expect(adapterSummary({ ...plainRun(), outcomes: traced('x'.repeat(401)) }, CASES)).toContain(cutHint)
     expect(adapterSummary({ ...plainRun(), outcomes: traced('x'.repeat(400)) }, CASES)).not.toContain(cutHint)
+    // A line end after the one line leaves nothing out.
+    expect(adapterSummary({ ...plainRun(), outcomes: traced('adapter error: boom\n') }, CASES)).not.toContain(cutHint)
+    // With a baseline, a NEW FAIL's reason is shown, so its cut counts.
+    const newFail = { ...baselinedRun(), outcomes: baselinedRun().outcomes.map((outcome) => (outcome.id === 'surf-b' ? { ...outcome, reason: 'a\nb' } : outcome)) }
+    expect(newFail.baseline!.newFailures).toContain('surf-b')
+    expect(adapterSummary(newFail, CASES)).toContain(cutHint)
     // A known failure's reason is not shown, so its cut does not count.
     const known = { ...baselinedRun(), outcomes: baselinedRun().outcomes.map((outcome) => (outcome.id === 'comp-b' ? { ...outcome, reason: 'a\nb' } : outcome)) }
     expect(known.baseline!.stillFailing).toContain('comp-b')

@@ -226,10 +226,12 @@ describe('judge', () => {
     expect(expectedRejectionOf({ code: 'FORMAT_VERSION_NEWER' })).toStrictEqual({ code: 'FORMAT_VERSION_NEWER', seq: null })
   })
 
-  it('passes an acceptance or an equal value, and only those', () => {
+  it('passes an acceptance, an equal value and the expected rejection, with nothing else in the verdict', () => {
     expect(judge({ ok: true, value: { any: 'thing' } }, { accept: true })).toStrictEqual({ pass: true })
     expect(judge({ ok: true, value: [{ seq: 0 }] }, { value: [{ seq: 0 }] })).toStrictEqual({ pass: true })
     expect(judge({ ok: false, error: { code: 'X_Y', seq: 2 } }, { reject: { code: 'X_Y', seq: 2 } })).toStrictEqual({ pass: true })
+    expect(judge({ ok: true, value: [{ seq: 1 }] }, { value: [{ seq: 0 }] }).pass).toBe(false)
+    expect(judge({ ok: false, error: { code: 'X_Y', seq: 3 } }, { reject: { code: 'X_Y', seq: 2 } }).pass).toBe(false)
   })
 
   it('fails a rejection where an acceptance was expected, naming its code, its seq when it has one, and its message', () => {
@@ -238,7 +240,8 @@ describe('judge', () => {
       reason: 'expected acceptance, got rejection X_Y at seq 3: why',
       diff: { path: '$', expected: 'acceptance', actual: 'rejection {"code":"X_Y","seq":3}' },
     })
-    expect(judge({ ok: false, error: { code: 'X_Y' } }, { value: 1 })).toMatchObject({ pass: false, reason: 'expected acceptance, got rejection X_Y: ' })
+    expect(judge({ ok: false, error: { code: 'X_Y' } }, { value: 1 })).toMatchObject({ pass: false, reason: 'expected acceptance, got rejection X_Y' })
+    expect(judge({ ok: false, error: { code: 'X_Y', message: '' } }, { accept: true })).toMatchObject({ pass: false, reason: 'expected acceptance, got rejection X_Y' })
   })
 
   it('tells a missing member or element from one that holds undefined', () => {

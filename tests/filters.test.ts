@@ -22,6 +22,12 @@ describe('selecting cases', () => {
     expect(ids({ profiles: ['jsonl'], chapters: undefined })).toEqual(['jsonl-a'])
   })
 
+  it('checks and normalizes the filters a caller of the package gives, as the vitest entry does', () => {
+    expect(ids({ requirements: ['surf-5'] })).toEqual(['surf-b', 'surf-c'])
+    expect(() => selectCases(CASES, { profile: ['jsonl'] } as Partial<CaseFilters>)).toThrow('selectCases: unknown filter profile; the filters are chapters, requirements, profiles, operations, cases')
+    expect(() => selectCases(CASES, { profiles: ['writers'] })).toThrow(/^selectCases: unknown profile writers/)
+  })
+
   it('by chapter: its name or its number', () => {
     expect(ids({ chapters: ['05-surface'] })).toEqual(['surf-a', 'surf-b', 'surf-c'])
     expect(ids({ chapters: ['05'] })).toEqual(['surf-a', 'surf-b', 'surf-c'])

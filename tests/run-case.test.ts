@@ -8,9 +8,11 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Adapter, AdapterResult, Operation } from '../conformance/adapter.ts'
 import { adapterFromModule, runAdapter } from '../conformance/adapter-runs.ts'
+import { runFails } from '../conformance/results.ts'
 import { runCase } from '../conformance/run-case.ts'
 import { runSuite } from '../conformance/suite.ts'
 import { projectRoot, type VectorCase } from '../conformance/vector-cases.ts'
@@ -71,6 +73,22 @@ describe('an in-process operation that never answers', () => {
 }\n`)
     const run = await runAdapter({ kind: 'module', path }, [surfaceCase('hangs')], SHORT_TIMEOUT_MS)
     expect(run.outcomes.map((outcome) => outcome.reason)).toEqual([`timeout: no reply to surface (hangs step 0) within ${SHORT_TIMEOUT_MS} ms`])
+  })
+
+  it('refuses through runAdapter a module whose claim names a profile the suite does not know, running no case', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'run-case-'))
+    afterAll(() => rmSync(dir, { recursive: true, force: true }))
+    const path = join(dir, 'misclaiming-adapter.mjs')
+    // It claims reader too, so that without the check of its claim the case would run.
+    writeFileSync(path, `export const calls = { surface: 0 }
+export const adapter = {
+  meta: { name: 'misclaiming', version: '0', language: 'javascript', profiles: ['reader', 'Reader'] },
+  operations: { surface: () => { calls.surface += 1; return { ok: true, value: { nodes: [] } } } },
+}\n`)
+    const run = await runAdapter({ kind: 'module', path }, [surfaceCase('claimed')], SHORT_TIMEOUT_MS)
+    expect(run).toMatchObject({ outcomes: [], startError: expect.stringMatching(/unknown profile\(s\) Reader/) })
+    expect(runFails(run, false)).toBe(true)
+    expect(((await import(pathToFileURL(path).href)) as { calls: { surface: number } }).calls.surface).toBe(0)
   })
 })
 

@@ -3,7 +3,7 @@
 // check, an exit while idle, a line or an exit status after the last reply are each reported with a
 // reason of their kind (spec/adapter-protocol.md, Failures), never passed over or blamed on a step.
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -279,21 +279,6 @@ describe('after the last reply', () => {
     expect(adapterRun.stopError).toMatch(/^garbage: the adapter wrote a line nobody asked for/)
     expect(runFails(adapterRun, false)).toBe(true)
     expect(adapterSummary(adapterRun, [vector])).toMatch(/^fake-duplicate 0\.0\.0 .*\n(.*\n)*  ERROR after the last case: the adapter broke the protocol: garbage: the adapter wrote a line nobody asked for/)
-  })
-
-  it('refuses an adapter module whose claim names a profile the suite does not know, running no case', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dsh-claim-'))
-    const module = join(dir, 'adapter.mjs')
-    writeFileSync(module, "export const adapter = { meta: { name: 'claims', version: '1', language: 'javascript', profiles: ['Reader'] }, operations: { surface: () => { globalThis.claimedSurfaceCalled = true; return { ok: true, value: null } } } }\n")
-    try {
-      const vector: VectorCase = { id: 'claim-case', title: 't', file: 'f', chapter: '05-surface', requirements: ['SURF-6'], profile: 'reader', review: false, steps: [{ operation: 'surface', input: INPUT, expect: { accept: true } }] }
-      const adapterRun = await runAdapter({ kind: 'module', path: module }, [vector], SHORT_TIMEOUT_MS)
-      expect(adapterRun).toMatchObject({ outcomes: [], startError: expect.stringMatching(/unknown profile\(s\) Reader/) })
-      expect((globalThis as { claimedSurfaceCalled?: boolean }).claimedSurfaceCalled).toBeUndefined()
-      expect(runFails(adapterRun, false)).toBe(true)
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
   })
 
   it('a helper that left the process group does not keep the runner alive', async () => {

@@ -100,7 +100,7 @@ export interface RunReportAdapterRun {
    */
   stopError?: string;
   /**
-   * False when the adapter could not start, or has a fail or error no baseline covers, or (strict) a NEW PASS.
+   * False when the adapter could not start, broke the protocol after its last reply, tested nothing (every case skipped, or no case given), or has a fail or error no baseline covers, or under strict a NEW PASS or a listed id the suite does not have.
    */
   passed: boolean;
   durationMs: number;
