@@ -1,9 +1,9 @@
 // Running a case against an in-process adapter (conformance/run-case.ts): an operation that never
 // answers is a timeout error, and a reply the runner cannot inspect, a reply that is no operation result
 // and a throw are errors of their step; the run goes on with the next case. A case that needs what the
-// adapter lacks is skipped, saying what it lacks. A module that exports no adapter is refused. An
-// operation that returns after the timeout is a timeout too, and one that never gives control back ends
-// the process, saying what hung.
+// adapter lacks is skipped, saying what it lacks. A module that exports no adapter, or claims a profile
+// the suite does not know, is refused. An operation that returns after the timeout is a timeout too,
+// and one that never gives control back ends the process, saying what hung.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
