@@ -71,10 +71,11 @@ const CUT_REASON_HINT = '  (a reason cut here is whole in the JSON report, with 
 
 const failed = (outcome: CaseOutcome): boolean => outcome.status === 'fail' || outcome.status === 'error'
 
-/** The failures and errors whose reasons the summary shows: all of them, or with a baseline the NEW FAILs. */
+/** The failures and errors whose reasons the summary shows, in run order: all of them, or with a baseline the NEW FAILs. */
 function shownFailures(run: AdapterRun): CaseOutcome[] {
-  const verdict = run.baseline
-  return verdict === undefined ? run.outcomes.filter(failed) : run.outcomes.filter((outcome) => verdict.newFailures.includes(outcome.id))
+  if (run.baseline === undefined) return run.outcomes.filter(failed)
+  const newFailures = new Set(run.baseline.newFailures)
+  return run.outcomes.filter((outcome) => newFailures.has(outcome.id))
 }
 
 /** The hint, when a reason the summary shows was cut. */
@@ -88,12 +89,11 @@ function problemLines(run: AdapterRun, cases: readonly VectorCase[]): string[] {
   if (verdict === undefined) {
     return shownFailures(run).map((outcome) => `  ${outcome.status.toUpperCase()} ${caseNamed(outcome.id, caseOf)}: ${oneLine(outcome.reason)}`)
   }
-  const reasonOf = new Map(run.outcomes.map((outcome) => [outcome.id, outcome.reason]))
   return [
     `  baseline ${verdict.source}: ${plural(verdict.stillFailing.length, 'known failure still fails', 'known failures still fail')}, ${verdict.newFailures.length} NEW FAIL, ${verdict.newPasses.length} NEW PASS` +
       (verdict.notRun.length > 0 ? `, ${plural(verdict.notRun.length, 'listed case')} not run` : ''),
     ...verdict.notes.map((note) => `  note: ${note}`),
-    ...verdict.newFailures.map((id) => `  NEW FAIL ${caseNamed(id, caseOf)}: ${oneLine(reasonOf.get(id))}`),
+    ...shownFailures(run).map((outcome) => `  NEW FAIL ${caseNamed(outcome.id, caseOf)}: ${oneLine(outcome.reason)}`),
     ...verdict.newPasses.map((id) => `  NEW PASS ${id} (listed as: ${listedReason(verdict.reasons[id])})`),
   ]
 }
