@@ -45,6 +45,5 @@ export function storeBatches(header: unknown, batches: readonly (readonly unknow
     }
     events.push(...snapshots.map(snapshot => snapshot.value))
   }
-  // Stryker disable next-line ConditionalExpression: store is defined for a header chapter 03 accepts, an object (STORE-1)
   return accept({ header: canonicalStoredHeader(isRecord(headerSnapshot.value) ? headerSnapshot.value : {}), events })
 }

@@ -7,7 +7,9 @@
 // whose directives are turned into plain comments, and compares that run with the last
 // `npm run mutation` (reports/mutation/mutation.json): for each directive line, which of the mutants it
 // silences the vectors kill, and which they do not (those its reason is about). The audit fails when
-// that run leaves alive a mutant no directive silences, or a directive silences only killed mutants.
+// that run leaves alive a mutant no directive silences, or a directive silences only killed mutants, or
+// none at all (Stryker makes no mutant of some code, a ternary's test among them, so a directive can
+// be written for a mutant that never exists, or outlive the code it was written for).
 //
 // usage: tsx scripts/mutation-directives.ts [--compare WITHOUT_DIRECTIVES.json]
 //   (--compare skips the Stryker run and reads a report of an earlier run without directives, and the
@@ -126,7 +128,17 @@ export function auditDirectives(withDirectives: Report, withoutDirectives: Repor
   for (const line of lines.values()) {
     if (line.notKilled.length === 0) problems.push(`a directive silences only mutants the vectors kill: ${line.where}`)
   }
+  for (const where of directiveTargets(withDirectives)) {
+    if (!lines.has(where)) problems.push(`a directive silences no mutant: ${where} (the line after the directive)`)
+  }
   return { lines: [...lines.values()], problems }
+}
+
+/** Where each directive of the mutated files points: `file:line` of the line after it. */
+function directiveTargets(report: Report): string[] {
+  return Object.entries(report.files).flatMap(([file, { source }]) =>
+    source.split('\n').flatMap((text, index) => (text.trimStart().startsWith(DIRECTIVE) ? [`${file}:${index + 2}`] : [])),
+  )
 }
 
 function describe(mutant: Mutant): string {

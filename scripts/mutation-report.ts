@@ -21,7 +21,8 @@ export interface Mutant {
 }
 
 export interface Report {
-  files: Record<string, { mutants: Mutant[] }>
+  /** Per file, as the report's schema has it: the file's text when mutated, and its mutants. */
+  files: Record<string, { source: string; mutants: Mutant[] }>
   config: { concurrency: number }
 }
 

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { auditDirectives } from '../scripts/mutation-directives.ts'
 import type { Mutant, Report, Status } from '../scripts/mutation-report.ts'
 
+const REASON = 'the guard cannot fail here'
+
 function mutant(line: number, column: number, replacement: string, status: Status, statusReason?: string): Mutant {
   return {
     mutatorName: 'ConditionalExpression',
@@ -14,11 +16,17 @@ function mutant(line: number, column: number, replacement: string, status: Statu
   }
 }
 
-function report(mutants: Mutant[]): Report {
-  return { files: { 'reference/a.ts': { mutants } }, config: { concurrency: 1 } }
+/** A file of ten lines with a Stryker directive before each of `targets` (1-based lines). */
+function sourceWithDirectivesBefore(targets: readonly number[]): string {
+  const lines = Array.from({ length: 10 }, (_, index) => `const line${index + 1} = ${index + 1}`)
+  for (const target of targets) lines[target - 2] = `  // Stryker disable next-line ConditionalExpression: ${REASON}`
+  return lines.join('\n')
 }
 
-const REASON = 'the guard cannot fail here'
+function report(mutants: Mutant[], directiveTargets: readonly number[] = []): Report {
+  return { files: { 'reference/a.ts': { source: sourceWithDirectivesBefore(directiveTargets), mutants } }, config: { concurrency: 1 } }
+}
+
 
 describe('auditing the Stryker directives', () => {
   it('sorts what each directive line silences into killed and not killed', () => {
@@ -26,7 +34,7 @@ describe('auditing the Stryker directives', () => {
       mutant(3, 7, 'true', 'Ignored', REASON),
       mutant(3, 7, 'false', 'Ignored', REASON),
       mutant(5, 1, 'true', 'Killed'),
-    ])
+    ], [3])
     const withoutDirectives = report([
       mutant(3, 7, 'true', 'Killed'),
       mutant(3, 7, 'false', 'Survived'),
@@ -45,7 +53,7 @@ describe('auditing the Stryker directives', () => {
     const withDirectives = report([
       mutant(2, 1, '""', 'Ignored', 'free text'),
       mutant(4, 5, '// Stryker disable next-line ConditionalExpression: x\ndefault:', 'Ignored', REASON),
-    ])
+    ], [4])
     const withoutDirectives = report([
       mutant(2, 1, '""', 'Ignored', 'free text'),
       mutant(4, 5, '// (directive off for the audit) ConditionalExpression: x\ndefault:', 'Survived'),
@@ -60,7 +68,7 @@ describe('auditing the Stryker directives', () => {
       mutant(3, 7, 'true', 'Ignored', REASON),
       mutant(6, 1, 'false', 'Killed'),
       mutant(8, 2, 'true', 'Ignored', REASON),
-    ])
+    ], [3])
     const withoutDirectives = report([
       mutant(3, 7, 'true', 'Killed'),
       mutant(6, 1, 'false', 'Survived'),
@@ -70,6 +78,26 @@ describe('auditing the Stryker directives', () => {
       'a silenced mutant is missing from the run without directives: reference/a.ts:8:2:8:6:ConditionalExpression:true',
       'a mutant no directive silences survives the run without directives: reference/a.ts:6:1:6:5:ConditionalExpression:false',
       'a directive silences only mutants the vectors kill: reference/a.ts:3',
+    ])
+  })
+
+  it('fails on a directive that silences no mutant, wherever it is indented', () => {
+    const withDirectives = report([
+      mutant(3, 7, 'true', 'Ignored', REASON),
+      mutant(5, 1, 'true', 'Killed'),
+      mutant(7, 1, '""', 'Ignored', 'free text'),
+    ], [3, 5, 7, 9])
+    const withoutDirectives = report([
+      mutant(3, 7, 'true', 'Survived'),
+      mutant(5, 1, 'true', 'Killed'),
+      mutant(7, 1, '""', 'Ignored', 'free text'),
+    ])
+    const { lines, problems } = auditDirectives(withDirectives, withoutDirectives)
+    expect(lines.map(line => line.where)).toEqual(['reference/a.ts:3'])
+    expect(problems).toEqual([
+      'a directive silences no mutant: reference/a.ts:5 (the line after the directive)',
+      'a directive silences no mutant: reference/a.ts:7 (the line after the directive)',
+      'a directive silences no mutant: reference/a.ts:9 (the line after the directive)',
     ])
   })
 })

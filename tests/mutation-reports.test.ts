@@ -33,14 +33,14 @@ function tableRows(text: string, heading: string): string[] {
 
 describe('docs/mutation.md', () => {
   it('carries the stamp of its inputs', () => {
-    const text = summary(report({ 'reference/a.ts': { mutants: [mutant(1, 'Killed')] } }), RUN, STAMP.line)
+    const text = summary(report({ 'reference/a.ts': { source: '', mutants: [mutant(1, 'Killed')] } }), RUN, STAMP.line)
     expect(stampedSha256(text)).toBe(STAMP.sha256)
     expect(text).toContain(`- Duration: 38 min 49 s (\`stryker run\`, concurrency 3)\n${STAMP.line}\n- Mutation score:`)
   })
 
   it('lists modules and survivors in ordinal order, whatever the locale', () => {
     // Any locale's collation puts a before B; the code points put B (66) before a (97).
-    const files = { 'reference/a.ts': { mutants: [mutant(1, 'Survived')] }, 'reference/B.ts': { mutants: [mutant(2, 'Survived')] } }
+    const files = { 'reference/a.ts': { source: '', mutants: [mutant(1, 'Survived')] }, 'reference/B.ts': { source: '', mutants: [mutant(2, 'Survived')] } }
     const text = summary(report(files), RUN, STAMP.line)
     const firstCells = (heading: string): string[] => tableRows(text, heading).map(row => row.split(' | ')[0]!)
     expect(firstCells('## Score per module')).toEqual(['| reference/B.ts', '| reference/a.ts', '| **all**'])
@@ -54,7 +54,7 @@ describe('docs/mutation.md', () => {
       mutant(3, 'Ignored', 'c: the most frequent'),
       mutant(4, 'Ignored', 'a: the first reason'),
     ]
-    const text = summary(report({ 'reference/a.ts': { mutants } }), RUN, STAMP.line)
+    const text = summary(report({ 'reference/a.ts': { source: '', mutants } }), RUN, STAMP.line)
     expect(tableRows(text, '## Ignored mutants, by reason')).toEqual([
       '| 2 | c: the most frequent |',
       '| 1 | a: the first reason |',
