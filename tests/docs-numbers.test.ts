@@ -2,6 +2,8 @@
 // case count and per-build totals are docs/compat.md's (`npm run compat`), and CHANGELOG.md's counts of
 // requirements and error codes are the spec catalog's (`npm run spec:ids`). Both describe the current
 // suite: findings.md says its numbers are this commit's, and the changelog's section is unreleased.
+// The count and range of the check benchmark's runs that the README and docs/bench-check-runs.md state
+// in words are those of that file's table of runs, which grows by hand with every run.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -22,14 +24,17 @@ function lineAt(text: string, index: number): number {
   return text.slice(0, index).split('\n').length
 }
 
-/** The numbers `pattern`'s groups capture in `file`, named by `whats`; `pattern` needs the d flag. */
-function statedIn(file: string, text: string, pattern: RegExp, whats: readonly string[]): Stated[] {
+/**
+ * The numbers `pattern`'s groups capture in `file`, named by `whats` and read by `valueOf` (digits, or
+ * words with numberOfWords); `pattern` needs the d flag.
+ */
+function statedIn(file: string, text: string, pattern: RegExp, whats: readonly string[], valueOf: (text: string) => number = Number): Stated[] {
   const match = pattern.exec(text)
   if (match === null) throw new Error(`${file} no longer has the sentence ${pattern}: update tests/docs-numbers.test.ts`)
   return whats.map((what, group) => ({
     file,
     what,
-    value: Number(match[group + 1]),
+    value: valueOf(match[group + 1]!),
     line: lineAt(text, match.indices![group + 1]![0]),
   }))
 }
@@ -78,7 +83,61 @@ const CHANGELOG_COUNTS = new RegExp(
   'd',
 )
 
-describe('numbers the docs copy from generated output', () => {
+const UNITS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine']
+const TEENS = ['ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen']
+const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']
+
+/** A number from one to ninety-nine written in English words ("Forty-nine"); NaN for anything else. */
+function numberOfWords(words: string): number {
+  const [first = '', second, ...rest] = words.toLowerCase().split('-')
+  if (rest.length > 0) return Number.NaN
+  if (second === undefined) {
+    if (UNITS.includes(first)) return UNITS.indexOf(first) + 1
+    if (TEENS.includes(first)) return TEENS.indexOf(first) + 10
+  }
+  const tens = TENS.indexOf(first)
+  const units = second === undefined ? 0 : UNITS.indexOf(second) + 1
+  return tens === -1 || (units === 0 && second !== undefined) ? Number.NaN : 20 + 10 * tens + units
+}
+
+/**
+ * The runs of docs/bench-check-runs.md's table: run number, wall ratios and CPU ratios. A cell holds one
+ * ratio ("0.55×"), a range ("0.41×–0.49×"), or `?`; a range gives its two ends.
+ */
+function benchRuns(text: string): { run: number; wall: number[]; cpu: number[] }[] {
+  const ratios = (cell: string): number[] => [...cell.matchAll(/(\d\.\d\d)×/g)].map(match => Number(match[1]))
+  return [...text.matchAll(/^\| (\d+) \| [^|]+ \| ([^|]+) \| ([^|]+) \|/gm)]
+    .map(([, run, wall, cpu]) => ({ run: Number(run), wall: ratios(wall!), cpu: ratios(cpu!) }))
+}
+
+/**
+ * Of runs 1 to 7, four were at or above 0.5× (the file says so: their ratios were partly recorded as
+ * ranges); every later run has one wall ratio of its own.
+ */
+const FIRST_SEVEN_AT_OR_ABOVE_HALF = 4
+
+function benchTruth(text: string): Map<string, number> {
+  const runs = benchRuns(text)
+  const walls = runs.flatMap(run => run.wall)
+  const cpus = runs.flatMap(run => run.cpu)
+  const later = runs.filter(run => run.run > 7)
+  const unclear = later.find(run => run.wall.length !== 1)
+  if (unclear !== undefined) throw new Error(`docs/bench-check-runs.md: run ${unclear.run} has no single wall ratio to count`)
+  const atOrAbove = FIRST_SEVEN_AT_OR_ABOVE_HALF + later.filter(run => run.wall[0]! >= 0.5).length
+  return new Map([
+    ['runs', runs.length],
+    ['lowest wall ratio', Math.min(...walls)],
+    ['highest wall ratio', Math.max(...walls)],
+    ['lowest CPU ratio', Math.min(...cpus)],
+    ['highest CPU ratio', Math.max(...cpus)],
+    ['runs at or above 0.5×', atOrAbove],
+    ['runs below 0.5×', runs.length - atOrAbove],
+  ])
+}
+
+const RANGE_WHATS = ['lowest wall ratio', 'highest wall ratio', 'lowest CPU ratio', 'highest CPU ratio']
+
+describe('numbers the docs repeat from their source', () => {
   it("docs/findings.md's case count and totals per build are docs/compat.md's", () => {
     const compat = compatTotals(read('docs/compat.md'))
     const stated = findingsTotals(read('docs/findings.md'))
@@ -98,6 +157,29 @@ describe('numbers the docs copy from generated output', () => {
     ])
     const stated = statedIn('CHANGELOG.md', read('CHANGELOG.md'), CHANGELOG_COUNTS, [...truth.keys()])
     expect(mismatches(stated, truth, 'the spec catalog (`npm run spec:ids`)')).toEqual([])
+  })
+
+  it("the README's and docs/bench-check-runs.md's counts of bench runs are those of the file's table", () => {
+    const runsDoc = read('docs/bench-check-runs.md')
+    const truth = benchTruth(runsDoc)
+    expect(benchRuns(runsDoc).map(run => run.run), 'the runs are numbered 1, 2, 3, … in the table')
+      .toEqual(Array.from({ length: truth.get('runs')! }, (_, index) => index + 1))
+    const readme = read('README.md')
+    const stated = [
+      ...statedIn('README.md', readme, /([A-Za-z-]+) runs of the current check/d, ['runs'], numberOfWords),
+      ...statedIn('README.md', readme, /put it at\s+(\d\.\d\d)× to (\d\.\d\d)× of the loop in wall time \((\d\.\d\d)× to (\d\.\d\d)× in CPU time\)/d, RANGE_WHATS),
+      ...statedIn('README.md', readme, /at or above 0\.5× in\s+([A-Za-z-]+)\s+of them/d, ['runs at or above 0.5×'], numberOfWords),
+      ...statedIn('docs/bench-check-runs.md', runsDoc, /^([A-Za-z-]+) runs, from/dm, ['runs'], numberOfWords),
+      ...statedIn('docs/bench-check-runs.md', runsDoc, /runs, from (\d\.\d\d)× to (\d\.\d\d)× in wall time \((\d\.\d\d)× to (\d\.\d\d)× in CPU time where recorded\)/d, RANGE_WHATS),
+      ...statedIn('docs/bench-check-runs.md', runsDoc, /^([A-Za-z-]+) are at or above 0\.5× and ([a-z-]+) below/dm, ['runs at or above 0.5×', 'runs below 0.5×'], numberOfWords),
+    ]
+    expect(mismatches(stated, truth, "docs/bench-check-runs.md's table")).toEqual([])
+  })
+
+  it('read numbers written in words', () => {
+    expect(['One', 'nine', 'ten', 'Nineteen', 'twenty', 'Forty-nine', 'fifty', 'ninety-nine'].map(numberOfWords))
+      .toEqual([1, 9, 10, 19, 20, 49, 50, 99])
+    expect(['', 'fifty-', 'fifty-ten', 'ten-one', 'hundred', 'forty-nine-one'].map(numberOfWords).every(Number.isNaN)).toBe(true)
   })
 
   it('name the file, the line and the source of a number that differs', () => {
