@@ -27,7 +27,6 @@ function report(mutants: Mutant[], directiveTargets: readonly number[] = []): Re
   return { files: { 'reference/a.ts': { source: sourceWithDirectivesBefore(directiveTargets), mutants } }, config: { concurrency: 1 } }
 }
 
-
 describe('auditing the Stryker directives', () => {
   it('sorts what each directive line silences into killed and not killed', () => {
     const withDirectives = report([
