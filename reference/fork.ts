@@ -12,8 +12,7 @@ export interface ForkInput {
   /** The source's id: the `sessionId` input, else the source header's id; unknown without either. */
   sourceId: unknown
   events: readonly SessionEvent[]
-  /** `hasBoundary` false means the boundary member was absent (FORK-1). */
-  hasBoundary: boolean
+  /** `undefined` means the boundary was omitted (FORK-1, PROC-10). */
   boundary: unknown
   childId: unknown
   now: number
@@ -27,8 +26,8 @@ export interface ForkValue {
 /** FORK-1, FORK-2: the inclusive boundary, or -1 for the empty prefix of an empty source. */
 function boundaryOf(input: ForkInput): Result<number> {
   // Stryker disable next-line UnaryOperator: with no events any boundary past -1 slices the same empty prefix
-  if (!input.hasBoundary && input.events.length === 0) return accept(-1)
-  const boundary = input.hasBoundary ? input.boundary : input.events.length - 1
+  if (input.boundary === undefined && input.events.length === 0) return accept(-1)
+  const boundary = input.boundary === undefined ? input.events.length - 1 : input.boundary
   if (!isNonNegativeSafeInteger(boundary)) return reject('FORK_INVALID_BOUNDARY', `boundary ${String(boundary)} is not a non-negative safe integer`)
   // Stryker disable next-line ConditionalExpression,EqualityOperator: a boundary at or past the end finds no event, so the seq check below rejects it with the same code
   if (boundary >= input.events.length) return reject('FORK_INVALID_BOUNDARY', `boundary ${boundary} is not a seq of the source`)

@@ -118,22 +118,21 @@ function compaction(input: Input): Result<CompactionStateValue> {
 }
 
 function regionBalance(input: Input): Result<NodeBalance | RegionValue> {
-  return overLoaded<NodeBalance | RegionValue>(input, events => ('seq' in input
+  return overLoaded<NodeBalance | RegionValue>(input, events => (input['seq'] !== undefined
     ? nodeBalance(events, input['seq'])
     : regionLegality(events, input['start'], input['end'])))
 }
 
-/** FORK-4: the seed copies the source records as given, not as load upgraded them. */
+/** FORK-4: the seed copies the loaded prefix, legacy upgrades applied. */
 function fork(input: Input): Result<ForkValue> {
-  return overLoaded(input, () => {
+  return overLoaded(input, events => {
     // Stryker disable next-line ConditionalExpression: the snapshot of undefined is undefined
     const header = input['header'] === undefined ? undefined : snapshotJson(input['header']).value
     const sourceId = typeof input['sessionId'] === 'string' ? input['sessionId'] : isRecord(header) ? header['id'] : undefined
     return forkChild({
       header: isRecord(header) ? header : undefined,
       sourceId,
-      events: recordsOf(input['events']).map(record => snapshotJson(record).value as SessionEvent),
-      hasBoundary: 'boundary' in input,
+      events,
       boundary: input['boundary'],
       childId: input['childId'],
       now: input['now'] as number,

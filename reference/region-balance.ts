@@ -3,7 +3,7 @@
  * and subtracts one per tool/result node, over the current surface; a cut is balanced where it is 0.
  */
 import { accept, reject, type Result } from './result.ts'
-import { isRecord } from './lossless-json.ts'
+import { isNonNegativeSafeInteger, isRecord } from './lossless-json.ts'
 import { foldSurface, type EventAt } from './surface.ts'
 import type { SessionEvent } from './envelope.ts'
 
@@ -40,9 +40,14 @@ function cutsOf(nodes: readonly number[], eventAt: EventAt): Cuts {
   return { nodes, positionOf, balanced, orphanSeq }
 }
 
+/** REGION-4: the position of a node asked for; only a usable seq can name one, and `-0` is not 0. */
+function positionOfNode(cuts: Cuts, seq: unknown): number | undefined {
+  return isNonNegativeSafeInteger(seq) ? cuts.positionOf.get(seq) : undefined
+}
+
 function notOnSurface(seq: unknown): Result<never> {
-  // REGION-4: the seq asked for is carried when it is a number, even one no event has; otherwise none.
-  const position = typeof seq === 'number' ? { seq } : {}
+  // REGION-4: the seq asked for is carried when it is usable (PROC-1), even one no event has; otherwise none.
+  const position = isNonNegativeSafeInteger(seq) ? { seq } : {}
   return reject('REGION_NOT_ON_SURFACE', `${String(seq)} is not a current surface node`, position)
 }
 
@@ -58,8 +63,7 @@ export interface NodeBalance {
 /** REGION-4: the balance of the cuts just before and just after one node. */
 export function nodeBalance(events: readonly SessionEvent[], seq: unknown): Result<NodeBalance> {
   const cuts = cutsOf(foldSurface(events).nodes, at => events[at])
-  // Stryker disable next-line ConditionalExpression: a map keyed by numbers finds nothing for a non-number either way
-  const position = typeof seq === 'number' ? cuts.positionOf.get(seq) : undefined
+  const position = positionOfNode(cuts, seq)
   if (position === undefined) return notOnSurface(seq)
   if (cuts.orphanSeq !== undefined) return orphan(cuts)
   return accept({ before: cuts.balanced[position] as boolean, after: cuts.balanced[position + 1] as boolean })
@@ -81,11 +85,9 @@ export function regionLegality(events: readonly SessionEvent[], start: unknown, 
  */
 export function regionLegalityOn(nodes: readonly number[], eventAt: EventAt, start: unknown, end: unknown): Result<RegionValue> {
   const cuts = cutsOf(nodes, eventAt)
-  // Stryker disable next-line ConditionalExpression: a map keyed by numbers finds nothing for a non-number either way
-  const from = typeof start === 'number' ? cuts.positionOf.get(start) : undefined
+  const from = positionOfNode(cuts, start)
   if (from === undefined) return notOnSurface(start)
-  // Stryker disable next-line ConditionalExpression: a map keyed by numbers finds nothing for a non-number either way
-  const to = typeof end === 'number' ? cuts.positionOf.get(end) : undefined
+  const to = positionOfNode(cuts, end)
   if (to === undefined) return notOnSurface(end)
   if (from > to) return reject('REGION_REVERSED', `region start ${String(start)} sits after its end ${String(end)}`)
   if (cuts.orphanSeq !== undefined) return orphan(cuts)

@@ -7,15 +7,18 @@ import type { SessionEvent } from './envelope.ts'
 
 const ADAPTER_DEFAULT_FLAGS: readonly string[] = ['reasoningEffort', 'maxTokens']
 
-function adapterDefaultsFault(defaults: unknown, config: JsonRecord): Fault | undefined {
-  if (defaults === undefined) return undefined
+/**
+ * HDR-2 check 3. Presence is own membership, whatever the value (`undefined` included), and a hidden
+ * flag counts for 3.4; names and values (3.2, 3.3) are checked over the listed members (PROC-2).
+ */
+function adapterDefaultsFault(header: JsonRecord, config: JsonRecord): Fault | undefined {
+  if (!hasOwn(header, 'adapterDefaults')) return undefined
+  const defaults = header['adapterDefaults']
   const invalid = fault('REQUEST_HEADER_INVALID', 'adapterDefaults must map reasoningEffort/maxTokens to true for fields set in config')
   if (!isRecord(defaults)) return invalid
-  for (const [flag, marker] of Object.entries(defaults)) {
-    if (!ADAPTER_DEFAULT_FLAGS.includes(flag) || marker !== true) return invalid
-    if (!hasOwn(config, flag)) return invalid
-  }
-  return undefined
+  const listedFaulty = Object.entries(defaults).some(([flag, marker]) => !ADAPTER_DEFAULT_FLAGS.includes(flag) || marker !== true)
+  const flagWithoutField = ADAPTER_DEFAULT_FLAGS.some(flag => hasOwn(defaults, flag) && !hasOwn(config, flag))
+  return listedFaulty || flagWithoutField ? invalid : undefined
 }
 
 /** The shape a stored `request/header` payload must have (config provider/model, reasoningEffort, adapterDefaults). */
@@ -28,7 +31,7 @@ export function requestHeaderFault(data: unknown): Fault | undefined {
   if (hasOwn(config, 'reasoningEffort') && !isNonEmptyString(config['reasoningEffort'])) {
     return fault('REQUEST_HEADER_INVALID', 'config.reasoningEffort must be a non-empty string')
   }
-  return adapterDefaultsFault(header['adapterDefaults'], config)
+  return adapterDefaultsFault(header, config)
 }
 
 /** Canonical form: empty system, empty tools and flag-less adapterDefaults are dropped. */
