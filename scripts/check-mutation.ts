@@ -6,13 +6,13 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { mutationInputsStamp, stampedSha256, type InputsStamp } from './mutation-inputs.ts'
+import { DIRECTIVE, isDirectiveLine } from './mutation-report.ts'
 
 const SUMMARY_REPORT = 'docs/mutation.md'
 const DIRECTIVES_REPORT = 'docs/mutation-directives.md'
 const REFRESH = 'Refresh both reports with `npm run mutation && npm run mutation:directives` '
   + '(up to two hours for both on two cores; docs/maintaining.md, step 4).'
 
-const DIRECTIVE = 'Stryker disable next-line'
 const CITED_LINE = /^\| ([^\s|]+):(\d+) \|/
 
 /** Why a report's stamp is not the inputs' stamp now; empty when it is. */
@@ -41,8 +41,8 @@ export function citationProblems(audit: string, readSource: (file: string) => st
     const where = `${DIRECTIVES_REPORT}:${index + 1} cites ${file}:${line}`
     const source = readSource(file)
     if (source === undefined) problems.push(`${where}, a file that does not exist`)
-    else if (!(source.split('\n')[line - 2] ?? '').includes(DIRECTIVE)) {
-      problems.push(`${where}, but line ${line - 1} of ${file} is not a \`// ${DIRECTIVE}\` directive`)
+    else if (!isDirectiveLine(source.split('\n')[line - 2] ?? '')) {
+      problems.push(`${where}, but line ${line - 1} of ${file} is not a \`${DIRECTIVE}\` directive`)
     }
   })
   return problems

@@ -22,13 +22,12 @@ import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { MUTATION_START_STAMP, mutationInputsStamp, type InputsStamp } from './mutation-inputs.ts'
-import { MUTATION_REPORT_PATH, isDetected, oneLine, type Mutant, type Report } from './mutation-report.ts'
+import { DIRECTIVE, MUTATION_REPORT_PATH, isDetected, isDirectiveLine, oneLine, type Mutant, type Report } from './mutation-report.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const withoutDirectivesPath = join(root, 'reports/mutation/without-directives.json')
 const auditPath = join(root, 'docs/mutation-directives.md')
 
-const DIRECTIVE = '// Stryker disable next-line'
 const DIRECTIVE_OFF = '// (directive off for the audit)'
 
 // ---- the run without directives ---------------------------------------------------------------
@@ -137,7 +136,7 @@ export function auditDirectives(withDirectives: Report, withoutDirectives: Repor
 /** Where each directive of the mutated files points: `file:line` of the line after it. */
 function directiveTargets(report: Report): string[] {
   return Object.entries(report.files).flatMap(([file, { source }]) =>
-    source.split('\n').flatMap((text, index) => (text.trimStart().startsWith(DIRECTIVE) ? [`${file}:${index + 2}`] : [])),
+    source.split('\n').flatMap((text, index) => (isDirectiveLine(text) ? [`${file}:${index + 2}`] : [])),
   )
 }
 

@@ -5,6 +5,14 @@ import { fileURLToPath } from 'node:url'
 /** The JSON report of the last `npm run mutation` (stryker.config.mjs). */
 export const MUTATION_REPORT_PATH = fileURLToPath(new URL('../reports/mutation/mutation.json', import.meta.url))
 
+/** How a directive line of reference/ starts: it silences the named mutators on the line after it. */
+export const DIRECTIVE = '// Stryker disable next-line'
+
+/** Whether a source line is a directive (the reference writes each on a line of its own). */
+export function isDirectiveLine(text: string): boolean {
+  return text.trimStart().startsWith(DIRECTIVE)
+}
+
 export type Status = 'Killed' | 'Timeout' | 'Survived' | 'NoCoverage' | 'Ignored' | 'CompileError' | 'RuntimeError' | 'Pending'
 
 export interface Position {
