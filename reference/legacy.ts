@@ -122,7 +122,9 @@ function upgradeMessageWrapper(record: JsonRecord, context: UpgradeContext): Upg
       if (hasOwn(data, 'message') || !hasOwn(data, 'callId') || !hasOwn(data, 'content') || !hasOwn(data, 'isError')) return { ok: true, record }
       const { callId, content, isError, ...rest } = data
       const start = replaceStart(record)
-      const id = typeof start === 'number' ? context.messageIdBySeq.get(start) : legacyMessageId(context, record)
+      // Ids are recorded under usable seqs only, so -0 finds none, even where seq 0 has one (JSON-3).
+      const inherited = isNonNegativeSafeInteger(start) ? context.messageIdBySeq.get(start) : undefined
+      const id = typeof start === 'number' ? inherited : legacyMessageId(context, record)
       const block = { type: 'tool-result', toolCallId: callId, content, isError }
       // With no id recorded for the replaced seq the message gets no id, and the shape check rejects it.
       // Stryker disable next-line ConditionalExpression: an id member holding undefined fails the message shape exactly as a missing id does

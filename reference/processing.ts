@@ -36,7 +36,8 @@ export interface Entry {
 }
 
 function entriesOf(records: readonly unknown[]): Entry[] {
-  return records.map((raw, index) => {
+  // Array.from visits a hole of a sparse `events` array as the record undefined (JSON-13), where map skips it.
+  return Array.from(records, (raw, index) => {
     const snapshot = snapshotJson(raw)
     return { snapshot, record: snapshot.value, seq: seqForRecord(snapshot.value, index) }
   })

@@ -17,7 +17,8 @@ function invalidField(what: string): Fault {
 export function headerIdentityFault(header: unknown, sessionId: unknown): Fault | undefined {
   if (!isPlainRecord(header)) return fault('HEADER_NOT_OBJECT', 'the session header is not a plain JSON object')
   const id = header['id']
-  if (sessionId !== undefined && id !== sessionId) return fault('HEADER_ID_MISMATCH', `header id ${typeof id === 'string' ? JSON.stringify(id) : `(a ${id === null ? 'null' : typeof id})`} is not the session asked for`)
+  // META-2: a named session needs a string id; a non-string id never equals it, even an equal value.
+  if (sessionId !== undefined && (typeof id !== 'string' || id !== sessionId)) return fault('HEADER_ID_MISMATCH', `header id ${typeof id === 'string' ? JSON.stringify(id) : `(a ${id === null ? 'null' : typeof id})`} is not the session asked for`)
   if (typeof id !== 'string') return invalidField('id must be a string')
   if (typeof header['version'] !== 'number') return invalidField('version must be a number')
   return versionRefusal(header['version'])
