@@ -80,11 +80,17 @@ function resultOf(reply: Record<string, unknown>): AdapterResult {
   }
 }
 
+/** `profiles` and `operations` are sets: a restarted adapter may list them in another order. */
+function startReplyMember(reply: ProtocolStarted, member: string): unknown {
+  const value = (reply as unknown as Record<string, unknown>)[member]
+  return (member === 'profiles' || member === 'operations') && Array.isArray(value) ? [...value].sort() : value
+}
+
 /** Where a restarted adapter's start reply departs from the first: the member, as it was and as it is. */
-function startDifference(first: ProtocolStarted, again: ProtocolStarted): string | undefined {
+export function startDifference(first: ProtocolStarted, again: ProtocolStarted): string | undefined {
   const members = new Set([...Object.keys(first), ...Object.keys(again)])
   for (const member of members) {
-    const [was, is] = [(first as unknown as Record<string, unknown>)[member], (again as unknown as Record<string, unknown>)[member]]
+    const [was, is] = [startReplyMember(first, member), startReplyMember(again, member)]
     if (firstDifference(was, is) !== undefined) return `${member} was ${preview(JSON.stringify(was) ?? 'absent')}, is ${preview(JSON.stringify(is) ?? 'absent')}`
   }
   return undefined

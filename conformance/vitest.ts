@@ -43,7 +43,8 @@ export interface ConformanceSuiteOptions {
   name?: string
 }
 
-const START_TIMEOUT_MS = 30_000
+/** vitest's limit for the first start; never shorter than the subprocess adapter's own start timeout. */
+const START_HOOK_TIMEOUT_MS = 30_000
 
 async function openAdapter(options: ConformanceSuiteOptions): Promise<{ adapter: Adapter; owned: boolean }> {
   if (options.adapterCmd !== undefined) {
@@ -100,7 +101,7 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
       if (claimProblem !== undefined) throw new Error(`registerConformanceSuite: ${claimProblem}`)
       const context = { source: 'baseline', adapter: opened.adapter.meta.name, suite: suiteIdentity(all, options.vectors), caseIds: new Set(all.map((vector) => vector.id)) }
       for (const note of baseline === undefined ? [] : baselineNotes(baseline, context)) console.warn(`dsh-conformance: note: ${note}`)
-    }, START_TIMEOUT_MS)
+    }, Math.max(START_HOOK_TIMEOUT_MS, restartAllowance + 5_000))
     afterAll(async () => {
       if (opened?.owned) await opened.adapter.close?.()
     })

@@ -16,8 +16,9 @@ import { parseOptions } from '../conformance/cli-options.ts'
 import { adapterSummary } from '../conformance/console-summary.ts'
 import { protocolViolation, runMessage, startMessage } from '../conformance/protocol.ts'
 import { runFails } from '../conformance/results.ts'
-import { startSubprocessAdapter, type SubprocessOptions } from '../conformance/subprocess-adapter.ts'
+import { startDifference, startSubprocessAdapter, type SubprocessOptions } from '../conformance/subprocess-adapter.ts'
 import { projectRoot, type VectorCase } from '../conformance/vector-cases.ts'
+import type { ProtocolStarted } from '../generated/types/protocol-started.ts'
 import { user } from './reference/helpers.ts'
 
 const execute = promisify(execFile)
@@ -217,6 +218,13 @@ describe('a restarted process', () => {
     await expect(surface(adapter)).rejects.toThrow(/^crash: the adapter process ended \(exit code 3\).*; at seq 1 \(surface, transport step 0\)$/)
     const failure = await surface(adapter).catch((error: Error) => error.message)
     expect(failure).toMatch(/^invalid reply: the restarted adapter's start reply differs from the first one: implementation was "\{.*\\"version\\":\\"0\.0\.(\d+)\\".*\}", is "\{.*\\"version\\":\\"0\.0\.(?!\1\\")\d+\\".*\}" \(while restarting the adapter\)$/)
+  })
+
+  it('may list its profiles and operations in another order, but not another set of them', () => {
+    const implementation = { name: 'x', version: '1', language: 'go' }
+    const first: ProtocolStarted = { protocol: 1, implementation, profiles: ['reader', 'writer'], operations: ['load', 'surface', 'append'] }
+    expect(startDifference(first, { ...first, profiles: ['writer', 'reader'], operations: ['surface', 'append', 'load'] })).toBeUndefined()
+    expect(startDifference(first, { ...first, operations: ['surface', 'load'] })).toBe('operations was "[\\"append\\",\\"load\\",\\"surface\\"]", is "[\\"load\\",\\"surface\\"]"')
   })
 
   it('after three restarts in a row that fail, every step fails at once, not sent', async () => {
