@@ -7,7 +7,7 @@ import { runCase } from '../conformance/run-case.ts'
 import { decodeTagged } from '../conformance/tagged-values.ts'
 import { loadVectorCases } from '../conformance/vector-cases.ts'
 import { loadLog } from '../reference/processing.ts'
-import { jsonEqual } from '../reference/lossless-json.ts'
+import { jsonEqual, snapshotJson } from '../reference/lossless-json.ts'
 
 const cases = loadVectorCases()
 const files = [...new Set(cases.map((vector) => vector.file))]
@@ -52,10 +52,13 @@ describe('store', () => {
       if (step.operation !== 'store') return []
       const { header, batches } = decodeTagged(step.input) as { header: unknown; batches: unknown[][] }
       if (batches.length === 0 || batches.some((batch) => batch.length === 0)) return [`${vector.id}: an empty store`]
-      const loaded = loadLog({ header, events: batches.flat(), checkVocabulary: false })
+      // A hole of a sparse batch is the record undefined (STORE-4), which flat() would skip.
+      const records = batches.flatMap((batch) => Array.from(batch))
+      if (records.some((record) => snapshotJson(record).fault !== undefined)) return []
+      const loaded = loadLog({ header, events: records, checkVocabulary: false })
       if (!loaded.ok) return loaded.error.code.startsWith('JSON_') ? [] : [`${vector.id}: store of a log load rejects with ${loaded.error.code}`]
       // load upgrades legacy shapes without a word; a log in current shapes comes out as it went in.
-      return jsonEqual(loaded.value, batches.flat()) ? [] : [`${vector.id}: store of a log in legacy shapes`]
+      return jsonEqual(loaded.value, records) ? [] : [`${vector.id}: store of a log in legacy shapes`]
     }))
     expect(outside).toEqual([])
   })

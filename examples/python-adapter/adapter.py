@@ -53,6 +53,11 @@ def reject(code, message, seq=None, line=None):
     return {"ok": False, "error": error}
 
 
+def is_usable_seq(value):
+    """A non-negative safe integer (ENV-4). A bool is no int here, and -0 arrives as a tag (a dict)."""
+    return type(value) is int and 0 <= value <= 2**53 - 1
+
+
 # ---------------------------------------------------------------------------------------------------
 # The operation: the surface fold of spec/05-surface.md.
 
@@ -62,8 +67,9 @@ def surface(operation_input):
 
     The suite gives `surface` only logs that `load` accepts, so this fold skips the checks `load`
     makes (envelope, message shapes, provenance, ...). It still makes the checks that fall out of the
-    fold itself, because a few vectors fold a window that starts somewhere else (`baseSeq`): seq
-    contiguity (ENV-9, ENV-10) and the lookup of replace endpoints (SURF-4, SURF-5).
+    fold itself, because a few vectors fold a window that starts somewhere else (`baseSeq`): a seq
+    that is no non-negative safe integer (ENV-4), seq contiguity (ENV-9, ENV-10) and the lookup of
+    replace endpoints (SURF-4, SURF-5).
     """
     events = operation_input["events"]
     # A window is the part of a log from seq `baseSeq` on; its fold starts from an empty surface, so
@@ -73,8 +79,11 @@ def surface(operation_input):
     nodes = []  # the current surface: seqs in position order
     replacements = []  # one entry per accepted replace, in seq order
 
-    for event in events:
+    for index, event in enumerate(events):
         seq = event["seq"]
+        if not is_usable_seq(seq):
+            # ENV-4: the rejection then carries the record's index in `events`, in a window too (PROC-1).
+            return reject("ENV_SEQ_INVALID", f"seq {seq!r} is not a non-negative safe integer", seq=index)
         if seq != expected_seq:
             return reject("ENV_SEQ_NOT_CONTIGUOUS", f"expected seq {expected_seq}", seq=seq)
         expected_seq += 1

@@ -32,6 +32,12 @@ describe('load phases (PROC-2)', () => {
     expect(reference.load({ events: [team], vocabulary: 'v0-rc8' })).toEqual({ ok: true, value: [team] })
   })
 
+  it('reads a hole of a sparse events array as the record undefined, not an object (JSON-13), without throwing', () => {
+    const events: unknown[] = [turnStart(0, 1)]
+    events.length = 2
+    expect(reference.load({ events })).toMatchObject({ ok: false, error: { code: 'ENV_NOT_OBJECT', seq: 1 } })
+  })
+
   it('runs the envelope checks in order on the replay phase (ENV-8)', () => {
     expect(reference.load({ events: [null] })).toMatchObject({ ok: false, error: { code: 'ENV_NOT_OBJECT', seq: 0 } })
     expect(codeOf(reference.load({ events: [{ type: 'todo/write', seq: 0, time: 1, data: {}, extra: 1 }] }))).toBe('ENV_UNKNOWN_KEY')
