@@ -55,6 +55,14 @@ describe('vector files', () => {
     expect(open).toEqual([])
   })
 
+  it('give a decodeJsonl step its bytes one way: as text or as base64, never both (JSONL-4 names no precedence)', () => {
+    const both = cases.flatMap((vector) => vector.steps
+      .map((step, index) => ({ step, index }))
+      .filter(({ step }) => 'text' in step.input && 'base64' in step.input)
+      .map(({ index }) => `${vector.id} step ${index + 1}`))
+    expect(both).toEqual([])
+  })
+
   it('live in the folder of the chapter they name', () => {
     const chapters = new Set(catalog.requirements.map((requirement) => requirement.chapter.replace(/\.md$/, '')))
     const misplaced = cases
