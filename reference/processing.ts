@@ -134,7 +134,8 @@ function replayPhase(entries: readonly Entry[], base: number): Result<SessionEve
 /** Phase 4 (UNK-3). A vocabulary name this reader does not have refuses every log. */
 function vocabularyPhase(entries: readonly Entry[], name: unknown): Result<void> {
   const known = vocabularyNamed(name)
-  if (known === undefined) return reject('FORMAT_UNKNOWN_EVENT_TYPE', `this reader has no vocabulary named ${String(name)}`)
+  // The message names a string only: String() throws on an object without a usable toString.
+  if (known === undefined) return reject('FORMAT_UNKNOWN_EVENT_TYPE', typeof name === 'string' ? `this reader has no vocabulary named ${name}` : `a vocabulary name is a string, not ${name === null ? 'null' : `a value of type ${typeof name}`}`)
   return firstFault(entries, entry => unknownTypeFault(entry.record, known))
 }
 

@@ -3,11 +3,12 @@
 // guard compared paths and URLs and so never matched in a checkout whose path needs URL escaping.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { buildBundle } from '../conformance/vector-bundle.ts'
-import { projectRoot } from '../conformance/vector-cases.ts'
 import { VECTOR_BUNDLE_FILE } from './generated-files.ts'
 
-const bundlePath = join(projectRoot, VECTOR_BUNDLE_FILE)
+// The bundle of the checkout holding this script (the vectors come from the linked conformance/'s).
+const bundlePath = join(fileURLToPath(new URL('..', import.meta.url)), VECTOR_BUNDLE_FILE)
 const text = buildBundle()
 if (process.argv.includes('--check')) {
   let current = ''

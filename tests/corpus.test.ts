@@ -91,6 +91,9 @@ describe('corpus verdicts file', () => {
         ? [entry.operation, entry.code, entry.seq ?? entry.line, entry.requirements?.length, entry.reason]
         : [entry.events, entry.relations]
       expect(needed.every((member) => member !== undefined), entry.file).toBe(true)
+      // A rejection, and each relation violation, cites at least one rule.
+      if (entry.verdict === 'rejected') expect(entry.requirements?.length ?? 0, entry.file).toBeGreaterThan(0)
+      for (const violation of entry.relations ?? []) expect(violation.requirements.length, `${entry.file}: ${violation.code}`).toBeGreaterThan(0)
     }
   })
 

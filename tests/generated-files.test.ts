@@ -3,7 +3,7 @@
 // check that passes by doing nothing can hide a fault. The copy's conformance/, schemas/ and
 // node_modules/ are links to the project's; its package.json, scripts/ and generated/ are its own.
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -33,10 +33,18 @@ function script(name: string, args: readonly string[] = []): { status: number | 
 }
 
 describe('scripts/vectors-bundle.ts', () => {
-  it('runs from a checkout whose path needs URL escaping', () => {
-    // Its bundle is the project's (the linked conformance/ names the root): only --check is safe to run.
-    expect(script('vectors-bundle.ts', ['--check']).output).toMatch(/generated\/vectors\.bundle\.json is (up to date|stale)/)
-  }, 60_000)
+  it('runs from a checkout whose path needs URL escaping: --check passes on a fresh bundle, fails on a stale or missing one, and writing makes it fresh', () => {
+    // The copy's bundle is its own, built from the project's vectors (through the linked conformance/).
+    const bundle = join(checkout, 'generated/vectors.bundle.json')
+    expect(script('vectors-bundle.ts', ['--check']), 'the project\'s bundle is stale: npm run vectors:bundle').toEqual({ status: 0, output: 'generated/vectors.bundle.json is up to date\n' })
+    writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('"caseCount":', '"caseCount":1'))
+    expect(script('vectors-bundle.ts', ['--check'])).toEqual({ status: 1, output: 'generated/vectors.bundle.json is stale: run `npm run vectors:bundle`\n' })
+    rmSync(bundle)
+    expect(script('vectors-bundle.ts', ['--check'])).toMatchObject({ status: 1 })
+    expect(script('vectors-bundle.ts')).toMatchObject({ status: 0, output: expect.stringMatching(/^wrote generated\/vectors\.bundle\.json \(\d+ cases\)\n$/) })
+    expect(readFileSync(bundle, 'utf8')).toBe(readFileSync(join(projectRoot, 'generated/vectors.bundle.json'), 'utf8'))
+    expect(script('vectors-bundle.ts', ['--check']).status).toBe(0)
+  }, 120_000)
 })
 
 describe('scripts/generate-types.ts', () => {

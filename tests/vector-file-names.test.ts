@@ -1,7 +1,7 @@
 // The names and the order of the vector files do not depend on the platform: they are part of the
 // bundle and of the suite's content hash. node:path and node:fs are faked to work as on Windows, with `\`
 // between the parts of every path they make or list, while still reading this machine's files.
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { posix } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
@@ -39,9 +39,11 @@ const folder = mkdtempSync(posix.join(tmpdir(), 'vector-file-names-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
 describe('vector file names on Windows', () => {
-  it('name the suite\'s files with / in the cases', () => {
+  it('name the suite\'s files with / in the cases, every file of the bundle built on this platform', () => {
     const files = new Set(loadVectorCases().map((vector) => vector.file))
     expect([...files].filter((file) => !/^vectors\/[^/\\]+\/[^/\\]+\.yaml$/.test(file))).toEqual([])
+    const bundle = JSON.parse(readFileSync(posix.join(projectRoot, 'generated/vectors.bundle.json'), 'utf8')) as { cases: { file: string }[] }
+    expect([...files].sort()).toEqual([...new Set(bundle.cases.map((vector) => vector.file))].sort())
   })
 
   it('name and order the files of a folder of one\'s own as on every other platform', () => {

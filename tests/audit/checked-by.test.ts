@@ -30,10 +30,7 @@ function unlisted(report: AuditReport): string[] {
   })
 }
 
-function corpusReports(): AuditReport[] {
-  if (!existsSync(corpusFolder)) return []
-  return readdirSync(corpusFolder).filter(name => name.endsWith('.jsonl')).map(name => auditOf(readFileSync(path.join(corpusFolder, name)), undefined, name))
-}
+const corpusPresent = existsSync(corpusFolder)
 
 describe('the rules a row checks', () => {
   it('are the checked-by column of spec/acceptance.md', () => {
@@ -45,9 +42,16 @@ describe('the rules a row checks', () => {
     }
   })
 
-  it('include every rule its evidence cites', () => {
+  it('include every rule its evidence cites, over hand-built logs', () => {
     const openTurn = goodTurn().filter(event => event.type !== 'turn/end')
-    const reports = [auditOf(artifact(goodTurn())), auditOf(artifact(compactedLog())), auditOf(artifact(goodTurn(), '{"type":"turn/st')), auditOf(artifact(openTurn)), ...corpusReports()]
+    const reports = [auditOf(artifact(goodTurn())), auditOf(artifact(compactedLog())), auditOf(artifact(goodTurn(), '{"type":"turn/st')), auditOf(artifact(openTurn))]
+    expect([...new Set(reports.flatMap(unlisted))].sort()).toEqual([])
+  })
+
+  it.skipIf(!corpusPresent)(`include every rule its evidence cites, over every log of the corpus${corpusPresent ? '' : ` (skipped: ${corpusFolder} not found)`}`, () => {
+    const names = readdirSync(corpusFolder).filter(name => name.endsWith('.jsonl'))
+    expect(names.length).toBeGreaterThan(0)
+    const reports = names.map(name => auditOf(readFileSync(path.join(corpusFolder, name)), undefined, name))
     expect([...new Set(reports.flatMap(unlisted))].sort()).toEqual([])
   })
 
@@ -60,6 +64,8 @@ describe('the rules a row checks', () => {
       const source = readFileSync(path.join(projectRoot, 'conformance/audit', `${modules[row.id]!}.ts`), 'utf8')
       const cited = new Set([...source.matchAll(/'([A-Z]+-\d+)'/g)].map(match => match[1]!))
       const named = namedRequirements(row.checkedBy)
+      // A module that stopped quoting its rules this way would cite none, and pass unread.
+      if (cited.size === 0) return [`${row.id}: no rule found in conformance/audit/${modules[row.id]!}.ts`]
       return [...cited].filter(id => !named.has(id)).map(id => `${row.id}: ${id}`)
     })
     expect(outside).toEqual([])
@@ -72,7 +78,8 @@ describe('the rules a row checks', () => {
     const outside = relationCodes.flatMap(code => [...V0_RC8_TYPES].flatMap(eventType => [false, true].flatMap(replaces => {
       const requirement = index.ofViolation({ code, eventType, replaces })
       const row = rowOfViolation(code, eventType)
-      return requirement === undefined || rows.get(row)!.has(requirement) ? [] : [`${row}: ${requirement} (${code})`]
+      if (requirement === undefined) return [`${row}: no rule for ${code} on ${eventType}`]
+      return rows.get(row)!.has(requirement) ? [] : [`${row}: ${requirement} (${code})`]
     })))
     expect([...new Set(outside)].sort()).toEqual([])
   })

@@ -223,7 +223,13 @@ describe('a log that load refuses', () => {
         const audited = rowOf(auditOf(bytes, undefined, name), 'raw-facts').evidence[0]?.requirements
         return [name, audited, [check(folder.write(name, bytes)).diagnostics[0]?.requirement]] as const
       })
-      expect(cites[0]?.[1]).toEqual(['META-5'])
+      // Both sides take the rule from check's code: pin each, or a wrong rule would move them together.
+      expect(cites.map(([name, audited]) => [name, audited])).toEqual([
+        ['header-zero.jsonl', ['META-5']],
+        ['unknown.jsonl', ['UNK-3']],
+        ['damaged.jsonl', ['JSONL-11']],
+        ['unknown.jsonl.zstd', ['UNK-3']],
+      ])
       for (const [name, audited, checked] of cites) expect(audited, name).toEqual(checked)
     } finally {
       folder.remove()

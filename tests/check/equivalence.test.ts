@@ -46,6 +46,8 @@ describe.skipIf(!corpusPresent)(`check over the corpus ${corpusPresent ? corpusD
   const verdicts = parse(readFileSync(path.join(projectRoot, 'tests/corpus/verdicts.yaml'), 'utf8')) as Verdict[]
 
   it('agrees with the verdicts file, file by file', () => {
+    // The folder holds exactly the files the verdicts name: a partial copy would compare too little.
+    expect(files).toEqual(verdicts.map(entry => entry.file).sort())
     const byFile = new Map(verdicts.map(entry => [entry.file, entry]))
     for (const file of files) {
       const entry = byFile.get(file)
@@ -191,8 +193,33 @@ function generatedSeeds(): number[] {
   return Array.from({ length: count }, (_, index) => first + index)
 }
 
+/** An outcome's kind: accepted (with relations or a torn tail, or neither), or a rejection's code. */
+function outcomeKind(outcome: ReturnType<typeof check>['outcome']): string {
+  if (outcome.verdict !== 'accepted') return `${outcome.verdict} ${outcome.code}`
+  return `accepted${outcome.relations.length > 0 ? ' with relations' : ''}${outcome.tornTail === null ? '' : ' torn'}`
+}
+
 describe('check over generated logs agrees with the reference pipeline', () => {
   const seeds = generatedSeeds()
+
+  // Most operators edit the text the generator writes: one whose pattern no longer matches it would
+  // leave every log it is drawn for intact, and the comparisons below would still pass.
+  it('damages with operators that each change a generated log, into outcomes of many kinds', () => {
+    const inert = MUTATION_NAMES.filter(name => ![1, 2, 3, 4].some(seed => {
+      const lines = [...artifactLines(`s-${seed}`, 2000, seed, TEST_RATES)]
+      const before = lines.join('\n')
+      ;(MUTATIONS[name] as Mutation)(lines, random(seed))
+      return lines.join('\n') !== before
+    }))
+    expect(inert).toEqual([])
+    const kinds = new Set(seeds.slice(0, 80).map(seed => {
+      const { lines, cut } = damagedLog(seed)
+      return outcomeKind(check(folder.write(`kind${seed}.jsonl`, cutAt(Buffer.from(`${lines.join('\n')}\n`), cut))).outcome)
+    }))
+    expect(kinds).toContain('accepted')
+    expect([...kinds].filter(kind => kind.startsWith('accepted ')).length, [...kinds].join(', ')).toBeGreaterThan(0)
+    expect([...kinds].filter(kind => kind.startsWith('rejected ')).length, [...kinds].join(', ')).toBeGreaterThanOrEqual(8)
+  })
 
   it('raw, with every kind of damage', () => {
     for (const seed of seeds) {

@@ -231,9 +231,16 @@ describe('the fuzzer\'s probes', () => {
   })
 
   it('name, for a disagreement over any operation\'s value, the requirement that states that value', () => {
+    // Written out here, so that a wrong or swapped entry of the writer's table fails.
+    const stating: Record<string, string> = {
+      load: 'PROC-5', append: 'PROC-4', surface: 'SURF-10', messages: 'DER-1', requestHeader: 'HDR-4', requestContext: 'HDR-8',
+      headerEquals: 'HDR-5', relations: 'PROC-7', repair: 'REPAIR-5', resume: 'SEED-10', compactionState: 'COMP-17',
+      regionBalance: 'REGION-6', fork: 'FORK-8', decodeJsonl: 'JSONL-4', encodeJsonl: 'JSONL-8', artifactPath: 'JSONL-1', store: 'STORE-2',
+    }
+    expect([...PROBED_OPERATIONS].sort()).toEqual(Object.keys(stating).sort())
     for (const operation of PROBED_OPERATIONS) {
       const disagreement = { operation, expected: { ok: true, value: null }, adapter: 'differs at $' } as unknown as Disagreement
-      expect(requirementsOf(disagreement), operation).toHaveLength(1)
+      expect(requirementsOf(disagreement), operation).toEqual([stating[operation]])
     }
   })
 

@@ -19,6 +19,7 @@ describe('fork at a -0 boundary', () => {
     const runs = Array.from({ length: 200 }, (_, index) => drawRun(1, index, 20)).filter(run => run.mutation === undefined && run.events.length > 0)
     const [atNegativeZero, atDrawn] = [runs.filter(run => forkAtNegativeZero(run.plan.batchSeed)), runs.filter(run => !forkAtNegativeZero(run.plan.batchSeed))]
     expect(atNegativeZero.length).toBeGreaterThan(0)
+    expect(atDrawn.length).toBeGreaterThan(atNegativeZero.length)
     for (const run of atNegativeZero) {
       const probe = deriveProbe(run, 'fork')!
       expect(Object.is(probe.extra['boundary'], -0)).toBe(true)

@@ -1,19 +1,41 @@
 // Totality (PROC-1): every operation of the reference answers with a result, accept or reject, and
 // never throws, whatever the log holds. Each run takes one step of one vector, replaces one value
-// anywhere inside its log data (header, events, candidate, batches, the headers compared) by a hostile
+// anywhere inside the data it reads (header, events, candidate, batches, the headers compared, the
+// session id and vocabulary; decodeJsonl's bytes, artifactPath's names) by a hostile
 // one (a bigint, a symbol, a cycle, a revoked or throwing proxy, a throwing getter, ...) and runs the
 // step's operation on it. The vectors pin what the answer is for many of these; this pins that there
 // is one for all of them, messages included (a message that quoted a bigint with JSON.stringify threw).
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { parseNameTable } from '../../conformance/spec-catalog.ts'
 import { operationResultOf } from '../../conformance/adapter.ts'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
 import { decodeTagged } from '../../conformance/tagged-values.ts'
-import { loadVectorCases, type VectorStep } from '../../conformance/vector-cases.ts'
+import { loadVectorCases, projectRoot, type VectorStep } from '../../conformance/vector-cases.ts'
 import { runs } from './support.ts'
 
-/** The members of an operation's input that hold log data; the others say what to do with it. */
-const DATA_KEYS = ['header', 'events', 'candidate', 'batches', 'left', 'right']
+/**
+ * The members of an operation's input that hold the data it reads: the log data, and for the two
+ * operations that take none, the bytes and names they read. The others (`time`, `now`, `atSeq`,
+ * `boundary`, `entry`, `baseSeq`, the region's seqs) say what to do with the data, and PROC-10 leaves
+ * their values outside the domain open.
+ */
+const LOG_DATA_KEYS = ['header', 'events', 'candidate', 'batches', 'left', 'right', 'sessionId', 'vocabulary']
+const DATA_KEYS: Readonly<Record<string, readonly string[]>> = {
+  decodeJsonl: ['text', 'base64', 'encoding'],
+  artifactPath: ['sessionId', 'cwd', 'encoding'],
+}
+
+/** The members of the operation's row of spec/00-processing.md, and PROC-9's for one over a log. */
+const ROWS = parseNameTable(readFileSync(join(projectRoot, 'spec/00-processing.md'), 'utf8'))
+
+function dataKeysOf(operation: string): string[] {
+  const taken = ROWS.get(operation) ?? new Set<string>()
+  const overLog = taken.has('events')
+  return (DATA_KEYS[operation] ?? LOG_DATA_KEYS).filter(key => taken.has(key) || (overLog && ['header', 'sessionId', 'vocabulary'].includes(key)))
+}
 
 const LIST_KEYS: ReadonlySet<string> = new Set(['events', 'batches'])
 
@@ -80,9 +102,9 @@ function isInputShape(path: Path): boolean {
 const MAX_DEPTH = 12
 
 /** Every place inside the step's log data where a value sits, the data members themselves included. */
-function placesOf(input: Record<string, unknown>): Path[] {
+function placesOf(operation: string, input: Record<string, unknown>): Path[] {
   const places: Path[] = []
-  const pending: { value: unknown; path: Path }[] = DATA_KEYS.filter(key => key in input).map(key => ({ value: input[key], path: [key] }))
+  const pending: { value: unknown; path: Path }[] = dataKeysOf(operation).filter(key => key in input).map(key => ({ value: input[key], path: [key] }))
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (!isInputShape(next.path)) places.push(next.path)
     if (next.path.length > MAX_DEPTH || !isContainer(next.value)) continue
@@ -115,15 +137,17 @@ const steps: VectorStep[] = loadVectorCases().flatMap(vector => vector.steps).fi
 describe('the reference is total (PROC-1)', () => {
   it('every operation answers a result, never an exception, with a hostile value anywhere in its log data', async () => {
     const hostileNames = Object.keys(HOSTILE)
+    const hits = new Map<string, number>()
     await fc.assert(
       fc.asyncProperty(
         fc.nat({ max: steps.length - 1 }), fc.nat(), fc.constantFrom(...hostileNames),
         async (stepIndex, placeChoice, hostileName) => {
           const step = steps[stepIndex]!
           const input = decodeTagged(step.input) as Record<string, unknown>
-          const places = placesOf(input)
-          if (places.length === 0) return
+          const places = placesOf(step.operation, input)
+          fc.pre(places.length > 0)
           const place = places[placeChoice % places.length]!
+          hits.set(step.operation, (hits.get(step.operation) ?? 0) + 1)
           const operation = referenceAdapter.operations[step.operation]!
           const hostileInput = replacedAt(input, place, HOSTILE[hostileName]!()) as Record<string, unknown>
           let result: unknown
@@ -137,5 +161,9 @@ describe('the reference is total (PROC-1)', () => {
       ),
       runs(4000),
     )
+    // Every operation of the steps met hostile values, in the members it reads.
+    const operations = [...new Set(steps.map(step => step.operation))].sort()
+    expect(operations.filter(operation => (hits.get(operation) ?? 0) === 0), `hits: ${JSON.stringify(Object.fromEntries(hits))}`).toEqual([])
+    expect(operations.length).toBe(15)
   })
 })

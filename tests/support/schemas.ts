@@ -21,12 +21,17 @@ export function schemaValidator(name: string, fragment = ''): ValidateFunction {
 /** The first few errors of the last validation, for an assertion's message. */
 export const errorsOf = (validate: ValidateFunction): string => JSON.stringify(validate.errors?.slice(0, 3))
 
-/** Whether `read` accepts its document: it returns rather than throws. The reader's verdict, to set beside a schema's. */
+/**
+ * Whether `read` accepts its document: it returns rather than throws. The reader's verdict, to set beside
+ * a schema's. A TypeError, RangeError or ReferenceError is a crash of the reader, not its refusal: it is
+ * thrown on, so that a reader that crashes where it should refuse fails the test.
+ */
 export function accepts(read: () => unknown): boolean {
   try {
     read()
     return true
-  } catch {
+  } catch (error) {
+    if (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError) throw error
     return false
   }
 }
