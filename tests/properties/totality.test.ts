@@ -135,7 +135,7 @@ const UNCHECKED_INPUT: ReadonlySet<string> = new Set(['headerEquals', 'encodeJso
 const steps: VectorStep[] = loadVectorCases().flatMap(vector => vector.steps).filter(step => !UNCHECKED_INPUT.has(step.operation))
 
 describe('the reference is total (PROC-1)', () => {
-  it('every operation answers a result, never an exception, with a hostile value anywhere in its log data', async () => {
+  it('every operation answers a result, never an exception, with a hostile value anywhere in the data it reads', async () => {
     const hostileNames = Object.keys(HOSTILE)
     const hits = new Map<string, number>()
     await fc.assert(
