@@ -245,7 +245,8 @@ export class AdapterProcess {
    */
   async stop(message: unknown, graceMs: number): Promise<string | undefined> {
     this.stopSent = true
-    this.child.stdin!.write(protocolLine(message))
+    // stop is the last line: the end of stdin follows it, so an adapter behind a pipe (`tee log | impl`) ends too.
+    this.child.stdin!.end(protocolLine(message))
     await settledWithin(this.exited, graceMs, `the adapter did not exit within ${graceMs} ms of stop`).catch((error: AdapterFailure) => this.fail(error.message))
     await this.exited
     // Lines it wrote just before it exited are still to be read.

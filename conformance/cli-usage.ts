@@ -49,7 +49,7 @@ const OTHER_COMMANDS: CommandHelp[] = [
   { synopsis: 'check PATH... [options]', description: ['check stored session logs (files or folders), streaming', '(dsh-conformance check --help for its options)'] },
   { synopsis: 'audit LOG [options]', description: ['the seven acceptance rows of one stored log, with evidence', '(dsh-conformance audit --help for its options)'] },
   {
-    synopsis: 'fuzz --adapter NAME --out DIR [options]',
+    synopsis: 'fuzz (--adapter NAME | --adapter-cmd CMD | --adapter-module PATH) --out DIR [options]',
     description: ['differential fuzzing against the reference; each disagreement is shrunk', 'and written as a vector for review (dsh-conformance fuzz --help)'],
   },
 ]

@@ -38,7 +38,7 @@ describe('the usage of run, list and matrix', () => {
     expect(lines[run + 1]).toBe(`${' '.repeat(28)}and print a summary per adapter; exit 1 on any error, on a fail no baseline`)
     // Too long for the column: the synopsis stands alone.
     const fuzz = lines.findIndex(line => line.startsWith('  fuzz '))
-    expect(lines[fuzz]).toBe('  fuzz --adapter NAME --out DIR [options]')
+    expect(lines[fuzz]).toBe('  fuzz (--adapter NAME | --adapter-cmd CMD | --adapter-module PATH) --out DIR [options]')
     expect(lines[fuzz + 1]).toBe(`${' '.repeat(28)}differential fuzzing against the reference; each disagreement is shrunk`)
   })
 })

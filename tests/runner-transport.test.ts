@@ -245,6 +245,13 @@ describe('after the last reply', () => {
     await expect(adapter.close!()).resolves.toBeUndefined()
   })
 
+  it('an adapter behind a pipe (tee) ends on stop too: the runner closes stdin after it', async () => {
+    const adapter = await startSubprocessAdapter(`tee /dev/null | ${fake('misorder')}`, { cwd: projectRoot, timeoutMs: SHORT_TIMEOUT_MS, stopGraceMs: 1000 })
+    opened.push(adapter)
+    await expect(surface(adapter)).resolves.toEqual(FOLDED)
+    await expect(adapter.close!()).resolves.toBeUndefined()
+  })
+
   it('a line when no reply is due is garbage, reported by close()', async () => {
     const adapter = await open('duplicate')
     await expect(surface(adapter)).resolves.toEqual(FOLDED)

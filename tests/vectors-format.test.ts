@@ -63,6 +63,20 @@ describe('vector files', () => {
     expect(both).toEqual([])
   })
 
+  it('that hold lone surrogates are the ones vectors/README.md lists for ports whose JSON parser drops them', () => {
+    const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+    const holdsLoneSurrogate = (value: unknown): boolean => {
+      if (typeof value === 'string') return lone.test(value)
+      if (typeof value !== 'object' || value === null) return false
+      return Object.entries(value).some(([key, member]) => lone.test(key) || holdsLoneSurrogate(member))
+    }
+    const holding = cases.filter((vector) => holdsLoneSurrogate(vector.steps)).map((vector) => vector.id).sort()
+    const readme = readFileSync(join(projectRoot, 'vectors/README.md'), 'utf8')
+    const bullet = readme.slice(readme.indexOf('- **Strings** may hold lone surrogates'), readme.indexOf('- **Identity.**'))
+    expect(holding.length).toBeGreaterThan(0)
+    expect([...bullet.matchAll(/`([a-z0-9]+(?:-[a-z0-9]+)+)`/g)].map((match) => match[1]).sort()).toEqual(holding)
+  })
+
   it('live in the folder of the chapter they name', () => {
     const chapters = new Set(catalog.requirements.map((requirement) => requirement.chapter.replace(/\.md$/, '')))
     const misplaced = cases

@@ -124,3 +124,5 @@ for await (const line of createInterface({ input: process.stdin })) {
   runs += 1
   BEHAVIOURS[behaviour](message)
 }
+// ignore-stop: stuck, it outlives the end of its stdin too.
+if (behaviour === 'ignore-stop') setInterval(() => {}, 1000)
