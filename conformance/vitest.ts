@@ -43,7 +43,7 @@ export interface ConformanceSuiteOptions {
   name?: string
 }
 
-/** vitest's limit for the first start; never shorter than the subprocess adapter's own start timeout. */
+/** The least time vitest gives the first start; the hook also allows the adapter's own start timeout. */
 const START_HOOK_TIMEOUT_MS = 30_000
 
 async function openAdapter(options: ConformanceSuiteOptions): Promise<{ adapter: Adapter; owned: boolean }> {

@@ -55,7 +55,7 @@ describe('vector files', () => {
     expect(open).toEqual([])
   })
 
-  it('give a decodeJsonl step its bytes one way: as text or as base64, never both (JSONL-4 names no precedence)', () => {
+  it('give a decodeJsonl step its bytes one way: as text or as base64, never both (JSONL-4: exactly one of the two)', () => {
     const both = cases.flatMap((vector) => vector.steps
       .map((step, index) => ({ step, index }))
       .filter(({ step }) => 'text' in step.input && 'base64' in step.input)

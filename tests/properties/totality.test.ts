@@ -28,9 +28,10 @@ const DATA_KEYS: Readonly<Record<string, readonly string[]>> = {
   artifactPath: ['sessionId', 'cwd', 'encoding'],
 }
 
-/** The members of the operation's row of spec/00-processing.md, and PROC-9's for one over a log. */
+/** Each operation's input members: its row of spec/00-processing.md. */
 const ROWS = parseNameTable(readFileSync(join(projectRoot, 'spec/00-processing.md'), 'utf8'))
 
+/** The data members the operation takes: those of its row, and PROC-9's for one over a log. */
 function dataKeysOf(operation: string): string[] {
   const taken = ROWS.get(operation) ?? new Set<string>()
   const overLog = taken.has('events')
