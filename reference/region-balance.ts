@@ -8,7 +8,7 @@ import { foldSurface, type EventAt } from './surface.ts'
 import type { SessionEvent } from './envelope.ts'
 
 /** REGION-1: how one node moves the counter. */
-function counterStep(event: SessionEvent | undefined): number {
+export function counterStep(event: SessionEvent | undefined): number {
   // Stryker disable next-line OptionalChaining: every surface node is an event of the loaded log
   if (event?.type === 'tool/result') return -1
   // Stryker disable next-line OptionalChaining: every surface node is an event of the loaded log
@@ -51,8 +51,8 @@ function notOnSurface(seq: unknown): Result<never> {
   return reject('REGION_NOT_ON_SURFACE', `${String(seq)} is not a current surface node`, position)
 }
 
-function orphan(cuts: Cuts): Result<never> {
-  return reject('REGION_ORPHAN_RESULT', 'a tool/result on the surface has no call before it', { seq: cuts.orphanSeq as number })
+function orphan(orphanSeq: number): Result<never> {
+  return reject('REGION_ORPHAN_RESULT', 'a tool/result on the surface has no call before it', { seq: orphanSeq })
 }
 
 export interface NodeBalance {
@@ -65,7 +65,7 @@ export function nodeBalance(events: readonly SessionEvent[], seq: unknown): Resu
   const cuts = cutsOf(foldSurface(events).nodes, at => events[at])
   const position = positionOfNode(cuts, seq)
   if (position === undefined) return notOnSurface(seq)
-  if (cuts.orphanSeq !== undefined) return orphan(cuts)
+  if (cuts.orphanSeq !== undefined) return orphan(cuts.orphanSeq)
   return accept({ before: cuts.balanced[position] as boolean, after: cuts.balanced[position + 1] as boolean })
 }
 
@@ -76,22 +76,30 @@ export interface RegionValue {
 
 /** REGION-5: whether [start, end] is a legal compaction region of the log's surface, and its nodes. */
 export function regionLegality(events: readonly SessionEvent[], start: unknown, end: unknown): Result<RegionValue> {
-  return regionLegalityOn(foldSurface(events).nodes, seq => events[seq], start, end)
-}
-
-/**
- * REGION-5 on a surface given by its nodes in order: what regionLegality answers for a log whose
- * surface they are. A reader that folds a log once asks it at each replace (the audit does).
- */
-export function regionLegalityOn(nodes: readonly number[], eventAt: EventAt, start: unknown, end: unknown): Result<RegionValue> {
-  const cuts = cutsOf(nodes, eventAt)
+  const cuts = cutsOf(foldSurface(events).nodes, seq => events[seq])
   const from = positionOfNode(cuts, start)
   if (from === undefined) return notOnSurface(start)
   const to = positionOfNode(cuts, end)
   if (to === undefined) return notOnSurface(end)
   if (from > to) return reject('REGION_REVERSED', `region start ${String(start)} sits after its end ${String(end)}`)
-  if (cuts.orphanSeq !== undefined) return orphan(cuts)
-  if (cuts.balanced[from] !== true) return reject('REGION_UNBALANCED', 'the cut before the region start splits a call from its result', { seq: start as number })
-  if (cuts.balanced[to + 1] !== true) return reject('REGION_UNBALANCED', 'the cut after the region end splits a call from its result', { seq: end as number })
-  return accept({ shadowedRange: { start: start as number, end: end as number }, shadowedSeqs: cuts.nodes.slice(from, to + 1) })
+  const balance = { before: cuts.balanced[from] as boolean, after: cuts.balanced[to + 1] as boolean, orphanSeq: cuts.orphanSeq }
+  return regionVerdict(balance, start as number, end as number, cuts.nodes.slice(from, to + 1))
+}
+
+/** What REGION-5 reads of a surface for a region whose ends are nodes on it in order. */
+export interface RegionCuts extends NodeBalance {
+  /** REGION-2: the node at which the counter first fell below zero, if it ever did. */
+  orphanSeq: number | undefined
+}
+
+/**
+ * REGION-5 for the region from node `start` to node `end` (in order on the surface), given the balance
+ * of the cuts around it: shared by regionLegality and readers that keep the counter another way (the
+ * audit keeps it beside one fold of the log).
+ */
+export function regionVerdict(cuts: RegionCuts, start: number, end: number, shadowedSeqs: number[]): Result<RegionValue> {
+  if (cuts.orphanSeq !== undefined) return orphan(cuts.orphanSeq)
+  if (!cuts.before) return reject('REGION_UNBALANCED', 'the cut before the region start splits a call from its result', { seq: start })
+  if (!cuts.after) return reject('REGION_UNBALANCED', 'the cut after the region end splits a call from its result', { seq: end })
+  return accept({ shadowedRange: { start, end }, shadowedSeqs })
 }

@@ -18,28 +18,17 @@
 //    it) at M and 10M events (target: 10x the size costs <= 12x the time);
 // 5. the machine's load average over the minute before the bench, flagged when the machine was busy.
 //
-// Every measurement runs in a child process of its own, so that peak RSS is the child's
-// (process.resourceUsage().maxRSS). Times are the best of `runs`, the jobs compared taking turns. Each
-// ratio is given in wall time, which throughput is measured in (work per elapsed second), and in CPU
-// time (user + system of every thread), which is steadier on a shared machine and also counts the
-// work V8's background threads do on other cores.
+// Every measurement runs in a child process of its own (scripts/bench-support.ts). Each ratio is given
+// in wall time, which throughput is measured in (work per elapsed second), and in CPU time.
 //
 // usage: tsx scripts/bench-check.ts [N] [M] [runs]     (defaults: N = 1000000, M = 100000, runs = 5)
-import { execFileSync } from 'node:child_process'
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { artifactLines, random, storageHeader } from '../tests/check/log-generator.ts'
-import { headerLine } from '../reference/jsonl.ts'
-
-interface Measured {
-  cpuMs: number
-  wallMs: number
-  maxRssMb: number
-  detail: string
-}
+import { artifactLines, replaceHeavyLines } from '../tests/check/log-generator.ts'
+import { bestOfRounds, measure, ratios, row, runChild, writeLines, type Measured } from './bench-support.ts'
 
 const SCRIPT = fileURLToPath(import.meta.url)
 const UPSTREAM = '@deepseek-ai/dsh-session'
@@ -51,14 +40,6 @@ const BUSY_LOAD = 0.5
 const FRAME_LINES = 100
 
 // ---- what the children measure ---------------------------------------------------------------
-
-function measure(work: () => string): Measured {
-  const cpu = process.cpuUsage()
-  const wall = performance.now()
-  const detail = work()
-  const used = process.cpuUsage(cpu)
-  return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - wall, maxRssMb: process.resourceUsage().maxRSS / 1024, detail }
-}
 
 /**
  * Calls `onLine` with each line of the file, as `bytes` from `start` to `end` (the line feed), and its
@@ -135,27 +116,6 @@ async function child(kind: string, file: string): Promise<Measured> {
 
 // ---- the parent ----------------------------------------------------------------------------
 
-/** Writes `lines`, each ended by a line feed; returns how many. */
-function writeLines(file: string, lines: Iterable<string>): number {
-  const fd = openSync(file, 'w')
-  let pending: string[] = []
-  let size = 0
-  let count = 0
-  for (const line of lines) {
-    count += 1
-    pending.push(line)
-    size += line.length
-    if (size > 1 << 20) {
-      writeSync(fd, `${pending.join('\n')}\n`)
-      pending = []
-      size = 0
-    }
-  }
-  if (pending.length > 0) writeSync(fd, `${pending.join('\n')}\n`)
-  closeSync(fd)
-  return count
-}
-
 /** The header line and the first `records` record lines of `lines`. */
 function* head(lines: Iterable<string>, records: number): Generator<string> {
   let left = records + 1
@@ -165,56 +125,6 @@ function* head(lines: Iterable<string>, records: number): Generator<string> {
   }
 }
 
-function userMessage(seq: number, surfaceOp: unknown, sources?: number[]): string {
-  const data = { id: `m${seq}`, role: 'user', content: [{ type: 'text', text: 'x' }], source: { kind: 'user' } }
-  return JSON.stringify({ type: 'user/message', seq, time: 1789000000000 + seq, data, surfaceOp, ...(sources === undefined ? {} : { sourceEventSeqs: sources }) })
-}
-
-/**
- * `size` events: size/2 appends build the surface; then size/2 replaces, each of one or two adjacent
- * current nodes at a random position, each citing what it shadows.
- */
-function* replaceHeavyLines(size: number): Generator<string> {
-  yield JSON.stringify(headerLine(storageHeader('replace-heavy')))
-  const next = random(size)
-  const surface: number[] = []
-  for (let seq = 0; seq < size / 2; seq++) {
-    surface.push(seq)
-    yield userMessage(seq, 'append')
-  }
-  for (let seq = surface.length; seq < size; seq++) {
-    const at = Math.floor(next() * (surface.length - 1))
-    const span = next() < 0.5 || surface.length < 2 ? 1 : 2
-    const shadowed = surface.slice(at, at + span)
-    surface.splice(at, span, seq)
-    yield userMessage(seq, { op: 'replace', start: shadowed[0], end: shadowed.at(-1) }, shadowed)
-  }
-}
-
-function runChild(kind: string, file: string): Measured {
-  const output = execFileSync(process.execPath, ['--import', 'tsx', SCRIPT, '--child', kind, file], { encoding: 'utf8', maxBuffer: 1 << 24 })
-  return JSON.parse(output.trim().split('\n').at(-1) as string) as Measured
-}
-
-function best(all: readonly Measured[]): Measured {
-  return {
-    cpuMs: Math.min(...all.map(run => run.cpuMs)),
-    wallMs: Math.min(...all.map(run => run.wallMs)),
-    maxRssMb: Math.max(...all.map(run => run.maxRssMb)),
-    detail: all[0]?.detail ?? '',
-  }
-}
-
-/**
- * The best of `runs` of each job. The jobs take turns, round after round, so that a noisy spell on
- * the shared machine falls on all of them rather than on every run of one, which would skew a ratio.
- */
-function bestOfRounds(jobs: readonly (readonly [kind: string, file: string])[], runs: number): Measured[] {
-  const measured = jobs.map((): Measured[] => [])
-  for (let round = 0; round < runs; round++) jobs.forEach(([kind, file], index) => measured[index]?.push(runChild(kind, file)))
-  return measured.map(best)
-}
-
 function upstreamInstalled(): boolean {
   try {
     createRequire(import.meta.url).resolve(`${UPSTREAM}/package.json`)
@@ -222,15 +132,6 @@ function upstreamInstalled(): boolean {
   } catch {
     return false
   }
-}
-
-function row(name: string, measured: Measured): string {
-  return `${name.padEnd(28)} ${measured.cpuMs.toFixed(0).padStart(8)} ms cpu ${measured.wallMs.toFixed(0).padStart(8)} ms wall ${measured.maxRssMb.toFixed(0).padStart(6)} MB peak RSS   ${measured.detail}`
-}
-
-/** `slow` over `fast` (how many times faster `fast` is), in wall time and in CPU time. */
-function ratios(slow: Measured, fast: Measured): string {
-  return `${(slow.wallMs / fast.wallMs).toFixed(2)} (${(slow.cpuMs / fast.cpuMs).toFixed(2)})`
 }
 
 /**
@@ -283,7 +184,7 @@ async function main(args: string[]): Promise<void> {
 
     console.log(`log of ${size} events; best of ${runs} runs, each in a child process\n`)
     const jobs = [['parse', log], ['decode', log], ['check', log], ['check-warm', log], ['check', start], ['check-writer', log], ...(zstdInstalled ? [['check', zstdLog] as const] : [])] as const
-    const [parse, decode, check, warm, headCheck, writerCheck, zstdCheck] = bestOfRounds(jobs, runs) as [Measured, Measured, Measured, Measured, Measured, Measured, Measured | undefined]
+    const [parse, decode, check, warm, headCheck, writerCheck, zstdCheck] = bestOfRounds(SCRIPT, jobs, runs) as [Measured, Measured, Measured, Measured, Measured, Measured, Measured | undefined]
     console.log(row('JSON.parse line loop', parse))
     console.log(row('check: line decoding alone', decode))
     console.log(row('check', check))
@@ -291,9 +192,9 @@ async function main(args: string[]): Promise<void> {
     console.log(row(`check, first ${headLines} lines`, headCheck))
     console.log(row('check --writer', writerCheck))
     if (zstdCheck !== undefined) console.log(row(`check, the log as zstd`, zstdCheck))
-    const upstream = upstreamInstalled() ? runChild('upstream', log) : undefined
+    const upstream = upstreamInstalled() ? runChild(SCRIPT, 'upstream', log) : undefined
     if (upstream !== undefined) console.log(row('upstream Session.create', upstream))
-    const [smallRun, largeRun] = bestOfRounds([['check', small], ['check', large]], runs) as [Measured, Measured]
+    const [smallRun, largeRun] = bestOfRounds(SCRIPT, [['check', small], ['check', large]], runs) as [Measured, Measured]
     console.log(row(`check replace-heavy ${replaceSize}`, smallRun))
     console.log(row(`check replace-heavy ${10 * replaceSize}`, largeRun))
 

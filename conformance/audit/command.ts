@@ -135,7 +135,7 @@ interface LogBytes {
  * The log's bytes and their notices. The log is read once, whole, so it may come through a pipe (`-`,
  * /dev/stdin, or a named pipe whose name gives the zstd encoding).
  */
-function readLog(log: string): LogBytes {
+export function readLog(log: string): LogBytes {
   const file = log === '-' ? STDIN : log
   // Standard input through its descriptor: a socket cannot be opened by path.
   const source = file === STDIN ? 0 : file

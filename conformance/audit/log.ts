@@ -18,6 +18,7 @@ import { rawBytesHint } from '../check/zstd-frames.ts'
 import type { RequirementIndex } from '../check/requirements.ts'
 import { attributeViolations, type RowViolation } from './verdicts.ts'
 import { jsonText } from './json-text.ts'
+import { bracketSpans, type BracketSpan } from './brackets.ts'
 
 export interface AuditSource {
   file: string
@@ -42,6 +43,8 @@ export interface LoadedLog {
   /** Why `repair` rejects the log (REPAIR-13: the closers above would not load), or undefined. */
   repairRejection: RejectionError | undefined
   compaction: CompactionStateValue
+  /** Where each of compaction.brackets reaches (brackets.ts). */
+  bracketSpans: BracketSpan[]
 }
 
 export interface AuditedLog {
@@ -118,6 +121,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   // REPAIR-13: closers that would not load are no repair. `repair` rejects with what load says of the
   // loaded log followed by them; loading that here spares loading the log itself a second time.
   const repaired = closers.length === 0 ? undefined : reference.load({ ...input, events: [...loadedEvents, ...closers] })
+  const compaction = valueOf(compactionState(loadedEvents))
   const loaded: LoadedLog = {
     events: loadedEvents,
     tornTail,
@@ -125,7 +129,8 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
     violations: attributeViolations(runRelations(loadedEvents).violations, loadedEvents, requirements),
     closers,
     repairRejection: repaired === undefined || repaired.ok ? undefined : repaired.error,
-    compaction: valueOf(compactionState(loadedEvents)),
+    compaction,
+    bracketSpans: bracketSpans(loadedEvents, compaction.brackets),
   }
   return { info: withCounts, header, loaded, tornTail, extent, byteNotices, rejectionRule: undefined }
 }

@@ -5,6 +5,7 @@
 import type { AuditBracketOutcome, AuditBudget, AuditReplacement, AuditTimeline, AuditTimelineBracket, AuditTimelineTurn } from '../../generated/types/index.ts'
 import { formatTime } from './format.ts'
 import { percent, plural, printable } from '../wording.ts'
+import { firstSeqAfter } from './seq-search.ts'
 
 const WIDTH = 1000
 const GUTTER = 150
@@ -174,7 +175,7 @@ const OUTCOME_ORDER = (Object.keys(OUTCOME_RANK) as AuditBracketOutcome[]).sort(
 
 function bracketEnd(timeline: AuditTimeline, bracket: AuditTimelineBracket): number {
   // A bracket with no end runs to the marker that made it stale, else to the end of the log.
-  return bracket.endSeq ?? timeline.endSeeds.find(seq => seq > bracket.startSeq) ?? timeline.eventTypes.length - 1
+  return bracket.endSeq ?? firstSeqAfter(timeline.endSeeds, bracket.startSeq) ?? timeline.eventTypes.length - 1
 }
 
 /** "30 completed, 2 failed-clean": the outcomes of a group of brackets, counted, most alarming first. */

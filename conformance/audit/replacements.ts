@@ -1,12 +1,13 @@
 // Every replace of a loaded log as plain data: the range it shadowed, the messages it took off the
 // surface, the text that took their place, the bracket it belongs to and the claim before it. The
 // constraint-preservation row lists these for a person; the surface, budget and timeline read them.
-import { isCheckpoint, type BracketReport } from '../../reference/compaction.ts'
+import { isCheckpoint } from '../../reference/compaction.ts'
 import { isNonNegativeSafeInteger, type JsonRecord } from '../../reference/lossless-json.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditReplacement } from '../../generated/types/index.ts'
 import { citedSeqs, dataOf, messageOfEvent, messageText, recordAt, stringAt, type LoadedLog } from './log.ts'
 import type { TokenCounter } from './tokens.ts'
+import { spanAround } from './brackets.ts'
 
 const ABSENT_TERMS_SHOWN = 20
 
@@ -32,24 +33,12 @@ export function measureMessages(events: readonly SessionEvent[], counter: TokenC
   }
 }
 
-/** The seq at which a bracket stops: its end, else the marker or next start that cut it, else never. */
-function bracketLimit(events: readonly SessionEvent[], bracket: BracketReport): number {
-  if (bracket.endSeq !== null) return bracket.endSeq
-  const cut = events.find(event => event.seq > bracket.startSeq && (event.type === 'session/end-seed' || event.type === 'compaction/start'))
-  return cut === undefined ? Number.POSITIVE_INFINITY : cut.seq
-}
-
-export function bracketAround(log: LoadedLog, seq: number): BracketReport | undefined {
-  return log.compaction.brackets.find(bracket => bracket.startSeq < seq && seq < bracketLimit(log.events, bracket))
-}
-
 /** The summary or prune that claims this replace: the event right before it, else its bracket's summary. */
 export function claimFor(log: LoadedLog, seq: number): SessionEvent | undefined {
   const before = log.events[seq - 1]
   if (before !== undefined && (before.type === 'compaction/summary' || before.type === 'compaction/prune')) return before
-  const bracket = bracketAround(log, seq)
-  if (bracket === undefined) return undefined
-  return log.events.find(event => event.type === 'compaction/summary' && event.seq > bracket.startSeq && event.seq < seq)
+  const summarySeq = spanAround(log.bracketSpans, seq)?.summarySeq
+  return summarySeq !== undefined && summarySeq < seq ? log.events[summarySeq] : undefined
 }
 
 function kindOf(event: SessionEvent): AuditReplacement['kind'] {
@@ -83,7 +72,7 @@ function roleOf(message: JsonRecord | undefined): string | null {
 export function auditReplacements(log: LoadedLog, measure: MessageMeasure): AuditReplacement[] {
   return log.surface.replacements.map(replacement => {
     const event = log.events[replacement.seq] as SessionEvent
-    const bracket = bracketAround(log, replacement.seq)
+    const bracket = spanAround(log.bracketSpans, replacement.seq)?.bracket
     const claim = claimFor(log, replacement.seq)
     const recorded = dataOf(claim)['shadowedTokenCount']
     const shadowed = replacement.shadowedSeqs.map(seq => ({

@@ -9,6 +9,7 @@ import { dataOf, messageOfEvent, recordAt, stringAt, type LoadedLog } from './lo
 import { capped, evidence, row, violationsOfRow } from './verdicts.ts'
 import { plural, reportMessage } from '../wording.ts'
 import { jsonText } from './json-text.ts'
+import { firstSeqAfter, indexAfter } from './seq-search.ts'
 
 /** Which failure classes of the compaction API can leave each outcome (chapter 13, informative table). */
 const CLASSES_BY_OUTCOME: Record<BracketReport['outcome'], string> = {
@@ -49,7 +50,7 @@ function lockEvidence(loaded: LoadedLog): AuditEvidence[] {
   return [evidence('pass', `compaction/start seq ${seq} is unmatched but stale: a later session/end-seed discarded it, so it holds nothing`, { seq, requirements: ['COMP-7', 'COMP-14'] })]
 }
 
-function bracketEvidence(loaded: LoadedLog, bracket: BracketReport): AuditEvidence {
+function bracketEvidence(loaded: LoadedLog, ahead: LookAhead, bracket: BracketReport): AuditEvidence {
   const range = `${bracket.startSeq}…${bracket.endSeq ?? '(no end)'}`
   const error = endError(bracket.endSeq === null ? undefined : loaded.events[bracket.endSeq])
   const detail = `compaction bracket ${range} is ${bracket.outcome}${error === null ? '' : ` (error: ${error})`}; possible classes: ${CLASSES_BY_OUTCOME[bracket.outcome]}`
@@ -70,32 +71,40 @@ function bracketEvidence(loaded: LoadedLog, bracket: BracketReport): AuditEviden
     case 'irregular':
       return evidence('fail', `${detail}: it claims success, yet replaced nothing`, details)
     case 'failed-partial': {
-      const continued = loaded.events.find(event => event.seq > (bracket.endSeq ?? bracket.startSeq) && event.type === 'assistant/message')
+      const continued = firstSeqAfter(ahead.assistantMessages, bracket.endSeq ?? bracket.startSeq)
       // spec/acceptance.md lists a failed-partial bracket among the failure signals, whether or not
       // the model has run on the half-changed surface yet.
       return evidence('fail', continued === undefined
         ? `${detail}: the surface may hold its checkpoint (no model call has run on it yet)`
-        : `${detail}: the surface may hold its checkpoint, and the model ran on it (assistant message seq ${continued.seq})`, details)
+        : `${detail}: the surface may hold its checkpoint, and the model ran on it (assistant message seq ${continued})`, details)
     }
   }
 }
 
-/** What followed a failed model call in its turn: the walk goes from the failure to its turn's end, not over the whole log. */
-function failureEvidence(loaded: LoadedLog, failure: AuditModelFailure): AuditEvidence {
-  let turnEndSeq = loaded.events.length
-  let retry: SessionEvent | undefined
-  for (let seq = failure.seq + 1; seq < loaded.events.length; seq += 1) {
-    const event = loaded.events[seq]!
-    if (event.type === 'turn/end') {
-      turnEndSeq = event.seq
-      break
-    }
-    retry ??= event.type === 'assistant/message' ? event : undefined
+/** The seqs the evidence looks ahead to, each list ascending: one pass over the log for every question. */
+interface LookAhead {
+  assistantMessages: number[]
+  turnEnds: number[]
+}
+
+function lookAheadOf(events: readonly SessionEvent[]): LookAhead {
+  const ahead: LookAhead = { assistantMessages: [], turnEnds: [] }
+  for (const event of events) {
+    if (event.type === 'assistant/message') ahead.assistantMessages.push(event.seq)
+    else if (event.type === 'turn/end') ahead.turnEnds.push(event.seq)
   }
-  const bracket = loaded.compaction.brackets.find(candidate => candidate.startSeq > failure.seq && candidate.startSeq < turnEndSeq)
+  return ahead
+}
+
+/** What followed a failed model call in its turn: a compaction bracket and a retried message, before the turn's end. */
+function failureEvidence(loaded: LoadedLog, ahead: LookAhead, failure: AuditModelFailure): AuditEvidence {
+  const turnEndSeq = firstSeqAfter(ahead.turnEnds, failure.seq) ?? loaded.events.length
+  const retrySeq = firstSeqAfter(ahead.assistantMessages, failure.seq)
+  const brackets = loaded.compaction.brackets
+  const bracket = brackets[indexAfter(brackets, failure.seq, candidate => candidate.startSeq)]
   const after = [
-    bracket === undefined ? undefined : `compaction bracket ${bracket.startSeq}…${bracket.endSeq ?? '(no end)'} (${bracket.outcome})`,
-    retry === undefined ? undefined : `assistant message seq ${retry.seq}`,
+    bracket === undefined || bracket.startSeq >= turnEndSeq ? undefined : `compaction bracket ${bracket.startSeq}…${bracket.endSeq ?? '(no end)'} (${bracket.outcome})`,
+    retrySeq === undefined || retrySeq >= turnEndSeq ? undefined : `assistant message seq ${retrySeq}`,
   ].filter(part => part !== undefined)
   const what = `the model call failed at seq ${failure.seq}${failure.code === null ? '' : ` (${failure.code})`}${failure.message === '' ? '' : `: ${failure.message}`}`
   return evidence('info', `${what}; then, in the same turn: ${after.length === 0 ? 'nothing' : after.join(', then ')}`, { seq: failure.seq, requirements: ['DER-10'] })
@@ -142,11 +151,12 @@ function relationEvidence(loaded: LoadedLog): AuditEvidence[] {
 }
 
 export function failureRecoveryRow(loaded: LoadedLog): AuditRow {
+  const ahead = lookAheadOf(loaded.events)
   const items = [
     ...lockEvidence(loaded),
-    ...loaded.compaction.brackets.map(bracket => bracketEvidence(loaded, bracket)),
+    ...loaded.compaction.brackets.map(bracket => bracketEvidence(loaded, ahead, bracket)),
     ...relationEvidence(loaded),
-    ...capped(modelFailures(loaded.events).map(failure => failureEvidence(loaded, failure))),
+    ...capped(modelFailures(loaded.events).map(failure => failureEvidence(loaded, ahead, failure))),
     ...interruptedEvidence(loaded),
   ]
   return row('failure-recovery', items, verdict => {

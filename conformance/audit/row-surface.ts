@@ -1,14 +1,15 @@
 // Row 2, surface legality: every replace named a real range of the surface it changed, cited what it
 // shadowed and kept calls with their results; and on the current surface every tool call still has its
 // result and every result its call.
-import { regionLegalityOn, type RegionValue } from '../../reference/region-balance.ts'
+import type { RegionValue } from '../../reference/region-balance.ts'
 import { jsonEqual } from '../../reference/lossless-json.ts'
 import type { Result } from '../../reference/result.ts'
-import { applySurfacePlan, emptySurface, planSurfaceEvent, surfaceNodes, type Replacement } from '../../reference/surface.ts'
+import { applySurfacePlan, emptySurface, planSurfaceEvent, type Replacement } from '../../reference/surface.ts'
 import type { AuditEvidence, AuditRejection, AuditRow } from '../../generated/types/index.ts'
 import { dataOf, messageOfEvent, recordAt, seqList, stringAt, toolCallIds, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
 import { claimFor } from './replacements.ts'
+import { applyToTree, counterTree, regionBefore } from './surface-balance.ts'
 import { capped, evidence, rejectionRow, row, violationsOfRow } from './verdicts.ts'
 import { jsonText } from './json-text.ts'
 
@@ -43,20 +44,21 @@ function surfaceEvidence(loaded: LoadedLog): AuditEvidence {
 
 /**
  * REGION-5 for each replace but a tool-result rewrite (which needs no balance, REGION-7), on the
- * surface just before it, by seq of the replace. The log is folded once and each region judged on the
- * fold as it stands: folding each replace's prefix anew made the audit grow with events × replaces;
- * now it grows with replaces × the surface's nodes, which compaction keeps small.
+ * surface just before it, by seq of the replace. The log is folded once, with the pairing counter kept
+ * beside the fold (surface-balance.ts), so the audit grows with events × log(nodes).
  */
 function regionsBeforeReplaces(loaded: LoadedLog): Map<number, Result<RegionValue>> {
   const regions = new Map<number, Result<RegionValue>>()
   const state = emptySurface()
+  const counter = counterTree(loaded.events.length)
   const eventAt = (seq: number) => loaded.events[seq]
   for (const event of loaded.events) {
     const planned = planSurfaceEvent(state, event, eventAt)
     // Every event of a loaded log plans, as in the reference's own fold.
     if (!planned.ok) continue
     const { plan } = planned
-    if (plan.kind === 'replace' && event.type !== 'tool/result') regions.set(plan.seq, regionLegalityOn(surfaceNodes(state), eventAt, plan.start, plan.end))
+    if (plan.kind === 'replace' && event.type !== 'tool/result') regions.set(plan.seq, regionBefore(counter, state, plan))
+    applyToTree(counter, state, plan, eventAt)
     applySurfacePlan(state, plan)
   }
   return regions

@@ -4,7 +4,8 @@
 // user messages, steps with streamed chunks (packed into rows on write), assistant messages
 // citing their chunks, tool calls and results, and now and then a prune with its tool-result rewrite,
 // a compaction bracket with its checkpoint, or a stale bracket closed by an end-seed. Deterministic
-// for a seed; used by the check tests (tests/check) and the benchmark (scripts/bench-check.ts).
+// for a seed; used by the check tests (tests/check) and the benchmarks (scripts/bench-check.ts,
+// scripts/bench-audit.ts), which also take the adversarial replace-heavy log at the end.
 import { headerLine } from '../../reference/jsonl.ts'
 import { packChunkRuns } from '../../reference/chunk-rows.ts'
 
@@ -212,4 +213,30 @@ export function unwrappedToolResult(line: string): string {
   const block = ((message as JsonObject | undefined)?.['content'] as JsonObject[] | undefined)?.[0]
   if (block === undefined) return line
   return JSON.stringify({ ...record, data: { ...rest, callId: block['toolCallId'], content: block['content'], isError: block['isError'] } })
+}
+
+function userMessage(seq: number, surfaceOp: unknown, sources?: number[]): string {
+  const data = { id: `m${seq}`, role: 'user', content: [{ type: 'text', text: 'x' }], source: { kind: 'user' } }
+  return JSON.stringify({ type: 'user/message', seq, time: 1789000000000 + seq, data, surfaceOp, ...(sources === undefined ? {} : { sourceEventSeqs: sources }) })
+}
+
+/**
+ * `size` events: size/2 appends build the surface; then size/2 replaces, each of one or two adjacent
+ * current nodes at a random position, each citing what it shadows.
+ */
+export function* replaceHeavyLines(size: number): Generator<string> {
+  yield JSON.stringify(headerLine(storageHeader('replace-heavy')))
+  const next = random(size)
+  const surface: number[] = []
+  for (let seq = 0; seq < size / 2; seq++) {
+    surface.push(seq)
+    yield userMessage(seq, 'append')
+  }
+  for (let seq = surface.length; seq < size; seq++) {
+    const at = Math.floor(next() * (surface.length - 1))
+    const span = next() < 0.5 || surface.length < 2 ? 1 : 2
+    const shadowed = surface.slice(at, at + span)
+    surface.splice(at, span, seq)
+    yield userMessage(seq, { op: 'replace', start: shadowed[0], end: shadowed.at(-1) }, shadowed)
+  }
 }
