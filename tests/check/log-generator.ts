@@ -1,10 +1,12 @@
 // Valid session logs of any length, batch by batch, shaped like upstream's (sizes follow the rc8
-// corpus: rows of about 40 chunks, tool results of about 600 bytes, a 2 kB request header at the
-// start and on some turns, a request context per turn): turns with request headers and contexts,
-// user messages, steps with streamed chunks (packed into rows on write), assistant messages
-// citing their chunks, tool calls and results, and now and then a prune with its tool-result rewrite,
-// a compaction bracket with its checkpoint, or a stale bracket closed by an end-seed. Deterministic
-// for a seed; used by the check tests (tests/check) and the benchmarks (scripts/bench-check.ts,
+// corpus: rows of about 40 chunks, tool results of about 600 bytes, a 2 kB request header at the start
+// and on some turns, a request context per turn): turns with request headers and contexts, user
+// messages, steps with streamed chunks (packed into rows on write), assistant messages citing their
+// chunks, tool calls and results, and now and then a prune with its tool-result rewrite, a compaction
+// bracket with its checkpoint, or a stale bracket closed by an end-seed. A compaction's region is a
+// random prefix of the surface, not held to REGION-5 (which binds producers, so the logs load and check
+// passes them; audit fails the replaces that split a call from its result). Deterministic for a seed;
+// used by the check tests (tests/check) and the benchmarks (scripts/bench-check.ts,
 // scripts/bench-audit.ts), which also take the adversarial replace-heavy log at the end.
 import { headerLine } from '../../reference/jsonl.ts'
 import { packChunkRuns } from '../../reference/chunk-rows.ts'
