@@ -14,7 +14,7 @@ import { checkTurnRelations, initialTurnState, turnEndShapeFault, turnPayloadFau
 import { requestHeaderFault } from './request-header.ts'
 import { unknownTypeFault, vocabularyNamed } from './unknown-types.ts'
 import { applySurfacePlan, emptySurface, foldSurfaceState, planSurfaceEvent } from './surface.ts'
-import { nextPendingCalls, pairingFault, type PendingCalls } from './tool-pairing.ts'
+import { nextPendingCalls, noPendingCalls, pairingFault, type PendingCalls } from './tool-pairing.ts'
 import { checkCompactionRelations, initialCompactionState, staleStartSeqs, type CompactionRelationState } from './compaction.ts'
 
 export interface LoadInput {
@@ -235,7 +235,7 @@ export function checkEventRelations(state: RelationState, event: SessionEvent, s
 /** Every vetoed event, in seq order; a vetoed event leaves the whole relation state as it was. */
 export function runRelations(events: readonly SessionEvent[]): { violations: Violation[] } {
   const stale = staleStartSeqs(events)
-  let state: RelationState = { turns: initialTurnState, pending: new Set(), compaction: initialCompactionState }
+  let state: RelationState = { turns: initialTurnState, pending: noPendingCalls, compaction: initialCompactionState }
   const violations: Violation[] = []
   for (const event of events) {
     const checked = checkEventRelations(state, event, stale)

@@ -1,15 +1,19 @@
 /**
  * Chapter 10: tool call / result pairing. An append-origin `tool/result` must answer a `tool/call`
  * pending in the open step, unless it is a not-started result (marked by isError and error code).
- * The pending set is immutable here: each accepted event yields a new one.
+ * The pending set is immutable here: each accepted event yields a new one, sharing the old one's
+ * structure (string-set.ts), so that keeping a version per event costs O(log n) per call, not O(n).
  */
 import { fault, type Fault } from './result.ts'
 import { isRecord } from './lossless-json.ts'
 import { TOOL_NOT_STARTED } from './repair.ts'
 import { isAppendOrigin } from './turns-and-steps.ts'
 import type { SessionEvent } from './envelope.ts'
+import { emptyStringSet, stringSetAdd, stringSetDelete, stringSetHas, type StringSet } from './string-set.ts'
 
-export type PendingCalls = ReadonlySet<string>
+export type PendingCalls = StringSet
+
+export const noPendingCalls: PendingCalls = emptyStringSet
 
 function answeredCallId(event: SessionEvent): string | undefined {
   const message = isRecord(event.data) ? event.data['message'] : undefined
@@ -35,7 +39,7 @@ export function pairingFault(pending: PendingCalls, event: SessionEvent): Fault 
   if (event.type !== 'tool/result' || !isAppendOrigin(event)) return undefined
   const callId = answeredCallId(event)
   // Stryker disable next-line ConditionalExpression: the pending set holds only strings, so with callId !== undefined taken as true an undefined callId is still not pending
-  if (callId !== undefined && pending.has(callId)) return undefined
+  if (callId !== undefined && stringSetHas(pending, callId)) return undefined
   if (isNotStartedResult(event)) return undefined
   return fault('TOOL_RESULT_ORPHAN', `tool/result answers ${String(callId)}, which is not pending in the open step`)
 }
@@ -46,20 +50,17 @@ export function nextPendingCalls(pending: PendingCalls, event: SessionEvent): Pe
     case 'tool/call': {
       const callId = isRecord(event.data) ? event.data['callId'] : undefined
       // Stryker disable next-line ConditionalExpression: load checks that tool/call data.callId is a non-empty string (TURN-1)
-      return typeof callId === 'string' ? new Set([...pending, callId]) : pending
+      return typeof callId === 'string' ? stringSetAdd(pending, callId) : pending
     }
     case 'tool/result': {
       const callId = answeredCallId(event)
       if (!isAppendOrigin(event) ||
-        // Stryker disable next-line ConditionalExpression: the pending set holds only strings, so an undefined callId fails the has test just after
-        callId === undefined || !pending.has(callId)) return pending
-      const next = new Set(pending)
-      next.delete(callId)
-      return next
+        // Stryker disable next-line ConditionalExpression: load checks that a tool/result source.callId is a non-empty string, so it is never undefined here
+        callId === undefined) return pending
+      return stringSetDelete(pending, callId)
     }
     case 'step/end':
-      // Stryker disable next-line ConditionalExpression: an empty set and a new empty set are the same pending state
-      return pending.size === 0 ? pending : new Set()
+      return noPendingCalls
     default:
       return pending
   }

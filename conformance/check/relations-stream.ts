@@ -10,6 +10,7 @@
 import { checkEventRelations, type RelationState } from '../../reference/processing.ts'
 import { initialTurnState } from '../../reference/turns-and-steps.ts'
 import { initialCompactionState } from '../../reference/compaction.ts'
+import { noPendingCalls } from '../../reference/tool-pairing.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { ErrorCode, Fault } from '../../reference/result.ts'
 
@@ -44,7 +45,7 @@ function isStalenessMarker(type: string): boolean {
 export class RelationStream {
   /** Violations whose fate no longer depends on later events. */
   readonly violations: RelationViolation[] = []
-  private live: Branch = { state: { turns: initialTurnState, pending: new Set(), compaction: initialCompactionState }, violations: [], last: undefined }
+  private live: Branch = { state: { turns: initialTurnState, pending: noPendingCalls, compaction: initialCompactionState }, violations: [], last: undefined }
   /** While the staleness of `speculated` is open: the state under "it is stale". */
   private stale: Branch | undefined
   private speculated: number | undefined
