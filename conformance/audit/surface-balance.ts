@@ -71,7 +71,7 @@ function firstOrphan(tree: CounterTree): number | undefined {
   return tree.seqAt[node - tree.leaves]
 }
 
-/** What regionLegalityOn answers for the replace's region on the surface `state` holds (before it). */
+/** What regionLegality answers for the replace's region, asked of the log folded so far into `state`. */
 export function regionBefore(tree: CounterTree, state: SurfaceState, plan: Replace): Result<RegionValue> {
   const from = state.nodes.get(plan.start)!.order
   const to = state.nodes.get(plan.end)!.order
