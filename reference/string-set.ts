@@ -26,12 +26,10 @@ interface Branch {
 
 type TrieNode = Leaf | Branch
 
-export interface StringSet {
-  readonly size: number
-  readonly root: TrieNode | undefined
-}
+/** A set: the root of its trie, undefined when empty. */
+export type StringSet = TrieNode | undefined
 
-export const emptyStringSet: StringSet = { size: 0, root: undefined }
+export const emptyStringSet: StringSet = undefined
 
 function hashOf(key: string): number {
   let hash = 0x811c9dc5
@@ -70,7 +68,7 @@ function has(node: TrieNode | undefined, key: string, hash: number, level: numbe
 function added(node: TrieNode | undefined, key: string, hash: number, level: number): TrieNode {
   if (node === undefined) return { leaf: true, hash, keys: [key] }
   if (node.leaf) {
-    if (node.hash === hash) return { leaf: true, hash, keys: [...node.keys, key] }
+    if (node.hash === hash) return node.keys.includes(key) ? node : { leaf: true, hash, keys: [...node.keys, key] }
     // Two different 32-bit hashes differ in one of the eight 4-bit slots, so split stops by the last.
     return split(level, node, { leaf: true, hash, keys: [key] })
   }
@@ -78,29 +76,25 @@ function added(node: TrieNode | undefined, key: string, hash: number, level: num
   return withChild(node.children, index, added(node.children[index], key, hash, level + 1))
 }
 
-function deleted(node: TrieNode, key: string, hash: number, level: number): TrieNode | undefined {
+function deleted(node: TrieNode | undefined, key: string, hash: number, level: number): TrieNode | undefined {
+  if (node === undefined) return undefined
   if (node.leaf) {
-    const keys = node.keys.filter(other => other !== key)
-    return keys.length === 0 ? undefined : { leaf: true, hash, keys }
+    // The path of a string not in the set may end at another hash's leaf, which stays as it is.
+    if (!node.keys.includes(key)) return node
+    return node.keys.length === 1 ? undefined : { leaf: true, hash, keys: node.keys.filter(other => other !== key) }
   }
   const index = slot(hash, level)
-  return withChild(node.children, index, deleted(node.children[index] as TrieNode, key, hash, level + 1))
+  return withChild(node.children, index, deleted(node.children[index], key, hash, level + 1))
 }
 
 export function stringSetHas(set: StringSet, key: string): boolean {
-  return has(set.root, key, hashOf(key), 0)
+  return has(set, key, hashOf(key), 0)
 }
 
-/** The set with `key` added (the same set when it holds `key` already). */
 export function stringSetAdd(set: StringSet, key: string): StringSet {
-  const hash = hashOf(key)
-  if (has(set.root, key, hash, 0)) return set
-  return { size: set.size + 1, root: added(set.root, key, hash, 0) }
+  return added(set, key, hashOf(key), 0)
 }
 
-/** The set without `key` (the same set when it does not hold `key`). */
 export function stringSetDelete(set: StringSet, key: string): StringSet {
-  const hash = hashOf(key)
-  if (!has(set.root, key, hash, 0)) return set
-  return { size: set.size - 1, root: deleted(set.root as TrieNode, key, hash, 0) }
+  return deleted(set, key, hashOf(key), 0)
 }
