@@ -5,9 +5,8 @@
  * and live branches); copying a plain Set per event made a step with n calls cost n² (50,000 calls: four
  * minutes).
  *
- * The trie branches on four bits of a string's 32-bit FNV-1a hash per level; a leaf holds the strings
- * of one full hash (collisions share it) or, above the last level, a single hash that no other string
- * in the set shares a prefix with.
+ * The trie branches on four bits of a string's 32-bit FNV-1a hash per level, only as deep as two hashes
+ * in the set agree; a leaf holds the strings of one hash (more than one when hashes collide).
  */
 
 const BITS = 4
