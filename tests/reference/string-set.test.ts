@@ -8,7 +8,9 @@ import { runs } from '../properties/support.ts'
 
 /** Two strings with the same FNV-1a hash (0x7573f977), found by search: they share one leaf. */
 const COLLIDING = ['call-46469', 'call-253384']
-const KEYS = [...COLLIDING, 'c1', 'c2', 'c10', 'call-1', '', 'ü', 'call-46470']
+/** Hashes that agree with theirs in the low twelve bits (both), and in every bit at a multiple of four (the second). */
+const NEAR = ['call-5569', 'call-42964']
+const KEYS = [...COLLIDING, ...NEAR, 'c1', 'c2', 'c10', 'call-1', '', 'ü', 'call-46470']
 
 type Operation = { add: boolean; key: string }
 
@@ -37,5 +39,4 @@ describe('StringSet', () => {
       }
     }), runs(300))
   })
-
 })
