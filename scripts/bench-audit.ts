@@ -6,7 +6,8 @@
 // 2. compaction-heavy: the same with a compaction bracket before half the turns, a stale bracket (no
 //    end, then an end-seed) before a quarter and a prune in half: many brackets, each holding replaces;
 // 3. replace-heavy: check's adversarial log (a surface of M/2 nodes, then M/2 replaces of one or two
-//    nodes anywhere in it), where every replace is judged on the surface just before it (REGION-5).
+//    nodes anywhere in it), where every replace is judged on the surface just before it (REGION-5);
+// 4. many-calls: check's other adversarial log, one step whose M/2 tool calls are all pending at once.
 //
 // The generator draws each compaction's region at random, not always at balanced cuts, so the audit
 // fails some of its replaces (REGION-5) and the orphaned results they leave: check passes the logs,
@@ -22,8 +23,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { artifactLines, replaceHeavyLines, type Rates } from '../tests/check/log-generator.ts'
-import { bestOfRounds, measure, ratios, row, writeLines, type Measured } from './bench-support.ts'
+import { artifactLines, manyCallsLines, replaceHeavyLines, type Rates } from '../tests/check/log-generator.ts'
+import { linearity, measure, type Measured } from './bench-support.ts'
 
 const SCRIPT = fileURLToPath(import.meta.url)
 const COMPACTION_HEAVY: Rates = { compaction: 0.5, staleBracket: 0.25, prune: 0.5 }
@@ -31,6 +32,7 @@ const SHAPES: Record<string, (size: number) => Iterable<string>> = {
   'generated': size => artifactLines('bench', size, 42),
   'compaction-heavy': size => artifactLines('bench', size, 42, COMPACTION_HEAVY),
   'replace-heavy': size => replaceHeavyLines(size),
+  'many-calls': size => manyCallsLines(size),
 }
 
 async function child(file: string): Promise<Measured> {
@@ -55,17 +57,7 @@ async function main(args: string[]): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-audit-'))
   try {
     console.log(`audit of logs of ${size} and ${10 * size} events; best of ${runs} runs, each in a child process\n`)
-    const results: string[] = []
-    for (const [shape, lines] of Object.entries(SHAPES)) {
-      const small = path.join(dir, `${shape}-1x.jsonl`)
-      const large = path.join(dir, `${shape}-10x.jsonl`)
-      writeLines(small, lines(size))
-      writeLines(large, lines(10 * size))
-      const [smallRun, largeRun] = bestOfRounds(SCRIPT, [['audit', small], ['audit', large]], runs) as [Measured, Measured]
-      console.log(row(`${shape} ${size}`, smallRun))
-      console.log(row(`${shape} ${10 * size}`, largeRun))
-      results.push(`  ${`${shape}, time at 10x / time at 1x:`.padEnd(44)} ${ratios(largeRun, smallRun)}   target <= 12`)
-    }
+    const results = linearity(SCRIPT, 'audit', dir, SHAPES, size, runs)
     console.log('\nratios (wall; cpu in parentheses)')
     for (const result of results) console.log(result)
   } finally {

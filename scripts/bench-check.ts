@@ -15,7 +15,9 @@
 //    (target: check >= 5x), when that package is installed;
 // 3. the peak RSS of each (target for check: <= 250 MB);
 // 4. linearity on an adversarial replace-heavy log (a large surface, then many small replaces anywhere in
-//    it) at M and 10M events (target: 10x the size costs <= 12x the time);
+//    it) at M and 10M events (target: 10x the size costs <= 12x the time), and on a step of many tool
+//    calls, all pending at once (one assistant message asking for M/2 calls, then the calls, then their
+//    results), at M and 10M events, which holds the pending set's cost per event to the same bound;
 // 5. the machine's load average over the minute before the bench, flagged when the machine was busy.
 //
 // Every measurement runs in a child process of its own (scripts/bench-support.ts). Each ratio is given
@@ -27,8 +29,8 @@ import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { artifactLines, replaceHeavyLines } from '../tests/check/log-generator.ts'
-import { bestOfRounds, measure, ratios, row, runChild, writeLines, type Measured } from './bench-support.ts'
+import { artifactLines, manyCallsLines, replaceHeavyLines } from '../tests/check/log-generator.ts'
+import { bestOfRounds, linearity, measure, ratios, row, runChild, writeLines, type Measured } from './bench-support.ts'
 
 const SCRIPT = fileURLToPath(import.meta.url)
 const UPSTREAM = '@deepseek-ai/dsh-session'
@@ -172,10 +174,6 @@ async function main(args: string[]): Promise<void> {
     const headLines = Math.min(HEAD_LINES, Math.floor(recordLines / 2))
     const start = path.join(dir, 'bench-head.jsonl')
     writeLines(start, head(artifactLines('bench', size, 42), headLines))
-    const small = path.join(dir, 'replace-heavy-1x.jsonl')
-    const large = path.join(dir, 'replace-heavy-10x.jsonl')
-    writeLines(small, replaceHeavyLines(replaceSize))
-    writeLines(large, replaceHeavyLines(10 * replaceSize))
 
     const zstdLog = path.join(dir, 'bench.jsonl.zstd')
     // Imported here, not at the top, so that the measuring children do not load it.
@@ -194,9 +192,7 @@ async function main(args: string[]): Promise<void> {
     if (zstdCheck !== undefined) console.log(row(`check, the log as zstd`, zstdCheck))
     const upstream = upstreamInstalled() ? runChild(SCRIPT, 'upstream', log) : undefined
     if (upstream !== undefined) console.log(row('upstream Session.create', upstream))
-    const [smallRun, largeRun] = bestOfRounds(SCRIPT, [['check', small], ['check', large]], runs) as [Measured, Measured]
-    console.log(row(`check replace-heavy ${replaceSize}`, smallRun))
-    console.log(row(`check replace-heavy ${10 * replaceSize}`, largeRun))
+    const linearityRatios = linearity(SCRIPT, 'check', dir, { 'replace-heavy': replaceHeavyLines, 'many-calls': manyCallsLines }, replaceSize, runs)
 
     console.log('\nratios (wall; cpu in parentheses)')
     console.log(`  check throughput / JSON.parse loop throughput: ${ratios(parse, check)}   target >= 0.5`)
@@ -211,7 +207,7 @@ async function main(args: string[]): Promise<void> {
       console.log(`  check throughput / upstream Session.create:    ${ratios(upstream, check)}   target >= 5`)
     } else console.log(`  upstream: ${UPSTREAM} is not installed, skipped`)
     console.log(`  check peak RSS: ${check.maxRssMb.toFixed(0)} MB   target <= 250${upstream === undefined ? '' : `; upstream ${upstream.maxRssMb.toFixed(0)} MB`}`)
-    console.log(`  replace-heavy, time at 10x / time at 1x:       ${ratios(largeRun, smallRun)}   target <= 12`)
+    for (const line of linearityRatios) console.log(line)
     console.log(machineLine(loadBefore))
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -7,6 +7,7 @@
 // do on other cores.
 import { execFileSync } from 'node:child_process'
 import { closeSync, openSync, writeSync } from 'node:fs'
+import path from 'node:path'
 
 export interface Measured {
   cpuMs: number
@@ -56,6 +57,23 @@ export function row(name: string, measured: Measured): string {
 /** `slow` over `fast` (how many times faster `fast` is), in wall time and in CPU time. */
 export function ratios(slow: Measured, fast: Measured): string {
   return `${(slow.wallMs / fast.wallMs).toFixed(2)} (${(slow.cpuMs / fast.cpuMs).toFixed(2)})`
+}
+
+/**
+ * Linearity: the job `kind` of `script` on a log of each shape at `size` and at 10 × `size` events,
+ * written into `dir`; prints the row of each measurement as it comes and returns, per shape, the ratio
+ * of the time at 10× to the time at 1× (target: at most 12×).
+ */
+export function linearity(script: string, kind: string, dir: string, shapes: Record<string, (size: number) => Iterable<string>>, size: number, runs: number): string[] {
+  return Object.entries(shapes).map(([shape, lines]) => {
+    const [small, large] = [path.join(dir, `${shape}-1x.jsonl`), path.join(dir, `${shape}-10x.jsonl`)]
+    writeLines(small, lines(size))
+    writeLines(large, lines(10 * size))
+    const [smallRun, largeRun] = bestOfRounds(script, [[kind, small], [kind, large]], runs) as [Measured, Measured]
+    console.log(row(`${kind} ${shape} ${size}`, smallRun))
+    console.log(row(`${kind} ${shape} ${10 * size}`, largeRun))
+    return `  ${`${shape}, time at 10x / time at 1x:`.padEnd(46)} ${ratios(largeRun, smallRun)}   target <= 12`
+  })
 }
 
 /** Writes `lines`, each ended by a line feed; returns how many. */

@@ -242,3 +242,33 @@ export function* replaceHeavyLines(size: number): Generator<string> {
     yield userMessage(seq, { op: 'replace', start: shadowed[0], end: shadowed.at(-1) }, shadowed)
   }
 }
+
+/**
+ * About `size` events in one turn of one step: an assistant message asking for (size - 7) / 2 tool
+ * calls, then every call, then every result, so that all the calls are pending at once (PAIR-1): the
+ * most a pending set can hold, which a reader that copies it per event pays for quadratically.
+ */
+export function* manyCallsLines(size: number): Generator<string> {
+  const calls = Math.max(1, Math.floor((size - 7) / 2))
+  const model = { provider: 'deepseek-official', model: 'deepseek-v4-flash' }
+  const callId = (index: number): string => `call_${index}`
+  let seq = 0
+  const line = (type: string, data: Json, extra: Partial<GeneratedEvent> = {}): string =>
+    JSON.stringify({ type, seq, time: 1789000000000 + seq++, data, ...extra })
+  yield JSON.stringify(headerLine(storageHeader('many-calls')))
+  yield line('turn/start', { turn: 1 })
+  yield line('request/header', { header: { config: model, system: 'You are a coding agent.', tools: [{ name: 'bash', description: 'Run a shell command.', parameters: { type: 'object' } }] }, reason: 'initial' })
+  yield line('user/message', { id: 'u-1', role: 'user', content: [{ type: 'text', text: 'run them all' }], source: { kind: 'user' } }, { surfaceOp: 'append' })
+  yield line('step/start', { turn: 1, step: 1 })
+  const blocks: Json[] = Array.from({ length: calls }, (_, index) => ({ type: 'tool-call', id: callId(index), name: 'bash', arguments: '{}' }))
+  yield line('assistant/message', { turn: 1, step: 1, message: { id: 'a-1-1', role: 'assistant', content: blocks, source: { kind: 'model', ...model } } }, { surfaceOp: 'append' })
+  const firstCall = seq
+  for (let index = 0; index < calls; index++) yield line('tool/call', { turn: 1, step: 1, callId: callId(index), name: 'bash', arguments: '{}' })
+  for (let index = 0; index < calls; index++) {
+    const block = { type: 'tool-result', toolCallId: callId(index), content: [{ type: 'text', text: 'ok' }], isError: false }
+    const message = { id: `r-${index}`, role: 'user', content: [block], source: { kind: 'tool', callId: callId(index) } }
+    yield line('tool/result', { turn: 1, step: 1, message }, { surfaceOp: 'append', sourceEventSeqs: [firstCall + index] })
+  }
+  yield line('step/end', { turn: 1, step: 1 })
+  yield line('turn/end', { turn: 1, reason: { kind: 'completed' } })
+}
