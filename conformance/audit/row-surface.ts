@@ -1,7 +1,7 @@
 // Row 2, surface legality: every replace named a real range of the surface it changed, cited what it
 // shadowed and kept calls with their results; and on the current surface every tool call still has its
 // result and every result its call.
-import type { RegionValue } from '../../reference/region-balance.ts'
+import { counterStep, type RegionValue } from '../../reference/region-balance.ts'
 import { jsonEqual } from '../../reference/lossless-json.ts'
 import type { Result } from '../../reference/result.ts'
 import { applySurfacePlan, emptySurface, planSurfaceEvent, type Replacement } from '../../reference/surface.ts'
@@ -106,9 +106,7 @@ function replacementEvidence(loaded: LoadedLog): AuditEvidence[] {
 function counterOrphan(loaded: LoadedLog): number | undefined {
   let pending = 0
   for (const seq of loaded.surface.nodes) {
-    const event = loaded.events[seq]
-    if (event?.type === 'assistant/message') pending += toolCallIds(messageOfEvent(event)).length
-    if (event?.type === 'tool/result') pending -= 1
+    pending += counterStep(loaded.events[seq])
     if (pending < 0) return seq
   }
   return undefined
