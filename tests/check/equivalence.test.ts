@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { loadVectorCases } from '../../conformance/vector-cases.ts'
-import { artifactLines, random, unwrappedToolResult } from './log-generator.ts'
+import { artifactLines, manyCallsLines, random, replaceHeavyLines, unwrappedToolResult } from './log-generator.ts'
 import { check, compressedFrame, hasZstdTool, pipelineOutcome, rawFrame, tempFolder, zstdArtifact } from './support.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
@@ -250,5 +250,15 @@ describe('check over generated logs agrees with the reference pipeline', () => {
     const lines = [...artifactLines('no-checksum', 300, 5, TEST_RATES)]
     const bytes = zstdArtifact(lines, [3], content => rawFrame(content, { checksum: false }))
     expect(check(folder.write('no-checksum.jsonl.zstd', bytes)).outcome).toEqual(pipelineOutcome(bytes, 'zstd'))
+  })
+})
+
+// The benchmarks time check and audit on these logs; a log that check rejects early would time nothing.
+describe("the benchmarks' adversarial logs", () => {
+  it.each([['replace-heavy', replaceHeavyLines], ['many-calls', manyCallsLines]] as const)('%s: accepted with no relation violation, as the reference pipeline finds it', (shape, lines) => {
+    const bytes = Buffer.from(`${[...lines(401)].join('\n')}\n`)
+    const outcome = check(folder.write(`${shape}.jsonl`, bytes)).outcome
+    expect(outcome).toEqual({ verdict: 'accepted', events: 401, tornTail: null, relations: [] })
+    expect(outcome).toEqual(pipelineOutcome(bytes, 'raw'))
   })
 })

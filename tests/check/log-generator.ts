@@ -7,7 +7,8 @@
 // random prefix of the surface, not held to REGION-5 (which binds producers, so the logs load and check
 // passes them; audit fails the replaces that split a call from its result). Deterministic for a seed;
 // used by the check tests (tests/check) and the benchmarks (scripts/bench-check.ts,
-// scripts/bench-audit.ts), which also take the adversarial replace-heavy log at the end.
+// scripts/bench-audit.ts), which also take the two adversarial logs at the end: replace-heavy, and one
+// step of many calls.
 import { headerLine } from '../../reference/jsonl.ts'
 import { packChunkRuns } from '../../reference/chunk-rows.ts'
 
@@ -253,8 +254,10 @@ export function* manyCallsLines(size: number): Generator<string> {
   const model = { provider: 'deepseek-official', model: 'deepseek-v4-flash' }
   const callId = (index: number): string => `call_${index}`
   let seq = 0
-  const line = (type: string, data: Json, extra: Partial<GeneratedEvent> = {}): string =>
-    JSON.stringify({ type, seq, time: 1789000000000 + seq++, data, ...extra })
+  const line = (type: string, data: Json, extra: Partial<GeneratedEvent> = {}): string => {
+    const at = seq++
+    return JSON.stringify({ type, seq: at, time: 1789000000000 + at, data, ...extra })
+  }
   yield JSON.stringify(headerLine(storageHeader('many-calls')))
   yield line('turn/start', { turn: 1 })
   yield line('request/header', { header: { config: model, system: 'You are a coding agent.', tools: [{ name: 'bash', description: 'Run a shell command.', parameters: { type: 'object' } }] }, reason: 'initial' })
