@@ -163,7 +163,7 @@ interface Damaged {
 }
 
 /** More brackets and prunes than upstream writes, so that short logs have some. */
-const TEST_RATES = { compaction: 0.15, staleBracket: 0.1, prune: 0.3 }
+const TEST_RATES = { compaction: 0.15, staleBracket: 0.1, prune: 0.3, parallelCalls: 0.3 }
 
 function damagedLog(seed: number): Damaged {
   const next = random(seed * 7919)

@@ -84,28 +84,37 @@ function toolStep(writer: Writer, step: number, callId: string): number[] {
   return seqs
 }
 
-function step(writer: Writer, number: number, withTool: boolean): void {
+function step(writer: Writer, number: number, withTool: boolean, rates: Rates): void {
   const turn = writer.turn
   emit(writer, 'step/start', { turn, step: number })
   if (number === 1) emit(writer, 'request/context', { provider: 'deepseek-official', model: 'deepseek-v4-flash', contextWindow: 1000000 })
-  const callId = `call_${turn}_${number}`
+  const callIds = withTool ? toolCallIds(writer, `call_${turn}_${number}`, rates) : []
   const cited = [
     ...chunks(writer, number, 'reasoning-delta', 0, 5 + Math.floor(writer.next() * 70)),
     ...chunks(writer, number, 'text-delta', 1, 5 + Math.floor(writer.next() * 70)),
-    ...(withTool ? toolStep(writer, number, callId) : []),
+    ...(withTool ? toolStep(writer, number, callIds[0] as string) : []),
   ]
   const content: Json[] = [{ type: 'reasoning', text: words(writer, 8) }, { type: 'text', text: words(writer, 12) }]
-  if (withTool) content.push({ type: 'tool-call', id: callId, name: 'bash', arguments: '{"command":"ls"}' })
+  for (const callId of callIds) content.push({ type: 'tool-call', id: callId, name: 'bash', arguments: '{"command":"ls"}' })
   const message = { id: `a-${turn}-${number}`, role: 'assistant', content, source: { kind: 'model', provider: 'deepseek-official', model: 'deepseek-v4-flash' } }
   emit(writer, 'assistant/message', { turn, step: number, message, usage: { inputTokens: 2877, outputTokens: 90 } }, { surfaceOp: 'append', sourceEventSeqs: cited })
-  if (withTool) {
-    const callSeq = emit(writer, 'tool/call', { turn, step: number, callId, name: 'bash', arguments: '{"command":"ls"}' })
+  const callSeqs = callIds.map(callId => emit(writer, 'tool/call', { turn, step: number, callId, name: 'bash', arguments: '{"command":"ls"}' }))
+  // Parallel calls are answered last first, so that each result meets the others still pending.
+  for (let index = callIds.length - 1; index >= 0; index--) {
+    const callId = callIds[index] as string
     const block = { type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: words(writer, 60 + Math.floor(writer.next() * 60)) }], isError: false }
-    const data: JsonObject = { turn, step: number, message: { id: `r-${turn}-${number}`, role: 'user', content: [block], source: { kind: 'tool', callId } } }
-    const seq = emit(writer, 'tool/result', data, { surfaceOp: 'append', sourceEventSeqs: [callSeq] })
+    const data: JsonObject = { turn, step: number, message: { id: `r-${turn}-${number}${index === 0 ? '' : `-${index}`}`, role: 'user', content: [block], source: { kind: 'tool', callId } } }
+    const seq = emit(writer, 'tool/result', data, { surfaceOp: 'append', sourceEventSeqs: [callSeqs[index] as number] })
     writer.results.set(seq, data)
   }
   emit(writer, 'step/end', { turn, step: number })
+}
+
+/** The ids of a tool step's calls: one, or with `rates.parallelCalls` two to four now and then. */
+function toolCallIds(writer: Writer, first: string, rates: Rates): string[] {
+  // No draw without the rate, so that the logs of the other rates stay as they were.
+  const more = (rates.parallelCalls ?? 0) > 0 && writer.next() < (rates.parallelCalls as number) ? 1 + Math.floor(writer.next() * 3) : 0
+  return [first, ...Array.from({ length: more }, (_, index) => `${first}_${index + 1}`)]
 }
 
 /** COMP-12 and REWR: a prune of one tool-result node and the rewrite it claims, inside the open turn. */
@@ -159,18 +168,22 @@ function turn(writer: Writer, flush: () => void, rates: Rates): void {
   flush()
   const steps = 1 + Math.floor(writer.next() * 3)
   for (let number = 1; number <= steps; number++) {
-    step(writer, number, number < steps)
+    step(writer, number, number < steps, rates)
     flush()
   }
   emit(writer, 'turn/end', { turn: writer.turn, reason: { kind: 'completed' } })
   flush()
 }
 
-/** How often, per turn, a compaction or a stale bracket comes before it, and a prune follows its user message. */
+/**
+ * How often, per turn, a compaction or a stale bracket comes before it, and a prune follows its user
+ * message; and, per tool step, how often the model asks for more than one call (none when absent).
+ */
 export interface Rates {
   compaction: number
   staleBracket: number
   prune: number
+  parallelCalls?: number
 }
 
 export const UPSTREAM_RATES: Rates = { compaction: 0.02, staleBracket: 0.01, prune: 0.05 }
