@@ -112,8 +112,9 @@ function step(writer: Writer, number: number, withTool: boolean, rates: Rates): 
 
 /** The ids of a tool step's calls: one, or with `rates.parallelCalls` two to four now and then. */
 function toolCallIds(writer: Writer, first: string, rates: Rates): string[] {
+  const rate = rates.parallelCalls ?? 0
   // No draw without the rate, so that the logs of the other rates stay as they were.
-  const more = (rates.parallelCalls ?? 0) > 0 && writer.next() < (rates.parallelCalls as number) ? 1 + Math.floor(writer.next() * 3) : 0
+  const more = rate > 0 && writer.next() < rate ? 1 + Math.floor(writer.next() * 3) : 0
   return [first, ...Array.from({ length: more }, (_, index) => `${first}_${index + 1}`)]
 }
 
