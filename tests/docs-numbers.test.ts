@@ -168,7 +168,7 @@ describe('numbers the docs repeat from their source', () => {
     const stated = [
       ...statedIn('README.md', readme, /([A-Za-z-]+) runs of the current check/d, ['runs'], numberOfWords),
       ...statedIn('README.md', readme, /put it at\s+(\d\.\d\d)× to (\d\.\d\d)× of the loop in wall time \((\d\.\d\d)× to (\d\.\d\d)× in CPU time\)/d, RANGE_WHATS),
-      ...statedIn('README.md', readme, /at or above 0\.5× in\s+([A-Za-z-]+)\s+of them/d, ['runs at or above 0.5×'], numberOfWords),
+      ...statedIn('README.md', readme, /at or above 0\.5× in\s+([A-Za-z-]+)\s+of\s+them/d, ['runs at or above 0.5×'], numberOfWords),
       ...statedIn('docs/bench-check-runs.md', runsDoc, /^([A-Za-z-]+) runs, from/dm, ['runs'], numberOfWords),
       ...statedIn('docs/bench-check-runs.md', runsDoc, /runs, from (\d\.\d\d)× to (\d\.\d\d)× in wall time \((\d\.\d\d)× to (\d\.\d\d)× in CPU time where recorded\)/d, RANGE_WHATS),
       ...statedIn('docs/bench-check-runs.md', runsDoc, /^([A-Za-z-]+) are at or above 0\.5× and ([a-z-]+) below/dm, ['runs at or above 0.5×', 'runs below 0.5×'], numberOfWords),
