@@ -59,6 +59,11 @@ export function ratios(slow: Measured, fast: Measured): string {
   return `${(slow.wallMs / fast.wallMs).toFixed(2)} (${(slow.cpuMs / fast.cpuMs).toFixed(2)})`
 }
 
+/** The log of `shape` at `factor` times the size that `linearity` writes in `dir`. */
+export function linearityLog(dir: string, shape: string, factor: 1 | 10): string {
+  return path.join(dir, `${shape}-${factor}x.jsonl`)
+}
+
 /**
  * Linearity: the job `kind` of `script` on a log of each shape at `size` and at 10 × `size` events,
  * written into `dir`; prints the row of each measurement as it comes and returns, per shape, the ratio
@@ -66,7 +71,7 @@ export function ratios(slow: Measured, fast: Measured): string {
  */
 export function linearity(script: string, kind: string, dir: string, shapes: Record<string, (size: number) => Iterable<string>>, size: number, runs: number): string[] {
   return Object.entries(shapes).map(([shape, lines]) => {
-    const [small, large] = [path.join(dir, `${shape}-1x.jsonl`), path.join(dir, `${shape}-10x.jsonl`)]
+    const [small, large] = [linearityLog(dir, shape, 1), linearityLog(dir, shape, 10)]
     writeLines(small, lines(size))
     writeLines(large, lines(10 * size))
     const [smallRun, largeRun] = bestOfRounds(script, [[kind, small], [kind, large]], runs) as [Measured, Measured]

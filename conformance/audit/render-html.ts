@@ -1,7 +1,7 @@
 // The audit report as one self-contained HTML page: inline CSS, inline SVG for the timeline and the
 // budget chart, no script and no external resource, so it opens the same from a file, a CI artifact or
 // a mail attachment.
-import type { AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
+import type { AuditEvidence, AuditEvidenceMark, AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
 import { formatTime, KIND_LABELS, logLine, refusalNote, tokenizerLine, tokenUnit } from './format.ts'
 import { budgetSvg, escapeXml, OUTCOME_COLORS, shown, timelineSvg } from './render-svg.ts'
 import { printableLines } from '../wording.ts'
@@ -37,7 +37,8 @@ ul.evidence .mark { position: absolute; left: 0; width: 56px; font-size: 11px; f
 .mark-pass .mark { color: var(--pass); border: 1px solid var(--pass); } .mark-fail .mark { color: #fff; background: var(--fail); }
 .mark-warn .mark { color: #fff; background: var(--warn); } .mark-human .mark { color: #fff; background: var(--human); } .mark-info .mark { color: var(--info); border: 1px solid #b0bec5; }
 .seq { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; color: #78909c; }
-.replacement-card { border-top: 1px solid #e6e9ec; margin-top: 12px; padding-top: 8px; }
+.replacement-card { border-top: 1px solid #e6e9ec; margin-top: 12px; padding-top: 8px; content-visibility: auto; contain-intrinsic-size: auto 320px; }
+details.more { margin: 8px 0; } details.more > summary { cursor: pointer; color: #37474f; font-weight: 600; }
 .texts { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
 .texts h4 { margin: 4px 0; font-size: 13px; color: #546e7a; }
 pre { white-space: pre-wrap; word-break: break-word; font: 12.5px/1.45 ui-monospace, "DejaVu Sans Mono", monospace; background: #f3f5f7; border: 1px solid #e0e4e8; border-radius: 6px; padding: 8px; margin: 0 0 8px; max-height: 28em; overflow: auto; }
@@ -62,12 +63,33 @@ ${rows.join('\n')}
 </tbody></table></section>`
 }
 
-function replacementTable(replacements: readonly AuditReplacement[], unit: string): string {
-  if (replacements.length === 0) return '<p>No replace: the surface only ever grew by appends.</p>'
+/**
+ * How many entries of a long list (the table of replaces, a row's evidence, the replacement cards) the
+ * page shows; the rest wait in a closed <details>. The page holds every entry, but a browser that lays
+ * out a hundred thousand of them at once is busy for minutes before it shows anything.
+ */
+export const ENTRIES_SHOWN = 200
+
+/** The first ENTRIES_SHOWN entries as `render` writes them, then the rest closed under `summary(rest)`. */
+function longList<T>(entries: readonly T[], render: (part: readonly T[]) => string, summary: (rest: readonly T[]) => string): string {
+  if (entries.length <= ENTRIES_SHOWN) return render(entries)
+  const rest = entries.slice(ENTRIES_SHOWN)
+  return `${render(entries.slice(0, ENTRIES_SHOWN))}
+<details class="more"><summary>${shown(summary(rest))}</summary>
+${render(rest)}
+</details>`
+}
+
+function replacementRows(replacements: readonly AuditReplacement[], unit: string): string {
   const rows = replacements.map(replacement => `<tr><td class="seq">${replacement.seq}</td><td>${shown(formatTime(replacement.time))}</td><td>${shown(KIND_LABELS[replacement.kind])}</td><td class="seq">${replacement.start}…${replacement.end}</td><td class="seq">${replacement.shadowedSeqs.join(', ')}</td><td>${replacement.bracketOutcome === null ? '—' : `<span style="color:${OUTCOME_COLORS[replacement.bracketOutcome]}">${shown(replacement.bracketOutcome)}</span>`}</td><td>${replacement.shadowedTokens} → ${replacement.tokens} ${shown(unit)}</td></tr>`)
   return `<table class="replacements"><thead><tr><th>seq</th><th>when</th><th>what</th><th>range</th><th>shadowed</th><th>bracket</th><th>size</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>`
+}
+
+function replacementTable(replacements: readonly AuditReplacement[], unit: string): string {
+  if (replacements.length === 0) return '<p>No replace: the surface only ever grew by appends.</p>'
+  return longList(replacements, part => replacementRows(part, unit), rest => `${rest.length} more replaces`)
 }
 
 function timelineSection(report: AuditReport): string {
@@ -89,16 +111,35 @@ function replacementCard(replacement: AuditReplacement, unit: string): string {
 ${terms}</div>`
 }
 
+function replacementCards(replacements: readonly AuditReplacement[], unit: string): string {
+  return longList(replacements, part => part.map(replacement => replacementCard(replacement, unit)).join('\n'), rest => `${rest.length} more replacements, each with what it shadowed and what took its place`)
+}
+
+const MARKS_BY_WEIGHT: readonly AuditEvidenceMark[] = ['fail', 'warn', 'human', 'pass', 'info']
+
+/** "3 more items: 1 fail, 2 human", the marks the most alarming first. */
+function moreEvidence(rest: readonly AuditEvidence[]): string {
+  const counts = MARKS_BY_WEIGHT
+    .map(mark => ({ mark, count: rest.filter(item => item.mark === mark).length }))
+    .filter(({ count }) => count > 0)
+    .map(({ mark, count }) => `${count} ${mark}`)
+  return `${rest.length} more items: ${counts.join(', ')}`
+}
+
+function evidenceList(evidence: readonly AuditEvidence[]): string {
+  const items = (part: readonly AuditEvidence[]): string => `<ul class="evidence">${part.map(item => `<li class="mark-${item.mark}"><span class="mark">${item.mark.toUpperCase()}</span>${shown(item.text)}${item.requirements === undefined ? '' : ` <span class="seq">${shown(item.requirements.join(', '))}</span>`}</li>`).join('\n')}</ul>`
+  return longList(evidence, items, moreEvidence)
+}
+
 function rowSection(report: AuditReport, row: AuditRow, index: number): string {
-  const evidence = row.evidence.map(item => `<li class="mark-${item.mark}"><span class="mark">${item.mark.toUpperCase()}</span>${shown(item.text)}${item.requirements === undefined ? '' : ` <span class="seq">${shown(item.requirements.join(', '))}</span>`}</li>`)
   const extra = row.id === 'constraint-preservation'
-    ? report.replacements.map(replacement => replacementCard(replacement, tokenUnit(report))).join('\n')
+    ? replacementCards(report.replacements, tokenUnit(report))
     : row.id === 'budget' && report.budget !== null ? budgetSvg(report.budget, tokenUnit(report)) : ''
   return `<section class="row" id="row-${row.id}" data-row="${row.id}">
 <h2>${index + 1}. <span class="row-name">${shown(row.title)}</span> ${verdictBadge(row.verdict)}</h2>
 <p class="summary">${shown(row.summary)}</p>
 <p class="checked">Checked by: ${shown(row.checkedBy)}</p>
-<ul class="evidence">${evidence.join('\n')}</ul>
+${evidenceList(row.evidence)}
 ${extra}
 ${row.needsHuman === null ? '' : `<p class="human-note">Needs a person: ${shown(row.needsHuman)}</p>`}
 </section>`

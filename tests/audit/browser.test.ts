@@ -1,22 +1,22 @@
 // The HTML audit page in a real browser: headless Chromium (Debian's chromium package, driven by
 // playwright-core) opens the page for the corpus compaction-recovery log from a temp file with page
 // scripts disabled, saves a screenshot under reports/, and reads the seven rows, their verdicts, the
-// timeline and the budget chart from the DOM. Without /usr/bin/chromium the test is skipped and says
+// timeline and the budget chart from the DOM; then the page of a log of many replaces, whose long lists
+// show their first entries and open on a click. Without /usr/bin/chromium the test is skipped and says
 // why (.ci/run installs the package when it can); without the corpus it audits a hand-built log.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildAuditReport } from '../../conformance/audit/report.ts'
 import { renderHtml } from '../../conformance/audit/render-html.ts'
 import { estimateCounter, loadTokenCounter } from '../../conformance/audit/tokens.ts'
-import { artifact, compactedLog, corpusBytes, corpusLog, corpusPresent, projectRoot } from './logs.ts'
+import { replaceHeavyLines } from '../check/log-generator.ts'
+import { CHROMIUM, chromiumPresent, launchChromium } from './chromium.ts'
+import { artifact, auditOf, compactedLog, corpusBytes, corpusLog, corpusPresent, projectRoot } from './logs.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
-const chromiumPresent = existsSync(CHROMIUM)
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 const ROW_TITLES = ['Raw-fact integrity', 'Surface legality', 'Constraint preservation', 'Request rebuild', 'Persistence', 'Failure recovery', 'Budget']
 const screenshot = path.join(projectRoot, 'reports', 'audit-compaction-recovery.png')
 
@@ -26,6 +26,7 @@ const subject = corpusPresent ? 'the corpus compaction-recovery log' : 'a hand-b
 describe.skipIf(!chromiumPresent)(`the HTML audit page of ${subject} in headless Chromium${skipReason}`, () => {
   let browser: Browser
   let pageFile: string
+  let longPageFile: string
   const externalRequests: string[] = []
 
   beforeAll(async () => {
@@ -34,7 +35,10 @@ describe.skipIf(!chromiumPresent)(`the HTML audit page of ${subject} in headless
       : buildAuditReport({ file: 'compacted.jsonl', bytes: artifact(compactedLog()) }, estimateCounter('the corpus is absent'))
     pageFile = path.join(mkdtempSync(path.join(tmpdir(), 'dsh-audit-')), 'audit.html')
     writeFileSync(pageFile, renderHtml(report))
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
+    // check's adversarial log: 450 appends, then 450 replaces of one or two nodes anywhere.
+    longPageFile = path.join(path.dirname(pageFile), 'many-replaces.html')
+    writeFileSync(longPageFile, renderHtml(auditOf(new TextEncoder().encode([...replaceHeavyLines(900)].map(line => `${line}\n`).join('')))))
+    browser = await launchChromium()
   }, 60_000)
 
   afterAll(async () => {
@@ -78,6 +82,29 @@ describe.skipIf(!chromiumPresent)(`the HTML audit page of ${subject} in headless
     expect(await page.locator('script').count()).toBe(0)
     expect(externalRequests).toEqual([])
     expect(statSync(screenshot).size).toBeGreaterThan(20_000)
+    expect(await page.locator('details').count()).toBe(0)
+    await context.close()
+  }, 60_000)
+
+  it('shows the first 200 entries of a long list, and the rest when its summary is clicked', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1200, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(pathToFileURL(longPageFile).href)
+    const rows = page.locator('#timeline-section table.replacements tbody tr')
+    expect(await rows.count()).toBe(450)
+    expect(await rows.nth(199).isVisible()).toBe(true)
+    expect(await rows.nth(200).isVisible()).toBe(false)
+    const more = page.locator('#timeline-section details.more')
+    expect(await more.locator('summary').textContent()).toBe('250 more replaces')
+    await more.locator('summary').click()
+    expect(await rows.nth(449).isVisible()).toBe(true)
+
+    const cards = page.locator('#row-constraint-preservation .replacement-card')
+    expect(await cards.count()).toBe(450)
+    await cards.nth(199).scrollIntoViewIfNeeded()
+    expect(await cards.nth(199).isVisible()).toBe(true)
+    expect(await cards.nth(200).isVisible()).toBe(false)
+    expect(await page.locator('details.more:not([open])').count()).toBe(3)
     await context.close()
   }, 60_000)
 })

@@ -1,19 +1,21 @@
 // `audit` against logs made to mislead it: an --out that is a link to the log, text of the log that
 // would rewrite a terminal or break out of its Markdown line, provider counts outside the count domain,
-// a request header recorded only after the first replace, and a failed-partial bracket.
+// a request header recorded only after the first replace, a failed-partial bracket, and logs of very
+// many replaces, turns, brackets and failed calls.
 import { linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseAuditOptions } from '../../conformance/audit/command.ts'
 import { clip, TEXT_SHOWN } from '../../conformance/audit/format.ts'
-import { renderHtml } from '../../conformance/audit/render-html.ts'
+import { ENTRIES_SHOWN, renderHtml } from '../../conformance/audit/render-html.ts'
 import { renderMarkdown } from '../../conformance/audit/render-markdown.ts'
 import { timelineSvg } from '../../conformance/audit/render-svg.ts'
 import { renderText } from '../../conformance/audit/render-text.ts'
 import type { AuditReport, AuditTimeline } from '../../generated/types/index.ts'
 import { providerUsage } from '../../conformance/audit/row-budget.ts'
 import { event, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
+import { replaceHeavyLines } from '../check/log-generator.ts'
 import { artifact, assistantText, auditOf, compactedLog, goodTurn, requestHeader, rowOf, userText } from './logs.ts'
 
 const folder = mkdtempSync(path.join(tmpdir(), 'dsh-audit-hostile-'))
@@ -104,6 +106,59 @@ describe('a replace of very many nodes', () => {
     const svg = timelineSvg(wideReport(150_000).timeline!, wideReport(150_000).replacements)
     expect(svg.match(/<rect /g)!.length).toBeLessThan(2000)
     expect(svg).toContain('2…150001 (150000 shadowed)')
+  })
+})
+
+describe('a log of very many replaces', () => {
+  // check's adversarial log: 450 appends, then 450 replaces of one or two nodes anywhere.
+  const report = auditOf(new TextEncoder().encode([...replaceHeavyLines(900)].map(line => `${line}\n`).join('')))
+  const page = renderHtml(report)
+  const count = (text: string, what: string): number => text.split(what).length - 1
+  /** The part of `text` before and after its first closed list. */
+  const aroundMore = (text: string): [string, string] => {
+    const at = text.indexOf('<details class="more">')
+    expect(at).toBeGreaterThan(-1)
+    return [text.slice(0, at), text.slice(at)]
+  }
+
+  it('shows the first 200 entries of each long list and holds the rest, counted, in a closed <details>', () => {
+    expect(report.replacements).toHaveLength(450)
+    expect(ENTRIES_SHOWN).toBe(200)
+    const timeline = /<section id="timeline-section">[\s\S]*?<\/section>/.exec(page)![0]
+    const [shownRows, restRows] = aroundMore(timeline)
+    expect(count(shownRows, '<tr><td class="seq">')).toBe(200)
+    expect(restRows).toContain('<summary>250 more replaces</summary>')
+    expect(count(restRows, '<tr><td class="seq">')).toBe(250)
+
+    const constraints = rowOf(report, 'constraint-preservation').evidence
+    const section = /<section class="row" id="row-constraint-preservation"[\s\S]*?<\/section>/.exec(page)![0]
+    const [shownItems, rest] = aroundMore(section)
+    expect(count(shownItems, '<li class="mark-')).toBe(200)
+    // One item on the replaces as a whole, then one to judge for each replace.
+    expect(constraints).toHaveLength(451)
+    expect(rest).toContain('<summary>251 more items: 251 human</summary>')
+    const [restItems, cards] = rest.split('</ul>\n</details>')
+    expect(count(restItems!, '<li class="mark-')).toBe(constraints.length - 200)
+    const [shownCards, restCards] = aroundMore(cards!)
+    expect(count(shownCards, '<div class="replacement-card"')).toBe(200)
+    expect(restCards).toContain('<summary>250 more replacements, each with what it shadowed and what took its place</summary>')
+    expect(count(restCards, '<div class="replacement-card"')).toBe(250)
+  })
+
+  it('counts the closed entries by mark, the most alarming first', () => {
+    const budget = rowOf(report, 'budget').evidence.slice(200)
+    const marks = (mark: string): number => budget.filter(item => item.mark === mark).length
+    expect(marks('warn') + marks('pass')).toBe(budget.length)
+    expect(page).toContain(`<summary>${budget.length} more items: ${marks('warn')} warn, ${marks('pass')} pass</summary>`)
+  })
+
+  it('leaves no replace out of the page', () => {
+    for (const replacement of report.replacements) expect(page).toContain(`<div class="replacement-card" data-seq="${replacement.seq}">`)
+    expect(count(page, '<details class="more">')).toBe(2 + report.rows.filter(row => row.evidence.length > 200).length)
+  })
+
+  it('opens every list of a log of few replaces', () => {
+    expect(renderHtml(auditOf(artifact(compactedLog())))).not.toContain('<details')
   })
 })
 
