@@ -29,6 +29,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { Browser } from 'playwright-core'
 import { CHROMIUM, chromiumPresent, launchChromium } from '../tests/audit/chromium.ts'
 import { artifactLines, manyCallsLines, replaceHeavyLines, type Rates } from '../tests/check/log-generator.ts'
 import { linearity, linearityLog, measure, runChild, type Measured } from './bench-support.ts'
@@ -58,7 +59,7 @@ async function child(kind: string, file: string): Promise<Measured> {
 }
 
 /** Milliseconds from opening `file` in `browser` until its layout gives the page's height. */
-async function openingTime(browser: Awaited<ReturnType<typeof launchChromium>>, file: string): Promise<number> {
+async function openingTime(browser: Browser, file: string): Promise<number> {
   const page = await browser.newPage()
   const start = performance.now()
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load', timeout: 0 })
