@@ -129,18 +129,32 @@ function memberPairs(expected: Record<string, unknown>, actual: Record<string, u
   return children
 }
 
-/** For a log (an array of events), the seq of the first event that differs: "where they diverge". */
+/** The log a value is or holds: an array of events, or the `events` of a value that has them (store, decodeJsonl, fork). */
+function logIn(value: unknown): unknown[] | undefined {
+  const log = isRecord(value) && Object.hasOwn(value, 'events') ? value['events'] : value
+  // Only ordinary arrays are walked index by index: a sparse one may be 2^32 - 1 long.
+  return Array.isArray(log) && objectKind(log) === ARRAY ? log : undefined
+}
+
+/** For two logs, or two values holding logs, the seq of the first event that differs: "where they diverge". */
 export function firstDivergingSeq(expected: unknown, actual: unknown): number | undefined {
-  // Only two ordinary arrays are walked index by index: a sparse one may be 2^32 - 1 long.
-  if (!Array.isArray(expected) || !Array.isArray(actual) || objectKind(expected) !== ARRAY || objectKind(actual) !== ARRAY) return undefined
-  const length = Math.max(expected.length, actual.length)
+  const [expectedLog, actualLog] = [logIn(expected), logIn(actual)]
+  if (expectedLog === undefined || actualLog === undefined) return undefined
+  const length = Math.max(expectedLog.length, actualLog.length)
   for (let index = 0; index < length; index += 1) {
-    if (firstDifference(expected[index], actual[index]) !== undefined) {
-      const event = expected[index] ?? actual[index]
+    if (firstDifference(expectedLog[index], actualLog[index]) !== undefined) {
+      const event = expectedLog[index] ?? actualLog[index]
       return isRecord(event) && typeof event['seq'] === 'number' ? event['seq'] : index
     }
   }
   return undefined
+}
+
+/** "; the expected log has 8 entries, the actual 6" where two logs differ in length, else "". */
+function logLengthsText(expected: unknown, actual: unknown): string {
+  const [expectedLog, actualLog] = [logIn(expected), logIn(actual)]
+  if (expectedLog === undefined || actualLog === undefined || expectedLog.length === actualLog.length) return ''
+  return `; the expected log has ${plural(expectedLog.length, 'entry', 'entries')}, the actual ${actualLog.length}`
 }
 
 /**
@@ -264,7 +278,7 @@ export function judge(result: OperationResult, expect: Expectation): Verdict {
   const path = firstDifference(expect.value, result.value)
   if (path === undefined) return { pass: true }
   const seq = firstDivergingSeq(expect.value, result.value)
-  const where = seq === undefined ? '' : ` (logs diverge at seq ${seq})`
+  const where = seq === undefined ? '' : ` (logs diverge at seq ${seq}${logLengthsText(expect.value, result.value)})`
   const diff: Mismatch = { path, ...shownSides(expect.value, result.value, path) }
   if (seq !== undefined) diff.divergingSeq = seq
   const inString = diff.at === undefined ? '' : ` (${positionText(diff.at)} of the string)`

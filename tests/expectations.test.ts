@@ -249,12 +249,19 @@ describe('judge', () => {
       pass: false,
       reason: 'value differs at $.data.step: expected (absent), actual undefined',
     })
-    expect(judge({ ok: true, value: [1] }, { value: [1, 2] })).toMatchObject({ reason: 'value differs at $[1] (logs diverge at seq 1): expected 2, actual (absent)' })
+    expect(judge({ ok: true, value: [1] }, { value: [1, 2] })).toMatchObject({ reason: 'value differs at $[1] (logs diverge at seq 1; the expected log has 2 entries, the actual 1): expected 2, actual (absent)' })
   })
 
   it('fails an acceptance where a rejection was expected, and a wrong value', () => {
     expect(judge({ ok: true, value: 1 }, { reject: { code: 'X_Y' } }).pass).toBe(false)
     expect(judge({ ok: true, value: { nodes: [1, 2] } }, { value: { nodes: [2, 1] } })).toMatchObject({ pass: false, reason: expect.stringContaining('$.nodes[0]') })
+  })
+
+  it('says where the events a stored session gave back part from the ones expected, and how many each side has', () => {
+    const event = (seq: number) => ({ type: 'assistant/chunk', seq, time: 1000, data: { text: String(seq) } })
+    const stored = { header: { id: 's' }, events: [event(0), event(1), event(2), event(3)] }
+    const read = { header: { id: 's' }, events: [event(0), event(2), event(3)] }
+    expect(judge({ ok: true, value: read }, { value: stored })).toMatchObject({ reason: 'value differs at $.events[1].data.text (logs diverge at seq 1; the expected log has 4 entries, the actual 3): expected "1", actual "2"' })
   })
 
   it('names the first seq where two logs diverge', () => {
@@ -272,8 +279,12 @@ describe('judge', () => {
     // No numeric seq to name: the index.
     expect(firstDivergingSeq([{ seq: 7 }, { seq: '9' }], [{ seq: 7 }, { seq: '10' }])).toBe(1)
     expect(firstDivergingSeq([{ seq: 7 }, 'x'], [{ seq: 7 }, 'y'])).toBe(1)
+    // The logs of two values that hold one (store, decodeJsonl, fork), and only where the logs differ.
+    expect(firstDivergingSeq({ header: { id: 'a' }, events: log }, { header: { id: 'a' }, events: [log[0]] })).toBe(9)
+    expect(firstDivergingSeq({ header: { id: 'a' }, events: log }, { header: { id: 'b' }, events: log })).toBeUndefined()
     // Not two logs: nothing to name.
     expect(firstDivergingSeq({ seq: 1 }, { seq: 2 })).toBeUndefined()
+    expect(firstDivergingSeq({ events: log }, { events: 'none' })).toBeUndefined()
     expect(firstDivergingSeq([{ seq: 1 }], { 0: { seq: 2 } })).toBeUndefined()
   })
 })

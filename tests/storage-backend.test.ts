@@ -35,6 +35,24 @@ function storeDroppingIgnorable(): SessionStore {
   return { ...inner, append: batch => inner.append(batch.map(event => ({ ...(event as object), ignorable: undefined }))) }
 }
 
+/** A backend that keeps each batch under a name numbered without leading zeros and reads them back by name. */
+function storeSortingBatchNames(): SessionStore {
+  const inner = textStore()
+  const named = new Map<string, readonly unknown[]>()
+  return {
+    ...inner,
+    append: batch => named.set(`batch-${named.size + 1}`, batch),
+    open: () => ({ header: inner.open().header, events: [...named.keys()].sort().flatMap(name => [...named.get(name)!]) }),
+  }
+}
+
+/** A backend whose text library normalizes (NFKC) every string it keeps, member names included. */
+function storeNormalizingStrings(): SessionStore {
+  const normalized = (value: unknown): unknown => JSON.parse(JSON.stringify(value).normalize('NFKC'))
+  const inner = textStore()
+  return { create: header => inner.create(normalized(header)), append: batch => inner.append(batch.map(normalized)), open: inner.open }
+}
+
 /** A text store that also lists every batch it was asked to append, for a look after a refusal. */
 function recordingStore(appended: unknown[][]): () => SessionStore {
   return () => {
@@ -62,8 +80,16 @@ describe('examples/storage-backend', () => {
   it('fails every case with an ignorable event when the backend drops that member', async () => {
     expect(await notPassed(storageAdapter(storeDroppingIgnorable))).toEqual([
       'store-batches-chunks-ignorable', 'store-hard-strings', 'store-hard-numbers', 'store-member-names-and-data-types',
-      'store-deep-nesting', 'store-host-objects-read-back-plain',
+      'store-deep-nesting', 'store-host-objects-read-back-plain', 'store-strings-not-normalized',
     ])
+  })
+
+  it('fails the many-batch case when the backend reads its batches back in the order of their names as text', async () => {
+    expect(await notPassed(storageAdapter(storeSortingBatchNames))).toEqual(['store-many-batches-in-order'])
+  })
+
+  it('fails the normalization case when the backend normalizes its strings', async () => {
+    expect(await notPassed(storageAdapter(storeNormalizingStrings))).toEqual(['store-strings-not-normalized'])
   })
 
   it('fails the refusal cases when the adapter stores without the domain check', async () => {

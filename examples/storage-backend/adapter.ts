@@ -8,6 +8,11 @@ import { canonicalStoredHeader, losslessJsonSnapshot, seqForRecord, type Adapter
 export interface SessionStore {
   create(header: unknown): void
   append(batch: readonly unknown[]): void
+  /**
+   * The session read back as a reader that did not see the writes would (STORE-1): through a new
+   * connection or file handle, from what the backend persisted, never from a copy the writes left in
+   * memory. The suite cannot tell the two apart, so a cache here would pass cases it should fail.
+   */
   open(): { header: unknown; events: unknown[] }
 }
 
