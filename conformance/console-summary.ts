@@ -1,5 +1,6 @@
 // What a run prints for people: per adapter a chapters table, one wrapped line of the requirements
-// that have failures or errors, the baseline's verdict and the cases to look at; at the end, one line
+// that failed or errored cases name (each such case counts against every requirement it names,
+// whichever part of it differed), the baseline's verdict and the cases to look at; at the end, one line
 // per adapter.
 import { chapterKeys, claimWarnings, compareRequirementIds, countBy, countOutcomes, distinctRunNames, failedCount, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
 import type { CaseOutcome } from './run-case.ts'
@@ -50,7 +51,7 @@ function requirementLines(run: AdapterRun, cases: readonly VectorCase[]): string
     .sort(([left], [right]) => compareRequirementIds(left, right))
     .map(([id, counts]) => `${id} ${failedCount(counts)}/${counts.pass + counts.fail + counts.error + counts.skip}`)
   if (failing.length === 0) return []
-  return [`  requirements with failures or errors (${failing.length} of ${byRequirement.size}; (failed + errors)/cases):`, ...wrapped(failing, '    ')]
+  return [`  requirements named by failed or errored cases (${failing.length} of ${byRequirement.size}; (failed + errors)/cases naming each):`, ...wrapped(failing, '    ')]
 }
 
 /** A case as a failure line names it: its id, and where to read it (its file and rules). */

@@ -111,7 +111,7 @@ describe('the summary of one adapter, line by line', () => {
     '  13-compaction                    0       1       0       1',
     '  19-jsonl                         1       0       0       0',
     '  total                            2       2       1       1',
-    '  requirements with failures or errors (4 of 5; (failed + errors)/cases):',
+    '  requirements named by failed or errored cases (4 of 5; (failed + errors)/cases naming each):',
     '    PROC-7 1/1, SURF-1 1/2, SURF-5 2/2, COMP-2 1/2',
   ]
   const surfB = 'step 0 (surface): value differs at $.nodes[0]: expected 3, actual 2'

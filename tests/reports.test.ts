@@ -363,7 +363,7 @@ describe('Markdown report, whole', () => {
       '',
       ...byChapter('| 05-surface | 1 | 1 | 0 | 0 |', '| 13-compaction | 0 | 1 | 1 | 1 |'),
       '',
-      '**Requirements with failures or errors**, (failed + errors)/cases: SURF-1 (1/2), SURF-5 (1/1), COMP-2 (2/3)',
+      '**Requirements named by failed or errored cases**, (failed + errors)/cases naming each: SURF-1 (1/2), SURF-5 (1/1), COMP-2 (2/3)',
       '',
       '**NEW FAIL (2)**',
       '',
@@ -427,7 +427,7 @@ describe('Markdown report, whole', () => {
       '',
       ...byChapter('| 05-surface | 1 | 0 | 1 | 0 |', '| 13-compaction | 0 | 1 | 0 | 0 |'),
       '',
-      '**Requirements with failures or errors**, (failed + errors)/cases: SURF-9 (1/1), COMP-9 (1/1)',
+      '**Requirements named by failed or errored cases**, (failed + errors)/cases naming each: SURF-9 (1/1), COMP-9 (1/1)',
       '',
       '**Failures and errors (2)**',
       '',
@@ -442,7 +442,7 @@ describe('Markdown report, whole', () => {
       '',
       ...byChapter('| 05-surface | 1 | 0 | 0 | 0 |', '| 13-compaction | 0 | 2 | 0 | 0 |'),
       '',
-      '**Requirements with failures or errors**, (failed + errors)/cases: COMP-9 (2/2)',
+      '**Requirements named by failed or errored cases**, (failed + errors)/cases naming each: COMP-9 (2/2)',
       '',
       'Note: written against another suite',
       '',
@@ -481,7 +481,7 @@ describe('Markdown report', () => {
     expect(markdown).toContain(`Suite \`${SUITE.contentHash}\` (6 cases).`)
     expect(markdown).toContain('| fake-impl | 1.2.3 | 2 | 2 | 1 | 1 | — | ❌ failed |')
     expect(markdown).toContain('| fake-impl | 1.2.3 | 2 | 2 | 1 | 1 | 1 known, 2 NEW FAIL, 1 NEW PASS | ❌ failed |')
-    expect(markdown).toContain('**Requirements with failures or errors**, (failed + errors)/cases: PROC-7 (1/1), SURF-1 (1/2), SURF-5 (2/2), COMP-2 (1/2)')
+    expect(markdown).toContain('**Requirements named by failed or errored cases**, (failed + errors)/cases naming each: PROC-7 (1/1), SURF-1 (1/2), SURF-5 (2/2), COMP-2 (1/2)')
     expect(markdown).toContain('**NEW FAIL (2)**')
     expect(markdown).toContain('| `jsonl-a` | JSONL-6 | listed as: scope-jsonl: JSONL-6 not in the package |')
     expect(markdown).toContain('| U1: PROC-7 wants every violation | `comp-b` |')

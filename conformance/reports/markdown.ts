@@ -1,5 +1,5 @@
 // The Markdown report, for CI job summaries ($GITHUB_STEP_SUMMARY and the like): the verdict per
-// adapter first, then per adapter its chapters, the requirements with failures and the cases to read.
+// adapter first, then per adapter its chapters, the requirements failing cases name and the cases to read.
 import type { RunReport, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../../generated/types/index.ts'
 import { compareRequirementIds } from '../results.ts'
 import { suiteTitle } from '../suite-identity.ts'
@@ -70,7 +70,7 @@ function requirementLine(run: RunReportAdapterRun): string[] {
     .filter(([, counts]) => counts.fail + counts.error > 0)
     .sort(([left], [right]) => compareRequirementIds(left, right))
     .map(([id, counts]) => `${id} (${counts.fail + counts.error}/${counts.pass + counts.fail + counts.error + counts.skip})`)
-  return failing.length === 0 ? [] : [`**Requirements with failures or errors**, (failed + errors)/cases: ${failing.join(', ')}`]
+  return failing.length === 0 ? [] : [`**Requirements named by failed or errored cases**, (failed + errors)/cases naming each: ${failing.join(', ')}`]
 }
 
 function caseTable(title: string, entries: readonly RunReportCase[], describe: (entry: RunReportCase) => string): string[] {
