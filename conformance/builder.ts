@@ -169,7 +169,11 @@ export function isPlainObject(value: unknown): value is PlainObject {
 export function mergePatch(base: unknown, patch: unknown): unknown {
   if (!isPlainObject(base) || !isPlainObject(patch)) return structuredClone(patch)
   const merged: PlainObject = { ...base }
-  for (const [key, value] of Object.entries(patch)) merged[key] = mergePatch(base[key], value)
+  for (const [key, value] of Object.entries(patch)) {
+    // Read as an own member and defined, not assigned: a member named __proto__ is data (JSON-11).
+    const member = mergePatch(Object.hasOwn(base, key) ? base[key] : undefined, value)
+    Object.defineProperty(merged, key, { value: member, enumerable: true, writable: true, configurable: true })
+  }
   return merged
 }
 

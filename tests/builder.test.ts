@@ -179,6 +179,14 @@ describe('builder modifiers', () => {
     expect(buildEvent({ 'end-seed': {}, patch: { note: 'n' } }, 0)).toMatchObject({ data: { note: 'n' } })
   })
 
+  it('mergePatch keeps a member named __proto__ as data, patched or merged', () => {
+    const patch = JSON.parse('{"__proto__": {"kept": true}, "source": {"__proto__": 1}}') as unknown
+    const merged = mergePatch({ source: { kind: 'user' } }, patch) as Record<string, unknown>
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype)
+    expect(Object.hasOwn(merged, '__proto__')).toBe(true)
+    expect(JSON.stringify(merged)).toBe('{"source":{"kind":"user","__proto__":1},"__proto__":{"kept":true}}')
+  })
+
   it('mergePatch does not share the patch with its result', () => {
     const patch = { a: { b: [1] } }
     const merged = mergePatch({ a: 'old' }, patch) as { a: { b: number[] } }

@@ -6,6 +6,7 @@ import { runSuite } from '../conformance/suite.ts'
 import { loadVectorCases } from '../conformance/vector-cases.ts'
 import type { Adapter } from '../conformance/adapter.ts'
 import { storageAdapter, textStore, type SessionStore } from '../examples/storage-backend/adapter.ts'
+import { copiedByAssignment } from './known-bad/wrap.ts'
 
 const cases = loadVectorCases()
 const storageCases = cases.filter(vector => vector.profile === 'storage').map(vector => vector.id)
@@ -18,15 +19,8 @@ async function notPassed(adapter: Adapter): Promise<string[]> {
 
 /** A backend whose read copies objects member by member: `copy.__proto__ = …` sets the prototype instead. */
 function storeCopyingByAssignment(): SessionStore {
-  const copy = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(copy)
-    if (typeof value !== 'object' || value === null) return value
-    const target: Record<string, unknown> = {}
-    for (const [name, member] of Object.entries(value)) target[name] = copy(member)
-    return target
-  }
   const inner = textStore()
-  return { ...inner, open: () => ({ ...inner.open(), events: inner.open().events.map(copy) }) }
+  return { ...inner, open: () => ({ ...inner.open(), events: inner.open().events.map(copiedByAssignment) }) }
 }
 
 /** A backend that drops every event's `ignorable` (ENV-12, STORE-2). */

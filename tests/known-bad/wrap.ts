@@ -113,3 +113,12 @@ export function skippingCheck(skipped: (error: { code: string; seq?: number }, r
   }
   return { load: skip(ref.load, false), append: skip(ref.append, true) }
 }
+
+/** A deep copy written member by member, as many do by hand: `copy.__proto__ = …` sets its prototype. */
+export function copiedByAssignment(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copiedByAssignment)
+  if (typeof value !== 'object' || value === null) return value
+  const copy: Record<string, unknown> = {}
+  for (const [name, member] of Object.entries(value)) copy[name] = copiedByAssignment(member)
+  return copy
+}

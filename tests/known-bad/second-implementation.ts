@@ -1,0 +1,226 @@
+// Known-bad fork, repair and compactionState: bugs a second implementation of these small profiles
+// makes, which only a log with one more event, turn or bracket than the obvious case shows (planted in
+// an implementation of its own by a review; each passed every vector of its profile then).
+import { repairClosers } from '../../reference/repair.ts'
+import type { SessionEvent } from '../../reference/envelope.ts'
+import {
+  accepted, copiedByAssignment, dataOf, isRecord, loadedEvents, ref, rejected, type KnownBad, type SyncOperation,
+} from './wrap.ts'
+
+type EventRecord = Record<string, unknown>
+type Child = { header: EventRecord; events: EventRecord[] }
+
+/** The child gets no marker of its own when any seed event is an end-seed, not only the last one. */
+const forkMarkerIfAny: SyncOperation = input => {
+  const result = ref.fork(input)
+  if (!result.ok) return result
+  const child = result.value as Child
+  const seed = child.events.slice(0, child.header['seedLength'] as number)
+  if (seed.length === child.events.length || !seed.some(event => event['type'] === 'session/end-seed')) return result
+  return accepted({ ...child, events: seed })
+}
+
+/** The child's header is the source header with what changes replaced, not the members FORK-5 lists. */
+const forkHeaderFromSource: SyncOperation = input => {
+  const result = ref.fork(input)
+  if (!result.ok || !isRecord(input['header'])) return result
+  const { origin, delegationDepth, agentPreset, ...inherited } = input['header']
+  const child = result.value as Child
+  return accepted({ ...child, header: { ...inherited, ...child.header } })
+}
+
+/** Fork tracks open turns by number: a turn/end closes only the turn it names. */
+const forkTurnsByNumber: SyncOperation = input => {
+  const result = ref.fork(input)
+  if (!result.ok) return result
+  const child = result.value as Child
+  const open = new Map<unknown, number>()
+  for (const event of child.events.slice(0, child.header['seedLength'] as number)) {
+    if (event['type'] === 'turn/start') open.set(dataOf(event)['turn'], event['seq'] as number)
+    if (event['type'] === 'turn/end') open.delete(dataOf(event)['turn'])
+  }
+  return open.size === 0 ? result : rejected('FORK_OPEN_TURN', Math.max(...open.values()))
+}
+
+/** Repair's scan honours a step/end only when it names the open step; any other is skipped. */
+const repairStepEndByNumber: SyncOperation = input => {
+  const events = loadedEvents(input)
+  if (events === undefined) return ref.repair(input)
+  let openStep: unknown = null
+  const scanned = events.map(event => {
+    if (event['type'] === 'turn/start' || event['type'] === 'turn/end') openStep = null
+    if (event['type'] === 'step/start') openStep = dataOf(event)['step']
+    if (event['type'] !== 'step/end') return event
+    if (dataOf(event)['step'] === openStep) {
+      openStep = null
+      return event
+    }
+    // Skipped by the scan: an event of no type it reads, at the same seq and time.
+    return { type: 'x-known-bad/skipped', seq: event['seq'], time: event['time'], data: {}, ignorable: true }
+  })
+  return ref.repair({ ...input, events: scanned })
+}
+
+/** REPAIR-13's rejection carries the seq of the last closer that cannot load, not the first. */
+function namingLastBadCloser(operation: SyncOperation): SyncOperation {
+  return input => {
+    const result = operation(input)
+    const events = loadedEvents(input)
+    if (result.ok || result.error.code !== 'MESSAGE_SOURCE_INVALID' || events === undefined) return result
+    const callId = (closer: SessionEvent): unknown => ((dataOf(closer)['message'] as EventRecord)['source'] as EventRecord)['callId']
+    const bad = repairClosers(events as unknown as SessionEvent[]).filter(closer => closer.type === 'tool/result' && (typeof callId(closer) !== 'string' || callId(closer) === ''))
+    return rejected('MESSAGE_SOURCE_INVALID', bad.at(-1)?.seq)
+  }
+}
+
+type Mark = 'summary' | 'checkpoint' | undefined
+
+/** COMP-16's outcome of each bracket, in the order of their starts, with `markOf` saying what marks a bracket. */
+function bracketOutcomes(events: readonly EventRecord[], markOf: (event: EventRecord, start: EventRecord) => Mark): string[] {
+  const outcomes: string[] = []
+  let current: { start: EventRecord; summary: boolean; checkpoint: boolean } | undefined
+  const close = (end: EventRecord | undefined, bySeed: boolean): void => {
+    if (current === undefined) return
+    const marked = current.summary || current.checkpoint
+    if (end === undefined) outcomes.push(bySeed ? 'orphaned-stale' : 'orphaned-live')
+    else if (!Object.hasOwn(dataOf(end), 'error')) outcomes.push(current.summary && current.checkpoint ? 'completed' : 'irregular')
+    else outcomes.push(marked ? 'failed-partial' : 'failed-clean')
+    current = undefined
+  }
+  for (const event of events) {
+    if (event['type'] === 'compaction/start') {
+      close(undefined, false)
+      current = { start: event, summary: false, checkpoint: false }
+    } else if (event['type'] === 'compaction/end') close(event, false)
+    else if (event['type'] === 'session/end-seed') close(undefined, true)
+    else if (current !== undefined) {
+      const mark = markOf(event, current.start)
+      if (mark !== undefined) current[mark] = true
+    }
+  }
+  close(undefined, false)
+  return outcomes
+}
+
+/** compactionState with its brackets' outcomes taken from `markOf`'s scan. */
+function outcomesMarkedBy(markOf: (event: EventRecord, start: EventRecord) => Mark): SyncOperation {
+  return input => {
+    const result = ref.compactionState(input)
+    const events = loadedEvents(input)
+    if (!result.ok || events === undefined) return result
+    const value = result.value as { brackets: EventRecord[] }
+    const outcomes = bracketOutcomes(events, markOf)
+    return accepted({ ...value, brackets: value.brackets.map((bracket, index) => ({ ...bracket, outcome: outcomes[index] })) })
+  }
+}
+
+const compactSource = (event: EventRecord): EventRecord | undefined => {
+  const source = dataOf(event)['source']
+  return event['type'] === 'user/message' && isRecord(source) && source['kind'] === 'plugin' && source['plugin'] === 'compact' ? source : undefined
+}
+
+/** A compact plugin's user/message marks its bracket as a checkpoint whatever its surfaceOp. */
+const appendedMessageIsCheckpoint = outcomesMarkedBy(event => {
+  if (event['type'] === 'compaction/summary') return 'summary'
+  return compactSource(event) === undefined ? undefined : 'checkpoint'
+})
+
+/** A summary or checkpoint marks only the bracket whose compactionId it names. */
+const marksByCompactionId = outcomesMarkedBy((event, start) => {
+  const id = dataOf(start)['compactionId']
+  if (event['type'] === 'compaction/summary') return dataOf(event)['compactionId'] === id ? 'summary' : undefined
+  const source = compactSource(event)
+  return source !== undefined && isRecord(event['surfaceOp']) && source['compactionId'] === id ? 'checkpoint' : undefined
+})
+
+/** An unmatched start is stale when an end-seed has a later time, not a greater seq. */
+const staleByTime: SyncOperation = input => {
+  const events = loadedEvents(input)
+  if (events === undefined) return ref.compactionState(input)
+  const latest = events.findLast(event => event['type'] === 'compaction/start' || event['type'] === 'compaction/end')
+  if (latest?.['type'] !== 'compaction/start') return ref.compactionState(input)
+  const live = !events.some(event => event['type'] === 'session/end-seed' && (event['time'] as number) > (latest['time'] as number))
+  const { entry, ...withoutEntry } = input
+  const state = ref.compactionState(withoutEntry)
+  if (!state.ok) return state
+  const value = state.value as { open: EventRecord }
+  const timed = { ...value, open: { ...value.open, live } }
+  if (entry === undefined) return accepted(timed)
+  if (live) return rejected('COMPACTION_BUSY', latest['seq'] as number)
+  // The lock is free: the reference answers the entry for the log with the start already ended.
+  const ended = [...events, { type: 'compaction/end', seq: events.length, time: latest['time'], data: {} }]
+  const answer = ref.compactionState({ ...input, events: ended })
+  return answer.ok ? accepted({ ...timed, owner: (answer.value as EventRecord)['owner'] }) : answer
+}
+
+/** The automatic owner is the highest turn number started, not the latest turn/start's. */
+const ownerHighestTurn: SyncOperation = input => {
+  const result = ref.compactionState(input)
+  const events = loadedEvents(input)
+  if (!result.ok || input['entry'] !== 'automatic' || events === undefined) return result
+  const turns = events.filter(event => event['type'] === 'turn/start').map(event => dataOf(event)['turn'] as number)
+  return accepted({ ...(result.value as EventRecord), owner: Math.max(...turns) })
+}
+
+export const SECOND_IMPLEMENTATION_BUGS: KnownBad[] = [
+  {
+    name: 'fork-marker-if-any-end-seed',
+    bug: 'the child gets no end-seed of its own when any seed event is one, not only the last',
+    caughtBy: ['fork-end-seed-earlier-in-prefix'],
+    patch: { fork: forkMarkerIfAny },
+  },
+  {
+    name: 'fork-copies-by-assignment',
+    bug: 'fork deep-copies the prefix member by member, so a member named __proto__ becomes a prototype',
+    caughtBy: ['fork-seed-keeps-odd-member-names'],
+    patch: { fork: input => { const result = ref.fork(input); return result.ok ? accepted(copiedByAssignment(result.value)) : result } },
+  },
+  {
+    name: 'fork-header-from-source',
+    bug: "the child's header is the source header with what changes replaced, unknown members kept",
+    caughtBy: ['fork-header-takes-no-unknown-member'],
+    patch: { fork: forkHeaderFromSource },
+  },
+  {
+    name: 'fork-turns-by-number',
+    bug: 'fork tracks open turns by number, so a turn/end naming another turn leaves the turn open',
+    caughtBy: ['fork-open-turn-by-position'],
+    patch: { fork: forkTurnsByNumber },
+  },
+  {
+    name: 'repair-step-end-by-number',
+    bug: "repair's scan honours a step/end only when it names the open step",
+    caughtBy: ['repair-step-end-of-another-step'],
+    patch: { repair: repairStepEndByNumber },
+  },
+  {
+    name: 'repair-names-last-bad-closer',
+    bug: "REPAIR-13's rejection carries the seq of the last closer that cannot load",
+    caughtBy: ['repair-first-unloadable-closer-named'],
+    patch: { repair: namingLastBadCloser(ref.repair), resume: namingLastBadCloser(ref.resume) },
+  },
+  {
+    name: 'compaction-appended-message-is-checkpoint',
+    bug: "a compact plugin's user/message appended inside a bracket marks it as a checkpoint",
+    caughtBy: ['comp-state-appended-summary-message-is-no-checkpoint'],
+    patch: { compactionState: appendedMessageIsCheckpoint },
+  },
+  {
+    name: 'compaction-marks-by-id',
+    bug: 'a summary or checkpoint marks only the bracket whose compactionId it names',
+    caughtBy: ['comp-state-summary-of-another-id-counts'],
+    patch: { compactionState: marksByCompactionId },
+  },
+  {
+    name: 'compaction-stale-by-time',
+    bug: 'an unmatched start is stale when an end-seed has a later time, whatever the seqs',
+    caughtBy: ['comp-state-stale-by-seq-not-time'],
+    patch: { compactionState: staleByTime },
+  },
+  {
+    name: 'compaction-owner-highest-turn',
+    bug: 'the automatic owner is the highest turn number started, not the latest turn/start',
+    caughtBy: ['comp-state-owner-is-latest-turn'],
+    patch: { compactionState: ownerHighestTurn },
+  },
+]
