@@ -1,10 +1,12 @@
-// Known-bad fork, repair and compactionState: bugs a second implementation of these small profiles
-// makes, which only a log with one more event, turn or bracket than the obvious case shows (planted in
-// an implementation of its own by a review; each passed every vector of its profile then).
+// Known-bad adapters with the bugs a second implementation makes, which only an input one step past
+// the obvious case shows: one more event, turn or bracket, a member a writer checks apart from load, a
+// name on Object.prototype, a looser equality. Reviews planted each in an implementation of their own,
+// and each passed every vector of its profile then.
 import { repairClosers } from '../../reference/repair.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import {
-  accepted, copiedByAssignment, dataOf, isRecord, loadedEvents, ref, rejected, type KnownBad, type SyncOperation,
+  accepted, answeredCallId, copiedByAssignment, dataOf, forgivingRelations, isRecord, loadedEvents, ref, rejected,
+  skippingCheck, type Input, type KnownBad, type SyncOperation,
 } from './wrap.ts'
 
 type EventRecord = Record<string, unknown>
@@ -162,6 +164,37 @@ const ownerHighestTurn: SyncOperation = input => {
   return accepted({ ...(result.value as EventRecord), owner: Math.max(...turns) })
 }
 
+/** An append that lets pass the rejection `skipped` matches, as a writer whose own check misses it. */
+const appendSkipping = (skipped: Parameters<typeof skippingCheck>[0]): SyncOperation => skippingCheck(skipped).append!
+
+const sourcesOf = (record: EventRecord | undefined): number[] =>
+  Array.isArray(record?.['sourceEventSeqs']) ? record['sourceEventSeqs'] as number[] : []
+
+/** Every string of a value, NFC-normalized, as a language whose string equality normalizes compares them. */
+function normalized(value: unknown): unknown {
+  if (typeof value === 'string') return value.normalize('NFC')
+  if (Array.isArray(value)) return value.map(normalized)
+  if (!isRecord(value)) return value
+  return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, normalized(member)]))
+}
+
+/** A header without its optional members that hold 0 or "", as a writer with Go's omitempty writes it. */
+function withoutZeroMembers(input: Input): Input {
+  if (!isRecord(input['header'])) return input
+  const kept = Object.entries(input['header']).filter(([name, value]) =>
+    !['cwd', 'parentSession', 'seedLength', 'origin', 'agentPreset'].includes(name) || (value !== 0 && value !== ''))
+  return { ...input, header: Object.fromEntries(kept) }
+}
+
+/** An artifact path whose session segment escapes a surrogate pair as one code point. */
+const pathByCodePoint: SyncOperation = input => {
+  const result = ref.artifactPath(input)
+  if (!result.ok) return result
+  const path = (result.value as { path: string }).path.replace(/~(D[89AB][0-9A-F]{2})~(D[C-F][0-9A-F]{2})/g, (_, high: string, low: string) =>
+    `~${String.fromCharCode(parseInt(high, 16), parseInt(low, 16)).codePointAt(0)!.toString(16).toUpperCase()}`)
+  return accepted({ path })
+}
+
 export const SECOND_IMPLEMENTATION_BUGS: KnownBad[] = [
   {
     name: 'fork-marker-if-any-end-seed',
@@ -222,5 +255,77 @@ export const SECOND_IMPLEMENTATION_BUGS: KnownBad[] = [
     bug: 'the automatic owner is the highest turn number started, not the latest turn/start',
     caughtBy: ['comp-state-owner-is-latest-turn'],
     patch: { compactionState: ownerHighestTurn },
+  },
+  {
+    name: 'append-turn-integer-not-safe',
+    bug: "the writer tests a turn/start's turn as an integer, not a safe one",
+    caughtBy: ['turn-shape-append-turn-beyond-safe'],
+    patch: { append: appendSkipping((error, record) => error.code === 'PAYLOAD_INVALID' && record?.['type'] === 'turn/start' && Number.isInteger(dataOf(record)['turn'])) },
+  },
+  {
+    name: 'append-disposed-reason-open',
+    bug: "the writer's list of kind-only turn/end reasons leaves out disposed",
+    caughtBy: ['turn-end-append-disposed-extra-member'],
+    patch: { append: appendSkipping((error, record) => error.code === 'TURN_END_MALFORMED' && (dataOf(record)['reason'] as EventRecord | undefined)?.['kind'] === 'disposed') },
+  },
+  {
+    name: 'append-empty-reasoning-effort',
+    bug: "the writer takes any string as reasoningEffort, the empty one included",
+    caughtBy: ['hdr-append-empty-reasoning-effort'],
+    patch: { append: appendSkipping((error, record) => error.code === 'REQUEST_HEADER_INVALID' && ((dataOf(record)['header'] as EventRecord | undefined)?.['config'] as EventRecord | undefined)?.['reasoningEffort'] === '') },
+  },
+  {
+    name: 'append-provenance-last-element',
+    bug: 'the writer tests only the last cited seq against its own, as if lists were ascending',
+    caughtBy: ['prov-not-earlier-anywhere-in-list'],
+    patch: { append: appendSkipping((error, record) => error.code === 'PROVENANCE_NOT_EARLIER' && sourcesOf(record).at(-1)! < error.seq!) },
+  },
+  {
+    name: 'append-provenance-text-sorted',
+    bug: 'the writer tests the largest cited seq after a sort that compares them as text',
+    caughtBy: ['prov-not-earlier-two-digit-seqs'],
+    patch: { append: appendSkipping((error, record) => error.code === 'PROVENANCE_NOT_EARLIER' && Number([...sourcesOf(record)].sort().at(-1)) < error.seq!) },
+  },
+  {
+    name: 'pending-calls-in-plain-object',
+    bug: 'pending call ids are members of a plain object, so a name on Object.prototype is always pending',
+    caughtBy: ['pair-orphan-id-named-like-a-prototype-member'],
+    patch: {
+      relations: forgivingRelations((violation, events) => violation.code === 'TOOL_RESULT_ORPHAN'
+        && String(answeredCallId(events.find(event => event['seq'] === violation.seq))) in {}),
+    },
+  },
+  {
+    name: 'summary-kept-across-end-seed',
+    bug: 'a summary counts for a later bracket after an end-seed discarded its own',
+    caughtBy: ['comp-summary-of-discarded-bracket-does-not-count'],
+    patch: {
+      relations: forgivingRelations((violation, events) => violation.code === 'COMPACTION_END_WITHOUT_SUMMARY'
+        && events.some(event => event['type'] === 'compaction/summary' && (event['seq'] as number) < violation.seq)),
+    },
+  },
+  {
+    name: 'header-equality-normalized',
+    bug: 'header equality compares strings after NFC normalization',
+    caughtBy: ['hdr-eq-edge-no-looser-equality'],
+    patch: { headerEquals: input => ref.headerEquals({ ...input, left: normalized(input['left']), right: normalized(input['right']) }) },
+  },
+  {
+    name: 'context-copied-by-assign',
+    bug: 'the context in force is copied with Object.assign, which sets a __proto__ member as the prototype',
+    caughtBy: ['hdr-ctx-member-named-proto-kept'],
+    patch: { requestContext: input => { const result = ref.requestContext(input); return result.ok && isRecord(result.value) ? accepted(Object.assign({}, result.value)) : result } },
+  },
+  {
+    name: 'encode-omits-zero-members',
+    bug: 'the header line leaves out optional members that hold 0 or the empty string',
+    caughtBy: ['enc-header-zero-and-empty-members-written'],
+    patch: { encodeJsonl: input => ref.encodeJsonl(withoutZeroMembers(input)) },
+  },
+  {
+    name: 'artifact-path-by-code-point',
+    bug: "the session id segment escapes a character beyond U+FFFF by its code point, not its two units",
+    caughtBy: ['jsonl-path-astral-id-by-code-units'],
+    patch: { artifactPath: pathByCodePoint },
   },
 ]
