@@ -12,6 +12,9 @@ import {
 type EventRecord = Record<string, unknown>
 type Child = { header: EventRecord; events: EventRecord[] }
 
+/** `value[name]` when `value` is an object, else undefined. */
+const memberAt = (value: unknown, name: string): unknown => (isRecord(value) ? value[name] : undefined)
+
 /** The child gets no marker of its own when any seed event is an end-seed, not only the last one. */
 const forkMarkerIfAny: SyncOperation = input => {
   const result = ref.fork(input)
@@ -20,6 +23,12 @@ const forkMarkerIfAny: SyncOperation = input => {
   const seed = child.events.slice(0, child.header['seedLength'] as number)
   if (seed.length === child.events.length || !seed.some(event => event['type'] === 'session/end-seed')) return result
   return accepted({ ...child, events: seed })
+}
+
+/** The prefix deep-copied member by member. */
+const forkCopiedByAssignment: SyncOperation = input => {
+  const result = ref.fork(input)
+  return result.ok ? accepted(copiedByAssignment(result.value)) : result
 }
 
 /** The child's header is the source header with what changes replaced, not the members FORK-5 lists. */
@@ -69,9 +78,9 @@ function namingLastBadCloser(operation: SyncOperation): SyncOperation {
     const result = operation(input)
     const events = loadedEvents(input)
     if (result.ok || result.error.code !== 'MESSAGE_SOURCE_INVALID' || events === undefined) return result
-    const callId = (closer: SessionEvent): unknown => ((dataOf(closer)['message'] as EventRecord)['source'] as EventRecord)['callId']
-    const bad = repairClosers(events as unknown as SessionEvent[]).filter(closer => closer.type === 'tool/result' && (typeof callId(closer) !== 'string' || callId(closer) === ''))
-    return rejected('MESSAGE_SOURCE_INVALID', bad.at(-1)?.seq)
+    const callId = (closer: SessionEvent): unknown => memberAt(memberAt(dataOf(closer)['message'], 'source'), 'callId')
+    const unloadable = (closer: SessionEvent): boolean => closer.type === 'tool/result' && (typeof callId(closer) !== 'string' || callId(closer) === '')
+    return rejected('MESSAGE_SOURCE_INVALID', repairClosers(events as unknown as SessionEvent[]).filter(unloadable).at(-1)?.seq)
   }
 }
 
@@ -170,6 +179,32 @@ const appendSkipping = (skipped: Parameters<typeof skippingCheck>[0]): SyncOpera
 const sourcesOf = (record: EventRecord | undefined): number[] =>
   Array.isArray(record?.['sourceEventSeqs']) ? record['sourceEventSeqs'] as number[] : []
 
+/** The writer tests a turn/start's turn as an integer, not a safe one. */
+const turnIntegerNotSafe = appendSkipping((error, record) =>
+  error.code === 'PAYLOAD_INVALID' && record?.['type'] === 'turn/start' && Number.isInteger(dataOf(record)['turn']))
+
+/** The writer's list of kind-only turn/end reasons leaves out disposed. */
+const disposedReasonOpen = appendSkipping((error, record) =>
+  error.code === 'TURN_END_MALFORMED' && memberAt(dataOf(record)['reason'], 'kind') === 'disposed')
+
+/** The writer takes any string as reasoningEffort, the empty one included. */
+const emptyEffortAccepted = appendSkipping((error, record) =>
+  error.code === 'REQUEST_HEADER_INVALID' && memberAt(memberAt(dataOf(record)['header'], 'config'), 'reasoningEffort') === '')
+
+/** The writer tests only the last cited seq against its own, as if every list were ascending. */
+const lastCitationOnly = appendSkipping((error, record) =>
+  error.code === 'PROVENANCE_NOT_EARLIER' && sourcesOf(record).at(-1)! < error.seq!)
+
+/** The writer tests the largest cited seq after a sort that compares them as text. */
+const citationsSortedAsText = appendSkipping((error, record) =>
+  error.code === 'PROVENANCE_NOT_EARLIER' && Number([...sourcesOf(record)].sort().at(-1)) < error.seq!)
+
+/** The context in force copied with Object.assign, which sets a member named __proto__ as the prototype. */
+const contextCopiedByAssign: SyncOperation = input => {
+  const result = ref.requestContext(input)
+  return result.ok && isRecord(result.value) ? accepted(Object.assign({}, result.value)) : result
+}
+
 /** Every string of a value, NFC-normalized, as a language whose string equality normalizes compares them. */
 function normalized(value: unknown): unknown {
   if (typeof value === 'string') return value.normalize('NFC')
@@ -190,9 +225,9 @@ function withoutZeroMembers(input: Input): Input {
 const pathByCodePoint: SyncOperation = input => {
   const result = ref.artifactPath(input)
   if (!result.ok) return result
-  const path = (result.value as { path: string }).path.replace(/~(D[89AB][0-9A-F]{2})~(D[C-F][0-9A-F]{2})/g, (_, high: string, low: string) =>
-    `~${String.fromCharCode(parseInt(high, 16), parseInt(low, 16)).codePointAt(0)!.toString(16).toUpperCase()}`)
-  return accepted({ path })
+  const codePoint = (_: string, high: string, low: string): string =>
+    `~${String.fromCharCode(parseInt(high, 16), parseInt(low, 16)).codePointAt(0)!.toString(16).toUpperCase()}`
+  return accepted({ path: (result.value as { path: string }).path.replace(/~(D[89AB][0-9A-F]{2})~(D[C-F][0-9A-F]{2})/g, codePoint) })
 }
 
 export const SECOND_IMPLEMENTATION_BUGS: KnownBad[] = [
@@ -206,7 +241,7 @@ export const SECOND_IMPLEMENTATION_BUGS: KnownBad[] = [
     name: 'fork-copies-by-assignment',
     bug: 'fork deep-copies the prefix member by member, so a member named __proto__ becomes a prototype',
     caughtBy: ['fork-seed-keeps-odd-member-names'],
-    patch: { fork: input => { const result = ref.fork(input); return result.ok ? accepted(copiedByAssignment(result.value)) : result } },
+    patch: { fork: forkCopiedByAssignment },
   },
   {
     name: 'fork-header-from-source',
@@ -260,31 +295,31 @@ export const SECOND_IMPLEMENTATION_BUGS: KnownBad[] = [
     name: 'append-turn-integer-not-safe',
     bug: "the writer tests a turn/start's turn as an integer, not a safe one",
     caughtBy: ['turn-shape-append-turn-beyond-safe'],
-    patch: { append: appendSkipping((error, record) => error.code === 'PAYLOAD_INVALID' && record?.['type'] === 'turn/start' && Number.isInteger(dataOf(record)['turn'])) },
+    patch: { append: turnIntegerNotSafe },
   },
   {
     name: 'append-disposed-reason-open',
     bug: "the writer's list of kind-only turn/end reasons leaves out disposed",
     caughtBy: ['turn-end-append-disposed-extra-member'],
-    patch: { append: appendSkipping((error, record) => error.code === 'TURN_END_MALFORMED' && (dataOf(record)['reason'] as EventRecord | undefined)?.['kind'] === 'disposed') },
+    patch: { append: disposedReasonOpen },
   },
   {
     name: 'append-empty-reasoning-effort',
     bug: "the writer takes any string as reasoningEffort, the empty one included",
     caughtBy: ['hdr-append-empty-reasoning-effort'],
-    patch: { append: appendSkipping((error, record) => error.code === 'REQUEST_HEADER_INVALID' && ((dataOf(record)['header'] as EventRecord | undefined)?.['config'] as EventRecord | undefined)?.['reasoningEffort'] === '') },
+    patch: { append: emptyEffortAccepted },
   },
   {
     name: 'append-provenance-last-element',
     bug: 'the writer tests only the last cited seq against its own, as if lists were ascending',
     caughtBy: ['prov-not-earlier-anywhere-in-list'],
-    patch: { append: appendSkipping((error, record) => error.code === 'PROVENANCE_NOT_EARLIER' && sourcesOf(record).at(-1)! < error.seq!) },
+    patch: { append: lastCitationOnly },
   },
   {
     name: 'append-provenance-text-sorted',
     bug: 'the writer tests the largest cited seq after a sort that compares them as text',
     caughtBy: ['prov-not-earlier-two-digit-seqs'],
-    patch: { append: appendSkipping((error, record) => error.code === 'PROVENANCE_NOT_EARLIER' && Number([...sourcesOf(record)].sort().at(-1)) < error.seq!) },
+    patch: { append: citationsSortedAsText },
   },
   {
     name: 'pending-calls-in-plain-object',
@@ -314,7 +349,7 @@ export const SECOND_IMPLEMENTATION_BUGS: KnownBad[] = [
     name: 'context-copied-by-assign',
     bug: 'the context in force is copied with Object.assign, which sets a __proto__ member as the prototype',
     caughtBy: ['hdr-ctx-member-named-proto-kept'],
-    patch: { requestContext: input => { const result = ref.requestContext(input); return result.ok && isRecord(result.value) ? accepted(Object.assign({}, result.value)) : result } },
+    patch: { requestContext: contextCopiedByAssign },
   },
   {
     name: 'encode-omits-zero-members',
