@@ -13,9 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildAuditReport } from '../../conformance/audit/report.ts'
 import { renderHtml } from '../../conformance/audit/render-html.ts'
 import { estimateCounter, loadTokenCounter } from '../../conformance/audit/tokens.ts'
-import { replaceHeavyLines } from '../check/log-generator.ts'
 import { CHROMIUM, chromiumPresent, launchChromium } from './chromium.ts'
-import { artifact, auditOf, compactedLog, corpusBytes, corpusLog, corpusPresent, projectRoot } from './logs.ts'
+import { artifact, auditOf, compactedLog, corpusBytes, corpusLog, corpusPresent, projectRoot, replaceHeavyArtifact } from './logs.ts'
 
 const ROW_TITLES = ['Raw-fact integrity', 'Surface legality', 'Constraint preservation', 'Request rebuild', 'Persistence', 'Failure recovery', 'Budget']
 const screenshot = path.join(projectRoot, 'reports', 'audit-compaction-recovery.png')
@@ -35,9 +34,8 @@ describe.skipIf(!chromiumPresent)(`the HTML audit page of ${subject} in headless
       : buildAuditReport({ file: 'compacted.jsonl', bytes: artifact(compactedLog()) }, estimateCounter('the corpus is absent'))
     pageFile = path.join(mkdtempSync(path.join(tmpdir(), 'dsh-audit-')), 'audit.html')
     writeFileSync(pageFile, renderHtml(report))
-    // check's adversarial log: 450 appends, then 450 replaces of one or two nodes anywhere.
     longPageFile = path.join(path.dirname(pageFile), 'many-replaces.html')
-    writeFileSync(longPageFile, renderHtml(auditOf(new TextEncoder().encode([...replaceHeavyLines(900)].map(line => `${line}\n`).join('')))))
+    writeFileSync(longPageFile, renderHtml(auditOf(replaceHeavyArtifact(900))))
     browser = await launchChromium()
   }, 60_000)
 

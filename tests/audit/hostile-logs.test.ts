@@ -15,8 +15,7 @@ import { renderText } from '../../conformance/audit/render-text.ts'
 import type { AuditReport, AuditTimeline } from '../../generated/types/index.ts'
 import { providerUsage } from '../../conformance/audit/row-budget.ts'
 import { event, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
-import { replaceHeavyLines } from '../check/log-generator.ts'
-import { artifact, assistantText, auditOf, compactedLog, goodTurn, requestHeader, rowOf, userText } from './logs.ts'
+import { artifact, assistantText, auditOf, compactedLog, goodTurn, replaceHeavyArtifact, requestHeader, rowOf, userText } from './logs.ts'
 
 const folder = mkdtempSync(path.join(tmpdir(), 'dsh-audit-hostile-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
@@ -110,8 +109,8 @@ describe('a replace of very many nodes', () => {
 })
 
 describe('a log of very many replaces', () => {
-  // check's adversarial log: 450 appends, then 450 replaces of one or two nodes anywhere.
-  const report = auditOf(new TextEncoder().encode([...replaceHeavyLines(900)].map(line => `${line}\n`).join('')))
+  // 450 appends, then 450 replaces.
+  const report = auditOf(replaceHeavyArtifact(900))
   const page = renderHtml(report)
   const count = (text: string, what: string): number => text.split(what).length - 1
   /** The part of `text` before and after its first closed list. */

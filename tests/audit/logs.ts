@@ -9,6 +9,7 @@ import type { AuditReport, AuditRow } from '../../generated/types/index.ts'
 import { buildAuditReport } from '../../conformance/audit/report.ts'
 import { estimateCounter } from '../../conformance/audit/tokens.ts'
 import { event, result, stepEnd, stepStart, turnEnd, turnStart, call } from '../reference/helpers.ts'
+import { replaceHeavyLines } from '../check/log-generator.ts'
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 export const corpusLog = path.resolve(projectRoot, '../shared/corpus/upstream-rc8/examples__headless-agent__tests__snapshots__compaction-recovery__session.jsonl')
@@ -22,6 +23,11 @@ export const TOOL = { name: 'bash', description: 'Run a shell command.', paramet
 export function artifact(events: readonly SessionEvent[], tail = ''): Uint8Array {
   const lines = [SESSION_HEADER, ...events].map(record => `${JSON.stringify(record)}\n`)
   return new TextEncoder().encode(lines.join('') + tail)
+}
+
+/** check's adversarial log as a raw artifact: size/2 appends, then size/2 replaces of one or two nodes anywhere. */
+export function replaceHeavyArtifact(size: number): Uint8Array {
+  return new TextEncoder().encode([...replaceHeavyLines(size)].map(line => `${line}\n`).join(''))
 }
 
 /** The audit of `bytes` as the artifact `file` (whose name gives the encoding). */
