@@ -199,6 +199,12 @@ const lastCitationOnly = appendSkipping((error, record) =>
 const citationsSortedAsText = appendSkipping((error, record) =>
   error.code === 'PROVENANCE_NOT_EARLIER' && Number([...sourcesOf(record)].sort().at(-1)) < error.seq!)
 
+/** Each projected message copied with Object.assign, which sets a member named __proto__ as the prototype. */
+const messagesCopiedByAssign: SyncOperation = input => {
+  const result = ref.messages(input)
+  return result.ok ? accepted((result.value as unknown[]).map(message => (isRecord(message) ? Object.assign({}, message) : message))) : result
+}
+
 /** The context in force copied with Object.assign, which sets a member named __proto__ as the prototype. */
 const contextCopiedByAssign: SyncOperation = input => {
   const result = ref.requestContext(input)
@@ -350,6 +356,12 @@ export const SECOND_IMPLEMENTATION_BUGS: KnownBad[] = [
     bug: 'the context in force is copied with Object.assign, which sets a __proto__ member as the prototype',
     caughtBy: ['hdr-ctx-member-named-proto-kept'],
     patch: { requestContext: contextCopiedByAssign },
+  },
+  {
+    name: 'messages-copied-by-assign',
+    bug: 'each projected message is copied with Object.assign, which sets a __proto__ member as the prototype',
+    caughtBy: ['der-member-named-proto-kept'],
+    patch: { messages: messagesCopiedByAssign },
   },
   {
     name: 'encode-omits-zero-members',
