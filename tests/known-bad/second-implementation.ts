@@ -2,7 +2,9 @@
 // the obvious case shows: one more event, turn or bracket, a member a writer checks apart from load, a
 // name on Object.prototype, a looser equality. Reviews planted each in an implementation of their own,
 // and each passed every vector of its profile then.
+import { compactionState } from '../../reference/compaction.ts'
 import { repairClosers } from '../../reference/repair.ts'
+import type { OperationResult } from '../../conformance/expectations.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import {
   accepted, answeredCallId, copiedByAssignment, dataOf, forgivingRelations, isRecord, loadedEvents, ref, rejected,
@@ -84,44 +86,16 @@ function namingLastBadCloser(operation: SyncOperation): SyncOperation {
   }
 }
 
-type Mark = 'summary' | 'checkpoint' | undefined
-
-/** COMP-16's outcome of each bracket, in the order of their starts, with `markOf` saying what marks a bracket. */
-function bracketOutcomes(events: readonly EventRecord[], markOf: (event: EventRecord, start: EventRecord) => Mark): string[] {
-  const outcomes: string[] = []
-  let current: { start: EventRecord; summary: boolean; checkpoint: boolean } | undefined
-  const close = (end: EventRecord | undefined, bySeed: boolean): void => {
-    if (current === undefined) return
-    const marked = current.summary || current.checkpoint
-    if (end === undefined) outcomes.push(bySeed ? 'orphaned-stale' : 'orphaned-live')
-    else if (!Object.hasOwn(dataOf(end), 'error')) outcomes.push(current.summary && current.checkpoint ? 'completed' : 'irregular')
-    else outcomes.push(marked ? 'failed-partial' : 'failed-clean')
-    current = undefined
-  }
-  for (const event of events) {
-    if (event['type'] === 'compaction/start') {
-      close(undefined, false)
-      current = { start: event, summary: false, checkpoint: false }
-    } else if (event['type'] === 'compaction/end') close(event, false)
-    else if (event['type'] === 'session/end-seed') close(undefined, true)
-    else if (current !== undefined) {
-      const mark = markOf(event, current.start)
-      if (mark !== undefined) current[mark] = true
-    }
-  }
-  close(undefined, false)
-  return outcomes
-}
-
-/** compactionState with its brackets' outcomes taken from `markOf`'s scan. */
-function outcomesMarkedBy(markOf: (event: EventRecord, start: EventRecord) => Mark): SyncOperation {
+/**
+ * compactionState as the reference computes it, over the loaded events as `rewrite` changes them: a
+ * known-bad bracket scan is the reference's scan shown events marked otherwise.
+ */
+function compactionStateOver(rewrite: (events: EventRecord[]) => EventRecord[]): SyncOperation {
   return input => {
-    const result = ref.compactionState(input)
     const events = loadedEvents(input)
-    if (!result.ok || events === undefined) return result
-    const value = result.value as { brackets: EventRecord[] }
-    const outcomes = bracketOutcomes(events, markOf)
-    return accepted({ ...value, brackets: value.brackets.map((bracket, index) => ({ ...bracket, outcome: outcomes[index] })) })
+    if (events === undefined) return ref.compactionState(input)
+    const entry = input['entry'] === 'automatic' || input['entry'] === 'manual' ? input['entry'] : undefined
+    return compactionState(rewrite(events) as unknown as SessionEvent[], entry) as OperationResult
   }
 }
 
@@ -131,17 +105,18 @@ const compactSource = (event: EventRecord): EventRecord | undefined => {
 }
 
 /** A compact plugin's user/message marks its bracket as a checkpoint whatever its surfaceOp. */
-const appendedMessageIsCheckpoint = outcomesMarkedBy(event => {
-  if (event['type'] === 'compaction/summary') return 'summary'
-  return compactSource(event) === undefined ? undefined : 'checkpoint'
-})
+const appendedMessageIsCheckpoint = compactionStateOver(events => events.map(event =>
+  compactSource(event) === undefined || isRecord(event['surfaceOp']) ? event : { ...event, surfaceOp: { op: 'replace', start: 0, end: 0 } }))
 
 /** A summary or checkpoint marks only the bracket whose compactionId it names. */
-const marksByCompactionId = outcomesMarkedBy((event, start) => {
-  const id = dataOf(start)['compactionId']
-  if (event['type'] === 'compaction/summary') return dataOf(event)['compactionId'] === id ? 'summary' : undefined
-  const source = compactSource(event)
-  return source !== undefined && isRecord(event['surfaceOp']) && source['compactionId'] === id ? 'checkpoint' : undefined
+const marksByCompactionId = compactionStateOver(events => {
+  let openId: unknown
+  return events.map(event => {
+    if (event['type'] === 'compaction/start') openId = dataOf(event)['compactionId']
+    if (event['type'] === 'compaction/summary' && dataOf(event)['compactionId'] !== openId) return { ...event, type: 'x-known-bad/unmarked' }
+    const source = compactSource(event)
+    return source !== undefined && source['compactionId'] !== openId ? { ...event, surfaceOp: 'append' } : event
+  })
 })
 
 /** An unmatched start is stale when an end-seed has a later time, not a greater seq. */
