@@ -2,7 +2,8 @@
 // the same snapshot, another of the log's snapshots, or the snapshot after one edit. Each edit touches
 // one rule of HDR-3 or HDR-5, some so that the canonical headers stay equal (a member canonical form
 // drops, an unnamed config member, config members reordered) and some so that they differ (a named
-// config member, stop, system, tools, the adapter flags); one puts values outside HDR-1 in stop, system
+// config member, stop, system, tools, the adapter flags, a system prompt against its twin that Unicode
+// normalization would equal, a tool parameter named `__proto__`); one puts values outside HDR-1 in stop, system
 // or tools, and its disagreements are told apart from the others' (compare.ts), so that they cannot
 // hide a departure on HDR-1 values. The pair is swapped half the time, so an asymmetric comparison shows.
 import { isRecord } from '../../reference/lossless-json.ts'
@@ -79,6 +80,15 @@ function outsideHdr1(left: Snapshot, _others: readonly Snapshot[], chooser: Choo
   return [set(leftValue), set(rightValue)]
 }
 
+/** The left's tools (or one tool) against the same with the first tool's parameters holding a member named `__proto__`. */
+function inheritedParameterName(left: Snapshot): [Snapshot, Snapshot] {
+  const tools = toolsOf(left)
+  const [first, ...rest] = isRecord(tools[0]) ? tools : [EXTRA_TOOL, ...tools]
+  // A computed key defines the member; `{__proto__: …}` would set the prototype.
+  const parameters = { type: 'object', properties: { ['__proto__']: { type: 'string' } } }
+  return [withMember(left, 'tools', [first, ...rest]), withMember(left, 'tools', [{ ...(first as Snapshot), parameters }, ...rest])]
+}
+
 const EDITS: readonly Edit[] = [
   left => [left, left],
   (left, others, chooser) => [left, others.length > 0 ? pick(chooser, others) : left],
@@ -104,6 +114,8 @@ const EDITS: readonly Edit[] = [
   left => [left, withMember(left, 'tools', toolsOf(left).slice(0, -1))],
   (left, _others, chooser) => [left, withMember(left, 'adapterDefaults', pick(chooser, ADAPTER_DEFAULTS))],
   left => [withMember(left, 'messagePrefix', 'a'), withMember(left, 'messagePrefix', 'b')],
+  left => [withMember(left, 'system', 'caf\u00e9'), withMember(left, 'system', 'cafe\u0301')],
+  inheritedParameterName,
   outsideHdr1,
 ]
 

@@ -41,12 +41,34 @@ export interface StorageHeader {
 /**
  * Texts that exercise escaping (JSON's, and the `<>&` some encoders escape) and multi-byte UTF-8 in
  * storage, beside plain ones, and the code units a string keeps whatever they are (JSON-5): lone
- * surrogates, which UTF-8 cannot encode, control characters, a byte order mark and a noncharacter.
+ * surrogates, which UTF-8 cannot encode, control characters, a byte order mark and a noncharacter; and
+ * texts that Unicode normalization would change (a decomposed accent, a ligature, the angstrom sign),
+ * which a reader keeps as they are.
  */
 const TEXTS = [
   'ok', 'Done.', 'List the files.', '', 'ünïcödé ✓', '😀 emoji', 'line\nbreak\t"quoted" \\ back', '\u2028\u2029', '<a href="x">&amp;</a>', 'a'.repeat(300),
   'lone \ud800 high', '\udfff lone low', 'nul \u0000 \u001f \u007f', '\ufeff bom \uffff',
+  'cafe\u0301 decomposed', '\ufb01le ligature', '\u212b angstrom sign',
 ]
+
+/**
+ * Call ids a model may give the calls of one message, distinct strings that a careless implementation
+ * confuses: the names an object inherits from its prototype (a pending set kept in a plain object finds
+ * them there), and strings equal after Unicode normalization or case folding. Ids are opaque (VOC-9,
+ * PAIR-8): every one of them is its own id.
+ */
+export const LOOKALIKE_CALL_IDS: readonly (readonly string[])[] = [
+  ['constructor', '__proto__', 'toString'],
+  ['caf\u00e9', 'cafe\u0301', 'CAF\u00c9'],
+  ['hasOwnProperty', 'valueOf', 'call_\ufb01'],
+]
+
+/**
+ * Names a plain object inherits (or, for `__proto__`, that sets its prototype when assigned): the model
+ * uses them now and then as message ids (VOC-9: opaque, not unique) and as names of members a reader
+ * passes through (DER-3, UNK-4), where they are data like any other name (JSON-11).
+ */
+export const INHERITED_NAMES: readonly string[] = ['__proto__', 'constructor', 'toString']
 
 export function someText(chooser: Chooser): string {
   return chance(chooser, 30) ? pick(chooser, TEXTS) : `text ${chooser.int(1000)}`
@@ -174,7 +196,8 @@ export function pluginEvent(chooser: Chooser, seq: number): Draft {
     case 3:
       return { type: 'feedback/record', data: { text: someText(chooser) } }
     default:
-      return { type: 'acme/telemetry', data: { note: `sample ${seq}` }, ignorable: true }
+      // A computed key defines a member named `__proto__` instead of setting the prototype.
+      return { type: 'acme/telemetry', data: { note: `sample ${seq}`, ...(chance(chooser, 30) ? { [pick(chooser, INHERITED_NAMES)]: { sample: seq } } : {}) }, ignorable: true }
   }
 }
 
@@ -192,6 +215,9 @@ export function chooseHeader(chooser: Chooser): HeaderChoice {
   return { model: pick(chooser, MODELS), system: chance(chooser, 70) ? 'You are a coding agent.' : undefined, tools: chooser.int(3) }
 }
 
+/** A third tool's parameters, named as an object's inherited members (computed keys define them as data). */
+const INHERITED_PARAMETERS: JsonObject = Object.fromEntries(INHERITED_NAMES.map(name => [name, { type: 'string' }]))
+
 /** The canonical epoch header (HDR-3) of a choice; the model writes it exactly so. */
 export function epochHeader(choice: HeaderChoice): JsonObject {
   const header: JsonObject = { config: { provider: PROVIDER, model: choice.model } }
@@ -200,7 +226,7 @@ export function epochHeader(choice: HeaderChoice): JsonObject {
     header['tools'] = Array.from({ length: choice.tools }, (_, index) => ({
       name: `tool${index}`,
       description: `Tool number ${index}.`,
-      parameters: { type: 'object', properties: {} },
+      parameters: { type: 'object', properties: index === 2 ? structuredClone(INHERITED_PARAMETERS) : {} },
     }))
   }
   return header

@@ -6,15 +6,15 @@
 // outcomes), crashes with repair closers and an end-seed, and plugin events. It also records facts a
 // reader must derive from the log (surface, header in force, bracket outcomes, repair closers, stable
 // fork boundaries), so properties can compare an implementation with the model.
-import { chance, weighted, type Chooser } from './choices.ts'
+import { chance, pick, weighted, type Chooser } from './choices.ts'
 import {
-  PROVIDER, TURN_END_REASONS, assistantContent, chooseHeader, contextFor, epochHeader, modelSource, pluginEvent,
+  INHERITED_NAMES, LOOKALIKE_CALL_IDS, PROVIDER, TURN_END_REASONS, assistantContent, chooseHeader, contextFor, epochHeader, modelSource, pluginEvent,
   someText, streamChunks, syntheticResult, toolResultData, userMessage,
   type AssistantPlan, type Draft, type JsonObject, type LogEvent, type StorageHeader,
 } from './events.ts'
 import { chooseLegalRegion, hasLegalRegion, type SurfaceNode } from './surface-model.ts'
 import { compactionActions, commitCompaction } from './compaction-model.ts'
-import { nextSeq, openTurnNumber, write, type Action, type BracketRecord, type CallState, type Model, type StepState } from './model-state.ts'
+import { messageId, nextSeq, openTurnNumber, write, type Action, type BracketRecord, type CallState, type Model, type StepState } from './model-state.ts'
 
 export type Ending = 'clean' | 'crash' | 'resumed'
 
@@ -57,7 +57,10 @@ function endTurn(model: Model): void {
 }
 
 function writeUserMessage(model: Model): void {
-  write(model, userMessage(`msg-${nextSeq(model)}`, someText(model.chooser)))
+  const draft = userMessage(messageId(model), someText(model.chooser))
+  // DER-3 projects the whole data; a computed key defines a member named `__proto__` as data.
+  if (chance(model.chooser, 3)) draft.data = { ...(draft.data as JsonObject), [pick(model.chooser, INHERITED_NAMES)]: 'note' }
+  write(model, draft)
 }
 
 /** HDR-6 and HDR-7: a snapshot when the loop instance needs one or the header changed; a context when it differs. */
@@ -97,8 +100,9 @@ function planMessage(model: Model, allowCalls: boolean): AssistantPlan {
   const chooser = model.chooser
   const count = allowCalls ? weighted(chooser, [[0, 50], [1, 30], [2, 15], [3, 5]]) : 0
   const prefix = `call_${openTurnNumber(model)}_${model.nextStep}_${nextSeq(model)}`
+  const lookalikes = chance(chooser, 10) ? pick(chooser, LOOKALIKE_CALL_IDS) : undefined
   const calls = Array.from({ length: count }, (_, index) => ({
-    id: `${prefix}_${index}`,
+    id: lookalikes?.[index] ?? `${prefix}_${index}`,
     name: chance(chooser, 50) ? 'bash' : 'read_file',
     arguments: chance(chooser, 50) ? '{"command":"ls -la"}' : '{"path":"src/index.ts"}',
   }))
@@ -118,7 +122,7 @@ function modelCall(model: Model, allowCalls = true): void {
   const plan = planMessage(model, allowCalls)
   const finish = plan.calls.length > 0 ? 'tool-calls' : assistantContent(plan).length === 0 ? 'max-tokens' : 'stop'
   const sources = chance(model.chooser, 90) ? writeStream(model, plan, finish) : []
-  const message = { id: `msg-${nextSeq(model)}`, role: 'assistant', content: assistantContent(plan), source: modelSource(PROVIDER, model.headerChoice?.model ?? 'deepseek-v4-flash') }
+  const message = { id: messageId(model), role: 'assistant', content: assistantContent(plan), source: modelSource(PROVIDER, model.headerChoice?.model ?? 'deepseek-v4-flash') }
   const usage = { inputTokens: 100 + model.chooser.int(900), outputTokens: model.chooser.int(200) }
   write(model, { type: 'assistant/message', data: { turn: openTurnNumber(model), step: model.nextStep, message, usage }, surfaceOp: 'append', sourceEventSeqs: sources })
   model.step = { phase: plan.calls.length > 0 ? 'tools' : 'done', calls: plan.calls.map(block => ({ block, status: 'asked' })) }
@@ -159,7 +163,7 @@ function answerCall(model: Model): void {
   const started = callsWith(model, 'started')
   const call = started[model.chooser.int(started.length)]!
   const failed = chance(model.chooser, 15)
-  const data = toolResultData(openTurnNumber(model), model.nextStep, `msg-${nextSeq(model)}`, call.block.id, someText(model.chooser), failed ? true : chance(model.chooser, 50) ? false : undefined)
+  const data = toolResultData(openTurnNumber(model), model.nextStep, messageId(model), call.block.id, someText(model.chooser), failed ? true : chance(model.chooser, 50) ? false : undefined)
   if (failed) data['error'] = { name: 'ToolError', code: 'TOOL_FAILED' }
   if (chance(model.chooser, 20)) data['meta'] = { durationMs: model.chooser.int(5000) }
   const cite = chance(model.chooser, 80)
@@ -228,12 +232,28 @@ function pruneResult(model: Model): void {
   write(model, { type: 'tool/result', data, surfaceOp: { op: 'replace', start: target, end: target }, sourceEventSeqs: [target] })
 }
 
+/**
+ * What a replace cites: the seqs it shadows (PROV-7), now and then with one more earlier event among
+ * them and in another order, which PROV-6 allows and a reader keeps as stored.
+ */
+function replaceCitations(model: Model, shadowed: readonly number[]): number[] {
+  const chooser = model.chooser
+  if (!chance(chooser, 40)) return [...shadowed]
+  const extra = chooser.int(nextSeq(model))
+  const cited = shadowed.includes(extra) ? [...shadowed] : [...shadowed, extra]
+  for (let at = cited.length - 1; at > 0; at--) {
+    const other = chooser.int(at + 1)
+    ;[cited[at], cited[other]] = [cited[other]!, cited[at]!]
+  }
+  return cited
+}
+
 /** A non-compaction replace of a legal region (SURF-7): a plugin note that stands for what it hides. */
 function plainReplace(model: Model): void {
   const [first, last] = chooseLegalRegion(model.nodes, model.chooser)
   const shadowed = model.nodes.slice(first, last + 1).map(node => node.seq)
   const draft = userMessage(`msg-${nextSeq(model)}`, 'Notes on the earlier work.', { kind: 'plugin', plugin: 'notes' })
-  write(model, { ...draft, surfaceOp: { op: 'replace', start: shadowed[0]!, end: shadowed.at(-1)! }, sourceEventSeqs: shadowed })
+  write(model, { ...draft, surfaceOp: { op: 'replace', start: shadowed[0]!, end: shadowed.at(-1)! }, sourceEventSeqs: replaceCitations(model, shadowed) })
 }
 
 function stepActions(model: Model, step: StepState): Action[] {

@@ -1,7 +1,7 @@
 // The state of the log model (log-model.ts) and the one way events enter it. Every event the model
 // writes goes through `write`, which keeps the surface, the open turn and the fork boundaries current.
-import { chance, type Chooser } from './choices.ts'
-import type { Draft, HeaderChoice, JsonObject, LogEvent, ToolCallBlock } from './events.ts'
+import { chance, pick, type Chooser } from './choices.ts'
+import { INHERITED_NAMES, type Draft, type HeaderChoice, type JsonObject, type LogEvent, type ToolCallBlock } from './events.ts'
 import { applySurfaceEvent, type SurfaceNode } from './surface-model.ts'
 
 export interface BracketRecord {
@@ -70,6 +70,11 @@ export function write(model: Model, draft: Draft, time?: number): LogEvent {
 
 export function nextSeq(model: Model): number {
   return model.events.length
+}
+
+/** The id of the message the next event holds: `msg-N` by its seq, now and then a name an object inherits. */
+export function messageId(model: Model): string {
+  return chance(model.chooser, 3) ? pick(model.chooser, INHERITED_NAMES) : `msg-${nextSeq(model)}`
 }
 
 export function openTurnNumber(model: Model): number {

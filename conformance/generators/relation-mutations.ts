@@ -1,10 +1,10 @@
 // Mutation operators that keep a log loadable but break one relation (spec chapters 09, 10 and 13).
 // The events before the fault are untouched, so the fault is the first violation `relations` lists
 // (PROC-7); inserted or removed events shift every later seq (log-edit.ts), so nothing else moves.
-import { cloneEvents, insertEvent, removeEvent } from './log-edit.ts'
-import type { JsonObject, LogEvent } from './events.ts'
+import { cloneEvents, insertEvent, isReferenced, removeEvent } from './log-edit.ts'
+import { INHERITED_NAMES, type JsonObject, type LogEvent } from './events.ts'
 import {
-  dataOf, defineMutation, indexesWhere, isCheckpoint, isExemptResult, messageOf, replaceOf, rewrittenSeqs, staleStarts, type Mutation,
+  dataOf, defineMutation, indexesWhere, isCheckpoint, isExemptResult, messageOf, replaceOf, rewrittenSeqs, staleStarts, type LogInput, type Mutation,
 } from './mutation-kit.ts'
 
 function changed(events: readonly LogEvent[], index: number, change: (event: LogEvent) => void): LogEvent[] {
@@ -43,20 +43,44 @@ function bracketStart(events: readonly LogEvent[], index: number): number {
   return -1
 }
 
+/** Results the reference pairs with a pending call: append-origin, not exempt (PAIR-5), not rewritten later. */
+function pairedResults(log: LogInput): number[] {
+  const rewritten = rewrittenSeqs(log.events)
+  return indexesWhere(log.events, event => event.type === 'tool/result' && event.surfaceOp === 'append' && !isExemptResult(event) && !rewritten.has(event.seq))
+}
+
+/** The events with the result at `index` answering `callId` instead (both places VOC-13 keeps equal). */
+function answering(events: readonly LogEvent[], index: number, callId: (answered: string) => string): LogEvent[] {
+  return changed(events, index, event => {
+    const message = messageOf(event)
+    const id = callId(String((message['source'] as JsonObject)['callId']))
+    ;(message['source'] as JsonObject)['callId'] = id
+    ;(message['content'] as JsonObject[])[0]!['toolCallId'] = id
+  })
+}
+
 export const orphanResult = defineMutation({
   name: 'orphan-result', code: 'TOOL_RESULT_ORPHAN', operation: 'relations', rule: 'PAIR-2',
-  targets(log) {
-    const rewritten = rewrittenSeqs(log.events)
-    return indexesWhere(log.events, event => event.type === 'tool/result' && event.surfaceOp === 'append' && !isExemptResult(event) && !rewritten.has(event.seq))
-  },
-  edit(log, index) {
-    const events = changed(log.events, index, event => {
-      const message = messageOf(event)
-      const callId = `${String((message['source'] as JsonObject)['callId'])}-never-called`
-      ;(message['source'] as JsonObject)['callId'] = callId
-      ;(message['content'] as JsonObject[])[0]!['toolCallId'] = callId
-    })
-    return { events, seq: index }
+  targets: pairedResults,
+  edit: (log, index) => ({ events: answering(log.events, index, answered => `${answered}-never-called`), seq: index }),
+})
+
+/**
+ * A result answering an id no call of the log has, that a careless pending set confuses with one: a
+ * name a plain object inherits, or the answered id after Unicode normalization or case folding (when
+ * that changes it). PAIR-8 compares call ids as exact strings.
+ */
+export const orphanLookalikeResult = defineMutation({
+  name: 'orphan-lookalike-result', code: 'TOOL_RESULT_ORPHAN', operation: 'relations', rule: 'PAIR-8',
+  targets: pairedResults,
+  edit(log, index, chooser) {
+    const called = new Set(log.events.filter(event => event.type === 'tool/call').map(event => dataOf(event)['callId']))
+    const lookalike = (answered: string): string => {
+      const twins = [answered.normalize('NFD'), answered.normalize('NFC'), answered.normalize('NFKC'), answered.toUpperCase(), answered.toLowerCase()]
+      const candidates = [...INHERITED_NAMES, 'hasOwnProperty', ...twins].filter(id => id !== answered && !called.has(id))
+      return candidates.length > 0 ? candidates[chooser.int(candidates.length)]! : `${answered}-never-called`
+    }
+    return { events: answering(log.events, index, lookalike), seq: index }
   },
 })
 
@@ -79,7 +103,7 @@ function isNeutralBetweenTurns(event: LogEvent): boolean {
 export const dropTurnEnd = defineMutation({
   name: 'drop-turn-end', code: 'TURN_ALREADY_OPEN', operation: 'relations', rule: 'TURN-5',
   targets: log => indexesWhere(log.events, (event, index) => {
-    if (event.type !== 'turn/end') return false
+    if (event.type !== 'turn/end' || isReferenced(log.events, index)) return false
     const next = nextIndex(log.events, index, isTurnBoundary)
     return next > 0 && log.events[next]!.type === 'turn/start' && log.events.slice(index + 1, next).every(isNeutralBetweenTurns)
   }),
@@ -140,7 +164,7 @@ function dropStepEnd(name: string, code: string, rule: string, nextType: string)
     name, code, rule, operation: 'relations',
     targets: log => indexesWhere(log.events, (event, index) => {
       const next = nextIndex(log.events, index, boundary)
-      return event.type === 'step/end' && next > 0 && log.events[next]!.type === nextType
+      return event.type === 'step/end' && next > 0 && log.events[next]!.type === nextType && !isReferenced(log.events, index)
     }),
     edit: (log, index) => ({ events: removeEvent(log.events, index), seq: nextIndex(log.events, index, boundary) - 1 }),
   })
@@ -227,7 +251,7 @@ export const endOwnerMismatch = defineMutation({
 export const bracketCrossesTurn = defineMutation({
   name: 'bracket-crosses-turn', code: 'COMPACTION_TURN_CROSSES_BRACKET', operation: 'relations', rule: 'COMP-8',
   targets: log => indexesWhere(log.events, (event, index) => {
-    if (event.type !== 'compaction/end') return false
+    if (event.type !== 'compaction/end' || isReferenced(log.events, index)) return false
     const next = nextIndex(log.events, index, isTurnBoundary)
     if (next < 0 || log.events.slice(index + 1, next).some(isCompactionEvent)) return false
     const start = bracketStart(log.events, index)
@@ -237,7 +261,7 @@ export const bracketCrossesTurn = defineMutation({
 })
 
 export const RELATION_MUTATIONS: readonly Mutation[] = [
-  orphanResult, secondBracket, dropTurnEnd, skipTurnNumber, skipStepNumber, stepMismatch, recordOutsideTurn,
+  orphanResult, orphanLookalikeResult, secondBracket, dropTurnEnd, skipTurnNumber, skipStepNumber, stepMismatch, recordOutsideTurn,
   stepOpenAtTurnEnd, stepOpenAtStepStart, endWithoutSummary, claimMismatch, checkpointOutsideBracket, memberIdMismatch,
   endOwnerMismatch, bracketCrossesTurn, summaryRangeStrings,
 ]

@@ -117,8 +117,11 @@ describe('the fuzzer\'s probes', () => {
     expect(broken.length).toBeGreaterThan(100)
     for (const run of broken.slice(0, 50)) {
       const probe = deriveProbe(withPlan(run, { appendAt: undefined }), 'append')
+      const record = run.events[run.faultSeq!]
+      // A record that is no object is checked below.
+      if (typeof record !== 'object' || record === null || Array.isArray(record)) continue
       // A fault in a member of the record's own reaches no writer (probes.ts, holdsForeignFault).
-      if ('extra' in (run.events[run.faultSeq!] as object)) {
+      if ('extra' in record) {
         expect(probe, run.mutation).toBeUndefined()
         continue
       }

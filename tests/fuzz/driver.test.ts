@@ -309,7 +309,7 @@ describe('dsh-conformance fuzz', () => {
 
   it('warns of vectors earlier runs left in --out, which run --vectors would replay too', async () => {
     const outDir = tempFolder()
-    const earlier = await fuzzIn(['--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--runs', '20', '--seed', '1', '--out', outDir])
+    const earlier = await fuzzIn(['--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--runs', '40', '--seed', '1', '--out', outDir])
     expect(earlier.code).toBe(1)
     expect(earlier.stderr).not.toContain('earlier runs wrote')
     const again = await fuzzIn(['--adapter', 'reference', '--runs', '5', '--seed', '1', '--out', outDir])

@@ -65,9 +65,9 @@ describe('the misordering fake adapter (subprocess)', () => {
 })
 
 /**
- * Known-bad adapters the fuzzer reaches within sixty runs of seed 21, and the operation each breaks. A
- * seed that reaches all fourteen, each through the probe meant for it and shrunk as below, is a matter
- * of draws (of seeds 1 to 40, as the generators stand, only 21 does): a change to the draw can call for
+ * Known-bad adapters the fuzzer reaches within sixty runs of seed 12, and the operation each breaks. A
+ * seed that reaches all seventeen, each through the probe meant for it and shrunk as below, is a matter
+ * of draws (of seeds 1 to 40, as the generators stand, only 12 does): a change to the draw can call for
  * another. Not numeric-replace-order: it needs a replace whose endpoints' seqs run against their
  * surface order, which generated logs rarely hold (a seed finds it in some hundred runs, or not at all);
  * the vectors pin it.
@@ -87,6 +87,11 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['row-first-member-only', 'decodeJsonl'],
   ['torn-tail-kept', 'decodeJsonl'],
   ['row-negative-zero-as-zero', 'decodeJsonl', STORED_ROW_VARIANT],
+  // Found since the generator draws call ids a plain object inherits, strings that normalize alike and
+  // members named `__proto__`.
+  ['pending-calls-in-plain-object', 'relations'],
+  ['header-equality-normalized', 'headerEquals'],
+  ['messages-copied-by-assign', 'messages'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
@@ -100,7 +105,7 @@ describe('known-bad adapters (in process)', () => {
       const bad = KNOWN_BAD.find(candidate => candidate.name === name)!
       const adapter = knownBadAdapter(bad)
       const outDir = tempFolder()
-      const report = await fuzz(adapter, { runs: 60, seed: 21, outDir, maxEvents: 40, only: [operation] })
+      const report = await fuzz(adapter, { runs: 60, seed: 12, outDir, maxEvents: 40, only: [operation] })
       // Through the probe meant to find it, with the variant meant (or none).
       const found = report.findings.find(finding => finding.operation === operation && variantOf(finding) === variant)
       await expectCaught(adapter, found, outDir, 8)
