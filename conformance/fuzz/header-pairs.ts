@@ -2,10 +2,11 @@
 // the same snapshot, another of the log's snapshots, or the snapshot after one edit. Each edit touches
 // one rule of HDR-3 or HDR-5, some so that the canonical headers stay equal (a member canonical form
 // drops, an unnamed config member, config members reordered) and some so that they differ (a named
-// config member, stop, system, tools, the adapter flags, a system prompt against its twin that Unicode
-// normalization would equal, a tool parameter named `__proto__`); one puts values outside HDR-1 in stop, system
-// or tools, and its disagreements are told apart from the others' (compare.ts), so that they cannot
-// hide a departure on HDR-1 values. The pair is swapped half the time, so an asymmetric comparison shows.
+// config member, stop, system, tools, the adapter flags, a false flag beside a true one, a system
+// prompt against its twin that Unicode normalization would equal, a tool parameter named `__proto__`);
+// one puts values outside HDR-1 in stop (nested lists among them), system or tools, and its
+// disagreements are told apart from the others' (compare.ts), so that they cannot hide a departure on
+// HDR-1 values. The pair is swapped half the time, so an asymmetric comparison shows.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { seededChooser, type Chooser } from '../generators/index.ts'
 import { pick } from '../generators/choices.ts'
@@ -71,6 +72,7 @@ const OUTSIDE_HDR_1: readonly (readonly ['config' | 'top', string, unknown, unkn
   ['top', 'system', ['x'], undefined],
   ['top', 'tools', 'abc', undefined],
   ['top', 'tools', null, []],
+  ['config', 'stop', [['END']], [['END']]],
 ]
 
 /** The edit that puts values outside HDR-1 on both sides: its pairs are a class of their own (headerPair). */
@@ -113,6 +115,8 @@ const EDITS: readonly Edit[] = [
   },
   left => [left, withMember(left, 'tools', toolsOf(left).slice(0, -1))],
   (left, _others, chooser) => [left, withMember(left, 'adapterDefaults', pick(chooser, ADAPTER_DEFAULTS))],
+  // A false flag beside a true one is kept (HDR-3) and present (HDR-5): not the same as no flag.
+  left => [withMember(left, 'adapterDefaults', { reasoningEffort: true }), withMember(left, 'adapterDefaults', { reasoningEffort: true, maxTokens: false })],
   left => [withMember(left, 'messagePrefix', 'a'), withMember(left, 'messagePrefix', 'b')],
   left => [withMember(left, 'system', 'caf\u00e9'), withMember(left, 'system', 'cafe\u0301')],
   inheritedParameterName,

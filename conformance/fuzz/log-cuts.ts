@@ -21,6 +21,13 @@ function shifted(value: unknown, shift: Shift): unknown {
   return isSeqLike(value) ? shift(value) : value
 }
 
+/** A range's `start` and `end` renumbered; a member it lacks stays absent (a malformed range keeps its fault). */
+function withEndsShifted(range: Record_, shift: Shift): Record_ {
+  const copy = { ...range }
+  for (const end of ['start', 'end']) if (end in copy) copy[end] = shifted(copy[end], shift)
+  return copy
+}
+
 /** A list of seqs renumbered, without the removed ones. */
 function shiftedList(value: unknown, shift: Shift, removed: ReadonlySet<number>): unknown {
   if (!Array.isArray(value)) return value
@@ -30,10 +37,7 @@ function shiftedList(value: unknown, shift: Shift, removed: ReadonlySet<number>)
 function remapData(type: unknown, data: Record_, shift: Shift, removed: ReadonlySet<number>): Record_ {
   const copy = { ...data }
   if (type === 'compaction/summary' || type === 'compaction/prune') {
-    if (isRecord(copy['shadowedRange'])) {
-      const range = copy['shadowedRange']
-      copy['shadowedRange'] = { ...range, start: shifted(range['start'], shift), end: shifted(range['end'], shift) }
-    }
+    if (isRecord(copy['shadowedRange'])) copy['shadowedRange'] = withEndsShifted(copy['shadowedRange'], shift)
     if ('shadowedSeqs' in copy) copy['shadowedSeqs'] = shiftedList(copy['shadowedSeqs'], shift, removed)
   }
   if (type === 'session/title' && 'messageSeqs' in copy) copy['messageSeqs'] = shiftedList(copy['messageSeqs'], shift, removed)
@@ -46,7 +50,7 @@ function remapRecord(record: unknown, shift: Shift, removed: ReadonlySet<number>
   const copy: Record_ = { ...record }
   if ('seq' in copy) copy['seq'] = shifted(copy['seq'], shift)
   const op = copy['surfaceOp']
-  if (isRecord(op)) copy['surfaceOp'] = { ...op, start: shifted(op['start'], shift), end: shifted(op['end'], shift) }
+  if (isRecord(op)) copy['surfaceOp'] = withEndsShifted(op, shift)
   if (Array.isArray(copy['sourceEventSeqs'])) {
     const kept = shiftedList(copy['sourceEventSeqs'], shift, removed) as unknown[]
     // An emptied list would be a fault of its own (PROV-2) where the original had none.

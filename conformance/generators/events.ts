@@ -206,13 +206,20 @@ export interface HeaderChoice {
   model: string
   system: string | undefined
   tools: number
+  /** A config member beyond the ones HDR-5 names, named as an object's inherited member (HDR-3 keeps it). */
+  inheritedConfigMember: string | undefined
 }
 
 const MODELS = ['deepseek-v4-flash', 'deepseek-v4-pro']
 export const PROVIDER = 'deepseek'
 
 export function chooseHeader(chooser: Chooser): HeaderChoice {
-  return { model: pick(chooser, MODELS), system: chance(chooser, 70) ? 'You are a coding agent.' : undefined, tools: chooser.int(3) }
+  return {
+    model: pick(chooser, MODELS),
+    system: chance(chooser, 70) ? 'You are a coding agent.' : undefined,
+    tools: chooser.int(3),
+    inheritedConfigMember: chance(chooser, 10) ? pick(chooser, INHERITED_NAMES) : undefined,
+  }
 }
 
 /** A third tool's parameters, named as an object's inherited members (computed keys define them as data). */
@@ -220,7 +227,9 @@ const INHERITED_PARAMETERS: JsonObject = Object.fromEntries(INHERITED_NAMES.map(
 
 /** The canonical epoch header (HDR-3) of a choice; the model writes it exactly so. */
 export function epochHeader(choice: HeaderChoice): JsonObject {
-  const header: JsonObject = { config: { provider: PROVIDER, model: choice.model } }
+  const config: JsonObject = { provider: PROVIDER, model: choice.model }
+  // A computed key defines a member named `__proto__` instead of setting the prototype.
+  const header: JsonObject = { config: choice.inheritedConfigMember === undefined ? config : { ...config, [choice.inheritedConfigMember]: { note: 'kept' } } }
   if (choice.system !== undefined) header['system'] = choice.system
   if (choice.tools > 0) {
     header['tools'] = Array.from({ length: choice.tools }, (_, index) => ({

@@ -2,6 +2,7 @@
 // one event; the events before it are untouched, so the phase order of PROC-2 and the check order of
 // PROC-3 fix the code and the seq.
 import { cloneEvents } from './log-edit.ts'
+import { pick, type Chooser } from './choices.ts'
 import { SURFACE_TYPES, type JsonObject, type LogEvent } from './events.ts'
 import {
   dataOf, defineMutation, indexesWhere, messageOf, nodesBefore, replaceOf, shadowedAt, type Mutation,
@@ -97,12 +98,46 @@ export const unciteInnerShadowed = defineMutation({
   },
 })
 
+/** A member set to a value outside the event's type (a fault an operator plants). */
+function setMember(event: LogEvent, name: string, value: unknown): void {
+  ;(event as unknown as Record<string, unknown>)[name] = value
+}
+
+/** A copy of `list` with `item` at a drawn position. */
+function insertedAnywhere<T>(list: readonly T[], item: T, chooser: Chooser): T[] {
+  const at = chooser.int(list.length + 1)
+  return [...list.slice(0, at), item, ...list.slice(at)]
+}
+
+/** A citation not earlier than the event, anywhere in its list (PROV-5 asks it of every element, not the last). */
 export const citeLaterEvent = defineMutation({
   name: 'cite-later-event', code: 'PROVENANCE_NOT_EARLIER', operation: 'load', rule: 'PROV-5',
   targets: log => indexesWhere(log.events, isSurface),
   edit(log, index, chooser) {
     const later = index + chooser.int(log.events.length - index + 1)
-    return { events: changed(log.events, index, event => { event.sourceEventSeqs = [...(event.sourceEventSeqs ?? []), later] }), seq: index }
+    return { events: changed(log.events, index, event => { event.sourceEventSeqs = insertedAnywhere(event.sourceEventSeqs ?? [], later, chooser) }), seq: index }
+  },
+})
+
+/** Citations that are no non-negative safe integer (PROV-3): `false` is not 0, 2^53 is past the safe range. */
+const BAD_CITATIONS: readonly unknown[] = [false, true, 2 ** 53, -1, 1.5, '0', null, [0], {}]
+
+export const citationElementInvalid = defineMutation({
+  name: 'citation-element-invalid', code: 'PROVENANCE_ELEMENT_INVALID', operation: 'load', rule: 'PROV-3',
+  targets: log => indexesWhere(log.events, isSurface),
+  edit(log, index, chooser) {
+    const bad = structuredClone(pick(chooser, BAD_CITATIONS))
+    return { events: changed(log.events, index, event => setMember(event, 'sourceEventSeqs', insertedAnywhere<unknown>(event.sourceEventSeqs ?? [], bad, chooser))), seq: index }
+  },
+})
+
+/** A citation list that is no array (PROV-1): a string of digits, a number, null, an object, a boolean. */
+export const citationsNotArray = defineMutation({
+  name: 'citations-not-array', code: 'PROVENANCE_NOT_ARRAY', operation: 'load', rule: 'PROV-1',
+  targets: log => indexesWhere(log.events, isSurface),
+  edit(log, index, chooser) {
+    const value = structuredClone(pick(chooser, ['0', '', 0, null, {}, true]))
+    return { events: changed(log.events, index, event => setMember(event, 'sourceEventSeqs', value)), seq: index }
   },
 })
 
@@ -145,10 +180,16 @@ export const rewriteChangesData = defineMutation({
     const events = changed(log.events, index, event => {
       const data = dataOf(event)
       const block = (messageOf(event)['content'] as JsonObject[])[0]!
-      switch (chooser.int(4)) {
+      switch (chooser.int(8)) {
         case 0: messageOf(event)['id'] = `${String(messageOf(event)['id'])}-changed`; break
         case 1: block['isError'] = block['isError'] === true ? false : true; break
         case 2: data['step'] = (data['step'] as number) + 1; break
+        case 3: data['turn'] = (data['turn'] as number) + 1; break
+        // `isError: false` where there was none, or the flag as the number a loose language equals it to.
+        case 4: block['isError'] = 'isError' in block ? Number(block['isError']) : false; break
+        // A member holding null is present (the generated results have no meta).
+        case 5: data['meta'] = 'meta' in data ? { rewritten: true, previous: data['meta'] } : null; break
+        case 6: block['pruned'] = true; break
         default: data['meta'] = { rewritten: true, previous: data['meta'] ?? null }
       }
     })
@@ -201,11 +242,35 @@ export const surfaceOpOnLogOnly = defineMutation({
   name: 'surface-op-on-log-only', code: 'SURFACE_OP_NOT_ALLOWED', operation: 'load', rule: 'SURF-1',
   targets: log => indexesWhere(log.events, event => !isSurface(event)),
   edit(log, index, chooser) {
-    const events = changed(log.events, index, event => {
-      if (chooser.int(2) === 0) event.surfaceOp = 'append'
-      else event.sourceEventSeqs = []
-    })
-    return { events, seq: index }
+    // Either member, whatever its value: null, and a malformed replace, are still present (SURF-1 comes before SURF-2).
+    const [name, value] = pick(chooser, LOG_ONLY_MARKERS)
+    return { events: changed(log.events, index, event => setMember(event, name, structuredClone(value))), seq: index }
+  },
+})
+
+/** Markers a log-only event must not carry, each as a member name and a value. */
+const LOG_ONLY_MARKERS: readonly (readonly [string, unknown])[] = [
+  ['surfaceOp', 'append'], ['sourceEventSeqs', []], ['surfaceOp', null], ['sourceEventSeqs', null], ['surfaceOp', { op: 'replace', start: 0 }],
+]
+
+/** surfaceOp values SURF-2 rejects: a member missing or extra, another op, an endpoint that is no seq, no object or string at all. */
+function malformedSurfaceOp(event: LogEvent, chooser: Chooser): unknown {
+  const op = replaceOf(event)
+  const start = op?.start ?? 0
+  const end = op?.end ?? start
+  return pick(chooser, [
+    { op: 'replace', start }, { op: 'replace', end }, { op: 'replace', start, end, note: 'x' }, { op: 'insert', start, end },
+    { op: 'replace', start: String(start), end }, { op: 'replace', start, end: end + 0.5 }, { op: 'replace', start: false, end },
+    'replace', 'Append', null, 0, [start, end],
+  ])
+}
+
+export const surfaceOpMalformed = defineMutation({
+  name: 'surface-op-malformed', code: 'SURFACE_OP_INVALID', operation: 'load', rule: 'SURF-2',
+  targets: log => indexesWhere(log.events, isSurface),
+  edit(log, index, chooser) {
+    const value = malformedSurfaceOp(log.events[index]!, chooser)
+    return { events: changed(log.events, index, event => setMember(event, 'surfaceOp', value)), seq: index }
   },
 })
 
@@ -279,7 +344,8 @@ export const unknownType = defineMutation({
 
 export const LOAD_MUTATIONS: readonly Mutation[] = [
   dropEvent, swapEvents, duplicateEvent, breakReplaceStart, breakReplaceEnd, reverseReplace, unciteShadowed, unciteInnerShadowed,
-  citeLaterEvent, duplicateCitation, laterThenDuplicateCitation, emptyCitation, rewriteChangesData, rewriteWrongTarget, rewriteSpansTwo, dropSurfaceOp, surfaceOpOnLogOnly,
+  citeLaterEvent, citationElementInvalid, citationsNotArray, duplicateCitation, laterThenDuplicateCitation, emptyCitation, rewriteChangesData, rewriteWrongTarget,
+  rewriteSpansTwo, dropSurfaceOp, surfaceOpOnLogOnly, surfaceOpMalformed,
   callIdMismatch, roleInvalid, payloadInvalid, turnEndMalformed, requestHeaderInvalid, legacyEventType, unknownType,
 ]
 

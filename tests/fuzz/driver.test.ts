@@ -368,4 +368,19 @@ describe('the shrinker\'s log cuts', () => {
     const bothChunks = withoutEvents({ index: 0, events }, new Set([0, 1]))
     expect(bothChunks.events[0]).toEqual({ type: 'assistant/message', seq: 0, time: 1, data: {}, surfaceOp: 'append' })
   })
+
+  it('leaves a range it renumbers without the end it lacks, so a malformed range keeps its fault', () => {
+    const events = [
+      { type: 'user/message', seq: 0, time: 1, data: {}, surfaceOp: 'append' },
+      { type: 'user/message', seq: 1, time: 1, data: {}, surfaceOp: 'append' },
+      { type: 'compaction/summary', seq: 2, time: 1, data: { shadowedRange: { start: 1 }, shadowedSeqs: [1] } },
+      { type: 'turn/start', seq: 3, time: 1, data: { turn: 1 }, surfaceOp: { op: 'replace', start: 1 } },
+    ]
+    const cut = withoutEvents({ index: 0, events }, new Set([0]))
+    // toStrictEqual: a member holding undefined would be a lossless JSON fault of its own (JSON-6).
+    expect(cut.events.slice(1)).toStrictEqual([
+      { type: 'compaction/summary', seq: 1, time: 1, data: { shadowedRange: { start: 0 }, shadowedSeqs: [0] } },
+      { type: 'turn/start', seq: 2, time: 1, data: { turn: 1 }, surfaceOp: { op: 'replace', start: 0 } },
+    ])
+  })
 })
