@@ -7,7 +7,7 @@ import { repairClosers } from '../../reference/repair.ts'
 import type { OperationResult } from '../../conformance/expectations.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import {
-  accepted, answeredCallId, copiedByAssignment, dataOf, forgivingRelations, isRecord, loadedEvents, ref, rejected,
+  accepted, answeredCallId, appendedEvent, copiedByAssignment, dataOf, forgivingRelations, isRecord, loadedEvents, ref, rejected,
   skippingCheck, type Input, type KnownBad, type SyncOperation,
 } from './wrap.ts'
 
@@ -174,6 +174,62 @@ const lastCitationOnly = appendSkipping((error, record) =>
 const citationsSortedAsText = appendSkipping((error, record) =>
   error.code === 'PROVENANCE_NOT_EARLIER' && Number([...sourcesOf(record)].sort().at(-1)) < error.seq!)
 
+/** The writer checks adapterDefaults by its first member alone. */
+const adapterDefaultsFirstMemberOnly: SyncOperation = input => {
+  const result = ref.append(input)
+  const candidate = isRecord(input['candidate']) ? input['candidate'] : {}
+  const header = dataOf(candidate)['header']
+  const flags = memberAt(header, 'adapterDefaults')
+  if (result.ok || result.error.code !== 'REQUEST_HEADER_INVALID' || !isRecord(flags)) return result
+  const firstOnly = Object.fromEntries(Object.entries(flags).slice(0, 1))
+  const checked = { ...candidate, data: { ...dataOf(candidate), header: { ...(header as EventRecord), adapterDefaults: firstOnly } } }
+  return ref.append({ ...input, candidate: checked }).ok ? accepted(appendedEvent(input)) : result
+}
+
+/** REWR-3's comparison form: the data with the result block's own content set to null. */
+function comparisonForm(data: unknown): unknown {
+  const message = memberAt(data, 'message')
+  const content = memberAt(message, 'content')
+  if (!Array.isArray(content) || !isRecord(content[0])) return data
+  return { ...(data as EventRecord), message: { ...(message as EventRecord), content: [{ ...content[0], content: null }] } }
+}
+
+/** Equality written over Object.keys, as by hand: {} and [] both have no keys, so they are equal. */
+function equalByKeys(left: unknown, right: unknown): boolean {
+  if (typeof left !== 'object' || left === null || typeof right !== 'object' || right === null) return Object.is(left, right)
+  const names = Object.keys(left)
+  return names.length === Object.keys(right).length
+    && names.every(name => equalByKeys((left as EventRecord)[name], (right as EventRecord)[name]))
+}
+
+/** The candidate rewrite and the earlier event `find` picks as its original, if both are there. */
+function rewriteAndEarlier(input: Input, find: (events: EventRecord[], rewrite: EventRecord) => EventRecord | undefined): [EventRecord, EventRecord] | undefined {
+  const rewrite = input['candidate']
+  if (!isRecord(rewrite) || rewrite['type'] !== 'tool/result' || !isRecord(rewrite['surfaceOp'])) return undefined
+  const earlier = find((input['events'] as unknown[]).filter(isRecord), rewrite)
+  return earlier === undefined ? undefined : [rewrite, earlier]
+}
+
+/** The writer compares a rewrite with its original by an equality over Object.keys. */
+const rewriteEqualByKeys: SyncOperation = input => {
+  const result = ref.append(input)
+  if (result.ok || result.error.code !== 'REWRITE_DATA_CHANGED') return result
+  const pair = rewriteAndEarlier(input, (events, rewrite) => events.find(event => event['seq'] === memberAt(rewrite['surfaceOp'], 'start')))
+  if (pair === undefined) return result
+  return equalByKeys(comparisonForm(pair[0]['data']), comparisonForm(pair[1]['data'])) ? accepted(appendedEvent(input)) : result
+}
+
+/** The writer finds a rewrite's original as the first result of the same call id, not the node it shadows. */
+const rewriteOriginalByCallId: SyncOperation = input => {
+  const result = ref.append(input)
+  if (!result.ok) return result
+  const callIdOf = (event: EventRecord): unknown => memberAt(memberAt(dataOf(event)['message'], 'source'), 'callId')
+  const pair = rewriteAndEarlier(input, (events, rewrite) => events.find(event => event['type'] === 'tool/result' && callIdOf(event) === callIdOf(rewrite)))
+  if (pair === undefined) return result
+  const same = JSON.stringify(comparisonForm(pair[0]['data'])) === JSON.stringify(comparisonForm(pair[1]['data']))
+  return same ? result : rejected('REWRITE_DATA_CHANGED', (input['events'] as unknown[]).length)
+}
+
 /** Each projected message copied with Object.assign, which sets a member named __proto__ as the prototype. */
 const messagesCopiedByAssign: SyncOperation = input => {
   const result = ref.messages(input)
@@ -301,6 +357,24 @@ export const SECOND_IMPLEMENTATION_BUGS: KnownBad[] = [
     bug: 'the writer tests the largest cited seq after a sort that compares them as text',
     caughtBy: ['prov-not-earlier-two-digit-seqs'],
     patch: { append: citationsSortedAsText },
+  },
+  {
+    name: 'append-adapter-defaults-first-member',
+    bug: 'the writer checks adapterDefaults by its first member alone',
+    caughtBy: ['hdr-append-adapter-defaults-later-member'],
+    patch: { append: adapterDefaultsFirstMemberOnly },
+  },
+  {
+    name: 'append-rewrite-equal-by-keys',
+    bug: 'the writer compares a rewrite with its original over Object.keys, so {} equals []',
+    caughtBy: ['rewr-append-object-to-array-is-a-change'],
+    patch: { append: rewriteEqualByKeys },
+  },
+  {
+    name: 'append-rewrite-original-by-call-id',
+    bug: "the writer compares a rewrite with the first result of its call id, not the node it shadows",
+    caughtBy: ['rewr-append-compares-the-shadowed-node'],
+    patch: { append: rewriteOriginalByCallId },
   },
   {
     name: 'pending-calls-in-plain-object',
