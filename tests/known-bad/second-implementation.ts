@@ -230,6 +230,30 @@ const rewriteOriginalByCallId: SyncOperation = input => {
   return same ? result : rejected('REWRITE_DATA_CHANGED', (input['events'] as unknown[]).length)
 }
 
+/** Events that end a bracket's life in a relations scan, and that the bug lets pass without disarming a claim. */
+const BRACKET_EVENTS = new Set(['session/end-seed', 'compaction/start', 'compaction/end'])
+
+/** A claim stays armed across an end-seed, a compaction/start or a compaction/end, until the next replace. */
+const claimKeptAcrossBracketEvents: SyncOperation = input => {
+  const result = ref.relations(input)
+  if (!result.ok) return result
+  const violations = (result.value as { violations: { code: string; seq: number }[] }).violations
+  const added: { code: string; seq: number }[] = []
+  let claim: unknown
+  for (const event of loadedEvents(input) ?? []) {
+    const type = event['type'] as string
+    const op = event['surfaceOp']
+    if (type === 'compaction/summary' || type === 'compaction/prune') claim = dataOf(event)['shadowedRange']
+    else if (isRecord(op) && claim !== undefined) {
+      const seq = event['seq'] as number
+      const mismatch = op['start'] !== memberAt(claim, 'start') || op['end'] !== memberAt(claim, 'end')
+      if (mismatch && !violations.some(violation => violation.seq === seq)) added.push({ code: 'COMPACTION_CLAIM_MISMATCH', seq })
+      claim = undefined
+    } else if (!BRACKET_EVENTS.has(type)) claim = undefined
+  }
+  return accepted({ violations: [...violations, ...added].sort((left, right) => left.seq - right.seq) })
+}
+
 /** Each projected message copied with Object.assign, which sets a member named __proto__ as the prototype. */
 const messagesCopiedByAssign: SyncOperation = input => {
   const result = ref.messages(input)
@@ -384,6 +408,12 @@ export const SECOND_IMPLEMENTATION_BUGS: KnownBad[] = [
       relations: forgivingRelations((violation, events) => violation.code === 'TOOL_RESULT_ORPHAN'
         && String(answeredCallId(events.find(event => event['seq'] === violation.seq))) in {}),
     },
+  },
+  {
+    name: 'claim-kept-across-bracket-events',
+    bug: 'a claim stays armed across an end-seed, a compaction/start or a compaction/end',
+    caughtBy: ['comp-claim-disarmed-by-end-seed-start-and-end'],
+    patch: { relations: claimKeptAcrossBracketEvents },
   },
   {
     name: 'summary-kept-across-end-seed',
