@@ -2,8 +2,10 @@
 // each passed every reader vector then, because the input that shows it was only ever given to a
 // writer (`append`), or to no operation at all. Each wraps a reference operation: it edits the input
 // the way the bug reads it, or the result the way the bug reports it.
+import { isNonNegativeSafeInteger } from '../../reference/lossless-json.ts'
 import {
-  dataOf, isRecord, recordsOf, ref, rejected, skippingCheck, type KnownBad, type SyncOperation,
+  citationsOf, dataOf, isRecord, lateCitationHiddenByTextSort, lateCitationNotLast, recordsOf, ref, rejected, skippingCheck,
+  type KnownBad, type SyncOperation,
 } from './wrap.ts'
 
 type EventRecord = Record<string, unknown>
@@ -18,17 +20,10 @@ function loadForgiving(forgiven: Parameters<typeof skippingCheck>[0]): SyncOpera
   return skippingCheck(forgiven).load!
 }
 
-function citationsOf(record: EventRecord | undefined): unknown[] {
-  const sources = record?.['sourceEventSeqs']
-  return Array.isArray(sources) ? sources : []
-}
-
-const isCitation = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0
-
 /** PROV-8 done in one pass: each element checked for kind and lateness where it stands, duplicates last. */
 function onePassCitationFault(sources: readonly unknown[], seq: number): string | undefined {
   for (const source of sources) {
-    if (!isCitation(source)) return 'PROVENANCE_ELEMENT_INVALID'
+    if (!isNonNegativeSafeInteger(source)) return 'PROVENANCE_ELEMENT_INVALID'
     if (source >= seq) return 'PROVENANCE_NOT_EARLIER'
   }
   return new Set(sources).size < sources.length ? 'PROVENANCE_DUPLICATE' : undefined
@@ -77,11 +72,6 @@ function withBooleanSourcesAsNumbers(record: EventRecord): EventRecord {
   const sources = record['sourceEventSeqs']
   if (!Array.isArray(sources) || !sources.some(source => typeof source === 'boolean')) return record
   return { ...record, sourceEventSeqs: sources.map(source => (typeof source === 'boolean' ? Number(source) : source)) }
-}
-
-/** The latest citation taken from a default (text) sort, as `[9, 10].sort()` gives `[10, 9]`. */
-function lastByTextSort(sources: readonly unknown[]): unknown {
-  return [...sources].sort().at(-1)
 }
 
 /** The tool-result block of a tool/result record, if it has one. */
@@ -193,23 +183,13 @@ export const READER_REVIEW_BUGS: readonly KnownBad[] = [
     name: 'late-citation-checked-last-only',
     bug: 'on load, only the last citation is compared with the citing seq',
     caughtBy: ['prov-not-earlier-not-last-reader'],
-    patch: {
-      load: loadForgiving((error, record) => {
-        const last = citationsOf(record).at(-1)
-        return error.code === 'PROVENANCE_NOT_EARLIER' && typeof last === 'number' && last < error.seq!
-      }),
-    },
+    patch: { load: loadForgiving(lateCitationNotLast) },
   },
   {
     name: 'latest-citation-by-text-sort',
     bug: 'on load, the latest citation is the last of a default (text) sort, so 9 outranks 10',
     caughtBy: ['prov-not-earlier-two-digit-seqs-reader'],
-    patch: {
-      load: loadForgiving((error, record) => {
-        const latest = lastByTextSort(citationsOf(record))
-        return error.code === 'PROVENANCE_NOT_EARLIER' && typeof latest === 'number' && latest < error.seq!
-      }),
-    },
+    patch: { load: loadForgiving(lateCitationHiddenByTextSort) },
   },
   {
     name: 'citation-string-as-list',

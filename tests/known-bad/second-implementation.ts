@@ -4,11 +4,13 @@
 // and each passed every vector of its profile then.
 import { compactionState } from '../../reference/compaction.ts'
 import { repairClosers } from '../../reference/repair.ts'
+import { jsonEqual } from '../../reference/lossless-json.ts'
+import { withBlankedResultContent } from '../../reference/tool-result-rewrites.ts'
 import type { OperationResult } from '../../conformance/expectations.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import {
-  accepted, answeredCallId, appendedEvent, copiedByAssignment, dataOf, forgivingRelations, isRecord, loadedEvents, ref, rejected,
-  skippingCheck, type Input, type KnownBad, type SyncOperation,
+  accepted, answeredCallId, appendedEvent, copiedByAssignment, dataOf, forgivingRelations, isRecord, lateCitationHiddenByTextSort,
+  lateCitationNotLast, loadedEvents, ref, rejected, skippingCheck, type Input, type KnownBad, type SyncOperation, type Violation,
 } from './wrap.ts'
 
 type EventRecord = Record<string, unknown>
@@ -151,9 +153,6 @@ const ownerHighestTurn: SyncOperation = input => {
 /** An append that lets pass the rejection `skipped` matches, as a writer whose own check misses it. */
 const appendSkipping = (skipped: Parameters<typeof skippingCheck>[0]): SyncOperation => skippingCheck(skipped).append!
 
-const sourcesOf = (record: EventRecord | undefined): number[] =>
-  Array.isArray(record?.['sourceEventSeqs']) ? record['sourceEventSeqs'] as number[] : []
-
 /** The writer tests a turn/start's turn as an integer, not a safe one. */
 const turnIntegerNotSafe = appendSkipping((error, record) =>
   error.code === 'PAYLOAD_INVALID' && record?.['type'] === 'turn/start' && Number.isInteger(dataOf(record)['turn']))
@@ -167,12 +166,10 @@ const emptyEffortAccepted = appendSkipping((error, record) =>
   error.code === 'REQUEST_HEADER_INVALID' && memberAt(memberAt(dataOf(record)['header'], 'config'), 'reasoningEffort') === '')
 
 /** The writer tests only the last cited seq against its own, as if every list were ascending. */
-const lastCitationOnly = appendSkipping((error, record) =>
-  error.code === 'PROVENANCE_NOT_EARLIER' && sourcesOf(record).at(-1)! < error.seq!)
+const lastCitationOnly = appendSkipping(lateCitationNotLast)
 
 /** The writer tests the largest cited seq after a sort that compares them as text. */
-const citationsSortedAsText = appendSkipping((error, record) =>
-  error.code === 'PROVENANCE_NOT_EARLIER' && Number([...sourcesOf(record)].sort().at(-1)) < error.seq!)
+const citationsSortedAsText = appendSkipping(lateCitationHiddenByTextSort)
 
 /** The writer checks adapterDefaults by its first member alone. */
 const adapterDefaultsFirstMemberOnly: SyncOperation = input => {
@@ -184,14 +181,6 @@ const adapterDefaultsFirstMemberOnly: SyncOperation = input => {
   const firstOnly = Object.fromEntries(Object.entries(flags).slice(0, 1))
   const checked = { ...candidate, data: { ...dataOf(candidate), header: { ...(header as EventRecord), adapterDefaults: firstOnly } } }
   return ref.append({ ...input, candidate: checked }).ok ? accepted(appendedEvent(input)) : result
-}
-
-/** REWR-3's comparison form: the data with the result block's own content set to null. */
-function comparisonForm(data: unknown): unknown {
-  const message = memberAt(data, 'message')
-  const content = memberAt(message, 'content')
-  if (!Array.isArray(content) || !isRecord(content[0])) return data
-  return { ...(data as EventRecord), message: { ...(message as EventRecord), content: [{ ...content[0], content: null }] } }
 }
 
 /** Equality written over Object.keys, as by hand: {} and [] both have no keys, so they are equal. */
@@ -216,7 +205,7 @@ const rewriteEqualByKeys: SyncOperation = input => {
   if (result.ok || result.error.code !== 'REWRITE_DATA_CHANGED') return result
   const pair = rewriteAndEarlier(input, (events, rewrite) => events.find(event => event['seq'] === memberAt(rewrite['surfaceOp'], 'start')))
   if (pair === undefined) return result
-  return equalByKeys(comparisonForm(pair[0]['data']), comparisonForm(pair[1]['data'])) ? accepted(appendedEvent(input)) : result
+  return equalByKeys(withBlankedResultContent(pair[0]['data']), withBlankedResultContent(pair[1]['data'])) ? accepted(appendedEvent(input)) : result
 }
 
 /** The writer finds a rewrite's original as the first result of the same call id, not the node it shadows. */
@@ -226,7 +215,7 @@ const rewriteOriginalByCallId: SyncOperation = input => {
   const callIdOf = (event: EventRecord): unknown => memberAt(memberAt(dataOf(event)['message'], 'source'), 'callId')
   const pair = rewriteAndEarlier(input, (events, rewrite) => events.find(event => event['type'] === 'tool/result' && callIdOf(event) === callIdOf(rewrite)))
   if (pair === undefined) return result
-  const same = JSON.stringify(comparisonForm(pair[0]['data'])) === JSON.stringify(comparisonForm(pair[1]['data']))
+  const same = jsonEqual(withBlankedResultContent(pair[0]['data']), withBlankedResultContent(pair[1]['data']))
   return same ? result : rejected('REWRITE_DATA_CHANGED', (input['events'] as unknown[]).length)
 }
 
@@ -237,8 +226,8 @@ const BRACKET_EVENTS = new Set(['session/end-seed', 'compaction/start', 'compact
 const claimKeptAcrossBracketEvents: SyncOperation = input => {
   const result = ref.relations(input)
   if (!result.ok) return result
-  const violations = (result.value as { violations: { code: string; seq: number }[] }).violations
-  const added: { code: string; seq: number }[] = []
+  const violations = (result.value as { violations: Violation[] }).violations
+  const added: Violation[] = []
   let claim: unknown
   for (const event of loadedEvents(input) ?? []) {
     const type = event['type'] as string

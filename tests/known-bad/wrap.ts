@@ -91,7 +91,7 @@ export function answeredCallId(event: unknown): unknown {
   return isRecord(source) ? source['callId'] : undefined
 }
 
-type Violation = { code: string; seq: number }
+export type Violation = { code: string; seq: number }
 
 /** `relations`, with the violations that `forgive` excuses dropped (a check the bug skips). */
 export function forgivingRelations(forgive: (violation: Violation, events: Record<string, unknown>[]) => boolean): SyncOperation {
@@ -121,4 +121,24 @@ export function copiedByAssignment(value: unknown): unknown {
   const copy: Record<string, unknown> = {}
   for (const [name, member] of Object.entries(value)) copy[name] = copiedByAssignment(member)
   return copy
+}
+
+/** The `sourceEventSeqs` of a record, or none. */
+export function citationsOf(record: Record<string, unknown> | undefined): unknown[] {
+  const sources = record?.['sourceEventSeqs']
+  return Array.isArray(sources) ? sources : []
+}
+
+type SkippedRejection = Parameters<typeof skippingCheck>[0]
+
+/** A late citation that a check of the last citation alone misses, as if every list were ascending. */
+export const lateCitationNotLast: SkippedRejection = (error, record) => {
+  const last = citationsOf(record).at(-1)
+  return error.code === 'PROVENANCE_NOT_EARLIER' && typeof last === 'number' && last < error.seq!
+}
+
+/** A late citation that the largest of a default (text) sort misses: `[9, 10].sort()` gives `[10, 9]`. */
+export const lateCitationHiddenByTextSort: SkippedRejection = (error, record) => {
+  const latest = [...citationsOf(record)].sort().at(-1)
+  return error.code === 'PROVENANCE_NOT_EARLIER' && typeof latest === 'number' && latest < error.seq!
 }
