@@ -57,6 +57,11 @@ const forkTurnsByNumber: SyncOperation = input => {
   return open.size === 0 ? result : rejected('FORK_OPEN_TURN', Math.max(...open.values()))
 }
 
+/** An event a scan skips, as one of no type it reads, at the same seq and time. */
+function skipped(event: EventRecord): EventRecord {
+  return { type: 'x-known-bad/skipped', seq: event['seq'], time: event['time'], data: {}, ignorable: true }
+}
+
 /** Repair's scan honours a step/end only when it names the open step; any other is skipped. */
 const repairStepEndByNumber: SyncOperation = input => {
   const events = loadedEvents(input)
@@ -70,8 +75,7 @@ const repairStepEndByNumber: SyncOperation = input => {
       openStep = null
       return event
     }
-    // Skipped by the scan: an event of no type it reads, at the same seq and time.
-    return { type: 'x-known-bad/skipped', seq: event['seq'], time: event['time'], data: {}, ignorable: true }
+    return skipped(event)
   })
   return ref.repair({ ...input, events: scanned })
 }
@@ -243,6 +247,24 @@ const claimKeptAcrossBracketEvents: SyncOperation = input => {
   return accepted({ violations: [...violations, ...added].sort((left, right) => left.seq - right.seq) })
 }
 
+/**
+ * A vetoed compaction/end (COMPACTION_ID_MISMATCH) is not counted as an event between a start and a later
+ * end-seed: the relations of the log with each one skipped, and the vetoes.
+ */
+const vetoedEndNotBetween: SyncOperation = input => {
+  const result = ref.relations(input)
+  const events = loadedEvents(input)
+  if (!result.ok || events === undefined) return result
+  const ends = new Set(events.filter(event => event['type'] === 'compaction/end').map(event => event['seq']))
+  const vetoes = (result.value as { violations: Violation[] }).violations.filter(violation => violation.code === 'COMPACTION_ID_MISMATCH' && ends.has(violation.seq))
+  if (vetoes.length === 0) return result
+  const vetoed = new Set<unknown>(vetoes.map(violation => violation.seq))
+  const rest = ref.relations({ ...input, events: events.map(event => (vetoed.has(event['seq']) ? skipped(event) : event)) })
+  if (!rest.ok) return rest
+  const violations = [...vetoes, ...(rest.value as { violations: Violation[] }).violations]
+  return accepted({ violations: violations.sort((left, right) => left.seq - right.seq) })
+}
+
 /** Each projected message copied with Object.assign, which sets a member named __proto__ as the prototype. */
 const messagesCopiedByAssign: SyncOperation = input => {
   const result = ref.messages(input)
@@ -403,6 +425,12 @@ export const SECOND_IMPLEMENTATION_BUGS: KnownBad[] = [
     bug: 'a claim stays armed across an end-seed, a compaction/start or a compaction/end',
     caughtBy: ['comp-claim-disarmed-by-end-seed-start-and-end'],
     patch: { relations: claimKeptAcrossBracketEvents },
+  },
+  {
+    name: 'vetoed-end-not-between',
+    bug: 'a vetoed compaction/end does not count as an event between a start and a later end-seed, so the start goes stale',
+    caughtBy: ['comp-stale-start-needs-nothing-between'],
+    patch: { relations: vetoedEndNotBetween },
   },
   {
     name: 'summary-kept-across-end-seed',
