@@ -7,6 +7,7 @@ import { operationResultOf, type Adapter } from '../adapter.ts'
 import { inProcessCall } from '../in-process-call.ts'
 import { expectedRejectionOf, judge, withImpliedPlaces, type OperationResult } from '../expectations.ts'
 import { encodeTagged } from '../protocol.ts'
+import { isRecord } from '../../reference/lossless-json.ts'
 import type { Expectation } from '../vector-cases.ts'
 import { OVER_LOADED_LOG, probeInput, type Probe, type ProbeVariant } from './probes.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
@@ -33,6 +34,12 @@ export interface Disagreement {
   olderShapes?: true
   /** The probe left the shapes producers write on purpose (Probe.variant): a class of its own. */
   variant?: ProbeVariant
+  /**
+   * The probe's log holds a record that is no object (ENV-1): a class of its own, so that a class an
+   * implementation has only on such logs (a crash reading the record's members) cannot hide one on logs
+   * of objects.
+   */
+  recordNotObject?: true
   expected: OperationResult
   actual: Outcome
 }
@@ -45,14 +52,20 @@ export function adapterSide(disagreement: Pick<Disagreement, 'adapter' | 'varian
   return disagreement.variant === undefined ? disagreement.adapter : `${disagreement.adapter} (${disagreement.variant})`
 }
 
-export function signatureOf(disagreement: Pick<Disagreement, 'operation' | 'reference' | 'adapter' | 'olderShapes' | 'variant'>): string {
+export function signatureOf(disagreement: Pick<Disagreement, 'operation' | 'reference' | 'adapter' | 'olderShapes' | 'variant' | 'recordNotObject'>): string {
   const shapes = disagreement.olderShapes === true ? ' (older shapes)' : ''
-  return `${disagreement.operation}${shapes}: reference ${disagreement.reference}, adapter ${adapterSide(disagreement)}`
+  const records = disagreement.recordNotObject === true ? ' (a record no object)' : ''
+  return `${disagreement.operation}${shapes}${records}: reference ${disagreement.reference}, adapter ${adapterSide(disagreement)}`
 }
 
 /** The shapes of the log a disagreement was found on, as --known files match them. */
 export function shapesOf(disagreement: Pick<Disagreement, 'olderShapes'>): 'older' | 'current' {
   return disagreement.olderShapes === true ? 'older' : 'current'
+}
+
+/** Whether every record of the log a disagreement was found on is an object, as --known files match it. */
+export function recordsOf(disagreement: Pick<Disagreement, 'recordNotObject'>): 'objects' | 'not-all-objects' {
+  return disagreement.recordNotObject === true ? 'not-all-objects' : 'objects'
 }
 
 function expectationOf(result: OperationResult, operation: string): Expectation {
@@ -230,6 +243,7 @@ export async function probeOutcome(referenceAdapter: Adapter, adapter: Adapter, 
       ...found,
       ...(probe.olderShapes === true ? { olderShapes: true as const } : {}),
       ...(probe.variant !== undefined && found.failure !== true ? { variant: probe.variant } : {}),
+      ...(probe.events.some(record => !isRecord(record)) ? { recordNotObject: true as const } : {}),
     },
   }
 }

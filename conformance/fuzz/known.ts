@@ -1,10 +1,11 @@
 // Known divergences (`fuzz --known FILE`): classes of disagreement an implementation is known to have,
 // each tied to a finding, so a fuzz run in CI reports them and fails only on a class nobody has
 // explained. A class matches a disagreement's operation, the reference's outcome, the adapter's
-// departure and the shapes of the log it was found on (`older` for a class found on a log rewritten
-// into the shapes readers upgrade and not on the same log in current shapes, else `current`), each by a
-// glob (`*` any run of characters, `?` one); a missing member matches anything, and the first class
-// that matches is the one reported. A failure of the adapter (it threw, timed out or crashed) is never
+// departure, each by a glob (`*` any run of characters, `?` one), and two traits of the log it was found
+// on: its shapes (`older` for a class found on a log rewritten into the shapes readers upgrade and not
+// on the same log in current shapes, else `current`) and its records (`not-all-objects` when one of
+// them is no object, else `objects`). A missing member matches anything, and the first class that
+// matches is the one reported. A failure of the adapter (it threw, timed out or crashed) is never
 // known, whatever the file says. schemas/known-divergences.schema.json gives the file's shape.
 //
 //   adapters: [dsh-session@*]          # globs over adapter names the file applies to
@@ -17,14 +18,15 @@
 import { globToRegExp } from '../filters.ts'
 import type { KnownClass, KnownDivergences } from '../../generated/types/index.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
-import { adapterSide, shapesOf, type Disagreement } from './compare.ts'
+import { adapterSide, recordsOf, shapesOf, type Disagreement } from './compare.ts'
 import { NO_LINES, parseYamlText, readGivenFile, refusalOf, unknownMembers, type LineAt } from '../yaml-text.ts'
 
 // The file's shape is schemas/known-divergences.schema.json; its types are generated from it.
 export type { KnownClass, KnownDivergences }
 
-const MATCHED = ['operation', 'reference', 'adapter', 'shapes'] as const
-const SHAPES = ['current', 'older']
+const MATCHED = ['operation', 'reference', 'adapter', 'shapes', 'records'] as const
+/** The matched members that name one of a few traits of the log, not globs. */
+const TRAITS: Partial<Record<typeof MATCHED[number], readonly string[]>> = { shapes: ['current', 'older'], records: ['objects', 'not-all-objects'] }
 
 /** Reads a known-divergences file; throws an Error naming what is wrong, and where. */
 export function readKnownDivergences(path: string): KnownDivergences {
@@ -55,7 +57,9 @@ export function knownDivergencesFrom(document: unknown, source: string, lineAt: 
     if (MATCHED.every(key => entry[key] === undefined)) {
       fail(`known[${index}] (${entry['class']}) gives none of ${MATCHED.join(', ')}, so it would excuse every disagreement: give at least one (\`*\` matches anything)`, at)
     }
-    if (entry['shapes'] !== undefined && !SHAPES.includes(entry['shapes'] as string)) fail(`known[${index}].shapes must be ${SHAPES.join(' or ')}, not "${String(entry['shapes'])}"`, at, 'shapes')
+    for (const [key, traits = []] of Object.entries(TRAITS)) {
+      if (entry[key] !== undefined && !traits.includes(entry[key] as string)) fail(`known[${index}].${key} must be ${traits.join(' or ')}, not "${String(entry[key])}"`, at, key)
+    }
     return entry as unknown as KnownClass
   })
   return { adapters: adapters as string[], known: classes }
@@ -70,8 +74,10 @@ export function appliesTo(divergences: KnownDivergences, adapterName: string): b
  * crashed or gave no readable answer) falls in none: it says nothing about the rules, so no file can
  * excuse it, as no run baseline can excuse an error.
  */
-export function knownClassOf(divergences: readonly KnownClass[], disagreement: Pick<Disagreement, 'operation' | 'reference' | 'adapter' | 'olderShapes' | 'failure' | 'variant'>): KnownClass | undefined {
+export function knownClassOf(divergences: readonly KnownClass[], disagreement: Pick<Disagreement, 'operation' | 'reference' | 'adapter' | 'olderShapes' | 'failure' | 'variant' | 'recordNotObject'>): KnownClass | undefined {
   if (disagreement.failure) return undefined
-  const matched: Record<typeof MATCHED[number], string> = { ...disagreement, adapter: adapterSide(disagreement), shapes: shapesOf(disagreement) }
+  const matched: Record<typeof MATCHED[number], string> = {
+    ...disagreement, adapter: adapterSide(disagreement), shapes: shapesOf(disagreement), records: recordsOf(disagreement),
+  }
   return divergences.find(entry => MATCHED.every(key => entry[key] === undefined || globToRegExp(entry[key]).test(matched[key])))
 }

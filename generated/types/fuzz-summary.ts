@@ -55,7 +55,7 @@ export interface FuzzSummary {
  */
 export interface FuzzFinding {
   /**
-   * The class, as the console and --known files name it: `operation (older shapes): reference …, adapter …`.
+   * The class, as the console and --known files name it: `operation (older shapes) (a record no object): reference …, adapter …`, each parenthesis only where it applies.
    */
   signature: string;
   operation: string;

@@ -39,4 +39,8 @@ export interface KnownClass {
    * `current`, or `older` for a class found only on a log rewritten into older shapes (not a glob).
    */
   shapes?: "current" | "older";
+  /**
+   * `objects`, or `not-all-objects` for a class found on a log holding a record that is no object (not a glob).
+   */
+  records?: "objects" | "not-all-objects";
 }

@@ -244,7 +244,7 @@ describe('fuzz', () => {
     const report = await fuzz(refusesOlderShapes, { runs: 30, seed: 1, outDir, maxEvents: 40, only: ['load'] })
     expect(report.findings.length).toBeGreaterThan(0)
     for (const finding of report.findings) {
-      expect(finding.signature).toMatch(/^load \(older shapes\): /)
+      expect(finding.signature).toMatch(/^load \(older shapes\)( \(a record no object\))?: /)
       const [vector] = loadVectorFile(join(outDir, finding.vector!.file), finding.vector!.file)
       expect(vector!.steps[0]!.input['events'] as unknown[]).toSatisfy(events => events.some(isOlderShape))
     }
@@ -257,6 +257,38 @@ describe('fuzz', () => {
     const known = [{ class: 'U7', why: 'no upgrades', shapes: 'older' as const }]
     expect(knownClassOf(known, { ...found, olderShapes: true })).toEqual(known[0])
     expect(knownClassOf(known, found)).toBeUndefined()
+  })
+
+  it('gives a bug met only on logs holding a record that is no object a class of its own, with such a record in its counterexample', async () => {
+    const isNoObject = (record: unknown): boolean => typeof record !== 'object' || record === null || Array.isArray(record)
+    // Throws a TypeError reading a null record's members, as U13's build does, and reports it as a rejection.
+    const crashesOnNonObjects: Adapter = {
+      ...referenceAdapter, meta: { ...referenceAdapter.meta, name: 'crashes-on-non-objects' },
+      operations: {
+        ...referenceAdapter.operations,
+        load: input => ((input as { events: unknown[] }).events.some(isNoObject)
+          ? { ok: false, error: { code: 'UNMAPPED', seq: 0, message: 'planted' } }
+          : referenceAdapter.operations.load!(input)),
+      },
+    }
+    const outDir = tempFolder()
+    const report = await fuzz(crashesOnNonObjects, { runs: 200, seed: 1, outDir, maxEvents: 40, only: ['load'] })
+    expect(report.findings.length).toBeGreaterThan(0)
+    for (const finding of report.findings) {
+      expect(finding.signature).toMatch(/^load( \(older shapes\))? \(a record no object\): reference rejects [A-Z_]+, adapter rejects UNMAPPED$/)
+      const [vector] = loadVectorFile(join(outDir, finding.vector!.file), finding.vector!.file)
+      expect(vector!.steps[0]!.input['events'] as unknown[]).toSatisfy((events: unknown[]) => events.some(isNoObject))
+    }
+  })
+
+  it('tells the logs holding a record that is no object apart: a class of their own, which a known class can single out', () => {
+    const found = { operation: 'load', reference: 'rejects ENV_SEQ_NOT_CONTIGUOUS', adapter: 'rejects UNMAPPED' }
+    expect(signatureOf({ ...found, recordNotObject: true })).toBe('load (a record no object): reference rejects ENV_SEQ_NOT_CONTIGUOUS, adapter rejects UNMAPPED')
+    expect(signatureOf({ ...found, olderShapes: true, recordNotObject: true })).toBe('load (older shapes) (a record no object): reference rejects ENV_SEQ_NOT_CONTIGUOUS, adapter rejects UNMAPPED')
+    const known = [{ class: 'U13', why: 'a TypeError', reference: 'rejects *', adapter: 'rejects UNMAPPED', records: 'not-all-objects' as const }]
+    expect(knownClassOf(known, { ...found, recordNotObject: true })).toEqual(known[0])
+    expect(knownClassOf(known, found)).toBeUndefined()
+    expect(knownClassOf([{ ...known[0]!, records: 'objects' as const }], found)).toEqual({ ...known[0], records: 'objects' })
   })
 })
 

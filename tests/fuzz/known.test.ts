@@ -33,13 +33,14 @@ describe('reading a known-divergences file', () => {
     ['adapters: [x]\nknown:\n  - {class: U1, why: w, adapter: "*"}\n  - {why: w}', ':4: not a known-divergences file: known[1] needs a class'],
     ['adapters: [x]\nknown: [{class: "", why: w}]', ':2: not a known-divergences file: known[0] needs a class'],
     ['adapters: [x]\nknown: [{class: U1, why: "  "}]', ':2: not a known-divergences file: known[0] (U1) needs a why'],
-    ['adapters: [x]\nknown: [{class: U1, why: w, code: X, detail: y}]', ':2: not a known-divergences file: known[0] (U1) has unknown members code, detail (it may have class, why, operation, reference, adapter, shapes)'],
-    ['adapters: [x]\nknown:\n  - class: U1\n    wy: w', ':4: not a known-divergences file: known[0] (U1) has unknown members wy (it may have class, why, operation, reference, adapter, shapes)'],
+    ['adapters: [x]\nknown: [{class: U1, why: w, code: X, detail: y}]', ':2: not a known-divergences file: known[0] (U1) has unknown members code, detail (it may have class, why, operation, reference, adapter, shapes, records)'],
+    ['adapters: [x]\nknown:\n  - class: U1\n    wy: w', ':4: not a known-divergences file: known[0] (U1) has unknown members wy (it may have class, why, operation, reference, adapter, shapes, records)'],
     ['adapters: [x]\nknown: []\nnote: later', ':3: not a known-divergences file: it has unknown members note (it may have adapters, known)'],
     ['adapters: [x]\nknown:\n  - class: U1\n    why: w\n    operation: [load]', ':5: not a known-divergences file: known[0].operation must be a glob'],
     // A class that gives no matcher would excuse every disagreement: a `*` glob says so on purpose.
-    ['adapters: [x]\nknown:\n  - {class: U1, why: w}', ':3: not a known-divergences file: known[0] (U1) gives none of operation, reference, adapter, shapes, so it would excuse every disagreement: give at least one (`*` matches anything)'],
+    ['adapters: [x]\nknown:\n  - {class: U1, why: w}', ':3: not a known-divergences file: known[0] (U1) gives none of operation, reference, adapter, shapes, records, so it would excuse every disagreement: give at least one (`*` matches anything)'],
     ['adapters: [x]\nknown:\n  - class: U1\n    why: w\n    shapes: old', ':5: not a known-divergences file: known[0].shapes must be current or older, not "old"'],
+    ['adapters: [x]\nknown:\n  - class: U1\n    why: w\n    records: \'null\'', ':5: not a known-divergences file: known[0].records must be objects or not-all-objects, not "null"'],
   ])('refuses %j, naming the file and the line', (text, message) => {
     const path = fileOf(text)
     expect(() => readKnownDivergences(path)).toThrow(`${path}${message}`)
