@@ -3,7 +3,7 @@
 // PROC-3 fix the code and the seq.
 import { cloneEvents } from './log-edit.ts'
 import { pick, type Chooser } from './choices.ts'
-import { SURFACE_TYPES, type JsonObject, type LogEvent } from './events.ts'
+import { SURFACE_TYPES, type JsonObject, type LogEvent, type ReplaceOp } from './events.ts'
 import {
   dataOf, defineMutation, indexesWhere, messageOf, nodesBefore, replaceOf, shadowedAt, type Mutation,
 } from './mutation-kit.ts'
@@ -180,21 +180,45 @@ export const rewriteChangesData = defineMutation({
     const events = changed(log.events, index, event => {
       const data = dataOf(event)
       const block = (messageOf(event)['content'] as JsonObject[])[0]!
-      switch (chooser.int(8)) {
+      switch (chooser.int(5)) {
         case 0: messageOf(event)['id'] = `${String(messageOf(event)['id'])}-changed`; break
-        case 1: block['isError'] = block['isError'] === true ? false : true; break
-        case 2: data['step'] = (data['step'] as number) + 1; break
-        case 3: data['turn'] = (data['turn'] as number) + 1; break
-        // `isError: false` where there was none, or the flag as the number a loose language equals it to.
-        case 4: block['isError'] = 'isError' in block ? Number(block['isError']) : false; break
-        // A member holding null is present (the generated results have no meta).
-        case 5: data['meta'] = 'meta' in data ? { rewritten: true, previous: data['meta'] } : null; break
-        case 6: block['pruned'] = true; break
+        case 1: data['step'] = (data['step'] as number) + 1; break
+        case 2: data['turn'] = (data['turn'] as number) + 1; break
+        case 3: block['pruned'] = true; break
         default: data['meta'] = { rewritten: true, previous: data['meta'] ?? null }
       }
     })
     return { events, seq: index }
   },
+})
+
+/**
+ * A rewrite whose result block's `isError` differs: flipped, `false` where there was none, or the flag as
+ * the number a loose language equals it to. Apart from rewrite-changes-data, as the flag is where
+ * implementations compare loosely.
+ */
+export const rewriteChangesIsError = defineMutation({
+  name: 'rewrite-changes-is-error', code: 'REWRITE_DATA_CHANGED', operation: 'load', rule: 'REWR-3',
+  targets: log => indexesWhere(log.events, isRewrite),
+  edit(log, index, chooser) {
+    const events = changed(log.events, index, event => {
+      const block = (messageOf(event)['content'] as JsonObject[])[0]!
+      if (chooser.int(2) === 0) block['isError'] = block['isError'] === true ? false : true
+      else block['isError'] = 'isError' in block ? Number(block['isError']) : false
+    })
+    return { events, seq: index }
+  },
+})
+
+/**
+ * A rewrite that adds `meta: null` (the generated results have none): a member holding null is present,
+ * so the data differ, where a reader that drops nulls (or reads them as absent) finds them equal. An
+ * operator of its own, not a case of rewrite-changes-data, so that it is drawn as often as any other.
+ */
+export const rewriteAddsNullMember = defineMutation({
+  name: 'rewrite-adds-null-member', code: 'REWRITE_DATA_CHANGED', operation: 'load', rule: 'REWR-3',
+  targets: log => indexesWhere(log.events, event => isRewrite(event) && !('meta' in dataOf(event))),
+  edit: (log, index) => ({ events: changed(log.events, index, event => { dataOf(event)['meta'] = null }), seq: index }),
 })
 
 /** A rewrite retargeted at a user or assistant node (cited, so coverage passes). */
@@ -274,6 +298,17 @@ export const surfaceOpMalformed = defineMutation({
   },
 })
 
+/**
+ * A replace written with its start alone, as a writer meaning a single node might write it: SURF-2 asks
+ * for `end` too, where a reader that defaults it to `start` reads a replace of one node. Drawn on its own
+ * for the same reason as rewrite-adds-null-member (as one of surface-op-malformed's values it is rare).
+ */
+export const replaceWithoutEnd = defineMutation({
+  name: 'replace-without-end', code: 'SURFACE_OP_INVALID', operation: 'load', rule: 'SURF-2',
+  targets: log => indexesWhere(log.events, event => replaceOf(event) !== undefined),
+  edit: (log, index) => ({ events: changed(log.events, index, event => { delete (event.surfaceOp as Partial<ReplaceOp>).end }), seq: index }),
+})
+
 export const callIdMismatch = defineMutation({
   name: 'call-id-mismatch', code: 'MESSAGE_CALL_ID_MISMATCH', operation: 'load', rule: 'VOC-13',
   targets: log => indexesWhere(log.events, event => event.type === 'tool/result'),
@@ -344,8 +379,8 @@ export const unknownType = defineMutation({
 
 export const LOAD_MUTATIONS: readonly Mutation[] = [
   dropEvent, swapEvents, duplicateEvent, breakReplaceStart, breakReplaceEnd, reverseReplace, unciteShadowed, unciteInnerShadowed,
-  citeLaterEvent, citationElementInvalid, citationsNotArray, duplicateCitation, laterThenDuplicateCitation, emptyCitation, rewriteChangesData, rewriteWrongTarget,
-  rewriteSpansTwo, dropSurfaceOp, surfaceOpOnLogOnly, surfaceOpMalformed,
+  citeLaterEvent, citationElementInvalid, citationsNotArray, duplicateCitation, laterThenDuplicateCitation, emptyCitation, rewriteChangesData,
+  rewriteChangesIsError, rewriteAddsNullMember, rewriteWrongTarget, rewriteSpansTwo, dropSurfaceOp, surfaceOpOnLogOnly, surfaceOpMalformed, replaceWithoutEnd,
   callIdMismatch, roleInvalid, payloadInvalid, turnEndMalformed, requestHeaderInvalid, legacyEventType, unknownType,
 ]
 

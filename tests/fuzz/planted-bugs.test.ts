@@ -65,9 +65,9 @@ describe('the misordering fake adapter (subprocess)', () => {
 })
 
 /**
- * Known-bad adapters the fuzzer reaches within sixty runs of seed 34, and the operation each breaks. A
+ * Known-bad adapters the fuzzer reaches within sixty runs of seed 30, and the operation each breaks. A
  * seed that reaches all seventeen, each through the probe meant for it and shrunk as below, is a matter
- * of draws (of seeds 1 to 100, as the generators stand, only 34 does): a change to the draw can call for
+ * of draws (of seeds 1 to 100, as the generators stand, only 30 does): a change to the draw can call for
  * another. Not numeric-replace-order: it needs a replace whose endpoints' seqs run against their
  * surface order, which generated logs rarely hold (a seed finds it in some hundred runs, or not at all);
  * the vectors pin it.
@@ -105,7 +105,7 @@ describe('known-bad adapters (in process)', () => {
       const bad = KNOWN_BAD.find(candidate => candidate.name === name)!
       const adapter = knownBadAdapter(bad)
       const outDir = tempFolder()
-      const report = await fuzz(adapter, { runs: 60, seed: 34, outDir, maxEvents: 40, only: [operation] })
+      const report = await fuzz(adapter, { runs: 60, seed: 30, outDir, maxEvents: 40, only: [operation] })
       // Through the probe meant to find it, with the variant meant (or none).
       const found = report.findings.find(finding => finding.operation === operation && variantOf(finding) === variant)
       await expectCaught(adapter, found, outDir, 8)
