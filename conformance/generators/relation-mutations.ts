@@ -253,7 +253,8 @@ export const bracketCrossesTurn = defineMutation({
   targets: log => indexesWhere(log.events, (event, index) => {
     if (event.type !== 'compaction/end' || isReferenced(log.events, index)) return false
     const next = nextIndex(log.events, index, isTurnBoundary)
-    if (next < 0 || log.events.slice(index + 1, next).some(isCompactionEvent)) return false
+    // A replace before the boundary would meet the claim of a summary that the end disarmed (COMP-10).
+    if (next < 0 || log.events.slice(index + 1, next).some(event => isCompactionEvent(event) || replaceOf(event) !== undefined)) return false
     const start = bracketStart(log.events, index)
     return start >= 0 && !staleStarts(removeEvent(log.events, index)).has(start)
   }),
