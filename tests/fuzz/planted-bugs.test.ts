@@ -65,13 +65,16 @@ describe('the misordering fake adapter (subprocess)', () => {
 })
 
 /**
- * Known-bad adapters the fuzzer reaches within sixty runs of seed 30, and the operation each breaks. A
- * seed that reaches all seventeen, each through the probe meant for it and shrunk as below, is a matter
- * of draws (of seeds 1 to 100, as the generators stand, only 30 does): a change to the draw can call for
- * another. Not numeric-replace-order: it needs a replace whose endpoints' seqs run against their
- * surface order, which generated logs rarely hold (a seed finds it in some hundred runs, or not at all);
- * the vectors pin it.
+ * Known-bad adapters the fuzzer reaches within sixty runs of one of the seeds 1 to SEEDS, and the
+ * operation each breaks. One seed that reaches them all, each through the probe meant for it and shrunk
+ * as below, is a matter of draws (of seeds 1 to 100, as the generators stood, one did), so every change
+ * to the draw called for another; each bug takes the first seed that reaches it instead, and the rarest
+ * (a pending set on a plain object) was reached by two of the first twelve seeds. Not
+ * numeric-replace-order: it needs a replace whose endpoints' seqs run against their surface order, which
+ * generated logs rarely hold (a seed finds it in some hundred runs, or not at all); the vectors pin it.
  */
+const SEEDS = 12
+
 const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = [
   ['ignorable-ignored', 'load'],
   ['provenance-coverage-unchecked', 'load'],
@@ -104,11 +107,18 @@ describe('known-bad adapters (in process)', () => {
     it(`${name}: found through ${operation}, shrunk, and written as a vector that fails it`, async () => {
       const bad = KNOWN_BAD.find(candidate => candidate.name === name)!
       const adapter = knownBadAdapter(bad)
-      const outDir = tempFolder()
-      const report = await fuzz(adapter, { runs: 60, seed: 30, outDir, maxEvents: 40, only: [operation] })
-      // Through the probe meant to find it, with the variant meant (or none).
-      const found = report.findings.find(finding => finding.operation === operation && variantOf(finding) === variant)
-      await expectCaught(adapter, found, outDir, 8)
+      for (let seed = 1; ; seed += 1) {
+        const outDir = tempFolder()
+        const report = await fuzz(adapter, { runs: 60, seed, outDir, maxEvents: 40, only: [operation] })
+        // Through the probe meant to find it, with the variant meant (or none). A finding shrunk to more
+        // events than allowed sends the search to the next seed; one whose vector does not replay fails.
+        const found = report.findings.find(finding => finding.operation === operation && variantOf(finding) === variant)
+        const judged = found !== undefined && (found.problem !== undefined || found.eventsAfter <= 8)
+        if (judged || seed === SEEDS) {
+          await expectCaught(adapter, found, outDir, 8)
+          return
+        }
+      }
     })
   }
 })
