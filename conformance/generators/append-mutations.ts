@@ -1,9 +1,12 @@
 // Mutation operators that a writer's `append` must reject (PROC-3, VOC-8, spec chapters 05-07, 09,
 // 16, 18): the log is the valid prefix before event i, and the candidate is event i with one fault.
-import type { Chooser } from './choices.ts'
 import { cloneEvents } from './log-edit.ts'
 import { SURFACE_TYPES, type JsonObject, type LogEvent } from './events.ts'
-import { candidateOf, defineMutation, indexesWhere, replaceOf, shadowedAt, type Edit, type LogInput, type Mutation } from './mutation-kit.ts'
+import { pick, type Chooser } from './choices.ts'
+import {
+  candidateOf, defineMutation, indexesWhere, INVALID_ORDINALS, NUMBERED_TYPES, reasonWithExtraMember, replaceOf, shadowedAt, type Edit, type LogInput,
+  type Mutation,
+} from './mutation-kit.ts'
 
 type Targets = (event: LogEvent, index: number, log: LogInput) => boolean
 
@@ -42,16 +45,30 @@ export const appendSecondResultBlock = appendMutation(
   },
 )
 
+/** An empty model or reasoningEffort, or adapterDefaults whose first flag is good and whose second is no flag (HDR-2). */
 export const appendRequestHeaderInvalid = appendMutation(
   'append-request-header-invalid', 'REQUEST_HEADER_INVALID', 'HDR-2', event => event.type === 'request/header',
-  candidate => {
+  (candidate, _log, _index, chooser) => {
     const header = (candidate['data'] as JsonObject)['header'] as JsonObject
-    ;(header['config'] as JsonObject)['model'] = ''
+    const config = header['config'] as JsonObject
+    const change = chooser.int(3)
+    if (change === 0) config['model'] = ''
+    else if (change === 1) config['reasoningEffort'] = ''
+    else {
+      config['maxTokens'] ??= 8192
+      header['adapterDefaults'] = { maxTokens: true, temperature: true }
+    }
   },
 )
 
-export const appendTurnEndMalformed = appendMutation('append-turn-end-malformed', 'TURN_END_MALFORMED', 'TURN-2', event => event.type === 'turn/end', candidate => {
-  ;(candidate['data'] as JsonObject)['reason'] = { kind: 'blocked', why: 'extra member' }
+export const appendTurnEndMalformed = appendMutation('append-turn-end-malformed', 'TURN_END_MALFORMED', 'TURN-2', event => event.type === 'turn/end', (candidate, _log, _index, chooser) => {
+  ;(candidate['data'] as JsonObject)['reason'] = reasonWithExtraMember(chooser)
+})
+
+/** A turn or step that is no safe integer >= 1, 2^53 among them (TURN-1). */
+export const appendPayloadInvalid = appendMutation('append-payload-invalid', 'PAYLOAD_INVALID', 'TURN-1', event => NUMBERED_TYPES.has(event.type), (candidate, _log, _index, chooser) => {
+  const member = candidate['type'] === 'turn/start' || chooser.int(2) === 0 ? 'turn' : 'step'
+  ;(candidate['data'] as JsonObject)[member] = pick(chooser, INVALID_ORDINALS)
 })
 
 export const appendSurfaceOpMissing = appendMutation('append-surface-op-missing', 'SURFACE_OP_MISSING', 'SURF-1', isSurface, candidate => {
@@ -76,5 +93,5 @@ export const appendReplaceReversed = appendMutation(
 
 export const APPEND_MUTATIONS: readonly Mutation[] = [
   appendUnknownKey, appendLegacyType, appendSecondResultBlock, appendRequestHeaderInvalid, appendTurnEndMalformed,
-  appendSurfaceOpMissing, appendUnciteShadowed, appendReplaceReversed,
+  appendSurfaceOpMissing, appendUnciteShadowed, appendReplaceReversed, appendPayloadInvalid,
 ]

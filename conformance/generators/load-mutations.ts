@@ -5,7 +5,8 @@ import { cloneEvents } from './log-edit.ts'
 import { pick, type Chooser } from './choices.ts'
 import { SURFACE_TYPES, type JsonObject, type LogEvent, type ReplaceOp } from './events.ts'
 import {
-  dataOf, defineMutation, indexesWhere, messageOf, nodesBefore, replaceOf, shadowedAt, type Mutation,
+  dataOf, defineMutation, indexesWhere, INVALID_ORDINALS, messageOf, nodesBefore, NUMBERED_TYPES, reasonWithExtraMember, replaceOf, shadowedAt,
+  type Mutation,
 } from './mutation-kit.ts'
 
 const isSurface = (event: LogEvent): boolean => SURFACE_TYPES.has(event.type)
@@ -327,16 +328,14 @@ export const roleInvalid = defineMutation({
   edit: (log, index) => ({ events: changed(log.events, index, event => { messageOf(event)['role'] = event.type === 'assistant/message' ? 'user' : 'assistant' }), seq: index }),
 })
 
-const NUMBERED = new Set(['turn/start', 'step/start', 'step/end', 'assistant/chunk', 'tool/call'])
-
 export const payloadInvalid = defineMutation({
   name: 'payload-invalid', code: 'PAYLOAD_INVALID', operation: 'load', rule: 'TURN-1',
-  targets: log => indexesWhere(log.events, event => NUMBERED.has(event.type)),
+  targets: log => indexesWhere(log.events, event => NUMBERED_TYPES.has(event.type)),
   edit(log, index, chooser) {
     const events = changed(log.events, index, event => {
       const data = dataOf(event)
       const member = event.type === 'turn/start' || chooser.int(2) === 0 ? 'turn' : 'step'
-      data[member] = [0, -1, 1.5, '1', null][chooser.int(5)]!
+      data[member] = pick(chooser, INVALID_ORDINALS)
     })
     return { events, seq: index }
   },
@@ -349,7 +348,7 @@ export const turnEndMalformed = defineMutation({
     const events = changed(log.events, index, event => {
       const data = dataOf(event)
       if (chooser.int(2) === 0) data['step'] = 1
-      else data['reason'] = { kind: 'completed', detail: 'extra' }
+      else data['reason'] = reasonWithExtraMember(chooser)
     })
     return { events, seq: index }
   },

@@ -2,7 +2,7 @@
 // valid log into a near-valid one that breaks exactly one rule; it is tagged with the error code the
 // rule gives, the operation that must report it, and it says which seq the report must carry.
 import type { Chooser } from './choices.ts'
-import type { JsonObject, LogEvent, ReplaceOp } from './events.ts'
+import type { Json, JsonObject, LogEvent, ReplaceOp } from './events.ts'
 import { isRecord, surfaceTimeline, applySurfaceEvent, type SurfaceNode } from './surface-model.ts'
 
 export type MutationOperation = 'load' | 'append' | 'relations'
@@ -153,4 +153,16 @@ export function staleStarts(events: readonly LogEvent[]): Set<number> {
     }
   }
   return stale
+}
+
+/** The types whose payload numbers a turn and a step (TURN-1), turn/start its turn alone. */
+export const NUMBERED_TYPES: ReadonlySet<string> = new Set(['turn/start', 'step/start', 'step/end', 'assistant/chunk', 'tool/call'])
+
+/** Values TURN-1 refuses for a turn or a step: none is a safe integer >= 1 (2^53 is an integer, not a safe one). */
+export const INVALID_ORDINALS: readonly Json[] = [0, -1, 1.5, '1', null, 2 ** 53]
+
+/** A turn/end reason of a kind that takes no other member (TURN-2, items 4 to 6), with one more. */
+export function reasonWithExtraMember(chooser: Chooser): JsonObject {
+  const kinds = ['completed', 'blocked', 'max-tokens', 'interrupted', 'aborted', 'disposed']
+  return { kind: kinds[chooser.int(kinds.length)]!, detail: 'extra' }
 }
