@@ -11,6 +11,7 @@ import { CONTEXT_NOT_OBJECT_VARIANT, withContextDataNotObject } from './context-
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
 import { atNegativeZeroBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
+import { probedSessionId } from './session-ids.ts'
 import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
 import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
@@ -294,7 +295,7 @@ const DERIVE: Record<string, Derive> = {
   artifactPath: run => {
     if (!isRecord(run.header)) return undefined
     const { id, cwd } = run.header
-    return { operation: 'artifactPath', events: [], extra: { sessionId: id, ...(cwd === undefined ? {} : { cwd }) } }
+    return { operation: 'artifactPath', events: [], extra: { sessionId: probedSessionId(run.plan.batchSeed, id), ...(cwd === undefined ? {} : { cwd }) } }
   },
   store: storeProbe,
 }

@@ -95,6 +95,8 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['pending-calls-in-plain-object', 'relations'],
   ['header-equality-normalized', 'headerEquals'],
   ['messages-copied-by-assign', 'messages'],
+  // Found since the artifactPath probe asks for ids JSONL-2 escapes (session-ids.ts).
+  ['artifact-path-by-code-point', 'artifactPath'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
