@@ -241,6 +241,10 @@ export function epochHeader(choice: HeaderChoice): JsonObject {
   return header
 }
 
-export function contextFor(model: string): JsonObject {
-  return model === 'deepseek-v4-pro' ? { provider: PROVIDER, model } : { provider: PROVIDER, model, contextWindow: 1_000_000 }
+/** The request context of a header choice: its model's, with the choice's inherited-named member too (HDR-8 keeps it). */
+export function contextFor(choice: HeaderChoice): JsonObject {
+  const { model, inheritedConfigMember } = choice
+  const context: JsonObject = model === 'deepseek-v4-pro' ? { provider: PROVIDER, model } : { provider: PROVIDER, model, contextWindow: 1_000_000 }
+  // A computed key defines a member named `__proto__` instead of setting the prototype.
+  return inheritedConfigMember === undefined ? context : { ...context, [inheritedConfigMember]: 'kept' }
 }

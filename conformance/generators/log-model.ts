@@ -85,7 +85,7 @@ function writeRequestRecords(model: Model): void {
     model.headerChoice = choice
     model.needsSnapshot = false
   }
-  const context = contextFor(choice.model)
+  const context = contextFor(choice)
   if (JSON.stringify(context) !== JSON.stringify(model.contextInForce)) {
     write(model, { type: 'request/context', data: context, ...knownButMarkedIgnorable(chooser) })
     model.contextInForce = context
