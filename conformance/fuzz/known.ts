@@ -26,7 +26,7 @@ export type { KnownClass, KnownDivergences }
 
 const MATCHED = ['operation', 'reference', 'adapter', 'shapes', 'records'] as const
 /** The matched members that name one of a few traits of the log, not globs. */
-const TRAITS: Partial<Record<typeof MATCHED[number], readonly string[]>> = { shapes: ['current', 'older'], records: ['objects', 'not-all-objects'] }
+const TRAITS: Record<'shapes' | 'records', readonly string[]> = { shapes: ['current', 'older'], records: ['objects', 'not-all-objects'] }
 
 /** Reads a known-divergences file; throws an Error naming what is wrong, and where. */
 export function readKnownDivergences(path: string): KnownDivergences {
@@ -57,7 +57,7 @@ export function knownDivergencesFrom(document: unknown, source: string, lineAt: 
     if (MATCHED.every(key => entry[key] === undefined)) {
       fail(`known[${index}] (${entry['class']}) gives none of ${MATCHED.join(', ')}, so it would excuse every disagreement: give at least one (\`*\` matches anything)`, at)
     }
-    for (const [key, traits = []] of Object.entries(TRAITS)) {
+    for (const [key, traits] of Object.entries(TRAITS)) {
       if (entry[key] !== undefined && !traits.includes(entry[key] as string)) fail(`known[${index}].${key} must be ${traits.join(' or ')}, not "${String(entry[key])}"`, at, key)
     }
     return entry as unknown as KnownClass

@@ -1,9 +1,8 @@
 // Known-bad JSONL decoders and encoders: packed chunk rows and the torn tail (raw encoding; zstd input is
 // untouched, but for the torn tail's line number).
-import type { OperationResult } from '../../conformance/expectations.ts'
 import { packableTag } from '../../reference/chunk-rows.ts'
 import type { JsonlValue } from '../../reference/jsonl.ts'
-import { accepted, dataOf, isRecord, ref, type Input, type KnownBad, type SyncOperation } from './wrap.ts'
+import { accepted, dataOf, isRecord, ref, rejectedAtLine, type Input, type KnownBad, type SyncOperation } from './wrap.ts'
 
 const ROW_PAYLOAD: Record<string, string> = { 'text-chunks': 'texts', 'reasoning-chunks': 'texts', 'tool-call-chunks': 'args' }
 
@@ -134,11 +133,6 @@ function nullsAsZeroValues(row: Row): Row | undefined {
 
 /** A null in a row's turn, step, index or payload reads as its type's zero value, so the row expands. */
 const rowNullsAsZeroValues: SyncOperation = input => ref.decodeJsonl(withRowsReadAs(input, nullsAsZeroValues))
-
-/** A rejection naming a line, as a JSONL decoder reports it. */
-function rejectedAtLine(code: string, line: number): OperationResult {
-  return { ok: false, error: { code, line, message: 'known-bad adapter' } }
-}
 
 /** After a damaged line, any later line whose text holds "turn/end" proves the damage committed. */
 const turnEndFoundInText: SyncOperation = input => {

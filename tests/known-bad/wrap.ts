@@ -56,6 +56,11 @@ export function rejected(code: string, seq?: number): OperationResult {
   return { ok: false, error: { code, ...(seq === undefined ? {} : { seq }), message: 'known-bad adapter' } }
 }
 
+/** A rejection naming a line, as a JSONL decoder reports it. */
+export function rejectedAtLine(code: string, line: number): OperationResult {
+  return { ok: false, error: { code, line, message: 'known-bad adapter' } }
+}
+
 export function recordsOf(input: Input): unknown[] {
   return Array.isArray(input['events']) ? input['events'] : []
 }
