@@ -66,3 +66,16 @@ export function removeEvent(events: readonly LogEvent[], index: number): LogEven
   for (const event of copy) remapEvent(event, seq => (seq > index ? seq - 1 : seq))
   return copy
 }
+
+/**
+ * The log with the event at `from` moved to `to` (a later index), the events between moved up one and
+ * every seq that names them rewritten; nothing may name the moved seq.
+ */
+export function moveEventLater(events: readonly LogEvent[], from: number, to: number): LogEvent[] {
+  if (events.some(event => namesSeq(event, from))) throw new Error(`seq ${from} is named by another event`)
+  const copy = cloneEvents(events)
+  for (const event of copy) remapEvent(event, seq => (seq === from ? to : seq > from && seq <= to ? seq - 1 : seq))
+  const [moved] = copy.splice(from, 1)
+  copy.splice(to, 0, moved!)
+  return copy
+}

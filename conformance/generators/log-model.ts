@@ -29,6 +29,11 @@ export interface LogFacts {
   brackets: BracketRecord[]
   /** What `repair` must return for the log (empty unless the log ends inside a turn). */
   closers: LogEvent[]
+  /**
+   * Tool-call blocks on the surface that steps ended without answering (PAIR-6): no compaction can
+   * shadow them (REGION-3), so the surface's pairing counter ends at this number once repaired.
+   */
+  unansweredCalls: number
 }
 
 export interface GeneratedLog {
@@ -102,6 +107,12 @@ function endStep(model: Model): void {
   write(model, { type: 'step/end', data: { turn: openTurnNumber(model), step: model.nextStep } })
   model.step = undefined
   model.nextStep += 1
+}
+
+/** A failed or cancelled step that ends with calls unanswered (PAIR-6). */
+function abandonStep(model: Model): void {
+  model.unansweredCalls += callsWith(model, 'asked').length + callsWith(model, 'started').length
+  endStep(model)
 }
 
 function planMessage(model: Model, allowCalls: boolean): AssistantPlan {
@@ -270,14 +281,18 @@ function stepActions(model: Model, step: StepState): Action[] {
   switch (step.phase) {
     case 'stream':
       return [['modelCall', 30, modelCall], ['retry', 2, retryAttempt], ['failStep', 1, failStep], ...common]
-    case 'tools':
-      return [
+    case 'tools': {
+      const tools: Action[] = [
         ['startCall', callsWith(model, 'asked').length > 0 ? 10 : 0, startCall],
         ['answerCall', callsWith(model, 'started').length > 0 ? 10 : 0, answerCall],
         ['cancelCall', callsWith(model, 'asked').length > 0 ? 1 : 0, cancelCall],
         ['prune', free && resultNodes(model).length > 0 ? 1 : 0, pruneResult],
         ...common,
       ]
+      // Now and then a failed or cancelled step ends with calls unanswered (PAIR-6); they stay on the
+      // surface and no region can end after them (REGION-3), so this is kept to a few logs in a hundred.
+      return [...tools.map(([name, weight, run]): Action => [name, weight * 5, run]), ['abandonStep', 1, abandonStep]]
+    }
     case 'done':
       return [['endStep', 30, endStep], ['todo', 1, writeTodo], ['prune', free && resultNodes(model).length > 0 ? 2 : 0, pruneResult], ...common]
   }
@@ -353,7 +368,7 @@ export function createModel(chooser: Chooser, createdAt: number): Model {
   return {
     chooser, events: [], time: createdAt + 5, openTurn: null, lastTurn: 0, nextStep: 1, step: undefined, nodes: [],
     bracket: undefined, brackets: [], headerChoice: undefined, headerInForce: null, contextInForce: null,
-    needsSnapshot: true, stableBoundaries: [],
+    needsSnapshot: true, stableBoundaries: [], unansweredCalls: 0,
   }
 }
 
@@ -379,6 +394,7 @@ export function generateLog(chooser: Chooser, options: LogOptions): GeneratedLog
       contextInForce: model.contextInForce,
       brackets: model.brackets,
       closers: closers.map(orderedEnvelope),
+      unansweredCalls: model.unansweredCalls,
     },
   }
 }

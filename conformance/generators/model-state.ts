@@ -48,6 +48,8 @@ export interface Model {
   /** HDR-6: the next model request of this loop instance needs a snapshot whatever the header. */
   needsSnapshot: boolean
   stableBoundaries: number[]
+  /** Tool-call blocks of steps that ended without their results (PAIR-6). */
+  unansweredCalls: number
 }
 
 export type Action = readonly [name: string, weight: number, run: (model: Model) => void]

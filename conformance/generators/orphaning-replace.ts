@@ -5,7 +5,7 @@
 import type { Chooser } from './choices.ts'
 import { someText, userMessage, type LogEvent } from './events.ts'
 import type { GeneratedLog } from './log-model.ts'
-import { isRecord, surfaceTimeline } from './surface-model.ts'
+import { cutCounters, isRecord, surfaceTimeline } from './surface-model.ts'
 
 function lastTurn(events: readonly LogEvent[]): number {
   const turns = events.flatMap(event => (event.type === 'turn/start' && isRecord(event.data) && typeof event.data['turn'] === 'number' ? [event.data['turn']] : []))
@@ -13,13 +13,16 @@ function lastTurn(events: readonly LogEvent[]): number {
 }
 
 /**
- * The log with one more turn, whose user message replaces an assistant node with calls that has a
- * result after it on the surface; undefined when the log does not end at rest or has no such node.
+ * The log with one more turn, whose user message replaces an assistant node with calls so that a result
+ * after it on the surface is left without one; undefined when the log does not end at rest or has no
+ * such node.
  */
 export function withResultOrphaned(log: GeneratedLog, chooser: Chooser): LogEvent[] | undefined {
   if (log.facts.ending !== 'clean') return undefined
   const nodes = surfaceTimeline(log.events).at(-1)!
-  const targets = nodes.filter((node, index) => node.weight > 0 && nodes.slice(index + 1).some(later => later.type === 'tool/result'))
+  // A call left unanswered earlier (PAIR-6) keeps the counter up, so not every such replace orphans.
+  const orphans = (index: number): boolean => cutCounters(nodes.map((node, at) => (at === index ? { ...node, weight: 0 } : node))).some(counter => counter < 0)
+  const targets = nodes.filter((node, index) => node.weight > 0 && orphans(index))
   if (targets.length === 0) return undefined
   const target = targets[chooser.int(targets.length)]!.seq
   const turn = lastTurn(log.events) + 1

@@ -1,8 +1,10 @@
 // Mutation operators that keep a log loadable but break one relation (spec chapters 09, 10 and 13).
-// The events before the fault are untouched, so the fault is the first violation `relations` lists
-// (PROC-7); inserted or removed events shift every later seq (log-edit.ts), so nothing else moves.
-import { cloneEvents, insertEvent, isReferenced, removeEvent } from './log-edit.ts'
+// The events before the fault are untouched (result-in-later-step takes one away, which leaves a call
+// unanswered: no violation, PAIR-6), so the fault is the first violation `relations` lists (PROC-7);
+// inserted, removed or moved events shift the seqs after them (log-edit.ts), so nothing else changes.
+import { cloneEvents, insertEvent, isReferenced, moveEventLater, removeEvent } from './log-edit.ts'
 import { INHERITED_NAMES, type JsonObject, type LogEvent } from './events.ts'
+import { applySurfaceEvent, type SurfaceNode } from './surface-model.ts'
 import {
   dataOf, defineMutation, indexesWhere, isCheckpoint, isExemptResult, messageOf, replaceOf, rewrittenSeqs, staleStarts, type LogInput, type Mutation,
 } from './mutation-kit.ts'
@@ -81,6 +83,131 @@ export const orphanLookalikeResult = defineMutation({
       return candidates.length > 0 ? candidates[chooser.int(candidates.length)]! : `${answered}-never-called`
     }
     return { events: answering(log.events, index, lookalike), seq: index }
+  },
+})
+
+/** The index of the step/start of the step open at `index`, or -1 when none is. */
+function openStepStart(events: readonly LogEvent[], index: number): number {
+  for (let at = index - 1; at >= 0; at--) {
+    const type = events[at]!.type
+    if (type === 'step/start') return at
+    if (type === 'step/end' || isTurnBoundary(events[at]!)) return -1
+  }
+  return -1
+}
+
+const callIdOf = (event: LogEvent): unknown => dataOf(event)['callId']
+const answeredIdOf = (event: LogEvent): unknown => (messageOf(event)['source'] as JsonObject | undefined)?.['callId']
+
+/**
+ * The call ids a result at `index` cannot answer though a call logged them (PAIR-1): those the open
+ * step answered already (PAIR-3), and those of calls of earlier steps not logged again in this one
+ * (PAIR-4), split by whether a result answered them (PAIR-6 drops the others at their step's end).
+ */
+function idsNotPending(events: readonly LogEvent[], index: number): { answered: string[]; earlierUnanswered: string[]; earlierAnswered: string[] } {
+  const start = openStepStart(events, index)
+  const pending = new Set<unknown>()
+  const answered = new Set<unknown>()
+  for (const event of events.slice(start + 1, index)) {
+    if (event.type === 'tool/call') {
+      pending.add(callIdOf(event))
+      answered.delete(callIdOf(event))
+    } else if (event.type === 'tool/result' && event.surfaceOp === 'append' && pending.delete(answeredIdOf(event))) answered.add(answeredIdOf(event))
+  }
+  const before = start < 0 ? [] : events.slice(0, start)
+  const answeredBefore = new Set(before.filter(event => event.type === 'tool/result').map(answeredIdOf))
+  const earlier = [...new Set(before.filter(event => event.type === 'tool/call').map(callIdOf))]
+    .filter((id): id is string => typeof id === 'string' && !pending.has(id) && !answered.has(id))
+  return {
+    answered: [...answered].filter((id): id is string => typeof id === 'string'),
+    earlierUnanswered: earlier.filter(id => !answeredBefore.has(id)),
+    earlierAnswered: earlier.filter(id => answeredBefore.has(id)),
+  }
+}
+
+/** A result answering a call of its own step that an earlier result answered already (PAIR-3). */
+export const answerAnsweredCall = defineMutation({
+  name: 'answer-answered-call', code: 'TOOL_RESULT_ORPHAN', operation: 'relations', rule: 'PAIR-3',
+  targets: log => pairedResults(log).filter(index => idsNotPending(log.events, index).answered.length > 0),
+  edit(log, index, chooser) {
+    const ids = idsNotPending(log.events, index).answered
+    return { events: answering(log.events, index, () => ids[chooser.int(ids.length)]!), seq: index }
+  },
+})
+
+/**
+ * A result answering a call of an earlier step, half the time (when there is one) a call no result
+ * answered before its step ended (PAIR-6 drops it from the pending set), else one answered (PAIR-4).
+ */
+export const answerEarlierStepCall = defineMutation({
+  name: 'answer-earlier-step-call', code: 'TOOL_RESULT_ORPHAN', operation: 'relations', rule: 'PAIR-4',
+  targets: log => pairedResults(log).filter(index => {
+    const ids = idsNotPending(log.events, index)
+    return ids.earlierUnanswered.length + ids.earlierAnswered.length > 0
+  }),
+  edit(log, index, chooser) {
+    const { earlierUnanswered, earlierAnswered } = idsNotPending(log.events, index)
+    const ids = earlierUnanswered.length > 0 && (earlierAnswered.length === 0 || chooser.int(2) === 0) ? earlierUnanswered : earlierAnswered
+    return { events: answering(log.events, index, () => ids[chooser.int(ids.length)]!), seq: index }
+  },
+})
+
+/** Whether every replace cites each node it shadows (PROV-7), which an edit reordering appends can undo. */
+function citesEveryShadowedNode(events: readonly LogEvent[]): boolean {
+  let nodes: SurfaceNode[] = []
+  for (const event of events) {
+    const applied = applySurfaceEvent(nodes, event)
+    if (applied.shadowed.some(seq => !(event.sourceEventSeqs ?? []).includes(seq))) return false
+    nodes = applied.nodes
+  }
+  return true
+}
+
+/** The result at `index` moved to just after the next step/start of the log, and given that step's numbers. */
+function resultMovedToNextStep(events: readonly LogEvent[], index: number): LogEvent[] | undefined {
+  const next = nextIndex(events, index, event => event.type === 'step/start')
+  if (next < 0 || isReferenced(events, index)) return undefined
+  const moved = moveEventLater(events, index, next)
+  const { turn, step } = dataOf(moved[next - 1]!)
+  Object.assign(dataOf(moved[next]!), { turn, step })
+  return citesEveryShadowedNode(moved) ? moved : undefined
+}
+
+/**
+ * The only result of a call moved into a later step, whose numbers it takes: the call went unanswered
+ * when its step ended (PAIR-6), and a later step cannot answer it (PAIR-4).
+ */
+export const resultInLaterStep = defineMutation({
+  name: 'result-in-later-step', code: 'TOOL_RESULT_ORPHAN', operation: 'relations', rule: 'PAIR-4',
+  targets: log => pairedResults(log).filter(index => resultMovedToNextStep(log.events, index) !== undefined),
+  edit(log, index) {
+    const events = resultMovedToNextStep(log.events, index)!
+    return { events, seq: nextIndex(log.events, index, event => event.type === 'step/start') }
+  },
+})
+
+/**
+ * A result answering an id no call has, marked as not started only once (PAIR-5): `error.code`
+ * TOOL_NOT_STARTED with `isError` absent or false, or `isError` true with no error or another code.
+ */
+export const notStartedHalfMarked = defineMutation({
+  name: 'not-started-half-marked', code: 'TOOL_RESULT_ORPHAN', operation: 'relations', rule: 'PAIR-5',
+  targets: pairedResults,
+  edit(log, index, chooser) {
+    const events = answering(log.events, index, answered => `${answered}-never-started`)
+    const data = dataOf(events[index]!)
+    const block = (messageOf(events[index]!)['content'] as JsonObject[])[0]!
+    const variant = chooser.int(4)
+    if (variant < 2) {
+      data['error'] = { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' }
+      if (variant === 0) delete block['isError']
+      else block['isError'] = false
+    } else {
+      block['isError'] = true
+      if (variant === 2) delete data['error']
+      else data['error'] = { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' }
+    }
+    return { events, seq: index }
   },
 })
 
@@ -262,7 +389,7 @@ export const bracketCrossesTurn = defineMutation({
 })
 
 export const RELATION_MUTATIONS: readonly Mutation[] = [
-  orphanResult, orphanLookalikeResult, secondBracket, dropTurnEnd, skipTurnNumber, skipStepNumber, stepMismatch, recordOutsideTurn,
+  orphanResult, orphanLookalikeResult, answerAnsweredCall, answerEarlierStepCall, resultInLaterStep, notStartedHalfMarked, secondBracket, dropTurnEnd, skipTurnNumber, skipStepNumber, stepMismatch, recordOutsideTurn,
   stepOpenAtTurnEnd, stepOpenAtStepStart, endWithoutSummary, claimMismatch, checkpointOutsideBracket, memberIdMismatch,
   endOwnerMismatch, bracketCrossesTurn, summaryRangeStrings,
 ]

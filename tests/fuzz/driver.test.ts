@@ -272,7 +272,7 @@ describe('fuzz', () => {
       },
     }
     const outDir = tempFolder()
-    const report = await fuzz(crashesOnNonObjects, { runs: 200, seed: 1, outDir, maxEvents: 40, only: ['load'] })
+    const report = await fuzz(crashesOnNonObjects, { runs: 400, seed: 1, outDir, maxEvents: 40, only: ['load'] })
     expect(report.findings.length).toBeGreaterThan(0)
     for (const finding of report.findings) {
       expect(finding.signature).toMatch(/^load( \(older shapes\))? \(a record no object\): reference rejects [A-Z_]+, adapter rejects UNMAPPED$/)
