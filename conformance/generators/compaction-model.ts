@@ -86,9 +86,15 @@ function failWhileCommitting(model: Model): void {
   writeEnd(model, 'appending the compaction end failed', 'failed-partial')
 }
 
-/** Unrelated events while the summary is written: appends and log-only events only. */
+/**
+ * Unrelated events while the summary is written: appends and log-only events only. A notice of the
+ * compact plugin itself is appended, so it is no checkpoint (Terms of chapter 13) and changes no outcome.
+ */
 function bracketFiller(model: Model): void {
-  if (chance(model.chooser, 50)) write(model, userMessage(`msg-${nextSeq(model)}`, someText(model.chooser), { kind: 'plugin', plugin: 'context', form: 'notice', summary: 'context' }))
+  const notice = (source: JsonObject): void => void write(model, userMessage(`msg-${nextSeq(model)}`, someText(model.chooser), source))
+  const filler = weighted(model.chooser, [['context', 2], ['compact', 1], ['plugin', 2]])
+  if (filler === 'context') notice({ kind: 'plugin', plugin: 'context', form: 'notice', summary: 'context' })
+  else if (filler === 'compact') notice({ kind: 'plugin', plugin: 'compact', ...identity(model) })
   else write(model, pluginEvent(model.chooser, nextSeq(model)))
 }
 

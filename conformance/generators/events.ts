@@ -36,6 +36,9 @@ export interface StorageHeader {
   origin?: 'subagent'
   delegationDepth: number
   agentPreset?: string
+  /** Members chapter 03 does not name, which a reader accepts (META-9) and a fork child does not inherit (FORK-5). */
+  title?: string
+  theme?: { dark: boolean }
 }
 
 /**

@@ -226,6 +226,9 @@ function crashAndResume(model: Model): void {
   const lastTime = model.events.at(-1)?.time ?? model.time
   for (const closer of modelClosers(model)) write(model, closer, lastTime)
   model.step = undefined
+  // Now and then the session is picked up on a machine whose clock is an hour behind: the end-seed and
+  // what follows are stamped before the events they follow, which no rule reads (ENV-5, COMP-14).
+  if (chance(model.chooser, 25)) model.time -= 3_600_000
   write(model, { type: 'session/end-seed', data: {} })
   if (model.bracket !== undefined) {
     model.brackets.at(-1)!.outcome = 'orphaned-stale'
@@ -361,6 +364,7 @@ function storageHeader(chooser: Chooser): StorageHeader {
   if (child) header.origin = 'subagent'
   header.delegationDepth = child ? 1 : 0
   if (child && chance(chooser, 50)) header.agentPreset = 'reviewer'
+  if (chance(chooser, 10)) Object.assign(header, chance(chooser, 50) ? { title: 'notes' } : { title: 'notes', theme: { dark: true } })
   return header
 }
 
