@@ -12,6 +12,7 @@ import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
 import { atNegativeZeroBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
 import { probedSessionId } from './session-ids.ts'
+import { withEdgeOffSurface } from './region-edges.ts'
 import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
 import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
@@ -112,8 +113,13 @@ function surfaceNodes(run: DrawnRun): number[] {
   return surface.ok ? surface.value.nodes : []
 }
 
+/** The plan's node or region of the surface, now and then with an edge that is no node (region-edges.ts). */
 function regionMembers(run: DrawnRun): Record<string, unknown> {
   const nodes = surfaceNodes(run)
+  return withEdgeOffSurface(planRegion(run, nodes), run.plan.batchSeed, run.events.length, nodes)
+}
+
+function planRegion(run: DrawnRun, nodes: readonly number[]): Record<string, unknown> {
   if (nodes.length === 0) return { seq: 0 }
   const first = at(run.plan.node, nodes.length)
   if (run.plan.regionWidth === undefined) return { seq: nodes[first] }
