@@ -30,8 +30,9 @@ export interface LogFacts {
   /** What `repair` must return for the log (empty unless the log ends inside a turn). */
   closers: LogEvent[]
   /**
-   * Tool-call blocks on the surface that steps ended without answering (PAIR-6): no compaction can
-   * shadow them (REGION-3), so the surface's pairing counter ends at this number once repaired.
+   * Tool-call blocks on the surface left without results (PAIR-6): of steps that ended without them, and
+   * blocks repeating an earlier block's id. No compaction can shadow them (REGION-3), so the surface's
+   * pairing counter ends at this number once repaired.
    */
   unansweredCalls: number
 }
@@ -125,6 +126,8 @@ function planMessage(model: Model, allowCalls: boolean): AssistantPlan {
     name: chance(chooser, 50) ? 'bash' : 'read_file',
     arguments: chance(chooser, 50) ? '{"command":"ls -la"}' : '{"path":"src/index.ts"}',
   }))
+  // Now and then a message repeats a call id; a counter of distinct ids would miss a block (REGION-3).
+  if (calls.length >= 2 && chance(chooser, 10)) calls.at(-1)!.id = calls[0]!.id
   const plan: AssistantPlan = { calls }
   if (chance(chooser, 30)) plan.reasoning = someText(chooser)
   if (chance(chooser, 85)) plan.text = someText(chooser)
@@ -144,7 +147,9 @@ function modelCall(model: Model, allowCalls = true): void {
   const message = { id: messageId(model), role: 'assistant', content: assistantContent(plan), source: modelSource(PROVIDER, model.headerChoice?.model ?? 'deepseek-v4-flash') }
   const usage = { inputTokens: 100 + model.chooser.int(900), outputTokens: model.chooser.int(200) }
   write(model, { type: 'assistant/message', data: { turn: openTurnNumber(model), step: model.nextStep, message, usage }, surfaceOp: 'append', sourceEventSeqs: sources })
-  model.step = { phase: plan.calls.length > 0 ? 'tools' : 'done', calls: plan.calls.map(block => ({ block, status: 'asked' })) }
+  const calls = plan.calls.map((block, index): CallState => ({ block, status: plan.calls.slice(0, index).some(earlier => earlier.id === block.id) ? 'twin' : 'asked' }))
+  model.unansweredCalls += calls.filter(call => call.status === 'twin').length
+  model.step = { phase: plan.calls.length > 0 ? 'tools' : 'done', calls }
 }
 
 /** A failed attempt: its chunks, then an llm/retry; the next attempt's message will not cite them. */
@@ -168,7 +173,7 @@ function callsWith(model: Model, status: CallState['status']): CallState[] {
 }
 
 function settleStep(model: Model): void {
-  if (model.step !== undefined && model.step.calls.every(call => call.status === 'answered')) model.step.phase = 'done'
+  if (model.step !== undefined && model.step.calls.every(call => call.status === 'answered' || call.status === 'twin')) model.step.phase = 'done'
 }
 
 function startCall(model: Model): void {
@@ -214,7 +219,7 @@ export function modelClosers(model: Model): Draft[] {
   const closers: Draft[] = []
   let seq = nextSeq(model)
   for (const call of model.step?.calls ?? []) {
-    if (call.status !== 'answered') closers.push(syntheticResult(turn, model.nextStep, call.block.id, seq++, call.callSeq))
+    if (call.status === 'asked' || call.status === 'started') closers.push(syntheticResult(turn, model.nextStep, call.block.id, seq++, call.callSeq))
   }
   if (model.step !== undefined) closers.push({ type: 'step/end', data: { turn, step: model.nextStep } })
   closers.push({ type: 'turn/end', data: { turn, reason: { kind: 'interrupted' } } })

@@ -22,7 +22,11 @@ export interface BracketState {
 
 export interface CallState {
   block: ToolCallBlock
-  status: 'asked' | 'started' | 'answered'
+  /**
+   * `twin`: a block repeating the id of an earlier block of its message. The one result that id may
+   * have (PAIR-3) answers the first, so a twin is never called nor answered (PAIR-6, REGION-3).
+   */
+  status: 'asked' | 'started' | 'answered' | 'twin'
   callSeq?: number
 }
 
@@ -48,7 +52,7 @@ export interface Model {
   /** HDR-6: the next model request of this loop instance needs a snapshot whatever the header. */
   needsSnapshot: boolean
   stableBoundaries: number[]
-  /** Tool-call blocks of steps that ended without their results (PAIR-6). */
+  /** Tool-call blocks left without their results (PAIR-6): of abandoned steps, and twins. */
   unansweredCalls: number
 }
 

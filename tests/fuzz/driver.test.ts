@@ -225,7 +225,7 @@ describe('fuzz', () => {
 
   it('keeps a bug of the log out of the older-shapes classes, whatever shapes the run it was found on had', async () => {
     // ignorable-ignored drops ignorable events whatever their shapes: its disagreements show on the current-shape twin too.
-    const report = await fuzz(knownBadAdapter(KNOWN_BAD.find(bad => bad.name === 'ignorable-ignored')!), { runs: 60, seed: 2, outDir: tempFolder(), maxEvents: 40, only: ['load'] })
+    const report = await fuzz(knownBadAdapter(KNOWN_BAD.find(bad => bad.name === 'ignorable-ignored')!), { runs: 150, seed: 2, outDir: tempFolder(), maxEvents: 40, only: ['load'] })
     expect(report.findings.length).toBeGreaterThan(0)
     expect(report.findings.filter(finding => finding.olderShapes === true)).toEqual([])
   })
