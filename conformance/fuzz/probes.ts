@@ -13,6 +13,7 @@ import type { DrawnRun, Position, RunPlan } from './draw.ts'
 import { atNegativeZeroBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
 import { probedSessionId } from './session-ids.ts'
 import { withEdgeOffSurface } from './region-edges.ts'
+import { withChunkMembersReversed } from './chunk-order.ts'
 import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
 import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
@@ -297,7 +298,10 @@ const DERIVE: Record<string, Derive> = {
     if (edited !== undefined) return { operation: 'decodeJsonl', events: [], extra: storageMembers(Buffer.from(edited, 'utf8')), variant: STORED_ROW_VARIANT }
     return { operation: 'decodeJsonl', events: [], extra: storageMembers(damaged(text, run.plan)) }
   },
-  encodeJsonl: run => (isLosslessJson(run) ? { operation: 'encodeJsonl', events: [], extra: { header: run.header, batches: batchesOf(run.events, run.plan) } } : undefined),
+  encodeJsonl: run => {
+    if (!isLosslessJson(run)) return undefined
+    return { operation: 'encodeJsonl', events: [], extra: { header: run.header, batches: withChunkMembersReversed(batchesOf(run.events, run.plan), run.plan.batchSeed) } }
+  },
   artifactPath: run => {
     if (!isRecord(run.header)) return undefined
     const { id, cwd } = run.header

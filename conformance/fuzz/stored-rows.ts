@@ -1,7 +1,9 @@
 // The decodeJsonl probe, one plan in four, over an artifact with one packed chunk row (when it holds
-// one) edited out of the range ROW-3 allows: an element of `dt` written as `-0`, or `seq0` so large
-// that the row's last member would be 2^53. No writer following ROW-7 stores either, but a reader
-// meets them in damaged or foreign files, and ROW-3 says how it answers. The edit is drawn from a seed
+// one) edited out of the range ROW-3 allows: an element of `dt` written as `-0`; `seq0` so large that
+// the row's last member would be 2^53; times that leave the safe integers in the middle of the row
+// only; or `null` for its turn, step or a text, which a decoder into typed fields reads as 0 or "". No
+// writer following ROW-7 stores any of them, but a reader meets them in damaged or foreign files, and
+// ROW-3 says how it answers. The edit is drawn from a seed
 // of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay
 // as they were; its disagreements are a class of their own (compare.ts).
 import { readStorageRecord } from '../../reference/chunk-rows.ts'
@@ -35,13 +37,39 @@ function lastSeqUnsafe(row: Record<string, unknown>, members: number): string {
 }
 
 /**
+ * The row's second member stamped 2^53 + 3 and the third 2^53 - 7 (ROW-3 item 12), with `time0` and
+ * every later member safe: a check of the row's ends alone, or of the sum of the gaps, passes it.
+ */
+function middleTimeUnsafe(row: Record<string, unknown>): string {
+  const data = row['data'] as Record<string, unknown>
+  const dt = (data['dt'] as number[]).map((_, index) => (index === 0 ? 5 : index === 1 ? -10 : 0))
+  return JSON.stringify({ ...row, time0: Number.MAX_SAFE_INTEGER - 1, data: { ...data, dt } })
+}
+
+/** The row with `null` for its turn, its step (ROW-3 item 7) or the first element of its payload (item 8). */
+function nullMember(member: 'turn' | 'step' | 'text'): (row: Record<string, unknown>) => string {
+  return row => {
+    const data = row['data'] as Record<string, unknown>
+    if (member !== 'text') return JSON.stringify({ ...row, data: { ...data, [member]: null } })
+    const list = Object.keys(data).find(name => Array.isArray(data[name]) && name !== 'dt')!
+    return JSON.stringify({ ...row, data: { ...data, [list]: (data[list] as unknown[]).map((text, index) => (index === 0 ? null : text)) } })
+  }
+}
+
+/** The edits, and the fewest members a row needs for each. */
+const EDITS: readonly (readonly [(row: Record<string, unknown>, members: number) => string, number])[] = [
+  [dtAsNegativeZero, 2], [lastSeqUnsafe, 2], [middleTimeUnsafe, 3], [nullMember('turn'), 2], [nullMember('step'), 2], [nullMember('text'), 2],
+]
+
+/**
  * The artifact's text with one packed row edited, or undefined when the draw keeps the text or the text
- * holds no row. The draws come before any look at the text, so a shrunk log draws alike.
+ * holds no row the edit applies to. The draws come before any look at the text, so a shrunk log draws
+ * alike.
  */
 export function withStoredRowOutOfRange(text: string, planSeed: number): string | undefined {
   const chooser = seededChooser((planSeed ^ STORED_ROW_SALT) >>> 0)
   if (chooser.int(4) !== 0) return undefined
-  const edit: (row: Record<string, unknown>, members: number) => string = chooser.int(2) === 0 ? dtAsNegativeZero : lastSeqUnsafe
+  const [edit, fewestMembers] = EDITS[chooser.int(EDITS.length)]!
   const pickAt = chooser.int(1000)
   const lines = text.split('\n')
   const rows = lines.flatMap((line, index) => {
@@ -51,7 +79,7 @@ export function withStoredRowOutOfRange(text: string, planSeed: number): string 
     // none) with a dt to edit: a writer packs rows of three members or more.
     const read = readStorageRecord(record)
     const members = read.ok ? read.events.row?.members.length ?? 0 : 0
-    return members > 1 ? [{ index, row: record as Record<string, unknown>, members }] : []
+    return members >= fewestMembers ? [{ index, row: record as Record<string, unknown>, members }] : []
   })
   if (rows.length === 0) return undefined
   const chosen = rows[Math.floor((pickAt * rows.length) / 1000)]!

@@ -52,6 +52,8 @@ const TEXTS = [
   'ok', 'Done.', 'List the files.', '', 'ünïcödé ✓', '😀 emoji', 'line\nbreak\t"quoted" \\ back', '\u2028\u2029', '<a href="x">&amp;</a>', 'a'.repeat(300),
   'lone \ud800 high', '\udfff lone low', 'nul \u0000 \u001f \u007f', '\ufeff bom \uffff',
   'cafe\u0301 decomposed', '\ufb01le ligature', '\u212b angstrom sign',
+  // An event type as a text: a stored line holding it is no turn/end (JSONL-11 reads the event's type).
+  'turn/end',
 ]
 
 /**

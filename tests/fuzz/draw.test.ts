@@ -8,6 +8,7 @@ import { drawRun, operatorsOf, type DrawnRun, type RunPlan } from '../../conform
 import { withBuilderClock, withoutEvents } from '../../conformance/fuzz/log-cuts.ts'
 import { deriveProbe, probeInput, PROBED_OPERATIONS } from '../../conformance/fuzz/probes.ts'
 import { STORED_ROW_VARIANT } from '../../conformance/fuzz/stored-rows.ts'
+import { withChunkMembersReversed } from '../../conformance/fuzz/chunk-order.ts'
 import { withStoredHeadersOutsideHdr1 } from '../../conformance/fuzz/stored-headers.ts'
 import { OUTSIDE_HDR_1_VARIANT } from '../../conformance/fuzz/header-pairs.ts'
 import type { Disagreement } from '../../conformance/fuzz/compare.ts'
@@ -273,7 +274,13 @@ describe('the fuzzer\'s probes', () => {
   })
 
   it('leave an artifact whose packed row they edit otherwise whole: one line differs, and no damage', () => {
-    const run = VALID_RUNS.find(candidate => deriveProbe(candidate, 'decodeJsonl')?.variant === STORED_ROW_VARIANT)!
+    // A run whose encodeJsonl probe keeps the chunks' member order (chunk-order.ts), so that it encodes
+    // the artifact the decodeJsonl probe edits.
+    const keepsChunkOrder = (candidate: DrawnRun): boolean => {
+      const batches: unknown[][] = [[]]
+      return withChunkMembersReversed(batches, candidate.plan.batchSeed) === batches
+    }
+    const run = VALID_RUNS.find(candidate => deriveProbe(candidate, 'decodeJsonl')?.variant === STORED_ROW_VARIANT && keepsChunkOrder(candidate))!
     const text = (damage: RunPlan['damage']): string => deriveProbe(withPlan(run, { damage, damageAt: 500 }), 'decodeJsonl')!.extra['text'] as string
     const intact = reference.encodeJsonl(deriveProbe(run, 'encodeJsonl')!.extra as { header: unknown; batches: unknown[][] })
     expect(intact.ok).toBe(true)
