@@ -271,6 +271,43 @@ export const stepMismatch = defineMutation({
   },
 })
 
+/** The log up to and including the event at `index`: a crash tail, still a valid log (PROC-5). */
+function cutAfter(events: readonly LogEvent[], index: number): LogEvent[] {
+  return cloneEvents(events.slice(0, index + 1))
+}
+
+/**
+ * The log cut just after a step/end, as a crash leaves it, with that step/end naming another step:
+ * repair still takes it as closing the open step (REPAIR-2, REPAIR-4), so the tail is owed a turn/end
+ * alone.
+ */
+export const openTurnStepEndMismatch = defineMutation({
+  name: 'open-turn-step-end-mismatch', code: 'STEP_MISMATCH', operation: 'relations', rule: 'TURN-8',
+  targets: log => indexesWhere(log.events, event => event.type === 'step/end'),
+  edit(log, index) {
+    const events = cutAfter(log.events, index)
+    dataOf(events[index]!)['step'] = (dataOf(events[index]!)['step'] as number) + 1
+    return { events, seq: index }
+  },
+})
+
+/**
+ * The log cut inside a turn numbered 3 or more, as a crash leaves it, with that turn's turn/start
+ * numbered below the turn before it: the compaction owner is still the number of the latest
+ * turn/start (COMP-15), not the highest.
+ */
+export const openTurnNumberLower = defineMutation({
+  name: 'open-turn-number-lower', code: 'TURN_NUMBER_INVALID', operation: 'relations', rule: 'TURN-4',
+  targets: log => indexesWhere(log.events, event => event.type === 'turn/start' && (dataOf(event)['turn'] as number) >= 3),
+  edit(log, index, chooser) {
+    const turnEnd = nextIndex(log.events, index, isTurnBoundary)
+    const events = cutAfter(log.events, index + chooser.int((turnEnd < 0 ? log.events.length : turnEnd) - index))
+    const data = dataOf(events[index]!)
+    data['turn'] = 1 + chooser.int((data['turn'] as number) - 2)
+    return { events, seq: index }
+  },
+})
+
 export const recordOutsideTurn = defineMutation({
   name: 'record-outside-turn', code: 'TURN_NOT_OPEN', operation: 'relations', rule: 'TURN-9',
   targets: log => positionsOutsideTurns(log.events),
@@ -362,6 +399,16 @@ export const memberIdMismatch = defineMutation({
   },
 })
 
+/**
+ * A compaction/end naming another compactionId, with a session/end-seed after it: vetoed (PROC-7), it
+ * still lies between its start and the end-seed, so the start is not stale (COMP-14) and stays live.
+ */
+export const vetoedEndBeforeEndSeed = defineMutation({
+  name: 'vetoed-end-before-end-seed', code: 'COMPACTION_ID_MISMATCH', operation: 'relations', rule: 'COMP-4',
+  targets: log => indexesWhere(log.events, (event, index) => event.type === 'compaction/end' && nextIndex(log.events, index, later => later.type === 'session/end-seed') > 0),
+  edit: (log, index) => ({ events: changed(log.events, index, event => { dataOf(event)['compactionId'] = 'cmp-elsewhere' }), seq: index }),
+})
+
 export const endOwnerMismatch = defineMutation({
   name: 'end-owner-mismatch', code: 'COMPACTION_OWNER_MISMATCH', operation: 'relations', rule: 'COMP-3',
   targets: log => indexesWhere(log.events, event => event.type === 'compaction/end'),
@@ -389,7 +436,8 @@ export const bracketCrossesTurn = defineMutation({
 })
 
 export const RELATION_MUTATIONS: readonly Mutation[] = [
-  orphanResult, orphanLookalikeResult, answerAnsweredCall, answerEarlierStepCall, resultInLaterStep, notStartedHalfMarked, secondBracket, dropTurnEnd, skipTurnNumber, skipStepNumber, stepMismatch, recordOutsideTurn,
-  stepOpenAtTurnEnd, stepOpenAtStepStart, endWithoutSummary, claimMismatch, checkpointOutsideBracket, memberIdMismatch,
-  endOwnerMismatch, bracketCrossesTurn, summaryRangeStrings,
+  orphanResult, orphanLookalikeResult, answerAnsweredCall, answerEarlierStepCall, resultInLaterStep, notStartedHalfMarked,
+  secondBracket, dropTurnEnd, skipTurnNumber, openTurnNumberLower, skipStepNumber, stepMismatch, openTurnStepEndMismatch,
+  recordOutsideTurn, stepOpenAtTurnEnd, stepOpenAtStepStart, endWithoutSummary, claimMismatch, checkpointOutsideBracket,
+  memberIdMismatch, vetoedEndBeforeEndSeed, endOwnerMismatch, bracketCrossesTurn, summaryRangeStrings,
 ]
