@@ -126,7 +126,10 @@ function planMessage(model: Model, allowCalls: boolean): AssistantPlan {
     name: chance(chooser, 50) ? 'bash' : 'read_file',
     arguments: chance(chooser, 50) ? '{"command":"ls -la"}' : '{"path":"src/index.ts"}',
   }))
-  // Now and then a message repeats a call id; a counter of distinct ids would miss a block (REGION-3).
+  // Now and then a call takes the id of a call of an earlier step, as a later step may (PAIR-4), and a
+  // message repeats a call id, which a counter of distinct ids would miss (REGION-3).
+  const earlierIds = model.events.flatMap(event => (event.type === 'tool/call' ? [String((event.data as JsonObject)['callId'])] : []))
+  if (calls.length > 0 && earlierIds.length > 0 && chance(chooser, 5)) calls[0]!.id = pick(chooser, earlierIds)
   if (calls.length >= 2 && chance(chooser, 10)) calls.at(-1)!.id = calls[0]!.id
   const plan: AssistantPlan = { calls }
   if (chance(chooser, 30)) plan.reasoning = someText(chooser)
@@ -189,7 +192,11 @@ function answerCall(model: Model): void {
   const failed = chance(model.chooser, 15)
   const data = toolResultData(openTurnNumber(model), model.nextStep, messageId(model), call.block.id, someText(model.chooser), failed ? true : chance(model.chooser, 50) ? false : undefined)
   if (failed) data['error'] = { name: 'ToolError', code: 'TOOL_FAILED' }
-  if (chance(model.chooser, 20)) data['meta'] = { durationMs: model.chooser.int(5000) }
+  // meta is any JSON value; an empty object or array is what a comparison over Object.keys confuses.
+  const meta = weighted(model.chooser, [['none', 74], ['duration', 20], ['empty object', 4], ['empty array', 2]] as const)
+  if (meta === 'duration') data['meta'] = { durationMs: model.chooser.int(5000) }
+  if (meta === 'empty object') data['meta'] = {}
+  if (meta === 'empty array') data['meta'] = []
   const cite = chance(model.chooser, 80)
   write(model, { type: 'tool/result', data, surfaceOp: 'append', ...(cite ? { sourceEventSeqs: [call.callSeq!] } : {}) })
   call.status = 'answered'
@@ -244,8 +251,15 @@ function crashAndResume(model: Model): void {
 
 // ---- choosing actions -------------------------------------------------------------------------
 
+/**
+ * The tool-result nodes a prune may rewrite: not one whose call id an unanswered call of the open step
+ * uses again, since the rewrite would take that id out of repair's map (REPAIR-4's finding), which the
+ * model's closers do not follow.
+ */
 function resultNodes(model: Model): SurfaceNode[] {
-  return model.nodes.filter(node => node.type === 'tool/result')
+  const open = new Set(model.step?.calls.filter(call => call.status === 'asked' || call.status === 'started').map(call => call.block.id))
+  const callIdOf = (seq: number): unknown => (((model.events[seq]!.data as JsonObject)['message'] as JsonObject)['source'] as JsonObject)['callId']
+  return model.nodes.filter(node => node.type === 'tool/result' && !open.has(callIdOf(node.seq) as string))
 }
 
 /** A rewrite of a tool-result node, announced by its prune claim (COMP-13). */
