@@ -91,29 +91,21 @@ export const appendReplaceReversed = appendMutation(
   },
 )
 
-/** The seqs of the result a tool-result rewrite at `index` rewrites and of the rewrites between, back to the original. */
-function rewriteChain(events: readonly LogEvent[], index: number): number[] {
-  const chain: number[] = []
-  for (let op = replaceOf(events[index]!); op !== undefined; op = replaceOf(events[op.start]!)) chain.push(op.start)
-  return chain
-}
+/** Whether a value is an object or an array with no members: what a comparison over Object.keys cannot tell apart. */
+const isEmptyContainer = (value: unknown): boolean => typeof value === 'object' && value !== null && Object.keys(value).length === 0
 
 /**
- * A tool-result rewrite whose `meta` is an empty array where the result it rewrites (and every rewrite
- * before it, set alike in the prefix) holds an empty object (REWR-3: values of different kinds differ,
- * JSON-14), which a comparison over Object.keys takes for equal.
+ * A tool-result rewrite whose `meta` turns from an empty object into an empty array or back (REWR-3:
+ * values of different kinds differ, JSON-14), where the result it rewrites holds such a meta.
  */
-export const appendRewriteChangesKind = defineMutation({
-  name: 'append-rewrite-changes-kind', code: 'REWRITE_DATA_CHANGED', operation: 'append', rule: 'REWR-3',
-  targets: log => indexesWhere(log.events, event => event.type === 'tool/result' && replaceOf(event) !== undefined),
-  edit(log, index): Edit {
-    const events = cloneEvents(log.events.slice(0, index))
-    for (const seq of rewriteChain(log.events, index)) (events[seq]!.data as JsonObject)['meta'] = {}
-    const candidate = candidateOf(log.events[index]!)
-    ;(candidate['data'] as JsonObject)['meta'] = []
-    return { events, candidate, seq: index }
+export const appendRewriteChangesKind = appendMutation(
+  'append-rewrite-changes-kind', 'REWRITE_DATA_CHANGED', 'REWR-3',
+  event => event.type === 'tool/result' && replaceOf(event) !== undefined && isEmptyContainer((event.data as JsonObject)['meta']),
+  candidate => {
+    const data = candidate['data'] as JsonObject
+    data['meta'] = Array.isArray(data['meta']) ? {} : []
   },
-})
+)
 
 export const APPEND_MUTATIONS: readonly Mutation[] = [
   appendUnknownKey, appendLegacyType, appendSecondResultBlock, appendRequestHeaderInvalid, appendTurnEndMalformed,

@@ -193,7 +193,7 @@ function answerCall(model: Model): void {
   const data = toolResultData(openTurnNumber(model), model.nextStep, messageId(model), call.block.id, someText(model.chooser), failed ? true : chance(model.chooser, 50) ? false : undefined)
   if (failed) data['error'] = { name: 'ToolError', code: 'TOOL_FAILED' }
   // meta is any JSON value; an empty object or array is what a comparison over Object.keys confuses.
-  const meta = weighted(model.chooser, [['none', 74], ['duration', 20], ['empty object', 4], ['empty array', 2]] as const)
+  const meta = weighted(model.chooser, [['none', 61], ['duration', 24], ['empty object', 10], ['empty array', 5]] as const)
   if (meta === 'duration') data['meta'] = { durationMs: model.chooser.int(5000) }
   if (meta === 'empty object') data['meta'] = {}
   if (meta === 'empty array') data['meta'] = []

@@ -405,7 +405,7 @@ export const memberIdMismatch = defineMutation({
  */
 export const vetoedEndBeforeEndSeed = defineMutation({
   name: 'vetoed-end-before-end-seed', code: 'COMPACTION_ID_MISMATCH', operation: 'relations', rule: 'COMP-4',
-  targets: log => indexesWhere(log.events, (event, index) => event.type === 'compaction/end' && nextIndex(log.events, index, later => later.type === 'session/end-seed') > 0),
+  targets: log => indexesWhere(log.events, (event, index) => event.type === 'compaction/end' && nextIndex(log.events, index, later => later.type === 'session/end-seed') >= 0),
   edit: (log, index) => ({ events: changed(log.events, index, event => { dataOf(event)['compactionId'] = 'cmp-elsewhere' }), seq: index }),
 })
 
