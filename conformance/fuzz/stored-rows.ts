@@ -3,9 +3,9 @@
 // the row's last member would be 2^53; times that leave the safe integers in the middle of the row
 // only; or `null` for its turn, step or a text, which a decoder into typed fields reads as 0 or "". No
 // writer following ROW-7 stores any of them, but a reader meets them in damaged or foreign files, and
-// ROW-3 says how it answers. The edit is drawn from a seed
-// of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay
-// as they were; its disagreements are a class of their own (compare.ts).
+// ROW-3 says how it answers. The edit is drawn from a seed of the run's plan, as the headerEquals pairs
+// are (header-pairs.ts), so the fuzzer's other draws stay as they were; its disagreements are a class
+// of their own (compare.ts).
 import { readStorageRecord } from '../../reference/chunk-rows.ts'
 import { seededChooser } from '../generators/index.ts'
 
