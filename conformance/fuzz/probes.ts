@@ -14,6 +14,7 @@ import { atNegativeZeroBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARI
 import { probedSessionId } from './session-ids.ts'
 import { withEdgeOffSurface } from './region-edges.ts'
 import { withChunkMembersReversed } from './chunk-order.ts'
+import { appendSharingCallId } from './shared-call-id.ts'
 import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
 import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
@@ -135,8 +136,9 @@ function appendedIndex(run: DrawnRun): number {
 }
 
 /**
- * The append: an operator's broken candidate onto its prefix, or else one of the log's events
- * (appendedIndex) appended onto the ones before it, its members but seq, time and ignorable (or the
+ * The append: an operator's broken candidate onto its prefix; in one valid log in four, a rewrite
+ * onto a prefix in which an earlier step's result shares its call id (shared-call-id.ts); or else one
+ * of the log's events (appendedIndex) appended onto the ones before it, its members but seq, time and ignorable (or the
  * record itself when it is no object). A candidate with members beyond those an `event:` item carries
  * is written verbatim, and then, as the vector format has it, its own `time` member is the time input,
  * or the builder's clock when it has none.
@@ -145,7 +147,9 @@ function appendProbe(run: DrawnRun): Probe | undefined {
   let events = run.events
   let candidate = run.candidate
   let time: unknown = run.candidateTime
-  if (candidate === undefined) {
+  const sharing = run.mutation === undefined && run.olderShapes !== true ? appendSharingCallId(events, run.plan.batchSeed) : undefined
+  if (sharing !== undefined) ({ events, candidate, time } = sharing)
+  else if (candidate === undefined) {
     if (events.length === 0) return undefined
     const appended = appendedIndex(run)
     const event = events[appended]
