@@ -45,6 +45,19 @@ const DOMAIN_OPERATOR = /^(append-)?(negative-zero|non-finite-number|undefined-v
 
 const forkAnywhere = knownBadAdapter(KNOWN_BAD.find(bad => bad.name === 'fork-inside-open-turn')!)
 
+/** The reference, but its load rejects with `code` (at seq 0) every log holding a record `planted` picks. */
+function rejectingLoadsWhere(name: string, planted: (record: unknown) => boolean, code: string): Adapter {
+  return {
+    ...referenceAdapter, meta: { ...referenceAdapter.meta, name },
+    operations: {
+      ...referenceAdapter.operations,
+      load: input => ((input as { events: unknown[] }).events.some(planted)
+        ? { ok: false, error: { code, seq: 0, message: 'planted' } }
+        : referenceAdapter.operations.load!(input)),
+    },
+  }
+}
+
 describe('fuzz', () => {
   it('finds nothing when the reference is fuzzed against itself', async () => {
     const report = await fuzz(referenceAdapter, { runs: 40, seed: 3, outDir: tempFolder(), maxEvents: 60 })
@@ -231,15 +244,7 @@ describe('fuzz', () => {
   })
 
   it('gives a bug of the older shapes a class of its own, with an older shape in its counterexample', async () => {
-    const refusesOlderShapes: Adapter = {
-      ...referenceAdapter, meta: { ...referenceAdapter.meta, name: 'refuses-older-shapes' },
-      operations: {
-        ...referenceAdapter.operations,
-        load: input => ((input as { events: unknown[] }).events.some(isOlderShape)
-          ? { ok: false, error: { code: 'LEGACY_SHAPE_MALFORMED', seq: 0, message: 'planted' } }
-          : referenceAdapter.operations.load!(input)),
-      },
-    }
+    const refusesOlderShapes = rejectingLoadsWhere('refuses-older-shapes', isOlderShape, 'LEGACY_SHAPE_MALFORMED')
     const outDir = tempFolder()
     const report = await fuzz(refusesOlderShapes, { runs: 30, seed: 1, outDir, maxEvents: 40, only: ['load'] })
     expect(report.findings.length).toBeGreaterThan(0)
@@ -262,15 +267,7 @@ describe('fuzz', () => {
   it('gives a bug met only on logs holding a record that is no object a class of its own, with such a record in its counterexample', async () => {
     const isNoObject = (record: unknown): boolean => typeof record !== 'object' || record === null || Array.isArray(record)
     // Throws a TypeError reading a null record's members, as U13's build does, and reports it as a rejection.
-    const crashesOnNonObjects: Adapter = {
-      ...referenceAdapter, meta: { ...referenceAdapter.meta, name: 'crashes-on-non-objects' },
-      operations: {
-        ...referenceAdapter.operations,
-        load: input => ((input as { events: unknown[] }).events.some(isNoObject)
-          ? { ok: false, error: { code: 'UNMAPPED', seq: 0, message: 'planted' } }
-          : referenceAdapter.operations.load!(input)),
-      },
-    }
+    const crashesOnNonObjects = rejectingLoadsWhere('crashes-on-non-objects', isNoObject, 'UNMAPPED')
     const outDir = tempFolder()
     const report = await fuzz(crashesOnNonObjects, { runs: 400, seed: 1, outDir, maxEvents: 40, only: ['load'] })
     expect(report.findings.length).toBeGreaterThan(0)
