@@ -18,6 +18,7 @@ import { appendSharingCallId } from './shared-call-id.ts'
 import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
 import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
+import { UNCLOSEABLE_CALL_ID_VARIANT, withUncloseableCalls } from './uncloseable-call-ids.ts'
 
 /** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
 export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
@@ -43,7 +44,7 @@ const CANDIDATE_MEMBERS = new Set(['type', 'data', 'surfaceOp', 'sourceEventSeqs
 const RECORD_MEMBERS = new Set([...CANDIDATE_MEMBERS, 'seq', 'time', 'ignorable'])
 
 /** How a probe leaves the shapes producers write, where the spec still says what a reader answers. */
-export const PROBE_VARIANTS = [OUTSIDE_HDR_1_VARIANT, CONTEXT_NOT_OBJECT_VARIANT, STORED_ROW_VARIANT, NEGATIVE_ZERO_BOUNDARY_VARIANT] as const
+export const PROBE_VARIANTS = [OUTSIDE_HDR_1_VARIANT, CONTEXT_NOT_OBJECT_VARIANT, STORED_ROW_VARIANT, NEGATIVE_ZERO_BOUNDARY_VARIANT, UNCLOSEABLE_CALL_ID_VARIANT] as const
 export type ProbeVariant = typeof PROBE_VARIANTS[number]
 
 export interface Probe {
@@ -63,8 +64,9 @@ export interface Probe {
   /**
    * How the probe's input was made to leave the shapes producers write: its snapshots hold values
    * outside HDR-1 (header-pairs.ts, stored-headers.ts), its contexts data that is no object
-   * (context-data.ts), its artifact a packed row out of ROW-3's range (stored-rows.ts), or its fork
-   * boundary is -0 (fork-boundary.ts). Its disagreements are classes of their own (compare.ts).
+   * (context-data.ts), its artifact a packed row out of ROW-3's range (stored-rows.ts), its fork
+   * boundary is -0 (fork-boundary.ts), or its open turn calls with ids no closer can carry
+   * (uncloseable-call-ids.ts). Its disagreements are classes of their own (compare.ts).
    */
   variant?: ProbeVariant
 }
@@ -272,6 +274,18 @@ function atSeqOverEditedLog(operation: OperationName, edit: (events: readonly un
   }
 }
 
+/**
+ * repair or resume over the log, or, when the draw takes it, over the valid log with calls of its open
+ * turn no closer can carry (uncloseable-call-ids.ts), marked as that variant.
+ */
+function overLogWithUncloseableCalls(operation: OperationName, extra: Record<string, unknown>): Derive {
+  return run => {
+    const edited = run.mutation === undefined && run.olderShapes !== true ? withUncloseableCalls(run.events, run.plan.batchSeed) : undefined
+    if (edited === undefined) return { operation, header: run.header, events: run.events, extra }
+    return { operation, header: run.header, events: edited, extra, variant: UNCLOSEABLE_CALL_ID_VARIANT }
+  }
+}
+
 const DERIVE: Record<string, Derive> = {
   load: overLog('load'),
   surface: surfaceProbe,
@@ -283,8 +297,8 @@ const DERIVE: Record<string, Derive> = {
     return { operation: 'headerEquals', events: [], extra: pair, ...(outsideHdr1 ? { variant: OUTSIDE_HDR_1_VARIANT } : {}) }
   },
   relations: overLog('relations'),
-  repair: overLog('repair'),
-  resume: overLog('resume', () => ({ now: NOW })),
+  repair: overLogWithUncloseableCalls('repair', {}),
+  resume: overLogWithUncloseableCalls('resume', { now: NOW }),
   compactionState: overLog('compactionState', run => (run.plan.entry === undefined ? {} : { entry: run.plan.entry })),
   regionBalance: overLog('regionBalance', regionMembers),
   fork: run => {

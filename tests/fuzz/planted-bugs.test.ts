@@ -12,6 +12,7 @@ import { NEGATIVE_ZERO_BOUNDARY_VARIANT } from '../../conformance/fuzz/fork-boun
 import { OUTSIDE_HDR_1_VARIANT } from '../../conformance/fuzz/header-pairs.ts'
 import { PROBE_VARIANTS, type ProbeVariant } from '../../conformance/fuzz/probes.ts'
 import { STORED_ROW_VARIANT } from '../../conformance/fuzz/stored-rows.ts'
+import { UNCLOSEABLE_CALL_ID_VARIANT } from '../../conformance/fuzz/uncloseable-call-ids.ts'
 import { runCase } from '../../conformance/run-case.ts'
 import { startSubprocessAdapter } from '../../conformance/subprocess-adapter.ts'
 import { loadVectorFile, projectRoot, type OperationName } from '../../conformance/vector-cases.ts'
@@ -118,6 +119,8 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['torn-tail-turn-end-in-text', 'decodeJsonl'],
   ['encode-chunk-members-in-one-order', 'encodeJsonl'],
   ['append-rewrite-equal-by-keys', 'append'],
+  // Found since the repair and resume probes cut logs inside a turn with calls no closer can carry.
+  ['repair-names-last-bad-closer', 'repair', UNCLOSEABLE_CALL_ID_VARIANT],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */

@@ -1,0 +1,83 @@
+// The repair and resume probes over logs cut inside a turn whose calls have ids no closer can carry
+// (conformance/fuzz/uncloseable-call-ids.ts): the edited log still loads, and REPAIR-13 rejects it at
+// the seq of the first synthetic result that would carry such an id.
+import { describe, expect, it } from 'vitest'
+import { reference } from '../../reference/index.ts'
+import { drawRun } from '../../conformance/fuzz/draw.ts'
+import { deriveProbe, probeInput, NOW } from '../../conformance/fuzz/probes.ts'
+import { UNCLOSEABLE_CALL_ID_VARIANT, withUncloseableCalls } from '../../conformance/fuzz/uncloseable-call-ids.ts'
+
+type Block = Record<string, unknown>
+type Event = { type: string; data: { message: { content: Block[] } } }
+
+/** Whether a tool-call block's id can be a result's source.callId (VOC-11): a non-empty string. */
+const carriable = (block: Block): boolean => typeof block['id'] === 'string' && block['id'] !== ''
+const toolCalls = (event: unknown): Block[] => (event as Event).data.message.content.filter(block => block['type'] === 'tool-call')
+
+describe('calls no closer can carry', () => {
+  const runs = Array.from({ length: 600 }, (_, index) => drawRun(2, index, 80)).filter(run => run.mutation === undefined && run.olderShapes !== true)
+  const edited = runs.flatMap(run => {
+    const events = withUncloseableCalls(run.events, run.plan.batchSeed)
+    return events === undefined ? [] : [{ run, events }]
+  })
+
+  it('are drawn for about one valid log in four, and reach the repair and resume probes marked as their variant', () => {
+    expect(edited.length).toBeGreaterThan(runs.length / 8)
+    expect(edited.length).toBeLessThan(runs.length / 2)
+    for (const { run, events } of edited.slice(0, 5)) {
+      for (const operation of ['repair', 'resume'] as const) {
+        const probe = deriveProbe(run, operation)!
+        expect(probe.events).toEqual(events)
+        expect(probe.variant).toBe(UNCLOSEABLE_CALL_ID_VARIANT)
+      }
+    }
+    const kept = runs.find(run => withUncloseableCalls(run.events, run.plan.batchSeed) === undefined)!
+    expect(deriveProbe(kept, 'repair')!.events).toBe(kept.events)
+    expect(deriveProbe(kept, 'repair')!.variant).toBeUndefined()
+  })
+
+  it('cut the log after an assistant message, change only that message, and give it two to four such calls', () => {
+    for (const { run, events } of edited) {
+      const message = events.findLastIndex(event => (event as Event).type === 'assistant/message')
+      expect(events.length).toBeLessThanOrEqual(run.events.length)
+      expect(events.slice(0, message)).toEqual(run.events.slice(0, message))
+      expect(events.slice(message + 1)).toEqual(run.events.slice(message + 1, events.length))
+      const bad = toolCalls(events[message]).filter(block => !carriable(block))
+      expect(bad.length).toBeGreaterThanOrEqual(2)
+      expect(bad.length).toBeLessThanOrEqual(4)
+      // One id of each kind at most, so no two of them could be the same call.
+      expect(new Set(bad.map(block => (block['id'] === undefined ? 'absent' : typeof block['id']))).size).toBe(bad.length)
+    }
+  })
+
+  it('leave a log that loads and that repair and resume reject at a seq after it, with MESSAGE_SOURCE_INVALID', () => {
+    for (const { run, events } of edited) {
+      const probe = { ...deriveProbe(run, 'repair')!, events }
+      const input = probeInput(probe) as Parameters<typeof reference.repair>[0]
+      expect(reference.load(input).ok).toBe(true)
+      for (const result of [reference.repair(input), reference.resume({ ...input, now: NOW })]) {
+        expect(result.ok ? 'accepted' : result.error.code).toBe('MESSAGE_SOURCE_INVALID')
+        if (!result.ok) expect(result.error.seq).toBeGreaterThanOrEqual(events.length)
+      }
+    }
+  })
+
+  it('are drawn by the plan alone: a plan that edits one log edits any log cut inside a turn after an assistant message', () => {
+    const small = [
+      { type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } },
+      { type: 'step/start', seq: 1, time: 2, data: { turn: 1, step: 1 } },
+      { type: 'assistant/message', seq: 2, time: 3, data: { turn: 1, step: 1, message: { id: 'm', role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'tool', arguments: '{}' }], source: { kind: 'model', provider: 'p', model: 'm' } } }, surfaceOp: 'append' },
+    ]
+    const smallEdits = runs.map(run => withUncloseableCalls(small, run.plan.batchSeed))
+    // Every plan that edited its own log edits this one; the others edit it only when their draw takes it.
+    runs.forEach((run, index) => {
+      if (edited.some(edit => edit.run === run)) expect(smallEdits[index]).toBeDefined()
+    })
+    const drawn = smallEdits.filter(result => result !== undefined)
+    expect(drawn.length).toBeGreaterThan(runs.length / 6)
+    expect(drawn.length).toBeLessThan(runs.length / 3)
+    // The one call, and a block gained: two at least that no closer can carry.
+    for (const result of drawn) expect(toolCalls(result[2]).filter(block => !carriable(block)).length).toBeGreaterThanOrEqual(2)
+    expect(withUncloseableCalls(small.slice(0, 2), edited[0]!.run.plan.batchSeed)).toBeUndefined()
+  })
+})
