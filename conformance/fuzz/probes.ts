@@ -65,8 +65,8 @@ export interface Probe {
    * How the probe's input was made to leave the shapes producers write: its snapshots hold values
    * outside HDR-1 (header-pairs.ts, stored-headers.ts), its contexts data that is no object
    * (context-data.ts), its artifact a packed row out of ROW-3's range (stored-rows.ts), its fork
-   * boundary is -0 (fork-boundary.ts), or its open turn calls with ids no closer can carry
-   * (uncloseable-call-ids.ts). Its disagreements are classes of their own (compare.ts).
+   * boundary is -0 (fork-boundary.ts), or its log is cut inside a turn with calls whose ids no closer
+   * can carry (uncloseable-call-ids.ts). Its disagreements are classes of their own (compare.ts).
    */
   variant?: ProbeVariant
 }
@@ -275,8 +275,8 @@ function atSeqOverEditedLog(operation: OperationName, edit: (events: readonly un
 }
 
 /**
- * repair or resume over the log, or, when the draw takes it, over the valid log with calls of its open
- * turn no closer can carry (uncloseable-call-ids.ts), marked as that variant.
+ * repair or resume over the log, or, when the draw takes it, over the valid log cut inside a turn with
+ * calls whose ids no closer can carry (uncloseable-call-ids.ts), marked as that variant.
  */
 function overLogWithUncloseableCalls(operation: OperationName, extra: Record<string, unknown>): Derive {
   return run => {

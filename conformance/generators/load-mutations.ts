@@ -2,7 +2,7 @@
 // one event; the events before it are untouched, so the phase order of PROC-2 and the check order of
 // PROC-3 fix the code and the seq.
 import { cloneEvents } from './log-edit.ts'
-import { pick, type Chooser } from './choices.ts'
+import { chance, pick, type Chooser } from './choices.ts'
 import { SURFACE_TYPES, type JsonObject, type LogEvent, type ReplaceOp } from './events.ts'
 import {
   dataOf, defineMutation, indexesWhere, INVALID_ORDINALS, messageOf, nodesBefore, NUMBERED_TYPES, reasonWithExtraMember, replaceOf, shadowedAt,
@@ -110,24 +110,43 @@ function insertedAnywhere<T>(list: readonly T[], item: T, chooser: Chooser): T[]
   return [...list.slice(0, at), item, ...list.slice(at)]
 }
 
-/** A citation not earlier than the event, anywhere in its list (PROV-5 asks it of every element, not the last). */
+/** An earlier seq whose decimal text sorts after that of every seq from 10 to 89. */
+const TEXT_SORT_LAST = 9
+
+/**
+ * A citation not earlier than the event, anywhere in its list (PROV-5 asks it of every element, not the
+ * last). Three times in four, when the event comes after seq 9 and the later seq's text sorts before
+ * "9", seq 9 is cited too: a reader or writer that sorts the list as text and takes its last element
+ * for the latest citation finds 9, which is earlier.
+ */
 export const citeLaterEvent = defineMutation({
   name: 'cite-later-event', code: 'PROVENANCE_NOT_EARLIER', operation: 'load', rule: 'PROV-5',
   targets: log => indexesWhere(log.events, isSurface),
   edit(log, index, chooser) {
     const later = index + chooser.int(log.events.length - index + 1)
-    return { events: changed(log.events, index, event => { event.sourceEventSeqs = insertedAnywhere(event.sourceEventSeqs ?? [], later, chooser) }), seq: index }
+    const textSortTrap = chance(chooser, 75) && index > TEXT_SORT_LAST && String(later) < String(TEXT_SORT_LAST)
+    return {
+      events: changed(log.events, index, event => {
+        const cited = event.sourceEventSeqs ?? []
+        const withNine = textSortTrap && !cited.includes(TEXT_SORT_LAST) ? insertedAnywhere(cited, TEXT_SORT_LAST, chooser) : cited
+        event.sourceEventSeqs = insertedAnywhere(withNine, later, chooser)
+      }),
+      seq: index,
+    }
   },
 })
 
 /** Citations that are no non-negative safe integer (PROV-3): `false` is not 0, 2^53 is past the safe range. */
 const BAD_CITATIONS: readonly unknown[] = [false, true, 2 ** 53, -1, 1.5, '0', null, [0], {}]
+/** The bad citations a port most often lets through: in Python a bool is an int, and in JavaScript `true >= 0`. */
+const BOOLEAN_CITATIONS: readonly unknown[] = [false, true]
 
 export const citationElementInvalid = defineMutation({
   name: 'citation-element-invalid', code: 'PROVENANCE_ELEMENT_INVALID', operation: 'load', rule: 'PROV-3',
   targets: log => indexesWhere(log.events, isSurface),
   edit(log, index, chooser) {
-    const bad = structuredClone(pick(chooser, BAD_CITATIONS))
+    // Half the time a boolean, else any bad citation.
+    const bad = structuredClone(pick(chooser, chance(chooser, 50) ? BOOLEAN_CITATIONS : BAD_CITATIONS))
     return { events: changed(log.events, index, event => setMember(event, 'sourceEventSeqs', insertedAnywhere<unknown>(event.sourceEventSeqs ?? [], bad, chooser))), seq: index }
   },
 })
