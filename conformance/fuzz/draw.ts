@@ -32,9 +32,11 @@ export interface RunPlan {
   /** The compaction entry compactionState is asked about, if any. */
   entry: 'automatic' | 'manual' | undefined
   /**
-   * Seeds the batch cuts of the JSONL encoding, and (salted) the edits that leave the shapes producers
-   * write: the snapshots headerEquals compares, the stored headers requestHeader and the contexts
-   * requestContext read, the packed row decodeJsonl meets and fork's -0 boundary.
+   * Seeds the batch cuts of the JSONL encoding, and (salted) the edits of the probes: the snapshots
+   * headerEquals compares, the stored headers requestHeader and the contexts requestContext read, the
+   * packed row decodeJsonl meets and the chunks encodeJsonl packs, fork's -0 boundary, regionBalance's
+   * edge, the session id artifactPath is asked for, append's rewrite sharing a call id, and the log cut
+   * with calls no closer can carry that repair and resume get.
    */
   batchSeed: number
   damage: StorageDamage
@@ -47,6 +49,11 @@ export interface FuzzRun {
   mutation?: string
   /** The log's events were then rewritten into the older shapes readers upgrade (LEGACY-5 to LEGACY-11). */
   olderShapes?: true
+  /**
+   * The run is the current-shapes twin of a log in older shapes (driver.ts), probed as that log was:
+   * the edits made only of valid logs in current shapes (probes.ts) are not made of it either.
+   */
+  twinOfOlderShapes?: true
   header?: unknown
   events: unknown[]
   /** The seq of the event a load or relations operator broke (the one it predicts the fault at). */

@@ -112,12 +112,13 @@ export function lackedOperations(adapter: Adapter): OperationName[] {
 
 /**
  * A log in older shapes, in current shapes: as the reference upgrades it (PROC-5) when load accepts it,
- * else its events before the rewrite (which may hold a fault the rewrite hid).
+ * else its events before the rewrite (which may hold a fault the rewrite hid). It is marked as a twin,
+ * so that each probe of it is the older log's probe, in other shapes.
  */
-function currentShapesTwin(run: DrawnRun): DrawnRun {
+export function currentShapesTwin(run: DrawnRun): DrawnRun {
   const { currentShapes = run.events, olderShapes: _olderShapes, ...rest } = run
   const upgraded = reference.load({ header: run.header, events: run.events })
-  return { ...rest, events: upgraded.ok ? upgraded.value : currentShapes }
+  return { ...rest, events: upgraded.ok ? upgraded.value : currentShapes, twinOfOlderShapes: true }
 }
 
 /**

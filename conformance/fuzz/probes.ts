@@ -80,6 +80,14 @@ function overLog(operation: OperationName, extra: (run: DrawnRun) => Record<stri
   }
 }
 
+/**
+ * Whether the run's log takes the edits made only of valid logs in current shapes: not a log in older
+ * shapes, nor its current-shapes twin, which must be probed as that log was (driver.ts ownerOf).
+ */
+function takesValidLogEdits(run: DrawnRun): boolean {
+  return run.mutation === undefined && run.olderShapes !== true && run.twinOfOlderShapes !== true
+}
+
 /** An index in [0, length) from a fraction in thousandths. */
 function at(fraction: number, length: number): number {
   return Math.min(length - 1, Math.floor((fraction * length) / 1000))
@@ -149,7 +157,7 @@ function appendProbe(run: DrawnRun): Probe | undefined {
   let events = run.events
   let candidate = run.candidate
   let time: unknown = run.candidateTime
-  const sharing = run.mutation === undefined && run.olderShapes !== true ? appendSharingCallId(events, run.plan.batchSeed) : undefined
+  const sharing = takesValidLogEdits(run) ? appendSharingCallId(events, run.plan.batchSeed) : undefined
   if (sharing !== undefined) ({ events, candidate, time } = sharing)
   else if (candidate === undefined) {
     if (events.length === 0) return undefined
@@ -280,7 +288,7 @@ function atSeqOverEditedLog(operation: OperationName, edit: (events: readonly un
  */
 function overLogWithUncloseableCalls(operation: OperationName, extra: Record<string, unknown>): Derive {
   return run => {
-    const edited = run.mutation === undefined && run.olderShapes !== true ? withUncloseableCalls(run.events, run.plan.batchSeed) : undefined
+    const edited = takesValidLogEdits(run) ? withUncloseableCalls(run.events, run.plan.batchSeed) : undefined
     if (edited === undefined) return { operation, header: run.header, events: run.events, extra }
     return { operation, header: run.header, events: edited, extra, variant: UNCLOSEABLE_CALL_ID_VARIANT }
   }

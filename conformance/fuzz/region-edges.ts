@@ -1,11 +1,12 @@
 // The regionBalance probe, one plan in four, asks about a value that is no current surface node in
-// place of one of its edges (`seq`, or `start` or `end`): 2^53, -1, 1.5, a string, null, a seq past
-// the log's end, or an event of the log that is no node (log-only, or shadowed). REGION-4 rejects each
-// with REGION_NOT_ON_SURFACE, carrying the value when it is a usable seq and no seq otherwise; the
-// plan's own edges always name current nodes, so a reader that checks an edge loosely (a whole number
-// without the safe bound, a string coerced to a seq) met no probe before. The kind of value is drawn
-// from a seed of the run's plan before any look at the log, as the headerEquals pairs are
-// (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike.
+// place of one of its edges (`seq`, or `start` or `end`): 2^53, -1, 1.5, a string, null, a seq past the
+// log's end, or an event of the log that is no node (log-only, or shadowed). REGION-4 rejects each with
+// REGION_NOT_ON_SURFACE, carrying the value when it is a usable seq and no seq otherwise; the plan's
+// own edges name current nodes (but for seq 0 when the surface has none), so a reader that checks an
+// edge loosely (a whole number without the safe bound, a string coerced to a seq) met no probe before.
+// The kind of value is drawn from a seed of the run's plan before any look at the log, as the
+// headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk
+// log draws alike.
 import { seededChooser } from '../generators/index.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
@@ -22,7 +23,8 @@ export function withEdgeOffSurface(members: Record<string, unknown>, planSeed: n
   const chooser = seededChooser((planSeed ^ REGION_EDGE_SALT) >>> 0)
   if (chooser.int(4) !== 0) return members
   const edges = 'seq' in members ? ['seq'] : ['start', 'end']
-  const edge = edges[chooser.int(edges.length)]!
+  // Drawn from two whatever the edges, so that the draws after it do not depend on the plan's form.
+  const edge = edges[chooser.int(2) % edges.length]!
   const kind = chooser.int(UNUSABLE_EDGES.length + 2)
   const pick = chooser.int(1 << 30)
   const current = new Set(nodes)

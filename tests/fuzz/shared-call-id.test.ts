@@ -3,6 +3,7 @@
 // rewrite, which equals the node it shadows (REWR-3), whatever earlier result has its call id.
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
+import { currentShapesTwin } from '../../conformance/fuzz/driver.ts'
 import { drawRun } from '../../conformance/fuzz/draw.ts'
 import { deriveProbe } from '../../conformance/fuzz/probes.ts'
 import { appendSharingCallId } from '../../conformance/fuzz/shared-call-id.ts'
@@ -25,15 +26,29 @@ describe('rewrites whose call id an earlier result shares', () => {
     }
   })
 
+  it('are not made of the current-shapes twin of a log in older shapes, which is probed as that log was', () => {
+    const older = Array.from({ length: 1500 }, (_, index) => drawRun(1, index, 150)).filter(run => run.mutation === undefined && run.olderShapes === true)
+    const twins = older.map(currentShapesTwin).filter(twin => appendSharingCallId(twin.events, twin.plan.batchSeed) !== undefined)
+    expect(twins.length).toBeGreaterThan(0)
+    for (const twin of twins) {
+      const edit = appendSharingCallId(twin.events, twin.plan.batchSeed)!
+      expect(deriveProbe(twin, 'append')!.events).not.toEqual(edit.events)
+    }
+  })
+
   it('give a prefix that keeps every relation, an earlier result with the call id, and an accepted append', () => {
     for (const { run, edit } of shared) {
       const prefix = { header: run.header, events: edit.events }
       const relations = reference.relations(prefix)
       expect(relations.ok && relations.value.violations).toEqual([])
-      const rewritten = (edit.candidate['surfaceOp'] as { start: number }).start
+      // One result more of another step answers the same call id than before the edit: the one it renamed.
       const callId = resultId(edit.candidate)
-      // Another result, of an earlier step, answers the same call id.
-      expect(edit.events.slice(0, rewritten).some(event => (event as { type: string }).type === 'tool/result' && resultId(event) === callId)).toBe(true)
+      const { turn, step } = (edit.candidate as { data: { turn: number; step: number } }).data
+      const ofAnotherStep = (event: unknown): boolean => {
+        const { type, data } = event as { type: string; data: { turn: number; step: number } }
+        return type === 'tool/result' && resultId(event) === callId && (data.turn !== turn || data.step !== step)
+      }
+      expect(edit.events.filter(ofAnotherStep).length).toBe(run.events.slice(0, edit.events.length).filter(ofAnotherStep).length + 1)
       const appended = reference.append({ ...prefix, candidate: edit.candidate, time: edit.time })
       expect(appended.ok).toBe(true)
     }

@@ -3,6 +3,7 @@
 // the seq of the first synthetic result that would carry such an id.
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
+import { currentShapesTwin } from '../../conformance/fuzz/driver.ts'
 import { drawRun } from '../../conformance/fuzz/draw.ts'
 import { deriveProbe, probeInput, NOW } from '../../conformance/fuzz/probes.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT, withUncloseableCalls } from '../../conformance/fuzz/uncloseable-call-ids.ts'
@@ -13,6 +14,24 @@ type Event = { type: string; data: { message: { content: Block[] } } }
 /** Whether a tool-call block's id can be a result's source.callId (VOC-11): a non-empty string. */
 const carriable = (block: Block): boolean => typeof block['id'] === 'string' && block['id'] !== ''
 const toolCalls = (event: unknown): Block[] => (event as Event).data.message.content.filter(block => block['type'] === 'tool-call')
+
+/**
+ * The seq REPAIR-13 names, from the scan of REPAIR-2 to REPAIR-4 written out here: the closers follow
+ * the log in the order of repair's map, so the first result no closer can carry is at the log's length
+ * plus the number of entries before it. Ids compare as JSON text, and no two of the edit's ids match.
+ */
+function firstUncloseableSeq(events: readonly unknown[]): number {
+  let entries: Block[] = []
+  for (const event of events as { type: string; data: Record<string, any> }[]) {
+    if (['turn/start', 'turn/end', 'step/end'].includes(event.type)) entries = []
+    if (event.type === 'tool/result') entries = entries.filter(entry => entry['id'] !== event.data['message']['source']['callId'])
+    if (event.type !== 'assistant/message') continue
+    for (const block of toolCalls(event)) {
+      if (!entries.some(entry => JSON.stringify(entry['id']) === JSON.stringify(block['id']))) entries.push(block)
+    }
+  }
+  return events.length + entries.findIndex(entry => !carriable(entry))
+}
 
 describe('calls no closer can carry', () => {
   const runs = Array.from({ length: 600 }, (_, index) => drawRun(2, index, 80)).filter(run => run.mutation === undefined && run.olderShapes !== true)
@@ -50,15 +69,27 @@ describe('calls no closer can carry', () => {
     }
   })
 
-  it('leave a log that loads and that repair and resume reject at a seq after it, with MESSAGE_SOURCE_INVALID', () => {
+  it('leave a log that loads and that repair and resume reject with MESSAGE_SOURCE_INVALID at the first such closer', () => {
     for (const { run, events } of edited) {
       const probe = { ...deriveProbe(run, 'repair')!, events }
       const input = probeInput(probe) as Parameters<typeof reference.repair>[0]
       expect(reference.load(input).ok).toBe(true)
+      const expected = firstUncloseableSeq(events)
+      expect(expected).toBeGreaterThanOrEqual(events.length)
       for (const result of [reference.repair(input), reference.resume({ ...input, now: NOW })]) {
-        expect(result.ok ? 'accepted' : result.error.code).toBe('MESSAGE_SOURCE_INVALID')
-        if (!result.ok) expect(result.error.seq).toBeGreaterThanOrEqual(events.length)
+        expect(result.ok ? 'accepted' : { code: result.error.code, seq: result.error.seq }).toEqual({ code: 'MESSAGE_SOURCE_INVALID', seq: expected })
       }
+    }
+  })
+
+  it('are not made of the current-shapes twin of a log in older shapes, which is probed as that log was', () => {
+    const older = Array.from({ length: 600 }, (_, index) => drawRun(2, index, 80)).filter(run => run.mutation === undefined && run.olderShapes === true)
+    const twins = older.map(currentShapesTwin).filter(twin => withUncloseableCalls(twin.events, twin.plan.batchSeed) !== undefined)
+    expect(twins.length).toBeGreaterThan(0)
+    for (const twin of twins) {
+      const probe = deriveProbe(twin, 'repair')!
+      expect(probe.events).toBe(twin.events)
+      expect(probe.variant).toBeUndefined()
     }
   })
 
