@@ -130,7 +130,7 @@ export const citeLaterEvent = defineMutation({
       events: changed(log.events, index, event => {
         const cited = event.sourceEventSeqs ?? []
         const withNine = textSortTrap && !cited.includes(TEXT_SORT_LAST) ? insertedAnywhere(cited, TEXT_SORT_LAST, chooser) : cited
-        // Last only in a list of none else.
+        // Anywhere but last, unless the list holds nothing else.
         const at = chooser.int(Math.max(1, withNine.length))
         event.sourceEventSeqs = [...withNine.slice(0, at), later, ...withNine.slice(at)]
       }),
