@@ -163,10 +163,16 @@ function citesEveryShadowedNode(events: readonly LogEvent[]): boolean {
   return true
 }
 
+/** Whether an event arms a claim on the range its replace must name (COMP-10). */
+const armsClaim = (event: LogEvent | undefined): boolean => event?.type === 'compaction/prune' || event?.type === 'compaction/summary'
+
 /** The result at `index` moved to just after the next step/start of the log, and given that step's numbers. */
 function resultMovedToNextStep(events: readonly LogEvent[], index: number): LogEvent[] | undefined {
   const next = nextIndex(events, index, event => event.type === 'step/start')
   if (next < 0 || isReferenced(events, index)) return undefined
+  // The result disarms the claim of the event before it; moved, it would leave that claim to a replace after it.
+  const after = events[index + 1]
+  if (armsClaim(events[index - 1]) && after !== undefined && replaceOf(after) !== undefined) return undefined
   const moved = moveEventLater(events, index, next)
   const { turn, step } = dataOf(moved[next - 1]!)
   Object.assign(dataOf(moved[next]!), { turn, step })
@@ -400,8 +406,10 @@ export const memberIdMismatch = defineMutation({
 })
 
 /**
- * A compaction/end naming another compactionId, with a session/end-seed after it: vetoed (PROC-7), it
- * still lies between its start and the end-seed, so the start is not stale (COMP-14) and stays live.
+ * A compaction/end naming another compactionId, with a session/end-seed after it: vetoed (PROC-7), the
+ * bracket stays open, and the end still lies between its start and the end-seed, so the bracket is not
+ * stale (chapter 13's Terms: "whether or not those events pass") and stays live, which the turn
+ * boundaries after it meet (COMP-7, COMP-8).
  */
 export const vetoedEndBeforeEndSeed = defineMutation({
   name: 'vetoed-end-before-end-seed', code: 'COMPACTION_ID_MISMATCH', operation: 'relations', rule: 'COMP-4',

@@ -5,7 +5,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
 import { V0_PINNED_TYPES } from '../../reference/vocabulary.ts'
+import { buildLog } from '../../conformance/builder.ts'
 import { MUTATIONS, chooserFromInts, generatedLogArbitrary, mutationCaseArbitrary, mutationNamed, type MutationCase } from '../../conformance/generators/index.ts'
+import type { LogEvent } from '../../conformance/generators/events.ts'
 import { runs } from './support.ts'
 
 /** What the reference reports for a mutated case: the code and seq of the rejection, or of the first violation. */
@@ -68,6 +70,19 @@ describe('P12: each mutation operator is rejected with its code', () => {
         expect(verdict(mutated)).toEqual({ code: 'ENV_IGNORABLE_INVALID', seq: mutated.seq })
       }
     }), runs(10))
+  })
+
+  // A result between a claim and a replace disarms the claim (COMP-10); moving it away would leave the
+  // claim to the replace, whose mismatch comes first. Generated logs never put an event between the two.
+  it('result-in-later-step leaves alone a result that stands between a claim and a replace', () => {
+    const built = buildLog([
+      { 'turn/start': 1 }, { user: 'read it' }, { 'step/start': [1, 1] }, { assistant: [1, 1], calls: ['c1'] }, { call: [1, 1, 'c1'] },
+      { 'compaction/prune': [1] }, { result: [1, 1, 'c1'], sources: [4] }, { user: 'notes', replace: [3, 3], sources: [3] },
+      { 'step/end': [1, 1] }, { 'step/start': [1, 2] }, { 'step/end': [1, 2] }, { 'turn/end': [1, 'completed'] },
+    ])
+    const log = { events: ('events' in built ? built.events : []) as LogEvent[] }
+    expect(reference.relations(log)).toEqual({ ok: true, value: { violations: [] } })
+    expect(mutationNamed('result-in-later-step').applicable(log)).toBe(false)
   })
 
   it('any applicable operator on any log', () => {

@@ -43,7 +43,9 @@ describe('fork', () => {
       const prefix = { events: log.events.slice(0, boundary + 1) }
       const seeded = log.events[boundary]!.type === 'session/end-seed' ? prefix.events : [...prefix.events, { type: 'session/end-seed', seq: boundary + 1, time: 1_790_000_000_000, data: {} }]
       expect(child.events).toEqual(seeded)
-      expect(child.header).toMatchObject({ version: 0, id: 'child-1', seedLength: boundary + 1, parentSession: log.header.id })
+      // FORK-5: exactly these members; the source's unknown members, origin, depth and preset stay behind.
+      const cwd = log.header.cwd === undefined ? {} : { cwd: log.header.cwd }
+      expect(child.header).toEqual({ version: 0, id: 'child-1', createdAt: 1_790_000_000_000, ...cwd, parentSession: log.header.id, seedLength: boundary + 1 })
       const childLog = { header: child.header, events: child.events }
       expect(surfaceOf(childLog)).toEqual(surfaceOf(prefix))
       expect(messagesOf(childLog)).toEqual(messagesOf(prefix))
