@@ -12,7 +12,7 @@ import { expectedRejectionOf, firstDifference, type OperationResult } from '../e
 import { encodeTagged } from '../protocol.ts'
 import { citingRequirements, readSpecCatalog, type Requirement } from '../spec-catalog.ts'
 import { TAG_KEY } from '../tagged-values.ts'
-import { loadVectorFile, projectRoot, type VectorCase } from '../vector-cases.ts'
+import { loadVectorFile, projectRoot, type OperationName, type VectorCase } from '../vector-cases.ts'
 import { makeFolder } from '../reports/write.ts'
 import { adapterSide, type Disagreement } from './compare.ts'
 import { OPERATION_PROFILE, type Probe } from './probes.ts'
@@ -45,16 +45,22 @@ function codesIn(text: string): string[] {
 
 /**
  * The requirements a disagreement involves. A rejection the reference gives: the requirements whose
- * Errors line names its code. Otherwise the ones naming a code the adapter reported (or a violation
- * the two lists differ in), then the requirement that states the operation's result.
+ * Errors line names its code, those of the operation's profile first (a repair that REPAIR-13 rejects
+ * with a code of chapter 04 is a case of chapter 12). Otherwise the ones naming a code the adapter
+ * reported (or a violation the two lists differ in), then the requirement that states the operation's
+ * result.
  */
 export function requirementsOf(disagreement: Disagreement): string[] {
   const { byId, citing } = specCatalog()
+  const known = (ids: readonly string[]): string[] => [...new Set(ids)].filter(id => byId.has(id))
   const fromCodes = (codes: readonly string[]): string[] => codes.flatMap(code => citing.get(code) ?? [])
-  const ids = !disagreement.expected.ok
-    ? fromCodes([disagreement.expected.error.code])
-    : [...fromCodes(codesIn(disagreement.adapter)), OPERATION_REQUIREMENT[disagreement.operation] ?? '']
-  return [...new Set(ids)].filter(id => byId.has(id))
+  if (!disagreement.expected.ok) {
+    const profile = OPERATION_PROFILE[disagreement.operation as OperationName] ?? ''
+    const ofProfile = (id: string): boolean => byId.get(id)!.profiles.includes(profile)
+    const cited = known(fromCodes([disagreement.expected.error.code]))
+    return [...cited.filter(ofProfile), ...cited.filter(id => !ofProfile(id))]
+  }
+  return known([...fromCodes(codesIn(disagreement.adapter)), OPERATION_REQUIREMENT[disagreement.operation] ?? ''])
 }
 
 function chapterOf(requirements: readonly string[]): string {

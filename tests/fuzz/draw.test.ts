@@ -248,6 +248,14 @@ describe('the fuzzer\'s probes', () => {
     }
   })
 
+  it('name, for a rejection the reference gives, the requirements of the operation\'s profile first', () => {
+    const rejecting = (operation: string): Disagreement => ({ operation, expected: { ok: false, error: { code: 'MESSAGE_SOURCE_INVALID', seq: 3 } }, adapter: 'accepts' }) as unknown as Disagreement
+    // VOC-8 and VOC-11 (reader, writer) and REPAIR-13 (repair) name the code.
+    expect(requirementsOf(rejecting('load'))).toEqual(['VOC-8', 'VOC-11', 'REPAIR-13'])
+    expect(requirementsOf(rejecting('repair'))).toEqual(['REPAIR-13', 'VOC-8', 'VOC-11'])
+    expect(requirementsOf(rejecting('resume'))).toEqual(['REPAIR-13', 'VOC-8', 'VOC-11'])
+  })
+
   it('leave a decoded artifact\'s last kept record line whole but without its line feed', () => {
     const run = VALID_RUNS.find(candidate => candidate.events.length >= 20 && deriveProbe(candidate, 'decodeJsonl')!.variant === undefined)!
     const text = deriveProbe(withPlan(run, { damage: 'unterminated', damageAt: 500 }), 'decodeJsonl')!.extra['text'] as string
