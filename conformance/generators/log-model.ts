@@ -225,17 +225,28 @@ export function modelClosers(model: Model): Draft[] {
   const turn = model.openTurn
   const closers: Draft[] = []
   let seq = nextSeq(model)
-  for (const call of model.step?.calls ?? []) {
-    if (call.status === 'asked' || call.status === 'started') closers.push(syntheticResult(turn, model.nextStep, call.block.id, seq++, call.callSeq))
+  for (const call of openCalls(model)) {
+    if (call.forgotten !== true) closers.push(syntheticResult(turn, model.nextStep, call.block.id, seq++, call.callSeq))
   }
   if (model.step !== undefined) closers.push({ type: 'step/end', data: { turn, step: model.nextStep } })
   closers.push({ type: 'turn/end', data: { turn, reason: { kind: 'interrupted' } } })
   return closers
 }
 
+/** The calls of the open step still asked or started. */
+function openCalls(model: Model): CallState[] {
+  return model.step?.calls.filter(call => call.status === 'asked' || call.status === 'started') ?? []
+}
+
+/** The open calls repair writes no closer for (REPAIR-4's finding): they stay on the surface unanswered. */
+function forgottenCalls(model: Model): number {
+  return openCalls(model).filter(call => call.forgotten === true).length
+}
+
 /** A crash and a cold reopening: the closers at the last event's time, then the end-seed (SEED-10). */
 function crashAndResume(model: Model): void {
   const lastTime = model.events.at(-1)?.time ?? model.time
+  model.unansweredCalls += forgottenCalls(model)
   for (const closer of modelClosers(model)) write(model, closer, lastTime)
   model.step = undefined
   // Now and then the session is picked up on a machine whose clock is an hour behind: the end-seed and
@@ -251,26 +262,28 @@ function crashAndResume(model: Model): void {
 
 // ---- choosing actions -------------------------------------------------------------------------
 
-/**
- * The tool-result nodes a prune may rewrite: not one whose call id an unanswered call of the open step
- * uses again, since the rewrite would take that id out of repair's map (REPAIR-4's finding), which the
- * model's closers do not follow.
- */
+const callIdOfResult = (model: Model, seq: number): unknown => (((model.events[seq]!.data as JsonObject)['message'] as JsonObject)['source'] as JsonObject)['callId']
+
 function resultNodes(model: Model): SurfaceNode[] {
-  const open = new Set(model.step?.calls.filter(call => call.status === 'asked' || call.status === 'started').map(call => call.block.id))
-  const callIdOf = (seq: number): unknown => (((model.events[seq]!.data as JsonObject)['message'] as JsonObject)['source'] as JsonObject)['callId']
-  return model.nodes.filter(node => node.type === 'tool/result' && !open.has(callIdOf(node.seq) as string))
+  return model.nodes.filter(node => node.type === 'tool/result')
 }
 
-/** A rewrite of a tool-result node, announced by its prune claim (COMP-13). */
+/**
+ * A rewrite of a tool-result node, announced by its prune claim (COMP-13). Half the time, when a call of
+ * the open step uses again the id of a result node, that result is the one: the rewrite takes the id out
+ * of repair's map (REPAIR-4's finding), so repair will write no closer for the call.
+ */
 function pruneResult(model: Model): void {
-  const nodes = resultNodes(model)
+  const open = new Set(openCalls(model).map(call => call.block.id))
+  const reused = resultNodes(model).filter(node => open.has(callIdOfResult(model, node.seq) as string))
+  const nodes = reused.length > 0 && chance(model.chooser, 50) ? reused : resultNodes(model)
   const target = nodes[model.chooser.int(nodes.length)]!.seq
   write(model, { type: 'compaction/prune', data: { shadowedRange: { start: target, end: target }, shadowedSeqs: [target], shadowedTokenCount: 50 + model.chooser.int(5000) } })
   const data = structuredClone(model.events[target]!.data) as JsonObject
   const block = ((data['message'] as JsonObject)['content'] as JsonObject[])[0]!
   block['content'] = [{ type: 'text', text: `[output pruned at ${nextSeq(model)}]` }]
   write(model, { type: 'tool/result', data, surfaceOp: { op: 'replace', start: target, end: target }, sourceEventSeqs: [target] })
+  for (const call of openCalls(model)) if (call.block.id === callIdOfResult(model, target)) call.forgotten = true
 }
 
 /**
@@ -417,7 +430,8 @@ export function generateLog(chooser: Chooser, options: LogOptions): GeneratedLog
       contextInForce: model.contextInForce,
       brackets: model.brackets,
       closers: closers.map(orderedEnvelope),
-      unansweredCalls: model.unansweredCalls,
+      // A crash leaves the forgotten calls for the resumed log, which P8 counts.
+      unansweredCalls: model.unansweredCalls + (ending === 'crash' ? forgottenCalls(model) : 0),
     },
   }
 }

@@ -28,6 +28,11 @@ export interface CallState {
    */
   status: 'asked' | 'started' | 'answered' | 'twin'
   callSeq?: number
+  /**
+   * Repair's map no longer holds the call: a rewrite of an earlier result with its id came after it
+   * (REPAIR-4's finding), so repair writes no closer for it and, left open, it stays unanswered.
+   */
+  forgotten?: true
 }
 
 export interface StepState {
