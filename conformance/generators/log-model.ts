@@ -30,9 +30,10 @@ export interface LogFacts {
   /** What `repair` must return for the log (empty unless the log ends inside a turn). */
   closers: LogEvent[]
   /**
-   * Tool-call blocks on the surface left without results (PAIR-6): of steps that ended without them, and
-   * blocks repeating an earlier block's id. No compaction can shadow them (REGION-3), so the surface's
-   * pairing counter ends at this number once repaired.
+   * Tool-call blocks on the surface left without results (PAIR-6): of steps that ended without them,
+   * blocks repeating an earlier block's id, and calls repair forgot (REPAIR-4's finding) when a crash
+   * closed their step. No compaction can shadow them (REGION-3), so the surface's pairing counter ends
+   * at this number once repaired.
    */
   unansweredCalls: number
 }
@@ -112,7 +113,7 @@ function endStep(model: Model): void {
 
 /** A failed or cancelled step that ends with calls unanswered (PAIR-6). */
 function abandonStep(model: Model): void {
-  model.unansweredCalls += callsWith(model, 'asked').length + callsWith(model, 'started').length
+  model.unansweredCalls += openCalls(model).length
   endStep(model)
 }
 
@@ -275,15 +276,17 @@ function resultNodes(model: Model): SurfaceNode[] {
  */
 function pruneResult(model: Model): void {
   const open = new Set(openCalls(model).map(call => call.block.id))
-  const reused = resultNodes(model).filter(node => open.has(callIdOfResult(model, node.seq) as string))
-  const nodes = reused.length > 0 && chance(model.chooser, 50) ? reused : resultNodes(model)
+  const results = resultNodes(model)
+  const reused = results.filter(node => open.has(callIdOfResult(model, node.seq) as string))
+  const nodes = reused.length > 0 && chance(model.chooser, 50) ? reused : results
   const target = nodes[model.chooser.int(nodes.length)]!.seq
   write(model, { type: 'compaction/prune', data: { shadowedRange: { start: target, end: target }, shadowedSeqs: [target], shadowedTokenCount: 50 + model.chooser.int(5000) } })
   const data = structuredClone(model.events[target]!.data) as JsonObject
   const block = ((data['message'] as JsonObject)['content'] as JsonObject[])[0]!
   block['content'] = [{ type: 'text', text: `[output pruned at ${nextSeq(model)}]` }]
   write(model, { type: 'tool/result', data, surfaceOp: { op: 'replace', start: target, end: target }, sourceEventSeqs: [target] })
-  for (const call of openCalls(model)) if (call.block.id === callIdOfResult(model, target)) call.forgotten = true
+  const rewrittenId = callIdOfResult(model, target)
+  for (const call of openCalls(model)) if (call.block.id === rewrittenId) call.forgotten = true
 }
 
 /**

@@ -57,7 +57,7 @@ export interface Model {
   /** HDR-6: the next model request of this loop instance needs a snapshot whatever the header. */
   needsSnapshot: boolean
   stableBoundaries: number[]
-  /** Tool-call blocks left without their results (PAIR-6): of abandoned steps, and twins. */
+  /** Tool-call blocks left without results (PAIR-6): of abandoned steps, twins, forgotten calls a crash closed. */
   unansweredCalls: number
 }
 

@@ -21,8 +21,8 @@ describe('repair and resume', () => {
       expect(closersOf(resumed)).toEqual([])
       expectNoViolations(resumed)
       // Balanced: no turn or step open, and every tool call on the surface has its result, but for those
-      // left unanswered (by a step that ended without them, PAIR-6, or repeating an id in their message),
-      // which repair leaves alone (REPAIR-3, REPAIR-4).
+      // left unanswered (by a step that ended without them, PAIR-6, repeating an id in their message, or
+      // taken out of repair's map by a rewrite), which repair leaves alone (REPAIR-3, REPAIR-4).
       expect(resumed.events.findLast(isTurnEvent)?.type ?? 'turn/end').toBe('turn/end')
       const nodes = surfaceOf(resumed).nodes
       expect(cutCounters(surfaceTimeline(resumed.events).at(-1)!).at(-1)).toBe(log.facts.unansweredCalls)
