@@ -5,7 +5,7 @@
 // could tell. The draw comes from a seed of the run's plan, as the headerEquals pairs do
 // (header-pairs.ts), so the fuzzer's other draws stay as they were.
 import { isRecord } from '../../reference/lossless-json.ts'
-import { seededChooser } from '../generators/index.ts'
+import { saltedChooser } from '../generators/index.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const CHUNK_ORDER_SALT = 0x43484b4f
@@ -19,6 +19,6 @@ function withChunkReversed(event: unknown): unknown {
 
 /** The batches with every chunk's members reversed, or as they are when the draw keeps them. */
 export function withChunkMembersReversed(batches: readonly (readonly unknown[])[], planSeed: number): readonly (readonly unknown[])[] {
-  if (seededChooser((planSeed ^ CHUNK_ORDER_SALT) >>> 0).int(4) !== 0) return batches
+  if (saltedChooser(planSeed, CHUNK_ORDER_SALT).int(4) !== 0) return batches
   return batches.map(batch => batch.map(withChunkReversed))
 }

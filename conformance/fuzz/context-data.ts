@@ -5,7 +5,7 @@
 // draws stay as they were; its disagreements are a class of their own (compare.ts).
 import { isRecord } from '../../reference/lossless-json.ts'
 import { pick } from '../generators/choices.ts'
-import { seededChooser } from '../generators/index.ts'
+import { saltedChooser } from '../generators/index.ts'
 
 /** The variant of the probes over such contexts (Probe.variant). */
 export const CONTEXT_NOT_OBJECT_VARIANT = 'context data not an object'
@@ -21,7 +21,7 @@ const CONTEXT_SALT = 0x43545844
  * touches what the probe reads. The draws come before any look at the log, so a shrunk log draws alike.
  */
 export function withContextDataNotObject(events: readonly unknown[], planSeed: number, atSeq?: number): unknown[] | undefined {
-  const chooser = seededChooser((planSeed ^ CONTEXT_SALT) >>> 0)
+  const chooser = saltedChooser(planSeed, CONTEXT_SALT)
   if (chooser.int(4) !== 0) return undefined
   const data = pick(chooser, NOT_OBJECTS)
   const isContext = (event: unknown): boolean => isRecord(event) && event['type'] === 'request/context'

@@ -32,11 +32,11 @@ export interface RunPlan {
   /** The compaction entry compactionState is asked about, if any. */
   entry: 'automatic' | 'manual' | undefined
   /**
-   * Seeds the batch cuts of the JSONL encoding, and (salted) the edits of the probes: the snapshots
-   * headerEquals compares, the stored headers requestHeader and the contexts requestContext read, the
-   * packed row decodeJsonl meets and the chunks encodeJsonl packs, fork's -0 boundary, regionBalance's
-   * edge, the session id artifactPath is asked for, append's rewrite sharing a call id, and the log cut
-   * with calls no closer can carry that repair and resume get.
+   * Seeds the batch cuts of the JSONL encoding, and (salted: saltedChooser) the edits of the probes:
+   * the snapshots headerEquals compares, the stored headers requestHeader and the contexts
+   * requestContext read, the packed row decodeJsonl meets and the chunks encodeJsonl packs, fork's -0
+   * boundary, regionBalance's edge, the session id artifactPath is asked for, append's rewrite sharing
+   * a call id, and the log cut with calls no closer can carry that repair and resume get.
    */
   batchSeed: number
   damage: StorageDamage

@@ -5,7 +5,7 @@
 // and the others keep the boundaries the plan draws. Drawn from a seed of the run's plan, as the
 // headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were; its
 // disagreements are a class of their own (compare.ts).
-import { seededChooser } from '../generators/index.ts'
+import { saltedChooser } from '../generators/index.ts'
 
 /** The variant of the fork probes whose boundary is -0 (Probe.variant). */
 export const NEGATIVE_ZERO_BOUNDARY_VARIANT = 'boundary -0'
@@ -15,7 +15,7 @@ const BOUNDARY_SALT = 0x464b5a30
 
 /** Whether the run's fork probe takes -0 for its boundary. */
 export function forkAtNegativeZero(planSeed: number): boolean {
-  return seededChooser((planSeed ^ BOUNDARY_SALT) >>> 0).int(16) === 0
+  return saltedChooser(planSeed, BOUNDARY_SALT).int(16) === 0
 }
 
 /** A fork probe's members with the boundary -0, and its variant. */

@@ -8,7 +8,7 @@
 // disagreements are told apart from the others' (compare.ts), so that they cannot hide a departure on
 // HDR-1 values. The pair is swapped half the time, so an asymmetric comparison shows.
 import { isRecord } from '../../reference/lossless-json.ts'
-import { seededChooser, type Chooser } from '../generators/index.ts'
+import { saltedChooser, type Chooser } from '../generators/index.ts'
 import { pick } from '../generators/choices.ts'
 import { PROVIDER } from '../generators/events.ts'
 
@@ -144,7 +144,7 @@ const PAIR_SALT = 0x48445235
  * probe existed (a seed's runs, and the vectors the other probes write, do not change).
  */
 export function headerPair(events: readonly unknown[], planSeed: number): { pair: { left: Snapshot; right: Snapshot }; outsideHdr1: boolean } {
-  const chooser = seededChooser((planSeed ^ PAIR_SALT) >>> 0)
+  const chooser = saltedChooser(planSeed, PAIR_SALT)
   // Draws whose bounds do not depend on the log come first, so a shrunk log draws them alike.
   const edit = pick(chooser, EDITS)
   const swapped = chooser.int(2) === 1

@@ -7,7 +7,7 @@
 // The kind of value is drawn from a seed of the run's plan before any look at the log, as the
 // headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk
 // log draws alike.
-import { seededChooser } from '../generators/index.ts'
+import { saltedChooser } from '../generators/index.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const REGION_EDGE_SALT = 0x52474e45
@@ -20,7 +20,7 @@ const UNUSABLE_EDGES: readonly unknown[] = [2 ** 53, -1, 1.5, '0', null]
  * the draw keeps them. `nodes` are the surface's nodes, `eventCount` the log's length.
  */
 export function withEdgeOffSurface(members: Record<string, unknown>, planSeed: number, eventCount: number, nodes: readonly number[]): Record<string, unknown> {
-  const chooser = seededChooser((planSeed ^ REGION_EDGE_SALT) >>> 0)
+  const chooser = saltedChooser(planSeed, REGION_EDGE_SALT)
   if (chooser.int(4) !== 0) return members
   const edges = 'seq' in members ? ['seq'] : ['start', 'end']
   // Drawn from two whatever the edges, so that the draws after it do not depend on the plan's form.

@@ -3,7 +3,7 @@
 // JSONL-2 escapes or refuses. Drawn from a seed of the run's plan, as the headerEquals pairs are
 // (header-pairs.ts), so the fuzzer's other draws stay as they were. Every such id is a string a header
 // may hold, and JSONL-2 defines its segment, so its disagreements are no variant.
-import { seededChooser } from '../generators/index.ts'
+import { saltedChooser } from '../generators/index.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const SESSION_ID_SALT = 0x53494431
@@ -17,6 +17,6 @@ export const ESCAPED_SESSION_IDS: readonly string[] = ['.', '..', 'a/b', 'a\\b',
 
 /** The session id of the run's artifactPath probe: the header's own `id`, or one of ESCAPED_SESSION_IDS. */
 export function probedSessionId(planSeed: number, ownId: unknown): unknown {
-  const chooser = seededChooser((planSeed ^ SESSION_ID_SALT) >>> 0)
+  const chooser = saltedChooser(planSeed, SESSION_ID_SALT)
   return chooser.int(2) === 0 ? ownId : ESCAPED_SESSION_IDS[chooser.int(ESCAPED_SESSION_IDS.length)]
 }

@@ -8,7 +8,7 @@
 // a seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other
 // draws stay as they were.
 import { isRecord } from '../../reference/lossless-json.ts'
-import { seededChooser } from '../generators/index.ts'
+import { saltedChooser } from '../generators/index.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const SHARED_CALL_ID_SALT = 0x53484944
@@ -91,7 +91,7 @@ function earlierResultToShare(events: readonly unknown[], rewrite: number): numb
  * the draw keeps the probe or the log holds no such pair. The draws come before any look at the log.
  */
 export function appendSharingCallId(events: readonly unknown[], planSeed: number): { events: unknown[]; candidate: Record_; time: unknown } | undefined {
-  const chooser = seededChooser((planSeed ^ SHARED_CALL_ID_SALT) >>> 0)
+  const chooser = saltedChooser(planSeed, SHARED_CALL_ID_SALT)
   if (chooser.int(4) !== 0) return undefined
   const pick = chooser.int(1 << 30)
   const pairs = events.flatMap((event, rewrite) => {

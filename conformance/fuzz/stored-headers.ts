@@ -8,7 +8,7 @@
 // outside HDR-1 are.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { pick } from '../generators/choices.ts'
-import { seededChooser } from '../generators/index.ts'
+import { saltedChooser } from '../generators/index.ts'
 
 /** A member and the value it takes, each outside HDR-1. */
 const OUTSIDE_HDR_1: readonly (readonly ['system' | 'tools', unknown])[] = [
@@ -32,7 +32,7 @@ function storesHeader(event: unknown): event is { seq: number; data: { header: R
  * log draws alike.
  */
 export function withStoredHeadersOutsideHdr1(events: readonly unknown[], planSeed: number, atSeq?: number): unknown[] | undefined {
-  const chooser = seededChooser((planSeed ^ STORED_HEADER_SALT) >>> 0)
+  const chooser = saltedChooser(planSeed, STORED_HEADER_SALT)
   if (chooser.int(4) !== 0) return undefined
   const [member, value] = pick(chooser, OUTSIDE_HDR_1)
   if (!events.some(event => storesHeader(event) && (atSeq === undefined || event.seq <= atSeq))) return undefined

@@ -7,7 +7,7 @@
 // are (header-pairs.ts), so the fuzzer's other draws stay as they were; its disagreements are a class
 // of their own (compare.ts).
 import { readStorageRecord } from '../../reference/chunk-rows.ts'
-import { seededChooser } from '../generators/index.ts'
+import { saltedChooser } from '../generators/index.ts'
 
 /** The variant of the probes over such artifacts (Probe.variant). */
 export const STORED_ROW_VARIANT = 'stored rows out of range'
@@ -67,7 +67,7 @@ const EDITS: readonly (readonly [(row: Record<string, unknown>, members: number)
  * alike.
  */
 export function withStoredRowOutOfRange(text: string, planSeed: number): string | undefined {
-  const chooser = seededChooser((planSeed ^ STORED_ROW_SALT) >>> 0)
+  const chooser = saltedChooser(planSeed, STORED_ROW_SALT)
   if (chooser.int(4) !== 0) return undefined
   const [edit, fewestMembers] = EDITS[chooser.int(EDITS.length)]!
   const pickAt = chooser.int(1000)

@@ -10,7 +10,7 @@
 // headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk
 // log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
-import { seededChooser, type Chooser } from '../generators/index.ts'
+import { saltedChooser, type Chooser } from '../generators/index.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const UNCLOSEABLE_SALT = 0x434c4f53
@@ -76,7 +76,7 @@ function withUncloseableIds(content: readonly unknown[], chooser: Chooser): unkn
  * cut is drawn before any look at the log.
  */
 export function withUncloseableCalls(events: readonly unknown[], planSeed: number): unknown[] | undefined {
-  const chooser = seededChooser((planSeed ^ UNCLOSEABLE_SALT) >>> 0)
+  const chooser = saltedChooser(planSeed, UNCLOSEABLE_SALT)
   if (chooser.int(4) !== 0) return undefined
   const [pick, cut] = [chooser.int(1 << 30), chooser.int(1 << 30)]
   const messages = events.flatMap((event, index) => (typeOf(event) === 'assistant/message' ? [index] : []))

@@ -34,6 +34,14 @@ export function seededChooser(seed: number): Chooser {
   }
 }
 
+/**
+ * The chooser of one probe edit: the fuzz plan's seed mixed with the edit's own salt, so that the
+ * edit's draws are none of another edit's nor those of the batch cuts drawn from the same seed.
+ */
+export function saltedChooser(planSeed: number, salt: number): Chooser {
+  return seededChooser(planSeed ^ salt)
+}
+
 export function pick<T>(chooser: Chooser, items: readonly T[]): T {
   if (items.length === 0) throw new Error('pick from an empty list')
   return items[chooser.int(items.length)]!

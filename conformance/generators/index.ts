@@ -1,7 +1,7 @@
 // The generator library: a model of a v0 session writer that builds valid logs (log-model.ts), the
 // mutation operators that break exactly one rule (mutations.ts), and fast-check arbitraries over both
 // (arbitraries.ts). See tests/properties/README.md.
-export { chooserFromInts, seededChooser, type Chooser } from './choices.ts'
+export { chooserFromInts, saltedChooser, seededChooser, type Chooser } from './choices.ts'
 export { generateLog, type Ending, type GeneratedLog, type LogFacts, type LogOptions } from './log-model.ts'
 export type { LogEvent, StorageHeader } from './events.ts'
 export { candidateOf } from './mutation-kit.ts'
