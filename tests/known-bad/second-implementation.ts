@@ -2,14 +2,12 @@
 // the obvious case shows: one more event, turn or bracket, a member a writer checks apart from load, a
 // name on Object.prototype, a looser equality. Reviews planted each in an implementation of their own,
 // and each passed every vector of its profile then.
-import { compactionState } from '../../reference/compaction.ts'
 import { repairClosers } from '../../reference/repair.ts'
 import { jsonEqual } from '../../reference/lossless-json.ts'
 import { withBlankedResultContent } from '../../reference/tool-result-rewrites.ts'
-import type { OperationResult } from '../../conformance/expectations.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import {
-  accepted, answeredCallId, appendedEvent, copiedByAssignment, dataOf, forgivingRelations, isRecord, lateCitationHiddenByTextSort,
+  accepted, answeredCallId, appendedEvent, compactionStateOver, compactionStateWithLock, copiedByAssignment, dataOf, forgivingRelations, isRecord, lateCitationHiddenByTextSort,
   lateCitationNotLast, loadedEvents, ref, rejected, skippingCheck, type Input, type KnownBad, type SyncOperation, type Violation,
 } from './wrap.ts'
 
@@ -92,19 +90,6 @@ function namingLastBadCloser(operation: SyncOperation): SyncOperation {
   }
 }
 
-/**
- * compactionState as the reference computes it, over the loaded events as `rewrite` changes them: a
- * known-bad bracket scan is the reference's scan shown events marked otherwise.
- */
-function compactionStateOver(rewrite: (events: EventRecord[]) => EventRecord[]): SyncOperation {
-  return input => {
-    const events = loadedEvents(input)
-    if (events === undefined) return ref.compactionState(input)
-    const entry = input['entry'] === 'automatic' || input['entry'] === 'manual' ? input['entry'] : undefined
-    return compactionState(rewrite(events) as unknown as SessionEvent[], entry) as OperationResult
-  }
-}
-
 const compactSource = (event: EventRecord): EventRecord | undefined => {
   const source = dataOf(event)['source']
   return event['type'] === 'user/message' && isRecord(source) && source['kind'] === 'plugin' && source['plugin'] === 'compact' ? source : undefined
@@ -126,24 +111,8 @@ const marksByCompactionId = compactionStateOver(events => {
 })
 
 /** An unmatched start is stale when an end-seed has a later time, not a greater seq. */
-const staleByTime: SyncOperation = input => {
-  const events = loadedEvents(input)
-  if (events === undefined) return ref.compactionState(input)
-  const latest = events.findLast(event => event['type'] === 'compaction/start' || event['type'] === 'compaction/end')
-  if (latest?.['type'] !== 'compaction/start') return ref.compactionState(input)
-  const live = !events.some(event => event['type'] === 'session/end-seed' && (event['time'] as number) > (latest['time'] as number))
-  const { entry, ...withoutEntry } = input
-  const state = ref.compactionState(withoutEntry)
-  if (!state.ok) return state
-  const value = state.value as { open: EventRecord }
-  const timed = { ...value, open: { ...value.open, live } }
-  if (entry === undefined) return accepted(timed)
-  if (live) return rejected('COMPACTION_BUSY', latest['seq'] as number)
-  // The lock is free: the reference answers the entry for the log with the start already ended.
-  const ended = [...events, { type: 'compaction/end', seq: events.length, time: latest['time'], data: {} }]
-  const answer = ref.compactionState({ ...input, events: ended })
-  return answer.ok ? accepted({ ...timed, owner: (answer.value as EventRecord)['owner'] }) : answer
-}
+const staleByTime = compactionStateWithLock((events, start) =>
+  !events.some(event => event['type'] === 'session/end-seed' && (event['time'] as number) > (start['time'] as number)))
 
 /** The automatic owner is the highest turn number started, not the latest turn/start's. */
 const ownerHighestTurn: SyncOperation = input => {

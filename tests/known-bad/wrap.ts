@@ -4,6 +4,8 @@ import type { Adapter } from '../../conformance/adapter.ts'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
 import type { OperationResult } from '../../conformance/expectations.ts'
 import type { OperationName } from '../../conformance/vector-cases.ts'
+import { compactionState } from '../../reference/compaction.ts'
+import type { SessionEvent } from '../../reference/envelope.ts'
 import { reference } from '../../reference/index.ts'
 
 export type Input = Record<string, unknown>
@@ -146,4 +148,44 @@ export const lateCitationNotLast: SkippedRejection = (error, record) => {
 export const lateCitationHiddenByTextSort: SkippedRejection = (error, record) => {
   const latest = [...citationsOf(record)].sort().at(-1)
   return error.code === 'PROVENANCE_NOT_EARLIER' && typeof latest === 'number' && latest < error.seq!
+}
+
+type EventRecord = Record<string, unknown>
+
+/**
+ * compactionState as the reference computes it, over the loaded events as `rewrite` changes them: a
+ * known-bad bracket scan is the reference's scan shown events marked otherwise.
+ */
+export function compactionStateOver(rewrite: (events: EventRecord[]) => EventRecord[]): SyncOperation {
+  return input => {
+    const events = loadedEvents(input)
+    if (events === undefined) return ref.compactionState(input)
+    const entry = input['entry'] === 'automatic' || input['entry'] === 'manual' ? input['entry'] : undefined
+    return compactionState(rewrite(events) as unknown as SessionEvent[], entry) as OperationResult
+  }
+}
+
+/**
+ * compactionState with the reference's unmatched start judged by `live` instead of COMP-14 (true: it
+ * holds the lock; false: stale; null: no unmatched start at all), and the entry checks behind the lock
+ * following that judgement. The brackets stay the reference's.
+ */
+export function compactionStateWithLock(live: (events: EventRecord[], start: EventRecord) => boolean | null): SyncOperation {
+  return input => {
+    const { entry, ...withoutEntry } = input
+    const state = ref.compactionState(withoutEntry)
+    const events = loadedEvents(input)
+    if (!state.ok || events === undefined) return state
+    const value = state.value as { open: { startSeq: number } | null }
+    const start = value.open === null ? undefined : events.find(event => event['seq'] === value.open?.startSeq)
+    if (start === undefined) return ref.compactionState(input)
+    const judged = live(events, start)
+    const open = judged === null ? null : { ...value.open, live: judged }
+    if (entry === undefined) return accepted({ ...value, open })
+    if (judged === true) return rejected('COMPACTION_BUSY', start['seq'] as number)
+    // The lock is free: the reference answers the entry for the log with the start already ended.
+    const ended = [...events, { type: 'compaction/end', seq: events.length, time: start['time'], data: {} }]
+    const answer = ref.compactionState({ ...input, events: ended })
+    return answer.ok ? accepted({ ...value, open, owner: (answer.value as EventRecord)['owner'] }) : answer
+  }
 }
