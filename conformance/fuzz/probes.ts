@@ -19,6 +19,7 @@ import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
 import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT, withUncloseableCalls } from './uncloseable-call-ids.ts'
+import { END_SEED_IN_TURN_VARIANT, ENTRY_UNDEFINED_VARIANT, passesEntryUndefined, withEndSeedInOpenTurn } from './compaction-entries.ts'
 
 /** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
 export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
@@ -44,7 +45,10 @@ const CANDIDATE_MEMBERS = new Set(['type', 'data', 'surfaceOp', 'sourceEventSeqs
 const RECORD_MEMBERS = new Set([...CANDIDATE_MEMBERS, 'seq', 'time', 'ignorable'])
 
 /** How a probe leaves the shapes producers write, where the spec still says what a reader answers. */
-export const PROBE_VARIANTS = [OUTSIDE_HDR_1_VARIANT, CONTEXT_NOT_OBJECT_VARIANT, STORED_ROW_VARIANT, NEGATIVE_ZERO_BOUNDARY_VARIANT, UNCLOSEABLE_CALL_ID_VARIANT] as const
+export const PROBE_VARIANTS = [
+  OUTSIDE_HDR_1_VARIANT, CONTEXT_NOT_OBJECT_VARIANT, STORED_ROW_VARIANT, NEGATIVE_ZERO_BOUNDARY_VARIANT, UNCLOSEABLE_CALL_ID_VARIANT,
+  ENTRY_UNDEFINED_VARIANT, END_SEED_IN_TURN_VARIANT,
+] as const
 export type ProbeVariant = typeof PROBE_VARIANTS[number]
 
 export interface Probe {
@@ -65,8 +69,10 @@ export interface Probe {
    * How the probe's input was made to leave the shapes producers write: its snapshots hold values
    * outside HDR-1 (header-pairs.ts, stored-headers.ts), its contexts data that is no object
    * (context-data.ts), its artifact a packed row out of ROW-3's range (stored-rows.ts), its fork
-   * boundary is -0 (fork-boundary.ts), or its log is cut inside a turn with calls whose ids no closer
-   * can carry (uncloseable-call-ids.ts). Its disagreements are classes of their own (compare.ts).
+   * boundary is -0 (fork-boundary.ts), its log is cut inside a turn with calls whose ids no closer can
+   * carry (uncloseable-call-ids.ts), or its compactionState entry is undefined or its log ends in an
+   * end-seed inside an open turn (compaction-entries.ts). Its disagreements are classes of their own
+   * (compare.ts).
    */
   variant?: ProbeVariant
 }
@@ -294,6 +300,22 @@ function overLogWithUncloseableCalls(operation: OperationName, extra: Record<str
   }
 }
 
+/**
+ * compactionState over the log with the plan's entry, if any; when the edits' draws take them, with an
+ * entry of undefined, or over the valid log cut inside a turn and ended by an end-seed
+ * (compaction-entries.ts), marked as that variant.
+ */
+function compactionStateProbe(run: DrawnRun): Probe {
+  const probe: Probe = { operation: 'compactionState', header: run.header, events: run.events, extra: {} }
+  const entry = run.plan.entry
+  if (entry === undefined) {
+    return passesEntryUndefined(run.plan.batchSeed) ? { ...probe, extra: { entry: undefined }, variant: ENTRY_UNDEFINED_VARIANT } : probe
+  }
+  const edited = takesValidLogEdits(run) ? withEndSeedInOpenTurn(run.events, run.plan.batchSeed) : undefined
+  if (edited === undefined) return { ...probe, extra: { entry } }
+  return { ...probe, events: edited, extra: { entry }, variant: END_SEED_IN_TURN_VARIANT }
+}
+
 const DERIVE: Record<string, Derive> = {
   load: overLog('load'),
   surface: surfaceProbe,
@@ -307,7 +329,7 @@ const DERIVE: Record<string, Derive> = {
   relations: overLog('relations'),
   repair: overLogWithUncloseableCalls('repair', {}),
   resume: overLogWithUncloseableCalls('resume', { now: NOW }),
-  compactionState: overLog('compactionState', run => (run.plan.entry === undefined ? {} : { entry: run.plan.entry })),
+  compactionState: compactionStateProbe,
   regionBalance: overLog('regionBalance', regionMembers),
   fork: run => {
     const boundary = seqAt(run.events, run.plan.boundary)

@@ -2,7 +2,8 @@
 // region chosen on the surface as it stands (REGION-5), and close in one of the ways a producer
 // closes them (COMP-12): committed (summary, checkpoint, end), failed before anything changed, or
 // failed while committing. A manual bracket (owner null) lives between turns, an automatic one inside
-// its turn; nothing replaces surface nodes while a bracket is open, so its region stays intact.
+// its turn; while a bracket is open nothing replaces surface nodes but a prune of a result outside its
+// region (log-model.ts), so the region stays intact.
 import { chance, weighted } from './choices.ts'
 import { PROVIDER, pluginEvent, someText, textBlock, userMessage, type JsonObject } from './events.ts'
 import { chooseLegalRegion, hasLegalRegion } from './surface-model.ts'
@@ -48,13 +49,17 @@ function writeSummary(model: Model): number {
   }).seq
 }
 
-/** The checkpoint: a user/message replace citing [startSeq, summarySeq, ...shadowedSeqs] (PROV-10). */
-function writeCheckpoint(model: Model, summarySeq: number): void {
+/**
+ * The checkpoint: a user/message replace citing [startSeq, summarySeq, ...shadowedSeqs] (PROV-10). Its
+ * source's `kind` is "plugin"; a producer that writes another (commitCompaction) writes a plain
+ * replace instead, which marks no bracket (Terms of chapter 13).
+ */
+function writeCheckpoint(model: Model, summarySeq: number, kind = 'plugin'): void {
   const bracket = model.bracket!
   const region = bracket.region
   const positions = region.map(seq => model.nodes.findIndex(node => node.seq === seq))
   if (positions.some((position, index) => position !== positions[0]! + index)) throw new Error('the bracket region changed')
-  const draft = userMessage(`msg-${nextSeq(model)}`, 'Summary of the earlier conversation:', { kind: 'plugin', plugin: 'compact', ...identity(model) })
+  const draft = userMessage(`msg-${nextSeq(model)}`, 'Summary of the earlier conversation:', { kind, plugin: 'compact', ...identity(model) })
   const data = draft.data as JsonObject
   ;(data['content'] as JsonObject[]).push(textBlock(someText(model.chooser)))
   write(model, { ...draft, surfaceOp: { op: 'replace', start: region[0]!, end: region.at(-1)! }, sourceEventSeqs: [bracket.startSeq, summarySeq, ...region] })
@@ -70,9 +75,14 @@ function writeEnd(model: Model, error: string | undefined, outcome: BracketRecor
   }
 }
 
+/**
+ * The committed transaction. Now and then the producer gets its replace's source kind wrong: that replace
+ * is no checkpoint, so the bracket claims success without one and is irregular (COMP-16).
+ */
 export function commitCompaction(model: Model): void {
-  writeCheckpoint(model, writeSummary(model))
-  writeEnd(model, undefined, 'completed')
+  const kind = chance(model.chooser, 8) ? 'user' : 'plugin'
+  writeCheckpoint(model, writeSummary(model), kind)
+  writeEnd(model, undefined, kind === 'plugin' ? 'completed' : 'irregular')
 }
 
 function failCompaction(model: Model): void {

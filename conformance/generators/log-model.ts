@@ -270,13 +270,23 @@ function resultNodes(model: Model): SurfaceNode[] {
 }
 
 /**
+ * The result nodes a prune may rewrite: any, or while a bracket is open those outside its region, which
+ * must stay as it was summarized (COMP-12). A rewrite keeps the node's place and call id, so the region
+ * stays legal (REGION-5).
+ */
+function prunableNodes(model: Model): SurfaceNode[] {
+  const region = model.bracket?.region
+  return resultNodes(model).filter(node => region === undefined || !region.includes(node.seq))
+}
+
+/**
  * A rewrite of a tool-result node, announced by its prune claim (COMP-13). Half the time, when a call of
  * the open step uses again the id of a result node, that result is the one: the rewrite takes the id out
  * of repair's map (REPAIR-4's finding), so repair will write no closer for the call.
  */
 function pruneResult(model: Model): void {
   const open = new Set(openCalls(model).map(call => call.block.id))
-  const results = resultNodes(model)
+  const results = prunableNodes(model)
   const reused = results.filter(node => open.has(callIdOfResult(model, node.seq) as string))
   const nodes = reused.length > 0 && chance(model.chooser, 50) ? reused : results
   const target = nodes[model.chooser.int(nodes.length)]!.seq
@@ -314,7 +324,6 @@ function plainReplace(model: Model): void {
 }
 
 function stepActions(model: Model, step: StepState): Action[] {
-  const free = model.bracket === undefined
   const common: Action[] = [['injectUser', 2, writeUserMessage], ['crashResume', 1, crashAndResume]]
   switch (step.phase) {
     case 'stream':
@@ -324,7 +333,7 @@ function stepActions(model: Model, step: StepState): Action[] {
         ['startCall', callsWith(model, 'asked').length > 0 ? 10 : 0, startCall],
         ['answerCall', callsWith(model, 'started').length > 0 ? 10 : 0, answerCall],
         ['cancelCall', callsWith(model, 'asked').length > 0 ? 1 : 0, cancelCall],
-        ['prune', free && resultNodes(model).length > 0 ? 1 : 0, pruneResult],
+        ['prune', prunableNodes(model).length > 0 ? 1 : 0, pruneResult],
         ...common,
       ]
       // Now and then a failed or cancelled step ends with calls unanswered (PAIR-6); they stay on the
@@ -332,7 +341,7 @@ function stepActions(model: Model, step: StepState): Action[] {
       return [...tools.map(([name, weight, run]): Action => [name, weight * 5, run]), ['abandonStep', 1, abandonStep]]
     }
     case 'done':
-      return [['endStep', 30, endStep], ['todo', 1, writeTodo], ['prune', free && resultNodes(model).length > 0 ? 2 : 0, pruneResult], ...common]
+      return [['endStep', 30, endStep], ['todo', 1, writeTodo], ['prune', prunableNodes(model).length > 0 ? 2 : 0, pruneResult], ...common]
   }
 }
 
@@ -343,7 +352,7 @@ function turnActions(model: Model): Action[] {
     ['endTurn', free ? 8 : 0, endTurn],
     ['todo', 2, writeTodo],
     ['injectUser', 3, writeUserMessage],
-    ['prune', free && resultNodes(model).length > 0 ? 4 : 0, pruneResult],
+    ['prune', prunableNodes(model).length > 0 ? 4 : 0, pruneResult],
     ['plainReplace', free && hasLegalRegion(model.nodes) ? 1 : 0, plainReplace],
     ['crashResume', 2, crashAndResume],
     ...compactionActions(model),

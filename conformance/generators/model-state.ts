@@ -8,7 +8,7 @@ export interface BracketRecord {
   startSeq: number
   endSeq: number | null
   compactionId: string
-  outcome: 'completed' | 'failed-clean' | 'failed-partial' | 'orphaned-live' | 'orphaned-stale'
+  outcome: 'completed' | 'irregular' | 'failed-clean' | 'failed-partial' | 'orphaned-live' | 'orphaned-stale'
 }
 
 /** The open compaction bracket and the region it will replace (chosen legal when it starts). */

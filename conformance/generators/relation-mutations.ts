@@ -443,9 +443,38 @@ export const bracketCrossesTurn = defineMutation({
   edit: (log, index) => ({ events: removeEvent(log.events, index), seq: nextIndex(log.events, index, isTurnBoundary) - 1 }),
 })
 
+/** Compaction identities COMP-1 refuses: an empty string, a number, null, or none at all. */
+const REFUSED_IDENTITIES: readonly ({ value: unknown } | undefined)[] = [{ value: '' }, { value: 7 }, { value: null }, undefined]
+
+const holdsIdentity = (event: LogEvent): boolean =>
+  event.type === 'compaction/start' || event.type === 'compaction/summary' || event.type === 'compaction/end' || isCheckpoint(event)
+
+/**
+ * An identity COMP-1 refuses, on a start, summary or end, or on a checkpoint's source: its compactionId
+ * empty, a number, null or gone, or (one time in three) a sourceCommandId present as null or empty. A
+ * checkpoint without a compactionId is a checkpoint all the same (Terms of chapter 13).
+ */
+export const compactionIdInvalid = defineMutation({
+  name: 'compaction-id-invalid', code: 'COMPACTION_ID_INVALID', operation: 'relations', rule: 'COMP-1',
+  targets: log => indexesWhere(log.events, holdsIdentity),
+  edit: (log, index, chooser) => ({
+    events: changed(log.events, index, event => {
+      const holder = isCheckpoint(event) ? dataOf(event)['source'] as JsonObject : dataOf(event)
+      if (chooser.int(3) === 0) {
+        holder['sourceCommandId'] = chooser.int(2) === 0 ? null : ''
+        return
+      }
+      const refused = REFUSED_IDENTITIES[chooser.int(REFUSED_IDENTITIES.length)]
+      if (refused === undefined) delete holder['compactionId']
+      else holder['compactionId'] = refused.value as JsonObject[string]
+    }),
+    seq: index,
+  }),
+})
+
 export const RELATION_MUTATIONS: readonly Mutation[] = [
   orphanResult, orphanLookalikeResult, answerAnsweredCall, answerEarlierStepCall, resultInLaterStep, notStartedHalfMarked,
   secondBracket, dropTurnEnd, skipTurnNumber, openTurnNumberLower, skipStepNumber, stepMismatch, openTurnStepEndMismatch,
   recordOutsideTurn, stepOpenAtTurnEnd, stepOpenAtStepStart, endWithoutSummary, claimMismatch, checkpointOutsideBracket,
-  memberIdMismatch, vetoedEndBeforeEndSeed, endOwnerMismatch, bracketCrossesTurn, summaryRangeStrings,
+  memberIdMismatch, vetoedEndBeforeEndSeed, endOwnerMismatch, bracketCrossesTurn, summaryRangeStrings, compactionIdInvalid,
 ]

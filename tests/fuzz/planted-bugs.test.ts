@@ -13,6 +13,7 @@ import { OUTSIDE_HDR_1_VARIANT } from '../../conformance/fuzz/header-pairs.ts'
 import { PROBE_VARIANTS, type ProbeVariant } from '../../conformance/fuzz/probes.ts'
 import { STORED_ROW_VARIANT } from '../../conformance/fuzz/stored-rows.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT } from '../../conformance/fuzz/uncloseable-call-ids.ts'
+import { END_SEED_IN_TURN_VARIANT, ENTRY_UNDEFINED_VARIANT } from '../../conformance/fuzz/compaction-entries.ts'
 import { runCase } from '../../conformance/run-case.ts'
 import { startSubprocessAdapter } from '../../conformance/subprocess-adapter.ts'
 import { loadVectorFile, projectRoot, type OperationName } from '../../conformance/vector-cases.ts'
@@ -125,6 +126,15 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['repair-names-last-bad-closer', 'repair', UNCLOSEABLE_CALL_ID_VARIANT],
   // Found since half the bad citations drawn are booleans.
   ['boolean-citation-as-number', 'load'],
+  // From the compactionState review: found through the logs of old (end-seeds, crashes, summary-range-
+  // strings), since the generator now and then writes a checkpoint of the wrong kind, and since the
+  // probe is given an entry of undefined and logs ended by an end-seed inside a turn.
+  ['compaction-checkpoint-by-plugin-alone', 'compactionState'],
+  ['compaction-stale-against-first-end-seed', 'compactionState'],
+  ['compaction-summary-needs-shape', 'compactionState'],
+  ['compaction-unmatched-by-any-type', 'compactionState'],
+  ['compaction-end-seed-closes-turn', 'compactionState', END_SEED_IN_TURN_VARIANT],
+  ['compaction-entry-by-key', 'compactionState', ENTRY_UNDEFINED_VARIANT],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */

@@ -41,9 +41,18 @@ const pruneMarksAsSummary = compactionStateOver(events => events.map(event =>
 const endSeedClosesTurn = compactionStateOver(events => events.flatMap(event =>
   event['type'] === 'session/end-seed' ? [event, { type: 'turn/end', seq: event['seq'], time: event['time'], data: {} }] : [event]))
 
-/** Only a compaction/summary whose data has a summary array (COMP-5 read into COMP-16) marks its bracket. */
+/** Whether a summary's data passes the three checks of COMP-5. */
+function isWellFormedSummary(data: EventRecord): boolean {
+  const seqs = data['shadowedSeqs']
+  const range = data['shadowedRange']
+  if (!Array.isArray(seqs) || seqs.length === 0 || !isRecord(range)) return false
+  const endsMatch = typeof range['start'] === 'number' && range['start'] === seqs[0] && typeof range['end'] === 'number' && range['end'] === seqs.at(-1)
+  return endsMatch && Number.isSafeInteger(data['shadowedTokenCount']) && (data['shadowedTokenCount'] as number) >= 0
+}
+
+/** Only a compaction/summary that passes COMP-5 marks its bracket (the relation read into COMP-16). */
 const summaryNeedsShape = compactionStateOver(events => events.map(event =>
-  event['type'] === 'compaction/summary' && !Array.isArray(dataOf(event)['summary']) ? { ...event, type: 'x-known-bad/unmarked' } : event))
+  event['type'] === 'compaction/summary' && !isWellFormedSummary(dataOf(event)) ? { ...event, type: 'x-known-bad/unmarked' } : event))
 
 /** The latest event of any compaction type decides the unmatched start, so a summary after it hides it. */
 const unmatchedByAnyCompactionType = compactionStateWithLock((events, start) => {
@@ -88,7 +97,7 @@ export const COMPACTION_REVIEW_BUGS: readonly KnownBad[] = [
   },
   {
     name: 'compaction-summary-needs-shape',
-    bug: 'only a compaction/summary with a summary array marks its bracket',
+    bug: 'only a compaction/summary that passes COMP-5 marks its bracket',
     caughtBy: ['comp-state-summary-of-any-shape-marks'],
     patch: { compactionState: summaryNeedsShape },
   },
