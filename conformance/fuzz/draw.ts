@@ -36,8 +36,9 @@ export interface RunPlan {
    * the snapshots headerEquals compares, the stored headers requestHeader and the contexts
    * requestContext read, the packed row decodeJsonl meets and the chunks encodeJsonl packs, fork's -0
    * boundary, regionBalance's edge, the session id artifactPath is asked for, append's rewrite sharing
-   * a call id, the log cut with calls no closer can carry that repair and resume get, and
-   * compactionState's entry of undefined and its log ended by an end-seed inside a turn.
+   * a call id, the log cut with calls no closer can carry that repair and resume get,
+   * compactionState's entry of undefined and its log ended by an end-seed inside a turn, and the
+   * undefined members of artifactPath and fork and fork's early now.
    */
   batchSeed: number
   damage: StorageDamage

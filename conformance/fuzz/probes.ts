@@ -20,6 +20,7 @@ import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT, withUncloseableCalls } from './uncloseable-call-ids.ts'
 import { END_SEED_IN_TURN_VARIANT, ENTRY_UNDEFINED_VARIANT, passesEntryUndefined, withEndSeedInOpenTurn } from './compaction-entries.ts'
+import { EARLY_NOW, forksEarly, UNDEFINED_MEMBERS_VARIANT, undefinedMembers } from './input-members.ts'
 
 /** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
 export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
@@ -47,7 +48,7 @@ const RECORD_MEMBERS = new Set([...CANDIDATE_MEMBERS, 'seq', 'time', 'ignorable'
 /** How a probe leaves the shapes producers write, where the spec still says what a reader answers. */
 export const PROBE_VARIANTS = [
   OUTSIDE_HDR_1_VARIANT, CONTEXT_NOT_OBJECT_VARIANT, STORED_ROW_VARIANT, NEGATIVE_ZERO_BOUNDARY_VARIANT, UNCLOSEABLE_CALL_ID_VARIANT,
-  ENTRY_UNDEFINED_VARIANT, END_SEED_IN_TURN_VARIANT,
+  ENTRY_UNDEFINED_VARIANT, END_SEED_IN_TURN_VARIANT, UNDEFINED_MEMBERS_VARIANT,
 ] as const
 export type ProbeVariant = typeof PROBE_VARIANTS[number]
 
@@ -70,9 +71,9 @@ export interface Probe {
    * outside HDR-1 (header-pairs.ts, stored-headers.ts), its contexts data that is no object
    * (context-data.ts), its artifact a packed row out of ROW-3's range (stored-rows.ts), its fork
    * boundary is -0 (fork-boundary.ts), its log is cut inside a turn with calls whose ids no closer can
-   * carry (uncloseable-call-ids.ts), or its compactionState entry is undefined or its log ends in an
-   * end-seed inside an open turn (compaction-entries.ts). Its disagreements are classes of their own
-   * (compare.ts).
+   * carry (uncloseable-call-ids.ts), its compactionState entry is undefined or its log ends in an
+   * end-seed inside an open turn (compaction-entries.ts), or its artifactPath or fork members are
+   * undefined (input-members.ts). Its disagreements are classes of their own (compare.ts).
    */
   variant?: ProbeVariant
 }
@@ -316,6 +317,12 @@ function compactionStateProbe(run: DrawnRun): Probe {
   return { ...probe, events: edited, extra: { entry }, variant: END_SEED_IN_TURN_VARIANT }
 }
 
+/** The probe with the optional members input-members.ts draws given as undefined, marked as that variant. */
+function withUndefinedMembers(probe: Probe, operation: 'artifactPath' | 'fork', planSeed: number): Probe {
+  const members = undefinedMembers(operation, probe.extra, planSeed)
+  return members === undefined ? probe : { ...probe, extra: { ...probe.extra, ...members }, variant: UNDEFINED_MEMBERS_VARIANT }
+}
+
 const DERIVE: Record<string, Derive> = {
   load: overLog('load'),
   surface: surfaceProbe,
@@ -334,8 +341,9 @@ const DERIVE: Record<string, Derive> = {
   fork: run => {
     const boundary = seqAt(run.events, run.plan.boundary)
     if (boundary === undefined) return undefined
-    const probe: Probe = { operation: 'fork', header: run.header, events: run.events, extra: { boundary, childId: CHILD_ID, now: NOW } }
-    return forkAtNegativeZero(run.plan.batchSeed) ? atNegativeZeroBoundary(probe) : probe
+    const now = forksEarly(run.plan.batchSeed) ? EARLY_NOW : NOW
+    const probe: Probe = { operation: 'fork', header: run.header, events: run.events, extra: { boundary, childId: CHILD_ID, now } }
+    return forkAtNegativeZero(run.plan.batchSeed) ? atNegativeZeroBoundary(probe) : withUndefinedMembers(probe, 'fork', run.plan.batchSeed)
   },
   append: appendProbe,
   decodeJsonl: run => {
@@ -353,7 +361,8 @@ const DERIVE: Record<string, Derive> = {
   artifactPath: run => {
     if (!isRecord(run.header)) return undefined
     const { id, cwd } = run.header
-    return { operation: 'artifactPath', events: [], extra: { sessionId: probedSessionId(run.plan.batchSeed, id), ...(cwd === undefined ? {} : { cwd }) } }
+    const probe: Probe = { operation: 'artifactPath', events: [], extra: { sessionId: probedSessionId(run.plan.batchSeed, id), ...(cwd === undefined ? {} : { cwd }) } }
+    return withUndefinedMembers(probe, 'artifactPath', run.plan.batchSeed)
   },
   store: storeProbe,
 }

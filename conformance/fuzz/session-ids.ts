@@ -11,9 +11,13 @@ const SESSION_ID_SALT = 0x53494431
 /**
  * Ids JSONL-2 escapes: the two dot names, separators, `~` itself and a text that looks escaped, a
  * space, an accent composed and decomposed, a character beyond U+FFFF (two code units), a lone
- * surrogate; and the empty id, for which a segment is an error.
+ * surrogate, two letters a Unicode case-insensitive test takes for s and k, punctuation a file name
+ * may hold, and an id too long for one file-system name, whose segment is never cut; and the empty
+ * id, for which a segment is an error.
  */
-export const ESCAPED_SESSION_IDS: readonly string[] = ['.', '..', 'a/b', 'a\\b', 'C:x', '~', '~002E', 'a b', 'é', 'e\u0301', '😀', 'x\ud800', '']
+export const ESCAPED_SESSION_IDS: readonly string[] = [
+  '.', '..', 'a/b', 'a\\b', 'C:x', '~', '~002E', 'a b', 'é', 'e\u0301', '😀', 'x\ud800', '\u017F\u212A', 'a@b+c=d,e', 'a'.repeat(256), '',
+]
 
 /** The session id of the run's artifactPath probe: the header's own `id`, or one of ESCAPED_SESSION_IDS. */
 export function probedSessionId(planSeed: number, ownId: unknown): unknown {

@@ -14,6 +14,7 @@ import { PROBE_VARIANTS, type ProbeVariant } from '../../conformance/fuzz/probes
 import { STORED_ROW_VARIANT } from '../../conformance/fuzz/stored-rows.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT } from '../../conformance/fuzz/uncloseable-call-ids.ts'
 import { END_SEED_IN_TURN_VARIANT, ENTRY_UNDEFINED_VARIANT } from '../../conformance/fuzz/compaction-entries.ts'
+import { UNDEFINED_MEMBERS_VARIANT } from '../../conformance/fuzz/input-members.ts'
 import { runCase } from '../../conformance/run-case.ts'
 import { startSubprocessAdapter } from '../../conformance/subprocess-adapter.ts'
 import { loadVectorFile, projectRoot, type OperationName } from '../../conformance/vector-cases.ts'
@@ -135,6 +136,17 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['compaction-unmatched-by-any-type', 'compactionState'],
   ['compaction-end-seed-closes-turn', 'compactionState', END_SEED_IN_TURN_VARIANT],
   ['compaction-entry-by-key', 'compactionState', ENTRY_UNDEFINED_VARIANT],
+  // From the fork and artifactPath reviews: found since those probes are given optional members as
+  // undefined, forks an early now, and artifactPath more ids JSONL-2 escapes.
+  ['fork-session-id-by-key', 'fork', UNDEFINED_MEMBERS_VARIANT],
+  ['fork-header-by-key', 'fork', UNDEFINED_MEMBERS_VARIANT],
+  ['fork-created-at-not-before-source', 'fork'],
+  ['fork-marker-time-not-before-last', 'fork'],
+  ['path-cwd-by-key', 'artifactPath', UNDEFINED_MEMBERS_VARIANT],
+  ['path-encoding-undefined-zstd', 'artifactPath', UNDEFINED_MEMBERS_VARIANT],
+  ['path-unicode-case-fold', 'artifactPath'],
+  ['path-segment-cut', 'artifactPath'],
+  ['path-extra-punctuation-kept', 'artifactPath'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */

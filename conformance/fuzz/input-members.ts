@@ -1,0 +1,33 @@
+// Edits of the members an artifactPath or fork probe is given, which the spec still defines; each drawn
+// from a seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other
+// draws stay as they were:
+// - one such probe in four gives optional members as undefined, which counts as absent (PROC-10):
+//   artifactPath its `encoding`, and its `cwd` when the header has none; fork its `sessionId`, or its
+//   `header` (half each). A port that asks whether a member is there, not what it holds, answers as if it
+//   were given. (compactionState's `entry` has a draw of its own, compaction-entries.ts.)
+// - one fork in eight is made at a `now` earlier than the source's `createdAt` and every event's time:
+//   the child's `createdAt` and its marker's time are `now` all the same (FORK-5, FORK-6, ENV-5).
+import { saltedChooser } from '../generators/index.ts'
+
+/** Salt the plan's seed, so that these draws are none of the other edits' nor the batch cuts'. */
+const UNDEFINED_MEMBERS_SALT = 0x554e4446
+const EARLY_NOW_SALT = 0x4e4f5745
+
+/** How a probe given undefined members leaves the others' inputs: a class of its own (compare.ts). */
+export const UNDEFINED_MEMBERS_VARIANT = 'optional members undefined'
+
+/** Before every time the generators write (their headers are made from 1,786,000,000,000 on). */
+export const EARLY_NOW = 1_700_000_000_000
+
+/** The members an artifactPath or fork probe gets as undefined, beside `extra`; undefined when the draw adds none. */
+export function undefinedMembers(operation: 'artifactPath' | 'fork', extra: Record<string, unknown>, planSeed: number): Record<string, unknown> | undefined {
+  const chooser = saltedChooser(planSeed, UNDEFINED_MEMBERS_SALT)
+  if (chooser.int(4) !== 0) return undefined
+  if (operation === 'artifactPath') return { ...(Object.hasOwn(extra, 'cwd') ? {} : { cwd: undefined }), encoding: undefined }
+  return chooser.int(2) === 0 ? { sessionId: undefined } : { header: undefined }
+}
+
+/** Whether the run's fork is made at EARLY_NOW. */
+export function forksEarly(planSeed: number): boolean {
+  return saltedChooser(planSeed, EARLY_NOW_SALT).int(8) === 0
+}

@@ -1,0 +1,52 @@
+// The artifactPath and fork probes' member edits (conformance/fuzz/input-members.ts): optional members
+// given as undefined one probe in four, which changes no answer of the reference (PROC-10), and forks
+// made at a `now` earlier than the source one time in eight.
+import { describe, expect, it } from 'vitest'
+import { reference } from '../../reference/index.ts'
+import { drawRun } from '../../conformance/fuzz/draw.ts'
+import { EARLY_NOW, forksEarly, UNDEFINED_MEMBERS_VARIANT } from '../../conformance/fuzz/input-members.ts'
+import { deriveProbe, NOW, probeInput, type Probe } from '../../conformance/fuzz/probes.ts'
+
+/** The probe's input with its undefined members left out, as a caller that gives none would call. */
+const withoutUndefined = (probe: Probe): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(probeInput(probe)).filter(([, value]) => value !== undefined))
+
+describe('the artifactPath and fork member edits', () => {
+  const runs = Array.from({ length: 600 }, (_, index) => drawRun(5, index, 40)).filter(run => run.mutation === undefined)
+
+  for (const operation of ['artifactPath', 'fork'] as const) {
+    it(`give ${operation} optional members as undefined for about one probe in four, as own members, answered as if absent`, () => {
+      const probes = runs.map(run => deriveProbe(run, operation)).filter((probe): probe is Probe => probe !== undefined && probe.variant !== 'boundary -0')
+      const edited = probes.filter(probe => probe.variant === UNDEFINED_MEMBERS_VARIANT)
+      expect(edited.length).toBeGreaterThan(probes.length / 8)
+      expect(edited.length).toBeLessThan(probes.length / 2)
+      for (const probe of edited) {
+        const undefinedNames = Object.entries(probe.extra).filter(([, value]) => value === undefined).map(([name]) => name)
+        expect(undefinedNames.length).toBeGreaterThan(0)
+        expect(undefinedNames.every(name => (operation === 'fork' ? ['sessionId', 'header'] : ['cwd', 'encoding']).includes(name))).toBe(true)
+        const call = reference[operation] as (input: Record<string, unknown>) => unknown
+        expect(call(probeInput(probe))).toEqual(call(withoutUndefined(probe)))
+      }
+      if (operation === 'fork') expect(edited.some(probe => Object.hasOwn(probe.extra, 'header'))).toBe(true)
+    })
+  }
+
+  it('make about one fork in eight at a now before the source, stamping the child and its marker with it', () => {
+    const forks = runs.map(run => ({ run, probe: deriveProbe(run, 'fork') })).filter(({ probe }) => probe !== undefined)
+    const early = forks.filter(({ run }) => forksEarly(run.plan.batchSeed))
+    expect(early.length).toBeGreaterThan(forks.length / 16)
+    expect(early.length).toBeLessThan(forks.length / 4)
+    for (const { run, probe } of forks) expect(probe!.extra['now']).toBe(forksEarly(run.plan.batchSeed) ? EARLY_NOW : NOW)
+    type Child = { header: { createdAt: number; seedLength: number }; events: { time: number }[] }
+    const children = early.flatMap(({ probe }) => {
+      const result = reference.fork(probeInput(probe!) as never)
+      return result.ok ? [result.value as unknown as Child] : []
+    })
+    expect(children.length).toBeGreaterThan(0)
+    for (const child of children) {
+      expect(child.header.createdAt).toBe(EARLY_NOW)
+      // The marker fork adds, when the seed does not end in one (FORK-6), is stamped now.
+      if (child.events.length > child.header.seedLength) expect(child.events.at(-1)!.time).toBe(EARLY_NOW)
+    }
+  })
+})
