@@ -35,8 +35,8 @@ export interface RunPlan {
    * Seeds the batch cuts of the JSONL encoding, and (salted: saltedChooser) the edits of the probes:
    * the snapshots headerEquals compares, the stored headers requestHeader and the contexts
    * requestContext read, the packed row decodeJsonl meets and the chunks encodeJsonl packs, fork's -0
-   * boundary, regionBalance's edge, the session id artifactPath is asked for, append's rewrite sharing
-   * a call id, the log cut with calls no closer can carry that repair and resume get,
+   * and boolean boundaries, regionBalance's edge, the session id artifactPath is asked for, append's
+   * rewrite sharing a call id, the log cut with calls no closer can carry that repair and resume get,
    * compactionState's entry of undefined and its log ended by an end-seed inside a turn, and the
    * undefined members of artifactPath and fork and fork's early now.
    */

@@ -1,14 +1,16 @@
 // The fork probe, one time in sixteen, with the boundary -0: a value JSON.stringify writes as 0 (a
 // subprocess adapter receives it tagged), which FORK-2 rejects as no non-negative safe integer while
-// a safe-integer test that lets -0 through forks at 0. Over a log load accepts, the reference's answer
-// does not depend on the log (over a broken one it is the log's fault), so a few such probes suffice,
-// and the others keep the boundaries the plan draws. Drawn from a seed of the run's plan, as the
-// headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were; its
-// disagreements are a class of their own (compare.ts).
+// a safe-integer test that lets -0 through forks at 0; and one time in sixteen with a boolean boundary,
+// which FORK-2 rejects too, and a language whose booleans are integers takes for 0 or 1. Over a log load
+// accepts, the reference's answer does not depend on the log (over a broken one it is the log's fault),
+// so a few such probes suffice, and the others keep the boundaries the plan draws. Drawn from a seed of
+// the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as
+// they were; the disagreements of each are a class of their own (compare.ts).
 import { saltedChooser } from '../generators/index.ts'
 
-/** The variant of the fork probes whose boundary is -0 (Probe.variant). */
+/** The variants of the fork probes whose boundary is -0, and a boolean (Probe.variant). */
 export const NEGATIVE_ZERO_BOUNDARY_VARIANT = 'boundary -0'
+export const BOOLEAN_BOUNDARY_VARIANT = 'boundary boolean'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const BOUNDARY_SALT = 0x464b5a30
@@ -16,6 +18,12 @@ const BOUNDARY_SALT = 0x464b5a30
 /** Whether the run's fork probe takes -0 for its boundary. */
 export function forkAtNegativeZero(planSeed: number): boolean {
   return saltedChooser(planSeed, BOUNDARY_SALT).int(16) === 0
+}
+
+/** The boolean boundary of the run's fork probe, when it takes one (never when it takes -0). */
+export function booleanBoundary(planSeed: number): boolean | undefined {
+  const chooser = saltedChooser(planSeed, BOUNDARY_SALT)
+  return chooser.int(16) === 1 ? chooser.int(2) === 0 : undefined
 }
 
 /** A fork probe's members with the boundary -0, and its variant. */

@@ -10,7 +10,7 @@ import { seededChooser } from '../generators/index.ts'
 import { CONTEXT_NOT_OBJECT_VARIANT, withContextDataNotObject } from './context-data.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
-import { atNegativeZeroBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
+import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
 import { probedSessionId } from './session-ids.ts'
 import { withEdgeOffSurface } from './region-edges.ts'
 import { withChunkMembersReversed } from './chunk-order.ts'
@@ -48,7 +48,7 @@ const RECORD_MEMBERS = new Set([...CANDIDATE_MEMBERS, 'seq', 'time', 'ignorable'
 /** How a probe leaves the shapes producers write, where the spec still says what a reader answers. */
 export const PROBE_VARIANTS = [
   OUTSIDE_HDR_1_VARIANT, CONTEXT_NOT_OBJECT_VARIANT, STORED_ROW_VARIANT, NEGATIVE_ZERO_BOUNDARY_VARIANT, UNCLOSEABLE_CALL_ID_VARIANT,
-  ENTRY_UNDEFINED_VARIANT, END_SEED_IN_TURN_VARIANT, UNDEFINED_MEMBERS_VARIANT,
+  ENTRY_UNDEFINED_VARIANT, END_SEED_IN_TURN_VARIANT, UNDEFINED_MEMBERS_VARIANT, BOOLEAN_BOUNDARY_VARIANT,
 ] as const
 export type ProbeVariant = typeof PROBE_VARIANTS[number]
 
@@ -70,7 +70,7 @@ export interface Probe {
    * How the probe's input was made to leave the shapes producers write: its snapshots hold values
    * outside HDR-1 (header-pairs.ts, stored-headers.ts), its contexts data that is no object
    * (context-data.ts), its artifact a packed row out of ROW-3's range (stored-rows.ts), its fork
-   * boundary is -0 (fork-boundary.ts), its log is cut inside a turn with calls whose ids no closer can
+   * boundary is -0 or a boolean (fork-boundary.ts), its log is cut inside a turn with calls whose ids no closer can
    * carry (uncloseable-call-ids.ts), its compactionState entry is undefined or its log ends in an
    * end-seed inside an open turn (compaction-entries.ts), or its artifactPath or fork members are
    * undefined (input-members.ts). Its disagreements are classes of their own (compare.ts).
@@ -343,7 +343,10 @@ const DERIVE: Record<string, Derive> = {
     if (boundary === undefined) return undefined
     const now = forksEarly(run.plan.batchSeed) ? EARLY_NOW : NOW
     const probe: Probe = { operation: 'fork', header: run.header, events: run.events, extra: { boundary, childId: CHILD_ID, now } }
-    return forkAtNegativeZero(run.plan.batchSeed) ? atNegativeZeroBoundary(probe) : withUndefinedMembers(probe, 'fork', run.plan.batchSeed)
+    if (forkAtNegativeZero(run.plan.batchSeed)) return atNegativeZeroBoundary(probe)
+    const boolean = booleanBoundary(run.plan.batchSeed)
+    if (boolean !== undefined) return { ...probe, extra: { ...probe.extra, boundary: boolean }, variant: BOOLEAN_BOUNDARY_VARIANT }
+    return withUndefinedMembers(probe, 'fork', run.plan.batchSeed)
   },
   append: appendProbe,
   decodeJsonl: run => {

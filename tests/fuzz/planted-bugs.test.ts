@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { Adapter } from '../../conformance/adapter.ts'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
 import { fuzz, type Finding } from '../../conformance/fuzz/driver.ts'
-import { NEGATIVE_ZERO_BOUNDARY_VARIANT } from '../../conformance/fuzz/fork-boundary.ts'
+import { BOOLEAN_BOUNDARY_VARIANT, NEGATIVE_ZERO_BOUNDARY_VARIANT } from '../../conformance/fuzz/fork-boundary.ts'
 import { OUTSIDE_HDR_1_VARIANT } from '../../conformance/fuzz/header-pairs.ts'
 import { PROBE_VARIANTS, type ProbeVariant } from '../../conformance/fuzz/probes.ts'
 import { STORED_ROW_VARIANT } from '../../conformance/fuzz/stored-rows.ts'
@@ -137,7 +137,8 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['compaction-end-seed-closes-turn', 'compactionState', END_SEED_IN_TURN_VARIANT],
   ['compaction-entry-by-key', 'compactionState', ENTRY_UNDEFINED_VARIANT],
   // From the fork and artifactPath reviews: found since those probes are given optional members as
-  // undefined, forks an early now, and artifactPath more ids JSONL-2 escapes.
+  // undefined, forks an early now and a boolean boundary, and artifactPath more ids JSONL-2 escapes.
+  ['fork-boundary-bool-is-int', 'fork', BOOLEAN_BOUNDARY_VARIANT],
   ['fork-session-id-by-key', 'fork', UNDEFINED_MEMBERS_VARIANT],
   ['fork-header-by-key', 'fork', UNDEFINED_MEMBERS_VARIANT],
   ['fork-created-at-not-before-source', 'fork'],
