@@ -398,11 +398,20 @@ function finishCleanly(model: Model): void {
   throw new Error('the model did not settle')
 }
 
+/**
+ * A header's cwd from a roll in [0, 100): most often a POSIX path, now and then a Windows one, and now
+ * and then one with a `..` segment and a trailing slash, absolute and kept as written (META-7).
+ */
+function cwdOf(roll: number): string {
+  if (roll >= 20) return '/workspace/project'
+  return roll >= 10 ? 'C:\\work\\repo' : '/workspace/../project/'
+}
+
 /** A session header with its members in the order JSONL-7 decodes them. */
 function storageHeader(chooser: Chooser): StorageHeader {
   const child = chance(chooser, 20)
   const header = { version: 0, id: `session-${chooser.int(1_000_000)}`, createdAt: 1_786_000_000_000 + chooser.int(1_000_000) } as StorageHeader
-  if (chance(chooser, 70)) header.cwd = chance(chooser, 80) ? '/workspace/project' : 'C:\\work\\repo'
+  if (chance(chooser, 70)) header.cwd = cwdOf(chooser.int(100))
   if (child) header.parentSession = `session-parent-${chooser.int(1000)}`
   if (child && chance(chooser, 50)) header.seedLength = chooser.int(50)
   if (child) header.origin = 'subagent'

@@ -148,6 +148,8 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['path-unicode-case-fold', 'artifactPath'],
   ['path-segment-cut', 'artifactPath'],
   ['path-extra-punctuation-kept', 'artifactPath'],
+  // Found since some generated headers have a cwd with a `..` segment and a trailing slash.
+  ['store-cwd-normalized', 'store'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
