@@ -42,10 +42,14 @@ function numberPaths(value: unknown, path: Path = []): Path[] {
 /** A member no record has: ENV-2 would reject it, after the lossless JSON check. */
 const OWN_MEMBER = 'extra'
 
-/** Where in a log record the fault may go: its time, a number of its surface markers, or a member of its own. */
+/**
+ * Where in a log record the fault may go: its seq (no usable seq then, so the rejection carries the
+ * record's index, which is the seq it had: PROC-1), its time, a number of its surface markers, or a
+ * member of its own.
+ */
 function recordFaultPaths(record: JsonObject): Path[] {
   const markers = numberPaths(record).filter(path => path[0] === 'surfaceOp' || path[0] === 'sourceEventSeqs')
-  return [['time'], ...markers, [OWN_MEMBER]]
+  return [['seq'], ['time'], ...markers, [OWN_MEMBER]]
 }
 
 /** Puts what `fault` makes of the number at `path` (never empty; 0 when there is none) into `root`, a fresh copy. */

@@ -148,8 +148,10 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['path-unicode-case-fold', 'artifactPath'],
   ['path-segment-cut', 'artifactPath'],
   ['path-extra-punctuation-kept', 'artifactPath'],
-  // Found since some generated headers have a cwd with a `..` segment and a trailing slash.
+  // Found since some generated headers have a cwd with a `..` segment and a trailing slash, and the
+  // lossless-domain operators put their value in a record's seq too.
   ['store-cwd-normalized', 'store'],
+  ['store-negative-zero-seq-usable', 'store'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
