@@ -6,15 +6,19 @@
 //   `header` (half each). A port that asks whether a member is there, not what it holds, answers as if it
 //   were given. (compactionState's `entry` has a draw of its own, compaction-entries.ts.)
 // - one fork in eight is made at a `now` earlier than the source's `createdAt` and every event's time:
-//   the child's `createdAt` and its marker's time are `now` all the same (FORK-5, FORK-6, ENV-5).
+//   the child's `createdAt` and its marker's time are `now` all the same (FORK-5, FORK-6, ENV-5);
+// - one store in sixteen is given its header as undefined, which is no optional input: the value
+//   undefined, refused before anything is stored (STORE-1, STORE-4), never a header the layer makes up.
 import { saltedChooser } from '../generators/index.ts'
 
 /** Salt the plan's seed, so that these draws are none of the other edits' nor the batch cuts'. */
 const UNDEFINED_MEMBERS_SALT = 0x554e4446
 const EARLY_NOW_SALT = 0x4e4f5745
+const STORE_HEADER_SALT = 0x53544855
 
-/** How a probe given undefined members leaves the others' inputs: a class of its own (compare.ts). */
+/** How a probe given undefined members leaves the others' inputs: classes of their own (compare.ts). */
 export const UNDEFINED_MEMBERS_VARIANT = 'optional members undefined'
+export const STORE_HEADER_UNDEFINED_VARIANT = 'header undefined'
 
 /** Before every time the generators write (their headers are made from 1,786,000,000,000 on). */
 export const EARLY_NOW = 1_700_000_000_000
@@ -30,4 +34,9 @@ export function undefinedMembers(operation: 'artifactPath' | 'fork', extra: Reco
 /** Whether the run's fork is made at EARLY_NOW. */
 export function forksEarly(planSeed: number): boolean {
   return saltedChooser(planSeed, EARLY_NOW_SALT).int(8) === 0
+}
+
+/** Whether the run's store probe is given its header as undefined. */
+export function storesWithoutHeader(planSeed: number): boolean {
+  return saltedChooser(planSeed, STORE_HEADER_SALT).int(16) === 0
 }

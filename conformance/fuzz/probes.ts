@@ -20,7 +20,7 @@ import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT, withUncloseableCalls } from './uncloseable-call-ids.ts'
 import { END_SEED_IN_TURN_VARIANT, ENTRY_UNDEFINED_VARIANT, passesEntryUndefined, withEndSeedInOpenTurn } from './compaction-entries.ts'
-import { EARLY_NOW, forksEarly, UNDEFINED_MEMBERS_VARIANT, undefinedMembers } from './input-members.ts'
+import { EARLY_NOW, forksEarly, STORE_HEADER_UNDEFINED_VARIANT, storesWithoutHeader, UNDEFINED_MEMBERS_VARIANT, undefinedMembers } from './input-members.ts'
 
 /** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
 export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
@@ -48,7 +48,7 @@ const RECORD_MEMBERS = new Set([...CANDIDATE_MEMBERS, 'seq', 'time', 'ignorable'
 /** How a probe leaves the shapes producers write, where the spec still says what a reader answers. */
 export const PROBE_VARIANTS = [
   OUTSIDE_HDR_1_VARIANT, CONTEXT_NOT_OBJECT_VARIANT, STORED_ROW_VARIANT, NEGATIVE_ZERO_BOUNDARY_VARIANT, UNCLOSEABLE_CALL_ID_VARIANT,
-  ENTRY_UNDEFINED_VARIANT, END_SEED_IN_TURN_VARIANT, UNDEFINED_MEMBERS_VARIANT, BOOLEAN_BOUNDARY_VARIANT,
+  ENTRY_UNDEFINED_VARIANT, END_SEED_IN_TURN_VARIANT, UNDEFINED_MEMBERS_VARIANT, BOOLEAN_BOUNDARY_VARIANT, STORE_HEADER_UNDEFINED_VARIANT,
 ] as const
 export type ProbeVariant = typeof PROBE_VARIANTS[number]
 
@@ -72,8 +72,9 @@ export interface Probe {
    * (context-data.ts), its artifact a packed row out of ROW-3's range (stored-rows.ts), its fork
    * boundary is -0 or a boolean (fork-boundary.ts), its log is cut inside a turn with calls whose ids no closer can
    * carry (uncloseable-call-ids.ts), its compactionState entry is undefined or its log ends in an
-   * end-seed inside an open turn (compaction-entries.ts), or its artifactPath or fork members are
-   * undefined (input-members.ts). Its disagreements are classes of their own (compare.ts).
+   * end-seed inside an open turn (compaction-entries.ts), or its artifactPath or fork members, or its
+   * store header, are undefined (input-members.ts). Its disagreements are classes of their own
+   * (compare.ts).
    */
   variant?: ProbeVariant
 }
@@ -225,14 +226,17 @@ const STORE_HEADER = { version: 0, id: 'fuzz-store', createdAt: BASE_TIME }
  * store is defined for a log a writer could have written (load accepts it, the vocabulary phase aside,
  * and it holds no older shape) under a header chapter 03 accepts (STORE-1), and for one whose first
  * fault is a value outside the lossless domain (STORE-4). Other logs are no probe: a backend may check
- * more than the domain.
+ * more than the domain. When its draw takes it, the header is undefined (input-members.ts), which
+ * STORE-4 refuses first.
  */
 function storeProbe(run: DrawnRun): Probe | undefined {
   if (run.events.length === 0 || run.olderShapes === true) return undefined
   const header = run.header ?? STORE_HEADER
   const loaded = loadLog({ header, events: run.events, checkVocabulary: false })
   if (!loaded.ok && !loaded.error.code.startsWith('JSON_')) return undefined
-  return { operation: 'store', events: [], extra: { header, batches: batchesOf(run.events, run.plan) } }
+  const batches = batchesOf(run.events, run.plan)
+  if (storesWithoutHeader(run.plan.batchSeed)) return { operation: 'store', events: [], extra: { header: undefined, batches }, variant: STORE_HEADER_UNDEFINED_VARIANT }
+  return { operation: 'store', events: [], extra: { header, batches } }
 }
 
 function encoded(run: DrawnRun): string | undefined {

@@ -1,10 +1,11 @@
-// The artifactPath and fork probes' member edits (conformance/fuzz/input-members.ts): optional members
-// given as undefined one probe in four, which changes no answer of the reference (PROC-10), and forks
-// made at a `now` earlier than the source one time in eight.
+// The artifactPath, fork and store probes' member edits (conformance/fuzz/input-members.ts): optional
+// members given as undefined one probe in four, which changes no answer of the reference (PROC-10),
+// forks made at a `now` earlier than the source one time in eight, and a store header of undefined one
+// time in sixteen, which STORE-4 refuses.
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
 import { drawRun } from '../../conformance/fuzz/draw.ts'
-import { EARLY_NOW, forksEarly, UNDEFINED_MEMBERS_VARIANT } from '../../conformance/fuzz/input-members.ts'
+import { EARLY_NOW, forksEarly, STORE_HEADER_UNDEFINED_VARIANT, storesWithoutHeader, UNDEFINED_MEMBERS_VARIANT } from '../../conformance/fuzz/input-members.ts'
 import { deriveProbe, NOW, probeInput, type Probe } from '../../conformance/fuzz/probes.ts'
 
 /** The probe's input with its undefined members left out, as a caller that gives none would call. */
@@ -47,6 +48,18 @@ describe('the artifactPath and fork member edits', () => {
       expect(child.header.createdAt).toBe(EARLY_NOW)
       // The marker fork adds, when the seed does not end in one (FORK-6), is stamped now.
       if (child.events.length > child.header.seedLength) expect(child.events.at(-1)!.time).toBe(EARLY_NOW)
+    }
+  })
+
+  it('give about one store in sixteen its header as undefined, which the reference refuses with JSON_UNDEFINED and no seq', () => {
+    const stores = runs.map(run => ({ run, probe: deriveProbe(run, 'store') })).filter(({ probe }) => probe !== undefined)
+    const headless = stores.filter(({ run }) => storesWithoutHeader(run.plan.batchSeed))
+    expect(headless.length).toBeGreaterThan(stores.length / 40)
+    expect(headless.length).toBeLessThan(stores.length / 6)
+    for (const { probe } of headless) {
+      expect(Object.hasOwn(probe!.extra, 'header') && probe!.extra['header'] === undefined).toBe(true)
+      expect(probe!.variant).toBe(STORE_HEADER_UNDEFINED_VARIANT)
+      expect(reference.store(probeInput(probe!) as never)).toMatchObject({ ok: false, error: { code: 'JSON_UNDEFINED' } })
     }
   })
 })

@@ -14,7 +14,7 @@ import { PROBE_VARIANTS, type ProbeVariant } from '../../conformance/fuzz/probes
 import { STORED_ROW_VARIANT } from '../../conformance/fuzz/stored-rows.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT } from '../../conformance/fuzz/uncloseable-call-ids.ts'
 import { END_SEED_IN_TURN_VARIANT, ENTRY_UNDEFINED_VARIANT } from '../../conformance/fuzz/compaction-entries.ts'
-import { UNDEFINED_MEMBERS_VARIANT } from '../../conformance/fuzz/input-members.ts'
+import { STORE_HEADER_UNDEFINED_VARIANT, UNDEFINED_MEMBERS_VARIANT } from '../../conformance/fuzz/input-members.ts'
 import { runCase } from '../../conformance/run-case.ts'
 import { startSubprocessAdapter } from '../../conformance/subprocess-adapter.ts'
 import { loadVectorFile, projectRoot, type OperationName } from '../../conformance/vector-cases.ts'
@@ -149,9 +149,10 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['path-segment-cut', 'artifactPath'],
   ['path-extra-punctuation-kept', 'artifactPath'],
   // Found since some generated headers have a cwd with a `..` segment and a trailing slash, and the
-  // lossless-domain operators put their value in a record's seq too.
+  // lossless-domain operators put their value in a record's seq too, and store is given an undefined header.
   ['store-cwd-normalized', 'store'],
   ['store-negative-zero-seq-usable', 'store'],
+  ['store-header-made-up', 'store', STORE_HEADER_UNDEFINED_VARIANT],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
