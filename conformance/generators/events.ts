@@ -128,7 +128,11 @@ export function deltas(chooser: Chooser, text: string): string[] {
 export function streamChunks(chooser: Chooser, plan: AssistantPlan, finish: string): JsonObject[] {
   const chunks: JsonObject[] = []
   if (plan.reasoning !== undefined) for (const text of deltas(chooser, plan.reasoning)) chunks.push({ type: 'reasoning-delta', index: 0, text })
-  if (plan.text !== undefined) for (const text of deltas(chooser, plan.text)) chunks.push({ type: 'text-delta', index: 1, text })
+  // Now and then a text delta carries a member ROW-5 does not name, as providers add metadata: it is
+  // written verbatim, and splits a run of packed chunks.
+  if (plan.text !== undefined) {
+    for (const text of deltas(chooser, plan.text)) chunks.push({ type: 'text-delta', index: 1, text, ...(chance(chooser, 4) ? { providerMetadata: { cached: true } } : {}) })
+  }
   plan.calls.forEach((call, offset) => {
     const named = chance(chooser, 50)
     deltas(chooser, call.arguments).forEach((argumentsDelta, k) => {
