@@ -1,10 +1,11 @@
-// Edits of the members an artifactPath or fork probe is given, which the spec still defines; each drawn
-// from a seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other
-// draws stay as they were:
-// - one such probe in four gives optional members as undefined, which counts as absent (PROC-10):
-//   artifactPath its `encoding`, and its `cwd` when the header has none; fork its `sessionId`, or its
-//   `header` (half each). A port that asks whether a member is there, not what it holds, answers as if it
-//   were given. (compactionState's `entry` has a draw of its own, compaction-entries.ts.)
+// Edits of the members an artifactPath, fork or store probe is given, which the spec still defines;
+// each drawn from a seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the
+// fuzzer's other draws stay as they were:
+// - one artifactPath or fork probe in four gives optional members as undefined, which counts as absent
+//   (PROC-10): artifactPath its `encoding`, and its `cwd` when the header has none; fork its
+//   `sessionId`, or its `header` (half each). A port that asks whether a member is there, not what it
+//   holds, answers as if it were given. (compactionState's `entry` has a draw of its own,
+//   compaction-entries.ts.)
 // - one fork in eight is made at a `now` earlier than the source's `createdAt` and every event's time:
 //   the child's `createdAt` and its marker's time are `now` all the same (FORK-5, FORK-6, ENV-5);
 // - one store in sixteen is given its header as undefined, which is no optional input: the value

@@ -70,11 +70,11 @@ export interface Probe {
    * How the probe's input was made to leave the shapes producers write: its snapshots hold values
    * outside HDR-1 (header-pairs.ts, stored-headers.ts), its contexts data that is no object
    * (context-data.ts), its artifact a packed row out of ROW-3's range (stored-rows.ts), its fork
-   * boundary is -0 or a boolean (fork-boundary.ts), its log is cut inside a turn with calls whose ids no closer can
-   * carry (uncloseable-call-ids.ts), its compactionState entry is undefined or its log ends in an
-   * end-seed inside an open turn (compaction-entries.ts), or its artifactPath or fork members, or its
-   * store header, are undefined (input-members.ts). Its disagreements are classes of their own
-   * (compare.ts).
+   * boundary is -0 or a boolean (fork-boundary.ts), its log is cut inside a turn with calls whose ids
+   * no closer can carry (uncloseable-call-ids.ts), its compactionState entry is undefined or its log
+   * ends in an end-seed inside an open turn (compaction-entries.ts), or its artifactPath or fork
+   * members, or its store header, are undefined (input-members.ts). Its disagreements are classes of
+   * their own (compare.ts).
    */
   variant?: ProbeVariant
 }
