@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
 import { drawRun } from '../../conformance/fuzz/draw.ts'
+import { NEGATIVE_ZERO_BOUNDARY_VARIANT } from '../../conformance/fuzz/fork-boundary.ts'
 import { EARLY_NOW, forksEarly, STORE_HEADER_UNDEFINED_VARIANT, storesWithoutHeader, UNDEFINED_MEMBERS_VARIANT } from '../../conformance/fuzz/input-members.ts'
 import { deriveProbe, NOW, probeInput, type Probe } from '../../conformance/fuzz/probes.ts'
 
@@ -17,7 +18,7 @@ describe('the artifactPath and fork member edits', () => {
 
   for (const operation of ['artifactPath', 'fork'] as const) {
     it(`give ${operation} optional members as undefined for about one probe in four, as own members, answered as if absent`, () => {
-      const probes = runs.map(run => deriveProbe(run, operation)).filter((probe): probe is Probe => probe !== undefined && probe.variant !== 'boundary -0')
+      const probes = runs.map(run => deriveProbe(run, operation)).filter((probe): probe is Probe => probe !== undefined && probe.variant !== NEGATIVE_ZERO_BOUNDARY_VARIANT)
       const edited = probes.filter(probe => probe.variant === UNDEFINED_MEMBERS_VARIANT)
       expect(edited.length).toBeGreaterThan(probes.length / 8)
       expect(edited.length).toBeLessThan(probes.length / 2)
