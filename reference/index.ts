@@ -8,7 +8,7 @@
  */
 import packageJson from '../package.json' with { type: 'json' }
 import { accept, reject, type Result } from './result.ts'
-import { isNonNegativeSafeInteger, isRecord, snapshotJson } from './lossless-json.ts'
+import { isNonNegativeSafeInteger, isRecord, optionalSnapshot, snapshotJson, type Snapshot } from './lossless-json.ts'
 import { appendCandidate, loadLog, runRelations, type Violation } from './processing.ts'
 import { foldSurface, type SurfaceValue } from './surface.ts'
 import { deriveMessages } from './derived-messages.ts'
@@ -33,9 +33,10 @@ function recordsOf(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : []
 }
 
-function loaded(input: Input, checkVocabulary = true, baseSeq = 0): Result<SessionEvent[]> {
+/** `header` is the input's header read once (JSON-11): every check of it, and the fork's copy, see one value. */
+function loaded(input: Input, header: Snapshot | undefined, checkVocabulary = true, baseSeq = 0): Result<SessionEvent[]> {
   return loadLog({
-    header: input['header'],
+    header,
     events: recordsOf(input['events']),
     sessionId: input['sessionId'],
     vocabulary: input['vocabulary'],
@@ -44,10 +45,11 @@ function loaded(input: Input, checkVocabulary = true, baseSeq = 0): Result<Sessi
   })
 }
 
-/** Run `fold` over the loaded events, or pass load's rejection on. */
-function overLoaded<T>(input: Input, fold: (events: SessionEvent[]) => Result<T>): Result<T> {
-  const events = loaded(input)
-  return events.ok ? fold(events.value) : events
+/** Run `fold` over the loaded events and the header load checked, or pass load's rejection on. */
+function overLoaded<T>(input: Input, fold: (events: SessionEvent[], header: Snapshot | undefined) => Result<T>): Result<T> {
+  const header = optionalSnapshot(input['header'])
+  const events = loaded(input, header)
+  return events.ok ? fold(events.value, header) : events
 }
 
 function optionalSeq(value: unknown): number | undefined {
@@ -56,12 +58,12 @@ function optionalSeq(value: unknown): number | undefined {
 }
 
 function load(input: Input): Result<SessionEvent[]> {
-  return loaded(input)
+  return loaded(input, optionalSnapshot(input['header']))
 }
 
 /** The log is read as a writer reads it: any type is accepted (UNK-2). */
 function append(input: Input): Result<SessionEvent> {
-  const events = loaded(input, false)
+  const events = loaded(input, optionalSnapshot(input['header']), false)
   return events.ok ? appendCandidate({ events: events.value, candidate: input['candidate'], time: input['time'] }) : events
 }
 
@@ -69,7 +71,7 @@ function append(input: Input): Result<SessionEvent> {
 function surface(input: Input): Result<SurfaceValue> {
   const base = isNonNegativeSafeInteger(input['baseSeq']) ? input['baseSeq'] : 0
   // Stryker disable next-line BooleanLiteral: spec/00-processing.md defines surface only for logs that load accepts; a refused log has no defined surface
-  const events = loaded(input, true, base)
+  const events = loaded(input, optionalSnapshot(input['header']), true, base)
   return events.ok ? accept(foldSurface(events.value, base)) : events
 }
 
@@ -90,23 +92,23 @@ function relations(input: Input): Result<{ violations: Violation[] }> {
 }
 
 /** The closers of the loaded log, or the fault `load` reports for the log followed by them (REPAIR-13). */
-function closersOf(input: Input, events: SessionEvent[]): Result<SessionEvent[]> {
+function closersOf(input: Input, header: Snapshot | undefined, events: SessionEvent[]): Result<SessionEvent[]> {
   const closers = repairClosers(events)
-  const repaired = loaded({ ...input, events: [...events, ...closers] })
+  const repaired = loaded({ ...input, events: [...events, ...closers] }, header)
   return repaired.ok ? accept(closers) : repaired
 }
 
 function repair(input: Input): Result<{ closers: SessionEvent[] }> {
-  return overLoaded(input, events => {
-    const closers = closersOf(input, events)
+  return overLoaded(input, (events, header) => {
+    const closers = closersOf(input, header, events)
     return closers.ok ? accept({ closers: closers.value }) : closers
   })
 }
 
 /** SEED-10: the loaded events, their repair closers, then the end-seed marker unless one ends them. */
 function resume(input: Input): Result<SessionEvent[]> {
-  return overLoaded(input, events => {
-    const closers = closersOf(input, events)
+  return overLoaded(input, (events, header) => {
+    const closers = closersOf(input, header, events)
     return closers.ok ? accept(withEndSeed([...events, ...closers.value], input['now'] as number)) : closers
   })
 }
@@ -123,11 +125,10 @@ function regionBalance(input: Input): Result<NodeBalance | RegionValue> {
     : regionLegality(events, input['start'], input['end'])))
 }
 
-/** FORK-4: the seed copies the loaded prefix, legacy upgrades applied. */
+/** FORK-4: the seed copies the loaded prefix, legacy upgrades applied; FORK-5: the child header the source's as load read it. */
 function fork(input: Input): Result<ForkValue> {
-  return overLoaded(input, events => {
-    // Stryker disable next-line ConditionalExpression: the snapshot of undefined is undefined
-    const header = input['header'] === undefined ? undefined : snapshotJson(input['header']).value
+  return overLoaded(input, (events, snapshot) => {
+    const header = snapshot?.value
     const sourceId = typeof input['sessionId'] === 'string' ? input['sessionId'] : isRecord(header) ? header['id'] : undefined
     return forkChild({
       header: isRecord(header) ? header : undefined,

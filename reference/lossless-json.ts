@@ -306,3 +306,8 @@ export function snapshotJson(input: unknown): Snapshot {
   // Stryker disable next-line ConditionalExpression: readers treat an absent fault and a fault member holding undefined alike
   return found === undefined ? { value: root } : { value: root, fault: found }
 }
+
+/** The snapshot of an optional input: an absent one (undefined) stays absent. */
+export function optionalSnapshot(input: unknown): Snapshot | undefined {
+  return input === undefined ? undefined : snapshotJson(input)
+}

@@ -18,7 +18,8 @@ import { nextPendingCalls, noPendingCalls, pairingFault, type PendingCalls } fro
 import { checkCompactionRelations, initialCompactionState, staleStartSeqs, type CompactionRelationState } from './compaction.ts'
 
 export interface LoadInput {
-  header?: unknown
+  /** The header's single-read snapshot (JSON-11), so that a caller copying it sees what load checked. */
+  header?: Snapshot
   events: readonly unknown[]
   sessionId?: unknown
   vocabulary?: unknown
@@ -148,7 +149,7 @@ export function effectiveSessionId(header: unknown, sessionId: unknown): string 
 
 /** `load` (PROC-2): header, legacy rejection, shape, vocabulary, replay; the first failing phase wins. */
 export function loadLog(input: LoadInput): Result<SessionEvent[]> {
-  const header = input.header === undefined ? undefined : snapshotJson(input.header)
+  const header = input.header
   if (header !== undefined) {
     const identity = headerIdentityFault(header.value, input.sessionId)
     if (identity !== undefined) return rejectAt(identity)

@@ -232,7 +232,7 @@ const STORE_HEADER = { version: 0, id: 'fuzz-store', createdAt: BASE_TIME }
 function storeProbe(run: DrawnRun): Probe | undefined {
   if (run.events.length === 0 || run.olderShapes === true) return undefined
   const header = run.header ?? STORE_HEADER
-  const loaded = loadLog({ header, events: run.events, checkVocabulary: false })
+  const loaded = loadLog({ header: snapshotJson(header), events: run.events, checkVocabulary: false })
   if (!loaded.ok && !loaded.error.code.startsWith('JSON_')) return undefined
   const batches = batchesOf(run.events, run.plan)
   if (storesWithoutHeader(run.plan.batchSeed)) return { operation: 'store', events: [], extra: { header: undefined, batches }, variant: STORE_HEADER_UNDEFINED_VARIANT }

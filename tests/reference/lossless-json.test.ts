@@ -2,6 +2,7 @@ import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { snapshotJson } from '../../reference/lossless-json.ts'
 import { reference } from '../../reference/index.ts'
+import { user } from './helpers.ts'
 
 const codeOf = (value: unknown): string | undefined => snapshotJson(value).fault?.code
 
@@ -79,6 +80,28 @@ describe('lossless JSON domain', () => {
     const copy = snapshotJson(parsed).value as Record<string, unknown>
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype)
     expect(Object.keys(copy)).toEqual(['__proto__'])
+  })
+
+  it('reads the source header of a fork once: the child copies what load checked (JSON-11, FORK-5)', () => {
+    const reads = { id: 0, cwd: 0 }
+    // Each getter answers differently after its first read, so a second read would show in the child.
+    const header = {
+      version: 0,
+      get id(): string { reads.id++; return reads.id === 1 ? 'parent-3' : 'someone-else' },
+      createdAt: 500,
+      get cwd(): string { reads.cwd++; return reads.cwd === 1 ? '/workspace' : '/elsewhere' },
+    }
+    const forked = reference.fork({ header, events: [user(0)], childId: 'child-7', now: 9000 })
+    expect(forked).toMatchObject({ ok: true, value: { header: { id: 'child-7', cwd: '/workspace', parentSession: 'parent-3' } } })
+    expect(reads).toEqual({ id: 1, cwd: 1 })
+  })
+
+  it('reads the header of resume once, though it loads the log twice (JSON-11, REPAIR-13)', () => {
+    let reads = 0
+    const header = { version: 0, get id(): unknown { reads++; return reads === 1 ? 'parent-3' : 42 }, createdAt: 500 }
+    const resumed = reference.resume({ header, events: [user(0)], now: 9000 })
+    expect(resumed.ok).toBe(true)
+    expect(reads).toBe(1)
   })
 
   it('accepts deep nesting without the call stack (JSON-11)', () => {
