@@ -33,6 +33,11 @@ function recordsOf(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : []
 }
 
+/** The input's header read once (JSON-11); undefined when the input has none. */
+function headerOf(input: Input): Snapshot | undefined {
+  return optionalSnapshot(input['header'])
+}
+
 /** `header` is the input's header read once (JSON-11): every check of it, and the fork's copy, see one value. */
 function loaded(input: Input, header: Snapshot | undefined, checkVocabulary = true, baseSeq = 0): Result<SessionEvent[]> {
   return loadLog({
@@ -47,7 +52,7 @@ function loaded(input: Input, header: Snapshot | undefined, checkVocabulary = tr
 
 /** Run `fold` over the loaded events and the header load checked, or pass load's rejection on. */
 function overLoaded<T>(input: Input, fold: (events: SessionEvent[], header: Snapshot | undefined) => Result<T>): Result<T> {
-  const header = optionalSnapshot(input['header'])
+  const header = headerOf(input)
   const events = loaded(input, header)
   return events.ok ? fold(events.value, header) : events
 }
@@ -58,12 +63,12 @@ function optionalSeq(value: unknown): number | undefined {
 }
 
 function load(input: Input): Result<SessionEvent[]> {
-  return loaded(input, optionalSnapshot(input['header']))
+  return loaded(input, headerOf(input))
 }
 
 /** The log is read as a writer reads it: any type is accepted (UNK-2). */
 function append(input: Input): Result<SessionEvent> {
-  const events = loaded(input, optionalSnapshot(input['header']), false)
+  const events = loaded(input, headerOf(input), false)
   return events.ok ? appendCandidate({ events: events.value, candidate: input['candidate'], time: input['time'] }) : events
 }
 
@@ -71,7 +76,7 @@ function append(input: Input): Result<SessionEvent> {
 function surface(input: Input): Result<SurfaceValue> {
   const base = isNonNegativeSafeInteger(input['baseSeq']) ? input['baseSeq'] : 0
   // Stryker disable next-line BooleanLiteral: spec/00-processing.md defines surface only for logs that load accepts; a refused log has no defined surface
-  const events = loaded(input, optionalSnapshot(input['header']), true, base)
+  const events = loaded(input, headerOf(input), true, base)
   return events.ok ? accept(foldSurface(events.value, base)) : events
 }
 
