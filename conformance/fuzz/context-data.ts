@@ -2,7 +2,9 @@
 // is no object: a string, an array or null, which no producer following HDR-7 writes but a reader
 // still meets. HDR-8 reads such a context as `{}`. The edit is drawn from a seed of the run's plan, as
 // the headerEquals pairs are (header-pairs.ts), so a shrunk log draws it alike and the fuzzer's other
-// draws stay as they were; its disagreements are a class of their own (compare.ts).
+// draws stay as they were; its disagreements are a class of their own (compare.ts). Of the other
+// plans, one in four gives every record members holding 0 and null, which HDR-8 takes whole with the
+// rest (an omitempty copy drops them); a disagreement there is an ordinary one.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { pick } from '../generators/choices.ts'
 import { saltedChooser } from '../generators/index.ts'
@@ -15,6 +17,18 @@ const NOT_OBJECTS: readonly unknown[] = ['wide', [1, 2], null]
 /** Salts the plan's seed, so that this draw is not the header pair's or the batch cuts'. */
 const CONTEXT_SALT = 0x43545844
 
+/** Members a context may hold beside its route, with the values an omitempty copy drops. */
+const ZERO_AND_NULL_MEMBERS = { contextWindow: 0, region: null }
+
+function isContext(event: unknown): event is Record<string, unknown> {
+  return isRecord(event) && event['type'] === 'request/context'
+}
+
+/** Whether a request/context is in force at `atSeq` (at the log's end when there is none). */
+function contextInForce(events: readonly unknown[], atSeq: number | undefined): boolean {
+  return events.some(event => isContext(event) && (atSeq === undefined || (event['seq'] as number) <= atSeq))
+}
+
 /**
  * The log with the data of every request/context record replaced, or undefined when the draw keeps it,
  * or when no context is in force at `atSeq` (at the log's end when there is none), so that the edit
@@ -24,8 +38,18 @@ export function withContextDataNotObject(events: readonly unknown[], planSeed: n
   const chooser = saltedChooser(planSeed, CONTEXT_SALT)
   if (chooser.int(4) !== 0) return undefined
   const data = pick(chooser, NOT_OBJECTS)
-  const isContext = (event: unknown): boolean => isRecord(event) && event['type'] === 'request/context'
-  const inForce = events.some(event => isContext(event) && (atSeq === undefined || (event as { seq: unknown }).seq as number <= atSeq))
-  if (!inForce) return undefined
-  return events.map(event => (isContext(event) ? { ...(event as Record<string, unknown>), data: structuredClone(data) } : event))
+  if (!contextInForce(events, atSeq)) return undefined
+  return events.map(event => (isContext(event) ? { ...event, data: structuredClone(data) } : event))
+}
+
+/**
+ * The log with 0 and null members added to the data of every request/context record that is an
+ * object (its contextWindow made 0), or undefined when the draw keeps it (it takes one in four of the
+ * plans the edit above leaves, three in sixteen in all), or when no context is in force at `atSeq`.
+ */
+export function withContextZeroAndNullMembers(events: readonly unknown[], planSeed: number, atSeq?: number): unknown[] | undefined {
+  const chooser = saltedChooser(planSeed, CONTEXT_SALT)
+  if (chooser.int(4) === 0 || chooser.int(4) !== 0) return undefined
+  if (!contextInForce(events, atSeq)) return undefined
+  return events.map(event => (isContext(event) && isRecord(event['data']) ? { ...event, data: { ...event['data'], ...ZERO_AND_NULL_MEMBERS } } : event))
 }

@@ -7,7 +7,8 @@ import { loadLog } from '../../reference/processing.ts'
 import { isNonNegativeSafeInteger, isRecord, snapshotJson } from '../../reference/lossless-json.ts'
 import { BASE_TIME } from '../builder.ts'
 import { seededChooser } from '../generators/index.ts'
-import { CONTEXT_NOT_OBJECT_VARIANT, withContextDataNotObject } from './context-data.ts'
+import { CONTEXT_NOT_OBJECT_VARIANT, withContextDataNotObject, withContextZeroAndNullMembers } from './context-data.ts'
+import { withMessageEdgeEdits } from './message-edits.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
 import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
@@ -281,15 +282,20 @@ function atSeqMembers(run: DrawnRun): Record<string, unknown> {
   return atSeq === undefined ? {} : { atSeq }
 }
 
+type LogEdit = (events: readonly unknown[], planSeed: number, atSeq?: number) => unknown[] | undefined
+
 /**
  * A request fold at the plan's seq over the log, or over the log as `edit` leaves the shapes producers
- * write (when its draw does), marked with `variant`.
+ * write (when its draw does), marked with `variant`; else over the log as `plainEdit` draws it (with
+ * values a reader keeps as they are), unmarked.
  */
-function atSeqOverEditedLog(operation: OperationName, edit: (events: readonly unknown[], planSeed: number, atSeq?: number) => unknown[] | undefined, variant: ProbeVariant): Derive {
+function atSeqOverEditedLog(operation: OperationName, edit: LogEdit, variant: ProbeVariant, plainEdit?: LogEdit): Derive {
   return run => {
     const extra = atSeqMembers(run)
-    const edited = edit(run.events, run.plan.batchSeed, extra['atSeq'] as number | undefined)
-    return { operation, header: run.header, events: edited ?? run.events, extra, ...(edited === undefined ? {} : { variant }) }
+    const atSeq = extra['atSeq'] as number | undefined
+    const edited = edit(run.events, run.plan.batchSeed, atSeq)
+    if (edited !== undefined) return { operation, header: run.header, events: edited, extra, variant }
+    return { operation, header: run.header, events: plainEdit?.(run.events, run.plan.batchSeed, atSeq) ?? run.events, extra }
   }
 }
 
@@ -330,9 +336,12 @@ function withUndefinedMembers(probe: Probe, operation: 'artifactPath' | 'fork', 
 const DERIVE: Record<string, Derive> = {
   load: overLog('load'),
   surface: surfaceProbe,
-  messages: overLog('messages'),
+  messages: run => ({
+    operation: 'messages', header: run.header, extra: {},
+    events: (takesValidLogEdits(run) ? withMessageEdgeEdits(run.events, run.plan.batchSeed) : undefined) ?? run.events,
+  }),
   requestHeader: atSeqOverEditedLog('requestHeader', withStoredHeadersOutsideHdr1, OUTSIDE_HDR_1_VARIANT),
-  requestContext: atSeqOverEditedLog('requestContext', withContextDataNotObject, CONTEXT_NOT_OBJECT_VARIANT),
+  requestContext: atSeqOverEditedLog('requestContext', withContextDataNotObject, CONTEXT_NOT_OBJECT_VARIANT, withContextZeroAndNullMembers),
   headerEquals: run => {
     const { pair, outsideHdr1 } = headerPair(run.events, run.plan.batchSeed)
     return { operation: 'headerEquals', events: [], extra: pair, ...(outsideHdr1 ? { variant: OUTSIDE_HDR_1_VARIANT } : {}) }

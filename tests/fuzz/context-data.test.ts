@@ -1,9 +1,10 @@
 // The requestContext probes the fuzzer makes over contexts whose data is no object
 // (conformance/fuzz/context-data.ts): one plan in four, every request/context record edited, each of
-// the three values drawn; HDR-8 says the reference reads such a context as {}.
+// the three values drawn; HDR-8 says the reference reads such a context as {}. And, on three plans in
+// sixteen others, over contexts with members holding 0 and null, which HDR-8 takes whole.
 import { describe, expect, it } from 'vitest'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
-import { withContextDataNotObject } from '../../conformance/fuzz/context-data.ts'
+import { withContextDataNotObject, withContextZeroAndNullMembers } from '../../conformance/fuzz/context-data.ts'
 import { event, turnStart } from '../reference/helpers.ts'
 
 const LOG = [turnStart(0, 1), event('request/context', 1, { contextWindow: 1000 }), event('request/context', 2, { provider: 'p' })]
@@ -28,5 +29,29 @@ describe('request contexts whose data is no object', () => {
 
   it('leave a log without a request/context as it is', () => {
     for (let seed = 1; seed <= 40; seed += 1) expect(withContextDataNotObject([turnStart(0, 1)], seed)).toBeUndefined()
+  })
+})
+
+describe('request contexts with members holding 0 and null', () => {
+  it('are drawn for about three plans in sixteen, none of them a plan whose data is made no object, and taken whole by the reference', async () => {
+    let edited = 0
+    for (let seed = 1; seed <= 800; seed += 1) {
+      const events = withContextZeroAndNullMembers(LOG, seed)
+      if (events === undefined) continue
+      edited += 1
+      expect(withContextDataNotObject(LOG, seed)).toBeUndefined()
+      // By hand: the record at seq 2 is in force, taken whole with the members the edit added (HDR-8).
+      const inForce = { provider: 'p', contextWindow: 0, region: null }
+      expect(await referenceAdapter.operations.requestContext!({ events }, { caseId: 'contexts', step: 0 })).toEqual({ ok: true, value: inForce })
+    }
+    expect(edited).toBeGreaterThan(100)
+    expect(edited).toBeLessThan(200)
+  })
+
+  it('leave a log without a request/context in force as it is', () => {
+    for (let seed = 1; seed <= 80; seed += 1) {
+      expect(withContextZeroAndNullMembers([turnStart(0, 1)], seed)).toBeUndefined()
+      expect(withContextZeroAndNullMembers(LOG, seed, 0)).toBeUndefined()
+    }
   })
 })

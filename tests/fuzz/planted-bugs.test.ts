@@ -155,6 +155,19 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['store-header-made-up', 'store', STORE_HEADER_UNDEFINED_VARIANT],
   // Found since some generated text deltas carry a member ROW-5 does not name.
   ['store-pack-drops-extra-members', 'store'],
+  // From the review of the views; the last six found since some stored headers hold members at HDR-1's
+  // edges, some contexts members holding 0 and null, and some messages edits (message-edits.ts).
+  ['views-header-reset-at-turn-end', 'requestHeader'],
+  ['views-header-reset-at-end-seed', 'requestContext'],
+  ['views-messages-merge-tool-results', 'messages'],
+  ['views-messages-merge-user-after-result', 'messages'],
+  ['views-messages-shadow-seq-interval', 'messages'],
+  ['views-config-omits-empty', 'requestHeader', OUTSIDE_HDR_1_VARIANT],
+  ['views-tools-typed', 'requestHeader', OUTSIDE_HDR_1_VARIANT],
+  ['views-tools-by-name', 'requestHeader', OUTSIDE_HDR_1_VARIANT],
+  ['views-context-omits-empty', 'requestContext'],
+  ['views-messages-shadow-sources', 'messages'],
+  ['views-messages-omit-null', 'messages'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
