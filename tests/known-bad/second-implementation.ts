@@ -8,7 +8,7 @@ import { withBlankedResultContent } from '../../reference/tool-result-rewrites.t
 import type { SessionEvent } from '../../reference/envelope.ts'
 import {
   accepted, answeredCallId, appendedEvent, compactionStateOver, compactionStateWithLock, copiedByAssignment, dataOf, forgivingRelations, isRecord, lateCitationHiddenByTextSort,
-  lateCitationNotLast, loadedEvents, ref, rejected, skippingCheck, type Input, type KnownBad, type SyncOperation, type Violation,
+  lateCitationNotLast, loadedEvents, ref, rejected, skippingCheck, stringsEdited, type Input, type KnownBad, type SyncOperation, type Violation,
 } from './wrap.ts'
 
 type EventRecord = Record<string, unknown>
@@ -247,12 +247,7 @@ const contextCopiedByAssign: SyncOperation = input => {
 }
 
 /** Every string of a value, NFC-normalized, as a language whose string equality normalizes compares them. */
-function normalized(value: unknown): unknown {
-  if (typeof value === 'string') return value.normalize('NFC')
-  if (Array.isArray(value)) return value.map(normalized)
-  if (!isRecord(value)) return value
-  return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, normalized(member)]))
-}
+const normalized = (value: unknown): unknown => stringsEdited(value, text => text.normalize('NFC'))
 
 /** A header without its optional members that hold 0 or "", as a writer with Go's omitempty writes it. */
 function withoutZeroMembers(input: Input): Input {

@@ -121,6 +121,14 @@ export function skippingCheck(skipped: (error: { code: string; seq?: number }, r
   return { load: skip(ref.load, false), append: skip(ref.append, true) }
 }
 
+/** A value with each string in it (member names aside) replaced by `edit` of it, as a host that reads strings its own way holds them. */
+export function stringsEdited(value: unknown, edit: (text: string) => string): unknown {
+  if (typeof value === 'string') return edit(value)
+  if (Array.isArray(value)) return value.map(item => stringsEdited(item, edit))
+  if (!isRecord(value)) return value
+  return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, stringsEdited(member, edit)]))
+}
+
 /** A deep copy written member by member, as many do by hand: `copy.__proto__ = …` sets its prototype. */
 export function copiedByAssignment(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copiedByAssignment)
