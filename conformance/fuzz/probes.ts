@@ -6,7 +6,7 @@ import { reference } from '../../reference/index.ts'
 import { loadLog } from '../../reference/processing.ts'
 import { isNonNegativeSafeInteger, isRecord, snapshotJson } from '../../reference/lossless-json.ts'
 import { BASE_TIME } from '../builder.ts'
-import { seededChooser } from '../generators/index.ts'
+import { saltedChooser, seededChooser } from '../generators/index.ts'
 import { CONTEXT_NOT_OBJECT_VARIANT, withContextDataNotObject, withContextZeroAndNullMembers } from './context-data.ts'
 import { withMessageEdgeEdits } from './message-edits.ts'
 import type { OperationName } from '../vector-cases.ts'
@@ -271,8 +271,16 @@ function storageMembers(bytes: Buffer): Record<string, unknown> {
 }
 
 /** surface over the whole log, or over a window of its tail whose first event is at `baseSeq`. */
+/** Salts the plan's seed for the empty window, so that this draw is none of the other edits' nor the batch cuts'. */
+const EMPTY_WINDOW_SALT = 0x454d5057
+
+/**
+ * surface over the log, or over the window the plan draws; one window in eight is the empty one past
+ * the log's last event, which folds to the empty surface (SURF-3, ENV-10).
+ */
 function surfaceProbe(run: DrawnRun): Probe {
   if (run.plan.window === undefined || run.events.length === 0) return { operation: 'surface', header: run.header, events: run.events, extra: {} }
+  if (saltedChooser(run.plan.batchSeed, EMPTY_WINDOW_SALT).int(8) === 0) return { operation: 'surface', header: run.header, events: [], extra: { baseSeq: run.events.length } }
   const baseSeq = at(run.plan.window, run.events.length)
   return { operation: 'surface', header: run.header, events: run.events.slice(baseSeq), extra: { baseSeq } }
 }

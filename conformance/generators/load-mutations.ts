@@ -1,6 +1,7 @@
 // Mutation operators that `load` must reject (spec chapters 00-07, 09, 16-18). Each breaks one rule of
-// one event; the events before it are untouched, so the phase order of PROC-2 and the check order of
-// PROC-3 fix the code and the seq.
+// one event; the events before it are untouched (but for what rewrite-changes-loosely does to the
+// original, which no rule checks), so the phase order of PROC-2 and the check order of PROC-3 fix the
+// code and the seq.
 import { cloneEvents } from './log-edit.ts'
 import { chance, pick, type Chooser } from './choices.ts'
 import { SURFACE_TYPES, type JsonObject, type LogEvent, type ReplaceOp } from './events.ts'
@@ -244,6 +245,52 @@ export const rewriteAddsNullMember = defineMutation({
   edit: (log, index) => ({ events: changed(log.events, index, event => { dataOf(event)['meta'] = null }), seq: index }),
 })
 
+/** Whether the rewrite shadows a tool/result appended as it is, so that editing that original leaves it valid and unchecked against any earlier node. */
+function shadowsAppendedResult(events: readonly LogEvent[], event: LogEvent): boolean {
+  const original = events[replaceOf(event)!.start]
+  return original?.type === 'tool/result' && original.surfaceOp === 'append'
+}
+
+/**
+ * A rewrite whose data differ from its original only where a loose comparison looks away (REWR-3): an
+ * error holding null (where the original has none, or one); both given an error, the rewrite's with a member more than
+ * `{name, code}`; the original without turn and step, the rewrite with 0 and 0; or message ids that are
+ * the same text in another Unicode normalization, or a lone high and a lone low surrogate. All but the
+ * first edit the original too, which is appended and stays valid on its own (TURN-1 checks no turn of a
+ * tool/result, VOC-9 no id beyond being a non-empty string), so the first fault is still the rewrite.
+ */
+export const rewriteChangesLoosely = defineMutation({
+  name: 'rewrite-changes-loosely', code: 'REWRITE_DATA_CHANGED', operation: 'load', rule: 'REWR-3',
+  targets: log => indexesWhere(log.events, event => isRewrite(event) && shadowsAppendedResult(log.events, event)),
+  edit(log, index, chooser) {
+    const events = cloneEvents(log.events)
+    const rewrite = events[index]!
+    const original = events[replaceOf(rewrite)!.start]!
+    switch (chooser.int(5)) {
+      case 0:
+        dataOf(rewrite)['error'] = null
+        break
+      case 1:
+        dataOf(original)['error'] = { name: 'ToolError', code: 'E1' }
+        dataOf(rewrite)['error'] = { name: 'ToolError', code: 'E1', message: 'disk full' }
+        break
+      case 2:
+        delete dataOf(original)['turn']
+        delete dataOf(original)['step']
+        Object.assign(dataOf(rewrite), { turn: 0, step: 0 })
+        break
+      case 3:
+        messageOf(original)['id'] = 'caf\u00e9'
+        messageOf(rewrite)['id'] = 'cafe\u0301'
+        break
+      default:
+        messageOf(original)['id'] = 'r\ud800'
+        messageOf(rewrite)['id'] = 'r\udc00'
+    }
+    return { events, seq: index }
+  },
+})
+
 /** A rewrite retargeted at a user or assistant node (cited, so coverage passes). */
 export const rewriteWrongTarget = defineMutation({
   name: 'rewrite-wrong-target', code: 'REWRITE_TARGET_INVALID', operation: 'load', rule: 'REWR-2',
@@ -401,7 +448,7 @@ export const unknownType = defineMutation({
 export const LOAD_MUTATIONS: readonly Mutation[] = [
   dropEvent, swapEvents, duplicateEvent, breakReplaceStart, breakReplaceEnd, reverseReplace, unciteShadowed, unciteInnerShadowed,
   citeLaterEvent, citationElementInvalid, citationsNotArray, duplicateCitation, laterThenDuplicateCitation, emptyCitation, rewriteChangesData,
-  rewriteChangesIsError, rewriteAddsNullMember, rewriteWrongTarget, rewriteSpansTwo, dropSurfaceOp, surfaceOpOnLogOnly, surfaceOpMalformed, replaceWithoutEnd,
+  rewriteChangesIsError, rewriteAddsNullMember, rewriteChangesLoosely, rewriteWrongTarget, rewriteSpansTwo, dropSurfaceOp, surfaceOpOnLogOnly, surfaceOpMalformed, replaceWithoutEnd,
   callIdMismatch, roleInvalid, payloadInvalid, turnEndMalformed, requestHeaderInvalid, legacyEventType, unknownType,
 ]
 
