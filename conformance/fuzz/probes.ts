@@ -270,13 +270,13 @@ function storageMembers(bytes: Buffer): Record<string, unknown> {
   return Buffer.from(text, 'utf8').equals(bytes) ? { text } : { base64: bytes.toString('base64') }
 }
 
-/** surface over the whole log, or over a window of its tail whose first event is at `baseSeq`. */
 /** Salts the plan's seed for the empty window, so that this draw is none of the other edits' nor the batch cuts'. */
 const EMPTY_WINDOW_SALT = 0x454d5057
 
 /**
- * surface over the log, or over the window the plan draws; one window in eight is the empty one past
- * the log's last event, which folds to the empty surface (SURF-3, ENV-10).
+ * surface over the whole log, or over a window of its tail whose first event is at `baseSeq`; one
+ * window in eight is the empty one past the log's last event, which folds to the empty surface (SURF-3,
+ * ENV-10).
  */
 function surfaceProbe(run: DrawnRun): Probe {
   if (run.plan.window === undefined || run.events.length === 0) return { operation: 'surface', header: run.header, events: run.events, extra: {} }

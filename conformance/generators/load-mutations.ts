@@ -245,7 +245,7 @@ export const rewriteAddsNullMember = defineMutation({
   edit: (log, index) => ({ events: changed(log.events, index, event => { dataOf(event)['meta'] = null }), seq: index }),
 })
 
-/** Whether the rewrite shadows a tool/result appended as it is, so that editing that original leaves it valid and unchecked against any earlier node. */
+/** Whether the rewrite shadows an appended tool/result, which an edit leaves valid and compared with no earlier node. */
 function shadowsAppendedResult(events: readonly LogEvent[], event: LogEvent): boolean {
   const original = events[replaceOf(event)!.start]
   return original?.type === 'tool/result' && original.surfaceOp === 'append'
@@ -253,11 +253,12 @@ function shadowsAppendedResult(events: readonly LogEvent[], event: LogEvent): bo
 
 /**
  * A rewrite whose data differ from its original only where a loose comparison looks away (REWR-3): an
- * error holding null (where the original has none, or one); both given an error, the rewrite's with a member more than
- * `{name, code}`; the original without turn and step, the rewrite with 0 and 0; or message ids that are
- * the same text in another Unicode normalization, or a lone high and a lone low surrogate. All but the
- * first edit the original too, which is appended and stays valid on its own (TURN-1 checks no turn of a
- * tool/result, VOC-9 no id beyond being a non-empty string), so the first fault is still the rewrite.
+ * error holding null (where the original has none, or one); both given an error, the rewrite's with a
+ * member more than `{name, code}`; the original without turn and step, the rewrite with 0 and 0; or
+ * message ids that are the same text in another Unicode normalization, or a lone high and a lone low
+ * surrogate. All but the first edit the original too, which is appended and stays valid on its own
+ * (TURN-1 checks no turn of a tool/result, VOC-9 no id beyond being a non-empty string), so the first
+ * fault is still the rewrite.
  */
 export const rewriteChangesLoosely = defineMutation({
   name: 'rewrite-changes-loosely', code: 'REWRITE_DATA_CHANGED', operation: 'load', rule: 'REWR-3',
