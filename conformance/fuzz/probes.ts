@@ -9,6 +9,7 @@ import { BASE_TIME } from '../builder.ts'
 import { saltedChooser, seededChooser } from '../generators/index.ts'
 import { CONTEXT_NOT_OBJECT_VARIANT, withContextDataNotObject, withContextZeroAndNullMembers } from './context-data.ts'
 import { withMessageEdgeEdits } from './message-edits.ts'
+import { withCrashTailEdit } from './crash-tails.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
 import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
@@ -309,13 +310,15 @@ function atSeqOverEditedLog(operation: OperationName, edit: LogEdit, variant: Pr
 
 /**
  * repair or resume over the log, or, when the draw takes it, over the valid log cut inside a turn with
- * calls whose ids no closer can carry (uncloseable-call-ids.ts), marked as that variant.
+ * calls whose ids no closer can carry (uncloseable-call-ids.ts), marked as that variant; else, when the
+ * crash-tail draw takes it, over the valid log edited as crash-tails.ts says, unmarked.
  */
 function overLogWithUncloseableCalls(operation: OperationName, extra: Record<string, unknown>): Derive {
   return run => {
-    const edited = takesValidLogEdits(run) ? withUncloseableCalls(run.events, run.plan.batchSeed) : undefined
-    if (edited === undefined) return { operation, header: run.header, events: run.events, extra }
-    return { operation, header: run.header, events: edited, extra, variant: UNCLOSEABLE_CALL_ID_VARIANT }
+    const valid = takesValidLogEdits(run)
+    const edited = valid ? withUncloseableCalls(run.events, run.plan.batchSeed) : undefined
+    if (edited !== undefined) return { operation, header: run.header, events: edited, extra, variant: UNCLOSEABLE_CALL_ID_VARIANT }
+    return { operation, header: run.header, events: (valid ? withCrashTailEdit(run.events, run.plan.batchSeed) : undefined) ?? run.events, extra }
   }
 }
 

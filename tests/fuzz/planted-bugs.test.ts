@@ -176,6 +176,15 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['rewrite-absent-turn-as-zero', 'load'],
   ['rewrite-strings-normalized', 'load'],
   ['rewrite-strings-lossy', 'load'],
+  // From the review of repair and resume: the last three found since the crash-tail edits
+  // (crash-tails.ts) append a step/start after a closed turn, end a cut log with a marker, or follow a
+  // marker with an ignorable event.
+  ['repair-time-of-last-non-ignorable', 'repair'],
+  ['resume-marker-after-last-turn-end', 'resume'],
+  ['resume-without-header', 'resume'],
+  ['repair-closes-an-open-step-without-a-turn', 'repair'],
+  ['repair-end-seed-forgets-calls', 'repair'],
+  ['resume-marker-skips-trailing-ignorable', 'resume'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
