@@ -26,8 +26,8 @@ function editOf(events: EventRecord[]): string {
 
 const closersOf = (events: unknown[]): EventRecord[] => {
   const repaired = reference.repair({ events })
-  expect(repaired.ok).toBe(true)
-  return (repaired.value as { closers: EventRecord[] }).closers
+  if (!repaired.ok) throw new Error(`repair rejected the edited log: ${repaired.error.code}`)
+  return repaired.value.closers as unknown as EventRecord[]
 }
 
 describe('crash-tail edits', () => {
@@ -46,7 +46,7 @@ describe('crash-tail edits', () => {
       if (edit === 'step after the last turn') expect(closersOf(events)).toEqual([])
       if (edit === 'marker then ignorable') {
         const resumed = reference.resume({ events, now: 9000 })
-        expect(resumed.ok && (resumed.value as EventRecord[]).at(-1)).toEqual({ type: 'session/end-seed', seq: LOG.length + 2, time: 9000, data: {} })
+        expect(resumed.ok && resumed.value.at(-1)).toEqual({ type: 'session/end-seed', seq: LOG.length + 2, time: 9000, data: {} })
       }
       // A marker at the cut changes no state of the scan (SEED-7): the closers are those of the cut
       // log, one seq later, so the same types in the same order.
