@@ -68,8 +68,8 @@ def surface(operation_input):
     The suite gives `surface` only logs that `load` accepts, so this fold skips the checks `load`
     makes (envelope, message shapes, provenance, ...). It still makes the checks that fall out of the
     fold itself, because a few vectors fold a window that starts somewhere else (`baseSeq`): a seq
-    that is no non-negative safe integer (ENV-4), seq contiguity (ENV-9, ENV-10) and the lookup of
-    replace endpoints (SURF-4, SURF-5).
+    that is no non-negative safe integer (ENV-4), seq contiguity (ENV-9, ENV-10), the lookup of
+    replace endpoints (SURF-4, SURF-5) and the checks of a tool-result rewrite (REWR-1 to REWR-3).
     """
     events = operation_input["events"]
     # A window is the part of a log from seq `baseSeq` on; its fold starts from an empty surface, so
@@ -78,6 +78,7 @@ def surface(operation_input):
 
     nodes = []  # the current surface: seqs in position order
     replacements = []  # one entry per accepted replace, in seq order
+    by_seq = {}  # the window's events, for the rewrite checks
 
     for index, event in enumerate(events):
         seq = event["seq"]
@@ -87,6 +88,7 @@ def surface(operation_input):
         if seq != expected_seq:
             return reject("ENV_SEQ_NOT_CONTIGUOUS", f"expected seq {expected_seq}", seq=seq)
         expected_seq += 1
+        by_seq[seq] = event
 
         # Log-only events carry no surfaceOp and never become nodes (SURF-1).
         if "surfaceOp" not in event:
@@ -113,10 +115,47 @@ def surface(operation_input):
         # A toy may search and splice a list. SURF-11 asks a real implementation for amortized
         # constant time per event instead: spec/05-surface.md shows a linked list that does it.
         shadowed = nodes[first:last + 1]
+        fault = rewrite_fault(event, shadowed, by_seq) if event["type"] == "tool/result" else None
+        if fault is not None:
+            return reject(fault, "the tool-result rewrite breaks chapter 07", seq=seq)
         nodes[first:last + 1] = [seq]
         replacements.append({"seq": seq, "start": start, "end": end, "shadowedSeqs": shadowed})
 
     return accept({"nodes": nodes, "replacements": replacements, "generation": len(replacements)})
+
+
+def rewrite_fault(rewrite, shadowed, by_seq):
+    """The code of the first rule a tool-result rewrite breaks, in the order of REWR-6, or None."""
+    if len(shadowed) != 1:
+        return "REWRITE_SPAN_INVALID"
+    original = by_seq[shadowed[0]]
+    if original["type"] != "tool/result":
+        return "REWRITE_TARGET_INVALID"
+    if not json_equal(comparison_form(original["data"]), comparison_form(rewrite["data"])):
+        return "REWRITE_DATA_CHANGED"
+    return None
+
+
+def comparison_form(data):
+    """REWR-3: a copy of the data whose one tool-result block has its own `content` set to null."""
+    form = copy.deepcopy(data)
+    block = dict(form["message"]["content"][0])
+    block["content"] = None
+    form["message"]["content"] = [block]
+    return form
+
+
+def json_equal(left, right):
+    """JSON-14: same kind and equal; a bool is no number here, whatever Python's `True == 1` says."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, (int, float)) and isinstance(right, (int, float)):
+        return left == right
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(json_equal(a, b) for a, b in zip(left, right))
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(json_equal(left[key], right[key]) for key in left)
+    return type(left) is type(right) and left == right
 
 
 # Every operation this adapter answers, by its name in spec/00-processing.md.
