@@ -10,6 +10,7 @@
 // so the fuzzer's other draws stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser } from '../generators/index.ts'
+import { endsInOpenTurn } from './uncloseable-call-ids.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const CRASH_TAIL_SALT = 0x43525348
@@ -17,10 +18,6 @@ const CRASH_TAIL_SALT = 0x43525348
 type EventRecord = Record<string, unknown>
 
 const typeOf = (event: unknown): unknown => (isRecord(event) ? event['type'] : undefined)
-
-/** The last turn/start or turn/end of `events`, if any. */
-const lastTurnEvent = (events: readonly unknown[]): unknown =>
-  events.findLast(event => typeOf(event) === 'turn/start' || typeOf(event) === 'turn/end')
 
 /** The event with `change` applied to a copy of its data. */
 function withData(event: EventRecord, change: (data: EventRecord) => EventRecord): EventRecord {
@@ -55,7 +52,7 @@ export function withCrashTailEdit(events: readonly unknown[], planSeed: number):
   if (edit === 4) return appended(appended(events, 'session/end-seed', {}), 'acme/telemetry', { note: 'after the marker' }, { ignorable: true })
   // The other edits matter only to an open turn: the log is cut, as a crash cuts it, where one is open.
   const kept = events.slice(0, 1 + (cut % events.length))
-  if (typeOf(lastTurnEvent(kept)) !== 'turn/start') return undefined
+  if (!endsInOpenTurn(kept)) return undefined
   if (edit === 0) return kept.map(event => (typeOf(event) === 'step/end' || typeOf(event) === 'turn/end' ? { ...(event as EventRecord), ignorable: true } : event))
   if (edit === 1) return stepsShifted(kept, STEP_SHIFTS[shift]!)
   return appended(kept, 'session/end-seed', {})

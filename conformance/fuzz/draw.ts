@@ -36,9 +36,10 @@ export interface RunPlan {
    * the snapshots headerEquals compares, the stored headers requestHeader and the contexts
    * requestContext read, the packed row decodeJsonl meets and the chunks encodeJsonl packs, fork's -0
    * and boolean boundaries, regionBalance's edge, the session id artifactPath is asked for, append's
-   * rewrite sharing a call id, the log cut with calls no closer can carry that repair and resume get,
-   * compactionState's entry of undefined and its log ended by an end-seed inside a turn, and the
-   * undefined members of artifactPath and fork and fork's early now.
+   * rewrite sharing a call id, the log cut with calls no closer can carry and the crash-tail edits that
+   * repair and resume get, the message edits of messages, surface's empty window, compactionState's
+   * entry of undefined and its log ended by an end-seed inside a turn, the undefined members of
+   * artifactPath and fork, fork's early now and store's undefined header.
    */
   batchSeed: number
   damage: StorageDamage

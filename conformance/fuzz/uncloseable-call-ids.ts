@@ -30,7 +30,7 @@ const EMPTIES_MAP = new Set(['turn/start', 'turn/end', 'step/end'])
 const typeOf = (event: unknown): unknown => (isRecord(event) ? event['type'] : undefined)
 
 /** Whether the last turn event of `events` is a turn/start: a turn is open at the end (REPAIR-2). */
-function endsInOpenTurn(events: readonly unknown[]): boolean {
+export function endsInOpenTurn(events: readonly unknown[]): boolean {
   const lastTurnEvent = events.findLastIndex(event => typeOf(event) === 'turn/start' || typeOf(event) === 'turn/end')
   return lastTurnEvent >= 0 && typeOf(events[lastTurnEvent]) === 'turn/start'
 }
