@@ -185,6 +185,14 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['repair-closes-an-open-step-without-a-turn', 'repair'],
   ['repair-end-seed-forgets-calls', 'repair'],
   ['resume-marker-skips-trailing-ignorable', 'resume'],
+  // And five since crash-tails.ts cuts a log after a step/end before marking its boundaries ignorable,
+  // and after an assistant message with calls before ending it with a step/end, result or tool/call of
+  // the next step, or replacing its step/start.
+  ['repair-skips-ignorable-events', 'repair'],
+  ['repair-step-end-forgets-its-step-only', 'repair'],
+  ['repair-result-answers-its-step-only', 'repair'],
+  ['repair-call-starts-its-step-only', 'repair'],
+  ['repair-results-only-in-an-open-step', 'repair'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
