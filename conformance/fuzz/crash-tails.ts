@@ -45,16 +45,11 @@ function appended(events: readonly unknown[], type: string, data: EventRecord, e
 
 const STEP_SHIFTS: readonly ReadonlySet<string>[] = [new Set(['assistant/message']), new Set(['tool/call']), new Set(['tool/result'])]
 
-/** A foreign event marked ignorable, at `event`'s seq and time (UNK-4: it changes nothing the scan reads). */
-function foreignInPlaceOf(event: unknown): EventRecord {
-  const { seq, time } = event as EventRecord
-  return { type: 'acme/telemetry', seq, time, data: { note: 'in place of a step/start' }, ignorable: true }
-}
-
 /**
  * The log edited as drawn, or undefined when the draw keeps it or the log does not suit the edit (a
- * cut needs a turn open at the cut, a step/start a log ending on a turn/end). Whether, which edit and
- * where to cut are drawn before any look at the log.
+ * cut needs a turn open at the cut, a step/start a log ending on a turn/end, the pending calls a message
+ * with calls; see withCallsPending). Whether, which edit and where to cut are drawn before any look at
+ * the log.
  */
 export function withCrashTailEdit(events: readonly unknown[], planSeed: number): unknown[] | undefined {
   const chooser = saltedChooser(planSeed, CRASH_TAIL_SALT)
@@ -120,6 +115,12 @@ function withCallsPending(events: readonly unknown[], variant: number, cut: numb
   const later = events.slice(index + 1).find(event => typeOf(event) === type && ids.has(answeredOrStartedId(event))) as EventRecord | undefined
   if (later === undefined) return undefined
   return [...kept, withData({ ...later, seq: kept.length, time: message['time'] }, moved => ({ ...moved, step: nextStep }))]
+}
+
+/** A foreign event marked ignorable, at `event`'s seq and time (UNK-4: it changes nothing the scan reads). */
+function foreignInPlaceOf(event: unknown): EventRecord {
+  const { seq, time } = event as EventRecord
+  return { type: 'acme/telemetry', seq, time, data: { note: 'in place of a step/start' }, ignorable: true }
 }
 
 /** The log with its last step/start after its last turn/start replaced by an ignorable foreign event; undefined when there is none. */
