@@ -220,7 +220,9 @@ async function isDefined(referenceAdapter: Adapter, probe: Probe, expected: Oper
   if (!OVER_LOADED_LOG.has(probe.operation)) return true
   // A window is loaded as a window (ENV-10), and surface rejects nothing else: it is defined when it folds.
   if ('baseSeq' in probe.extra) return expected.ok
-  const loaded = await callOperation(referenceAdapter, { ...probe, operation: 'load', extra: {} })
+  // The log is loaded with the inputs the operation shares with load (PROC-9): header and vocabulary.
+  const vocabulary = 'vocabulary' in probe.extra ? { vocabulary: probe.extra['vocabulary'] } : {}
+  const loaded = await callOperation(referenceAdapter, { ...probe, operation: 'load', extra: vocabulary })
   return loaded.kind === 'result' && loaded.result.ok
 }
 

@@ -39,7 +39,8 @@ export interface RunPlan {
    * rewrite sharing a call id, the log cut with calls no closer can carry and the crash-tail edits that
    * repair and resume get, the message edits of messages, surface's empty window, compactionState's
    * entry of undefined and its log ended by an end-seed inside a turn, the undefined members of
-   * artifactPath and fork, fork's early now and store's undefined header.
+   * artifactPath and fork, fork's early now, store's undefined header and the team/* event (with a
+   * vocabulary) that ends the log of an operation taking one.
    */
   batchSeed: number
   damage: StorageDamage

@@ -22,6 +22,7 @@ import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT, withUncloseableCalls } from './uncloseable-call-ids.ts'
 import { END_SEED_IN_TURN_VARIANT, ENTRY_UNDEFINED_VARIANT, passesEntryUndefined, withEndSeedInOpenTurn } from './compaction-entries.ts'
+import { withVocabularyGrowth } from './vocabulary-growth.ts'
 import { EARLY_NOW, forksEarly, STORE_HEADER_UNDEFINED_VARIANT, storesWithoutHeader, UNDEFINED_MEMBERS_VARIANT, undefinedMembers } from './input-members.ts'
 
 /** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
@@ -394,8 +395,21 @@ const DERIVE: Record<string, Derive> = {
   store: storeProbe,
 }
 
+/** The operations that take load's `vocabulary` input (PROC-9): all that take a log, but append and fork. */
+const TAKES_VOCABULARY: ReadonlySet<OperationName> = new Set([...OVER_LOADED_LOG, 'load' as const].filter(operation => operation !== 'fork'))
+
+/** The probe over its log followed by a type v0-rc8 adds, when the draw takes it, over a valid log that no other edit marked. */
+function withTypeOfAGrownVocabulary(probe: Probe, run: DrawnRun): Probe {
+  if (!TAKES_VOCABULARY.has(probe.operation) || probe.variant !== undefined || !takesValidLogEdits(run)) return probe
+  const grown = withVocabularyGrowth(probe.events, run.plan.batchSeed, probe.operation === 'load')
+  if (grown === undefined) return probe
+  const vocabulary = grown.vocabulary === undefined ? {} : { vocabulary: grown.vocabulary }
+  return { ...probe, events: grown.events, extra: { ...probe.extra, ...vocabulary } }
+}
+
 export function deriveProbe(run: DrawnRun, operation: OperationName): Probe | undefined {
-  const probe = DERIVE[operation]?.(run)
+  const derived = DERIVE[operation]?.(run)
+  const probe = derived === undefined ? undefined : withTypeOfAGrownVocabulary(derived, run)
   return probe !== undefined && run.olderShapes === true ? { ...probe, olderShapes: true } : probe
 }
 

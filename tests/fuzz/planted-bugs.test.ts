@@ -193,6 +193,9 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['repair-result-answers-its-step-only', 'repair'],
   ['repair-call-starts-its-step-only', 'repair'],
   ['repair-results-only-in-an-open-step', 'repair'],
+  // And one since one probe in eight of the operations that take a vocabulary ends its log with a
+  // type v0-rc8 adds (vocabulary-growth.ts).
+  ['repair-resume-default-vocabulary', 'repair'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
