@@ -20,6 +20,7 @@ import { appendSharingCallId } from './shared-call-id.ts'
 import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
 import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
+import { ARTIFACT_TEXT_VARIANT, withArtifactTextEdit } from './artifact-text.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT, withUncloseableCalls } from './uncloseable-call-ids.ts'
 import { END_SEED_IN_TURN_VARIANT, ENTRY_UNDEFINED_VARIANT, passesEntryUndefined, withEndSeedInOpenTurn } from './compaction-entries.ts'
 import { withVocabularyGrowth } from './vocabulary-growth.ts'
@@ -52,6 +53,7 @@ const RECORD_MEMBERS = new Set([...CANDIDATE_MEMBERS, 'seq', 'time', 'ignorable'
 export const PROBE_VARIANTS = [
   OUTSIDE_HDR_1_VARIANT, CONTEXT_NOT_OBJECT_VARIANT, STORED_ROW_VARIANT, NEGATIVE_ZERO_BOUNDARY_VARIANT, UNCLOSEABLE_CALL_ID_VARIANT,
   ENTRY_UNDEFINED_VARIANT, END_SEED_IN_TURN_VARIANT, UNDEFINED_MEMBERS_VARIANT, BOOLEAN_BOUNDARY_VARIANT, STORE_HEADER_UNDEFINED_VARIANT,
+  ARTIFACT_TEXT_VARIANT,
 ] as const
 export type ProbeVariant = typeof PROBE_VARIANTS[number]
 
@@ -72,7 +74,8 @@ export interface Probe {
   /**
    * How the probe's input was made to leave the shapes producers write: its snapshots hold values
    * outside HDR-1 (header-pairs.ts, stored-headers.ts), its contexts data that is no object
-   * (context-data.ts), its artifact a packed row out of ROW-3's range (stored-rows.ts), its fork
+   * (context-data.ts), its artifact a packed row out of ROW-3's range (stored-rows.ts) or text no
+   * writer writes (artifact-text.ts), its fork
    * boundary is -0 or a boolean (fork-boundary.ts), its log is cut inside a turn with calls whose ids
    * no closer can carry (uncloseable-call-ids.ts), its compactionState entry is undefined or its log
    * ends in an end-seed inside an open turn (compaction-entries.ts), or its artifactPath or fork
@@ -380,6 +383,8 @@ const DERIVE: Record<string, Derive> = {
     const edited = withStoredRowOutOfRange(text, run.plan.batchSeed)
     // An edited row is the probe's one departure from what a writer stores: no damage beside it.
     if (edited !== undefined) return { operation: 'decodeJsonl', events: [], extra: storageMembers(Buffer.from(edited, 'utf8')), variant: STORED_ROW_VARIANT }
+    const textEdited = withArtifactTextEdit(text, run.plan.batchSeed)
+    if (textEdited !== undefined) return { operation: 'decodeJsonl', events: [], extra: storageMembers(Buffer.from(textEdited, 'utf8')), variant: ARTIFACT_TEXT_VARIANT }
     return { operation: 'decodeJsonl', events: [], extra: storageMembers(damaged(text, run.plan)) }
   },
   encodeJsonl: run => {

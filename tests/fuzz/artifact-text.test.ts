@@ -1,0 +1,76 @@
+// The decodeJsonl probe's artifacts edited where chapter 19 says what a reader makes of text no writer
+// writes (conformance/fuzz/artifact-text.ts): one plan in four, each edit drawn, and the reference
+// decodes each as the chapter says, checked by hand on a small artifact.
+import { describe, expect, it } from 'vitest'
+import { withArtifactTextEdit } from '../../conformance/fuzz/artifact-text.ts'
+import { reference } from '../../reference/index.ts'
+
+const HEADER = { version: 0, id: 's', createdAt: 1 }
+const chunk = (seq: number, text: string): Record<string, unknown> =>
+  ({ type: 'assistant/chunk', seq, time: 10 + seq, data: { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text } } })
+const EVENTS = [
+  { type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } },
+  { type: 'step/start', seq: 1, time: 2, data: { turn: 1, step: 1 } },
+  chunk(2, 'a'), chunk(3, 'b'), chunk(4, 'c'),
+  { type: 'step/end', seq: 5, time: 20, data: { turn: 1, step: 1 } },
+  { type: 'turn/end', seq: 6, time: 21, data: { turn: 1, reason: { kind: 'completed' } } },
+]
+const encoded = reference.encodeJsonl({ header: HEADER, batches: [EVENTS] })
+const TEXT = encoded.ok ? encoded.value.text : ''
+// Lines: 1 header, 2 turn/start, 3 step/start, 4 the row of seqs 2 to 4, 5 step/end, 6 turn/end.
+
+/** The 1-based number of the line holding the turn/end (after a blank line inserted before it, one more). */
+const turnEndLine = (text: string): number => text.split('\n').findIndex(line => line.includes('"type":"turn/end"')) + 1
+
+/** Which edit made `text` from TEXT, told from its shape. */
+function editOf(text: string): string {
+  if (text.includes('\r\n')) return 'crlf'
+  if (!text.startsWith('{"type":"session"') || text.includes('"createdAt":-0')) return 'header'
+  if (!text.endsWith('\n')) return 'whitespace tail'
+  if (text.includes('"time0":-')) return 'negative time0'
+  if (/[\f\v\u00a0]/.test(text)) return 'unicode space'
+  return 'lenient json'
+}
+
+/** The 1-based number of the line the edit broke: the blank one (a CR alone) for crlf, else the first that differs from TEXT's. */
+function brokenLine(text: string): number {
+  const lines = text.split('\n')
+  if (text.includes('\r\n')) return lines.indexOf('\r') + 1
+  const original = TEXT.split('\n')
+  return lines.findIndex((line, index) => line !== original[index]) + 1
+}
+
+describe('artifact text edits', () => {
+  it('are drawn for about one plan in four, each edit, and decoded as chapter 19 says', () => {
+    const edits = new Set<string>()
+    let edited = 0
+    for (let seed = 1; seed <= 800; seed += 1) {
+      const text = withArtifactTextEdit(TEXT, seed)
+      if (text === undefined) continue
+      edited += 1
+      const edit = editOf(text)
+      edits.add(edit)
+      const decoded = reference.decodeJsonl({ text })
+      const line = brokenLine(text)
+      if (edit === 'header') {
+        // JSONL-6: a header line without type, or createdAt -0 (no safe integer, JSON-3).
+        expect(decoded).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID', line: 1 } })
+      } else if (edit === 'whitespace tail') {
+        // JSONL-12: any byte after the last line feed is an unterminated tail, at the next line.
+        expect(decoded).toMatchObject({ ok: true, value: { events: EVENTS, tornTail: { line: 7, offset: Buffer.byteLength(TEXT), reason: 'unterminated' } } })
+      } else if (edit === 'negative time0') {
+        // ROW-1, ROW-2: time0 -12 and dt [1, 1] give -12, -11, -10.
+        expect(decoded.ok && decoded.value.events.slice(2, 5).map(event => (event as { time: number }).time)).toEqual([-12, -11, -10])
+      } else if (line < turnEndLine(text)) {
+        // JSONL-9, JSONL-11: an unparsable line with a turn/end after it is committed damage.
+        expect(decoded, edit).toMatchObject({ ok: false, error: { code: 'JSONL_LINE_UNPARSABLE', line } })
+      } else {
+        // JSONL-12: with no turn/end after it, the tail from that line is torn.
+        expect(decoded, edit).toMatchObject({ ok: true, value: { tornTail: { line, reason: 'JSONL_LINE_UNPARSABLE' } } })
+      }
+    }
+    expect(edited).toBeGreaterThan(150)
+    expect(edited).toBeLessThan(260)
+    expect([...edits].sort()).toEqual(['crlf', 'header', 'lenient json', 'negative time0', 'unicode space', 'whitespace tail'])
+  })
+})
