@@ -295,6 +295,36 @@ describe('an operation that throws', () => {
   })
 })
 
+describe('an operation that changes its input', () => {
+  /** An adapter whose surface changes its input as `change` does, then answers as a correct one. */
+  const changing = (change: (input: Record<string, unknown>) => void): Adapter => ({
+    meta: { name: 'fake', version: '0', language: 'typescript', profiles: ['reader'] },
+    operations: { surface: input => { change(input); return correct() } },
+  })
+  const withLog = (id: string): VectorCase => {
+    const vector = surfaceCase(id)
+    return { ...vector, steps: [{ ...vector.steps[0]!, input: { events: [{ type: 'user/message', seq: 0, time: 1, data: { turn: 1 } }] } }] }
+  }
+
+  it('is an error of its step, the input being frozen for the call, whether it adds, sets or deletes', async () => {
+    const changes: ((input: Record<string, unknown>) => void)[] = [
+      input => { (input['events'] as unknown[]).push({}) },
+      input => { ((input['events'] as Record<string, unknown>[])[0]!['data'] as Record<string, unknown>)['turn'] = 2 },
+      input => { delete (input['events'] as Record<string, unknown>[])[0]!['time'] },
+    ]
+    for (const change of changes) {
+      const outcome = await runCase(changing(change), withLog('changes'))
+      expect(outcome).toMatchObject({ status: 'error', step: 0, operation: 'surface' })
+      expect(outcome.reason).toMatch(/^surface changed its input, which the runner freezes for the call \(an operation must leave it as it was\): /)
+    }
+  })
+
+  it('may read it, and copy it to change the copy', async () => {
+    const copying = changing(input => { structuredClone(input['events'] as unknown[]).push({}) })
+    expect(await runCase(copying, withLog('copies'))).toMatchObject({ status: 'pass' })
+  })
+})
+
 describe('a case the adapter cannot run', () => {
   it('is skipped, naming each operation it lacks once, in the order the steps use them', async () => {
     const steps = (['surface', 'messages', 'surface', 'relations', 'messages'] as const).map((operation) => ({ operation, input: { events: [] }, expect: { accept: true as const } }))
