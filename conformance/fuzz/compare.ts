@@ -5,6 +5,7 @@
 // works and that --known files match.
 import { operationResultOf, type Adapter } from '../adapter.ts'
 import { inProcessCall } from '../in-process-call.ts'
+import { frozenDeep, isFrozenInputWrite } from '../frozen-input.ts'
 import { expectedRejectionOf, judge, withImpliedPlaces, type OperationResult } from '../expectations.ts'
 import { encodeTagged } from '../protocol.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
@@ -92,16 +93,17 @@ export async function callOperation(adapter: Adapter, probe: Probe, timeoutMs = 
   const operation = adapter.operations[probe.operation]
   if (operation === undefined) return { kind: 'error', message: `${probe.operation} is not provided` }
   try {
-    // A copy per call: an implementation that changes its input must not change the next probe's.
-    const input = structuredClone(probeInput(probe))
+    // A copy per call, frozen for an in-process call as the runner freezes a step's (frozen-input.ts).
     const subprocess = adapter.meta.transport === 'subprocess'
+    const input = subprocess ? structuredClone(probeInput(probe)) : frozenDeep(structuredClone(probeInput(probe)))
     // Called as a method of the operations, which may be an object whose methods use `this`.
     const result: unknown = subprocess
       ? await operation.call(adapter.operations, encodeTagged(input) as Record<string, unknown>)
       : (await inProcessCall(() => operation.call(adapter.operations, input), timeoutMs, probe.operation)).value
     return outcomeOf(result)
   } catch (error) {
-    return { kind: 'error', message: errorMessage(error) }
+    const changedInput = isFrozenInputWrite(error) ? `${probe.operation} changed its input, which the fuzzer freezes for the call: ` : ''
+    return { kind: 'error', message: `${changedInput}${errorMessage(error)}` }
   }
 }
 

@@ -2,7 +2,7 @@
 // the class text a `--known` file matches, and the seq where the two part. A class that changed its
 // wording would excuse other disagreements, or no longer excuse its own.
 import { describe, expect, it } from 'vitest'
-import { disagreement } from '../../conformance/fuzz/compare.ts'
+import { callOperation, disagreement } from '../../conformance/fuzz/compare.ts'
 import type { OperationResult } from '../../conformance/expectations.ts'
 
 const violations = (...list: [string, number][]): OperationResult => ({ ok: true, value: { violations: list.map(([code, seq]) => ({ code, seq })) } })
@@ -39,5 +39,19 @@ describe('a rejection disagreement', () => {
     expect(classOf('decodeJsonl', rejection('JSONL_SEQ_GAP', { seq: 5, line: 7 }), rejection('JSONL_SEQ_GAP', { seq: 5, line: 8 }))).toEqual({ adapter: 'rejects JSONL_SEQ_GAP at another line', divergingSeq: 5 })
     expect(classOf('decodeJsonl', rejection('JSONL_TORN', { line: 7 }), rejection('JSONL_TORN', { line: 8 }))).toEqual({ adapter: 'rejects JSONL_TORN at another line' })
     expect(classOf('load', rejection('TURN_NOT_OPEN', { seq: 5 }), { ok: true, value: null })).toEqual({ adapter: 'accepts', divergingSeq: 5 })
+  })
+})
+
+describe('an in-process call', () => {
+  it('gets a frozen copy of the probe\'s input: an operation that changes it is an error saying so, and the probe stays as it was', async () => {
+    const probe = { operation: 'surface' as const, events: [{ type: 'user/message', seq: 0, time: 1, data: {} }], extra: {} }
+    const changing = {
+      meta: { name: 'fake', version: '0', language: 'typescript', profiles: ['reader'] },
+      operations: { surface: (input: Record<string, unknown>) => { (input['events'] as unknown[]).pop(); return { ok: true as const, value: {} } } },
+    }
+    const outcome = await callOperation(changing, probe)
+    expect(outcome.kind).toBe('error')
+    expect(outcome.kind === 'error' && outcome.message).toMatch(/^surface changed its input, which the fuzzer freezes for the call: Cannot delete property/)
+    expect(probe.events).toHaveLength(1)
   })
 })
