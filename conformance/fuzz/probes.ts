@@ -10,6 +10,7 @@ import { saltedChooser, seededChooser } from '../generators/index.ts'
 import { CONTEXT_NOT_OBJECT_VARIANT, withContextDataNotObject, withContextZeroAndNullMembers } from './context-data.ts'
 import { withMessageEdgeEdits } from './message-edits.ts'
 import { withCrashTailEdit } from './crash-tails.ts'
+import { withRelationEdit } from './relation-edits.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
 import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
@@ -361,7 +362,10 @@ const DERIVE: Record<string, Derive> = {
     const { pair, outsideHdr1 } = headerPair(run.events, run.plan.batchSeed)
     return { operation: 'headerEquals', events: [], extra: pair, ...(outsideHdr1 ? { variant: OUTSIDE_HDR_1_VARIANT } : {}) }
   },
-  relations: overLog('relations'),
+  relations: run => ({
+    operation: 'relations', header: run.header, extra: {},
+    events: (takesValidLogEdits(run) ? withRelationEdit(run.events, run.plan.batchSeed) : undefined) ?? run.events,
+  }),
   repair: overLogWithUncloseableCalls('repair', {}),
   resume: overLogWithUncloseableCalls('resume', { now: NOW }),
   compactionState: compactionStateProbe,

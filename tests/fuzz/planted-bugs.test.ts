@@ -218,6 +218,15 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   // that answers no call, a reason with a member its kind does not have).
   ['pair-enforced-on-append', 'append'],
   ['turn2-interrupted-extra-ok', 'append'],
+  // And seven relations ones since one relations probe in four reads a valid log edited where a port's
+  // checks are looser (relation-edits.ts).
+  ['call-compares-step-only', 'relations'],
+  ['result-compares-step-only', 'relations'],
+  ['step-end-compares-step-only', 'relations'],
+  ['comp-id-normalized', 'relations'],
+  ['summary-tokens-isinteger', 'relations'],
+  ['comp-data-unguarded', 'relations'],
+  ['owner-vs-last-turn', 'relations'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
