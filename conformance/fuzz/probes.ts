@@ -17,6 +17,7 @@ import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, fork
 import { probedSessionId } from './session-ids.ts'
 import { withEdgeOffSurface } from './region-edges.ts'
 import { withChunkMembersReversed } from './chunk-order.ts'
+import { withEmptyChunkDeltas } from './chunk-deltas.ts'
 import { appendSharingCallId } from './shared-call-id.ts'
 import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
 import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
@@ -393,7 +394,8 @@ const DERIVE: Record<string, Derive> = {
   },
   encodeJsonl: run => {
     if (!isLosslessJson(run)) return undefined
-    return { operation: 'encodeJsonl', events: [], extra: { header: run.header, batches: withChunkMembersReversed(batchesOf(run.events, run.plan), run.plan.batchSeed) } }
+    const batches = withEmptyChunkDeltas(withChunkMembersReversed(batchesOf(run.events, run.plan), run.plan.batchSeed), run.plan.batchSeed)
+    return { operation: 'encodeJsonl', events: [], extra: { header: run.header, batches } }
   },
   artifactPath: run => {
     if (!isRecord(run.header)) return undefined

@@ -227,6 +227,8 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['summary-tokens-isinteger', 'relations'],
   ['comp-data-unguarded', 'relations'],
   ['owner-vs-last-turn', 'relations'],
+  // And one since one encodeJsonl probe in four empties every third chunk's delta (chunk-deltas.ts).
+  ['enc-empty-text-unpackable', 'encodeJsonl'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
