@@ -19,6 +19,7 @@ import { withEdgeOffSurface } from './region-edges.ts'
 import { withChunkMembersReversed } from './chunk-order.ts'
 import { withEmptyChunkDeltas } from './chunk-deltas.ts'
 import { appendSharingCallId } from './shared-call-id.ts'
+import { withCandidateEdit } from './candidate-edits.ts'
 import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
 import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
@@ -164,8 +165,9 @@ function appendedIndex(run: DrawnRun): number {
 /**
  * The append: an operator's broken candidate onto its prefix; in one valid log in four, a rewrite
  * onto a prefix in which an earlier step's result shares its call id (shared-call-id.ts); or else one
- * of the log's events (appendedIndex) appended onto the ones before it, its members but seq, time and ignorable (or the
- * record itself when it is no object). A candidate with members beyond those an `event:` item carries
+ * of the log's events (appendedIndex) appended onto the ones before it, its members but seq, time and
+ * ignorable (or the record itself when it is no object), in one valid log in four edited where a
+ * writer's check is looser (candidate-edits.ts). A candidate with members beyond those an `event:` item carries
  * is written verbatim, and then, as the vector format has it, its own `time` member is the time input,
  * or the builder's clock when it has none.
  */
@@ -189,6 +191,8 @@ function appendProbe(run: DrawnRun): Probe | undefined {
       // The time of a record an operator broke is no writer's clock: the builder's stands in, as it
       // does when the vector written from the probe is replayed without a time.
       time = isNonNegativeSafeInteger(eventTime) ? eventTime : BASE_TIME + events.length
+      const edited = takesValidLogEdits(run) ? withCandidateEdit(rest, time as number, run.plan.batchSeed) : undefined
+      if (edited !== undefined) ({ candidate, time } = edited)
     }
   }
   const verbatim = !isRecord(candidate) || Object.keys(candidate).some(key => !CANDIDATE_MEMBERS.has(key))

@@ -229,6 +229,18 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['owner-vs-last-turn', 'relations'],
   // And one since one encodeJsonl probe in four empties every third chunk's delta (chunk-deltas.ts).
   ['enc-empty-text-unpackable', 'encodeJsonl'],
+  // And ten writer ones since one append probe in four over a valid log edits its candidate where a
+  // writer's check is looser or stricter than the spec's (candidate-edits.ts).
+  ['time-falsy-default', 'append'],
+  ['msg-assistant-provider-optional', 'append'],
+  ['msg-tool-block-content-unchecked', 'append'],
+  ['msg-toolcallid-missing-ok', 'append'],
+  ['turn1-step-bool-as-int', 'append'],
+  ['turn2-turn-bool-as-int', 'append'],
+  ['turn2-kind-nonempty', 'append'],
+  ['hdr-flag-config-truthy', 'append'],
+  ['legacy-trigger-null-skipped', 'append'],
+  ['legacy-fallback-any-type', 'append'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */

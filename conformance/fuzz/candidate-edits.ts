@@ -1,0 +1,110 @@
+// The append probe, one plan in four of those over a valid log in current shapes whose candidate is one
+// of the log's own events, with that candidate (or its time) edited where a writer's check is looser or
+// stricter than the spec's: a time of 0 (PROC-4: the clock's value as given); a model source without
+// its provider or with an empty model (VOC-11); a tool-result block whose content is a string, or
+// without its toolCallId (VOC-12, VOC-13); a tool/call whose callId is "" (TURN-1); a step of `true` or
+// 2^53 on a step-scoped log-only event (TURN-1); a turn/end whose turn is `true`, whose reason kind is
+// "" (accepted) or whose interrupted reason has a member more (TURN-2); a request header whose
+// adapterDefaults is null, or flags maxTokens over a config whose maxTokens is 0 (accepted) (HDR-2); a
+// turn/start whose trigger is null (LEGACY-5); or a request/context whose data says `reason:
+// "fallback"` (accepted: LEGACY-2 names request/header alone). The edit is drawn among those that apply
+// to the candidate's type, and the time of 0 beside them. Drawn from a seed of the run's plan, as the
+// headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk
+// log draws alike.
+import { isRecord } from '../../reference/lossless-json.ts'
+import { saltedChooser } from '../generators/index.ts'
+
+/** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
+const CANDIDATE_EDIT_SALT = 0x43414e44
+
+type EventRecord = Record<string, unknown>
+
+/** A candidate and the time input it is appended at. */
+export interface EditedAppend {
+  candidate: EventRecord
+  time: number
+}
+
+/**
+ * An edit of a candidate of some type: the candidate changed, or undefined when it has no such part.
+ * `variant`, drawn, picks among the edit's forms (taken modulo their number).
+ */
+type CandidateEdit = (candidate: EventRecord, variant: number) => EventRecord | undefined
+
+const STEP_SCOPED_LOG_ONLY = new Set(['step/start', 'step/end', 'tool/call', 'assistant/chunk'])
+
+const dataOf = (candidate: EventRecord): EventRecord => (isRecord(candidate['data']) ? candidate['data'] : {})
+const withData = (candidate: EventRecord, data: EventRecord): EventRecord => ({ ...candidate, data })
+
+/** The candidate's message with `change` made to a copy of it; undefined without a message. */
+function withMessage(candidate: EventRecord, change: (message: EventRecord) => EventRecord | undefined): EventRecord | undefined {
+  const message = dataOf(candidate)['message']
+  const changed = isRecord(message) ? change(message) : undefined
+  return changed === undefined ? undefined : withData(candidate, { ...dataOf(candidate), message: changed })
+}
+
+/** A model source without its provider, or with an empty model. */
+const modelRouteLoosened: CandidateEdit = (candidate, variant) => (candidate['type'] !== 'assistant/message' ? undefined : withMessage(candidate, message => {
+  const source = message['source']
+  if (!isRecord(source) || source['kind'] !== 'model') return undefined
+  const { provider: _provider, ...withoutProvider } = source
+  return { ...message, source: variant % 2 === 0 ? withoutProvider : { ...source, model: '' } }
+}))
+
+/** A tool-result block whose content is a string, or without its toolCallId. */
+const resultBlockLoosened: CandidateEdit = (candidate, variant) => (candidate['type'] !== 'tool/result' ? undefined : withMessage(candidate, message => {
+  const content = message['content']
+  if (!Array.isArray(content) || !isRecord(content[0])) return undefined
+  const { toolCallId: _id, ...withoutId } = content[0]
+  const block = variant % 2 === 0 ? { ...content[0], content: 'ok' } : withoutId
+  return { ...message, content: [block, ...content.slice(1)] }
+}))
+
+/** A tool/call whose callId is the empty string. */
+const callIdEmptied: CandidateEdit = candidate => (candidate['type'] === 'tool/call' ? withData(candidate, { ...dataOf(candidate), callId: '' }) : undefined)
+
+/** A step-scoped log-only event whose step is `true` or 2^53. */
+const stepOutOfRange: CandidateEdit = (candidate, variant) =>
+  (STEP_SCOPED_LOG_ONLY.has(candidate['type'] as string) ? withData(candidate, { ...dataOf(candidate), step: variant % 2 === 0 ? true : 2 ** 53 }) : undefined)
+
+/** A turn/end whose turn is `true`, whose reason kind is "", or whose interrupted reason has a member more. */
+const turnEndEdged: CandidateEdit = (candidate, variant) => {
+  if (candidate['type'] !== 'turn/end') return undefined
+  const data = dataOf(candidate)
+  const edit = variant % 3
+  if (edit === 0) return withData(candidate, { ...data, turn: true })
+  return withData(candidate, { ...data, reason: edit === 1 ? { kind: '' } : { kind: 'interrupted', note: 'stopped by the user' } })
+}
+
+/** A request header whose adapterDefaults is null, or flags maxTokens over a config whose maxTokens is 0. */
+const adapterDefaultsEdged: CandidateEdit = (candidate, variant) => {
+  const header = dataOf(candidate)['header']
+  if (candidate['type'] !== 'request/header' || !isRecord(header) || !isRecord(header['config'])) return undefined
+  const edited = variant % 2 === 0
+    ? { ...header, adapterDefaults: null }
+    : { ...header, config: { ...header['config'], maxTokens: 0 }, adapterDefaults: { maxTokens: true } }
+  return withData(candidate, { ...dataOf(candidate), header: edited })
+}
+
+/** A turn/start whose trigger is null. */
+const triggerNull: CandidateEdit = candidate => (candidate['type'] === 'turn/start' ? withData(candidate, { ...dataOf(candidate), trigger: null }) : undefined)
+
+/** A request/context whose data says `reason: "fallback"`. */
+const contextFallback: CandidateEdit = candidate =>
+  (candidate['type'] === 'request/context' && isRecord(candidate['data']) ? withData(candidate, { ...dataOf(candidate), reason: 'fallback' }) : undefined)
+
+const EDITS: readonly CandidateEdit[] = [modelRouteLoosened, resultBlockLoosened, callIdEmptied, stepOutOfRange, turnEndEdged, adapterDefaultsEdged, triggerNull, contextFallback]
+
+/**
+ * The candidate edited as drawn among the edits that apply to it, or appended at time 0 (drawn as
+ * often as each of them, and always when none applies); undefined when the draw keeps it. Whether, which
+ * edit and which form are drawn before any look at the candidate.
+ */
+export function withCandidateEdit(candidate: EventRecord, time: number, planSeed: number): EditedAppend | undefined {
+  const chooser = saltedChooser(planSeed, CANDIDATE_EDIT_SALT)
+  if (chooser.int(4) !== 0) return undefined
+  const [pick, variant] = [chooser.int(1 << 30), chooser.int(1 << 30)]
+  const applying = EDITS.map(edit => edit(candidate, variant)).filter((edited): edited is EventRecord => edited !== undefined)
+  const edited = applying[pick % (applying.length + 1)]
+  return edited === undefined ? { candidate, time: 0 } : { candidate: edited, time }
+}
