@@ -6,22 +6,13 @@
 // numbering (raw UTF-8 input only; zstd input is untouched); the writers edit the batches they write.
 import { packableTag } from '../../reference/chunk-rows.ts'
 import type { JsonlValue } from '../../reference/jsonl.ts'
-import { copiedByAssignment, dataOf, isRecord, ref, type Input, type KnownBad, type SyncOperation } from './wrap.ts'
+import { copiedByAssignment, dataOf, encodingAlone, isRecord, rawText, ref, type Input, type KnownBad, type SyncOperation } from './wrap.ts'
 
 /** One line of the artifact (split at each line feed; the last is the unterminated tail) and its line number there. */
 type ArtifactLine = { text: string; number: number }
 
 /** How the bug reads the artifact's lines: edited, dropped, or as they are. */
 type LineReading = (lines: ArtifactLine[]) => ArtifactLine[]
-
-/** The raw input's text, when it is UTF-8 (given as text, or as base64 of UTF-8 bytes). */
-function rawText(input: Input): string | undefined {
-  if (input['encoding'] === 'zstd') return undefined
-  if (typeof input['base64'] !== 'string') return typeof input['text'] === 'string' ? input['text'] : undefined
-  const bytes = Buffer.from(input['base64'], 'base64')
-  const text = bytes.toString('utf8')
-  return Buffer.from(text, 'utf8').equals(bytes) ? text : undefined
-}
 
 /** The input with its artifact's text replaced, given as the original was (text or base64). */
 function withText(input: Input, text: string): Input {
@@ -141,21 +132,8 @@ function isEmptyDelta(event: unknown): boolean {
   return packableTag(event) !== undefined && isRecord(chunk) && (chunk['text'] === '' || chunk['argumentsDelta'] === '')
 }
 
-/** A batch cut around each empty delta, which stands alone: runs are packed within a batch, and a batch of one is written verbatim. */
-function cutAtEmptyDeltas(batch: unknown): unknown[][] {
-  const pieces: unknown[][] = [[]]
-  for (const event of Array.isArray(batch) ? batch : []) {
-    if (isEmptyDelta(event)) pieces.push([event], [])
-    else pieces.at(-1)!.push(event)
-  }
-  return pieces
-}
-
 /** Empty deltas written verbatim, cutting the run they are in. */
-const emptyDeltasUnpacked: SyncOperation = input => {
-  const batches = input['batches']
-  return ref.encodeJsonl(Array.isArray(batches) ? { ...input, batches: batches.flatMap(cutAtEmptyDeltas) } : input)
-}
+const emptyDeltasUnpacked: SyncOperation = encodingAlone(isEmptyDelta)
 
 export const JSONL_REVIEW_BUGS: readonly KnownBad[] = [
   {

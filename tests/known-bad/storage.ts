@@ -2,7 +2,7 @@
 // untouched, but for the torn tail's line number).
 import { packableTag } from '../../reference/chunk-rows.ts'
 import type { JsonlValue } from '../../reference/jsonl.ts'
-import { accepted, dataOf, isRecord, ref, rejectedAtLine, type Input, type KnownBad, type SyncOperation } from './wrap.ts'
+import { accepted, dataOf, encodingAlone, isRecord, rawText, ref, rejectedAtLine, type Input, type KnownBad, type SyncOperation } from './wrap.ts'
 
 const ROW_PAYLOAD: Record<string, string> = { 'text-chunks': 'texts', 'reasoning-chunks': 'texts', 'tool-call-chunks': 'args' }
 
@@ -59,15 +59,6 @@ const tornTailKept: SyncOperation = input => {
   const damaged = value.tornTail.line
   const kept = completeLines(input).filter(line => line.number > damaged).map(line => parsed(line.text)).filter(isRecord)
   return accepted({ ...value, events: [...value.events, ...kept] })
-}
-
-/** The raw input's text, when it is UTF-8 (given as text, or as base64 of UTF-8 bytes). */
-function rawText(input: Input): string | undefined {
-  if (input['encoding'] === 'zstd') return undefined
-  if (typeof input['base64'] !== 'string') return typeof input['text'] === 'string' ? input['text'] : undefined
-  const bytes = Buffer.from(input['base64'], 'base64')
-  const text = bytes.toString('utf8')
-  return Buffer.from(text, 'utf8').equals(bytes) ? text : undefined
 }
 
 type Row = Record<string, unknown> & { type: string }
@@ -161,21 +152,8 @@ function isReorderedChunk(event: unknown): boolean {
   return packableTag(event) !== undefined && isRecord(chunk) && !PACKED_MEMBER_ORDERS.includes(Object.keys(chunk).join())
 }
 
-/** A batch cut around each reordered chunk, which stands alone: runs are packed within a batch, and a batch of one is written verbatim. */
-function cutAtReorderedChunks(batch: unknown): unknown[][] {
-  const pieces: unknown[][] = [[]]
-  for (const event of Array.isArray(batch) ? batch : []) {
-    if (isReorderedChunk(event)) pieces.push([event], [])
-    else pieces.at(-1)!.push(event)
-  }
-  return pieces
-}
-
 /** A chunk is packable only when its members come in the writer's own order; any other is written verbatim, cutting its run. */
-const chunkMembersInOneOrder: SyncOperation = input => {
-  const batches = input['batches']
-  return ref.encodeJsonl(Array.isArray(batches) ? { ...input, batches: batches.flatMap(cutAtReorderedChunks) } : input)
-}
+const chunkMembersInOneOrder: SyncOperation = encodingAlone(isReorderedChunk)
 
 export const STORAGE_BUGS: KnownBad[] = [
   {

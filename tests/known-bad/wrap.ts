@@ -197,3 +197,30 @@ export function compactionStateWithLock(live: (events: EventRecord[], start: Eve
     return answer.ok ? accepted({ ...value, open, owner: (answer.value as EventRecord)['owner'] }) : answer
   }
 }
+
+/** A batch cut around each event `alone` picks, which then stands alone: runs are packed within a batch, and a batch of one is written verbatim. */
+function cutAround(batch: unknown, alone: (event: unknown) => boolean): unknown[][] {
+  const pieces: unknown[][] = [[]]
+  for (const event of Array.isArray(batch) ? batch : []) {
+    if (alone(event)) pieces.push([event], [])
+    else pieces.at(-1)!.push(event)
+  }
+  return pieces
+}
+
+/** encodeJsonl writing every event `alone` picks verbatim, cutting the run it is in. */
+export function encodingAlone(alone: (event: unknown) => boolean): SyncOperation {
+  return input => {
+    const batches = input['batches']
+    return ref.encodeJsonl(Array.isArray(batches) ? { ...input, batches: batches.flatMap(batch => cutAround(batch, alone)) } : input)
+  }
+}
+
+/** The raw input's text, when it is UTF-8 (given as text, or as base64 of UTF-8 bytes). */
+export function rawText(input: Input): string | undefined {
+  if (input['encoding'] === 'zstd') return undefined
+  if (typeof input['base64'] !== 'string') return typeof input['text'] === 'string' ? input['text'] : undefined
+  const bytes = Buffer.from(input['base64'], 'base64')
+  const text = bytes.toString('utf8')
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : undefined
+}
