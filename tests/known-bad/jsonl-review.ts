@@ -46,6 +46,7 @@ function eachLine(edit: (text: string, index: number) => string): LineReading {
   return lines => lines.map((line, index) => ({ ...line, text: edit(line.text, index) }))
 }
 
+/** The line as JSON, or undefined when it is none. */
 function parsed(text: string): unknown {
   try {
     return JSON.parse(text) as unknown
