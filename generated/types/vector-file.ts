@@ -33,7 +33,12 @@ export interface Case {
   header?: {
     [k: string]: unknown;
   };
-  sessionId?: string;
+  /**
+   * The session id given to every step that takes one, append included: any value (tagged values allowed); PROC-10 says what one that is no string names.
+   */
+  sessionId?: {
+    [k: string]: unknown;
+  };
   vocabulary?: "v0-pinned" | "v0-rc8";
   /**
    * Builder-notation items (vectors/README.md), expanded into the case's events.
