@@ -95,7 +95,8 @@ export async function callOperation(adapter: Adapter, probe: Probe, timeoutMs = 
   try {
     // A copy per call, frozen for an in-process call as the runner freezes a step's (frozen-input.ts).
     const subprocess = adapter.meta.transport === 'subprocess'
-    const input = subprocess ? structuredClone(probeInput(probe)) : frozenDeep(structuredClone(probeInput(probe)))
+    const copy = structuredClone(probeInput(probe))
+    const input = subprocess ? copy : frozenDeep(copy)
     // Called as a method of the operations, which may be an object whose methods use `this`.
     const result: unknown = subprocess
       ? await operation.call(adapter.operations, encodeTagged(input) as Record<string, unknown>)

@@ -105,6 +105,14 @@ function takesValidLogEdits(run: DrawnRun): boolean {
   return run.mutation === undefined && run.olderShapes !== true && run.twinOfOlderShapes !== true
 }
 
+/** The operation over the log, or, when the run's is a valid log in current shapes, over it as `edit` draws it (unmarked). */
+function overValidLogEditedBy(operation: OperationName, edit: (events: readonly unknown[], planSeed: number) => unknown[] | undefined): Derive {
+  return run => ({
+    operation, header: run.header, extra: {},
+    events: (takesValidLogEdits(run) ? edit(run.events, run.plan.batchSeed) : undefined) ?? run.events,
+  })
+}
+
 /** An index in [0, length) from a fraction in thousandths. */
 function at(fraction: number, length: number): number {
   return Math.min(length - 1, Math.floor((fraction * length) / 1000))
@@ -163,13 +171,13 @@ function appendedIndex(run: DrawnRun): number {
 }
 
 /**
- * The append: an operator's broken candidate onto its prefix; in one valid log in four, a rewrite
- * onto a prefix in which an earlier step's result shares its call id (shared-call-id.ts); or else one
- * of the log's events (appendedIndex) appended onto the ones before it, its members but seq, time and
+ * The append: an operator's broken candidate onto its prefix; in one valid log in four, a rewrite onto
+ * a prefix in which an earlier step's result shares its call id (shared-call-id.ts); or else one of the
+ * log's events (appendedIndex) appended onto the ones before it, its members but seq, time and
  * ignorable (or the record itself when it is no object), in one valid log in four edited where a
- * writer's check is looser (candidate-edits.ts). A candidate with members beyond those an `event:` item carries
- * is written verbatim, and then, as the vector format has it, its own `time` member is the time input,
- * or the builder's clock when it has none.
+ * writer's check is looser (candidate-edits.ts). A candidate with members beyond those an `event:` item
+ * carries is written verbatim, and then, as the vector format has it, its own `time` member is the time
+ * input, or the builder's clock when it has none.
  */
 function appendProbe(run: DrawnRun): Probe | undefined {
   let events = run.events
@@ -357,20 +365,14 @@ function withUndefinedMembers(probe: Probe, operation: 'artifactPath' | 'fork', 
 const DERIVE: Record<string, Derive> = {
   load: overLog('load'),
   surface: surfaceProbe,
-  messages: run => ({
-    operation: 'messages', header: run.header, extra: {},
-    events: (takesValidLogEdits(run) ? withMessageEdgeEdits(run.events, run.plan.batchSeed) : undefined) ?? run.events,
-  }),
+  messages: overValidLogEditedBy('messages', withMessageEdgeEdits),
   requestHeader: atSeqOverEditedLog('requestHeader', withStoredHeadersOutsideHdr1, OUTSIDE_HDR_1_VARIANT),
   requestContext: atSeqOverEditedLog('requestContext', withContextDataNotObject, CONTEXT_NOT_OBJECT_VARIANT, withContextZeroAndNullMembers),
   headerEquals: run => {
     const { pair, outsideHdr1 } = headerPair(run.events, run.plan.batchSeed)
     return { operation: 'headerEquals', events: [], extra: pair, ...(outsideHdr1 ? { variant: OUTSIDE_HDR_1_VARIANT } : {}) }
   },
-  relations: run => ({
-    operation: 'relations', header: run.header, extra: {},
-    events: (takesValidLogEdits(run) ? withRelationEdit(run.events, run.plan.batchSeed) : undefined) ?? run.events,
-  }),
+  relations: overValidLogEditedBy('relations', withRelationEdit),
   repair: overLogWithUncloseableCalls('repair', {}),
   resume: overLogWithUncloseableCalls('resume', { now: NOW }),
   compactionState: compactionStateProbe,
