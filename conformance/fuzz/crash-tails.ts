@@ -5,13 +5,14 @@
 // events or the tool/result events one higher (the scan reads no step but a message's, REPAIR-3,
 // REPAIR-4); a step/start after a log that ends on a turn/end (REPAIR-2: no turn, no closers); or a
 // marker and then an ignorable foreign event (SEED-4: only the very last event spares a marker). The
-// other five cut the log just after an assistant message that calls tools, whose calls are then
+// other six cut the log just after an assistant message that calls tools, whose calls are then
 // registered and unanswered, and end it with what the scan must read whatever step it names: a step/end
 // of the next step (it forgets every call), the result of one of the calls or its tool/call, named in
 // the next step (the result forgets the call, the tool/call starts it), or a session/end-seed (SEED-7:
 // it forgets no call); or they leave the calls registered with no step open, the message's step/start
-// replaced by an ignorable foreign event (REPAIR-5: their results are still written). Each log still
-// loads; the step numbers break relations, which the scan does not consult. The generators write none
+// replaced by an ignorable foreign event (REPAIR-5: their results are still written); or the message
+// names the next turn (REPAIR-8: a synthetic result names the open turn all the same). Each log still
+// loads; the step and turn numbers break relations, which the scan does not consult. The generators write none
 // of these. Drawn from a seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the
 // fuzzer's other draws stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
@@ -54,7 +55,7 @@ const STEP_SHIFTS: readonly ReadonlySet<string>[] = [new Set(['assistant/message
 export function withCrashTailEdit(events: readonly unknown[], planSeed: number): unknown[] | undefined {
   const chooser = saltedChooser(planSeed, CRASH_TAIL_SALT)
   if (chooser.int(2) !== 0 || events.length === 0) return undefined
-  const [edit, shift, cut] = [chooser.int(9), chooser.int(STEP_SHIFTS.length), chooser.int(1 << 30)]
+  const [edit, shift, cut] = [chooser.int(10), chooser.int(STEP_SHIFTS.length), chooser.int(1 << 30)]
   if (edit === 2) return withStepAfterLastTurn(events)
   if (edit === 3) return appended(appended(events, 'session/end-seed', {}), 'acme/telemetry', { note: 'after the marker' }, { ignorable: true })
   if (edit >= 4) return withCallsPending(events, edit - 4, cut)
@@ -94,9 +95,9 @@ function answeredOrStartedId(event: unknown): unknown {
  * The log cut just after an assistant message with tool calls (the `cut`-th modulo their count), inside
  * its turn, and then, by `variant`: a step/end of the next step appended (0); the first later appended
  * tool/result (1) or tool/call (2) of one of its calls moved to the cut, naming the next step; the last
- * step/start before it replaced by an ignorable foreign event (3); or a session/end-seed appended (4).
- * Undefined when the log does not suit: no such message in an open turn, no such later event, no
- * step/start in the message's turn.
+ * step/start before it replaced by an ignorable foreign event (3); a session/end-seed appended (4); or
+ * the message's turn made one higher (5). Undefined when the log does not suit: no such message in an
+ * open turn, no such later event, no step/start in the message's turn.
  */
 function withCallsPending(events: readonly unknown[], variant: number, cut: number): unknown[] | undefined {
   const messages = events.flatMap((event, index) => (typeOf(event) === 'assistant/message' && toolCallIds(event).length > 0 ? [index] : []))
@@ -110,6 +111,7 @@ function withCallsPending(events: readonly unknown[], variant: number, cut: numb
   if (variant === 0) return appended(kept, 'step/end', { turn: data['turn'], step: nextStep })
   if (variant === 3) return withStepStartForeign(kept)
   if (variant === 4) return appended(kept, 'session/end-seed', {})
+  if (variant === 5) return typeof data['turn'] === 'number' ? [...kept.slice(0, index), { ...message, data: { ...data, turn: data['turn'] + 1 } }] : undefined
   const ids = new Set<unknown>(toolCallIds(message))
   const type = variant === 1 ? 'tool/result' : 'tool/call'
   const later = events.slice(index + 1).find(event => typeOf(event) === type && ids.has(answeredOrStartedId(event))) as EventRecord | undefined

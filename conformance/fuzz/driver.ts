@@ -229,7 +229,8 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
       if (foundOnRun === undefined) continue
       const { run: owner, found } = await ownerOf(adapter, run, twinOfRun, operation, foundOnRun, timeoutMs)
       if (operation === 'load') loadFound = found
-      // The operations that load their log first repeat load's disagreement: count it there once.
+      // The operations that load their log first repeat load's disagreement: count it there once. (When
+      // load's own probe was edited, its departure is another, and theirs is recorded as their own.)
       if (loadFound !== undefined && operation !== 'load' && OVER_LOADED_LOG.has(operation) && sameDeparture(found, loadFound) && found.olderShapes === loadFound.olderShapes) findings.get(signatureOf(loadFound))!.occurrences += 1
       else await record(owner, operation, found)
     }

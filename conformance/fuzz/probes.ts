@@ -11,6 +11,7 @@ import { CONTEXT_NOT_OBJECT_VARIANT, withContextDataNotObject, withContextZeroAn
 import { withMessageEdgeEdits } from './message-edits.ts'
 import { withCrashTailEdit } from './crash-tails.ts'
 import { withRelationEdit } from './relation-edits.ts'
+import { withSurfaceFaultPair } from './surface-check-order.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
 import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
@@ -171,11 +172,13 @@ function appendedIndex(run: DrawnRun): number {
 }
 
 /**
- * The append: an operator's broken candidate onto its prefix; in one valid log in four, a rewrite onto
- * a prefix in which an earlier step's result shares its call id (shared-call-id.ts); or else one of the
- * log's events (appendedIndex) appended onto the ones before it, its members but seq, time and
- * ignorable (or the record itself when it is no object), in one valid log in four edited where a
- * writer's check is looser (candidate-edits.ts). A candidate with members beyond those an `event:` item
+ * The append: an operator's broken candidate onto its prefix; in one valid log in four, one of its
+ * tool-result rewrites onto events in which an earlier step's result shares its call id
+ * (shared-call-id.ts); or else one of the log's events (appendedIndex) appended onto the ones before
+ * it, its members but seq, time and ignorable (or the record itself when it is no object), in one valid
+ * log in four edited where a writer's check is looser (candidate-edits.ts), and where it is not,
+ * replaced, in the same one valid log in four as the log's own rewrites, by a rewrite that keeps a
+ * node's data, onto the whole log in which an earlier result shares its call id (shared-call-id.ts). A candidate with members beyond those an `event:` item
  * carries is written verbatim, and then, as the vector format has it, its own `time` member is the time
  * input, or the builder's clock when it has none.
  */
@@ -183,7 +186,8 @@ function appendProbe(run: DrawnRun): Probe | undefined {
   let events = run.events
   let candidate = run.candidate
   let time: unknown = run.candidateTime
-  const sharing = takesValidLogEdits(run) ? appendSharingCallId(events, run.plan.batchSeed) : undefined
+  const valid = takesValidLogEdits(run)
+  const sharing = valid ? appendSharingCallId(events, run.plan.batchSeed, 'logged') : undefined
   if (sharing !== undefined) ({ events, candidate, time } = sharing)
   else if (candidate === undefined) {
     if (events.length === 0) return undefined
@@ -199,8 +203,10 @@ function appendProbe(run: DrawnRun): Probe | undefined {
       // The time of a record an operator broke is no writer's clock: the builder's stands in, as it
       // does when the vector written from the probe is replayed without a time.
       time = isNonNegativeSafeInteger(eventTime) ? eventTime : BASE_TIME + events.length
-      const edited = takesValidLogEdits(run) ? withCandidateEdit(rest, time as number, run.plan.batchSeed) : undefined
+      const edited = valid ? withCandidateEdit(rest, time as number, run.plan.batchSeed) : undefined
+      const sharingOfNode = valid && edited === undefined ? appendSharingCallId(run.events, run.plan.batchSeed, 'node') : undefined
       if (edited !== undefined) ({ candidate, time } = edited)
+      else if (sharingOfNode !== undefined) ({ events, candidate, time } = sharingOfNode)
     }
   }
   const verbatim = !isRecord(candidate) || Object.keys(candidate).some(key => !CANDIDATE_MEMBERS.has(key))
@@ -363,7 +369,7 @@ function withUndefinedMembers(probe: Probe, operation: 'artifactPath' | 'fork', 
 }
 
 const DERIVE: Record<string, Derive> = {
-  load: overLog('load'),
+  load: overValidLogEditedBy('load', withSurfaceFaultPair),
   surface: surfaceProbe,
   messages: overValidLogEditedBy('messages', withMessageEdgeEdits),
   requestHeader: atSeqOverEditedLog('requestHeader', withStoredHeadersOutsideHdr1, OUTSIDE_HDR_1_VARIANT),

@@ -1,14 +1,17 @@
-// The append probe, one plan in four, over a valid log in current shapes that holds a tool-result
-// rewrite: the rewrite is appended onto the events before it, in which the call of a result of an
-// earlier step now has the id of the rewritten result's call (a later step may use an id again,
-// PAIR-4). REWR-3 compares a rewrite with the node it shadows, which it equals, so the append is
-// accepted; a writer that looks the original up by call id finds the earlier result, whose turn, step
-// and message differ, and rejects it. Generated logs rarely hold a rewrite whose call id an earlier
-// result shares, and the append probe rarely takes a rewrite, so before, no probe could tell. Drawn from
-// a seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other
-// draws stay as they were.
+// The append probe, one plan in four, over a valid log in current shapes with a tool-result rewrite to
+// append: one the log holds, appended onto the events before it, or, where the probe would otherwise
+// append one of the log's events unedited, one made of a result the log appended that is still a node,
+// a rewrite of it that keeps its data, appended onto the whole log. In those events the call of a
+// result of an earlier step now has the id of the rewritten result's call (a later step may use an id
+// again, PAIR-4). REWR-3 compares a rewrite with the node it shadows, which it
+// equals, so the append is accepted; a writer that looks the original up by call id finds the earlier
+// result, whose turn, step and message differ, and rejects it. Generated logs rarely hold a rewrite
+// whose call id an earlier result shares, and the append probe rarely takes a rewrite, so before, no
+// probe could tell. Drawn from a seed of the run's plan, as the headerEquals pairs are
+// (header-pairs.ts), so the fuzzer's other draws stay as they were.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser } from '../generators/index.ts'
+import { reference } from '../../reference/index.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const SHARED_CALL_ID_SALT = 0x53484944
@@ -86,22 +89,58 @@ function earlierResultToShare(events: readonly unknown[], rewrite: number): numb
   })
 }
 
+/** A rewrite of the appended result `event` that keeps its data: its node replaced by itself, cited. */
+function selfRewrite(event: Record_): Record_ {
+  const { seq, time: _time, ignorable: _ignorable, sourceEventSeqs: _sources, ...rest } = event
+  return { ...rest, surfaceOp: { op: 'replace', start: seq, end: seq }, sourceEventSeqs: [seq] }
+}
+
+/** A rewrite to append (as the events before it ask) and the earlier result that is to share its call id. */
+interface SharingPair {
+  before: readonly unknown[]
+  candidate: Record_
+  time: unknown
+  earlier: number
+}
+
+/** The log's own rewrites, each onto the events before it. */
+function loggedRewrites(events: readonly unknown[]): SharingPair[] {
+  return events.flatMap((event, rewrite) => {
+    if (member(event, 'type') !== 'tool/result' || typeof replaceStart(event) !== 'number') return []
+    const earlier = earlierResultToShare(events, rewrite)
+    const { seq: _seq, time, ignorable: _ignorable, ...candidate } = event as Record_
+    return earlier < 0 ? [] : [{ before: events.slice(0, rewrite), candidate, time, earlier }]
+  })
+}
+
+/** Rewrites that keep the data of a result the log appended and still holds as a node, each onto the whole log. */
+function rewritesOfNodes(events: readonly unknown[]): SharingPair[] {
+  const surface = reference.surface({ events })
+  if (!surface.ok) return []
+  const time = member(events.at(-1), 'time')
+  return surface.value.nodes.flatMap(seq => {
+    const event = events[seq]
+    if (!isAppendedResult(event)) return []
+    const candidate = selfRewrite(event as Record_)
+    const earlier = earlierResultToShare([...events, candidate], events.length)
+    return earlier < 0 ? [] : [{ before: events, candidate, time, earlier }]
+  })
+}
+
+/** Where the rewrite comes from: one the log holds, or one made of a node (drawn only where no other edit is). */
+export type RewriteSource = 'logged' | 'node'
+
 /**
  * The append of a rewrite whose call id the plan gave an earlier step's result too, or undefined when
  * the draw keeps the probe or the log holds no such pair. The draws come before any look at the log.
  */
-export function appendSharingCallId(events: readonly unknown[], planSeed: number): { events: unknown[]; candidate: Record_; time: unknown } | undefined {
+export function appendSharingCallId(events: readonly unknown[], planSeed: number, source: RewriteSource): { events: unknown[]; candidate: Record_; time: unknown } | undefined {
   const chooser = saltedChooser(planSeed, SHARED_CALL_ID_SALT)
   if (chooser.int(4) !== 0) return undefined
   const pick = chooser.int(1 << 30)
-  const pairs = events.flatMap((event, rewrite) => {
-    if (member(event, 'type') !== 'tool/result' || typeof replaceStart(event) !== 'number') return []
-    const earlier = earlierResultToShare(events, rewrite)
-    return earlier < 0 ? [] : [{ rewrite, earlier }]
-  })
+  const pairs = source === 'logged' ? loggedRewrites(events) : rewritesOfNodes(events)
   if (pairs.length === 0) return undefined
-  const { rewrite, earlier } = pairs[pick % pairs.length]!
-  const { seq: _seq, time, ignorable: _ignorable, ...candidate } = events[rewrite] as Record_
-  const renaming = (event: unknown): unknown => renamed(event, callIdOf(events[earlier]) as string, callIdOf(events[rewrite]) as string)
-  return { events: events.slice(0, rewrite).map(renaming), candidate, time }
+  const { before, candidate, time, earlier } = pairs[pick % pairs.length]!
+  const renaming = (event: unknown): unknown => renamed(event, callIdOf(events[earlier]) as string, callIdOf(candidate) as string)
+  return { events: before.map(renaming), candidate, time }
 }

@@ -1,5 +1,5 @@
 // The repair and resume probes the fuzzer makes over valid logs edited where chapter 12's scan must read
-// exactly what the spec says (conformance/fuzz/crash-tails.ts): one plan in two, each of the nine
+// exactly what the spec says (conformance/fuzz/crash-tails.ts): one plan in two, each of the ten
 // edits drawn, every edited log one that load accepts.
 import { describe, expect, it } from 'vitest'
 import { withCrashTailEdit } from '../../conformance/fuzz/crash-tails.ts'
@@ -26,6 +26,7 @@ function editOf(events: EventRecord[]): string {
   if (nextStep && last['type'] === 'step/end') return 'step/end of the next step'
   if (nextStep && last['type'] === 'tool/result') return 'result of the next step'
   if (nextStep && last['type'] === 'tool/call') return 'tool/call of the next step'
+  if (last['type'] === 'assistant/message' && (last['data'] as EventRecord)['turn'] === 2) return 'message of the next turn'
   return 'steps shifted'
 }
 
@@ -40,7 +41,8 @@ const shapeOf = (closer: EventRecord): string => (closer['type'] === 'tool/resul
 // (REPAIR-8); with no step/start the call is still registered and answered, and no step/end is written
 // (REPAIR-5); boundaries marked ignorable still close (UNK-4), so a cut after the step/end leaves only
 // the turn open; a marker forgets no call (SEED-7), so the call, never started, is answered, then its
-// step and turn closed.
+// step and turn closed; a message naming turn 2 registers its call all the same, and every closer names
+// the open turn, 1 (REPAIR-8: only the step comes from the registration).
 const CLOSERS_BY_EDIT: Record<string, string[]> = {
   'step/end of the next step': ['turn/end'],
   'result of the next step': ['step/end', 'turn/end'],
@@ -48,6 +50,7 @@ const CLOSERS_BY_EDIT: Record<string, string[]> = {
   'no step/start': ['tool/result step 1 from "no call"', 'turn/end'],
   'ignorable boundaries': ['turn/end'],
   'cut and marked': ['tool/result step 1 from "no call"', 'step/end', 'turn/end'],
+  'message of the next turn': ['tool/result step 1 from "no call"', 'step/end', 'turn/end'],
 }
 
 const closersOf = (events: unknown[]): EventRecord[] => {
@@ -71,6 +74,7 @@ describe('crash-tail edits', () => {
       // a marker and a foreign event; resume then adds its marker after the foreign one (SEED-4).
       if (edit === 'step after the last turn') expect(closersOf(events)).toEqual([])
       if (edit in CLOSERS_BY_EDIT) expect(closersOf(events).map(shapeOf), edit).toEqual(CLOSERS_BY_EDIT[edit])
+      if (edit === 'message of the next turn') expect(closersOf(events).map(closer => (closer['data'] as EventRecord)['turn'])).toEqual([1, 1, 1])
       if (edit === 'marker then ignorable') {
         const resumed = reference.resume({ events, now: 9000 })
         expect(resumed.ok && resumed.value.at(-1)).toEqual({ type: 'session/end-seed', seq: LOG.length + 2, time: 9000, data: {} })
@@ -79,7 +83,7 @@ describe('crash-tail edits', () => {
     expect(edited).toBeGreaterThan(240)
     expect(edited).toBeLessThan(360)
     expect([...edits].sort()).toEqual([
-      'cut and marked', 'ignorable boundaries', 'marker then ignorable', 'no step/start', 'result of the next step',
+      'cut and marked', 'ignorable boundaries', 'marker then ignorable', 'message of the next turn', 'no step/start', 'result of the next step',
       'step after the last turn', 'step/end of the next step', 'steps shifted', 'tool/call of the next step',
     ])
   })

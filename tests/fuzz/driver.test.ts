@@ -9,6 +9,7 @@ import type { Adapter, Operation } from '../../conformance/adapter.ts'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
 import { reference } from '../../reference/index.ts'
 import { drawRun } from '../../conformance/fuzz/draw.ts'
+import { deriveProbe } from '../../conformance/fuzz/probes.ts'
 import { fuzzCommand } from '../../conformance/fuzz/command.ts'
 import { fuzz } from '../../conformance/fuzz/driver.ts'
 import { signatureOf } from '../../conformance/fuzz/compare.ts'
@@ -104,14 +105,20 @@ describe('fuzz', () => {
     expect(report.findings.filter(finding => finding.olderShapes !== true).map(finding => finding.adapter)).toEqual(['differs at $.0 (context data not an object)'])
   })
 
-  it('counts an edited probe that repeats load\'s departure under load, as any other', async () => {
-    const holdsContext = (input: Record<string, unknown>) => (input['events'] as { type: string }[]).some(item => item.type === 'request/context')
+  it('counts an edited probe that repeats load\'s departure under load, as any other, where load read the run\'s log', async () => {
+    const holdsContext = (events: unknown): boolean => (events as { type: string }[]).some(item => item.type === 'request/context')
     const refusing = (operation: 'load' | 'requestContext'): Operation => (input, context) =>
-      (holdsContext(input) ? { ok: false, error: { code: 'PAYLOAD_INVALID', seq: null } } : referenceAdapter.operations[operation]!(input, context))
+      (holdsContext(input['events']) ? { ok: false, error: { code: 'PAYLOAD_INVALID', seq: null } } : referenceAdapter.operations[operation]!(input, context))
     const adapter: Adapter = { ...referenceAdapter, operations: { ...referenceAdapter.operations, load: refusing('load'), requestContext: refusing('requestContext') } }
     const report = await fuzz(adapter, { runs: 60, seed: 7, outDir: tempFolder(), maxEvents: 40, only: ['load', 'requestContext'] })
     expect(report.findings.filter(finding => finding.operation === 'load')).not.toEqual([])
-    expect(report.findings.filter(finding => finding.operation === 'requestContext')).toEqual([])
+    // load's own probe of a valid log is now and then given two surface faults (surface-check-order.ts):
+    // load then departs otherwise, and requestContext's departure on that run is a finding of its own.
+    const runs = Array.from({ length: 60 }, (_, index) => drawRun(7, index, 40)).filter(run => holdsContext(run.events))
+    const loadEdited = runs.filter(run => deriveProbe(run, 'load')!.events !== run.events)
+    expect(runs.length, 'the premise: runs whose load read their own log').toBeGreaterThan(loadEdited.length)
+    const ownFindings = report.findings.filter(finding => finding.operation === 'requestContext')
+    expect(ownFindings.reduce((sum, finding) => sum + finding.occurrences, 0)).toBeLessThanOrEqual(loadEdited.length)
   })
 
   it('finds nothing on the reference behind serve: values JSON text cannot carry cross the protocol tagged, both ways', async () => {

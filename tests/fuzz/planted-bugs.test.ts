@@ -241,6 +241,16 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['hdr-flag-config-truthy', 'append'],
   ['legacy-trigger-null-skipped', 'append'],
   ['legacy-fallback-any-type', 'append'],
+  // And one the mutation operators reached in 3 of the first 40 seeds (a log-only marker that is a
+  // malformed replace, one draw among many), and 10 since one load probe in four over a valid log gives
+  // one event two surface faults at once (surface-check-order.ts).
+  ['surface-grammar-before-eligibility', 'load'],
+  // And one since a crash-tail edit cuts the log after an assistant message with calls that names the
+  // next turn (crash-tails.ts).
+  ['repair-result-turn-from-message', 'repair'],
+  // And one since the append probe's rewrites whose call id an earlier result shares are also made of
+  // any result still on the surface, not only of the rewrites a log holds (shared-call-id.ts).
+  ['append-rewrite-original-by-call-id', 'append'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
