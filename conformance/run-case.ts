@@ -2,7 +2,7 @@
 // an exception, a malformed result or a missing capability is never a pass.
 import { operationResultOf, type Adapter } from './adapter.ts'
 import { AdapterFailure } from './adapter-process.ts'
-import { frozenDeep, isFrozenInputWrite } from './frozen-input.ts'
+import { inputChange, recordInput } from './unchanged-input.ts'
 import { inProcessCall } from './in-process-call.ts'
 import { judge, withImpliedPlaces, type Mismatch, type Verdict } from './expectations.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
@@ -71,9 +71,6 @@ export async function runCase(adapter: Adapter, vector: VectorCase, options: Run
  */
 function errorReason(operation: string, error: unknown): string {
   if (error instanceof AdapterFailure) return error.message
-  if (isFrozenInputWrite(error)) {
-    return `${operation} changed its input, which the runner freezes for the call (an operation must leave it as it was): ${errorMessage(error)}`
-  }
   // A stack's start names the error and the innermost frames; a thrown string or message may be huge.
   return `${operation} threw: ${shortened(error instanceof Error ? error.stack ?? error.message : String(error), TRACE_MOST)}`
 }
@@ -97,11 +94,17 @@ async function runSteps(adapter: Adapter, vector: VectorCase, timeoutMs: number)
       if (adapter.meta.transport === 'subprocess') {
         result = await adapter.operations[step.operation]!(step.input, { caseId: vector.id, step: index })
       } else {
-        const input = frozenDeep(decodeTagged(step.input) as Record<string, unknown>)
+        const input = decodeTagged(step.input) as Record<string, unknown>
+        const before = recordInput(input)
         // Called as a method of the operations, which may be an object whose methods use `this`. The
         // result comes back uninspected: inspecting it is judgeStep's to do.
         const call = (): unknown => adapter.operations[step.operation]!(input, { caseId: vector.id, step: index })
         result = (await inProcessCall(call, timeoutMs, `${step.operation} (${vector.id} step ${index})`)).value
+        const change = inputChange(before)
+        if (change !== undefined) {
+          const reason = `${step.operation} changed its input (an operation must leave it as it was): ${change}`
+          return { id: vector.id, status: 'error', step: index, operation: step.operation, reason }
+        }
       }
     } catch (error) {
       return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: errorReason(step.operation, error) }

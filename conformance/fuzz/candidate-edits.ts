@@ -7,10 +7,12 @@
 // "" (accepted) or whose interrupted reason has a member more (TURN-2); a request header whose
 // adapterDefaults is null, or flags maxTokens over a config whose maxTokens is 0 (accepted) (HDR-2); a
 // turn/start whose trigger is null (LEGACY-5); or a request/context whose data says `reason:
-// "fallback"` (accepted: LEGACY-2 names request/header alone). The edit is drawn among those that apply
-// to the candidate's type, and the time of 0 beside them. Drawn from a seed of the run's plan, as the
-// headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk
-// log draws alike.
+// "fallback"` (accepted: LEGACY-2 names request/header alone). The edit is drawn among them all and the
+// time of 0, and then the event among those of the log it applies to, so that an edit of a rare type
+// (a tool/call, a request header) is drawn as often as any wherever the log holds one; the time of 0
+// takes the event the probe would append. Drawn from a seed of the run's plan, as the headerEquals
+// pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws
+// alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser } from '../generators/index.ts'
 
@@ -19,8 +21,9 @@ const CANDIDATE_EDIT_SALT = 0x43414e44
 
 type EventRecord = Record<string, unknown>
 
-/** A candidate and the time input it is appended at. */
+/** A candidate, the time input it is appended at, and the index of the log event it was made of. */
 export interface EditedAppend {
+  index: number
   candidate: EventRecord
   time: number
 }
@@ -95,16 +98,28 @@ const contextFallback: CandidateEdit = candidate =>
 
 const EDITS: readonly CandidateEdit[] = [modelRouteLoosened, resultBlockLoosened, callIdEmptied, stepOutOfRange, turnEndEdged, adapterDefaultsEdged, triggerNull, contextFallback]
 
+/** An event's members a candidate carries: all but seq, time and ignorable. */
+function candidateOf(event: EventRecord): EventRecord {
+  const { seq: _seq, time: _time, ignorable: _ignorable, ...candidate } = event
+  return candidate
+}
+
 /**
- * The candidate edited as drawn among the edits that apply to it, or appended at time 0 (drawn as
- * often as each of them, and always when none applies); undefined when the draw keeps it. Whether, which
- * edit and which form are drawn before any look at the candidate.
+ * One of the log's events, edited as drawn, to append onto the events before it (at `index`): the edit
+ * is drawn among them all and the time 0 (drawn as often as each), then one of the events it applies to;
+ * the time 0 (or an edit that applies to no event) takes the plan's event, at `planIndex`. Undefined when
+ * the draw keeps the probe. The draws come before any look at the log.
  */
-export function withCandidateEdit(candidate: EventRecord, time: number, planSeed: number): EditedAppend | undefined {
+export function withCandidateEdit(events: readonly unknown[], planIndex: number, planSeed: number): EditedAppend | undefined {
   const chooser = saltedChooser(planSeed, CANDIDATE_EDIT_SALT)
   if (chooser.int(4) !== 0) return undefined
-  const [pick, variant] = [chooser.int(1 << 30), chooser.int(1 << 30)]
-  const applying = EDITS.map(edit => edit(candidate, variant)).filter((edited): edited is EventRecord => edited !== undefined)
-  const edited = applying[pick % (applying.length + 1)]
-  return edited === undefined ? { candidate, time: 0 } : { candidate: edited, time }
+  const [pick, variant, at] = [chooser.int(EDITS.length + 1), chooser.int(1 << 30), chooser.int(1 << 30)]
+  const edit = EDITS[pick]
+  const targets = edit === undefined ? [] : events.flatMap((event, index) => {
+    const edited = isRecord(event) ? edit(candidateOf(event), variant) : undefined
+    return edited === undefined ? [] : [{ index, candidate: edited, time: (event as EventRecord)['time'] as number }]
+  })
+  if (targets.length > 0) return targets[at % targets.length]
+  const planEvent = events[planIndex]
+  return isRecord(planEvent) ? { index: planIndex, candidate: candidateOf(planEvent), time: 0 } : undefined
 }

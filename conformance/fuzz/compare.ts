@@ -5,7 +5,7 @@
 // works and that --known files match.
 import { operationResultOf, type Adapter } from '../adapter.ts'
 import { inProcessCall } from '../in-process-call.ts'
-import { frozenDeep, isFrozenInputWrite } from '../frozen-input.ts'
+import { inputChange, recordInput } from '../unchanged-input.ts'
 import { expectedRejectionOf, judge, withImpliedPlaces, type OperationResult } from '../expectations.ts'
 import { encodeTagged } from '../protocol.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
@@ -93,18 +93,18 @@ export async function callOperation(adapter: Adapter, probe: Probe, timeoutMs = 
   const operation = adapter.operations[probe.operation]
   if (operation === undefined) return { kind: 'error', message: `${probe.operation} is not provided` }
   try {
-    // A copy per call, frozen for an in-process call as the runner freezes a step's (frozen-input.ts).
+    // A copy per call; an in-process call's is compared after it, as the runner does a step's
+    // (unchanged-input.ts).
     const subprocess = adapter.meta.transport === 'subprocess'
-    const copy = structuredClone(probeInput(probe))
-    const input = subprocess ? copy : frozenDeep(copy)
+    const input = structuredClone(probeInput(probe))
+    if (subprocess) return outcomeOf(await operation.call(adapter.operations, encodeTagged(input) as Record<string, unknown>))
+    const before = recordInput(input)
     // Called as a method of the operations, which may be an object whose methods use `this`.
-    const result: unknown = subprocess
-      ? await operation.call(adapter.operations, encodeTagged(input) as Record<string, unknown>)
-      : (await inProcessCall(() => operation.call(adapter.operations, input), timeoutMs, probe.operation)).value
-    return outcomeOf(result)
+    const result: unknown = (await inProcessCall(() => operation.call(adapter.operations, input), timeoutMs, probe.operation)).value
+    const change = inputChange(before)
+    return change === undefined ? outcomeOf(result) : { kind: 'error', message: `${probe.operation} changed its input: ${change}` }
   } catch (error) {
-    const changedInput = isFrozenInputWrite(error) ? `${probe.operation} changed its input, which the fuzzer freezes for the call: ` : ''
-    return { kind: 'error', message: `${changedInput}${errorMessage(error)}` }
+    return { kind: 'error', message: errorMessage(error) }
   }
 }
 

@@ -174,11 +174,12 @@ function appendedIndex(run: DrawnRun): number {
 /**
  * The append: an operator's broken candidate onto its prefix; in one valid log in four, one of its
  * tool-result rewrites onto events in which an earlier step's result shares its call id
- * (shared-call-id.ts); or else one of the log's events (appendedIndex) appended onto the ones before
- * it, its members but seq, time and ignorable (or the record itself when it is no object), in one valid
- * log in four edited where a writer's check is looser (candidate-edits.ts), and where it is not,
- * replaced, in the same one valid log in four as the log's own rewrites, by a rewrite that keeps a
- * node's data, onto the whole log in which an earlier result shares its call id (shared-call-id.ts). A candidate with members beyond those an `event:` item
+ * (shared-call-id.ts); in one of the other valid logs in four, one of its events, edited where a
+ * writer's check is looser, onto the ones before it (candidate-edits.ts); where neither is drawn, in the
+ * same one valid log in four as the log's own rewrites, a rewrite that keeps a node's data, onto the
+ * whole log in which an earlier result shares its call id (shared-call-id.ts); or else one of the log's
+ * events (appendedIndex) appended onto the ones before it, its members but seq, time and ignorable (or
+ * the record itself when it is no object). A candidate with members beyond those an `event:` item
  * carries is written verbatim, and then, as the vector format has it, its own `time` member is the time
  * input, or the builder's clock when it has none.
  */
@@ -192,21 +193,26 @@ function appendProbe(run: DrawnRun): Probe | undefined {
   else if (candidate === undefined) {
     if (events.length === 0) return undefined
     const appended = appendedIndex(run)
-    const event = events[appended]
-    events = events.slice(0, appended)
-    // A record that is no object is offered as it is: the writer meets ENV-1 as the reader did.
-    if (!isRecord(event)) candidate = event
+    const edited = valid ? withCandidateEdit(events, appended, run.plan.batchSeed) : undefined
+    const sharingOfNode = valid && edited === undefined ? appendSharingCallId(events, run.plan.batchSeed, 'node') : undefined
+    if (edited !== undefined) {
+      events = events.slice(0, edited.index)
+      candidate = edited.candidate
+      time = edited.time
+    } else if (sharingOfNode !== undefined) ({ events, candidate, time } = sharingOfNode)
     else {
-      if (holdsForeignFault(event)) return undefined
-      const { seq: _seq, time: eventTime, ignorable: _ignorable, ...rest } = event
-      candidate = rest
-      // The time of a record an operator broke is no writer's clock: the builder's stands in, as it
-      // does when the vector written from the probe is replayed without a time.
-      time = isNonNegativeSafeInteger(eventTime) ? eventTime : BASE_TIME + events.length
-      const edited = valid ? withCandidateEdit(rest, time as number, run.plan.batchSeed) : undefined
-      const sharingOfNode = valid && edited === undefined ? appendSharingCallId(run.events, run.plan.batchSeed, 'node') : undefined
-      if (edited !== undefined) ({ candidate, time } = edited)
-      else if (sharingOfNode !== undefined) ({ events, candidate, time } = sharingOfNode)
+      const event = events[appended]
+      events = events.slice(0, appended)
+      // A record that is no object is offered as it is: the writer meets ENV-1 as the reader did.
+      if (!isRecord(event)) candidate = event
+      else {
+        if (holdsForeignFault(event)) return undefined
+        const { seq: _seq, time: eventTime, ignorable: _ignorable, ...rest } = event
+        candidate = rest
+        // The time of a record an operator broke is no writer's clock: the builder's stands in, as it
+        // does when the vector written from the probe is replayed without a time.
+        time = isNonNegativeSafeInteger(eventTime) ? eventTime : BASE_TIME + events.length
+      }
     }
   }
   const verbatim = !isRecord(candidate) || Object.keys(candidate).some(key => !CANDIDATE_MEMBERS.has(key))

@@ -1,6 +1,6 @@
 // The append probe's candidate edits (conformance/fuzz/candidate-edits.ts): one plan in four, an edit
-// that applies to the candidate's type or the time 0, and what the reference answers for each as the
-// spec says, checked by hand on a small log.
+// and one of the log's events it applies to, or the time 0 on the plan's event, and what the reference
+// answers for each as the spec says, checked by hand on a small log.
 import { describe, expect, it } from 'vitest'
 import { buildLog } from '../../conformance/builder.ts'
 import { withCandidateEdit } from '../../conformance/fuzz/candidate-edits.ts'
@@ -22,20 +22,25 @@ const CANDIDATES: EventRecord[] = [
   { type: 'request/context', data: { provider: 'p', model: 'm' } },
 ]
 
-/** What the reference answers for the candidate at `time`: accepted, or the code of its rejection. */
-function answer(candidate: EventRecord, time: number): string {
-  const result = reference.append({ events: LOG, candidate, time })
+/** What the reference answers for the candidate at `time` onto `events`: accepted, or the code of its rejection. */
+function answer(events: unknown[], candidate: EventRecord, time: number): string {
+  const result = reference.append({ events, candidate, time })
   return result.ok ? `accepted at ${(result.value as { time: number }).time}` : result.error.code
 }
+
+/** LOG followed by the candidate as its event, at the next seq. */
+const logEndingIn = (candidate: EventRecord): unknown[] => [...LOG, { ...candidate, seq: LOG.length, time: 5000 }]
 
 // By hand, from the changed member: PROC-4 takes time 0 as given; VOC-11 wants a provider and a
 // non-empty model, VOC-12 a block content that is a list, VOC-13 a toolCallId; TURN-1 a non-empty callId
 // and a step that is a safe integer (no boolean); TURN-2 a turn that is a safe integer, and for
 // `interrupted` no member but kind, while any string is a kind; HDR-2 an adapterDefaults that is an
 // object, whose flag needs the config member with any value; LEGACY-5 a trigger that is an object;
-// LEGACY-2 takes reason "fallback" only on request/header.
-function expected(original: EventRecord, edited: EventRecord, time: number): string {
-  if (edited === original) return time === 0 ? 'accepted at 0' : 'unchanged'
+// LEGACY-2 takes reason "fallback" only on request/header. None of these answers depends on the events
+// before the candidate, so the same holds for an edit of one of LOG's own events (its turn/start, step/start
+// or assistant message) onto those before it.
+function expected(edited: EventRecord, time: number): string {
+  if (time === 0) return 'accepted at 0'
   const data = edited['data'] as EventRecord
   const message = data['message'] as EventRecord | undefined
   const header = data['header'] as EventRecord | undefined
@@ -43,6 +48,7 @@ function expected(original: EventRecord, edited: EventRecord, time: number): str
     case 'assistant/message': return 'MESSAGE_SOURCE_INVALID'
     case 'tool/result': return Array.isArray(((message!['content'] as EventRecord[])[0]!)['content']) ? 'MESSAGE_CALL_ID_MISMATCH' : 'MESSAGE_CONTENT_INVALID'
     case 'tool/call':
+    case 'step/start':
     case 'step/end': return 'PAYLOAD_INVALID'
     case 'turn/end': return data['turn'] === true || (data['reason'] as EventRecord)['kind'] === 'interrupted' ? 'TURN_END_MALFORMED' : `accepted at ${time}`
     case 'request/header': return header!['adapterDefaults'] === null ? 'REQUEST_HEADER_INVALID' : `accepted at ${time}`
@@ -54,20 +60,36 @@ function expected(original: EventRecord, edited: EventRecord, time: number): str
 describe('candidate edits', () => {
   it('are drawn for about one plan in four, each edit and the time 0, and answered as the spec says', () => {
     const seen = new Set<string>()
-    let edited = 0
+    let [edited, ofLog] = [0, 0]
     for (const original of CANDIDATES) {
-      for (let seed = 1; seed <= 200; seed += 1) {
-        const edit = withCandidateEdit(original, 5000, seed)
+      const events = logEndingIn(original)
+      for (let seed = 1; seed <= 600; seed += 1) {
+        const edit = withCandidateEdit(events, LOG.length, seed)
         if (edit === undefined) continue
         edited += 1
-        const want = expected(original, edit.candidate, edit.time)
-        seen.add(`${original['type']}: ${want}`)
-        expect(answer(edit.candidate, edit.time), `${original['type']} ${JSON.stringify(edit.candidate)}`).toBe(want)
+        if (edit.index < LOG.length) ofLog += 1
+        const want = expected(edit.candidate, edit.time)
+        if (edit.time === 0) expect(edit).toEqual({ index: LOG.length, candidate: original, time: 0 })
+        seen.add(`${String(edit.candidate['type'])}: ${want}`)
+        expect(answer(events.slice(0, edit.index), edit.candidate, edit.time), `${original['type']} ${JSON.stringify(edit.candidate)}`).toBe(want)
       }
     }
-    expect(edited).toBeGreaterThan(CANDIDATES.length * 30)
-    expect(edited).toBeLessThan(CANDIDATES.length * 70)
-    // Each type at time 0, and the eleven answers its edits give (two for a result, a turn/end and a header).
-    expect(seen.size).toBe(CANDIDATES.length + 11)
+    expect(edited).toBeGreaterThan(CANDIDATES.length * 100)
+    expect(edited).toBeLessThan(CANDIDATES.length * 200)
+    // Some edits take one of LOG's own events (its turn/start, step/start or assistant message).
+    expect(ofLog).toBeGreaterThan(CANDIDATES.length * 10)
+    // Each type at time 0, the eleven answers its edits give (two for a result, a turn/end and a header),
+    // and LOG's step/start with its step out of range (its turn/start and assistant answer as those types do).
+    expect(seen.size).toBe(CANDIDATES.length + 12)
+  })
+
+  it('take a tool/call or a request header whatever event the plan would append, when the log holds one', () => {
+    const events = [...logEndingIn(CANDIDATES[2]!), { ...CANDIDATES[5]!, seq: LOG.length + 1, time: 5001 }]
+    const types = new Set<unknown>()
+    for (let seed = 1; seed <= 600; seed += 1) {
+      const edit = withCandidateEdit(events, 0, seed)
+      if (edit !== undefined && edit.time !== 0) types.add(edit.candidate['type'])
+    }
+    expect([...types].sort()).toEqual(['assistant/message', 'request/header', 'step/start', 'tool/call', 'turn/start'])
   })
 })

@@ -43,7 +43,7 @@ describe('a rejection disagreement', () => {
 })
 
 describe('an in-process call', () => {
-  it('gets a frozen copy of the probe\'s input: an operation that changes it is an error saying so, and the probe stays as it was', async () => {
+  it('gets a copy of the probe\'s input: an operation that changes it is an error saying so, and the probe stays as it was', async () => {
     const probe = { operation: 'surface' as const, events: [{ type: 'user/message', seq: 0, time: 1, data: {} }], extra: {} }
     const changing = {
       meta: { name: 'fake', version: '0', language: 'typescript', profiles: ['reader'] },
@@ -51,7 +51,7 @@ describe('an in-process call', () => {
     }
     const outcome = await callOperation(changing, probe)
     expect(outcome.kind).toBe('error')
-    expect(outcome.kind === 'error' && outcome.message).toMatch(/^surface changed its input, which the fuzzer freezes for the call: Cannot delete property/)
+    expect(outcome.kind === 'error' && outcome.message).toBe('surface changed its input: $.events[0] was removed')
     expect(probe.events).toHaveLength(1)
   })
 })

@@ -251,6 +251,10 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   // And one since the append probe's rewrites whose call id an earlier result shares are also made of
   // any result still on the surface, not only of the rewrites a log holds (shared-call-id.ts).
   ['append-rewrite-original-by-call-id', 'append'],
+  // And two since a candidate edit, once drawn, takes any of the log's events it applies to, not only
+  // the one the plan would append (candidate-edits.ts): tool/calls and request headers are rare there.
+  ['turn1-callid-empty-ok', 'append'],
+  ['hdr-adapter-defaults-null-absent', 'append'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
