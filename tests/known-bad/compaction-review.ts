@@ -12,7 +12,7 @@ function isCompactReplace(event: EventRecord): boolean {
 }
 
 /** The event with its data's source changed by `change`. */
-function withSource(event: EventRecord, change: (source: EventRecord) => EventRecord): EventRecord {
+export function withSource(event: EventRecord, change: (source: EventRecord) => EventRecord): EventRecord {
   const data = dataOf(event)
   return { ...event, data: { ...data, source: change(isRecord(data['source']) ? data['source'] : {}) } }
 }

@@ -6,10 +6,10 @@ import { vocabularyNamed } from '../../reference/unknown-types.ts'
 import { accepted, isRecord, loadedEvents, recordsOf, ref, rejected, type Input, type KnownBad, type SyncOperation } from './wrap.ts'
 
 type EventRecord = Record<string, unknown>
-type Child = { header: EventRecord; events: EventRecord[] }
+export type Child = { header: EventRecord; events: EventRecord[] }
 
 /** fork as the reference answers it, an accepted child handed to `answer` for the answer given instead. */
-function forkThen(answer: (child: Child, input: Input) => OperationResult): SyncOperation {
+export function forkThen(answer: (child: Child, input: Input) => OperationResult): SyncOperation {
   return input => {
     const result = ref.fork(input)
     return result.ok ? answer(result.value as Child, input) : result
@@ -26,7 +26,7 @@ function seedOf(child: Child): EventRecord[] {
 }
 
 /** The child with each seed event changed by `change`. */
-function withSeedChanged(child: Child, change: (event: EventRecord, index: number) => unknown): OperationResult {
+export function withSeedChanged(child: Child, change: (event: EventRecord, index: number) => unknown): OperationResult {
   return accepted({ ...child, events: child.events.map((event, index) => (index < seedLengthOf(child) ? change(event, index) : event)) })
 }
 

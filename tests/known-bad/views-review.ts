@@ -34,7 +34,7 @@ function forgotten(event: EventRecord): EventRecord {
  * A request fold that starts again from nothing at the last event of type `reset` at or before atSeq:
  * the header and context records before it are forgotten, as a new loop instance that starts empty.
  */
-function foldResetAt(reset: string, operation: SyncOperation): SyncOperation {
+export function foldResetAt(reset: string, operation: SyncOperation): SyncOperation {
   return input => {
     const events = loadedEvents(input)
     if (events === undefined) return operation(input)
@@ -117,10 +117,10 @@ const toolResultsMerged = messagesJoining((previous, next) => previous.type === 
 const userJoinsResult = messagesJoining((previous, next) => previous.type === 'tool/result' && next.type === 'user/message')
 
 /** A replace's shadowing as a port computes it: the current nodes (in surface order) after the replace `event`. */
-type ReplaceStep = (nodes: number[], op: { start: number; end: number }, event: EventRecord) => number[]
+export type ReplaceStep = (nodes: number[], op: { start: number; end: number }, event: EventRecord) => number[]
 
 /** messages from a surface fold of its own: append pushes the seq, a replace is `replace`; then projected as DER-1 does. */
-function messagesByOwnFold(replace: ReplaceStep): SyncOperation {
+export function messagesByOwnFold(replace: ReplaceStep): SyncOperation {
   return input => {
     const events = loadedEvents(input)
     if (events === undefined) return ref.messages(input)

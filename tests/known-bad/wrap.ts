@@ -161,15 +161,15 @@ export const lateCitationHiddenByTextSort: SkippedRejection = (error, record) =>
 type EventRecord = Record<string, unknown>
 
 /**
- * compactionState as the reference computes it, over the loaded events as `rewrite` changes them: a
- * known-bad bracket scan is the reference's scan shown events marked otherwise.
+ * compactionState as the reference computes it, over the loaded events as `rewrite` changes them (it
+ * may read the input's records): a known-bad bracket scan is the reference's scan shown events marked otherwise.
  */
-export function compactionStateOver(rewrite: (events: EventRecord[]) => EventRecord[]): SyncOperation {
+export function compactionStateOver(rewrite: (events: EventRecord[], input: Input) => EventRecord[]): SyncOperation {
   return input => {
     const events = loadedEvents(input)
     if (events === undefined) return ref.compactionState(input)
     const entry = input['entry'] === 'automatic' || input['entry'] === 'manual' ? input['entry'] : undefined
-    return compactionState(rewrite(events) as unknown as SessionEvent[], entry) as OperationResult
+    return compactionState(rewrite(events, input) as unknown as SessionEvent[], entry) as OperationResult
   }
 }
 
