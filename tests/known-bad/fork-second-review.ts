@@ -43,12 +43,12 @@ function legacyIdsFrom(minting: (input: Input) => Input): SyncOperation {
   }
 }
 
-function headerIdOf(input: Input): unknown {
+export function headerIdOf(input: Input): unknown {
   return isRecord(input['header']) ? input['header']['id'] : undefined
 }
 
 /** The reason a turn/end record stores, when it is an object. */
-function storedReasonOf(record: unknown): EventRecord | undefined {
+export function storedReasonOf(record: unknown): EventRecord | undefined {
   const reason = isRecord(record) && record['type'] === 'turn/end' ? dataOf(record)['reason'] : undefined
   return isRecord(reason) ? reason : undefined
 }
@@ -97,7 +97,7 @@ const sharedPartCopiedOnce = forkThen((child, input) => {
 // ---- FORK-5: the child header -----------------------------------------------------------------------
 
 /** The clock value that replaces a falsy now (a port's `now || Date.now()`, its clock held still). */
-const CLOCK_NOW = 1
+export const CLOCK_NOW = 1
 
 /** The source header taken for none unless it is `instanceof Object`, as another realm's or a null-prototype header is not. */
 const headerByInstanceof: SyncOperation = input =>

@@ -76,7 +76,7 @@ function registeringTurn(events: readonly unknown[], callId: unknown): unknown {
 }
 
 /** Repair's closers, each passed through `edit` with the input's events. */
-function repairEditing(edit: (closer: EventRecord, events: readonly unknown[]) => EventRecord): SyncOperation {
+export function repairEditing(edit: (closer: EventRecord, events: readonly unknown[]) => EventRecord): SyncOperation {
   return input => {
     const result = ref.repair(input)
     if (!result.ok) return result

@@ -17,18 +17,23 @@ type Closers = { closers: EventRecord[] }
 type Call = { step: unknown; callSeq?: number }
 
 /** A repair scan after some events: the open turn and step (null: none) and the registered calls in map order. */
-interface Scan { turn: unknown; step: unknown; calls: Map<unknown, Call> }
+export interface Scan { turn: unknown; step: unknown; calls: Map<unknown, Call> }
 
 /** How a scan applies an event of one type. */
-type Rule = (scan: Scan, event: EventRecord) => void
+export type Rule = (scan: Scan, event: EventRecord) => void
 
 /** `value[name]` when `value` is an object, else undefined. */
 const memberAt = (value: unknown, name: string): unknown => (isRecord(value) ? value[name] : undefined)
 
-/** The ids of an assistant message's tool-call blocks, in order (REPAIR-3). */
-function toolCallIds(event: EventRecord): unknown[] {
+/** The content blocks of an event's message, in order (none when it has no content array). */
+export function contentBlocks(event: EventRecord): unknown[] {
   const content = memberAt(messageOf(event['type'], event['data']), 'content')
-  return Array.isArray(content) ? content.filter(block => memberAt(block, 'type') === 'tool-call').map(block => memberAt(block, 'id')) : []
+  return Array.isArray(content) ? content : []
+}
+
+/** The ids of an assistant message's tool-call blocks, in order (REPAIR-3). */
+export function toolCallIds(event: EventRecord): unknown[] {
+  return contentBlocks(event).filter(block => memberAt(block, 'type') === 'tool-call').map(block => memberAt(block, 'id'))
 }
 
 /** The call id a tool/result answers. */
@@ -42,7 +47,7 @@ function opened(scan: Scan, turn: unknown): void {
 }
 
 /** REPAIR-2 to REPAIR-4, type by type, as the reference's scan reads them. */
-const RULES: Record<string, Rule> = {
+export const RULES: Record<string, Rule> = {
   'turn/start': (scan, event) => opened(scan, dataOf(event)['turn']),
   'turn/end': scan => opened(scan, null),
   'step/start': (scan, event) => { scan.step = dataOf(event)['step'] },
@@ -59,7 +64,7 @@ const RULES: Record<string, Rule> = {
 }
 
 /** A port's scan: the reference's rules with `rules` in their place, over the events `reads` keeps; what it closes at the end (undefined: nothing). */
-interface Port {
+export interface Port {
   rules?: Record<string, Rule>
   reads?: (event: EventRecord) => boolean
   closes?: (scan: Scan, events: EventRecord[]) => Scan | undefined
@@ -87,14 +92,20 @@ function closersFor(scan: Scan, last: EventRecord): EventRecord[] {
   return repairClosers(logEndingAs(scan, last)).map(closer => ({ ...closer, data: { ...dataOf(closer), turn: scan.turn } }))
 }
 
+/** The port's scan of loaded events, as it stands at their end. */
+export function scanned(events: EventRecord[], port: Port = {}): Scan {
+  const rules = { ...RULES, ...port.rules }
+  const scan: Scan = { turn: null, step: null, calls: new Map() }
+  for (const event of events.filter(port.reads ?? (() => true))) rules[event['type'] as string]?.(scan, event)
+  return scan
+}
+
 /** repair as the port computes it: its scan's closers, or the fault load reports for the log followed by them (REPAIR-13). */
 function portRepair(port: Port): SyncOperation {
-  const rules = { ...RULES, ...port.rules }
   return input => {
     const events = loadedEvents(input)
     if (events === undefined || events.length === 0) return ref.repair(input)
-    const scan: Scan = { turn: null, step: null, calls: new Map() }
-    for (const event of events.filter(port.reads ?? (() => true))) rules[event['type'] as string]?.(scan, event)
+    const scan = scanned(events, port)
     const closed = (port.closes ?? closesOpenTurn)(scan, events)
     const closers = closed === undefined ? [] : closersFor(closed, events.at(-1)!)
     const repaired = ref.load({ ...input, events: [...events, ...closers] })
@@ -106,7 +117,7 @@ function portRepair(port: Port): SyncOperation {
 const lastIsMarker = (seed: EventRecord[]): boolean => seed.at(-1)?.['type'] === 'session/end-seed'
 
 /** resume over `repair`'s closers (SEED-10): the loaded events, the closers, then a marker at `now` unless `marked` finds the seed marked. */
-function resumeWith(repair: SyncOperation, marked = lastIsMarker): SyncOperation {
+export function resumeWith(repair: SyncOperation, marked = lastIsMarker): SyncOperation {
   return input => {
     const events = loadedEvents(input)
     const result = events === undefined ? ref.resume(input) : repair(input)
@@ -117,13 +128,13 @@ function resumeWith(repair: SyncOperation, marked = lastIsMarker): SyncOperation
 }
 
 /** repair and resume, both with the port's scan. */
-function scanPatch(port: Port): Patch {
+export function scanPatch(port: Port): Patch {
   const repair = portRepair(port)
   return { repair, resume: resumeWith(repair) }
 }
 
 /** Not marked ignorable. */
-const notIgnorable = (event: EventRecord): boolean => event['ignorable'] !== true
+export const notIgnorable = (event: EventRecord): boolean => event['ignorable'] !== true
 
 /**
  * Closers are written when a turn or a step is open at the end of the scan; they name the last turn
