@@ -2,8 +2,9 @@
 // the same snapshot, another of the log's snapshots, or the snapshot after one edit. Each edit touches
 // one rule of HDR-3 or HDR-5, some so that the canonical headers stay equal (a member canonical form
 // drops, an unnamed config member, config members reordered) and some so that they differ (a named
-// config member, stop, system, tools, the adapter flags, a false flag beside a true one, a system
-// prompt against its twin that Unicode normalization would equal, a tool parameter named `__proto__`);
+// config member, stop, system, tools, the adapter flags, a false or null flag beside a true one, a
+// provider in other letter case, a system prompt against its twin that Unicode normalization would
+// equal, a tool member holding null against none, a tool parameter named `__proto__`);
 // one puts values outside HDR-1 in stop (nested lists among them), system or tools, and its
 // disagreements are told apart from the others' (compare.ts), so that they cannot hide a departure on
 // HDR-1 values. The pair is swapped half the time, so an asymmetric comparison shows.
@@ -91,6 +92,17 @@ function inheritedParameterName(left: Snapshot): [Snapshot, Snapshot] {
   return [withMember(left, 'tools', [first, ...rest]), withMember(left, 'tools', [{ ...(first as Snapshot), parameters }, ...rest])]
 }
 
+/** `text` with each letter's case swapped. */
+const swappedCase = (text: string): string =>
+  [...text].map(letter => (letter === letter.toUpperCase() ? letter.toLowerCase() : letter.toUpperCase())).join('')
+
+/** The left's first tool (or one more) with a member holding null, against the same without it (HDR-5: present against absent). */
+function nullToolMember(left: Snapshot): [Snapshot, Snapshot] {
+  const tools = toolsOf(left)
+  const [first, ...rest] = isRecord(tools[0]) ? tools : [EXTRA_TOOL, ...tools]
+  return [withMember(left, 'tools', [{ ...(first as Snapshot), strict: null }, ...rest]), withMember(left, 'tools', [first, ...rest])]
+}
+
 const EDITS: readonly Edit[] = [
   left => [left, left],
   (left, others, chooser) => [left, others.length > 0 ? pick(chooser, others) : left],
@@ -118,6 +130,11 @@ const EDITS: readonly Edit[] = [
   // A false flag beside a true one is kept (HDR-3) and present (HDR-5): not the same as no flag.
   left => [withMember(left, 'adapterDefaults', { reasoningEffort: true }), withMember(left, 'adapterDefaults', { reasoningEffort: true, maxTokens: false })],
   left => [withMember(left, 'messagePrefix', 'a'), withMember(left, 'messagePrefix', 'b')],
+  // A flag holding null beside a true one is kept and present, as a false one is: not the same as none.
+  left => [withMember(left, 'adapterDefaults', { reasoningEffort: true }), withMember(left, 'adapterDefaults', { reasoningEffort: true, maxTokens: null })],
+  // Strings are compared code unit by code unit: a provider in other letter case is another provider.
+  left => [left, withConfig(left, { ...configOf(left), provider: swappedCase(String(configOf(left)['provider'] ?? PROVIDER)) })],
+  nullToolMember,
   left => [withMember(left, 'system', 'caf\u00e9'), withMember(left, 'system', 'cafe\u0301')],
   inheritedParameterName,
   outsideHdr1,

@@ -1,6 +1,7 @@
-// The headerEquals pairs the fuzzer draws with values outside HDR-1 (conformance/fuzz/header-pairs.ts):
-// each kind is drawn, marked as such, and the reference answers it as HDR-3 and HDR-5 say (worked out
-// by hand below), so that a class of them (U20) says something about the builds, not about the fuzzer.
+// The headerEquals pairs the fuzzer draws (conformance/fuzz/header-pairs.ts). Those with values outside
+// HDR-1: each kind is drawn, marked as such, and the reference answers it as HDR-3 and HDR-5 say (worked
+// out by hand below), so that a class of them (U20) says something about the builds, not about the
+// fuzzer. And three that a careless comparison calls equal: each is drawn, and is different.
 import { describe, expect, it } from 'vitest'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
 import { headerPair } from '../../conformance/fuzz/header-pairs.ts'
@@ -44,5 +45,32 @@ describe('headerEquals pairs outside HDR-1', () => {
     }
     // Every kind of edit, each side on the left at least once where the two differ.
     expect([...seen].sort()).toEqual(Object.keys(EXPECTED).sort())
+  })
+})
+
+/** Which of the three pairs below `pair` is, told from its shape, or undefined for another. */
+function oddPairOf(pair: { left: Record<string, unknown>; right: Record<string, unknown> }): string | undefined {
+  const both = [pair.left, pair.right]
+  const json = JSON.stringify(both)
+  if (json.includes('"maxTokens":null')) return 'a null flag beside a true one'
+  if (json.includes('"strict":null')) return 'a tool member holding null against none'
+  const providers = both.map(snapshot => (snapshot['config'] as Record<string, unknown>)['provider'])
+  return providers[0] !== providers[1] && String(providers[0]).toLowerCase() === String(providers[1]).toLowerCase() ? 'a provider in other letter case' : undefined
+}
+
+// By hand: a flag holding null is present (HDR-5), and kept beside a true one (HDR-3); providers are
+// strings compared code unit by code unit; a tool member holding null against none makes the tools
+// not ordered-equal. Each pair is different.
+describe('headerEquals pairs within reach of a careless comparison', () => {
+  it('are drawn, and the reference calls each different', async () => {
+    const seen = new Set<string>()
+    for (let seed = 1; seed <= 600; seed += 1) {
+      const { pair } = headerPair([], seed)
+      const kind = oddPairOf(pair)
+      if (kind === undefined) continue
+      seen.add(kind)
+      expect(await referenceAdapter.operations.headerEquals!(pair, { caseId: 'pairs', step: 0 }), kind).toEqual({ ok: true, value: false })
+    }
+    expect([...seen].sort()).toEqual(['a null flag beside a true one', 'a provider in other letter case', 'a tool member holding null against none'])
   })
 })

@@ -255,6 +255,11 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   // the one the plan would append (candidate-edits.ts): tool/calls and request headers are rare there.
   ['turn1-callid-empty-ok', 'append'],
   ['hdr-adapter-defaults-null-absent', 'append'],
+  // From the second views review: three since the headerEquals pairs hold a null flag beside a true
+  // one, a provider in other letter case and a tool member holding null (header-pairs.ts).
+  ['header-equality-null-as-absent', 'headerEquals'],
+  ['header-equality-case-insensitive', 'headerEquals'],
+  ['header-equality-tool-nulls-omitted', 'headerEquals'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
