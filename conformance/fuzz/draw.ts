@@ -36,12 +36,12 @@ export interface RunPlan {
    * the snapshots headerEquals compares, the two-fault event load meets, the logs relations reads, the
    * stored headers requestHeader and the contexts requestContext read, the packed row and the artifact
    * text decodeJsonl meets and the chunks encodeJsonl packs (their members' order, their deltas), fork's
-   * -0 and boolean boundaries, regionBalance's edge, the session id artifactPath is asked for,
-   * append's rewrite sharing a call id and its edited candidates, the log cut with calls no closer can
-   * carry and the crash-tail edits that repair and resume get, the message edits of messages, surface's
-   * empty window, compactionState's entry of undefined and its log ended by an end-seed inside a turn,
-   * the undefined members of artifactPath and fork, fork's early now, store's undefined header and the
-   * team/* event (with a vocabulary) that ends the log of an operation taking one.
+   * -0, boolean and non-number boundaries, regionBalance's edge, the session id artifactPath is asked
+   * for, append's rewrite sharing a call id and its edited candidates, the log cut with calls no closer
+   * can carry and the crash-tail edits that repair and resume get, the message edits of messages,
+   * surface's empty window, compactionState's entry of undefined and its log ended by an end-seed inside
+   * a turn, the undefined members of artifactPath and fork, fork's early and zero now, store's undefined
+   * header and the team/* event (with a vocabulary) that ends the log of an operation taking one.
    */
   batchSeed: number
   damage: StorageDamage

@@ -1,16 +1,19 @@
 // The fork probe, one time in sixteen, with the boundary -0: a value JSON.stringify writes as 0 (a
 // subprocess adapter receives it tagged), which FORK-2 rejects as no non-negative safe integer while
-// a safe-integer test that lets -0 through forks at 0; and one time in sixteen with a boolean boundary,
-// which FORK-2 rejects too, and a language whose booleans are integers takes for 0 or 1. Over a log load
-// accepts, the reference's answer does not depend on the log (over a broken one it is the log's fault),
+// a safe-integer test that lets -0 through forks at 0; one time in sixteen with a boolean boundary,
+// which FORK-2 rejects too, and a language whose booleans are integers takes for 0 or 1; and one time
+// in sixteen with a boundary that is no number though a careless test takes it for one: NaN, which
+// passes range tests (`b < 0` and `b >= length` are both false), an infinity, or the bigint 0n, which
+// `Number(b)` makes a seq. Over a log load accepts, the reference's answer does not depend on the log (over a broken one it is the log's fault),
 // so a few such probes suffice, and the others keep the boundaries the plan draws. Drawn from a seed of
 // the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as
 // they were; the disagreements of each are a class of their own (compare.ts).
 import { saltedChooser } from '../generators/index.ts'
 
-/** The variants of the fork probes whose boundary is -0, and a boolean (Probe.variant). */
+/** The variants of the fork probes whose boundary is -0, a boolean, and no number (Probe.variant). */
 export const NEGATIVE_ZERO_BOUNDARY_VARIANT = 'boundary -0'
 export const BOOLEAN_BOUNDARY_VARIANT = 'boundary boolean'
+export const NON_NUMBER_BOUNDARY_VARIANT = 'boundary no number'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const BOUNDARY_SALT = 0x464b5a30
@@ -29,4 +32,13 @@ export function booleanBoundary(planSeed: number): boolean | undefined {
 /** A fork probe's members with the boundary -0, and its variant. */
 export function atNegativeZeroBoundary<P extends { extra: Record<string, unknown> }>(probe: P): P & { variant: typeof NEGATIVE_ZERO_BOUNDARY_VARIANT } {
   return { ...probe, extra: { ...probe.extra, boundary: -0 }, variant: NEGATIVE_ZERO_BOUNDARY_VARIANT }
+}
+
+/** Boundaries that are no number, though a careless test takes each for one. */
+const NON_NUMBER_BOUNDARIES: readonly unknown[] = [Number.NaN, Number.POSITIVE_INFINITY, 0n]
+
+/** The boundary of the run's fork probe that is no number, when it takes one (never beside -0 or a boolean). */
+export function nonNumberBoundary(planSeed: number): unknown {
+  const chooser = saltedChooser(planSeed, BOUNDARY_SALT)
+  return chooser.int(16) === 2 ? NON_NUMBER_BOUNDARIES[chooser.int(NON_NUMBER_BOUNDARIES.length)] : undefined
 }

@@ -6,8 +6,9 @@
 //   `sessionId`, or its `header` (half each). A port that asks whether a member is there, not what it
 //   holds, answers as if it were given. (compactionState's `entry` has a draw of its own,
 //   compaction-entries.ts.)
-// - one fork in eight is made at a `now` earlier than the source's `createdAt` and every event's time:
-//   the child's `createdAt` and its marker's time are `now` all the same (FORK-5, FORK-6, ENV-5);
+// - one fork in eight is made at a `now` earlier than the source's `createdAt` and every event's time,
+//   and one more in eight at a `now` of 0, the earliest: the child's `createdAt` and its marker's time
+//   are `now` all the same (FORK-5, FORK-6), where a port's `now || Date.now()` takes the clock;
 // - one store in sixteen is given its header as undefined, which is no optional input: the value
 //   undefined, refused before anything is stored (STORE-1, STORE-4), never a header the layer makes up.
 import { saltedChooser } from '../generators/index.ts'
@@ -32,9 +33,10 @@ export function undefinedMembers(operation: 'artifactPath' | 'fork', extra: Reco
   return chooser.int(2) === 0 ? { sessionId: undefined } : { header: undefined }
 }
 
-/** Whether the run's fork is made at EARLY_NOW. */
-export function forksEarly(planSeed: number): boolean {
-  return saltedChooser(planSeed, EARLY_NOW_SALT).int(8) === 0
+/** The `now` the run's fork is made at: EARLY_NOW, 0, or else `now`. */
+export function forkNow(planSeed: number, now: number): number {
+  const draw = saltedChooser(planSeed, EARLY_NOW_SALT).int(8)
+  return draw === 0 ? EARLY_NOW : draw === 1 ? 0 : now
 }
 
 /** Whether the run's store probe is given its header as undefined. */

@@ -14,7 +14,7 @@ import { withRelationEdit } from './relation-edits.ts'
 import { withSurfaceFaultPair } from './surface-check-order.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
-import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from './fork-boundary.ts'
+import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT, NON_NUMBER_BOUNDARY_VARIANT, nonNumberBoundary } from './fork-boundary.ts'
 import { probedSessionId } from './session-ids.ts'
 import { withEdgeOffSurface } from './region-edges.ts'
 import { withChunkMembersReversed } from './chunk-order.ts'
@@ -28,7 +28,7 @@ import { ARTIFACT_TEXT_VARIANT, withArtifactTextEdit } from './artifact-text.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT, withUncloseableCalls } from './uncloseable-call-ids.ts'
 import { END_SEED_IN_TURN_VARIANT, ENTRY_UNDEFINED_VARIANT, passesEntryUndefined, withEndSeedInOpenTurn } from './compaction-entries.ts'
 import { withVocabularyGrowth } from './vocabulary-growth.ts'
-import { EARLY_NOW, forksEarly, STORE_HEADER_UNDEFINED_VARIANT, storesWithoutHeader, UNDEFINED_MEMBERS_VARIANT, undefinedMembers } from './input-members.ts'
+import { forkNow, STORE_HEADER_UNDEFINED_VARIANT, storesWithoutHeader, UNDEFINED_MEMBERS_VARIANT, undefinedMembers } from './input-members.ts'
 
 /** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
 export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
@@ -57,7 +57,7 @@ const RECORD_MEMBERS = new Set([...CANDIDATE_MEMBERS, 'seq', 'time', 'ignorable'
 export const PROBE_VARIANTS = [
   OUTSIDE_HDR_1_VARIANT, CONTEXT_NOT_OBJECT_VARIANT, STORED_ROW_VARIANT, NEGATIVE_ZERO_BOUNDARY_VARIANT, UNCLOSEABLE_CALL_ID_VARIANT,
   ENTRY_UNDEFINED_VARIANT, END_SEED_IN_TURN_VARIANT, UNDEFINED_MEMBERS_VARIANT, BOOLEAN_BOUNDARY_VARIANT, STORE_HEADER_UNDEFINED_VARIANT,
-  ARTIFACT_TEXT_VARIANT,
+  ARTIFACT_TEXT_VARIANT, NON_NUMBER_BOUNDARY_VARIANT,
 ] as const
 export type ProbeVariant = typeof PROBE_VARIANTS[number]
 
@@ -392,11 +392,13 @@ const DERIVE: Record<string, Derive> = {
   fork: run => {
     const boundary = seqAt(run.events, run.plan.boundary)
     if (boundary === undefined) return undefined
-    const now = forksEarly(run.plan.batchSeed) ? EARLY_NOW : NOW
+    const now = forkNow(run.plan.batchSeed, NOW)
     const probe: Probe = { operation: 'fork', header: run.header, events: run.events, extra: { boundary, childId: CHILD_ID, now } }
     if (forkAtNegativeZero(run.plan.batchSeed)) return atNegativeZeroBoundary(probe)
     const boolean = booleanBoundary(run.plan.batchSeed)
     if (boolean !== undefined) return { ...probe, extra: { ...probe.extra, boundary: boolean }, variant: BOOLEAN_BOUNDARY_VARIANT }
+    const nonNumber = nonNumberBoundary(run.plan.batchSeed)
+    if (nonNumber !== undefined) return { ...probe, extra: { ...probe.extra, boundary: nonNumber }, variant: NON_NUMBER_BOUNDARY_VARIANT }
     return withUndefinedMembers(probe, 'fork', run.plan.batchSeed)
   },
   append: appendProbe,

@@ -1,6 +1,7 @@
 // The regionBalance probe, one plan in four, asks about a value that is no current surface node in
-// place of one of its edges (`seq`, or `start` or `end`): 2^53, -1, 1.5, a string, null, a seq past the
-// log's end, or an event of the log that is no node (log-only, or shadowed). REGION-4 rejects each with
+// place of one of its edges (`seq`, or `start` or `end`): 2^53, -1, 1.5, a string, null, `true` or
+// `false` (no number, though a language whose booleans are integers reads them as 1 and 0), a seq past
+// the log's end, or an event of the log that is no node (log-only, or shadowed). REGION-4 rejects each with
 // REGION_NOT_ON_SURFACE, carrying the value when it is a usable seq and no seq otherwise; the plan's
 // own edges name current nodes (but for seq 0 when the surface has none), so a reader that checks an
 // edge loosely (a whole number without the safe bound, a string coerced to a seq) met no probe before.
@@ -13,7 +14,7 @@ import { saltedChooser } from '../generators/index.ts'
 const REGION_EDGE_SALT = 0x52474e45
 
 /** Values that are no usable seq (PROC-1), so that the rejection carries none. */
-const UNUSABLE_EDGES: readonly unknown[] = [2 ** 53, -1, 1.5, '0', null]
+const UNUSABLE_EDGES: readonly unknown[] = [2 ** 53, -1, 1.5, '0', null, true, false]
 
 /**
  * The probe's members with one edge replaced by a value that names no current node, or unchanged when

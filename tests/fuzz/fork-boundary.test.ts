@@ -1,12 +1,33 @@
-// The fork probes the fuzzer makes with the boundary -0 and with a boolean boundary
-// (conformance/fuzz/fork-boundary.ts): one plan in sixteen each; FORK-2 rejects both as no
+// The fork probes the fuzzer makes with the boundary -0, with a boolean boundary and with one that is
+// no number (conformance/fuzz/fork-boundary.ts): one plan in sixteen each; FORK-2 rejects each as no
 // non-negative safe integer, whatever the log.
 import { describe, expect, it } from 'vitest'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
 import { drawRun } from '../../conformance/fuzz/draw.ts'
-import { BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT } from '../../conformance/fuzz/fork-boundary.ts'
+import { BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT, NON_NUMBER_BOUNDARY_VARIANT, nonNumberBoundary } from '../../conformance/fuzz/fork-boundary.ts'
 import { deriveProbe } from '../../conformance/fuzz/probes.ts'
 import { turnEnd, turnStart } from '../reference/helpers.ts'
+
+/**
+ * A boundary draw: for about one plan in sixteen, every one of `values`, never where `other` draws,
+ * and on the fork probe of each run that takes it, with its variant.
+ */
+function expectDrawnAndMarked(draw: (seed: number) => unknown, values: unknown[], variant: string, other: (seed: number) => boolean): void {
+  const seeds = Array.from({ length: 1600 }, (_, index) => index + 1)
+  const drawn = seeds.map(draw).filter(value => value !== undefined)
+  expect(drawn.length).toBeGreaterThan(60)
+  expect(drawn.length).toBeLessThan(140)
+  expect(new Set(drawn)).toEqual(new Set(values))
+  expect(seeds.filter(seed => draw(seed) !== undefined && other(seed))).toEqual([])
+  const runs = Array.from({ length: 300 }, (_, index) => drawRun(1, index, 20)).filter(run => run.events.length > 0)
+  const taking = runs.filter(run => draw(run.plan.batchSeed) !== undefined)
+  expect(taking.length).toBeGreaterThan(0)
+  for (const run of taking) {
+    const probe = deriveProbe(run, 'fork')!
+    expect(probe.extra['boundary']).toBe(draw(run.plan.batchSeed))
+    expect(probe.variant).toBe(variant)
+  }
+}
 
 describe('fork at a -0 boundary', () => {
   it('is drawn for about one plan in sixteen', () => {
@@ -43,20 +64,7 @@ describe('fork at a -0 boundary', () => {
 
 describe('fork at a boolean boundary', () => {
   it('is drawn for about one plan in sixteen, never beside -0, false and true alike, and marked as its variant', () => {
-    const seeds = Array.from({ length: 1600 }, (_, index) => index + 1)
-    const drawn = seeds.map(booleanBoundary).filter(value => value !== undefined)
-    expect(drawn.length).toBeGreaterThan(60)
-    expect(drawn.length).toBeLessThan(140)
-    expect(new Set(drawn)).toEqual(new Set([false, true]))
-    expect(seeds.filter(seed => forkAtNegativeZero(seed) && booleanBoundary(seed) !== undefined)).toEqual([])
-    const runs = Array.from({ length: 300 }, (_, index) => drawRun(1, index, 20)).filter(run => run.events.length > 0)
-    const atBoolean = runs.filter(run => booleanBoundary(run.plan.batchSeed) !== undefined)
-    expect(atBoolean.length).toBeGreaterThan(0)
-    for (const run of atBoolean) {
-      const probe = deriveProbe(run, 'fork')!
-      expect(probe.extra['boundary']).toBe(booleanBoundary(run.plan.batchSeed))
-      expect(probe.variant).toBe(BOOLEAN_BOUNDARY_VARIANT)
-    }
+    expectDrawnAndMarked(booleanBoundary, [false, true], BOOLEAN_BOUNDARY_VARIANT, seed => forkAtNegativeZero(seed))
   })
 
   it('is rejected by the reference as an invalid boundary, where 0 and 1 are seqs of the log', async () => {
@@ -64,5 +72,20 @@ describe('fork at a boolean boundary', () => {
     const fork = (boundary: unknown): unknown => referenceAdapter.operations.fork!({ events, boundary, childId: 'c', now: 5 }, { caseId: 'fork', step: 0 })
     for (const boundary of [false, true]) expect(await fork(boundary)).toMatchObject({ ok: false, error: { code: 'FORK_INVALID_BOUNDARY' } })
     expect(await fork(1)).toMatchObject({ ok: true })
+  })
+})
+
+describe('fork at a boundary that is no number', () => {
+  it('is drawn for about one plan in sixteen, never beside -0 or a boolean, each value, and marked as its variant', () => {
+    const values = [Number.NaN, Number.POSITIVE_INFINITY, 0n]
+    expectDrawnAndMarked(nonNumberBoundary, values, NON_NUMBER_BOUNDARY_VARIANT, seed => forkAtNegativeZero(seed) || booleanBoundary(seed) !== undefined)
+  })
+
+  // By hand: FORK-2 step 1, none is a non-negative safe integer (a bigint is no number, even 0n).
+  it('is rejected by the reference as an invalid boundary, where 0 is a seq of the log', async () => {
+    const events = [turnEnd(0, 1)]
+    const fork = (boundary: unknown): unknown => referenceAdapter.operations.fork!({ events, boundary, childId: 'c', now: 5 }, { caseId: 'fork', step: 0 })
+    for (const boundary of [Number.NaN, Number.POSITIVE_INFINITY, 0n]) expect(await fork(boundary)).toMatchObject({ ok: false, error: { code: 'FORK_INVALID_BOUNDARY' } })
+    expect(await fork(0)).toMatchObject({ ok: true })
   })
 })

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
 import { drawRun } from '../../conformance/fuzz/draw.ts'
 import { NEGATIVE_ZERO_BOUNDARY_VARIANT } from '../../conformance/fuzz/fork-boundary.ts'
-import { EARLY_NOW, forksEarly, STORE_HEADER_UNDEFINED_VARIANT, storesWithoutHeader, UNDEFINED_MEMBERS_VARIANT } from '../../conformance/fuzz/input-members.ts'
+import { EARLY_NOW, forkNow, STORE_HEADER_UNDEFINED_VARIANT, storesWithoutHeader, UNDEFINED_MEMBERS_VARIANT } from '../../conformance/fuzz/input-members.ts'
 import { deriveProbe, NOW, probeInput, type Probe } from '../../conformance/fuzz/probes.ts'
 
 /** The probe's input with its undefined members left out, as a caller that gives none would call. */
@@ -33,22 +33,24 @@ describe('the artifactPath and fork member edits', () => {
     })
   }
 
-  it('make about one fork in eight at a now before the source, stamping the child and its marker with it', () => {
+  it('make about one fork in eight at a now before the source and one at 0, stamping the child and its marker with it', () => {
     const forks = runs.map(run => ({ run, probe: deriveProbe(run, 'fork') })).filter(({ probe }) => probe !== undefined)
-    const early = forks.filter(({ run }) => forksEarly(run.plan.batchSeed))
-    expect(early.length).toBeGreaterThan(forks.length / 16)
-    expect(early.length).toBeLessThan(forks.length / 4)
-    for (const { run, probe } of forks) expect(probe!.extra['now']).toBe(forksEarly(run.plan.batchSeed) ? EARLY_NOW : NOW)
-    type Child = { header: { createdAt: number; seedLength: number }; events: { time: number }[] }
-    const children = early.flatMap(({ probe }) => {
-      const result = reference.fork(probeInput(probe!) as never)
-      return result.ok ? [result.value as unknown as Child] : []
-    })
-    expect(children.length).toBeGreaterThan(0)
-    for (const child of children) {
-      expect(child.header.createdAt).toBe(EARLY_NOW)
-      // The marker fork adds, when the seed does not end in one (FORK-6), is stamped now.
-      if (child.events.length > child.header.seedLength) expect(child.events.at(-1)!.time).toBe(EARLY_NOW)
+    for (const { run, probe } of forks) expect(probe!.extra['now']).toBe(forkNow(run.plan.batchSeed, NOW))
+    for (const early of [EARLY_NOW, 0]) {
+      const forksThen = forks.filter(({ probe }) => probe!.extra['now'] === early)
+      expect(forksThen.length).toBeGreaterThan(forks.length / 16)
+      expect(forksThen.length).toBeLessThan(forks.length / 4)
+      type Child = { header: { createdAt: number; seedLength: number }; events: { time: number }[] }
+      const children = forksThen.flatMap(({ probe }) => {
+        const result = reference.fork(probeInput(probe!) as never)
+        return result.ok ? [result.value as unknown as Child] : []
+      })
+      expect(children.length).toBeGreaterThan(0)
+      for (const child of children) {
+        expect(child.header.createdAt).toBe(early)
+        // The marker fork adds, when the seed does not end in one (FORK-6), is stamped now.
+        if (child.events.length > child.header.seedLength) expect(child.events.at(-1)!.time).toBe(early)
+      }
     }
   })
 
