@@ -11,7 +11,7 @@ import {
 type EventRecord = Record<string, unknown>
 
 /** `load` over the records as `edit` rewrites each (a record that is no object is passed as it is). */
-function loadReading(edit: (record: EventRecord) => EventRecord): SyncOperation {
+export function loadReading(edit: (record: EventRecord) => EventRecord): SyncOperation {
   return input => ref.load({ ...input, events: recordsOf(input).map(record => (isRecord(record) ? edit(record) : record)) })
 }
 

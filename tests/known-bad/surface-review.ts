@@ -17,7 +17,7 @@ const emptyWindowRefused: SyncOperation = input => {
 }
 
 /** How the bug reads a tool/result's data before it compares a rewrite with its original. */
-type Reading = (data: EventRecord) => EventRecord
+export type Reading = (data: EventRecord) => EventRecord
 
 /** Whether the bug takes a rewrite's data for its original's: equal but for the block content, both read by `reading`. */
 function sameAsRead(reading: Reading, original: unknown, rewrite: unknown): boolean {
@@ -73,7 +73,7 @@ function appendReadingRewrites(reading: Reading): SyncOperation {
 }
 
 /** The rewrite comparison of load and append, both sides read by `reading`. */
-function rewritesRead(reading: Reading): Patch {
+export function rewritesRead(reading: Reading): Patch {
   return { load: loadReadingRewrites(reading), append: appendReadingRewrites(reading) }
 }
 
