@@ -12,9 +12,9 @@
 // it forgets no call); or they leave the calls registered with no step open, the message's step/start
 // replaced by an ignorable foreign event (REPAIR-5: their results are still written); or the message
 // names the next turn (REPAIR-8: a synthetic result names the open turn all the same). Each log still
-// loads; the step and turn numbers break relations, which the scan does not consult. The generators write none
-// of these. Drawn from a seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the
-// fuzzer's other draws stay as they were and a shrunk log draws alike.
+// loads; the step and turn numbers break relations, which the scan does not consult. The generators
+// write none of these. Drawn from a seed of the run's plan, as the headerEquals pairs are
+// (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser } from '../generators/index.ts'
 import { endsInOpenTurn } from './uncloseable-call-ids.ts'
@@ -111,7 +111,9 @@ function withCallsPending(events: readonly unknown[], variant: number, cut: numb
   if (variant === 0) return appended(kept, 'step/end', { turn: data['turn'], step: nextStep })
   if (variant === 3) return withStepStartForeign(kept)
   if (variant === 4) return appended(kept, 'session/end-seed', {})
-  if (variant === 5) return typeof data['turn'] === 'number' ? [...kept.slice(0, index), { ...message, data: { ...data, turn: data['turn'] + 1 } }] : undefined
+  if (variant === 5) {
+    return typeof data['turn'] === 'number' ? [...kept.slice(0, index), { ...message, data: { ...data, turn: data['turn'] + 1 } }] : undefined
+  }
   const ids = new Set<unknown>(toolCallIds(message))
   const type = variant === 1 ? 'tool/result' : 'tool/call'
   const later = events.slice(index + 1).find(event => typeOf(event) === type && ids.has(answeredOrStartedId(event))) as EventRecord | undefined
