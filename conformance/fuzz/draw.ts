@@ -40,8 +40,9 @@ export interface RunPlan {
    * for, append's rewrite sharing a call id and its edited candidates, the log cut with calls no closer
    * can carry and the crash-tail edits that repair and resume get, the message edits of messages,
    * surface's empty window, compactionState's entry of undefined and its log ended by an end-seed inside
-   * a turn, the undefined members of artifactPath and fork, fork's early and zero now, store's undefined
-   * header and the team/* event (with a vocabulary) that ends the log of an operation taking one.
+   * a turn, the known types marked ignorable in the logs of compactionState and regionBalance, the
+   * undefined members of artifactPath and fork, fork's early and zero now, store's undefined header and
+   * the team/* event (with a vocabulary) that ends the log of an operation taking one.
    */
   batchSeed: number
   damage: StorageDamage

@@ -12,6 +12,7 @@ import { withMessageEdgeEdits } from './message-edits.ts'
 import { withCrashTailEdit } from './crash-tails.ts'
 import { withRelationEdit } from './relation-edits.ts'
 import { withSurfaceFaultPair } from './surface-check-order.ts'
+import { withKnownTypeMarkedIgnorable } from './ignorable-known.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
 import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT, NON_NUMBER_BOUNDARY_VARIANT, nonNumberBoundary } from './fork-boundary.ts'
@@ -352,16 +353,22 @@ function overLogWithUncloseableCalls(operation: OperationName, extra: Record<str
   }
 }
 
+/** The valid log in current shapes with one known type's events marked ignorable, when the draw takes it (ignorable-known.ts). */
+function withKnownTypeMarked(run: DrawnRun): unknown[] | undefined {
+  return takesValidLogEdits(run) ? withKnownTypeMarkedIgnorable(run.events, run.plan.batchSeed) : undefined
+}
+
 /**
  * compactionState over the log with the plan's entry, if any; when the edits' draws take them, with an
  * entry of undefined, or over the valid log cut inside a turn and ended by an end-seed
- * (compaction-entries.ts), marked as that variant.
+ * (compaction-entries.ts), marked as that variant; else, when that draw takes it, over the valid log
+ * with one known type's events marked ignorable (ignorable-known.ts), unmarked.
  */
 function compactionStateProbe(run: DrawnRun): Probe {
-  const probe: Probe = { operation: 'compactionState', header: run.header, events: run.events, extra: {} }
+  const probe: Probe = { operation: 'compactionState', header: run.header, events: withKnownTypeMarked(run) ?? run.events, extra: {} }
   const entry = run.plan.entry
   if (entry === undefined) {
-    return passesEntryUndefined(run.plan.batchSeed) ? { ...probe, extra: { entry: undefined }, variant: ENTRY_UNDEFINED_VARIANT } : probe
+    return passesEntryUndefined(run.plan.batchSeed) ? { ...probe, events: run.events, extra: { entry: undefined }, variant: ENTRY_UNDEFINED_VARIANT } : probe
   }
   const edited = takesValidLogEdits(run) ? withEndSeedInOpenTurn(run.events, run.plan.batchSeed) : undefined
   if (edited === undefined) return { ...probe, extra: { entry } }
@@ -388,7 +395,11 @@ const DERIVE: Record<string, Derive> = {
   repair: overLogWithUncloseableCalls('repair', {}),
   resume: overLogWithUncloseableCalls('resume', { now: NOW }),
   compactionState: compactionStateProbe,
-  regionBalance: overLog('regionBalance', regionMembers),
+  regionBalance: run => {
+    const probe = overLog('regionBalance', regionMembers)(run)
+    const marked = probe === undefined ? undefined : withKnownTypeMarked(run)
+    return marked === undefined ? probe : { ...probe!, events: marked }
+  },
   fork: run => {
     const boundary = seqAt(run.events, run.plan.boundary)
     if (boundary === undefined) return undefined

@@ -1,0 +1,49 @@
+// The compactionState and regionBalance probes over a valid log whose events of one known type are
+// marked ignorable (conformance/fuzz/ignorable-known.ts): one plan in four, every type drawn, and the
+// reference's answers the unedited log's, as UNK-4 (and SEED-4 for the marker) says.
+import { describe, expect, it } from 'vitest'
+import { drawRun } from '../../conformance/fuzz/draw.ts'
+import { withKnownTypeMarkedIgnorable } from '../../conformance/fuzz/ignorable-known.ts'
+import { deriveProbe } from '../../conformance/fuzz/probes.ts'
+import { reference } from '../../reference/index.ts'
+
+type EventRecord = Record<string, unknown>
+const TYPES = ['compaction/start', 'compaction/summary', 'compaction/end', 'session/end-seed', 'assistant/message', 'tool/result']
+const LOG: EventRecord[] = TYPES.map((type, seq) => ({ type, seq, time: 1000 + seq, data: {} }))
+
+describe('known types marked ignorable', () => {
+  it('are drawn for about one plan in four, every type, marking all its events and nothing else', () => {
+    const marked = new Set<unknown>()
+    let edited = 0
+    for (let seed = 1; seed <= 800; seed += 1) {
+      const events = withKnownTypeMarkedIgnorable(LOG, seed) as EventRecord[] | undefined
+      if (events === undefined) continue
+      edited += 1
+      const changed = events.filter((event, index) => event !== LOG[index])
+      expect(changed.length).toBe(1)
+      expect(changed[0]).toEqual({ ...LOG[changed[0]!['seq'] as number], ignorable: true })
+      marked.add(changed[0]!['type'])
+    }
+    expect(edited).toBeGreaterThan(150)
+    expect(edited).toBeLessThan(260)
+    expect([...marked].sort()).toEqual([...TYPES].sort())
+    expect(withKnownTypeMarkedIgnorable([{ type: 'user/message', seq: 0, time: 1, data: {} }], 1)).toBeUndefined()
+  })
+
+  it('reach the compaction probes, whose reference answers are the unedited log\'s', () => {
+    const runs = Array.from({ length: 1500 }, (_, index) => drawRun(2, index, 40)).filter(run => run.mutation === undefined && run.olderShapes !== true)
+    let compared = 0
+    for (const run of runs) {
+      for (const operation of ['compactionState', 'regionBalance'] as const) {
+        const probe = deriveProbe(run, operation)
+        if (probe === undefined || probe.events === run.events || probe.variant !== undefined) continue
+        const marked = withKnownTypeMarkedIgnorable(run.events, run.plan.batchSeed)
+        if (marked === undefined || JSON.stringify(marked) !== JSON.stringify(probe.events)) continue
+        compared += 1
+        const answer = (events: unknown[]): unknown => reference[operation]({ header: run.header, events, ...probe.extra } as never)
+        expect(answer(probe.events), operation).toEqual(answer(run.events))
+      }
+    }
+    expect(compared).toBeGreaterThan(20)
+  })
+})
