@@ -9,6 +9,7 @@
 //   COMP-15. The generator's crashes close the turn before their marker, so no other probe meets it.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser } from '../generators/index.ts'
+import { typeOf } from './record-edits.ts'
 
 /** Salt the plan's seed, so that these draws are none of the other edits' nor the batch cuts'. */
 const ENTRY_UNDEFINED_SALT = 0x454e5452
@@ -18,7 +19,6 @@ const END_SEED_SALT = 0x45534454
 export const ENTRY_UNDEFINED_VARIANT = 'entry undefined'
 export const END_SEED_IN_TURN_VARIANT = 'an end-seed inside an open turn'
 
-const typeOf = (event: unknown): unknown => (isRecord(event) ? event['type'] : undefined)
 
 /** Whether a plan without an entry passes it as undefined. */
 export function passesEntryUndefined(planSeed: number): boolean {

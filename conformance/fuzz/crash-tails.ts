@@ -17,6 +17,7 @@
 // (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser } from '../generators/index.ts'
+import { typeOf } from './record-edits.ts'
 import { endsInOpenTurn } from './uncloseable-call-ids.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
@@ -24,7 +25,6 @@ const CRASH_TAIL_SALT = 0x43525348
 
 type EventRecord = Record<string, unknown>
 
-const typeOf = (event: unknown): unknown => (isRecord(event) ? event['type'] : undefined)
 
 /** The event with `change` applied to a copy of its data. */
 function withData(event: EventRecord, change: (data: EventRecord) => EventRecord): EventRecord {

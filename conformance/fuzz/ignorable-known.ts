@@ -6,15 +6,14 @@
 // result. The generators mark only unknown types ignorable, so before, no probe could tell. Drawn from a
 // seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws
 // stay as they were and a shrunk log draws alike.
-import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser } from '../generators/index.ts'
+import { typeOf } from './record-edits.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const IGNORABLE_KNOWN_SALT = 0x49474b4e
 
 const MARKED_TYPES = ['compaction/start', 'compaction/summary', 'compaction/end', 'session/end-seed', 'assistant/message', 'tool/result']
 
-const typeOf = (event: unknown): unknown => (isRecord(event) ? event['type'] : undefined)
 
 /**
  * The log with every event of the drawn type marked ignorable, or undefined when the draw keeps it or

@@ -10,6 +10,7 @@
 // (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser, type Chooser } from '../generators/index.ts'
+import { atOneOf, indexesWhere, typeOf } from './record-edits.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const RELATION_EDIT_SALT = 0x52454c53
@@ -20,20 +21,7 @@ type LogEdit = (events: readonly unknown[], chooser: Chooser) => unknown[] | und
 const COMPACTION_TYPES = new Set(['compaction/start', 'compaction/summary', 'compaction/end', 'compaction/prune'])
 const TURN_SCOPED_BY_BOTH = new Set(['tool/call', 'step/end'])
 
-const typeOf = (event: unknown): unknown => (isRecord(event) ? event['type'] : undefined)
 const dataOf = (event: unknown): EventRecord => (isRecord(event) && isRecord(event['data']) ? event['data'] : {})
-
-/** The indexes of the events `picked` keeps. */
-function indexesWhere(events: readonly unknown[], picked: (event: unknown) => boolean): number[] {
-  return events.flatMap((event, index) => (picked(event) ? [index] : []))
-}
-
-/** The log with the event at a drawn one of `indexes` changed by `change`; undefined when there is none. */
-function atOneOf(events: readonly unknown[], indexes: number[], chooser: Chooser, change: (event: EventRecord) => EventRecord): unknown[] | undefined {
-  if (indexes.length === 0) return undefined
-  const index = indexes[chooser.int(indexes.length)]!
-  return events.map((event, at) => (at === index ? change(event as EventRecord) : event))
-}
 
 /** The event with its data's members `changes` names set. */
 const withData = (event: EventRecord, changes: EventRecord): EventRecord => ({ ...event, data: { ...dataOf(event), ...changes } })

@@ -12,6 +12,7 @@
 // alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser, type Chooser } from '../generators/index.ts'
+import { atOneOf, indexesWhere, typeOf } from './record-edits.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const SURFACE_ORDER_SALT = 0x53524639
@@ -21,18 +22,8 @@ type LogEdit = (events: readonly unknown[], chooser: Chooser) => unknown[] | und
 
 const SURFACE_TYPES = new Set(['user/message', 'assistant/message', 'tool/result'])
 
-const typeOf = (event: unknown): unknown => (isRecord(event) ? event['type'] : undefined)
 const isSurfaceEvent = (event: unknown): boolean => SURFACE_TYPES.has(typeOf(event) as string)
 const isAppended = (event: unknown): boolean => isSurfaceEvent(event) && isRecord(event) && event['surfaceOp'] === 'append'
-
-/** The log with the event at a drawn one of the indexes `picked` keeps changed by `change`; undefined when none. */
-function atOneWhere(events: readonly unknown[], picked: (event: unknown, index: number) => boolean, chooser: Chooser,
-  change: (event: EventRecord, index: number) => EventRecord): unknown[] | undefined {
-  const indexes = events.flatMap((event, index) => (picked(event, index) ? [index] : []))
-  if (indexes.length === 0) return undefined
-  const index = indexes[chooser.int(indexes.length)]!
-  return events.map((event, at) => (at === index ? change(event as EventRecord, index) : event))
-}
 
 /** Markers no log-only event may carry, each also wrong by SURF-2 or chapter 06 for a surface event. */
 const MALFORMED_MARKERS: readonly (readonly [string, unknown])[] = [
@@ -46,13 +37,13 @@ const MALFORMED_SOURCES: readonly unknown[] = ['x', [-1], [true], [0.5], null]
 /** A log-only event with a marker that is malformed too: SURF-1's refusal comes first. */
 const markerOnLogOnly: LogEdit = (events, chooser) => {
   const [name, value] = MALFORMED_MARKERS[chooser.int(MALFORMED_MARKERS.length)]!
-  return atOneWhere(events, event => isRecord(event) && !isSurfaceEvent(event), chooser, event => ({ ...event, [name]: value }))
+  return atOneOf(events, indexesWhere(events, event => isRecord(event) && !isSurfaceEvent(event)), chooser, event => ({ ...event, [name]: value }))
 }
 
 /** A surface event without its surfaceOp, citing malformed sources: SURFACE_OP_MISSING comes first. */
 const missingBesideBadSources: LogEdit = (events, chooser) => {
   const sources = MALFORMED_SOURCES[chooser.int(MALFORMED_SOURCES.length)]
-  return atOneWhere(events, isSurfaceEvent, chooser, event => {
+  return atOneOf(events, indexesWhere(events, isSurfaceEvent), chooser, event => {
     const { surfaceOp: _op, ...rest } = event
     return { ...rest, sourceEventSeqs: sources }
   })
@@ -65,7 +56,7 @@ const missingBesideBadSources: LogEdit = (events, chooser) => {
 const neitherEndpointANode: LogEdit = (events, chooser) => {
   const logOnlySeqs = events.flatMap(event => (isRecord(event) && !isSurfaceEvent(event) && typeof event['seq'] === 'number' ? [event['seq']] : []))
   const logOnlyBefore = (event: unknown): number[] => logOnlySeqs.filter(seq => seq < ((event as EventRecord)['seq'] as number))
-  return atOneWhere(events, event => isAppended(event) && logOnlyBefore(event).length > 0, chooser, event => {
+  return atOneOf(events, indexesWhere(events, event => isAppended(event) && logOnlyBefore(event).length > 0), chooser, event => {
     const earlier = logOnlyBefore(event)
     return { ...event, surfaceOp: { op: 'replace', start: earlier[chooser.int(earlier.length)]!, end: event['seq'] } }
   })
@@ -83,7 +74,7 @@ function appendedSeqsBefore(events: readonly unknown[], index: number): number[]
  * with an empty citation list: end is no node (SURF-4), which comes before chapter 06's checks.
  */
 const endMissingBesideNoSources: LogEdit = (events, chooser) =>
-  atOneWhere(events, (event, index) => isAppended(event) && (appendedSeqsBefore(events, index)?.length ?? 0) > 0, chooser, (event, index) => {
+  atOneOf(events, indexesWhere(events, (event, index) => isAppended(event) && (appendedSeqsBefore(events, index)?.length ?? 0) > 0), chooser, (event, index) => {
     const nodes = appendedSeqsBefore(events, index)!
     return { ...event, surfaceOp: { op: 'replace', start: nodes[chooser.int(nodes.length)]!, end: event['seq'] }, sourceEventSeqs: [] }
   })

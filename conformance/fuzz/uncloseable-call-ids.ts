@@ -11,6 +11,7 @@
 // log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser, type Chooser } from '../generators/index.ts'
+import { typeOf } from './record-edits.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const UNCLOSEABLE_SALT = 0x434c4f53
@@ -27,7 +28,6 @@ const UNCLOSEABLE_IDS: readonly { id?: unknown }[] = [{ id: '' }, { id: 7 }, { i
 /** The events that empty repair's map (REPAIR-4). */
 const EMPTIES_MAP = new Set(['turn/start', 'turn/end', 'step/end'])
 
-const typeOf = (event: unknown): unknown => (isRecord(event) ? event['type'] : undefined)
 
 /** Whether the last turn event of `events` is a turn/start: a turn is open at the end (REPAIR-2). */
 export function endsInOpenTurn(events: readonly unknown[]): boolean {

@@ -160,13 +160,13 @@ const rewriteChecksOnAnyReplace: SyncOperation = input => {
 }
 
 /** A JSON value's text with members in name order: equal texts for equal values. */
-function canonicalText(value: unknown): string {
+function textInNameOrder(value: unknown): string {
   return JSON.stringify(value, (_name, member: unknown) => (isRecord(member) ? Object.fromEntries(Object.entries(member).sort(([a], [b]) => (a < b ? -1 : 1))) : member))
 }
 
 /** A value with every array in it sorted by its elements' texts: equal for arrays equal as multisets. */
 function withArraysSorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withArraysSorted).sort((a, b) => (canonicalText(a) < canonicalText(b) ? -1 : 1))
+  if (Array.isArray(value)) return value.map(withArraysSorted).sort((a, b) => (textInNameOrder(a) < textInNameOrder(b) ? -1 : 1))
   if (!isRecord(value)) return value
   return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, withArraysSorted(member)]))
 }
