@@ -11,9 +11,11 @@
 // the next step (the result forgets the call, the tool/call starts it), or a session/end-seed (SEED-7:
 // it forgets no call); or they leave the calls registered with no step open, the message's step/start
 // replaced by an ignorable foreign event (REPAIR-5: their results are still written); or the message
-// names the next turn (REPAIR-8: a synthetic result names the open turn all the same). Each log still
-// loads; the step and turn numbers break relations, which the scan does not consult. The generators
-// write none of these. Drawn from a seed of the run's plan, as the headerEquals pairs are
+// names the next turn (REPAIR-8: a synthetic result names the open turn all the same). One edited log in
+// eight then gets a last event at time 0 (REPAIR-6: the closers take it, 0 as any other), and one in
+// eight every turn number 2^31 higher (the closers name turns beyond 32 bits). Each log still loads; the
+// step and turn numbers break relations, which the scan does not consult. The generators write none of
+// these. Drawn from a seed of the run's plan, as the headerEquals pairs are
 // (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser } from '../generators/index.ts'
@@ -55,7 +57,24 @@ const STEP_SHIFTS: readonly ReadonlySet<string>[] = [new Set(['assistant/message
 export function withCrashTailEdit(events: readonly unknown[], planSeed: number): unknown[] | undefined {
   const chooser = saltedChooser(planSeed, CRASH_TAIL_SALT)
   if (chooser.int(2) !== 0 || events.length === 0) return undefined
-  const [edit, shift, cut] = [chooser.int(10), chooser.int(STEP_SHIFTS.length), chooser.int(1 << 30)]
+  const [edit, shift, cut, numbers] = [chooser.int(10), chooser.int(STEP_SHIFTS.length), chooser.int(1 << 30), chooser.int(8)]
+  const edited = crashTail(events, edit, shift, cut)
+  if (edited === undefined || numbers > 1) return edited
+  return numbers === 0 ? withLastTimeZero(edited) : edited.map(event => withData(event as EventRecord, turnsBeyondInt32))
+}
+
+/** The log with its last event's time 0, which the closers take (ENV-5: a time says nothing of order). */
+function withLastTimeZero(events: readonly unknown[]): unknown[] {
+  return events.map((event, index) => (index === events.length - 1 && isRecord(event) ? { ...event, time: 0 } : event))
+}
+
+/** A turn number 2^31 higher, beyond what 32 bits hold: still a turn (TURN-1), and the closers name it. */
+function turnsBeyondInt32(data: EventRecord): EventRecord {
+  return typeof data['turn'] === 'number' ? { ...data, turn: data['turn'] + 2 ** 31 } : data
+}
+
+/** The edit drawn as `edit` (with its step shift and cut), as withCrashTailEdit describes. */
+function crashTail(events: readonly unknown[], edit: number, shift: number, cut: number): unknown[] | undefined {
   if (edit === 2) return withStepAfterLastTurn(events)
   if (edit === 3) return appended(appended(events, 'session/end-seed', {}), 'acme/telemetry', { note: 'after the marker' }, { ignorable: true })
   if (edit >= 4) return withCallsPending(events, edit - 4, cut)

@@ -33,12 +33,13 @@ export interface RunPlan {
   entry: 'automatic' | 'manual' | undefined
   /**
    * Seeds the batch cuts of the JSONL encoding, and (salted: saltedChooser) the edits of the probes:
-   * the snapshots headerEquals compares, the two-fault event load meets, the logs relations reads, the
-   * stored headers requestHeader and the contexts requestContext read, the packed row and the artifact
-   * text decodeJsonl meets and the chunks encodeJsonl packs (their members' order, their deltas), fork's
-   * -0, boolean and non-number boundaries, regionBalance's edge, the session id artifactPath is asked
-   * for, append's rewrite sharing a call id and its edited candidates, the log cut with calls no closer
-   * can carry and the crash-tail edits that repair and resume get, the message edits of messages,
+   * the snapshots headerEquals compares, the two-fault event and the surface-type lookalike load
+   * meets, the logs relations reads, the stored headers requestHeader and the contexts requestContext
+   * read, the packed row and the artifact text decodeJsonl meets and the chunks encodeJsonl packs (their
+   * members' order, their deltas), fork's -0, boolean and non-number boundaries, regionBalance's edge,
+   * the session id artifactPath is asked for, append's rewrite sharing a call id and its edited
+   * candidates, the log cut with calls no closer can carry and the crash-tail edits that repair and
+   * resume get (a last time of 0, turns beyond 32 bits), the message edits of messages,
    * surface's empty window, compactionState's entry of undefined and its log ended by an end-seed inside
    * a turn, the known types marked ignorable in the logs of compactionState and regionBalance, the
    * undefined members of artifactPath and fork, fork's early and zero now, store's undefined header and

@@ -12,6 +12,7 @@ import { withMessageEdgeEdits } from './message-edits.ts'
 import { withCrashTailEdit } from './crash-tails.ts'
 import { withRelationEdit } from './relation-edits.ts'
 import { withSurfaceFaultPair } from './surface-check-order.ts'
+import { withSurfaceTypeLookalike } from './type-lookalikes.ts'
 import { withKnownTypeMarkedIgnorable } from './ignorable-known.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
@@ -382,7 +383,7 @@ function withUndefinedMembers(probe: Probe, operation: 'artifactPath' | 'fork', 
 }
 
 const DERIVE: Record<string, Derive> = {
-  load: overValidLogEditedBy('load', withSurfaceFaultPair),
+  load: overValidLogEditedBy('load', (events, planSeed) => withSurfaceFaultPair(events, planSeed) ?? withSurfaceTypeLookalike(events, planSeed)),
   surface: surfaceProbe,
   messages: overValidLogEditedBy('messages', withMessageEdgeEdits),
   requestHeader: atSeqOverEditedLog('requestHeader', withStoredHeadersOutsideHdr1, OUTSIDE_HDR_1_VARIANT),

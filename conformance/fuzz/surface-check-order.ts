@@ -4,12 +4,13 @@
 // (SURF-1 first: SURFACE_OP_NOT_ALLOWED); a surface event without its surfaceOp whose sourceEventSeqs
 // is malformed (SURFACE_OP_MISSING); a replace whose start and end are both no current node
 // (SURFACE_REPLACE_START_NOT_FOUND, SURF-4 looks start up first); or a replace whose end is no current
-// node and whose citation list is empty (SURFACE_REPLACE_END_NOT_FOUND before chapter 06). The log is
-// valid up to that event, so load rejects it there. The generators' operators plant one fault at a
-// time, and their one two-fault marker is one draw among many, so before, a port with the order
-// upside down rarely met a probe that told. Drawn from a seed of the run's plan, as the headerEquals
-// pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws
-// alike.
+// node and whose citation list is empty (SURFACE_REPLACE_END_NOT_FOUND before chapter 06); or a replace
+// of earlier nodes that cites only itself or a later seq (PROVENANCE_NOT_EARLIER before
+// PROVENANCE_INCOMPLETE, PROV-8). The log is valid up to that event, so load rejects it there. The
+// generators' operators plant one fault at a time, and their one two-fault marker is one draw among
+// many, so before, a port with the order upside down rarely met a probe that told. Drawn from a seed of
+// the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as
+// they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser, type Chooser } from '../generators/index.ts'
 import { atOneOf, indexesWhere, typeOf } from './record-edits.ts'
@@ -79,7 +80,20 @@ const endMissingBesideNoSources: LogEdit = (events, chooser) =>
     return { ...event, surfaceOp: { op: 'replace', start: nodes[chooser.int(nodes.length)]!, end: event['seq'] }, sourceEventSeqs: [] }
   })
 
-const EDITS: readonly LogEdit[] = [markerOnLogOnly, missingBesideBadSources, neitherEndpointANode, endMissingBesideNoSources]
+/**
+ * An appended surface event, after appends alone, made a replace of a span of the earlier nodes that
+ * cites only itself or a later seq: chapter 06 looks at lateness (PROVENANCE_NOT_EARLIER) before it looks
+ * at what the replace shadows (PROVENANCE_INCOMPLETE).
+ */
+const lateBesideIncomplete: LogEdit = (events, chooser) =>
+  atOneOf(events, indexesWhere(events, (event, index) => isAppended(event) && (appendedSeqsBefore(events, index)?.length ?? 0) > 0), chooser, (event, index) => {
+    const nodes = appendedSeqsBefore(events, index)!
+    const start = chooser.int(nodes.length)
+    const end = start + chooser.int(nodes.length - start)
+    return { ...event, surfaceOp: { op: 'replace', start: nodes[start]!, end: nodes[end]! }, sourceEventSeqs: [(event['seq'] as number) + chooser.int(2)] }
+  })
+
+const EDITS: readonly LogEdit[] = [markerOnLogOnly, missingBesideBadSources, neitherEndpointANode, endMissingBesideNoSources, lateBesideIncomplete]
 
 /**
  * The log edited as drawn, or undefined when the draw keeps it or the log holds nothing the edit

@@ -5,10 +5,12 @@
 // with fewer than two calls gains such blocks. load does not look at blocks (VOC-12), so the log still
 // loads; its results and tool/call events name the old ids, so the edited calls stay registered to the
 // end of the scan, and REPAIR-13 rejects the log at the seq of the first of their synthetic results.
-// Generated logs hold string ids alone (the model's facts are of logs repair can close), so no probe
-// met REPAIR-13 before, let alone with two such calls. Drawn from a seed of the run's plan, as the
-// headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk
-// log draws alike.
+// One such log in three goes on past the message's turn instead and is cut inside a later turn, its
+// step/end events between the two replaced by an ignorable foreign event: the turn boundary alone
+// forgets the calls (REPAIR-4), so repair closes the log as any other. Generated logs
+// hold string ids alone (the model's facts are of logs repair can close), so no probe met REPAIR-13
+// before, let alone with two such calls. Drawn from a seed of the run's plan, as the headerEquals pairs
+// are (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser, type Chooser } from '../generators/index.ts'
 import { typeOf } from './record-edits.ts'
@@ -90,5 +92,26 @@ export function withUncloseableCalls(events: readonly unknown[], planSeed: numbe
   if (!endsInOpenTurn(kept) || !isRecord(data) || !isRecord(message) || !Array.isArray(message['content'])) return undefined
   const content = withUncloseableIds(message['content'], chooser)
   kept[index] = { ...event, data: { ...data, message: { ...message, content } } }
-  return kept
+  if (chooser.int(3) !== 0) return kept
+  return cutInLaterTurn([...kept, ...events.slice(kept.length)], index, cut) ?? kept
+}
+
+/**
+ * The log cut inside a turn that starts after the one of the event at `index` (the `cut`-th modulo the
+ * places where one is open), each step/end between the two replaced by an ignorable foreign event, so
+ * that only the turn boundary forgets the calls; undefined when no later turn starts.
+ */
+function cutInLaterTurn(events: readonly unknown[], index: number, cut: number): unknown[] | undefined {
+  const nextTurn = events.findIndex((event, at) => at > index && typeOf(event) === 'turn/start')
+  if (nextTurn < 0) return undefined
+  const ends = Array.from({ length: events.length - nextTurn }, (_, offset) => nextTurn + 1 + offset)
+    .filter(end => endsInOpenTurn(events.slice(0, end)))
+  return events.slice(0, ends[cut % ends.length]!)
+    .map((event, at) => (at > index && at < nextTurn && typeOf(event) === 'step/end' ? foreignInPlaceOf(event) : event))
+}
+
+/** A foreign event marked ignorable, at `event`'s seq and time (UNK-4: the scan passes over it). */
+function foreignInPlaceOf(event: unknown): Record<string, unknown> {
+  const { seq, time } = event as Record<string, unknown>
+  return { type: 'acme/telemetry', seq, time, data: { note: 'in place of a step/end' }, ignorable: true }
 }

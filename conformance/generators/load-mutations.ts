@@ -348,7 +348,10 @@ const LOG_ONLY_MARKERS: readonly (readonly [string, unknown])[] = [
   ['surfaceOp', 'append'], ['sourceEventSeqs', []], ['surfaceOp', null], ['sourceEventSeqs', null], ['surfaceOp', { op: 'replace', start: 0 }],
 ]
 
-/** surfaceOp values SURF-2 rejects: a member missing or extra, another op, an endpoint that is no seq, no object or string at all. */
+/**
+ * surfaceOp values SURF-2 rejects: a member missing or extra, another op, an endpoint that is no seq, no
+ * object or string at all, or the replace written as an array of its three members.
+ */
 function malformedSurfaceOp(event: LogEvent, chooser: Chooser): unknown {
   const op = replaceOf(event)
   const start = op?.start ?? 0
@@ -356,7 +359,7 @@ function malformedSurfaceOp(event: LogEvent, chooser: Chooser): unknown {
   return pick(chooser, [
     { op: 'replace', start }, { op: 'replace', end }, { op: 'replace', start, end, note: 'x' }, { op: 'insert', start, end },
     { op: 'replace', start: String(start), end }, { op: 'replace', start, end: end + 0.5 }, { op: 'replace', start: false, end },
-    'replace', 'Append', null, 0, [start, end],
+    'replace', 'Append', null, 0, [start, end], ['replace', start, end],
   ])
 }
 

@@ -1,6 +1,7 @@
 // The repair and resume probes the fuzzer makes over valid logs edited where chapter 12's scan must read
 // exactly what the spec says (conformance/fuzz/crash-tails.ts): one plan in two, each of the ten
-// edits drawn, every edited log one that load accepts.
+// edits drawn, with a last time of 0 or turns beyond 32 bits on top of some, every edited log one that
+// load accepts.
 import { describe, expect, it } from 'vitest'
 import { withCrashTailEdit } from '../../conformance/fuzz/crash-tails.ts'
 import { reference } from '../../reference/index.ts'
@@ -28,6 +29,19 @@ function editOf(events: EventRecord[]): string {
   if (nextStep && last['type'] === 'tool/call') return 'tool/call of the next step'
   if (last['type'] === 'assistant/message' && (last['data'] as EventRecord)['turn'] === 2) return 'message of the next turn'
   return 'steps shifted'
+}
+
+const TURN_SHIFT = 2 ** 31
+
+/** The number edit drawn on top of the edit, told from the log, and the log without it (turns as LOG had them). */
+function numbersEditOf(events: EventRecord[]): [string, EventRecord[]] {
+  if (events.at(-1)!['time'] === 0) return ['last time 0', events]
+  if (!events.some(item => ((item['data'] as EventRecord)['turn'] as number) > TURN_SHIFT)) return ['none', events]
+  const unshifted = events.map(item => {
+    const data = item['data'] as EventRecord
+    return typeof data['turn'] === 'number' ? { ...item, data: { ...data, turn: data['turn'] - TURN_SHIFT } } : item
+  })
+  return ['turns beyond 32 bits', unshifted]
 }
 
 /** The type of each closer, with the step and call seq of a synthetic result. */
@@ -62,19 +76,34 @@ const closersOf = (events: unknown[]): EventRecord[] => {
 describe('crash-tail edits', () => {
   it('are drawn for about one plan in two, each edit, over logs load accepts, and repaired as chapter 12 says', () => {
     const edits = new Set<string>()
+    const numberEdits = new Map<string, number>()
     let edited = 0
     for (let seed = 1; seed <= 600; seed += 1) {
       const events = withCrashTailEdit(LOG, seed) as EventRecord[] | undefined
       if (events === undefined) continue
       edited += 1
       expect(reference.load({ events }).ok).toBe(true)
-      const edit = editOf(events)
+      const [numbers, unshifted] = numbersEditOf(events)
+      numberEdits.set(numbers, (numberEdits.get(numbers) ?? 0) + 1)
+      const edit = editOf(unshifted)
       edits.add(edit)
+      // By hand: every closer takes the last event's time (REPAIR-6), 0 as any other, and names the open
+      // turn (REPAIR-7, REPAIR-8), beyond 32 bits as any other.
+      const closers = closersOf(events)
+      if (numbers === 'last time 0') expect(closers.map(closer => closer['time'])).toEqual(closers.map(() => 0))
+      if (numbers === 'turns beyond 32 bits') {
+        const openTurn = (events.findLast(item => item['type'] === 'turn/start')?.['data'] as EventRecord | undefined)?.['turn']
+        expect(closers.map(closer => (closer['data'] as EventRecord)['turn'])).toEqual(closers.map(() => openTurn))
+        expect(openTurn).toBeGreaterThan(TURN_SHIFT)
+      }
       // By hand: no turn is open after a step/start that follows the last turn/end (REPAIR-2), nor after
       // a marker and a foreign event; resume then adds its marker after the foreign one (SEED-4).
       if (edit === 'step after the last turn') expect(closersOf(events)).toEqual([])
       if (edit in CLOSERS_BY_EDIT) expect(closersOf(events).map(shapeOf), edit).toEqual(CLOSERS_BY_EDIT[edit])
-      if (edit === 'message of the next turn') expect(closersOf(events).map(closer => (closer['data'] as EventRecord)['turn'])).toEqual([1, 1, 1])
+      if (edit === 'message of the next turn') {
+        const turn = numbers === 'turns beyond 32 bits' ? 1 + TURN_SHIFT : 1
+        expect(closers.map(closer => (closer['data'] as EventRecord)['turn'])).toEqual([turn, turn, turn])
+      }
       if (edit === 'marker then ignorable') {
         const resumed = reference.resume({ events, now: 9000 })
         expect(resumed.ok && resumed.value.at(-1)).toEqual({ type: 'session/end-seed', seq: LOG.length + 2, time: 9000, data: {} })
@@ -82,6 +111,10 @@ describe('crash-tail edits', () => {
     }
     expect(edited).toBeGreaterThan(240)
     expect(edited).toBeLessThan(360)
+    // One edited log in eight each, and the last time is 0 only by that edit.
+    expect(numberEdits.get('last time 0')).toBeGreaterThan(15)
+    expect(numberEdits.get('turns beyond 32 bits')).toBeGreaterThan(15)
+    expect(numberEdits.get('none')).toBeGreaterThan(edited / 2)
     expect([...edits].sort()).toEqual([
       'cut and marked', 'ignorable boundaries', 'marker then ignorable', 'message of the next turn', 'no step/start', 'result of the next step',
       'step after the last turn', 'step/end of the next step', 'steps shifted', 'tool/call of the next step',

@@ -270,6 +270,22 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   // And one since the compaction probes read, one plan in four, a valid log with one known type's
   // events marked ignorable (ignorable-known.ts).
   ['compaction-ignorable-skipped', 'regionBalance'],
+  // From the second surface and repair reviews: six the fuzzer reached as it was (found in a scan of
+  // their reach), and five more since load's two-fault edits include a replace citing only itself or a
+  // later seq (surface-check-order.ts) and load meets surface types' lookalikes (type-lookalikes.ts),
+  // and since the crash tails take a last time of 0 or turns beyond 32 bits (crash-tails.ts) and the
+  // calls no closer can carry go on, one time in three, into a later turn (uncloseable-call-ids.ts).
+  ['resume-copy-loses-proto-member', 'resume'],
+  ['surface-op-case-folded', 'load'],
+  ['replace-endpoints-digit-strings', 'load'],
+  ['citation-object-as-list', 'load'],
+  ['rewrite-span-by-endpoint-distance', 'load'],
+  ['chained-rewrite-data-unchecked', 'load'],
+  ['citation-coverage-before-lateness', 'load'],
+  ['eligible-type-case-folded', 'load'],
+  ['repair-zero-time-replaced', 'repair'],
+  ['repair-numbers-as-int32', 'repair'],
+  ['repair-bad-ids-forgotten-at-step-end-only', 'repair', UNCLOSEABLE_CALL_ID_VARIANT],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */

@@ -1,10 +1,11 @@
 // The repair and resume probes over logs cut inside a turn whose calls have ids no closer can carry
 // (conformance/fuzz/uncloseable-call-ids.ts): the edited log still loads, and REPAIR-13 rejects it at
-// the seq of the first synthetic result that would carry such an id.
+// the seq of the first synthetic result that would carry such an id, unless the log goes on into a
+// later turn, whose start forgets those calls.
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
 import { currentShapesTwin } from '../../conformance/fuzz/driver.ts'
-import { drawRun } from '../../conformance/fuzz/draw.ts'
+import { drawRun, type DrawnRun } from '../../conformance/fuzz/draw.ts'
 import { deriveProbe, probeInput, NOW } from '../../conformance/fuzz/probes.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT, withUncloseableCalls } from '../../conformance/fuzz/uncloseable-call-ids.ts'
 
@@ -55,12 +56,27 @@ describe('calls no closer can carry', () => {
     expect(deriveProbe(kept, 'repair')!.variant).toBeUndefined()
   })
 
+  /** The index of the message the edit changed: the first event that differs from the run's. */
+  const editedMessage = (run: DrawnRun, events: unknown[]): number =>
+    events.findIndex((event, index) => JSON.stringify(event) !== JSON.stringify(run.events[index]))
+  /** Whether the log goes on into a turn that starts after the edited message. */
+  const goesOnToLaterTurn = (run: DrawnRun, events: unknown[]): boolean =>
+    events.slice(editedMessage(run, events)).some(event => (event as Event).type === 'turn/start')
+
   it('cut the log after an assistant message, change only that message, and give it two to four such calls', () => {
     for (const { run, events } of edited) {
-      const message = events.findLastIndex(event => (event as Event).type === 'assistant/message')
+      const message = editedMessage(run, events)
+      expect((events[message] as Event).type).toBe('assistant/message')
       expect(events.length).toBeLessThanOrEqual(run.events.length)
       expect(events.slice(0, message)).toEqual(run.events.slice(0, message))
-      expect(events.slice(message + 1)).toEqual(run.events.slice(message + 1, events.length))
+      // After it, the log as it was, but that a log going on into a later turn has each step/end
+      // before that turn replaced by an ignorable foreign event at its seq and time.
+      const nextTurn = events.findIndex((event, index) => index > message && (event as Event).type === 'turn/start')
+      const expectedAfter = run.events.slice(message + 1, events.length).map((event, offset) => {
+        const { type, seq, time } = event as { type: string; seq: number; time: number }
+        return type === 'step/end' && message + 1 + offset < nextTurn ? { type: 'acme/telemetry', seq, time, data: { note: 'in place of a step/end' }, ignorable: true } : event
+      })
+      expect(events.slice(message + 1)).toEqual(expectedAfter)
       const bad = toolCalls(events[message]).filter(block => !carriable(block))
       expect(bad.length).toBeGreaterThanOrEqual(2)
       expect(bad.length).toBeLessThanOrEqual(4)
@@ -70,7 +86,7 @@ describe('calls no closer can carry', () => {
   })
 
   it('leave a log that loads and that repair and resume reject with MESSAGE_SOURCE_INVALID at the first such closer', () => {
-    for (const { run, events } of edited) {
+    for (const { run, events } of edited.filter(edit => !goesOnToLaterTurn(edit.run, edit.events))) {
       const probe = { ...deriveProbe(run, 'repair')!, events }
       const input = probeInput(probe) as Parameters<typeof reference.repair>[0]
       expect(reference.load(input).ok).toBe(true)
@@ -79,6 +95,27 @@ describe('calls no closer can carry', () => {
       for (const result of [reference.repair(input), reference.resume({ ...input, now: NOW })]) {
         expect(result.ok ? 'accepted' : { code: result.error.code, seq: result.error.seq }).toEqual({ code: 'MESSAGE_SOURCE_INVALID', seq: expected })
       }
+    }
+  })
+
+  it('go on into a later turn one time in three where the log has one, and are then closed as the unedited log is', () => {
+    const later = edited.filter(edit => goesOnToLaterTurn(edit.run, edit.events))
+    const couldGoOn = edited.filter(edit => edit.run.events.slice(editedMessage(edit.run, edit.events)).some(event => (event as Event).type === 'turn/start'))
+    expect(later.length).toBeGreaterThan(couldGoOn.length / 6)
+    expect(later.length).toBeLessThan(couldGoOn.length / 2)
+    for (const { run, events } of later) {
+      // By hand (REPAIR-4): the later turn/start empties the map, so the message's calls are gone
+      // before the scan ends, and the closers are those of the same cut of the unedited log (a step/end
+      // in an earlier turn, or an ignorable foreign event in its place, changes nothing after it).
+      const input = probeInput({ ...deriveProbe(run, 'repair')!, events }) as Parameters<typeof reference.repair>[0]
+      const unedited = { ...input, events: run.events.slice(0, events.length) }
+      expect(reference.load(input).ok).toBe(true)
+      expect(reference.repair(input)).toEqual(reference.repair(unedited))
+      expect(reference.repair(input).ok).toBe(true)
+      // resume returns the log and then the same closers and marker.
+      const [resumed, resumedUnedited] = [reference.resume({ ...input, now: NOW }), reference.resume({ ...unedited, now: NOW })]
+      expect(resumed.ok && resumedUnedited.ok).toBe(true)
+      if (resumed.ok && resumedUnedited.ok) expect(resumed.value.slice(events.length)).toEqual(resumedUnedited.value.slice(events.length))
     }
   })
 
