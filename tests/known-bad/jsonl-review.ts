@@ -6,7 +6,7 @@
 // numbering (raw UTF-8 input only; zstd input is untouched); the writers edit the batches they write.
 import { packableTag } from '../../reference/chunk-rows.ts'
 import type { JsonlValue } from '../../reference/jsonl.ts'
-import { copiedByAssignment, dataOf, encodingAlone, isRecord, rawText, ref, type Input, type KnownBad, type SyncOperation } from './wrap.ts'
+import { copiedByAssignment, dataOf, encodingAlone, isRecord, lineJson, rawText, ref, type Input, type KnownBad, type SyncOperation } from './wrap.ts'
 
 /** One line of the artifact (split at each line feed; the last is the unterminated tail) and its line number there. */
 type ArtifactLine = { text: string; number: number }
@@ -44,15 +44,6 @@ function decodingLinesAs(reading: LineReading): SyncOperation {
 /** Each line edited by `edit`, given its index (0: the header line). */
 function eachLine(edit: (text: string, index: number) => string): LineReading {
   return lines => lines.map((line, index) => ({ ...line, text: edit(line.text, index) }))
-}
-
-/** The line as JSON, or undefined when it is none. */
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
 }
 
 // ---- JSONL-9: what a lenient reader lets pass ------------------------------------------------------
@@ -95,7 +86,7 @@ const whitespaceTailIgnored: LineReading = lines => lines.map((line, index) =>
 
 /** The header line with "type":"session" written first when it is an object without a type member (one holding null still fails). */
 function typeSupplied(text: string, index: number): string {
-  const header = parsed(text)
+  const header = lineJson(text)
   if (index !== 0 || !isRecord(header) || Object.hasOwn(header, 'type')) return text
   const open = text.indexOf('{') + 1
   const separator = text.slice(open).trimStart().startsWith('}') ? '' : ','
@@ -107,7 +98,7 @@ const CREATED_AT_SIGN = /("createdAt"[ \t\r]*:[ \t\r]*)-/
 
 /** The header line's createdAt of -0 read as 0, as Number.isSafeInteger(-0) lets it pass. */
 function negativeZeroCreatedAt(text: string, index: number): string {
-  const header = parsed(text)
+  const header = lineJson(text)
   return index === 0 && isRecord(header) && Object.is(header['createdAt'], -0) ? text.replace(CREATED_AT_SIGN, '$1') : text
 }
 
@@ -117,7 +108,7 @@ const ROW_TAGS = new Set(['text-chunks', 'reasoning-chunks', 'tool-call-chunks']
 
 /** A packed row whose time0 is negative read as invalid (time0 null), as a check of time0 like seq0's, non-negative, reads it. */
 function negativeTime0Invalid(text: string): string {
-  const row = parsed(text)
+  const row = lineJson(text)
   const negative = isRecord(row) && ROW_TAGS.has(row['type'] as string) && typeof row['time0'] === 'number' && row['time0'] < 0
   return negative ? JSON.stringify({ ...row, time0: null }) : text
 }

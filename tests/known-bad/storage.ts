@@ -2,7 +2,7 @@
 // untouched, but for the torn tail's line number).
 import { packableTag } from '../../reference/chunk-rows.ts'
 import type { JsonlValue } from '../../reference/jsonl.ts'
-import { accepted, dataOf, encodingAlone, isRecord, rawText, ref, rejectedAtLine, type Input, type KnownBad, type SyncOperation } from './wrap.ts'
+import { accepted, dataOf, encodingAlone, isRecord, lineJson, rawText, ref, rejectedAtLine, type Input, type KnownBad, type SyncOperation } from './wrap.ts'
 
 const ROW_PAYLOAD: Record<string, string> = { 'text-chunks': 'texts', 'reasoning-chunks': 'texts', 'tool-call-chunks': 'args' }
 
@@ -20,19 +20,11 @@ function isRowTagged(value: unknown): value is Record<string, unknown> & { type:
   return isRecord(value) && typeof value['type'] === 'string' && value['type'] in ROW_PAYLOAD
 }
 
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
-}
-
 /** The seqs of every member of a packed row but its first. */
 function droppedRowMembers(input: Input): Set<unknown> {
   const dropped = new Set<unknown>()
   for (const line of completeLines(input)) {
-    const row = parsed(line.text)
+    const row = lineJson(line.text)
     if (!isRowTagged(row)) continue
     const payload = isRecord(row['data']) ? row['data'][ROW_PAYLOAD[row['type']]!] : undefined
     const length = Array.isArray(payload) ? payload.length : 0
@@ -57,7 +49,7 @@ const tornTailKept: SyncOperation = input => {
   const value = result.value as { events: unknown[]; tornTail: { line: number; reason: string } | null }
   if (value.tornTail === null || value.tornTail.reason === 'unterminated') return result
   const damaged = value.tornTail.line
-  const kept = completeLines(input).filter(line => line.number > damaged).map(line => parsed(line.text)).filter(isRecord)
+  const kept = completeLines(input).filter(line => line.number > damaged).map(line => lineJson(line.text)).filter(isRecord)
   return accepted({ ...value, events: [...value.events, ...kept] })
 }
 
@@ -71,7 +63,7 @@ function withRowsReadAs(input: Input, read: (row: Row) => Row | undefined): Inpu
   const text = rawText(input)
   if (text === undefined) return input
   const lines = text.split('\n').map(line => {
-    const row = parsed(line)
+    const row = lineJson(line)
     const readRow = isRowTagged(row) ? read(row) : undefined
     return readRow === undefined ? line : JSON.stringify(readRow)
   })

@@ -216,6 +216,15 @@ export function encodingAlone(alone: (event: unknown) => boolean): SyncOperation
   }
 }
 
+/** A line's JSON value, or undefined when the line is no JSON text (no JSON text parses to undefined). */
+export function lineJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
 /** The raw input's text, when it is UTF-8 (given as text, or as base64 of UTF-8 bytes). */
 export function rawText(input: Input): string | undefined {
   if (input['encoding'] === 'zstd') return undefined
