@@ -130,7 +130,9 @@ function decodeArrayWithProperty(tagged: Members, decoding: Decoding): unknown[]
   const key = stringMember(tagged, 'key')
   // An index or "length" would change the elements, not add a property.
   if (isArrayIndex(key) || key === 'length') throw malformed(tagged, `needs "key" to name no element and not the length, not ${shown(key)}`)
-  Object.defineProperty(items, key, { value: decoding.decode(tagged['value']), enumerable: true, writable: true, configurable: true })
+  const enumerable = tagged['enumerable'] ?? true
+  if (typeof enumerable !== 'boolean') throw malformed(tagged, `needs "enumerable" to be true or false, not ${shown(enumerable)}`)
+  Object.defineProperty(items, key, { value: decoding.decode(tagged['value']), enumerable, writable: true, configurable: true })
   return items
 }
 
@@ -244,7 +246,7 @@ const TAGS: Record<string, TagRule> = {
   'self-cycle': { required: ['object', 'key'], decode: decodeSelfCycle },
   'symbol-key': { required: ['object'], optional: ['value'], decode: decodeWithSymbolKey },
   'non-enumerable': { required: ['object', 'key', 'value'], decode: decodeWithHiddenKey },
-  'array-property': { required: ['items', 'key', 'value'], decode: decodeArrayWithProperty },
+  'array-property': { required: ['items', 'key', 'value'], optional: ['enumerable'], decode: decodeArrayWithProperty },
   'instance': { required: ['class'], optional: ['value'], decode: decodeInstance },
   'nested': { required: ['depth', 'leaf'], decode: decodeNested },
   'shared': { required: ['value'], optional: ['count'], decode: decodeShared },

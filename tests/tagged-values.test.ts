@@ -92,6 +92,7 @@ describe('malformed tagged values', () => {
     [{ $dsh: 'array-property', items: [], key: 'length', value: 1 }, /tag "array-property" needs "key" to name no element and not the length/],
     [{ $dsh: 'array-property', items: [], key: '0', value: 1 }, /needs "key" to name no element/],
     [{ $dsh: 'array-property', items: {}, key: 'k', value: 1 }, /needs "items" to be an array/],
+    [{ $dsh: 'array-property', items: [], key: 'k', value: 1, enumerable: 'no' }, /needs "enumerable" to be true or false, not "no"/],
     [{ $dsh: 'with-prototype', prototype: 'bare' }, /tag "with-prototype" needs a member "value"/],
     [{ $dsh: 'with-prototype', prototype: 'bare', value: 1 }, /needs "value" to be an object or an array, not 1/],
     [{ $dsh: 'instance' }, /tag "instance" needs a member "class"/],
@@ -180,6 +181,14 @@ describe('each tag builds the value its row of vectors/README.md names', () => {
       const withKey = decodeTagged({ $dsh: 'array-property', items: [], key, value: true }) as unknown[] & Record<string, unknown>
       expect([withKey.length, withKey[key]]).toEqual([0, true])
     }
+  })
+
+  it('array-property with enumerable false: the same member, hidden from Object.keys and JSON.stringify', () => {
+    const array = decodeTagged({ $dsh: 'array-property', items: [1], key: 'extra', value: 2, enumerable: false }) as unknown[] & Record<string, unknown>
+    expect([array.length, Object.keys(array), array['extra'], JSON.stringify(array)]).toEqual([1, ['0'], 2, '[1]'])
+    expect(Object.getOwnPropertyDescriptor(array, 'extra')).toMatchObject({ enumerable: false, writable: true, configurable: true })
+    const shown = decodeTagged({ $dsh: 'array-property', items: [], key: 'extra', value: 2, enumerable: true }) as unknown[]
+    expect(Object.keys(shown)).toEqual(['extra'])
   })
 
   it('self-cycle: the object with an enumerable member that is the object itself', () => {

@@ -33,12 +33,12 @@ function appendRefusing(code: string, refused: (candidate: EventRecord) => boole
 }
 
 /** The candidate's data, when the candidate has the given type and its data is an object. */
-function dataOfType(candidate: EventRecord, type: string): EventRecord | undefined {
+export function dataOfType(candidate: EventRecord, type: string): EventRecord | undefined {
   return candidate['type'] === type && isRecord(candidate['data']) ? candidate['data'] : undefined
 }
 
 /** The candidate with its data's `name` member set to `value`. */
-function withDataMember(candidate: EventRecord, name: string, value: unknown): EventRecord {
+export function withDataMember(candidate: EventRecord, name: string, value: unknown): EventRecord {
   return { ...candidate, data: { ...dataOf(candidate), [name]: value } }
 }
 
@@ -177,7 +177,7 @@ const emptyKindMissing: CandidateReading = candidate => {
 const ADAPTER_DEFAULT_FLAGS = ['reasoningEffort', 'maxTokens']
 
 /** The header of a request/header candidate, when it is an object. */
-function headerOf(candidate: EventRecord): EventRecord | undefined {
+export function headerOf(candidate: EventRecord): EventRecord | undefined {
   const header = dataOfType(candidate, 'request/header')?.['header']
   return isRecord(header) ? header : undefined
 }
