@@ -185,8 +185,14 @@ const NON_INTRINSIC_PROTOTYPES: Record<string, () => object> = {
 
 function decodeWithPrototype(tagged: Members, decoding: Decoding): unknown {
   const name = stringMember(tagged, 'prototype')
+  // An object without a prototype is plain (JSON-9: the null-prototype tag); an array is not (JSON-8).
+  if (name === 'none') {
+    const items = decoding.decode(tagged['value'])
+    if (!Array.isArray(items)) throw malformed(tagged, `needs "value" to be an array for prototype "none", not ${shown(tagged['value'])}`)
+    return Object.setPrototypeOf(items, null)
+  }
   const make = Object.hasOwn(NON_INTRINSIC_PROTOTYPES, name) ? NON_INTRINSIC_PROTOTYPES[name] : undefined
-  if (!make) throw malformed(tagged, `has an unknown prototype ${shown(name)} (known: ${Object.keys(NON_INTRINSIC_PROTOTYPES).join(', ')})`)
+  if (!make) throw malformed(tagged, `has an unknown prototype ${shown(name)} (known: ${[...Object.keys(NON_INTRINSIC_PROTOTYPES), 'none'].join(', ')})`)
   return Object.setPrototypeOf(objectMember(tagged, 'value', decoding, true), make())
 }
 

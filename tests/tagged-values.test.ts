@@ -236,6 +236,12 @@ describe('each tag builds the value its row of vectors/README.md names', () => {
     expect(Object.is(object['a'], -0)).toBe(true)
   })
 
+  it('with-prototype none: an array with no prototype at all, still an array; an object may not have it', () => {
+    const none = decodeTagged({ $dsh: 'with-prototype', value: [1, 2], prototype: 'none' }) as unknown[]
+    expect([Array.isArray(none), prototypeOf(none), none.length, Reflect.ownKeys(none)]).toEqual([true, null, 2, ['0', '1', 'length']])
+    expect(() => decodeTagged({ $dsh: 'with-prototype', value: { a: 1 }, prototype: 'none' })).toThrow(/needs "value" to be an array for prototype "none", not \{"a":1\}/)
+  })
+
   it('with-prototype array: the prototype is an empty array', () => {
     const onArray = decodeTagged({ $dsh: 'with-prototype', value: [1], prototype: 'array' }) as unknown[]
     expect(Reflect.ownKeys(prototypeOf(onArray) as object)).toEqual(['length'])
