@@ -11,12 +11,12 @@
 // the next step (the result forgets the call, the tool/call starts it), or a session/end-seed (SEED-7:
 // it forgets no call); or they leave the calls registered with no step open, the message's step/start
 // replaced by an ignorable foreign event (REPAIR-5: their results are still written); or the message
-// names the next turn (REPAIR-8: a synthetic result names the open turn all the same). One edited log in
-// eight then gets a last event at time 0 (REPAIR-6: the closers take it, 0 as any other), and one in
-// eight every turn number 2^31 higher (the closers name turns beyond 32 bits). Each log still loads; the
-// step and turn numbers break relations, which the scan does not consult. The generators write none of
-// these. Drawn from a seed of the run's plan, as the headerEquals pairs are
-// (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike.
+// names the next turn (REPAIR-8: a synthetic result names the open turn all the same). One edited log
+// in eight then gets a last event at time 0 (REPAIR-6: the closers take it, 0 as any other), and one in
+// eight every turn number 2^31 higher (the closers name turns beyond 32 bits). Each log still loads;
+// the step and turn numbers break relations, which the scan does not consult. The generators write none
+// of these. Drawn from a seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so
+// the fuzzer's other draws stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser } from '../generators/index.ts'
 import { typeOf } from './record-edits.ts'

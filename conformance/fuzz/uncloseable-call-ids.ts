@@ -7,10 +7,10 @@
 // end of the scan, and REPAIR-13 rejects the log at the seq of the first of their synthetic results.
 // One such log in three goes on past the message's turn instead and is cut inside a later turn, its
 // step/end events between the two replaced by an ignorable foreign event: the turn boundary alone
-// forgets the calls (REPAIR-4), so repair closes the log as any other. Generated logs
-// hold string ids alone (the model's facts are of logs repair can close), so no probe met REPAIR-13
-// before, let alone with two such calls. Drawn from a seed of the run's plan, as the headerEquals pairs
-// are (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike.
+// forgets the calls (REPAIR-4), so repair closes the log as any other. Generated logs hold string ids
+// alone (the model's facts are of logs repair can close), so no probe met REPAIR-13 before, let alone
+// with two such calls. Drawn from a seed of the run's plan, as the headerEquals pairs are
+// (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser, type Chooser } from '../generators/index.ts'
 import { typeOf } from './record-edits.ts'
