@@ -4,8 +4,9 @@
 // ends a line; JSONL-9: a CR alone is no JSON text); a record line made lenient JSON (a trailing comma,
 // a comment, a leading plus, single quotes: JSONL-9 takes RFC 8259 alone); a record line with a form
 // feed before it or a no-break space after it (not JSON whitespace); whitespace after the last line feed
-// (JSONL-12: any byte there is an unterminated tail); a header line without its `type` or with
-// `createdAt` -0 (JSONL-6); or a packed row's `time0` made negative (ROW-1: times are safe integers of
+// (JSONL-12: any byte there is an unterminated tail); a header line without its `type`, with
+// `createdAt` -0 or "1", or `delegationDepth` null (JSONL-6), or with a member `SandboxMode`, no retired
+// name, which the decoded header drops (JSONL-7); or a packed row's `time0` made negative (ROW-1: times are safe integers of
 // either sign). Whether a record line's fault is committed damage or a torn tail is the log's to say
 // (JSONL-11: a later turn/end). No other damage is made beside the edit. Drawn from a seed of the run's
 // plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were
@@ -32,10 +33,16 @@ const UNICODE_SPACES: readonly ((line: string) => string)[] = [line => `\f${line
 /** Whitespace-only tails after the last line feed. */
 const WHITESPACE_TAILS: readonly string[] = [' ', '\r', ' \t']
 
-/** The header line without its `type`, or with `createdAt` written as -0. */
+/**
+ * The header line without its `type`, with `createdAt` written as -0 or as a string of its digits, with
+ * `delegationDepth` null, or with a member `SandboxMode`, which is no retired name (they compare exactly).
+ */
 const HEADER_EDITS: readonly ((line: string) => string)[] = [
   line => line.replace('"type":"session",', ''),
   line => line.replace(/"createdAt":\d+/, '"createdAt":-0'),
+  line => line.replace(/"createdAt":(\d+)/, '"createdAt":"$1"'),
+  line => line.replace('"delegationDepth":0', '"delegationDepth":null'),
+  line => line.replace(/}$/, ',"SandboxMode":"off"}'),
 ]
 
 type LineEdit = (lines: string[], chooser: Chooser) => string[] | undefined

@@ -1,11 +1,12 @@
-// The compactionState and regionBalance probes, one plan in four, over a valid log in current shapes
-// whose events of one drawn known type are all marked ignorable: a compaction bracket's start, summary
-// or end, a session/end-seed, an assistant/message or a tool/result. A known type marked ignorable is
-// read as any other (UNK-4; SEED-4 for the marker), so each answer is the unedited log's; a port that
-// skips every ignorable event, as it may skip an unknown one, loses a bracket, a marker, a call or a
-// result. The generators mark only unknown types ignorable, so before, no probe could tell. Drawn from a
-// seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws
-// stay as they were and a shrunk log draws alike.
+// The compactionState and regionBalance probes, one plan in four (and the relations probe, one in four
+// of the plans its own edits leave), over a valid log in current shapes whose events of one drawn known
+// type are all marked ignorable: a compaction bracket's start, summary or end, a session/end-seed, an
+// assistant/message or a tool/result. A known type marked ignorable is read as any other (UNK-4; SEED-4
+// for the marker), so each answer is the unedited log's; a port that skips every ignorable event, as it
+// may skip an unknown one, loses a bracket, a marker, a call or a result. The generators mark only
+// unknown types ignorable, so before, no probe could tell. Drawn from a seed of the run's plan, as the
+// headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk
+// log draws alike.
 import { saltedChooser } from '../generators/index.ts'
 import { typeOf } from './record-edits.ts'
 

@@ -392,7 +392,7 @@ const DERIVE: Record<string, Derive> = {
     const { pair, outsideHdr1 } = headerPair(run.events, run.plan.batchSeed)
     return { operation: 'headerEquals', events: [], extra: pair, ...(outsideHdr1 ? { variant: OUTSIDE_HDR_1_VARIANT } : {}) }
   },
-  relations: overValidLogEditedBy('relations', withRelationEdit),
+  relations: overValidLogEditedBy('relations', (events, planSeed) => withRelationEdit(events, planSeed) ?? withKnownTypeMarkedIgnorable(events, planSeed)),
   repair: overLogWithUncloseableCalls('repair', {}),
   resume: overLogWithUncloseableCalls('resume', { now: NOW }),
   compactionState: compactionStateProbe,

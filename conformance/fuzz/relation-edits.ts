@@ -1,13 +1,15 @@
 // The relations probe, one plan in four, over a valid log in current shapes edited where a port's
-// relation checks are looser than the spec's: a step-scoped tool/call, tool/result or step/end naming
-// the next turn with the right step (TURN-8 compares both numbers); a bracket's compaction ids spelled
-// with a precomposed letter, and one of its summaries or ends with the decomposed spelling (COMP-4:
-// ids equal by code unit); a summary's shadowedTokenCount of 2^53 (COMP-5: a safe integer); a
-// compaction event's data of null (chapter 13: no members, COMPACTION_ID_INVALID); or a standalone
-// compaction/start, and its end, owned by the turn that ended just before it (COMP-3: a numbered owner
-// needs that turn open). Each log still loads (load checks none of these). The generators' operators
-// break relations in other ways. Drawn from a seed of the run's plan, as the headerEquals pairs are
-// (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike.
+// relation checks are looser or stricter than the spec's: a step-scoped tool/call, tool/result or
+// step/end naming the next turn with the right step (TURN-8 compares both numbers); a bracket's
+// compaction ids spelled with a precomposed letter, and one of its summaries or ends with the
+// decomposed spelling (COMP-4: ids equal by code unit); a summary's shadowedTokenCount of 2^53 or 0
+// (COMP-5: a safe integer, 0 included); a compaction event's data of null (chapter 13: no members,
+// COMPACTION_ID_INVALID); a standalone compaction/start, and its end, owned by the turn that ended just
+// before it (COMP-3: a numbered owner needs that turn open); a compaction/start whose compactionId is a
+// number, or a start, end or checkpoint whose sourceCommandId is empty (COMP-1). Each log still loads
+// (load checks none of these). The generators' operators break relations in other ways. Drawn from a
+// seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws
+// stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser, type Chooser } from '../generators/index.ts'
 import { atOneOf, indexesWhere, typeOf } from './record-edits.ts'
@@ -62,9 +64,20 @@ const idsNormalizingAlike: LogEdit = (events, chooser) => {
   return atOneOf(renamed, closing, chooser, event => withCompactionId(event, `${id}e\u0301`))
 }
 
-/** A summary's shadowedTokenCount of 2^53, an integer past the safe ones (COMP-5). */
-const tokensPastSafe: LogEdit = (events, chooser) =>
-  atOneOf(events, indexesWhere(events, event => typeOf(event) === 'compaction/summary'), chooser, event => withData(event, { shadowedTokenCount: 2 ** 53 }))
+/** A summary's shadowedTokenCount set to `tokens`. */
+const tokensSetTo = (tokens: number): LogEdit => (events, chooser) =>
+  atOneOf(events, indexesWhere(events, event => typeOf(event) === 'compaction/summary'), chooser, event => withData(event, { shadowedTokenCount: tokens }))
+
+/** A compaction/start whose compactionId is the number 7: no string (COMP-1), so it opens no bracket. */
+const idNumber: LogEdit = (events, chooser) =>
+  atOneOf(events, indexesWhere(events, event => typeOf(event) === 'compaction/start'), chooser, event => withData(event, { compactionId: 7 }))
+
+/** A compaction start or end, or a checkpoint's source, whose sourceCommandId is empty (COMP-1: when present, a non-empty string). */
+const commandIdEmpty: LogEdit = (events, chooser) =>
+  atOneOf(events, indexesWhere(events, event => compactionIdOf(event) !== undefined && typeOf(event) !== 'compaction/summary' && typeOf(event) !== 'compaction/prune'), chooser,
+    event => (typeOf(event) === 'user/message'
+      ? withData(event, { source: { ...(dataOf(event)['source'] as EventRecord), sourceCommandId: '' } })
+      : withData(event, { sourceCommandId: '' })))
 
 /** A compaction event whose data is null: it names no compaction id (chapter 13, COMP-1). */
 const dataNull: LogEdit = (events, chooser) =>
@@ -100,7 +113,8 @@ function withStartAfterLastTurn(events: readonly unknown[]): unknown[] | undefin
   return [...events, { type: 'compaction/start', seq: last['seq'] + 1, time: last['time'], data }]
 }
 
-const EDITS: readonly LogEdit[] = [nextTurnNamed, idsNormalizingAlike, tokensPastSafe, dataNull, ownedByEndedTurn]
+// A count of 2^53 is an integer past the safe ones, 0 a safe one (COMP-5).
+const EDITS: readonly LogEdit[] = [nextTurnNamed, idsNormalizingAlike, tokensSetTo(2 ** 53), dataNull, ownedByEndedTurn, tokensSetTo(0), idNumber, commandIdEmpty]
 
 /**
  * The log edited as drawn, or undefined when the draw keeps it or the log holds nothing the edit

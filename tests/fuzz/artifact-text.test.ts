@@ -25,7 +25,8 @@ const turnEndLine = (text: string): number => text.split('\n').findIndex(line =>
 /** Which edit made `text` from TEXT, told from its shape. */
 function editOf(text: string): string {
   if (text.includes('\r\n')) return 'crlf'
-  if (!text.startsWith('{"type":"session"') || text.includes('"createdAt":-0')) return 'header'
+  if (text.includes('"SandboxMode"')) return 'header member'
+  if (!text.startsWith('{"type":"session"') || /"createdAt":(-0|")|"delegationDepth":null/.test(text)) return 'header'
   if (!text.endsWith('\n')) return 'whitespace tail'
   if (text.includes('"time0":-')) return 'negative time0'
   if (/[\f\v\u00a0]/.test(text)) return 'unicode space'
@@ -43,6 +44,7 @@ function brokenLine(text: string): number {
 describe('artifact text edits', () => {
   it('are drawn for about one plan in four, each edit, and decoded as chapter 19 says', () => {
     const edits = new Set<string>()
+    const headerFaults = new Set<string>()
     let edited = 0
     for (let seed = 1; seed <= 800; seed += 1) {
       const text = withArtifactTextEdit(TEXT, seed)
@@ -53,8 +55,13 @@ describe('artifact text edits', () => {
       const decoded = reference.decodeJsonl({ text })
       const line = brokenLine(text)
       if (edit === 'header') {
-        // JSONL-6: a header line without type, or createdAt -0 (no safe integer, JSON-3).
+        // JSONL-6: a header line without type, with createdAt -0 (no safe integer, JSON-3) or "1" (no
+        // number), or with delegationDepth null (no safe integer).
         expect(decoded).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID', line: 1 } })
+        headerFaults.add(text.split('\n')[0]!.replace(/"id":"s"|\d+/g, ''))
+      } else if (edit === 'header member') {
+        // JSONL-6 step 5 names sandboxMode, and names compare exactly; JSONL-7 drops any other member.
+        expect(decoded).toEqual({ ok: true, value: { header: { ...HEADER, delegationDepth: 0 }, events: EVENTS, tornTail: null } })
       } else if (edit === 'whitespace tail') {
         // JSONL-12: any byte after the last line feed is an unterminated tail, at the next line.
         expect(decoded).toMatchObject({ ok: true, value: { events: EVENTS, tornTail: { line: 7, offset: Buffer.byteLength(TEXT), reason: 'unterminated' } } })
@@ -71,6 +78,7 @@ describe('artifact text edits', () => {
     }
     expect(edited).toBeGreaterThan(150)
     expect(edited).toBeLessThan(260)
-    expect([...edits].sort()).toEqual(['crlf', 'header', 'lenient json', 'negative time0', 'unicode space', 'whitespace tail'])
+    expect(headerFaults.size).toBe(4)
+    expect([...edits].sort()).toEqual(['crlf', 'header', 'header member', 'lenient json', 'negative time0', 'unicode space', 'whitespace tail'])
   })
 })

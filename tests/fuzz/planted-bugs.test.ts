@@ -286,6 +286,29 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['repair-zero-time-replaced', 'repair'],
   ['repair-numbers-as-int32', 'repair'],
   ['repair-bad-ids-forgotten-at-step-end-only', 'repair', UNCLOSEABLE_CALL_ID_VARIANT],
+  // From the third reviews: thirteen the fuzzer reached as it was (a scan of their reach), and five more
+  // since the artifact texts hold a header line with createdAt "1", delegationDepth null or a member
+  // SandboxMode (artifact-text.ts), and the relations edits give a token count of 0, a numeric
+  // compaction id and an empty sourceCommandId, or mark one known type ignorable (relation-edits.ts,
+  // ignorable-known.ts).
+  ['enc-non-objects-dropped', 'encodeJsonl'],
+  ['decode-trigger-upgraded', 'decodeJsonl'],
+  ['header-created-at-converted', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
+  ['header-origin-case-folded', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
+  ['header-depth-null-as-zero', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
+  ['header-retired-names-case-folded', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
+  ['step-scoped-turn-before-step-open', 'relations'],
+  ['stale-seed-either-side', 'relations'],
+  ['header-resume-outside-turn-ok', 'relations'],
+  ['header-after-output-rejected', 'relations'],
+  ['compaction-id-any-truthy', 'relations'],
+  ['summary-tokens-positive', 'relations'],
+  ['checkpoint-cmd-validity-skipped', 'relations'],
+  ['ignorable-compaction-relations-skipped', 'relations'],
+  ['append-turn-numbering-checked', 'append'],
+  ['legacy-trigger-members-closed', 'append'],
+  ['shape-phase-stops-at-non-object', 'load'],
+  ['chunk-step-unchecked', 'load'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */

@@ -1,4 +1,4 @@
-// The relations probe's edits (conformance/fuzz/relation-edits.ts): one plan in four, each of the five
+// The relations probe's edits (conformance/fuzz/relation-edits.ts): one plan in four, each of the eight
 // edits drawn, every edited log one that load accepts, and the relations of each as the spec says,
 // checked by hand on a small log.
 import { describe, expect, it } from 'vitest'
@@ -25,7 +25,10 @@ function editOf(events: unknown[]): [string, number] {
   const event = events[changed] as EventRecord
   if (event['data'] === null) return ['data null', changed]
   if (JSON.stringify(events).includes('e\u0301')) return ['ids normalizing alike', events.findIndex(item => JSON.stringify(item).includes('e\u0301'))]
-  if (dataOf(event)['shadowedTokenCount'] !== dataOf(LOG[changed])['shadowedTokenCount']) return ['tokens 2^53', changed]
+  if (dataOf(event)['shadowedTokenCount'] === 2 ** 53) return ['tokens 2^53', changed]
+  if (dataOf(event)['shadowedTokenCount'] === 0) return ['tokens 0', changed]
+  if (dataOf(event)['compactionId'] === 7) return ['id a number', changed]
+  if (JSON.stringify(event).includes('"sourceCommandId":""')) return ['command id empty', changed]
   if (event['type'] === 'compaction/start') return ['owned by the ended turn', changed]
   return ['next turn named', changed]
 }
@@ -36,7 +39,10 @@ function editOf(events: unknown[]): [string, number] {
 // step open at turn/end (TURN-6), so the turn stays open and the standalone start mismatches (COMP-3).
 // A start that fails (no id, COMP-1; an owner with no turn open, COMP-3) opens no bracket: the summary
 // and end find none (COMP-4), the checkpoint lies outside (COMP-9). A summary that fails (its id another
-// string, COMP-4; 2^53 tokens, COMP-5; no id) leaves the end without one (COMP-6).
+// string, COMP-4; 2^53 tokens, COMP-5; no id) leaves the end without one (COMP-6); a count of 0 is a
+// safe integer, so nothing is vetoed. A number is no compaction id, and an empty sourceCommandId is
+// none either (COMP-1): the start opens no bracket; a vetoed checkpoint or end leaves the bracket as it
+// was, and the summary's claim armed, which the end, accepted, disarms (COMP-10).
 const NO_BRACKET = ['COMPACTION_NOT_OPEN@9', 'COMPACTION_CHECKPOINT_OUTSIDE_BRACKET@10', 'COMPACTION_NOT_OPEN@11']
 const VIOLATIONS: Record<string, Record<number, string[]>> = {
   'next turn named': {
@@ -52,6 +58,9 @@ const VIOLATIONS: Record<string, Record<number, string[]>> = {
     11: ['COMPACTION_ID_INVALID@11'],
   },
   'owned by the ended turn': { 8: ['COMPACTION_OWNER_MISMATCH@8', ...NO_BRACKET] },
+  'tokens 0': { 9: [] },
+  'id a number': { 8: ['COMPACTION_ID_INVALID@8', ...NO_BRACKET] },
+  'command id empty': { 8: ['COMPACTION_ID_INVALID@8', ...NO_BRACKET], 10: ['COMPACTION_ID_INVALID@10'], 11: ['COMPACTION_ID_INVALID@11'] },
   'start after the last turn': { 12: ['COMPACTION_OWNER_MISMATCH@12'] },
 }
 
@@ -72,6 +81,9 @@ describe('relation edits', () => {
     }
     expect(edited).toBeGreaterThan(150)
     expect(edited).toBeLessThan(260)
-    expect([...edits].sort()).toEqual(['data null', 'ids normalizing alike', 'next turn named', 'owned by the ended turn', 'start after the last turn', 'tokens 2^53'])
+    expect([...edits].sort()).toEqual([
+      'command id empty', 'data null', 'id a number', 'ids normalizing alike', 'next turn named', 'owned by the ended turn', 'start after the last turn',
+      'tokens 0', 'tokens 2^53',
+    ])
   })
 })
