@@ -286,7 +286,7 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['repair-zero-time-replaced', 'repair'],
   ['repair-numbers-as-int32', 'repair'],
   ['repair-bad-ids-forgotten-at-step-end-only', 'repair', UNCLOSEABLE_CALL_ID_VARIANT],
-  // From the third reviews: thirteen the fuzzer reached as it was (a scan of their reach), and five more
+  // From the third reviews: twelve the fuzzer reached as it was (a scan of their reach), and six more
   // since the artifact texts hold a header line with createdAt "1", delegationDepth null or a member
   // SandboxMode (artifact-text.ts), and the relations edits give a token count of 0, a numeric
   // compaction id and an empty sourceCommandId, or mark one known type ignorable (relation-edits.ts,
