@@ -119,6 +119,7 @@ function originCaseFolded(line: JsonObject): JsonObject {
   return typeof origin === 'string' && origin.toLowerCase() === 'subagent' ? { ...line, origin: 'subagent' } : line
 }
 
+/** The retired header member names (JSONL-6 step 5), in lower case. */
 const RETIRED_FOLDED = ['sandboxmode', 'approvalpolicy']
 
 /** A member whose name is a retired one's in another case ("SandboxMode"), taken for the retired member. */
