@@ -108,12 +108,16 @@ function takesValidLogEdits(run: DrawnRun): boolean {
   return run.mutation === undefined && run.olderShapes !== true && run.twinOfOlderShapes !== true
 }
 
-/** The operation over the log, or, when the run's is a valid log in current shapes, over it as `edit` draws it (unmarked). */
-function overValidLogEditedBy(operation: OperationName, edit: (events: readonly unknown[], planSeed: number) => unknown[] | undefined): Derive {
-  return run => ({
-    operation, header: run.header, extra: {},
-    events: (takesValidLogEdits(run) ? edit(run.events, run.plan.batchSeed) : undefined) ?? run.events,
-  })
+/**
+ * The operation over the log, or, when the run's is a valid log in current shapes, over it as the first
+ * of `edits` whose draw takes it edits it (unmarked).
+ */
+function overValidLogEditedBy(operation: OperationName, ...edits: ((events: readonly unknown[], planSeed: number) => unknown[] | undefined)[]): Derive {
+  return run => {
+    let edited: unknown[] | undefined
+    for (const edit of takesValidLogEdits(run) ? edits : []) edited ??= edit(run.events, run.plan.batchSeed)
+    return { operation, header: run.header, extra: {}, events: edited ?? run.events }
+  }
 }
 
 /** An index in [0, length) from a fraction in thousandths. */
@@ -383,7 +387,7 @@ function withUndefinedMembers(probe: Probe, operation: 'artifactPath' | 'fork', 
 }
 
 const DERIVE: Record<string, Derive> = {
-  load: overValidLogEditedBy('load', (events, planSeed) => withSurfaceFaultPair(events, planSeed) ?? withSurfaceTypeLookalike(events, planSeed)),
+  load: overValidLogEditedBy('load', withSurfaceFaultPair, withSurfaceTypeLookalike),
   surface: surfaceProbe,
   messages: overValidLogEditedBy('messages', withMessageEdgeEdits),
   requestHeader: atSeqOverEditedLog('requestHeader', withStoredHeadersOutsideHdr1, OUTSIDE_HDR_1_VARIANT),
@@ -392,7 +396,7 @@ const DERIVE: Record<string, Derive> = {
     const { pair, outsideHdr1 } = headerPair(run.events, run.plan.batchSeed)
     return { operation: 'headerEquals', events: [], extra: pair, ...(outsideHdr1 ? { variant: OUTSIDE_HDR_1_VARIANT } : {}) }
   },
-  relations: overValidLogEditedBy('relations', (events, planSeed) => withRelationEdit(events, planSeed) ?? withKnownTypeMarkedIgnorable(events, planSeed)),
+  relations: overValidLogEditedBy('relations', withRelationEdit, withKnownTypeMarkedIgnorable),
   repair: overLogWithUncloseableCalls('repair', {}),
   resume: overLogWithUncloseableCalls('resume', { now: NOW }),
   compactionState: compactionStateProbe,

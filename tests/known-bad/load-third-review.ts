@@ -20,19 +20,10 @@ import { unknownTypeFault, vocabularyNamed } from '../../reference/unknown-types
 import { messageOf } from '../../reference/vocabulary.ts'
 import { loadReading } from './reader-review.ts'
 import {
-  dataOf, isRecord, recordsOf, ref, rejected, skippingCheck, wrapEach, type Input, type KnownBad, type SyncOperation,
+  dataOf, isRecord, readOr, recordsOf, ref, rejected, skippingCheck, wrapEach, type Input, type KnownBad, type SyncOperation,
 } from './wrap.ts'
 
 type EventRecord = Record<string, unknown>
-
-/** What `read` gives, or `otherwise` when reading a hostile value throws. */
-function readable<T>(read: () => T, otherwise: T): T {
-  try {
-    return read()
-  } catch {
-    return otherwise
-  }
-}
 
 // ---- phases that stop walking early -------------------------------------------------------------
 
@@ -47,9 +38,9 @@ const UNSEEN_TYPE = 'known-bad/unexamined'
 function loadStoppingAt(stops: (record: unknown) => boolean, unseen: (record: EventRecord, input: Input) => unknown): SyncOperation {
   return input => {
     const records = recordsOf(input)
-    const stop = records.findIndex(record => readable(() => stops(record), false))
+    const stop = records.findIndex(record => readOr(() => stops(record), false))
     if (stop < 0) return ref.load(input)
-    const events = records.map((record, index) => (index > stop && isJsonObject(record) ? readable(() => unseen(record, input), record) : record))
+    const events = records.map((record, index) => (index > stop && isJsonObject(record) ? readOr(() => unseen(record, input), record) : record))
     return ref.load({ ...input, events })
   }
 }
@@ -101,12 +92,12 @@ function messageFacts(record: JsonRecord): unknown {
  */
 function upgradedByBug(operation: SyncOperation, upgrade: BuggyUpgrade, keyOf: (record: unknown, index: number) => number = seqForRecord): SyncOperation {
   return input => {
-    const sessionId = readable(() => effectiveSessionId(input['header'], input['sessionId']), '')
+    const sessionId = readOr(() => effectiveSessionId(input['header'], input['sessionId']), '')
     const bugIds = new Map<number, string>()
     const referenceIds = new Map<number, string>()
     const events = recordsOf(input).map((record, index) => {
       if (!isJsonObject(record)) return record
-      return readable(() => {
+      return readOr(() => {
         const ours = upgrade(record, { sessionId, messageIdBySeq: bugIds }, index)
         const theirs = upgradeLegacyShapes(record, { sessionId, messageIdBySeq: referenceIds })
         if (!ours.ok || !theirs.ok) return record
@@ -210,8 +201,8 @@ const walkEntersNonPlain: SyncOperation = input => {
   const result = ref.load(input)
   if (result.ok || result.error.code !== 'JSON_NON_PLAIN_OBJECT' || result.error.seq === undefined) return result
   const records = recordsOf(input)
-  const at = records.findIndex((record, index) => readable(() => seqForRecord(record, index) === result.error.seq && snapshotJson(record).fault?.code === 'JSON_NON_PLAIN_OBJECT', false))
-  const found = at < 0 ? undefined : readable(() => snapshotJson(entered(records[at])).fault?.code, undefined)
+  const at = records.findIndex((record, index) => readOr(() => seqForRecord(record, index) === result.error.seq && snapshotJson(record).fault?.code === 'JSON_NON_PLAIN_OBJECT', false))
+  const found = at < 0 ? undefined : readOr(() => snapshotJson(entered(records[at])).fault?.code, undefined)
   return found !== undefined && ABOVE_NON_PLAIN.includes(found) ? { ok: false, error: { ...result.error, code: found, message: 'known-bad adapter' } } : result
 }
 
@@ -220,7 +211,7 @@ const arraySeqAsLocator: SyncOperation = input => {
   const result = ref.load(input)
   if (result.ok || result.error.code !== 'ENV_NOT_OBJECT' || result.error.seq === undefined) return result
   const record = recordsOf(input)[result.error.seq]
-  const seq = readable(() => (Array.isArray(record) ? (record as unknown as EventRecord)['seq'] : undefined), undefined)
+  const seq = readOr(() => (Array.isArray(record) ? (record as unknown as EventRecord)['seq'] : undefined), undefined)
   return isNonNegativeSafeInteger(seq) ? { ok: false, error: { ...result.error, seq } } : result
 }
 
@@ -231,10 +222,10 @@ const arraySeqAsLocator: SyncOperation = input => {
  */
 const markerIgnorableRefused: SyncOperation = input => {
   const records = recordsOf(input)
-  const at = records.findIndex(record => readable(() => isJsonObject(record) && record['type'] === 'session/end-seed' && hasOwn(record, 'ignorable'), false))
+  const at = records.findIndex(record => readOr(() => isJsonObject(record) && record['type'] === 'session/end-seed' && hasOwn(record, 'ignorable'), false))
   if (at < 0) return ref.load(input)
   const marker = records[at] as EventRecord
-  const seq = readable(() => seqForRecord(marker, at), at)
+  const seq = readOr(() => seqForRecord(marker, at), at)
   const events = records.map((record, index) => (index === at ? { type: 'assistant/chunk', seq: marker['seq'], time: marker['time'], data: null } : record))
   const result = ref.load({ ...input, events })
   return !result.ok && result.error.code === 'PAYLOAD_INVALID' && result.error.seq === seq ? rejected('ENV_IGNORABLE_INVALID', seq) : ref.load(input)

@@ -216,6 +216,15 @@ export function encodingAlone(alone: (event: unknown) => boolean): SyncOperation
   }
 }
 
+/** What `read` gives, or `otherwise` when reading a hostile value (a revoked proxy, a throwing accessor) throws. */
+export function readOr<T>(read: () => T, otherwise: T): T {
+  try {
+    return read()
+  } catch {
+    return otherwise
+  }
+}
+
 /** A line's JSON value, or undefined when the line is no JSON text (no JSON text parses to undefined). */
 export function lineJson(text: string): unknown {
   try {

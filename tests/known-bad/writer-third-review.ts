@@ -14,19 +14,12 @@ import { isSurfaceEligibleType, V0_RC8_TYPES } from '../../reference/vocabulary.
 import { rewritesRead, type Reading } from './surface-review.ts'
 import { dataOfType, headerOf, withDataMember } from './writer-review.ts'
 import {
-  accepted, appendedEvent, isRecord, recordsOf, ref, rejected, skippingCheck, type Input, type KnownBad, type SyncOperation, type Violation,
+  accepted, appendedEvent, isRecord, readOr, recordsOf, ref, rejected, skippingCheck,
+  type Input, type KnownBad, type SyncOperation, type Violation,
 } from './wrap.ts'
 
 type EventRecord = Record<string, unknown>
 
-/** The value `read` gives, or undefined when reading a hostile value throws. */
-function safely<T>(read: () => T): T | undefined {
-  try {
-    return read()
-  } catch {
-    return undefined
-  }
-}
 
 // ---- how the bugs change append --------------------------------------------------------------
 
@@ -39,7 +32,7 @@ function forgivingOn(codes: string | readonly string[], retry: Retry): SyncOpera
     const result = ref.append(input)
     const candidate = input['candidate']
     if (result.ok || !([] as string[]).concat(codes).includes(result.error.code) || !isRecord(candidate)) return result
-    const reading = safely(() => retry(candidate, input))
+    const reading = readOr(() => retry(candidate, input), undefined)
     if (reading === undefined) return result
     const again = ref.append({ ...input, candidate: reading })
     return again.ok ? accepted(appendedEvent(input)) : again
@@ -62,7 +55,7 @@ function recoding(code: string, recode: (candidate: EventRecord, input: Input) =
     const result = ref.append(input)
     const candidate = input['candidate']
     if (result.ok || result.error.code !== code || !isRecord(candidate)) return result
-    const other = safely(() => recode(candidate, input))
+    const other = readOr(() => recode(candidate, input), undefined)
     return other === undefined ? result : { ok: false, error: { ...result.error, code: other } }
   }
 }
@@ -71,7 +64,7 @@ function recoding(code: string, recode: (candidate: EventRecord, input: Input) =
 function appendOverLog(rewrite: (record: EventRecord) => EventRecord): SyncOperation {
   return input => {
     const records = recordsOf(input)
-    const rewritten = records.map(record => (isRecord(record) ? safely(() => rewrite(record)) ?? record : record))
+    const rewritten = records.map(record => (isRecord(record) ? readOr(() => rewrite(record), record) : record))
     return rewritten.every((record, index) => record === records[index]) ? ref.append(input) : ref.append({ ...input, events: rewritten })
   }
 }
@@ -107,9 +100,9 @@ function leavesOf(value: unknown, enters: (object: object) => boolean): unknown[
       leaves.push(next)
       continue
     }
-    if (seen.has(next) || safely(() => enters(next)) !== true) continue
+    if (seen.has(next) || readOr(() => enters(next), undefined) !== true) continue
     seen.add(next)
-    for (const key of safely(() => Object.keys(next)) ?? []) {
+    for (const key of readOr(() => Object.keys(next), [])) {
       try {
         pending.push(Reflect.get(next, key))
       } catch {
@@ -250,7 +243,7 @@ const rejectionSeqFromCandidate: SyncOperation = input => {
   const result = ref.append(input)
   const candidate = input['candidate']
   if (result.ok || result.error.code !== 'ENV_UNKNOWN_KEY' || !isRecord(candidate)) return result
-  const seq = safely(() => candidate['seq'])
+  const seq = readOr(() => candidate['seq'], undefined)
   return isNonNegativeSafeInteger(seq) ? { ok: false, error: { ...result.error, seq } } : result
 }
 
