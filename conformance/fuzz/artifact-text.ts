@@ -3,14 +3,17 @@
 // line ended by CRLF, with one blank line (a lone CR) among the records (JSONL-4: only the line feed
 // ends a line; JSONL-9: a CR alone is no JSON text); a record line made lenient JSON (a trailing comma,
 // a comment, a leading plus, single quotes: JSONL-9 takes RFC 8259 alone); a record line with a form
-// feed before it or a no-break space after it (not JSON whitespace); whitespace after the last line feed
-// (JSONL-12: any byte there is an unterminated tail); a header line without its `type`, with
-// `createdAt` -0 or "1", or `delegationDepth` null (JSONL-6), or with a member `SandboxMode`, no retired
-// name, which the decoded header drops (JSONL-7); or a packed row's `time0` made negative (ROW-1: times are safe integers of
-// either sign). Whether a record line's fault is committed damage or a torn tail is the log's to say
-// (JSONL-11: a later turn/end). No other damage is made beside the edit. Drawn from a seed of the run's
-// plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were
-// and a shrunk log draws alike; its disagreements are a class of their own (compare.ts).
+// feed before it or a no-break space after it (not JSON whitespace); whitespace after the last line
+// feed (JSONL-12: any byte there is an unterminated tail), or a second line feed there (an empty last
+// line, which JSONL-9 cannot parse); a record's `seq` of 0 or 1 written as false or true (JSONL-10: no
+// seq); a packed row's tag in other case (JSONL-9: an event of that type, with no `seq`); a header line
+// without its `type`, with `createdAt` -0 or "1", or `delegationDepth` null (JSONL-6), or with a member
+// `SandboxMode`, no retired name, which the decoded header drops (JSONL-7); or a packed row's `time0`
+// made negative (ROW-1: times are safe integers of either sign). Whether a record line's fault is
+// committed damage or a torn tail is the log's to say (JSONL-11: a later turn/end). No other damage is
+// made beside the edit. Drawn from a seed of the run's plan, as the headerEquals pairs are
+// (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike; its
+// disagreements are a class of their own (compare.ts).
 import { saltedChooser, type Chooser } from '../generators/index.ts'
 
 /** The variant of the probes over such artifacts (Probe.variant). */
@@ -73,12 +76,30 @@ const withCrlf: LineEdit = (lines, chooser) => {
   return [...ended.slice(0, blankAfter + 1), '\r', ...ended.slice(blankAfter + 1)]
 }
 
+/** A record's seq of 0 or 1 written as the boolean a converting reader would read as it. */
+const seqAsBoolean: LineEdit = (lines, chooser) => {
+  const records = recordLines(lines).filter(index => /^\{"type":"[^"]*","seq":[01],/.test(lines[index]!))
+  if (records.length === 0) return undefined
+  return withLineEdited(lines, records[chooser.int(records.length)]!, line => line.replace(/"seq":([01]),/, (_, seq: string) => `"seq":${seq === '1'},`))
+}
+
+/** A packed row's tag with each word capitalized ("Text-Chunks"): a type no row has. */
+const rowTagInOtherCase: LineEdit = (lines, chooser) => {
+  const rows = recordLines(lines).filter(index => /^\{"type":"[a-z-]+-chunks","seq0":/.test(lines[index]!))
+  if (rows.length === 0) return undefined
+  const capitalized = (tag: string): string => tag.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`)
+  return withLineEdited(lines, rows[chooser.int(rows.length)]!, line => line.replace(/^\{"type":"([a-z-]+)"/, (_, tag: string) => `{"type":"${capitalized(tag)}"`))
+}
+
 /** The edits, each over the text's lines (split at line feeds). */
 const EDITS: readonly LineEdit[] = [
   withCrlf,
   (lines, chooser) => atRecordLine(lines, chooser, LENIENT_FORMS[chooser.int(LENIENT_FORMS.length)]!),
   (lines, chooser) => atRecordLine(lines, chooser, UNICODE_SPACES[chooser.int(UNICODE_SPACES.length)]!),
   (lines, chooser) => [...lines.slice(0, -1), `${lines.at(-1)!}${WHITESPACE_TAILS[chooser.int(WHITESPACE_TAILS.length)]!}`],
+  lines => [...lines, ''],
+  seqAsBoolean,
+  rowTagInOtherCase,
   (lines, chooser) => withLineEdited(lines, 0, HEADER_EDITS[chooser.int(HEADER_EDITS.length)]!),
   (lines, chooser) => {
     const rows = recordLines(lines).filter(index => /"time0":\d/.test(lines[index]!))

@@ -1,8 +1,10 @@
 // The decodeJsonl probe, one plan in four, over an artifact with one packed chunk row (when it holds
 // one) edited out of the range ROW-3 allows: an element of `dt` written as `-0`; `seq0` so large that
 // the row's last member would be 2^53; times that leave the safe integers in the middle of the row
-// only; or `null` for its turn, step or a text, which a decoder into typed fields reads as 0 or "". No
-// writer following ROW-7 stores any of them, but a reader meets them in damaged or foreign files, and
+// only; `null` for its turn, step or a text, which a decoder into typed fields reads as 0 or "", or `true`
+// for its turn, step or a gap, which a decoder converting values reads as 1; or the row cut to its first
+// member with no `dt`, which a decoder taking a one-member row's `dt` as optional accepts. No writer
+// following ROW-7 stores any of them, but a reader meets them in damaged or foreign files, and
 // ROW-3 says how it answers. The edit is drawn from a seed of the run's plan, as the headerEquals pairs
 // are (header-pairs.ts), so the fuzzer's other draws stay as they were; its disagreements are a class
 // of their own (compare.ts).
@@ -56,9 +58,29 @@ function nullMember(member: 'turn' | 'step' | 'text'): (row: Record<string, unkn
   }
 }
 
+/** The row with `true` for its turn or its step (ROW-3 item 7), or for the first element of `dt` (item 9). */
+function trueMember(member: 'turn' | 'step' | 'dt'): (row: Record<string, unknown>) => string {
+  return row => {
+    const data = row['data'] as Record<string, unknown>
+    const value = member === 'dt' ? (data['dt'] as unknown[]).map((delta, index) => (index === 0 ? true : delta)) : true
+    return JSON.stringify({ ...row, data: { ...data, [member]: value } })
+  }
+}
+
+/**
+ * The row cut to its first member, with no `dt` (ROW-3 item 9 asks a `dt` of length n - 1 even when n is
+ * 1): its payload lists keep their first element.
+ */
+function firstMemberWithoutDt(row: Record<string, unknown>): string {
+  const { dt: _dt, ...data } = row['data'] as Record<string, unknown>
+  const cut = Object.fromEntries(Object.entries(data).map(([name, value]) => [name, Array.isArray(value) ? value.slice(0, 1) : value]))
+  return JSON.stringify({ ...row, data: cut })
+}
+
 /** The edits, and the fewest members a row needs for each. */
 const EDITS: readonly (readonly [(row: Record<string, unknown>, members: number) => string, number])[] = [
   [dtAsNegativeZero, 2], [lastSeqUnsafe, 2], [middleTimeUnsafe, 3], [nullMember('turn'), 2], [nullMember('step'), 2], [nullMember('text'), 2],
+  [trueMember('turn'), 2], [trueMember('step'), 2], [trueMember('dt'), 2], [firstMemberWithoutDt, 2],
 ]
 
 /**

@@ -24,6 +24,9 @@ const turnEndLine = (text: string): number => text.split('\n').findIndex(line =>
 
 /** Which edit made `text` from TEXT, told from its shape. */
 function editOf(text: string): string {
+  if (text.endsWith('\n\n')) return 'empty last line'
+  if (/"seq":(true|false)/.test(text)) return 'boolean seq'
+  if (text.includes('"type":"Text-Chunks"')) return 'row tag case'
   if (text.includes('\r\n')) return 'crlf'
   if (text.includes('"SandboxMode"')) return 'header member'
   if (!text.startsWith('{"type":"session"') || /"createdAt":(-0|")|"delegationDepth":null/.test(text)) return 'header'
@@ -45,6 +48,7 @@ describe('artifact text edits', () => {
   it('are drawn for about one plan in four, each edit, and decoded as chapter 19 says', () => {
     const edits = new Set<string>()
     const headerFaults = new Set<string>()
+    const booleanSeqLines = new Set<number>()
     let edited = 0
     for (let seed = 1; seed <= 800; seed += 1) {
       const text = withArtifactTextEdit(TEXT, seed)
@@ -65,6 +69,16 @@ describe('artifact text edits', () => {
       } else if (edit === 'whitespace tail') {
         // JSONL-12: any byte after the last line feed is an unterminated tail, at the next line.
         expect(decoded).toMatchObject({ ok: true, value: { events: EVENTS, tornTail: { line: 7, offset: Buffer.byteLength(TEXT), reason: 'unterminated' } } })
+      } else if (edit === 'empty last line') {
+        // JSONL-9: the empty line 7 is no JSON text; JSONL-12: with no turn/end after it, it is the torn tail.
+        expect(decoded).toMatchObject({ ok: true, value: { events: EVENTS, tornTail: { line: 7, offset: Buffer.byteLength(TEXT), reason: 'JSONL_LINE_UNPARSABLE' } } })
+      } else if (edit === 'boolean seq' || edit === 'row tag case') {
+        // JSONL-10: the turn/start's or step/start's seq false or true is no number; the row tagged
+        // "Text-Chunks" is one event (JSONL-9 step 4) with no seq at all. A seq gap, before the turn/end.
+        expect(edit === 'row tag case' ? [4] : [2, 3]).toContain(line)
+        if (edit === 'boolean seq') booleanSeqLines.add(line)
+        expect(text.split('\n')[line - 1]).toBe(TEXT.split('\n')[line - 1]!.replace(/"seq":([01]),/, (_, seq: string) => `"seq":${seq === '1'},`).replace('"text-chunks"', '"Text-Chunks"'))
+        expect(decoded, edit).toMatchObject({ ok: false, error: { code: 'JSONL_SEQ_GAP', line } })
       } else if (edit === 'negative time0') {
         // ROW-1, ROW-2: time0 -12 and dt [1, 1] give -12, -11, -10.
         expect(decoded.ok && decoded.value.events.slice(2, 5).map(event => (event as { time: number }).time)).toEqual([-12, -11, -10])
@@ -77,8 +91,12 @@ describe('artifact text edits', () => {
       }
     }
     expect(edited).toBeGreaterThan(150)
+    expect(booleanSeqLines).toEqual(new Set([2, 3]))
     expect(edited).toBeLessThan(260)
     expect(headerFaults.size).toBe(4)
-    expect([...edits].sort()).toEqual(['crlf', 'header', 'header member', 'lenient json', 'negative time0', 'unicode space', 'whitespace tail'])
+    expect([...edits].sort()).toEqual([
+      'boolean seq', 'crlf', 'empty last line', 'header', 'header member', 'lenient json', 'negative time0', 'row tag case',
+      'unicode space', 'whitespace tail',
+    ])
   })
 })

@@ -309,6 +309,14 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['legacy-trigger-members-closed', 'append'],
   ['shape-phase-stops-at-non-object', 'load'],
   ['chunk-step-unchecked', 'load'],
+  // Found since the stored rows hold true for a turn, step or gap, or a first member without dt
+  // (stored-rows.ts), and the artifact texts a seq written as a boolean, a row tag in other case or an
+  // empty last line (artifact-text.ts).
+  ['row-turn-step-index-bool-as-number', 'decodeJsonl', STORED_ROW_VARIANT],
+  ['row-single-member-dt-optional', 'decodeJsonl', STORED_ROW_VARIANT],
+  ['row-tag-case-folded', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
+  ['seq-boolean-as-number', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
+  ['trailing-empty-lines-ignored', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */

@@ -1,5 +1,5 @@
 // The decodeJsonl probes the fuzzer makes over artifacts with a packed row out of ROW-3's range
-// (conformance/fuzz/stored-rows.ts): one plan in four, one of six edits, each of which ROW-3 rejects.
+// (conformance/fuzz/stored-rows.ts): one plan in four, one of ten edits, each of which ROW-3 rejects.
 import { describe, expect, it } from 'vitest'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
 import { withStoredRowOutOfRange } from '../../conformance/fuzz/stored-rows.ts'
@@ -11,14 +11,23 @@ const TEXT = `${HEADER}\n${ROW}\n${TURN_END}\n`
 
 // By hand: the zero in dt written as -0 (item 9); seq0 + 3 = 2^53 + 1, so the last member's seq would
 // be 2^53 (item 11); time0 2^53 - 2 and gaps 5 and -10, so the middle member's time is 2^53 + 3 and the
-// last one's 2^53 - 7 (item 12); null for the turn or the step (item 7), or the first text (item 8).
+// last one's 2^53 - 7 (item 12); null for the turn or the step (item 7), or the first text (item 8);
+// true for the turn or the step (item 7: booleans are no integers) or the first gap (item 9); the row
+// cut to its first member without dt (item 9: a one-member row has dt [], not none).
 const NEGATIVE_ZERO_ROW = '{"type":"text-chunks","seq0":0,"time0":10,"data":{"turn":1,"step":1,"index":0,"dt":[-0,5],"texts":["a","b","c"]}}'
 const UNSAFE_LAST_ROW = '{"type":"text-chunks","seq0":9007199254740990,"time0":10,"data":{"turn":1,"step":1,"index":0,"dt":[0,5],"texts":["a","b","c"]}}'
 const UNSAFE_MIDDLE_ROW = '{"type":"text-chunks","seq0":0,"time0":9007199254740990,"data":{"turn":1,"step":1,"index":0,"dt":[5,-10],"texts":["a","b","c"]}}'
 const NULL_TURN_ROW = '{"type":"text-chunks","seq0":0,"time0":10,"data":{"turn":null,"step":1,"index":0,"dt":[0,5],"texts":["a","b","c"]}}'
 const NULL_STEP_ROW = '{"type":"text-chunks","seq0":0,"time0":10,"data":{"turn":1,"step":null,"index":0,"dt":[0,5],"texts":["a","b","c"]}}'
 const NULL_TEXT_ROW = '{"type":"text-chunks","seq0":0,"time0":10,"data":{"turn":1,"step":1,"index":0,"dt":[0,5],"texts":[null,"b","c"]}}'
-const EDITED_ROWS = [NEGATIVE_ZERO_ROW, UNSAFE_LAST_ROW, UNSAFE_MIDDLE_ROW, NULL_TURN_ROW, NULL_STEP_ROW, NULL_TEXT_ROW]
+const TRUE_TURN_ROW = '{"type":"text-chunks","seq0":0,"time0":10,"data":{"turn":true,"step":1,"index":0,"dt":[0,5],"texts":["a","b","c"]}}'
+const TRUE_STEP_ROW = '{"type":"text-chunks","seq0":0,"time0":10,"data":{"turn":1,"step":true,"index":0,"dt":[0,5],"texts":["a","b","c"]}}'
+const TRUE_GAP_ROW = '{"type":"text-chunks","seq0":0,"time0":10,"data":{"turn":1,"step":1,"index":0,"dt":[true,5],"texts":["a","b","c"]}}'
+const FIRST_MEMBER_ROW = '{"type":"text-chunks","seq0":0,"time0":10,"data":{"turn":1,"step":1,"index":0,"texts":["a"]}}'
+const EDITED_ROWS = [
+  NEGATIVE_ZERO_ROW, UNSAFE_LAST_ROW, UNSAFE_MIDDLE_ROW, NULL_TURN_ROW, NULL_STEP_ROW, NULL_TEXT_ROW,
+  TRUE_TURN_ROW, TRUE_STEP_ROW, TRUE_GAP_ROW, FIRST_MEMBER_ROW,
+]
 
 describe('stored rows out of range', () => {
   it('are drawn for about one plan in four, with each edit, and rejected by the reference as invalid rows', async () => {
