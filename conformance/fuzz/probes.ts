@@ -20,6 +20,7 @@ import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, fork
 import { probedSessionId } from './session-ids.ts'
 import { withEdgeOffSurface } from './region-edges.ts'
 import { withChunkMembersReversed } from './chunk-order.ts'
+import { withPackingEdge } from './packing-edges.ts'
 import { withEmptyChunkDeltas } from './chunk-deltas.ts'
 import { appendSharingCallId } from './shared-call-id.ts'
 import { withCandidateEdit } from './candidate-edits.ts'
@@ -430,7 +431,8 @@ const DERIVE: Record<string, Derive> = {
   },
   encodeJsonl: run => {
     if (!isLosslessJson(run)) return undefined
-    const batches = withEmptyChunkDeltas(withChunkMembersReversed(batchesOf(run.events, run.plan), run.plan.batchSeed), run.plan.batchSeed)
+    const seed = run.plan.batchSeed
+    const batches = withPackingEdge(withEmptyChunkDeltas(withChunkMembersReversed(batchesOf(run.events, run.plan), seed), seed), seed)
     return { operation: 'encodeJsonl', events: [], extra: { header: run.header, batches } }
   },
   artifactPath: run => {

@@ -317,6 +317,11 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['row-tag-case-folded', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
   ['seq-boolean-as-number', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
   ['trailing-empty-lines-ignored', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
+  // Found since the encodeJsonl batches hold a chunk marked ignorable: false, chunks at half turns and
+  // steps, or members named "01" and "4294967295" (packing-edges.ts).
+  ['pack-false-ignorable-packed', 'encodeJsonl'],
+  ['pack-integer-turn-and-step', 'encodeJsonl'],
+  ['enc-digit-names-as-indices', 'encodeJsonl'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
