@@ -6,12 +6,13 @@
 // feed before it or a no-break space after it (not JSON whitespace); whitespace after the last line
 // feed (JSONL-12: any byte there is an unterminated tail), or a second line feed there (an empty last
 // line, which JSONL-9 cannot parse); a record's `seq` of 0 or 1 written as false or true (JSONL-10: no
-// seq); a packed row's tag in other case (JSONL-9: an event of that type, with no `seq`); a header line
-// without its `type`, with `createdAt` -0 or "1", or `delegationDepth` null (JSONL-6), or with a member
-// `SandboxMode`, no retired name, which the decoded header drops (JSONL-7); or a packed row's `time0`
-// made negative (ROW-1: times are safe integers of either sign). Whether a record line's fault is
-// committed damage or a torn tail is the log's to say (JSONL-11: a later turn/end). No other damage is
-// made beside the edit. Drawn from a seed of the run's plan, as the headerEquals pairs are
+// seq); a packed row's tag in other case (JSONL-9: an event of that type, with no `seq`); a record line
+// made unparsable with every later turn/end line wrapped in an array (JSONL-11: no turn/end); a header
+// line without its `type`, with `createdAt` -0 or "1", or `delegationDepth` null (JSONL-6), or with a
+// member `SandboxMode`, no retired name, which the decoded header drops (JSONL-7); or a packed row's
+// `time0` made negative (ROW-1: times are safe integers of either sign). Whether a record line's fault
+// is committed damage or a torn tail is the log's to say (JSONL-11: a later turn/end). No other damage
+// is made beside the edit. Drawn from a seed of the run's plan, as the headerEquals pairs are
 // (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike; its
 // disagreements are a class of their own (compare.ts).
 import { saltedChooser, type Chooser } from '../generators/index.ts'
@@ -91,6 +92,20 @@ const rowTagInOtherCase: LineEdit = (lines, chooser) => {
   return withLineEdited(lines, rows[chooser.int(rows.length)]!, line => line.replace(/^\{"type":"([a-z-]+)"/, (_, tag: string) => `{"type":"${capitalized(tag)}"`))
 }
 
+/**
+ * A drawn record line with a turn/end line after it made unparsable (a trailing comma), and every later
+ * turn/end line wrapped in an array: an array is no turn/end (JSONL-11 step 2 asks an object), so the
+ * damage is a torn tail.
+ */
+const tornBeforeWrappedTurnEnds: LineEdit = (lines, chooser) => {
+  const isTurnEnd = (line: string): boolean => line.startsWith('{"type":"turn/end"')
+  const lastTurnEnd = lines.findLastIndex(isTurnEnd)
+  const before = recordLines(lines).filter(index => index < lastTurnEnd)
+  if (before.length === 0) return undefined
+  const torn = before[chooser.int(before.length)]!
+  return lines.map((line, index) => (index === torn ? `${line.slice(0, -1)},}` : index > torn && isTurnEnd(line) ? `[${line}]` : line))
+}
+
 /** The edits, each over the text's lines (split at line feeds). */
 const EDITS: readonly LineEdit[] = [
   withCrlf,
@@ -100,6 +115,7 @@ const EDITS: readonly LineEdit[] = [
   lines => [...lines, ''],
   seqAsBoolean,
   rowTagInOtherCase,
+  tornBeforeWrappedTurnEnds,
   (lines, chooser) => withLineEdited(lines, 0, HEADER_EDITS[chooser.int(HEADER_EDITS.length)]!),
   (lines, chooser) => {
     const rows = recordLines(lines).filter(index => /"time0":\d/.test(lines[index]!))

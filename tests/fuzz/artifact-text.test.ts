@@ -24,6 +24,7 @@ const turnEndLine = (text: string): number => text.split('\n').findIndex(line =>
 
 /** Which edit made `text` from TEXT, told from its shape. */
 function editOf(text: string): string {
+  if (text.includes('[{"type":"turn/end"')) return 'wrapped turn end'
   if (text.endsWith('\n\n')) return 'empty last line'
   if (/"seq":(true|false)/.test(text)) return 'boolean seq'
   if (text.includes('"type":"Text-Chunks"')) return 'row tag case'
@@ -72,6 +73,12 @@ describe('artifact text edits', () => {
       } else if (edit === 'empty last line') {
         // JSONL-9: the empty line 7 is no JSON text; JSONL-12: with no turn/end after it, it is the torn tail.
         expect(decoded).toMatchObject({ ok: true, value: { events: EVENTS, tornTail: { line: 7, offset: Buffer.byteLength(TEXT), reason: 'JSONL_LINE_UNPARSABLE' } } })
+      } else if (edit === 'wrapped turn end') {
+        // JSONL-11 step 2: the array on line 6 is one event that is no object, so no turn/end: the
+        // unparsable line before it is the torn tail, and the events before that line are kept.
+        const eventsBefore = [0, 0, 0, 1, 2, 5][line]
+        expect(decoded, edit).toMatchObject({ ok: true, value: { events: EVENTS.slice(0, eventsBefore), tornTail: { line, reason: 'JSONL_LINE_UNPARSABLE' } } })
+        expect(text.split('\n')[5]).toBe(`[${TEXT.split('\n')[5]}]`)
       } else if (edit === 'boolean seq' || edit === 'row tag case') {
         // JSONL-10: the turn/start's or step/start's seq false or true is no number; the row tagged
         // "Text-Chunks" is one event (JSONL-9 step 4) with no seq at all. A seq gap, before the turn/end.
@@ -96,7 +103,7 @@ describe('artifact text edits', () => {
     expect(headerFaults.size).toBe(4)
     expect([...edits].sort()).toEqual([
       'boolean seq', 'crlf', 'empty last line', 'header', 'header member', 'lenient json', 'negative time0', 'row tag case',
-      'unicode space', 'whitespace tail',
+      'unicode space', 'whitespace tail', 'wrapped turn end',
     ])
   })
 })

@@ -310,13 +310,14 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['shape-phase-stops-at-non-object', 'load'],
   ['chunk-step-unchecked', 'load'],
   // Found since the stored rows hold true for a turn, step or gap, or a first member without dt
-  // (stored-rows.ts), and the artifact texts a seq written as a boolean, a row tag in other case or an
-  // empty last line (artifact-text.ts).
+  // (stored-rows.ts), and the artifact texts a seq written as a boolean, a row tag in other case, an
+  // empty last line or a torn line with the later turn/ends wrapped in arrays (artifact-text.ts).
   ['row-turn-step-index-bool-as-number', 'decodeJsonl', STORED_ROW_VARIANT],
   ['row-single-member-dt-optional', 'decodeJsonl', STORED_ROW_VARIANT],
   ['row-tag-case-folded', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
   ['seq-boolean-as-number', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
   ['trailing-empty-lines-ignored', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
+  ['torn-turn-end-inside-array', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
   // Found since the encodeJsonl batches hold a chunk marked ignorable: false, chunks at half turns and
   // steps, or members named "01" and "4294967295" (packing-edges.ts).
   ['pack-false-ignorable-packed', 'encodeJsonl'],
