@@ -15,7 +15,6 @@ const IGNORABLE_KNOWN_SALT = 0x49474b4e
 
 const MARKED_TYPES = ['compaction/start', 'compaction/summary', 'compaction/end', 'session/end-seed', 'assistant/message', 'tool/result']
 
-
 /**
  * The log with every event of the drawn type marked ignorable, or undefined when the draw keeps it or
  * the log holds no such event. Whether and which type are drawn before any look at the log.

@@ -6,10 +6,12 @@
 // (COMP-5: a safe integer, 0 included); a compaction event's data of null (chapter 13: no members,
 // COMPACTION_ID_INVALID); a standalone compaction/start, and its end, owned by the turn that ended just
 // before it (COMP-3: a numbered owner needs that turn open); a compaction/start whose compactionId is a
-// number, or a start, end or checkpoint whose sourceCommandId is empty (COMP-1). Each log still loads
-// (load checks none of these). The generators' operators break relations in other ways. Drawn from a
-// seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws
-// stay as they were and a shrunk log draws alike.
+// number, or a start, end or checkpoint whose sourceCommandId is empty (COMP-1); a tool/call, result or
+// step/end naming the next turn and marked ignorable (UNK-4: a known type is read as any other); a
+// summary made a prune (COMP-6: no summary) or a nested start with an empty sourceCommandId (COMP-11:
+// COMP-1 before COMP-2). Each log still loads (load checks none of these). The generators' operators
+// break relations in other ways. Drawn from a seed of the run's plan, as the headerEquals pairs are
+// (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser, type Chooser } from '../generators/index.ts'
 import { atOneOf, indexesWhere, typeOf } from './record-edits.ts'
@@ -28,13 +30,18 @@ const dataOf = (event: unknown): EventRecord => (isRecord(event) && isRecord(eve
 /** The event with its data's members `changes` names set. */
 const withData = (event: EventRecord, changes: EventRecord): EventRecord => ({ ...event, data: { ...dataOf(event), ...changes } })
 
-/** A tool/call, an appended tool/result or a step/end naming the next turn, its step kept (TURN-8). */
-const nextTurnNamed: LogEdit = (events, chooser) => {
+/**
+ * A tool/call, an appended tool/result or a step/end naming the next turn, its step kept (TURN-8); when
+ * `marked`, also marked ignorable, which a known type reads as any other (UNK-4).
+ */
+const nextTurnNamed = (marked: boolean): LogEdit => (events, chooser) => {
   const scoped = indexesWhere(events, event => TURN_SCOPED_BY_BOTH.has(typeOf(event) as string)
     || (typeOf(event) === 'tool/result' && isRecord(event) && event['surfaceOp'] === 'append'))
   return atOneOf(events, scoped, chooser, event => {
     const turn = dataOf(event)['turn']
-    return typeof turn === 'number' ? withData(event, { turn: turn + 1 }) : event
+    if (typeof turn !== 'number') return event
+    const named = withData(event, { turn: turn + 1 })
+    return marked ? { ...named, ignorable: true } : named
   })
 }
 
@@ -64,9 +71,12 @@ const idsNormalizingAlike: LogEdit = (events, chooser) => {
   return atOneOf(renamed, closing, chooser, event => withCompactionId(event, `${id}e\u0301`))
 }
 
+/** The indexes of the log's summaries. */
+const summaries = (events: readonly unknown[]): number[] => indexesWhere(events, event => typeOf(event) === 'compaction/summary')
+
 /** A summary's shadowedTokenCount set to `tokens`. */
 const tokensSetTo = (tokens: number): LogEdit => (events, chooser) =>
-  atOneOf(events, indexesWhere(events, event => typeOf(event) === 'compaction/summary'), chooser, event => withData(event, { shadowedTokenCount: tokens }))
+  atOneOf(events, summaries(events), chooser, event => withData(event, { shadowedTokenCount: tokens }))
 
 /** A compaction/start whose compactionId is the number 7: no string (COMP-1), so it opens no bracket. */
 const idNumber: LogEdit = (events, chooser) =>
@@ -113,8 +123,30 @@ function withStartAfterLastTurn(events: readonly unknown[]): unknown[] | undefin
   return [...events, { type: 'compaction/start', seq: last['seq'] + 1, time: last['time'], data }]
 }
 
+/** A summary made a compaction/prune of the same range, seqs and token count: a prune is no summary (COMP-6, COMP-13). */
+const summaryAsPrune: LogEdit = (events, chooser) =>
+  atOneOf(events, summaries(events), chooser, event => {
+    const { shadowedRange, shadowedSeqs, shadowedTokenCount } = dataOf(event)
+    return { ...event, type: 'compaction/prune', data: { shadowedRange, shadowedSeqs, shadowedTokenCount } }
+  })
+
+/**
+ * A summary made a nested compaction/start of another id, owned as its bracket is, with an empty
+ * sourceCommandId: COMP-11 checks the start's sourceCommandId (COMP-1) before COMP-2.
+ */
+const nestedStartCommandIdEmpty: LogEdit = (events, chooser) =>
+  atOneOf(events, summaries(events), chooser, (event, index) => {
+    const id = dataOf(event)['compactionId']
+    const start = events.slice(0, index).findLast(earlier => typeOf(earlier) === 'compaction/start' && dataOf(earlier)['compactionId'] === id)
+    const data = { compactionId: 'cmp-nested', sourceCommandId: '', turn: start === undefined ? null : dataOf(start)['turn'] }
+    return { ...event, type: 'compaction/start', data }
+  })
+
 // A count of 2^53 is an integer past the safe ones, 0 a safe one (COMP-5).
-const EDITS: readonly LogEdit[] = [nextTurnNamed, idsNormalizingAlike, tokensSetTo(2 ** 53), dataNull, ownedByEndedTurn, tokensSetTo(0), idNumber, commandIdEmpty]
+const EDITS: readonly LogEdit[] = [
+  nextTurnNamed(false), idsNormalizingAlike, tokensSetTo(2 ** 53), dataNull, ownedByEndedTurn, tokensSetTo(0), idNumber, commandIdEmpty,
+  nextTurnNamed(true), summaryAsPrune, nestedStartCommandIdEmpty,
+]
 
 /**
  * The log edited as drawn, or undefined when the draw keeps it or the log holds nothing the edit

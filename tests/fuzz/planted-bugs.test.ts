@@ -323,6 +323,11 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['pack-false-ignorable-packed', 'encodeJsonl'],
   ['pack-integer-turn-and-step', 'encodeJsonl'],
   ['enc-digit-names-as-indices', 'encodeJsonl'],
+  // Found since the relations edits turn a summary into a prune or into a nested start with an empty
+  // sourceCommandId, and mark an event they make name the next turn ignorable (relation-edits.ts).
+  ['prune-counts-as-summary', 'relations'],
+  ['start-cmd-after-nesting', 'relations'],
+  ['ignorable-surface-skipped', 'relations'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */

@@ -1,4 +1,4 @@
-// The relations probe's edits (conformance/fuzz/relation-edits.ts): one plan in four, each of the eight
+// The relations probe's edits (conformance/fuzz/relation-edits.ts): one plan in four, each of the eleven
 // edits drawn, every edited log one that load accepts, and the relations of each as the spec says,
 // checked by hand on a small log.
 import { describe, expect, it } from 'vitest'
@@ -28,6 +28,9 @@ function editOf(events: unknown[]): [string, number] {
   if (dataOf(event)['shadowedTokenCount'] === 2 ** 53) return ['tokens 2^53', changed]
   if (dataOf(event)['shadowedTokenCount'] === 0) return ['tokens 0', changed]
   if (dataOf(event)['compactionId'] === 7) return ['id a number', changed]
+  if (event['ignorable'] === true) return ['next turn named, ignorable', changed]
+  if (event['type'] === 'compaction/prune') return ['summary as prune', changed]
+  if (dataOf(event)['compactionId'] === 'cmp-nested') return ['nested start, command id empty', changed]
   if (JSON.stringify(event).includes('"sourceCommandId":""')) return ['command id empty', changed]
   if (event['type'] === 'compaction/start') return ['owned by the ended turn', changed]
   return ['next turn named', changed]
@@ -42,14 +45,19 @@ function editOf(events: unknown[]): [string, number] {
 // string, COMP-4; 2^53 tokens, COMP-5; no id) leaves the end without one (COMP-6); a count of 0 is a
 // safe integer, so nothing is vetoed. A number is no compaction id, and an empty sourceCommandId is
 // none either (COMP-1): the start opens no bracket; a vetoed checkpoint or end leaves the bracket as it
-// was, and the summary's claim armed, which the end, accepted, disarms (COMP-10).
+// was, and the summary's claim armed, which the end, accepted, disarms (COMP-10). Marked ignorable, the
+// step-scoped events are read as unmarked (UNK-4). A prune in the bracket's summary's place arms the
+// same claim, which the checkpoint meets, and is no summary (COMP-6); so is no nested start, which
+// breaks COMP-1 before COMP-2 and so arms nothing (COMP-11).
 const NO_BRACKET = ['COMPACTION_NOT_OPEN@9', 'COMPACTION_CHECKPOINT_OUTSIDE_BRACKET@10', 'COMPACTION_NOT_OPEN@11']
+const NEXT_TURN_NAMED = {
+  4: ['STEP_MISMATCH@4', 'TOOL_RESULT_ORPHAN@5'],
+  5: ['STEP_MISMATCH@5'],
+  6: ['STEP_MISMATCH@6', 'TURN_END_STEP_OPEN@7', 'COMPACTION_OWNER_MISMATCH@8', ...NO_BRACKET],
+}
 const VIOLATIONS: Record<string, Record<number, string[]>> = {
-  'next turn named': {
-    4: ['STEP_MISMATCH@4', 'TOOL_RESULT_ORPHAN@5'],
-    5: ['STEP_MISMATCH@5'],
-    6: ['STEP_MISMATCH@6', 'TURN_END_STEP_OPEN@7', 'COMPACTION_OWNER_MISMATCH@8', ...NO_BRACKET],
-  },
+  'next turn named': NEXT_TURN_NAMED,
+  'next turn named, ignorable': NEXT_TURN_NAMED,
   'ids normalizing alike': { 9: ['COMPACTION_ID_MISMATCH@9', 'COMPACTION_END_WITHOUT_SUMMARY@11'], 11: ['COMPACTION_ID_MISMATCH@11'] },
   'tokens 2^53': { 9: ['COMPACTION_SUMMARY_INVALID@9', 'COMPACTION_END_WITHOUT_SUMMARY@11'] },
   'data null': {
@@ -62,6 +70,8 @@ const VIOLATIONS: Record<string, Record<number, string[]>> = {
   'id a number': { 8: ['COMPACTION_ID_INVALID@8', ...NO_BRACKET] },
   'command id empty': { 8: ['COMPACTION_ID_INVALID@8', ...NO_BRACKET], 10: ['COMPACTION_ID_INVALID@10'], 11: ['COMPACTION_ID_INVALID@11'] },
   'start after the last turn': { 12: ['COMPACTION_OWNER_MISMATCH@12'] },
+  'summary as prune': { 9: ['COMPACTION_END_WITHOUT_SUMMARY@11'] },
+  'nested start, command id empty': { 9: ['COMPACTION_ID_INVALID@9', 'COMPACTION_END_WITHOUT_SUMMARY@11'] },
 }
 
 describe('relation edits', () => {
@@ -82,8 +92,8 @@ describe('relation edits', () => {
     expect(edited).toBeGreaterThan(150)
     expect(edited).toBeLessThan(260)
     expect([...edits].sort()).toEqual([
-      'command id empty', 'data null', 'id a number', 'ids normalizing alike', 'next turn named', 'owned by the ended turn', 'start after the last turn',
-      'tokens 0', 'tokens 2^53',
+      'command id empty', 'data null', 'id a number', 'ids normalizing alike', 'nested start, command id empty', 'next turn named',
+      'next turn named, ignorable', 'owned by the ended turn', 'start after the last turn', 'summary as prune', 'tokens 0', 'tokens 2^53',
     ])
   })
 })
