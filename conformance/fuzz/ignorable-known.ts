@@ -1,5 +1,5 @@
-// The compactionState and regionBalance probes, one plan in four (and the relations probe, one in four
-// of the plans its own edits leave), over a valid log in current shapes whose events of one drawn known
+// The compactionState and regionBalance probes, one plan in four (and the relations and load probes,
+// one in four of the plans their own edits leave), over a valid log in current shapes whose events of one drawn known
 // type are all marked ignorable: a compaction bracket's start, summary or end, a session/end-seed, an
 // assistant/message or a tool/result. A known type marked ignorable is read as any other (UNK-4; SEED-4
 // for the marker), so each answer is the unedited log's; a port that skips every ignorable event, as it

@@ -388,7 +388,7 @@ function withUndefinedMembers(probe: Probe, operation: 'artifactPath' | 'fork', 
 }
 
 const DERIVE: Record<string, Derive> = {
-  load: overValidLogEditedBy('load', withSurfaceFaultPair, withSurfaceTypeLookalike),
+  load: overValidLogEditedBy('load', withSurfaceFaultPair, withSurfaceTypeLookalike, withKnownTypeMarkedIgnorable),
   surface: surfaceProbe,
   messages: overValidLogEditedBy('messages', withMessageEdgeEdits),
   requestHeader: atSeqOverEditedLog('requestHeader', withStoredHeadersOutsideHdr1, OUTSIDE_HDR_1_VARIANT),

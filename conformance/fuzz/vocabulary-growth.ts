@@ -2,10 +2,11 @@
 // that take a `vocabulary` (load's inputs, PROC-9), over a valid log in current shapes, gets that log
 // followed by one event of a type v0-rc8 adds (VOC-16: team/member, team/message/queued,
 // team/message/delivered, team/task, each with the payload VOC-16 gives it) and a vocabulary to read it
-// with: `v0-rc8` with the event as written (half of them: known, so loaded and kept), none with it
-// marked ignorable (a pinned reader keeps it, UNK-4), or `v0-pinned` named, with the event as written
-// for `load` (refused at the event's seq, FORMAT_UNKNOWN_EVENT_TYPE) and marked ignorable for the other
-// operations, which are defined only for a log load accepts. No other probe gives a `vocabulary` or a
+// with: `v0-rc8` with the event as written (half of them: known, so loaded and kept; for `load`, one
+// of those two in other letter case, `V0-RC8`, which names no vocabulary and is refused with no seq,
+// PROC-1), none with it marked ignorable (a pinned reader keeps it, UNK-4), or `v0-pinned` named, with
+// the event as written for `load` (refused at the event's seq, FORMAT_UNKNOWN_EVENT_TYPE) and marked
+// ignorable for the other operations, which are defined only for a log load accepts. No other probe gives a `vocabulary` or a
 // team/* type. Drawn from a seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so
 // the fuzzer's other draws stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
@@ -43,6 +44,6 @@ export function withVocabularyGrowth(events: readonly unknown[], planSeed: numbe
   if (!isRecord(last) || typeof last['seq'] !== 'number') return undefined
   const ignorable = kind === 2 || (kind === 3 && !load)
   const event = { ...TEAM_EVENTS[which]!, seq: last['seq'] + 1, time: last['time'], ...(ignorable ? { ignorable: true } : {}) }
-  const vocabulary = kind === 2 ? undefined : kind === 3 ? 'v0-pinned' : 'v0-rc8'
+  const vocabulary = kind === 2 ? undefined : kind === 3 ? 'v0-pinned' : kind === 1 && load ? 'V0-RC8' : 'v0-rc8'
   return { events: [...events, event], ...(vocabulary === undefined ? {} : { vocabulary }) }
 }

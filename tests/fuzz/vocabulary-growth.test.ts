@@ -33,8 +33,13 @@ describe('vocabulary growth', () => {
         kinds.add(`${edit.vocabulary ?? 'default'}${ignorable ? ', ignorable' : ''}${load ? ' (load)' : ''}`)
         const loaded = reference.load({ events: edit.events, ...(edit.vocabulary === undefined ? {} : { vocabulary: edit.vocabulary }) })
         // By hand: v0-rc8 knows the type; a pinned reader keeps it marked ignorable and refuses it
-        // otherwise, at its seq (UNK-3, UNK-6). Only load is given a log it refuses.
-        if (edit.vocabulary === 'v0-pinned' && !ignorable) {
+        // otherwise, at its seq (UNK-3, UNK-6); V0-RC8 names no vocabulary (VOC-16 names compare
+        // exactly), refused with no seq (PROC-1). Only load is given a log it refuses.
+        if (edit.vocabulary === 'V0-RC8') {
+          expect(load).toBe(true)
+          expect(loaded).toMatchObject({ ok: false, error: { code: 'FORMAT_UNKNOWN_EVENT_TYPE' } })
+          expect(!loaded.ok && loaded.error.seq).toBeUndefined()
+        } else if (edit.vocabulary === 'v0-pinned' && !ignorable) {
           expect(load).toBe(true)
           expect(loaded).toMatchObject({ ok: false, error: { code: 'FORMAT_UNKNOWN_EVENT_TYPE', seq: 5 } })
         } else {
@@ -46,7 +51,7 @@ describe('vocabulary growth', () => {
     expect(grown).toBeLessThan(260)
     expect([...types].sort()).toEqual(TEAM_TYPES)
     expect([...kinds].sort()).toEqual([
-      'default, ignorable', 'default, ignorable (load)', 'v0-pinned (load)', 'v0-pinned, ignorable', 'v0-rc8', 'v0-rc8 (load)',
+      'V0-RC8 (load)', 'default, ignorable', 'default, ignorable (load)', 'v0-pinned (load)', 'v0-pinned, ignorable', 'v0-rc8', 'v0-rc8 (load)',
     ])
   })
 
