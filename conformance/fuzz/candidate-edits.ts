@@ -4,10 +4,13 @@
 // its provider or with an empty model (VOC-11); a tool-result block whose content is a string, or
 // without its toolCallId (VOC-12, VOC-13); a tool/call whose callId is "" (TURN-1); a step of `true` or
 // 2^53 on a step-scoped log-only event (TURN-1); a turn/end whose turn is `true`, whose reason kind is
-// "" (accepted) or whose interrupted reason has a member more (TURN-2); a request header whose
-// adapterDefaults is null, or flags maxTokens over a config whose maxTokens is 0 (accepted) (HDR-2); a
-// turn/start whose trigger is null (LEGACY-5); or a request/context whose data says `reason:
-// "fallback"` (accepted: LEGACY-2 names request/header alone). The edit is drawn among them all and the
+// "" (accepted), 5 or null, or whose interrupted reason has a member more (TURN-2); a request header
+// whose adapterDefaults is null, flags maxTokens over a config whose maxTokens is 0 (accepted) or with
+// 1, or whose system is a number (accepted: HDR-2 checks no system) (HDR-2); a turn/start whose trigger
+// is null (LEGACY-5); a request/context whose data says `reason: "fallback"` (accepted: LEGACY-2 names
+// request/header alone); a user message with empty content (accepted: VOC-12 asks an array); a
+// tool-result message whose role is "tool" (VOC-10); or a session/end-seed with `surfaceOp: "append"`
+// (SURF-1: a log-only type). The edit is drawn among them all and the
 // time of 0, and then the event among those of the log it applies to, so that an edit of a rare type
 // (a tool/call, a request header) is drawn as often as any wherever the log holds one; the time of 0
 // takes the event the probe would append. Drawn from a seed of the run's plan, as the headerEquals
@@ -70,24 +73,43 @@ const callIdEmptied: CandidateEdit = candidate => (candidate['type'] === 'tool/c
 const stepOutOfRange: CandidateEdit = (candidate, variant) =>
   (STEP_SCOPED_LOG_ONLY.has(candidate['type'] as string) ? withData(candidate, { ...dataOf(candidate), step: variant % 2 === 0 ? true : 2 ** 53 }) : undefined)
 
-/** A turn/end whose turn is `true`, whose reason kind is "", or whose interrupted reason has a member more. */
+/** The reasons a turn/end edit writes: a kind that is "", 5 or null, or an interrupted reason with a member more. */
+const TURN_END_REASONS: readonly EventRecord[] = [{ kind: '' }, { kind: 'interrupted', note: 'stopped by the user' }, { kind: 5 }, { kind: null }]
+
+/** A turn/end whose turn is `true`, or whose reason is one of TURN_END_REASONS. */
 const turnEndEdged: CandidateEdit = (candidate, variant) => {
   if (candidate['type'] !== 'turn/end') return undefined
   const data = dataOf(candidate)
-  const edit = variant % 3
-  if (edit === 0) return withData(candidate, { ...data, turn: true })
-  return withData(candidate, { ...data, reason: edit === 1 ? { kind: '' } : { kind: 'interrupted', note: 'stopped by the user' } })
+  const edit = variant % (TURN_END_REASONS.length + 1)
+  return withData(candidate, edit === 0 ? { ...data, turn: true } : { ...data, reason: TURN_END_REASONS[edit - 1] })
 }
 
-/** A request header whose adapterDefaults is null, or flags maxTokens over a config whose maxTokens is 0. */
-const adapterDefaultsEdged: CandidateEdit = (candidate, variant) => {
+/**
+ * A request header whose adapterDefaults is null, flags maxTokens over a config whose maxTokens is 0,
+ * flags it with 1 instead of true, or whose system is a number.
+ */
+const headerEdged: CandidateEdit = (candidate, variant) => {
   const header = dataOf(candidate)['header']
   if (candidate['type'] !== 'request/header' || !isRecord(header) || !isRecord(header['config'])) return undefined
-  const edited = variant % 2 === 0
-    ? { ...header, adapterDefaults: null }
-    : { ...header, config: { ...header['config'], maxTokens: 0 }, adapterDefaults: { maxTokens: true } }
-  return withData(candidate, { ...dataOf(candidate), header: edited })
+  const config = header['config']
+  const edits: readonly EventRecord[] = [
+    { ...header, adapterDefaults: null },
+    { ...header, config: { ...config, maxTokens: 0 }, adapterDefaults: { maxTokens: true } },
+    { ...header, config: { ...config, maxTokens: 100 }, adapterDefaults: { maxTokens: 1 } },
+    { ...header, system: 7 },
+  ]
+  return withData(candidate, { ...dataOf(candidate), header: edits[variant % edits.length] })
 }
+
+/** A user message whose content is empty. */
+const userContentEmptied: CandidateEdit = candidate =>
+  (candidate['type'] === 'user/message' && isRecord(candidate['data']) ? withData(candidate, { ...dataOf(candidate), content: [] }) : undefined)
+
+/** A tool-result message whose role is "tool". */
+const resultRoleTool: CandidateEdit = candidate => (candidate['type'] === 'tool/result' ? withMessage(candidate, message => ({ ...message, role: 'tool' })) : undefined)
+
+/** A session/end-seed that asks to join the surface. */
+const endSeedOnSurface: CandidateEdit = candidate => (candidate['type'] === 'session/end-seed' ? { ...candidate, surfaceOp: 'append' } : undefined)
 
 /** A turn/start whose trigger is null. */
 const triggerNull: CandidateEdit = candidate => (candidate['type'] === 'turn/start' ? withData(candidate, { ...dataOf(candidate), trigger: null }) : undefined)
@@ -96,7 +118,10 @@ const triggerNull: CandidateEdit = candidate => (candidate['type'] === 'turn/sta
 const contextFallback: CandidateEdit = candidate =>
   (candidate['type'] === 'request/context' && isRecord(candidate['data']) ? withData(candidate, { ...dataOf(candidate), reason: 'fallback' }) : undefined)
 
-const EDITS: readonly CandidateEdit[] = [modelRouteLoosened, resultBlockLoosened, callIdEmptied, stepOutOfRange, turnEndEdged, adapterDefaultsEdged, triggerNull, contextFallback]
+const EDITS: readonly CandidateEdit[] = [
+  modelRouteLoosened, resultBlockLoosened, callIdEmptied, stepOutOfRange, turnEndEdged, headerEdged, triggerNull, contextFallback,
+  userContentEmptied, resultRoleTool, endSeedOnSurface,
+]
 
 /** An event's members a candidate carries: all but seq, time and ignorable. */
 function candidateOf(event: EventRecord): EventRecord {

@@ -20,6 +20,7 @@ const CANDIDATES: EventRecord[] = [
   { type: 'request/header', data: { header: { config: { provider: 'p', model: 'm' } }, reason: 'initial' } },
   { type: 'turn/start', data: { turn: 2 } },
   { type: 'request/context', data: { provider: 'p', model: 'm' } },
+  { type: 'session/end-seed', data: {} },
 ]
 
 /** What the reference answers for the candidate at `time` onto `events`: accepted, or the code of its rejection. */
@@ -34,9 +35,12 @@ const logEndingIn = (candidate: EventRecord): unknown[] => [...LOG, { ...candida
 // By hand, from the changed member: PROC-4 takes time 0 as given; VOC-11 wants a provider and a
 // non-empty model, VOC-12 a block content that is a list, VOC-13 a toolCallId; TURN-1 a non-empty callId
 // and a step that is a safe integer (no boolean); TURN-2 a turn that is a safe integer, and for
-// `interrupted` no member but kind, while any string is a kind; HDR-2 an adapterDefaults that is an
-// object, whose flag needs the config member with any value; LEGACY-5 a trigger that is an object;
-// LEGACY-2 takes reason "fallback" only on request/header. None of these answers depends on the events
+// `interrupted` no member but kind, while any string, and only a string, is a kind; HDR-2 an
+// adapterDefaults that is an object, whose flag is the literal true and needs the config member with
+// any value, and nothing of system; LEGACY-5 a trigger that is an object; LEGACY-2 takes reason
+// "fallback" only on request/header; VOC-12 a content that is an array, empty or not; VOC-10 the role
+// "user" for a tool result, checked before its content; SURF-1 no surfaceOp on a log-only event (the
+// end-seed). None of these answers depends on the events
 // before the candidate, so the same holds for an edit of one of LOG's own events (its turn/start, step/start
 // or assistant message) onto those before it.
 function expected(edited: EventRecord, time: number): string {
@@ -46,12 +50,21 @@ function expected(edited: EventRecord, time: number): string {
   const header = data['header'] as EventRecord | undefined
   switch (edited['type']) {
     case 'assistant/message': return 'MESSAGE_SOURCE_INVALID'
-    case 'tool/result': return Array.isArray(((message!['content'] as EventRecord[])[0]!)['content']) ? 'MESSAGE_CALL_ID_MISMATCH' : 'MESSAGE_CONTENT_INVALID'
+    case 'tool/result':
+      if (message!['role'] === 'tool') return 'MESSAGE_ROLE_INVALID'
+      return Array.isArray(((message!['content'] as EventRecord[])[0]!)['content']) ? 'MESSAGE_CALL_ID_MISMATCH' : 'MESSAGE_CONTENT_INVALID'
     case 'tool/call':
     case 'step/start':
     case 'step/end': return 'PAYLOAD_INVALID'
-    case 'turn/end': return data['turn'] === true || (data['reason'] as EventRecord)['kind'] === 'interrupted' ? 'TURN_END_MALFORMED' : `accepted at ${time}`
-    case 'request/header': return header!['adapterDefaults'] === null ? 'REQUEST_HEADER_INVALID' : `accepted at ${time}`
+    case 'turn/end': {
+      const kind = (data['reason'] as EventRecord)['kind']
+      return data['turn'] === true || kind === 'interrupted' || typeof kind !== 'string' ? 'TURN_END_MALFORMED' : `accepted at ${time}`
+    }
+    case 'request/header': {
+      const flags = header!['adapterDefaults'] as EventRecord | null | undefined
+      return flags === null || flags?.['maxTokens'] === 1 ? 'REQUEST_HEADER_INVALID' : `accepted at ${time}`
+    }
+    case 'session/end-seed': return 'SURFACE_OP_NOT_ALLOWED'
     case 'turn/start': return 'LEGACY_SHAPE_MALFORMED'
     default: return `accepted at ${time}`
   }
@@ -78,9 +91,10 @@ describe('candidate edits', () => {
     expect(edited).toBeLessThan(CANDIDATES.length * 200)
     // Some edits take one of LOG's own events (its turn/start, step/start or assistant message).
     expect(ofLog).toBeGreaterThan(CANDIDATES.length * 10)
-    // Each type at time 0, the eleven answers its edits give (two for a result, a turn/end and a header),
-    // and LOG's step/start with its step out of range (its turn/start and assistant answer as those types do).
-    expect(seen.size).toBe(CANDIDATES.length + 12)
+    // Each type at time 0, the thirteen answers its edits give (three for a result, two for a turn/end
+    // and a header), LOG's step/start with its step out of range and LOG's user message with empty
+    // content (its turn/start and assistant answer as those types do).
+    expect(seen.size).toBe(CANDIDATES.length + 15)
   })
 
   it('take a tool/call or a request header whatever event the plan would append, when the log holds one', () => {
@@ -90,6 +104,6 @@ describe('candidate edits', () => {
       const edit = withCandidateEdit(events, 0, seed)
       if (edit !== undefined && edit.time !== 0) types.add(edit.candidate['type'])
     }
-    expect([...types].sort()).toEqual(['assistant/message', 'request/header', 'step/start', 'tool/call', 'turn/start'])
+    expect([...types].sort()).toEqual(['assistant/message', 'request/header', 'step/start', 'tool/call', 'turn/start', 'user/message'])
   })
 })

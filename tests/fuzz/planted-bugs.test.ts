@@ -332,6 +332,14 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   // by a team/* event, the vocabulary V0-RC8 (vocabulary-growth.ts).
   ['end-seed-ignorable-refused', 'load'],
   ['vocabulary-name-case-folded', 'load'],
+  // Found since append's candidate edits write a turn/end kind of 5 or null, a header flag of 1 or a
+  // numeric system, a user message with empty content, a tool result with role "tool" and an end-seed
+  // with surfaceOp (candidate-edits.ts).
+  ['turn2-kind-any-type', 'append'],
+  ['hdr-system-must-be-string', 'append'],
+  ['msg-user-content-nonempty', 'append'],
+  ['msg-tool-result-role-tool-ok', 'append'],
+  ['end-seed-surface-exempt', 'append'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
