@@ -185,8 +185,9 @@ function appendedIndex(run: DrawnRun): number {
  * writer's check is looser, onto the ones before it (candidate-edits.ts); where neither is drawn, in the
  * same one valid log in four as the log's own rewrites, a rewrite that keeps a node's data, onto the
  * whole log in which an earlier result shares its call id (shared-call-id.ts); or else one of the log's
- * events (appendedIndex) appended onto the ones before it, its members but seq, time and ignorable (or
- * the record itself when it is no object). A candidate with members beyond those an `event:` item
+ * events (appendedIndex) appended onto the ones before it (in a valid log, one time in four with one
+ * known type's events among them marked ignorable: ignorable-known.ts), its members but seq, time and
+ * ignorable (or the record itself when it is no object). A candidate with members beyond those an `event:` item
  * carries is written verbatim, and then, as the vector format has it, its own `time` member is the time
  * input, or the builder's clock when it has none.
  */
@@ -209,7 +210,8 @@ function appendProbe(run: DrawnRun): Probe | undefined {
     } else if (sharingOfNode !== undefined) ({ events, candidate, time } = sharingOfNode)
     else {
       const event = events[appended]
-      events = events.slice(0, appended)
+      const before = events.slice(0, appended)
+      events = (valid ? withKnownTypeMarkedIgnorable(before, run.plan.batchSeed) : undefined) ?? before
       // A record that is no object is offered as it is: the writer meets ENV-1 as the reader did.
       if (!isRecord(event)) candidate = event
       else {

@@ -1,4 +1,4 @@
-// The compactionState, regionBalance, relations and load probes over a valid log whose events of one known
+// The compactionState, regionBalance, relations, load and append probes over a valid log whose events of one known
 // type are marked ignorable (conformance/fuzz/ignorable-known.ts): one plan in four, every type drawn,
 // and the reference's answers the unedited log's, as UNK-4 (and SEED-4 for the marker) says.
 import { describe, expect, it } from 'vitest'
@@ -53,5 +53,25 @@ describe('known types marked ignorable', () => {
     expect(compared).toBeGreaterThan(20)
     expect(relations).toBeGreaterThan(5)
     expect(load).toBeGreaterThan(5)
+  })
+
+  it('reach the append probe over the events before its candidate, where the reference answers as over the unmarked ones', () => {
+    const runs = Array.from({ length: 1500 }, (_, index) => drawRun(3, index, 40)).filter(run => run.mutation === undefined && run.olderShapes !== true)
+    let compared = 0
+    for (const run of runs) {
+      const probe = deriveProbe(run, 'append')
+      if (probe === undefined || probe.events.length === 0 || probe.events === run.events) continue
+      // The other append edits (candidate-edits.ts, shared-call-id.ts) change other events, or none.
+      const before = run.events.slice(0, probe.events.length)
+      const marked = withKnownTypeMarkedIgnorable(before, run.plan.batchSeed)
+      if (marked === undefined || JSON.stringify(probe.events) !== JSON.stringify(marked)) continue
+      compared += 1
+      const verdict = (events: unknown[]): unknown => {
+        const result = reference.append({ header: run.header, events, candidate: probe.candidate, time: probe.candidateTime } as never)
+        return result.ok ? 'accepted' : result.error
+      }
+      expect(verdict(probe.events)).toEqual(verdict(before))
+    }
+    expect(compared).toBeGreaterThan(5)
   })
 })

@@ -340,6 +340,8 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['msg-user-content-nonempty', 'append'],
   ['msg-tool-result-role-tool-ok', 'append'],
   ['end-seed-surface-exempt', 'append'],
+  // Found since append's plain probe reads, one valid log in four, a log with one known type marked ignorable.
+  ['append-log-ignorable-skipped', 'append'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
