@@ -2,16 +2,12 @@
 // writes (conformance/fuzz/artifact-text.ts): one plan in four, each edit drawn, and the reference
 // decodes each as the chapter says, checked by hand on a small artifact.
 import { describe, expect, it } from 'vitest'
+import { chunkRun, HEADER } from '../support/chunk-batches.ts'
 import { withArtifactTextEdit } from '../../conformance/fuzz/artifact-text.ts'
 import { reference } from '../../reference/index.ts'
 
-const HEADER = { version: 0, id: 's', createdAt: 1 }
-const chunk = (seq: number, text: string): Record<string, unknown> =>
-  ({ type: 'assistant/chunk', seq, time: 10 + seq, data: { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text } } })
 const EVENTS = [
-  { type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } },
-  { type: 'step/start', seq: 1, time: 2, data: { turn: 1, step: 1 } },
-  chunk(2, 'a'), chunk(3, 'b'), chunk(4, 'c'),
+  ...chunkRun(['a', 'b', 'c']),
   { type: 'step/end', seq: 5, time: 20, data: { turn: 1, step: 1 } },
   { type: 'turn/end', seq: 6, time: 21, data: { turn: 1, reason: { kind: 'completed' } } },
 ]

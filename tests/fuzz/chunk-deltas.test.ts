@@ -1,17 +1,11 @@
 // The encodeJsonl probe's batches with every third chunk's delta emptied (conformance/fuzz/chunk-deltas.ts):
 // one plan in four, and the reference packs an empty delta as any other (ROW-5).
 import { describe, expect, it } from 'vitest'
+import { chunkRun, HEADER } from '../support/chunk-batches.ts'
 import { reference } from '../../reference/index.ts'
 import { withEmptyChunkDeltas } from '../../conformance/fuzz/chunk-deltas.ts'
 
-const HEADER = { version: 0, id: 's', createdAt: 1 }
-const chunk = (seq: number, text: string): Record<string, unknown> =>
-  ({ type: 'assistant/chunk', seq, time: 10 + seq, data: { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text } } })
-const BATCHES = [[
-  { type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } },
-  { type: 'step/start', seq: 1, time: 2, data: { turn: 1, step: 1 } },
-  chunk(2, 'a'), chunk(3, 'b'), chunk(4, 'c'),
-]]
+const BATCHES = [chunkRun(['a', 'b', 'c'])]
 
 const textsOf = (batches: readonly (readonly unknown[])[]): unknown[] =>
   batches[0]!.slice(2).map(event => (event as { data: { chunk: { text: unknown } } }).data.chunk.text)

@@ -1,17 +1,11 @@
 // The encodeJsonl probe's batches with every chunk's members reversed (conformance/fuzz/chunk-order.ts):
 // one plan in four, and the reference packs them as it packs chunks in the producers' order.
 import { describe, expect, it } from 'vitest'
+import { chunkRun, HEADER } from '../support/chunk-batches.ts'
 import { reference } from '../../reference/index.ts'
 import { withChunkMembersReversed } from '../../conformance/fuzz/chunk-order.ts'
 
-const HEADER = { version: 0, id: 's', createdAt: 1 }
-const chunk = (seq: number, text: string): Record<string, unknown> =>
-  ({ type: 'assistant/chunk', seq, time: 10 + seq, data: { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text } } })
-const BATCHES = [[
-  { type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } },
-  { type: 'step/start', seq: 1, time: 2, data: { turn: 1, step: 1 } },
-  chunk(2, 'a'), chunk(3, 'b'), chunk(4, 'c'),
-]]
+const BATCHES = [chunkRun(['a', 'b', 'c'])]
 
 describe('chunks with their members reversed', () => {
   it('are drawn for about one plan in four, reversing every chunk and nothing else', () => {

@@ -1,24 +1,18 @@
 // The encodeJsonl probe's batches edited at the edges of ROW-5 and JSONL-8 (conformance/fuzz/
 // packing-edges.ts): one plan in four, each edit drawn, and what the reference writes for each, by hand.
 import { describe, expect, it } from 'vitest'
+import { chunkRun, HEADER } from '../support/chunk-batches.ts'
 import { withPackingEdge } from '../../conformance/fuzz/packing-edges.ts'
 import { reference } from '../../reference/index.ts'
 
-const HEADER = { version: 0, id: 's', createdAt: 1 }
-const chunk = (seq: number, text: string): Record<string, unknown> =>
-  ({ type: 'assistant/chunk', seq, time: 10 + seq, data: { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text } } })
-const BATCHES = [[
-  { type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } },
-  { type: 'step/start', seq: 1, time: 2, data: { turn: 1, step: 1 } },
-  chunk(2, 'a'), chunk(3, 'b'), chunk(4, 'c'), chunk(5, 'd'),
-]]
+const TEXTS = ['a', 'b', 'c', 'd']
+const BATCHES = [chunkRun(TEXTS)]
 
 const HEADER_LINE = '{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0}'
 const line = (event: unknown): string => JSON.stringify(event)
 const chunkLine = (seq: number, text: string, extra = ''): string =>
   `{"type":"assistant/chunk","seq":${seq},"time":${10 + seq},"data":{"turn":1,"step":1,"chunk":{"type":"text-delta","index":0,"text":"${text}"}}${extra}}`
 const START_LINES = [line(BATCHES[0]![0]), line(BATCHES[0]![1])]
-const TEXTS = ['a', 'b', 'c', 'd']
 
 /** The text the reference should write, by ROW-5 to ROW-7 and JSONL-8, for the batch with chunk `at` (0 to 3) marked ignorable: false. */
 function ignorableFalseText(at: number): string {
