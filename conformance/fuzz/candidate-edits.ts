@@ -6,16 +6,15 @@
 // 2^53 on a step-scoped log-only event (TURN-1); a turn/end whose turn is `true`, whose reason kind is
 // "" (accepted), 5 or null, or whose interrupted reason has a member more (TURN-2); a request header
 // whose adapterDefaults is null, flags maxTokens over a config whose maxTokens is 0 (accepted) or with
-// 1, or whose system is a number (accepted: HDR-2 checks no system) (HDR-2); a turn/start whose trigger
+// 1 (HDR-2), or whose system is a number (accepted: HDR-2 checks no system); a turn/start whose trigger
 // is null (LEGACY-5); a request/context whose data says `reason: "fallback"` (accepted: LEGACY-2 names
 // request/header alone); a user message with empty content (accepted: VOC-12 asks an array); a
 // tool-result message whose role is "tool" (VOC-10); or a session/end-seed with `surfaceOp: "append"`
-// (SURF-1: a log-only type). The edit is drawn among them all and the
-// time of 0, and then the event among those of the log it applies to, so that an edit of a rare type
-// (a tool/call, a request header) is drawn as often as any wherever the log holds one; the time of 0
-// takes the event the probe would append. Drawn from a seed of the run's plan, as the headerEquals
-// pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws
-// alike.
+// (SURF-1: a log-only type). The edit is drawn among them all and the time of 0, and then the event
+// among those of the log it applies to, so that an edit of a rare type (a tool/call, a request header)
+// is drawn as often as any wherever the log holds one; the time of 0 takes the event the probe would
+// append. Drawn from a seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the
+// fuzzer's other draws stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser } from '../generators/index.ts'
 

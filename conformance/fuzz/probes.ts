@@ -182,14 +182,14 @@ function appendedIndex(run: DrawnRun): number {
  * The append: an operator's broken candidate onto its prefix; in one valid log in four, one of its
  * tool-result rewrites onto events in which an earlier step's result shares its call id
  * (shared-call-id.ts); in one of the other valid logs in four, one of its events, edited where a
- * writer's check is looser, onto the ones before it (candidate-edits.ts); where neither is drawn, in the
- * same one valid log in four as the log's own rewrites, a rewrite that keeps a node's data, onto the
- * whole log in which an earlier result shares its call id (shared-call-id.ts); or else one of the log's
- * events (appendedIndex) appended onto the ones before it (in a valid log, one time in four with one
- * known type's events among them marked ignorable: ignorable-known.ts), its members but seq, time and
- * ignorable (or the record itself when it is no object). A candidate with members beyond those an `event:` item
- * carries is written verbatim, and then, as the vector format has it, its own `time` member is the time
- * input, or the builder's clock when it has none.
+ * writer's check is looser, onto the ones before it (candidate-edits.ts); where neither is drawn, in
+ * the same one valid log in four as the log's own rewrites, a rewrite that keeps a node's data, onto
+ * the whole log in which an earlier result shares its call id (shared-call-id.ts); or else one of the
+ * log's events (appendedIndex) appended onto the ones before it (in a valid log, one time in four with
+ * one known type's events among them marked ignorable: ignorable-known.ts), its members but seq, time
+ * and ignorable (or the record itself when it is no object). A candidate with members beyond those an
+ * `event:` item carries is written verbatim, and then, as the vector format has it, its own `time`
+ * member is the time input, or the builder's clock when it has none.
  */
 function appendProbe(run: DrawnRun): Probe | undefined {
   let events = run.events

@@ -1,10 +1,10 @@
 // The decodeJsonl probe, one plan in four, over an artifact with one packed chunk row (when it holds
 // one) edited out of the range ROW-3 allows: an element of `dt` written as `-0`; `seq0` so large that
 // the row's last member would be 2^53; times that leave the safe integers in the middle of the row
-// only; `null` for its turn, step or a text, which a decoder into typed fields reads as 0 or "", or `true`
-// for its turn, step or a gap, which a decoder converting values reads as 1; or the row cut to its first
-// member with no `dt`, which a decoder taking a one-member row's `dt` as optional accepts. No writer
-// following ROW-7 stores any of them, but a reader meets them in damaged or foreign files, and
+// only; `null` for its turn, step or a text, which a decoder into typed fields reads as 0 or "", or
+// `true` for its turn, step or a gap, which a decoder converting values reads as 1; or the row cut to
+// its first member with no `dt`, which a decoder taking a one-member row's `dt` as optional accepts. No
+// writer following ROW-7 stores any of them, but a reader meets them in damaged or foreign files, and
 // ROW-3 says how it answers. The edit is drawn from a seed of the run's plan, as the headerEquals pairs
 // are (header-pairs.ts), so the fuzzer's other draws stay as they were; its disagreements are a class
 // of their own (compare.ts).
