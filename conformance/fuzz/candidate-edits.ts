@@ -72,15 +72,16 @@ const callIdEmptied: CandidateEdit = candidate => (candidate['type'] === 'tool/c
 const stepOutOfRange: CandidateEdit = (candidate, variant) =>
   (STEP_SCOPED_LOG_ONLY.has(candidate['type'] as string) ? withData(candidate, { ...dataOf(candidate), step: variant % 2 === 0 ? true : 2 ** 53 }) : undefined)
 
-/** The reasons a turn/end edit writes: a kind that is "", 5 or null, or an interrupted reason with a member more. */
-const TURN_END_REASONS: readonly EventRecord[] = [{ kind: '' }, { kind: 'interrupted', note: 'stopped by the user' }, { kind: 5 }, { kind: null }]
-
-/** A turn/end whose turn is `true`, or whose reason is one of TURN_END_REASONS. */
+/**
+ * A turn/end whose turn is `true`, whose reason kind is "", whose interrupted reason has a member more,
+ * or whose kind is no string (5 or null, drawn as often).
+ */
 const turnEndEdged: CandidateEdit = (candidate, variant) => {
   if (candidate['type'] !== 'turn/end') return undefined
   const data = dataOf(candidate)
-  const edit = variant % (TURN_END_REASONS.length + 1)
-  return withData(candidate, edit === 0 ? { ...data, turn: true } : { ...data, reason: TURN_END_REASONS[edit - 1] })
+  const reasons: readonly EventRecord[] = [{ kind: '' }, { kind: 'interrupted', note: 'stopped by the user' }, { kind: variant % 8 < 4 ? 5 : null }]
+  const edit = variant % 4
+  return withData(candidate, edit === 0 ? { ...data, turn: true } : { ...data, reason: reasons[edit - 1] })
 }
 
 /**
@@ -100,15 +101,12 @@ const headerEdged: CandidateEdit = (candidate, variant) => {
   return withData(candidate, { ...dataOf(candidate), header: edits[variant % edits.length] })
 }
 
-/** A user message whose content is empty. */
-const userContentEmptied: CandidateEdit = candidate =>
-  (candidate['type'] === 'user/message' && isRecord(candidate['data']) ? withData(candidate, { ...dataOf(candidate), content: [] }) : undefined)
-
-/** A tool-result message whose role is "tool". */
-const resultRoleTool: CandidateEdit = candidate => (candidate['type'] === 'tool/result' ? withMessage(candidate, message => ({ ...message, role: 'tool' })) : undefined)
-
-/** A session/end-seed that asks to join the surface. */
-const endSeedOnSurface: CandidateEdit = candidate => (candidate['type'] === 'session/end-seed' ? { ...candidate, surfaceOp: 'append' } : undefined)
+/** A user message whose content is empty, a tool-result message whose role is "tool", or a session/end-seed asking to join the surface. */
+const shapeEdged: CandidateEdit = candidate => {
+  if (candidate['type'] === 'user/message' && isRecord(candidate['data'])) return withData(candidate, { ...dataOf(candidate), content: [] })
+  if (candidate['type'] === 'tool/result') return withMessage(candidate, message => ({ ...message, role: 'tool' }))
+  return candidate['type'] === 'session/end-seed' ? { ...candidate, surfaceOp: 'append' } : undefined
+}
 
 /** A turn/start whose trigger is null. */
 const triggerNull: CandidateEdit = candidate => (candidate['type'] === 'turn/start' ? withData(candidate, { ...dataOf(candidate), trigger: null }) : undefined)
@@ -118,8 +116,7 @@ const contextFallback: CandidateEdit = candidate =>
   (candidate['type'] === 'request/context' && isRecord(candidate['data']) ? withData(candidate, { ...dataOf(candidate), reason: 'fallback' }) : undefined)
 
 const EDITS: readonly CandidateEdit[] = [
-  modelRouteLoosened, resultBlockLoosened, callIdEmptied, stepOutOfRange, turnEndEdged, headerEdged, triggerNull, contextFallback,
-  userContentEmptied, resultRoleTool, endSeedOnSurface,
+  modelRouteLoosened, resultBlockLoosened, callIdEmptied, stepOutOfRange, turnEndEdged, headerEdged, triggerNull, contextFallback, shapeEdged,
 ]
 
 /** An event's members a candidate carries: all but seq, time and ignorable. */

@@ -7,7 +7,7 @@
 // COMPACTION_ID_INVALID); a standalone compaction/start, and its end, owned by the turn that ended just
 // before it (COMP-3: a numbered owner needs that turn open); a compaction/start whose compactionId is a
 // number, or a start, end or checkpoint whose sourceCommandId is empty (COMP-1); a tool/call, result or
-// step/end naming the next turn and marked ignorable (UNK-4: a known type is read as any other); a
+// step/end naming the next turn and also marked ignorable (UNK-4: a known type is read as any other); a
 // summary made a prune (COMP-6: no summary) or a nested start with an empty sourceCommandId (COMP-11:
 // COMP-1 before COMP-2). Each log still loads (load checks none of these). The generators' operators
 // break relations in other ways. Drawn from a seed of the run's plan, as the headerEquals pairs are
@@ -31,10 +31,11 @@ const dataOf = (event: unknown): EventRecord => (isRecord(event) && isRecord(eve
 const withData = (event: EventRecord, changes: EventRecord): EventRecord => ({ ...event, data: { ...dataOf(event), ...changes } })
 
 /**
- * A tool/call, an appended tool/result or a step/end naming the next turn, its step kept (TURN-8); when
- * `marked`, also marked ignorable, which a known type reads as any other (UNK-4).
+ * A tool/call, an appended tool/result or a step/end naming the next turn, its step kept (TURN-8); one
+ * time in three also marked ignorable, which a known type reads as any other (UNK-4).
  */
-const nextTurnNamed = (marked: boolean): LogEdit => (events, chooser) => {
+const nextTurnNamed: LogEdit = (events, chooser) => {
+  const marked = chooser.int(3) === 0
   const scoped = indexesWhere(events, event => TURN_SCOPED_BY_BOTH.has(typeOf(event) as string)
     || (typeOf(event) === 'tool/result' && isRecord(event) && event['surfaceOp'] === 'append'))
   return atOneOf(events, scoped, chooser, event => {
@@ -123,29 +124,32 @@ function withStartAfterLastTurn(events: readonly unknown[]): unknown[] | undefin
   return [...events, { type: 'compaction/start', seq: last['seq'] + 1, time: last['time'], data }]
 }
 
-/** A summary made a compaction/prune of the same range, seqs and token count: a prune is no summary (COMP-6, COMP-13). */
-const summaryAsPrune: LogEdit = (events, chooser) =>
-  atOneOf(events, summaries(events), chooser, event => {
-    const { shadowedRange, shadowedSeqs, shadowedTokenCount } = dataOf(event)
-    return { ...event, type: 'compaction/prune', data: { shadowedRange, shadowedSeqs, shadowedTokenCount } }
-  })
+/** The summary made a compaction/prune of the same range, seqs and token count: a prune is no summary (COMP-6, COMP-13). */
+function asPrune(event: EventRecord): EventRecord {
+  const { shadowedRange, shadowedSeqs, shadowedTokenCount } = dataOf(event)
+  return { ...event, type: 'compaction/prune', data: { shadowedRange, shadowedSeqs, shadowedTokenCount } }
+}
 
 /**
- * A summary made a nested compaction/start of another id, owned as its bracket is, with an empty
- * sourceCommandId: COMP-11 checks the start's sourceCommandId (COMP-1) before COMP-2.
+ * The summary at `index` made a nested compaction/start of another id, owned as its bracket is, with an
+ * empty sourceCommandId: COMP-11 checks the start's sourceCommandId (COMP-1) before COMP-2.
  */
-const nestedStartCommandIdEmpty: LogEdit = (events, chooser) =>
-  atOneOf(events, summaries(events), chooser, (event, index) => {
-    const id = dataOf(event)['compactionId']
-    const start = events.slice(0, index).findLast(earlier => typeOf(earlier) === 'compaction/start' && dataOf(earlier)['compactionId'] === id)
-    const data = { compactionId: 'cmp-nested', sourceCommandId: '', turn: start === undefined ? null : dataOf(start)['turn'] }
-    return { ...event, type: 'compaction/start', data }
-  })
+function asNestedStart(events: readonly unknown[], event: EventRecord, index: number): EventRecord {
+  const id = dataOf(event)['compactionId']
+  const start = events.slice(0, index).findLast(earlier => typeOf(earlier) === 'compaction/start' && dataOf(earlier)['compactionId'] === id)
+  const data = { compactionId: 'cmp-nested', sourceCommandId: '', turn: start === undefined ? null : dataOf(start)['turn'] }
+  return { ...event, type: 'compaction/start', data }
+}
+
+/** A summary made a prune, or a nested start (drawn as often). */
+const summaryReplaced: LogEdit = (events, chooser) => {
+  const prune = chooser.int(2) === 0
+  return atOneOf(events, summaries(events), chooser, (event, index) => (prune ? asPrune(event) : asNestedStart(events, event, index)))
+}
 
 // A count of 2^53 is an integer past the safe ones, 0 a safe one (COMP-5).
 const EDITS: readonly LogEdit[] = [
-  nextTurnNamed(false), idsNormalizingAlike, tokensSetTo(2 ** 53), dataNull, ownedByEndedTurn, tokensSetTo(0), idNumber, commandIdEmpty,
-  nextTurnNamed(true), summaryAsPrune, nestedStartCommandIdEmpty,
+  nextTurnNamed, idsNormalizingAlike, tokensSetTo(2 ** 53), dataNull, ownedByEndedTurn, tokensSetTo(0), idNumber, commandIdEmpty, summaryReplaced,
 ]
 
 /**
