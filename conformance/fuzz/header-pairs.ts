@@ -4,10 +4,11 @@
 // drops, an unnamed config member, config members reordered) and some so that they differ (a named
 // config member, stop, system, tools, the adapter flags, a false or null flag beside a true one, a
 // provider in other letter case, a system prompt against its twin that Unicode normalization would
-// equal, a tool member holding null against none, a tool parameter named `__proto__`);
-// one puts values outside HDR-1 in stop (nested lists among them), system or tools, and its
-// disagreements are told apart from the others' (compare.ts), so that they cannot hide a departure on
-// HDR-1 values. The pair is swapped half the time, so an asymmetric comparison shows.
+// equal, a tool member holding null against none, a tool parameter named `__proto__`, a system prompt
+// against the same with a trailing space, a tool's `required` list against an object keyed "0"); one
+// puts values outside HDR-1 in stop (nested lists and null on both sides among them), system or tools,
+// and its disagreements are told apart from the others' (compare.ts), so that they cannot hide a
+// departure on HDR-1 values. The pair is swapped half the time, so an asymmetric comparison shows.
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser, type Chooser } from '../generators/index.ts'
 import { pick } from '../generators/choices.ts'
@@ -74,6 +75,7 @@ const OUTSIDE_HDR_1: readonly (readonly ['config' | 'top', string, unknown, unkn
   ['top', 'tools', 'abc', undefined],
   ['top', 'tools', null, []],
   ['config', 'stop', [['END']], [['END']]],
+  ['config', 'stop', null, null],
 ]
 
 /** The edit that puts values outside HDR-1 on both sides: its pairs are a class of their own (headerPair). */
@@ -101,6 +103,15 @@ function nullToolMember(left: Snapshot): [Snapshot, Snapshot] {
   const tools = toolsOf(left)
   const [first, ...rest] = isRecord(tools[0]) ? tools : [EXTRA_TOOL, ...tools]
   return [withMember(left, 'tools', [{ ...(first as Snapshot), strict: null }, ...rest]), withMember(left, 'tools', [first, ...rest])]
+}
+
+/** The left's first tool (or one more) whose parameters require ["path"], against the same requiring {"0": "path"}: an array is no object. */
+function arrayAgainstIndexObject(left: Snapshot): [Snapshot, Snapshot] {
+  const tools = toolsOf(left)
+  const [first, ...rest] = isRecord(tools[0]) ? tools : [EXTRA_TOOL, ...tools]
+  const requiring = (required: unknown): Snapshot =>
+    withMember(left, 'tools', [{ ...(first as Snapshot), parameters: { type: 'object', properties: {}, required } }, ...rest])
+  return [requiring(['path']), requiring({ 0: 'path' })]
 }
 
 const EDITS: readonly Edit[] = [
@@ -138,6 +149,9 @@ const EDITS: readonly Edit[] = [
   left => [withMember(left, 'system', 'caf\u00e9'), withMember(left, 'system', 'cafe\u0301')],
   inheritedParameterName,
   outsideHdr1,
+  // Strings are compared as they are: a trailing space makes another system prompt.
+  left => [withMember(left, 'system', 'You are terse.'), withMember(left, 'system', 'You are terse. ')],
+  arrayAgainstIndexObject,
 ]
 
 /** The snapshots the log's request/header events store: epoch headers whose config is an object. */

@@ -1,7 +1,7 @@
 // The headerEquals pairs the fuzzer draws (conformance/fuzz/header-pairs.ts). Those with values outside
 // HDR-1: each kind is drawn, marked as such, and the reference answers it as HDR-3 and HDR-5 say (worked
 // out by hand below), so that a class of them (U20) says something about the builds, not about the
-// fuzzer. And three that a careless comparison calls equal: each is drawn, and is different.
+// fuzzer. And five that a careless comparison calls equal: each is drawn, and is different.
 import { describe, expect, it } from 'vitest'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
 import { headerPair } from '../../conformance/fuzz/header-pairs.ts'
@@ -26,6 +26,8 @@ const EXPECTED: Record<string, boolean> = {
   '["stop","END","END"]': false,
   // Stop elements that are lists are never strictly equal, even to equal lists.
   '["stop",[["END"]],[["END"]]]': false,
+  // Nor is a stop of null, even against itself.
+  '["stop",null,null]': false,
   '["system",null,null]': true,
   '["system",["x"],"absent"]': true, '["system","absent",["x"]]': true,
   '["tools","abc","absent"]': true, '["tools","absent","abc"]': true,
@@ -35,7 +37,7 @@ const EXPECTED: Record<string, boolean> = {
 describe('headerEquals pairs outside HDR-1', () => {
   it('are drawn in every kind, marked, and answered by the reference as the spec says', async () => {
     const seen = new Set<string>()
-    for (let seed = 1; seed <= 600; seed += 1) {
+    for (let seed = 1; seed <= 1500; seed += 1) {
       const { pair, outsideHdr1 } = headerPair([], seed)
       if (!outsideHdr1) continue
       const edit = editOf(pair.left, pair.right)
@@ -48,19 +50,22 @@ describe('headerEquals pairs outside HDR-1', () => {
   })
 })
 
-/** Which of the three pairs below `pair` is, told from its shape, or undefined for another. */
+/** Which of the five pairs below `pair` is, told from its shape, or undefined for another. */
 function oddPairOf(pair: { left: Record<string, unknown>; right: Record<string, unknown> }): string | undefined {
   const both = [pair.left, pair.right]
   const json = JSON.stringify(both)
   if (json.includes('"maxTokens":null')) return 'a null flag beside a true one'
   if (json.includes('"strict":null')) return 'a tool member holding null against none'
+  if (json.includes('"You are terse. "')) return 'a system prompt with a trailing space'
+  if (json.includes('"required":{"0":"path"}')) return 'an array against an object keyed "0"'
   const providers = both.map(snapshot => (snapshot['config'] as Record<string, unknown>)['provider'])
   return providers[0] !== providers[1] && String(providers[0]).toLowerCase() === String(providers[1]).toLowerCase() ? 'a provider in other letter case' : undefined
 }
 
 // By hand: a flag holding null is present (HDR-5), and kept beside a true one (HDR-3); providers are
-// strings compared code unit by code unit; a tool member holding null against none makes the tools
-// not ordered-equal. Each pair is different.
+// strings compared code unit by code unit (a trailing space included); a tool member holding null
+// against none, or an array against an object with a member "0", makes the tools not ordered-equal.
+// Each pair is different.
 describe('headerEquals pairs within reach of a careless comparison', () => {
   it('are drawn, and the reference calls each different', async () => {
     const seen = new Set<string>()
@@ -71,6 +76,9 @@ describe('headerEquals pairs within reach of a careless comparison', () => {
       seen.add(kind)
       expect(await referenceAdapter.operations.headerEquals!(pair, { caseId: 'pairs', step: 0 }), kind).toEqual({ ok: true, value: false })
     }
-    expect([...seen].sort()).toEqual(['a null flag beside a true one', 'a provider in other letter case', 'a tool member holding null against none'])
+    expect([...seen].sort()).toEqual([
+      'a null flag beside a true one', 'a provider in other letter case', 'a system prompt with a trailing space', 'a tool member holding null against none',
+      'an array against an object keyed "0"',
+    ])
   })
 })

@@ -359,6 +359,11 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['compaction-legacy-turn-end-ignored', 'compactionState'],
   ['compaction-legacy-user-wrapped', 'compactionState'],
   ['region-error-result-counts-zero', 'regionBalance'],
+  // Found since the headerEquals pairs hold a system prompt with a trailing space, a tool's `required`
+  // list against an object keyed "0", and a stop of null on both sides (header-pairs.ts).
+  ['header-equality-trimmed-strings', 'headerEquals'],
+  ['header-equality-arrays-as-index-objects', 'headerEquals'],
+  ['header-equality-null-stops-equal', 'headerEquals', OUTSIDE_HDR_1_VARIANT],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
