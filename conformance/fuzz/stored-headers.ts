@@ -1,8 +1,8 @@
 // The requestHeader probe, one plan in four, over a log whose request/header snapshots hold a `system`
 // or `tools` outside HDR-1 (a null or array system, null or string tools, which HDR-3 drops from the
 // header in force), or members at and past HDR-1's edges that HDR-3 keeps exactly as stored: a config
-// with members holding 0, null and false, and a tool list with an extra member, a repeated name, a null
-// element and names out of order. No producer writes these, but a reader still meets them and load
+// with members holding 0, null and false, and a tool list with an extra member, a schema repeated as it
+// is, a repeated name, a null element and names out of order. No producer writes these, but a reader still meets them and load
 // accepts them. Every snapshot is edited alike, the one in force among them; a fold that trips over an
 // earlier one is left to the golden vectors (hdr-fold-non-string-system-non-array-tools). The edit is
 // drawn from a seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's
@@ -14,9 +14,10 @@ import { saltedChooser } from '../generators/index.ts'
 
 type StoredHeader = Record<string, unknown>
 
-/** A tool list HDR-3 keeps as stored, though typed schemas, a map by name or a sort would change it. */
+/** A tool list HDR-3 keeps as stored, though typed schemas, a map by name, a dedup or a sort would change it. */
 const TOOLS_AS_STORED: readonly unknown[] = [
   { name: 'write', description: 'Write a file.', parameters: {}, strict: true },
+  { name: 'read', description: 'Read a file.', parameters: {} },
   { name: 'read', description: 'Read a file.', parameters: {} },
   { name: 'read', description: 'Read a file again.', parameters: {} },
   null,

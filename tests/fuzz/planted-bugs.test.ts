@@ -364,6 +364,8 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['header-equality-trimmed-strings', 'headerEquals'],
   ['header-equality-arrays-as-index-objects', 'headerEquals'],
   ['header-equality-null-stops-equal', 'headerEquals', OUTSIDE_HDR_1_VARIANT],
+  // Found since the stored tool lists repeat a schema as it is (stored-headers.ts).
+  ['header-tools-deduplicated', 'requestHeader', OUTSIDE_HDR_1_VARIANT],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */

@@ -40,7 +40,8 @@ describe('stored request headers outside HDR-1', () => {
       'config {"provider":"p","model":"m","temperature":0,"maxTokens":null,"stream":false}',
       'system ["x"]', 'system null',
       'tools "abc"',
-      'tools [{"name":"write","description":"Write a file.","parameters":{},"strict":true},{"name":"read","description":"Read a file.","parameters":{}},{"name":"read","description":"Read a file again.","parameters":{}},null]',
+      'tools [{"name":"write","description":"Write a file.","parameters":{},"strict":true},{"name":"read","description":"Read a file.","parameters":{}},'
+        + '{"name":"read","description":"Read a file.","parameters":{}},{"name":"read","description":"Read a file again.","parameters":{}},null]',
       'tools null',
     ])
   })
