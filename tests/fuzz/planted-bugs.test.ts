@@ -366,6 +366,8 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['header-equality-null-stops-equal', 'headerEquals', OUTSIDE_HDR_1_VARIANT],
   // Found since the stored tool lists repeat a schema as it is (stored-headers.ts).
   ['header-tools-deduplicated', 'requestHeader', OUTSIDE_HDR_1_VARIANT],
+  // Found since the odd contexts also write contextWindow as a string of digits (context-data.ts).
+  ['context-window-as-number', 'requestContext'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
