@@ -7,6 +7,8 @@
 //   inside a turn (after its turn/start, before its turn/end) and ends it with a session/end-seed, as a
 //   seed that ends mid-turn does (SEED-7). The marker closes no turn, so the turn is still open for
 //   COMP-15. The generator's crashes close the turn before their marker, so no other probe meets it.
+//   One such log in four ends instead with a look-alike, an ignorable `session/end-seed/v2`: an unknown
+//   type (types compare exactly), which neither frees the lock nor stales a bracket (COMP-14, UNK-4).
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser } from '../generators/index.ts'
 import { typeOf } from './record-edits.ts'
@@ -27,13 +29,14 @@ export function passesEntryUndefined(planSeed: number): boolean {
 
 /**
  * The log cut inside one of its turns, at least its turn/start kept and its turn/end not, then a
- * session/end-seed at the next seq and the last kept time; undefined when the draw keeps the log or it
- * holds no turn/start. Whether and where to cut is drawn before any look at the log.
+ * session/end-seed (or, one time in four, its ignorable look-alike) at the next seq and the last kept
+ * time; undefined when the draw keeps the log or it holds no turn/start. Whether and where to cut is
+ * drawn before any look at the log.
  */
 export function withEndSeedInOpenTurn(events: readonly unknown[], planSeed: number): unknown[] | undefined {
   const chooser = saltedChooser(planSeed, END_SEED_SALT)
   if (chooser.int(4) !== 0) return undefined
-  const [pick, cut] = [chooser.int(1 << 30), chooser.int(1 << 30)]
+  const [pick, cut, lookalike] = [chooser.int(1 << 30), chooser.int(1 << 30), chooser.int(4) === 0]
   const starts = events.flatMap((event, index) => (typeOf(event) === 'turn/start' ? [index] : []))
   if (starts.length === 0) return undefined
   const start = starts[pick % starts.length]!
@@ -41,5 +44,6 @@ export function withEndSeedInOpenTurn(events: readonly unknown[], planSeed: numb
   const kept = events.slice(0, start + 1 + (cut % ((end < 0 ? events.length : end) - start)))
   const last = kept.at(-1)
   const time = isRecord(last) ? last['time'] : undefined
-  return [...kept, { type: 'session/end-seed', seq: kept.length, time, data: {} }]
+  const marker = lookalike ? { type: 'session/end-seed/v2', ignorable: true } : { type: 'session/end-seed' }
+  return [...kept, { ...marker, seq: kept.length, time, data: {} }]
 }

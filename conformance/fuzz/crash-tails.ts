@@ -3,8 +3,10 @@
 // cut after a step/end inside a turn, every step/end and turn/end marked ignorable (UNK-4: they still
 // close); the log cut inside a turn with the step numbers of the assistant messages, the tool/call
 // events or the tool/result events one higher (the scan reads no step but a message's, REPAIR-3,
-// REPAIR-4); a step/start after a log that ends on a turn/end (REPAIR-2: no turn, no closers); or a
-// marker and then an ignorable foreign event (SEED-4: only the very last event spares a marker). The
+// REPAIR-4), one time in two with an ignorable `Turn/End` after it (an unknown type: types compare
+// exactly, so the turn stays open); a step/start after a log that ends on a turn/end (REPAIR-2: no turn,
+// no closers); or a marker and then an ignorable foreign event, one time in two typed
+// `session/end-seed/v2` (SEED-4: only the very last event, of exactly that type, spares a marker). The
 // other six cut the log just after an assistant message that calls tools, whose calls are then
 // registered and unanswered, and end it with what the scan must read whatever step it names: a step/end
 // of the next step (it forgets every call), the result of one of the calls or its tool/call, named in
@@ -58,7 +60,7 @@ export function withCrashTailEdit(events: readonly unknown[], planSeed: number):
   const chooser = saltedChooser(planSeed, CRASH_TAIL_SALT)
   if (chooser.int(2) !== 0 || events.length === 0) return undefined
   const [edit, shift, cut, numbers] = [chooser.int(10), chooser.int(STEP_SHIFTS.length), chooser.int(1 << 30), chooser.int(8)]
-  const edited = crashTail(events, edit, shift, cut)
+  const edited = crashTail(events, edit, shift, cut, chooser.int(2) === 0)
   if (edited === undefined || numbers > 1) return edited
   return numbers === 0 ? withLastTimeZero(edited) : edited.map(event => withData(event as EventRecord, turnsBeyondInt32))
 }
@@ -73,17 +75,27 @@ function turnsBeyondInt32(data: EventRecord): EventRecord {
   return typeof data['turn'] === 'number' ? { ...data, turn: data['turn'] + 2 ** 31 } : data
 }
 
-/** The edit drawn as `edit` (with its step shift and cut), as withCrashTailEdit describes. */
-function crashTail(events: readonly unknown[], edit: number, shift: number, cut: number): unknown[] | undefined {
+/** The edit drawn as `edit` (with its step shift and cut, and whether a lookalike type joins), as withCrashTailEdit describes. */
+function crashTail(events: readonly unknown[], edit: number, shift: number, cut: number, lookalike: boolean): unknown[] | undefined {
   if (edit === 2) return withStepAfterLastTurn(events)
-  if (edit === 3) return appended(appended(events, 'session/end-seed', {}), 'acme/telemetry', { note: 'after the marker' }, { ignorable: true })
+  if (edit === 3) {
+    const marked = appended(events, 'session/end-seed', {})
+    return appended(marked, lookalike ? 'session/end-seed/v2' : 'acme/telemetry', { note: 'after the marker' }, { ignorable: true })
+  }
   if (edit >= 4) return withCallsPending(events, edit - 4, cut)
   // The other two matter only to an open turn: the log is cut, as a crash cuts it, where one is open
   // (the ignorable boundaries just after a step/end, where the step they close is the whole difference).
   const kept = edit === 0 ? cutAfterStepEnd(events, cut) : events.slice(0, 1 + (cut % events.length))
   if (kept === undefined || !endsInOpenTurn(kept)) return undefined
-  if (edit === 0) return kept.map(event => (typeOf(event) === 'step/end' || typeOf(event) === 'turn/end' ? { ...(event as EventRecord), ignorable: true } : event))
-  return stepsShifted(kept, STEP_SHIFTS[shift]!)
+  if (edit !== 0) return stepsShifted(kept, STEP_SHIFTS[shift]!)
+  const marked = kept.map(event => (typeOf(event) === 'step/end' || typeOf(event) === 'turn/end' ? { ...(event as EventRecord), ignorable: true } : event))
+  return lookalike ? appended(marked, 'Turn/End', { turn: openTurnOf(marked), reason: { kind: 'completed' } }, { ignorable: true }) : marked
+}
+
+/** The turn number of the log's last turn/start. */
+function openTurnOf(events: readonly unknown[]): unknown {
+  const start = events.findLast(event => typeOf(event) === 'turn/start')
+  return isRecord(start) && isRecord(start['data']) ? start['data']['turn'] : undefined
 }
 
 /** The log up to one of its step/end events, the `cut`-th modulo their count; undefined when it has none. */

@@ -1,7 +1,7 @@
 // The repair and resume probes the fuzzer makes over valid logs edited where chapter 12's scan must read
 // exactly what the spec says (conformance/fuzz/crash-tails.ts): one plan in two, each of the ten
-// edits drawn, with a last time of 0 or turns beyond 32 bits on top of some, every edited log one that
-// load accepts.
+// edits drawn (two of them with a look-alike type or not), with a last time of 0 or turns beyond 32
+// bits on top of some, every edited log one that load accepts.
 import { describe, expect, it } from 'vitest'
 import { withCrashTailEdit } from '../../conformance/fuzz/crash-tails.ts'
 import { reference } from '../../reference/index.ts'
@@ -20,6 +20,8 @@ function editOf(events: EventRecord[]): string {
   const last = events.at(-1)!
   const nextStep = (last['data'] as EventRecord)['step'] === 2 && events.length === 4
   if (last['type'] === 'acme/telemetry') return 'marker then ignorable'
+  if (last['type'] === 'session/end-seed/v2') return 'marker then a look-alike marker'
+  if (last['type'] === 'Turn/End') return 'ignorable boundaries and a look-alike turn/end'
   if (events.some(item => item['type'] === 'acme/telemetry')) return 'no step/start'
   if (last['type'] === 'step/start' && events.length === LOG.length + 1) return 'step after the last turn'
   if (last['type'] === 'session/end-seed') return 'cut and marked'
@@ -54,7 +56,8 @@ const shapeOf = (closer: EventRecord): string => (closer['type'] === 'tool/resul
 // closed and then its turn; a tool/call of another step starts it, so its result cites the call
 // (REPAIR-8); with no step/start the call is still registered and answered, and no step/end is written
 // (REPAIR-5); boundaries marked ignorable still close (UNK-4), so a cut after the step/end leaves only
-// the turn open; a marker forgets no call (SEED-7), so the call, never started, is answered, then its
+// the turn open, and so does a `Turn/End` after them, which is an unknown type (types compare exactly:
+// it closes nothing); a marker forgets no call (SEED-7), so the call, never started, is answered, then its
 // step and turn closed; a message naming turn 2 registers its call all the same, and every closer names
 // the open turn, 1 (REPAIR-8: only the step comes from the registration).
 const CLOSERS_BY_EDIT: Record<string, string[]> = {
@@ -63,6 +66,7 @@ const CLOSERS_BY_EDIT: Record<string, string[]> = {
   'tool/call of the next step': ['tool/result step 1 from [3]', 'step/end', 'turn/end'],
   'no step/start': ['tool/result step 1 from "no call"', 'turn/end'],
   'ignorable boundaries': ['turn/end'],
+  'ignorable boundaries and a look-alike turn/end': ['turn/end'],
   'cut and marked': ['tool/result step 1 from "no call"', 'step/end', 'turn/end'],
   'message of the next turn': ['tool/result step 1 from "no call"', 'step/end', 'turn/end'],
 }
@@ -97,14 +101,15 @@ describe('crash-tail edits', () => {
         expect(openTurn).toBeGreaterThan(TURN_SHIFT)
       }
       // By hand: no turn is open after a step/start that follows the last turn/end (REPAIR-2), nor after
-      // a marker and a foreign event; resume then adds its marker after the foreign one (SEED-4).
+      // a marker and a foreign event; resume then adds its marker after the foreign one (SEED-4), a
+      // session/end-seed/v2 as any other foreign type.
       if (edit === 'step after the last turn') expect(closersOf(events)).toEqual([])
       if (edit in CLOSERS_BY_EDIT) expect(closersOf(events).map(shapeOf), edit).toEqual(CLOSERS_BY_EDIT[edit])
       if (edit === 'message of the next turn') {
         const turn = numbers === 'turns beyond 32 bits' ? 1 + TURN_SHIFT : 1
         expect(closers.map(closer => (closer['data'] as EventRecord)['turn'])).toEqual([turn, turn, turn])
       }
-      if (edit === 'marker then ignorable') {
+      if (edit === 'marker then ignorable' || edit === 'marker then a look-alike marker') {
         const resumed = reference.resume({ events, now: 9000 })
         expect(resumed.ok && resumed.value.at(-1)).toEqual({ type: 'session/end-seed', seq: LOG.length + 2, time: 9000, data: {} })
       }
@@ -116,7 +121,8 @@ describe('crash-tail edits', () => {
     expect(numberEdits.get('turns beyond 32 bits')).toBeGreaterThan(15)
     expect(numberEdits.get('none')).toBeGreaterThan(edited / 2)
     expect([...edits].sort()).toEqual([
-      'cut and marked', 'ignorable boundaries', 'marker then ignorable', 'message of the next turn', 'no step/start', 'result of the next step',
+      'cut and marked', 'ignorable boundaries', 'ignorable boundaries and a look-alike turn/end', 'marker then a look-alike marker',
+      'marker then ignorable', 'message of the next turn', 'no step/start', 'result of the next step',
       'step after the last turn', 'step/end of the next step', 'steps shifted', 'tool/call of the next step',
     ])
   })
