@@ -3,11 +3,12 @@
 // a safe-integer test that lets -0 through forks at 0; one time in sixteen with a boolean boundary,
 // which FORK-2 rejects too, and a language whose booleans are integers takes for 0 or 1; and one time
 // in sixteen with a boundary that is no number though a careless test takes it for one: NaN, which
-// passes range tests (`b < 0` and `b >= length` are both false), an infinity, or the bigint 0n, which
-// `Number(b)` makes a seq. Over a log load accepts, the reference's answer does not depend on the log (over a broken one it is the log's fault),
-// so a few such probes suffice, and the others keep the boundaries the plan draws. Drawn from a seed of
-// the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as
-// they were; the disagreements of each are a class of their own (compare.ts).
+// passes range tests (`b < 0` and `b >= length` are both false), an infinity, the bigint 0n or the
+// array [0], both of which `Number(b)` makes a seq. Over a log load accepts, the reference's answer does
+// not depend on the log (over a broken one it is the log's fault), so a few such probes suffice, and
+// the others keep the boundaries the plan draws. Drawn from a seed of the run's plan, as the
+// headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were; the
+// disagreements of each are a class of their own (compare.ts).
 import { saltedChooser } from '../generators/index.ts'
 
 /** The variants of the fork probes whose boundary is -0, a boolean, and no number (Probe.variant). */
@@ -35,7 +36,7 @@ export function atNegativeZeroBoundary<P extends { extra: Record<string, unknown
 }
 
 /** Boundaries that are no number, though a careless test takes each for one. */
-const NON_NUMBER_BOUNDARIES: readonly unknown[] = [Number.NaN, Number.POSITIVE_INFINITY, 0n]
+const NON_NUMBER_BOUNDARIES: readonly unknown[] = [Number.NaN, Number.POSITIVE_INFINITY, 0n, [0]]
 
 /** The boundary of the run's fork probe that is no number, when it takes one (never beside -0 or a boolean). */
 export function nonNumberBoundary(planSeed: number): unknown {

@@ -77,15 +77,16 @@ describe('fork at a boolean boundary', () => {
 
 describe('fork at a boundary that is no number', () => {
   it('is drawn for about one plan in sixteen, never beside -0 or a boolean, each value, and marked as its variant', () => {
-    const values = [Number.NaN, Number.POSITIVE_INFINITY, 0n]
+    const values = [Number.NaN, Number.POSITIVE_INFINITY, 0n, [0]]
     expectDrawnAndMarked(nonNumberBoundary, values, NON_NUMBER_BOUNDARY_VARIANT, seed => forkAtNegativeZero(seed) || booleanBoundary(seed) !== undefined)
   })
 
-  // By hand: FORK-2 step 1, none is a non-negative safe integer (a bigint is no number, even 0n).
+  // By hand: FORK-2 step 1, none is a non-negative safe integer (a bigint is no number, even 0n, nor an
+  // array, even one holding 0).
   it('is rejected by the reference as an invalid boundary, where 0 is a seq of the log', async () => {
     const events = [turnEnd(0, 1)]
     const fork = (boundary: unknown): unknown => referenceAdapter.operations.fork!({ events, boundary, childId: 'c', now: 5 }, { caseId: 'fork', step: 0 })
-    for (const boundary of [Number.NaN, Number.POSITIVE_INFINITY, 0n]) expect(await fork(boundary)).toMatchObject({ ok: false, error: { code: 'FORK_INVALID_BOUNDARY' } })
+    for (const boundary of [Number.NaN, Number.POSITIVE_INFINITY, 0n, [0]]) expect(await fork(boundary)).toMatchObject({ ok: false, error: { code: 'FORK_INVALID_BOUNDARY' } })
     expect(await fork(0)).toMatchObject({ ok: true })
   })
 })

@@ -374,6 +374,8 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   // events, not within the test's seeds.
   ['repair-types-case-folded', 'repair'],
   ['seed-marker-by-type-prefix', 'resume'],
+  // Found since a fork boundary that is no number may be [0] (fork-boundary.ts).
+  ['fork-boundary-array-coerced', 'fork', NON_NUMBER_BOUNDARY_VARIANT],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
