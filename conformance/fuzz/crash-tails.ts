@@ -4,8 +4,9 @@
 // close); the log cut inside a turn with the step numbers of the assistant messages, the tool/call
 // events or the tool/result events one higher (the scan reads no step but a message's, REPAIR-3,
 // REPAIR-4), one time in two with an ignorable `Turn/End` after it (an unknown type: types compare
-// exactly, so the turn stays open); a step/start after a log that ends on a turn/end (REPAIR-2: no turn,
-// no closers); or a marker and then an ignorable foreign event, one time in two typed
+// exactly, so the turn stays open); a step/start after a log that ends on a turn/end, one time in two
+// of a reason kind no version names, "paused" (REPAIR-2: any turn/end closes its turn: no closers); or a
+// marker and then an ignorable foreign event, one time in two typed
 // `session/end-seed/v2` (SEED-4: only the very last event, of exactly that type, spares a marker). The
 // other six cut the log just after an assistant message that calls tools, whose calls are then
 // registered and unanswered, and end it with what the scan must read whatever step it names: a step/end
@@ -75,12 +76,15 @@ function turnsBeyondInt32(data: EventRecord): EventRecord {
   return typeof data['turn'] === 'number' ? { ...data, turn: data['turn'] + 2 ** 31 } : data
 }
 
-/** The edit drawn as `edit` (with its step shift and cut, and whether a lookalike type joins), as withCrashTailEdit describes. */
-function crashTail(events: readonly unknown[], edit: number, shift: number, cut: number, lookalike: boolean): unknown[] | undefined {
-  if (edit === 2) return withStepAfterLastTurn(events)
+/**
+ * The edit drawn as `edit` (with its step shift and cut, and whether it takes its second form: a
+ * look-alike type, a paused turn/end), as withCrashTailEdit describes.
+ */
+function crashTail(events: readonly unknown[], edit: number, shift: number, cut: number, secondForm: boolean): unknown[] | undefined {
+  if (edit === 2) return withStepAfterLastTurn(events, secondForm)
   if (edit === 3) {
     const marked = appended(events, 'session/end-seed', {})
-    return appended(marked, lookalike ? 'session/end-seed/v2' : 'acme/telemetry', { note: 'after the marker' }, { ignorable: true })
+    return appended(marked, secondForm ? 'session/end-seed/v2' : 'acme/telemetry', { note: 'after the marker' }, { ignorable: true })
   }
   if (edit >= 4) return withCallsPending(events, edit - 4, cut)
   // The other two matter only to an open turn: the log is cut, as a crash cuts it, where one is open
@@ -89,7 +93,7 @@ function crashTail(events: readonly unknown[], edit: number, shift: number, cut:
   if (kept === undefined || !endsInOpenTurn(kept)) return undefined
   if (edit !== 0) return stepsShifted(kept, STEP_SHIFTS[shift]!)
   const marked = kept.map(event => (typeOf(event) === 'step/end' || typeOf(event) === 'turn/end' ? { ...(event as EventRecord), ignorable: true } : event))
-  return lookalike ? appended(marked, 'Turn/End', { turn: openTurnOf(marked), reason: { kind: 'completed' } }, { ignorable: true }) : marked
+  return secondForm ? appended(marked, 'Turn/End', { turn: openTurnOf(marked), reason: { kind: 'completed' } }, { ignorable: true }) : marked
 }
 
 /** The turn number of the log's last turn/start. */
@@ -166,9 +170,13 @@ function withStepStartForeign(events: readonly unknown[]): unknown[] | undefined
   return events.map((event, index) => (index === stepStart ? foreignInPlaceOf(event) : event))
 }
 
-/** The log followed by a step/start of the turn its last event, a turn/end, ended; undefined for a log ending otherwise. */
-function withStepAfterLastTurn(events: readonly unknown[]): unknown[] | undefined {
+/**
+ * The log followed by a step/start of the turn its last event, a turn/end, ended, that turn/end's
+ * reason made `{"kind":"paused"}` when `pausedEnd`; undefined for a log ending otherwise.
+ */
+function withStepAfterLastTurn(events: readonly unknown[], pausedEnd: boolean): unknown[] | undefined {
   const last = events.at(-1)
   if (typeOf(last) !== 'turn/end' || !isRecord(last) || !isRecord(last['data'])) return undefined
-  return appended(events, 'step/start', { turn: last['data']['turn'], step: 1 })
+  const ended = pausedEnd ? [...events.slice(0, -1), { ...last, data: { ...last['data'], reason: { kind: 'paused' } } }] : events
+  return appended(ended, 'step/start', { turn: last['data']['turn'], step: 1 })
 }

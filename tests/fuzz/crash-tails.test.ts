@@ -1,7 +1,7 @@
 // The repair and resume probes the fuzzer makes over valid logs edited where chapter 12's scan must read
 // exactly what the spec says (conformance/fuzz/crash-tails.ts): one plan in two, each of the ten
-// edits drawn (two of them with a look-alike type or not), with a last time of 0 or turns beyond 32
-// bits on top of some, every edited log one that load accepts.
+// edits drawn (three of them in two forms: with a look-alike type or a paused turn/end, or not), with a
+// last time of 0 or turns beyond 32 bits on top of some, every edited log one that load accepts.
 import { describe, expect, it } from 'vitest'
 import { withCrashTailEdit } from '../../conformance/fuzz/crash-tails.ts'
 import { reference } from '../../reference/index.ts'
@@ -23,7 +23,10 @@ function editOf(events: EventRecord[]): string {
   if (last['type'] === 'session/end-seed/v2') return 'marker then a look-alike marker'
   if (last['type'] === 'Turn/End') return 'ignorable boundaries and a look-alike turn/end'
   if (events.some(item => item['type'] === 'acme/telemetry')) return 'no step/start'
-  if (last['type'] === 'step/start' && events.length === LOG.length + 1) return 'step after the last turn'
+  if (last['type'] === 'step/start' && events.length === LOG.length + 1) {
+    const reason = (events.at(-2)!['data'] as EventRecord)['reason']
+    return JSON.stringify(reason) === '{"kind":"paused"}' ? 'step after a paused turn' : 'step after the last turn'
+  }
   if (last['type'] === 'session/end-seed') return 'cut and marked'
   if (events.some(item => item['ignorable'] === true)) return 'ignorable boundaries'
   if (nextStep && last['type'] === 'step/end') return 'step/end of the next step'
@@ -100,10 +103,11 @@ describe('crash-tail edits', () => {
         expect(closers.map(closer => (closer['data'] as EventRecord)['turn'])).toEqual(closers.map(() => openTurn))
         expect(openTurn).toBeGreaterThan(TURN_SHIFT)
       }
-      // By hand: no turn is open after a step/start that follows the last turn/end (REPAIR-2), nor after
+      // By hand: no turn is open after a step/start that follows the last turn/end (REPAIR-2), whatever
+      // its reason kind (TURN-2 allows any string, and a turn/end closes its turn), nor after
       // a marker and a foreign event; resume then adds its marker after the foreign one (SEED-4), a
       // session/end-seed/v2 as any other foreign type.
-      if (edit === 'step after the last turn') expect(closersOf(events)).toEqual([])
+      if (edit === 'step after the last turn' || edit === 'step after a paused turn') expect(closersOf(events)).toEqual([])
       if (edit in CLOSERS_BY_EDIT) expect(closersOf(events).map(shapeOf), edit).toEqual(CLOSERS_BY_EDIT[edit])
       if (edit === 'message of the next turn') {
         const turn = numbers === 'turns beyond 32 bits' ? 1 + TURN_SHIFT : 1
@@ -123,7 +127,7 @@ describe('crash-tail edits', () => {
     expect([...edits].sort()).toEqual([
       'cut and marked', 'ignorable boundaries', 'ignorable boundaries and a look-alike turn/end', 'marker then a look-alike marker',
       'marker then ignorable', 'message of the next turn', 'no step/start', 'result of the next step',
-      'step after the last turn', 'step/end of the next step', 'steps shifted', 'tool/call of the next step',
+      'step after a paused turn', 'step after the last turn', 'step/end of the next step', 'steps shifted', 'tool/call of the next step',
     ])
   })
 
