@@ -2,7 +2,8 @@
 // the same snapshot, another of the log's snapshots, or the snapshot after one edit. Each edit touches
 // one rule of HDR-3 or HDR-5, some so that the canonical headers stay equal (a member canonical form
 // drops, an unnamed config member, config members reordered) and some so that they differ (a named
-// config member, stop, system, tools, the adapter flags, a false or null flag beside a true one, a
+// config member, stop, system, tools, the adapter flags, a false or null flag beside a true one (the
+// false one also on both sides, which is equal), a
 // provider in other letter case, a system prompt against its twin that Unicode normalization would
 // equal, a tool member holding null against none, a tool parameter named `__proto__`, a system prompt
 // against the same with a trailing space, a tool's `required` list against an object keyed "0"); one
@@ -138,8 +139,12 @@ const EDITS: readonly Edit[] = [
   },
   left => [left, withMember(left, 'tools', toolsOf(left).slice(0, -1))],
   (left, _others, chooser) => [left, withMember(left, 'adapterDefaults', pick(chooser, ADAPTER_DEFAULTS))],
-  // A false flag beside a true one is kept (HDR-3) and present (HDR-5): not the same as no flag.
-  left => [withMember(left, 'adapterDefaults', { reasoningEffort: true }), withMember(left, 'adapterDefaults', { reasoningEffort: true, maxTokens: false })],
+  // A false flag beside a true one is kept (HDR-3) and present (HDR-5): not the same as no flag, and,
+  // one time in two, on both sides, the same as itself.
+  (left, _others, chooser) => {
+    const withFalse = withMember(left, 'adapterDefaults', { reasoningEffort: true, maxTokens: false })
+    return [chooser.int(2) === 0 ? withFalse : withMember(left, 'adapterDefaults', { reasoningEffort: true }), withFalse]
+  },
   left => [withMember(left, 'messagePrefix', 'a'), withMember(left, 'messagePrefix', 'b')],
   // A flag holding null beside a true one is kept and present, as a false one is: not the same as none.
   left => [withMember(left, 'adapterDefaults', { reasoningEffort: true }), withMember(left, 'adapterDefaults', { reasoningEffort: true, maxTokens: null })],

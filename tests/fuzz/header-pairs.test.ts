@@ -82,3 +82,21 @@ describe('headerEquals pairs within reach of a careless comparison', () => {
     ])
   })
 })
+
+// By hand: a false flag beside a true one is kept (HDR-3) and present (HDR-5), so the same false flag
+// on both sides compares equal, and against none it differs.
+describe('headerEquals pairs with a false flag beside a true one', () => {
+  it('are drawn on both sides and on one, and the reference answers each as HDR-5 says', async () => {
+    const seen = new Set<string>()
+    for (let seed = 1; seed <= 600; seed += 1) {
+      const { pair } = headerPair([], seed)
+      const sides = [pair.left, pair.right].filter(snapshot => JSON.stringify(snapshot['adapterDefaults']) === '{"reasoningEffort":true,"maxTokens":false}')
+      const others = [pair.left, pair.right].filter(snapshot => JSON.stringify(snapshot['adapterDefaults']) === '{"reasoningEffort":true}')
+      if (sides.length + others.length !== 2 || sides.length === 0) continue
+      const both = sides.length === 2
+      seen.add(both ? 'both sides' : 'one side')
+      expect(await referenceAdapter.operations.headerEquals!(pair, { caseId: 'pairs', step: 0 })).toEqual({ ok: true, value: both })
+    }
+    expect([...seen].sort()).toEqual(['both sides', 'one side'])
+  })
+})

@@ -376,6 +376,8 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   ['seed-marker-by-type-prefix', 'resume'],
   // Found since a fork boundary that is no number may be [0] (fork-boundary.ts).
   ['fork-boundary-array-coerced', 'fork', NON_NUMBER_BOUNDARY_VARIANT],
+  // Found since a false flag beside a true one may stand on both sides of a pair (header-pairs.ts).
+  ['header-equality-flags-only-true', 'headerEquals'],
 ]
 
 /** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
