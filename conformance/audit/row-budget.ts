@@ -65,9 +65,17 @@ function tokenCountAt(record: JsonRecord, key: string): number {
   return isNonNegativeSafeInteger(value) ? value : 0
 }
 
-function usageOf(record: JsonRecord | undefined): { input: number; output: number } | undefined {
+/** One usage record's counts. The input counts are disjoint: `input` leaves out the cached input (VOC-5's token usage). */
+interface UsageCounts { input: number; cacheRead: number; cacheWrite: number; output: number }
+
+function usageOf(record: JsonRecord | undefined): UsageCounts | undefined {
   if (record === undefined) return undefined
-  return { input: tokenCountAt(record, 'inputTokens'), output: tokenCountAt(record, 'outputTokens') }
+  return {
+    input: tokenCountAt(record, 'inputTokens'),
+    cacheRead: tokenCountAt(record, 'cacheReadTokens'),
+    cacheWrite: tokenCountAt(record, 'cacheWriteTokens'),
+    output: tokenCountAt(record, 'outputTokens'),
+  }
 }
 
 /** A total of token counts, held at the largest safe integer rather than past it. */
@@ -75,11 +83,14 @@ function totalOf(counts: readonly number[]): number {
   return Math.min(Number.MAX_SAFE_INTEGER, counts.reduce((total, count) => total + count, 0))
 }
 
-/** DER-10: usage chunks per step, and the message's usage only for a step with no usage chunk. */
+/**
+ * DER-10: usage chunks per step, and the message's usage only for a step with no usage chunk. The last
+ * call's prompt is all of its input: the tokens it sent uncached, read from the cache and written to it.
+ */
 export function providerUsage(events: readonly SessionEvent[]): AuditProviderUsage {
-  const chunks = new Map<string, { input: number; output: number }[]>()
-  const messages = new Map<string, { input: number; output: number }>()
-  let lastInputTokens: number | null = null
+  const chunks = new Map<string, UsageCounts[]>()
+  const messages = new Map<string, UsageCounts>()
+  let last: UsageCounts | undefined
   for (const event of events) {
     const data = dataOf(event)
     const step = `${String(data['turn'])}/${String(data['step'])}`
@@ -89,16 +100,29 @@ export function providerUsage(events: readonly SessionEvent[]): AuditProviderUsa
     if (usage === undefined) continue
     if (event.type === 'assistant/chunk') chunks.set(step, [...(chunks.get(step) ?? []), usage])
     else messages.set(step, usage)
-    lastInputTokens = usage.input
+    last = usage
   }
   const records = [...chunks.values()].flat()
   for (const [step, usage] of messages) if (!chunks.has(step)) records.push(usage)
   return {
     steps: new Set([...chunks.keys(), ...messages.keys()]).size,
     inputTokens: totalOf(records.map(usage => usage.input)),
+    cacheReadTokens: totalOf(records.map(usage => usage.cacheRead)),
+    cacheWriteTokens: totalOf(records.map(usage => usage.cacheWrite)),
     outputTokens: totalOf(records.map(usage => usage.output)),
-    lastInputTokens,
+    lastInputTokens: last === undefined ? null : last.input,
+    lastPromptTokens: last === undefined ? null : totalOf([last.input, last.cacheRead, last.cacheWrite]),
   }
+}
+
+/** The provider's usage in words: totals, then the last call's prompt. */
+function providerUsageText(usage: AuditProviderUsage): string {
+  const cached = usage.cacheReadTokens + usage.cacheWriteTokens === 0 ? ''
+    : ` (beside ${usage.cacheReadTokens} read from its prompt cache and ${usage.cacheWriteTokens} written to it)`
+  const lastPrompt = usage.lastPromptTokens ?? 0
+  const lastUncached = usage.lastInputTokens ?? 0
+  const last = lastPrompt === lastUncached ? `${lastPrompt} prompt tokens` : `a prompt of ${lastPrompt} tokens, ${lastUncached} of them not cached`
+  return `the provider reported ${usage.inputTokens} uncached input tokens${cached} and ${usage.outputTokens} output tokens over ${plural(usage.steps, 'step')}; the last call read ${last}`
 }
 
 export function auditBudget(log: AuditedLog, loaded: LoadedLog, replacements: readonly AuditReplacement[], measure: MessageMeasure, counter: TokenCounter): AuditBudget {
@@ -162,7 +186,7 @@ export function budgetRow(budget: AuditBudget, replacements: readonly AuditRepla
     const fill = tokens.contextWindow === 0 ? 'the context in force records a window of 0 tokens, which no request fits' : `the next request would fill ${percent(request, tokens.contextWindow)} of the ${tokens.contextWindow}-token context window`
     items.push(evidence('info', fill, { requirements: ['HDR-8'] }))
   }
-  if (usage.steps > 0) items.push(evidence('info', `the provider reported ${usage.inputTokens} input and ${usage.outputTokens} output tokens over ${plural(usage.steps, 'step')}; the last call read ${usage.lastInputTokens ?? 0} input tokens`, { requirements: ['DER-10'] }))
+  if (usage.steps > 0) items.push(evidence('info', providerUsageText(usage), { requirements: ['DER-10'] }))
   for (const replacement of replacements) {
     const count = shadowedCountEvidence(replacement, unit)
     if (count !== undefined) items.push(count)

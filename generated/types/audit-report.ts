@@ -315,9 +315,27 @@ export interface AuditTokens {
  */
 export interface AuditProviderUsage {
   steps: AuditCount;
+  /**
+   * Input tokens sent uncached: the usage records' inputTokens, which leave out cached input.
+   */
   inputTokens: AuditCount;
+  /**
+   * Input tokens read from the provider's prompt cache.
+   */
+  cacheReadTokens: AuditCount;
+  /**
+   * Input tokens written to the provider's prompt cache.
+   */
+  cacheWriteTokens: AuditCount;
   outputTokens: AuditCount;
+  /**
+   * The uncached input of the last usage record, null when there is none.
+   */
   lastInputTokens: AuditCount | null;
+  /**
+   * All the input of the last usage record (uncached, read from and written to the cache), null when there is none.
+   */
+  lastPromptTokens: AuditCount | null;
 }
 
 /**

@@ -26,7 +26,7 @@ function budget(tokens: Partial<AuditTokens> = {}): AuditBudget {
       systemPrompt: 100, toolSchemas: 100, toolCount: 1, surfaceMessages: 400, transcriptMessages: 1000, shadowed: 600, replacementText: 10,
       saved: 600, fixedAtFirstReplacement: 200, contextWindow: null, ...tokens,
     },
-    providerUsage: { steps: 0, inputTokens: 0, outputTokens: 0, lastInputTokens: null },
+    providerUsage: { steps: 0, inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, lastInputTokens: null, lastPromptTokens: null },
   }
 }
 

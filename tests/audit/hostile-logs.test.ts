@@ -13,7 +13,8 @@ import { renderMarkdown } from '../../conformance/audit/render-markdown.ts'
 import { timelineSvg } from '../../conformance/audit/render-svg.ts'
 import { renderText } from '../../conformance/audit/render-text.ts'
 import type { AuditReport, AuditTimeline } from '../../generated/types/index.ts'
-import { providerUsage } from '../../conformance/audit/row-budget.ts'
+import { budgetRow, providerUsage } from '../../conformance/audit/row-budget.ts'
+import { estimateCounter } from '../../conformance/audit/tokens.ts'
 import { event, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
 import { artifact, assistantText, auditOf, compactedLog, goodTurn, replaceHeavyArtifact, requestHeader, rowOf, userText } from './logs.ts'
 
@@ -222,7 +223,25 @@ describe('budget', () => {
   it('leaves provider counts that are no counts out of the totals, which stay safe integers', () => {
     const usage = (seq: number, inputTokens: unknown, outputTokens: unknown) => event('assistant/chunk', seq, { turn: 1, step: 1, chunk: { type: 'usage', usage: { inputTokens, outputTokens } } })
     const counted = providerUsage([usage(0, 1.7976931348623157e308, -5.5), usage(1, 7, 3), usage(2, Number.MAX_SAFE_INTEGER, 0), usage(3, 1, 0)])
-    expect(counted).toEqual({ steps: 1, inputTokens: Number.MAX_SAFE_INTEGER, outputTokens: 3, lastInputTokens: 1 })
+    expect(counted).toEqual({ steps: 1, inputTokens: Number.MAX_SAFE_INTEGER, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 3, lastInputTokens: 1, lastPromptTokens: 1 })
+  })
+
+  it('counts cached input beside the uncached input, and the last prompt as all three', () => {
+    const usage = (seq: number, step: number, counts: Record<string, number>) =>
+      event('assistant/chunk', seq, { turn: 1, step, chunk: { type: 'usage', usage: { outputTokens: 10, ...counts } } })
+    // By hand (VOC-5: inputTokens leaves out the cached input): uncached 2883 + 185 + 69; read 2816 +
+    // 3200; written 40; the last record's prompt 69 + 3200 + 0.
+    const counted = providerUsage([
+      usage(0, 1, { inputTokens: 2883, cacheReadTokens: 0, cacheWriteTokens: 40 }),
+      usage(1, 2, { inputTokens: 185, cacheReadTokens: 2816 }),
+      usage(2, 3, { inputTokens: 69, cacheReadTokens: 3200 }),
+    ])
+    expect(counted).toEqual({ steps: 3, inputTokens: 3137, cacheReadTokens: 6016, cacheWriteTokens: 40, outputTokens: 30, lastInputTokens: 69, lastPromptTokens: 3269 })
+    const budget = { rawEvents: 3, rawBytes: 300, logOnlyEvents: 3, surfaceNodes: 0, surfaceMessages: 0, surfaceMessageBytes: 2, providerUsage: counted, tokens: {
+      systemPrompt: 0, toolSchemas: 0, toolCount: 0, surfaceMessages: 0, transcriptMessages: 0, shadowed: 0, replacementText: 0, saved: 0, fixedAtFirstReplacement: null, contextWindow: null,
+    } }
+    const texts = budgetRow(budget, [], estimateCounter('the test asks for it'), 'raw').evidence.map(item => item.text)
+    expect(texts).toContain('the provider reported 3137 uncached input tokens (beside 6016 read from its prompt cache and 40 written to it) and 30 output tokens over 3 steps; the last call read a prompt of 3269 tokens, 69 of them not cached')
   })
 
   it('does not call the budget taken back when no request header was in force at the first replace', () => {
