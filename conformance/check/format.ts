@@ -61,7 +61,10 @@ function headline(report: FileReport, strict: boolean): string {
       const verdict = refusal
         ? `${outcome.operation} refuses it with ${outcome.code}: the log may be intact, but this reader cannot read it`
         : `${outcome.operation} rejects it with ${outcome.code}`
-      return [`${file}: ${status}, ${verdict}`, ...otherFindings(report, strict)].join(', ')
+      // A rejection ends the decoding or the load, so a known one must not read as a clean bill.
+      const stage = { open: undefined, decodeJsonl: 'decoding', load: 'load' }[outcome.operation]
+      const hidden = report.status === 'known' && stage !== undefined ? [`which hides any later fault of its ${stage} (check a mended copy to see them)`] : []
+      return [`${file}: ${status}, ${verdict}`, ...hidden, ...otherFindings(report, strict)].join(', ')
     }
     case 'accepted': {
       const violations = outcome.relations.length

@@ -94,7 +94,7 @@ describe('check --known', () => {
     writeFileSync(knownFile, `known:\n  - files: '*/old.jsonl'\n    code: JSONL_HEADER_INVALID\n    reason: 'written before delegationDepth (U4)'\n  - files: '*'\n    code: NO_SUCH_CODE\n    reason: a typo\n`)
     const run = await runCliHere(['check', clean, noHeaderDepth, '--known', knownFile])
     expect(run.code).toBe(0)
-    expect(run.stdout).toContain(`${noHeaderDepth}: known invalid, decodeJsonl rejects it with JSONL_HEADER_INVALID`)
+    expect(run.stdout).toContain(`${noHeaderDepth}: known invalid, decodeJsonl rejects it with JSONL_HEADER_INVALID, which hides any later fault of its decoding (check a mended copy to see them)`)
     expect(run.stdout).toContain('[known: written before delegationDepth (U4)]')
     expect(run.stdout).toContain('checked 2 files: 1 valid, 0 invalid, 1 known, 0 unchecked')
     expect(run.stderr).toBe(`warning: ${knownFile}: known[1] (files *, code NO_SUCH_CODE) matched no finding of a checked file: mended, or a typo\n`)
