@@ -177,10 +177,20 @@ function checkCheckpoint(state: CompactionRelationState, event: SessionEvent): F
   const source = data(event)['source'] as JsonRecord
   const idFault = identityFault(source, 'checkpoint source')
   if (idFault !== undefined) return idFault
-  if (state.bracket === undefined || !sameIdentity(source, state.bracket)) {
-    return fault('COMPACTION_CHECKPOINT_OUTSIDE_BRACKET', 'the checkpoint is not inside its own open bracket')
+  if (state.bracket === undefined) {
+    return fault('COMPACTION_CHECKPOINT_OUTSIDE_BRACKET', `the checkpoint of ${JSON.stringify(source['compactionId'])} comes when no compaction bracket is open`)
   }
+  if (!sameIdentity(source, state.bracket)) return fault('COMPACTION_CHECKPOINT_OUTSIDE_BRACKET', identityMismatch(source, state.bracket))
   return claimFault(state, event)
+}
+
+/** How a checkpoint's identity differs from the open bracket's (COMP-9): its compactionId, or its sourceCommandId. */
+function identityMismatch(source: JsonRecord, bracket: OpenBracket): string {
+  const named = (has: boolean, value: unknown): string => (has ? JSON.stringify(value) : 'none')
+  if (source['compactionId'] !== bracket.compactionId) {
+    return `the checkpoint of ${JSON.stringify(source['compactionId'])} comes inside the open bracket of ${JSON.stringify(bracket.compactionId)}`
+  }
+  return `the checkpoint names sourceCommandId ${named(hasOwn(source, 'sourceCommandId'), source['sourceCommandId'])} where its bracket's start names ${named(bracket.hasCommandId, bracket.sourceCommandId)}`
 }
 
 /** Everything other than the compaction events: turn boundaries, checkpoints and other replaces. */

@@ -92,8 +92,9 @@ function requestContext(input: Input): Result<JsonRecord | null> {
   return overLoaded(input, events => accept(foldRequestContext(events, optionalSeq(input['atSeq']))))
 }
 
-function relations(input: Input): Result<{ violations: Violation[] }> {
-  return overLoaded(input, events => accept(runRelations(events)))
+/** PROC-7: each violation as its code and seq, the value the spec gives the operation. */
+function relations(input: Input): Result<{ violations: Pick<Violation, 'code' | 'seq'>[] }> {
+  return overLoaded(input, events => accept({ violations: runRelations(events).violations.map(({ code, seq }) => ({ code, seq })) }))
 }
 
 /** The closers of the loaded log, or the fault `load` reports for the log followed by them (REPAIR-13). */

@@ -212,6 +212,8 @@ export function appendCandidate(input: AppendInput): Result<SessionEvent> {
 export interface Violation {
   code: Fault['code']
   seq: number
+  /** What the vetoed event breaks, in words (no operation's value carries it). */
+  message: string
 }
 
 export interface RelationState {
@@ -241,7 +243,7 @@ export function runRelations(events: readonly SessionEvent[]): { violations: Vio
   for (const event of events) {
     const checked = checkEventRelations(state, event, stale)
     if (checked.ok) state = checked.state
-    else violations.push({ code: checked.fault.code, seq: event.seq })
+    else violations.push({ code: checked.fault.code, seq: event.seq, message: checked.fault.message })
   }
   return { violations }
 }

@@ -169,9 +169,11 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 /** JSONL-14 step 2: the header frame's content must be exactly one line. */
-function headerFrameLine(bytes: Uint8Array, frame: Frame): Uint8Array | undefined {
+/** The header line the first frame holds, or why it holds none: it does not decompress, or holds other than one line. */
+function headerFrameLine(bytes: Uint8Array, frame: Frame): Uint8Array | string {
   const content = decompressFrame(bytes, frame)
-  if (content === undefined || content.length === 0 || content.indexOf(LINE_FEED) !== content.length - 1) return undefined
+  if (content === undefined) return 'the first frame, which holds the header line, does not decompress'
+  if (content.length === 0 || content.indexOf(LINE_FEED) !== content.length - 1) return 'the first frame is not exactly one header line'
   return content.subarray(0, -1)
 }
 
@@ -204,7 +206,7 @@ function decodeFrames(bytes: Uint8Array, frames: readonly Frame[]): Result<Jsonl
   // JSONL-14 step 2: no complete frame means no header, reported without a line.
   if (first === undefined) return reject('JSONL_HEADER_INVALID', 'the artifact has no complete header frame')
   const headerLine = headerFrameLine(bytes, first)
-  if (headerLine === undefined) return reject('JSONL_FRAME_INVALID', 'the first frame is not exactly one header line')
+  if (typeof headerLine === 'string') return reject('JSONL_FRAME_INVALID', headerLine)
   const header = decodeHeaderLine(headerLine)
   if (!header.ok) return header
   const body = scanCompleteFrames(bytes, complete.slice(1))

@@ -19,6 +19,8 @@ function rejectionMeaning(code: string): string {
   if (code === 'FORMAT_UNKNOWN_EVENT_TYPE') return 'an unknown event type that is not marked ignorable'
   if (code.startsWith('FORMAT_VERSION')) return 'the log is of another format version'
   if (code.startsWith('JSONL_HEADER_')) return 'the first line is no valid session header line'
+  if (code === 'JSONL_FRAME_INVALID') return 'a zstd frame is damaged or not laid out as JSONL-14 says'
+  if (code === 'JSONL_ROW_INVALID') return 'a packed chunk row is malformed'
   if (code.startsWith('JSONL_')) return 'a record does not decode'
   return 'an event breaks an acceptance rule'
 }
@@ -86,7 +88,7 @@ function vocabularyEvidence(log: AuditedLog, loaded: LoadedLog): AuditEvidence {
 function relationEvidence(loaded: LoadedLog): AuditEvidence[] {
   const faults = violationsOfRow(loaded, 'raw-facts')
   if (faults.length === 0) return [evidence('pass', 'turn and step boundaries keep their relations: no boundary event is missing or out of place', { requirements: ['TURN-4', 'TURN-6', 'TURN-7', 'TURN-8'] })]
-  return capped(faults.map(({ code, seq, type, requirements }) => evidence('fail', `${code} at seq ${seq} (${type}): a turn or step boundary is missing or out of place`, { seq, requirements })))
+  return capped(faults.map(({ code, seq, type, requirements, message }) => evidence('fail', `${code} at seq ${seq} (${type}): ${message}, so a turn or step boundary is missing or out of place`, { seq, requirements })))
 }
 
 /** JSONL-8, JSONL-12: an artifact that holds only its header line loads as an empty log, but no writer writes one. */

@@ -147,7 +147,7 @@ function interruptedEvidence(loaded: LoadedLog): AuditEvidence[] {
 
 function relationEvidence(loaded: LoadedLog): AuditEvidence[] {
   return capped(violationsOfRow(loaded, 'failure-recovery')
-    .map(({ code, seq, requirements }) => evidence('fail', `${code} at seq ${seq}: the compaction bracket relations are broken`, { seq, requirements })))
+    .map(({ code, seq, requirements, message }) => evidence('fail', `${code} at seq ${seq}: ${message}, so the compaction bracket relations are broken`, { seq, requirements })))
 }
 
 export function failureRecoveryRow(loaded: LoadedLog): AuditRow {

@@ -141,7 +141,7 @@ function pairingEvidence(loaded: LoadedLog): AuditEvidence[] {
 
 function relationEvidence(loaded: LoadedLog): AuditEvidence[] {
   return capped(violationsOfRow(loaded, 'surface-legality')
-    .map(({ code, seq, requirements }) => evidence('fail', `${code} at seq ${seq}: ${code === 'TOOL_RESULT_ORPHAN' ? 'a result answers no pending call' : 'a replace names another range than the claim right before it'}`, { seq, requirements })))
+    .map(({ code, seq, requirements, message }) => evidence('fail', `${code} at seq ${seq}: ${message}`, { seq, requirements })))
 }
 
 export function surfaceLegalityRow(loaded: LoadedLog): AuditRow {

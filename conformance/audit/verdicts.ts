@@ -152,15 +152,17 @@ export interface RowViolation {
   type: string
   /** The rule it breaks, as `check` names it; empty when no rule names the code. */
   requirements: string[]
+  /** What the event breaks, in the reference's words, as `check` prints them. */
+  message: string
 }
 
 /** Each relation violation of a loaded log with its row and the rule it breaks, the one `check` cites. */
 export function attributeViolations(violations: readonly Violation[], events: readonly SessionEvent[], requirements: RequirementIndex): RowViolation[] {
-  return violations.map(({ code, seq }) => {
+  return violations.map(({ code, seq, message }) => {
     const event = events[seq]
     const type = event?.type ?? '?'
     const requirement = requirements.ofViolation({ code, eventType: type, replaces: isRecord(event?.surfaceOp) })
-    return { row: rowOfViolation(code, type), code, seq, type, requirements: requirement === undefined ? [] : [requirement] }
+    return { row: rowOfViolation(code, type), code, seq, type, requirements: requirement === undefined ? [] : [requirement], message }
   })
 }
 

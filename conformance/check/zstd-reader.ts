@@ -44,11 +44,12 @@ function checkHeaderFrame(source: ByteSource, frame: FrameLayout, artifact: Arti
     length += chunk.length
     last = chunk[chunk.length - 1] as number
   }
-  const inflated = inflateFrame(source, frame, collect) === undefined
-  if (!inflated || feeds !== 1 || last !== LINE_FEED) {
+  const why = inflateFrame(source, frame, collect)
+  if (why !== undefined || feeds !== 1 || last !== LINE_FEED) {
     artifact.contextLine = 1
+    if (why !== undefined) return artifact.rejectStorage('JSONL_FRAME_INVALID', `the first frame, which holds the header line, does not decompress: ${why}`)
     // `zstd session.jsonl` writes the whole log as one frame, the likeliest way to end here.
-    const wholeLog = inflated && feeds > 1 ? ` but holds ${feeds} lines: a log compressed whole, as \`zstd FILE\` writes it, is one frame, and the layout wants the header line in a frame of its own, then a frame per append batch` : ''
+    const wholeLog = feeds > 1 ? ` but holds ${feeds} lines: a log compressed whole, as \`zstd FILE\` writes it, is one frame, and the layout wants the header line in a frame of its own, then a frame per append batch` : ''
     return artifact.rejectStorage('JSONL_FRAME_INVALID', `the first frame is not exactly one header line${wholeLog}`)
   }
   if (length - 1 > settings.maxLineBytes) return artifact.oversized(1)

@@ -12,7 +12,7 @@ import { renderText } from '../../conformance/audit/render-text.ts'
 import { CANNOT_DECIDE } from '../../conformance/audit/row-constraints.ts'
 import { absentTerms } from '../../conformance/audit/replacements.ts'
 import { event, call, endSeed, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
-import { zstdArtifact } from '../check/support.ts'
+import { rawFrame, zstdArtifact } from '../check/support.ts'
 import {
   artifact, assistantText, auditOf, compactedLog, corpusBytes, corpusLog, corpusPresent, goodTurn, requestHeader, rowOf, TOOL, userText, verdicts,
 } from './logs.ts'
@@ -200,6 +200,11 @@ describe('audit of hand-built logs', () => {
     expect(texts(auditOf(garbled), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_LINE_UNPARSABLE at line 4: .*\(a record does not decode\)$/)
   })
 
+  it('says what a relation violation breaks, in the words check prints, beside what it means for the row', () => {
+    const report = auditOf(artifact([...goodTurn(), turnEnd(12, 1)]))
+    expect(texts(report, 'raw-facts', 'fail')).toBe('TURN_NOT_OPEN at seq 12 (turn/end): turn/end with no open turn, so a turn or step boundary is missing or out of place')
+  })
+
   it('puts a load refusal for a surface rule under surface legality, and persistence says the log does not load', () => {
     const replace = { ...userText(12, 'summary'), surfaceOp: { op: 'replace', start: 40, end: 2 }, sourceEventSeqs: [2] } as SessionEvent
     const report = auditOf(artifact([...goodTurn(), replace]))
@@ -272,6 +277,15 @@ describe('audit of hand-built logs', () => {
     expect(texts(report, 'budget')).toContain(`in ${zstd.length} bytes as stored, zstd-compressed`)
     // The same bytes under a raw name are read as raw, as check reads them: no header line.
     expect(buildAuditReport({ file: 'log.jsonl', bytes: zstd }, counter).log.rejection?.code).toBe('JSONL_HEADER_INVALID')
+  })
+
+  it('says a header frame that does not decompress is damaged, not a frame of other lines', async () => {
+    const lines = new TextDecoder().decode(artifact(goodTurn())).trimEnd().split('\n')
+    const zstd = zstdArtifact(lines, [12])
+    const headerEnd = rawFrame(new TextEncoder().encode(`${lines[0]}\n`)).length
+    zstd[headerEnd - 1] = (zstd[headerEnd - 1] as number) ^ 0xff
+    const report = buildAuditReport({ file: 'log.jsonl.zstd', bytes: zstd }, await loadTokenCounter('estimate'))
+    expect(texts(report, 'raw-facts', 'fail')).toBe('decodeJsonl rejects the log with JSONL_FRAME_INVALID: the first frame, which holds the header line, does not decompress (a zstd frame is damaged or not laid out as JSONL-14 says)')
   })
 
   it('checks a repaired log: closers followed by the end-seed marker, and a resumption snapshot after it', () => {

@@ -285,6 +285,19 @@ describe('zstd frames', () => {
     expect(error.message).toContain(`the frame at byte ${second}, whose content starts on line 2, does not decompress: its content does not match its checksum`)
   })
 
+  it('a header frame with a bad checksum is damage that says so, not a frame of other lines', () => {
+    const artifact = zstdArtifact(lines, [2])
+    const damaged = Buffer.from(artifact)
+    const headerEnd = rawFrame(Buffer.from(`${HEADER}\n`)).length
+    damaged[headerEnd - 1] = (damaged[headerEnd - 1] as number) ^ 0xff
+    const { file, report } = checked('bad-header-checksum.jsonl.zstd', damaged)
+    expectReference(report, damaged)
+    expect(report.outcome).toEqual({ verdict: 'rejected', operation: 'decodeJsonl', code: 'JSONL_FRAME_INVALID' })
+    const error = only(report, 'error', 'JSONL_FRAME_INVALID')
+    expectNamed(file, error, 1, 'JSONL-14')
+    expect(error.message).toBe('corruption: the first frame, which holds the header line, does not decompress: its content does not match its checksum')
+  })
+
   it('an event type of the rc8 builds under the pinned vocabulary points to --vocabulary v0-rc8 (VOC-16)', () => {
     const teamMember = '{"type":"team/member","seq":6,"time":6,"data":{}}'
     const file = folder.write('rc8-team.jsonl', text([...turnLines(), teamMember]))

@@ -38,7 +38,7 @@ function relationsPortedAs(makePort: () => Port): SyncOperation {
     const { check = checkEventRelations, vetoed = (state: RelationState) => state, stale = staleStartSeqs } = makePort()
     const staleStarts = stale(events)
     let state: RelationState = { turns: initialTurnState, pending: noPendingCalls, compaction: initialCompactionState }
-    const violations: Violation[] = []
+    const violations: Pick<Violation, 'code' | 'seq'>[] = []
     for (const event of events) {
       const checked = check(state, event, staleStarts)
       if (checked.ok) state = checked.state
