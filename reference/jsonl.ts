@@ -148,9 +148,14 @@ type JudgedLine = { ok: true; events: StoredEvents } | { ok: false; defect: Defe
 /** Receives the events of each accepted line, with the line. */
 export type AcceptLine = (events: StoredEvents, line: Line) => void
 
-/** How a line's first event breaks the count (JSONL-10), for people. */
+/** How a line's first event breaks the count (JSONL-10), for people, with what a numbered seq suggests. */
 function seqGapText(count: number, first: unknown): string {
-  return `the next seq is ${count}, but ${firstEventText(first)}`
+  const text = `the next seq is ${count}, but ${firstEventText(first)}`
+  const seq = isRecord(first) ? first['seq'] : undefined
+  if (!Number.isSafeInteger(seq)) return text
+  const missing = (seq as number) - count
+  const cause = missing > 0 ? `${missing === 1 ? 'an event before it is' : `${missing} events before it are`} missing` : 'it repeats an earlier seq'
+  return `${text}: ${cause}, or the line is out of place`
 }
 
 function firstEventText(first: unknown): string {
@@ -178,7 +183,9 @@ export function scanLine(line: Line, scan: LineScan, strict: boolean, accepted: 
     const decoded = decodeRecordLine(line.bytes)
     if (decoded.ok && holdsTurnEnd(decoded.events)) {
       const { tail, why } = scan.defect
-      return reject(tail.reason as ErrorCode, `line ${tail.line} is damaged (${why}), and the turn/end on line ${line.number} proves it was committed`, { line: tail.line })
+      // A line that breaks the count may be whole: a line before it was lost, or it was misplaced.
+      const what = `line ${tail.line} ${tail.reason === 'JSONL_SEQ_GAP' ? 'breaks the seq count' : 'is damaged'} (${why})`
+      return reject(tail.reason as ErrorCode, `${what}, and the turn/end on line ${line.number} proves it was committed`, { line: tail.line })
     }
     return undefined
   }

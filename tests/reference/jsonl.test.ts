@@ -37,10 +37,10 @@ describe('JSONL raw torn tail (JSONL-11, JSONL-12)', () => {
     expect(messageOf(`${HEADER}\n${line(0)}\nnull,\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (it is not one JSON text), and the turn/end on line 4 proves it was committed')
     expect(messageOf(`${HEADER}\n${line(0)}\n\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (it is empty, which no writer writes (JSONL-8 writes no empty batch)), and the turn/end on line 4 proves it was committed')
     expect(messageOf(`${HEADER}\n${line(0)}\n \t\r\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (it holds only whitespace), and the turn/end on line 4 proves it was committed')
-    expect(messageOf(`${HEADER}\n${line(0)}\n${HEADER}\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (the next seq is 1, but it is a header line (type "session"), which only the first line may be), and the turn/end on line 4 proves it was committed')
-    expect(messageOf(`${HEADER}\n${line(0)}\n{"type":"x"}\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (the next seq is 1, but its first event has no seq), and the turn/end on line 4 proves it was committed')
-    expect(messageOf(`${HEADER}\n${line(0)}\n[]\n${turnEnd(1)}\n`)).toBe('line 3 is damaged (the next seq is 1, but the line holds an array, not an event), and the turn/end on line 4 proves it was committed')
-    expect(messageOf(`${HEADER}\n${line(0)}\n${line(5)}\nbad\n${turnEnd(6)}\n`)).toBe(`line 3 is damaged (the next seq is 1, but its first event's seq is 5), and the turn/end on line 5 proves it was committed`)
+    expect(messageOf(`${HEADER}\n${line(0)}\n${HEADER}\n${turnEnd(1)}\n`)).toBe('line 3 breaks the seq count (the next seq is 1, but it is a header line (type "session"), which only the first line may be), and the turn/end on line 4 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n{"type":"x"}\n${turnEnd(1)}\n`)).toBe('line 3 breaks the seq count (the next seq is 1, but its first event has no seq), and the turn/end on line 4 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n[]\n${turnEnd(1)}\n`)).toBe('line 3 breaks the seq count (the next seq is 1, but the line holds an array, not an event), and the turn/end on line 4 proves it was committed')
+    expect(messageOf(`${HEADER}\n${line(0)}\n${line(5)}\nbad\n${turnEnd(6)}\n`)).toBe(`line 3 breaks the seq count (the next seq is 1, but its first event's seq is 5: 4 events before it are missing, or the line is out of place), and the turn/end on line 5 proves it was committed`)
     const shortDt = JSON.stringify({ type: 'text-chunks', seq0: 1, time0: 1, data: { turn: 1, step: 1, index: 0, dt: [], texts: ['a', 'b'] } })
     expect(messageOf(`${HEADER}\n${line(0)}\n${shortDt}\n${turnEnd(3)}\n`)).toMatch(/^line 3 is damaged \(malformed text-chunks row: .*dt.*\), and the turn\/end on line 4 proves it was committed$/)
   })
@@ -176,7 +176,7 @@ describe('JSONL zstd encoding (JSONL-14, JSONL-15)', () => {
 
   it('reports a defect inside a complete frame as damage, even after the last turn/end', () => {
     expect(decodeZstd(frames('header', 'batch1', 'gapBatch'))).toMatchObject({
-      ok: false, error: { code: 'JSONL_FRAME_INVALID', line: 4, message: `JSONL_SEQ_GAP on line 4, inside a complete frame: the next seq is 4, but its first event's seq is 9` },
+      ok: false, error: { code: 'JSONL_FRAME_INVALID', line: 4, message: `JSONL_SEQ_GAP on line 4, inside a complete frame: the next seq is 4, but its first event's seq is 9: 5 events before it are missing, or the line is out of place` },
     })
   })
 
