@@ -3,7 +3,7 @@
 // unpacked into a temporary folder whose node_modules is this project's, so only its own files differ
 // from a checkout.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -23,6 +23,19 @@ beforeAll(() => {
 afterAll(() => {
   if (folder !== '') rmSync(folder, { recursive: true, force: true })
 })
+
+/** The .ts and .mjs files under `folders` of `root`, at any depth. */
+function sourceFiles(root: string, folders: readonly string[]): string[] {
+  return folders.flatMap(folder => readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+    .filter(name => /\.(ts|mjs)$/.test(name)).map(name => join(root, folder, name)))
+}
+
+/** The packages a source file imports statically or with a literal import(): `node:` modules and relative paths left out. */
+function importedPackages(source: string): string[] {
+  const specifiers = [...source.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^import\s+)'([^'.][^']*)'/gm)].map(match => match[1]!)
+  return specifiers.filter(specifier => !specifier.startsWith('node:'))
+    .map(specifier => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'))
+}
 
 /** The unpacked package's command line, run from the temporary folder. */
 function cli(args: readonly string[]): ReturnType<typeof spawnSync> {
@@ -56,6 +69,21 @@ describe('the published package', () => {
     expect(audited.stderr).toBe('')
     expect((JSON.parse(audited.stdout as string) as { rows: unknown[] }).rows).toHaveLength(7)
   }, 120_000)
+
+  it('lists every package its commands import among its dependencies, not its devDependencies', () => {
+    // The tests above borrow this project's node_modules, devDependencies included, so they cannot see
+    // a missing dependency; an installing project gets only `dependencies`. The vitest entry imports
+    // vitest, which a project that uses it has.
+    const { dependencies } = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+    const imported = new Map<string, string>()
+    for (const file of sourceFiles(unpacked, ['conformance', 'reference'])) {
+      if (file.endsWith('conformance/vitest.ts')) continue
+      for (const name of importedPackages(readFileSync(file, 'utf8'))) imported.set(name, file.slice(unpacked.length + 1))
+    }
+    expect(imported.size).toBeGreaterThan(3)
+    const missing = [...imported].filter(([name]) => !(name in dependencies)).map(([name, file]) => `${name} (${file})`)
+    expect(missing).toEqual([])
+  })
 
   it('exports decodeTagged, encodeTagged and the reference adapter to a project that imports the package by name', () => {
     // A project with the package in its node_modules; the package's own dependencies are found above it.
