@@ -6,7 +6,7 @@
 // (cli.ts) is kept apart, so that tests run the commands in their own process.
 import { parseOptions, type Command, type CommandOptions } from './cli-options.ts'
 import { commandUsage, USAGE } from './cli-usage.ts'
-import { describeFilters, listLines } from './filters.ts'
+import { describeFilters, listLines, unmatchedFilterValues } from './filters.ts'
 import { matrixCommand } from './matrix-command.ts'
 import { runCommand } from './run-command.ts'
 import { serve } from './serve.ts'
@@ -85,6 +85,11 @@ function vectorCases(options: CommandOptions): VectorCase[] {
 
 async function vectorCommand(command: Command, options: CommandOptions): Promise<number> {
   const all = vectorCases(options)
+  const unmatched = unmatchedFilterValues(all, options.filters)
+  if (unmatched !== undefined) {
+    console.error(unmatched)
+    return 2
+  }
   if (command === 'list') {
     const lines = listLines(all, options.filters)
     // As run and matrix do: a filter that matches nothing is most likely a mistyped one.

@@ -100,6 +100,21 @@ export function caseMatcher(filters: CaseFilters): (vector: VectorCase) => boole
 }
 
 /**
+ * What is wrong with a chapter, requirement or case-id value that matches none of `cases` on its own,
+ * if any: a typo in a list of values would otherwise only narrow the run, quietly.
+ */
+export function unmatchedFilterValues(cases: readonly VectorCase[], filters: CaseFilters): string | undefined {
+  const chapters = [...new Set(cases.map((vector) => vector.chapter))].sort()
+  const chapter = filters.chapters.find((wanted) => !chapters.some((name) => chapterMatches(name, wanted)))
+  if (chapter !== undefined) return `--chapter ${chapter} matches no case (chapters: ${chapters.join(', ')}, or their numbers)`
+  const requirement = filters.requirements.find((wanted) => !cases.some((vector) => vector.requirements.some((id) => requirementMatches(id, wanted))))
+  if (requirement !== undefined) return `--requirement ${requirement} matches no case: no case exercises a requirement of that ID or prefix (\`npm run spec:ids\` lists them)`
+  const glob = filters.cases.find((wanted) => !cases.some((vector) => globToRegExp(wanted).test(vector.id)))
+  if (glob !== undefined) return `--case ${glob} matches no case id`
+  return undefined
+}
+
+/**
  * The cases that pass every filter given (a filter left out, or undefined, does not narrow them),
  * the filters checked and normalized as filtersFromLists does; throws naming an unknown filter or value.
  */

@@ -17,7 +17,7 @@ import { AdapterStartFailure } from './adapter-process.ts'
 import { stderrTailOf } from './adapter-runs.ts'
 import { adapterByName } from './adapters/registry.ts'
 import { baselineFrom, baselineNotes, idsNotIn, idsNotInSuiteText, readBaseline, type Baseline } from './baseline.ts'
-import { describeFilters, filtersFromLists, selectCases, type CaseFilters } from './filters.ts'
+import { describeFilters, filtersFromLists, selectCases, unmatchedFilterValues, type CaseFilters } from './filters.ts'
 import { runCase } from './run-case.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { DEFAULT_TIMEOUT_MS, MIN_START_TIMEOUT_MS, startSubprocessAdapter } from './subprocess-adapter.ts'
@@ -79,6 +79,8 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
   const filters = filtersFromLists(options.filters ?? {})
   if (typeof filters === 'string') throw new Error(`registerConformanceSuite: ${filters}`)
   const all = options.vectors === undefined ? loadVectorCases() : loadVectorFolder(options.vectors)
+  const unmatched = unmatchedFilterValues(all, filters)
+  if (unmatched !== undefined) throw new Error(`registerConformanceSuite: ${unmatched}`)
   const cases = selectCases(all, filters)
   if (cases.length === 0) throw new Error(`registerConformanceSuite: no case matches the filters ${describeFilters(filters)}`)
   // A baseline given as content is checked as a file's would be: no entry without a reason, none twice.

@@ -105,9 +105,13 @@ describe('run: its heading', () => {
     expect(one.code).toBe(0)
   })
 
-  it('exits 2 when no case matches, running nothing', async () => {
-    const none = await runCliHere(['run', '--case', 'no-such-case-*'])
-    expect(none).toEqual({ code: 2, stdout: '', stderr: 'no case matches the filters --case no-such-case-*\n' })
+  it('exits 2 when no case matches, running nothing, and names a value that matches no case on its own', async () => {
+    const none = await runCliHere(['run', '--case', 'surf-*', '--chapter', '13'])
+    expect(none).toEqual({ code: 2, stdout: '', stderr: 'no case matches the filters --chapter 13 --case surf-*\n' })
+    const typo = await runCliHere(['run', '--requirement', 'SURF-5,SURF-55'])
+    expect(typo.code).toBe(2)
+    expect(typo.stdout).toBe('')
+    expect(typo.stderr).toMatch(/^--requirement SURF-55 matches no case: /)
   })
 })
 
@@ -363,6 +367,6 @@ describe('matrix', () => {
     expect(unstarted.stderr).toMatch(/^cannot start adapter conformance\/wording\.ts: conformance\/wording\.ts exports no adapter[^\n]*\n$/)
     expect(unstarted.code).toBe(1)
     const none = await runCliHere(['matrix', '--case', 'no-such-case-*'])
-    expect(none).toEqual({ code: 2, stdout: '', stderr: 'no case matches the filters --case no-such-case-*\n' })
+    expect(none).toEqual({ code: 2, stdout: '', stderr: '--case no-such-case-* matches no case id\n' })
   })
 })

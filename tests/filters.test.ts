@@ -3,7 +3,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseOptions, type CommandOptions } from '../conformance/cli-options.ts'
-import { addFilterValues, describeFilters, globToRegExp, listLines, noFilters, selectCases, type CaseFilters } from '../conformance/filters.ts'
+import { addFilterValues, describeFilters, globToRegExp, listLines, noFilters, selectCases, unmatchedFilterValues, type CaseFilters } from '../conformance/filters.ts'
 import { loadVectorCases, vectorsDir } from '../conformance/vector-cases.ts'
 import { CASES } from './support/fake-runs.ts'
 
@@ -74,6 +74,16 @@ describe('selecting cases', () => {
     const filters = noFilters()
     expect(addFilterValues(filters, 'requirements', 'surf-5, comp')).toBeUndefined()
     expect(filters.requirements).toEqual(['SURF-5', 'COMP'])
+  })
+
+  it('names a chapter, requirement or case-id value that matches no case on its own, the first of each kind', () => {
+    const given = (filters: Partial<CaseFilters>): CaseFilters => ({ ...noFilters(), ...filters })
+    expect(unmatchedFilterValues(CASES, given({ chapters: ['05', 'surface'] }))).toMatch(/^--chapter surface matches no case \(chapters: .*05-surface.*, or their numbers\)$/)
+    expect(unmatchedFilterValues(CASES, given({ requirements: ['SURF-1', 'SURF-55'] }))).toMatch(/^--requirement SURF-55 matches no case/)
+    expect(unmatchedFilterValues(CASES, given({ cases: ['*-b', 'nothing-*'] }))).toBe('--case nothing-* matches no case id')
+    // Each value matches some case, though not together: that is for the run to say.
+    expect(unmatchedFilterValues(CASES, given({ chapters: ['5'], requirements: ['SURF'], cases: ['*-b'] }))).toBeUndefined()
+    expect(unmatchedFilterValues(CASES, given({ chapters: ['13'], profiles: ['reader'] }))).toBeUndefined()
   })
 })
 
