@@ -33,6 +33,9 @@ export interface BaselineVerdict {
   reasons: Record<string, string>
 }
 
+/** Said of a case the baseline lists that ended in an error: a NEW FAIL all the same. */
+export const LISTED_ERROR_NOTE = 'listed in the baseline, but an error, which no baseline excuses'
+
 /** Reads a baseline from YAML or JSON text (JSON is YAML); throws an Error naming what is wrong, and where. */
 export function parseBaseline(text: string, source: string): Baseline {
   // The writer shares reasons through aliases, as many as there are failures.

@@ -2,6 +2,7 @@
 // that failed or errored cases name (each such case counts against every requirement it names,
 // whichever part of it differed), the baseline's verdict and the cases to look at; at the end, one line
 // per adapter.
+import { LISTED_ERROR_NOTE } from './baseline.ts'
 import { chapterKeys, claimWarnings, compareRequirementIds, countBy, countOutcomes, distinctRunNames, failedCount, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
 import type { CaseOutcome } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
@@ -94,7 +95,10 @@ function problemLines(run: AdapterRun, cases: readonly VectorCase[]): string[] {
     `  baseline ${verdict.source}: ${plural(verdict.stillFailing.length, 'known failure still fails', 'known failures still fail')}, ${verdict.newFailures.length} NEW FAIL, ${verdict.newPasses.length} NEW PASS` +
       (verdict.notRun.length > 0 ? `, ${plural(verdict.notRun.length, 'listed case')} not run` : ''),
     ...verdict.notes.map((note) => `  note: ${note}`),
-    ...shownFailures(run).map((outcome) => `  NEW FAIL ${caseNamed(outcome.id, caseOf)}: ${oneLine(outcome.reason)}`),
+    ...shownFailures(run).map((outcome) => {
+      const listed = outcome.status === 'error' && verdict.reasons[outcome.id] !== undefined ? `${LISTED_ERROR_NOTE}: ` : ''
+      return `  NEW FAIL ${caseNamed(outcome.id, caseOf)}: ${listed}${oneLine(outcome.reason)}`
+    }),
     ...verdict.newPasses.map((id) => `  NEW PASS ${id} (listed as: ${listedReason(verdict.reasons[id])})`),
   ]
 }

@@ -42,8 +42,12 @@ describe('dsh-conformance run', () => {
   it('fails a listed case that errs: a baseline lists wrong answers, and excuses no crash or timeout', async () => {
     const baseline = join(scratch, 'hang.yaml')
     writeFileSync(baseline, 'adapter: fake-hang\nfailures:\n  - {id: surf-order-append-only-surface, reason: "SURF-6: a wrong answer, once"}\n')
-    const hung = await runCliHere(['run', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs hang', '--timeout', '500', '--baseline', baseline, ...ONE_CASE])
-    expect(hung.stdout).toMatch(/NEW FAIL surf-order-append-only-surface \(vectors\/05-surface\/replace-ordering.yaml; SURF-3\): timeout/)
+    const reports = join(scratch, 'listed-error')
+    const hung = await runCliHere(['run', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs hang', '--timeout', '500', '--baseline', baseline, '--report', `md=${reports}/r.md,junit=${reports}/r.xml`, ...ONE_CASE])
+    // Each output says the case is listed, lest its author wonder why the listing did not hold.
+    expect(hung.stdout).toMatch(/NEW FAIL surf-order-append-only-surface \(vectors\/05-surface\/replace-ordering.yaml; SURF-3\): listed in the baseline, but an error, which no baseline excuses: timeout/)
+    expect(readFileSync(join(reports, 'r.md'), 'utf8')).toContain('error (listed in the baseline, but an error, which no baseline excuses): timeout')
+    expect(readFileSync(join(reports, 'r.xml'), 'utf8')).toContain('message="NEW FAIL (listed in the baseline, but an error, which no baseline excuses): timeout')
     expect(hung.code).toBe(1)
   })
 

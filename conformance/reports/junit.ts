@@ -5,7 +5,7 @@
 // whole (it could not start, broke the protocol at stop, tested nothing, or under --strict-baseline its
 // baseline lists ids the suite does not have) is a suite of one test.
 import type { RunReport, RunReportAdapterRun, RunReportCase } from '../../generated/types/index.ts'
-import { idsNotInSuiteText } from '../baseline.ts'
+import { idsNotInSuiteText, LISTED_ERROR_NOTE } from '../baseline.ts'
 import { distinctRunNames, testedNothingText } from '../results.ts'
 import { suiteTitle } from '../suite-identity.ts'
 import { joinedLines, shortened } from '../wording.ts'
@@ -61,7 +61,8 @@ function verdictOf(entry: RunReportCase, strictBaseline: boolean): Verdict {
     const message = `NEW PASS: the baseline lists this case (${listedReason(entry)}); remove it from the baseline`
     return strictBaseline ? { element: 'failure', type: 'new-pass', message } : { element: 'pass', note: message }
   }
-  const prefix = entry.baseline === 'new-fail' ? 'NEW FAIL: ' : ''
+  const listed = entry.status === 'error' && entry.baselineReason !== undefined ? ` (${LISTED_ERROR_NOTE})` : ''
+  const prefix = entry.baseline === 'new-fail' ? `NEW FAIL${listed}: ` : ''
   if (entry.status === 'fail') return { element: 'failure', type: 'fail', message: `${prefix}${firstLine(entry.reason)}`, body: details(entry) }
   if (entry.status === 'error') return { element: 'error', type: 'error', message: `${prefix}${firstLine(entry.reason)}`, body: details(entry) }
   return { element: 'pass' }

@@ -2,6 +2,7 @@
 // adapter first, then per adapter its chapters, the requirements failing cases name and the cases to read.
 import type { RunReport, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../../generated/types/index.ts'
 import { compareRequirementIds } from '../results.ts'
+import { LISTED_ERROR_NOTE } from '../baseline.ts'
 import { suiteTitle } from '../suite-identity.ts'
 import { markdownCell, markdownText, plural, printableOutput } from '../wording.ts'
 
@@ -109,7 +110,8 @@ function knownFailures(run: RunReportAdapterRun): string[] {
 
 function problemTables(run: RunReportAdapterRun): string[] {
   const failed = (entry: RunReportCase): boolean => entry.status === 'fail' || entry.status === 'error'
-  const reasonOf = (entry: RunReportCase): string => `${entry.status}: ${entry.reason ?? ''}`
+  const reasonOf = (entry: RunReportCase): string =>
+    `${entry.status}${entry.status === 'error' && entry.baselineReason !== undefined ? ` (${LISTED_ERROR_NOTE})` : ''}: ${entry.reason ?? ''}`
   if (run.baseline === undefined) return caseTable('Failures and errors', run.cases.filter(failed), reasonOf)
   const newPasses = run.cases.filter((entry) => entry.baseline === 'new-pass')
   return [
