@@ -2,8 +2,9 @@
 // case count and per-build totals are docs/compat.md's (`npm run compat`), and CHANGELOG.md's counts of
 // requirements and error codes are the spec catalog's (`npm run spec:ids`). Both describe the current
 // suite: findings.md says its numbers are this commit's, and the changelog's section is unreleased.
-// The count and range of the check benchmark's runs that the README and docs/bench-check-runs.md state
-// in words are those of that file's table of runs, which grows by hand with every run.
+// The count and range of the check benchmark's runs that the README (its summary, "How fast"),
+// docs/check.md (the analysis) and docs/bench-check-runs.md state in words are those of that file's
+// table of runs, which grows by hand with every run.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -159,16 +160,18 @@ describe('numbers the docs repeat from their source', () => {
     expect(mismatches(stated, truth, 'the spec catalog (`npm run spec:ids`)')).toEqual([])
   })
 
-  it("the README's and docs/bench-check-runs.md's counts of bench runs are those of the file's table", () => {
+  it("the README's, docs/check.md's and docs/bench-check-runs.md's counts of bench runs are those of the file's table", () => {
     const runsDoc = read('docs/bench-check-runs.md')
     const truth = benchTruth(runsDoc)
     expect(benchRuns(runsDoc).map(run => run.run), 'the runs are numbered 1, 2, 3, … in the table')
       .toEqual(Array.from({ length: truth.get('runs')! }, (_, index) => index + 1))
-    const readme = read('README.md')
+    const summaries = ['README.md', 'docs/check.md'].map(file => [file, read(file)] as const)
     const stated = [
-      ...statedIn('README.md', readme, /([A-Za-z-]+) runs of the current check/d, ['runs'], numberOfWords),
-      ...statedIn('README.md', readme, /put it at\s+(\d\.\d\d)× to (\d\.\d\d)× of the loop in wall time \((\d\.\d\d)× to (\d\.\d\d)× in CPU time\)/d, RANGE_WHATS),
-      ...statedIn('README.md', readme, /at or above 0\.5× in\s+([A-Za-z-]+)\s+of\s+them/d, ['runs at or above 0.5×'], numberOfWords),
+      ...summaries.flatMap(([file, text]) => [
+        ...statedIn(file, text, /([A-Za-z-]+) runs of the current check/d, ['runs'], numberOfWords),
+        ...statedIn(file, text, /put it at\s+(\d\.\d\d)× to (\d\.\d\d)× of the loop in wall time \((\d\.\d\d)× to (\d\.\d\d)× in CPU time\)/d, RANGE_WHATS),
+        ...statedIn(file, text, /at or above 0\.5× in\s+([A-Za-z-]+)\s+of\s+them/d, ['runs at or above 0.5×'], numberOfWords),
+      ]),
       ...statedIn('docs/bench-check-runs.md', runsDoc, /^([A-Za-z-]+) runs, from/dm, ['runs'], numberOfWords),
       ...statedIn('docs/bench-check-runs.md', runsDoc, /runs, from (\d\.\d\d)× to (\d\.\d\d)× in wall time \((\d\.\d\d)× to (\d\.\d\d)× in CPU time where recorded\)/d, RANGE_WHATS),
       ...statedIn('docs/bench-check-runs.md', runsDoc, /^([A-Za-z-]+) are at or above 0\.5× and ([a-z-]+) below/dm, ['runs at or above 0.5×', 'runs below 0.5×'], numberOfWords),
