@@ -184,8 +184,7 @@ export function scanLine(line: Line, scan: LineScan, strict: boolean, accepted: 
     if (decoded.ok && holdsTurnEnd(decoded.events)) {
       const { tail, why } = scan.defect
       // A line that breaks the count may be whole: a line before it was lost, or it was misplaced.
-      const what = `line ${tail.line} ${tail.reason === 'JSONL_SEQ_GAP' ? 'breaks the seq count' : 'is damaged'} (${why})`
-      return reject(tail.reason as ErrorCode, `${what}, and the turn/end on line ${line.number} proves it was committed`, { line: tail.line })
+      return reject(tail.reason as ErrorCode, `line ${tail.line} ${tail.reason === 'JSONL_SEQ_GAP' ? 'breaks the seq count' : 'is damaged'} (${why}), and the turn/end on line ${line.number} proves it was committed`, { line: tail.line })
     }
     return undefined
   }
