@@ -191,15 +191,21 @@ export function tornTailAdvice(torn: { line: number; offset: number; reason: str
   return `${start}: ${plural(kept, 'event')} from its complete lines ${kept === 1 ? 'is' : 'are'} kept on read (JSONL-15 reads them as JSONL-11 does); ${truncate}, and writes ${kept === 1 ? 'that event' : `those ${kept} events`} again, as a new frame, before it appends`
 }
 
-/** How many single-character edits turn `from` into `to` (Levenshtein distance). */
+/**
+ * How many single-character edits turn `from` into `to`, two neighbours swapped counting as one (the
+ * optimal string alignment distance): `--fromat` is one slip away from `--format`.
+ */
 function editDistance(from: string, to: string): number {
+  let beforePrevious: number[] = []
   let previous = Array.from({ length: to.length + 1 }, (_, index) => index)
   for (let row = 1; row <= from.length; row += 1) {
     const current = [row]
     for (let column = 1; column <= to.length; column += 1) {
       const substitution = previous[column - 1]! + (from[row - 1] === to[column - 1] ? 0 : 1)
-      current.push(Math.min(previous[column]! + 1, current[column - 1]! + 1, substitution))
+      const swapped = row > 1 && column > 1 && from[row - 1] === to[column - 2] && from[row - 2] === to[column - 1]
+      current.push(Math.min(previous[column]! + 1, current[column - 1]! + 1, substitution, swapped ? beforePrevious[column - 2]! + 1 : Infinity))
     }
+    beforePrevious = previous
     previous = current
   }
   return previous[to.length]!

@@ -54,6 +54,8 @@ describe('commands and help', () => {
       [['check', '--frob', 'log.jsonl'], 'unknown option --frob\ndsh-conformance check --help lists its options\n'],
       [['check', '--formt', 'json', 'log.jsonl'], 'unknown option --formt; did you mean --format?\ndsh-conformance check --help lists its options\n'],
       [['audit', 'log.jsonl', '--tokeniser', 'x'], 'unknown option --tokeniser; did you mean --tokenizer?\ndsh-conformance audit --help lists its options\n'],
+      // Two letters swapped are one slip, as one left out is.
+      [['audit', 'log.jsonl', '--fromat', 'json'], 'unknown option --fromat; did you mean --format?\ndsh-conformance audit --help lists its options\n'],
       [['fuzz', '--run', '5'], 'unknown option --run for fuzz; did you mean --runs?\ndsh-conformance fuzz --help lists its options\n'],
       [['audit', 'log.jsonl', '--out', ''], '--out needs a value\ndsh-conformance audit --help lists its options\n'],
       [['fuzz', '--adapter-cmd', '', '--out', 'x'], '--adapter-cmd needs a value\ndsh-conformance fuzz --help lists its options\n'],

@@ -65,9 +65,20 @@ function formatNamed(name: string): string {
   return FORMAT_ALIASES[name] ?? name
 }
 
+/** The format a file's extension names, if any. */
+function formatOfExtension(file: string): Format | undefined {
+  const extension = formatNamed(path.extname(file).slice(1).toLowerCase())
+  return isFormat(extension) ? extension : undefined
+}
+
 function formatOfFile(file: string | undefined): Format {
-  const extension = formatNamed(file === undefined ? '' : path.extname(file).slice(1).toLowerCase())
-  return isFormat(extension) ? extension : 'text'
+  return (file === undefined ? undefined : formatOfExtension(file)) ?? 'text'
+}
+
+/** A note when --format wins over an --out whose extension names another format: most likely a slip. */
+export function formatMismatchNote(options: Pick<AuditOptions, 'format' | 'out'>): string | undefined {
+  const named = options.out === undefined ? undefined : formatOfExtension(options.out)
+  return named === undefined || named === options.format ? undefined : `note: --out ${options.out} names ${named}, but --format writes ${options.format}, as asked`
 }
 
 /** The options of `audit`, or what is wrong with them. */
@@ -162,6 +173,8 @@ export async function audit(args: readonly string[]): Promise<number> {
     console.error(`${options.error}\ndsh-conformance audit --help lists its options`)
     return 2
   }
+  const mismatch = formatMismatchNote(options)
+  if (mismatch !== undefined) console.error(mismatch)
   let report: AuditReport
   try {
     report = await auditReportFor(options)
@@ -185,7 +198,9 @@ export async function audit(args: readonly string[]): Promise<number> {
       console.error(`cannot write ${options.out}: ${errorMessage(error)} (overall ${report.overall})`)
       return 2
     }
-    console.log(`wrote ${options.out} (${options.format}): overall ${report.overall}`)
+    // FMT-5: a refused log fails every row, which says nothing of damage; the report says so, and so does this line.
+    const refused = refusedOnly(report) ? ' (refused: this reader cannot read the log, which is no sign of damage)' : ''
+    console.log(`wrote ${options.out} (${options.format}): overall ${report.overall}${refused}`)
   }
   return exitStatusOf(report)
 }

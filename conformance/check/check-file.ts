@@ -114,21 +114,21 @@ function outcomeOf(artifact: ArtifactOutcome): Outcome {
   return { verdict: 'accepted', events: load.events, tornTail: artifact.tornTail, relations: load.violations.map(({ code, seq }) => ({ code, seq })) }
 }
 
-/** The subject and its verb: "this line starts", "3 lines, the first shown, start". */
-function lines(count: number, verb: string): string {
-  return count === 1 ? `this line ${verb}s` : `${count} lines, the first shown, ${verb}`
+/** The subject and its verb: "this line starts", "3 lines (line 2 the first of them) start". */
+function lines(count: number, first: number, verb: string): string {
+  return count === 1 ? `this line ${verb}s` : `${count} lines (line ${first} the first of them) ${verb}`
 }
 
 function factNotices(facts: ByteFacts): Diagnostic[] {
   const notices: Diagnostic[] = []
   if (facts.byteOrderMark !== undefined) {
-    notices.push({ severity: 'notice', code: 'BYTE_ORDER_MARK', requirement: 'JSONL-9', line: facts.byteOrderMark.first, message: `${lines(facts.byteOrderMark.count, 'start')} with a byte order mark (U+FEFF), which makes a line unparsable` })
+    notices.push({ severity: 'notice', code: 'BYTE_ORDER_MARK', requirement: 'JSONL-9', line: facts.byteOrderMark.first, message: `${lines(facts.byteOrderMark.count, facts.byteOrderMark.first, 'start')} with a byte order mark (U+FEFF), which makes a line unparsable` })
   }
   if (facts.carriageReturn !== undefined) {
-    notices.push({ severity: 'notice', code: 'CARRIAGE_RETURN', requirement: 'JSONL-9', line: facts.carriageReturn.first, message: `${lines(facts.carriageReturn.count, 'end')} with CR (CRLF line ends); CR is JSON whitespace, so such lines still read, but writers write LF only (JSONL-8)` })
+    notices.push({ severity: 'notice', code: 'CARRIAGE_RETURN', requirement: 'JSONL-9', line: facts.carriageReturn.first, message: `${lines(facts.carriageReturn.count, facts.carriageReturn.first, 'end')} with CR (CRLF line ends); CR is JSON whitespace, so such lines still read, but writers write LF only (JSONL-8)` })
   }
   if (facts.invalidUtf8 !== undefined) {
-    notices.push({ severity: 'notice', code: 'INVALID_UTF8', requirement: 'JSONL-9', line: facts.invalidUtf8.first, message: `${lines(facts.invalidUtf8.count, 'hold')} ill-formed UTF-8, read as U+FFFD` })
+    notices.push({ severity: 'notice', code: 'INVALID_UTF8', requirement: 'JSONL-9', line: facts.invalidUtf8.first, message: `${lines(facts.invalidUtf8.count, facts.invalidUtf8.first, 'hold')} ill-formed UTF-8, read as U+FFFD` })
   }
   return notices
 }
@@ -146,7 +146,7 @@ function writerDiagnostics(facts: WriterFacts): Diagnostic[] {
   }
   for (const [rule, row] of [['ROW-6', facts.shortRow], ['ROW-7', facts.rowOrder]] as const) {
     if (row === undefined) continue
-    found.push({ severity: 'error', code: 'WRITER_ROW', requirement: rule, line: row.first, message: `${lines(row.count, 'hold')} a packed row no writer writes: ${row.count === 1 ? '' : 'the first, '}${row.why}` })
+    found.push({ severity: 'error', code: 'WRITER_ROW', requirement: rule, line: row.first, message: `${lines(row.count, row.first, 'hold')} a packed row no writer writes: ${row.count === 1 ? '' : 'the first, '}${row.why}` })
   }
   const packing = facts.packing
   if (packing !== undefined) {
@@ -156,7 +156,7 @@ function writerDiagnostics(facts: WriterFacts): Diagnostic[] {
   const duplicate = facts.duplicateMember
   if (duplicate !== undefined) {
     const where = duplicate.path === '' ? 'the top-level object' : `the object at ${duplicate.path}`
-    found.push({ severity: 'error', code: 'WRITER_DUPLICATE_MEMBER', requirement: 'JSON-12', line: duplicate.first, message: `${lines(duplicate.count, 'write')} a member name twice in one object (here ${JSON.stringify(duplicate.name)} in ${where}); a reader keeps only the last, a writer must not write it` })
+    found.push({ severity: 'error', code: 'WRITER_DUPLICATE_MEMBER', requirement: 'JSON-12', line: duplicate.first, message: `${lines(duplicate.count, duplicate.first, 'write')} a member name twice in one object (here ${JSON.stringify(duplicate.name)} in ${where}); a reader keeps only the last, a writer must not write it` })
   }
   if (facts.headerOnly === true) {
     found.push({ severity: 'error', code: 'WRITER_HEADER_ONLY', requirement: 'JSONL-8', message: 'the artifact holds its header and nothing else, which no writer writes: its first write holds the header and the first batch together' })
@@ -171,27 +171,27 @@ function writerDiagnostics(facts: WriterFacts): Diagnostic[] {
   }
   const form = facts.form
   if (form !== undefined) {
-    found.push({ severity: 'notice', code: 'WRITER_LINE_FORM', requirement: 'JSONL-8', line: form.first, message: `${lines(form.count, 'differ')} from JSON.stringify's text of what ${form.count === 1 ? 'it holds' : 'they hold'}, which JSONL-8 asks writers to write so that two writers write the same bytes (${form.difference})` })
+    found.push({ severity: 'notice', code: 'WRITER_LINE_FORM', requirement: 'JSONL-8', line: form.first, message: `${lines(form.count, form.first, 'differ')} from JSON.stringify's text of what ${form.count === 1 ? 'it holds' : 'they hold'}, which JSONL-8 asks writers to write so that two writers write the same bytes (${form.difference})` })
   }
   return found
 }
 
 /**
- * Under --writer, a raw artifact whose torn tail is its unterminated last line alone: a reader cannot
- * tell a crash from a writer that never ends its last record, which loses that record on every read.
+ * A raw artifact whose torn tail is its unterminated last line alone: a reader cannot tell a crash from
+ * a writer (or a hand edit) that never ended its last record, which loses that record on every read.
  */
-function unendedLastLineHint(tornTail: TornTail, encoding: Encoding, writer: boolean): string {
-  if (!writer || encoding !== 'raw' || tornTail.reason !== 'unterminated') return ''
+function unendedLastLineHint(tornTail: TornTail, encoding: Encoding): string {
+  if (encoding !== 'raw' || tornTail.reason !== 'unterminated') return ''
   return '. If that line is a whole record that no crash cut, its writer left out the line feed that ends every record (JSONL-8)'
 }
 
-function tornTailNotice(tornTail: TornTail, encoding: Encoding, extent: ArtifactExtent, writer: boolean): Diagnostic {
+function tornTailNotice(tornTail: TornTail, encoding: Encoding, extent: ArtifactExtent): Diagnostic {
   return {
     severity: 'notice',
     code: 'TORN_TAIL',
     requirement: encoding === 'zstd' ? 'JSONL-15' : 'JSONL-12',
     line: tornTail.line,
-    message: `recoverable ${tornTailAdvice(tornTail, encoding, extent)}${unendedLastLineHint(tornTail, encoding, writer)}`,
+    message: `recoverable ${tornTailAdvice(tornTail, encoding, extent)}${unendedLastLineHint(tornTail, encoding)}`,
   }
 }
 
@@ -268,7 +268,7 @@ function report(file: string, otherNames: readonly string[], encoding: Encoding,
   const outcome: Outcome = binding === undefined ? outcomeOf(artifact) : { verdict: 'rejected', operation: 'open', code: binding.code }
   const writer = writerDiagnostics(artifact.writerFacts)
   const diagnostics = [...(binding === undefined ? [] : [binding]), ...errorDiagnostics(artifact, requirements, settings.vocabulary), ...writer, ...factNotices(artifact.facts)]
-  if (artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined) diagnostics.push(tornTailNotice(artifact.tornTail, encoding, artifact.extent, settings.writer === true))
+  if (artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined) diagnostics.push(tornTailNotice(artifact.tornTail, encoding, artifact.extent))
   const writerBroke = writer.some(diagnostic => diagnostic.severity === 'error')
   const noticed = settings.strict === true && diagnostics.some(diagnostic => diagnostic.severity === 'notice')
   return { file, encoding, status: statusOf(outcome, writerBroke || noticed, requirements), outcome, diagnostics }

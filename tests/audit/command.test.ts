@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, describe, expect, it } from 'vitest'
-import { audit, parseAuditOptions } from '../../conformance/audit/command.ts'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import { audit, formatMismatchNote, parseAuditOptions } from '../../conformance/audit/command.ts'
 import { reference } from '../../reference/index.ts'
 import type { AuditReport } from '../../generated/types/index.ts'
 import { event } from '../reference/helpers.ts'
@@ -40,6 +40,11 @@ describe('audit options', () => {
     expect(parseAuditOptions(['log.jsonl'])).toMatchObject({ log: 'log.jsonl', format: 'text', out: undefined, tokenizer: 'auto' })
     expect(parseAuditOptions(['log.jsonl', '--out', 'a.html'])).toMatchObject({ format: 'html', out: 'a.html' })
     expect(parseAuditOptions(['--out', 'a.md', 'log.jsonl', '--format', 'json'])).toMatchObject({ format: 'json', out: 'a.md' })
+    // --format wins, with a note, since an extension naming another format is most likely a slip.
+    expect(formatMismatchNote({ format: 'json', out: 'a.md' })).toBe('note: --out a.md names md, but --format writes json, as asked')
+    expect(formatMismatchNote({ format: 'md', out: 'a.markdown' })).toBeUndefined()
+    expect(formatMismatchNote({ format: 'text', out: 'a.pdf' })).toBeUndefined()
+    expect(formatMismatchNote({ format: 'html', out: undefined })).toBeUndefined()
     expect(parseAuditOptions(['log.jsonl', '--tokenizer', 'estimate', '--vocabulary', 'v0-rc8'])).toMatchObject({ tokenizer: 'estimate', vocabulary: 'v0-rc8' })
     expect(parseAuditOptions(['log.jsonl'])).toMatchObject({ noLayout: false })
     expect(parseAuditOptions(['--no-layout', 'log.jsonl'])).toMatchObject({ log: 'log.jsonl', noLayout: true })
@@ -140,7 +145,14 @@ describe('audit runs', () => {
     const newer = new TextDecoder().decode(artifact(goodTurn())).replace('"version":0', '"version":1')
     const { directory, log } = logFile(new TextEncoder().encode(newer))
     const out = path.join(directory, 'report.md')
-    expect(await audit([log, '--out', out, '--tokenizer', 'estimate'])).toBe(2)
+    const said: string[] = []
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: string) => { said.push(line) })
+    try {
+      expect(await audit([log, '--out', out, '--tokenizer', 'estimate'])).toBe(2)
+    } finally {
+      spy.mockRestore()
+    }
+    expect(said).toEqual([`wrote ${out} (md): overall fail (refused: this reader cannot read the log, which is no sign of damage)`])
     const written = readFileSync(out, 'utf8')
     expect(written).toContain('Overall: **fail** (this reader refuses the log, which is no sign of damage: FMT-5)')
     expect(written).toContain('decodeJsonl refuses the log with FORMAT\\_VERSION\\_NEWER at line 1')

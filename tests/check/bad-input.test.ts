@@ -152,7 +152,7 @@ describe('bytes that are not plain UTF-8 JSON lines', () => {
     expect(report.status).toBe('valid')
     const notice = only(report, 'notice', 'CARRIAGE_RETURN')
     expectNamed(file, notice, 1, 'JSONL-9')
-    expect(notice.message).toMatch(/^7 lines, the first shown, end with CR/)
+    expect(notice.message).toMatch(/^7 lines \(line 1 the first of them\) end with CR/)
   })
 
   it('the facts-only pass that audit uses gives the notices check gives, in both encodings', () => {
