@@ -21,17 +21,40 @@ export function openAdapter(source: AdapterSource, timeoutMs: number): Promise<A
   return startSubprocessAdapter(source.command, { timeoutMs })
 }
 
+const ADAPTER_SHAPE = 'its default export, or its export named adapter, must be {meta: {name, version, language, profiles}, operations}'
+
 /** The Adapter a module exports, by default or as `adapter`; the path is taken from the working directory. */
 export async function adapterFromModule(path: string): Promise<Adapter> {
-  const exported = await import(pathToFileURL(resolve(path)).href) as { default?: unknown; adapter?: unknown }
+  const exported = await importModule(path)
   const adapter = exported.adapter ?? exported.default
-  const record = (typeof adapter === 'object' && adapter !== null ? adapter : {}) as Record<string, unknown>
-  const meta = record['meta'] as Record<string, unknown> | undefined
-  const named = ['name', 'version', 'language'].every((key) => typeof meta?.[key] === 'string')
-  if (!named || !Array.isArray(meta?.['profiles']) || typeof record['operations'] !== 'object' || record['operations'] === null) {
-    throw new Error(`${path} exports no adapter: its default export, or its export named adapter, must be {meta: {name, version, language, profiles}, operations}`)
-  }
+  if (typeof adapter !== 'object' || adapter === null) throw new Error(`${path} exports no adapter: ${ADAPTER_SHAPE}`)
+  const lacking = adapterShapeFaults(adapter as Record<string, unknown>)
+  if (lacking.length > 0) throw new Error(`${path} exports an adapter without ${lacking.join(', ')}: ${ADAPTER_SHAPE}`)
   return adapter as Adapter
+}
+
+/** The module at `path`; a file Node cannot import as a module (a Python script, say) gets a pointer to --adapter-cmd. */
+async function importModule(path: string): Promise<{ default?: unknown; adapter?: unknown }> {
+  try {
+    return await import(pathToFileURL(resolve(path)).href) as { default?: unknown; adapter?: unknown }
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error
+    throw new Error(`${errorMessage(error)}: --adapter-module takes a JavaScript or TypeScript module; a program in another language speaks the subprocess protocol, given with --adapter-cmd "COMMAND"`)
+  }
+}
+
+/** What an exported adapter object lacks: each member of its shape that is missing or of another kind. */
+function adapterShapeFaults(adapter: Record<string, unknown>): string[] {
+  const meta = adapter['meta']
+  const faults: string[] = []
+  if (typeof meta !== 'object' || meta === null) faults.push('meta (an object)')
+  else {
+    const fields = meta as Record<string, unknown>
+    for (const key of ['name', 'version', 'language']) if (typeof fields[key] !== 'string') faults.push(`meta.${key} (a string)`)
+    if (!Array.isArray(fields['profiles'])) faults.push('meta.profiles (an array)')
+  }
+  if (typeof adapter['operations'] !== 'object' || adapter['operations'] === null) faults.push('operations (an object)')
+  return faults
 }
 
 /** Progress on stderr when it is a terminal: `name: 120/701, 3 failed`, cleared when done. */

@@ -9,7 +9,7 @@ import type { CaseOutcome } from './run-case.ts'
 import type { SuiteIdentity } from './suite-identity.ts'
 import type { Baseline, BaselineEntry } from '../generated/types/index.ts'
 import { isRecord } from '../reference/lossless-json.ts'
-import { plural, shortened } from './wording.ts'
+import { likelyMeant, plural, shortened } from './wording.ts'
 import { NO_LINES, parseYamlText, readGivenFile, refusalOf, unknownMembers, type LineAt } from './yaml-text.ts'
 
 // The file's shape is schemas/baseline.schema.json; its types are generated from it.
@@ -104,13 +104,20 @@ export function baselineNotes(baseline: Baseline, context: BaselineContext, unkn
   if (baseline.suiteHash !== undefined && baseline.suiteHash !== context.suite.contentHash) {
     notes.push(`the baseline was written against suite ${baseline.suiteHash}, this suite is ${context.suite.contentHash}; its case ids still apply`)
   }
-  if (unknown.length > 0) notes.push(idsNotInSuiteText(unknown))
+  if (unknown.length > 0) notes.push(idsNotInSuiteText(unknown, [...context.caseIds ?? []]))
   return notes
 }
 
-/** What a note, a JUnit failure or a vitest test says of the ids a baseline lists that the suite does not have. */
-export function idsNotInSuiteText(ids: readonly string[]): string {
-  return `the baseline lists ${plural(ids.length, 'case id')} this suite does not have (a typo, or a case that left the suite): ${shortened(ids.join(', '), 300)}`
+/**
+ * What a note, a JUnit failure or a vitest test says of the ids a baseline lists that the suite does
+ * not have, each with the id of `known` it most likely meant, if any.
+ */
+export function idsNotInSuiteText(ids: readonly string[], known: readonly string[] = []): string {
+  const named = ids.map((id) => {
+    const meant = known.length === 0 ? undefined : likelyMeant(id, known)
+    return meant === undefined ? id : `${id} (did you mean ${meant}?)`
+  })
+  return `the baseline lists ${plural(ids.length, 'case id')} this suite does not have (a typo, or a case that left the suite): ${shortened(named.join(', '), 300)}`
 }
 
 /** The ids the baseline lists that are not among `caseIds`. */

@@ -93,6 +93,7 @@ export function parseOptions(command: Command, args: readonly string[]): Command
     if (problem !== undefined) return { error: problem }
   }
   if (options.adapters.length === 0) options.adapters.push({ kind: 'name', name: 'reference' })
+  if (options.strictBaseline && options.baselines.length === 0) return { error: '--strict-baseline judges a run against a --baseline, and none is given' }
   if (options.writeBaseline !== undefined && options.adapters.length > 1 && !options.writeBaseline.includes('{adapter}')) {
     return { error: '--write-baseline with several adapters needs {adapter} in its path' }
   }

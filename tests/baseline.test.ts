@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { baselineFailsRun, compareWithBaseline, currentBaseline, formatBaseline, parseBaseline, readBaseline, type Baseline } from '../conformance/baseline.ts'
+import { baselineFailsRun, compareWithBaseline, currentBaseline, formatBaseline, idsNotInSuiteText, parseBaseline, readBaseline, type Baseline } from '../conformance/baseline.ts'
 import { parseOptions, type CommandOptions } from '../conformance/cli-options.ts'
 import { runCommand } from '../conformance/run-command.ts'
 import { readSpecCatalog } from '../conformance/spec-catalog.ts'
@@ -89,6 +89,9 @@ describe('comparing a run with its baseline', () => {
     const verdict = compareWithBaseline(withoutError, baseline, { ...context, caseIds: new Set([...OUTCOMES.map((outcome) => outcome.id), 'filtered-out']) })
     expect(verdict).toMatchObject({ newFailures: [], newPasses: [], notRun: ['comp-a'], unknownIds: ['surf-b-typo'] })
     expect(verdict.notes).toEqual(['the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-b-typo'])
+    // A near miss of an id the suite has is named with it.
+    expect(idsNotInSuiteText(['surf-order-append-only-surfac', 'gone'], ['surf-order-append-only-surface', 'surf-b']))
+      .toBe('the baseline lists 2 case ids this suite does not have (a typo, or a case that left the suite): surf-order-append-only-surfac (did you mean surf-order-append-only-surface?), gone')
     expect(baselineFailsRun(verdict, false)).toBe(false)
     expect(baselineFailsRun(verdict, true)).toBe(true)
   })

@@ -132,6 +132,7 @@ describe('command options', () => {
     expect(parseOptions('run', ['--verbose'])).toEqual({ error: 'unknown option --verbose for run' })
     expect(parseOptions('run', ['chapter', '05'])).toEqual({ error: 'unknown option chapter for run; did you mean --chapter?' })
     expect(parseOptions('run', ['--chatper', '05'])).toEqual({ error: 'unknown option --chatper for run; did you mean --chapter?' })
+    expect(parseOptions('run', ['--strict-baseline'])).toEqual({ error: '--strict-baseline judges a run against a --baseline, and none is given' })
     // The second word of an unquoted command.
     expect(parseOptions('run', ['--adapter-cmd', 'python3', 'adapter.py'])).toEqual({ error: 'unexpected argument adapter.py for run: its options start with --, and a value that holds spaces needs quotes' })
     expect(parseOptions('run', ['--adapter-cmd', ''])).toEqual({ error: '--adapter-cmd needs a value' })

@@ -368,15 +368,17 @@ describe('a module adapter', () => {
   })
 
   it.each([
-    ['no export at all', 'export const other = 1'],
-    ['no meta', 'export default { operations: {} }'],
-    ['a meta without a language', "export default { meta: { name: 'm', version: '0', profiles: [] }, operations: {} }"],
-    ['a version that is no string', "export default { meta: { name: 'm', version: 0, language: 'js', profiles: [] }, operations: {} }"],
-    ['no list of profiles', "export default { meta: { name: 'm', version: '0', language: 'js', profiles: 'reader' }, operations: {} }"],
-    ['no operations', `export default { meta: ${META} }`],
-    ['null operations', `export default { meta: ${META}, operations: null }`],
-  ])('with %s is refused, naming the file and the shape it must have', async (_name, source) => {
+    ['no export at all', 'export const other = 1', 'no adapter'],
+    ['no meta', 'export default { operations: {} }', 'an adapter without meta (an object)'],
+    ['a meta without a language', "export default { meta: { name: 'm', version: '0', profiles: [] }, operations: {} }", 'an adapter without meta.language (a string)'],
+    ['a version that is no string', "export default { meta: { name: 'm', version: 0, language: 'js', profiles: [] }, operations: {} }", 'an adapter without meta.version (a string)'],
+    ['no list of profiles', "export default { meta: { name: 'm', version: '0', language: 'js', profiles: 'reader' }, operations: {} }", 'an adapter without meta.profiles (an array)'],
+    ['no operations', `export default { meta: ${META} }`, 'an adapter without operations (an object)'],
+    ['null operations', `export default { meta: ${META}, operations: null }`, 'an adapter without operations (an object)'],
+    ['a name alone', "export default { meta: { name: 'm' } }", 'an adapter without meta.version (a string), meta.language (a string), meta.profiles (an array), operations (an object)'],
+  ])('with %s is refused, naming the file, what it lacks and the shape it must have', async (_name, source, what) => {
     const path = moduleOf(source)
-    await expect(adapterFromModule(path)).rejects.toThrow(`${path} exports no adapter: its default export, or its export named adapter, must be {meta: {name, version, language, profiles}, operations}`)
+    await expect(adapterFromModule(path)).rejects.toThrow(`${path} exports ${what}: its default export, or its export named adapter, must be {meta: {name, version, language, profiles}, operations}`)
   })
+
 })

@@ -103,9 +103,18 @@ describe('dsh-conformance run', () => {
     expect(lingering.code).toBe(0)
   })
 
+  it('points a file that is no module (a Python script) to --adapter-cmd', async () => {
+    const script = join(scratch, 'adapter.py')
+    writeFileSync(script, 'print("hi")\n')
+    // Under Node, not vitest, whose loader would read the file as JavaScript.
+    const given = await runCli(['run', '--adapter-module', script, ...ONE_CASE])
+    expect(given.stdout).toMatch(/Unknown file extension "\.py".*: --adapter-module takes a JavaScript or TypeScript module; a program in another language speaks the subprocess protocol, given with --adapter-cmd "COMMAND"/)
+    expect(given.code).toBe(1)
+  })
+
   it('refuses a module adapter without a version or a language', async () => {
     const unnamed = await runCli(['run', '--adapter-module', MODULE, ...ONE_CASE], { MODULE_MISBEHAVIOUR: 'unnamed' })
-    expect(unnamed.stdout).toContain('exports no adapter')
+    expect(unnamed.stdout).toMatch(/exports an adapter without meta\.(version|language) \(a string\)/)
     expect(unnamed.code).toBe(1)
   })
 
