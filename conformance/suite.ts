@@ -3,8 +3,22 @@ import type { Adapter } from './adapter.ts'
 import type { BaselineVerdict } from './baseline.ts'
 import { adapterSummary } from './console-summary.ts'
 import { runFails } from './results.ts'
-import { runCase, type CaseOutcome, type RunOptions } from './run-case.ts'
+import { missingCapability, runCase, type CaseOutcome, type RunOptions } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
+
+/**
+ * After this many cases in a row that end in a crash or a timeout, the run stops asking the adapter:
+ * one that crashes or hangs on every case would otherwise take minutes to hours to say so, case by case.
+ */
+export const CRASHES_IN_A_ROW_TO_STOP = 10
+
+const crashedOrHung = (outcome: CaseOutcome): boolean =>
+  outcome.status === 'error' && (outcome.reason?.startsWith('crash:') === true || outcome.reason?.startsWith('timeout:') === true)
+
+/** The outcome of a case the run no longer asks the adapter about: an error, never a pass. */
+function notAsked(vector: VectorCase): CaseOutcome {
+  return { id: vector.id, status: 'error', reason: `crash: not run, since the adapter crashed or timed out on each of the ${CRASHES_IN_A_ROW_TO_STOP} cases before it, and the run stopped asking it` }
+}
 
 export async function runSuite(
   adapter: Adapter,
@@ -13,8 +27,11 @@ export async function runSuite(
   options: RunOptions = {},
 ): Promise<CaseOutcome[]> {
   const outcomes: CaseOutcome[] = []
+  let inARow = 0
   for (const vector of cases) {
-    const outcome = await runCase(adapter, vector, options)
+    // A case the adapter cannot run is a skip, as ever, and asks the adapter nothing.
+    const outcome = inARow >= CRASHES_IN_A_ROW_TO_STOP && missingCapability(adapter, vector) === undefined ? notAsked(vector) : await runCase(adapter, vector, options)
+    if (outcome.status !== 'skip') inARow = crashedOrHung(outcome) ? inARow + 1 : 0
     outcomes.push(outcome)
     progress?.(outcomes.length, cases.length, outcome)
   }

@@ -14,7 +14,8 @@ import type { Adapter, AdapterResult, Operation } from '../conformance/adapter.t
 import { adapterFromModule, runAdapter } from '../conformance/adapter-runs.ts'
 import { runFails } from '../conformance/results.ts'
 import { runCase } from '../conformance/run-case.ts'
-import { runSuite } from '../conformance/suite.ts'
+import { CRASHES_IN_A_ROW_TO_STOP, runSuite } from '../conformance/suite.ts'
+import { AdapterFailure } from '../conformance/adapter-process.ts'
 import { projectRoot, type VectorCase } from '../conformance/vector-cases.ts'
 
 // Long enough that a call which must answer in time does so on a busy machine (the time until an
@@ -330,6 +331,42 @@ describe('an operation that changes its input', () => {
   it('may read it, and copy it to change the copy', async () => {
     const copying = changing(input => { structuredClone(input['events'] as unknown[]).push({}) })
     expect(await runCase(copying, withLog('copies'))).toMatchObject({ status: 'pass' })
+  })
+})
+
+describe('an adapter that crashes or hangs on case after case', () => {
+  it('is no longer asked after ten such cases in a row: the rest are errors that say why, skips stay skips', async () => {
+    let asked = 0
+    const crashing = (): ReturnType<Operation> => {
+      asked += 1
+      throw new AdapterFailure('crash: the adapter process ended (exit code 3)')
+    }
+    const ids = Array.from({ length: CRASHES_IN_A_ROW_TO_STOP + 3 }, (_, index) => `c${index}`)
+    const adapter = adapterAnswering(Object.fromEntries(ids.map((id) => [id, crashing])))
+    // A skip between them neither counts nor breaks the row; the last case is one the adapter cannot run.
+    const cases = [...ids.slice(0, 4).map(surfaceCase), { ...surfaceCase('writer'), profile: 'writer' }, ...ids.slice(4).map(surfaceCase), { ...surfaceCase('writer-2'), profile: 'writer' }]
+    const outcomes = await runSuite(adapter, cases)
+    expect(asked).toBe(CRASHES_IN_A_ROW_TO_STOP)
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([...Array(4).fill('error'), 'skip', ...Array(ids.length - 4).fill('error'), 'skip'])
+    expect(outcomes.at(-2)).toEqual({ id: ids.at(-1), status: 'error', reason: `crash: not run, since the adapter crashed or timed out on each of the ${CRASHES_IN_A_ROW_TO_STOP} cases before it, and the run stopped asking it` })
+  })
+
+  it('is asked on after a case it answers, and after any other error', async () => {
+    let asked = 0
+    const crash = (): ReturnType<Operation> => {
+      asked += 1
+      throw new AdapterFailure('timeout: no reply')
+    }
+    const other = (): ReturnType<Operation> => {
+      asked += 1
+      throw new TypeError('not a crash')
+    }
+    const pattern = [...Array(CRASHES_IN_A_ROW_TO_STOP - 1).fill(crash), correct, ...Array(CRASHES_IN_A_ROW_TO_STOP - 1).fill(crash), other, crash, crash]
+    const ids = pattern.map((_, index) => `c${index}`)
+    const adapter = adapterAnswering(Object.fromEntries(ids.map((id, index) => [id, pattern[index]])))
+    const outcomes = await runSuite(adapter, ids.map(surfaceCase))
+    expect(asked).toBe(pattern.length - 1)
+    expect(outcomes.every((outcome) => !outcome.reason?.includes('not run'))).toBe(true)
   })
 })
 
