@@ -4,7 +4,7 @@
 // says nothing about the answer, so no entry excuses it. A listed case that passes is a NEW PASS,
 // which fails the run only under --strict-baseline.
 import { writeFileSync } from 'node:fs'
-import { Document, isMap, isScalar, isSeq, type Scalar } from 'yaml'
+import { Document, isMap, isScalar, isSeq, parseDocument, visit, type Scalar } from 'yaml'
 import type { CaseOutcome } from './run-case.ts'
 import type { SuiteIdentity } from './suite-identity.ts'
 import type { Baseline, BaselineEntry } from '../generated/types/index.ts'
@@ -213,8 +213,23 @@ function anchorName(reason: string, used: Set<string>): string {
   return name
 }
 
-/** YAML in which a reason shared by several cases is written once and referred to by an alias. */
-function baselineYaml(baseline: Baseline): string {
+/**
+ * The anchor each reason carries in a baseline file's text (`reason: &rev "…"`), so that rewriting the
+ * file keeps the names its author gave them; an unreadable text gives none.
+ */
+export function reasonAnchors(text: string): Map<string, string> {
+  const anchors = new Map<string, string>()
+  const document = parseDocument(text)
+  visit(document, {
+    Scalar(_key, node) {
+      if (node.anchor !== undefined && typeof node.value === 'string' && !anchors.has(node.value)) anchors.set(node.value, node.anchor)
+    },
+  })
+  return anchors
+}
+
+/** YAML in which a reason shared by several cases is written once and referred to by an alias, named as in `anchors` where it has a name. */
+function baselineYaml(baseline: Baseline, anchors: ReadonlyMap<string, string>): string {
   const document = new Document(baseline)
   document.commentBefore = [
     ` Known failures of ${baseline.adapter} against dsh-session-conformance (see the README, "Gating a fork's CI").`,
@@ -223,7 +238,8 @@ function baselineYaml(baseline: Baseline): string {
   ].join('\n')
   const failures = document.get('failures', true)
   const firstNode = new Map<string, Scalar>()
-  const used = new Set<string>()
+  // The names kept from the file written over are taken already: a new name must not repeat one.
+  const used = new Set<string>(anchors.values())
   if (isSeq(failures)) {
     for (const item of failures.items) {
       if (!isMap(item)) continue
@@ -231,17 +247,17 @@ function baselineYaml(baseline: Baseline): string {
       if (!isScalar(node) || typeof node.value !== 'string') continue
       const first = firstNode.get(node.value)
       if (first === undefined) firstNode.set(node.value, node)
-      else item.set('reason', document.createAlias(first, first.anchor ?? anchorName(node.value, used)))
+      else item.set('reason', document.createAlias(first, first.anchor ?? anchors.get(node.value) ?? anchorName(node.value, used)))
     }
   }
   return document.toString({ lineWidth: 110 })
 }
 
-/** The baseline as file text: JSON when the path ends in .json, YAML otherwise. */
-export function formatBaseline(baseline: Baseline, path: string): string {
-  return path.endsWith('.json') ? `${JSON.stringify(baseline, null, 2)}\n` : baselineYaml(baseline)
+/** The baseline as file text: JSON when the path ends in .json, YAML otherwise, with the anchor names of `anchors` (reasonAnchors). */
+export function formatBaseline(baseline: Baseline, path: string, anchors: ReadonlyMap<string, string> = new Map()): string {
+  return path.endsWith('.json') ? `${JSON.stringify(baseline, null, 2)}\n` : baselineYaml(baseline, anchors)
 }
 
-export function writeBaseline(path: string, baseline: Baseline): void {
-  writeFileSync(path, formatBaseline(baseline, path))
+export function writeBaseline(path: string, baseline: Baseline, anchors?: ReadonlyMap<string, string>): void {
+  writeFileSync(path, formatBaseline(baseline, path, anchors))
 }

@@ -3,9 +3,9 @@
 // adapter's run fails (a fail no baseline covers, an error, a NEW PASS under --strict-baseline, an
 // adapter that cannot start), 2 when the command line or a baseline file is wrong, or when a report
 // or baseline asked for cannot be written (the others are written all the same).
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { adapterRunsFor } from './adapter-runs.ts'
-import { compareWithBaseline, currentBaseline, readBaseline, writeBaseline, type Baseline } from './baseline.ts'
+import { compareWithBaseline, currentBaseline, readBaseline, reasonAnchors, writeBaseline, type Baseline } from './baseline.ts'
 import type { CommandOptions } from './cli-options.ts'
 import { adapterSummary, overallSummary } from './console-summary.ts'
 import { describeFilters, selectCases } from './filters.ts'
@@ -43,7 +43,8 @@ function loadBaselines(paths: readonly string[]): LoadedBaseline[] | { error: st
 interface BaselineWriting {
   suite: SuiteIdentity
   all: readonly VectorCase[]
-  previous?: Baseline
+  /** The baseline given for the adapter, if any, and its file. */
+  previous?: LoadedBaseline
   /** The files this run has written so far: two adapters of one name would write the same file. */
   written: Set<string>
 }
@@ -55,9 +56,11 @@ function writeBaselineOf(run: AdapterRun, template: string, context: BaselineWri
   const path = template.replaceAll('{adapter}', name)
   if (context.written.has(path)) return { error: `${path} is not written for ${adapterTitle(run)}: another adapter of this run, also named ${name}, has just written it (give each build a name of its own)` }
   try {
-    const previous = context.previous ?? (existsSync(path) ? readBaseline(path) : undefined)
+    const previousPath = context.previous?.path ?? (existsSync(path) ? path : undefined)
+    const previous = context.previous?.baseline ?? (previousPath === undefined ? undefined : readBaseline(previousPath))
     const baseline = currentBaseline({ adapter: name, suite: context.suite, outcomes: run.outcomes, suiteCases: context.all, previous })
-    writeBaseline(path, baseline)
+    // The reasons' anchor names are the author's: keep them, from the file the reasons come from.
+    writeBaseline(path, baseline, previousPath === undefined ? undefined : reasonAnchors(readFileSync(previousPath, 'utf8')))
     context.written.add(path)
     const errors = countOutcomes(run.outcomes).error
     const unlisted = errors === 0 ? '' : `; ${plural(errors, 'error')} not listed, since no baseline excuses an error`
@@ -116,7 +119,7 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
   if (options.writeBaseline !== undefined) {
     const written = new Set<string>()
     for (const run of runs) {
-      const previous = run.adapter === undefined ? undefined : baselineFor(run.adapter.name, baselines, runs.length)?.baseline
+      const previous = run.adapter === undefined ? undefined : baselineFor(run.adapter.name, baselines, runs.length)
       const outcome = writeBaselineOf(run, options.writeBaseline, { suite, all, previous, written })
       if (outcome === undefined) continue
       if ('wrote' in outcome) console.log(outcome.wrote)

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { baselineFailsRun, compareWithBaseline, currentBaseline, formatBaseline, idsNotInSuiteText, parseBaseline, readBaseline, type Baseline } from '../conformance/baseline.ts'
+import { baselineFailsRun, compareWithBaseline, currentBaseline, formatBaseline, idsNotInSuiteText, parseBaseline, readBaseline, reasonAnchors, type Baseline } from '../conformance/baseline.ts'
 import { parseOptions, type CommandOptions } from '../conformance/cli-options.ts'
 import { runCommand } from '../conformance/run-command.ts'
 import { readSpecCatalog } from '../conformance/spec-catalog.ts'
@@ -184,6 +184,20 @@ describe('writing a baseline', () => {
     expect(parseBaseline(yaml, 'b.yaml')).toEqual(baseline)
   })
 
+  it('keeps the anchor names of the file it rewrites, and names no new anchor like one of them', () => {
+    const listed = (id: string, reason: string) => ({ id, reason })
+    const baseline: Baseline = { adapter: 'fake-impl', failures: [listed('a', 'U4: one'), listed('b', 'U4: one'), listed('c', 'U5: two'), listed('d', 'U5: two')] }
+    // The author named U4's reason "rev", and U5's nothing yet; an older reason took the name "U5".
+    const old = 'adapter: fake-impl\nfailures:\n  - {id: a, reason: &rev "U4: one"}\n  - {id: b, reason: *rev}\n  - {id: z, reason: &U5 "U5: gone"}\n'
+    const anchors = reasonAnchors(old)
+    expect([...anchors]).toEqual([['U4: one', 'rev'], ['U5: gone', 'U5']])
+    const yaml = formatBaseline(baseline, 'b.yaml', anchors)
+    expect(yaml).toContain('reason: &rev "U4: one"')
+    expect(yaml).toContain('- id: b\n    reason: *rev\n')
+    expect(yaml).toContain('- id: d\n    reason: *U5-2\n')
+    expect(parseBaseline(yaml, 'b.yaml')).toEqual(baseline)
+  })
+
   it('begins a reason nobody has written with the case\'s requirements, so that one text is shared by cases of the same rules only', () => {
     const failing = (id: string): CaseOutcome => ({ id, status: 'fail', step: 0, operation: 'load', reason: 'step 0 (load): expected TURN_NOT_OPEN, got acceptance' })
     const cases = [
@@ -248,6 +262,14 @@ describe('dsh-conformance run with a baseline (in process, fake adapter)', () =>
     writeFileSync(partial, formatBaseline({ ...written, failures: rest }, partial))
     expect(await run(['--baseline', partial])).toBe(1)
     expect(printed.join('\n')).toMatch(new RegExp(`NEW FAIL ${dropped!.id} \\(vectors/[^;]+\\.yaml; [A-Z]+-\\d+[^)]*\\): `))
+
+    // Rewritten over itself, a file keeps the anchor names its author gave its shared reasons.
+    const anchored = join(folder, 'anchored.yaml')
+    const shared = { ...written, failures: written.failures.map((entry) => ({ ...entry, reason: 'SURF-3: our own words' })) }
+    writeFileSync(anchored, formatBaseline(shared, anchored, new Map([['SURF-3: our own words', 'ours']])))
+    expect(readFileSync(anchored, 'utf8')).toContain('&ours')
+    expect(await run(['--baseline', anchored, '--write-baseline', anchored])).toBe(0)
+    expect(readFileSync(anchored, 'utf8')).toContain('reason: &ours "SURF-3: our own words"')
   })
 
   it('a listed case that passes is a NEW PASS: reported, and failing the run only under --strict-baseline', async () => {
