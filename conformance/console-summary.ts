@@ -3,7 +3,7 @@
 // whichever part of it differed), the baseline's verdict and the cases to look at; at the end, one line
 // per adapter.
 import { LISTED_ERROR_NOTE } from './baseline.ts'
-import { chapterKeys, claimWarnings, compareRequirementIds, countBy, countOutcomes, distinctRunNames, failedCount, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
+import { chapterKeys, claimWarnings, compareRequirementIds, countBy, countOutcomes, distinctRunNames, failedCount, nameAndVersion, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
 import type { CaseOutcome } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
 import { joinedLines, plural, printable, shortened } from './wording.ts'
@@ -116,12 +116,12 @@ function totalsLine(counts: Counts, run: AdapterRun): string {
 /** The summary of one adapter's run. */
 export function adapterSummary(run: AdapterRun, cases: readonly VectorCase[]): string {
   if (run.adapter === undefined) return `${run.label}: could not be started: ${(run.startError ?? '').split('\n').map(printable).join('\n')}`
-  const [name, version, language] = [run.adapter.name, run.adapter.version, run.adapter.language].map(printable)
+  const [title, language] = [nameAndVersion(run.adapter), run.adapter.language].map(printable)
   const profiles = run.adapter.profiles
   const byChapter = countBy(run.outcomes, chapterKeys(cases))
   const total = countOutcomes(run.outcomes)
   return [
-    `${name} ${version} (${language}; profiles: ${profiles.join(', ')})`,
+    `${title} (${language}; profiles: ${profiles.join(', ')})`,
     `  ${'chapter'.padEnd(26)}${['passed', 'failed', 'errors', 'skipped'].map((word) => word.padStart(8)).join('')}`,
     ...[...byChapter.keys()].sort().map((chapter) => columns(chapter, byChapter.get(chapter)!)),
     columns('total', total),

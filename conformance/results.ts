@@ -161,7 +161,7 @@ function occurrences(names: readonly string[]): Map<string, number> {
 export function distinctRunNames(runs: readonly { label: string; adapter?: { name: string; version: string } | null }[]): string[] {
   const names = runs.map((run) => run.adapter?.name ?? run.label)
   const byName = occurrences(names)
-  const versioned = runs.map((run, index) => (byName.get(names[index]!)! > 1 && run.adapter ? `${run.adapter.name} ${run.adapter.version}` : names[index]!))
+  const versioned = runs.map((run, index) => (byName.get(names[index]!)! > 1 && run.adapter ? nameAndVersion(run.adapter) : names[index]!))
   const byVersioned = occurrences(versioned)
   const seen = new Map<string, number>()
   return versioned.map((name) => {
@@ -171,9 +171,14 @@ export function distinctRunNames(runs: readonly { label: string; adapter?: { nam
   })
 }
 
+/** An adapter's name and version, the version once when the name ends with it (`dsh-session@0.1.0-rc.8`). */
+export function nameAndVersion(meta: { name: string; version: string }): string {
+  return meta.name.endsWith(`@${meta.version}`) ? meta.name : `${meta.name} ${meta.version}`
+}
+
 /** An adapter as a warning names it: its name and version, and how the command line gave it when that differs. */
 export function adapterTitle(run: AdapterRun): string {
   if (run.adapter === undefined) return run.label
-  const title = `${run.adapter.name} ${run.adapter.version}`
+  const title = nameAndVersion(run.adapter)
   return run.label === run.adapter.name ? title : `${title} (${run.label})`
 }

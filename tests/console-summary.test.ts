@@ -23,6 +23,12 @@ describe('the closing table of a run', () => {
     expect(verdictOf(onlyNewPassRun(), false)).toBe('passed (baseline)')
   })
 
+  it('heads each adapter summary with its name and version, the version once when the name ends with it', () => {
+    expect(adapterSummary(plainRun(), CASES).split('\n')[0]).toMatch(new RegExp(`^${META.name} ${META.version.replaceAll('.', '\\.')} \\(`))
+    const named = { ...plainRun(), adapter: { ...META, name: `dsh-session@${META.version}` } }
+    expect(adapterSummary(named, CASES).split('\n')[0]).toBe(`dsh-session@${META.version} (${META.language}; profiles: ${META.profiles.join(', ')})`)
+  })
+
   it('ends each adapter summary with its counts, errors apart from failures', () => {
     expect(adapterSummary(plainRun(), CASES).split('\n').at(-1)).toBe('2 passed, 2 failed, 1 error, 1 skipped')
   })

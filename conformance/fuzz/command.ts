@@ -8,6 +8,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { Adapter } from '../adapter.ts'
 import { openAdapter } from '../adapter-runs.ts'
 import { vectorsDir } from '../vector-cases.ts'
+import { nameAndVersion } from '../results.ts'
 import type { FuzzSummary } from '../../generated/types/index.ts'
 import { fuzz, lackedOperations, VALID, type Finding, type FuzzProgress, type FuzzReport } from './driver.ts'
 import { appliesTo, readKnownDivergences, type KnownClass, type KnownDivergences } from './known.ts'
@@ -105,7 +106,7 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
   try {
     const known = knownClasses(divergences, options.known, adapter)
     const budget = options.timeBudgetSeconds === undefined ? '' : `, time budget ${options.timeBudgetSeconds} s`
-    console.log(`fuzz ${adapter.meta.name} ${adapter.meta.version} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} of logs up to ${plural(options.maxEvents, 'event')}${budget}`)
+    console.log(`fuzz ${nameAndVersion(adapter.meta)} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} of logs up to ${plural(options.maxEvents, 'event')}${budget}`)
     makeFolder(options.outDir)
     const earlier = vectorFilesIn(options.outDir)
     const report = await fuzz(adapter, {

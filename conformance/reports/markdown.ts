@@ -1,7 +1,7 @@
 // The Markdown report, for CI job summaries ($GITHUB_STEP_SUMMARY and the like): the verdict per
 // adapter first, then per adapter its chapters, the requirements failing cases name and the cases to read.
 import type { RunReport, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../../generated/types/index.ts'
-import { compareRequirementIds } from '../results.ts'
+import { compareRequirementIds, nameAndVersion } from '../results.ts'
 import { LISTED_ERROR_NOTE } from '../baseline.ts'
 import { suiteTitle } from '../suite-identity.ts'
 import { markdownCell, markdownText, plural, printableOutput } from '../wording.ts'
@@ -140,9 +140,9 @@ function runSection(run: RunReportAdapterRun, withKnownFailures: boolean): strin
     const stderr = stderrBlock(run)
     return [`### ${cell(run.label)}`, '', `Could not be started: ${cell(run.startError ?? '', 2000)}`, ...(stderr.length > 0 ? ['', ...stderr] : [])]
   }
-  const { name, version, language, profiles } = run.adapter
+  const { language, profiles } = run.adapter
   const blocks = [
-    [`### ${cell(name)} ${cell(version)} — ${verdictText(run)}`, '', `${cell(language)}; profiles: ${profiles.join(', ')}`],
+    [`### ${cell(nameAndVersion(run.adapter))} — ${verdictText(run)}`, '', `${cell(language)}; profiles: ${profiles.join(', ')}`],
     chapterTable(run),
     requirementLine(run),
     problemTables(run),
