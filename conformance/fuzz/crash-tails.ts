@@ -1,14 +1,13 @@
 // The repair and resume probes, one plan in two of those the uncloseable-call edit leaves, over a valid
 // log in current shapes edited where the scan of chapter 12 reads exactly what the spec says: the log
 // cut after a step/end inside a turn, every step/end and turn/end marked ignorable (UNK-4: they still
-// close); the log cut inside a turn with the step numbers of the assistant messages, the tool/call
-// events or the tool/result events one higher (the scan reads no step but a message's, REPAIR-3,
-// REPAIR-4), one time in two with an ignorable `Turn/End` after it (an unknown type: types compare
-// exactly, so the turn stays open); a step/start after a log that ends on a turn/end, one time in two
-// of a reason kind no version names, "paused" (REPAIR-2: any turn/end closes its turn: no closers); or a
-// marker and then an ignorable foreign event, one time in two typed
-// `session/end-seed/v2` (SEED-4: only the very last event, of exactly that type, spares a marker). The
-// other six cut the log just after an assistant message that calls tools, whose calls are then
+// close), one time in two followed by an ignorable `Turn/End` (an unknown type: types compare exactly,
+// so the turn stays open); the log cut inside a turn with the step numbers of the assistant messages,
+// the tool/call events or the tool/result events one higher (the scan reads no step but a message's,
+// REPAIR-3, REPAIR-4); a step/start after a log that ends on a turn/end, one time in two of a reason
+// kind no version names, "paused" (REPAIR-2: any turn/end closes its turn: no closers); or a marker and
+// then an ignorable foreign event, one time in two typed `session/end-seed/v2` (SEED-4: only the very
+// last event, of exactly that type, spares a marker). The other six cut the log just after an assistant message that calls tools, whose calls are then
 // registered and unanswered, and end it with what the scan must read whatever step it names: a step/end
 // of the next step (it forgets every call), the result of one of the calls or its tool/call, named in
 // the next step (the result forgets the call, the tool/call starts it), or a session/end-seed (SEED-7:
