@@ -18,7 +18,7 @@ function rejectionMeaning(code: string): string {
   if (code.startsWith('PROVENANCE_')) return 'provenance is broken'
   if (code === 'FORMAT_UNKNOWN_EVENT_TYPE') return 'an unknown event type that is not marked ignorable'
   if (code.startsWith('FORMAT_VERSION')) return 'the log is of another format version'
-  if (code.startsWith('JSONL_HEADER_')) return 'the first line is no valid session header line'
+  if (code.startsWith('JSONL_HEADER_')) return 'without a valid session header line, no event of the log is read'
   if (code === 'JSONL_FRAME_INVALID') return 'a zstd frame is damaged or not laid out as JSONL-14 says'
   if (code === 'JSONL_ROW_INVALID') return 'a packed chunk row is malformed'
   if (code.startsWith('JSONL_')) return 'a record does not decode'

@@ -193,7 +193,7 @@ describe('audit of hand-built logs', () => {
   it('says what a decoding refusal means: a header line that is none, a record that does not decode', () => {
     const goodLines = new TextDecoder().decode(artifact(goodTurn())).split('\n')
     const noHeader = new TextEncoder().encode(['{"type":"session","version":0}', ...goodLines.slice(1)].join('\n'))
-    expect(texts(auditOf(noHeader), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_HEADER_INVALID at line 1: .*\(the first line is no valid session header line\)$/)
+    expect(texts(auditOf(noHeader), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_HEADER_INVALID at line 1: .*\(without a valid session header line, no event of the log is read\)$/)
     const gap = new TextEncoder().encode([...goodLines.slice(0, 3), ...goodLines.slice(4)].join('\n'))
     expect(texts(auditOf(gap), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_SEQ_GAP at line 4: .*\(a seq gap or repeat: an event is missing or doubled\)$/)
     const garbled = new TextEncoder().encode([...goodLines.slice(0, 3), '{"type":', ...goodLines.slice(4)].join('\n'))
