@@ -69,6 +69,17 @@ function extentOf(bytes: Uint8Array, encoding: 'raw' | 'zstd'): ArtifactExtent {
   return { bytes: bytes.length, lastLine: countLines(bytes) + (unterminated ? 1 : 0) }
 }
 
+/**
+ * How many events the complete frames before a torn final zstd frame at `tornAt` hold: the artifact
+ * cut there decodes as they do (JSONL-14). The torn frame's own events, which a writer writes again,
+ * are the rest (JSONL-15).
+ */
+function completeFramesEvents(bytes: Uint8Array, tornAt: number): number {
+  const decoded = reference.decodeJsonl({ base64: Buffer.from(bytes.subarray(0, tornAt)).toString('base64'), encoding: 'zstd' })
+  if (!decoded.ok) throw new Error(`the complete frames of a decoded artifact do not decode: ${decoded.error.code}`)
+  return decoded.value.events.length
+}
+
 /** A rejection as the report shows it, with its code's class, its message cut short and then `hint`. */
 function rejectionOf(operation: AuditRejection['operation'], error: RejectionError, hint: string, requirements: RequirementIndex): AuditRejection {
   const { code, seq, line, message } = error
@@ -106,6 +117,8 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
     return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded.error, hint, requirements) }, header: undefined, loaded: undefined, tornTail: null, extent, byteNotices, rejectionRule }
   }
   const { header, events: records, tornTail } = decoded.value
+  // A torn final frame's events are written again by a writer: the Persistence row counts them, as check does.
+  const decodedExtent = encoding === 'zstd' && tornTail !== null ? { ...extent, tornFrameEvents: records.length - completeFramesEvents(source.bytes, tornTail.offset) } : extent
   const sessionId = typeof header['id'] === 'string' ? header['id'] : null
   const input = { header, events: records, sessionId: sessionId ?? '', vocabulary }
   const withCounts = { ...info, sessionId, events: records.length }
@@ -113,7 +126,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   if (!events.ok) {
     const hint = vocabularyHint(events.error.code, events.error.message, vocabulary)
     const rejectionRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
-    return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint, requirements) }, header, loaded: undefined, tornTail, extent, byteNotices, rejectionRule }
+    return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint, requirements) }, header, loaded: undefined, tornTail, extent: decodedExtent, byteNotices, rejectionRule }
   }
   // The folds take the loaded events: each operation of reference/index.ts would load the log again.
   const loadedEvents = events.value
@@ -132,7 +145,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
     compaction,
     bracketSpans: bracketSpans(loadedEvents, compaction.brackets),
   }
-  return { info: withCounts, header, loaded, tornTail, extent, byteNotices, rejectionRule: undefined }
+  return { info: withCounts, header, loaded, tornTail, extent: decodedExtent, byteNotices, rejectionRule: undefined }
 }
 
 // ---- payload readers ----------------------------------------------------------------------------

@@ -279,6 +279,17 @@ describe('audit of hand-built logs', () => {
     expect(buildAuditReport({ file: 'log.jsonl', bytes: zstd }, counter).log.rejection?.code).toBe('JSONL_HEADER_INVALID')
   })
 
+  it('counts the events a torn final zstd frame keeps, which a writer writes again, as check does', async () => {
+    const lines = new TextDecoder().decode(artifact(goodTurn())).trimEnd().split('\n')
+    const zstd = zstdArtifact(lines, [4, 8])
+    // The last frame holds lines 6 to 13 (seqs 4 to 11); cutting its checksum and the end of its last
+    // line leaves seven of its eight lines whole (JSONL-15).
+    const torn = zstd.subarray(0, zstd.length - 10)
+    const frameStart = zstd.length - rawFrame(new TextEncoder().encode(`${lines.slice(5).join('\n')}\n`)).length
+    const report = buildAuditReport({ file: 'log.jsonl.zstd', bytes: torn }, await loadTokenCounter('estimate'))
+    expect(texts(report, 'persistence', 'warn')).toContain(`torn final frame from line 6 (byte ${frameStart}, unterminated): 7 events from its complete lines are kept on read (JSONL-15 reads them as JSONL-11 does); a writer truncates the artifact to byte ${frameStart}, dropping its last ${torn.length - frameStart} bytes, and writes those 7 events again, as a new frame, before it appends`)
+  })
+
   it('says a header frame that does not decompress is damaged, not a frame of other lines', async () => {
     const lines = new TextDecoder().decode(artifact(goodTurn())).trimEnd().split('\n')
     const zstd = zstdArtifact(lines, [12])
