@@ -6,7 +6,8 @@
 // (cli.ts) is kept apart, so that tests run the commands in their own process.
 import { parseOptions, type Command, type CommandOptions } from './cli-options.ts'
 import { commandUsage, USAGE } from './cli-usage.ts'
-import { describeFilters, listLines, unmatchedFilterValues } from './filters.ts'
+import { describeFilters, listLines, selectCases, unmatchedFilterValues } from './filters.ts'
+import { requestLines } from './protocol.ts'
 import { matrixCommand } from './matrix-command.ts'
 import { runCommand } from './run-command.ts'
 import { serve } from './serve.ts'
@@ -91,13 +92,13 @@ async function vectorCommand(command: Command, options: CommandOptions): Promise
     return 2
   }
   if (command === 'list') {
-    const lines = listLines(all, options.filters)
+    const lines = options.requests ? requestLines(selectCases(all, options.filters)) : listLines(all, options.filters)
     // As run and matrix do: a filter that matches nothing is most likely a mistyped one.
     if (lines.length === 0) {
       console.error(`no case matches the filters ${describeFilters(options.filters)}`)
       return 2
     }
-    for (const line of lines) console.log(line)
+    process.stdout.write(options.requests ? lines.join('') : lines.map((line) => `${line}\n`).join(''))
     return 0
   }
   return command === 'run' ? runCommand(options, all) : matrixCommand(options, all)

@@ -22,6 +22,8 @@ export interface CommandOptions {
   matrixHtml?: string
   /** A folder of vector files to run instead of the suite's. */
   vectors?: string
+  /** list: print the protocol lines a subprocess adapter would be sent, not the cases. */
+  requests: boolean
 }
 
 const ADAPTER_OPTIONS = ['--adapter', '--adapter-cmd', '--adapter-module', '--timeout']
@@ -29,10 +31,10 @@ const FILTERS = Object.keys(FILTER_OPTIONS)
 /** The options each command accepts. */
 export const ALLOWED: Record<Command, string[]> = {
   run: [...ADAPTER_OPTIONS, ...FILTERS, '--vectors', '--baseline', '--strict-baseline', '--write-baseline', '--report'],
-  list: [...FILTERS, '--vectors'],
+  list: [...FILTERS, '--vectors', '--requests'],
   matrix: [...ADAPTER_OPTIONS, ...FILTERS, '--vectors', '--md', '--html'],
 }
-const FLAGS = new Set(['--strict-baseline'])
+const FLAGS = new Set(['--strict-baseline', '--requests'])
 
 /** Applies one option with its value; returns what is wrong, if anything. */
 function apply(options: CommandOptions, option: string, value: string): string | undefined {
@@ -74,7 +76,7 @@ function unknownOption(option: string, command: Command): string {
 
 /** The options of a command, or what is wrong with them. `--option=value` is the same as `--option value`. */
 export function parseOptions(command: Command, args: readonly string[]): CommandOptions | { error: string } {
-  const options: CommandOptions = { adapters: [], timeoutMs: DEFAULT_TIMEOUT_MS, filters: noFilters(), baselines: [], strictBaseline: false, reports: {} }
+  const options: CommandOptions = { adapters: [], timeoutMs: DEFAULT_TIMEOUT_MS, filters: noFilters(), baselines: [], strictBaseline: false, reports: {}, requests: false }
   for (let index = 0; index < args.length; index += 1) {
     const argument = args[index]!
     const joined = argument.startsWith('--') && argument.includes('=')
@@ -82,7 +84,8 @@ export function parseOptions(command: Command, args: readonly string[]): Command
     if (!ALLOWED[command].includes(option)) return { error: unknownOption(option, command) }
     if (FLAGS.has(option)) {
       if (joined) return { error: `${option} takes no value` }
-      options.strictBaseline = true
+      if (option === '--requests') options.requests = true
+      else options.strictBaseline = true
       continue
     }
     const value = joined ? argument.slice(option.length + 1) : args[(index += 1)]

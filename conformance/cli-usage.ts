@@ -107,6 +107,13 @@ const OPTION_SECTIONS: OptionSection[] = [
                             FORMAT= stays in the path`,
   },
   {
+    name: 'protocol lines',
+    commands: ['list'],
+    options: `  --requests                print, instead of the cases, the lines a subprocess adapter is sent for
+                            them (start, each step's run, numbered from 1, then stop): pipe them to
+                            your adapter and to dsh-conformance serve, and compare the replies`,
+  },
+  {
     name: 'output files',
     commands: ['matrix'],
     options: '  --md FILE, --html FILE    write the matrix as Markdown, or as a self-contained HTML page',

@@ -6,7 +6,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import type { ProtocolRun, ProtocolStart, ProtocolStop } from '../generated/types/index.ts'
 import { showValue } from './expectations.ts'
 import { TAG_KEY } from './tagged-values.ts'
-import { projectRoot } from './vector-cases.ts'
+import { projectRoot, type VectorCase } from './vector-cases.ts'
 
 export const PROTOCOL_VERSION = 1
 
@@ -272,6 +272,20 @@ export function encodeTagged(value: unknown, ancestors = new Set<object>()): unk
   if (prototype !== Object.prototype && prototype !== null) throw new Error('no tagged form for a class instance')
   const members = below(ancestors, [value], () => Object.fromEntries(Object.entries(value).map(([key, member]) => [key, encodeTagged(member, ancestors)])))
   return TAG_KEY in members ? { [TAG_KEY]: 'object', value: members } : members
+}
+
+/**
+ * The lines a subprocess adapter is sent for `cases`, their steps in order and numbered from 1, between
+ * a start and a stop: what `list --requests` prints, to pipe to an adapter and to `serve` and compare.
+ * A run sends a case's later steps only while its steps pass, and starts a new process after a crash.
+ */
+export function requestLines(cases: readonly VectorCase[]): string[] {
+  const runs = cases.flatMap((vector) => vector.steps.map((step, index) => ({ step, context: { caseId: vector.id, step: index } })))
+  return [
+    protocolLine(startMessage()),
+    ...runs.map(({ step, context }, index) => protocolLine(runMessage(index + 1, step.operation, step.input as Record<string, unknown>, context))),
+    protocolLine(stopMessage()),
+  ]
 }
 
 /** One message as one line of ASCII JSON: every other character is escaped, so no encoding can garble it. */
