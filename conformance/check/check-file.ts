@@ -209,6 +209,16 @@ function severityOf(code: string, requirements: RequirementIndex): 'error' | 're
   return requirements.isRefusal(code) ? 'refusal' : 'error'
 }
 
+/**
+ * The rule that states what a corrupt line breaks, where the finding cites JSONL-11 (the rule that makes
+ * a defect before a turn end corruption): named in the message, so that a reader finds both.
+ */
+const DEFECT_RULES: Readonly<Record<string, string>> = {
+  JSONL_LINE_UNPARSABLE: 'JSONL-9 says how a line decodes',
+  JSONL_SEQ_GAP: 'JSONL-10 says how seqs continue the count',
+  JSONL_ROW_INVALID: 'ROW-3 says what a packed row must hold',
+}
+
 function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIndex, vocabulary: string): Diagnostic[] {
   const at = (stage: Stage, code: string): { requirement?: string } => {
     const requirement = requirements.of(stage, code)
@@ -224,7 +234,9 @@ function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIn
   const decoded = artifact.decodeError
   if (decoded !== undefined) {
     const kind = CORRUPTION_CODES.has(decoded.code) ? 'corruption: ' : ''
-    return [{ severity: severityOf(decoded.code, requirements), code: decoded.code, ...at('decode', decoded.code), ...position(decoded.line ?? artifact.contextLine), message: `${kind}${decoded.message}` }]
+    const defectRule = DEFECT_RULES[decoded.code]
+    const rule = defectRule === undefined ? '' : ` (${defectRule})`
+    return [{ severity: severityOf(decoded.code, requirements), code: decoded.code, ...at('decode', decoded.code), ...position(decoded.line ?? artifact.contextLine), message: `${kind}${decoded.message}${rule}` }]
   }
   const fault = artifact.load?.fault
   if (fault !== undefined) {
