@@ -70,6 +70,20 @@ function extentOf(bytes: Uint8Array, encoding: 'raw' | 'zstd'): ArtifactExtent {
 }
 
 /**
+ * The string `id` of a raw artifact's first line when it parses as an object, or null: a header line
+ * that fails its checks (a member missing) still names its session, which the report shows.
+ */
+function idOfFirstLine(bytes: Uint8Array): string | null {
+  const end = bytes.indexOf(0x0a)
+  try {
+    const first: unknown = JSON.parse(Buffer.from(bytes.subarray(0, end < 0 ? bytes.length : end)).toString('utf8'))
+    return isRecord(first) && typeof first['id'] === 'string' ? first['id'] : null
+  } catch {
+    return null
+  }
+}
+
+/**
  * How many events the complete frames before a torn final zstd frame at `tornAt` hold: the artifact
  * cut there decodes as they do (JSONL-14). The torn frame's own events, which a writer writes again,
  * are the rest (JSONL-15).
@@ -114,7 +128,8 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   if (!decoded.ok) {
     const hint = encodingHint(encoding, decoded.error.code, source.bytes)
     const rejectionRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
-    return { info: { ...info, rejection: rejectionOf('decodeJsonl', decoded.error, hint, requirements) }, header: undefined, loaded: undefined, tornTail: null, extent, byteNotices, rejectionRule }
+    const rejected = { ...info, sessionId: encoding === 'raw' ? idOfFirstLine(source.bytes) : null, rejection: rejectionOf('decodeJsonl', decoded.error, hint, requirements) }
+    return { info: rejected, header: undefined, loaded: undefined, tornTail: null, extent, byteNotices, rejectionRule }
   }
   const { header, events: records, tornTail } = decoded.value
   // A torn final frame's events are written again by a writer: the Persistence row counts them, as check does.

@@ -90,6 +90,9 @@ export interface AuditLogInfo {
    */
   noLayout?: true;
   vocabulary: string;
+  /**
+   * The header line's id; for a raw log whose header line fails its checks, the string id of its first line when that parses as an object; else null.
+   */
   sessionId: string | null;
   /**
    * Events decoded from the artifact; null when it does not decode.

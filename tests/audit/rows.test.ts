@@ -194,6 +194,10 @@ describe('audit of hand-built logs', () => {
     const goodLines = new TextDecoder().decode(artifact(goodTurn())).split('\n')
     const noHeader = new TextEncoder().encode(['{"type":"session","version":0}', ...goodLines.slice(1)].join('\n'))
     expect(texts(auditOf(noHeader), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_HEADER_INVALID at line 1: .*\(without a valid session header line, no event of the log is read\)$/)
+    expect(auditOf(noHeader).log.sessionId).toBeNull()
+    // A header line that fails its checks still names its session, which the report shows.
+    const undepthed = new TextEncoder().encode(['{"type":"session","version":0,"id":"named","createdAt":1,"cwd":"/w"}', ...goodLines.slice(1)].join('\n'))
+    expect(auditOf(undepthed).log).toMatchObject({ sessionId: 'named', rejection: { code: 'JSONL_HEADER_INVALID' } })
     const gap = new TextEncoder().encode([...goodLines.slice(0, 3), ...goodLines.slice(4)].join('\n'))
     expect(texts(auditOf(gap), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_SEQ_GAP at line 4: .*\(a seq gap or repeat: an event is missing or doubled\)$/)
     const garbled = new TextEncoder().encode([...goodLines.slice(0, 3), '{"type":', ...goodLines.slice(4)].join('\n'))
