@@ -80,7 +80,7 @@ describe('the package exports', () => {
 describe('warnings of the suites above, which ran first', () => {
   it('name a NEW PASS without failing it, and a listed id the suite does not have', () => {
     expect(warnings).toContain('NEW PASS: surf-order-chain-fold passes but the baseline lists it (listed only to show a NEW PASS is not a failure by default); remove it from the baseline')
-    expect(warnings).toContain('dsh-conformance: note: the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-order-chain-fold-typo')
+    expect(warnings).toContain('dsh-conformance: note: the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-order-chain-fold-typo (did you mean surf-order-chain-fold?)')
   })
 })
 
