@@ -109,7 +109,10 @@ export function unmatchedFilterValues(cases: readonly VectorCase[], filters: Cas
   if (chapter !== undefined) return `--chapter ${chapter} matches no case (chapters: ${chapters.join(', ')}, or their numbers)`
   const requirement = filters.requirements.find((wanted) => !cases.some((vector) => vector.requirements.some((id) => requirementMatches(id, wanted))))
   if (requirement !== undefined) return `--requirement ${requirement} matches no case: no case exercises a requirement of that ID or prefix (\`npm run spec:ids\` lists them)`
-  const glob = filters.cases.find((wanted) => !cases.some((vector) => globToRegExp(wanted).test(vector.id)))
+  const glob = filters.cases.find((wanted) => {
+    const pattern = globToRegExp(wanted)
+    return !cases.some((vector) => pattern.test(vector.id))
+  })
   if (glob !== undefined) return `--case ${glob} matches no case id`
   return undefined
 }
