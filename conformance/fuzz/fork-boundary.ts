@@ -35,11 +35,17 @@ export function atNegativeZeroBoundary<P extends { extra: Record<string, unknown
   return { ...probe, extra: { ...probe.extra, boundary: -0 }, variant: NEGATIVE_ZERO_BOUNDARY_VARIANT }
 }
 
-/** Boundaries that are no number, though a careless test takes each for one. */
-const NON_NUMBER_BOUNDARIES: readonly unknown[] = [Number.NaN, Number.POSITIVE_INFINITY, 0n, [0]]
+/**
+ * Boundaries that are no number, though a careless test takes each for one. Made anew for each probe:
+ * an in-process adapter that changed the array it was handed would otherwise change later probes too.
+ */
+function nonNumberBoundaries(): unknown[] {
+  return [Number.NaN, Number.POSITIVE_INFINITY, 0n, [0]]
+}
 
 /** The boundary of the run's fork probe that is no number, when it takes one (never beside -0 or a boolean). */
 export function nonNumberBoundary(planSeed: number): unknown {
   const chooser = saltedChooser(planSeed, BOUNDARY_SALT)
-  return chooser.int(16) === 2 ? NON_NUMBER_BOUNDARIES[chooser.int(NON_NUMBER_BOUNDARIES.length)] : undefined
+  const boundaries = nonNumberBoundaries()
+  return chooser.int(16) === 2 ? boundaries[chooser.int(boundaries.length)] : undefined
 }

@@ -8,6 +8,11 @@ import { BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE
 import { deriveProbe } from '../../conformance/fuzz/probes.ts'
 import { turnEnd, turnStart } from '../reference/helpers.ts'
 
+/** A drawn boundary as text that tells the values apart (0n from [0], which String alone does not). */
+function kindAndText(value: unknown): string {
+  return `${typeof value} ${String(value)}`
+}
+
 /**
  * A boundary draw: for about one plan in sixteen, every one of `values`, never where `other` draws,
  * and on the fork probe of each run that takes it, with its variant.
@@ -17,14 +22,14 @@ function expectDrawnAndMarked(draw: (seed: number) => unknown, values: unknown[]
   const drawn = seeds.map(draw).filter(value => value !== undefined)
   expect(drawn.length).toBeGreaterThan(60)
   expect(drawn.length).toBeLessThan(140)
-  expect(new Set(drawn)).toEqual(new Set(values))
+  expect(new Set(drawn.map(kindAndText))).toEqual(new Set(values.map(kindAndText)))
   expect(seeds.filter(seed => draw(seed) !== undefined && other(seed))).toEqual([])
   const runs = Array.from({ length: 300 }, (_, index) => drawRun(1, index, 20)).filter(run => run.events.length > 0)
   const taking = runs.filter(run => draw(run.plan.batchSeed) !== undefined)
   expect(taking.length).toBeGreaterThan(0)
   for (const run of taking) {
     const probe = deriveProbe(run, 'fork')!
-    expect(probe.extra['boundary']).toBe(draw(run.plan.batchSeed))
+    expect(probe.extra['boundary']).toEqual(draw(run.plan.batchSeed))
     expect(probe.variant).toBe(variant)
   }
 }
@@ -79,6 +84,15 @@ describe('fork at a boundary that is no number', () => {
   it('is drawn for about one plan in sixteen, never beside -0 or a boolean, each value, and marked as its variant', () => {
     const values = [Number.NaN, Number.POSITIVE_INFINITY, 0n, [0]]
     expectDrawnAndMarked(nonNumberBoundary, values, NON_NUMBER_BOUNDARY_VARIANT, seed => forkAtNegativeZero(seed) || booleanBoundary(seed) !== undefined)
+  })
+
+  it('hands each probe an array boundary of its own, so that a probe cannot change a later one', () => {
+    const arrayDrawingSeeds = Array.from({ length: 1600 }, (_, index) => index + 1).filter(seed => Array.isArray(nonNumberBoundary(seed)))
+    expect(arrayDrawingSeeds.length).toBeGreaterThan(0)
+    const seed = arrayDrawingSeeds[0]!
+    const first = nonNumberBoundary(seed) as number[]
+    first[0] = 7
+    expect(nonNumberBoundary(seed)).toEqual([0])
   })
 
   // By hand: FORK-2 step 1, none is a non-negative safe integer (a bigint is no number, even 0n, nor an
