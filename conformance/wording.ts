@@ -5,6 +5,17 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
+/**
+ * A file system error as a reader wants it: "no such file or folder" for a path that does not exist
+ * (naming that path unless it is `path`, the one the reader gave), else the error's own message.
+ */
+export function fileErrorMessage(error: unknown, path: string): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  if (!(error instanceof Error) || code !== 'ENOENT') return errorMessage(error)
+  const missingPath = (error as NodeJS.ErrnoException).path
+  return missingPath === undefined || missingPath === path ? 'no such file or folder' : `no such file or folder: ${missingPath}`
+}
+
 /** Whether a thrown error is V8's stack overflow: a walk went deeper than the stack allows. */
 export function isStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message)

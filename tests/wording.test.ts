@@ -1,6 +1,7 @@
 // The wording helpers every report uses.
+import { statSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { markdownText, MESSAGE_MOST, plural, printable, printableLines, printableOutput, QUOTE_MOST, reportMessage, shortened, shortenedAtStart } from '../conformance/wording.ts'
+import { fileErrorMessage, markdownText, MESSAGE_MOST, plural, printable, printableLines, printableOutput, QUOTE_MOST, reportMessage, shortened, shortenedAtStart } from '../conformance/wording.ts'
 
 describe('markdownText', () => {
   it('keeps text on its one line and escapes what Markdown reads as markup', () => {
@@ -23,6 +24,25 @@ describe('printable', () => {
     expect(printableLines('one\n\u001btwo\r\n')).toBe('one\n\\u001btwo\\u000d\n')
     // An adapter's stderr: CRLF line ends are line ends, a lone CR stays visible, tabs stay.
     expect(printableOutput('Traceback:\r\n\tFile "a.py"\r\nhalf\rway')).toBe('Traceback:\n\tFile "a.py"\nhalf\\u000dway')
+  })
+})
+
+describe('fileErrorMessage', () => {
+  const thrownBy = (action: () => unknown): unknown => {
+    try {
+      action()
+    } catch (error) {
+      return error
+    }
+    throw new Error('expected the action to throw')
+  }
+
+  it('says that a path does not exist, naming it when it is not the one given, and keeps other messages', () => {
+    const missing = thrownBy(() => statSync('/no/such/dsh-log.jsonl'))
+    expect(fileErrorMessage(missing, '/no/such/dsh-log.jsonl')).toBe('no such file or folder')
+    expect(fileErrorMessage(missing, 'logs/')).toBe('no such file or folder: /no/such/dsh-log.jsonl')
+    expect(fileErrorMessage(new Error('EACCES: permission denied'), 'a.jsonl')).toBe('EACCES: permission denied')
+    expect(fileErrorMessage('a string', 'a.jsonl')).toBe('a string')
   })
 })
 

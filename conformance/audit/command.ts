@@ -16,7 +16,7 @@ import { vocabularyNamed } from '../../reference/unknown-types.ts'
 import { byteNotices, encodingOf } from '../check/check-file.ts'
 import { DEFAULT_MAX_LINE_BYTES, STDIN } from '../check/options.ts'
 import { writeOutputFile } from '../reports/write.ts'
-import { errorMessage, guessedOption } from '../wording.ts'
+import { errorMessage, fileErrorMessage, guessedOption } from '../wording.ts'
 
 export const AUDIT_USAGE = `usage: dsh-conformance audit LOG [--format text|json|md|html] [--out FILE]
                            [--tokenizer auto|estimate] [--vocabulary v0-pinned|v0-rc8] [--no-layout]
@@ -179,7 +179,7 @@ export async function audit(args: readonly string[]): Promise<number> {
   try {
     report = await auditReportFor(options)
   } catch (error) {
-    console.error(`cannot audit ${options.log}: ${errorMessage(error)}`)
+    console.error(`cannot audit ${options.log}: ${fileErrorMessage(error, options.log)}`)
     return 2
   }
   let output: string

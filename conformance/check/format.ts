@@ -104,7 +104,8 @@ export function formatSummary(summary: Summary): string {
   const known = summary.known === 0 ? '' : `, ${summary.known} known`
   const refused = summary.refused === 0 ? '' : `, ${summary.refused} refused`
   const folders = summary.uncheckedFolders === 0 ? '' : `; ${plural(summary.uncheckedFolders, 'folder')} unchecked`
-  return `checked ${plural(summary.files, 'file')}: ${summary.valid} valid, ${summary.invalid} invalid${refused}${known}, ${summary.unchecked} unchecked${folders}`
+  const checked = summary.unchecked === 0 ? plural(summary.files, 'file') : `${summary.files - summary.unchecked} of ${plural(summary.files, 'file')}`
+  return `checked ${checked}: ${summary.valid} valid, ${summary.invalid} invalid${refused}${known}, ${summary.unchecked} unchecked${folders}`
 }
 
 const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json'

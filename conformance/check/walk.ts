@@ -3,7 +3,7 @@
 // once, so a link cycle ends) for the names a session log can have.
 import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { errorMessage } from '../wording.ts'
+import { errorMessage, fileErrorMessage } from '../wording.ts'
 import { STDIN } from './options.ts'
 
 const ARTIFACT_NAME = /\.jsonl(\.zstd?)?$/
@@ -99,7 +99,7 @@ export function findArtifacts(paths: readonly string[]): Found[] {
     try {
       isFolder = statSync(path).isDirectory()
     } catch (error) {
-      found.push({ kind: 'unreadable', path, message: errorMessage(error) })
+      found.push({ kind: 'unreadable', path, message: fileErrorMessage(error, path) })
       continue
     }
     if (!isFolder) {

@@ -232,6 +232,14 @@ describe('audit runs', () => {
     expect(report.rows.find(row => row.id === 'raw-facts')!.evidence.map(item => item.text).join('\n')).toContain('CARRIAGE_RETURN from line 1: ')
   })
 
+  it('says so when the log does not exist', async () => {
+    const { directory } = logFile(artifact(goodTurn()))
+    const absent = `${directory}/absent.jsonl`
+    const { stderr, code } = await runCliHere(['audit', absent, '--tokenizer', 'estimate'])
+    expect(code).toBe(2)
+    expect(stderr).toBe(`cannot audit ${absent}: no such file or folder\n`)
+  })
+
   it('refuses a folder, saying that check takes folders', async () => {
     const { directory } = logFile(artifact(goodTurn()))
     const { stderr, code } = await runCliHere(['audit', directory, '--tokenizer', 'estimate'])

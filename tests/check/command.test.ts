@@ -105,6 +105,24 @@ describe('walking folders', () => {
     }
   })
 
+  it('reports a path that does not exist as an unchecked file, saying so, and counts it among the files it could not check', () => {
+    const root = tempFolder()
+    try {
+      const log = root.write('a.jsonl', text(sessionLines('s-1')))
+      const absent = `${root.dir}/absent/session.jsonl`
+      const run = runChild([absent, log])
+      expect(run.status).toBe(2)
+      expect(run.stdout.trimEnd().split('\n')).toEqual([
+        `${absent}: unchecked (CHECK_IO_ERROR)`,
+        `  ${absent}: error CHECK_IO_ERROR: no such file or folder`,
+        `${log}: valid, 6 events`,
+        'checked 1 of 2 files: 1 valid, 0 invalid, 1 unchecked',
+      ])
+    } finally {
+      root.remove()
+    }
+  })
+
   it('reports a named folder holding no log as an unchecked folder, not as a file, and fails the run', () => {
     const root = tempFolder()
     try {
@@ -306,7 +324,7 @@ describe('a log that is not a regular file', () => {
         `${log}: valid, 6 events`,
         `${root.dir}/b.jsonl: unchecked (CHECK_IO_ERROR)`,
         `  ${root.dir}/b.jsonl: error CHECK_IO_ERROR: ${root.dir}/b.jsonl is named like a session log but is not a regular file (a pipe, socket or device), which a folder walk does not read; name it on the command line to read it`,
-        'checked 2 files: 1 valid, 0 invalid, 1 unchecked',
+        'checked 1 of 2 files: 1 valid, 0 invalid, 1 unchecked',
         '',
       ].join('\n'))
       expect(run.status).toBe(2)

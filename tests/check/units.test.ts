@@ -212,6 +212,8 @@ describe('text report', () => {
     expect(formatSummary({ files: 3, valid: 1, invalid: 1, refused: 0, known: 1, unchecked: 0, uncheckedFolders: 0 })).toBe('checked 3 files: 1 valid, 1 invalid, 1 known, 0 unchecked')
     expect(formatSummary({ files: 3, valid: 0, invalid: 1, refused: 2, known: 0, unchecked: 0, uncheckedFolders: 0 })).toBe('checked 3 files: 0 valid, 1 invalid, 2 refused, 0 unchecked')
     expect(formatSummary({ files: 0, valid: 0, invalid: 0, refused: 0, known: 0, unchecked: 0, uncheckedFolders: 2 })).toBe('checked 0 files: 0 valid, 0 invalid, 0 unchecked; 2 folders unchecked')
+    expect(formatSummary({ files: 3, valid: 1, invalid: 0, refused: 0, known: 0, unchecked: 2, uncheckedFolders: 0 })).toBe('checked 1 of 3 files: 1 valid, 0 invalid, 2 unchecked')
+    expect(formatSummary({ files: 1, valid: 0, invalid: 0, refused: 0, known: 0, unchecked: 1, uncheckedFolders: 0 })).toBe('checked 0 of 1 file: 0 valid, 0 invalid, 1 unchecked')
   })
 
   it('calls a log accepted by the reader but written against a writer\'s rule (--writer) invalid, and counts those errors', () => {
