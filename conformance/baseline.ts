@@ -3,7 +3,6 @@
 // list, or any error. A baseline lists wrong answers; an error (a crash, a timeout, a malformed reply)
 // says nothing about the answer, so no entry excuses it. A listed case that passes is a NEW PASS,
 // which fails the run only under --strict-baseline.
-import { writeFileSync } from 'node:fs'
 import { Document, isMap, isScalar, isSeq, parseDocument, visit, type Scalar } from 'yaml'
 import type { CaseOutcome } from './run-case.ts'
 import type { SuiteIdentity } from './suite-identity.ts'
@@ -43,7 +42,7 @@ export function parseBaseline(text: string, source: string): Baseline {
   return baselineFrom(value, source, lineAt)
 }
 
-const BASELINE_MEMBERS = ['adapter', 'suiteVersion', 'suiteHash', 'failures']
+const BASELINE_MEMBERS = ['adapter', 'suiteVersion', 'suiteHash', 'vectors', 'failures']
 const ENTRY_MEMBERS = ['id', 'reason']
 
 /**
@@ -55,10 +54,11 @@ export function baselineFrom(document: unknown, source: string, lineAt: LineAt =
   if (!isRecord(document)) return fail('expected a mapping with adapter and failures')
   const stray = unknownMembers(document, BASELINE_MEMBERS)
   if (stray !== undefined) fail(`it ${stray.text}`, [], stray.first)
-  const { adapter, suiteVersion, suiteHash, failures } = document
+  const { adapter, suiteVersion, suiteHash, vectors, failures } = document
   if (typeof adapter !== 'string' || adapter === '') fail('adapter must be a non-empty string', [], 'adapter')
   if (suiteVersion !== undefined && typeof suiteVersion !== 'string') fail('suiteVersion must be a string', [], 'suiteVersion')
   if (suiteHash !== undefined && typeof suiteHash !== 'string') fail('suiteHash must be a string', [], 'suiteHash')
+  if (vectors !== undefined && (typeof vectors !== 'string' || vectors === '')) fail('vectors must be a non-empty string: the folder the baseline was written for', [], 'vectors')
   if (!Array.isArray(failures)) return fail('failures must be a list of {id, reason}', [], 'failures')
   const seen = new Set<string>()
   const entries = failures.map((entry, index): BaselineEntry => {
@@ -76,6 +76,7 @@ export function baselineFrom(document: unknown, source: string, lineAt: LineAt =
     adapter: adapter as string,
     ...(suiteVersion === undefined ? {} : { suiteVersion: suiteVersion as string }),
     ...(suiteHash === undefined ? {} : { suiteHash: suiteHash as string }),
+    ...(vectors === undefined ? {} : { vectors: vectors as string }),
     failures: entries,
   }
 }
@@ -93,18 +94,36 @@ export interface BaselineContext {
 }
 
 /**
- * What a person should know about a baseline before trusting it: it is another's, older, or lists
- * unknown ids (`unknown`, when the caller has them already). A run of a folder's vectors says nothing
- * of the suite's hash or ids, so it notes neither.
+ * Whether the baseline's ids and hash are those of the run's cases: a baseline written by a run of the
+ * suite, given to a run of the suite, or one written by a run of a folder (`vectors`), given to a run
+ * of a folder. A suite's baseline given to a run of a folder's vectors (fuzz output replayed, say)
+ * lists ids of another set, which the folder need not have.
+ */
+export function baselineBelongsToRun(baseline: Baseline, suite: SuiteIdentity): boolean {
+  return suite.vectors === undefined || baseline.vectors !== undefined
+}
+
+/** The cases a run holds a baseline's ids to, as notes name them. */
+export function casesOfRun(suite: SuiteIdentity): string {
+  return suite.vectors === undefined ? 'this suite' : `the vectors under ${suite.vectors}`
+}
+
+/**
+ * What a person should know about a baseline before trusting it: it is another's, written for other
+ * cases, or lists unknown ids (`unknown`, when the caller has them already). A suite's baseline given
+ * to a run of a folder's vectors notes neither hash nor ids (baselineBelongsToRun).
  */
 export function baselineNotes(baseline: Baseline, context: BaselineContext, unknown = idsNotInSuite(baseline, context)): string[] {
   const notes: string[] = []
+  const { suite } = context
   if (baseline.adapter !== context.adapter) notes.push(`the baseline is for adapter ${baseline.adapter}, the run is of ${context.adapter}`)
-  if (context.suite.vectors !== undefined) return notes
-  if (baseline.suiteHash !== undefined && baseline.suiteHash !== context.suite.contentHash) {
-    notes.push(`the baseline was written against suite ${baseline.suiteHash}, this suite is ${context.suite.contentHash}; its case ids still apply`)
+  if (!baselineBelongsToRun(baseline, suite)) return notes
+  if (suite.vectors === undefined && baseline.vectors !== undefined) notes.push(`the baseline was written for the vectors under ${baseline.vectors}, the run is of the suite's own`)
+  else if (baseline.suiteHash !== undefined && baseline.suiteHash !== suite.contentHash) {
+    const cases = suite.vectors === undefined ? 'suite' : 'cases'
+    notes.push(`the baseline was written against ${cases} ${baseline.suiteHash}, ${casesOfRun(suite)} ${suite.vectors === undefined ? 'is' : 'are'} ${suite.contentHash}; its case ids still apply`)
   }
-  if (unknown.length > 0) notes.push(idsNotInSuiteText(unknown, [...context.caseIds ?? []]))
+  if (unknown.length > 0) notes.push(idsNotInSuiteText(unknown, [...context.caseIds ?? []], casesOfRun(suite)))
   return notes
 }
 
@@ -112,12 +131,13 @@ export function baselineNotes(baseline: Baseline, context: BaselineContext, unkn
  * What a note, a JUnit failure or a vitest test says of the ids a baseline lists that the suite does
  * not have, each with the id of `known` it most likely meant, if any.
  */
-export function idsNotInSuiteText(ids: readonly string[], known: readonly string[] = []): string {
+export function idsNotInSuiteText(ids: readonly string[], known: readonly string[] = [], cases = 'this suite'): string {
   const named = ids.map((id) => {
     const meant = known.length === 0 ? undefined : likelyMeant(id, known)
     return meant === undefined ? id : `${id} (did you mean ${meant}?)`
   })
-  return `the baseline lists ${plural(ids.length, 'case id')} this suite does not have (a typo, or a case that left the suite): ${shortened(named.join(', '), 300)}`
+  const have = cases === 'this suite' ? 'does not have (a typo, or a case that left the suite)' : 'do not have (a typo, or a case that left the folder)'
+  return `the baseline lists ${plural(ids.length, 'case id')} ${cases} ${have}: ${shortened(named.join(', '), 300)}`
 }
 
 /** The ids the baseline lists that are not among `caseIds`. */
@@ -126,11 +146,11 @@ export function idsNotIn(baseline: Baseline, caseIds: ReadonlySet<string>): stri
 }
 
 /**
- * The ids the baseline lists that the suite does not have. A run of a folder's vectors has none: its
- * ids are another set than the suite's, which its baseline may well list too.
+ * The ids the baseline lists that the run's cases do not have; none when the baseline is the suite's
+ * and the run is of a folder's vectors (baselineBelongsToRun).
  */
 function idsNotInSuite(baseline: Baseline, context: BaselineContext): string[] {
-  return context.suite.vectors !== undefined || context.caseIds === undefined ? [] : idsNotIn(baseline, context.caseIds)
+  return !baselineBelongsToRun(baseline, context.suite) || context.caseIds === undefined ? [] : idsNotIn(baseline, context.caseIds)
 }
 
 /** Sorts each outcome of a run against the baseline of the same adapter. */
@@ -172,8 +192,10 @@ function observedReason(outcome: CaseOutcome, requirements: readonly string[]): 
  * The baseline of a run's current fails (an error is never listed: no baseline excuses one). Reasons
  * of ids the previous baseline explains are kept; its entries for cases this run did not reach
  * (filtered out or skipped) are carried over, while ids that left the suite are dropped. A run of a
- * folder's vectors (`suite.vectors`) cannot tell an id that left the suite, so it keeps every entry
- * it did not reach. Entries are grouped by reason, in suite order.
+ * folder's vectors (`suite.vectors`) writes the folder's baseline, which names the folder, and holds
+ * its ids to the folder's cases as a suite's are held to the suite's; written over a suite's baseline
+ * (baselineBelongsToRun), it keeps every entry it did not reach, and the suite that baseline was
+ * written against. Entries are grouped by reason, in suite order.
  */
 export function currentBaseline(options: {
   adapter: string
@@ -192,16 +214,22 @@ export function currentBaseline(options: {
     if (outcome?.status === 'fail') reasonOf.set(id, previousReason.get(id) ?? observedReason(outcome, requirements))
     else if (outcome === undefined && previousReason.has(id)) reasonOf.set(id, previousReason.get(id)!)
   }
-  if (suite.vectors !== undefined) {
+  const overSuiteBaseline = previous !== undefined && !baselineBelongsToRun(previous, suite)
+  if (overSuiteBaseline) {
     const ran = new Set(suiteCases.map((vector) => vector.id))
-    for (const entry of previous?.failures ?? []) if (!ran.has(entry.id)) reasonOf.set(entry.id, entry.reason)
+    for (const entry of previous.failures) if (!ran.has(entry.id)) reasonOf.set(entry.id, entry.reason)
   }
   const groups = new Map<string, string[]>()
   for (const [id, reason] of reasonOf) groups.set(reason, [...(groups.get(reason) ?? []), id])
   const failures = [...groups].flatMap(([reason, ids]) => ids.map((id) => ({ id, reason })))
-  // A folder's run written over a baseline keeps the suite that baseline was written against.
-  const against = suite.vectors !== undefined && previous !== undefined ? previous : { suiteVersion: suite.version, suiteHash: suite.contentHash }
-  return { adapter, ...(against.suiteVersion === undefined ? {} : { suiteVersion: against.suiteVersion }), ...(against.suiteHash === undefined ? {} : { suiteHash: against.suiteHash }), failures }
+  const against = overSuiteBaseline ? previous : { suiteVersion: suite.version, suiteHash: suite.contentHash, vectors: suite.vectors }
+  return {
+    adapter,
+    ...(against.suiteVersion === undefined ? {} : { suiteVersion: against.suiteVersion }),
+    ...(against.suiteHash === undefined ? {} : { suiteHash: against.suiteHash }),
+    ...(against.vectors === undefined ? {} : { vectors: against.vectors }),
+    failures,
+  }
 }
 
 /** An anchor name for a shared reason: its leading tag (`U4:` gives `U4`, `TURN-8, TURN-9:` `TURN-8`) or a running number. */
@@ -256,8 +284,4 @@ function baselineYaml(baseline: Baseline, anchors: ReadonlyMap<string, string>):
 /** The baseline as file text: JSON when the path ends in .json, YAML otherwise, with the anchor names of `anchors` (reasonAnchors). */
 export function formatBaseline(baseline: Baseline, path: string, anchors: ReadonlyMap<string, string> = new Map()): string {
   return path.endsWith('.json') ? `${JSON.stringify(baseline, null, 2)}\n` : baselineYaml(baseline, anchors)
-}
-
-export function writeBaseline(path: string, baseline: Baseline, anchors?: ReadonlyMap<string, string>): void {
-  writeFileSync(path, formatBaseline(baseline, path, anchors))
 }

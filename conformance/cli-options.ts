@@ -71,6 +71,8 @@ function unknownOption(option: string, command: Command): string {
   const meant = EVERY_OPTION.has(option) ? undefined : likelyMeant(option, ALLOWED[command])
   if (meant !== undefined) return `unknown option ${option} for ${command}; did you mean ${meant}?`
   if (!option.startsWith('-')) return `unexpected argument ${option} for ${command}: its options start with --, and a value that holds spaces needs quotes`
+  // check's and audit's option: a case names its own vocabulary.
+  if (option === '--vocabulary') return `unknown option --vocabulary for ${command}: a case chooses its vocabulary with its vocabulary: member (vectors/README.md); check and audit take --vocabulary`
   return `unknown option ${option} for ${command}`
 }
 

@@ -98,10 +98,12 @@ const OPTION_SECTIONS: OptionSection[] = [
                             [{id, reason}]); applies to the adapter it names (a lone baseline of a
                             lone adapter applies to it whatever it names, with a note). May be repeated
   --strict-baseline         a listed case that now passes (NEW PASS) fails the run too, and so does
-                            a listed id the suite does not have
-  --write-baseline FILE     write each adapter's current failures to FILE, keeping the reasons of the
-                            cases a previous baseline explains; with several adapters FILE must hold
-                            {adapter}, replaced by each adapter's name
+                            a listed id the suite does not have (or the --vectors folder, when the
+                            baseline was written for one)
+  --write-baseline FILE     write each adapter's current failures to FILE (its folder made when
+                            missing), keeping the reasons of the cases a previous baseline explains;
+                            with several adapters FILE must hold {adapter}, replaced by each
+                            adapter's name
   --report FORMAT=PATH,…    write reports: json=PATH (schemas/run-report.schema.json), junit=PATH,
                             md=PATH (append it to a CI job summary); a comma followed by no
                             FORMAT= stays in the path`,

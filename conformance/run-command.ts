@@ -5,12 +5,12 @@
 // or baseline asked for cannot be written (the others are written all the same).
 import { existsSync, readFileSync } from 'node:fs'
 import { adapterRunsFor } from './adapter-runs.ts'
-import { compareWithBaseline, currentBaseline, readBaseline, reasonAnchors, writeBaseline, type Baseline } from './baseline.ts'
+import { compareWithBaseline, currentBaseline, formatBaseline, readBaseline, reasonAnchors, type Baseline } from './baseline.ts'
 import type { CommandOptions } from './cli-options.ts'
 import { adapterSummary, overallSummary } from './console-summary.ts'
 import { describeFilters, selectCases } from './filters.ts'
 import { runReport } from './reports/json.ts'
-import { writeReports } from './reports/write.ts'
+import { writeOutputFile, writeReports } from './reports/write.ts'
 import { adapterTitle, countOutcomes, runFails, type AdapterRun } from './results.ts'
 import { suiteIdentity, suiteTitle, type SuiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
@@ -60,7 +60,8 @@ function writeBaselineOf(run: AdapterRun, template: string, context: BaselineWri
     const previous = context.previous?.baseline ?? (previousPath === undefined ? undefined : readBaseline(previousPath))
     const baseline = currentBaseline({ adapter: name, suite: context.suite, outcomes: run.outcomes, suiteCases: context.all, previous })
     // The reasons' anchor names are the author's: keep them, from the file the reasons come from.
-    writeBaseline(path, baseline, previousPath === undefined ? undefined : reasonAnchors(readFileSync(previousPath, 'utf8')))
+    // Its folder is made when missing, as the reports' are.
+    writeOutputFile(path, formatBaseline(baseline, path, previousPath === undefined ? undefined : reasonAnchors(readFileSync(previousPath, 'utf8'))))
     context.written.add(path)
     const errors = countOutcomes(run.outcomes).error
     const unlisted = errors === 0 ? '' : `; ${plural(errors, 'error')} not listed, since no baseline excuses an error`

@@ -16,7 +16,7 @@ import { adapterClaimProblem, type Adapter } from './adapter.ts'
 import { AdapterStartFailure } from './adapter-process.ts'
 import { stderrTailOf } from './adapter-runs.ts'
 import { adapterByName } from './adapters/registry.ts'
-import { baselineFrom, baselineNotes, idsNotIn, idsNotInSuiteText, readBaseline, type Baseline } from './baseline.ts'
+import { baselineBelongsToRun, baselineFrom, baselineNotes, casesOfRun, idsNotIn, idsNotInSuiteText, readBaseline, type Baseline } from './baseline.ts'
 import { describeFilters, filtersFromLists, selectCases, unmatchedFilterValues, type CaseFilters } from './filters.ts'
 import { runCase } from './run-case.ts'
 import { suiteIdentity } from './suite-identity.ts'
@@ -86,6 +86,7 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
   // A baseline given as content is checked as a file's would be: no entry without a reason, none twice.
   const baseline = typeof options.baseline === 'string' ? readBaseline(options.baseline) : options.baseline === undefined ? undefined : baselineFrom(options.baseline, 'the baseline option')
   const listed = new Map(baseline?.failures.map((entry) => [entry.id, entry.reason]))
+  const suite = suiteIdentity(all, options.vectors)
   const stepTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   // A case may first restart an adapter that crashed or hung in the case before, which may take the
   // subprocess adapter's whole start timeout; vitest must not give up on the case before the runner does.
@@ -101,7 +102,7 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
       })
       const claimProblem = adapterClaimProblem(opened.adapter)
       if (claimProblem !== undefined) throw new Error(`registerConformanceSuite: ${claimProblem}`)
-      const context = { source: 'baseline', adapter: opened.adapter.meta.name, suite: suiteIdentity(all, options.vectors), caseIds: new Set(all.map((vector) => vector.id)) }
+      const context = { source: 'baseline', adapter: opened.adapter.meta.name, suite, caseIds: new Set(all.map((vector) => vector.id)) }
       for (const note of baseline === undefined ? [] : baselineNotes(baseline, context)) console.warn(`dsh-conformance: note: ${note}`)
     }, Math.max(START_HOOK_TIMEOUT_MS, restartAllowance + 5_000))
     afterAll(async () => {
@@ -115,11 +116,12 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
         }
       })
     }
-    // A folder of vectors has ids of its own, which its baseline need not match.
-    if (options.strictBaseline === true && baseline !== undefined && options.vectors === undefined) {
+    // A suite's baseline given to a folder of vectors lists ids of another set, which the folder need not have.
+    if (options.strictBaseline === true && baseline !== undefined && baselineBelongsToRun(baseline, suite)) {
       const missing = idsNotIn(baseline, new Set(all.map((vector) => vector.id)))
-      it('the baseline lists only cases of this suite (strictBaseline)', () => {
-        if (missing.length > 0) throw new Error(`registerConformanceSuite: under strictBaseline, ${idsNotInSuiteText(missing)}`)
+      const cases = casesOfRun(suite)
+      it(`the baseline lists only cases of ${cases} (strictBaseline)`, () => {
+        if (missing.length > 0) throw new Error(`registerConformanceSuite: under strictBaseline, ${idsNotInSuiteText(missing, [], cases)}`)
       })
     }
     it('ran at least one case (a suite whose every case is skipped tests nothing)', () => {

@@ -31,6 +31,7 @@ describe('reading a baseline', () => {
     ['adapter: ""\nfailures: []', 'b.yaml:1: not a baseline: adapter must be a non-empty string'],
     ['adapter: x\nsuiteVersion: 1\nfailures: []', 'b.yaml:2: not a baseline: suiteVersion must be a string'],
     ['adapter: x\nsuiteHash: [sha256]\nfailures: []', 'b.yaml:2: not a baseline: suiteHash must be a string'],
+    ['adapter: x\nvectors: ""\nfailures: []', 'b.yaml:2: not a baseline: vectors must be a non-empty string: the folder the baseline was written for'],
     ['adapter: x\nfailures: [{id: "", reason: r}]', 'b.yaml:2: not a baseline: failures[0] needs a string id'],
     ['# mine\nadapter: x', 'b.yaml:2: not a baseline: failures must be a list of {id, reason}'],
     ['adapter: x\nfailures: {}', 'b.yaml:2: not a baseline: failures must be a list of {id, reason}'],
@@ -38,7 +39,7 @@ describe('reading a baseline', () => {
     ['adapter: x\nfailures: [{id: a, reason: "  "}]', 'b.yaml:2: not a baseline: failures[0] (a) needs a reason'],
     ['adapter: x\nfailures: [{reason: r}]', 'b.yaml:2: not a baseline: failures[0] needs a string id'],
     ['adapter: x\nfailures:\n- {id: a, reason: r}\n- {id: b, reason: s}\n- {id: a, reason: s}', 'b.yaml:5: not a baseline: a is listed twice'],
-    ['adapter: x\n\nnote: later\nfailures: []', 'b.yaml:3: not a baseline: it has unknown members note (it may have adapter, suiteVersion, suiteHash, failures)'],
+    ['adapter: x\n\nnote: later\nfailures: []', 'b.yaml:3: not a baseline: it has unknown members note (it may have adapter, suiteVersion, suiteHash, vectors, failures)'],
     ['adapter: x\nfailures:\n  - id: a\n    since: 2\n    reasn: r', 'b.yaml:4: not a baseline: failures[0] (a) has unknown members since, reasn (it may have id, reason)'],
     // JSON is YAML, so a JSON baseline's faults are named at their lines too.
     ['{"adapter": "x",\n "failures": [\n  {"id": "a"}]}', 'b.yaml:3: not a baseline: failures[0] (a) needs a reason'],
@@ -96,10 +97,28 @@ describe('comparing a run with its baseline', () => {
     expect(baselineFailsRun(verdict, true)).toBe(true)
   })
 
-  it('takes no listed id for unknown in a run of a folder of vectors, whose ids are another set', () => {
+  it('takes no listed id of a suite\'s baseline for unknown in a run of a folder of vectors, whose ids are another set', () => {
     const baseline: Baseline = { ...BASELINE, failures: [...BASELINE.failures, { id: 'surf-b-typo', reason: 'r' }] }
     const verdict = compareWithBaseline(OUTCOMES, baseline, { ...context, suite: { ...context.suite, vectors: 'reports/fuzz' }, caseIds: new Set(OUTCOMES.map((outcome) => outcome.id)) })
     expect(verdict).toMatchObject({ notRun: ['surf-b-typo'], unknownIds: [], notes: [] })
+  })
+
+  it('holds a folder\'s baseline to the folder\'s cases: an id it lacks is stale, another hash noted, and strict fails', () => {
+    const withoutError = OUTCOMES.filter((outcome) => outcome.status !== 'error')
+    const baseline: Baseline = { ...BASELINE, suiteHash: 'sha256:0f', vectors: 'my-vectors/', failures: [BASELINE.failures[0]!, { id: 'surf-b', reason: 'r' }, { id: 'mine-deleted', reason: 'r' }] }
+    const folderRun = { ...context, suite: { ...context.suite, vectors: 'my-vectors' }, caseIds: new Set(OUTCOMES.map((outcome) => outcome.id)) }
+    const verdict = compareWithBaseline(withoutError, baseline, folderRun)
+    expect(verdict).toMatchObject({ newFailures: [], newPasses: [], notRun: [], unknownIds: ['mine-deleted'] })
+    expect(verdict.notes).toEqual([
+      `the baseline was written against cases sha256:0f, the vectors under my-vectors are ${SUITE.contentHash}; its case ids still apply`,
+      'the baseline lists 1 case id the vectors under my-vectors do not have (a typo, or a case that left the folder): mine-deleted',
+    ])
+    expect(baselineFailsRun(verdict, false)).toBe(false)
+    expect(baselineFailsRun(verdict, true)).toBe(true)
+    // Given to a run of the suite's own cases, it is said to be another's, and its ids are held to the suite's.
+    const suiteRun = compareWithBaseline(withoutError, baseline, { ...context, caseIds: folderRun.caseIds })
+    expect(suiteRun.notes[0]).toBe('the baseline was written for the vectors under my-vectors/, the run is of the suite\'s own')
+    expect(suiteRun.unknownIds).toEqual(['mine-deleted'])
   })
 
   it('fails the run on a NEW FAIL; on a NEW PASS only under strict', () => {
@@ -160,6 +179,20 @@ describe('writing a baseline', () => {
       { id: 'comp-a', reason: 'U2: fails where it runs' },
       { id: 'comp-b', reason: 'COMP-3, COMP-4: step 0 (relations): value differs at $.violations[1] (logs diverge at seq 3): expected {"code":"X"}, actual undefined' },
     ])
+  })
+
+  it('writes a folder\'s baseline naming the folder and its hash, and drops the ids the folder lacks', () => {
+    const folder = { ...SUITE, vectors: 'my-vectors', contentHash: 'sha256:f0' }
+    const fresh = currentBaseline({ adapter: 'fake-impl', suite: folder, outcomes: OUTCOMES, suiteCases })
+    expect(fresh).toMatchObject({ suiteVersion: SUITE.version, suiteHash: 'sha256:f0', vectors: 'my-vectors' })
+    const over = currentBaseline({ adapter: 'fake-impl', suite: folder, outcomes: OUTCOMES, suiteCases, previous: { ...previous, suiteHash: 'sha256:0f', vectors: 'my-vectors' } })
+    expect(over).toMatchObject({ suiteHash: 'sha256:f0', vectors: 'my-vectors' })
+    expect(over.failures.map((entry) => entry.id)).toEqual(['surf-b', 'not-run-here', 'comp-a', 'comp-b'])
+    // Over a suite's baseline it keeps every entry it did not reach, and the suite that file names.
+    const overSuite = currentBaseline({ adapter: 'fake-impl', suite: folder, outcomes: OUTCOMES, suiteCases, previous: { ...previous, suiteHash: 'sha256:0f' } })
+    expect(overSuite).not.toHaveProperty('vectors')
+    expect(overSuite.suiteHash).toBe('sha256:0f')
+    expect(overSuite.failures.map((entry) => entry.id)).toContain('withdrawn-case')
   })
 
   it('writes a shared reason once (anchored by its tag) and reads back what it wrote, as YAML and JSON', () => {

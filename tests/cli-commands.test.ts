@@ -51,6 +51,7 @@ describe('commands and help', () => {
       [['run', '--chapters', '05'], 'unknown option --chapters for run; did you mean --chapter?\ndsh-conformance run --help lists its options\n'],
       [['list', '--md', 'x.md'], 'unknown option --md for list\ndsh-conformance list --help lists its options\n'],
       [['matrix', '--baseline', 'b.yaml'], 'unknown option --baseline for matrix\ndsh-conformance matrix --help lists its options\n'],
+      [['run', '--vocabulary', 'v0-rc8'], 'unknown option --vocabulary for run: a case chooses its vocabulary with its vocabulary: member (vectors/README.md); check and audit take --vocabulary\ndsh-conformance run --help lists its options\n'],
       [['check', '--frob', 'log.jsonl'], 'unknown option --frob\ndsh-conformance check --help lists its options\n'],
       [['check', '--formt', 'json', 'log.jsonl'], 'unknown option --formt; did you mean --format?\ndsh-conformance check --help lists its options\n'],
       [['audit', 'log.jsonl', '--tokeniser', 'x'], 'unknown option --tokeniser; did you mean --tokenizer?\ndsh-conformance audit --help lists its options\n'],
@@ -189,6 +190,21 @@ describe('--vectors DIR: cases of one\'s own instead of the suite\'s', () => {
         { id: 'surf-order-chain-fold', reason: 'SURF-6: kept, the folder does not hold it' },
       ],
     })
+  })
+
+  it('writes a baseline of the folder, naming it, and holds it to the folder\'s cases: a stale id is noted, fails a strict run and is dropped', async () => {
+    const path = join(scratch, 'folder-baseline.yaml')
+    const first = await runCliHere(['run', '--vectors', folder, '--write-baseline', path])
+    expect(first.stdout).toContain(`wrote ${path} (1 known failure of reference)`)
+    const hash = suiteContentHash(loadVectorFolder(folder))
+    expect(readBaseline(path)).toMatchObject({ suiteHash: hash, vectors: folder, failures: [{ id: 'mine-wrong' }] })
+    writeFileSync(path, `${readFileSync(path, 'utf8')}  - {id: mine-renamed, reason: "SURF-3: a case since renamed"}\n`)
+    const strict = await runCliHere(['run', '--vectors', folder, '--baseline', path, '--strict-baseline'])
+    expect(strict.stdout).toContain(`the baseline lists 1 case id the vectors under ${folder} do not have (a typo, or a case that left the folder): mine-renamed`)
+    expect(strict.code).toBe(1)
+    expect((await runCliHere(['run', '--vectors', folder, '--baseline', path])).code).toBe(0)
+    await runCliHere(['run', '--vectors', folder, '--baseline', path, '--write-baseline', path])
+    expect(readBaseline(path).failures.map((entry) => entry.id)).toEqual(['mine-wrong'])
   })
 
   it('refuses a folder it cannot read, one with no vector file, a case id given twice, and a second --vectors', async () => {

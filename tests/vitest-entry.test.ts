@@ -136,6 +136,14 @@ describe('a fork\'s own vitest (tests/vitest-fixtures/)', () => {
     ])
   }, 60_000)
 
+  it('fails a listed id that a folder of vectors lacks under strictBaseline, when the baseline is the folder\'s', async () => {
+    expect(await suiteOutcomes('a fork\'s own vectors under strictBaseline, with a baseline of the folder')).toEqual([
+      ['own-three-appends', 'passed', undefined],
+      ['the baseline lists only cases of the vectors under tests/vitest-fixtures/own-vectors (strictBaseline)', 'failed', 'registerConformanceSuite: under strictBaseline, the baseline lists 1 case id the vectors under tests/vitest-fixtures/own-vectors do not have (a typo, or a case that left the folder): own-deleted'],
+      [lastTest, 'passed', undefined],
+    ])
+  }, 60_000)
+
   it('fails the last test of a suite whose every case was skipped', async () => {
     expect(await suiteOutcomes('a fake adapter that claims none of its cases')).toEqual([
       ['surf-atomic-rejected-replace-leaves-surface', 'skipped', 'profile "writer" not declared'],

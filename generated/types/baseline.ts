@@ -13,9 +13,13 @@ export interface Baseline {
    */
   suiteVersion?: string;
   /**
-   * The content hash of the suite the file was written against (sha256:…); another one only adds a note.
+   * The content hash of the suite the file was written against (sha256:…), or of the cases of the folder `vectors` names; another one only adds a note.
    */
   suiteHash?: string;
+  /**
+   * Written by a run of `--vectors DIR`: that folder, as the run named it. The file's ids and suiteHash are then the folder's, and a later run of a folder holds them to its cases (an id it lacks is noted, fails a run under --strict-baseline and is dropped when the file is rewritten). A file without it, given to a run of a folder, is a suite's: its ids are not held to the folder's.
+   */
+  vectors?: string;
   failures: BaselineEntry[];
 }
 

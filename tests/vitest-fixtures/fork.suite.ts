@@ -9,6 +9,8 @@
 // - under strictBaseline, a listed case it passes fails, and a listed fail still skips; a listed id
 //   the suite does not have fails a test of its own;
 // - when it claims none of the selected cases, every case skips and the last test fails.
+// A fork's own folder of vectors, under strictBaseline with a baseline written for that folder: an id
+// the folder lacks fails a test of its own.
 import { registerConformanceSuite } from '../../conformance/vitest.ts'
 
 registerConformanceSuite({
@@ -51,4 +53,12 @@ registerConformanceSuite({
   name: 'a fake adapter that claims none of its cases',
   adapterCmd: 'node tests/fakes/fake-adapter.mjs misorder',
   filters: { cases: ['surf-atomic-rejected-replace-leaves-surface', 'surf-order-chain-numeric-reversed-writer'] },
+})
+
+registerConformanceSuite({
+  name: 'a fork\'s own vectors under strictBaseline, with a baseline of the folder',
+  adapter: 'reference',
+  vectors: 'tests/vitest-fixtures/own-vectors',
+  strictBaseline: true,
+  baseline: { adapter: 'reference', vectors: 'own-vectors', failures: [{ id: 'own-deleted', reason: 'a case that left the folder' }] },
 })
