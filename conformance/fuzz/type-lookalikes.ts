@@ -1,11 +1,11 @@
 // The load probe, one plan in eight of those the fault-pair edit leaves (surface-check-order.ts), over a
 // valid log in current shapes with one plugin event (session/title, plan/mode, permission/preset,
 // feedback/record, or the foreign acme/telemetry) retyped as a surface type in other letter case
-// (`User/message`, `assistant/Message`, `TOOL/RESULT`) or with a trailing space (`tool/result `) and
-// marked ignorable: types compare exactly, so it is an unknown type that the vocabulary phase lets
-// through (UNK-4) and a log-only event, and the log still loads; or, one time in two, the same event
-// carrying `surfaceOp: "append"`, which no log-only event may carry (SURF-1: SURFACE_OP_NOT_ALLOWED at
-// its seq). A port that folds case or trims white space when it asks whether a type joins the surface
+// (`User/message`, `assistant/Message`, `TOOL/RESULT`) or with white space at an end (`tool/result `,
+// ` user/message`, `assistant/message` and a tab) and marked ignorable: types compare exactly, so it
+// is an unknown type that the vocabulary phase lets through (UNK-4) and a log-only event, and the log
+// still loads; or, one time in two, the same event carrying `surfaceOp: "append"`, which no log-only
+// event may carry (SURF-1: SURFACE_OP_NOT_ALLOWED at its seq). A port that folds case or trims white space when it asks whether a type joins the surface
 // answers otherwise both times. The generators write no such type. Drawn from a seed of the run's plan,
 // as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were and a
 // shrunk log draws alike.
@@ -18,8 +18,8 @@ const TYPE_LOOKALIKE_SALT = 0x4c4b4c4b
 /** Log-only types that no rule of load reads beyond their payload shape (VOC-15, UNK-4). */
 const PLUGIN_TYPES = new Set(['session/title', 'plan/mode', 'permission/preset', 'feedback/record', 'acme/telemetry'])
 
-/** The three surface types (SURF-1), each in other letter case, and one with a trailing space. */
-const LOOKALIKES = ['User/message', 'assistant/Message', 'TOOL/RESULT', 'tool/result ']
+/** The three surface types (SURF-1), each in other letter case, and each with white space at an end. */
+const LOOKALIKES = ['User/message', 'assistant/Message', 'TOOL/RESULT', 'tool/result ', ' user/message', 'assistant/message\t']
 
 /**
  * The log with one plugin event retyped as a surface type's lookalike, marked ignorable, and one time
