@@ -81,8 +81,9 @@ function vocabularyEvidence(log: AuditedLog, loaded: LoadedLog): AuditEvidence {
   const known = vocabularyNamed(log.info.vocabulary) ?? new Set<string>()
   const unknown = loaded.events.filter(event => !known.has(event.type))
   if (unknown.length === 0) return evidence('pass', `every event type is in the vocabulary ${log.info.vocabulary}: no unknown event was skipped`, { requirements: ['UNK-3'] })
-  const types = [...new Set(unknown.map(event => event.type))].join(', ')
-  return evidence('pass', `${plural(unknown.length, 'event')} of types unknown to ${log.info.vocabulary} (${types}) are marked ignorable and were kept, not skipped`, { requirements: ['UNK-4'] })
+  const types = [...new Set(unknown.map(event => event.type))]
+  const what = unknown.length === 1 ? `1 event of a type unknown to ${log.info.vocabulary} (${types[0]}) is` : `${unknown.length} events of ${plural(types.length, 'type')} unknown to ${log.info.vocabulary} (${types.join(', ')}) are`
+  return evidence('pass', `${what} marked ignorable and kept, not skipped`, { requirements: ['UNK-4'] })
 }
 
 function relationEvidence(loaded: LoadedLog): AuditEvidence[] {

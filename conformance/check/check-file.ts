@@ -202,7 +202,7 @@ const RC8_ONLY_TYPES = [...V0_RC8_TYPES].filter(type => !V0_PINNED_TYPES.has(typ
 export function vocabularyHint(code: string, message: string, vocabulary: string): string {
   if (code !== 'FORMAT_UNKNOWN_EVENT_TYPE' || vocabulary === 'v0-rc8') return ''
   const known = RC8_ONLY_TYPES.find(type => message.includes(JSON.stringify(type)))
-  return known === undefined ? '' : ` (the rc8 builds write ${known}: --vocabulary v0-rc8 reads their logs)`
+  return known === undefined ? '' : ` (the rc8 builds write ${known}: --vocabulary v0-rc8 knows their types)`
 }
 
 function severityOf(code: string, requirements: RequirementIndex): 'error' | 'refusal' {

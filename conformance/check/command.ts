@@ -59,6 +59,6 @@ export function runCheck(args: readonly string[]): number {
     if (!used.has(index)) console.error(`warning: ${printable(options.known!)}: known[${index}] (files ${printable(entry.files)}, code ${printable(entry.code)}) matched no finding of a checked file: mended, or a typo`)
   })
   const summary = summarize(reports, folders)
-  console.log(options.format === 'json' ? formatJson(reports, folders, summary, { writerRules: options.writer, strict: options.strict, noLayout: options.noLayout }) : formatSummary(summary))
+  console.log(options.format === 'json' ? formatJson(reports, folders, summary, { vocabulary: options.vocabulary, writerRules: options.writer, strict: options.strict, noLayout: options.noLayout }) : formatSummary(summary))
   return exitCodeOf(summary)
 }

@@ -63,7 +63,9 @@ function headline(report: FileReport, strict: boolean): string {
         : `${outcome.operation} rejects it with ${outcome.code}`
       // A rejection ends the decoding or the load, so a known one must not read as a clean bill.
       const stage = { open: undefined, decodeJsonl: 'decoding', load: 'load' }[outcome.operation]
-      const hidden = report.status === 'known' && stage !== undefined ? [`which hides any later fault of its ${stage} (check a mended copy to see them)`] : []
+      // A refusal is no damage (FMT-5): nothing to mend, but a reader that knows the log would see further.
+      const toSee = refusal ? 'a reader that can read it would see them' : 'check a mended copy to see them'
+      const hidden = report.status === 'known' && stage !== undefined ? [`which hides any later fault of its ${stage} (${toSee})`] : []
       return [`${file}: ${status}, ${verdict}`, ...hidden, ...otherFindings(report, strict)].join(', ')
     }
     case 'accepted': {
@@ -111,8 +113,8 @@ export function formatSummary(summary: Summary): string {
 const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json'
 
 /** The json report, as schemas/check-report.schema.json describes it. */
-export function formatJson(reports: readonly FileReport[], folders: readonly CheckUncheckedFolder[], summary: Summary, rules: { writerRules: boolean; strict: boolean; noLayout: boolean }): string {
-  // Each present only with its option, so that a report says which rules judged its files.
-  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, ...(rules.writerRules ? { writerRules: true } : {}), ...(rules.strict ? { strict: true } : {}), ...(rules.noLayout ? { noLayout: true } : {}), summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports], uncheckedFolders: [...folders] }
+export function formatJson(reports: readonly FileReport[], folders: readonly CheckUncheckedFolder[], summary: Summary, rules: { vocabulary: string; writerRules: boolean; strict: boolean; noLayout: boolean }): string {
+  // The flags each present only with its option, so that a report says which rules judged its files.
+  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, vocabulary: rules.vocabulary, ...(rules.writerRules ? { writerRules: true } : {}), ...(rules.strict ? { strict: true } : {}), ...(rules.noLayout ? { noLayout: true } : {}), summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports], uncheckedFolders: [...folders] }
   return JSON.stringify(report, null, 2)
 }

@@ -251,7 +251,14 @@ describe('audit of hand-built logs', () => {
   it('points a log of the rc8 builds to --vocabulary v0-rc8, as check does', () => {
     const report = auditOf(artifact([...goodTurn(), event('team/member', 12, {})]))
     expect(report.log.rejection).toMatchObject({ operation: 'load', code: 'FORMAT_UNKNOWN_EVENT_TYPE', seq: 12 })
-    expect(report.log.rejection?.message).toMatch(/ \(the rc8 builds write team\/member: --vocabulary v0-rc8 reads their logs\)$/)
+    expect(report.log.rejection?.message).toMatch(/ \(the rc8 builds write team\/member: --vocabulary v0-rc8 knows their types\)$/)
+  })
+
+  it('names the ignorable events of types the vocabulary lacks, in the singular for one', () => {
+    const one = auditOf(artifact([...goodTurn(), event('team/task', 12, {}, { ignorable: true })]))
+    expect(texts(one, 'raw-facts', 'pass')).toContain('1 event of a type unknown to v0-pinned (team/task) is marked ignorable and kept, not skipped')
+    const three = auditOf(artifact([...goodTurn(), ...[12, 13, 14].map(seq => event(seq === 13 ? 'acme/x' : 'team/task', seq, {}, { ignorable: true }))]))
+    expect(texts(three, 'raw-facts', 'pass')).toContain('3 events of 2 types unknown to v0-pinned (team/task, acme/x) are marked ignorable and kept, not skipped')
   })
 
   it('counts the closers of an open tail turn in the singular for one', () => {

@@ -302,7 +302,7 @@ describe('zstd frames', () => {
     const teamMember = '{"type":"team/member","seq":6,"time":6,"data":{}}'
     const file = folder.write('rc8-team.jsonl', text([...turnLines(), teamMember]))
     const pinned = only(check(file), 'refusal', 'FORMAT_UNKNOWN_EVENT_TYPE')
-    expect(pinned.message).toMatch(/ \(the rc8 builds write team\/member: --vocabulary v0-rc8 reads their logs\)$/)
+    expect(pinned.message).toMatch(/ \(the rc8 builds write team\/member: --vocabulary v0-rc8 knows their types\)$/)
     // A type no vocabulary knows gets no such pointer.
     const unknown = folder.write('acme.jsonl', text([...turnLines(), teamMember.replace('team/member', 'acme/thing')]))
     expect(only(check(unknown), 'refusal', 'FORMAT_UNKNOWN_EVENT_TYPE').message).not.toContain('--vocabulary')

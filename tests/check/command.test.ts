@@ -38,8 +38,10 @@ describe('exit status', () => {
     const newer = folder.write('refused-newer.jsonl', text(turnLines()).replace('"version":0', '"version":1'))
     const run = runChild([newer, '--format', 'json'])
     expect(run.status).toBe(2)
-    const document = JSON.parse(run.stdout) as { summary: Record<string, number>; files: FileReport[] }
+    const document = JSON.parse(run.stdout) as { vocabulary: string; summary: Record<string, number>; files: FileReport[] }
     expect(document.summary).toMatchObject({ files: 1, invalid: 0, refused: 1 })
+    expect(document.vocabulary).toBe('v0-pinned')
+    expect((JSON.parse(runChild([newer, '--format', 'json', '--vocabulary', 'v0-rc8']).stdout) as { vocabulary: string }).vocabulary).toBe('v0-rc8')
     expect(document.files[0]).toMatchObject({
       status: 'refused',
       outcome: { verdict: 'rejected', operation: 'decodeJsonl', code: 'FORMAT_VERSION_NEWER' },

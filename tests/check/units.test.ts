@@ -237,7 +237,7 @@ describe('text report', () => {
     expect(formatReport(rejected('HEADER_ID_MISMATCH', 'known', [layout, refusal])).split('\n')[0]).toBe('log.jsonl: known invalid, open rejects it with HEADER_ID_MISMATCH')
     // A known rejection of the load (or the decoding) still ends it: the headline says what that hides.
     expect(formatReport(rejected('FORMAT_UNKNOWN_EVENT_TYPE', 'known', [refusal])).split('\n')[0])
-      .toBe('log.jsonl: known refused, load refuses it with FORMAT_UNKNOWN_EVENT_TYPE: the log may be intact, but this reader cannot read it, which hides any later fault of its load (check a mended copy to see them)')
+      .toBe('log.jsonl: known refused, load refuses it with FORMAT_UNKNOWN_EVENT_TYPE: the log may be intact, but this reader cannot read it, which hides any later fault of its load (a reader that can read it would see them)')
     // A rejected log's headline counts its other findings too, as an accepted log's does.
     const notice = { severity: 'notice' as const, code: 'CARRIAGE_RETURN', requirement: 'JSONL-9', line: 1, message: 'CR' }
     const writer = { severity: 'error' as const, code: 'WRITER_HEADER_MEMBERS', requirement: 'JSONL-5', line: 1, message: 'order' }
