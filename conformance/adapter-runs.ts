@@ -50,8 +50,11 @@ function adapterShapeFaults(adapter: Record<string, unknown>): string[] {
   if (typeof meta !== 'object' || meta === null) faults.push('meta (an object)')
   else {
     const fields = meta as Record<string, unknown>
-    for (const key of ['name', 'version', 'language']) if (typeof fields[key] !== 'string') faults.push(`meta.${key} (a string)`)
+    // As a subprocess's started reply must (schemas/protocol-started.schema.json): reports and baselines name the adapter by them.
+    for (const key of ['name', 'version', 'language']) if (typeof fields[key] !== 'string' || fields[key] === '') faults.push(`meta.${key} (a non-empty string)`)
     if (!Array.isArray(fields['profiles'])) faults.push('meta.profiles (an array)')
+    if (fields['homepage'] !== undefined && typeof fields['homepage'] !== 'string') faults.push('meta.homepage (a string, when given)')
+    if (fields['transport'] !== undefined && fields['transport'] !== 'in-process' && fields['transport'] !== 'subprocess') faults.push('meta.transport ("in-process" or "subprocess", when given)')
   }
   if (typeof adapter['operations'] !== 'object' || adapter['operations'] === null) faults.push('operations (an object)')
   return faults

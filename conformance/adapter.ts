@@ -45,7 +45,9 @@ export interface Adapter {
 /**
  * The operation result an operation returned, a rejection's null seq or line left out; undefined when
  * the value has no such shape, which is an adapter error. Every caller of an operation reads its
- * result through this, so null means none wherever it comes from.
+ * result through this, so null means none wherever it comes from. A rejection's seq and line are
+ * numbers and its message a string; a number that is no seq (-1, 2^53, -0) is carried, to be judged
+ * against the expected one.
  */
 export function operationResultOf(value: unknown): OperationResult | undefined {
   if (typeof value !== 'object' || value === null) return undefined
@@ -57,13 +59,16 @@ export function operationResultOf(value: unknown): OperationResult | undefined {
   // Read member by member, as the judge reads them: a getter or an Error's own message counts too.
   const { code, seq, line, message } = error as Record<string, unknown>
   if (typeof code !== 'string') return undefined
+  const absent = (value: unknown): boolean => value === null || value === undefined
+  if (![seq, line].every(place => absent(place) || typeof place === 'number')) return undefined
+  if (message !== undefined && typeof message !== 'string') return undefined
   return {
     ok: false,
     error: {
       code,
-      ...(seq === null || seq === undefined ? {} : { seq: seq as number }),
-      ...(line === null || line === undefined ? {} : { line: line as number }),
-      ...(message === undefined ? {} : { message: message as string }),
+      ...(absent(seq) ? {} : { seq: seq as number }),
+      ...(absent(line) ? {} : { line: line as number }),
+      ...(message === undefined ? {} : { message }),
     },
   }
 }

@@ -2,7 +2,7 @@
 // (vectors/README.md): accept, value, reject. Error codes are compared; messages never are.
 import type { ExpectedRejection, Expectation } from './vector-cases.ts'
 import { isArrayIndex, isObjectLike } from './tagged-values.ts'
-import { isRecord } from '../reference/lossless-json.ts'
+import { isNonNegativeSafeInteger, isRecord } from '../reference/lossless-json.ts'
 import { cutPoint, plural, shortened } from './wording.ts'
 import { positionText, stringDifference, type StringPosition } from './string-difference.ts'
 
@@ -144,7 +144,8 @@ export function firstDivergingSeq(expected: unknown, actual: unknown): number | 
   for (let index = 0; index < length; index += 1) {
     if (firstDifference(expectedLog[index], actualLog[index]) !== undefined) {
       const event = expectedLog[index] ?? actualLog[index]
-      return isRecord(event) && typeof event['seq'] === 'number' ? event['seq'] : index
+      // An adapter's event may carry any seq at all; only a seq of the log's kind names a place.
+      return isRecord(event) && isNonNegativeSafeInteger(event['seq']) ? event['seq'] : index
     }
   }
   return undefined

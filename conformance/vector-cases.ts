@@ -94,11 +94,13 @@ export function loadVectorFolder(dir: string): VectorCase[] {
   }
   if (files.length === 0) throw new VectorFileError(`${dir}: holds no vector file (*.yaml)`)
   const named = (path: string): string => portablePath(join(basename(resolve(dir)), relative(dir, path)))
-  const cases = files.flatMap((path) => loadVectorFile(path, named(path)))
+  // A fault is named at the path the reader can open, not at the file's name in the hash.
+  const cases = files.flatMap((path) => loadVectorFile(path, named(path), path))
+  const openable = new Map(files.map((path) => [named(path), path]))
   const seen = new Map<string, string>()
   for (const vector of cases) {
     const first = seen.get(vector.id)
-    if (first !== undefined) throw new VectorFileError(`${vector.file}: case ${vector.id} is also in ${first}: a case id names one case`)
+    if (first !== undefined) throw new VectorFileError(`${openable.get(vector.file)}: case ${vector.id} is also in ${openable.get(first)}: a case id names one case`)
     seen.set(vector.id, vector.file)
   }
   return cases
@@ -153,15 +155,18 @@ function schemaErrorLines(errors: readonly ErrorObject[], at: LineAt): string[] 
   return [...new Set(lines)]
 }
 
-/** Reads one vector file; a malformed file or case is an error naming the file, the line and the case. */
-export function loadVectorFile(path: string, name: string): VectorCase[] {
+/**
+ * Reads one vector file, its cases naming it `name`; a malformed file or case is an error naming the
+ * file (as `shownAs`), the line and the case.
+ */
+export function loadVectorFile(path: string, name: string, shownAs = name): VectorCase[] {
   const lineCounter = new LineCounter()
   const parsed = parseDocument(readFileSync(path, 'utf8'), { lineCounter })
-  if (parsed.errors.length > 0) throw new VectorFileError(`${name}: not YAML: ${parsed.errors[0]!.message}`)
+  if (parsed.errors.length > 0) throw new VectorFileError(`${shownAs}: not YAML: ${parsed.errors[0]!.message}`)
   const document: unknown = parsed.toJS()
   const at = lineLocator(parsed, lineCounter)
   if (!validateVectorFile(document)) {
-    throw new VectorFileError(`${name}: not a valid vector file: ${schemaErrorLines(validateVectorFile.errors ?? [], at).join('; ')}`)
+    throw new VectorFileError(`${shownAs}: not a valid vector file: ${schemaErrorLines(validateVectorFile.errors ?? [], at).join('; ')}`)
   }
   const file = document as { chapter: string; cases: Record<string, unknown>[] }
   return file.cases.map((rawCase, index) => {
@@ -173,7 +178,7 @@ export function loadVectorFile(path: string, name: string): VectorCase[] {
     } catch (error) {
       const where = error instanceof CaseFault ? error.where : []
       const line = at(['cases', index, ...where], error instanceof CaseFault ? error.key : undefined) ?? at(['cases', index])
-      throw new VectorFileError(`${name}:${line}: case ${String(rawCase['id'])}: ${partName(where)}${errorMessage(error)}`)
+      throw new VectorFileError(`${shownAs}:${line}: case ${String(rawCase['id'])}: ${partName(where)}${errorMessage(error)}`)
     }
   })
 }

@@ -270,6 +270,11 @@ describe('judge', () => {
     expect(firstDivergingSeq(log, log)).toBeUndefined()
   })
 
+  it('names the diverging event by its index when the side it comes from gives it a seq that is no seq', () => {
+    const log = [{ seq: 0, type: 'a' }]
+    for (const seq of [Number.NaN, Number.POSITIVE_INFINITY, -1, 2.5, '1']) expect(firstDivergingSeq(log, [...log, { seq, type: 'b' }]), String(seq)).toBe(1)
+  })
+
   it('names the diverging event by its own seq, taken from the expected side, else the actual one, else its index', () => {
     const log = [{ seq: 7, type: 'a' }, { seq: 9, type: 'b' }]
     expect(firstDivergingSeq(log, [{ seq: 7, type: 'a' }, { seq: 9, type: 'c' }])).toBe(9)

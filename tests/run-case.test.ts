@@ -229,6 +229,10 @@ describe('a reply that is no operation result', () => {
     ['ok without a value', (): unknown => ({ ok: true })],
     ['a bare value', (): unknown => ({ nodes: [] })],
     ['a rejection without a code', (): unknown => ({ ok: false, error: { seq: 0 } })],
+    // A rejection's place is a number and its message a string (one of another number is judged).
+    ['a rejection at a seq that is a string', (): unknown => ({ ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', seq: '3' } })],
+    ['a rejection at a line that is an object', (): unknown => ({ ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', line: { at: 2 } } })],
+    ['a rejection whose message is no string', (): unknown => ({ ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', message: 5 } })],
     ['nothing', (): unknown => undefined],
   ])('%s is an error of its step, never a pass', async (_name, answer) => {
     const accepting: VectorCase = { ...surfaceCase('odd'), steps: [{ operation: 'surface', input: { events: [] }, expect: { accept: true } }] }
@@ -407,12 +411,14 @@ describe('a module adapter', () => {
   it.each([
     ['no export at all', 'export const other = 1', 'no adapter'],
     ['no meta', 'export default { operations: {} }', 'an adapter without meta (an object)'],
-    ['a meta without a language', "export default { meta: { name: 'm', version: '0', profiles: [] }, operations: {} }", 'an adapter without meta.language (a string)'],
-    ['a version that is no string', "export default { meta: { name: 'm', version: 0, language: 'js', profiles: [] }, operations: {} }", 'an adapter without meta.version (a string)'],
+    ['a meta without a language', "export default { meta: { name: 'm', version: '0', profiles: [] }, operations: {} }", 'an adapter without meta.language (a non-empty string)'],
+    ['a version that is no string', "export default { meta: { name: 'm', version: 0, language: 'js', profiles: [] }, operations: {} }", 'an adapter without meta.version (a non-empty string)'],
     ['no list of profiles', "export default { meta: { name: 'm', version: '0', language: 'js', profiles: 'reader' }, operations: {} }", 'an adapter without meta.profiles (an array)'],
     ['no operations', `export default { meta: ${META} }`, 'an adapter without operations (an object)'],
     ['null operations', `export default { meta: ${META}, operations: null }`, 'an adapter without operations (an object)'],
-    ['a name alone', "export default { meta: { name: 'm' } }", 'an adapter without meta.version (a string), meta.language (a string), meta.profiles (an array), operations (an object)'],
+    ['an empty name', "export default { meta: { name: '', version: '0', language: 'js', profiles: [] }, operations: {} }", 'an adapter without meta.name (a non-empty string)'],
+    ['a homepage that is no string and an unknown transport', "export default { meta: { name: 'm', version: '0', language: 'js', profiles: [], homepage: 1, transport: 'carrier pigeon' }, operations: {} }", 'an adapter without meta.homepage (a string, when given), meta.transport ("in-process" or "subprocess", when given)'],
+    ['a name alone', "export default { meta: { name: 'm' } }", 'an adapter without meta.version (a non-empty string), meta.language (a non-empty string), meta.profiles (an array), operations (an object)'],
   ])('with %s is refused, naming the file, what it lacks and the shape it must have', async (_name, source, what) => {
     const path = moduleOf(source)
     await expect(adapterFromModule(path)).rejects.toThrow(`${path} exports ${what}: its default export, or its export named adapter, must be {meta: {name, version, language, profiles}, operations}`)

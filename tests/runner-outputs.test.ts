@@ -118,7 +118,7 @@ describe('dsh-conformance run', () => {
 
   it('refuses a module adapter without a version or a language', async () => {
     const unnamed = await runCli(['run', '--adapter-module', MODULE, ...ONE_CASE], { MODULE_MISBEHAVIOUR: 'unnamed' })
-    expect(unnamed.stdout).toMatch(/exports an adapter without meta\.(version|language) \(a string\)/)
+    expect(unnamed.stdout).toMatch(/exports an adapter without meta\.(version|language) \(a non-empty string\)/)
     expect(unnamed.code).toBe(1)
   })
 

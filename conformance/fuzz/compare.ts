@@ -8,7 +8,7 @@ import { inProcessCall } from '../in-process-call.ts'
 import { inputChange, recordInput } from '../unchanged-input.ts'
 import { expectedRejectionOf, judge, withImpliedPlaces, type OperationResult } from '../expectations.ts'
 import { encodeTagged } from '../protocol.ts'
-import { isRecord } from '../../reference/lossless-json.ts'
+import { isNonNegativeSafeInteger, isRecord } from '../../reference/lossless-json.ts'
 import type { Expectation } from '../vector-cases.ts'
 import { OVER_LOADED_LOG, probeInput, type Probe, type ProbeVariant } from './probes.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
@@ -155,8 +155,9 @@ function violationDifference(expected: Violation[], actual: Violation[]): { text
     const got = actual[index]
     if (want?.code === got?.code && want?.seq === got?.seq) continue
     const later = index > 0 ? 'a later ' : ''
-    const seq = Math.min(want?.seq ?? Infinity, got?.seq ?? Infinity)
-    const where = Number.isFinite(seq) ? seq : undefined
+    // The adapter's violations are its own: a seq of another kind names no place.
+    const seqs = [want?.seq, got?.seq].filter(isNonNegativeSafeInteger)
+    const where = seqs.length === 0 ? undefined : Math.min(...seqs)
     if (got === undefined) return { text: `lacks ${later}violation ${want!.code}`, seq: where }
     if (want === undefined) return { text: `adds ${later}violation ${got.code}`, seq: where }
     if (want.code === got.code) return { text: `lists ${later}violation ${want.code} at another seq`, seq: where }
@@ -203,7 +204,8 @@ export function disagreement(operation: string, expected: OperationResult, actua
   }
   if (verdict.pass) return undefined
   const { adapter, seq } = departure(operation, expected, actual.result, verdict.diff.divergingSeq, verdict.diff.path)
-  return { operation, reference, adapter, detail: verdict.reason, ...(seq === undefined ? {} : { divergingSeq: seq }), expected, actual }
+  // A seq the adapter gave (its rejection's) may be any number; only a seq of a log names a place.
+  return { operation, reference, adapter, detail: verdict.reason, ...(isNonNegativeSafeInteger(seq) ? { divergingSeq: seq } : {}), expected, actual }
 }
 
 /** A candidate every writer accepts onto a loaded log: a log-only event of a type nobody knows (UNK-2). */

@@ -69,6 +69,8 @@ export interface FuzzReport {
   adapter: string
   seed: number
   runs: number
+  /** The largest target size of a run's log (--max-events): with the seed, what reproduces the runs. */
+  maxEvents: number
   runsDone: number
   stoppedByBudget: boolean
   operations: OperationName[]
@@ -141,6 +143,11 @@ function holdsOlderShape(run: FuzzRun): boolean {
 async function disagreementOn(adapter: Adapter, run: DrawnRun, operation: OperationName, timeoutMs: number): Promise<Disagreement | undefined> {
   const probe = deriveProbe(run, operation)
   return probe === undefined ? undefined : compareProbe(referenceAdapter, adapter, probe, timeoutMs)
+}
+
+/** The adapter as the summary names it: `name@version`, the version once when the name ends with it (`dsh-session@0.1.0-rc.8`). */
+function nameAtVersion(meta: { name: string; version: string }): string {
+  return meta.name.endsWith(`@${meta.version}`) ? meta.name : `${meta.name}@${meta.version}`
 }
 
 /** Replays the written vector with the runner: it must fail (or err on) the adapter and pass the reference. */
@@ -238,7 +245,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     progress(runsDone)
   }
   return {
-    adapter: adapter.meta.name, seed: options.seed, runs: options.runs, runsDone, stoppedByBudget: runsDone < options.runs,
+    adapter: nameAtVersion(adapter.meta), seed: options.seed, runs: options.runs, maxEvents: options.maxEvents, runsDone, stoppedByBudget: runsDone < options.runs,
     operations, probes, compared, mutations: sortedByName(mutations), olderShapes, findings: [...findings.values()], durationMs: Date.now() - started,
   }
 }

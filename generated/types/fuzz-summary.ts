@@ -18,6 +18,10 @@ export interface FuzzSummary {
    */
   runs: number;
   /**
+   * The largest target size of a run's log (--max-events): with the seed, what makes run N draw the same log again.
+   */
+  maxEvents: number;
+  /**
    * The runs done: fewer than asked when the time budget stopped the run.
    */
   runsDone: number;

@@ -31,7 +31,7 @@ export interface RunReport {
   startedAt: string;
   durationMs: number;
   /**
-   * The run's verdict: true when no adapter's run failed. The runner's exit status is 0 exactly then.
+   * The run's verdict: true when no adapter's run failed. The runner's exit status is 0 exactly then, unless a report or baseline could not be written (exit 2, whatever the verdict).
    */
   passed: boolean;
   /**
@@ -45,7 +45,7 @@ export interface RunReport {
 }
 
 /**
- * The whole suite, before any filter: its package name and version and the content hash of every expanded case (the hash of generated/vectors.bundle.json).
+ * The whole suite, before any filter: its package name and version and the content hash of every expanded case (the `contentHash` member of generated/vectors.bundle.json, not a hash of the file).
  */
 export interface RunReportSuite {
   name: string;
@@ -107,7 +107,7 @@ export interface RunReportAdapterRun {
   totals: RunReportCounts;
   baseline?: RunReportBaseline;
   /**
-   * The last lines the adapter wrote to stderr, kept when its run failed.
+   * The last lines the adapter wrote to stderr, kept when a case of its run failed or erred, or the adapter could not start or stop cleanly (a run that fails only on skips or under --strict-baseline keeps none).
    */
   stderrTail?: string;
   /**
@@ -115,7 +115,7 @@ export interface RunReportAdapterRun {
    */
   warnings?: string[];
   /**
-   * Every selected case, in suite order.
+   * Every selected case, in suite order; empty when the adapter could not start (startError), which ran none.
    */
   cases: RunReportCase[];
 }
@@ -129,7 +129,7 @@ export interface RunReportAdapter {
   language: string;
   homepage?: string;
   /**
-   * The profiles the implementation claims (spec/profiles.md): reader, writer, relations, repair, compaction, fork, jsonl.
+   * The profiles the implementation claims (spec/profiles.md): reader, writer, relations, repair, compaction, fork, jsonl, storage.
    */
   profiles: string[];
   transport: "in-process" | "subprocess";
@@ -166,7 +166,7 @@ export interface RunReportBaseline {
    */
   stillFailing: string[];
   /**
-   * Listed cases of the suite that were skipped or not selected.
+   * Listed cases that were skipped or not selected; in a run of a folder's vectors given a suite's baseline, also every listed id the folder lacks (its ids are another set, not stale).
    */
   notRun: string[];
   /**

@@ -26,6 +26,15 @@ describe('a relations disagreement', () => {
     expect(classOf('relations', expected, expected)).toBeUndefined()
   })
 
+  it('names no seq an adapter\'s violation gives that is no seq, taking the other side\'s', () => {
+    expect(classOf('relations', expected, violations(['TURN_NOT_OPEN', -1], ['PAIR_ORPHAN_RESULT', 9]))).toEqual({ adapter: 'lists violation TURN_NOT_OPEN at another seq', divergingSeq: 4 })
+    expect(classOf('relations', violations(), violations(['TURN_NOT_OPEN', 2.5]))).toEqual({ adapter: 'adds violation TURN_NOT_OPEN' })
+  })
+
+  it('names no seq an adapter\'s rejection gives that is no seq', () => {
+    for (const seq of [-1, 2.5, Number.NaN, 2 ** 53]) expect(classOf('load', { ok: true, value: null }, rejection('STEP_NOT_OPEN', { seq })), String(seq)).toEqual({ adapter: 'rejects STEP_NOT_OPEN' })
+  })
+
   it('names a difference of another operation by its path, its indices generalized', () => {
     expect(classOf('surface', { ok: true, value: { nodes: [1, 2] } }, { ok: true, value: { nodes: [1, 3] } })).toEqual({ adapter: 'differs at $.nodes[]' })
   })

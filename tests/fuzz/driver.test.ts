@@ -332,7 +332,7 @@ describe('dsh-conformance fuzz', () => {
     expect(tolerated.stdout).toContain('known classes no disagreement of these runs fell in (drawn too rarely, mended, or a typo): stale\n')
     expect(tolerated.stdout).not.toContain('fell in (drawn too rarely, mended, or a typo): everything')
     const summaries = ['a', 'b'].map(folder => JSON.parse(readFileSync(join(outDir, folder, 'fuzz-summary.json'), 'utf8')) as unknown)
-    expect(summaries[1]).toMatchObject({ adapter: 'fake-misorder', seed: 1, runsDone: 40 })
+    expect(summaries[1]).toMatchObject({ adapter: 'fake-misorder@0.0.0', seed: 1, runs: 40, maxEvents: 60, runsDone: 40 })
     const validSummary = schemaValidator('fuzz-summary')
     for (const summary of summaries) expect(validSummary(summary), errorsOf(validSummary)).toBe(true)
     expect(intoVectors.code).toBe(2)
