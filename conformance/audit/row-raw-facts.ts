@@ -33,7 +33,8 @@ function rejectedRow(log: AuditedLog): AuditRow {
   const text = `${rejection.operation} ${refused ? 'refuses' : 'rejects'} the log with ${rejection.code}${where}: ${rejection.message}`
   const requirements = log.rejectionRule === undefined ? undefined : [log.rejectionRule]
   // The notices about the bytes (a byte order mark, CR line ends) often say why the log was rejected.
-  const items = [evidence('fail', `${text} (${rejectionMeaning(rejection.code)})`, { seq: rejection.seq, requirements }), ...byteNoticeEvidence(log)]
+  // The meaning after a semicolon: the message may end in a parenthesis of its own, the rule follows.
+  const items = [evidence('fail', `${text}; ${rejectionMeaning(rejection.code)}`, { seq: rejection.seq, requirements }), ...byteNoticeEvidence(log)]
   // FMT-5: a refusal is never reported as damage.
   return row('raw-facts', items, () => (refused
     ? `This reader cannot read the log: ${rejectionMeaning(rejection.code)}. That is no sign of damage (FMT-5): the log may be intact.`

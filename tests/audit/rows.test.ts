@@ -193,15 +193,15 @@ describe('audit of hand-built logs', () => {
   it('says what a decoding refusal means: a header line that is none, a record that does not decode', () => {
     const goodLines = new TextDecoder().decode(artifact(goodTurn())).split('\n')
     const noHeader = new TextEncoder().encode(['{"type":"session","version":0}', ...goodLines.slice(1)].join('\n'))
-    expect(texts(auditOf(noHeader), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_HEADER_INVALID at line 1: .*\(without a valid session header line, no event of the log is read\)$/)
+    expect(texts(auditOf(noHeader), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_HEADER_INVALID at line 1: .*; without a valid session header line, no event of the log is read$/)
     expect(auditOf(noHeader).log.sessionId).toBeNull()
     // A header line that fails its checks still names its session, which the report shows.
     const undepthed = new TextEncoder().encode(['{"type":"session","version":0,"id":"named","createdAt":1,"cwd":"/w"}', ...goodLines.slice(1)].join('\n'))
     expect(auditOf(undepthed).log).toMatchObject({ sessionId: 'named', rejection: { code: 'JSONL_HEADER_INVALID' } })
     const gap = new TextEncoder().encode([...goodLines.slice(0, 3), ...goodLines.slice(4)].join('\n'))
-    expect(texts(auditOf(gap), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_SEQ_GAP at line 4: .*\(a seq gap or repeat: an event is missing or doubled\)$/)
+    expect(texts(auditOf(gap), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_SEQ_GAP at line 4: .*; a seq gap or repeat: an event is missing or doubled$/)
     const garbled = new TextEncoder().encode([...goodLines.slice(0, 3), '{"type":', ...goodLines.slice(4)].join('\n'))
-    expect(texts(auditOf(garbled), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_LINE_UNPARSABLE at line 4: .*\(a record does not decode\)$/)
+    expect(texts(auditOf(garbled), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_LINE_UNPARSABLE at line 4: .*; a record does not decode$/)
   })
 
   it('says what a relation violation breaks, in the words check prints, beside what it means for the row', () => {
@@ -307,7 +307,7 @@ describe('audit of hand-built logs', () => {
     const headerEnd = rawFrame(new TextEncoder().encode(`${lines[0]}\n`)).length
     zstd[headerEnd - 1] = (zstd[headerEnd - 1] as number) ^ 0xff
     const report = buildAuditReport({ file: 'log.jsonl.zstd', bytes: zstd }, await loadTokenCounter('estimate'))
-    expect(texts(report, 'raw-facts', 'fail')).toBe('decodeJsonl rejects the log with JSONL_FRAME_INVALID: the first frame, which holds the header line, does not decompress (a zstd frame is damaged or not laid out as JSONL-14 says)')
+    expect(texts(report, 'raw-facts', 'fail')).toBe('decodeJsonl rejects the log with JSONL_FRAME_INVALID: the first frame, which holds the header line, does not decompress; a zstd frame is damaged or not laid out as JSONL-14 says')
   })
 
   it('checks a repaired log: closers followed by the end-seed marker, and a resumption snapshot after it', () => {
