@@ -112,9 +112,22 @@ export function formatSummary(summary: Summary): string {
 
 const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json'
 
+/** How the files were judged: the options that change verdicts, and the --known entries no finding matched (with --known). */
+export interface CheckRunSettings {
+  vocabulary: string
+  writerRules: boolean
+  strict: boolean
+  noLayout: boolean
+  knownUnused?: CheckReport['knownUnused']
+}
+
 /** The json report, as schemas/check-report.schema.json describes it. */
-export function formatJson(reports: readonly FileReport[], folders: readonly CheckUncheckedFolder[], summary: Summary, rules: { vocabulary: string; writerRules: boolean; strict: boolean; noLayout: boolean }): string {
+export function formatJson(reports: readonly FileReport[], folders: readonly CheckUncheckedFolder[], summary: Summary, run: CheckRunSettings): string {
   // The flags each present only with its option, so that a report says which rules judged its files.
-  const report: CheckReport = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, vocabulary: rules.vocabulary, ...(rules.writerRules ? { writerRules: true } : {}), ...(rules.strict ? { strict: true } : {}), ...(rules.noLayout ? { noLayout: true } : {}), summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'], files: [...reports], uncheckedFolders: [...folders] }
+  const flags = { ...(run.writerRules ? { writerRules: true as const } : {}), ...(run.strict ? { strict: true as const } : {}), ...(run.noLayout ? { noLayout: true as const } : {}) }
+  const report: CheckReport = {
+    $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, vocabulary: run.vocabulary, ...flags, summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'],
+    files: [...reports], uncheckedFolders: [...folders], ...(run.knownUnused === undefined ? {} : { knownUnused: run.knownUnused }),
+  }
   return JSON.stringify(report, null, 2)
 }

@@ -38,6 +38,10 @@ export interface CheckReport {
    */
   files: CheckFileReport[];
   /**
+   * Present when the run was given `--known FILE`: each entry of that file that matched no finding of a checked file (mended, or a typo), by its index in the file's `known` list; an entry that keeps matching nothing is one to remove.
+   */
+  knownUnused?: CheckKnownUnused[];
+  /**
    * Each folder that yielded no file to check, in the order met: a folder named on the command line that holds no *.jsonl, *.jsonl.zstd or *.jsonl.zst file, or a folder that could not be read. A gate over such a folder checked nothing, so it fails (exit 2).
    */
   uncheckedFolders: CheckUncheckedFolder[];
@@ -63,6 +67,19 @@ export interface CheckSummary {
    * The length of the report's uncheckedFolders.
    */
   uncheckedFolders: number;
+}
+
+/**
+ * An entry of the `--known` file that matched no finding, as the file gives it.
+ */
+export interface CheckKnownUnused {
+  /**
+   * Its position in the file's `known` list, from 0.
+   */
+  index: number;
+  files: string;
+  code: string;
+  reason: string;
 }
 
 /**

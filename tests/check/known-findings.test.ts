@@ -104,9 +104,12 @@ describe('check --known', () => {
     const validate = schemaValidator('check-report')
     expect(validate(document), errorsOf(validate)).toBe(true)
     expect(document).toMatchObject({ exitCode: 0, summary: { valid: 1, invalid: 0, known: 1 }, files: [{ status: 'valid' }, { status: 'known', diagnostics: [{ known: 'written before delegationDepth (U4)' }] }] })
+    // What matched nothing is in the report too, for a dashboard to flag.
+    expect(document['knownUnused']).toEqual([{ index: 1, files: '*', code: 'NO_SUCH_CODE', reason: 'a typo' }])
 
     const without = await runCliHere(['check', clean, noHeaderDepth])
     expect(without.code).toBe(1)
+    expect(JSON.parse((await runCliHere(['check', clean, '--format', 'json'])).stdout)).not.toHaveProperty('knownUnused')
     writeFileSync(knownFile, 'known:\n  - files: "*"\n    code: JSONL_HEADER_INVALID\n')
     const broken = await runCliHere(['check', clean, '--known', knownFile])
     expect(broken).toMatchObject({ code: 2, stderr: `${knownFile}:2: not a known-findings file: known[0] needs a reason\n` })
