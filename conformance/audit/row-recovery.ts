@@ -1,7 +1,8 @@
 // Row 6, failure recovery: an interrupted turn, tool call or compaction is closed or detectable, with
 // the failure classes that could leave it. The evidence is the compaction lock and the outcome of every
-// bracket (COMP-14..17), the model calls that failed and what followed them, and the crash-repair
-// closers (chapter 12), both those already in the log and those a cold reopening would append.
+// bracket (COMP-14..17), the model calls that failed and what followed them, the streams a
+// cancellation cut (VOC-3's interrupted messages), and the crash-repair closers (chapter 12), both
+// those already in the log and those a cold reopening would append.
 import type { BracketReport } from '../../reference/compaction.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditEvidence, AuditModelFailure, AuditRow } from '../../generated/types/index.ts'
@@ -122,9 +123,22 @@ function closerEvidence(closer: SessionEvent, pending: boolean): AuditEvidence |
   return undefined
 }
 
+/**
+ * VOC-3: an assistant message marked interrupted keeps what the model delivered before a cancellation
+ * cut its stream; its turn then ends as cancelled (aborted), which is no crash.
+ */
+function cancelledStreamEvidence(message: SessionEvent, turnEnds: ReadonlyMap<unknown, SessionEvent>): AuditEvidence {
+  const turn = dataOf(message)['turn']
+  const end = turnEnds.get(turn)
+  const ended = end === undefined ? 'its turn is not closed' : `its turn ended ${stringAt(recordAt(dataOf(end), 'reason'), 'kind') ?? 'with no reason kind'} (turn/end seq ${end.seq})`
+  return evidence('info', `turn ${String(turn)} was cancelled while the model streamed: the assistant message at seq ${message.seq} (interrupted) keeps what was delivered before the cut; ${ended}`, { seq: message.seq, requirements: ['VOC-3'] })
+}
+
 function interruptedEvidence(loaded: LoadedLog): AuditEvidence[] {
   const items: AuditEvidence[] = []
+  const turnEnds = new Map(loaded.events.filter(event => event.type === 'turn/end').map(event => [dataOf(event)['turn'], event]))
   for (const event of loaded.events) {
+    if (event.type === 'assistant/message' && dataOf(event)['interrupted'] === true) items.push(cancelledStreamEvidence(event, turnEnds))
     if (event.type === 'turn/end' && stringAt(recordAt(dataOf(event), 'reason'), 'kind') === 'interrupted') {
       items.push(evidence('info', `turn ${String(dataOf(event)['turn'])} was interrupted and closed by crash repair (turn/end seq ${event.seq})`, { seq: event.seq, requirements: ['REPAIR-7'] }))
     }

@@ -254,6 +254,19 @@ describe('audit of hand-built logs', () => {
     expect(report.log.rejection?.message).toMatch(/ \(the rc8 builds write team\/member: --vocabulary v0-rc8 knows their types\)$/)
   })
 
+  it('names a stream a cancellation cut, kept as an interrupted message, and how its turn ended', () => {
+    const prefix = assistantText(16, 2, 1, 'Start')
+    const interrupted = { ...prefix, data: { ...(prefix.data as object), interrupted: true }, sourceEventSeqs: [15] }
+    const cut = (ending: SessionEvent[]): AuditReport => auditOf(artifact([
+      ...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14),
+      event('assistant/chunk', 15, { turn: 2, step: 1, chunk: { type: 'text-delta', index: 0, text: 'Start' } }), interrupted, ...ending,
+    ]))
+    const closed = cut([stepEnd(17, 2, 1), event('turn/end', 18, { turn: 2, reason: { kind: 'aborted', reason: { kind: 'user' } } })])
+    expect(texts(closed, 'failure-recovery', 'info')).toContain('turn 2 was cancelled while the model streamed: the assistant message at seq 16 (interrupted) keeps what was delivered before the cut; its turn ended aborted (turn/end seq 18)')
+    expect(rowOf(closed, 'failure-recovery').verdict).toBe('pass')
+    expect(texts(cut([stepEnd(17, 2, 1)]), 'failure-recovery', 'info')).toContain('(interrupted) keeps what was delivered before the cut; its turn is not closed')
+  })
+
   it('names the ignorable events of types the vocabulary lacks, in the singular for one', () => {
     const one = auditOf(artifact([...goodTurn(), event('team/task', 12, {}, { ignorable: true })]))
     expect(texts(one, 'raw-facts', 'pass')).toContain('1 event of a type unknown to v0-pinned (team/task) is marked ignorable and kept, not skipped')
