@@ -123,7 +123,7 @@ export function baselineNotes(baseline: Baseline, context: BaselineContext, unkn
     const cases = suite.vectors === undefined ? 'suite' : 'cases'
     notes.push(`the baseline was written against ${cases} ${baseline.suiteHash}, ${casesOfRun(suite)} ${suite.vectors === undefined ? 'is' : 'are'} ${suite.contentHash}; its case ids still apply`)
   }
-  if (unknown.length > 0) notes.push(idsNotInSuiteText(unknown, [...context.caseIds ?? []], casesOfRun(suite)))
+  if (unknown.length > 0) notes.push(idsNotInSuiteText(unknown, [...context.caseIds ?? []], suite.vectors))
   return notes
 }
 
@@ -131,13 +131,13 @@ export function baselineNotes(baseline: Baseline, context: BaselineContext, unkn
  * What a note, a JUnit failure or a vitest test says of the ids a baseline lists that the suite does
  * not have, each with the id of `known` it most likely meant, if any.
  */
-export function idsNotInSuiteText(ids: readonly string[], known: readonly string[] = [], cases = 'this suite'): string {
+export function idsNotInSuiteText(ids: readonly string[], known: readonly string[] = [], folder?: string): string {
   const named = ids.map((id) => {
     const meant = known.length === 0 ? undefined : likelyMeant(id, known)
     return meant === undefined ? id : `${id} (did you mean ${meant}?)`
   })
-  const have = cases === 'this suite' ? 'does not have (a typo, or a case that left the suite)' : 'do not have (a typo, or a case that left the folder)'
-  return `the baseline lists ${plural(ids.length, 'case id')} ${cases} ${have}: ${shortened(named.join(', '), 300)}`
+  const lacking = folder === undefined ? 'this suite does not have (a typo, or a case that left the suite)' : `the vectors under ${folder} do not have (a typo, or a case that left the folder)`
+  return `the baseline lists ${plural(ids.length, 'case id')} ${lacking}: ${shortened(named.join(', '), 300)}`
 }
 
 /** The ids the baseline lists that are not among `caseIds`. */

@@ -11,6 +11,9 @@ export interface VectorBundle {
    * The $id of this schema.
    */
   $schema: "https://dsh-session-conformance.dev/schemas/v0/vector-bundle.schema.json";
+  /**
+   * Says that the file is generated, by which command, and from what.
+   */
   comment: string;
   /**
    * The suite's package version.
@@ -59,8 +62,13 @@ export interface BundleCase {
 export interface BundleStep {
   operation: ProtocolOperation;
   /**
-   * The operation's whole input (spec/00-processing.md), tagged values still tagged.
+   * The operation's whole input (spec/00-processing.md), tagged values still tagged; `events` is in every one, an empty list when the case has no log.
    */
-  input: {};
+  input: {
+    /**
+     * The log, in the tagged form.
+     */
+    events: unknown[];
+  };
   expect: Expectation;
 }

@@ -167,6 +167,9 @@ export type Expectation =
     }
   | {
       reject: {
+        /**
+         * a rejection code of spec/errors.md, spelled as the protocol spells codes
+         */
         code: string;
         /**
          * the seq the rejection must carry; null: it must carry none
