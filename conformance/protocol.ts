@@ -275,15 +275,16 @@ export function encodeTagged(value: unknown, ancestors = new Set<object>()): unk
 }
 
 /**
- * The lines a subprocess adapter is sent for `cases`, their steps in order and numbered from 1, between
- * a start and a stop: what `list --requests` prints, to pipe to an adapter and to `serve` and compare.
- * A run sends a case's later steps only while its steps pass, and starts a new process after a crash.
+ * The lines a subprocess adapter is sent for `cases`, their steps in order and numbered from 0 as the
+ * runner numbers them, between a start and a stop: what `list --requests` prints, to pipe to an
+ * adapter and to `serve` and compare. A run sends a case's later steps only while its steps pass, and
+ * starts a new process after a crash.
  */
 export function requestLines(cases: readonly VectorCase[]): string[] {
   const runs = cases.flatMap((vector) => vector.steps.map((step, index) => ({ step, context: { caseId: vector.id, step: index } })))
   return [
     protocolLine(startMessage()),
-    ...runs.map(({ step, context }, index) => protocolLine(runMessage(index + 1, step.operation, step.input as Record<string, unknown>, context))),
+    ...runs.map(({ step, context }, index) => protocolLine(runMessage(index, step.operation, step.input as Record<string, unknown>, context))),
     protocolLine(stopMessage()),
   ]
 }

@@ -208,16 +208,16 @@ describe('dsh-conformance run --adapter-cmd', () => {
     const chosen = loadVectorCases().filter((vector) => vector.id.startsWith('surf-order-')).slice(0, 2)
     const printed = await runCliHere(['list', '--requests', '--case', chosen.map((vector) => vector.id).join(',')])
     expect(printed.code).toBe(0)
-    // By hand: a start, each step of each case numbered from 1 as the runner numbers them, a stop.
+    // By hand: a start, each step of each case numbered from 0 as the runner numbers them, a stop.
     const runs = chosen.flatMap((vector) => vector.steps.map((step, index) => ({ vector, step, index })))
     expect(printed.stdout).toBe([
       protocolLine(startMessage()),
-      ...runs.map(({ vector, step, index }, at) => protocolLine(runMessage(at + 1, step.operation, step.input as Record<string, unknown>, { caseId: vector.id, step: index }))),
+      ...runs.map(({ vector, step, index }, at) => protocolLine(runMessage(at, step.operation, step.input as Record<string, unknown>, { caseId: vector.id, step: index }))),
       protocolLine(stopMessage()),
     ].join(''))
     const served = spawnSync(process.execPath, [...CLI, 'serve'], { cwd: projectRoot, encoding: 'utf8', input: printed.stdout })
     const replies = served.stdout.trim().split('\n').map((line) => JSON.parse(line) as { seq?: number })
-    expect(replies.slice(1).map((reply) => reply.seq)).toEqual(runs.map((_, at) => at + 1))
+    expect(replies.slice(1).map((reply) => reply.seq)).toEqual(runs.map((_, at) => at))
   })
 })
 
