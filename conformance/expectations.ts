@@ -78,9 +78,9 @@ function objectKind(value: object): string {
 }
 
 /**
- * The first place (depth first, members in sorted order) where two JSON-shaped values differ, as a
- * path; undefined when they are equal. Iterative, so arbitrarily deep values cannot overflow the stack.
- * Throws when a value cannot be inspected (a revoked proxy, a getter that throws).
+ * The first place (depth first, members in sorted order, `type` and `seq` first) where two JSON-shaped
+ * values differ, as a path; undefined when they are equal. Iterative, so arbitrarily deep values cannot
+ * overflow the stack. Throws when a value cannot be inspected (a revoked proxy, a getter that throws).
  */
 export function firstDifference(expected: unknown, actual: unknown, path = '$'): string | undefined {
   const pending: Array<[unknown, unknown, string]> = [[expected, actual, path]]
@@ -108,7 +108,16 @@ function differenceOrChildren(expected: unknown, actual: unknown, path: string):
     return memberPairs(expected as Record<string, unknown>, actual as Record<string, unknown>, (key) => `${path}[${key}]`, (a, b) => Number(a) - Number(b))
   }
   // A plain object, or two values outside the domain of one kind: compared by their enumerable members.
-  return memberPairs(expected as Record<string, unknown>, actual as Record<string, unknown>, (key) => `${path}.${key}`)
+  return memberPairs(expected as Record<string, unknown>, actual as Record<string, unknown>, (key) => `${path}.${key}`, identityFirst)
+}
+
+/** The members that say what a value is, compared before the rest: two events of another type or seq differ there first. */
+const IDENTITY_MEMBERS = ['type', 'seq']
+
+/** Member names in sorted order, the identity members first. */
+function identityFirst(a: string, b: string): number {
+  const [rankA, rankB] = [IDENTITY_MEMBERS.indexOf(a), IDENTITY_MEMBERS.indexOf(b)].map((rank) => (rank === -1 ? IDENTITY_MEMBERS.length : rank))
+  return rankA !== rankB ? rankA! - rankB! : a < b ? -1 : a > b ? 1 : 0
 }
 
 function elementPairs(expected: unknown[], actual: unknown[], path: string): Pairs {

@@ -261,7 +261,11 @@ describe('judge', () => {
     const event = (seq: number) => ({ type: 'assistant/chunk', seq, time: 1000, data: { text: String(seq) } })
     const stored = { header: { id: 's' }, events: [event(0), event(1), event(2), event(3)] }
     const read = { header: { id: 's' }, events: [event(0), event(2), event(3)] }
-    expect(judge({ ok: true, value: read }, { value: stored })).toMatchObject({ reason: 'value differs at $.events[1].data.text (logs diverge at seq 1; the expected log has 4 entries, the actual 3): expected "1", actual "2"' })
+    // The event's seq is compared before its data: the event at index 1 is another one.
+    expect(judge({ ok: true, value: read }, { value: stored })).toMatchObject({ reason: 'value differs at $.events[1].seq (logs diverge at seq 1; the expected log has 4 entries, the actual 3): expected 1, actual 2' })
+    // And its type before its seq: a turn/end where a step/end was expected.
+    const typed = (type: string, seq: number) => ({ type, seq, time: 1000, data: {} })
+    expect(firstDifference([typed('step/end', 4)], [typed('turn/end', 5)])).toBe('$[0].type')
   })
 
   it('names the first seq where two logs diverge', () => {
