@@ -117,11 +117,20 @@ export function baselineNotes(baseline: Baseline, context: BaselineContext, unkn
   const notes: string[] = []
   const { suite } = context
   if (baseline.adapter !== context.adapter) notes.push(`the baseline is for adapter ${baseline.adapter}, the run is of ${context.adapter}`)
-  if (!baselineBelongsToRun(baseline, suite)) return notes
+  if (!baselineBelongsToRun(baseline, suite)) {
+    // A folder's baseline written before baselines named their folder looks like a suite's: say how to mend it.
+    const folderIds = context.caseIds === undefined ? 0 : baseline.failures.filter((entry) => context.caseIds!.has(entry.id)).length
+    if (folderIds > 0) {
+      const among = `${folderIds} of its ${plural(baseline.failures.length, 'id')} ${folderIds === 1 ? 'is' : 'are'} among them`
+      notes.push(`the baseline names no folder (vectors:), so its ids are not held to the cases under ${suite.vectors}, though ${among}: if it is this folder's baseline, add \`vectors: ${suite.vectors}\` to it`)
+    }
+    return notes
+  }
   if (suite.vectors === undefined && baseline.vectors !== undefined) notes.push(`the baseline was written for the vectors under ${baseline.vectors}, the run is of the suite's own`)
   else if (baseline.suiteHash !== undefined && baseline.suiteHash !== suite.contentHash) {
     const cases = suite.vectors === undefined ? 'suite' : 'cases'
-    notes.push(`the baseline was written against ${cases} ${baseline.suiteHash}, ${casesOfRun(suite)} ${suite.vectors === undefined ? 'is' : 'are'} ${suite.contentHash}; its case ids still apply`)
+    const after = 'its case ids still apply, and a case added or changed since fails as a NEW FAIL until it is mended or listed; once each is understood, --baseline FILE --write-baseline FILE restamps it'
+    notes.push(`the baseline was written against ${cases} ${baseline.suiteHash}, ${casesOfRun(suite)} ${suite.vectors === undefined ? 'is' : 'are'} ${suite.contentHash}: ${after}`)
   }
   if (unknown.length > 0) notes.push(idsNotInSuiteText(unknown, [...context.caseIds ?? []], suite.vectors))
   return notes

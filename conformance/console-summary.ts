@@ -141,7 +141,7 @@ function verdictOf(run: AdapterRun, strictBaseline: boolean): string {
   if (!runFails(run, strictBaseline)) return baseline === undefined ? 'passed' : 'passed (baseline)'
   if (testedNothing(run)) return 'FAILED (no case ran)'
   if (baseline === undefined || baseline.newFailures.length > 0 || run.stopError !== undefined) return 'FAILED'
-  const stale = [baseline.newPasses.length > 0 ? 'NEW PASS' : '', baseline.unknownIds.length > 0 ? 'ids the suite does not have' : ''].filter(Boolean)
+  const stale = [baseline.newPasses.length > 0 ? 'NEW PASS' : '', baseline.unknownIds.length > 0 ? 'listed ids no case has' : ''].filter(Boolean)
   return `FAILED (${stale.join(' and ')} under --strict-baseline)`
 }
 

@@ -76,7 +76,7 @@ describe('comparing a run with its baseline', () => {
     const verdict = compareWithBaseline(OUTCOMES, { ...BASELINE, adapter: 'other', suiteHash: 'sha256:old' }, context)
     expect(verdict.notes).toEqual([
       'the baseline is for adapter other, the run is of fake-impl',
-      `the baseline was written against suite sha256:old, this suite is ${SUITE.contentHash}; its case ids still apply`,
+      `the baseline was written against suite sha256:old, this suite is ${SUITE.contentHash}: its case ids still apply, and a case added or changed since fails as a NEW FAIL until it is mended or listed; once each is understood, --baseline FILE --write-baseline FILE restamps it`,
     ])
     // A baseline that names no suite says nothing about one (suiteHash is optional).
     const { suiteHash: _suiteHash, ...unversioned } = BASELINE
@@ -98,9 +98,17 @@ describe('comparing a run with its baseline', () => {
   })
 
   it('takes no listed id of a suite\'s baseline for unknown in a run of a folder of vectors, whose ids are another set', () => {
+    // The fuzz output replayed with the suite's baseline: none of its ids is a case of the folder.
     const baseline: Baseline = { ...BASELINE, failures: [...BASELINE.failures, { id: 'surf-b-typo', reason: 'r' }] }
-    const verdict = compareWithBaseline(OUTCOMES, baseline, { ...context, suite: { ...context.suite, vectors: 'reports/fuzz' }, caseIds: new Set(OUTCOMES.map((outcome) => outcome.id)) })
-    expect(verdict).toMatchObject({ notRun: ['surf-b-typo'], unknownIds: [], notes: [] })
+    const verdict = compareWithBaseline([], baseline, { ...context, suite: { ...context.suite, vectors: 'reports/fuzz' }, caseIds: new Set(['fuzz-0123456789ab']) })
+    expect(verdict).toMatchObject({ notRun: baseline.failures.map((entry) => entry.id), unknownIds: [], notes: [] })
+  })
+
+  it('says how to mend a folder\'s baseline that names no folder, when some of its ids are the folder\'s', () => {
+    const legacy: Baseline = { ...BASELINE, failures: [BASELINE.failures[0]!, { id: 'mine-gone', reason: 'r' }] }
+    const verdict = compareWithBaseline(OUTCOMES, legacy, { ...context, suite: { ...context.suite, vectors: 'my-vectors' }, caseIds: new Set(OUTCOMES.map((outcome) => outcome.id)) })
+    expect(verdict.unknownIds).toEqual([])
+    expect(verdict.notes).toEqual(['the baseline names no folder (vectors:), so its ids are not held to the cases under my-vectors, though 1 of its 2 ids is among them: if it is this folder\'s baseline, add `vectors: my-vectors` to it'])
   })
 
   it('holds a folder\'s baseline to the folder\'s cases: an id it lacks is stale, another hash noted, and strict fails', () => {
@@ -110,7 +118,7 @@ describe('comparing a run with its baseline', () => {
     const verdict = compareWithBaseline(withoutError, baseline, folderRun)
     expect(verdict).toMatchObject({ newFailures: [], newPasses: [], notRun: [], unknownIds: ['mine-deleted'] })
     expect(verdict.notes).toEqual([
-      `the baseline was written against cases sha256:0f, the vectors under my-vectors are ${SUITE.contentHash}; its case ids still apply`,
+      `the baseline was written against cases sha256:0f, the vectors under my-vectors are ${SUITE.contentHash}: its case ids still apply, and a case added or changed since fails as a NEW FAIL until it is mended or listed; once each is understood, --baseline FILE --write-baseline FILE restamps it`,
       'the baseline lists 1 case id the vectors under my-vectors do not have (a typo, or a case that left the folder): mine-deleted',
     ])
     expect(baselineFailsRun(verdict, false)).toBe(false)

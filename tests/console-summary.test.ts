@@ -38,8 +38,8 @@ describe('the closing table of a run', () => {
     const run = onlyNewPassRun()
     const stale = { ...run, baseline: { ...run.baseline!, newPasses: [], unknownIds: ['gone-case'] } }
     expect(verdictOf(stale, false)).toBe('passed (baseline)')
-    expect(verdictOf(stale, true)).toBe('FAILED (ids the suite does not have under --strict-baseline)')
-    expect(verdictOf({ ...stale, baseline: { ...stale.baseline, newPasses: ['jsonl-a'] } }, true)).toBe('FAILED (NEW PASS and ids the suite does not have under --strict-baseline)')
+    expect(verdictOf(stale, true)).toBe('FAILED (listed ids no case has under --strict-baseline)')
+    expect(verdictOf({ ...stale, baseline: { ...stale.baseline, newPasses: ['jsonl-a'] } }, true)).toBe('FAILED (NEW PASS and listed ids no case has under --strict-baseline)')
     expect(verdictOf({ ...run, stopError: 'crash: on stop' }, true)).toBe('FAILED')
   })
 

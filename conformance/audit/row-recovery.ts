@@ -130,8 +130,13 @@ function closerEvidence(closer: SessionEvent, pending: boolean): AuditEvidence |
 function cancelledStreamEvidence(message: SessionEvent, turnEnds: ReadonlyMap<unknown, SessionEvent>): AuditEvidence {
   const turn = dataOf(message)['turn']
   const end = turnEnds.get(turn)
-  const ended = end === undefined ? 'its turn is not closed' : `its turn ended ${stringAt(recordAt(dataOf(end), 'reason'), 'kind') ?? 'with no reason kind'} (turn/end seq ${end.seq})`
-  return evidence('info', `turn ${String(turn)} was cancelled while the model streamed: the assistant message at seq ${message.seq} (interrupted) keeps what was delivered before the cut; ${ended}`, { seq: message.seq, requirements: ['VOC-3'] })
+  const kind = end === undefined ? undefined : stringAt(recordAt(dataOf(end), 'reason'), 'kind')
+  const cut = `turn ${String(turn)} was cancelled while the model streamed: the assistant message at seq ${message.seq} (interrupted) keeps what was delivered before the cut`
+  if (end !== undefined && kind === 'interrupted') {
+    return evidence('warn', `${cut}; its turn ended with crash repair's kind, interrupted (turn/end seq ${end.seq}), where a cancelled turn ends aborted: a reader takes it for a crash repair`, { seq: end.seq, requirements: ['VOC-3', 'VOC-4'] })
+  }
+  const ended = end === undefined ? 'its turn is not closed' : `its turn ended ${kind ?? 'with no reason kind'} (turn/end seq ${end.seq})`
+  return evidence('info', `${cut}; ${ended}`, { seq: message.seq, requirements: ['VOC-3'] })
 }
 
 function interruptedEvidence(loaded: LoadedLog): AuditEvidence[] {

@@ -50,7 +50,7 @@ export const ROW_DEFINITIONS: readonly RowDefinition[] = [
   {
     id: 'failure-recovery',
     title: 'Failure recovery',
-    checkedBy: 'REPAIR-1…REPAIR-13, COMP-1…COMP-9, COMP-14…COMP-17, PAIR-5, DER-10, VOC-3',
+    checkedBy: 'REPAIR-1…REPAIR-13, COMP-1…COMP-9, COMP-14…COMP-17, PAIR-5, DER-10, VOC-3, VOC-4',
     needsHuman: 'whether an external side effect of an unknown-outcome call happened',
   },
   {

@@ -177,7 +177,7 @@ function suitesOf(report: RunReport, run: RunReportAdapterRun, runName: string):
   const testedNothing = pass + fail + error === 0
   const failures = [
     ...(testedNothing ? [runFailure(report, run, runName, 'tested-nothing', testedNothingText(skip))] : []),
-    ...(report.strictBaseline && (run.baseline?.unknownIds.length ?? 0) > 0 ? [runFailure(report, run, runName, 'stale-baseline', `under --strict-baseline, ${idsNotInSuiteText(run.baseline!.unknownIds)}`)] : []),
+    ...(report.strictBaseline && (run.baseline?.unknownIds.length ?? 0) > 0 ? [runFailure(report, run, runName, 'stale-baseline', `under --strict-baseline, ${idsNotInSuiteText(run.baseline!.unknownIds, [], report.suite.vectors)}`)] : []),
     ...(run.stopError === undefined ? [] : [runFailure(report, run, runName, 'stop', run.stopError)]),
   ]
   const output = [...(run.warnings ?? []).map((warning) => `warning: ${warning}`), ...(run.baseline?.notes ?? []).map((note) => `note: ${note}`)]

@@ -23,7 +23,7 @@ function verdictText(run: RunReportAdapterRun): string {
 function baselineText(run: RunReportAdapterRun): string {
   const baseline = run.baseline
   if (baseline === undefined) return '—'
-  const stale = baseline.unknownIds.length === 0 ? '' : `, ${plural(baseline.unknownIds.length, 'id')} the suite does not have`
+  const stale = baseline.unknownIds.length === 0 ? '' : `, ${plural(baseline.unknownIds.length, 'listed id')} no case has`
   return `${baseline.stillFailing.length} known, ${baseline.newFailures.length} NEW FAIL, ${baseline.newPasses.length} NEW PASS${stale}`
 }
 

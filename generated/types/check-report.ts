@@ -13,9 +13,9 @@ export interface CheckReport {
    */
   reportVersion: 1;
   /**
-   * The vocabulary every file was read with (`--vocabulary`, VOC-16): `v0-pinned` by default, or `v0-rc8`. A log holding a `team/*` event not marked ignorable is refused under the one and may be valid under the other.
+   * The vocabulary every file was read with (`--vocabulary`, VOC-16): `v0-pinned` by default, or `v0-rc8`. Written in every report since 2026-12-06 (absent from earlier ones, which had no other). A log holding a `team/*` event not marked ignorable is refused under the one and may be valid under the other.
    */
-  vocabulary: string;
+  vocabulary?: string;
   /**
    * Present, and true, when the files were also checked by the rules a writer keeps (`--writer`); absent otherwise. Their findings are the errors WRITER_HEADER_MEMBERS (JSONL-5), WRITER_ROW (ROW-6, ROW-7), WRITER_DUPLICATE_MEMBER (JSON-12), WRITER_HEADER_ONLY (JSONL-8), WRITER_FRAME_CHECKSUM and WRITER_FRAME_BATCH (JSONL-13), WRITER_PACKING (ROW-6), and the notice WRITER_LINE_FORM (JSONL-8).
    */

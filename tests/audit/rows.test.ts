@@ -265,6 +265,10 @@ describe('audit of hand-built logs', () => {
     expect(texts(closed, 'failure-recovery', 'info')).toContain('turn 2 was cancelled while the model streamed: the assistant message at seq 16 (interrupted) keeps what was delivered before the cut; its turn ended aborted (turn/end seq 18)')
     expect(rowOf(closed, 'failure-recovery').verdict).toBe('pass')
     expect(texts(cut([stepEnd(17, 2, 1)]), 'failure-recovery', 'info')).toContain('(interrupted) keeps what was delivered before the cut; its turn is not closed')
+    // Closed with crash repair's kind: a reader takes it for a crash repair (VOC-4).
+    const asRepair = cut([stepEnd(17, 2, 1), event('turn/end', 18, { turn: 2, reason: { kind: 'interrupted' } })])
+    expect(texts(asRepair, 'failure-recovery', 'warn')).toContain("its turn ended with crash repair's kind, interrupted (turn/end seq 18), where a cancelled turn ends aborted: a reader takes it for a crash repair")
+    expect(rowOf(asRepair, 'failure-recovery').verdict).toBe('warn')
   })
 
   it('names the ignorable events of types the vocabulary lacks, in the singular for one', () => {
