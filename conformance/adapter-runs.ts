@@ -53,7 +53,7 @@ function adapterShapeFaults(adapter: Record<string, unknown>): string[] {
     // As a subprocess's started reply must (schemas/protocol-started.schema.json): reports and baselines name the adapter by them.
     for (const key of ['name', 'version', 'language']) if (typeof fields[key] !== 'string' || fields[key] === '') faults.push(`meta.${key} (a non-empty string)`)
     if (!Array.isArray(fields['profiles'])) faults.push('meta.profiles (an array)')
-    if (fields['homepage'] !== undefined && typeof fields['homepage'] !== 'string') faults.push('meta.homepage (a string, when given)')
+    if (fields['homepage'] !== undefined && (typeof fields['homepage'] !== 'string' || fields['homepage'] === '')) faults.push('meta.homepage (a non-empty string, when given)')
     if (fields['transport'] !== undefined && fields['transport'] !== 'in-process' && fields['transport'] !== 'subprocess') faults.push('meta.transport ("in-process" or "subprocess", when given)')
   }
   if (typeof adapter['operations'] !== 'object' || adapter['operations'] === null) faults.push('operations (an object)')

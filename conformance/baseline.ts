@@ -3,6 +3,7 @@
 // list, or any error. A baseline lists wrong answers; an error (a crash, a timeout, a malformed reply)
 // says nothing about the answer, so no entry excuses it. A listed case that passes is a NEW PASS,
 // which fails the run only under --strict-baseline.
+import { basename, resolve } from 'node:path'
 import { Document, isMap, isScalar, isSeq, parseDocument, visit, type Scalar } from 'yaml'
 import type { CaseOutcome } from './run-case.ts'
 import type { SuiteIdentity } from './suite-identity.ts'
@@ -93,14 +94,20 @@ export interface BaselineContext {
   caseIds?: ReadonlySet<string>
 }
 
+/** A folder as a baseline and a run name it, by its last path segment: `my-vectors/` is `./my-vectors`. */
+function folderName(folder: string): string {
+  return basename(resolve(folder))
+}
+
 /**
- * Whether the baseline's ids and hash are those of the run's cases: a baseline written by a run of the
- * suite, given to a run of the suite, or one written by a run of a folder (`vectors`), given to a run
- * of a folder. A suite's baseline given to a run of a folder's vectors (fuzz output replayed, say)
- * lists ids of another set, which the folder need not have.
+ * Whether the baseline was written for the run's cases, so that its ids and hash are theirs: one
+ * written by a run of the suite (no `vectors`) given to a run of the suite, or one written by a run of
+ * a folder given to a run of that folder. Any other (a suite's baseline given to replayed fuzz output,
+ * say) lists ids of another set, which the run's cases need not have.
  */
-export function baselineBelongsToRun(baseline: Baseline, suite: SuiteIdentity): boolean {
-  return suite.vectors === undefined || baseline.vectors !== undefined
+export function writtenForRunCases(baseline: Baseline, suite: SuiteIdentity): boolean {
+  if (suite.vectors === undefined || baseline.vectors === undefined) return suite.vectors === baseline.vectors
+  return folderName(suite.vectors) === folderName(baseline.vectors)
 }
 
 /** The cases a run holds a baseline's ids to, as notes name them. */
@@ -109,38 +116,51 @@ export function casesOfRun(suite: SuiteIdentity): string {
 }
 
 /**
- * What a person should know about a baseline before trusting it: it is another's, written for other
- * cases, or lists unknown ids (`unknown`, when the caller has them already). A suite's baseline given
- * to a run of a folder's vectors notes neither hash nor ids (baselineBelongsToRun).
+ * What is said of a baseline written for other cases than the run's: which ones; or, of one that names
+ * no folder given to a run of a folder that has some of its ids, how to mend it (a folder's baseline
+ * written before baselines named their folder looks like a suite's). Nothing for a suite's baseline
+ * given to fuzz output, whose ids are none of its.
  */
-export function baselineNotes(baseline: Baseline, context: BaselineContext, unknown = idsNotInSuite(baseline, context)): string[] {
-  const notes: string[] = []
-  const { suite } = context
-  if (baseline.adapter !== context.adapter) notes.push(`the baseline is for adapter ${baseline.adapter}, the run is of ${context.adapter}`)
-  if (!baselineBelongsToRun(baseline, suite)) {
-    // A folder's baseline written before baselines named their folder looks like a suite's: say how to mend it.
-    const folderIds = context.caseIds === undefined ? 0 : baseline.failures.filter((entry) => context.caseIds!.has(entry.id)).length
-    if (folderIds > 0) {
-      const among = `${folderIds} of its ${plural(baseline.failures.length, 'id')} ${folderIds === 1 ? 'is' : 'are'} among them`
-      notes.push(`the baseline names no folder (vectors:), so its ids are not held to the cases under ${suite.vectors}, though ${among}: if it is this folder's baseline, add \`vectors: ${suite.vectors}\` to it`)
-    }
-    return notes
+function otherCasesNote(baseline: Baseline, suite: SuiteIdentity, caseIds: ReadonlySet<string> | undefined): string | undefined {
+  if (baseline.vectors !== undefined) {
+    return `the baseline was written for the vectors under ${baseline.vectors}, the run is of ${suite.vectors === undefined ? "the suite's own" : `those under ${suite.vectors}`}: its ids are not held to the run's cases`
   }
-  if (suite.vectors === undefined && baseline.vectors !== undefined) notes.push(`the baseline was written for the vectors under ${baseline.vectors}, the run is of the suite's own`)
-  else if (baseline.suiteHash !== undefined && baseline.suiteHash !== suite.contentHash) {
-    const cases = suite.vectors === undefined ? 'suite' : 'cases'
-    const after = 'its case ids still apply, and a case added or changed since fails as a NEW FAIL until it is mended or listed; once each is understood, --baseline FILE --write-baseline FILE restamps it'
-    notes.push(`the baseline was written against ${cases} ${baseline.suiteHash}, ${casesOfRun(suite)} ${suite.vectors === undefined ? 'is' : 'are'} ${suite.contentHash}: ${after}`)
-  }
-  if (unknown.length > 0) notes.push(idsNotInSuiteText(unknown, [...context.caseIds ?? []], suite.vectors))
-  return notes
+  const shared = caseIds === undefined ? 0 : baseline.failures.filter((entry) => caseIds.has(entry.id)).length
+  if (shared === 0) return undefined
+  const among = `${shared} of its ${plural(baseline.failures.length, 'id')} ${shared === 1 ? 'is' : 'are'} among them`
+  return `the baseline names no folder (vectors:), so its ids are not held to the cases under ${suite.vectors}, though ${among}: if it is this folder's baseline, add \`vectors: ${suite.vectors}\` to it`
+}
+
+/** What is said of a baseline written for the run's cases when they have changed since. */
+function otherHashNote(baseline: Baseline, suite: SuiteIdentity): string | undefined {
+  if (baseline.suiteHash === undefined || baseline.suiteHash === suite.contentHash) return undefined
+  const then = suite.vectors === undefined ? `suite ${baseline.suiteHash}, this suite is` : `cases ${baseline.suiteHash}, ${casesOfRun(suite)} are`
+  const after = 'its case ids still apply, and a case added or changed since fails as a NEW FAIL until it is mended or listed; once each is understood, --baseline FILE --write-baseline FILE restamps it'
+  return `the baseline was written against ${then} ${suite.contentHash}: ${after}`
 }
 
 /**
- * What a note, a JUnit failure or a vitest test says of the ids a baseline lists that the suite does
- * not have, each with the id of `known` it most likely meant, if any.
+ * What a person should know about a baseline before trusting it: it is another adapter's, written for
+ * other cases or for an earlier state of these, or lists ids the run's cases lack (`unknown`, when the
+ * caller has them already).
  */
-export function idsNotInSuiteText(ids: readonly string[], known: readonly string[] = [], folder?: string): string {
+export function baselineNotes(baseline: Baseline, context: BaselineContext, unknown = idsNotInRun(baseline, context)): string[] {
+  const { suite } = context
+  const forRun = writtenForRunCases(baseline, suite)
+  const notes = [
+    baseline.adapter === context.adapter ? undefined : `the baseline is for adapter ${baseline.adapter}, the run is of ${context.adapter}`,
+    forRun ? otherHashNote(baseline, suite) : otherCasesNote(baseline, suite, context.caseIds),
+    unknown.length === 0 ? undefined : idsNotInRunText(unknown, [...context.caseIds ?? []], suite.vectors),
+  ]
+  return notes.filter((note): note is string => note !== undefined)
+}
+
+/**
+ * What a note, a JUnit failure or a vitest test says of the ids a baseline lists that the run's cases
+ * (the suite's, or those under `folder`) do not have, each with the id of `known` it most likely
+ * meant, if any.
+ */
+export function idsNotInRunText(ids: readonly string[], known: readonly string[] = [], folder?: string): string {
   const named = ids.map((id) => {
     const meant = known.length === 0 ? undefined : likelyMeant(id, known)
     return meant === undefined ? id : `${id} (did you mean ${meant}?)`
@@ -154,12 +174,9 @@ export function idsNotIn(baseline: Baseline, caseIds: ReadonlySet<string>): stri
   return baseline.failures.map((entry) => entry.id).filter((id) => !caseIds.has(id))
 }
 
-/**
- * The ids the baseline lists that the run's cases do not have; none when the baseline is the suite's
- * and the run is of a folder's vectors (baselineBelongsToRun).
- */
-function idsNotInSuite(baseline: Baseline, context: BaselineContext): string[] {
-  return !baselineBelongsToRun(baseline, context.suite) || context.caseIds === undefined ? [] : idsNotIn(baseline, context.caseIds)
+/** The ids the baseline lists that the run's cases do not have; none when it was written for other cases (writtenForRunCases). */
+function idsNotInRun(baseline: Baseline, context: BaselineContext): string[] {
+  return !writtenForRunCases(baseline, context.suite) || context.caseIds === undefined ? [] : idsNotIn(baseline, context.caseIds)
 }
 
 /** Sorts each outcome of a run against the baseline of the same adapter. */
@@ -167,7 +184,7 @@ export function compareWithBaseline(outcomes: readonly CaseOutcome[], baseline: 
   const listed = new Set(baseline.failures.map((entry) => entry.id))
   const statusOf = new Map(outcomes.map((outcome) => [outcome.id, outcome.status]))
   const reasons = Object.fromEntries(baseline.failures.map((entry) => [entry.id, entry.reason]))
-  const unknown = idsNotInSuite(baseline, context)
+  const unknown = idsNotInRun(baseline, context)
   const unknownSet = new Set(unknown)
   const verdict: BaselineVerdict = { source: context.source, newFailures: [], newPasses: [], stillFailing: [], notRun: [], unknownIds: unknown, notes: baselineNotes(baseline, context, unknown), reasons }
   for (const outcome of outcomes) {
@@ -202,9 +219,9 @@ function observedReason(outcome: CaseOutcome, requirements: readonly string[]): 
  * of ids the previous baseline explains are kept; its entries for cases this run did not reach
  * (filtered out or skipped) are carried over, while ids that left the suite are dropped. A run of a
  * folder's vectors (`suite.vectors`) writes the folder's baseline, which names the folder, and holds
- * its ids to the folder's cases as a suite's are held to the suite's; written over a suite's baseline
- * (baselineBelongsToRun), it keeps every entry it did not reach, and the suite that baseline was
- * written against. Entries are grouped by reason, in suite order.
+ * its ids to the folder's cases as a suite's are held to the suite's. Written over a baseline for
+ * other cases (writtenForRunCases), a run keeps every entry it did not reach, and the cases that
+ * baseline was written for. Entries are grouped by reason, in suite order.
  */
 export function currentBaseline(options: {
   adapter: string
@@ -223,15 +240,15 @@ export function currentBaseline(options: {
     if (outcome?.status === 'fail') reasonOf.set(id, previousReason.get(id) ?? observedReason(outcome, requirements))
     else if (outcome === undefined && previousReason.has(id)) reasonOf.set(id, previousReason.get(id)!)
   }
-  const overSuiteBaseline = previous !== undefined && !baselineBelongsToRun(previous, suite)
-  if (overSuiteBaseline) {
+  const overOtherCases = previous !== undefined && !writtenForRunCases(previous, suite)
+  if (overOtherCases) {
     const ran = new Set(suiteCases.map((vector) => vector.id))
     for (const entry of previous.failures) if (!ran.has(entry.id)) reasonOf.set(entry.id, entry.reason)
   }
   const groups = new Map<string, string[]>()
   for (const [id, reason] of reasonOf) groups.set(reason, [...(groups.get(reason) ?? []), id])
   const failures = [...groups].flatMap(([reason, ids]) => ids.map((id) => ({ id, reason })))
-  const against = overSuiteBaseline ? previous : { suiteVersion: suite.version, suiteHash: suite.contentHash, vectors: suite.vectors }
+  const against = overOtherCases ? previous : { suiteVersion: suite.version, suiteHash: suite.contentHash, vectors: suite.vectors }
   return {
     adapter,
     ...(against.suiteVersion === undefined ? {} : { suiteVersion: against.suiteVersion }),

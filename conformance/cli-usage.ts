@@ -112,7 +112,7 @@ const OPTION_SECTIONS: OptionSection[] = [
     name: 'protocol lines',
     commands: ['list'],
     options: `  --requests                print, instead of the cases, the lines a subprocess adapter is sent for
-                            them (start, each step's run, numbered from 1, then stop): pipe them to
+                            them (start, each step's run, numbered from 0, then stop): pipe them to
                             your adapter and to dsh-conformance serve, and compare the replies`,
   },
   {

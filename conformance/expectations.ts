@@ -114,10 +114,15 @@ function differenceOrChildren(expected: unknown, actual: unknown, path: string):
 /** The members that say what a value is, compared before the rest: two events of another type or seq differ there first. */
 const IDENTITY_MEMBERS = ['type', 'seq']
 
+/** Where a member name sorts among the identity members: after them all when it is none of them. */
+function identityRank(name: string): number {
+  const rank = IDENTITY_MEMBERS.indexOf(name)
+  return rank === -1 ? IDENTITY_MEMBERS.length : rank
+}
+
 /** Member names in sorted order, the identity members first. */
 function identityFirst(a: string, b: string): number {
-  const [rankA, rankB] = [IDENTITY_MEMBERS.indexOf(a), IDENTITY_MEMBERS.indexOf(b)].map((rank) => (rank === -1 ? IDENTITY_MEMBERS.length : rank))
-  return rankA !== rankB ? rankA! - rankB! : a < b ? -1 : a > b ? 1 : 0
+  return identityRank(a) - identityRank(b) || (a < b ? -1 : a > b ? 1 : 0)
 }
 
 function elementPairs(expected: unknown[], actual: unknown[], path: string): Pairs {

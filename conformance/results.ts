@@ -171,9 +171,12 @@ export function distinctRunNames(runs: readonly { label: string; adapter?: { nam
   })
 }
 
-/** An adapter's name and version, the version once when the name ends with it (`dsh-session@0.1.0-rc.8`). */
-export function nameAndVersion(meta: { name: string; version: string }): string {
-  return meta.name.endsWith(`@${meta.version}`) ? meta.name : `${meta.name} ${meta.version}`
+/**
+ * An adapter's name and version, the version once when the name ends with it (`dsh-session@0.1.0-rc.8`):
+ * `name version` for people, or with `joiner` '@' `name@version` as the fuzz summary names it.
+ */
+export function nameAndVersion(meta: { name: string; version: string }, joiner = ' '): string {
+  return meta.name.endsWith(`@${meta.version}`) ? meta.name : `${meta.name}${joiner}${meta.version}`
 }
 
 /** An adapter as a warning names it: its name and version, and how the command line gave it when that differs. */

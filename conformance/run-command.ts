@@ -67,7 +67,7 @@ function writeBaselineOf(run: AdapterRun, template: string, context: BaselineWri
     const unlisted = errors === 0 ? '' : `; ${plural(errors, 'error')} not listed, since no baseline excuses an error`
     const kept = new Set(baseline.failures.map((entry) => entry.id))
     const dropped = (previous?.failures ?? []).map((entry) => entry.id).filter((id) => !kept.has(id))
-    const droppedText = dropped.length === 0 ? '' : `; dropped ${plural(dropped.length, 'entry', 'entries')} the previous one listed, passing now or no case's: ${shortened(dropped.join(', '), 200)}`
+    const droppedText = dropped.length === 0 ? '' : `; dropped ${plural(dropped.length, 'entry', 'entries')} the previous one listed, passing now, erring or no case's: ${shortened(dropped.join(', '), 200)}`
     return { wrote: `wrote ${path} (${plural(baseline.failures.length, 'known failure')} of ${name}${unlisted}${droppedText})` }
   } catch (error) {
     return { error: `cannot write the baseline of ${name} to ${path}: ${errorMessage(error)}` }

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { baselineFailsRun, compareWithBaseline, currentBaseline, formatBaseline, idsNotInSuiteText, parseBaseline, readBaseline, reasonAnchors, type Baseline } from '../conformance/baseline.ts'
+import { baselineFailsRun, compareWithBaseline, currentBaseline, formatBaseline, idsNotInRunText, parseBaseline, readBaseline, reasonAnchors, type Baseline } from '../conformance/baseline.ts'
 import { parseOptions, type CommandOptions } from '../conformance/cli-options.ts'
 import { runCommand } from '../conformance/run-command.ts'
 import { readSpecCatalog } from '../conformance/spec-catalog.ts'
@@ -91,7 +91,7 @@ describe('comparing a run with its baseline', () => {
     expect(verdict).toMatchObject({ newFailures: [], newPasses: [], notRun: ['comp-a'], unknownIds: ['surf-b-typo'] })
     expect(verdict.notes).toEqual(['the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-b-typo'])
     // A near miss of an id the suite has is named with it.
-    expect(idsNotInSuiteText(['surf-order-append-only-surfac', 'gone'], ['surf-order-append-only-surface', 'surf-b']))
+    expect(idsNotInRunText(['surf-order-append-only-surfac', 'gone'], ['surf-order-append-only-surface', 'surf-b']))
       .toBe('the baseline lists 2 case ids this suite does not have (a typo, or a case that left the suite): surf-order-append-only-surfac (did you mean surf-order-append-only-surface?), gone')
     expect(baselineFailsRun(verdict, false)).toBe(false)
     expect(baselineFailsRun(verdict, true)).toBe(true)
@@ -123,10 +123,14 @@ describe('comparing a run with its baseline', () => {
     ])
     expect(baselineFailsRun(verdict, false)).toBe(false)
     expect(baselineFailsRun(verdict, true)).toBe(true)
-    // Given to a run of the suite's own cases, it is said to be another's, and its ids are held to the suite's.
+    // Given to a run of the suite's own cases, or of another folder, it is said to be written for other
+    // cases, and its ids are not held to the run's.
     const suiteRun = compareWithBaseline(withoutError, baseline, { ...context, caseIds: folderRun.caseIds })
-    expect(suiteRun.notes[0]).toBe('the baseline was written for the vectors under my-vectors/, the run is of the suite\'s own')
-    expect(suiteRun.unknownIds).toEqual(['mine-deleted'])
+    expect(suiteRun.notes).toEqual(['the baseline was written for the vectors under my-vectors/, the run is of the suite\'s own: its ids are not held to the run\'s cases'])
+    expect(suiteRun.unknownIds).toEqual([])
+    const otherFolder = compareWithBaseline(withoutError, baseline, { ...folderRun, suite: { ...context.suite, vectors: 'their-vectors' } })
+    expect(otherFolder.notes).toEqual(['the baseline was written for the vectors under my-vectors/, the run is of those under their-vectors: its ids are not held to the run\'s cases'])
+    expect(otherFolder.unknownIds).toEqual([])
   })
 
   it('fails the run on a NEW FAIL; on a NEW PASS only under strict', () => {
@@ -201,6 +205,11 @@ describe('writing a baseline', () => {
     expect(overSuite).not.toHaveProperty('vectors')
     expect(overSuite.suiteHash).toBe('sha256:0f')
     expect(overSuite.failures.map((entry) => entry.id)).toContain('withdrawn-case')
+    // And a run of the suite over a folder's baseline keeps the folder's entries and names the folder still.
+    const folderBaseline = { ...previous, suiteHash: 'sha256:0f', vectors: 'my-vectors' }
+    const suiteOverFolder = currentBaseline({ adapter: 'fake-impl', suite: SUITE, outcomes: OUTCOMES, suiteCases, previous: folderBaseline })
+    expect(suiteOverFolder).toMatchObject({ suiteHash: 'sha256:0f', vectors: 'my-vectors' })
+    expect(suiteOverFolder.failures.map((entry) => entry.id)).toContain('withdrawn-case')
   })
 
   it('writes a shared reason once (anchored by its tag) and reads back what it wrote, as YAML and JSON', () => {

@@ -127,13 +127,15 @@ function closerEvidence(closer: SessionEvent, pending: boolean): AuditEvidence |
  * VOC-3: an assistant message marked interrupted keeps what the model delivered before a cancellation
  * cut its stream; its turn then ends as cancelled (aborted), which is no crash.
  */
-function cancelledStreamEvidence(message: SessionEvent, turnEnds: ReadonlyMap<unknown, SessionEvent>): AuditEvidence {
+function cancelledStreamEvidence(message: SessionEvent, turnEnds: ReadonlyMap<unknown, SessionEvent>, nextTypes: ReadonlyMap<number, string>): AuditEvidence {
   const turn = dataOf(message)['turn']
   const end = turnEnds.get(turn)
   const kind = end === undefined ? undefined : stringAt(recordAt(dataOf(end), 'reason'), 'kind')
   const cut = `turn ${String(turn)} was cancelled while the model streamed: the assistant message at seq ${message.seq} (interrupted) keeps what was delivered before the cut`
-  if (end !== undefined && kind === 'interrupted') {
-    return evidence('warn', `${cut}; its turn ended with crash repair's kind, interrupted (turn/end seq ${end.seq}), where a cancelled turn ends aborted: a reader takes it for a crash repair`, { seq: end.seq, requirements: ['VOC-3', 'VOC-4'] })
+  // Crash repair's own turn/end is followed by the marker a reopening writes (SEED-10).
+  if (end !== undefined && kind === 'interrupted' && nextTypes.get(end.seq) !== 'session/end-seed') {
+    const causes = 'either its writer wrote crash repair\'s kind where a cancelled turn ends aborted (VOC-4), or crash repair closed it and the end-seed marker that follows repair is missing (see Persistence)'
+    return evidence('warn', `${cut}; its turn ended interrupted (turn/end seq ${end.seq}) with no session/end-seed after it: ${causes}`, { seq: end.seq, requirements: ['VOC-3', 'VOC-4'] })
   }
   const ended = end === undefined ? 'its turn is not closed' : `its turn ended ${kind ?? 'with no reason kind'} (turn/end seq ${end.seq})`
   return evidence('info', `${cut}; ${ended}`, { seq: message.seq, requirements: ['VOC-3'] })
@@ -142,8 +144,9 @@ function cancelledStreamEvidence(message: SessionEvent, turnEnds: ReadonlyMap<un
 function interruptedEvidence(loaded: LoadedLog): AuditEvidence[] {
   const items: AuditEvidence[] = []
   const turnEnds = new Map(loaded.events.filter(event => event.type === 'turn/end').map(event => [dataOf(event)['turn'], event]))
+  const nextTypes = new Map(loaded.events.slice(0, -1).map((event, index) => [event.seq, loaded.events[index + 1]!.type]))
   for (const event of loaded.events) {
-    if (event.type === 'assistant/message' && dataOf(event)['interrupted'] === true) items.push(cancelledStreamEvidence(event, turnEnds))
+    if (event.type === 'assistant/message' && dataOf(event)['interrupted'] === true) items.push(cancelledStreamEvidence(event, turnEnds, nextTypes))
     if (event.type === 'turn/end' && stringAt(recordAt(dataOf(event), 'reason'), 'kind') === 'interrupted') {
       items.push(evidence('info', `turn ${String(dataOf(event)['turn'])} was interrupted and closed by crash repair (turn/end seq ${event.seq})`, { seq: event.seq, requirements: ['REPAIR-7'] }))
     }

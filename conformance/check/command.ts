@@ -58,7 +58,7 @@ export function runCheck(args: readonly string[]): number {
   const knownUnused = known.flatMap((entry, index) => (used.has(index) ? [] : [{ index, files: entry.files, code: entry.code, reason: entry.reason }]))
   for (const entry of knownUnused) console.error(`warning: ${printable(options.known!)}: known[${entry.index}] (files ${printable(entry.files)}, code ${printable(entry.code)}) matched no finding of a checked file: mended, or a typo`)
   const summary = summarize(reports, folders)
-  const judgedBy = { vocabulary: options.vocabulary, writerRules: options.writer, strict: options.strict, noLayout: options.noLayout, ...(options.known === undefined ? {} : { knownUnused }) }
-  console.log(options.format === 'json' ? formatJson(reports, folders, summary, judgedBy) : formatSummary(summary))
+  const reportSettings = { vocabulary: options.vocabulary, writerRules: options.writer, strict: options.strict, noLayout: options.noLayout, ...(options.known === undefined ? {} : { knownUnused }) }
+  console.log(options.format === 'json' ? formatJson(reports, folders, summary, reportSettings) : formatSummary(summary))
   return exitCodeOf(summary)
 }

@@ -113,7 +113,7 @@ export function formatSummary(summary: Summary): string {
 const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json'
 
 /** How the files were judged: the options that change verdicts, and the --known entries no finding matched (with --known). */
-export interface CheckRunSettings {
+export interface CheckSettings {
   vocabulary: string
   writerRules: boolean
   strict: boolean
@@ -122,12 +122,12 @@ export interface CheckRunSettings {
 }
 
 /** The json report, as schemas/check-report.schema.json describes it. */
-export function formatJson(reports: readonly FileReport[], folders: readonly CheckUncheckedFolder[], summary: Summary, run: CheckRunSettings): string {
+export function formatJson(reports: readonly FileReport[], folders: readonly CheckUncheckedFolder[], summary: Summary, settings: CheckSettings): string {
   // The flags each present only with its option, so that a report says which rules judged its files.
-  const flags = { ...(run.writerRules ? { writerRules: true as const } : {}), ...(run.strict ? { strict: true as const } : {}), ...(run.noLayout ? { noLayout: true as const } : {}) }
+  const flags = { ...(settings.writerRules ? { writerRules: true as const } : {}), ...(settings.strict ? { strict: true as const } : {}), ...(settings.noLayout ? { noLayout: true as const } : {}) }
   const report: CheckReport = {
-    $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, vocabulary: run.vocabulary, ...flags, summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'],
-    files: [...reports], uncheckedFolders: [...folders], ...(run.knownUnused === undefined ? {} : { knownUnused: run.knownUnused }),
+    $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, vocabulary: settings.vocabulary, ...flags, summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'],
+    files: [...reports], uncheckedFolders: [...folders], ...(settings.knownUnused === undefined ? {} : { knownUnused: settings.knownUnused }),
   }
   return JSON.stringify(report, null, 2)
 }

@@ -176,7 +176,7 @@ function departure(operation: string, expected: OperationResult, actual: Operati
     const seq = rejectionSeq(expected) ?? actual.error.seq
     if (expected.ok || expected.error.code !== actual.error.code) return { adapter: `rejects ${actual.error.code}`, seq }
     const place = expected.error.seq !== actual.error.seq ? 'seq' : 'line'
-    const differing = [expected.error.seq, actual.error.seq].filter((value): value is number => value !== undefined)
+    const differing = [expected.error.seq, actual.error.seq].filter(isNonNegativeSafeInteger)
     return { adapter: `rejects ${actual.error.code} at another ${place}`, seq: differing.length > 0 ? Math.min(...differing) : undefined }
   }
   if (!expected.ok) return { adapter: 'accepts', seq: expected.error.seq }

@@ -4,6 +4,7 @@
 // counterexample written as a vector (vector-writer.ts), which is then replayed with the runner: it
 // must fail the adapter and pass the reference. Later runs of a known class are only counted.
 import type { Adapter } from '../adapter.ts'
+import { nameAndVersion } from '../results.ts'
 import { referenceAdapter } from '../adapters/reference.ts'
 import { runCase } from '../run-case.ts'
 import type { OperationName, VectorCase } from '../vector-cases.ts'
@@ -145,11 +146,6 @@ async function disagreementOn(adapter: Adapter, run: DrawnRun, operation: Operat
   return probe === undefined ? undefined : compareProbe(referenceAdapter, adapter, probe, timeoutMs)
 }
 
-/** The adapter as the summary names it: `name@version`, the version once when the name ends with it (`dsh-session@0.1.0-rc.8`). */
-function nameAtVersion(meta: { name: string; version: string }): string {
-  return meta.name.endsWith(`@${meta.version}`) ? meta.name : `${meta.name}@${meta.version}`
-}
-
 /** Replays the written vector with the runner: it must fail (or err on) the adapter and pass the reference. */
 async function reproductionProblem(adapter: Adapter, vector: VectorCase, timeoutMs: number): Promise<string | undefined> {
   const onReference = await runCase(referenceAdapter, vector)
@@ -245,7 +241,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     progress(runsDone)
   }
   return {
-    adapter: nameAtVersion(adapter.meta), seed: options.seed, runs: options.runs, maxEvents: options.maxEvents, runsDone, stoppedByBudget: runsDone < options.runs,
+    adapter: nameAndVersion(adapter.meta, '@'), seed: options.seed, runs: options.runs, maxEvents: options.maxEvents, runsDone, stoppedByBudget: runsDone < options.runs,
     operations, probes, compared, mutations: sortedByName(mutations), olderShapes, findings: [...findings.values()], durationMs: Date.now() - started,
   }
 }

@@ -1,14 +1,14 @@
-// The load probe, one plan in eight of those the fault-pair edit leaves (surface-check-order.ts), over a
-// valid log in current shapes with one plugin event (session/title, plan/mode, permission/preset,
+// The load probe, one plan in eight of those the fault-pair edit leaves (surface-check-order.ts), over
+// a valid log in current shapes with one plugin event (session/title, plan/mode, permission/preset,
 // feedback/record, or the foreign acme/telemetry) retyped as a surface type in other letter case
 // (`User/message`, `assistant/Message`, `TOOL/RESULT`) or with white space at an end (`tool/result `,
-// ` user/message`, `assistant/message` and a tab) and marked ignorable: types compare exactly, so it
-// is an unknown type that the vocabulary phase lets through (UNK-4) and a log-only event, and the log
+// ` user/message`, `assistant/message` and a tab) and marked ignorable: types compare exactly, so it is
+// an unknown type that the vocabulary phase lets through (UNK-4) and a log-only event, and the log
 // still loads; or, one time in two, the same event carrying `surfaceOp: "append"`, which no log-only
-// event may carry (SURF-1: SURFACE_OP_NOT_ALLOWED at its seq). A port that folds case or trims white space when it asks whether a type joins the surface
-// answers otherwise both times. The generators write no such type. Drawn from a seed of the run's plan,
-// as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other draws stay as they were and a
-// shrunk log draws alike.
+// event may carry (SURF-1: SURFACE_OP_NOT_ALLOWED at its seq). A port that folds case or trims white
+// space when it asks whether a type joins the surface answers otherwise both times. The generators
+// write no such type. Drawn from a seed of the run's plan, as the headerEquals pairs are
+// (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike.
 import { saltedChooser } from '../generators/index.ts'
 import { atOneOf, indexesWhere, typeOf } from './record-edits.ts'
 

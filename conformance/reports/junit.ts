@@ -5,7 +5,7 @@
 // whole (it could not start, broke the protocol at stop, tested nothing, or under --strict-baseline its
 // baseline lists ids the suite does not have) is a suite of one test.
 import type { RunReport, RunReportAdapterRun, RunReportCase } from '../../generated/types/index.ts'
-import { idsNotInSuiteText, LISTED_ERROR_NOTE } from '../baseline.ts'
+import { idsNotInRunText, LISTED_ERROR_NOTE } from '../baseline.ts'
 import { distinctRunNames, testedNothingText } from '../results.ts'
 import { suiteTitle } from '../suite-identity.ts'
 import { joinedLines, shortened } from '../wording.ts'
@@ -177,7 +177,7 @@ function suitesOf(report: RunReport, run: RunReportAdapterRun, runName: string):
   const testedNothing = pass + fail + error === 0
   const failures = [
     ...(testedNothing ? [runFailure(report, run, runName, 'tested-nothing', testedNothingText(skip))] : []),
-    ...(report.strictBaseline && (run.baseline?.unknownIds.length ?? 0) > 0 ? [runFailure(report, run, runName, 'stale-baseline', `under --strict-baseline, ${idsNotInSuiteText(run.baseline!.unknownIds, [], report.suite.vectors)}`)] : []),
+    ...(report.strictBaseline && (run.baseline?.unknownIds.length ?? 0) > 0 ? [runFailure(report, run, runName, 'stale-baseline', `under --strict-baseline, ${idsNotInRunText(run.baseline!.unknownIds, [], report.suite.vectors)}`)] : []),
     ...(run.stopError === undefined ? [] : [runFailure(report, run, runName, 'stop', run.stopError)]),
   ]
   const output = [...(run.warnings ?? []).map((warning) => `warning: ${warning}`), ...(run.baseline?.notes ?? []).map((note) => `note: ${note}`)]

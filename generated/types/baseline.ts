@@ -17,7 +17,7 @@ export interface Baseline {
    */
   suiteHash?: string;
   /**
-   * Written by a run of `--vectors DIR`: that folder, as the run named it. The file's ids and suiteHash are then the folder's, and a later run of a folder holds them to its cases (an id it lacks is noted, fails a run under --strict-baseline and is dropped when the file is rewritten). A file without it, given to a run of a folder, is a suite's: its ids are not held to the folder's.
+   * Written by a run of `--vectors DIR`: that folder, as the run named it. The file's ids and suiteHash are then the folder's, and a later run of the same folder (compared by its last path segment) holds them to its cases: an id it lacks is noted, fails a run under --strict-baseline and is dropped when the file is rewritten. A file written for other cases (without it, given to a run of a folder; with it, given to a run of the suite or of another folder) has its ids held to none, and a rewrite keeps its entries.
    */
   vectors?: string;
   failures: BaselineEntry[];

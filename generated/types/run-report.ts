@@ -22,7 +22,7 @@ export interface RunReport {
   suite: RunReportSuite;
   selection: RunReportSelection;
   /**
-   * Whether a NEW PASS, or a listed id the suite does not have, fails the run (--strict-baseline).
+   * Whether a NEW PASS, or a listed id no case of the run has, fails the run (--strict-baseline).
    */
   strictBaseline: boolean;
   /**
@@ -170,11 +170,11 @@ export interface RunReportBaseline {
    */
   notRun: string[];
   /**
-   * Listed ids the suite does not have (a typo, or a case that left the suite): stale entries, which fail the run under --strict-baseline. Always empty in a run of --vectors DIR, whose ids are another set.
+   * Listed ids the run's cases do not have (the suite's, or a folder's when the baseline names one with `vectors`): stale entries (a typo, or a case that left), which fail the run under --strict-baseline. Empty when a suite's baseline is given to a run of --vectors DIR, whose ids are another set (they are in notRun).
    */
   unknownIds: string[];
   /**
-   * Mismatches worth knowing: another adapter name, another suite hash, ids the suite does not have.
+   * Mismatches worth knowing: another adapter name, another suite or folder hash, a baseline written for other cases, ids no case of the run has.
    */
   notes: string[];
 }
@@ -235,7 +235,7 @@ export interface RunReportDiff {
     column: number;
   };
   /**
-   * The seq of the first event that differs (its index when the event has no numeric seq).
+   * The seq of the first event that differs (its index when the event has no seq that is a non-negative safe integer).
    */
   divergingSeq?: number;
 }

@@ -265,10 +265,15 @@ describe('audit of hand-built logs', () => {
     expect(texts(closed, 'failure-recovery', 'info')).toContain('turn 2 was cancelled while the model streamed: the assistant message at seq 16 (interrupted) keeps what was delivered before the cut; its turn ended aborted (turn/end seq 18)')
     expect(rowOf(closed, 'failure-recovery').verdict).toBe('pass')
     expect(texts(cut([stepEnd(17, 2, 1)]), 'failure-recovery', 'info')).toContain('(interrupted) keeps what was delivered before the cut; its turn is not closed')
-    // Closed with crash repair's kind: a reader takes it for a crash repair (VOC-4).
-    const asRepair = cut([stepEnd(17, 2, 1), event('turn/end', 18, { turn: 2, reason: { kind: 'interrupted' } })])
-    expect(texts(asRepair, 'failure-recovery', 'warn')).toContain("its turn ended with crash repair's kind, interrupted (turn/end seq 18), where a cancelled turn ends aborted: a reader takes it for a crash repair")
+    // Closed with crash repair's kind and no end-seed marker after it: a writer's mistake, or a repair
+    // whose marker is missing (VOC-4, SEED-10). With the marker after it, it is crash repair's own.
+    const repairKind = [stepEnd(17, 2, 1), event('turn/end', 18, { turn: 2, reason: { kind: 'interrupted' } })]
+    const asRepair = cut(repairKind)
+    expect(texts(asRepair, 'failure-recovery', 'warn')).toContain("its turn ended interrupted (turn/end seq 18) with no session/end-seed after it: either its writer wrote crash repair's kind where a cancelled turn ends aborted (VOC-4), or crash repair closed it and the end-seed marker that follows repair is missing (see Persistence)")
     expect(rowOf(asRepair, 'failure-recovery').verdict).toBe('warn')
+    const repaired = cut([...repairKind, event('session/end-seed', 19, {})])
+    expect(texts(repaired, 'failure-recovery', 'info')).toContain('its turn ended interrupted (turn/end seq 18)')
+    expect(texts(repaired, 'failure-recovery', 'warn')).not.toContain('cancelled')
   })
 
   it('names the ignorable events of types the vocabulary lacks, in the singular for one', () => {

@@ -32,7 +32,11 @@ describe('a relations disagreement', () => {
   })
 
   it('names no seq an adapter\'s rejection gives that is no seq', () => {
-    for (const seq of [-1, 2.5, Number.NaN, 2 ** 53]) expect(classOf('load', { ok: true, value: null }, rejection('STEP_NOT_OPEN', { seq })), String(seq)).toEqual({ adapter: 'rejects STEP_NOT_OPEN' })
+    for (const seq of [-1, 2.5, Number.NaN, 2 ** 53]) {
+      expect(classOf('load', { ok: true, value: null }, rejection('STEP_NOT_OPEN', { seq })), String(seq)).toEqual({ adapter: 'rejects STEP_NOT_OPEN' })
+      // The same code at a seq that is none: the reference's seq names the place.
+      expect(classOf('load', rejection('STEP_NOT_OPEN', { seq: 4 }), rejection('STEP_NOT_OPEN', { seq })), String(seq)).toEqual({ adapter: 'rejects STEP_NOT_OPEN at another seq', divergingSeq: 4 })
+    }
   })
 
   it('names a difference of another operation by its path, its indices generalized', () => {

@@ -87,12 +87,12 @@ describe('fork at a boundary that is no number', () => {
   })
 
   it('hands each probe an array boundary of its own, so that a probe cannot change a later one', () => {
-    const arrayDrawingSeeds = Array.from({ length: 1600 }, (_, index) => index + 1).filter(seed => Array.isArray(nonNumberBoundary(seed)))
-    expect(arrayDrawingSeeds.length).toBeGreaterThan(0)
-    const seed = arrayDrawingSeeds[0]!
-    const first = nonNumberBoundary(seed) as number[]
+    const runs = Array.from({ length: 300 }, (_, index) => drawRun(1, index, 20)).filter(run => run.events.length > 0)
+    const drawing = runs.find(run => Array.isArray(nonNumberBoundary(run.plan.batchSeed)))
+    expect(drawing).toBeDefined()
+    const first = deriveProbe(drawing!, 'fork')!.extra['boundary'] as number[]
     first[0] = 7
-    expect(nonNumberBoundary(seed)).toEqual([0])
+    expect(deriveProbe(drawing!, 'fork')!.extra['boundary']).toEqual([0])
   })
 
   // By hand: FORK-2 step 1, none is a non-negative safe integer (a bigint is no number, even 0n, nor an
