@@ -125,7 +125,8 @@ function closerEvidence(closer: SessionEvent, pending: boolean): AuditEvidence |
 
 /**
  * VOC-3: an assistant message marked interrupted keeps what the model delivered before a cancellation
- * cut its stream; its turn then ends as cancelled (aborted), which is no crash.
+ * cut its stream; its turn then ends as cancelled (aborted), which is no crash. One that ends with crash
+ * repair's kind and no end-seed marker after it is a writer's mistake or a repair that lost its marker.
  */
 function cancelledStreamEvidence(message: SessionEvent, turnEnds: ReadonlyMap<unknown, SessionEvent>, nextTypes: ReadonlyMap<number, string>): AuditEvidence {
   const turn = dataOf(message)['turn']
