@@ -268,13 +268,21 @@ describe('hostile values', () => {
 
 describe('zstd frames', () => {
   const lines = turnLines()
+  const headerFrameLength = rawFrame(Buffer.from(`${HEADER}\n`)).length
+
+  /**
+   * The artifact of `lines` (a frame for the header, then one for lines 1 and 2, ...) with the content
+   * checksum, the last byte, of the frame ending at `frameEnd` flipped.
+   */
+  function checksumFlipped(frameEnd: number): Buffer {
+    const damaged = Buffer.from(zstdArtifact(lines, [2]))
+    damaged[frameEnd - 1] = (damaged[frameEnd - 1] as number) ^ 0xff
+    return damaged
+  }
 
   it('a complete frame with a bad checksum is damage, reported at its frame', () => {
-    const artifact = zstdArtifact(lines, [2])
-    const second = rawFrame(Buffer.from(`${HEADER}\n`)).length
-    const damaged = Buffer.from(artifact)
-    const frameEnd = second + rawFrame(Buffer.from(text(lines.slice(1, 3)))).length
-    damaged[frameEnd - 1] = (damaged[frameEnd - 1] as number) ^ 0xff
+    const second = headerFrameLength
+    const damaged = checksumFlipped(second + rawFrame(Buffer.from(text(lines.slice(1, 3)))).length)
     const { file, report } = checked('bad-checksum.jsonl.zstd', damaged)
     expectReference(report, damaged)
     // The spec reports a frame without a line; the diagnostic names the line its content starts on.
@@ -286,10 +294,7 @@ describe('zstd frames', () => {
   })
 
   it('a header frame with a bad checksum is damage that says so, not a frame of other lines', () => {
-    const artifact = zstdArtifact(lines, [2])
-    const damaged = Buffer.from(artifact)
-    const headerEnd = rawFrame(Buffer.from(`${HEADER}\n`)).length
-    damaged[headerEnd - 1] = (damaged[headerEnd - 1] as number) ^ 0xff
+    const damaged = checksumFlipped(headerFrameLength)
     const { file, report } = checked('bad-header-checksum.jsonl.zstd', damaged)
     expectReference(report, damaged)
     expect(report.outcome).toEqual({ verdict: 'rejected', operation: 'decodeJsonl', code: 'JSONL_FRAME_INVALID' })
