@@ -26,11 +26,21 @@ const ADAPTER_SHAPE = 'its default export, or its export named adapter, must be 
 /** The Adapter a module exports, by default or as `adapter`; the path is taken from the working directory. */
 export async function adapterFromModule(path: string): Promise<Adapter> {
   const exported = await importModule(path)
-  const adapter = exported.adapter ?? exported.default
+  const adapter = exported.adapter ?? commonJsAdapter(exported.default)
   if (typeof adapter !== 'object' || adapter === null) throw new Error(`${path} exports no adapter: ${ADAPTER_SHAPE}`)
   const lacking = adapterShapeFaults(adapter as Record<string, unknown>)
   if (lacking.length > 0) throw new Error(`${path} exports an adapter without ${lacking.join(', ')}: ${ADAPTER_SHAPE}`)
   return adapter as Adapter
+}
+
+/**
+ * A CommonJS module's `module.exports` is its default export, and Node finds its named exports by
+ * reading its source, which misses `adapter` in `module.exports = { adapter: {…} }`: such an object,
+ * holding an adapter but being none, stands for its `adapter` member.
+ */
+function commonJsAdapter(exports: unknown): unknown {
+  if (typeof exports !== 'object' || exports === null || 'operations' in exports || !('adapter' in exports)) return exports
+  return (exports as { adapter: unknown }).adapter
 }
 
 /** The module at `path`; a file Node cannot import as a module (a Python script, say) gets a pointer to --adapter-cmd. */

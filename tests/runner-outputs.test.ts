@@ -16,6 +16,7 @@ import { CLI, runCli, runCliHere } from './support/cli.ts'
 
 const MODULE = 'tests/fakes/module-misbehaviours.ts'
 const ONE_CASE = ['--case', 'surf-order-append-only-surface']
+const COMMON_JS_META = "{ name: 'common-js', version: '0', language: 'javascript', profiles: ['reader'] }"
 const scratch = mkdtempSync(join(tmpdir(), 'runner-outputs-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
@@ -113,6 +114,20 @@ describe('dsh-conformance run', () => {
     // Under Node, not vitest, whose loader would read the file as JavaScript.
     const given = await runCli(['run', '--adapter-module', script, ...ONE_CASE])
     expect(given.stdout).toMatch(/Unknown file extension "\.py".*: --adapter-module takes a JavaScript or TypeScript module; a program in another language speaks the subprocess protocol, given with --adapter-cmd "COMMAND"/)
+    expect(given.code).toBe(1)
+  })
+
+  it.each([
+    // Node finds no named export in this form under tsx, so the adapter is module.exports' member.
+    ['module.exports = { adapter: {…} }', `module.exports = { adapter: { meta: ${COMMON_JS_META}, operations: {} } }`],
+    ['exports.adapter = {…}', `exports.adapter = { meta: ${COMMON_JS_META}, operations: {} }`],
+    ['module.exports = the adapter', `module.exports = { meta: ${COMMON_JS_META}, operations: {} }`],
+  ])('reads a CommonJS module adapter written as %s', async (form, source) => {
+    const module = join(scratch, `common-js-${form.length}-${source.length}.cjs`)
+    writeFileSync(module, `${source}\n`)
+    // Under Node with tsx, as the CLI runs: vitest's loader finds the named export of the first form.
+    const given = await runCli(['run', '--adapter-module', module, ...ONE_CASE])
+    expect(given.stdout).toContain('common-js 0 (javascript; profiles: reader)')
     expect(given.code).toBe(1)
   })
 
