@@ -108,7 +108,7 @@ export function unmatchedFilterValues(cases: readonly VectorCase[], filters: Cas
   const chapter = filters.chapters.find((wanted) => !chapters.some((name) => chapterMatches(name, wanted)))
   if (chapter !== undefined) return `--chapter ${chapter} matches no case (chapters: ${chapters.join(', ')}, or their numbers)`
   const requirement = filters.requirements.find((wanted) => !cases.some((vector) => vector.requirements.some((id) => requirementMatches(id, wanted))))
-  if (requirement !== undefined) return `--requirement ${requirement} matches no case: no case exercises a requirement of that ID or prefix (\`npm run spec:ids\` lists them)`
+  if (requirement !== undefined) return `--requirement ${requirement} matches no case: no case exercises a requirement of that ID or prefix (each rule of spec/ is a heading that starts with its ID; \`npm run spec:ids\` lists them in the suite's repository)`
   const glob = filters.cases.find((wanted) => {
     const pattern = globToRegExp(wanted)
     return !cases.some((vector) => pattern.test(vector.id))

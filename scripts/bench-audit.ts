@@ -24,7 +24,7 @@
 // the same page with every such list open, which a browser lays out whole. One round each: the open
 // page takes minutes at the default size.
 //
-// usage: tsx scripts/bench-audit.ts [M] [runs]     (defaults: M = 20000, runs = 3)
+// usage: tsx scripts/bench-audit.ts [M] [rounds]   (defaults: M = 20000, rounds = 3)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -93,11 +93,11 @@ async function main(args: string[]): Promise<void> {
     console.log(JSON.stringify(await child(args[1] as string, args[2] as string)))
     return
   }
-  const [size = 20_000, runs = 3] = args.map(Number)
+  const [size = 20_000, rounds = 3] = args.map(Number)
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-audit-'))
   try {
-    console.log(`audit of logs of ${size} and ${10 * size} events; best of ${runs} runs, each in a child process\n`)
-    const results = linearity(SCRIPT, 'audit', dir, SHAPES, size, runs)
+    console.log(`audit of logs of ${size} and ${10 * size} events; best of ${rounds} rounds, each job in a child process\n`)
+    const results = linearity(SCRIPT, 'audit', dir, SHAPES, size, rounds)
     results.push(await pageOpening(linearityLog(dir, 'replace-heavy', 10)))
     console.log('\nratios (wall; cpu in parentheses)')
     for (const result of results) console.log(result)

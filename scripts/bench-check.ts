@@ -23,7 +23,7 @@
 // Every measurement runs in a child process of its own (scripts/bench-support.ts). Each ratio is given
 // in wall time, which throughput is measured in (work per elapsed second), and in CPU time.
 //
-// usage: tsx scripts/bench-check.ts [N] [M] [runs]     (defaults: N = 1000000, M = 100000, runs = 5)
+// usage: tsx scripts/bench-check.ts [N] [M] [rounds]   (defaults: N = 1000000, M = 100000, rounds = 5)
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
@@ -151,13 +151,13 @@ function warmUpRatio(whole: Measured, start: Measured, headLines: number, record
 function machineLine(loadBefore: number): string {
   // Windows has no load average (os.loadavg() gives zeros there).
   if (process.platform === 'win32') return `\nmachine: ${availableParallelism()} cores; no load average on Windows`
-  // Only the load before counts: during the runs the bench's own children make the load.
+  // Only the load before counts: during the rounds the bench's own children make the load.
   const load = `load average ${loadBefore.toFixed(2)} over the minute before the bench`
   const line = `\nmachine: ${availableParallelism()} cores, ${load}`
   // A cold check compiles its code on the core the main thread leaves free; with that core taken it runs
   // unoptimised longer, and the first ratio drops while the loop, which needs no second core, does not.
   if (loadBefore < BUSY_LOAD) return line
-  return `${line}\n  the machine was busy before the runs: a cold check's ratios understate it; run again once it is quiet`
+  return `${line}\n  the machine was busy before the rounds: a cold check's ratios understate it; run again once it is quiet`
 }
 
 async function main(args: string[]): Promise<void> {
@@ -165,7 +165,7 @@ async function main(args: string[]): Promise<void> {
     console.log(JSON.stringify(await child(args[1] as string, args[2] as string)))
     return
   }
-  const [size = 1_000_000, replaceSize = 100_000, runs = 5] = args.map(Number)
+  const [size = 1_000_000, replaceSize = 100_000, rounds = 5] = args.map(Number)
   const loadBefore = loadavg()[0] as number
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-check-'))
   try {
@@ -180,9 +180,9 @@ async function main(args: string[]): Promise<void> {
     const { compressedFrame, hasZstdTool: zstdInstalled, zstdArtifact } = await import('../tests/check/support.ts')
     if (zstdInstalled) writeFileSync(zstdLog, zstdArtifact([...artifactLines('bench', size, 42)], [FRAME_LINES], compressedFrame))
 
-    console.log(`log of ${size} events; best of ${runs} runs, each in a child process\n`)
+    console.log(`log of ${size} events; best of ${rounds} rounds, each job in a child process\n`)
     const jobs = [['parse', log], ['decode', log], ['check', log], ['check-warm', log], ['check', start], ['check-writer', log], ...(zstdInstalled ? [['check', zstdLog] as const] : [])] as const
-    const [parse, decode, check, warm, headCheck, writerCheck, zstdCheck] = bestOfRounds(SCRIPT, jobs, runs) as [Measured, Measured, Measured, Measured, Measured, Measured, Measured | undefined]
+    const [parse, decode, check, warm, headCheck, writerCheck, zstdCheck] = bestOfRounds(SCRIPT, jobs, rounds) as [Measured, Measured, Measured, Measured, Measured, Measured, Measured | undefined]
     console.log(row('JSON.parse line loop', parse))
     console.log(row('check: line decoding alone', decode))
     console.log(row('check', check))
@@ -192,7 +192,7 @@ async function main(args: string[]): Promise<void> {
     if (zstdCheck !== undefined) console.log(row(`check, the log as zstd`, zstdCheck))
     const upstream = upstreamInstalled() ? runChild(SCRIPT, 'upstream', log) : undefined
     if (upstream !== undefined) console.log(row('upstream Session.create', upstream))
-    const linearityRatios = linearity(SCRIPT, 'check', dir, { 'replace-heavy': replaceHeavyLines, 'many-calls': manyCallsLines }, replaceSize, runs)
+    const linearityRatios = linearity(SCRIPT, 'check', dir, { 'replace-heavy': replaceHeavyLines, 'many-calls': manyCallsLines }, replaceSize, rounds)
 
     console.log('\nratios (wall; cpu in parentheses)')
     console.log(`  check throughput / JSON.parse loop throughput: ${ratios(parse, check)}   target >= 0.5`)

@@ -1,7 +1,7 @@
 // What the benchmarks of stored logs share (scripts/bench-check.ts, scripts/bench-audit.ts): writing a
 // generated log to a file, and measuring in child processes. Each measurement runs in a child process
 // of its own, the script itself run as `SCRIPT --child KIND FILE`, so that peak RSS is the child's
-// (process.resourceUsage().maxRSS) and no job warms V8 up for another. Times are the best of `runs`,
+// (process.resourceUsage().maxRSS) and no job warms V8 up for another. Times are the best of `rounds`,
 // the jobs compared taking turns. Each ratio is given in wall time and in CPU time (user + system of
 // every thread), which is steadier on a shared machine and also counts the work V8's background threads
 // do on other cores.
@@ -40,13 +40,13 @@ function best(all: readonly Measured[]): Measured {
 }
 
 /**
- * The best of `runs` of each job of `script`. The jobs take turns, round after round, so that a noisy
+ * The best of `rounds` runs of each job of `script`. The jobs take turns, round after round, so that a noisy
  * spell on the shared machine falls on all of them rather than on every run of one, which would skew a
  * ratio.
  */
-export function bestOfRounds(script: string, jobs: readonly (readonly [kind: string, file: string])[], runs: number): Measured[] {
+export function bestOfRounds(script: string, jobs: readonly (readonly [kind: string, file: string])[], rounds: number): Measured[] {
   const measured = jobs.map((): Measured[] => [])
-  for (let round = 0; round < runs; round++) jobs.forEach(([kind, file], index) => measured[index]?.push(runChild(script, kind, file)))
+  for (let round = 0; round < rounds; round++) jobs.forEach(([kind, file], index) => measured[index]?.push(runChild(script, kind, file)))
   return measured.map(best)
 }
 
@@ -69,12 +69,12 @@ export function linearityLog(dir: string, shape: string, factor: 1 | 10): string
  * written into `dir`; prints the row of each measurement as it comes and returns, per shape, the ratio
  * of the time at 10× to the time at 1× (target: at most 12×).
  */
-export function linearity(script: string, kind: string, dir: string, shapes: Record<string, (size: number) => Iterable<string>>, size: number, runs: number): string[] {
+export function linearity(script: string, kind: string, dir: string, shapes: Record<string, (size: number) => Iterable<string>>, size: number, rounds: number): string[] {
   return Object.entries(shapes).map(([shape, lines]) => {
     const [small, large] = [linearityLog(dir, shape, 1), linearityLog(dir, shape, 10)]
     writeLines(small, lines(size))
     writeLines(large, lines(10 * size))
-    const [smallRun, largeRun] = bestOfRounds(script, [[kind, small], [kind, large]], runs) as [Measured, Measured]
+    const [smallRun, largeRun] = bestOfRounds(script, [[kind, small], [kind, large]], rounds) as [Measured, Measured]
     console.log(row(`${kind} ${shape} ${size}`, smallRun))
     console.log(row(`${kind} ${shape} ${10 * size}`, largeRun))
     return `  ${`${shape}, time at 10x / time at 1x:`.padEnd(46)} ${ratios(largeRun, smallRun)}   target <= 12`

@@ -4,11 +4,13 @@
 // suite: findings.md says its numbers are this commit's, and the changelog's section is unreleased.
 // The count and range of the check benchmark's runs that the README (its summary, "How fast"),
 // docs/check.md (the analysis) and docs/bench-check-runs.md state in words are those of that file's
-// table of runs, which grows by hand with every run.
+// table of runs, which grows by hand with every run. The README's sizes of the two vocabularies and
+// its count of the corpus's logs are schemas/vocabulary.json's and tests/corpus/verdicts.yaml's.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
 import { readSpecCatalog } from '../conformance/spec-catalog.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -177,6 +179,22 @@ describe('numbers the docs repeat from their source', () => {
       ...statedIn('docs/bench-check-runs.md', runsDoc, /^([A-Za-z-]+) are at or above 0\.5× and ([a-z-]+) below/dm, ['runs at or above 0.5×', 'runs below 0.5×'], numberOfWords),
     ]
     expect(mismatches(stated, truth, "docs/bench-check-runs.md's table")).toEqual([])
+  })
+
+  it("the README's counts of vocabulary types and corpus logs are schemas/vocabulary.json's and tests/corpus/verdicts.yaml's", () => {
+    const vocabularies = (JSON.parse(read('schemas/vocabulary.json')) as { versions: Record<string, { knownEventTypes: unknown[] }> }).versions
+    const truth = new Map([
+      ['types of v0-pinned', vocabularies['v0-pinned']?.knownEventTypes.length ?? Number.NaN],
+      ['types of v0-rc8', vocabularies['v0-rc8']?.knownEventTypes.length ?? Number.NaN],
+      ['corpus logs', (parse(read('tests/corpus/verdicts.yaml')) as unknown[]).length],
+    ])
+    const readme = read('README.md')
+    const stated = [
+      ...statedIn('README.md', readme, /`v0-pinned`, is upstream's vocabulary at the pinned commit \((\d+) types\)/d, ['types of v0-pinned']),
+      ...statedIn('README.md', readme, /\((\d+) types in rc\.6 and rc\.7, (\d+) in rc\.8/d, ['types of v0-pinned', 'types of v0-rc8']),
+      ...statedIn('README.md', readme, /The (\d+) logs of the rc8 corpus/d, ['corpus logs']),
+    ]
+    expect(mismatches(stated, truth, 'schemas/vocabulary.json or tests/corpus/verdicts.yaml')).toEqual([])
   })
 
   it('read numbers written in words', () => {

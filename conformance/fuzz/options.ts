@@ -48,8 +48,8 @@ adapter's answers do, such as a time it stamps from its clock).
   --seed S                the seed, a whole number (default 1)
   --max-events N          the largest target size of a generated log (default 60)
   --time-budget SECONDS   stop cleanly once this much time has passed, and report the runs done
-  --known FILE            known classes of disagreement (conformance/fuzz/known.ts) that are reported
-                          but tolerated
+  --known FILE            known classes of disagreement (YAML or JSON,
+                          schemas/known-divergences.schema.json) that are reported but tolerated
   --timeout MS            how long to wait for each reply of an --adapter-cmd, and for each operation of an
                           in-process adapter (default ${DEFAULT_TIMEOUT_MS})
 
