@@ -13,7 +13,7 @@
 //       reason: our rc8 builds wrote no delegationDepth (fixed in 0.1.1)
 import type { CheckKnown, CheckKnownFinding } from '../../generated/types/index.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
-import { globToRegExp } from '../filters.ts'
+import { compileGlob, type Glob } from '../filters.ts'
 import { NO_LINES, parseYamlText, readGivenFile, refusalOf, unknownMembers, type LineAt } from '../yaml-text.ts'
 import type { Diagnostic, FileReport } from './check-file.ts'
 
@@ -57,12 +57,12 @@ function failing(diagnostic: Diagnostic, strict: boolean): boolean {
 export interface KnownMatcher {
   index: number
   reason: string
-  files: RegExp
-  code: RegExp
+  files: Glob
+  code: Glob
 }
 
 export function knownMatchers(known: readonly CheckKnownFinding[]): KnownMatcher[] {
-  return known.map((entry, index) => ({ index, reason: entry.reason, files: globToRegExp(entry.files), code: globToRegExp(entry.code) }))
+  return known.map((entry, index) => ({ index, reason: entry.reason, files: compileGlob(entry.files), code: compileGlob(entry.code) }))
 }
 
 /**

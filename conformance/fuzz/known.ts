@@ -15,7 +15,7 @@
 //       reference: accepts
 //       adapter: rejects HEADER_CWD_NOT_ABSOLUTE
 //       why: cwd is absolute by the running platform
-import { globToRegExp } from '../filters.ts'
+import { compileGlob } from '../filters.ts'
 import type { KnownClass, KnownDivergences } from '../../generated/types/index.ts'
 import { isRecord } from '../../reference/lossless-json.ts'
 import { adapterSide, recordsOf, shapesOf, type Disagreement } from './compare.ts'
@@ -66,7 +66,7 @@ export function knownDivergencesFrom(document: unknown, source: string, lineAt: 
 }
 
 export function appliesTo(divergences: KnownDivergences, adapterName: string): boolean {
-  return divergences.adapters.some(glob => globToRegExp(glob).test(adapterName))
+  return divergences.adapters.some(glob => compileGlob(glob).test(adapterName))
 }
 
 /**
@@ -79,5 +79,5 @@ export function knownClassOf(divergences: readonly KnownClass[], disagreement: P
   const matched: Record<typeof MATCHED[number], string> = {
     ...disagreement, adapter: adapterSide(disagreement), shapes: shapesOf(disagreement), records: recordsOf(disagreement),
   }
-  return divergences.find(entry => MATCHED.every(key => entry[key] === undefined || globToRegExp(entry[key]).test(matched[key])))
+  return divergences.find(entry => MATCHED.every(key => entry[key] === undefined || compileGlob(entry[key]).test(matched[key])))
 }
