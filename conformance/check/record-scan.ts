@@ -8,13 +8,16 @@ import type { Rejected } from '../../reference/result.ts'
 /** The events one accepted line stands for (one event, or a packed row's members), and the line. */
 export type EventHandler = (events: StoredEvents, line: number) => void
 
-/** Whether a line holds only JSON whitespace (CR included), or nothing. */
-function isBlank(bytes: Uint8Array): boolean {
-  for (let at = 0; at < bytes.length; at++) {
-    const byte = bytes[at]
-    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false
-  }
-  return true
+const BACKSLASH = 0x5c
+const TURN_END = Buffer.from('turn/end')
+
+/**
+ * Whether a line may hold a turn/end: its type is written either as the bytes `turn/end` or with an
+ * escape, which needs a backslash. Any other line cannot, so it need not be parsed.
+ */
+function mayHoldTurnEnd(bytes: Uint8Array): boolean {
+  const line = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  return line.includes(BACKSLASH) || line.includes(TURN_END)
 }
 
 export class RecordScanner {
@@ -37,9 +40,9 @@ export class RecordScanner {
 
   /** One complete line; the rejection when it makes the artifact corrupt. */
   judge(bytes: Uint8Array, number: number, start: number, end: number, strict: boolean): Rejected | undefined {
-    // After a defect only a turn/end counts (JSONL-11), and a blank line holds none: the parser's throw
-    // on it cost more than all the rest of the line's reading.
-    if (this.scan.defect !== undefined && isBlank(bytes)) return undefined
+    // After a defect only a turn/end counts (JSONL-11). A line that cannot hold one is passed over
+    // unparsed: the parser's throw on each line of a long torn tail of junk or blank lines took seconds.
+    if (this.scan.defect !== undefined && !mayHoldTurnEnd(bytes)) return undefined
     return scanLine({ bytes, number, start, end }, this.scan, strict, this.accepted)
   }
 }

@@ -68,11 +68,12 @@ describe('truncated lines', () => {
     expect(error.message).toMatch(/^corruption: /)
   })
 
-  it('blank lines after a defect are passed over, and a turn/end after them still proves the defect committed', () => {
-    // check skips a blank line after a defect without parsing it (record-scan.ts); the verdicts stay the reference's.
+  it('lines that cannot hold a turn/end after a defect are passed over, and a turn/end after them still proves the defect committed', () => {
+    // check skips a line after a defect without parsing it when it has neither the bytes turn/end nor a
+    // backslash (record-scan.ts); the verdicts stay the reference's.
     const lines = turnLines()
     lines[4] = (lines[4] as string).slice(0, 30)
-    const blanks = ['', ' ', '\t', '\r', ' \t\r ']
+    const blanks = ['', ' ', '\t', '\r', ' \t\r ', 'x', '{}', '{"type":"turn/start"}']
     const committed = text([...lines.slice(0, 5), ...blanks, ...lines.slice(5)])
     const damaged = checked('blanks-then-turn-end.jsonl', committed).report
     expectReference(damaged, committed)
@@ -81,6 +82,21 @@ describe('truncated lines', () => {
     const tail = checked('blanks-tail.jsonl', torn).report
     expectReference(tail, torn)
     expect(tail.outcome).toMatchObject({ verdict: 'accepted', tornTail: { line: 5, reason: 'JSONL_LINE_UNPARSABLE' } })
+  })
+
+  it.each([
+    ['an escaped slash', (line: string) => line.replace('"turn/end"', '"turn\\/end"')],
+    ['a unicode escape', (line: string) => line.replace('"turn/end"', '"\\u0074urn/end"')],
+  ])('a turn/end after a defect whose type is written with %s still proves the defect committed', (_escape, escaped) => {
+    const lines = turnLines()
+    lines[4] = (lines[4] as string).slice(0, 30)
+    const last = lines.length - 1
+    expect(lines[last]).toContain('"turn/end"')
+    lines[last] = escaped(lines[last] as string)
+    const committed = text(lines)
+    const damaged = checked('escaped-turn-end.jsonl', committed).report
+    expectReference(damaged, committed)
+    expect(only(damaged, 'error', 'JSONL_LINE_UNPARSABLE').line).toBe(5)
   })
 })
 
