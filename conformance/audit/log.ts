@@ -12,7 +12,7 @@ import { countLines, type TornTail } from '../../reference/jsonl.ts'
 import type { RejectionError, Result } from '../../reference/result.ts'
 import type { AuditLogInfo, AuditRejection } from '../../generated/types/index.ts'
 import { reportMessage, type ArtifactExtent } from '../wording.ts'
-import { encodingOf, firstFaultRule, vocabularyHint } from '../check/check-file.ts'
+import { encodingOf, refusalFacts, vocabularyHint } from '../check/check-file.ts'
 import { zstdMagicHint } from '../check/raw-reader.ts'
 import { rawBytesHint } from '../check/zstd-frames.ts'
 import type { RequirementIndex } from '../check/requirements.ts'
@@ -49,7 +49,10 @@ export interface LoadedLog {
 
 export interface AuditedLog {
   info: AuditLogInfo
-  /** The decoded header: also when load rejects the log, whose place in the layout is still checked. */
+  /**
+   * The decoded header: also when load rejects the log, or decoding fails after the header, since the
+   * log's place in the layout is still checked (JSONL-3).
+   */
   header: JsonRecord | undefined
   /** Undefined when the artifact does not decode or the log does not load (see info.rejection). */
   loaded: LoadedLog | undefined
@@ -127,9 +130,11 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   const decoded = reference.decodeJsonl({ base64: Buffer.from(source.bytes).toString('base64'), encoding })
   if (!decoded.ok) {
     const hint = encodingHint(encoding, decoded.error.code, source.bytes)
-    const rejectionRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
-    const rejected = { ...info, sessionId: encoding === 'raw' ? idOfFirstLine(source.bytes) : null, rejection: rejectionOf('decodeJsonl', decoded.error, hint, requirements) }
-    return { info: rejected, header: undefined, loaded: undefined, tornTail: null, extent, byteNotices, rejectionRule }
+    // A header that decoded before the fault still binds the file to its place (JSONL-3), as in check.
+    const { rule: rejectionRule, header } = refusalFacts(source.bytes, encoding, vocabulary, requirements)
+    const sessionId = typeof header?.['id'] === 'string' ? header['id'] : encoding === 'raw' ? idOfFirstLine(source.bytes) : null
+    const rejected = { ...info, sessionId, rejection: rejectionOf('decodeJsonl', decoded.error, hint, requirements) }
+    return { info: rejected, header, loaded: undefined, tornTail: null, extent, byteNotices, rejectionRule }
   }
   const { header, events: records, tornTail } = decoded.value
   // A torn final frame's events are written again by a writer: the Persistence row counts them, as check does.
@@ -140,7 +145,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   const events = reference.load(input)
   if (!events.ok) {
     const hint = vocabularyHint(events.error.code, events.error.message, vocabulary)
-    const rejectionRule = firstFaultRule(source.bytes, encoding, vocabulary, requirements)
+    const rejectionRule = refusalFacts(source.bytes, encoding, vocabulary, requirements).rule
     return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint, requirements) }, header, loaded: undefined, tornTail, extent: decodedExtent, byteNotices, rejectionRule }
   }
   // The folds take the loaded events: each operation of reference/index.ts would load the log again.

@@ -3,6 +3,7 @@
 // line, seq, requirement and code it concerns.
 import { closeSync, fstatSync, openSync, statSync } from 'node:fs'
 import type { TornTail } from '../../reference/jsonl.ts'
+import type { JsonRecord } from '../../reference/lossless-json.ts'
 import { V0_PINNED_TYPES, V0_RC8_TYPES } from '../../reference/vocabulary.ts'
 import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type FrameFact, type LimitFault, type WriterFacts } from './artifact.ts'
 import type { RecallIds } from './message-ids.ts'
@@ -318,15 +319,22 @@ export function byteNotices(bytes: Uint8Array, encoding: Encoding, maxLineBytes:
   return factNotices(checkInMemory(bytes, encoding, factsCheck(maxLineBytes)).facts)
 }
 
+/** What check read of an artifact that a reader refuses: the rule of its first fault, and its header. */
+export interface RefusalFacts {
+  /** The rule check cites for the first fault, or undefined when no rule names it. */
+  rule: string | undefined
+  /** The header, when the header line or frame decoded before the fault: JSONL-3 still applies to it. */
+  header: JsonRecord | undefined
+}
+
 /**
- * The rule check cites for the first fault of an artifact already in memory, or undefined when it
- * has none, or none that a rule names: for a caller that loads the log its own way and is refused
- * (audit), so that both commands cite the same rule.
+ * check's reading of an artifact already in memory that a reader refuses, for a caller that loads the
+ * log its own way (audit), so that both commands cite the same rule and check the same binding.
  */
-export function firstFaultRule(bytes: Uint8Array, encoding: Encoding, vocabulary: string, requirements: RequirementIndex): string | undefined {
+export function refusalFacts(bytes: Uint8Array, encoding: Encoding, vocabulary: string, requirements: RequirementIndex): RefusalFacts {
   const outcome = checkInMemory(bytes, encoding, new ArtifactCheck({ vocabulary, maxLineBytes: DEFAULT_MAX_LINE_BYTES }))
   const refused = outcome.decodeError !== undefined || outcome.load?.fault !== undefined
-  return refused ? errorDiagnostics(outcome, requirements, vocabulary)[0]?.requirement : undefined
+  return { rule: refused ? errorDiagnostics(outcome, requirements, vocabulary)[0]?.requirement : undefined, header: outcome.limit === undefined ? outcome.header : undefined }
 }
 
 function factsCheck(maxLineBytes: number): ArtifactCheck {

@@ -139,6 +139,16 @@ describe('audit runs', () => {
     const written = readFileSync(both, 'utf8')
     expect(written).toContain('HEADER\\_ID\\_MISMATCH: the header\'s id and cwd place this session')
     expect(written).toContain('Overall: **fail**\n')
+    // So is one whose header decodes before a line that does not, a later turn/end making it damage.
+    const lines = new TextDecoder().decode(artifact(goodTurn())).split('\n')
+    lines.splice(2, 0, '{"type":"step/start","seq":')
+    writeFileSync(refusedLog, lines.join('\n'))
+    const damaged = path.join(root, 'damaged.json')
+    expect(await audit([refusedLog, '--out', damaged, '--tokenizer', 'estimate'])).toBe(1)
+    const damagedReport = JSON.parse(readFileSync(damaged, 'utf8')) as AuditReport
+    expect(damagedReport.log.rejection?.code).toBe('JSONL_LINE_UNPARSABLE')
+    expect(damagedReport.log.sessionId).toBe('audit-test')
+    expect(damagedReport.rows.find(row => row.id === 'persistence')!.evidence.map(item => item.text).join('\n')).toContain('HEADER_ID_MISMATCH')
   })
 
   it('exits 2 for a log of another format version, and writes the report, which says it is no damage (FMT-5)', async () => {
