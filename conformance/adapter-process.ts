@@ -4,7 +4,7 @@
 // JSON, not message meanings.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { protocolLine } from './protocol.ts'
-import { shortened, shortenedAtStart } from './wording.ts'
+import { plural, shortened, shortenedAtStart } from './wording.ts'
 
 /** A failure of the implementation under test (not of the runner): recorded as an error, never a pass. */
 export class AdapterFailure extends Error {
@@ -87,6 +87,11 @@ export class LineAssembler {
       this.partBytes += chunk.length - start
     }
     return { lines, overlong: this.partBytes > this.maxLineBytes }
+  }
+
+  /** The bytes of the line begun but not ended by a line feed yet, if any. */
+  unterminated(): Buffer | undefined {
+    return this.partBytes === 0 ? undefined : Buffer.concat(this.parts, this.partBytes)
   }
 }
 
@@ -221,7 +226,7 @@ export class AdapterProcess {
     const unusable = this.unusable()
     if (unusable !== undefined) return Promise.reject(new AdapterFailure(unusable))
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.fail(`timeout: no reply to ${what} within ${timeoutMs} ms`), timeoutMs)
+      const timer = setTimeout(() => this.fail(`timeout: no reply to ${what} within ${timeoutMs} ms${this.unterminatedNote()}`), timeoutMs)
       this.pending = { what, resolve, reject, timer }
       this.child.stdin!.write(protocolLine(message))
     })
@@ -294,7 +299,17 @@ export class AdapterProcess {
   }
 
   private endReason(): string {
-    return this.crash(this.exitStatus === undefined ? this.endedBecause ?? 'the adapter ended' : `the adapter process ended (${this.exitStatus})`)
+    return this.crash(`${this.exitStatus === undefined ? this.endedBecause ?? 'the adapter ended' : `the adapter process ended (${this.exitStatus})`}${this.unterminatedNote()}`)
+  }
+
+  /**
+   * For a timeout or an end: the bytes the adapter wrote with no line feed after them, which are no
+   * message yet. A reply written without its line feed (or ended by a CR alone) is a common slip.
+   */
+  private unterminatedNote(): string {
+    const bytes = this.lines.unterminated()
+    if (bytes === undefined) return ''
+    return `; it wrote ${plural(bytes.length, 'byte')} with no line feed after them, which end no message: ${preview(bytes.subarray(0, 400).toString('utf8'))}`
   }
 
   /** A crash reason, with the last lines the process wrote to stderr that say what went wrong. */

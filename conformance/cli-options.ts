@@ -6,6 +6,14 @@ import { addReportTargets, type ReportTargets } from './reports/write.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { likelyMeant } from './wording.ts'
 
+/**
+ * The number an option's value writes in decimal digits alone, or NaN: `Number` would also read
+ * `0x10`, `1e3` or ` 5 `, which no one means as a count or a time on a command line.
+ */
+export function decimalNumber(text: string): number {
+  return /^[0-9]+$/.test(text) ? Number(text) : Number.NaN
+}
+
 export type AdapterSource = { kind: 'name'; name: string } | { kind: 'command'; command: string } | { kind: 'module'; path: string }
 
 export type Command = 'run' | 'list' | 'matrix'
@@ -46,7 +54,7 @@ function apply(options: CommandOptions, option: string, value: string): string |
     case '--adapter-cmd': options.adapters.push({ kind: 'command', command: value }); return undefined
     case '--adapter-module': options.adapters.push({ kind: 'module', path: value }); return undefined
     case '--timeout':
-      options.timeoutMs = Number(value)
+      options.timeoutMs = decimalNumber(value)
       return timeoutProblem('--timeout', options.timeoutMs, value)
     case '--baseline': options.baselines.push(value); return undefined
     case '--write-baseline': options.writeBaseline = value; return undefined

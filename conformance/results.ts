@@ -172,6 +172,22 @@ export function distinctRunNames(runs: readonly { label: string; adapter?: { nam
 }
 
 /**
+ * For each run, ` #n` (its place among them) when other runs go by its name and version too, and
+ * otherwise nothing: what a report that shows names and versions apart adds to tell such runs apart,
+ * numbered as distinctRunNames numbers them.
+ */
+export function runPlaceSuffixes(runs: readonly { label: string; adapter?: { name: string; version: string } | null }[]): string[] {
+  const keys = runs.map((run) => (run.adapter ? nameAndVersion(run.adapter) : run.label))
+  const byKey = occurrences(keys)
+  const seen = new Map<string, number>()
+  return keys.map((key) => {
+    if (byKey.get(key)! === 1) return ''
+    seen.set(key, (seen.get(key) ?? 0) + 1)
+    return ` #${seen.get(key)}`
+  })
+}
+
+/**
  * An adapter's name and version, the version once when the name ends with it (`dsh-session@0.1.0-rc.8`):
  * `name version` for people, or with `joiner` '@' `name@version` as the fuzz summary names it.
  */

@@ -182,6 +182,12 @@ export async function startSubprocessAdapter(command: string, options: Subproces
       current = undefined
       throw new AdapterFailure('the adapter was closed')
     }
+    // A line that came with the restarted process's start reply: this step is not sent either.
+    const restartFailure = current.unusable()
+    if (restartFailure !== undefined) {
+      current = undefined
+      throw new AdapterFailure(`${restartFailure} (while idle after ${lastReply}, before this step was sent)`)
+    }
     return current
   }
 
@@ -208,6 +214,8 @@ export async function startSubprocessAdapter(command: string, options: Subproces
     try {
       reply = parseReply(await child.request(message, timeoutMs, what), 'result')
       if (reply['seq'] !== message.seq) throw new AdapterFailure(`invalid reply: its seq is ${String(reply['seq'])}`)
+      // A line nobody asked for that came in the same write as the reply is this step's fault, not the next's.
+      if (child.failure !== undefined) throw new AdapterFailure(`${child.failure} (with the reply)`)
       lastReply = `its reply to ${what}`
       if ('result' in reply) return resultOf(reply)
     } catch (error) {

@@ -479,8 +479,10 @@ describe('Markdown report', () => {
     const markdown = markdownReport(runReport(record([plainRun(), baselinedRun(), unstartedRun()])))
     expect(markdown.split('\n')[0]).toBe(`## ${SUITE.name} ${SUITE.version}: ❌ failed`)
     expect(markdown).toContain(`Suite \`${SUITE.contentHash}\` (6 cases).`)
-    expect(markdown).toContain('| fake-impl | 1.2.3 | 2 | 2 | 1 | 1 | — | ❌ failed |')
-    expect(markdown).toContain('| fake-impl | 1.2.3 | 2 | 2 | 1 | 1 | 1 known, 2 NEW FAIL, 1 NEW PASS | ❌ failed |')
+    // Two runs of one name and version are told apart by their places, in the table and the headings.
+    expect(markdown).toContain('| fake-impl #1 | 1.2.3 | 2 | 2 | 1 | 1 | — | ❌ failed |')
+    expect(markdown).toContain('| fake-impl #2 | 1.2.3 | 2 | 2 | 1 | 1 | 1 known, 2 NEW FAIL, 1 NEW PASS | ❌ failed |')
+    expect(markdown.split('\n').filter(line => line.startsWith('### '))).toEqual(['### fake-impl 1.2.3 #1 — ❌ failed', '### fake-impl 1.2.3 #2 — ❌ failed', '### broken-cmd --flag'])
     expect(markdown).toContain('**Requirements named by failed or errored cases**, (failed + errors)/cases naming each: PROC-7 (1/1), SURF-1 (1/2), SURF-5 (2/2), COMP-2 (1/2)')
     expect(markdown).toContain('**NEW FAIL (2)**')
     expect(markdown).toContain('| `jsonl-a` | JSONL-6 | listed as: scope-jsonl: JSONL-6 not in the package |')

@@ -104,6 +104,16 @@ describe('lines', () => {
     expect(illFormedAt(Buffer.from([0x61, 0xe2, 0x82, 0x63]))).toBe('at byte 3: 61 e2 82 63')
     expect(illFormedAt(Buffer.from([0x61, 0xe2, 0x82]))).toBe('it ends inside a character: 61 e2 82')
   })
+
+  it('keep the bytes of a line not ended yet, for a timeout or a crash to show', () => {
+    const assembler = new LineAssembler()
+    expect(assembler.unterminated()).toBeUndefined()
+    assembler.push(bytes('ab\ncd'))
+    assembler.push(bytes('e'))
+    expect(assembler.unterminated()?.toString('utf8')).toBe('cde')
+    assembler.push(bytes('\n'))
+    expect(assembler.unterminated()).toBeUndefined()
+  })
 })
 
 describe('replies', () => {
@@ -117,6 +127,26 @@ describe('replies', () => {
   it('a reply that is not well-formed UTF-8 is garbage, not text with U+FFFD in it', async () => {
     const adapter = await open('ill-formed-utf8')
     await expect(surface(adapter)).rejects.toThrow(/^garbage: the adapter wrote a line that is not well-formed UTF-8 \(at byte 39: 3a 22 61 ff\): "\{\\"seq\\":0,/)
+  })
+
+  it('a reply with no line feed after it is no reply: the timeout shows the bytes written', async () => {
+    const adapter = await open('no-line-feed')
+    await expect(surface(adapter)).rejects.toThrow(/^timeout: no reply to seq 0 \(surface, transport step 0\) within 300 ms; it wrote \d+ bytes with no line feed after them, which end no message: "\{\\"seq\\":0,\\"result\\":/)
+  })
+
+  it('a line nobody asked for in the same write as a reply makes that step the error, and the next step runs in a new process', async () => {
+    const adapter = await open('duplicate-in-one-write')
+    await expect(surface(adapter)).rejects.toThrow(/^garbage: the adapter wrote a line nobody asked for: "\{\\"seq\\":0,.*" \(with the reply\); at seq 0 \(surface, transport step 0\)$/)
+    // Each process does the same, so the next step errs alike, at its own seq, not before it was sent.
+    await expect(surface(adapter)).rejects.toThrow(/\(with the reply\); at seq 1 \(surface, transport step 0\)$/)
+    expect(adapter.stderr!()).toContain(RESTART_MARK)
+  })
+
+  it('a line nobody asked for with the start reply fails the step before it is sent, after a restart too', async () => {
+    const adapter = await open('start-twice')
+    const notSent = /^garbage: the adapter wrote a line nobody asked for: "\{\\"protocol\\":1,.*" \(while idle after its start reply, before this step was sent\)$/
+    await expect(surface(adapter)).rejects.toThrow(notSent)
+    await expect(surface(adapter)).rejects.toThrow(notSent)
   })
 
   it('a 16 MiB reply is read within the default timeout (line assembly is linear)', async () => {
@@ -320,6 +350,7 @@ describe('timeouts', () => {
     expect(parseOptions('run', ['--timeout', String(MAX_TIMEOUT_MS + 1)])).toEqual({ error: '--timeout can be at most 2147483647 ms (about 24.8 days, the longest a timer can wait), not 2147483648' })
     expect(parseOptions('run', ['--timeout', String(MAX_TIMEOUT_MS)])).toMatchObject({ timeoutMs: MAX_TIMEOUT_MS })
     expect(parseOptions('run', ['--timeout', '1.5'])).toEqual({ error: '--timeout needs a positive number of milliseconds, not 1.5' })
+    expect(parseOptions('run', ['--timeout', '0x10'])).toEqual({ error: '--timeout needs a positive number of milliseconds, not 0x10' })
     await expect(startSubprocessAdapter(fake('misorder'), { cwd: projectRoot, timeoutMs: 2 ** 31 })).rejects.toThrow(/^startSubprocessAdapter: timeoutMs can be at most 2147483647 ms/)
   })
 })

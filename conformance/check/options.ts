@@ -1,5 +1,6 @@
 // The command line of `dsh-conformance check`, as plain data.
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
+import { decimalNumber } from '../cli-options.ts'
 import { guessedOption } from '../wording.ts'
 
 /**
@@ -85,11 +86,11 @@ function apply(options: CheckOptions, option: string, value: string): string | u
   } else if (option === '--known') {
     options.known = value
   } else if (option === '--max-findings') {
-    const findings = Number(value)
-    if (value.trim() === '' || !Number.isSafeInteger(findings) || findings < 0) return `--max-findings needs a number of findings (0 lists all), not ${value}`
+    const findings = decimalNumber(value)
+    if (!Number.isSafeInteger(findings) || findings < 0) return `--max-findings needs a number of findings (0 lists all), not ${value}`
     options.maxFindings = findings
   } else {
-    const bytes = Number(value)
+    const bytes = decimalNumber(value)
     if (!Number.isSafeInteger(bytes) || bytes <= 0) return `--max-line-bytes needs a positive number of bytes, not ${value}`
     options.maxLineBytes = bytes
   }

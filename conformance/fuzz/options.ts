@@ -1,7 +1,7 @@
 // The command line of `dsh-conformance fuzz`: its help text and its options, as plain data.
 import { timeoutProblem } from '../adapter-process.ts'
 import { adapterNameProblem, ADAPTER_NAMES } from '../adapters/registry.ts'
-import type { AdapterSource } from '../cli-options.ts'
+import { decimalNumber, type AdapterSource } from '../cli-options.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
 import { guessedOption } from '../wording.ts'
 
@@ -74,8 +74,8 @@ export interface FuzzCommandOptions {
 type Draft = Partial<FuzzCommandOptions> & { adapters: AdapterSource[] }
 
 function wholeNumber(option: string, value: string, min: number): number | string {
-  const number = Number(value)
-  return Number.isSafeInteger(number) && number >= min && value.trim() !== '' ? number : `${option} needs a whole number of at least ${min}, not ${value}`
+  const number = decimalNumber(value)
+  return Number.isSafeInteger(number) && number >= min ? number : `${option} needs a whole number of at least ${min}, not ${value}`
 }
 
 const FUZZ_OPTIONS = ['--adapter', '--adapter-cmd', '--adapter-module', '--out', '--known', '--runs', '--seed', '--max-events', '--time-budget', '--timeout']
@@ -99,7 +99,7 @@ function apply(draft: Draft, option: string, value: string): string | undefined 
     case '--max-events': return numeric('maxEvents', 1)
     case '--time-budget': return numeric('timeBudgetSeconds', 1)
     case '--timeout':
-      draft.timeoutMs = Number(value)
+      draft.timeoutMs = decimalNumber(value)
       return timeoutProblem('--timeout', draft.timeoutMs, value)
     default: return `unknown option ${option} for fuzz${guessedOption(option, FUZZ_OPTIONS)}`
   }

@@ -1,7 +1,7 @@
 // The Markdown report, for CI job summaries ($GITHUB_STEP_SUMMARY and the like): the verdict per
 // adapter first, then per adapter its chapters, the requirements failing cases name and the cases to read.
 import type { RunReport, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../../generated/types/index.ts'
-import { compareRequirementIds, nameAndVersion } from '../results.ts'
+import { compareRequirementIds, nameAndVersion, runPlaceSuffixes } from '../results.ts'
 import { LISTED_ERROR_NOTE } from '../baseline.ts'
 import { suiteTitle } from '../suite-identity.ts'
 import { markdownCell, markdownText, plural, printableOutput } from '../wording.ts'
@@ -27,13 +27,13 @@ function baselineText(run: RunReportAdapterRun): string {
   return `${baseline.stillFailing.length} known, ${baseline.newFailures.length} NEW FAIL, ${baseline.newPasses.length} NEW PASS${stale}`
 }
 
-function overviewTable(report: RunReport): string[] {
+function overviewTable(report: RunReport, places: readonly string[]): string[] {
   return [
     '| adapter | version | passed | failed | errors | skipped | baseline | verdict |',
     '|---|---|---:|---:|---:|---:|---|---|',
-    ...report.runs.map((run) => {
+    ...report.runs.map((run, index) => {
       const { pass, fail, error, skip } = run.totals
-      return `| ${cell(run.adapter?.name ?? run.label)} | ${cell(run.adapter?.version ?? '—')} | ${pass} | ${fail} | ${error} | ${skip} | ${baselineText(run)} | ${verdictText(run)} |`
+      return `| ${cell(run.adapter?.name ?? run.label)}${places[index]} | ${cell(run.adapter?.version ?? '—')} | ${pass} | ${fail} | ${error} | ${skip} | ${baselineText(run)} | ${verdictText(run)} |`
     }),
   ]
 }
@@ -135,14 +135,14 @@ function stderrBlock(run: RunReportAdapterRun): string[] {
 }
 
 /** The sections of one adapter's run; `withKnownFailures` false leaves its table of known failures out. */
-function runSection(run: RunReportAdapterRun, withKnownFailures: boolean): string[] {
+function runSection(run: RunReportAdapterRun, place: string, withKnownFailures: boolean): string[] {
   if (run.adapter === null) {
     const stderr = stderrBlock(run)
-    return [`### ${cell(run.label)}`, '', `Could not be started: ${cell(run.startError ?? '', 2000)}`, ...(stderr.length > 0 ? ['', ...stderr] : [])]
+    return [`### ${cell(run.label)}${place}`, '', `Could not be started: ${cell(run.startError ?? '', 2000)}`, ...(stderr.length > 0 ? ['', ...stderr] : [])]
   }
   const { language, profiles } = run.adapter
   const blocks = [
-    [`### ${cell(nameAndVersion(run.adapter))} — ${verdictText(run)}`, '', `${cell(language)}; profiles: ${profiles.join(', ')}`],
+    [`### ${cell(nameAndVersion(run.adapter))}${place} — ${verdictText(run)}`, '', `${cell(language)}; profiles: ${profiles.join(', ')}`],
     chapterTable(run),
     requirementLine(run),
     problemTables(run),
@@ -160,15 +160,17 @@ export const MARKDOWN_MOST_BYTES = 1_000_000
 function documentOf(report: RunReport, withKnownFailures: boolean): string {
   const { suite, selection } = report
   const selected = selection.caseCount === suite.caseCount ? `${suite.caseCount} cases` : `${selection.caseCount} of ${suite.caseCount} cases selected`
+  // Two runs of one name and version are told apart by their places, as on the console and in JUnit.
+  const places = runPlaceSuffixes(report.runs)
   const lines = [
     `## ${markdownText(suiteTitle(suite))}: ${report.passed ? '✅ passed' : '❌ failed'}`,
     '',
     `Suite \`${suite.contentHash}\` (${selected})${report.strictBaseline ? ', strict baseline' : ''}.`,
     '',
     ...(report.warnings ?? []).flatMap((warning) => [`Warning: ${cell(warning, 2000)}`, '']),
-    ...overviewTable(report),
+    ...overviewTable(report, places),
     ...(withKnownFailures ? [] : ['', '_The tables of known failures are left out to keep this report under 1 MiB: a JSON report (`--report json=PATH`) lists them._']),
-    ...report.runs.flatMap((run) => ['', ...runSection(run, withKnownFailures)]),
+    ...report.runs.flatMap((run, index) => ['', ...runSection(run, places[index]!, withKnownFailures)]),
   ]
   return `${lines.join('\n')}\n`
 }

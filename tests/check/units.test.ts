@@ -189,7 +189,7 @@ describe('options', () => {
   it('takes --max-findings for the text report only: a count, 0 for all', () => {
     expect(parseCheckOptions(['a', '--max-findings', '0'])).toMatchObject({ maxFindings: 0 })
     expect(parseCheckOptions(['a', '--max-findings=7'])).toMatchObject({ maxFindings: 7 })
-    for (const bad of ['-1', '2.5', '', 'all']) {
+    for (const bad of ['-1', '2.5', '', 'all', '0x10', '1e2', ' 5']) {
       expect(parseCheckOptions(['a', `--max-findings=${bad}`]), bad).toEqual({ error: `--max-findings needs a number of findings (0 lists all), not ${bad}` })
     }
     const json = { error: '--max-findings limits the text report; the json report lists every finding' }

@@ -38,6 +38,8 @@ const answer = (message, misordered = false) => send({ seq: message.seq, result:
 const deepReply = (message, depth) => `{"seq":${message.seq},"result":{"ok":true,"value":${'['.repeat(depth)}0${']'.repeat(depth)}}}\n`
 
 let runs = 0
+/** For `duplicate`: the reply to write a second time, and its timer. */
+let echo
 const BEHAVIOURS = {
   // Answers the first run of each process, then dies in the middle of the second.
   crash: (message) => {
@@ -64,10 +66,18 @@ const BEHAVIOURS = {
   // A correct reply with 16 MiB of JSON white space in it, written at once.
   'huge-reply': (message) => process.stdout.write(`{"seq":${message.seq},${' '.repeat(16 * 1024 * 1024)}"result":${JSON.stringify(fold(message.input.events))}}\n`),
   'deep-reply': (message) => process.stdout.write(deepReply(message, 100_000)),
+  // Writes each reply again a moment later (or on stop, if that comes first), when no reply is due.
   duplicate: (message) => {
     answer(message)
-    answer(message)
+    echo = { message, timer: setTimeout(() => flushEcho(), 300) }
   },
+  // Writes each reply twice in one write: the line nobody asked for comes with the reply.
+  'duplicate-in-one-write': (message) => {
+    const line = `${JSON.stringify({ seq: message.seq, result: fold(message.input.events, false) })}\n`
+    process.stdout.write(line + line)
+  },
+  // Writes its reply with no line feed after it, and keeps running.
+  'no-line-feed': (message) => process.stdout.write(JSON.stringify({ seq: message.seq, result: fold(message.input.events, false) })),
   // Correct replies, and then wrong ways to end (see the stop handling below).
   'exit-3-on-stop': answer,
   'ignore-stop': answer,
@@ -77,10 +87,18 @@ const BEHAVIOURS = {
     process.exit(0)
   },
 }
+function flushEcho() {
+  if (echo === undefined) return
+  clearTimeout(echo.timer)
+  answer(echo.message)
+  echo = undefined
+}
+
 // Crash as `crash` does. restart-differs: each process declares a version of its own;
 // first-start-only: every process after the first fails to start.
 BEHAVIOURS['restart-differs'] = BEHAVIOURS.crash
 BEHAVIOURS['first-start-only'] = BEHAVIOURS.crash
+BEHAVIOURS['start-twice'] = answer
 
 if (behaviour === 'first-start-only') {
   if (existsSync(marker)) {
@@ -108,21 +126,28 @@ if (behaviour === 'daemon') {
 for await (const line of createInterface({ input: process.stdin })) {
   const message = JSON.parse(line)
   if (message.cmd === 'stop') {
+    flushEcho()
     if (behaviour === 'ignore-stop') continue
     process.exit(behaviour === 'exit-3-on-stop' ? 3 : 0)
   }
   if (message.cmd === 'start') {
-    send({
-      protocol: 1,
-      implementation: { name: `fake-${behaviour}`, version: behaviour === 'restart-differs' ? `0.0.${process.pid}` : '0.0.0', language: 'javascript' },
-      // The liar claims every profile and operation it does not implement.
-      profiles: liar ? ALL_PROFILES : ['reader'],
-      operations: liar ? ALL_OPERATIONS : ['surface'],
-    })
+    // start-twice: its start reply, and the same line again in the same write.
+    if (behaviour === 'start-twice') process.stdout.write(`${JSON.stringify(startReply())}\n${JSON.stringify(startReply())}\n`)
+    else send(startReply())
     continue
   }
   runs += 1
   BEHAVIOURS[behaviour](message)
+}
+
+function startReply() {
+  return {
+    protocol: 1,
+    implementation: { name: `fake-${behaviour}`, version: behaviour === 'restart-differs' ? `0.0.${process.pid}` : '0.0.0', language: 'javascript' },
+    // The liar claims every profile and operation it does not implement.
+    profiles: liar ? ALL_PROFILES : ['reader'],
+    operations: liar ? ALL_OPERATIONS : ['surface'],
+  }
 }
 // ignore-stop: stuck, it outlives the end of its stdin too.
 if (behaviour === 'ignore-stop') setInterval(() => {}, 1000)
