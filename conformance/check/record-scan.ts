@@ -8,18 +8,6 @@ import type { Rejected } from '../../reference/result.ts'
 /** The events one accepted line stands for (one event, or a packed row's members), and the line. */
 export type EventHandler = (events: StoredEvents, line: number) => void
 
-const BACKSLASH = 0x5c
-const TURN_END = Buffer.from('turn/end')
-
-/**
- * Whether a line may hold a turn/end: its type is written either as the bytes `turn/end` or with an
- * escape, which needs a backslash. Any other line cannot, so it need not be parsed.
- */
-function mayHoldTurnEnd(bytes: Uint8Array): boolean {
-  const line = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  return line.includes(BACKSLASH) || line.includes(TURN_END)
-}
-
 export class RecordScanner {
   private scan: LineScan
   private readonly accepted = (events: StoredEvents, line: { number: number }): void => this.handle(events, line.number)
@@ -40,9 +28,6 @@ export class RecordScanner {
 
   /** One complete line; the rejection when it makes the artifact corrupt. */
   judge(bytes: Uint8Array, number: number, start: number, end: number, strict: boolean): Rejected | undefined {
-    // After a defect only a turn/end counts (JSONL-11). A line that cannot hold one is passed over
-    // unparsed: the parser's throw on each line of a long torn tail of junk or blank lines took seconds.
-    if (this.scan.defect !== undefined && !mayHoldTurnEnd(bytes)) return undefined
     return scanLine({ bytes, number, start, end }, this.scan, strict, this.accepted)
   }
 }

@@ -69,8 +69,8 @@ describe('truncated lines', () => {
   })
 
   it('lines that cannot hold a turn/end after a defect are passed over, and a turn/end after them still proves the defect committed', () => {
-    // check skips a line after a defect without parsing it when it has neither the bytes turn/end nor a
-    // backslash (record-scan.ts); the verdicts stay the reference's.
+    // After a defect, a line with neither the bytes turn/end nor a backslash is passed over unparsed
+    // (reference/jsonl.ts scanLine); the verdicts stay what parsing it would give.
     const lines = turnLines()
     lines[4] = (lines[4] as string).slice(0, 30)
     const blanks = ['', ' ', '\t', '\r', ' \t\r ', 'x', '{}', '{"type":"turn/start"}']
