@@ -13,8 +13,12 @@ export function fileErrorMessage(error: unknown, path: string): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code
   if (!(error instanceof Error) || code !== 'ENOENT') return errorMessage(error)
   const missingPath = (error as NodeJS.ErrnoException).path
-  return missingPath === undefined || missingPath === path ? 'no such file or folder' : `no such file or folder: ${missingPath}`
+  const missing = missingPath === undefined || missingPath === path ? 'no such file or folder' : `no such file or folder: ${missingPath}`
+  return (missingPath ?? path).includes('\uFFFD') ? `${missing}, by this name at least: ${UNDECODABLE_NAME}` : missing
 }
+
+/** Why a file whose name is not UTF-8 cannot be opened by the name Node gives it. */
+export const UNDECODABLE_NAME = 'a name that is not valid UTF-8 reaches this command decoded, each byte it cannot decode made U+FFFD (�), and no file goes by the name so made; rename the file, or give it on standard input (-)'
 
 /** Whether a thrown error is V8's stack overflow: a walk went deeper than the stack allows. */
 export function isStackOverflow(error: unknown): boolean {

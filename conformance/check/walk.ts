@@ -1,9 +1,9 @@
 // The artifacts named by the command line: files as given, folders walked (sorted; a symbolic link to a
 // folder is followed, since storage roots are often linked onto other volumes, but a folder is walked
 // once, so a link cycle ends) for the names a session log can have.
-import { readdirSync, realpathSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { errorMessage, fileErrorMessage } from '../wording.ts'
+import { fileErrorMessage, UNDECODABLE_NAME } from '../wording.ts'
 import { STDIN } from './options.ts'
 
 const ARTIFACT_NAME = /\.jsonl(\.zstd?)?$/
@@ -27,13 +27,14 @@ function walk(folder: string, into: Found[], walked: Set<string>): void {
     walked.add(real)
     entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   } catch (error) {
-    into.push({ kind: 'folder', path: folder, message: errorMessage(error) })
+    into.push({ kind: 'folder', path: folder, message: fileErrorMessage(error, folder) })
     return
   }
   for (const entry of entries) {
     const path = join(folder, entry.name)
     if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(path))) walk(path, into, walked)
     else if (!ARTIFACT_NAME.test(entry.name)) continue
+    else if (entry.name.includes('\uFFFD') && !existsSync(path)) into.push({ kind: 'unreadable', path, message: `${path} cannot be opened: ${UNDECODABLE_NAME}` })
     else if (entry.isFile() || entry.isSymbolicLink()) into.push({ kind: 'file', path, otherNames: [] })
     // A named pipe would wait for a writer; named on the command line, it is read like any file.
     else into.push({ kind: 'unreadable', path, message: `${path} is named like a session log but is not a regular file (a pipe, socket or device), which a folder walk does not read; name it on the command line to read it` })

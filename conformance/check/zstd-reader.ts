@@ -7,6 +7,7 @@ import type { ArtifactCheck, ArtifactOutcome, CheckSettings } from './artifact.t
 import { LineSplitter } from './lines.ts'
 import { readFrame, scanFrames, type FrameLayout } from './zstd-frames.ts'
 import { inflateFrame, recoverTornFrame, type ContentHandler } from './zstd-inflate.ts'
+import { plural } from '../wording.ts'
 
 const LINE_FEED = 0x0a
 
@@ -27,7 +28,8 @@ function withinWindowLimit(artifact: ArtifactCheck, frame: FrameLayout, settings
   if (frame.historySize <= windowLimit(settings)) return true
   artifact.stopAtLimit({
     code: 'CHECK_WINDOW_TOO_LARGE',
-    message: `the frame at byte ${frame.start} needs a ${frame.historySize}-byte window, over the checker's limit of ${windowLimit(settings)} (twice --max-line-bytes, and at most ${MOST_WINDOW_BYTES}, what RFC 8878 asks every decoder to support); decompress the log with zstd -d and check the raw file`,
+    // Exact digits: a size past 2^53 in String() form would end in rounded zeros.
+    message: `the frame at byte ${frame.start} needs a ${BigInt(frame.historySize)}-byte window, over the checker's limit of ${windowLimit(settings)} (twice --max-line-bytes, and at most ${MOST_WINDOW_BYTES}, what RFC 8878 asks every decoder to support); decompress the log with zstd -d and check the raw file (if zstd -d refuses the frame too, the frame is damaged)`,
   })
   return false
 }
@@ -136,7 +138,8 @@ export function checkZstdArtifact(source: ByteSource, artifact: ArtifactCheck): 
   const first = readFrame(source, 0, 0)
   if (scanned.frames === 0 || !first.ok) {
     // JSONL-14 step 2: reported without a line.
-    artifact.rejectStorage('JSONL_HEADER_INVALID', 'the artifact has no complete header frame')
+    const why = source.size === 0 ? 'it is empty' : `its ${plural(source.size, 'byte')} end inside its first frame (a crash during the first write?)`
+    artifact.rejectStorage('JSONL_HEADER_INVALID', `the artifact has no complete header frame: ${why}`)
     return artifact.outcome(null, extent)
   }
   if (withinWindowLimit(artifact, first.frame, settings)) checkHeaderFrame(source, first.frame, artifact, settings)

@@ -514,4 +514,29 @@ describe('a zstd window beyond what the decoder holds', () => {
     const stated16MiB = checked('sized-16mib.jsonl.zstd', zstdArtifact(turnLines(), [3], sized(16 * 1024 * 1024))).report
     expect(only(stated16MiB, 'error', 'CHECK_WINDOW_TOO_LARGE').message).toContain('needs a 16777216-byte window, over the checker\'s limit of 8388608')
   })
+
+  it('says of a zstd artifact with no complete header frame whether it is empty or cut inside that frame', () => {
+    const empty = checked('empty.jsonl.zstd', new Uint8Array()).report
+    expectReference(empty, new Uint8Array())
+    expect(only(empty, 'error', 'JSONL_HEADER_INVALID').message).toBe('the artifact has no complete header frame: it is empty')
+    const cutBytes = zstdArtifact(turnLines(), [3]).subarray(0, 30)
+    const cut = checked('cut-header-frame.jsonl.zstd', cutBytes).report
+    expectReference(cut, cutBytes)
+    expect(only(cut, 'error', 'JSONL_HEADER_INVALID').message).toBe('the artifact has no complete header frame: its 30 bytes end inside its first frame (a crash during the first write?)')
+  })
+
+  it('names a window past 2^53 bytes in exact digits, and what to do when zstd -d refuses the frame too', () => {
+    // A 2^60-byte window: the largest the window descriptor can state is 2^41 + 7 * 2^38, so a content
+    // size of 8 bytes in a single-segment frame states it.
+    const huge = (content: Uint8Array): Buffer => {
+      const frame = rawFrame(content)
+      const stated = Buffer.alloc(8)
+      stated.writeBigUInt64LE(2n ** 60n)
+      return Buffer.concat([frame.subarray(0, 4), Buffer.from([((frame[4] as number) & 0x07) | 0xe0]), stated, frame.subarray(6)])
+    }
+    const { report } = checked('huge-window.jsonl.zstd', zstdArtifact(turnLines(), [3], huge))
+    const message = only(report, 'error', 'CHECK_WINDOW_TOO_LARGE').message
+    expect(message).toContain('needs a 1152921504606846976-byte window')
+    expect(message).toMatch(/check the raw file \(if zstd -d refuses the frame too, the frame is damaged\)$/)
+  })
 })

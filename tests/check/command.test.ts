@@ -1,12 +1,14 @@
 // check as a command: its exit status, the paths it takes (folders walked, links followed, each file
 // once, a pipe), the storage layout a session.jsonl must sit in (JSONL-3), and a file it cannot read.
 import { spawnSync } from 'node:child_process'
-import { chmodSync, mkdirSync, symlinkSync } from 'node:fs'
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { runCheck } from '../../conformance/check/command.ts'
 import { parseCheckOptions } from '../../conformance/check/options.ts'
+import { findArtifacts } from '../../conformance/check/walk.ts'
+import { UNDECODABLE_NAME } from '../../conformance/wording.ts'
 import type { FileReport } from '../../conformance/check/check-file.ts'
 import { check, tempFolder, zstdArtifact } from './support.ts'
 import { permissionsUser, runChild, sessionLines, text, turnLines } from './small-logs.ts'
@@ -299,6 +301,27 @@ describe('the storage layout (JSONL-3)', () => {
     const zstd = root.write('compressed.jsonl.zstd', zstdArtifact(sessionLines('s-1'), [2]))
     symlinkSync(zstd, `${root.dir}/compressed-link.jsonl`)
     expect(check(`${root.dir}/compressed-link.jsonl`)).toMatchObject({ encoding: 'zstd', status: 'valid' })
+  })
+})
+
+describe('a log whose name is not UTF-8', () => {
+  it('is named unreadable, saying why, not missing', () => {
+    const root = tempFolder()
+    try {
+      const log = root.write('a.jsonl', text(sessionLines('s-1')))
+      // The bytes FF FE, then .jsonl: Node decodes the name with U+FFFD and cannot open it by that name.
+      const raw = Buffer.concat([Buffer.from(`${root.dir}/`), Buffer.from([0xff, 0xfe]), Buffer.from('.jsonl')])
+      writeFileSync(raw, text(sessionLines('s-2')))
+      const named = `${root.dir}/\uFFFD\uFFFD.jsonl`
+      const walked = findArtifacts([root.dir])
+      expect(walked).toEqual([
+        { kind: 'file', path: log, otherNames: [] },
+        { kind: 'unreadable', path: named, message: `${named} cannot be opened: ${UNDECODABLE_NAME}` },
+      ])
+      expect(findArtifacts([named])).toEqual([{ kind: 'unreadable', path: named, message: `no such file or folder, by this name at least: ${UNDECODABLE_NAME}` }])
+    } finally {
+      root.remove()
+    }
   })
 })
 
