@@ -11,7 +11,7 @@ import type { CaseOutcome } from './run-case.ts'
 import { startSubprocessAdapter } from './subprocess-adapter.ts'
 import { runSuite } from './suite.ts'
 import type { VectorCase } from './vector-cases.ts'
-import { errorMessage } from './wording.ts'
+import { characterCount, errorMessage } from './wording.ts'
 
 const STDERR_LINES_KEPT = 20
 
@@ -53,6 +53,16 @@ async function importModule(path: string): Promise<{ default?: unknown; adapter?
   }
 }
 
+// As schemas/protocol-started.schema.json has them: every report repeats these members.
+const MOST_NAME_CHARACTERS = 200
+const MOST_HOMEPAGE_CHARACTERS = 2000
+
+/** The fault of a member longer than `most` characters (code points, as JSON Schema counts them), if it is. */
+function tooLong(member: string, text: string, most: number): string[] {
+  const length = characterCount(text)
+  return length > most ? [`${member} (a string of at most ${most} characters; it has ${length})`] : []
+}
+
 /** What an exported adapter object lacks: each member of its shape that is missing or of another kind. */
 function adapterShapeFaults(adapter: Record<string, unknown>): string[] {
   const meta = adapter['meta']
@@ -61,9 +71,13 @@ function adapterShapeFaults(adapter: Record<string, unknown>): string[] {
   else {
     const fields = meta as Record<string, unknown>
     // As a subprocess's started reply must (schemas/protocol-started.schema.json): reports and baselines name the adapter by them.
-    for (const key of ['name', 'version', 'language']) if (typeof fields[key] !== 'string' || fields[key] === '') faults.push(`meta.${key} (a non-empty string)`)
+    for (const key of ['name', 'version', 'language']) {
+      if (typeof fields[key] !== 'string' || fields[key] === '') faults.push(`meta.${key} (a non-empty string)`)
+      else faults.push(...tooLong(`meta.${key}`, fields[key], MOST_NAME_CHARACTERS))
+    }
     if (!Array.isArray(fields['profiles'])) faults.push('meta.profiles (an array)')
     if (fields['homepage'] !== undefined && (typeof fields['homepage'] !== 'string' || fields['homepage'] === '')) faults.push('meta.homepage (a non-empty string, when given)')
+    else if (typeof fields['homepage'] === 'string') faults.push(...tooLong('meta.homepage', fields['homepage'], MOST_HOMEPAGE_CHARACTERS))
     if (fields['transport'] !== undefined && fields['transport'] !== 'in-process' && fields['transport'] !== 'subprocess') faults.push('meta.transport ("in-process" or "subprocess", when given)')
   }
   if (typeof adapter['operations'] !== 'object' || adapter['operations'] === null) faults.push('operations (an object)')

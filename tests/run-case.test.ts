@@ -417,6 +417,7 @@ describe('a module adapter', () => {
     ['no operations', `export default { meta: ${META} }`, 'an adapter without operations (an object)'],
     ['null operations', `export default { meta: ${META}, operations: null }`, 'an adapter without operations (an object)'],
     ['an empty name', "export default { meta: { name: '', version: '0', language: 'js', profiles: [] }, operations: {} }", 'an adapter without meta.name (a non-empty string)'],
+    ['a name and a homepage too long for the reports', `export default { meta: { name: '${'n'.repeat(201)}', version: '0', language: 'js', profiles: [], homepage: '${'h'.repeat(2001)}' }, operations: {} }`, 'an adapter without meta.name (a string of at most 200 characters; it has 201), meta.homepage (a string of at most 2000 characters; it has 2001)'],
     ['a homepage that is no string and an unknown transport', "export default { meta: { name: 'm', version: '0', language: 'js', profiles: [], homepage: 1, transport: 'carrier pigeon' }, operations: {} }", 'an adapter without meta.homepage (a non-empty string, when given), meta.transport ("in-process" or "subprocess", when given)'],
     ['a name alone', "export default { meta: { name: 'm' } }", 'an adapter without meta.version (a non-empty string), meta.language (a non-empty string), meta.profiles (an array), operations (an object)'],
   ])('with %s is refused, naming the file, what it lacks and the shape it must have', async (_name, source, what) => {

@@ -313,6 +313,8 @@ describe('protocol messages and values', () => {
     const faults: [name: 'started' | 'result', reply: unknown, faults: string][] = [
       ['started', { ...started, profiles: ['readr'] }, '/profiles/0 is "readr", not one of "reader", "writer", "relations", "repair", "compaction", "fork", "jsonl", "storage"'],
       ['started', { ...started, profile: 'reader' }, '/ has a member it may not have: "profile"'],
+      // Every report repeats the implementation's members: a megabyte name would swamp them.
+      ['started', { ...started, implementation: { ...started.implementation, name: 'n'.repeat(201) } }, `/implementation/name is "${'n'.repeat(79)}… (123 more characters): it must NOT have more than 200 characters`],
       // An acceptance, a rejection, a failure: nothing of the other forms' faults.
       ['result', { seq: 0, result: { ok: true } }, "/result must have required property 'value'"],
       ['result', { seq: 0, extra: 1, result: { ok: false, error: { code: 'bad code' } } }, '/ has a member it may not have: "extra"; /result/error/code is "bad code", which does not match ^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$'],
