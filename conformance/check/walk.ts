@@ -1,7 +1,7 @@
 // The artifacts named by the command line: files as given, folders walked (sorted; a symbolic link to a
 // folder is followed, since storage roots are often linked onto other volumes, but a folder is walked
 // once, so a link cycle ends) for the names a session log can have.
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs'
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileErrorMessage, UNDECODABLE_NAME } from '../wording.ts'
 import { STDIN } from './options.ts'
@@ -34,10 +34,24 @@ function walk(folder: string, into: Found[], walked: Set<string>): void {
     const path = join(folder, entry.name)
     if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(path))) walk(path, into, walked)
     else if (!ARTIFACT_NAME.test(entry.name)) continue
-    else if (entry.name.includes('\uFFFD') && !existsSync(path)) into.push({ kind: 'unreadable', path, message: `${path} cannot be opened: ${UNDECODABLE_NAME}` })
+    else if (!namesAnEntry(path)) into.push({ kind: 'unreadable', path, message: `${path} cannot be opened: ${UNDECODABLE_NAME}` })
     else if (entry.isFile() || entry.isSymbolicLink()) into.push({ kind: 'file', path, otherNames: [] })
     // A named pipe would wait for a writer; named on the command line, it is read like any file.
     else into.push({ kind: 'unreadable', path, message: `${path} is named like a session log but is not a regular file (a pipe, socket or device), which a folder walk does not read; name it on the command line to read it` })
+  }
+}
+
+/**
+ * Whether a name met in a folder opens what it names. One that is not valid UTF-8 does not: Node
+ * decodes it with U+FFFD for each byte it cannot decode, and no entry goes by the name so made.
+ */
+function namesAnEntry(path: string): boolean {
+  if (!path.includes('\uFFFD')) return true
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    return false
   }
 }
 
