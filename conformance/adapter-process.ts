@@ -89,9 +89,17 @@ export class LineAssembler {
     return { lines, overlong: this.partBytes > this.maxLineBytes }
   }
 
-  /** The bytes of the line begun but not ended by a line feed yet, if any. */
-  unterminated(): Buffer | undefined {
-    return this.partBytes === 0 ? undefined : Buffer.concat(this.parts, this.partBytes)
+  /** How many bytes of a line are begun but not ended by a line feed yet, and the first `most` of them. */
+  unterminated(most: number): { bytes: number; head: Buffer } | undefined {
+    if (this.partBytes === 0) return undefined
+    const head: Buffer[] = []
+    let kept = 0
+    for (const part of this.parts) {
+      if (kept >= most) break
+      head.push(part.subarray(0, most - kept))
+      kept += Math.min(part.length, most - kept)
+    }
+    return { bytes: this.partBytes, head: Buffer.concat(head, kept) }
   }
 }
 
@@ -233,6 +241,21 @@ export class AdapterProcess {
   }
 
   /**
+   * Why the process broke the protocol along with the reply it has just given, if it did: output that
+   * followed the reply, read by the end of this turn of the event loop (a second write right after
+   * the reply's). A whole line is garbage (take() has failed the process), and so is a line begun, since
+   * nothing is due until the next request.
+   */
+  async strayAfterReply(): Promise<string | undefined> {
+    await new Promise((resolve) => setImmediate(resolve))
+    if (this.failure !== undefined) return this.failure
+    const begun = this.unterminatedNote()
+    if (begun === '') return undefined
+    this.fail(`garbage: no reply was due${begun}`)
+    return this.failure
+  }
+
+  /**
    * Why the process cannot take a request, if it cannot: its failure, or its end. A process known to
    * have exited (or closed its stdout) fails now rather than SETTLE_MS later, so that its end is not
    * blamed on a request written to it in between.
@@ -245,8 +268,8 @@ export class AdapterProcess {
   /**
    * Sends `stop` (no reply is due) and waits up to `graceMs` for the process to exit, then kills
    * whatever is left of its group. Returns how the process broke the protocol after the last reply, if
-   * it did: a line written all the same, an exit status other than 0, or no exit in time. Only for a
-   * process that is usable and has no request in flight.
+   * it did: a line written all the same (whole or begun), an exit status other than 0, or no exit in
+   * time. Only for a process that is usable and has no request in flight.
    */
   async stop(message: unknown, graceMs: number): Promise<string | undefined> {
     this.stopSent = true
@@ -258,6 +281,8 @@ export class AdapterProcess {
     await settledWithin(this.stdoutClosed, SETTLE_MS, 'stdout did not close').catch(() => undefined)
     this.kill()
     if (this.failure !== undefined) return this.failure
+    const begun = this.unterminatedNote()
+    if (begun !== '') return `garbage: no reply was due${begun}`
     return this.exitStatus === 'exit code 0' ? undefined : this.crash(`the adapter ended with ${this.exitStatus ?? 'no exit status'} on stop; it must exit with status 0`)
   }
 
@@ -307,9 +332,9 @@ export class AdapterProcess {
    * message yet. A reply written without its line feed (or ended by a CR alone) is a common slip.
    */
   private unterminatedNote(): string {
-    const bytes = this.lines.unterminated()
-    if (bytes === undefined) return ''
-    return `; it wrote ${plural(bytes.length, 'byte')} with no line feed after them, which end no message: ${preview(bytes.subarray(0, 400).toString('utf8'))}`
+    const begun = this.lines.unterminated(400)
+    if (begun === undefined) return ''
+    return `; it wrote ${plural(begun.bytes, 'byte')} with no line feed after them, which end no message: ${preview(begun.head.toString('utf8'))}`
   }
 
   /** A crash reason, with the last lines the process wrote to stderr that say what went wrong. */

@@ -53,9 +53,10 @@ async function importModule(path: string): Promise<{ default?: unknown; adapter?
   }
 }
 
-// As schemas/protocol-started.schema.json has them: every report repeats these members.
-const MOST_NAME_CHARACTERS = 200
-const MOST_HOMEPAGE_CHARACTERS = 2000
+// As schemas/protocol-started.schema.json has them (tests/run-case.test.ts holds them to it): every
+// report repeats these members.
+export const MOST_NAME_CHARACTERS = 200
+export const MOST_HOMEPAGE_CHARACTERS = 2000
 
 /** The fault of a member longer than `most` characters (code points, as JSON Schema counts them), if it is. */
 function tooLong(member: string, text: string, most: number): string[] {

@@ -152,39 +152,39 @@ function occurrences(names: readonly string[]): Map<string, number> {
   return count
 }
 
+type NamedRun = { label: string; adapter?: { name: string; version: string } | null }
+
+/** Each run's adapter name, with the version too when another run goes by the same name. */
+function versionedNames(runs: readonly NamedRun[]): string[] {
+  const names = runs.map((run) => run.adapter?.name ?? run.label)
+  const byName = occurrences(names)
+  return runs.map((run, index) => (byName.get(names[index]!)! > 1 && run.adapter ? nameAndVersion(run.adapter) : names[index]!))
+}
+
+/**
+ * For each run, ` #n` (its place among them) when other runs go by the same versioned name, and
+ * otherwise nothing: what tells one build run twice apart, in every output.
+ */
+export function runPlaceSuffixes(runs: readonly NamedRun[]): string[] {
+  const versioned = versionedNames(runs)
+  const byVersioned = occurrences(versioned)
+  const seen = new Map<string, number>()
+  return versioned.map((name) => {
+    if (byVersioned.get(name)! === 1) return ''
+    seen.set(name, (seen.get(name) ?? 0) + 1)
+    return ` #${seen.get(name)}`
+  })
+}
+
 /**
  * The name each run goes by in a closing table or a JUnit suite: its adapter's name, with the version
  * too when another run goes by the same name (two builds of one implementation), and its place among
  * them (` #2`) when that is not enough either (one build run twice, with another backend), so that
  * their rows and suites stay apart.
  */
-export function distinctRunNames(runs: readonly { label: string; adapter?: { name: string; version: string } | null }[]): string[] {
-  const names = runs.map((run) => run.adapter?.name ?? run.label)
-  const byName = occurrences(names)
-  const versioned = runs.map((run, index) => (byName.get(names[index]!)! > 1 && run.adapter ? nameAndVersion(run.adapter) : names[index]!))
-  const byVersioned = occurrences(versioned)
-  const seen = new Map<string, number>()
-  return versioned.map((name) => {
-    if (byVersioned.get(name)! === 1) return name
-    seen.set(name, (seen.get(name) ?? 0) + 1)
-    return `${name} #${seen.get(name)}`
-  })
-}
-
-/**
- * For each run, ` #n` (its place among them) when other runs go by its name and version too, and
- * otherwise nothing: what a report that shows names and versions apart adds to tell such runs apart,
- * numbered as distinctRunNames numbers them.
- */
-export function runPlaceSuffixes(runs: readonly { label: string; adapter?: { name: string; version: string } | null }[]): string[] {
-  const keys = runs.map((run) => (run.adapter ? nameAndVersion(run.adapter) : run.label))
-  const byKey = occurrences(keys)
-  const seen = new Map<string, number>()
-  return keys.map((key) => {
-    if (byKey.get(key)! === 1) return ''
-    seen.set(key, (seen.get(key) ?? 0) + 1)
-    return ` #${seen.get(key)}`
-  })
+export function distinctRunNames(runs: readonly NamedRun[]): string[] {
+  const places = runPlaceSuffixes(runs)
+  return versionedNames(runs).map((name, index) => `${name}${places[index]!}`)
 }
 
 /**

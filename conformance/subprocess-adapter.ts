@@ -157,6 +157,9 @@ export async function startSubprocessAdapter(command: string, options: Subproces
         child.fail('declared something else')
         throw new AdapterFailure(`invalid reply: the restarted adapter's start reply differs from the first one: ${changed}`)
       }
+      // Output with the start reply fails the restart, which counts toward MAX_FAILED_RESTARTS.
+      const stray = await child.strayAfterReply()
+      if (stray !== undefined) throw new AdapterFailure(stray)
       failedRestarts = 0
       lastReply = 'its start reply'
       return child
@@ -181,12 +184,6 @@ export async function startSubprocessAdapter(command: string, options: Subproces
       current.fail('the adapter was closed')
       current = undefined
       throw new AdapterFailure('the adapter was closed')
-    }
-    // A line that came with the restarted process's start reply: this step is not sent either.
-    const restartFailure = current.unusable()
-    if (restartFailure !== undefined) {
-      current = undefined
-      throw new AdapterFailure(`${restartFailure} (while idle after ${lastReply}, before this step was sent)`)
     }
     return current
   }
@@ -214,8 +211,9 @@ export async function startSubprocessAdapter(command: string, options: Subproces
     try {
       reply = parseReply(await child.request(message, timeoutMs, what), 'result')
       if (reply['seq'] !== message.seq) throw new AdapterFailure(`invalid reply: its seq is ${String(reply['seq'])}`)
-      // A line nobody asked for that came in the same write as the reply is this step's fault, not the next's.
-      if (child.failure !== undefined) throw new AdapterFailure(`${child.failure} (with the reply)`)
+      // Output nobody asked for that came right after the reply is this step's fault, not the next's.
+      const stray = await child.strayAfterReply()
+      if (stray !== undefined) throw new AdapterFailure(`${stray} (with the reply)`)
       lastReply = `its reply to ${what}`
       if ('result' in reply) return resultOf(reply)
     } catch (error) {

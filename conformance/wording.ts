@@ -14,11 +14,12 @@ export function fileErrorMessage(error: unknown, path: string): string {
   if (!(error instanceof Error) || code !== 'ENOENT') return errorMessage(error)
   const missingPath = (error as NodeJS.ErrnoException).path
   const missing = missingPath === undefined || missingPath === path ? 'no such file or folder' : `no such file or folder: ${missingPath}`
-  return (missingPath ?? path).includes('\uFFFD') ? `${missing}, by this name at least: ${UNDECODABLE_NAME}` : missing
+  // A name with U+FFFD in it may be one that is not valid UTF-8, as Node decodes it: say what that means.
+  return (missingPath ?? path).includes('\uFFFD') ? `${missing} (if its name is not valid UTF-8: ${UNDECODABLE_NAME})` : missing
 }
 
-/** Why a file whose name is not UTF-8 cannot be opened by the name Node gives it. */
-export const UNDECODABLE_NAME = 'a name that is not valid UTF-8 reaches this command decoded, each byte it cannot decode made U+FFFD (�), and no file goes by the name so made; rename the file, or give it on standard input (-)'
+/** Why an entry whose name is not valid UTF-8 cannot be opened by the name Node gives it. */
+export const UNDECODABLE_NAME = 'such a name reaches this command decoded, each byte it cannot decode made U+FFFD (�), and nothing goes by the name so made; rename it, or give a file on standard input (-)'
 
 /** Whether a thrown error is V8's stack overflow: a walk went deeper than the stack allows. */
 export function isStackOverflow(error: unknown): boolean {

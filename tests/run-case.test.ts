@@ -5,13 +5,13 @@
 // the suite does not know, is refused. An operation that returns after the timeout is a timeout too,
 // and one that never gives control back ends the process, saying what hung.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Adapter, AdapterResult, Operation } from '../conformance/adapter.ts'
-import { adapterFromModule, runAdapter } from '../conformance/adapter-runs.ts'
+import { adapterFromModule, MOST_HOMEPAGE_CHARACTERS, MOST_NAME_CHARACTERS, runAdapter } from '../conformance/adapter-runs.ts'
 import { runFails } from '../conformance/results.ts'
 import { runCase } from '../conformance/run-case.ts'
 import { CRASHES_IN_A_ROW_TO_STOP, runSuite } from '../conformance/suite.ts'
@@ -406,6 +406,13 @@ describe('a module adapter', () => {
   it('is taken from its export named adapter before its default export', async () => {
     const path = moduleOf(`export const adapter = { meta: ${META}, operations: {} }\nexport default 7`)
     expect((await adapterFromModule(path)).meta.name).toBe('m')
+  })
+
+  it("holds its meta's members to the started reply's lengths", () => {
+    const schema = JSON.parse(readFileSync(new URL('../schemas/protocol-started.schema.json', import.meta.url), 'utf8')) as { $defs: { ProtocolImplementation: { properties: Record<string, { maxLength: number }> } } }
+    const lengths = schema.$defs.ProtocolImplementation.properties
+    expect([lengths['name']?.maxLength, lengths['version']?.maxLength, lengths['language']?.maxLength, lengths['homepage']?.maxLength])
+      .toEqual([MOST_NAME_CHARACTERS, MOST_NAME_CHARACTERS, MOST_NAME_CHARACTERS, MOST_HOMEPAGE_CHARACTERS])
   })
 
   it.each([

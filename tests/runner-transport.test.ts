@@ -105,14 +105,16 @@ describe('lines', () => {
     expect(illFormedAt(Buffer.from([0x61, 0xe2, 0x82]))).toBe('it ends inside a character: 61 e2 82')
   })
 
-  it('keep the bytes of a line not ended yet, for a timeout or a crash to show', () => {
+  it('keep count of the bytes of a line not ended yet, and give the first of them, for a timeout or a crash to show', () => {
     const assembler = new LineAssembler()
-    expect(assembler.unterminated()).toBeUndefined()
+    expect(assembler.unterminated(2)).toBeUndefined()
     assembler.push(bytes('ab\ncd'))
-    assembler.push(bytes('e'))
-    expect(assembler.unterminated()?.toString('utf8')).toBe('cde')
+    assembler.push(bytes('efg'))
+    const begun = assembler.unterminated(3)
+    expect([begun?.bytes, begun?.head.toString('utf8')]).toEqual([5, 'cde'])
+    expect(assembler.unterminated(10)?.head.toString('utf8')).toBe('cdefg')
     assembler.push(bytes('\n'))
-    expect(assembler.unterminated()).toBeUndefined()
+    expect(assembler.unterminated(10)).toBeUndefined()
   })
 })
 
@@ -142,11 +144,21 @@ describe('replies', () => {
     expect(adapter.stderr!()).toContain(RESTART_MARK)
   })
 
-  it('a line nobody asked for with the start reply fails the step before it is sent, after a restart too', async () => {
+  it('a line nobody asked for in a write of its own right after the reply makes that step the error too', async () => {
+    const adapter = await open('two-writes')
+    await expect(surface(adapter)).rejects.toThrow(/^garbage: the adapter wrote a line nobody asked for: "\{\\"extra\\":1\}" \(with the reply\); at seq 0 \(surface, transport step 0\)$/)
+  })
+
+  it('the start of a line after the reply, when nothing is due, makes that step the error', async () => {
+    const adapter = await open('begun-line')
+    await expect(surface(adapter)).rejects.toThrow(/^garbage: no reply was due; it wrote 4 bytes with no line feed after them, which end no message: "junk" \(with the reply\); at seq 0 \(surface, transport step 0\)$/)
+  })
+
+  it('a line nobody asked for with the start reply fails the step before it is sent, and fails each restart, which then stop', async () => {
     const adapter = await open('start-twice')
-    const notSent = /^garbage: the adapter wrote a line nobody asked for: "\{\\"protocol\\":1,.*" \(while idle after its start reply, before this step was sent\)$/
-    await expect(surface(adapter)).rejects.toThrow(notSent)
-    await expect(surface(adapter)).rejects.toThrow(notSent)
+    await expect(surface(adapter)).rejects.toThrow(/^garbage: the adapter wrote a line nobody asked for: "\{\\"protocol\\":1,.*" \(while idle after its start reply, before this step was sent\)$/)
+    for (let restart = 0; restart < 3; restart += 1) await expect(surface(adapter)).rejects.toThrow(/^garbage: the adapter wrote a line nobody asked for: "\{\\"protocol\\":1,.*" \(while restarting the adapter\)$/)
+    await expect(surface(adapter)).rejects.toThrow(/^crash: not sent, since the adapter's last 3 restarts failed and it is not restarted any more$/)
   })
 
   it('a 16 MiB reply is read within the default timeout (line assembly is linear)', async () => {
@@ -286,6 +298,12 @@ describe('after the last reply', () => {
     const adapter = await open('duplicate')
     await expect(surface(adapter)).resolves.toEqual(FOLDED)
     await expect(adapter.close!()).rejects.toThrow(/^garbage: the adapter wrote a line nobody asked for: "\{\\"seq\\":0,/)
+  })
+
+  it('the start of a line written on stop is garbage, reported by close()', async () => {
+    const adapter = await open('begun-on-stop')
+    await expect(surface(adapter)).resolves.toEqual(FOLDED)
+    await expect(adapter.close!()).rejects.toThrow(/^garbage: no reply was due; it wrote 4 bytes with no line feed after them, which end no message: "junk"$/)
   })
 
   it('an exit status other than 0 on stop is a crash, reported by close()', async () => {

@@ -323,7 +323,10 @@ export function byteNotices(bytes: Uint8Array, encoding: Encoding, maxLineBytes:
 export interface RefusalFacts {
   /** The rule check cites for the first fault, or undefined when no rule names it. */
   rule: string | undefined
-  /** The header, when the header line or frame decoded before the fault: JSONL-3 still applies to it. */
+  /**
+   * The header, when the header line or frame decoded before the fault and no limit of check's
+   * stopped the read (as for check's own binding check): JSONL-3 still applies to it.
+   */
   header: JsonRecord | undefined
 }
 

@@ -34,7 +34,7 @@ function walk(folder: string, into: Found[], walked: Set<string>): void {
     const path = join(folder, entry.name)
     if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(path))) walk(path, into, walked)
     else if (!ARTIFACT_NAME.test(entry.name)) continue
-    else if (!namesAnEntry(path)) into.push({ kind: 'unreadable', path, message: `${path} cannot be opened: ${UNDECODABLE_NAME}` })
+    else if (!namesAnEntry(path)) into.push({ kind: 'unreadable', path, message: `its name is not valid UTF-8: ${UNDECODABLE_NAME}` })
     else if (entry.isFile() || entry.isSymbolicLink()) into.push({ kind: 'file', path, otherNames: [] })
     // A named pipe would wait for a writer; named on the command line, it is read like any file.
     else into.push({ kind: 'unreadable', path, message: `${path} is named like a session log but is not a regular file (a pipe, socket or device), which a folder walk does not read; name it on the command line to read it` })

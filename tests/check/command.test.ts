@@ -316,9 +316,9 @@ describe('a log whose name is not UTF-8', () => {
       const walked = findArtifacts([root.dir])
       expect(walked).toEqual([
         { kind: 'file', path: log, otherNames: [] },
-        { kind: 'unreadable', path: named, message: `${named} cannot be opened: ${UNDECODABLE_NAME}` },
+        { kind: 'unreadable', path: named, message: `its name is not valid UTF-8: ${UNDECODABLE_NAME}` },
       ])
-      expect(findArtifacts([named])).toEqual([{ kind: 'unreadable', path: named, message: `no such file or folder, by this name at least: ${UNDECODABLE_NAME}` }])
+      expect(findArtifacts([named])).toEqual([{ kind: 'unreadable', path: named, message: `no such file or folder (if its name is not valid UTF-8: ${UNDECODABLE_NAME})` }])
     } finally {
       root.remove()
     }

@@ -68,9 +68,17 @@ const BEHAVIOURS = {
   'deep-reply': (message) => process.stdout.write(deepReply(message, 100_000)),
   // Writes each reply again a moment later (or on stop, if that comes first), when no reply is due.
   duplicate: (message) => {
+    flushEcho()
     answer(message)
     echo = { message, timer: setTimeout(() => flushEcho(), 300) }
   },
+  // Writes each reply and then, in a write of its own right after it, a line nobody asked for.
+  'two-writes': (message) => {
+    answer(message)
+    process.stdout.write('{"extra":1}\n')
+  },
+  // Writes each reply with the start of another line after it, in the same write.
+  'begun-line': (message) => process.stdout.write(`${JSON.stringify({ seq: message.seq, result: fold(message.input.events, false) })}\njunk`),
   // Writes each reply twice in one write: the line nobody asked for comes with the reply.
   'duplicate-in-one-write': (message) => {
     const line = `${JSON.stringify({ seq: message.seq, result: fold(message.input.events, false) })}\n`
@@ -99,6 +107,7 @@ function flushEcho() {
 BEHAVIOURS['restart-differs'] = BEHAVIOURS.crash
 BEHAVIOURS['first-start-only'] = BEHAVIOURS.crash
 BEHAVIOURS['start-twice'] = answer
+BEHAVIOURS['begun-on-stop'] = answer
 
 if (behaviour === 'first-start-only') {
   if (existsSync(marker)) {
@@ -127,6 +136,8 @@ for await (const line of createInterface({ input: process.stdin })) {
   const message = JSON.parse(line)
   if (message.cmd === 'stop') {
     flushEcho()
+    // begun-on-stop: the start of a line nobody asked for, and a clean exit.
+    if (behaviour === 'begun-on-stop') process.stdout.write('junk')
     if (behaviour === 'ignore-stop') continue
     process.exit(behaviour === 'exit-3-on-stop' ? 3 : 0)
   }
