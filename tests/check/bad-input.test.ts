@@ -525,7 +525,7 @@ describe('a zstd window beyond what the decoder holds', () => {
     expect(only(cut, 'error', 'JSONL_HEADER_INVALID').message).toBe('the artifact has no complete header frame: its 30 bytes end inside its first frame (a crash during the first write?)')
   })
 
-  it('names a window past 2^53 bytes in exact digits, and what to do when zstd -d refuses the frame too', () => {
+  it('names a window past 2^53 bytes with all its digits, and what to do when zstd -d refuses the frame too', () => {
     // A 2^60-byte window: the largest the window descriptor can state is 2^41 + 7 * 2^38, so a content
     // size of 8 bytes in a single-segment frame states it.
     const huge = (content: Uint8Array): Buffer => {

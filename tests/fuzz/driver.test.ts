@@ -385,7 +385,7 @@ describe('dsh-conformance fuzz', () => {
     // Above a timer's maximum, Node would fire at once: a usage error, as run gives, not a failed fuzz.
     expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--timeout', '3000000000'])).toMatchObject({ error: expect.stringContaining('--timeout can be at most 2147483647 ms') })
     expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--timeout', '2147483647'])).toMatchObject({ timeoutMs: 2147483647 })
-    // Decimal digits only: Number() would read these as 16, 1000 and 5.
+    // Decimal digits only: Number() would read these as 16, 1000, 5 and 7.
     for (const [option, value] of [['--runs', '0x10'], ['--seed', '1e3'], ['--timeout', ' 5'], ['--max-events', '+7']]) {
       expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', option!, value!]), `${option} ${value}`).toMatchObject({ error: expect.stringContaining(`${option} needs`) })
     }
