@@ -3,7 +3,8 @@
 // one does, 2 when the command itself cannot run (bad options, unreadable file) or this reader
 // refuses the log (FMT-5: another format version or vocabulary, no sign of damage; the report is
 // still written).
-import { fstatSync, readFileSync, statSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
+import { getHeapStatistics } from 'node:v8'
 import path from 'node:path'
 import type { AuditReport } from '../../generated/types/index.ts'
 import { refusedOnly } from './verdicts.ts'
@@ -16,7 +17,7 @@ import { vocabularyNamed } from '../../reference/unknown-types.ts'
 import { byteNotices, encodingOf } from '../check/check-file.ts'
 import { DEFAULT_MAX_LINE_BYTES, STDIN } from '../check/options.ts'
 import { writeOutputFile } from '../reports/write.ts'
-import { errorMessage, fileErrorMessage, guessedOption } from '../wording.ts'
+import { errorMessage, fileErrorMessage, guessedOption, plural } from '../wording.ts'
 
 export const AUDIT_USAGE = `usage: dsh-conformance audit LOG [--format text|json|md|html] [--out FILE]
                            [--tokenizer auto|estimate] [--vocabulary v0-pinned|v0-rc8] [--no-layout]
@@ -146,13 +147,51 @@ interface LogBytes {
  * The log's bytes and their notices. The log is read once, whole, so it may come through a pipe (`-`,
  * /dev/stdin, or a named pipe whose name gives the zstd encoding).
  */
-export function readLog(log: string): LogBytes {
+/**
+ * How much memory an audit takes per byte of its log, about: the log, its events, the surface's
+ * texts and the report (check's 1M-event benchmark log of 38 MB peaked at 1.2 GB, docs/check.md).
+ */
+const MEMORY_PER_LOG_BYTE = 32
+
+/** The largest log this process can audit, about: its heap limit over MEMORY_PER_LOG_BYTE. */
+export function mostAuditBytes(): number {
+  return Math.floor(getHeapStatistics().heap_size_limit / MEMORY_PER_LOG_BYTE)
+}
+
+/** `size`: the log's size, when known (a file); a stream is stopped once it has passed `most`. */
+function tooLarge(most: number, size?: number): Error {
+  const held = size === undefined ? 'it holds more than' : `it holds ${plural(size, 'byte')}, more than`
+  return new Error(`${held} the ${plural(most, 'byte')} audit can hold in this process's memory (it keeps the whole log and its report, about ${MEMORY_PER_LOG_BYTE} times its size); give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream`)
+}
+
+/** The bytes of `source`, read in chunks so that an endless one (a device, a pipe) stops at `most`. */
+function readAtMost(source: string | number, most: number): Buffer {
+  const fd = typeof source === 'number' ? source : openSync(source, 'r')
+  const chunks: Buffer[] = []
+  let total = 0
+  try {
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(1 << 20)
+      const read = readSync(fd, chunk, 0, chunk.length, null)
+      if (read === 0) break
+      total += read
+      if (total > most) throw tooLarge(most)
+      chunks.push(chunk.subarray(0, read))
+    }
+  } finally {
+    if (typeof source !== 'number') closeSync(fd)
+  }
+  return Buffer.concat(chunks, total)
+}
+
+export function readLog(log: string, most = mostAuditBytes()): LogBytes {
   const file = log === '-' ? STDIN : log
   // Standard input through its descriptor: a socket cannot be opened by path.
   const source = file === STDIN ? 0 : file
   const stats = source === 0 ? fstatSync(0) : statSync(file)
   if (stats.isDirectory()) throw new Error('it is a folder: audit reads one log file (check takes folders)')
-  const bytes = readFileSync(source)
+  if (stats.isFile() && stats.size > most) throw tooLarge(most, stats.size)
+  const bytes = readAtMost(source, most)
   const notices = byteNotices(bytes, encodingOf(file), DEFAULT_MAX_LINE_BYTES)
   return { file, bytes, byteNotices: notices.map(notice => `${notice.code} from line ${String(notice.line)}: ${notice.message}`) }
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { audit, formatMismatchNote, parseAuditOptions } from '../../conformance/audit/command.ts'
+import { audit, formatMismatchNote, mostAuditBytes, parseAuditOptions, readLog } from '../../conformance/audit/command.ts'
 import { reference } from '../../reference/index.ts'
 import type { AuditReport } from '../../generated/types/index.ts'
 import { event } from '../reference/helpers.ts'
@@ -248,6 +248,18 @@ describe('audit runs', () => {
     const { stderr, code } = await runCliHere(['audit', absent, '--tokenizer', 'estimate'])
     expect(code).toBe(2)
     expect(stderr).toBe(`cannot audit ${absent}: no such file or folder\n`)
+  })
+
+  it('refuses a log larger than it can hold, before reading a file and once a stream has passed the limit', () => {
+    const { log } = logFile(artifact(goodTurn()))
+    const size = readFileSync(log).length
+    expect(readLog(log, size).bytes.length).toBe(size)
+    const hint = "audit can hold in this process's memory (it keeps the whole log and its report, about 32 times its size); give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream"
+    expect(() => readLog(log, size - 1)).toThrow(`it holds ${size} bytes, more than the ${size - 1} bytes ${hint}`)
+    // An endless device: read in chunks, and stopped once past the limit, not when memory runs out.
+    expect(() => readLog('/dev/zero', 1000)).toThrow(`it holds more than the 1000 bytes ${hint}`)
+    // The limit follows the heap: a 1M-event log of 38 MB fits the default heap of a 64-bit Node.
+    expect(mostAuditBytes()).toBeGreaterThan(38 * 2 ** 20)
   })
 
   it('refuses a folder, saying that check takes folders', async () => {
