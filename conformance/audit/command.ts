@@ -3,7 +3,7 @@
 // one does, 2 when the command itself cannot run (bad options, unreadable file) or this reader
 // refuses the log (FMT-5: another format version or vocabulary, no sign of damage; the report is
 // still written).
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
 import { getHeapStatistics } from 'node:v8'
 import path from 'node:path'
 import type { AuditReport } from '../../generated/types/index.ts'
@@ -164,19 +164,23 @@ function tooLarge(most: number, size?: number): Error {
   return new Error(`${held} the ${plural(most, 'byte')} audit can hold in this process's memory (it keeps the whole log and its report, about ${MEMORY_PER_LOG_BYTE} times its size); give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream`)
 }
 
-/** The bytes of `source`, read in chunks so that an endless one (a device, a pipe) stops at `most`. */
+/**
+ * The bytes of a stream whose size is not known (a device, a pipe), read in chunks so that an endless
+ * one stops at `most`. Each read is copied out of one buffer: a pipe gives a few kilobytes at a time,
+ * which kept in a buffer of their own would each hold a whole one.
+ */
 function readAtMost(source: string | number, most: number): Buffer {
   const fd = typeof source === 'number' ? source : openSync(source, 'r')
+  const buffer = Buffer.allocUnsafe(1 << 20)
   const chunks: Buffer[] = []
   let total = 0
   try {
     for (;;) {
-      const chunk = Buffer.allocUnsafe(1 << 20)
-      const read = readSync(fd, chunk, 0, chunk.length, null)
+      const read = readSync(fd, buffer, 0, buffer.length, null)
       if (read === 0) break
       total += read
       if (total > most) throw tooLarge(most)
-      chunks.push(chunk.subarray(0, read))
+      chunks.push(Buffer.from(buffer.subarray(0, read)))
     }
   } finally {
     if (typeof source !== 'number') closeSync(fd)
@@ -191,7 +195,8 @@ export function readLog(log: string, most = mostAuditBytes()): LogBytes {
   const stats = source === 0 ? fstatSync(0) : statSync(file)
   if (stats.isDirectory()) throw new Error('it is a folder: audit reads one log file (check takes folders)')
   if (stats.isFile() && stats.size > most) throw tooLarge(most, stats.size)
-  const bytes = readAtMost(source, most)
+  // A file, whose size is known and checked above, is read at once.
+  const bytes = stats.isFile() ? readFileSync(source) : readAtMost(source, most)
   const notices = byteNotices(bytes, encodingOf(file), DEFAULT_MAX_LINE_BYTES)
   return { file, bytes, byteNotices: notices.map(notice => `${notice.code} from line ${String(notice.line)}: ${notice.message}`) }
 }
