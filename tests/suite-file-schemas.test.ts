@@ -23,6 +23,17 @@ describe('the vector bundle', () => {
     expect(bundle.caseCount).toBe(bundle.cases.length)
   })
 
+  it('says, as loading the vectors does, that a rejection names its seq or its line', () => {
+    const validate = schemaValidator('vector-bundle')
+    const bundle = JSON.parse(readFileSync(join(projectRoot, 'generated/vectors.bundle.json'), 'utf8')) as { cases: { steps: { expect: { reject?: Record<string, unknown> } }[] }[] }
+    const rejecting = bundle.cases.find((item) => item.steps[0]?.expect.reject?.['seq'] !== undefined)!
+    const placedBy = (where: Record<string, unknown>): boolean => {
+      const step = { ...rejecting.steps[0]!, expect: { reject: { code: 'ENV_NOT_OBJECT', ...where } } }
+      return validate({ ...bundle, cases: [{ ...rejecting, steps: [step] }] })
+    }
+    expect([placedBy({}), placedBy({ seq: 3 }), placedBy({ line: null }), placedBy({ seq: null, line: 2 })]).toEqual([false, true, true, true])
+  })
+
   it('is what vectors/README.md tells another language: events in every input, appends judged by value, the hash of the cases', () => {
     const text = readFileSync(join(projectRoot, 'generated/vectors.bundle.json'), 'utf8')
     const bundle = JSON.parse(text) as { contentHash: string; cases: { steps: { operation: string; input: Record<string, unknown>; expect: Record<string, unknown> }[] }[] }

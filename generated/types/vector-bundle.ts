@@ -70,5 +70,8 @@ export interface BundleStep {
      */
     events: unknown[];
   };
+  /**
+   * A rejection names where it lies: its seq, its line, or both (null: the rejection must carry none). A seq left out is not compared; a line left out is not compared for decodeJsonl and means null for every other operation, since only JSONL input has lines (vectors/README.md).
+   */
   expect: Expectation;
 }
