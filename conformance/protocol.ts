@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import type { ProtocolRun, ProtocolStart, ProtocolStop } from '../generated/types/index.ts'
 import { showValue } from './expectations.ts'
-import { TAG_KEY } from './tagged-values.ts'
+import { isArrayIndex, TAG_KEY } from './tagged-values.ts'
 import { projectRoot, type VectorCase } from './vector-cases.ts'
 
 export const PROTOCOL_VERSION = 1
@@ -226,11 +226,17 @@ function isOrdinaryArray(value: object): value is unknown[] {
   return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype
 }
 
+/** Whether the array has one element and no other own property (`length` aside). */
+function isOneElement(array: unknown[]): boolean {
+  const keys = Reflect.ownKeys(array)
+  return array.length === 1 && keys.length === 2 && keys[0] === '0'
+}
+
 /** The dense one-element arrays that `value` opens with, each holding the next: `[[[leaf]]]`. */
 function oneElementChain(value: unknown[], ancestors: ReadonlySet<object>): unknown[][] {
   const chain = new Set<unknown[]>()
   let current: unknown = value
-  while (typeof current === 'object' && current !== null && isOrdinaryArray(current) && Object.keys(current).length === 1 && current.length === 1 && !ancestors.has(current) && !chain.has(current)) {
+  while (typeof current === 'object' && current !== null && isOrdinaryArray(current) && isOneElement(current) && !ancestors.has(current) && !chain.has(current)) {
     chain.add(current)
     current = current[0]
   }
@@ -248,9 +254,12 @@ function below<T>(ancestors: Set<object>, added: readonly object[], encode: () =
 }
 
 /**
- * An in-memory value in tagged form, for a reply: the inverse of decodeTagged for the values an
- * implementation returns. A plain object that really has a "$dsh" member is escaped with the
- * `object` tag; a value with no tagged form (a function, a cycle, a class instance) throws.
+ * An in-memory value in tagged form, for a reply or for an input the fuzzer drew: the inverse of
+ * decodeTagged for plain data and the ways JSON.parse's values can be bent (-0, the non-finite
+ * numbers, undefined, bigints, holes and extra members of arrays, members that are not enumerable, no
+ * prototype). A plain object that really has a "$dsh" member is escaped with the `object` tag; a value
+ * with no faithful tagged form (a function, a symbol, a cycle, a class instance, an accessor, a
+ * symbol-keyed member) throws, rather than be sent as something else.
  */
 export function encodeTagged(value: unknown, ancestors = new Set<object>()): unknown {
   if (value === undefined) return { [TAG_KEY]: 'undefined' }
@@ -265,13 +274,58 @@ export function encodeTagged(value: unknown, ancestors = new Set<object>()): unk
       const leaf = chain[chain.length - 1]![0]
       return below(ancestors, chain, () => ({ [TAG_KEY]: 'nested', depth: chain.length, leaf: encodeTagged(leaf, ancestors) }))
     }
-    if (Object.keys(value).length !== value.length) throw new Error('no tagged form for an array with holes or extra members')
-    return below(ancestors, [value], () => value.map((element) => encodeTagged(element, ancestors)))
+    return below(ancestors, [value], () => encodeArray(value, ancestors))
   }
   const prototype = Object.getPrototypeOf(value)
   if (prototype !== Object.prototype && prototype !== null) throw new Error('no tagged form for a class instance')
-  const members = below(ancestors, [value], () => Object.fromEntries(Object.entries(value).map(([key, member]) => [key, encodeTagged(member, ancestors)])))
-  return TAG_KEY in members ? { [TAG_KEY]: 'object', value: members } : members
+  return below(ancestors, [value], () => encodeObject(value, prototype === null, ancestors))
+}
+
+/** The own string-keyed data members of `value` other than the elements and `length`, each with whether it is enumerable. */
+function ownMembers(value: object, isElement: (key: string) => boolean): { key: string; value: unknown; enumerable: boolean }[] {
+  const members = []
+  for (const key of Reflect.ownKeys(value)) {
+    if (typeof key === 'symbol') throw new Error('no tagged form for a symbol-keyed member')
+    if (isElement(key)) continue
+    const descriptor = Object.getOwnPropertyDescriptor(value, key)!
+    if (!('value' in descriptor)) throw new Error(`no tagged form for the accessor member ${JSON.stringify(key)}`)
+    members.push({ key, value: descriptor.value as unknown, enumerable: descriptor.enumerable === true })
+  }
+  return members
+}
+
+/**
+ * An ordinary array: its elements, as a `sparse-array` when it has holes, and each other own member
+ * wrapped around them as an `array-property`, in the order the array holds them.
+ */
+function encodeArray(array: unknown[], ancestors: Set<object>): unknown {
+  const indexes = Object.keys(array).filter(isArrayIndex)
+  const elements = indexes.length === array.length
+    ? array.map((element) => encodeTagged(element, ancestors))
+    : { [TAG_KEY]: 'sparse-array', length: array.length, entries: Object.fromEntries(indexes.map((index) => [index, encodeTagged(array[Number(index)], ancestors)])) }
+  return ownMembers(array, (key) => key === 'length' || isArrayIndex(key)).reduce<unknown>((items, member) => ({
+    [TAG_KEY]: 'array-property', items, key: member.key, value: encodeTagged(member.value, ancestors), ...(member.enumerable ? {} : { enumerable: false }),
+  }), elements)
+}
+
+/**
+ * A plain object's members; one that really has a "$dsh" member is escaped with the `object` tag, one
+ * with no prototype is a `null-prototype`, and each member that is not enumerable is wrapped around
+ * the rest as a `non-enumerable` (which keeps the prototype; a `null-prototype` copies only the
+ * enumerable members).
+ */
+function encodeObject(object: object, nullPrototype: boolean, ancestors: Set<object>): unknown {
+  const members = ownMembers(object, () => false)
+  // defineProperty keeps a "__proto__" member as data.
+  const listed: Record<string, unknown> = {}
+  for (const member of members.filter((item) => item.enumerable)) {
+    Object.defineProperty(listed, member.key, { value: encodeTagged(member.value, ancestors), enumerable: true, writable: true, configurable: true })
+  }
+  const escaped = TAG_KEY in listed ? { [TAG_KEY]: 'object', value: listed } : listed
+  const prototyped = nullPrototype ? { [TAG_KEY]: 'null-prototype', object: escaped } : escaped
+  return members.filter((item) => !item.enumerable).reduce<unknown>((inner, member) => ({
+    [TAG_KEY]: 'non-enumerable', object: inner, key: member.key, value: encodeTagged(member.value, ancestors),
+  }), prototyped)
 }
 
 /**

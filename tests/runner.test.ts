@@ -353,6 +353,33 @@ describe('protocol messages and values', () => {
     expect(() => encodeTagged({ f: () => 1 })).toThrow(/no tagged form/)
   })
 
+  it('encodes the holes and members of arrays, members that are not enumerable and no prototype, so that decodeTagged gives them back', () => {
+    const roundTrip = (value: unknown): unknown => decodeTagged(JSON.parse(protocolLine(encodeTagged(value))))
+    const ownMembers = (value: object): [PropertyKey, unknown, boolean][] =>
+      Reflect.ownKeys(value).map((key) => [key, Object.getOwnPropertyDescriptor(value, key)!.value, Object.getOwnPropertyDescriptor(value, key)!.enumerable!])
+    const sparse = [, -0, , undefined]
+    const withMembers = Object.defineProperty(Object.assign([1, , 3], { extra: 12n, __proto__x: null }), 'hidden', { value: 'h', enumerable: false })
+    const hidden = Object.defineProperty({ $dsh: 'data', a: 1 }, 'secret', { value: [], enumerable: false })
+    const bare = Object.defineProperty(Object.assign(Object.create(null) as object, { b: 2 }), 'quiet', { value: 3, enumerable: false })
+    for (const value of [sparse, withMembers, hidden, bare]) {
+      const decoded = roundTrip(value) as object
+      expect(ownMembers(decoded), JSON.stringify(encodeTagged(value))).toEqual(ownMembers(value))
+      expect(Object.getPrototypeOf(decoded)).toBe(Object.getPrototypeOf(value))
+    }
+    expect(encodeTagged(sparse)).toEqual({ $dsh: 'sparse-array', length: 4, entries: { '1': { $dsh: '-0' }, '3': { $dsh: 'undefined' } } })
+    // A one-element array with a member of its own, enumerable or not, is no link of a nested chain.
+    const leaf = Object.defineProperty([1], 'extra', { value: true, enumerable: false })
+    let deep: unknown = leaf
+    for (let level = 0; level < 200; level += 1) deep = [deep]
+    let decodedLeaf = roundTrip(deep)
+    for (let level = 0; level < 200; level += 1) decodedLeaf = (decodedLeaf as unknown[])[0]
+    expect(ownMembers(decodedLeaf as object)).toEqual(ownMembers(leaf))
+    const symbolKeyed = { [Symbol('s')]: 1 }
+    const accessor = Object.defineProperty([], 'size', { get: () => 1 })
+    expect(() => encodeTagged(symbolKeyed)).toThrow('no tagged form for a symbol-keyed member')
+    expect(() => encodeTagged(accessor)).toThrow('no tagged form for the accessor member "size"')
+  })
+
   it('sends a deep chain of one-element arrays as the nested tag, and refuses cycles', () => {
     let deep: unknown = { leaf: true }
     for (let level = 0; level < 10_000; level += 1) deep = [deep]

@@ -85,6 +85,15 @@ function failureOf(message: string): string {
   return `fails: ${FAILURE_KINDS.find(kind => message.startsWith(`${kind}:`)) ?? 'throws'}`
 }
 
+/** A drawn input in the protocol's tagged form; throws, as the fuzzer's own fault, when it has none. */
+function sendable(input: Record<string, unknown>, operation: string): Record<string, unknown> {
+  try {
+    return encodeTagged(input) as Record<string, unknown>
+  } catch (error) {
+    throw new Error(`the fuzzer drew a ${operation} input the adapter protocol cannot carry (${errorMessage(error)}); this is a fault of the suite, not of the adapter`)
+  }
+}
+
 /**
  * Runs an operation; a throw, a malformed result or, for an in-process adapter, no answer within
  * `timeoutMs` is an error outcome, never a result. (A subprocess adapter keeps its own timeout.)
@@ -92,12 +101,12 @@ function failureOf(message: string): string {
 export async function callOperation(adapter: Adapter, probe: Probe, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Outcome> {
   const operation = adapter.operations[probe.operation]
   if (operation === undefined) return { kind: 'error', message: `${probe.operation} is not provided` }
+  // A copy per call; an in-process call's is compared after it, as the runner does a step's
+  // (unchanged-input.ts). An input the fuzzer cannot copy or send is its own fault, never the adapter's.
+  const input = structuredClone(probeInput(probe))
+  const sent = adapter.meta.transport === 'subprocess' ? sendable(input, probe.operation) : undefined
   try {
-    // A copy per call; an in-process call's is compared after it, as the runner does a step's
-    // (unchanged-input.ts).
-    const subprocess = adapter.meta.transport === 'subprocess'
-    const input = structuredClone(probeInput(probe))
-    if (subprocess) return outcomeOf(await operation.call(adapter.operations, encodeTagged(input) as Record<string, unknown>))
+    if (sent !== undefined) return outcomeOf(await operation.call(adapter.operations, sent))
     const before = recordInput(input)
     // Called as a method of the operations, which may be an object whose methods use `this`.
     const result: unknown = (await inProcessCall(() => operation.call(adapter.operations, input), timeoutMs, probe.operation)).value

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { callOperation, disagreement } from '../../conformance/fuzz/compare.ts'
 import type { OperationResult } from '../../conformance/expectations.ts'
+import { decodeTagged } from '../../conformance/tagged-values.ts'
 
 const violations = (...list: [string, number][]): OperationResult => ({ ok: true, value: { violations: list.map(([code, seq]) => ({ code, seq })) } })
 const answer = (result: OperationResult) => ({ kind: 'result' as const, result })
@@ -66,5 +67,29 @@ describe('an in-process call', () => {
     expect(outcome.kind).toBe('error')
     expect(outcome.kind === 'error' && outcome.message).toBe('surface changed its input: $.events[0] was removed')
     expect(probe.events).toHaveLength(1)
+  })
+})
+
+describe('a call of a subprocess adapter', () => {
+  const sendingTo = (received: unknown[]) => ({
+    meta: { name: 'fake', version: '0', language: 'python', profiles: ['reader'], transport: 'subprocess' as const },
+    operations: { load: (input: Record<string, unknown>) => { received.push(input); return { ok: true as const, value: [] } } },
+  })
+
+  it('sends the input in tagged form, an array record with a member of its own included (a record-not-object run)', async () => {
+    const record = Object.assign([{ type: 'user/message' }], { extra: undefined })
+    const received: unknown[] = []
+    const outcome = await callOperation(sendingTo(received), { operation: 'load', events: [record], extra: {} })
+    expect(outcome.kind).toBe('result')
+    const events = decodeTagged(received[0]) as { events: unknown[] }
+    expect(events.events).toEqual([record])
+    expect(Object.keys(events.events[0] as object)).toEqual(['0', 'extra'])
+  })
+
+  it('fails the campaign, not the adapter, on an input the protocol cannot carry', async () => {
+    const received: unknown[] = []
+    const call = callOperation(sendingTo(received), { operation: 'load', events: [{ type: 'user/message', seq: 0, time: 1, data: { at: new Date(0) } }], extra: {} })
+    await expect(call).rejects.toThrow('the fuzzer drew a load input the adapter protocol cannot carry (no tagged form for a class instance); this is a fault of the suite, not of the adapter')
+    expect(received).toEqual([])
   })
 })
