@@ -3,7 +3,7 @@
 // whichever part of it differed), the baseline's verdict and the cases to look at; at the end, one line
 // per adapter.
 import { LISTED_ERROR_NOTE } from './baseline.ts'
-import { chapterKeys, claimWarnings, compareRequirementIds, countBy, countOutcomes, distinctRunNames, failedCount, nameAndVersion, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
+import { chapterKeys, claimIsPartial, claimWarnings, passedNote, compareRequirementIds, countBy, countOutcomes, distinctRunNames, failedCount, nameAndVersion, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
 import type { CaseOutcome } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
 import { joinedLines, plural, printable, shortened } from './wording.ts'
@@ -138,7 +138,7 @@ export function adapterSummary(run: AdapterRun, cases: readonly VectorCase[]): s
 function verdictOf(run: AdapterRun, strictBaseline: boolean): string {
   if (run.startError !== undefined) return 'not started'
   const baseline = run.baseline
-  if (!runFails(run, strictBaseline)) return baseline === undefined ? 'passed' : 'passed (baseline)'
+  if (!runFails(run, strictBaseline)) return `passed${passedNote(baseline !== undefined, claimIsPartial(run.outcomes))}`
   if (testedNothing(run)) return 'FAILED (no case ran)'
   if (baseline === undefined || baseline.newFailures.length > 0 || run.stopError !== undefined) return 'FAILED'
   const stale = [baseline.newPasses.length > 0 ? 'NEW PASS' : '', baseline.unknownIds.length > 0 ? 'listed ids no case has' : ''].filter(Boolean)

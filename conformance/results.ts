@@ -85,6 +85,20 @@ export function testedNothing(run: AdapterRun): boolean {
   return run.adapter !== undefined && run.outcomes.every((outcome) => outcome.status === 'skip')
 }
 
+/**
+ * Whether cases of a claimed profile were skipped because the adapter lacks some of their operations:
+ * the run may pass, but the claim is partial (spec/profiles.md), and the verdict says so.
+ */
+export function claimIsPartial(outcomes: readonly { status: string; reason?: string }[]): boolean {
+  return outcomes.some((outcome) => outcome.status === 'skip' && outcome.reason?.startsWith(NOT_PROVIDED) === true)
+}
+
+/** What follows "passed" in a verdict: " (baseline)", " (partial claim)", both, or nothing. */
+export function passedNote(baseline: boolean, partialClaim: boolean): string {
+  const notes = [baseline ? 'baseline' : '', partialClaim ? 'partial claim' : ''].filter(Boolean)
+  return notes.length === 0 ? '' : ` (${notes.join('; ')})`
+}
+
 /** What a summary and the reports say of a run that tested nothing, of `caseCount` cases. */
 export function testedNothingText(caseCount: number): string {
   return `${caseCount === 0 ? 'no case was given' : 'every selected case was skipped'}, so this run tested nothing: it fails`

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { adapterSummary, overallSummary, wrapped } from '../conformance/console-summary.ts'
 import { compareWithBaseline } from '../conformance/baseline.ts'
 import type { AdapterRun } from '../conformance/results.ts'
+import { NOT_PROVIDED } from '../conformance/run-case.ts'
 import { BASELINE, baselinedRun, CASES, META, plainRun, SUITE, unstartedRun } from './support/fake-runs.ts'
 
 /** A run whose only news against the baseline is a listed case that now passes (jsonl-a). */
@@ -21,6 +22,17 @@ describe('the closing table of a run', () => {
     expect(verdictOf(baselinedRun(), false)).toBe('FAILED')
     expect(verdictOf(unstartedRun(), false)).toBe('not started')
     expect(verdictOf(onlyNewPassRun(), false)).toBe('passed (baseline)')
+  })
+
+  it('says a passing run whose claimed profile lacks operations passed a partial claim (spec/profiles.md); an unclaimed profile\'s skips do not', () => {
+    const passing = onlyNewPassRun()
+    const lacking = { id: 'lack-a', status: 'skip' as const, reason: `${NOT_PROVIDED}messages` }
+    const unclaimed = { id: 'other-a', status: 'skip' as const, reason: 'profile "storage" not declared' }
+    expect(verdictOf({ ...passing, outcomes: [...passing.outcomes, lacking] }, false)).toBe('passed (baseline; partial claim)')
+    expect(verdictOf({ ...passing, outcomes: [...passing.outcomes, lacking], baseline: undefined }, false)).toBe('FAILED')
+    expect(verdictOf({ ...passing, outcomes: [...passing.outcomes, unclaimed] }, false)).toBe('passed (baseline)')
+    const clean = { ...passing, outcomes: passing.outcomes.filter((outcome) => outcome.status === 'pass'), baseline: undefined }
+    expect(verdictOf({ ...clean, outcomes: [...clean.outcomes, lacking] }, false)).toBe('passed (partial claim)')
   })
 
   it('heads each adapter summary with its name and version, the version once when the name ends with it', () => {
@@ -91,7 +103,7 @@ describe('claims a run did not back', () => {
     const summary = adapterSummary({ ...plainRun(), outcomes }, CASES)
     expect(summary).toContain('warning: profile reader is claimed, but 2 of its cases were skipped for operations the adapter does not provide: messages, headerEquals')
     expect(summary).not.toContain('tested nothing')
-    expect(verdictOf({ ...plainRun(), outcomes }, false)).toBe('passed')
+    expect(verdictOf({ ...plainRun(), outcomes }, false)).toBe('passed (partial claim)')
   })
 
   it('warns about a profile not claimed whose cases the adapter\'s operations could have run', () => {

@@ -513,6 +513,14 @@ describe('claims the run did not back', () => {
     expect(first?.children.find((child) => child.name === 'system-out')?.text).toBe(`warning: ${warning}`)
   })
 
+  it('make the Markdown verdict of a passing run a partial claim, as on the console', () => {
+    const partial = { ...PLAIN_REPORT, runs: [PLAIN_REPORT.runs[2]!].map((run) => ({ ...run, cases: [...run.cases, entry('surf-z', '05-surface', ['SURF-3'], { status: 'skip', reason: 'operation(s) not provided: messages' })] })) }
+    expect(markdownReport(partial).split('\n').filter((line) => line.includes('✅'))).toEqual([
+      '| idle | 1 | 1 | 0 | 0 | 0 | — | ✅ passed (partial claim) |',
+      '### idle 1 — ✅ passed (partial claim)',
+    ])
+  })
+
   it('fail a run that tested nothing in every report, JUnit with a failing test of its own', () => {
     const run = plainRun()
     run.outcomes = run.outcomes.map((outcome) => ({ id: outcome.id, status: 'skip', reason: 'profile "reader" not declared by the adapter' }))

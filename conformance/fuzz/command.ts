@@ -11,6 +11,8 @@ import { vectorsDir } from '../vector-cases.ts'
 import { nameAndVersion } from '../results.ts'
 import type { FuzzSummary } from '../../generated/types/index.ts'
 import { fuzz, lackedOperations, VALID, type Finding, type FuzzProgress, type FuzzReport } from './driver.ts'
+import { OPERATION_PROFILE } from './probes.ts'
+import type { OperationName } from '../vector-cases.ts'
 import { appliesTo, readKnownDivergences, type KnownClass, type KnownDivergences } from './known.ts'
 import { FUZZ_USAGE, parseFuzzOptions, type FuzzCommandOptions } from './options.ts'
 import { errorMessage, plural } from '../wording.ts'
@@ -100,6 +102,16 @@ function insideVectors(dir: string): boolean {
   return from === '' || (!from.startsWith('..') && !isAbsolute(from))
 }
 
+/** "claims the reader profile but does not provide its operations a, b", per profile. */
+function lackingWarning(name: string, lacking: readonly OperationName[]): string {
+  const profiles = [...new Set(lacking.map(operation => OPERATION_PROFILE[operation]!))]
+  const claims = profiles.map(profile => {
+    const operations = lacking.filter(operation => OPERATION_PROFILE[operation] === profile)
+    return `the ${profile} profile but does not provide its ${operations.length === 1 ? 'operation' : 'operations'} ${operations.join(', ')}`
+  })
+  return `${name} claims ${claims.join('; and ')}, so they are not compared`
+}
+
 async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergences | undefined): Promise<number> {
   const adapter = await openAdapter(options.adapter, options.timeoutMs)
   const bar = progressBar(adapter.meta.name)
@@ -117,7 +129,7 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
     bar.clear()
     console.log(`operations compared: ${report.operations.join(', ') || 'none'}`)
     const lacking = lackedOperations(adapter)
-    if (lacking.length > 0) console.error(`warning: ${adapter.meta.name} claims the profiles of ${lacking.join(', ')} but does not provide them, so they are not compared`)
+    if (lacking.length > 0) console.error(`warning: ${lackingWarning(adapter.meta.name, lacking)}`)
     writeFileSync(join(options.outDir, 'fuzz-summary.json'), `${JSON.stringify(summaryOf(report), null, 2)}\n`)
     printReport(report, options, known)
     warnOfEarlierVectors(options.outDir, earlier, report)

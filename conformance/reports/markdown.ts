@@ -1,7 +1,7 @@
 // The Markdown report, for CI job summaries ($GITHUB_STEP_SUMMARY and the like): the verdict per
 // adapter first, then per adapter its chapters, the requirements failing cases name and the cases to read.
 import type { RunReport, RunReportAdapterRun, RunReportCase, RunReportCounts } from '../../generated/types/index.ts'
-import { compareRequirementIds, nameAndVersion, runPlaceSuffixes } from '../results.ts'
+import { claimIsPartial, compareRequirementIds, nameAndVersion, passedNote, runPlaceSuffixes } from '../results.ts'
 import { LISTED_ERROR_NOTE } from '../baseline.ts'
 import { suiteTitle } from '../suite-identity.ts'
 import { markdownCell, markdownText, plural, printableOutput } from '../wording.ts'
@@ -17,7 +17,7 @@ function cell(text: string, limit = 300): string {
 function verdictText(run: RunReportAdapterRun): string {
   if (run.adapter === null) return '❌ not started'
   if (!run.passed) return '❌ failed'
-  return run.baseline === undefined ? '✅ passed' : '✅ passed (baseline)'
+  return `✅ passed${passedNote(run.baseline !== undefined, claimIsPartial(run.cases))}`
 }
 
 function baselineText(run: RunReportAdapterRun): string {

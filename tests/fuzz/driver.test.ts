@@ -343,8 +343,8 @@ describe('dsh-conformance fuzz', () => {
     const surfaceOnly = await fuzzIn(['--adapter-cmd', 'python3 examples/python-adapter/adapter.py', '--runs', '3', '--seed', '1', '--out', tempFolder()])
     expect(surfaceOnly.stdout).toContain('operations compared: surface ')
     expect(surfaceOnly.stdout).not.toMatch(/never drawn[^\n]*\(valid\)/)
-    expect(surfaceOnly.stderr).toMatch(/^warning: \S+ claims the profiles of load, .*messages.* but does not provide them, so they are not compared/)
-    expect(surfaceOnly.stderr).not.toMatch(/profiles of [^\n]*\bsurface\b/)
+    expect(surfaceOnly.stderr).toMatch(/^warning: \S+ claims the reader profile but does not provide its operations load, .*messages.*, so they are not compared/)
+    expect(surfaceOnly.stderr).not.toMatch(/operations [^\n]*\bsurface\b/)
   })
 
   it('warns of vectors earlier runs left in --out, which run --vectors would replay too', async () => {
