@@ -4,6 +4,7 @@
 // the very call that disagreed.
 import { reference } from '../../reference/index.ts'
 import { loadLog } from '../../reference/processing.ts'
+import { headerFieldsFault, headerIdentityFault } from '../../reference/storage-header.ts'
 import { isNonNegativeSafeInteger, isRecord, snapshotJson } from '../../reference/lossless-json.ts'
 import { BASE_TIME } from '../builder.ts'
 import { saltedChooser, seededChooser } from '../generators/index.ts'
@@ -260,7 +261,15 @@ function isLosslessJson(run: DrawnRun): boolean {
   return snapshotJson(run.header === undefined ? run.events : [run.header, run.events]).fault === undefined
 }
 
-/** The header store is given for a run without one: a session is stored with its header (STORE-1). */
+/**
+ * Whether chapter 03 accepts the header: encodeJsonl is defined for no other (JSONL-5), so its answer
+ * to one (a header that is undefined, say) is not compared.
+ */
+function isAcceptedHeader(header: unknown): boolean {
+  return headerIdentityFault(header, undefined) === undefined && headerFieldsFault(snapshotJson(header)) === undefined
+}
+
+/** The header store and encodeJsonl are given for a run without one: a session is stored with its header (STORE-1). */
 const STORE_HEADER = { version: 0, id: 'fuzz-store', createdAt: BASE_TIME }
 
 /**
@@ -432,10 +441,11 @@ const DERIVE: Record<string, Derive> = {
     return { operation: 'decodeJsonl', events: [], extra: storageMembers(damaged(text, run.plan)) }
   },
   encodeJsonl: run => {
-    if (!isLosslessJson(run)) return undefined
+    const header = run.header === undefined ? STORE_HEADER : run.header
+    if (!isLosslessJson(run) || !isAcceptedHeader(header)) return undefined
     const seed = run.plan.batchSeed
     const batches = withPackingEdge(withEmptyChunkDeltas(withChunkMembersReversed(batchesOf(run.events, run.plan), seed), seed), seed)
-    return { operation: 'encodeJsonl', events: [], extra: { header: run.header, batches } }
+    return { operation: 'encodeJsonl', events: [], extra: { header, batches } }
   },
   artifactPath: run => {
     if (!isRecord(run.header)) return undefined

@@ -11,6 +11,7 @@ import { STORED_ROW_VARIANT } from '../../conformance/fuzz/stored-rows.ts'
 import { withChunkMembersReversed } from '../../conformance/fuzz/chunk-order.ts'
 import { withStoredHeadersOutsideHdr1 } from '../../conformance/fuzz/stored-headers.ts'
 import { OUTSIDE_HDR_1_VARIANT } from '../../conformance/fuzz/header-pairs.ts'
+import { BASE_TIME } from '../../conformance/builder.ts'
 import type { Disagreement } from '../../conformance/fuzz/compare.ts'
 import { renderVector, requirementsOf } from '../../conformance/fuzz/vector-writer.ts'
 import { withVocabularyGrowth } from '../../conformance/fuzz/vocabulary-growth.ts'
@@ -173,6 +174,16 @@ describe('the fuzzer\'s probes', () => {
       expect(deriveProbe(broken, 'encodeJsonl'), String(fault)).toBeUndefined()
       expect(deriveProbe(broken, 'decodeJsonl'), String(fault)).toBeUndefined()
       expect(deriveProbe(broken, 'load'), String(fault)).toBeDefined()
+    }
+  })
+
+  it('give encodeJsonl only a header chapter 03 accepts, which is all it is defined for (JSONL-5); a run without one gets the store header', () => {
+    const run = VALID_RUNS.find(candidate => candidate.events.length >= 5)!
+    const headerOf = (header: unknown): unknown => deriveProbe({ ...run, header }, 'encodeJsonl')?.extra['header']
+    expect(headerOf(undefined)).toEqual({ version: 0, id: 'fuzz-store', createdAt: BASE_TIME })
+    expect(headerOf({ version: 0, id: 's', createdAt: 1, cwd: '/w' })).toEqual({ version: 0, id: 's', createdAt: 1, cwd: '/w' })
+    for (const header of [null, [], { version: 1, id: 's', createdAt: 1 }, { version: 0, id: 's', createdAt: 1, delegationDepth: null }, { version: 0, id: 's', createdAt: 1, cwd: 'relative' }]) {
+      expect(deriveProbe({ ...run, header }, 'encodeJsonl'), JSON.stringify(header)).toBeUndefined()
     }
   })
 
