@@ -1,8 +1,8 @@
 // The commands of dsh-conformance, dispatched from its arguments: runs the golden vectors against
 // implementations (`run`), lists them (`list`), renders the compatibility matrix of several
 // implementations (`matrix`), puts the reference interpreter behind the subprocess adapter protocol
-// (`serve`), checks and audits stored logs (`check`, `audit`) and fuzzes an implementation against the
-// reference (`fuzz`). It prints and returns the exit status; what the process does around it
+// (`serve`), compares an implementation with the reference on one input (`compare`), checks and audits
+// stored logs (`check`, `audit`) and fuzzes an implementation against the reference (`fuzz`). It prints and returns the exit status; what the process does around it
 // (cli.ts) is kept apart, so that tests run the commands in their own process.
 import { parseOptions, type Command, type CommandOptions } from './cli-options.ts'
 import { commandUsage, USAGE } from './cli-usage.ts'
@@ -35,7 +35,7 @@ function serveCommand(args: readonly string[]): Promise<number> | number {
 /** After a usage error, a pointer to the usage rather than all of it, which would scroll the error away. */
 const SEE_HELP = 'dsh-conformance --help lists the commands and their options'
 
-const COMMANDS = ['run', 'list', 'matrix', 'serve', 'check', 'audit', 'fuzz', 'help']
+const COMMANDS = ['run', 'list', 'matrix', 'serve', 'compare', 'check', 'audit', 'fuzz', 'help']
 
 function unknownCommand(command: string): string {
   const meant = likelyMeant(command, COMMANDS)
@@ -50,6 +50,7 @@ export async function runCliCommand(args: readonly string[]): Promise<number> {
   if (command === 'audit') return (await import('./audit/command.ts')).audit(rest)
   if (command === 'fuzz') return (await import('./fuzz/command.ts')).fuzzCommand(rest)
   if (command === 'check') return (await import('./check/command.ts')).runCheck(rest)
+  if (command === 'compare') return (await import('./compare-command.ts')).compareCommand(rest)
   if (command !== 'run' && command !== 'list' && command !== 'matrix') {
     const help = command === undefined || command === '--help' || command === 'help'
     if (help) console.log(USAGE)

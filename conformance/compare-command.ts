@@ -1,0 +1,189 @@
+// `dsh-conformance compare`: one operation on one input of the user's own, through an adapter and
+// through the reference, judged as a vector step is. The reference's result becomes the step's
+// expectation (as fuzz writes it into a vector), so the adapter meets the runner's own transport,
+// timeouts and judgement; and where the spec leaves the result open, the command says so.
+import { readFileSync } from 'node:fs'
+import type { Adapter } from './adapter.ts'
+import { openAdapter } from './adapter-runs.ts'
+import { referenceAdapter } from './adapters/reference.ts'
+import { adapterNameProblem, ADAPTER_NAMES } from './adapters/registry.ts'
+import { timeoutProblem } from './adapter-process.ts'
+import { decimalNumber, type AdapterSource } from './cli-options.ts'
+import { operationResultOf } from './adapter.ts'
+import { expectedRejectionOf, type OperationResult } from './expectations.ts'
+import { inProcessCall } from './in-process-call.ts'
+import { encodeTagged, protocolLine } from './protocol.ts'
+import { runCase } from './run-case.ts'
+import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
+import { decodeTagged } from './tagged-values.ts'
+import { OPERATIONS, type OperationName, type VectorCase } from './vector-cases.ts'
+import { errorMessage, guessedOption, likelyMeant } from './wording.ts'
+import { OPERATION_PROFILE, OVER_LOADED_LOG } from './fuzz/probes.ts'
+
+export const COMPARE_USAGE = `usage: dsh-conformance compare (--adapter NAME | --adapter-cmd COMMAND | --adapter-module PATH)
+                            --operation OPERATION [--timeout MS] INPUT
+
+Runs one operation on one input through the adapter and through the reference, prints both results,
+and judges the adapter's as a vector step is judged, with the reference's result as the expectation:
+codes, seqs and lines compared, messages never. INPUT is a JSON file (- for stdin) holding the
+operation's whole input as the protocol carries it, values JSON cannot carry in tagged form
+(spec/adapter-protocol.md, vectors/README.md); list --requests prints the inputs of the suite's cases.
+When the spec leaves the result open (an operation over a log that load rejects: PROC-9), it says so
+and judges nothing.
+
+  --adapter NAME          an in-process adapter: ${ADAPTER_NAMES.join(', ')}
+  --adapter-cmd COMMAND   any program that speaks spec/adapter-protocol.md, run through the shell
+  --adapter-module PATH   an in-process adapter of your own (as for run)
+  --operation OPERATION   one of ${OPERATIONS.join(', ')}
+  --timeout MS            how long to wait for the adapter's answer (default ${DEFAULT_TIMEOUT_MS})
+
+Exit status: 0 when the adapter agrees with the reference or the spec leaves the result open, 1 when it
+does not or gives no answer, 2 on a usage error or an input that cannot be read.`
+
+interface CompareOptions {
+  adapter: AdapterSource
+  operation: OperationName
+  input: string
+  timeoutMs: number
+}
+
+const OPTIONS = ['--adapter', '--adapter-cmd', '--adapter-module', '--operation', '--timeout']
+
+/** The options of `compare`, or what is wrong with them. */
+export function parseCompareOptions(args: readonly string[]): CompareOptions | { error: string } {
+  const adapters: AdapterSource[] = []
+  const inputs: string[] = []
+  let operation: string | undefined
+  let timeoutMs = DEFAULT_TIMEOUT_MS
+  for (let index = 0; index < args.length; index += 1) {
+    const argument = args[index]!
+    if (!argument.startsWith('--')) {
+      inputs.push(argument)
+      continue
+    }
+    const joined = argument.includes('=')
+    const option = joined ? argument.slice(0, argument.indexOf('=')) : argument
+    const value = joined ? argument.slice(option.length + 1) : args[(index += 1)]
+    if (!OPTIONS.includes(option)) return { error: `unknown option ${option} for compare${guessedOption(option, OPTIONS)}` }
+    if (value === undefined || value.trim() === '') return { error: `${option} needs a value` }
+    if (option === '--adapter') adapters.push({ kind: 'name', name: value })
+    if (option === '--adapter-cmd') adapters.push({ kind: 'command', command: value })
+    if (option === '--adapter-module') adapters.push({ kind: 'module', path: value })
+    if (option === '--operation') operation = value
+    if (option === '--timeout') {
+      timeoutMs = decimalNumber(value)
+      const problem = timeoutProblem('--timeout', timeoutMs, value)
+      if (problem !== undefined) return { error: problem }
+    }
+  }
+  if (adapters.length !== 1) return { error: 'compare needs exactly one --adapter, --adapter-cmd or --adapter-module' }
+  const source = adapters[0]!
+  const nameProblem = source.kind === 'name' ? adapterNameProblem(source.name) : undefined
+  if (nameProblem !== undefined) return { error: nameProblem }
+  if (operation === undefined) return { error: 'compare needs --operation' }
+  if (!(OPERATIONS as readonly string[]).includes(operation)) {
+    const meant = likelyMeant(operation, OPERATIONS)
+    return { error: `--operation ${operation} is no operation of spec/00-processing.md${meant === undefined ? '' : `; did you mean ${meant}?`}` }
+  }
+  if (inputs.length !== 1) return { error: `compare needs one INPUT file (- for stdin), not ${inputs.length}` }
+  return { adapter: source, operation: operation as OperationName, input: inputs[0]!, timeoutMs }
+}
+
+/**
+ * The input file's value, still tagged; throws a message naming the file when it cannot be read, is no
+ * JSON object or holds a malformed tagged value.
+ */
+function readInput(path: string): Record<string, unknown> {
+  const name = path === '-' ? 'stdin' : path
+  try {
+    const value: unknown = JSON.parse(readFileSync(path === '-' ? 0 : path, 'utf8'))
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('the input must be a JSON object, the operation\'s whole input')
+    decodeTagged(value)
+    return value as Record<string, unknown>
+  } catch (error) {
+    throw new Error(`${name}: ${errorMessage(error)}`)
+  }
+}
+
+/** The reference's result on the input; throws when it gives none, which is the suite's fault. */
+async function referenceResult(operation: OperationName, tagged: Record<string, unknown>): Promise<OperationResult> {
+  const call = (): unknown => referenceAdapter.operations[operation]!(decodeTagged(tagged) as Record<string, unknown>)
+  const result = operationResultOf((await inProcessCall(call, DEFAULT_TIMEOUT_MS, `the reference's ${operation}`)).value)
+  if (result === undefined) throw new Error(`the reference gave no result for ${operation}`)
+  return result
+}
+
+/**
+ * Why the spec leaves the result open, or undefined when it defines it: an operation over a log, or
+ * append, on a log that load rejects (PROC-9, PROC-3).
+ */
+async function openResult(operation: OperationName, tagged: Record<string, unknown>): Promise<string | undefined> {
+  if (!OVER_LOADED_LOG.has(operation) && operation !== 'append') return undefined
+  const { header, events, vocabulary } = tagged
+  const loadInput = { events: events ?? [], ...(header === undefined ? {} : { header }), ...(vocabulary === undefined || operation === 'append' ? {} : { vocabulary }) }
+  const loaded = await referenceResult('load', loadInput)
+  if (loaded.ok) return undefined
+  const where = loaded.error.seq === undefined ? '' : ` at seq ${loaded.error.seq}`
+  return `load rejects the log (${loaded.error.code}${where}), and the spec defines ${operation} only over a log load accepts (PROC-9), so any answer is conforming`
+}
+
+/** The one-step case the adapter runs: the input, and the reference's result as its expectation. */
+function comparedCase(operation: OperationName, input: Record<string, unknown>, expected: OperationResult): VectorCase {
+  const expect = expected.ok ? { value: encodeTagged(expected.value) } : { reject: expectedRejectionOf(expected.error) }
+  return {
+    id: 'compare', title: `${operation} compared with the reference`, file: 'compare', chapter: 'compare', requirements: [],
+    profile: OPERATION_PROFILE[operation] ?? 'reader', review: false, steps: [{ operation, input, expect }],
+  } as VectorCase
+}
+
+function shown(result: OperationResult): string {
+  return protocolLine(result.ok ? { ok: true, value: encodeTagged(result.value) } : { ok: false, error: result.error }).trimEnd()
+}
+
+async function compareWith(adapter: Adapter, options: CompareOptions, input: Record<string, unknown>): Promise<number> {
+  const expected = await referenceResult(options.operation, input)
+  console.log(`reference: ${shown(expected)}`)
+  const open = await openResult(options.operation, input)
+  const outcome = await runCase(adapter, comparedCase(options.operation, input, expected), { timeoutMs: options.timeoutMs })
+  console.log(`${adapter.meta.name}: ${VERDICTS[outcome.status]}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`)
+  if (open !== undefined) console.log(`not judged: ${open}`)
+  // An answer the spec leaves open is judged by nobody; giving none (an error) never passes.
+  return outcome.status === 'pass' || (open !== undefined && outcome.status === 'fail') ? 0 : 1
+}
+
+const VERDICTS = { pass: 'agrees with the reference', fail: 'differs from the reference', error: 'gave no answer', skip: 'was not asked' } as const
+
+export async function compareCommand(args: readonly string[]): Promise<number> {
+  if (args.includes('--help')) {
+    console.log(COMPARE_USAGE)
+    return 0
+  }
+  const options = parseCompareOptions(args)
+  if ('error' in options) {
+    console.error(`${options.error}\ndsh-conformance compare --help lists its options`)
+    return 2
+  }
+  let input: Record<string, unknown>
+  try {
+    input = readInput(options.input)
+  } catch (error) {
+    console.error(errorMessage(error))
+    return 2
+  }
+  let adapter: Adapter
+  try {
+    adapter = await openAdapter(options.adapter, options.timeoutMs)
+  } catch (error) {
+    console.error(`the adapter could not be started: ${errorMessage(error)}`)
+    return 1
+  }
+  try {
+    return await compareWith(adapter, options, input)
+  } catch (error) {
+    // The reference answers every input of an operation's domain; one it cannot take is malformed.
+    console.error(`the reference could not run ${options.operation} on ${options.input === '-' ? 'stdin' : options.input}: ${errorMessage(error)}; is it the operation's whole input (spec/00-processing.md)?`)
+    return 2
+  } finally {
+    await adapter.close?.()
+  }
+}

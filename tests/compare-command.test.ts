@@ -1,0 +1,71 @@
+// `dsh-conformance compare` (conformance/compare-command.ts): one input of the user's own through an
+// adapter and the reference, judged as a vector step is, with the exit status its usage gives; an
+// answer the spec leaves open is not judged, and no answer at all never passes.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { parseCompareOptions } from '../conformance/compare-command.ts'
+import { runCliHere } from './support/cli.ts'
+
+const scratch = mkdtempSync(join(tmpdir(), 'compare-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+function inputFile(name: string, input: unknown): string {
+  const path = join(scratch, name)
+  writeFileSync(path, typeof input === 'string' ? input : JSON.stringify(input))
+  return path
+}
+
+const USER = (seq: number, id: string): unknown => ({ type: 'user/message', seq, time: 1 + seq, data: { id, role: 'user', content: [], source: { kind: 'user' } }, surfaceOp: 'append' })
+/** A log every reader loads: two user messages on the surface. */
+const LOADS = inputFile('loads.json', { events: [USER(0, 'u0'), USER(1, 'u1')] })
+/** A log load rejects (an empty message id at seq 1). */
+const REJECTED = inputFile('rejected.json', { events: [USER(0, 'u0'), USER(1, '')] })
+const MISORDER = 'node tests/fakes/fake-adapter.mjs misorder'
+
+describe('compare', () => {
+  it('prints the reference\'s result and says the adapter agrees, exit 0', async () => {
+    const outcome = await runCliHere(['compare', '--adapter', 'reference', '--operation', 'load', REJECTED])
+    expect(outcome.stdout.split('\n')).toEqual([
+      'reference: {"ok":false,"error":{"code":"MESSAGE_ID_INVALID","seq":1,"message":"user/message lacks a message with a non-empty string id"}}',
+      'reference: agrees with the reference',
+      '',
+    ])
+    expect(outcome.code).toBe(0)
+  })
+
+  it('judges a subprocess adapter\'s answer as a vector step, with the reference\'s as the expectation: a difference exits 1', async () => {
+    // The misorder fake folds each replacement to the tail; two appends need no replacement, so it agrees.
+    const agrees = await runCliHere(['compare', '--adapter-cmd', MISORDER, '--operation', 'surface', LOADS])
+    expect(agrees.stdout).toContain('fake-misorder: agrees with the reference\n')
+    expect(agrees.code).toBe(0)
+    const replaced = inputFile('replaced.json', {
+      events: [USER(0, 'u0'), USER(1, 'u1'), { type: 'user/message', seq: 2, time: 3, data: { id: 'u2', role: 'user', content: [], source: { kind: 'compact' } }, surfaceOp: { op: 'replace', start: 0, end: 0 }, sourceEventSeqs: [0] }],
+    })
+    const differs = await runCliHere(['compare', '--adapter-cmd', MISORDER, '--operation', 'surface', replaced])
+    expect(differs.stdout).toMatch(/^fake-misorder: differs from the reference: step 0 \(surface\): value differs at \$\.nodes\[0\]/m)
+    expect(differs.code).toBe(1)
+  })
+
+  it('judges nothing where the spec leaves the result open (a log load rejects, PROC-9), but an adapter that gives no answer fails', async () => {
+    const open = await runCliHere(['compare', '--adapter-cmd', MISORDER, '--operation', 'surface', REJECTED])
+    expect(open.stdout).toContain('not judged: load rejects the log (MESSAGE_ID_INVALID at seq 1), and the spec defines surface only over a log load accepts (PROC-9), so any answer is conforming\n')
+    expect(open.code).toBe(0)
+    const garbled = await runCliHere(['compare', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs garbage', '--operation', 'surface', REJECTED])
+    expect(garbled.stdout).toMatch(/^fake-garbage: gave no answer: garbage: /m)
+    expect(garbled.code).toBe(1)
+  })
+
+  it('refuses a bad command line or an input that is no JSON object, naming it, exit 2', async () => {
+    expect(parseCompareOptions(['--adapter', 'reference', LOADS])).toEqual({ error: 'compare needs --operation' })
+    expect(parseCompareOptions(['--adapter', 'reference', '--operation', 'lod', LOADS])).toEqual({ error: '--operation lod is no operation of spec/00-processing.md; did you mean load?' })
+    expect(parseCompareOptions(['--operation', 'load', LOADS])).toEqual({ error: 'compare needs exactly one --adapter, --adapter-cmd or --adapter-module' })
+    expect(parseCompareOptions(['--adapter', 'reference', '--operation', 'load'])).toEqual({ error: 'compare needs one INPUT file (- for stdin), not 0' })
+    for (const [name, text, message] of [['array.json', '[1]', 'the input must be a JSON object'], ['broken.json', '{"events":', 'JSON'], ['tag.json', '{"events":[{"$dsh":"nope"}]}', 'unknown tagged value']]) {
+      const outcome = await runCliHere(['compare', '--adapter', 'reference', '--operation', 'load', inputFile(name!, text)])
+      expect(outcome.stderr, name).toMatch(new RegExp(`^${join(scratch, name!)}: .*${message!}`))
+      expect(outcome.code, name).toBe(2)
+    }
+  })
+})
