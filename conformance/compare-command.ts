@@ -115,9 +115,13 @@ async function referenceResult(operation: OperationName, tagged: Record<string, 
 
 /**
  * Why the spec leaves the result open, or undefined when it defines it: an operation over a log, or
- * append, on a log that load rejects (PROC-9, PROC-3).
+ * append, on a log that load rejects (PROC-9, PROC-3); a surface window that does not fold, since a
+ * window is loaded as a window (ENV-10) and surface rejects nothing else.
  */
-async function openResult(operation: OperationName, tagged: Record<string, unknown>): Promise<string | undefined> {
+async function openResult(operation: OperationName, tagged: Record<string, unknown>, expected: OperationResult): Promise<string | undefined> {
+  if (operation === 'surface' && 'baseSeq' in tagged) {
+    return expected.ok ? undefined : `the window does not fold (${expected.error.code}), and the spec defines surface only over a window that loads (PROC-9, ENV-10), so any answer is conforming`
+  }
   if (!OVER_LOADED_LOG.has(operation) && operation !== 'append') return undefined
   const { header, events, vocabulary } = tagged
   const loadInput = { events: events ?? [], ...(header === undefined ? {} : { header }), ...(vocabulary === undefined || operation === 'append' ? {} : { vocabulary }) }
@@ -143,7 +147,7 @@ function shown(result: OperationResult): string {
 async function compareWith(adapter: Adapter, options: CompareOptions, input: Record<string, unknown>): Promise<number> {
   const expected = await referenceResult(options.operation, input)
   console.log(`reference: ${shown(expected)}`)
-  const open = await openResult(options.operation, input)
+  const open = await openResult(options.operation, input, expected)
   const outcome = await runCase(adapter, comparedCase(options.operation, input, expected), { timeoutMs: options.timeoutMs })
   console.log(`${adapter.meta.name}: ${VERDICTS[outcome.status]}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`)
   if (open !== undefined) console.log(`not judged: ${open}`)

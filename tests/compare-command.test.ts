@@ -52,6 +52,11 @@ describe('compare', () => {
     const open = await runCliHere(['compare', '--adapter-cmd', MISORDER, '--operation', 'surface', REJECTED])
     expect(open.stdout).toContain('not judged: load rejects the log (MESSAGE_ID_INVALID at seq 1), and the spec defines surface only over a log load accepts (PROC-9), so any answer is conforming\n')
     expect(open.code).toBe(0)
+    // A window is loaded as a window (ENV-10): one from seq 5 is judged, one that breaks its count is not.
+    const window = await runCliHere(['compare', '--adapter-cmd', MISORDER, '--operation', 'surface', inputFile('window.json', { baseSeq: 5, events: [USER(5, 'u5')] })])
+    expect(window.stdout.split('\n').slice(1)).toEqual(['fake-misorder: agrees with the reference', ''])
+    const broken = await runCliHere(['compare', '--adapter-cmd', MISORDER, '--operation', 'surface', inputFile('broken-window.json', { baseSeq: 5, events: [USER(6, 'u6')] })])
+    expect(broken.stdout).toContain('not judged: the window does not fold (ENV_SEQ_NOT_CONTIGUOUS)')
     const garbled = await runCliHere(['compare', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs garbage', '--operation', 'surface', REJECTED])
     expect(garbled.stdout).toMatch(/^fake-garbage: gave no answer: garbage: /m)
     expect(garbled.code).toBe(1)
