@@ -21,7 +21,8 @@ against another of them), relations, repair, resume, compactionState, regionBala
 boundary (half the time one between turns), append of an event onto the events before it (a drawn
 one, the one an operator broke, or the operator's broken candidate), the JSONL encoder on the log's
 batches, artifactPath of its header, the JSONL decoder on the encoded log (intact, torn
-anywhere, torn just before a line feed, or with a garbled line), and store of the log's batches
+anywhere, torn just before a line feed, or with a garbled line; in one plan in four stored as zstd
+frames of raw blocks, half of them torn inside the last frame), and store of the log's batches
 (under its header, or a stand-in one) when a writer could have written the log or its first fault is
 a value outside lossless JSON. Some probes leave the shapes
 producers write where the spec still says what a reader answers: some headerEquals pairs, and the

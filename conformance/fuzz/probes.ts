@@ -29,6 +29,7 @@ import { headerPair, OUTSIDE_HDR_1_VARIANT } from './header-pairs.ts'
 import { withStoredHeadersOutsideHdr1 } from './stored-headers.ts'
 import { STORED_ROW_VARIANT, withStoredRowOutOfRange } from './stored-rows.ts'
 import { ARTIFACT_TEXT_VARIANT, withArtifactTextEdit } from './artifact-text.ts'
+import { asZstdFrames, ZSTD_FRAMES_VARIANT } from './zstd-frames.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT, withUncloseableCalls } from './uncloseable-call-ids.ts'
 import { END_SEED_IN_TURN_VARIANT, ENTRY_UNDEFINED_VARIANT, passesEntryUndefined, withEndSeedInOpenTurn } from './compaction-entries.ts'
 import { withVocabularyGrowth } from './vocabulary-growth.ts'
@@ -61,7 +62,7 @@ const RECORD_MEMBERS = new Set([...CANDIDATE_MEMBERS, 'seq', 'time', 'ignorable'
 export const PROBE_VARIANTS = [
   OUTSIDE_HDR_1_VARIANT, CONTEXT_NOT_OBJECT_VARIANT, STORED_ROW_VARIANT, NEGATIVE_ZERO_BOUNDARY_VARIANT, UNCLOSEABLE_CALL_ID_VARIANT,
   ENTRY_UNDEFINED_VARIANT, END_SEED_IN_TURN_VARIANT, UNDEFINED_MEMBERS_VARIANT, BOOLEAN_BOUNDARY_VARIANT, STORE_HEADER_UNDEFINED_VARIANT,
-  ARTIFACT_TEXT_VARIANT, NON_NUMBER_BOUNDARY_VARIANT,
+  ARTIFACT_TEXT_VARIANT, NON_NUMBER_BOUNDARY_VARIANT, ZSTD_FRAMES_VARIANT,
 ] as const
 export type ProbeVariant = typeof PROBE_VARIANTS[number]
 
@@ -438,7 +439,10 @@ const DERIVE: Record<string, Derive> = {
     if (edited !== undefined) return { operation: 'decodeJsonl', events: [], extra: storageMembers(Buffer.from(edited, 'utf8')), variant: STORED_ROW_VARIANT }
     const textEdited = withArtifactTextEdit(text, run.plan.batchSeed)
     if (textEdited !== undefined) return { operation: 'decodeJsonl', events: [], extra: storageMembers(Buffer.from(textEdited, 'utf8')), variant: ARTIFACT_TEXT_VARIANT }
-    return { operation: 'decodeJsonl', events: [], extra: storageMembers(damaged(text, run.plan)) }
+    const bytes = damaged(text, run.plan)
+    const framed = asZstdFrames(bytes, run.plan.batchSeed)
+    if (framed !== undefined) return { operation: 'decodeJsonl', events: [], extra: { encoding: 'zstd', base64: framed.toString('base64') }, variant: ZSTD_FRAMES_VARIANT }
+    return { operation: 'decodeJsonl', events: [], extra: storageMembers(bytes) }
   },
   encodeJsonl: run => {
     const header = run.header === undefined ? STORE_HEADER : run.header

@@ -10,6 +10,7 @@ import { Xxh64 } from '../../reference/xxh64.ts'
 import { checkFile, type Encoding, type FileReport, type Outcome } from '../../conformance/check/check-file.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
+import { rawBlocks } from '../../conformance/fuzz/zstd-frames.ts'
 
 /** decodeJsonl -> load -> relations on the whole artifact, as tests/corpus.test.ts runs it. */
 export function pipelineOutcome(bytes: Uint8Array, encoding: Encoding, vocabulary = 'v0-pinned'): Outcome {
@@ -38,20 +39,11 @@ export function xxh64(data: Uint8Array): bigint {
 }
 
 const MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
-const MAX_BLOCK = 1 << 17
 
 /** One zstd frame of raw blocks: descriptor with the checksum flag and a 128 KiB window, no content size. */
 export function rawFrame(content: Uint8Array, options: { checksum?: boolean } = {}): Buffer {
   const checksum = options.checksum ?? true
-  const parts: Buffer[] = [MAGIC, Buffer.from([checksum ? 0x04 : 0x00, (17 - 10) << 3])]
-  let at = 0
-  do {
-    const size = Math.min(MAX_BLOCK, content.length - at)
-    const last = at + size >= content.length ? 1 : 0
-    const header = (size << 3) | last
-    parts.push(Buffer.from([header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff]), Buffer.from(content.subarray(at, at + size)))
-    at += size
-  } while (at < content.length)
+  const parts: Buffer[] = [MAGIC, Buffer.from([checksum ? 0x04 : 0x00, (17 - 10) << 3]), rawBlocks(content)]
   if (checksum) {
     const sum = Buffer.alloc(4)
     sum.writeUInt32LE(Number(xxh64(content) & 0xffffffffn))
