@@ -285,7 +285,7 @@ export function judge(result: OperationResult, expect: Expectation): Verdict {
   if (!result.ok) {
     return {
       pass: false,
-      reason: `expected acceptance, got rejection ${result.error.code}${result.error.seq === undefined ? '' : ` at seq ${result.error.seq}`}${result.error.message === undefined || result.error.message === '' ? '' : `: ${result.error.message}`}`,
+      reason: `expected acceptance, got rejection ${result.error.code}${result.error.seq === undefined ? '' : ` at seq ${showValue(result.error.seq)}`}${result.error.message === undefined || result.error.message === '' ? '' : `: ${result.error.message}`}`,
       diff: { path: '$', expected: 'acceptance', actual: `rejection ${rejectionText(result.error)}` },
     }
   }
@@ -322,17 +322,19 @@ export function withImpliedPlaces(expect: Expectation, operation: string): Expec
 }
 
 /** How a rejection's seq or line departs from the expected one (null: none expected); undefined when it does not. */
+// Object.is, not ===: an in-process adapter's -0 is no seq (the subprocess protocol refuses it), so it
+// must not pass an expected 0.
 function placeMismatch(code: string, name: 'seq' | 'line', expected: number | null | undefined, actual: number | undefined): string | undefined {
-  if (expected === undefined || actual === (expected ?? undefined)) return undefined
+  if (expected === undefined || Object.is(actual, expected ?? undefined)) return undefined
   const wanted = expected === null ? `with no ${name}` : `at ${name} ${expected}`
-  return `expected ${code} ${wanted}, got ${actual === undefined ? `no ${name}` : `${name} ${String(actual)}`}`
+  return `expected ${code} ${wanted}, got ${actual === undefined ? `no ${name}` : `${name} ${showValue(actual)}`}`
 }
 
 function judgeRejection(result: OperationResult, reject: ExpectedRejection): Verdict {
   const expected = `rejection ${rejectionText(reject)}`
   if (result.ok) return { pass: false, reason: `expected rejection ${reject.code}, got acceptance: ${show(result.value)}`, diff: { path: '$', expected, actual: `acceptance ${show(result.value)}` } }
   const { error } = result
-  const diff = { path: '$.error', expected, actual: `rejection ${rejectionText(error)}` }
+  const diff = { expected, actual: `rejection ${rejectionText(error)}` }
   if (error.code !== reject.code) return { pass: false, reason: `expected code ${reject.code}, got ${error.code}${error.message === undefined || error.message === '' ? '' : `: ${error.message}`}`, diff: { ...diff, path: '$.error.code' } }
   for (const name of ['seq', 'line'] as const) {
     const mismatch = placeMismatch(reject.code, name, reject[name], error[name])

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { baselineFailsRun, compareWithBaseline, currentBaseline, formatBaseline, idsNotInRunText, parseBaseline, readBaseline, reasonAnchors, type Baseline } from '../conformance/baseline.ts'
+import { baselineFailsRun, baselineFrom, casesOfRun, compareWithBaseline, currentBaseline, formatBaseline, idsNotInRunText, parseBaseline, readBaseline, reasonAnchors, type Baseline } from '../conformance/baseline.ts'
 import { parseOptions, type CommandOptions } from '../conformance/cli-options.ts'
 import { runCommand } from '../conformance/run-command.ts'
 import { readSpecCatalog } from '../conformance/spec-catalog.ts'
@@ -378,5 +378,75 @@ describe('the committed baselines of the upstream builds', () => {
   const suiteHash = suiteContentHash(loadVectorCases())
   it.each(files)('%s: is stamped with the suite it was written against, this one', (file) => {
     expect(readBaseline(join(folder, file)).suiteHash, `stale: rewrite it with --write-baseline (docs/maintaining.md, step 6)`).toBe(suiteHash)
+  })
+})
+
+// Written by the mutation audit of the runner's verdict code: each pins what another test left open.
+describe('writing a baseline over one written for other cases', () => {
+  it('drops the entries of cases this run has and that no longer fail', () => {
+    const suiteCases = ['surf-a', 'surf-b', 'surf-c', 'comp-a', 'comp-b', 'jsonl-a', 'not-run-here'].map((id) => ({ id, requirements: ['SURF-6'] }))
+    // A suite's baseline (no `vectors`) given to a run of a folder: written for other cases.
+    const previous: Baseline = {
+      adapter: 'fake-impl',
+      failures: [
+        { id: 'surf-b', reason: 'U4: shapes' },
+        { id: 'surf-c', reason: 'U4: shapes' },
+        { id: 'jsonl-a', reason: 'fixed since' },
+        { id: 'withdrawn-case', reason: 'gone from the suite' },
+      ],
+    }
+    const written = currentBaseline({ adapter: 'fake-impl', suite: { ...SUITE, vectors: 'my-vectors' }, outcomes: OUTCOMES, suiteCases, previous })
+    // jsonl-a passes and surf-c errs in OUTCOMES: neither may stay listed, or a later regression of it is excused.
+    expect(written.failures.map((entry) => entry.id)).toEqual(['surf-b', 'comp-b', 'withdrawn-case'])
+  })
+})
+
+describe('checking a baseline', () => {
+  it('refuses a vectors member that is no string', () => {
+    expect(() => baselineFrom({ adapter: 'x', vectors: 5, failures: [] }, 'b.yaml')).toThrow('b.yaml: not a baseline: vectors must be a non-empty string')
+  })
+
+  it('names the line of a bad adapter member, wherever it is', () => {
+    expect(() => parseBaseline('failures: []\nadapter: 7\n', 'b.yaml')).toThrow('b.yaml:2: not a baseline: adapter must be a non-empty string')
+  })
+})
+
+describe('notes of a baseline compared with a run', () => {
+  const listed = (...ids: string[]): Baseline => ({ adapter: 'fake-impl', failures: ids.map((id) => ({ id, reason: 'r' })) })
+
+  it('compares without the case ids, which the API leaves optional', () => {
+    const outcomes: CaseOutcome[] = [{ id: 'a', status: 'fail' }]
+    const verdict = compareWithBaseline(outcomes, listed('a'), { source: 'b.yaml', adapter: 'fake-impl', suite: { ...SUITE, vectors: 'my-vectors' } })
+    expect(verdict.stillFailing).toEqual(['a'])
+    expect(verdict.notes).toEqual([])
+  })
+
+  it('says "are" of several shared ids', () => {
+    const verdict = compareWithBaseline([], listed('a', 'b'), { source: 'b.yaml', adapter: 'fake-impl', suite: { ...SUITE, vectors: 'my-vectors' }, caseIds: new Set(['a', 'b']) })
+    expect(verdict.notes[0]).toContain('though 2 of its 2 ids are among them')
+  })
+
+  it('names the suite\'s own cases as "this suite"', () => {
+    expect(casesOfRun(SUITE)).toBe('this suite')
+    expect(casesOfRun({ ...SUITE, vectors: 'my-vectors' })).toBe('the vectors under my-vectors')
+  })
+})
+
+describe('the YAML a baseline is written as', () => {
+  const pair = (id: string, reason: string) => [{ id: `${id}1`, reason }, { id: `${id}2`, reason }]
+
+  it('takes a tag followed by a blank as the anchor name', () => {
+    const yaml = formatBaseline({ adapter: 'x', failures: pair('a', 'TURN-8 and TURN-9 broken') }, 'b.yaml')
+    expect(yaml).toContain('reason: *TURN-8\n')
+  })
+
+  it('numbers the third reason of one tag -3', () => {
+    const yaml = formatBaseline({ adapter: 'x', failures: [...pair('a', 'U4: one'), ...pair('b', 'U4: two'), ...pair('c', 'U4: three')] }, 'b.yaml')
+    for (const anchor of ['U4', 'U4-2', 'U4-3']) expect(yaml).toContain(`reason: *${anchor}\n`)
+  })
+
+  it('keeps a reason of 85 characters on one line (a line of 99)', () => {
+    const reason = `U4: ${'x'.repeat(40)} ${'y'.repeat(40)}`
+    expect(formatBaseline({ adapter: 'x', failures: [{ id: 'a', reason }] }, 'b.yaml')).toContain(`reason: "${reason}"\n`)
   })
 })

@@ -320,3 +320,104 @@ describe('how a judged value is shown', () => {
     expect(showValue({ inner: proxy })).toBe('[an object that cannot be inspected]')
   })
 })
+
+// Each test below was written by the mutation audit of the runner's own verdict code (CHANGELOG,
+// 2026-12-06): a change of the code it names survived every other test.
+const accepted = (value: unknown) => ({ ok: true as const, value })
+
+describe('values the judge must not take for plain objects or arrays (verdict)', () => {
+  it('fails an object whose prototype only looks like Object.prototype (its constructor is the native Object)', () => {
+    const lookalike = decodeTagged({ $dsh: 'with-prototype', prototype: 'object-lookalike', value: {} })
+    expect(judge(accepted({ data: lookalike }), { value: { data: {} } })).toMatchObject({
+      pass: false,
+      reason: 'value differs at $.data: expected a plain object {}, actual an object with a non-intrinsic prototype {}',
+    })
+  })
+
+  it('fails an array with a hole and an extra property as many keys as a dense array has', () => {
+    // Own keys: "0", "length", "x": as many as a dense array of length 2 has, but the third is no "length".
+    const holed = Object.assign([1, ,], { x: 1 })
+    expect(judge(accepted(holed), { value: [1, undefined] })).toMatchObject({ pass: false })
+    const withSymbol = Object.assign([1, ,], { [Symbol('s')]: 1 })
+    expect(judge(accepted(withSymbol), { value: [1, undefined] })).toMatchObject({ pass: false })
+  })
+})
+
+describe('a difference is a fail, never an exception of the judge (an error instead of a fail)', () => {
+  it('fails a reply that lacks a string member the vector expects', () => {
+    expect(judge(accepted({}), { value: { a: 'x' } })).toStrictEqual({
+      pass: false,
+      reason: 'value differs at $.a: expected "x", actual (absent)',
+      diff: { path: '$.a', expected: '"x"', actual: '(absent)' },
+    })
+  })
+
+  it('fails a log where a value that holds no log was expected', () => {
+    expect(firstDivergingSeq({ a: 1 }, [1])).toBeUndefined()
+    expect(judge(accepted([1]), { value: { a: 1 } })).toMatchObject({ pass: false, reason: 'value differs at $: expected a plain object {"a":1}, actual an array [1]' })
+  })
+})
+
+describe('what a verdict reports (diff, reason)', () => {
+  it('names the first differing member in sorted order, type and seq first, whatever order the members come in', () => {
+    expect(firstDifference({ b: 1, a: 1 }, { b: 2, a: 2 })).toBe('$.a')
+    expect(firstDifference({ data: 1, seq: 1 }, { data: 2, seq: 2 })).toBe('$.seq')
+    expect(firstDifference({ seq: 1, type: 'a' }, { seq: 2, type: 'b' })).toBe('$.type')
+  })
+
+  it('keeps the diverging seq of two logs in the diff, for the reports', () => {
+    const verdict = judge(accepted([{ seq: 0, type: 'a' }, { seq: 1, type: 'c' }]), { value: [{ seq: 0, type: 'a' }, { seq: 1, type: 'b' }] })
+    expect(verdict).toMatchObject({ pass: false, diff: { path: '$[1].type', divergingSeq: 1 } })
+  })
+
+  it('says "1 entry" of a log of one event', () => {
+    expect(judge(accepted([]), { value: [{ seq: 0 }] })).toMatchObject({ reason: 'value differs at $[0] (logs diverge at seq 0; the expected log has 1 entry, the actual 0): expected {"seq":0}, actual (absent)' })
+  })
+
+  it('quotes a side of exactly 150 characters whole', () => {
+    const long = 'x'.repeat(148)
+    expect(judge(accepted(1), { value: long })).toMatchObject({ reason: `value differs at $: expected ${JSON.stringify(long)}, actual 1` })
+  })
+
+  it('gives the expected and actual rejection in the diff of every rejection verdict', () => {
+    expect(judge(accepted(1), { reject: { code: 'X_Y', seq: 2 } })).toStrictEqual({
+      pass: false,
+      reason: 'expected rejection X_Y, got acceptance: 1',
+      diff: { path: '$', expected: 'rejection {"code":"X_Y","seq":2}', actual: 'acceptance 1' },
+    })
+    expect(judge({ ok: false, error: { code: 'X_Z', seq: 2 } }, { reject: { code: 'X_Y', seq: 2 } })).toStrictEqual({
+      pass: false,
+      reason: 'expected code X_Y, got X_Z',
+      diff: { path: '$.error.code', expected: 'rejection {"code":"X_Y","seq":2}', actual: 'rejection {"code":"X_Z","seq":2}' },
+    })
+    expect(judge({ ok: false, error: { code: 'X_Y', seq: 3 } }, { reject: { code: 'X_Y', seq: 2 } })).toStrictEqual({
+      pass: false,
+      reason: 'expected X_Y at seq 2, got seq 3',
+      diff: { path: '$.error.seq', expected: 'rejection {"code":"X_Y","seq":2}', actual: 'rejection {"code":"X_Y","seq":3}' },
+    })
+  })
+})
+
+describe('how a value is shown', () => {
+  it('names an instance of a class called Array as an array with a non-intrinsic prototype', () => {
+    const { Array: OwnArray } = { Array: class extends globalThis.Array {} }
+    expect(judge(accepted(new OwnArray()), { value: [] })).toMatchObject({ reason: 'value differs at $: expected an array [], actual an array with a non-intrinsic prototype []' })
+  })
+
+  it('stops an array at its limit the same way when the limit falls right after an element', () => {
+    expect(showValue([1, 2, 3], 4)).toBe('[1,2… (2 more characters)')
+  })
+
+  it('counts holes up to the next index, never up to another member', () => {
+    expect(showValue(Object.assign([1, ,], { '1.5': 'x' }))).toBe('[1,<1 hole>]')
+  })
+})
+
+describe('a rejection place of -0', () => {
+  it('is no seq 0 or line 0, and is shown as -0', () => {
+    expect(judge({ ok: false, error: { code: 'X_Y', seq: -0 } }, { reject: { code: 'X_Y', seq: 0 } })).toMatchObject({ pass: false, reason: 'expected X_Y at seq 0, got seq -0', diff: { path: '$.error.seq' } })
+    expect(judge({ ok: false, error: { code: 'X_Y', line: -0 } }, { reject: { code: 'X_Y', line: 0 } })).toMatchObject({ pass: false, reason: 'expected X_Y at line 0, got line -0' })
+    expect(judge({ ok: false, error: { code: 'X_Y', seq: -0 } }, { accept: true })).toMatchObject({ pass: false, reason: 'expected acceptance, got rejection X_Y at seq -0' })
+    expect(judge({ ok: false, error: { code: 'X_Y', seq: 0 } }, { reject: { code: 'X_Y', seq: 0 } }).pass).toBe(true)
+  })
+})

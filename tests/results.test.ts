@@ -41,6 +41,13 @@ describe('warnings about claims', () => {
     ]
     expect(claimWarnings({ ...plainRun(), outcomes }, CASES)).toEqual([])
   })
+
+  it('say "were" of several skipped cases of an unclaimed profile', () => {
+    const skipped = (id: string) => ({ id, status: 'skip' as const, reason: 'profile "reader" not declared, though the adapter provides the operations of this case: surface' })
+    expect(claimWarnings({ ...plainRun(), outcomes: [skipped('surf-a'), skipped('surf-b'), { id: 'surf-c', status: 'pass' as const }] }, CASES)).toEqual([
+      'profile reader is not claimed, so 2 of its cases were skipped, though the adapter provides their operations (surface): claim the profile to run them',
+    ])
+  })
 })
 
 describe('an adapter as a warning names it', () => {

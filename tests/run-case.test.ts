@@ -433,3 +433,35 @@ describe('a module adapter', () => {
   })
 
 })
+
+describe('a case an adapter runs', () => {
+  const readerCase = (operations: ('load' | 'surface')[]): VectorCase => ({
+    ...surfaceCase('c'),
+    steps: operations.map((operation) => ({ operation, input: { events: [] }, expect: { accept: true as const } })),
+  })
+  const adapter = (profiles: string[], operations: Adapter['operations']): Adapter => ({ meta: { name: 'a', version: '1', language: 'js', profiles }, operations })
+  const both = { load: () => ({ ok: true as const, value: [] }), surface: () => ({ ok: true as const, value: null }) }
+
+  it('is skipped, listing every operation the adapter provides, when its profile is not claimed', async () => {
+    expect(await runCase(adapter([], both), readerCase(['load', 'surface']))).toEqual({
+      id: 'c', status: 'skip', reason: 'profile "reader" not declared, though the adapter provides the operations of this case: load, surface',
+    })
+  })
+
+  it('is timed in milliseconds, within the time it took', async () => {
+    const slow = adapter(['reader'], { load: () => new Promise((resolve) => setTimeout(() => resolve({ ok: true, value: [] }), 25)) })
+    const started = performance.now()
+    const outcome = await runCase(slow, readerCase(['load']))
+    const elapsed = performance.now() - started
+    expect(outcome.status).toBe('pass')
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(20)
+    expect(outcome.durationMs).toBeLessThanOrEqual(elapsed + 0.001)
+  })
+
+  it('fails when the adapter rejects at seq -0 where the vector expects seq 0 (-0 is no seq)', async () => {
+    const negativeZero = adapter(['reader'], { load: () => ({ ok: false, error: { code: 'FORMAT_VERSION_NEWER', seq: -0 } }) })
+    const vector: VectorCase = { ...readerCase(['load']), steps: [{ operation: 'load', input: { events: [] }, expect: { reject: { code: 'FORMAT_VERSION_NEWER', seq: 0 } } }] }
+    expect(await runCase(negativeZero, vector)).toMatchObject({ status: 'fail', reason: expect.stringContaining('got seq -0') })
+  })
+})
+

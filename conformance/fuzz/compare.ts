@@ -162,7 +162,7 @@ function violationDifference(expected: Violation[], actual: Violation[]): { text
   for (let index = 0; index < length; index += 1) {
     const want = expected[index]
     const got = actual[index]
-    if (want?.code === got?.code && want?.seq === got?.seq) continue
+    if (want?.code === got?.code && Object.is(want?.seq, got?.seq)) continue
     const later = index > 0 ? 'a later ' : ''
     // The adapter's violations are its own: a seq of another kind names no place.
     const seqs = [want?.seq, got?.seq].filter(isNonNegativeSafeInteger)
@@ -184,7 +184,7 @@ function departure(operation: string, expected: OperationResult, actual: Operati
   if (!actual.ok) {
     const seq = rejectionSeq(expected) ?? actual.error.seq
     if (expected.ok || expected.error.code !== actual.error.code) return { adapter: `rejects ${actual.error.code}`, seq }
-    const place = expected.error.seq !== actual.error.seq ? 'seq' : 'line'
+    const place = Object.is(expected.error.seq, actual.error.seq) ? 'line' : 'seq'
     const differing = [expected.error.seq, actual.error.seq].filter(isNonNegativeSafeInteger)
     return { adapter: `rejects ${actual.error.code} at another ${place}`, seq: differing.length > 0 ? Math.min(...differing) : undefined }
   }

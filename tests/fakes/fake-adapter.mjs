@@ -1,4 +1,4 @@
-// Misbehaving subprocess adapters, for tests/runner.test.ts and tests/runner-transport.test.ts only:
+// Misbehaving subprocess adapters, for the tests only:
 // `node fake-adapter.mjs <behaviour>`. Each one speaks just enough of spec/adapter-protocol.md to be
 // started, then goes wrong its own way.
 import { spawn } from 'node:child_process'
@@ -94,6 +94,31 @@ const BEHAVIOURS = {
     answer(message)
     process.exit(0)
   },
+  // The right result, under the seq of another request.
+  'wrong-seq': (message) => send({ seq: message.seq + 1, result: fold(message.input.events, false) }),
+  // An error reply ("the implementation failed") without the optional traceback.
+  'error-no-traceback': (message) => send({ seq: message.seq, error: { message: 'boom' } }),
+  // A value holding a tag the protocol does not know.
+  'malformed-tag': (message) => send({ seq: message.seq, result: { ok: true, value: { $dsh: 'no-such-tag' } } }),
+  // A result reply with a protocol member, which only a start reply has.
+  'result-protocol': (message) => send({ seq: message.seq, protocol: 2, result: fold(message.input.events, false) }),
+  // Writes 100 KiB to stderr with each reply.
+  'stderr-flood': (message) => {
+    process.stderr.write(`${'e'.repeat(100 * 1024)}\n`)
+    answer(message)
+  },
+  // Writes 257 MiB with no line feed: more than the runner reads as one line.
+  'endless-line': () => {
+    const chunk = 'x'.repeat(1024 * 1024)
+    let left = 257
+    const more = () => {
+      while (left > 0) {
+        left -= 1
+        if (!process.stdout.write(chunk)) return process.stdout.once('drain', more)
+      }
+    }
+    more()
+  },
 }
 function flushEcho() {
   if (echo === undefined) return
@@ -108,6 +133,18 @@ BEHAVIOURS['restart-differs'] = BEHAVIOURS.crash
 BEHAVIOURS['first-start-only'] = BEHAVIOURS.crash
 BEHAVIOURS['start-twice'] = answer
 BEHAVIOURS['begun-on-stop'] = answer
+BEHAVIOURS['slow-start'] = answer
+
+/** Start replies that go wrong, by behaviour; every other behaviour sends its startReply() at once. */
+const STARTS = {
+  // start-twice: its start reply, and the same line again in the same write.
+  'start-twice': () => process.stdout.write(`${JSON.stringify(startReply())}\n${JSON.stringify(startReply())}\n`),
+  'start-protocol-2': () => send({ ...startReply(), protocol: 2 }),
+  'start-null': () => process.stdout.write('null\n'),
+  'start-number': () => process.stdout.write('5\n'),
+  // Takes 1.5 s to start: longer than a short step timeout, far shorter than the 10 s a start may take.
+  'slow-start': () => setTimeout(() => send(startReply()), 1500),
+}
 
 if (behaviour === 'first-start-only') {
   if (existsSync(marker)) {
@@ -142,9 +179,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     process.exit(behaviour === 'exit-3-on-stop' ? 3 : 0)
   }
   if (message.cmd === 'start') {
-    // start-twice: its start reply, and the same line again in the same write.
-    if (behaviour === 'start-twice') process.stdout.write(`${JSON.stringify(startReply())}\n${JSON.stringify(startReply())}\n`)
-    else send(startReply())
+    ;(STARTS[behaviour] ?? (() => send(startReply())))()
     continue
   }
   runs += 1

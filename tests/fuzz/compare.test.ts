@@ -30,6 +30,8 @@ describe('a relations disagreement', () => {
   it('names no seq an adapter\'s violation gives that is no seq, taking the other side\'s', () => {
     expect(classOf('relations', expected, violations(['TURN_NOT_OPEN', -1], ['PAIR_ORPHAN_RESULT', 9]))).toEqual({ adapter: 'lists violation TURN_NOT_OPEN at another seq', divergingSeq: 4 })
     expect(classOf('relations', violations(), violations(['TURN_NOT_OPEN', 2.5]))).toEqual({ adapter: 'adds violation TURN_NOT_OPEN' })
+    // -0 is no seq 0: the violation is listed at another seq, as the verdict of a vector says.
+    expect(classOf('relations', violations(['TURN_NOT_OPEN', 0]), violations(['TURN_NOT_OPEN', -0]))).toEqual({ adapter: 'lists violation TURN_NOT_OPEN at another seq', divergingSeq: 0 })
   })
 
   it('names no seq an adapter\'s rejection gives that is no seq', () => {
@@ -38,6 +40,10 @@ describe('a relations disagreement', () => {
       // The same code at a seq that is none: the reference's seq names the place.
       expect(classOf('load', rejection('STEP_NOT_OPEN', { seq: 4 }), rejection('STEP_NOT_OPEN', { seq })), String(seq)).toEqual({ adapter: 'rejects STEP_NOT_OPEN at another seq', divergingSeq: 4 })
     }
+  })
+
+  it('names a rejection at seq -0 where the reference rejects at seq 0 a rejection at another seq', () => {
+    expect(classOf('load', rejection('STEP_NOT_OPEN', { seq: 0, line: 1 }), rejection('STEP_NOT_OPEN', { seq: -0, line: 1 }))).toEqual({ adapter: 'rejects STEP_NOT_OPEN at another seq', divergingSeq: 0 })
   })
 
   it('names a difference of another operation by its path, its indices generalized', () => {

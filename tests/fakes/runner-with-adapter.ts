@@ -1,0 +1,16 @@
+// For tests/adapter-process.test.ts: a runner that starts an adapter process (a shell that sleeps, in a
+// process group of its own), prints the pid the shell writes to stderr, and then `exit`s at once or
+// `wait`s for a signal: the runner's exit or signal hook must kill the adapter's group either way.
+// Run with `node --import tsx tests/fakes/runner-with-adapter.ts exit|wait`.
+import { AdapterProcess, TextTail } from '../../conformance/adapter-process.ts'
+
+const stderr = new TextTail(1000)
+new AdapterProcess('echo "pid $$" >&2; exec sleep 30', { stderr })
+const started = Date.now()
+while (!/pid \d+/.test(stderr.toString())) {
+  if (Date.now() - started > 10_000) throw new Error('the adapter wrote no pid within 10 s')
+  await new Promise((resolve) => setTimeout(resolve, 20))
+}
+process.stdout.write(`${/pid (\d+)/.exec(stderr.toString())![1]}\n`)
+if (process.argv[2] === 'exit') process.exit(0)
+setInterval(() => {}, 1000)
