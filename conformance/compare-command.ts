@@ -18,7 +18,8 @@ import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { decodeTagged } from './tagged-values.ts'
 import { OPERATIONS, type OperationName, type VectorCase } from './vector-cases.ts'
 import { errorMessage, guessedOption, likelyMeant } from './wording.ts'
-import { OPERATION_PROFILE, OVER_LOADED_LOG } from './fuzz/probes.ts'
+import { askingProfile, OPERATION_PROFILE } from './fuzz/probes.ts'
+import { openResult } from './input-domain.ts'
 
 export const COMPARE_USAGE = `usage: dsh-conformance compare (--adapter NAME | --adapter-cmd COMMAND | --adapter-module PATH)
                             --operation OPERATION [--timeout MS] INPUT
@@ -28,8 +29,9 @@ and judges the adapter's as a vector step is judged, with the reference's result
 codes, seqs and lines compared, messages never. INPUT is a JSON file (- for stdin) holding the
 operation's whole input as the protocol carries it, values JSON cannot carry in tagged form
 (spec/adapter-protocol.md, vectors/README.md); list --requests prints the inputs of the suite's cases.
-When the spec leaves the result open (an operation over a log that load rejects: PROC-9), it says so
-and judges nothing.
+When the spec leaves the result open (an input outside the operation's domain: a log load rejects,
+PROC-9; a time, now, atSeq, entry or region the operation is not defined for), it says so and judges
+nothing but that an answer comes. A writer's load, surface and messages are asked as a writer's.
 
   --adapter NAME          an in-process adapter: ${ADAPTER_NAMES.join(', ')}
   --adapter-cmd COMMAND   any program that speaks spec/adapter-protocol.md, run through the shell
@@ -113,30 +115,12 @@ async function referenceResult(operation: OperationName, tagged: Record<string, 
   return result
 }
 
-/**
- * Why the spec leaves the result open, or undefined when it defines it: an operation over a log, or
- * append, on a log that load rejects (PROC-9, PROC-3); a surface window that does not fold, since a
- * window is loaded as a window (ENV-10) and surface rejects nothing else.
- */
-async function openResult(operation: OperationName, tagged: Record<string, unknown>, expected: OperationResult): Promise<string | undefined> {
-  if (operation === 'surface' && 'baseSeq' in tagged) {
-    return expected.ok ? undefined : `the window does not fold (${expected.error.code}), and the spec defines surface only over a window that loads (PROC-9, ENV-10), so any answer is conforming`
-  }
-  if (!OVER_LOADED_LOG.has(operation) && operation !== 'append') return undefined
-  const { header, events, vocabulary } = tagged
-  const loadInput = { events: events ?? [], ...(header === undefined ? {} : { header }), ...(vocabulary === undefined || operation === 'append' ? {} : { vocabulary }) }
-  const loaded = await referenceResult('load', loadInput)
-  if (loaded.ok) return undefined
-  const where = loaded.error.seq === undefined ? '' : ` at seq ${loaded.error.seq}`
-  return `load rejects the log (${loaded.error.code}${where}), and the spec defines ${operation} only over a log load accepts (PROC-9), so any answer is conforming`
-}
-
 /** The one-step case the adapter runs: the input, and the reference's result as its expectation. */
-function comparedCase(operation: OperationName, input: Record<string, unknown>, expected: OperationResult): VectorCase {
+function comparedCase(operation: OperationName, input: Record<string, unknown>, expected: OperationResult, profile: string): VectorCase {
   const expect = expected.ok ? { value: encodeTagged(expected.value) } : { reject: expectedRejectionOf(expected.error) }
   return {
     id: 'compare', title: `${operation} compared with the reference`, file: 'compare', chapter: 'compare', requirements: [],
-    profile: OPERATION_PROFILE[operation] ?? 'reader', review: false, steps: [{ operation, input, expect }],
+    profile, review: false, steps: [{ operation, input, expect }],
   } as VectorCase
 }
 
@@ -147,15 +131,20 @@ function shown(result: OperationResult): string {
 async function compareWith(adapter: Adapter, options: CompareOptions, input: Record<string, unknown>): Promise<number> {
   const expected = await referenceResult(options.operation, input)
   console.log(`reference: ${shown(expected)}`)
-  const open = await openResult(options.operation, input, expected)
-  const outcome = await runCase(adapter, comparedCase(options.operation, input, expected), { timeoutMs: options.timeoutMs })
-  console.log(`${adapter.meta.name}: ${VERDICTS[outcome.status]}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`)
-  if (open !== undefined) console.log(`not judged: ${open}`)
+  const open = openResult(options.operation, decodeTagged(input) as Record<string, unknown>, expected)
+  // A writer provides load, surface and messages too (profiles.md): it is asked them as a writer.
+  const profile = askingProfile(options.operation, adapter.meta.profiles) ?? OPERATION_PROFILE[options.operation] ?? 'reader'
+  const outcome = await runCase(adapter, comparedCase(options.operation, input, expected, profile), { timeoutMs: options.timeoutMs })
+  const verdicts = open === undefined ? VERDICTS : OPEN_VERDICTS
+  console.log(`${adapter.meta.name}: ${verdicts[outcome.status]}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`)
+  if (open !== undefined) console.log(`not judged: ${open}, so any answer is conforming`)
   // An answer the spec leaves open is judged by nobody; giving none (an error) never passes.
   return outcome.status === 'pass' || (open !== undefined && outcome.status === 'fail') ? 0 : 1
 }
 
 const VERDICTS = { pass: 'agrees with the reference', fail: 'differs from the reference', error: 'gave no answer', skip: 'was not asked' } as const
+/** Where the spec sets no result, a different answer is no difference: only no answer fails (PROC-1). */
+const OPEN_VERDICTS = { ...VERDICTS, fail: 'answers otherwise than the reference' } as const
 
 export async function compareCommand(args: readonly string[]): Promise<number> {
   if (args.includes('--help')) {

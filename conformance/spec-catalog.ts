@@ -7,6 +7,9 @@ import { join } from 'node:path'
 export const PROFILES = ['reader', 'writer', 'relations', 'repair', 'compaction', 'fork', 'jsonl', 'storage'] as const
 export type Profile = (typeof PROFILES)[number]
 
+/** profiles.md: a writer provides these too, with which its vectors check what its appends did. */
+export const WRITER_CHECKS: ReadonlySet<string> = new Set(['load', 'surface', 'messages'])
+
 export interface Requirement {
   id: string
   prefix: string

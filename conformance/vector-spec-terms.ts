@@ -4,7 +4,7 @@
 // terms as the suite's vectors, in `run` and `list` as in the tests.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseNameTable, readSpecCatalog } from './spec-catalog.ts'
+import { parseNameTable, readSpecCatalog, WRITER_CHECKS } from './spec-catalog.ts'
 
 export interface SpecTerms {
   requirements: ReadonlySet<string>
@@ -12,9 +12,6 @@ export interface SpecTerms {
   /** Each profile's operations, from the table of spec/profiles.md. */
   operationsOf: ReadonlyMap<string, ReadonlySet<string>>
 }
-
-/** profiles.md: a writer vector may also check what its appends did with these three. */
-const WRITER_CHECKS: ReadonlySet<string> = new Set(['load', 'surface', 'messages'])
 
 export function readSpecTerms(specDir: string): SpecTerms {
   const catalog = readSpecCatalog(specDir)

@@ -23,6 +23,7 @@ const LOADS = inputFile('loads.json', { events: [USER(0, 'u0'), USER(1, 'u1')] }
 /** A log load rejects (an empty message id at seq 1). */
 const REJECTED = inputFile('rejected.json', { events: [USER(0, 'u0'), USER(1, '')] })
 const MISORDER = 'node tests/fakes/fake-adapter.mjs misorder'
+const WRITER_MODULE = 'tests/fakes/writer-module.ts'
 
 describe('compare', () => {
   it('prints the reference\'s result and says the adapter agrees, exit 0', async () => {
@@ -60,6 +61,43 @@ describe('compare', () => {
     const garbled = await runCliHere(['compare', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs garbage', '--operation', 'surface', REJECTED])
     expect(garbled.stdout).toMatch(/^fake-garbage: gave no answer: garbage: /m)
     expect(garbled.code).toBe(1)
+  })
+
+  it('judges an append onto a log load rejects only in its vocabulary phase: a writer accepts any type (PROC-9)', async () => {
+    const unknownType = inputFile('unknown-type.json', { events: [USER(0, 'u0'), { type: 'team/task', seq: 1, time: 2, data: {} }], candidate: { type: 'x/z', data: {} }, time: 5 })
+    const outcome = await runCliHere(['compare', '--adapter-module', WRITER_MODULE, '--operation', 'append', unknownType])
+    expect(outcome.stdout).toMatch(/^writer-module: differs from the reference: step 0 \(append\): expected acceptance, got rejection FORMAT_UNKNOWN_EVENT_TYPE at seq 1/m)
+    expect(outcome.stdout).not.toContain('not judged')
+    expect(outcome.code).toBe(1)
+  })
+
+  it('asks a writer-only adapter the load, surface and messages a writer provides', async () => {
+    const outcome = await runCliHere(['compare', '--adapter-module', WRITER_MODULE, '--operation', 'messages', LOADS])
+    expect(outcome.stdout).toContain('writer-module: agrees with the reference\n')
+    expect(outcome.code).toBe(0)
+  })
+
+  it.each([
+    ['append', 'its time is no non-negative safe integer (PROC-4)', { events: [USER(0, 'u0')], candidate: { type: 'x/z', data: {} }, time: -5 }],
+    ['requestHeader', 'its atSeq is the seq of no event of the log (HDR-4)', { events: [USER(0, 'u0')], atSeq: 7 }],
+    ['requestHeader', 'its atSeq is the seq of no event of the log (HDR-4)', { events: [USER(0, 'u0')], atSeq: { $dsh: '-0' } }],
+    ['messages', 'load rejects the log (HEADER_ID_MISMATCH)', { header: { version: 0, id: 's', createdAt: 1 }, sessionId: 't', events: [USER(0, 'u0')] }],
+    ['fork', 'its childId is no non-empty string', { events: [USER(0, 'u0')], childId: '', now: 5 }],
+    ['compactionState', 'its entry is neither "automatic" nor "manual"', { events: [USER(0, 'u0')], entry: null }],
+    ['regionBalance', 'it gives only one of start and end (REGION-6)', { events: [USER(0, 'u0')], start: 0 }],
+    ['messages', 'its events is no array, outside every operation\'s domain (PROC-10)', { events: 5 }],
+    ['surface', 'its baseSeq is no non-negative safe integer (PROC-10)', { events: [USER(0, 'u0')], baseSeq: true }],
+  ])('judges nothing of %s outside its domain: %s', async (operation, reason, input) => {
+    const outcome = await runCliHere(['compare', '--adapter', 'reference', '--operation', operation, inputFile(`open-${operation}.json`, input)])
+    expect(outcome.stdout).toContain(`not judged: ${reason}`)
+    expect(outcome.code).toBe(0)
+  })
+
+  it('says an answer the spec leaves open is otherwise than the reference\'s, not that it differs', async () => {
+    const outcome = await runCliHere(['compare', '--adapter-module', WRITER_MODULE, '--operation', 'append', inputFile('time.json', { events: [], candidate: { type: 'x/z', data: {} }, time: 1.5 })])
+    expect(outcome.stdout).toMatch(/^writer-module: answers otherwise than the reference: /m)
+    expect(outcome.stdout).toContain('not judged: its time is no non-negative safe integer (PROC-4), outside the operation\'s domain, so any answer is conforming\n')
+    expect(outcome.code).toBe(0)
   })
 
   it('refuses a bad command line or an input that is no JSON object, naming it, exit 2', async () => {

@@ -109,7 +109,7 @@ function lackingWarning(name: string, lacking: readonly OperationName[]): string
     const operations = lacking.filter(operation => OPERATION_PROFILE[operation] === profile)
     return `the ${profile} profile but does not provide its ${operations.length === 1 ? 'operation' : 'operations'} ${operations.join(', ')}`
   })
-  return `${name} claims ${claims.join('; and ')}, so they are not compared`
+  return `${name} claims ${claims.join('; and ')}, so ${lacking.length === 1 ? 'it is' : 'they are'} not compared`
 }
 
 async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergences | undefined): Promise<number> {

@@ -13,7 +13,7 @@ import { reference } from '../../reference/index.ts'
 import { isOlderShape, MUTATIONS } from '../generators/index.ts'
 import { drawRun, operatorsOf, type DrawnRun, type FuzzRun } from './draw.ts'
 import { knownClassOf, type KnownClass } from './known.ts'
-import { deriveProbe, OPERATION_PROFILE, OVER_LOADED_LOG, PROBED_OPERATIONS } from './probes.ts'
+import { askingProfile, deriveProbe, OPERATION_PROFILE, OVER_LOADED_LOG, PROBED_OPERATIONS } from './probes.ts'
 import { shrinkRun } from './shrink.ts'
 import { writeVector, type WrittenVector } from './vector-writer.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
@@ -102,10 +102,10 @@ function sameDeparture(one: Disagreement, other: Disagreement): boolean {
   return one.reference === other.reference && one.adapter === other.adapter
 }
 
-/** The operations both sides provide, under a profile the adapter claims. */
+/** The operations both sides provide, under a profile the adapter claims (a writer's load, surface and messages too). */
 export function comparedOperations(adapter: Adapter): OperationName[] {
   return PROBED_OPERATIONS.filter(operation => adapter.operations[operation] !== undefined && referenceAdapter.operations[operation] !== undefined
-    && adapter.meta.profiles.includes(OPERATION_PROFILE[operation]!))
+    && askingProfile(operation, adapter.meta.profiles) !== undefined)
 }
 
 /** The probed operations of a profile the adapter claims that it does not provide: they are not compared. */
@@ -203,7 +203,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     }
     findings.set(signature, finding)
     try {
-      const { written, vector } = writeVector(options.outDir, probe, final, { adapterName: adapter.meta.name, seed: options.seed, run: run.index, mutation: run.mutation, olderShapes: run.olderShapes === true })
+      const { written, vector } = writeVector(options.outDir, probe, final, { adapterName: adapter.meta.name, profile: askingProfile(probe.operation, adapter.meta.profiles), seed: options.seed, run: run.index, mutation: run.mutation, olderShapes: run.olderShapes === true })
       finding.vector = written
       finding.problem = await reproductionProblem(adapter, vector, timeoutMs)
     } catch (error) {

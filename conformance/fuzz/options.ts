@@ -14,10 +14,11 @@ valid (some ending in a turn that leaves a tool result without its call on the s
 a mutation operator (drawn first, each as often as the others; a quarter of the logs a load or
 relations operator breaks get a second fault from one more such operator), and in three runs of ten
 then rewritten into the older shapes that readers upgrade (chapter 18), and runs every operation
-that both the adapter and the reference provide (under a profile the adapter claims) on it: load,
-surface, messages, the request folds (over the whole log, or at a drawn seq, half the time a request
-record's), headerEquals (a request header the log stores against that header after one edit, or
-against another of them), relations, repair, resume, compactionState, regionBalance, fork at a drawn
+that both the adapter and the reference provide (under a profile the adapter claims; a writer's load,
+surface and messages too, profiles.md) on it: load, surface, messages, the request folds (over the
+whole log, or at a drawn seq, half the time a request record's), headerEquals (a request header the log
+stores against that header after one edit, or against another of them), relations, repair, resume,
+compactionState, regionBalance, fork at a drawn
 boundary (half the time one between turns), append of an event onto the events before it (a drawn
 one, the one an operator broke, or the operator's broken candidate), the JSONL encoder on the log's
 batches, artifactPath of its header, the JSONL decoder on the encoded log (intact, torn

@@ -15,6 +15,7 @@ import { withRelationEdit } from './relation-edits.ts'
 import { withSurfaceFaultPair } from './surface-check-order.ts'
 import { withSurfaceTypeLookalike } from './type-lookalikes.ts'
 import { withKnownTypeMarkedIgnorable } from './ignorable-known.ts'
+import { WRITER_CHECKS } from '../spec-catalog.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
 import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT, NON_NUMBER_BOUNDARY_VARIANT, nonNumberBoundary } from './fork-boundary.ts'
@@ -44,6 +45,16 @@ export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
 }
 
 export const PROBED_OPERATIONS = Object.keys(OPERATION_PROFILE) as OperationName[]
+
+/**
+ * The profile among `claimed` under which an operation is asked: its own, else `writer` for the three a
+ * writer provides as well (profiles.md); undefined when no claimed profile takes it.
+ */
+export function askingProfile(operation: OperationName, claimed: readonly string[]): string | undefined {
+  const own = OPERATION_PROFILE[operation]
+  if (own !== undefined && claimed.includes(own)) return own
+  return claimed.includes('writer') && WRITER_CHECKS.has(operation) ? 'writer' : undefined
+}
 
 /** The operations other than load that take a log, which must be one load accepts (spec/00-processing.md). */
 export const OVER_LOADED_LOG: ReadonlySet<OperationName> = new Set([

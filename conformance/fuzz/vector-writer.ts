@@ -95,6 +95,8 @@ function expectationOf(probe: Probe, result: OperationResult): unknown {
 
 export interface CaseContext {
   adapterName: string
+  /** The profile the adapter was asked the operation under, when not the operation's own (a writer's messages). */
+  profile?: string
   seed: number
   run: number
   mutation?: string
@@ -110,14 +112,14 @@ export interface WrittenVector {
 }
 
 /** The case's content: everything but the id, title and notes, which the hash leaves out. */
-function caseContent(probe: Probe, disagreement: Disagreement): Record<string, unknown> {
+function caseContent(probe: Probe, disagreement: Disagreement, profile: string | undefined): Record<string, unknown> {
   const requirements = requirementsOf(disagreement)
   const step = probe.operation === 'append'
     ? { append: appendItem(probe), expect: expectationOf(probe, disagreement.expected) }
     : { [probe.operation]: encodeTagged(probe.extra), expect: expectationOf(probe, disagreement.expected) }
   return {
     requirements: requirements.length > 0 ? requirements : ['PROC-1'],
-    profile: OPERATION_PROFILE[probe.operation],
+    profile: profile ?? OPERATION_PROFILE[probe.operation],
     ...(probe.header === undefined ? {} : { header: encodeTagged(probe.header) }),
     ...(probe.events.length === 0 ? {} : { log: probe.events.map(logItem) }),
     steps: [step],
@@ -186,7 +188,7 @@ function layOut(document: Document): void {
 }
 
 export function renderVector(probe: Probe, disagreement: Disagreement, context: CaseContext): { id: string; chapter: string; requirements: string[]; text: string } {
-  const content = caseContent(probe, disagreement)
+  const content = caseContent(probe, disagreement, context.profile)
   const id = vectorId(content)
   const requirements = content['requirements'] as string[]
   const chapter = chapterOf(requirements)

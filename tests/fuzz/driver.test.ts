@@ -87,6 +87,23 @@ describe('fuzz', () => {
     expect(report.findings.map(finding => finding.adapter).sort()).toEqual(['differs at $', 'differs at $ (values outside HDR-1)'])
   })
 
+  it('compares the load, surface and messages a writer provides (profiles.md), writing their vectors as the writer\'s', async () => {
+    const { load, surface, append } = referenceAdapter.operations
+    const writer: Adapter = {
+      meta: { ...referenceAdapter.meta, name: 'writer-only', profiles: ['writer'] },
+      operations: { load, surface, append, messages: () => ({ ok: true, value: [] }) },
+    }
+    const outDir = tempFolder()
+    const report = await fuzz(writer, { runs: 20, seed: 3, outDir, maxEvents: 30 })
+    expect(report.operations).toEqual(['load', 'surface', 'messages', 'append'])
+    const found = report.findings.filter(finding => finding.operation === 'messages')
+    expect(found.length).toBeGreaterThan(0)
+    for (const finding of found) {
+      expect(finding.problem).toBeUndefined()
+      expect(loadVectorFile(join(outDir, finding.vector!.file), finding.vector!.file)[0]!.profile).toBe('writer')
+    }
+  })
+
   it('finds a requestContext that spreads data that is no object as a class of its own', async () => {
     // As the upstream builds do (U21): the string "wide" read as {"0": "w", …}.
     const spreading: Adapter = {
