@@ -22,13 +22,15 @@ import { askingProfile, OPERATION_PROFILE } from './fuzz/probes.ts'
 import { openResult } from './input-domain.ts'
 
 export const COMPARE_USAGE = `usage: dsh-conformance compare (--adapter NAME | --adapter-cmd COMMAND | --adapter-module PATH)
-                            --operation OPERATION [--timeout MS] INPUT
+                            --operation OPERATION [--timeout MS] INPUT...
 
 Runs one operation on one input through the adapter and through the reference, prints both results,
 and judges the adapter's as a vector step is judged, with the reference's result as the expectation:
 codes, seqs and lines compared, messages never. INPUT is a JSON file (- for stdin) holding the
 operation's whole input as the protocol carries it, values JSON cannot carry in tagged form
 (spec/adapter-protocol.md, vectors/README.md); list --requests prints the inputs of the suite's cases.
+Several INPUTs are read first (any that cannot be read stops the command before it runs one), then run
+one after another through one adapter process, each under a line naming it, and counted at the end.
 When the spec leaves the result open (an input outside the operation's domain: a log load rejects,
 PROC-9; a time, now, atSeq, entry or region the operation is not defined for), it says so and judges
 nothing but that an answer comes. A writer's load, surface and messages are asked as a writer's.
@@ -39,13 +41,14 @@ nothing but that an answer comes. A writer's load, surface and messages are aske
   --operation OPERATION   one of ${OPERATIONS.join(', ')}
   --timeout MS            how long to wait for the adapter's answer (default ${DEFAULT_TIMEOUT_MS})
 
-Exit status: 0 when the adapter agrees with the reference or the spec leaves the result open, 1 when it
-does not or gives no answer, 2 on a usage error or an input that cannot be read.`
+Exit status: 0 when the adapter agrees with the reference or the spec leaves the result open on every
+input, 1 when it does not or gives no answer on one, 2 on a usage error or an input that cannot be read
+or that the reference cannot run.`
 
 interface CompareOptions {
   adapter: AdapterSource
   operation: OperationName
-  input: string
+  inputs: string[]
   timeoutMs: number
 }
 
@@ -87,8 +90,9 @@ export function parseCompareOptions(args: readonly string[]): CompareOptions | {
     const meant = likelyMeant(operation, OPERATIONS)
     return { error: `--operation ${operation} is no operation of spec/00-processing.md${meant === undefined ? '' : `; did you mean ${meant}?`}` }
   }
-  if (inputs.length !== 1) return { error: `compare needs one INPUT file (- for stdin), not ${inputs.length}` }
-  return { adapter: source, operation: operation as OperationName, input: inputs[0]!, timeoutMs }
+  if (inputs.length === 0) return { error: 'compare needs an INPUT file (- for stdin)' }
+  if (inputs.filter((input) => input === '-').length > 1) return { error: 'compare reads stdin (-) once' }
+  return { adapter: source, operation: operation as OperationName, inputs, timeoutMs }
 }
 
 /**
@@ -128,7 +132,10 @@ function shown(result: OperationResult): string {
   return protocolLine(result.ok ? { ok: true, value: encodeTagged(result.value) } : { ok: false, error: result.error }).trimEnd()
 }
 
-async function compareWith(adapter: Adapter, options: CompareOptions, input: Record<string, unknown>): Promise<number> {
+type InputOutcome = 'agrees' | 'not judged' | 'differs' | 'no answer'
+
+/** One input through the reference and the adapter, printed; throws when the reference cannot run it. */
+async function compareWith(adapter: Adapter, options: CompareOptions, input: Record<string, unknown>): Promise<InputOutcome> {
   const expected = await referenceResult(options.operation, input)
   console.log(`reference: ${shown(expected)}`)
   const open = openResult(options.operation, decodeTagged(input) as Record<string, unknown>, expected)
@@ -139,7 +146,32 @@ async function compareWith(adapter: Adapter, options: CompareOptions, input: Rec
   console.log(`${adapter.meta.name}: ${verdicts[outcome.status]}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`)
   if (open !== undefined) console.log(`not judged: ${open}, so any answer is conforming`)
   // An answer the spec leaves open is judged by nobody; giving none (an error) never passes.
-  return outcome.status === 'pass' || (open !== undefined && outcome.status === 'fail') ? 0 : 1
+  if (outcome.status === 'pass') return 'agrees'
+  if (outcome.status === 'fail') return open === undefined ? 'differs' : 'not judged'
+  return 'no answer'
+}
+
+const nameOf = (path: string): string => (path === '-' ? 'stdin' : path)
+
+/** Each input in turn through one adapter: the exit status, 2 when the reference could not run one. */
+async function compareAll(adapter: Adapter, options: CompareOptions, inputs: readonly Record<string, unknown>[]): Promise<number> {
+  const counts = new Map<InputOutcome | 'not run', number>()
+  for (const [index, input] of inputs.entries()) {
+    const path = options.inputs[index]!
+    if (inputs.length > 1) console.log(`--- ${nameOf(path)}`)
+    let outcome: InputOutcome | 'not run'
+    try {
+      outcome = await compareWith(adapter, options, input)
+    } catch (error) {
+      // The reference answers every input of an operation's domain; one it cannot take is malformed.
+      console.error(`the reference could not run ${options.operation} on ${nameOf(path)}: ${errorMessage(error)}; is it the operation's whole input (spec/00-processing.md)?`)
+      outcome = 'not run'
+    }
+    counts.set(outcome, (counts.get(outcome) ?? 0) + 1)
+  }
+  if (inputs.length > 1) console.log(`${inputs.length} inputs: ${[...counts].map(([outcome, count]) => `${count} ${outcome}`).join(', ')}`)
+  if (counts.has('not run')) return 2
+  return counts.has('differs') || counts.has('no answer') ? 1 : 0
 }
 
 const VERDICTS = { pass: 'agrees with the reference', fail: 'differs from the reference', error: 'gave no answer', skip: 'was not asked' } as const
@@ -156,9 +188,9 @@ export async function compareCommand(args: readonly string[]): Promise<number> {
     console.error(`${options.error}\ndsh-conformance compare --help lists its options`)
     return 2
   }
-  let input: Record<string, unknown>
+  let inputs: Record<string, unknown>[]
   try {
-    input = readInput(options.input)
+    inputs = options.inputs.map((path) => readInput(path))
   } catch (error) {
     console.error(errorMessage(error))
     return 2
@@ -171,11 +203,7 @@ export async function compareCommand(args: readonly string[]): Promise<number> {
     return 1
   }
   try {
-    return await compareWith(adapter, options, input)
-  } catch (error) {
-    // The reference answers every input of an operation's domain; one it cannot take is malformed.
-    console.error(`the reference could not run ${options.operation} on ${options.input === '-' ? 'stdin' : options.input}: ${errorMessage(error)}; is it the operation's whole input (spec/00-processing.md)?`)
-    return 2
+    return await compareAll(adapter, options, inputs)
   } finally {
     await adapter.close?.()
   }

@@ -100,11 +100,27 @@ describe('compare', () => {
     expect(outcome.code).toBe(0)
   })
 
+  it('runs several inputs through one adapter, each under its name, counts them, and exits 1 when one differs', async () => {
+    const replaced = inputFile('several-replaced.json', {
+      events: [USER(0, 'u0'), USER(1, 'u1'), { type: 'user/message', seq: 2, time: 3, data: { id: 'u2', role: 'user', content: [], source: { kind: 'compact' } }, surfaceOp: { op: 'replace', start: 0, end: 0 }, sourceEventSeqs: [0] }],
+    })
+    const outcome = await runCliHere(['compare', '--adapter-cmd', MISORDER, '--operation', 'surface', LOADS, REJECTED, replaced])
+    const lines = outcome.stdout.split('\n')
+    expect(lines.filter((line) => line.startsWith('--- '))).toEqual([`--- ${LOADS}`, `--- ${REJECTED}`, `--- ${replaced}`])
+    expect(lines.at(-2)).toBe('3 inputs: 1 agrees, 1 not judged, 1 differs')
+    expect(outcome.code).toBe(1)
+    // Any input that cannot be read stops the command before it runs one.
+    const unreadable = await runCliHere(['compare', '--adapter-cmd', MISORDER, '--operation', 'surface', LOADS, inputFile('several-broken.json', '{')])
+    expect(unreadable.stdout).toBe('')
+    expect(unreadable.code).toBe(2)
+  })
+
   it('refuses a bad command line or an input that is no JSON object, naming it, exit 2', async () => {
     expect(parseCompareOptions(['--adapter', 'reference', LOADS])).toEqual({ error: 'compare needs --operation' })
     expect(parseCompareOptions(['--adapter', 'reference', '--operation', 'lod', LOADS])).toEqual({ error: '--operation lod is no operation of spec/00-processing.md; did you mean load?' })
     expect(parseCompareOptions(['--operation', 'load', LOADS])).toEqual({ error: 'compare needs exactly one --adapter, --adapter-cmd or --adapter-module' })
-    expect(parseCompareOptions(['--adapter', 'reference', '--operation', 'load'])).toEqual({ error: 'compare needs one INPUT file (- for stdin), not 0' })
+    expect(parseCompareOptions(['--adapter', 'reference', '--operation', 'load'])).toEqual({ error: 'compare needs an INPUT file (- for stdin)' })
+    expect(parseCompareOptions(['--adapter', 'reference', '--operation', 'load', '-', LOADS, '-'])).toEqual({ error: 'compare reads stdin (-) once' })
     for (const [name, text, message] of [['array.json', '[1]', 'the input must be a JSON object'], ['broken.json', '{"events":', 'JSON'], ['tag.json', '{"events":[{"$dsh":"nope"}]}', 'unknown tagged value']]) {
       const outcome = await runCliHere(['compare', '--adapter', 'reference', '--operation', 'load', inputFile(name!, text)])
       expect(outcome.stderr, name).toMatch(new RegExp(`^${join(scratch, name!)}: .*${message!}`))
