@@ -60,13 +60,23 @@ function summaryOf(report: FuzzReport): FuzzSummary {
   return { $schema: SUMMARY_SCHEMA, ...rest }
 }
 
+/** Per operation: its probes, those compared, and the reference's rejections among them (so acceptances too). */
+function operationCountLines(report: FuzzReport): string[] {
+  const width = Math.max(0, ...report.operations.map(operation => operation.length))
+  return report.operations.map((operation) => {
+    const { probes, compared, rejected } = report.byOperation[operation]!
+    return `  ${operation.padEnd(width)}  ${plural(probes, 'probe')}, ${compared} compared: ${compared - rejected} accepted and ${rejected} rejected by the reference`
+  })
+}
+
 function printReport(report: FuzzReport, options: FuzzCommandOptions, known: readonly KnownClass[] | undefined): void {
   const runs = report.stoppedByBudget ? `${report.runsDone} of ${report.runs} runs (stopped by the time budget)` : plural(report.runsDone, 'run')
   const fresh = report.findings.filter(finding => finding.known === undefined).length
   const classes = report.findings.length === 0 ? 'no disagreement' : `${plural(report.findings.length, 'class', 'classes')} of disagreement, ${fresh} not known`
   const open = report.probes - report.compared
   const judged = `${report.compared} of them compared${open === 0 ? '' : ` (the spec leaves the result of the other ${open} open)`}`
-  console.log(`${runs}, ${plural(report.probes, 'probe')}, ${judged} in ${(report.durationMs / 1000).toFixed(1)} s: ${classes}\n`)
+  console.log(`${runs}, ${plural(report.probes, 'probe')}, ${judged} in ${(report.durationMs / 1000).toFixed(1)} s: ${classes}`)
+  console.log(`${operationCountLines(report).join('\n')}\n`)
   for (const finding of report.findings) console.log(`${findingLines(finding, options.outDir).join('\n')}\n`)
   const undrawn = Object.entries(report.mutations).filter(([name, count]) => count === 0 && name !== VALID).map(([name]) => name)
   if (undrawn.length > 0) console.log(`${plural(undrawn.length, 'mutation operator')} never drawn in these runs (more runs draw them): ${undrawn.join(', ')}\n`)

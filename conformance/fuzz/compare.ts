@@ -241,7 +241,7 @@ async function isDefined(referenceAdapter: Adapter, probe: Probe, expected: Oper
 }
 
 /** A probe's outcome: not compared when the spec leaves its result open, else the disagreement found, if any. */
-export type ProbeOutcome = { compared: false } | { compared: true; found: Disagreement | undefined }
+export type ProbeOutcome = { compared: false } | { compared: true; rejected: boolean; found: Disagreement | undefined }
 
 /**
  * Runs a probe through the reference, and through the adapter when the spec defines the result.
@@ -252,9 +252,11 @@ export async function probeOutcome(referenceAdapter: Adapter, adapter: Adapter, 
   if (expected.kind === 'error') throw new Error(`the reference failed on ${probe.operation}: ${expected.message}`)
   if (!(await isDefined(referenceAdapter, probe, expected.result))) return { compared: false }
   const found = disagreement(probe.operation, expected.result, await callOperation(adapter, probe, timeoutMs))
-  if (found === undefined) return { compared: true, found: undefined }
+  const rejected = !expected.result.ok
+  if (found === undefined) return { compared: true, rejected, found: undefined }
   return {
     compared: true,
+    rejected,
     found: {
       ...found,
       ...(probe.olderShapes === true ? { olderShapes: true as const } : {}),

@@ -66,6 +66,12 @@ export interface Finding {
   problem?: string
 }
 
+export interface OperationCounts {
+  probes: number
+  compared: number
+  rejected: number
+}
+
 export interface FuzzReport {
   adapter: string
   seed: number
@@ -78,6 +84,8 @@ export interface FuzzReport {
   /** The operation inputs the runs yielded, and those of them whose result the spec defines: the adapter was judged on these. */
   probes: number
   compared: number
+  /** The same per operation compared, with how many compared probes the reference rejects. */
+  byOperation: Record<string, OperationCounts>
   /**
    * How many of the runs done each mutation operator broke (a run with two faults counts once for each
    * operator, and a run counts even when its rewrite into older shapes mended the fault), and how many
@@ -167,6 +175,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   let runsDone = 0
   let probes = 0
   let compared = 0
+  const byOperation: Record<string, OperationCounts> = Object.fromEntries(operations.map(operation => [operation, { probes: 0, compared: 0, rejected: 0 }]))
   const mutations: Record<string, number> = Object.fromEntries([VALID, ...MUTATIONS.map(operator => operator.name)].map(name => [name, 0]))
   let olderShapes = 0
 
@@ -225,9 +234,13 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
       const probe = deriveProbe(run, operation)
       if (probe === undefined) continue
       probes += 1
+      const counts = byOperation[operation]!
+      counts.probes += 1
       const outcome = await probeOutcome(referenceAdapter, adapter, probe, timeoutMs)
       if (!outcome.compared) continue
       compared += 1
+      counts.compared += 1
+      if (outcome.rejected) counts.rejected += 1
       const foundOnRun = outcome.found
       if (foundOnRun === undefined) continue
       const { run: owner, found } = await ownerOf(adapter, run, twinOfRun, operation, foundOnRun, timeoutMs)
@@ -242,6 +255,6 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   }
   return {
     adapter: nameAndVersion(adapter.meta, '@'), seed: options.seed, runs: options.runs, maxEvents: options.maxEvents, runsDone, stoppedByBudget: runsDone < options.runs,
-    operations, probes, compared, mutations: sortedByName(mutations), olderShapes, findings: [...findings.values()], durationMs: Date.now() - started,
+    operations, probes, compared, byOperation, mutations: sortedByName(mutations), olderShapes, findings: [...findings.values()], durationMs: Date.now() - started,
   }
 }

@@ -39,6 +39,19 @@ export interface FuzzSummary {
    */
   compared: number;
   /**
+   * The probes, the compared probes and the reference's rejections among those, per operation compared: what the adapter was judged on, acceptances and rejections apart.
+   */
+  byOperation: {
+    [k: string]: {
+      probes: number;
+      compared: number;
+      /**
+       * How many of the compared probes the reference rejects.
+       */
+      rejected: number;
+    };
+  };
+  /**
    * How many of the runs done each mutation operator broke (a run with two faults counts for each), and under `(valid)` how many no operator broke. Every operator is listed, 0 for one the runs never drew: more runs draw it.
    */
   mutations: {

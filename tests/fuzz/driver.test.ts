@@ -78,6 +78,15 @@ describe('fuzz', () => {
     expect(report.compared).toBe(calls)
     expect(report.compared).toBeGreaterThan(0)
     expect(report.compared).toBeLessThan(report.probes)
+    // Per operation: the same counts, and the reference's rejections among the compared probes.
+    const counts = Object.values(report.byOperation)
+    expect(Object.keys(report.byOperation)).toEqual(report.operations)
+    expect(counts.reduce((sum, count) => sum + count.probes, 0)).toBe(report.probes)
+    expect(counts.reduce((sum, count) => sum + count.compared, 0)).toBe(report.compared)
+    const load = report.byOperation['load']!
+    expect(load.compared).toBe(load.probes)
+    expect(load.rejected).toBeGreaterThan(0)
+    expect(load.rejected).toBeLessThan(load.compared)
   })
 
   it('tells a headerEquals departure on values outside HDR-1 apart from one on HDR-1 values', async () => {
@@ -374,6 +383,7 @@ describe('dsh-conformance fuzz', () => {
     const summary = JSON.parse(readFileSync(join(outDir, 'fuzz-summary.json'), 'utf8')) as { probes: number; compared: number }
     expect(summary.compared).toBeLessThan(summary.probes)
     expect(again.stdout).toContain(`5 runs, ${summary.probes} probes, ${summary.compared} of them compared (the spec leaves the result of the other ${summary.probes - summary.compared} open) in `)
+    expect(again.stdout).toMatch(/\n +load +\d+ probes?, \d+ compared: \d+ accepted and \d+ rejected by the reference\n/)
     expect(again.stderr).toMatch(new RegExp(`^warning: ${outDir.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} also holds \\d+ vector files? that earlier runs wrote and this one did not \\(.*\\.yaml`))
   })
 
