@@ -17,7 +17,7 @@ import { runCase } from './run-case.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { decodeTagged } from './tagged-values.ts'
 import { OPERATIONS, type OperationName, type VectorCase } from './vector-cases.ts'
-import { errorMessage, guessedOption, likelyMeant } from './wording.ts'
+import { errorMessage, guessedOption, likelyMeant, shortened } from './wording.ts'
 import { askingProfile, OPERATION_PROFILE } from './fuzz/probes.ts'
 import { openResult } from './input-domain.ts'
 
@@ -128,8 +128,11 @@ function comparedCase(operation: OperationName, input: Record<string, unknown>, 
   } as VectorCase
 }
 
+/** The result as the protocol carries it; a rejection's message (never compared) cut to its start. */
 function shown(result: OperationResult): string {
-  return protocolLine(result.ok ? { ok: true, value: encodeTagged(result.value) } : { ok: false, error: result.error }).trimEnd()
+  if (result.ok) return protocolLine({ ok: true, value: encodeTagged(result.value) }).trimEnd()
+  const { message, ...error } = result.error
+  return protocolLine({ ok: false, error: message === undefined ? error : { ...error, message: shortened(message) } }).trimEnd()
 }
 
 type InputOutcome = 'agrees' | 'not judged' | 'differs' | 'no answer'
@@ -138,7 +141,7 @@ type InputOutcome = 'agrees' | 'not judged' | 'differs' | 'no answer'
 async function compareWith(adapter: Adapter, options: CompareOptions, input: Record<string, unknown>): Promise<InputOutcome> {
   const expected = await referenceResult(options.operation, input)
   console.log(`reference: ${shown(expected)}`)
-  const open = openResult(options.operation, decodeTagged(input) as Record<string, unknown>, expected)
+  const open = openResult(options.operation, decodeTagged(input) as Record<string, unknown>)
   // A writer provides load, surface and messages too (profiles.md): it is asked them as a writer.
   const profile = askingProfile(options.operation, adapter.meta.profiles) ?? OPERATION_PROFILE[options.operation] ?? 'reader'
   const outcome = await runCase(adapter, comparedCase(options.operation, input, expected, profile), { timeoutMs: options.timeoutMs })

@@ -24,6 +24,7 @@ const LOADS = inputFile('loads.json', { events: [USER(0, 'u0'), USER(1, 'u1')] }
 const REJECTED = inputFile('rejected.json', { events: [USER(0, 'u0'), USER(1, '')] })
 const MISORDER = 'node tests/fakes/fake-adapter.mjs misorder'
 const WRITER_MODULE = 'tests/fakes/writer-module.ts'
+const HEADER = { version: 0, id: 's', createdAt: 1 }
 
 describe('compare', () => {
   it('prints the reference\'s result and says the adapter agrees, exit 0', async () => {
@@ -49,15 +50,18 @@ describe('compare', () => {
     expect(differs.code).toBe(1)
   })
 
-  it('judges nothing where the spec leaves the result open (a log load rejects, PROC-9), but an adapter that gives no answer fails', async () => {
+  it('judges nothing where the spec leaves the result open (a log load rejects, PROC-9), but a window that does not fold and an adapter that gives no answer are judged', async () => {
     const open = await runCliHere(['compare', '--adapter-cmd', MISORDER, '--operation', 'surface', REJECTED])
     expect(open.stdout).toContain('not judged: load rejects the log (MESSAGE_ID_INVALID at seq 1), and the spec defines surface only over a log load accepts (PROC-9), so any answer is conforming\n')
     expect(open.code).toBe(0)
-    // A window is loaded as a window (ENV-10): one from seq 5 is judged, one that breaks its count is not.
+    // A window is loaded as a window (ENV-10): one from seq 5 is judged, and so is one that breaks its count.
     const window = await runCliHere(['compare', '--adapter-cmd', MISORDER, '--operation', 'surface', inputFile('window.json', { baseSeq: 5, events: [USER(5, 'u5')] })])
     expect(window.stdout.split('\n').slice(1)).toEqual(['fake-misorder: agrees with the reference', ''])
     const broken = await runCliHere(['compare', '--adapter-cmd', MISORDER, '--operation', 'surface', inputFile('broken-window.json', { baseSeq: 5, events: [USER(6, 'u6')] })])
-    expect(broken.stdout).toContain('not judged: the window does not fold (ENV_SEQ_NOT_CONTIGUOUS)')
+    // A window is checked as a log of its own and its rejection passed on (PROC-9, ENV-10): judged.
+    expect(broken.stdout).toMatch(/^fake-misorder: differs from the reference: step 0 \(surface\): expected rejection ENV_SEQ_NOT_CONTIGUOUS/m)
+    expect(broken.stdout).not.toContain('not judged')
+    expect(broken.code).toBe(1)
     const garbled = await runCliHere(['compare', '--adapter-cmd', 'node tests/fakes/fake-adapter.mjs garbage', '--operation', 'surface', REJECTED])
     expect(garbled.stdout).toMatch(/^fake-garbage: gave no answer: garbage: /m)
     expect(garbled.code).toBe(1)
@@ -86,11 +90,32 @@ describe('compare', () => {
     ['compactionState', 'its entry is neither "automatic" nor "manual"', { events: [USER(0, 'u0')], entry: null }],
     ['regionBalance', 'it gives only one of start and end (REGION-6)', { events: [USER(0, 'u0')], start: 0 }],
     ['messages', 'its events is no array, outside every operation\'s domain (PROC-10)', { events: 5 }],
+    ['store', 'its header is one chapter 03 refuses (STORE-1)', { header: 5, batches: [[USER(0, 'u0')]] }],
+    ['store', 'its batches are not one or more non-empty batches (STORE-1)', { header: HEADER, batches: { $dsh: 'sparse-array', length: 2, entries: { 1: [USER(0, 'u0')] } } }],
+    ['store', 'load, the vocabulary phase aside, rejects the log (MESSAGE_ID_INVALID)', { header: HEADER, batches: [[USER(0, '')]] }],
+    ['encodeJsonl', 'its header is one chapter 03 refuses (JSONL-5)', { batches: [[USER(0, 'u0')]] }],
+    ['decodeJsonl', 'it gives neither or both of text and base64', { text: '', base64: '' }],
+    ['artifactPath', 'its encoding is neither "raw" nor "zstd"', { sessionId: 's', encoding: null }],
+    ['headerEquals', 'a side is no request-header snapshot of lossless values (HDR-5)', { left: { config: {} }, right: { config: 5 } }],
     ['surface', 'its baseSeq is no non-negative safe integer (PROC-10)', { events: [USER(0, 'u0')], baseSeq: true }],
   ])('judges nothing of %s outside its domain: %s', async (operation, reason, input) => {
     const outcome = await runCliHere(['compare', '--adapter', 'reference', '--operation', operation, inputFile(`open-${operation}.json`, input)])
     expect(outcome.stdout).toContain(`not judged: ${reason}`)
     expect(outcome.code).toBe(0)
+  })
+
+  it('judges a store whose first fault is a value outside the lossless domain (STORE-4), after a good batch', async () => {
+    const outcome = await runCliHere(['compare', '--adapter', 'reference', '--operation', 'store', inputFile('store-refused.json', { header: HEADER, batches: [[USER(0, 'u0')], [{ ...(USER(1, 'u1') as object), time: { $dsh: '-0' } }]] })])
+    expect(outcome.stdout).toContain('"code":"JSON_NEGATIVE_ZERO"')
+    expect(outcome.stdout).not.toContain('not judged')
+  })
+
+  it('cuts a long rejection message of the reference, which is never compared', async () => {
+    const deep = inputFile('deep.json', { events: [{ type: 'plan/mode', seq: 0, time: 1, data: { $dsh: 'nested', depth: 3000, leaf: { $dsh: '-0' } } }] })
+    const outcome = await runCliHere(['compare', '--adapter', 'reference', '--operation', 'load', deep])
+    const line = outcome.stdout.split('\n')[0]!
+    expect(line).toMatch(/^reference: \{"ok":false,"error":\{"code":"JSON_NEGATIVE_ZERO","seq":0,"message":".*\\u2026 \(\d+ more characters\)"\}\}$/)
+    expect(line.length).toBeLessThan(1200)
   })
 
   it('says an answer the spec leaves open is otherwise than the reference\'s, not that it differs', async () => {

@@ -10,7 +10,8 @@ import { expectedRejectionOf, judge, withImpliedPlaces, type OperationResult } f
 import { encodeTagged } from '../protocol.ts'
 import { isNonNegativeSafeInteger, isRecord } from '../../reference/lossless-json.ts'
 import type { Expectation } from '../vector-cases.ts'
-import { OVER_LOADED_LOG, probeInput, type Probe, type ProbeVariant } from './probes.ts'
+import { probeInput, type Probe, type ProbeVariant } from './probes.ts'
+import { openResult } from '../input-domain.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
 import { errorMessage, shortened } from '../wording.ts'
 
@@ -217,29 +218,6 @@ export function disagreement(operation: string, expected: OperationResult, actua
   return { operation, reference, adapter, detail: verdict.reason, ...(isNonNegativeSafeInteger(seq) ? { divergingSeq: seq } : {}), expected, actual }
 }
 
-/** A candidate every writer accepts onto a loaded log: a log-only event of a type nobody knows (UNK-2). */
-const NEUTRAL_CANDIDATE = { type: 'fuzz/neutral', data: {} }
-
-/**
- * Whether the spec defines the probe's result. Those operations are defined only over a log that load
- * accepts (a window of one, for surface with a baseSeq), and append only over a loaded log (one that a neutral candidate can be appended to): an
- * implementation may answer anything else, so nothing is compared there.
- */
-async function isDefined(referenceAdapter: Adapter, probe: Probe, expected: OperationResult): Promise<boolean> {
-  if (probe.operation === 'append') {
-    if (expected.ok) return true
-    const neutral = await callOperation(referenceAdapter, { ...probe, candidate: NEUTRAL_CANDIDATE, candidateTime: 0, verbatimCandidate: false })
-    return neutral.kind === 'result' && neutral.result.ok
-  }
-  if (!OVER_LOADED_LOG.has(probe.operation)) return true
-  // A window is loaded as a window (ENV-10), and surface rejects nothing else: it is defined when it folds.
-  if ('baseSeq' in probe.extra) return expected.ok
-  // The log is loaded with the inputs the operation shares with load (PROC-9): header and vocabulary.
-  const vocabulary = 'vocabulary' in probe.extra ? { vocabulary: probe.extra['vocabulary'] } : {}
-  const loaded = await callOperation(referenceAdapter, { ...probe, operation: 'load', extra: vocabulary })
-  return loaded.kind === 'result' && loaded.result.ok
-}
-
 /** A probe's outcome: not compared when the spec leaves its result open, else the disagreement found, if any. */
 export type ProbeOutcome = { compared: false } | { compared: true; rejected: boolean; found: Disagreement | undefined }
 
@@ -250,7 +228,8 @@ export type ProbeOutcome = { compared: false } | { compared: true; rejected: boo
 export async function probeOutcome(referenceAdapter: Adapter, adapter: Adapter, probe: Probe, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ProbeOutcome> {
   const expected = await callOperation(referenceAdapter, probe)
   if (expected.kind === 'error') throw new Error(`the reference failed on ${probe.operation}: ${expected.message}`)
-  if (!(await isDefined(referenceAdapter, probe, expected.result))) return { compared: false }
+  // Outside the operation's domain any answer conforms (conformance/input-domain.ts): nothing to compare.
+  if (openResult(probe.operation, structuredClone(probeInput(probe))) !== undefined) return { compared: false }
   const found = disagreement(probe.operation, expected.result, await callOperation(adapter, probe, timeoutMs))
   const rejected = !expected.result.ok
   if (found === undefined) return { compared: true, rejected, found: undefined }

@@ -4,7 +4,6 @@
 // the very call that disagreed.
 import { reference } from '../../reference/index.ts'
 import { loadLog } from '../../reference/processing.ts'
-import { headerFieldsFault, headerIdentityFault } from '../../reference/storage-header.ts'
 import { isNonNegativeSafeInteger, isRecord, snapshotJson } from '../../reference/lossless-json.ts'
 import { BASE_TIME } from '../builder.ts'
 import { saltedChooser, seededChooser } from '../generators/index.ts'
@@ -16,6 +15,7 @@ import { withSurfaceFaultPair } from './surface-check-order.ts'
 import { withSurfaceTypeLookalike } from './type-lookalikes.ts'
 import { withKnownTypeMarkedIgnorable } from './ignorable-known.ts'
 import { WRITER_CHECKS } from '../spec-catalog.ts'
+import { isAcceptedHeader, isLossless, OVER_LOADED_LOG } from '../input-domain.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
 import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT, NON_NUMBER_BOUNDARY_VARIANT, nonNumberBoundary } from './fork-boundary.ts'
@@ -55,11 +55,6 @@ export function askingProfile(operation: OperationName, claimed: readonly string
   if (own !== undefined && claimed.includes(own)) return own
   return claimed.includes('writer') && WRITER_CHECKS.has(operation) ? 'writer' : undefined
 }
-
-/** The operations other than load that take a log, which must be one load accepts (spec/00-processing.md). */
-export const OVER_LOADED_LOG: ReadonlySet<OperationName> = new Set([
-  'surface', 'messages', 'requestHeader', 'requestContext', 'relations', 'repair', 'resume', 'compactionState', 'regionBalance', 'fork',
-])
 
 /** The clock that resume and fork are given. */
 export const NOW = 1_790_000_000_000
@@ -270,15 +265,7 @@ function batchesOf(events: readonly unknown[], plan: RunPlan): unknown[][] {
  * nothing else (JSONL-4), as a writer never persists such a value (JSON-13).
  */
 function isLosslessJson(run: DrawnRun): boolean {
-  return snapshotJson(run.header === undefined ? run.events : [run.header, run.events]).fault === undefined
-}
-
-/**
- * Whether chapter 03 accepts the header: encodeJsonl is defined for no other (JSONL-5), so its answer
- * to one (a header that is undefined, say) is not compared.
- */
-function isAcceptedHeader(header: unknown): boolean {
-  return headerIdentityFault(header, undefined) === undefined && headerFieldsFault(snapshotJson(header)) === undefined
+  return isLossless(run.header === undefined ? run.events : [run.header, run.events])
 }
 
 /** The header store and encodeJsonl are given for a run without one: a session is stored with its header (STORE-1). */
