@@ -322,9 +322,9 @@ export function withImpliedPlaces(expect: Expectation, operation: string): Expec
 }
 
 /** How a rejection's seq or line departs from the expected one (null: none expected); undefined when it does not. */
-// Object.is, not ===: an in-process adapter's -0 is no seq (the subprocess protocol refuses it), so it
-// must not pass an expected 0.
 function placeMismatch(code: string, name: 'seq' | 'line', expected: number | null | undefined, actual: number | undefined): string | undefined {
+  // Object.is, not ===: an in-process adapter's -0 is no seq (the subprocess protocol refuses it), so it
+  // must not pass an expected 0.
   if (expected === undefined || Object.is(actual, expected ?? undefined)) return undefined
   const wanted = expected === null ? `with no ${name}` : `at ${name} ${expected}`
   return `expected ${code} ${wanted}, got ${actual === undefined ? `no ${name}` : `${name} ${showValue(actual)}`}`

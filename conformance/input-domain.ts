@@ -1,6 +1,6 @@
 // Where the spec sets no result for an input: outside an operation's domain (PROC-9, PROC-10 and the
 // domain each operation's chapter states) any answer is conforming, so `compare` judges nothing there,
-// no vector may go there (tests/vectors.test.ts), and the fuzzer draws only inputs inside. An input
+// no vector may go there (tests/vectors.test.ts), and the fuzzer compares no probe there. An input
 // inside every domain gets undefined. Inputs are decoded (no tagged values left).
 import { reference } from '../reference/index.ts'
 import { isNonNegativeSafeInteger, isRecord, jsonEqual, optionalSnapshot, snapshotJson } from '../reference/lossless-json.ts'
