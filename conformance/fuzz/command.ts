@@ -135,10 +135,11 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
       runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, timeoutMs: options.timeoutMs, onProgress: bar.update,
       ...(options.timeBudgetSeconds === undefined ? {} : { timeBudgetMs: options.timeBudgetSeconds * 1000 }),
       ...(known === undefined ? {} : { known }),
+      ...(options.only === undefined ? {} : { only: options.only }),
     })
     bar.clear()
     console.log(`operations compared: ${report.operations.join(', ') || 'none'}`)
-    const lacking = lackedOperations(adapter)
+    const lacking = lackedOperations(adapter).filter(operation => options.only === undefined || options.only.includes(operation))
     if (lacking.length > 0) console.error(`warning: ${lackingWarning(adapter.meta.name, lacking)}`)
     writeFileSync(join(options.outDir, 'fuzz-summary.json'), `${JSON.stringify(summaryOf(report), null, 2)}\n`)
     printReport(report, options, known)

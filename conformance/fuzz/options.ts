@@ -4,6 +4,8 @@ import { adapterNameProblem, ADAPTER_NAMES } from '../adapters/registry.ts'
 import { decimalNumber, type AdapterSource } from '../cli-options.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
 import { guessedOption } from '../wording.ts'
+import type { OperationName } from '../vector-cases.ts'
+import { PROBED_OPERATIONS } from './probes.ts'
 
 export const FUZZ_USAGE = `usage: dsh-conformance fuzz (--adapter NAME | --adapter-cmd COMMAND | --adapter-module PATH) --out DIR
                           [--runs N] [--seed S] [--max-events N] [--time-budget SECONDS]
@@ -50,6 +52,7 @@ adapter's answers do, such as a time it stamps from its clock).
   --seed S                the seed, a whole number (default 1)
   --max-events N          the largest target size of a generated log (default 60)
   --time-budget SECONDS   stop cleanly once this much time has passed, and report the runs done
+  --operation NAME        compare only these operations (repeat it, or give a comma-separated list)
   --known FILE            known classes of disagreement (YAML or JSON,
                           schemas/known-divergences.schema.json) that are reported but tolerated
   --timeout MS            how long to wait for each reply of an --adapter-cmd, and for each operation of an
@@ -71,6 +74,8 @@ export interface FuzzCommandOptions {
   timeBudgetSeconds?: number
   known?: string
   timeoutMs: number
+  /** Only these operations are compared (--operation); every one when absent. */
+  only?: OperationName[]
 }
 
 type Draft = Partial<FuzzCommandOptions> & { adapters: AdapterSource[] }
@@ -80,7 +85,7 @@ function wholeNumber(option: string, value: string, min: number): number | strin
   return Number.isSafeInteger(number) && number >= min ? number : `${option} needs a whole number of at least ${min}, not ${value}`
 }
 
-const FUZZ_OPTIONS = ['--adapter', '--adapter-cmd', '--adapter-module', '--out', '--known', '--runs', '--seed', '--max-events', '--time-budget', '--timeout']
+const FUZZ_OPTIONS = ['--adapter', '--adapter-cmd', '--adapter-module', '--out', '--known', '--runs', '--seed', '--max-events', '--time-budget', '--timeout', '--operation']
 
 /** Applies one option; returns what is wrong, if anything. */
 function apply(draft: Draft, option: string, value: string): string | undefined {
@@ -103,6 +108,13 @@ function apply(draft: Draft, option: string, value: string): string | undefined 
     case '--timeout':
       draft.timeoutMs = decimalNumber(value)
       return timeoutProblem('--timeout', draft.timeoutMs, value)
+    case '--operation': {
+      const operations = value.split(',').map((name) => name.trim()).filter((name) => name !== '')
+      const unknown = operations.filter((name) => !(PROBED_OPERATIONS as readonly string[]).includes(name))
+      if (operations.length === 0 || unknown.length > 0) return `--operation needs operations the fuzzer probes (${PROBED_OPERATIONS.join(', ')}), not ${value}`
+      draft.only = [...(draft.only ?? []), ...(operations as OperationName[])]
+      return undefined
+    }
     default: return `unknown option ${option} for fuzz${guessedOption(option, FUZZ_OPTIONS)}`
   }
 }
@@ -130,5 +142,6 @@ export function parseFuzzOptions(args: readonly string[]): FuzzCommandOptions | 
     timeoutMs: draft.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ...(draft.timeBudgetSeconds === undefined ? {} : { timeBudgetSeconds: draft.timeBudgetSeconds }),
     ...(draft.known === undefined ? {} : { known: draft.known }),
+    ...(draft.only === undefined ? {} : { only: [...new Set(draft.only)] }),
   }
 }

@@ -417,6 +417,14 @@ describe('dsh-conformance fuzz', () => {
       expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', option!, value!]), `${option} ${value}`).toMatchObject({ error: expect.stringContaining(`${option} needs`) })
     }
     expect(parseFuzzOptions(['--adapter', 'reference', '--adapter-cmd', 'x', '--out', 'o'])).toMatchObject({ error: expect.stringContaining('exactly one') })
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--operation', 'surface,load', '--operation=surface'])).toMatchObject({ only: ['surface', 'load'] })
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--operation', 'lod'])).toMatchObject({ error: expect.stringContaining('--operation needs operations the fuzzer probes (load, ') })
+  })
+
+  it('compares only the operations --operation names', async () => {
+    const only = await fuzzIn(['--adapter', 'reference', '--runs', '3', '--seed', '1', '--out', tempFolder(), '--operation', 'messages,append'])
+    expect(only.stdout).toMatch(/operations compared: messages, append \n/)
+    expect(only.code).toBe(0)
   })
 })
 
