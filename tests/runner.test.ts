@@ -235,13 +235,15 @@ describe('the protocol end to end', () => {
     expect(byId(outcomes)).toEqual(byId(inProcess))
   })
 
-  it.skipIf(!pythonPresent)(`the Python example passes every surface-only vector and skips the rest${pythonPresent ? '' : ' (skipped: python3 not found)'}`, async () => {
+  it.skipIf(!pythonPresent)(`the Python example passes every surface-only vector but the one that needs load's checks in a window, and skips the rest${pythonPresent ? '' : ' (skipped: python3 not found)'}`, async () => {
     const vectors = allVectors()
     const { adapter, outcomes } = await runCommand(PYTHON, vectors, 10_000)
     const surfaceOnly = new Set(vectors.filter((vector) => vector.profile === 'reader' && vector.steps.every((step) => step.operation === 'surface')).map((vector) => vector.id))
     expect(surfaceOnly.size).toBeGreaterThan(0)
-    expect(outcomes.filter((outcome) => outcome.status !== (surfaceOnly.has(outcome.id) ? 'pass' : 'skip'))).toEqual([])
-    expect(summarize(adapter, vectors, outcomes).failed).toBe(false)
+    // The toy folds; it runs no load over a window (its README says so), as PROC-9 asks a real one to.
+    const expected = (id: string): string => (id === 'proc-window-checked-as-load' ? 'fail' : surfaceOnly.has(id) ? 'pass' : 'skip')
+    expect(outcomes.filter((outcome) => outcome.status !== expected(outcome.id))).toEqual([])
+    expect(summarize(adapter, vectors, outcomes).failed).toBe(true)
   })
 
   it.skipIf(!pythonPresent)(`the Python SQLite store passes every storage vector and skips the rest${pythonPresent ? '' : ' (skipped: python3 not found)'}`, async () => {

@@ -70,6 +70,8 @@ def surface(operation_input):
     fold itself, because a few vectors fold a window that starts somewhere else (`baseSeq`): a seq
     that is no non-negative safe integer (ENV-4), seq contiguity (ENV-9, ENV-10), the lookup of
     replace endpoints (SURF-4, SURF-5) and the checks of a tool-result rewrite (REWR-1 to REWR-3).
+    A real implementation checks a window as its load checks a whole log (PROC-9): this toy does not,
+    so it fails the one vector that asks (proc-window-checked-as-load).
     """
     events = operation_input["events"]
     # A window is the part of a log from seq `baseSeq` on; its fold starts from an empty surface, so
