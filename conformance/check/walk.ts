@@ -35,8 +35,9 @@ function walk(folder: string, into: Found[], walked: Set<string>): void {
     if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(path))) walk(path, into, walked)
     else if (!ARTIFACT_NAME.test(entry.name)) continue
     else if (!namesAnEntry(path)) into.push({ kind: 'unreadable', path, message: `its name is not valid UTF-8: ${UNDECODABLE_NAME}` })
-    else if (entry.isFile() || entry.isSymbolicLink()) into.push({ kind: 'file', path, otherNames: [] })
-    // A named pipe would wait for a writer; named on the command line, it is read like any file.
+    else if (entry.isFile() || (entry.isSymbolicLink() && linksToFileOrNothing(path))) into.push({ kind: 'file', path, otherNames: [] })
+    // A named pipe would wait for a writer, a device may never end (met directly or through a link);
+    // named on the command line, it is read like any file.
     else into.push({ kind: 'unreadable', path, message: `${path} is named like a session log but is not a regular file (a pipe, socket or device), which a folder walk does not read; name it on the command line to read it` })
   }
 }
@@ -52,6 +53,15 @@ function namesAnEntry(path: string): boolean {
     return true
   } catch {
     return false
+  }
+}
+
+/** Whether a link leads to a regular file, or to nothing (a dangling link is read, to a clear I/O error). */
+function linksToFileOrNothing(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return true
   }
 }
 

@@ -285,3 +285,16 @@ describe.skipIf(!hasZstdTool)(`zstd decoders${hasZstdTool ? '' : ' (skipped: no 
     }
   })
 })
+
+describe('LineSplitter once stopped', () => {
+  it('hands out no line once stopped, and says it is stopped', () => {
+    const lines: number[] = []
+    const splitter = new LineSplitter({ line: (_bytes, number) => void lines.push(number), oversized: number => void lines.push(-number) }, 100)
+    splitter.push(Buffer.from('a\nb\n'))
+    expect(splitter.isStopped).toBe(false)
+    splitter.stop()
+    expect(splitter.isStopped).toBe(true)
+    splitter.push(Buffer.from('c\nd\n'))
+    expect(lines).toEqual([1, 2])
+  })
+})

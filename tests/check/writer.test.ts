@@ -15,7 +15,7 @@ import { DEFAULT_MAX_LINE_BYTES, parseCheckOptions } from '../../conformance/che
 import { canonicalText, duplicateMember, firstDifference, headerMembersFault, lineFormFault, rowOrderFault, shortRowFault, stringifiedText } from '../../conformance/check/writer-rules.ts'
 import { batchCutsArbitrary, generatedLogArbitrary, splitIntoBatches } from '../../conformance/generators/index.ts'
 import { accepted, runs } from '../properties/support.ts'
-import { check, rawFrame, tempFolder, zstdArtifact } from './support.ts'
+import { check, pipelineOutcome, rawFrame, tempFolder, zstdArtifact } from './support.ts'
 import { HEADER, runChild, text, turnLines } from './small-logs.ts'
 
 const folder = tempFolder()
@@ -335,5 +335,30 @@ describe.skipIf(!corpusPresent)(`check --writer over the corpus ${corpusPresent 
       ['headless-agent__tests__subagent-inheritance-snapshots__parent-override__child.replay', 'WRITER_LINE_FORM'],
       ['headless-agent__tests__workspace-context-resume-snapshots__offline-edit__replay', 'WRITER_HEADER_ONLY'],
     ])
+  })
+})
+
+describe('streaming load: a vocabulary this reader does not have', () => {
+  // checkFile is an API (audit and other callers pass their own vocabulary); the CLI refuses such a name.
+  it('refuses every log, with no line or seq, as the reference pipeline does', () => {
+    const bytes = text(turnLines())
+    const report = check(folder.write('vocabulary.jsonl', bytes), { vocabulary: 'v9-nope' })
+    expect(report.outcome).toEqual({ verdict: 'rejected', operation: 'load', code: 'FORMAT_UNKNOWN_EVENT_TYPE' })
+    expect(report.outcome).toEqual(pipelineOutcome(Buffer.from(bytes), 'raw', 'v9-nope'))
+    expect(report.status).toBe('refused')
+    expect(report.diagnostics.map(({ code, line, seq }) => ({ code, line, seq }))).toEqual([{ code: 'FORMAT_UNKNOWN_EVENT_TYPE', line: undefined, seq: undefined }])
+  })
+})
+
+describe('writer rules: a member name written twice (JSON-12)', () => {
+  it('is found with whitespace between the name and its colon', () => {
+    expect(duplicateMember('{"a" :1,"a"\t: 2}')).toEqual({ name: 'a', path: '' })
+    expect(lineFormFault('{"a" :1, "a" :2}', { a: 2 })).toEqual({ kind: 'duplicate-member', name: 'a', path: '' })
+  })
+
+  it('is found after an array has closed, with the path of its object', () => {
+    expect(duplicateMember('{"a":[1,2],"b":1,"b":2}')).toEqual({ name: 'b', path: '' })
+    expect(duplicateMember('{"x":[[],{"c":1},{"c":2,"c":3}]}')).toEqual({ name: 'c', path: 'x[2]' })
+    expect(duplicateMember('{"x":[{"c":1}],"y":{"c":1,"d":[{}],"c":2}}')).toEqual({ name: 'c', path: 'y' })
   })
 })
