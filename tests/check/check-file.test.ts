@@ -1,0 +1,135 @@
+// One file through `checkFile` (conformance/check/check-file.ts) in this process, where a mutation run
+// reaches it: which names are zstd, the line, seq and rule of each diagnostic, a file stopped by a limit
+// or unreadable, --strict, the storage layout (JSONL-3) with every name a file was given, byte notices
+// past a corrupt line, and named pipes given on the command line.
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdirSync, symlinkSync } from 'node:fs'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { byteNotices, checkFile, encodingOf } from '../../conformance/check/check-file.ts'
+import { RequirementIndex } from '../../conformance/check/requirements.ts'
+import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
+import { check, tempFolder } from './support.ts'
+import { HEADER, text, turnLines } from './small-logs.ts'
+
+const folder = tempFolder()
+afterAll(() => folder.remove())
+
+describe('check-file', () => {
+  it('reads a name as zstd only when it ends in .zstd or .zst', () => {
+    expect(encodingOf(path.join(folder.dir, 'a.jsonl.zst'))).toBe('zstd')
+    expect(encodingOf(path.join(folder.dir, 'a.jsonl.zstd'))).toBe('zstd')
+    expect(encodingOf(path.join(folder.dir, 'a.zstd.jsonl'))).toBe('raw')
+  })
+
+  it('reports a relation violation of each member of a packed row, with its line, seq and rule', () => {
+    const row = '{"type":"text-chunks","seq0":1,"time0":5,"data":{"turn":1,"step":1,"index":0,"dt":[1,1],"texts":["a","b","c"]}}'
+    const lines = [HEADER, '{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}', row, '{"type":"turn/end","seq":4,"time":9,"data":{"turn":1,"reason":{"kind":"completed"}}}']
+    const report = check(folder.write('row.jsonl', text(lines)))
+    expect(report.status).toBe('invalid')
+    expect(report.diagnostics.map(({ severity, code, requirement, line, seq }) => ({ severity, code, requirement, line, seq }))).toEqual([1, 2, 3]
+      .map(seq => ({ severity: 'error', code: 'STEP_NOT_OPEN', requirement: 'TURN-8', line: 3, seq })))
+  })
+
+  it('reports a load fault with its line and seq', () => {
+    const lines = turnLines()
+    lines[4] = (lines[4] as string).replace('"surfaceOp":"append"', '"surfaceOp":null')
+    const report = check(folder.write('load-fault.jsonl', text(lines)))
+    expect(report.outcome).toEqual({ verdict: 'rejected', operation: 'load', code: 'SURFACE_OP_INVALID', seq: 3 })
+    expect(report.diagnostics).toMatchObject([{ severity: 'error', code: 'SURFACE_OP_INVALID', requirement: 'SURF-2', line: 5, seq: 3 }])
+    expect(Object.keys(report.diagnostics[0] as object)).toContain('seq')
+  })
+
+  it('leaves a file with a line over the limit unchecked, with the limit\'s code', () => {
+    const report = check(folder.write('long.jsonl', text(turnLines('[{"type":"text","text":"' + 'x'.repeat(400) + '"}]'))), { maxLineBytes: 300 })
+    expect(report.outcome).toEqual({ verdict: 'unchecked', code: 'CHECK_LINE_TOO_LONG' })
+    expect(report.status).toBe('unchecked')
+    expect(report.diagnostics).toMatchObject([{ severity: 'error', code: 'CHECK_LINE_TOO_LONG', line: 3 }])
+  })
+
+  it('leaves a file it cannot read unchecked with CHECK_IO_ERROR, and says so', () => {
+    const missing = path.join(folder.dir, 'missing.jsonl')
+    const report = check(missing)
+    expect(report).toMatchObject({ status: 'unchecked', outcome: { verdict: 'unchecked', code: 'CHECK_IO_ERROR' } })
+    expect(report.diagnostics).toHaveLength(1)
+    expect(report.diagnostics[0]).toMatchObject({ severity: 'error', code: 'CHECK_IO_ERROR' })
+    expect(report.diagnostics[0]?.message).toMatch(/^cannot read: /)
+  })
+
+  it('with strict, makes a file with a notice invalid, and leaves one without any valid', () => {
+    const lines = turnLines()
+    const torn = folder.write('torn.jsonl', `${text(lines)}{"type":"turn/st`)
+    const clean = folder.write('clean.jsonl', text(lines))
+    const settings = (strict: boolean) => ({ vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, writer: false, strict })
+    const requirements = new RequirementIndex()
+    expect(checkFile(torn, settings(false), requirements).status).toBe('valid')
+    expect(checkFile(torn, settings(true), requirements).status).toBe('invalid')
+    expect(checkFile(clean, settings(true), requirements).status).toBe('valid')
+  })
+
+  it('gives the byte notices of every complete line, past a line that does not decode', () => {
+    // Line 3 does not decode, and the turn end on line 7 makes it corruption, where a check stops; the
+    // byte pass reads on to the CR of line 8.
+    const lines = [...turnLines(), '{"type":"turn/start","seq":6,"time":6,"data":{"turn":2}}\r']
+    lines[2] = '{"type":'
+    expect(check(folder.write('corrupt.jsonl', text(lines))).outcome).toMatchObject({ verdict: 'rejected', code: 'JSONL_LINE_UNPARSABLE' })
+    expect(byteNotices(Buffer.from(text(lines)), 'raw', DEFAULT_MAX_LINE_BYTES)).toMatchObject([{ code: 'CARRIAGE_RETURN', line: 8 }])
+  })
+})
+
+describe('check-file: the storage layout (JSONL-3), in this process', () => {
+  const sessionLines = (id: string): string[] => [`{"type":"session","version":0,"id":"${id}","createdAt":1,"cwd":"/workspace/project","delegationDepth":0}`, ...turnLines().slice(1)]
+  const settings = (noLayout: boolean) => ({ vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, writer: false, noLayout })
+  const requirements = new RequirementIndex()
+  const place = (relative: string, lines: string[]): string => {
+    mkdirSync(path.dirname(path.join(folder.dir, relative)), { recursive: true })
+    return folder.write(relative, text(lines))
+  }
+
+  it('rejects a session.jsonl out of its place at open, first, unless --no-layout', () => {
+    const misplaced = place('layout/--elsewhere--/s-8/session.jsonl', sessionLines('s-9'))
+    const report = checkFile(misplaced, settings(false), requirements)
+    expect(report).toMatchObject({ status: 'invalid', outcome: { verdict: 'rejected', operation: 'open', code: 'HEADER_ID_MISMATCH' } })
+    expect(report.diagnostics).toMatchObject([{ severity: 'error', code: 'HEADER_ID_MISMATCH', requirement: 'JSONL-3' }])
+    expect(checkFile(misplaced, settings(true), requirements)).toMatchObject({ status: 'valid', outcome: { verdict: 'accepted' }, diagnostics: [] })
+    const placed = place('layout/--workspace-project--/s-1/session.jsonl', sessionLines('s-1'))
+    expect(checkFile(placed, settings(false), requirements)).toMatchObject({ status: 'valid', diagnostics: [] })
+  })
+
+  it('binds every name the file was given, and keeps the findings of the artifact itself', () => {
+    const placed = place('named/--workspace-project--/s-1/session.jsonl', sessionLines('s-1'))
+    mkdirSync(path.join(folder.dir, 'other/--elsewhere--/s-8'), { recursive: true })
+    const link = path.join(folder.dir, 'other/--elsewhere--/s-8/session.jsonl')
+    symlinkSync(placed, link)
+    const report = checkFile(placed, settings(false), requirements, [link])
+    expect(report.outcome).toEqual({ verdict: 'rejected', operation: 'open', code: 'HEADER_ID_MISMATCH' })
+    const broken = place('broken/--elsewhere--/s-8/session.jsonl', [...sessionLines('s-9').slice(0, 3), '{"type":'])
+    expect(checkFile(broken, settings(false), requirements).diagnostics.map(({ code }) => code)).toEqual(['HEADER_ID_MISMATCH', 'TORN_TAIL'])
+  })
+  it('binds nothing when the header did not decode, or when a limit of check stopped the read', () => {
+    const undecodable = place('nohead/--elsewhere--/s-8/session.jsonl', ['{"type":"session"', ...sessionLines('s-9').slice(1)])
+    expect(checkFile(undecodable, settings(false), requirements).outcome).toMatchObject({ verdict: 'rejected', operation: 'decodeJsonl', code: 'JSONL_HEADER_INVALID' })
+    const long = place('limit/--elsewhere--/s-8/session.jsonl', [...sessionLines('s-9').slice(0, 2), `{"pad":"${'x'.repeat(400)}"}`])
+    const report = checkFile(long, { ...settings(false), maxLineBytes: 300 }, requirements)
+    expect(report.outcome).toEqual({ verdict: 'unchecked', code: 'CHECK_LINE_TOO_LONG' })
+    expect(report.diagnostics.map(({ code }) => code)).toEqual(['CHECK_LINE_TOO_LONG'])
+  })
+})
+
+describe('check-file: a named pipe given by name', () => {
+  it('reads a raw log from a pipe', async () => {
+    const log = folder.write('log.jsonl', text(turnLines()))
+    const pipe = path.join(folder.dir, 'pipe.jsonl')
+    execFileSync('mkfifo', [pipe])
+    const writer = spawn('sh', ['-c', `cat '${log}' > '${pipe}'`])
+    const report = check(pipe)
+    await new Promise(resolve => writer.on('close', resolve))
+    expect(report).toMatchObject({ status: 'valid', outcome: { verdict: 'accepted', events: 6 } })
+  })
+
+  it('leaves a zstd pipe unchecked (CHECK_IO_ERROR) without opening it', () => {
+    const pipe = path.join(folder.dir, 'pipe.jsonl.zstd')
+    execFileSync('mkfifo', [pipe])
+    expect(check(pipe)).toMatchObject({ status: 'unchecked', outcome: { verdict: 'unchecked', code: 'CHECK_IO_ERROR' } })
+  })
+})
