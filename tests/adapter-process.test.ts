@@ -154,18 +154,18 @@ describe('AdapterProcess', () => {
 
 describe('what the stderr headline quotes', () => {
   it.each([
-    // Only a whole line that is a stack frame is left out [#173, #174].
+    // Only a whole line that is a stack frame is left out.
     ['starting\nValueError: bad value at offset 12:4', '"starting | ValueError: bad value at offset 12:4"'],
     ['starting\nat step:1 the value broke', '"starting | at step:1 the value broke"'],
-    // A frame is left out whatever its function name and line number [#175, #176, #178].
+    // A frame is left out whatever its function name and line number.
     ['starting\nat f (/x/y.js:1:2)', '"starting"'],
     ['starting\nat f (x.js:12)', '"starting"'],
-    // The Traceback header and Node's version line, and only they [#185, #186].
+    // The Traceback header and Node's version line, and only they.
     ['starting\nTraceback (most recent call last): x', '"starting | Traceback (most recent call last): x"'],
     ['starting\nNode.js v20.19.0', '"starting"'],
-    // Markers under code are lines of ~ and ^ only [#187].
+    // Markers under code are lines of ~ and ^ only.
     ['starting\n~/project not found', '"starting | ~/project not found"'],
-    // An error line starts with the error's name [#190, #192, #193].
+    // An error line starts with the error's name.
     ['ValueError: a\nsee the Error above', '"ValueError: a"'],
     ['ValueError: a\nnext', '"ValueError: a"'],
   ])('of %j is %s', (stderr, headline) => {
