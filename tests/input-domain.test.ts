@@ -1,0 +1,75 @@
+// Where the spec sets no result (conformance/input-domain.ts), rule by rule: what compare leaves unjudged,
+// the fuzzer leaves uncompared and no vector may ask. Inside every domain, openResult says nothing;
+// outside, it names the rule.
+import { describe, expect, it } from 'vitest'
+import { openResult } from '../conformance/input-domain.ts'
+import type { OperationName } from '../conformance/vector-cases.ts'
+import { user } from './reference/helpers.ts'
+
+const LOG = [user(0), user(1)]
+const HEADER = { version: 0, id: 's', createdAt: 1 }
+
+/** One table row: the operation, its input, and the rule openResult names (undefined: inside the domain). */
+type Row = [OperationName, Record<string, unknown>, string | undefined]
+
+const rows: Row[] = [
+  // PROC-9: a log load rejects; append's log skips the vocabulary phase.
+  ['messages', { events: [user(0), user(2)] }, 'PROC-9'],
+  ['messages', { events: LOG }, undefined],
+  ['append', { events: [{ type: 'team/task', seq: 0, time: 1, data: {} }], candidate: { type: 'x/y', data: {} }, time: 1 }, undefined],
+  ['relations', { events: [{ type: 'team/task', seq: 0, time: 1, data: {} }] }, 'PROC-9'],
+  ['messages', { events: LOG, header: HEADER, sessionId: 't' }, 'PROC-9'],
+  // PROC-10: events required; a surface window is checked as a log of its own, so every window is inside.
+  ['surface', { events: 'no' }, 'PROC-10'],
+  ['surface', { events: [user(6)], baseSeq: 5 }, undefined],
+  ['surface', { events: LOG, baseSeq: -0 }, 'PROC-10'],
+  // Clocks: PROC-4, the operation table, chapter 15.
+  ['append', { events: LOG, candidate: { type: 'x/y', data: {} }, time: 1.5 }, 'PROC-4'],
+  ['append', { events: LOG, candidate: { type: 'x/y', data: {} }, time: -0 }, 'PROC-4'],
+  ['resume', { events: LOG, now: '5' }, 'the operation table'],
+  ['fork', { events: LOG, childId: 'c', now: 5 }, undefined],
+  ['fork', { events: LOG, childId: 'c', now: Number.NaN }, 'spec/15-fork.md'],
+  ['fork', { events: LOG, childId: 7, now: 5 }, 'spec/15-fork.md'],
+  ['compactionState', { events: LOG, entry: 'manual' }, undefined],
+  ['compactionState', { events: LOG, entry: 'auto' }, 'the operation table'],
+  ['regionBalance', { events: LOG, seq: 0 }, undefined],
+  ['regionBalance', { events: LOG, start: 0, end: 1 }, undefined],
+  ['regionBalance', { events: LOG, seq: 0, start: 0, end: 1 }, 'REGION-6'],
+  ['regionBalance', { events: LOG, seq: undefined, end: 1 }, 'REGION-6'],
+  // HDR-4: atSeq is the seq of an event, JSON-14 equal.
+  ['requestHeader', { events: LOG, atSeq: 1 }, undefined],
+  ['requestContext', { events: LOG, atSeq: 2 }, 'HDR-4'],
+  ['requestHeader', { events: LOG, atSeq: -0 }, 'HDR-4'],
+  ['requestHeader', { events: LOG, atSeq: '1' }, 'HDR-4'],
+  // Chapter 19 and HDR-5.
+  ['artifactPath', { sessionId: 's', encoding: 'gzip' }, 'spec/19-jsonl.md'],
+  ['artifactPath', { sessionId: 5 }, undefined],
+  ['decodeJsonl', { text: '' }, undefined],
+  ['decodeJsonl', {}, 'spec/19-jsonl.md'],
+  ['decodeJsonl', { text: '', encoding: 'zstd' }, 'spec/19-jsonl.md'],
+  ['encodeJsonl', { header: HEADER, batches: [LOG] }, undefined],
+  ['encodeJsonl', { header: { ...HEADER, version: 1 }, batches: [LOG] }, 'JSONL-5'],
+  ['encodeJsonl', { header: HEADER, batches: [[{ ...user(0), time: -0 }]] }, 'spec/19-jsonl.md'],
+  ['headerEquals', { left: { config: {} }, right: { config: { a: 1 } } }, undefined],
+  ['headerEquals', { left: { config: {} }, right: { config: { a: Number.NaN } } }, 'HDR-5'],
+  ['headerEquals', { left: [], right: { config: {} } }, 'HDR-5'],
+  // STORE-1, STORE-4: a lossless fault comes first; otherwise a writer's log under an accepted header.
+  ['store', { header: HEADER, batches: [LOG] }, undefined],
+  ['store', { header: undefined, batches: [LOG] }, undefined],
+  ['store', { header: HEADER, batches: [LOG, [{ ...user(2), time: -0 }]] }, undefined],
+  ['store', { header: null, batches: [LOG] }, 'STORE-1'],
+  ['store', { header: HEADER, batches: [] }, 'STORE-1'],
+  ['store', { header: HEADER, batches: [LOG, []] }, 'STORE-1'],
+  ['store', { header: HEADER, batches: [, LOG] }, 'STORE-1'],
+  ['store', { header: HEADER, batches: [[user(0), user(2)]] }, 'STORE-1'],
+  ['store', { header: HEADER, batches: [[user(0), user(2), { ...user(3), time: -0 }]] }, 'STORE-1'],
+  ['store', { header: HEADER, batches: [[{ type: 'steering/message', seq: 0, time: 1, data: { content: 'x' } }]] }, 'STORE-1'],
+]
+
+describe('openResult', () => {
+  it.each(rows)('%s %j: %s', (operation, input, rule) => {
+    const open = openResult(operation, input)
+    if (rule === undefined) expect(open).toBeUndefined()
+    else expect(open).toContain(rule)
+  })
+})
