@@ -47,8 +47,8 @@ const VECTOR_COMMANDS: Record<Command, CommandHelp> = {
 const OTHER_COMMANDS: CommandHelp[] = [
   { synopsis: 'serve', description: ['the reference interpreter as a subprocess adapter on stdin/stdout', '(spec/adapter-protocol.md)'] },
   {
-    synopsis: 'compare (--adapter NAME | --adapter-cmd CMD | --adapter-module PATH) --operation OP INPUT',
-    description: ['one input of your own through the adapter and the reference, judged as a', 'vector step is (dsh-conformance compare --help)'],
+    synopsis: 'compare (--adapter NAME | --adapter-cmd CMD | --adapter-module PATH) --operation OP INPUT...',
+    description: ['inputs of your own through the adapter and the reference, each judged as a', 'vector step is (dsh-conformance compare --help)'],
   },
   { synopsis: 'check PATH... [options]', description: ['check stored session logs (files or folders), streaming', '(dsh-conformance check --help for its options)'] },
   { synopsis: 'audit LOG [options]', description: ['the seven acceptance rows of one stored log, with evidence', '(dsh-conformance audit --help for its options)'] },
