@@ -95,12 +95,14 @@ export function parseCompareOptions(args: readonly string[]): CompareOptions | {
   return { adapter: source, operation: operation as OperationName, inputs, timeoutMs }
 }
 
+const nameOf = (path: string): string => (path === '-' ? 'stdin' : path)
+
 /**
  * The input file's value, still tagged; throws a message naming the file when it cannot be read, is no
  * JSON object or holds a malformed tagged value.
  */
 function readInput(path: string): Record<string, unknown> {
-  const name = path === '-' ? 'stdin' : path
+  const name = nameOf(path)
   try {
     const value: unknown = JSON.parse(readFileSync(path === '-' ? 0 : path, 'utf8'))
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('the input must be a JSON object, the operation\'s whole input')
@@ -153,8 +155,6 @@ async function compareWith(adapter: Adapter, options: CompareOptions, input: Rec
   if (outcome.status === 'fail') return open === undefined ? 'differs' : 'not judged'
   return 'no answer'
 }
-
-const nameOf = (path: string): string => (path === '-' ? 'stdin' : path)
 
 /** Each input in turn through one adapter: the exit status, 2 when the reference could not run one. */
 async function compareAll(adapter: Adapter, options: CompareOptions, inputs: readonly Record<string, unknown>[]): Promise<number> {

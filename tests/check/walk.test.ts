@@ -84,7 +84,7 @@ describe('findArtifacts, in this process', () => {
 
 describe('a folder walk and a link to a named pipe', () => {
   const logs = path.join(folder.dir, 'logs')
-  execFileSync('mkdir', ['-p', logs])
+  mkdirSync(logs, { recursive: true })
   execFileSync('mkfifo', [path.join(folder.dir, 'pipe'), path.join(logs, 'direct.jsonl')])
   symlinkSync('../pipe', path.join(logs, 'linked.jsonl'))
   writeFileSync(path.join(logs, 'ok.jsonl'), text(turnLines()))
