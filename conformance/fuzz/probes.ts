@@ -3,7 +3,6 @@
 // as conformance/vector-cases.ts expands such a case, so a counterexample written as a vector replays
 // the very call that disagreed.
 import { reference } from '../../reference/index.ts'
-import { loadLog } from '../../reference/processing.ts'
 import { isNonNegativeSafeInteger, isRecord, snapshotJson } from '../../reference/lossless-json.ts'
 import { BASE_TIME } from '../builder.ts'
 import { saltedChooser, seededChooser } from '../generators/index.ts'
@@ -15,7 +14,7 @@ import { withSurfaceFaultPair } from './surface-check-order.ts'
 import { withSurfaceTypeLookalike } from './type-lookalikes.ts'
 import { withKnownTypeMarkedIgnorable } from './ignorable-known.ts'
 import { WRITER_CHECKS } from '../spec-catalog.ts'
-import { isAcceptedHeader, isLossless, OVER_LOADED_LOG } from '../input-domain.ts'
+import { isAcceptedHeader, isLossless, openResult, OVER_LOADED_LOG } from '../input-domain.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
 import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT, NON_NUMBER_BOUNDARY_VARIANT, nonNumberBoundary } from './fork-boundary.ts'
@@ -272,18 +271,16 @@ function isLosslessJson(run: DrawnRun): boolean {
 const STORE_HEADER = { version: 0, id: 'fuzz-store', createdAt: BASE_TIME }
 
 /**
- * store is defined for a log a writer could have written (load accepts it, the vocabulary phase aside,
- * and it holds no older shape) under a header chapter 03 accepts (STORE-1), and for one whose first
- * fault is a value outside the lossless domain (STORE-4). Other logs are no probe: a backend may check
- * more than the domain. When its draw takes it, the header is undefined (input-members.ts), which
- * STORE-4 refuses first.
+ * store, for a log inside its domain (input-domain.ts: one a writer could have written under a header
+ * chapter 03 accepts, or one whose first fault is a value outside the lossless domain, STORE-1, STORE-4).
+ * Other logs are no probe: a backend may check more than the domain. When its draw takes it, the header
+ * of a log inside the domain is then made undefined (input-members.ts), which STORE-4 refuses first.
  */
 function storeProbe(run: DrawnRun): Probe | undefined {
-  if (run.events.length === 0 || run.olderShapes === true) return undefined
+  if (run.events.length === 0) return undefined
   const header = run.header ?? STORE_HEADER
-  const loaded = loadLog({ header: snapshotJson(header), events: run.events, checkVocabulary: false })
-  if (!loaded.ok && !loaded.error.code.startsWith('JSON_')) return undefined
   const batches = batchesOf(run.events, run.plan)
+  if (openResult('store', { header, batches }) !== undefined) return undefined
   if (storesWithoutHeader(run.plan.batchSeed)) return { operation: 'store', events: [], extra: { header: undefined, batches }, variant: STORE_HEADER_UNDEFINED_VARIANT }
   return { operation: 'store', events: [], extra: { header, batches } }
 }
