@@ -27,9 +27,11 @@ export interface FrameLayout {
   /** The window size the header gives, or the content size of a single-segment frame. */
   windowSize: number
   /**
-   * The history a decoder keeps: the window, or the content size when the header gives a smaller one
-   * (no match reaches back before the frame's start). A frame whose content outgrows its stated size
-   * is damaged either way, so a match it makes past this history fails it no less rightly.
+   * The history a decoder keeps: the window, or for a complete frame the content size when the header
+   * gives a smaller one (no match reaches back before the frame's start). A complete frame whose
+   * content outgrows its stated size is refused either way, so a match it makes past this history fails
+   * it no less rightly; a torn frame's content size is not checked (JSONL-14), so its blocks may reach
+   * back the whole window.
    */
   historySize: number
   /** Where the last entirely present block ends. */
@@ -129,9 +131,9 @@ export function readFrame(source: ByteSource, start: number, frames: number): Fr
   frame.dictionary = dictionaryBytes > 0 && littleEndian(head, headerLength - contentBytes - dictionaryBytes, dictionaryBytes) !== 0
   if (contentBytes > 0) frame.contentSize = littleEndian(head, headerLength - contentBytes, contentBytes) + (contentBytes === 2 ? 256 : 0)
   frame.windowSize = windowOf(singleSegment, head[5] as number, frame.contentSize)
-  frame.historySize = Math.min(frame.windowSize, frame.contentSize ?? frame.windowSize)
   const reserved = readBlocks(source, frame, frame.headerEnd)
   if (reserved !== undefined) return { ok: false, why: `the frame at byte ${start} holds a block of the reserved type at byte ${reserved}` }
+  frame.historySize = frame.torn ? frame.windowSize : Math.min(frame.windowSize, frame.contentSize ?? frame.windowSize)
   return { ok: true, frame }
 }
 
