@@ -38,6 +38,9 @@ const CLOCKS: Partial<Record<OperationName, { name: string; rule: string }>> = {
 
 const ENCODINGS: readonly unknown[] = ['raw', 'zstd']
 
+/** A code unit of a surrogate pair's half with no other half (the u flag reads a pair as one code point). */
+const LONE_SURROGATE = /\p{Surrogate}/u
+
 /** HDR-5: each side a snapshot as a request/header stores it, an object whose config is an object, of lossless values. */
 function isHeaderSnapshot(value: unknown): boolean {
   return isRecord(value) && isRecord(value['config']) && isLossless(value)
@@ -56,32 +59,42 @@ function memberProblem(operation: OperationName, input: Input): string | undefin
   if (operation === 'decodeJsonl' && given(input, 'text') === given(input, 'base64')) return 'it gives neither or both of text and base64 (spec/19-jsonl.md)'
   if (operation === 'decodeJsonl' && input['encoding'] === 'zstd' && given(input, 'text')) return 'it gives zstd bytes as text, not base64 (spec/19-jsonl.md)'
   if (operation === 'headerEquals' && !(isHeaderSnapshot(input['left']) && isHeaderSnapshot(input['right']))) return 'a side is no request-header snapshot of lossless values (HDR-5)'
+  if (operation === 'decodeJsonl' && typeof input['text'] === 'string' && LONE_SURROGATE.test(input['text'])) return 'its text holds an unpaired surrogate, which names no bytes (JSONL-4)'
+  if (operation === 'encodeJsonl' && !isBatchList(input['batches'])) return `its batches ${NO_BATCH_LIST} (JSONL-4)`
   if (operation === 'encodeJsonl' && !isAcceptedHeader(input['header'])) return 'its header is one chapter 03 refuses (JSONL-5)'
   if (operation === 'encodeJsonl' && !isLossless([input['header'], input['batches']])) return 'it holds a value outside the lossless JSON domain (spec/19-jsonl.md, encodeJsonl)'
   return undefined
 }
 
-/**
- * The records of store's batches in order, a hole of a batch counted as the record undefined (STORE-4);
- * undefined when the batches are no non-empty array of non-empty arrays, a hole of `batches` included.
- */
-function storedRecords(batches: unknown): unknown[] | undefined {
-  if (!Array.isArray(batches) || batches.length === 0) return undefined
-  const each = Array.from(batches as unknown[])
-  if (!each.every((batch) => Array.isArray(batch) && batch.length > 0)) return undefined
-  return (each as unknown[][]).flatMap((batch) => Array.from(batch))
+const NO_BATCH_LIST = 'are absent or no array, or have a hole or a batch that is no array'
+
+/** STORE-1, JSONL-4: batches are an array, with no hole, of arrays (a hole inside a batch is a record, STORE-4). */
+function isBatchList(batches: unknown): batches is unknown[][] {
+  return Array.isArray(batches) && Array.from(batches as unknown[]).every(Array.isArray)
 }
 
 /**
- * STORE-1: a header chapter 03 accepts and batches that form a log a writer could have written (load
+ * The records of store's batches in order, a hole of a batch counted as the record undefined (STORE-4);
+ * undefined when there is no batch or an empty one.
+ */
+function storedRecords(batches: unknown[][]): unknown[] | undefined {
+  if (batches.length === 0 || batches.some((batch) => batch.length === 0)) return undefined
+  return batches.flatMap((batch) => Array.from(batch))
+}
+
+/**
+ * STORE-1: batches that are an array of arrays, whatever the header; then a header chapter 03 accepts
+ * and batches that form a log a writer could have written (load
  * accepts it with the header but for the vocabulary phase, and it holds no legacy shape), or whose first
  * fault is a value outside the lossless domain, which STORE-4 refuses before any other check.
  */
 function storeProblem(input: Input): string | undefined {
+  const batches = input['batches']
+  if (!isBatchList(batches)) return `its batches ${NO_BATCH_LIST}, whatever its header (STORE-1)`
   const header = input['header']
   if (!isLossless(header)) return undefined
   if (!isAcceptedHeader(header)) return 'its header is one chapter 03 refuses (STORE-1)'
-  const records = storedRecords(input['batches'])
+  const records = storedRecords(batches)
   if (records === undefined) return 'its batches are not one or more non-empty batches (STORE-1)'
   const refused = records.findIndex((record) => !isLossless(record))
   const written = refused === -1 ? records : records.slice(0, refused)
