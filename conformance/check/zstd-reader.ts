@@ -25,7 +25,8 @@ function windowLimit(settings: CheckSettings): number {
 }
 
 function withinWindowLimit(artifact: ArtifactCheck, frame: FrameLayout, settings: CheckSettings): boolean {
-  if (frame.historySize <= windowLimit(settings)) return true
+  // A frame naming a dictionary is refused, or recovers nothing, without a block decoded: no window to hold.
+  if (frame.dictionary || frame.historySize <= windowLimit(settings)) return true
   artifact.stopAtLimit({
     code: 'CHECK_WINDOW_TOO_LARGE',
     // All its digits: String() of a size past 2^53 ends in zeros (the size was read into a double, so

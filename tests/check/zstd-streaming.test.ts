@@ -161,6 +161,19 @@ describe('a frame whose window the checker refuses', () => {
     refused(1, false)
     refused(2, true)
   })
+
+  it('unless it names a dictionary, which no window is needed to refuse (complete) or to recover nothing of (torn)', () => {
+    const content = Buffer.from(text(lines.slice(4)))
+    // A dictionary id of 1 (1 byte, descriptor flag 1) and a 64 MiB window.
+    const dictionary = wide(Buffer.concat([MAGIC, Buffer.from([0x05, WINDOW_128_KIB, 1]), blockHeader(true, 0, content.length), content, checksumOf(content)]))
+    const complete = Buffer.concat([frames[0]!, frames[1]!, dictionary])
+    const torn = complete.subarray(0, complete.length - 10)
+    for (const [name, bytes, expected] of [['complete', complete, 'rejected'], ['torn', torn, 'accepted']] as const) {
+      const report = check(folder.write(`dictionary-wide-${name}.jsonl.zstd`, bytes))
+      expect(report.outcome, name).toEqual(pipelineOutcome(bytes, 'zstd'))
+      expect(report.outcome, name).toMatchObject({ verdict: expected })
+    }
+  })
 })
 
 describe('a frame whose content outgrows twice its window', () => {
