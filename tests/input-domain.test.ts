@@ -8,6 +8,9 @@ import { user } from './reference/helpers.ts'
 
 const LOG = [user(0), user(1)]
 const HEADER = { version: 0, id: 's', createdAt: 1 }
+/** A log load rejects: a seq gap at index 1. */
+const GAP = [user(0), user(2)]
+const CANDIDATE = { type: 'x/y', data: {} }
 
 /** One table row: the operation, its input, and the rule openResult names (undefined: inside the domain). */
 type Row = [OperationName, Record<string, unknown>, string | undefined]
@@ -84,5 +87,53 @@ describe('openResult', () => {
     const open = openResult(operation, input)
     if (rule === undefined) expect(open).toBeUndefined()
     else expect(open).toContain(rule)
+  })
+})
+
+describe('openResult: every operation over a loaded log leaves a log load rejects open (PROC-9)', () => {
+  it.each<[OperationName, Record<string, unknown>]>([
+    ['repair', {}],
+    ['resume', { now: 5 }],
+    ['compactionState', {}],
+    ['regionBalance', { seq: 0 }],
+    ['fork', { childId: 'c', now: 5 }],
+    ['messages', {}],
+  ])('%s', (operation, members) => {
+    expect(openResult(operation, { events: GAP, ...members })).toContain('PROC-9')
+    expect(openResult(operation, { events: LOG, ...members })).toBeUndefined()
+  })
+
+  it('append too, over a log load rejects but for the vocabulary phase', () => {
+    expect(openResult('append', { events: GAP, candidate: CANDIDATE, time: 1 })).toContain('PROC-9')
+  })
+
+  it('append reads its log with its header and sessionId, as load does', () => {
+    // HEADER_ID_MISMATCH: the header names the session "s", the sessionId "t".
+    expect(openResult('append', { header: HEADER, sessionId: 't', events: LOG, candidate: CANDIDATE, time: 1 })).toContain('HEADER_ID_MISMATCH')
+    expect(openResult('append', { header: HEADER, sessionId: 's', events: LOG, candidate: CANDIDATE, time: 1 })).toBeUndefined()
+  })
+
+  it('only surface takes a window: a baseSeq given to another operation leaves its log checked', () => {
+    expect(openResult('messages', { events: GAP, baseSeq: 0 })).toContain('PROC-9')
+  })
+})
+
+describe('openResult: an operation ignores input members it does not take (PROC-10)', () => {
+  // Each member below puts its own operation outside its domain; given to another, it changes nothing.
+  it.each<[string, OperationName, Record<string, unknown>]>([
+    ['entry, compactionState\'s', 'messages', { events: LOG, entry: 'auto' }],
+    ['start alone, regionBalance\'s', 'messages', { events: LOG, start: 0 }],
+    ['baseSeq, surface\'s', 'messages', { events: LOG, baseSeq: true }],
+    ['encoding, artifactPath\'s and decodeJsonl\'s', 'load', { events: LOG, encoding: 'gzip' }],
+    ['text with a zstd encoding, decodeJsonl\'s', 'artifactPath', { sessionId: 's', encoding: 'zstd', text: 'x' }],
+    ['atSeq, requestHeader\'s and requestContext\'s', 'messages', { events: LOG, atSeq: 7 }],
+  ])('%s', (_member, operation, input) => {
+    expect(openResult(operation, input)).toBeUndefined()
+  })
+
+  it('decodeJsonl is not defined for an encoding other than raw or zstd, given text', () => {
+    expect(openResult('decodeJsonl', { text: '', encoding: 'gzip' })).toContain('its encoding is neither "raw" nor "zstd"')
+    expect(openResult('decodeJsonl', { base64: '', encoding: null })).toContain('its encoding is neither "raw" nor "zstd"')
+    expect(openResult('decodeJsonl', { text: '', encoding: 'raw' })).toBeUndefined()
   })
 })

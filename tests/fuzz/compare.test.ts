@@ -2,12 +2,19 @@
 // the class text a `--known` file matches, and the seq where the two part. A class that changed its
 // wording would excuse other disagreements, or no longer excuse its own.
 import { describe, expect, it } from 'vitest'
-import { callOperation, disagreement } from '../../conformance/fuzz/compare.ts'
+import type { Adapter } from '../../conformance/adapter.ts'
+import { referenceAdapter } from '../../conformance/adapters/reference.ts'
+import { callOperation, disagreement, probeOutcome, signatureOf } from '../../conformance/fuzz/compare.ts'
+import type { Probe, ProbeVariant } from '../../conformance/fuzz/probes.ts'
 import type { OperationResult } from '../../conformance/expectations.ts'
 import { decodeTagged } from '../../conformance/tagged-values.ts'
+import { user } from '../reference/helpers.ts'
 
 const violations = (...list: [string, number][]): OperationResult => ({ ok: true, value: { violations: list.map(([code, seq]) => ({ code, seq })) } })
 const answer = (result: OperationResult) => ({ kind: 'result' as const, result })
+const LOG = [user(0), user(1)]
+/** A log load rejects: a seq gap at index 1. */
+const GAP = [user(0), user(2)]
 const rejection = (code: string, place: { seq?: number; line?: number }): OperationResult => ({ ok: false, error: { code, ...place } })
 
 function classOf(operation: string, expected: OperationResult, actual: OperationResult): { adapter: string; divergingSeq?: number } | undefined {
@@ -97,5 +104,121 @@ describe('a call of a subprocess adapter', () => {
     const call = callOperation(sendingTo(received), { operation: 'load', events: [{ type: 'user/message', seq: 0, time: 1, data: { at: new Date(0) } }], extra: {} })
     await expect(call).rejects.toThrow('the fuzzer drew a load input the adapter protocol cannot carry (no tagged form for a class instance); this is a fault of the suite, not of the adapter')
     expect(received).toEqual([])
+  })
+})
+
+/** The reference, but with the given operations replaced. */
+function adapterWith(operations: Adapter['operations']): Adapter {
+  return { meta: { name: 'audit', version: '0', language: 'typescript', profiles: ['reader', 'relations'] }, operations: { ...referenceAdapter.operations, ...operations } }
+}
+
+describe('disagreement: an error outcome is a failure of its kind, never an agreement', () => {
+  it('classes a timeout as fails: timeout', () => {
+    const found = disagreement('load', { ok: true, value: [] }, { kind: 'error', message: 'timeout: no answer within 5000 ms' })
+    expect(found).toMatchObject({ adapter: 'fails: timeout', failure: true, reference: 'accepts' })
+  })
+
+  it('names a rejection of the reference by its code in the class', () => {
+    const found = disagreement('load', { ok: false, error: { code: 'TURN_NOT_OPEN', seq: 2 } }, answer({ ok: true, value: [] }))
+    expect(found?.reference).toBe('rejects TURN_NOT_OPEN')
+    expect(signatureOf(found!)).toBe('load: reference rejects TURN_NOT_OPEN, adapter accepts')
+  })
+})
+
+describe('disagreement: a relations answer of another shape is a difference, not a crash of the campaign', () => {
+  it('a value that is null, absent or no object', () => {
+    expect(disagreement('relations', violations(['TURN_NOT_OPEN', 4]), answer({ ok: true, value: null }))?.adapter).toBe('differs at $')
+    expect(disagreement('relations', violations(['TURN_NOT_OPEN', 4]), answer({ ok: true, value: undefined }))?.adapter).toBe('differs at $')
+  })
+
+  it('a value with no violations list', () => {
+    expect(disagreement('relations', violations(['TURN_NOT_OPEN', 4]), answer({ ok: true, value: {} }))?.adapter).toBe('differs at $.violations')
+  })
+
+  it('the same violations and another member', () => {
+    expect(disagreement('relations', violations(['TURN_NOT_OPEN', 4]), answer({ ok: true, value: { violations: [{ code: 'TURN_NOT_OPEN', seq: 4 }], extra: 1 } }))?.adapter).toBe('differs at $.extra')
+  })
+
+  it('another code at the same seq', () => {
+    expect(disagreement('relations', violations(['TURN_NOT_OPEN', 4]), answer(violations(['STEP_NOT_OPEN', 4])))).toMatchObject({ adapter: 'lists violation STEP_NOT_OPEN for TURN_NOT_OPEN', divergingSeq: 4 })
+  })
+
+  it('an added violation that has no code', () => {
+    expect(disagreement('relations', violations(), answer({ ok: true, value: { violations: [{ seq: 3 }] } }))).toMatchObject({ adapter: 'adds violation undefined', divergingSeq: 3 })
+  })
+})
+
+describe('callOperation: a reply that is no operation result', () => {
+  it('is an error outcome of its own kind, fails: no operation result', async () => {
+    const adapter = adapterWith({ load: () => ({ nope: 1 }) as never })
+    const outcome = await callOperation(adapter, { operation: 'load', events: [], extra: {} })
+    expect(outcome.kind).toBe('error')
+    expect(outcome.kind === 'error' && outcome.message).toMatch(/^no operation result: /)
+    expect(disagreement('load', { ok: true, value: [] }, outcome)?.adapter).toBe('fails: no operation result')
+  })
+})
+
+describe('probeOutcome', () => {
+  const differing = adapterWith({ messages: () => ({ ok: true, value: ['not the reference\'s'] }), load: () => ({ ok: false, error: { code: 'ENV_SEQ_NOT_CONTIGUOUS', seq: 0 } }) })
+  const messages = (events: unknown[], more: Partial<Probe> = {}): Probe => ({ operation: 'messages', events, extra: {}, ...more })
+
+  it('compares nothing where the spec leaves the result open', async () => {
+    expect(await probeOutcome(referenceAdapter, differing, messages(GAP))).toEqual({ compared: false })
+  })
+
+  it('counts a compared probe and whether the reference rejects it', async () => {
+    expect(await probeOutcome(referenceAdapter, referenceAdapter, messages(LOG))).toEqual({ compared: true, rejected: false, found: undefined })
+    const load = await probeOutcome(referenceAdapter, referenceAdapter, { operation: 'load', events: GAP, extra: {} })
+    expect(load).toEqual({ compared: true, rejected: true, found: undefined })
+  })
+
+  it('marks the classes of older shapes, variants and records that are no object', async () => {
+    const variant = 'outside HDR-1' as ProbeVariant
+    const plain = await probeOutcome(referenceAdapter, differing, messages(LOG))
+    expect(plain.compared && plain.found).toMatchObject({ adapter: 'differs at $[]' })
+    expect(plain.compared && Object.keys(plain.found!)).not.toContain('variant')
+    expect(plain.compared && plain.found?.recordNotObject).toBeUndefined()
+    const older = await probeOutcome(referenceAdapter, differing, messages(LOG, { olderShapes: true, variant }))
+    expect(older.compared && older.found).toMatchObject({ olderShapes: true, variant })
+    // A failure is a class of its own whatever the probe's variant: no answer is no answer.
+    const failing = adapterWith({ messages: () => { throw new Error('boom') } })
+    const failed = await probeOutcome(referenceAdapter, failing, messages(LOG, { variant }))
+    expect(failed.compared && failed.found).toMatchObject({ adapter: 'fails: throws', failure: true })
+    expect(failed.compared && signatureOf(failed.found!)).toBe('messages: reference accepts, adapter fails: throws')
+    // A load probe whose log holds a record that is no object: the reference rejects it, the adapter accepts.
+    const accepting = adapterWith({ load: () => ({ ok: true, value: [] }) })
+    const notObject = await probeOutcome(referenceAdapter, accepting, { operation: 'load', events: [user(0), 5], extra: {} })
+    expect(notObject.compared && notObject.found?.recordNotObject).toBe(true)
+  })
+})
+
+describe('callOperation: replies that are no answer', () => {
+  it('an operation the adapter does not provide is an error outcome saying so', async () => {
+    const { load: _load, ...others } = referenceAdapter.operations
+    const adapter: Adapter = { meta: referenceAdapter.meta, operations: others }
+    expect(await callOperation(adapter, { operation: 'load', events: [], extra: {} })).toEqual({ kind: 'error', message: 'load is not provided' })
+  })
+
+  it('a reply with no tagged form is still no operation result, shown as text', async () => {
+    const adapter = adapterWith({ load: () => new Date(0) as never })
+    const outcome = await callOperation(adapter, { operation: 'load', events: [], extra: {} })
+    expect(outcome.kind === 'error' && outcome.message).toMatch(/^no operation result: Thu Jan 01 1970/)
+  })
+})
+
+describe('signatureOf: the class text a --known file matches', () => {
+  it('marks older shapes and a record that is no object', () => {
+    expect(signatureOf({ operation: 'load', reference: 'accepts', adapter: 'rejects X', olderShapes: true, recordNotObject: true })).toBe('load (older shapes) (a record no object): reference accepts, adapter rejects X')
+    expect(signatureOf({ operation: 'load', reference: 'accepts', adapter: 'rejects X' })).toBe('load: reference accepts, adapter rejects X')
+  })
+})
+
+describe('disagreement: an answer that throws when it is read', () => {
+  it('is the failure uninspectable reply, not a crash of the campaign', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {})
+    revoke()
+    const found = disagreement('load', { ok: true, value: [] }, answer({ ok: true, value: proxy }))
+    expect(found).toMatchObject({ adapter: 'fails: uninspectable reply', failure: true })
+    expect(found?.detail).toMatch(/^uninspectable reply: /)
   })
 })

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { disagreement } from '../../conformance/fuzz/compare.ts'
 import { appliesTo, knownClassOf, readKnownDivergences } from '../../conformance/fuzz/known.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'known-'))
@@ -79,5 +80,14 @@ describe('matching a disagreement', () => {
 
   it('applies a file to the adapters its name globs match', () => {
     expect([appliesTo({ adapters: ['dsh-session@*'], known: [] }, 'dsh-session@0.1.0-rc.8'), appliesTo({ adapters: ['dsh-session@*'], known: [] }, 'reference@0')]).toEqual([true, false])
+  })
+})
+
+describe('knownClassOf: a class of current shapes and of records that are objects', () => {
+  it('excuses the disagreement it names, and no class of older shapes does', () => {
+    const violations = (...list: [string, number][]) => ({ ok: true as const, value: { violations: list.map(([code, seq]) => ({ code, seq })) } })
+    const found = disagreement('relations', violations(['TURN_NOT_OPEN', 4]), { kind: 'result', result: violations() })!
+    expect(knownClassOf([{ class: 'U1', why: 'w', operation: 'relations', shapes: 'current', records: 'objects' }], found)?.class).toBe('U1')
+    expect(knownClassOf([{ class: 'U1', why: 'w', operation: 'relations', shapes: 'older' }], found)).toBeUndefined()
   })
 })

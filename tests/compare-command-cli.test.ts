@@ -1,0 +1,156 @@
+// `compare` (conformance/compare-command.ts) as a user drives it: --help, the command line, stdin, the
+// exit statuses and the adapter's lifetime; tests/compare-command.test.ts holds what it judges. node:fs
+// is mocked only to give stdin (file descriptor 0) a text, and the reference adapter only to fail on
+// an input holding `explodeReference`: the two paths no real input reaches.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import { adapterNameProblem, ADAPTER_NAMES } from '../conformance/adapters/registry.ts'
+import { COMPARE_USAGE, parseCompareOptions } from '../conformance/compare-command.ts'
+import { DEFAULT_TIMEOUT_MS } from '../conformance/subprocess-adapter.ts'
+import { OPERATIONS } from '../conformance/vector-cases.ts'
+import { runCliHere } from './support/cli.ts'
+
+const stdin = vi.hoisted(() => ({ text: '' }))
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>()
+  const readFileSync = ((path: unknown, ...rest: unknown[]) => (path === 0 ? stdin.text : (actual.readFileSync as (...args: unknown[]) => unknown)(path, ...rest))) as typeof actual.readFileSync
+  return { ...actual, readFileSync, default: { ...actual, readFileSync } }
+})
+vi.mock('../conformance/adapters/reference.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../conformance/adapters/reference.ts')>()
+  const load = (input: Record<string, unknown>, context: unknown) => {
+    if (input['explodeReference'] === true) throw new Error('the reference exploded')
+    return actual.referenceAdapter.operations.load!(input, context as never)
+  }
+  return { ...actual, referenceAdapter: { ...actual.referenceAdapter, operations: { ...actual.referenceAdapter.operations, load } } }
+})
+
+const scratch = mkdtempSync(join(tmpdir(), 'compare-command-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+function inputFile(name: string, input: unknown): string {
+  const path = join(scratch, name)
+  writeFileSync(path, typeof input === 'string' ? input : JSON.stringify(input))
+  return path
+}
+
+const USER = (seq: number, id: string): unknown => ({ type: 'user/message', seq, time: 1 + seq, data: { id, role: 'user', content: [], source: { kind: 'user' } }, surfaceOp: 'append' })
+const LOADS = { events: [USER(0, 'u0')] }
+const MODULE = 'tests/fakes/compare-module.ts'
+const base = ['--adapter', 'reference', '--operation', 'load']
+
+describe('compare --help', () => {
+  it('prints the usage, naming every adapter and operation, and exits 0', async () => {
+    const outcome = await runCliHere(['compare', '--help'])
+    expect(outcome.stdout).toBe(`${COMPARE_USAGE}\n`)
+    expect(COMPARE_USAGE).toContain(`--adapter NAME          an in-process adapter: ${ADAPTER_NAMES.join(', ')}\n`)
+    expect(COMPARE_USAGE).toContain(`--operation OPERATION   one of ${OPERATIONS.join(', ')}\n`)
+    expect(COMPARE_USAGE).toMatch(/^usage: dsh-conformance compare /)
+    expect(outcome.code).toBe(0)
+  })
+})
+
+describe('parseCompareOptions', () => {
+  it('takes --option=value as --option value', () => {
+    expect(parseCompareOptions(['--adapter=reference', '--operation=load', 'in.json'])).toEqual({ adapter: { kind: 'name', name: 'reference' }, operation: 'load', inputs: ['in.json'], timeoutMs: DEFAULT_TIMEOUT_MS })
+  })
+
+  it('takes --timeout, and refuses one that is no positive number of milliseconds', () => {
+    expect(parseCompareOptions([...base, '--timeout', '250', 'in.json'])).toMatchObject({ timeoutMs: 250 })
+    expect(parseCompareOptions([...base, '--timeout=0', 'in.json'])).toEqual({ error: '--timeout needs a positive number of milliseconds, not 0' })
+    expect(parseCompareOptions([...base, '--timeout', '1e3', 'in.json'])).toEqual({ error: '--timeout needs a positive number of milliseconds, not 1e3' })
+  })
+
+  it('refuses an unknown option, guessing the one meant', () => {
+    expect(parseCompareOptions(['--adaptr', 'reference', '--operation', 'load', 'in.json'])).toEqual({ error: 'unknown option --adaptr for compare; did you mean --adapter?' })
+  })
+
+  it('refuses an option with no value or a blank one', () => {
+    expect(parseCompareOptions(['--adapter', 'reference', 'in.json', '--operation'])).toEqual({ error: '--operation needs a value' })
+    expect(parseCompareOptions(['--adapter', 'reference', '--operation', '  ', 'in.json'])).toEqual({ error: '--operation needs a value' })
+  })
+
+  it('refuses an unknown adapter name on the command line', () => {
+    expect(adapterNameProblem('no-such')).toBeDefined()
+    expect(parseCompareOptions(['--adapter', 'no-such', '--operation', 'load', 'in.json'])).toEqual({ error: adapterNameProblem('no-such') })
+  })
+
+  it('suggests nothing for an operation nothing is near', () => {
+    expect(parseCompareOptions(['--adapter', 'reference', '--operation', 'zzzzzzzzzz', 'in.json'])).toEqual({ error: '--operation zzzzzzzzzz is no operation of spec/00-processing.md' })
+  })
+
+  it('takes stdin (-) once', () => {
+    expect(parseCompareOptions([...base, '-'])).toMatchObject({ inputs: ['-'] })
+  })
+})
+
+describe('compare, exit statuses', () => {
+  it('reports a bad command line with a pointer to --help, exit 2', async () => {
+    const outcome = await runCliHere(['compare', '--adapter', 'reference', 'in.json'])
+    expect(outcome.stderr).toBe('compare needs --operation\ndsh-conformance compare --help lists its options\n')
+    expect(outcome.code).toBe(2)
+    const unknown = await runCliHere(['compare', '--adapter', 'no-such', '--operation', 'load', inputFile('loads.json', LOADS)])
+    expect(unknown.code).toBe(2)
+  })
+
+  it.each(['5', 'null', '"x"', 'true'])('refuses an input that is no JSON object (%s), naming it, exit 2', async (text) => {
+    const path = inputFile('scalar.json', text)
+    const outcome = await runCliHere(['compare', ...base, path])
+    expect(outcome.stderr).toBe(`${path}: the input must be a JSON object, the operation's whole input\n`)
+    expect(outcome.stdout).toBe('')
+    expect(outcome.code).toBe(2)
+  })
+
+  it('exits 2 when the reference cannot run an input, after running the others', async () => {
+    const good = inputFile('good.json', LOADS)
+    const bad = inputFile('explodes.json', { ...LOADS, explodeReference: true })
+    const outcome = await runCliHere(['compare', ...base, good, bad])
+    expect(outcome.stderr).toBe(`the reference could not run load on ${bad}: the reference exploded; is it the operation's whole input (spec/00-processing.md)?\n`)
+    expect(outcome.stdout.split('\n').at(-2)).toBe('2 inputs: 1 agrees, 1 not run')
+    expect(outcome.code).toBe(2)
+  })
+
+  it('exits 1 when the adapter cannot be started', async () => {
+    const outcome = await runCliHere(['compare', '--adapter-module', 'tests/fakes/no-such-module.ts', '--operation', 'load', inputFile('loads.json', LOADS)])
+    expect(outcome.stderr).toMatch(/^the adapter could not be started: /)
+    expect(outcome.code).toBe(1)
+  })
+})
+
+describe('compare, input and output', () => {
+  it('reads the input from stdin for -, naming it stdin', async () => {
+    stdin.text = JSON.stringify(LOADS)
+    const outcome = await runCliHere(['compare', ...base, '-'])
+    expect(outcome.stdout.split('\n').at(-2)).toBe('reference: agrees with the reference')
+    expect(outcome.code).toBe(0)
+    stdin.text = '{'
+    const broken = await runCliHere(['compare', ...base, '-'])
+    expect(broken.stderr).toMatch(/^stdin: /)
+    expect(broken.code).toBe(2)
+  })
+
+  it('prints an acceptance of the reference as the protocol carries it', async () => {
+    const outcome = await runCliHere(['compare', ...base, inputFile('loads.json', LOADS)])
+    expect(outcome.stdout.split('\n')[0]).toBe(`reference: {"ok":true,"value":${JSON.stringify(LOADS.events)}}`)
+  })
+
+  it('waits for the adapter as long as --timeout says', async () => {
+    const slow = inputFile('slow.json', { ...LOADS, slowMs: 400 })
+    const late = await runCliHere(['compare', '--adapter-module', MODULE, '--operation', 'load', '--timeout', '100', slow])
+    expect(late.stdout).toMatch(/^compare-module: gave no answer: /m)
+    expect(late.code).toBe(1)
+    const waited = await runCliHere(['compare', '--adapter-module', MODULE, '--operation', 'load', '--timeout', '2000', slow])
+    expect(waited.stdout).toContain('compare-module: agrees with the reference\n')
+    expect(waited.code).toBe(0)
+  })
+
+  it('closes the adapter when it is done', async () => {
+    const counter = globalThis as { compareModuleCloses?: number }
+    const before = counter.compareModuleCloses ?? 0
+    const outcome = await runCliHere(['compare', '--adapter-module', MODULE, '--operation', 'load', inputFile('loads.json', LOADS)])
+    expect(outcome.code).toBe(0)
+    expect(counter.compareModuleCloses).toBe(before + 1)
+  })
+})
