@@ -191,6 +191,15 @@ describe('a frame whose content outgrows twice its window', () => {
     const report = check(folder.write('small-window.jsonl.zstd', bytes))
     expect(report.outcome).toEqual(pipelineOutcome(bytes, 'zstd'))
     expect(report.outcome).toMatchObject({ verdict: 'accepted', events: 201 })
+    // Torn anywhere in that frame, it keeps what the reference keeps: the lines of its whole blocks.
+    const kept = new Set<number>()
+    for (let cut = bytes.length - 1; cut > bytes.length - frame.length; cut -= 97) {
+      const torn = bytes.subarray(0, cut)
+      const outcome = check(folder.write('small-window-torn.jsonl.zstd', torn)).outcome
+      expect(outcome, `cut at ${cut}`).toEqual(pipelineOutcome(torn, 'zstd'))
+      if (outcome.verdict === 'accepted') kept.add(outcome.events)
+    }
+    expect(kept.size).toBeGreaterThan(3)
   })
 })
 
