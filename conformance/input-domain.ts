@@ -38,7 +38,7 @@ const CLOCKS: Partial<Record<OperationName, { name: string; rule: string }>> = {
 
 const ENCODINGS: readonly unknown[] = ['raw', 'zstd']
 
-/** A code unit of a surrogate pair's half with no other half (the u flag reads a pair as one code point). */
+/** An unpaired surrogate: with the u flag a pair reads as one code point, which this does not match. */
 const LONE_SURROGATE = /\p{Surrogate}/u
 
 /** HDR-5: each side a snapshot as a request/header stores it, an object whose config is an object, of lossless values. */
@@ -70,7 +70,7 @@ const NO_BATCH_LIST = 'are absent or no array, or have a hole or a batch that is
 
 /** STORE-1, JSONL-4: batches are an array, with no hole, of arrays (a hole inside a batch is a record, STORE-4). */
 function isBatchList(batches: unknown): batches is unknown[][] {
-  return Array.isArray(batches) && Array.from(batches as unknown[]).every(Array.isArray)
+  return Array.isArray(batches) && Array.from(batches).every(Array.isArray)
 }
 
 /**
@@ -84,9 +84,9 @@ function storedRecords(batches: unknown[][]): unknown[] | undefined {
 
 /**
  * STORE-1: batches that are an array of arrays, whatever the header; then a header chapter 03 accepts
- * and batches that form a log a writer could have written (load
- * accepts it with the header but for the vocabulary phase, and it holds no legacy shape), or whose first
- * fault is a value outside the lossless domain, which STORE-4 refuses before any other check.
+ * and batches that form a log a writer could have written (load accepts it with the header but for the
+ * vocabulary phase, and it holds no legacy shape), or whose first fault is a value outside the lossless
+ * domain, which STORE-4 refuses before any other check.
  */
 function storeProblem(input: Input): string | undefined {
   const batches = input['batches']
