@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { byteNotices, checkFile, encodingOf } from '../../conformance/check/check-file.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
-import { check, tempFolder } from './support.ts'
+import { check, pipelineOutcome, tempFolder, zstdArtifact } from './support.ts'
 import { HEADER, text, turnLines } from './small-logs.ts'
 
 const folder = tempFolder()
@@ -67,6 +67,60 @@ describe('check-file', () => {
     expect(checkFile(clean, settings(true), requirements).status).toBe('valid')
   })
 
+  it('names in a corruption\'s message the rule the corrupt line breaks, beside JSONL-11 that makes it corruption', () => {
+    const unparsable = turnLines()
+    unparsable[2] = '{"type":'
+    const gap = turnLines()
+    gap[3] = (gap[3] as string).replace('"seq":2', '"seq":9')
+    const row = [HEADER, '{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}', '{"type":"text-chunks","seq0":1,"time0":5,"data":{"turn":1,"step":1,"index":0,"dt":[1],"texts":["a","b","c"]}}', '{"type":"turn/end","seq":4,"time":9,"data":{"turn":1,"reason":{"kind":"completed"}}}']
+    const cases: Array<[string, string[], string, number, string]> = [
+      ['unparsable', unparsable, 'JSONL_LINE_UNPARSABLE', 3, '(JSONL-9 says how a line decodes)'],
+      ['gap', gap, 'JSONL_SEQ_GAP', 4, '(JSONL-10 says how seqs continue the count)'],
+      ['row', row, 'JSONL_ROW_INVALID', 3, '(ROW-3 says what a packed row must hold)'],
+    ]
+    for (const [name, lines, code, line, rule] of cases) {
+      const report = check(folder.write(`rule-${name}.jsonl`, text(lines)))
+      expect(report.diagnostics).toMatchObject([{ severity: 'error', code, requirement: 'JSONL-11', line }])
+      expect(report.diagnostics[0]?.message).toMatch(/^corruption: /)
+      expect(report.diagnostics[0]?.message.endsWith(rule), report.diagnostics[0]?.message).toBe(true)
+    }
+    // A defect inside a complete zstd frame is JSONL-14's, and its message names no other rule.
+    const framed = check(folder.write('rule-unparsable.jsonl.zstd', zstdArtifact(unparsable, [1])))
+    expect(framed.diagnostics).toMatchObject([{ severity: 'error', code: 'JSONL_FRAME_INVALID', requirement: 'JSONL-14', line: 3 }])
+    expect(framed.diagnostics[0]?.message).not.toMatch(/\)$/)
+  })
+
+  it('judges no writer rule without --writer, even on a header no writer writes', () => {
+    const lines = turnLines()
+    lines[0] = '{"type": "session","id":"s","version":0,"createdAt":1,"delegationDepth":0}'
+    const file = folder.write('writer-header.jsonl', text(lines))
+    expect(check(file)).toMatchObject({ status: 'valid', diagnostics: [] })
+    expect(check(file, { writer: true }).diagnostics.map(({ code }) => code)).toEqual(['WRITER_HEADER_MEMBERS', 'WRITER_LINE_FORM'])
+  })
+
+  it('gives the byte notices of every complete line past a header line that does not decode', () => {
+    const lines = turnLines()
+    lines[0] = `\ufeff${lines[0] as string}`
+    lines[2] = `${lines[2] as string}\r`
+    expect(check(folder.write('bom-header.jsonl', text(lines))).outcome).toMatchObject({ verdict: 'rejected', code: 'JSONL_HEADER_INVALID' })
+    expect(byteNotices(Buffer.from(text(lines)), 'raw', DEFAULT_MAX_LINE_BYTES)).toMatchObject([{ code: 'BYTE_ORDER_MARK', line: 1 }, { code: 'CARRIAGE_RETURN', line: 3 }])
+  })
+
+  it('notes a byte order mark only for the bytes EF BB BF, and ill-formed UTF-8 in the header line too', () => {
+    // Torn-tail lines (never parsed) that start like a byte order mark but are not one: EA BB BF, EF BE BF, EF BB 80, then 7B C2 BF.
+    const junk = ['\uaeff junk', '\uffbf junk', '\ufec0 junk', '{\u00bf junk']
+    const report = check(folder.write('almost-bom.jsonl', text([...turnLines(), ...junk])))
+    expect(report).toMatchObject({ status: 'valid', outcome: { verdict: 'accepted', events: 6 } })
+    expect(report.diagnostics.map(({ code, line }) => ({ code, line }))).toEqual([{ code: 'TORN_TAIL', line: 8 }])
+    // An ill-formed byte inside a string of the header: the header reads (as U+FFFD), and the notice names line 1.
+    const header = Buffer.from(text(turnLines()))
+    const at = header.indexOf('"id":"s"') + 6
+    const bad = Buffer.concat([header.subarray(0, at), Buffer.from([0xff]), header.subarray(at)])
+    const ill = check(folder.write('ill-formed-header.jsonl', bad))
+    expect(ill.outcome).toEqual(pipelineOutcome(bad, 'raw'))
+    expect(ill.diagnostics).toMatchObject([{ severity: 'notice', code: 'INVALID_UTF8', requirement: 'JSONL-9', line: 1 }])
+  })
+
   it('gives the byte notices of every complete line, past a line that does not decode', () => {
     // Line 3 does not decode, and the turn end on line 7 makes it corruption, where a check stops; the
     // byte pass reads on to the CR of line 8.
@@ -103,6 +157,10 @@ describe('check-file: the storage layout (JSONL-3), in this process', () => {
     symlinkSync(placed, link)
     const report = checkFile(placed, settings(false), requirements, [link])
     expect(report.outcome).toEqual({ verdict: 'rejected', operation: 'open', code: 'HEADER_ID_MISMATCH' })
+    // The fault is of the other name: the message says which.
+    expect(report.diagnostics[0]?.message).toMatch(new RegExp(`^named also ${link.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `))
+    const misplaced = place('named/--elsewhere--/s-8/session.jsonl', sessionLines('s-1'))
+    expect(checkFile(misplaced, settings(false), requirements, [placed]).diagnostics[0]?.message).not.toMatch(/^named also /)
     const broken = place('broken/--elsewhere--/s-8/session.jsonl', [...sessionLines('s-9').slice(0, 3), '{"type":'])
     expect(checkFile(broken, settings(false), requirements).diagnostics.map(({ code }) => code)).toEqual(['HEADER_ID_MISMATCH', 'TORN_TAIL'])
   })
