@@ -105,10 +105,11 @@ function numberOfWords(words: string): number {
 
 /**
  * The runs of docs/bench-check-runs.md's table: run number, wall ratios and CPU ratios. A cell holds one
- * ratio ("0.55×"), a range ("0.41×–0.49×"), or `?`; a range gives its two ends.
+ * ratio ("0.55×", or "0.4989×" where two decimals would round it across 0.5), a range ("0.41×–0.49×"),
+ * or `?`; a range gives its two ends.
  */
 function benchRuns(text: string): { run: number; wall: number[]; cpu: number[] }[] {
-  const ratios = (cell: string): number[] => [...cell.matchAll(/(\d\.\d\d)×/g)].map(match => Number(match[1]))
+  const ratios = (cell: string): number[] => [...cell.matchAll(/(\d\.\d{2,4})×/g)].map(match => Number(match[1]))
   return [...text.matchAll(/^\| (\d+) \| [^|]+ \| ([^|]+) \| ([^|]+) \|/gm)]
     .map(([, run, wall, cpu]) => ({ run: Number(run), wall: ratios(wall!), cpu: ratios(cpu!) }))
 }
