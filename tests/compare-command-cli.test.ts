@@ -2,15 +2,13 @@
 // exit statuses and the adapter's lifetime; tests/compare-command.test.ts holds what it judges. node:fs
 // is mocked only to give stdin (file descriptor 0) a text, and the reference adapter only to fail on
 // an input holding `explodeReference`: the two paths no real input reaches.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { adapterNameProblem, ADAPTER_NAMES } from '../conformance/adapters/registry.ts'
 import { COMPARE_USAGE, parseCompareOptions } from '../conformance/compare-command.ts'
 import { DEFAULT_TIMEOUT_MS } from '../conformance/subprocess-adapter.ts'
 import { OPERATIONS } from '../conformance/vector-cases.ts'
 import { runCliHere } from './support/cli.ts'
+import { inputFolder, userMessage } from './support/compare-inputs.ts'
 
 const stdin = vi.hoisted(() => ({ text: '' }))
 vi.mock('node:fs', async (importOriginal) => {
@@ -27,16 +25,10 @@ vi.mock('../conformance/adapters/reference.ts', async (importOriginal) => {
   return { ...actual, referenceAdapter: { ...actual.referenceAdapter, operations: { ...actual.referenceAdapter.operations, load } } }
 })
 
-const scratch = mkdtempSync(join(tmpdir(), 'compare-command-'))
-afterAll(() => rmSync(scratch, { recursive: true, force: true }))
-
-function inputFile(name: string, input: unknown): string {
-  const path = join(scratch, name)
-  writeFileSync(path, typeof input === 'string' ? input : JSON.stringify(input))
-  return path
-}
-
-const USER = (seq: number, id: string): unknown => ({ type: 'user/message', seq, time: 1 + seq, data: { id, role: 'user', content: [], source: { kind: 'user' } }, surfaceOp: 'append' })
+const inputs = inputFolder('compare-command-')
+afterAll(() => inputs.remove())
+const inputFile = (name: string, input: unknown): string => inputs.write(name, input)
+const USER = userMessage
 const LOADS = { events: [USER(0, 'u0')] }
 const MODULE = 'tests/fakes/compare-module.ts'
 const base = ['--adapter', 'reference', '--operation', 'load']

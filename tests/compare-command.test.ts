@@ -1,23 +1,15 @@
 // `dsh-conformance compare` (conformance/compare-command.ts): one input of the user's own through an
 // adapter and the reference, judged as a vector step is, with the exit status its usage gives; an
 // answer the spec leaves open is not judged, and no answer at all never passes.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseCompareOptions } from '../conformance/compare-command.ts'
 import { runCliHere } from './support/cli.ts'
+import { inputFolder, userMessage } from './support/compare-inputs.ts'
 
-const scratch = mkdtempSync(join(tmpdir(), 'compare-'))
-afterAll(() => rmSync(scratch, { recursive: true, force: true }))
-
-function inputFile(name: string, input: unknown): string {
-  const path = join(scratch, name)
-  writeFileSync(path, typeof input === 'string' ? input : JSON.stringify(input))
-  return path
-}
-
-const USER = (seq: number, id: string): unknown => ({ type: 'user/message', seq, time: 1 + seq, data: { id, role: 'user', content: [], source: { kind: 'user' } }, surfaceOp: 'append' })
+const inputs = inputFolder('compare-')
+afterAll(() => inputs.remove())
+const inputFile = (name: string, input: unknown): string => inputs.write(name, input)
+const USER = userMessage
 /** A log every reader loads: two user messages on the surface. */
 const LOADS = inputFile('loads.json', { events: [USER(0, 'u0'), USER(1, 'u1')] })
 /** A log load rejects (an empty message id at seq 1). */
@@ -147,8 +139,9 @@ describe('compare', () => {
     expect(parseCompareOptions(['--adapter', 'reference', '--operation', 'load'])).toEqual({ error: 'compare needs an INPUT file (- for stdin)' })
     expect(parseCompareOptions(['--adapter', 'reference', '--operation', 'load', '-', LOADS, '-'])).toEqual({ error: 'compare reads stdin (-) once' })
     for (const [name, text, message] of [['array.json', '[1]', 'the input must be a JSON object'], ['broken.json', '{"events":', 'JSON'], ['tag.json', '{"events":[{"$dsh":"nope"}]}', 'unknown tagged value']]) {
-      const outcome = await runCliHere(['compare', '--adapter', 'reference', '--operation', 'load', inputFile(name!, text)])
-      expect(outcome.stderr, name).toMatch(new RegExp(`^${join(scratch, name!)}: .*${message!}`))
+      const path = inputFile(name!, text)
+      const outcome = await runCliHere(['compare', '--adapter', 'reference', '--operation', 'load', path])
+      expect(outcome.stderr, name).toMatch(new RegExp(`^${path}: .*${message!}`))
       expect(outcome.code, name).toBe(2)
     }
   })
