@@ -56,6 +56,16 @@ describe('check-file', () => {
     expect(report.diagnostics[0]?.message).toMatch(/^cannot read: /)
   })
 
+  it('leaves a file unchecked with CHECK_INTERNAL_ERROR when the checker itself fails, not CHECK_IO_ERROR', () => {
+    const file = folder.write('internal.jsonl', text(turnLines()))
+    // A failure that is no read of the file: settings whose vocabulary cannot be read.
+    const settings = { maxLineBytes: DEFAULT_MAX_LINE_BYTES, get vocabulary(): string { throw new Error('broken settings') } }
+    const report = checkFile(file, settings, new RequirementIndex())
+    expect(report).toMatchObject({ status: 'unchecked', outcome: { verdict: 'unchecked', code: 'CHECK_INTERNAL_ERROR' } })
+    expect(report.diagnostics).toMatchObject([{ severity: 'error', code: 'CHECK_INTERNAL_ERROR' }])
+    expect(report.diagnostics[0]?.message).toMatch(/^the checker failed: broken settings/)
+  })
+
   it('with strict, makes a file with a notice invalid, and leaves one without any valid', () => {
     const lines = turnLines()
     const torn = folder.write('torn.jsonl', `${text(lines)}{"type":"turn/st`)
