@@ -38,17 +38,22 @@ export function xxh64(data: Uint8Array): bigint {
   return hash.digest()
 }
 
-const MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
+export const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
+/** A frame header's window descriptor byte for a 128 KiB window. */
+export const WINDOW_128_KIB = (17 - 10) << 3
+
+/** A frame's content checksum: the low 4 bytes of the content's XXH64, little-endian. */
+export function frameChecksum(content: Uint8Array): Buffer {
+  const sum = Buffer.alloc(4)
+  sum.writeUInt32LE(Number(xxh64(content) & 0xffffffffn))
+  return sum
+}
 
 /** One zstd frame of raw blocks: descriptor with the checksum flag and a 128 KiB window, no content size. */
 export function rawFrame(content: Uint8Array, options: { checksum?: boolean } = {}): Buffer {
   const checksum = options.checksum ?? true
-  const parts: Buffer[] = [MAGIC, Buffer.from([checksum ? 0x04 : 0x00, (17 - 10) << 3]), rawBlocks(content)]
-  if (checksum) {
-    const sum = Buffer.alloc(4)
-    sum.writeUInt32LE(Number(xxh64(content) & 0xffffffffn))
-    parts.push(sum)
-  }
+  const parts: Buffer[] = [ZSTD_MAGIC, Buffer.from([checksum ? 0x04 : 0x00, WINDOW_128_KIB]), rawBlocks(content)]
+  if (checksum) parts.push(frameChecksum(content))
   return Buffer.concat(parts)
 }
 

@@ -14,20 +14,11 @@ import type { CheckSettings } from '../../conformance/check/artifact.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
 import { checkZstdArtifact } from '../../conformance/check/zstd-reader.ts'
 import { rawFrame as sizedFrame } from '../../conformance/fuzz/zstd-frames.ts'
-import { check, hasZstdTool, pipelineOutcome, rawFrame, tempFolder, xxh64, zstdArtifact } from './support.ts'
+import { check, frameChecksum, hasZstdTool, pipelineOutcome, rawFrame, tempFolder, WINDOW_128_KIB, ZSTD_MAGIC, zstdArtifact } from './support.ts'
 import { HEADER, only, runChild, text, turnLines } from './small-logs.ts'
 
 const folder = tempFolder()
 afterAll(() => folder.remove())
-
-const MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
-const WINDOW_128_KIB = (17 - 10) << 3
-
-function checksumOf(content: Uint8Array): Buffer {
-  const sum = Buffer.alloc(4)
-  sum.writeUInt32LE(Number(xxh64(content) & 0xffffffffn))
-  return sum
-}
 
 function blockHeader(last: boolean, type: number, size: number): Buffer {
   const value = (last ? 1 : 0) | (type << 1) | (size << 3)
@@ -36,7 +27,7 @@ function blockHeader(last: boolean, type: number, size: number): Buffer {
 
 /** A frame of one raw block holding `content`, then an empty last raw block (as a streaming compressor's flush then end writes it). */
 function frameWithEmptyLastBlock(content: Uint8Array): Buffer {
-  return Buffer.concat([MAGIC, Buffer.from([0x04, WINDOW_128_KIB]), blockHeader(false, 0, content.length), content, blockHeader(true, 0, 0), checksumOf(content)])
+  return Buffer.concat([ZSTD_MAGIC, Buffer.from([0x04, WINDOW_128_KIB]), blockHeader(false, 0, content.length), content, blockHeader(true, 0, 0), frameChecksum(content)])
 }
 
 const settings = (more: Partial<CheckSettings> = {}): CheckSettings => ({ vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, ...more })
@@ -130,7 +121,7 @@ describe('an I/O error while a frame is decoded', () => {
     // The last frame in two raw blocks, cut inside the second: the first is decoded (and its read fails) in recoverTornFrame's first pass.
     const first = Buffer.from(text(lines.slice(4, 6)))
     const second = Buffer.from(text(lines.slice(6)))
-    const last = Buffer.concat([MAGIC, Buffer.from([0x04, WINDOW_128_KIB]), blockHeader(false, 0, first.length), first, blockHeader(true, 0, second.length), second, checksumOf(Buffer.concat([first, second]))])
+    const last = Buffer.concat([ZSTD_MAGIC, Buffer.from([0x04, WINDOW_128_KIB]), blockHeader(false, 0, first.length), first, blockHeader(true, 0, second.length), second, frameChecksum(Buffer.concat([first, second]))])
     const head = zstdArtifact(lines.slice(0, 4), [3])
     const tornStart = head.length
     const torn = Buffer.concat([head, last.subarray(0, last.length - 10)])
@@ -165,7 +156,7 @@ describe('a frame whose window the checker refuses', () => {
   it('unless it names a dictionary, which no window is needed to refuse (complete) or to recover nothing of (torn)', () => {
     const content = Buffer.from(text(lines.slice(4)))
     // A dictionary id of 1 (1 byte, descriptor flag 1) and a 64 MiB window.
-    const dictionary = wide(Buffer.concat([MAGIC, Buffer.from([0x05, WINDOW_128_KIB, 1]), blockHeader(true, 0, content.length), content, checksumOf(content)]))
+    const dictionary = wide(Buffer.concat([ZSTD_MAGIC, Buffer.from([0x05, WINDOW_128_KIB, 1]), blockHeader(true, 0, content.length), content, frameChecksum(content)]))
     const complete = Buffer.concat([frames[0]!, frames[1]!, dictionary])
     const torn = complete.subarray(0, complete.length - 10)
     for (const [name, bytes, expected] of [['complete', complete, 'rejected'], ['torn', torn, 'accepted']] as const) {
@@ -238,7 +229,7 @@ describe('a header frame of 200 MiB', () => {
   // A 128 KiB window, RLE blocks of 128 KiB 'a' bytes (4 bytes each), then the line feed: 200 MiB of
   // content in a 6 KiB file. No checksum. --max-line-bytes 65536 allows the 128 KiB window.
   const rle = Buffer.concat([blockHeader(false, 1, 128 * 1024), Buffer.from('a')])
-  const hugeHeader = Buffer.concat([MAGIC, Buffer.from([0x00, WINDOW_128_KIB]), ...Array.from({ length: 1600 }, () => rle), blockHeader(true, 0, 1), Buffer.from('\n')])
+  const hugeHeader = Buffer.concat([ZSTD_MAGIC, Buffer.from([0x00, WINDOW_128_KIB]), ...Array.from({ length: 1600 }, () => rle), blockHeader(true, 0, 1), Buffer.from('\n')])
 
   it('is decoded in bounded memory, in this process (the byte source samples the memory of array buffers as blocks are read)', () => {
     const inner = memoryByteSource(hugeHeader)
@@ -281,9 +272,9 @@ describe('the reasons a zstd fault gives', () => {
   it('say why a complete frame does not decompress', () => {
     const content = Buffer.from(text(lines.slice(1, 4)))
     // A dictionary id of 1 (1 byte, descriptor flag 1).
-    const dictionary = Buffer.concat([MAGIC, Buffer.from([0x05, WINDOW_128_KIB, 1]), blockHeader(true, 0, content.length), content, checksumOf(content)])
+    const dictionary = Buffer.concat([ZSTD_MAGIC, Buffer.from([0x05, WINDOW_128_KIB, 1]), blockHeader(true, 0, content.length), content, frameChecksum(content)])
     // An RLE block standing for 256 KiB, over the 128 KiB block maximum.
-    const overBlock = Buffer.concat([MAGIC, Buffer.from([0x04, WINDOW_128_KIB]), blockHeader(true, 1, 256 * 1024), Buffer.from('a'), checksumOf(Buffer.alloc(0))])
+    const overBlock = Buffer.concat([ZSTD_MAGIC, Buffer.from([0x04, WINDOW_128_KIB]), blockHeader(true, 1, 256 * 1024), Buffer.from('a'), frameChecksum(Buffer.alloc(0))])
     // A single-segment frame whose content size field says one byte more than it holds.
     const misSized = sizedFrame(content)
     misSized[5] = (misSized[5] as number) + 1
