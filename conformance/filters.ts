@@ -27,10 +27,6 @@ export function noFilters(): CaseFilters {
   return { chapters: [], requirements: [], profiles: [], operations: [], cases: [] }
 }
 
-export function hasFilters(filters: CaseFilters): boolean {
-  return Object.values(filters).some((values) => values.length > 0)
-}
-
 /** Adds the comma-separated values of one filter option; returns what is wrong with them, if anything. */
 export function addFilterValues(filters: CaseFilters, key: keyof CaseFilters, text: string): string | undefined {
   const values = text.split(',').map((value) => value.trim()).filter((value) => value !== '')

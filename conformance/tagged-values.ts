@@ -301,5 +301,3 @@ export function decodeTagged(value: unknown): unknown {
   }
   return decoding.decode(value)
 }
-
-export const KNOWN_TAGS = Object.keys(TAGS)

@@ -175,15 +175,6 @@ export function syntheticResult(turn: number, step: number, callId: string, seq:
   return { type: 'tool/result', data, surfaceOp: 'append', ...(started ? { sourceEventSeqs: [callSeq] } : {}) }
 }
 
-/** A copy of a tool result's data whose nested result content is replaced (REWR-3). */
-export function prunedResultData(original: Json, text: string): Json {
-  const copy = structuredClone(original) as JsonObject
-  const message = copy['message'] as JsonObject
-  const block = (message['content'] as JsonObject[])[0]!
-  block['content'] = [textBlock(text)]
-  return copy
-}
-
 export const TURN_END_REASONS: readonly JsonObject[] = [
   { kind: 'completed' },
   { kind: 'aborted', reason: { kind: 'user' } },
