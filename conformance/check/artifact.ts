@@ -70,6 +70,8 @@ export interface WriterFacts {
   headerOnly?: true
   /** JSONL-13: the complete frames without a content checksum. */
   checksumless?: FrameFact
+  /** JSONL-14: the frames whose window exceeds the 2^23 bytes a writer may declare, with the first one's. */
+  wideWindow?: FrameFact & { window: number }
   /** JSONL-13: the complete frames after the header's that hold no batch: no content, or part of a line. */
   notABatch?: FrameFact & { why: string }
   /** JSONL-5: what is wrong with the header line's members. */
@@ -233,6 +235,11 @@ export class ArtifactCheck {
   /** JSONL-13, for `--writer`: a complete frame without a content checksum. */
   frameWithoutChecksum(byte: number, line: number): void {
     this.writerFacts.checksumless = counted(this.writerFacts.checksumless, { byte, line })
+  }
+
+  /** JSONL-14, for `--writer`: a frame whose header declares a window over the writers' limit. */
+  frameWithWideWindow(byte: number, line: number, window: number): void {
+    this.writerFacts.wideWindow = counted(this.writerFacts.wideWindow, { byte, line, window })
   }
 
   /** JSONL-13, for `--writer`: a complete frame after the header's that holds no batch, and why. */

@@ -9,7 +9,7 @@ import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings
 import type { RecallIds } from './message-ids.ts'
 import { FileByteSource, memoryByteSource } from './byte-source.ts'
 import { checkRawArtifact, fileChunks, memoryChunks } from './raw-reader.ts'
-import { checkZstdArtifact } from './zstd-reader.ts'
+import { checkZstdArtifact, MOST_WINDOW_BYTES } from './zstd-reader.ts'
 import type { RequirementIndex, Stage } from './requirements.ts'
 import { pathBindingFault } from './path-binding.ts'
 import { realPathOf } from './walk.ts'
@@ -165,6 +165,13 @@ function writerDiagnostics(facts: WriterFacts): Diagnostic[] {
   const checksumless = facts.checksumless
   if (checksumless !== undefined) {
     found.push({ severity: 'error', code: 'WRITER_FRAME_CHECKSUM', requirement: 'JSONL-13', line: checksumless.line, message: `${frames(checksumless, 'has no content checksum', 'have no content checksum')}: a reader checks one only when it is there, and writers set the checksum flag on every frame` })
+  }
+  const wide = facts.wideWindow
+  if (wide !== undefined) {
+    const limit = `${MOST_WINDOW_BYTES} bytes (8 MiB)`
+    const one = `declares a window of ${BigInt(wide.window)} bytes, over ${limit}`
+    const first = wide.count === 1 ? '' : ` (${BigInt(wide.window)} bytes)`
+    found.push({ severity: 'error', code: 'WRITER_FRAME_WINDOW', requirement: 'JSONL-14', line: wide.line, message: `${frames(wide, one, `declare windows over ${limit}`)}${first}: no writer may declare more, since a reader need accept no more; zstd declares more at levels 20 to 22 and with --long` })
   }
   const notABatch = facts.notABatch
   if (notABatch !== undefined) {

@@ -13,9 +13,9 @@ const LINE_FEED = 0x0a
 
 /**
  * The largest window the decoder holds: the 8 MiB every decoder should support (RFC 8878, 3.1.1.1.2),
- * which every compression level but the "ultra" ones stays within. The decoder keeps up to twice the
- * window of history, in a byte array that may have reserved twice that again, so a 128 MiB window
- * (`zstd --long`) would hold half a gigabyte.
+ * which JSONL-14 has every reader accept and no writer exceed, and every compression level but the
+ * "ultra" ones stays within. The decoder keeps up to twice the window of history, in a byte array that
+ * may have reserved twice that again, so a 128 MiB window (`zstd --long`) would hold half a gigabyte.
  */
 export const MOST_WINDOW_BYTES = 8 * 1024 * 1024
 
@@ -34,6 +34,11 @@ function withinWindowLimit(artifact: ArtifactCheck, frame: FrameLayout, settings
     message: `the frame at byte ${frame.start} needs a ${BigInt(frame.historySize)}-byte window, over the checker's limit of ${windowLimit(settings)} (twice --max-line-bytes, and at most ${MOST_WINDOW_BYTES}, what RFC 8878 asks every decoder to support); decompress the log with zstd -d and check the raw file (if zstd -d refuses the frame too, the frame is damaged)`,
   })
   return false
+}
+
+/** JSONL-14, for `--writer`: a frame's header, if present, declares no window over MOST_WINDOW_BYTES. */
+function checkWrittenWindow(artifact: ArtifactCheck, frame: FrameLayout, line: number, settings: CheckSettings): void {
+  if (settings.writer === true && frame.headerComplete && frame.windowSize > MOST_WINDOW_BYTES) artifact.frameWithWideWindow(frame.start, line, frame.windowSize)
 }
 
 /** JSONL-14 step 2: the first frame's content is exactly the header line with its line feed. */
@@ -96,8 +101,9 @@ function checkCompleteFrames(source: ByteSource, first: FrameLayout, frames: num
     const read = readFrame(source, start, index)
     if (!read.ok) break
     const frame = read.frame
-    if (!withinWindowLimit(artifact, frame, settings)) break
     const firstLine = splitter.number
+    checkWrittenWindow(artifact, frame, firstLine, settings)
+    if (!withinWindowLimit(artifact, frame, settings)) break
     let contentBytes = 0
     const fault = inflateFrame(source, frame, chunk => {
       contentBytes += chunk.length
@@ -119,6 +125,7 @@ function checkCompleteFrames(source: ByteSource, first: FrameLayout, frames: num
  * feed are ignored. Returns how many events the reader keeps from it.
  */
 function checkTornFrame(source: ByteSource, torn: FrameLayout, firstLine: number, artifact: ArtifactCheck, settings: CheckSettings): number {
+  checkWrittenWindow(artifact, torn, firstLine, settings)
   if (!withinWindowLimit(artifact, torn, settings)) return 0
   const eventsBefore = artifact.scan?.state.count ?? 0
   artifact.scan?.restart(0)
@@ -144,6 +151,7 @@ export function checkZstdArtifact(source: ByteSource, artifact: ArtifactCheck): 
     artifact.rejectStorage('JSONL_HEADER_INVALID', `the artifact has no complete header frame: ${why}`)
     return artifact.outcome(null, extent)
   }
+  checkWrittenWindow(artifact, first.frame, 1, settings)
   if (withinWindowLimit(artifact, first.frame, settings)) checkHeaderFrame(source, first.frame, artifact, settings)
   if (artifact.finished) return artifact.outcome(null, extent)
   const firstTornLine = checkCompleteFrames(source, first.frame, scanned.frames, artifact, settings)

@@ -49,10 +49,17 @@ export function frameChecksum(content: Uint8Array): Buffer {
   return sum
 }
 
-/** One zstd frame of raw blocks: descriptor with the checksum flag and a 128 KiB window, no content size. */
-export function rawFrame(content: Uint8Array, options: { checksum?: boolean } = {}): Buffer {
+/**
+ * One zstd frame of raw blocks: descriptor with the checksum flag and a 128 KiB window (or the window
+ * descriptor byte given), no content size (or a 4-byte one, if asked).
+ */
+export function rawFrame(content: Uint8Array, options: { checksum?: boolean; windowByte?: number; statesSize?: boolean } = {}): Buffer {
   const checksum = options.checksum ?? true
-  const parts: Buffer[] = [ZSTD_MAGIC, Buffer.from([checksum ? 0x04 : 0x00, WINDOW_128_KIB]), rawBlocks(content)]
+  // Frame_Header_Descriptor: the content size flag 2 (4 bytes) in its top bits, the checksum flag 0x04.
+  const descriptor = (options.statesSize === true ? 0x80 : 0x00) | (checksum ? 0x04 : 0x00)
+  const size = Buffer.alloc(options.statesSize === true ? 4 : 0)
+  if (options.statesSize === true) size.writeUInt32LE(content.length)
+  const parts: Buffer[] = [ZSTD_MAGIC, Buffer.from([descriptor, options.windowByte ?? WINDOW_128_KIB]), size, rawBlocks(content)]
   if (checksum) parts.push(frameChecksum(content))
   return Buffer.concat(parts)
 }

@@ -3,7 +3,7 @@
 // at its line (or frame), by its rule, and only with --writer. Expectations come from the rules:
 // JSONL-5's member list and order, the text ECMAScript JSON.stringify writes, JSON-12's "at most one
 // member per name", ROW-7's member order, and a zstd frame per batch, each with its checksum.
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fc from 'fast-check'
@@ -234,6 +234,43 @@ describe('check --writer', () => {
       expect(check(file).status, name).toBe('valid')
     }
     expect(writerCodes(folder.write('header-torn.jsonl', `${HEADER}\n{"type":"turn/st`))).toEqual([])
+  })
+
+  it('a zstd frame that declares a window over 8 MiB breaks JSONL-14, whether or not check can then decode it', () => {
+    const lines = turnLines()
+    // Window descriptor bytes (RFC 8878: 2^(10 + exponent), plus an eighth of it per mantissa step).
+    const MIB_8 = 13 << 3
+    const MIB_9 = (13 << 3) | 1
+    const MIB_128 = 17 << 3
+    const contents = [`${lines[0]}\n`, text(lines.slice(1, 4)), text(lines.slice(4))].map(content => Buffer.from(content))
+    const artifact = (options: (index: number) => Parameters<typeof rawFrame>[1]): Buffer => Buffer.concat(contents.map((content, index) => rawFrame(content, options(index))))
+    const second = rawFrame(contents[0]!).length
+    const diagnostics = (file: string, writer: boolean): Array<[string, number | undefined, string]> => check(file, { writer }).diagnostics.map(found => [found.code, found.line, found.message])
+    const rule = 'no writer may declare more, since a reader need accept no more; zstd declares more at levels 20 to 22 and with --long'
+
+    // 8 MiB, the most a writer may declare and every reader (check included) decodes.
+    const most = folder.write('window-8mib.jsonl.zstd', artifact(() => ({ windowByte: MIB_8 })))
+    expect(check(most, { writer: true })).toMatchObject({ status: 'valid', diagnostics: [] })
+
+    // 128 MiB windows in frames that state a small content size: check decodes them, as the reader does.
+    const stated = folder.write('window-128mib-stated.jsonl.zstd', artifact(index => (index === 0 ? {} : { windowByte: MIB_128, statesSize: true })))
+    expect(check(stated)).toMatchObject({ status: 'valid', outcome: pipelineOutcome(readFileSync(stated), 'zstd') })
+    expect(check(stated, { writer: true }).status).toBe('invalid')
+    expect(diagnostics(stated, true)).toEqual([['WRITER_FRAME_WINDOW', 2, `2 frames declare windows over 8388608 bytes (8 MiB), the first at byte ${second} (134217728 bytes): ${rule}`]])
+
+    // A 9 MiB window in the header frame, which check does not decode: unchecked, with the writer's error.
+    const header = folder.write('window-9mib-header.jsonl.zstd', artifact(index => (index === 0 ? { windowByte: MIB_9 } : {})))
+    expect(diagnostics(header, false).map(([code]) => code)).toEqual(['CHECK_WINDOW_TOO_LARGE'])
+    expect(check(header, { writer: true }).status).toBe('unchecked')
+    expect(diagnostics(header, true)).toEqual([
+      ['CHECK_WINDOW_TOO_LARGE', undefined, expect.stringContaining('the frame at byte 0 needs a 9437184-byte window') as unknown as string],
+      ['WRITER_FRAME_WINDOW', 1, `the frame at byte 0 declares a window of 9437184 bytes, over 8388608 bytes (8 MiB): ${rule}`],
+    ])
+
+    // A torn last frame declares its window too (its content size is not checked, so its window counts).
+    const whole = artifact(index => (index === 2 ? { windowByte: MIB_128, statesSize: true } : {}))
+    const torn = folder.write('window-128mib-torn.jsonl.zstd', whole.subarray(0, whole.length - 10))
+    expect(diagnostics(torn, true).map(([code, line]) => [code, line])).toEqual([['CHECK_WINDOW_TOO_LARGE', undefined], ['WRITER_FRAME_WINDOW', 5]])
   })
 
   it('zstd frames without a content checksum break JSONL-13, counted, the first placed by byte and line', () => {
