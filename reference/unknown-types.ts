@@ -20,6 +20,11 @@ export function vocabularyNamed(name: unknown): ReadonlySet<string> | undefined 
   return typeof key === 'string' && Object.hasOwn(VOCABULARIES, key) ? VOCABULARIES[key] : undefined
 }
 
+/** The message of the refusal of an unknown type: the type as written, unescaped. */
+export function unknownTypeMessage(type: string): string {
+  return `event type "${type}" is unknown to this reader and not marked ignorable`
+}
+
 /**
  * A refusal for a record of an unknown type that is not marked ignorable. A type that is no string, or
  * a storage tag, is no type a later reader would know: replay rejects it (ENV-3).
@@ -27,5 +32,5 @@ export function vocabularyNamed(name: unknown): ReadonlySet<string> | undefined 
 export function unknownTypeFault(record: unknown, known: ReadonlySet<string>): Fault | undefined {
   if (!isRecord(record) || typeof record['type'] !== 'string' || isRowTag(record['type'])) return undefined
   if (known.has(record['type']) || record['ignorable'] === true) return undefined
-  return fault('FORMAT_UNKNOWN_EVENT_TYPE', `event type "${record['type']}" is unknown to this reader and not marked ignorable`)
+  return fault('FORMAT_UNKNOWN_EVENT_TYPE', unknownTypeMessage(record['type']))
 }

@@ -144,7 +144,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   const withCounts = { ...info, sessionId, events: records.length }
   const events = reference.load(input)
   if (!events.ok) {
-    const hint = vocabularyHint(events.error.code, events.error.message, vocabulary)
+    const hint = vocabularyHint(events.error.code, events.error.message)
     const rejectionRule = refusalFacts(source.bytes, encoding, vocabulary, requirements).rule
     return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint, requirements) }, header, loaded: undefined, tornTail, extent: decodedExtent, byteNotices, rejectionRule }
   }

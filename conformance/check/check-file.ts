@@ -4,6 +4,7 @@
 import { closeSync, fstatSync, openSync, statSync } from 'node:fs'
 import type { TornTail } from '../../reference/jsonl.ts'
 import type { JsonRecord } from '../../reference/lossless-json.ts'
+import { unknownTypeMessage } from '../../reference/unknown-types.ts'
 import { V0_PINNED_TYPES, V0_RC8_TYPES } from '../../reference/vocabulary.ts'
 import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type FrameFact, type LimitFault, type WriterFacts } from './artifact.ts'
 import type { RecallIds } from './message-ids.ts'
@@ -206,10 +207,14 @@ function tornTailNotice(tornTail: TornTail, encoding: Encoding, extent: Artifact
 /** The types the rc8 builds write that the pinned vocabulary lacks. */
 const RC8_ONLY_TYPES = [...V0_RC8_TYPES].filter(type => !V0_PINNED_TYPES.has(type))
 
-/** For a log refused for an unknown event type that the rc8 vocabulary knows: how to read it. */
-export function vocabularyHint(code: string, message: string, vocabulary: string): string {
-  if (code !== 'FORMAT_UNKNOWN_EVENT_TYPE' || vocabulary === 'v0-rc8') return ''
-  const known = RC8_ONLY_TYPES.find(type => message.includes(JSON.stringify(type)))
+/**
+ * For a log refused for an unknown event type that the rc8 vocabulary knows: how to read it (under
+ * v0-rc8, no such type is unknown).
+ */
+export function vocabularyHint(code: string, message: string): string {
+  if (code !== 'FORMAT_UNKNOWN_EVENT_TYPE') return ''
+  // The whole message, since the type in it is unescaped: "x\"team/member" quotes an rc8 type too.
+  const known = RC8_ONLY_TYPES.find(type => message === unknownTypeMessage(type))
   return known === undefined ? '' : ` (the rc8 builds write ${known}: --vocabulary v0-rc8 knows their types)`
 }
 
@@ -227,7 +232,7 @@ const DEFECT_RULES: Readonly<Record<string, string>> = {
   JSONL_ROW_INVALID: 'ROW-3 says what a packed row must hold',
 }
 
-function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIndex, vocabulary: string): Diagnostic[] {
+function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIndex): Diagnostic[] {
   const at = (stage: Stage, code: string): { requirement?: string } => {
     const requirement = requirements.of(stage, code)
     return requirement === undefined ? {} : { requirement }
@@ -249,7 +254,7 @@ function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIn
   const fault = artifact.load?.fault
   if (fault !== undefined) {
     const requirement = requirements.ofLoadFault(fault)
-    const message = `${fault.message}${vocabularyHint(fault.code, fault.message, vocabulary)}`
+    const message = `${fault.message}${vocabularyHint(fault.code, fault.message)}`
     return [{ severity: severityOf(fault.code, requirements), code: fault.code, ...(requirement === undefined ? {} : { requirement }), ...position(fault.line, fault.seq), message }]
   }
   return (artifact.load?.violations ?? []).map(violation => {
@@ -287,7 +292,7 @@ function report(file: string, otherNames: readonly string[], encoding: Encoding,
   const binding = settings.noLayout === true ? undefined : pathBinding([file, ...otherNames], encoding, artifact)
   const outcome: Outcome = binding === undefined ? outcomeOf(artifact) : { verdict: 'rejected', operation: 'open', code: binding.code }
   const writer = writerDiagnostics(artifact.writerFacts)
-  const diagnostics = [...(binding === undefined ? [] : [binding]), ...errorDiagnostics(artifact, requirements, settings.vocabulary), ...writer, ...factNotices(artifact.facts)]
+  const diagnostics = [...(binding === undefined ? [] : [binding]), ...errorDiagnostics(artifact, requirements), ...writer, ...factNotices(artifact.facts)]
   if (artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined) diagnostics.push(tornTailNotice(artifact.tornTail, encoding, artifact.extent))
   const writerBroke = writer.some(diagnostic => diagnostic.severity === 'error')
   const noticed = settings.strict === true && diagnostics.some(diagnostic => diagnostic.severity === 'notice')
@@ -344,7 +349,7 @@ export interface RefusalFacts {
 export function refusalFacts(bytes: Uint8Array, encoding: Encoding, vocabulary: string, requirements: RequirementIndex): RefusalFacts {
   const outcome = checkInMemory(bytes, encoding, new ArtifactCheck({ vocabulary, maxLineBytes: DEFAULT_MAX_LINE_BYTES }))
   const refused = outcome.decodeError !== undefined || outcome.load?.fault !== undefined
-  return { rule: refused ? errorDiagnostics(outcome, requirements, vocabulary)[0]?.requirement : undefined, header: outcome.limit === undefined ? outcome.header : undefined }
+  return { rule: refused ? errorDiagnostics(outcome, requirements)[0]?.requirement : undefined, header: outcome.limit === undefined ? outcome.header : undefined }
 }
 
 function factsCheck(maxLineBytes: number): ArtifactCheck {

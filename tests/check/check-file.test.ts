@@ -1,15 +1,16 @@
 // One file through `checkFile` (conformance/check/check-file.ts) in this process, where a mutation run
 // reaches it: which names are zstd, the line, seq and rule of each diagnostic, a file stopped by a limit
 // or unreadable, --strict, the storage layout (JSONL-3) with every name a file was given, byte notices
-// past a corrupt line, and named pipes given on the command line.
+// past a corrupt line, named pipes given on the command line, what a notice or a --writer finding says
+// of one line (or frame) and of several, and when a refusal points to --vocabulary v0-rc8.
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, symlinkSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { byteNotices, checkFile, encodingOf } from '../../conformance/check/check-file.ts'
+import { byteNotices, checkFile, encodingOf, type Diagnostic, type FileReport } from '../../conformance/check/check-file.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
-import { check, pipelineOutcome, tempFolder, zstdArtifact } from './support.ts'
+import { check, pipelineOutcome, rawFrame, tempFolder, zstdArtifact } from './support.ts'
 import { HEADER, text, turnLines } from './small-logs.ts'
 
 const folder = tempFolder()
@@ -199,5 +200,125 @@ describe('check-file: a named pipe given by name', () => {
     const pipe = path.join(folder.dir, 'pipe.jsonl.zstd')
     execFileSync('mkfifo', [pipe])
     expect(check(pipe)).toMatchObject({ status: 'unchecked', outcome: { verdict: 'unchecked', code: 'CHECK_IO_ERROR' } })
+  })
+})
+
+describe('check-file: what a byte notice or a --writer finding says, for one line and for several', () => {
+  const messageOf = (report: FileReport, code: string): Pick<Diagnostic, 'severity' | 'code' | 'requirement' | 'line' | 'message'>[] =>
+    report.diagnostics.filter(found => found.code === code).map(({ severity, code, requirement, line, message }) => ({ severity, code, requirement, line, message }))
+  /** turnLines() with an ill-formed UTF-8 byte (FF) inside a string of each line numbered: "hi" on line 3, the model's name on line 5. */
+  const illFormed = (numbers: number[]): Buffer => {
+    const lines = turnLines()
+    if (numbers.includes(3)) lines[2] = (lines[2] as string).replace('"hi"', '"h@"')
+    if (numbers.includes(5)) lines[4] = (lines[4] as string).replace('"model":"m"', '"model":"m@"')
+    const bytes = Buffer.from(text(lines))
+    for (let at = bytes.indexOf('@'); at !== -1; at = bytes.indexOf('@', at)) bytes[at] = 0xff
+    return bytes
+  }
+
+  it('INVALID_UTF8 (JSONL-9): "this line holds", or how many lines hold it and the first of them', () => {
+    const one = check(folder.write('ill-one.jsonl', illFormed([3])))
+    expect(one.status).toBe('valid')
+    expect(messageOf(one, 'INVALID_UTF8')).toEqual([{ severity: 'notice', code: 'INVALID_UTF8', requirement: 'JSONL-9', line: 3, message: 'this line holds ill-formed UTF-8, read as U+FFFD' }])
+    const two = check(folder.write('ill-two.jsonl', illFormed([3, 5])))
+    expect(two.status).toBe('valid')
+    expect(messageOf(two, 'INVALID_UTF8')).toEqual([{ severity: 'notice', code: 'INVALID_UTF8', requirement: 'JSONL-9', line: 3, message: '2 lines (line 3 the first of them) hold ill-formed UTF-8, read as U+FFFD' }])
+  })
+
+  /** A turn whose step holds text-chunks rows of `texts` each, one row a line from line 5 on, seqs from 3 on. */
+  const chunkRows = (...rows: string[][]): string[] => {
+    let seq = 3
+    const packed = rows.map(texts => {
+      const row = `{"type":"text-chunks","seq0":${seq},"time0":${seq},"data":{"turn":1,"step":1,"index":0,"dt":[${texts.slice(1).map(() => 0).join(',')}],"texts":${JSON.stringify(texts)}}}`
+      seq += texts.length
+      return row
+    })
+    return [...turnLines().slice(0, 4), ...packed]
+  }
+  const SHORT = 'it packs two events, and a writer packs only runs of three or more'
+
+  it('WRITER_ROW (ROW-6): a packed row no writer writes, at its line; for several, how many and the first one\'s fault', () => {
+    const one = check(folder.write('short-row.jsonl', text(chunkRows(['a', 'b']))), { writer: true })
+    expect(messageOf(one, 'WRITER_ROW')).toEqual([{ severity: 'error', code: 'WRITER_ROW', requirement: 'ROW-6', line: 5, message: `this line holds a packed row no writer writes: ${SHORT}` }])
+    const two = check(folder.write('short-rows.jsonl', text(chunkRows(['a', 'b', 'c'], ['d', 'e'], ['f', 'g']))), { writer: true })
+    expect(messageOf(two, 'WRITER_ROW')).toEqual([{ severity: 'error', code: 'WRITER_ROW', requirement: 'ROW-6', line: 6, message: `2 lines (line 6 the first of them) hold a packed row no writer writes: the first, ${SHORT}` }])
+  })
+
+  it('WRITER_DUPLICATE_MEMBER (JSON-12): names the object that writes the name twice, the top-level one or the one at its path', () => {
+    const lines = turnLines()
+    lines[2] = (lines[2] as string).replace('"text":"hi"', '"text":"hi","text":"ho"')
+    lines[6] = (lines[6] as string).replace('"turn":1,', '"turn":1,"turn":1,')
+    const report = check(folder.write('duplicate-nested.jsonl', text(lines)), { writer: true })
+    expect(messageOf(report, 'WRITER_DUPLICATE_MEMBER')).toEqual([{
+      severity: 'error', code: 'WRITER_DUPLICATE_MEMBER', requirement: 'JSON-12', line: 3,
+      message: '2 lines (line 3 the first of them) write a member name twice in one object (here "text" in the object at data.content[0]); a reader keeps only the last, a writer must not write it',
+    }])
+  })
+
+  it('WRITER_HEADER_ONLY (JSONL-8): says that the artifact holds its header alone, and names no line', () => {
+    const report = check(folder.write('only-header.jsonl', `${HEADER}\n`), { writer: true })
+    expect(report.diagnostics).toEqual([{ severity: 'error', code: 'WRITER_HEADER_ONLY', requirement: 'JSONL-8', message: 'the artifact holds its header and nothing else, which no writer writes: its first write holds the header and the first batch together' }])
+  })
+
+  it('WRITER_FRAME_BATCH (JSONL-13): several frames that hold no batch are counted, the first placed by byte and line', () => {
+    const lines = turnLines()
+    const header = rawFrame(Buffer.from(`${lines[0] as string}\n`))
+    const batch = rawFrame(Buffer.from(text(lines.slice(1))))
+    const empty = rawFrame(new Uint8Array(0))
+    const report = check(folder.write('two-empty.jsonl.zstd', Buffer.concat([header, batch, empty, empty])), { writer: true })
+    expect(messageOf(report, 'WRITER_FRAME_BATCH')).toEqual([{
+      severity: 'error', code: 'WRITER_FRAME_BATCH', requirement: 'JSONL-13', line: 8,
+      message: `2 frames hold no batch, the first at byte ${header.length + batch.length} (its content is empty): after the header's, each frame holds one batch, whole records each ended by its line feed`,
+    }])
+  })
+
+  it('WRITER_LINE_FORM (JSONL-8): of one line, "this line differs from … what it holds"', () => {
+    const lines = turnLines()
+    lines[5] = (lines[5] as string).replace('"step":1', '"step":1.0')
+    const report = check(folder.write('one-form.jsonl', text(lines)), { writer: true })
+    // Characters are counted from 1: the first that differs is the "." after "1".
+    const at = (lines[5] as string).indexOf('1.0') + 2
+    expect(messageOf(report, 'WRITER_LINE_FORM')).toEqual([{
+      severity: 'notice', code: 'WRITER_LINE_FORM', requirement: 'JSONL-8', line: 6,
+      message: `this line differs from JSON.stringify's text of what it holds, which JSONL-8 asks writers to write so that two writers write the same bytes (from character ${at} it has \`.0}}\` where JSON.stringify writes \`}}\`)`,
+    }])
+  })
+})
+
+describe('check-file: the pointer to --vocabulary v0-rc8, only on the refusal of a type the rc8 builds write', () => {
+  const TEAM = '{"type":"team/member","seq":6,"time":6,"data":{}}'
+
+  it('gives a type neither vocabulary has the reader\'s message alone', () => {
+    const report = check(folder.write('acme-type.jsonl', text([...turnLines(), TEAM.replace('team/member', 'acme/thing')])))
+    expect(report.diagnostics).toEqual([{ severity: 'refusal', code: 'FORMAT_UNKNOWN_EVENT_TYPE', requirement: 'UNK-3', line: 8, seq: 6, message: 'event type "acme/thing" is unknown to this reader and not marked ignorable' }])
+  })
+
+  it('gives another fault whose message quotes an rc8 type the reader\'s message alone', () => {
+    const lines = turnLines()
+    lines[2] = (lines[2] as string).replace('"surfaceOp":"append"', '"surfaceOp":{"op":"replace","start":1,"end":1,"team/member":1}')
+    const bytes = text(lines)
+    const report = check(folder.write('replace-member.jsonl', bytes))
+    expect(report.outcome).toEqual(pipelineOutcome(Buffer.from(bytes), 'raw'))
+    expect(report.diagnostics).toHaveLength(1)
+    expect(report.diagnostics[0]).toMatchObject({ severity: 'error', code: 'SURFACE_OP_INVALID', requirement: 'SURF-2', line: 3, seq: 1 })
+    expect(report.diagnostics[0]?.message).toMatch(/a replace object has no member "team\/member"$/)
+  })
+
+  it('gives a type whose name quotes a type both vocabularies have the reader\'s message alone', () => {
+    // turn/start, which the message quotes, is in the pinned vocabulary: no rc8 type is named.
+    const odd = TEAM.replace('"team/member"', '"x\\"turn/start"')
+    const report = check(folder.write('odd-pinned-type.jsonl', text([...turnLines(), odd])))
+    expect(report.diagnostics).toEqual([{ severity: 'refusal', code: 'FORMAT_UNKNOWN_EVENT_TYPE', requirement: 'UNK-3', line: 8, seq: 6, message: 'event type "x"turn/start" is unknown to this reader and not marked ignorable' }])
+  })
+
+  it('gives a type whose name quotes an rc8 type, which neither vocabulary has, the reader\'s message alone', () => {
+    // The reader writes the type unescaped, so its message quotes "team/member" here: only the whole message tells.
+    const odd = TEAM.replace('"team/member"', '"x\\"team/member"')
+    const lines = [...turnLines(), odd]
+    const message = 'event type "x"team/member" is unknown to this reader and not marked ignorable'
+    for (const vocabulary of ['v0-pinned', 'v0-rc8']) {
+      const report = check(folder.write(`odd-rc8-type-${vocabulary}.jsonl`, text(lines)), { vocabulary })
+      expect(report.diagnostics, vocabulary).toEqual([{ severity: 'refusal', code: 'FORMAT_UNKNOWN_EVENT_TYPE', requirement: 'UNK-3', line: 8, seq: 6, message }])
+    }
   })
 })
