@@ -20,8 +20,11 @@ const MESSAGE_ARGUMENT = {
 /** Functions that return the reason text of a fault, or undefined when the check passes. */
 const REASON_RETURNING = new Set(['dataKeysFault', 'payloadFault', 'replaceOpProblem', 'headerFrameLine'])
 
-/** Functions whose result goes into message text and nowhere else: their whole body is free text. */
-const MESSAGE_BUILDING = new Set(['placeOf', 'seqGapText', 'firstEventText', 'unparsableWhy', 'valueText', 'numberText', 'identityMismatch'])
+/**
+ * Functions whose result goes into message text and nowhere else in reference/: their whole body is
+ * free text. (check compares `unknownTypeMessage`'s text with a refusal's, under its own tests.)
+ */
+const MESSAGE_BUILDING = new Set(['placeOf', 'seqGapText', 'firstEventText', 'unparsableWhy', 'valueText', 'numberText', 'identityMismatch', 'unknownTypeMessage'])
 
 function isMessageBuilder(path) {
   return path.isFunctionDeclaration() && MESSAGE_BUILDING.has(path.node.id?.name)
