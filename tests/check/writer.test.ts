@@ -1,8 +1,9 @@
-// `check --writer`: the rules a writer keeps and a reader forgives (JSONL-5, JSONL-8, JSONL-13, JSON-12,
-// ROW-6, ROW-7). What the reference's own writer writes passes them; each way of breaking one is found
-// at its line (or frame), by its rule, and only with --writer. Expectations come from the rules:
+// `check --writer`: the rules a writer keeps and a reader forgives (JSONL-5, JSONL-8, JSONL-13, JSONL-14,
+// JSON-12, ROW-6, ROW-7). What the reference's own writer writes passes them; each way of breaking one is
+// found at its line (or frame), by its rule, and only with --writer. Expectations come from the rules:
 // JSONL-5's member list and order, the text ECMAScript JSON.stringify writes, JSON-12's "at most one
-// member per name", ROW-7's member order, and a zstd frame per batch, each with its checksum.
+// member per name", ROW-7's member order, and a zstd frame per batch, each with its checksum and a
+// window of at most 8 MiB.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
