@@ -13,7 +13,7 @@ import { memoryByteSource } from '../../conformance/check/byte-source.ts'
 import { readFrame } from '../../conformance/check/zstd-frames.ts'
 import { inflateFrame } from '../../conformance/check/zstd-inflate.ts'
 
-export const ZSTD_MAGIC = 0xfd2fb528
+const ZSTD_MAGIC = 0xfd2fb528
 
 /** The zstd tool's output for `input` under `flags` (stdin to stdout, so no content size unless `--stream-size` gives it). */
 export function zstdCompress(input: Uint8Array, flags: readonly string[]): Buffer {
@@ -81,7 +81,7 @@ export function frameHeaderAt(bytes: Uint8Array, start: number): FrameHeader | u
 }
 
 /** A block header (RFC 8878, 3.1.1.2): where it starts, and its payload (one byte for an RLE block). */
-export interface BlockHeader {
+interface BlockHeader {
   at: number
   last: boolean
   type: number
@@ -91,7 +91,7 @@ export interface BlockHeader {
 }
 
 /** The block headers from `from` to the frame's last block, or to the first header the bytes cut. */
-export function* blockHeaders(bytes: Uint8Array, from: number): Generator<BlockHeader> {
+function* blockHeaders(bytes: Uint8Array, from: number): Generator<BlockHeader> {
   for (let at = from, last = false; !last && at + 3 <= bytes.length;) {
     const header = littleEndian(bytes, at, 3)
     const type = (header >> 1) & 3
