@@ -171,8 +171,8 @@ describe('numbers the docs repeat from their source', () => {
     const summaries = ['README.md', 'docs/check.md'].map(file => [file, read(file)] as const)
     const stated = [
       ...summaries.flatMap(([file, text]) => [
-        ...statedIn(file, text, /([A-Za-z-]+) runs of the current check/d, ['runs'], numberOfWords),
-        ...statedIn(file, text, /put it at\s+(\d\.\d\d)× to (\d\.\d\d)× of the loop in wall time \((\d\.\d\d)× to (\d\.\d\d)× in CPU time\)/d, RANGE_WHATS),
+        ...statedIn(file, text, /([A-Za-z-]+)\s+runs\s+of\s+the\s+current\s+check/d, ['runs'], numberOfWords),
+        ...statedIn(file, text, /put\s+it\s+at\s+(\d\.\d\d)×\s+to\s+(\d\.\d\d)×\s+of\s+the\s+loop\s+in\s+wall\s+time\s+\((\d\.\d\d)×\s+to\s+(\d\.\d\d)×\s+in\s+CPU\s+time\)/d, RANGE_WHATS),
         ...statedIn(file, text, /at or above 0\.5× in\s+([A-Za-z-]+)\s+of\s+them/d, ['runs at or above 0.5×'], numberOfWords),
       ]),
       ...statedIn('docs/bench-check-runs.md', runsDoc, /^([A-Za-z-]+) runs, from/dm, ['runs'], numberOfWords),
