@@ -83,7 +83,6 @@ export function shapeFault(record: JsonRecord): Fault | undefined {
 export function messageIdOf(record: JsonRecord): string | undefined {
   // The type as stored: a type that is not a string is no user/message, whatever it converts to.
   const message = messageOf(record['type'], record['data'])
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: the shape check just before rejects a surface event whose message id is not a string; with || a record without a message throws when read, which ends its phase with no fault and no id, as here
   return isRecord(message) && typeof message['id'] === 'string' ? message['id'] : undefined
 }
 
@@ -104,7 +103,6 @@ function upgradeAndShapeFault(entry: Entry, context: UpgradeContext, messageIdBy
   const found = shapeFault(upgraded.record)
   if (found !== undefined) return found
   const messageId = messageIdOf(upgraded.record)
-  // Stryker disable next-line ConditionalExpression: storing undefined reads back as a missing id
   if (messageId !== undefined) messageIdBySeq.set(entry.seq, messageId)
   return undefined
 }

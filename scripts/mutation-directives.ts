@@ -125,7 +125,7 @@ export function auditDirectives(withDirectives: Report, withoutDirectives: Repor
     if (isAlive(mutant) && !silenced.has(key)) problems.push(`a mutant no directive silences survives the run without directives: ${key}`)
   }
   for (const line of lines.values()) {
-    if (line.notKilled.length === 0) problems.push(`a directive silences only mutants the vectors kill: ${line.where}`)
+    if (line.notKilled.length === 0) problems.push(`a directive silences only mutants the vectors kill: ${line.where} (${line.killed.map(detection).join('; ')})`)
   }
   for (const where of directiveTargets(withDirectives)) {
     if (!lines.has(where)) problems.push(`a directive silences no mutant: ${where} (the line after the directive)`)
@@ -142,6 +142,21 @@ function directiveTargets(report: Report): string[] {
 
 function describe(mutant: Mutant): string {
   return `${mutant.mutatorName} at ${mutant.location.start.column} \`${oneLine(mutant.replacement)}\``
+}
+
+const CASE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+/**
+ * How a detected mutant was detected: a timeout, which Stryker counts as a kill and which may come of
+ * the machine's load alone, or the case that failed (a killed mutant's status reason is the failing
+ * case's message, which starts with its id), or else the error that killed it.
+ */
+function detection(mutant: Mutant): string {
+  if (mutant.status === 'Timeout') return `${describe(mutant)} timed out`
+  const reason = mutant.statusReason ?? ''
+  const failing = reason.split(': ')[0]!
+  if (CASE_ID.test(failing)) return `${describe(mutant)} killed by ${failing}`
+  return reason === '' ? `${describe(mutant)} killed` : `${describe(mutant)} killed: ${oneLine(reason)}`
 }
 
 /**

@@ -76,7 +76,23 @@ describe('auditing the Stryker directives', () => {
     expect(problems).toEqual([
       'a silenced mutant is missing from the run without directives: reference/a.ts:8:2:8:6:ConditionalExpression:true',
       'a mutant no directive silences survives the run without directives: reference/a.ts:6:1:6:5:ConditionalExpression:false',
-      'a directive silences only mutants the vectors kill: reference/a.ts:3',
+      'a directive silences only mutants the vectors kill: reference/a.ts:3 (ConditionalExpression at 7 `true` killed)',
+    ])
+  })
+
+  it('says how each mutant of a directive that silences only killed mutants was detected: by which case, or by a timeout', () => {
+    const withDirectives = report([
+      mutant(3, 7, 'true', 'Ignored', REASON),
+      mutant(3, 7, 'false', 'Ignored', REASON),
+      mutant(3, 9, '"x"', 'Ignored', REASON),
+    ], [3])
+    const withoutDirectives = report([
+      mutant(3, 7, 'true', 'Killed', 'legacy-id-kept: a later record leaves the recorded id: expected accept'),
+      mutant(3, 7, 'false', 'Timeout'),
+      mutant(3, 9, '"x"', 'Killed', 'The "x" encoding is not supported'),
+    ])
+    expect(auditDirectives(withDirectives, withoutDirectives).problems).toEqual([
+      'a directive silences only mutants the vectors kill: reference/a.ts:3 (ConditionalExpression at 7 `true` killed by legacy-id-kept; ConditionalExpression at 7 `false` timed out; ConditionalExpression at 9 `"x"` killed: The "x" encoding is not supported)',
     ])
   })
 
