@@ -21,6 +21,19 @@ export function openAdapter(source: AdapterSource, timeoutMs: number): Promise<A
   return startSubprocessAdapter(source.command, { timeoutMs })
 }
 
+/**
+ * The adapter, or undefined once why it could not be started is printed on stderr: compare and fuzz
+ * then exit 1, since the adapter failed, not the command.
+ */
+export async function openAdapterOrSayWhyNot(source: AdapterSource, timeoutMs: number): Promise<Adapter | undefined> {
+  try {
+    return await openAdapter(source, timeoutMs)
+  } catch (error) {
+    console.error(`the adapter could not be started: ${errorMessage(error)}`)
+    return undefined
+  }
+}
+
 const ADAPTER_SHAPE = 'its default export, or its export named adapter, must be {meta: {name, version, language, profiles}, operations}'
 
 /** The Adapter a module exports, by default or as `adapter`; the path is taken from the working directory. */

@@ -14,6 +14,17 @@ export function decimalNumber(text: string): number {
   return /^[0-9]+$/.test(text) ? Number(text) : Number.NaN
 }
 
+/**
+ * Notes `option` as given; one of `once`, the options that take a single value, given a second time is
+ * a mistake, not a change of mind (a script that appends to a base command, say): the error says so.
+ */
+export function givenTwice(given: Set<string>, option: string, once: ReadonlySet<string>): string | undefined {
+  if (!once.has(option)) return undefined
+  if (given.has(option)) return `${option} is given twice`
+  given.add(option)
+  return undefined
+}
+
 export type AdapterSource = { kind: 'name'; name: string } | { kind: 'command'; command: string } | { kind: 'module'; path: string }
 
 export type Command = 'run' | 'list' | 'matrix'
@@ -43,6 +54,8 @@ export const ALLOWED: Record<Command, string[]> = {
   matrix: [...ADAPTER_OPTIONS, ...FILTERS, '--vectors', '--md', '--html'],
 }
 const FLAGS = new Set(['--strict-baseline', '--requests'])
+/** The options that take one value (--vectors says so in its own words). */
+const ONCE = new Set(['--timeout', '--write-baseline', '--md', '--html'])
 
 /** Applies one option with its value; returns what is wrong, if anything. */
 function apply(options: CommandOptions, option: string, value: string): string | undefined {
@@ -87,6 +100,7 @@ function unknownOption(option: string, command: Command): string {
 /** The options of a command, or what is wrong with them. `--option=value` is the same as `--option value`. */
 export function parseOptions(command: Command, args: readonly string[]): CommandOptions | { error: string } {
   const options: CommandOptions = { adapters: [], timeoutMs: DEFAULT_TIMEOUT_MS, filters: noFilters(), baselines: [], strictBaseline: false, reports: {}, requests: false }
+  const given = new Set<string>()
   for (let index = 0; index < args.length; index += 1) {
     const argument = args[index]!
     const joined = argument.startsWith('--') && argument.includes('=')
@@ -102,7 +116,7 @@ export function parseOptions(command: Command, args: readonly string[]): Command
     if (value === undefined || value.trim() === '') return { error: `${option} needs a value` }
     // `--adapter-cmd --chapter 05`: the value was forgotten, and the next option would be taken for it.
     if (!joined && value.startsWith('--')) return { error: `${option} needs a value, not the option ${value} (write ${option}=${value} if that is the value)` }
-    const problem = apply(options, option, value)
+    const problem = givenTwice(given, option, ONCE) ?? apply(options, option, value)
     if (problem !== undefined) return { error: problem }
   }
   if (options.adapters.length === 0) options.adapters.push({ kind: 'name', name: 'reference' })

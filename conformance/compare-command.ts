@@ -4,11 +4,11 @@
 // timeouts and judgement; and where the spec leaves the result open, the command says so.
 import { readFileSync } from 'node:fs'
 import type { Adapter } from './adapter.ts'
-import { openAdapter } from './adapter-runs.ts'
+import { openAdapterOrSayWhyNot } from './adapter-runs.ts'
 import { referenceAdapter } from './adapters/reference.ts'
 import { adapterNameProblem, ADAPTER_NAMES } from './adapters/registry.ts'
 import { timeoutProblem } from './adapter-process.ts'
-import { decimalNumber, type AdapterSource } from './cli-options.ts'
+import { decimalNumber, givenTwice, type AdapterSource } from './cli-options.ts'
 import { operationResultOf } from './adapter.ts'
 import { expectedRejectionOf, type OperationResult } from './expectations.ts'
 import { inProcessCall } from './in-process-call.ts'
@@ -53,6 +53,7 @@ interface CompareOptions {
 }
 
 const OPTIONS = ['--adapter', '--adapter-cmd', '--adapter-module', '--operation', '--timeout']
+const ONCE = new Set(['--operation', '--timeout'])
 
 /** The options of `compare`, or what is wrong with them. */
 export function parseCompareOptions(args: readonly string[]): CompareOptions | { error: string } {
@@ -60,6 +61,7 @@ export function parseCompareOptions(args: readonly string[]): CompareOptions | {
   const inputs: string[] = []
   let operation: string | undefined
   let timeoutMs = DEFAULT_TIMEOUT_MS
+  const given = new Set<string>()
   for (let index = 0; index < args.length; index += 1) {
     const argument = args[index]!
     if (!argument.startsWith('--')) {
@@ -71,6 +73,8 @@ export function parseCompareOptions(args: readonly string[]): CompareOptions | {
     const value = joined ? argument.slice(option.length + 1) : args[(index += 1)]
     if (!OPTIONS.includes(option)) return { error: `unknown option ${option} for compare${guessedOption(option, OPTIONS)}` }
     if (value === undefined || value.trim() === '') return { error: `${option} needs a value` }
+    const twice = givenTwice(given, option, ONCE)
+    if (twice !== undefined) return { error: twice }
     if (option === '--adapter') adapters.push({ kind: 'name', name: value })
     if (option === '--adapter-cmd') adapters.push({ kind: 'command', command: value })
     if (option === '--adapter-module') adapters.push({ kind: 'module', path: value })
@@ -198,13 +202,8 @@ export async function compareCommand(args: readonly string[]): Promise<number> {
     console.error(errorMessage(error))
     return 2
   }
-  let adapter: Adapter
-  try {
-    adapter = await openAdapter(options.adapter, options.timeoutMs)
-  } catch (error) {
-    console.error(`the adapter could not be started: ${errorMessage(error)}`)
-    return 1
-  }
+  const adapter = await openAdapterOrSayWhyNot(options.adapter, options.timeoutMs)
+  if (adapter === undefined) return 1
   try {
     return await compareAll(adapter, options, inputs)
   } finally {

@@ -3,7 +3,7 @@
 // misspelt key) is named rather than passed over; and a fault in a member names the line it is on.
 import { readFileSync } from 'node:fs'
 import { isAlias, isMap, isNode, isScalar, LineCounter, parseDocument, visit, type Document, type ToJSOptions } from 'yaml'
-import { errorMessage } from './wording.ts'
+import { errorMessage, fileErrorMessage } from './wording.ts'
 
 /** The 1-based line where the node at `path` starts, or where its member `key` is written; undefined where there is none. */
 export type LineAt = (path: readonly (string | number)[], key?: string) => number | undefined
@@ -51,7 +51,7 @@ export function readGivenFile(path: string, kind: string): string {
   try {
     return readFileSync(path, 'utf8')
   } catch (error) {
-    throw new Error(`cannot read the ${kind} ${path}: ${errorMessage(error)}`)
+    throw new Error(`cannot read the ${kind} ${path}: ${fileErrorMessage(error, path)}`)
   }
 }
 

@@ -111,10 +111,40 @@ describe('run: its heading', () => {
   it('exits 2 when no case matches, running nothing, and names a value that matches no case on its own', async () => {
     const none = await runCliHere(['run', '--case', 'surf-*', '--chapter', '13'])
     expect(none).toEqual({ code: 2, stdout: '', stderr: 'no case matches the filters --chapter 13 --case surf-*\n' })
+    // matrix says the same, rather than render a matrix of no cases.
+    expect(await runCliHere(['matrix', '--case', 'surf-*', '--chapter', '13'])).toEqual({ code: 2, stdout: '', stderr: 'no case matches the filters --chapter 13 --case surf-*\n' })
     const typo = await runCliHere(['run', '--requirement', 'SURF-5,SURF-55'])
     expect(typo.code).toBe(2)
     expect(typo.stdout).toBe('')
     expect(typo.stderr).toMatch(/^--requirement SURF-55 matches no case: /)
+  })
+})
+
+describe('run: its progress on a terminal', () => {
+  /** Runs `args` in process with stderr a terminal (`tty`) or not. */
+  async function runWithTerminal(args: string[], tty: boolean): Promise<{ code: number; stderr: string }> {
+    const wasTty = process.stderr.isTTY
+    Object.defineProperty(process.stderr, 'isTTY', { value: tty, configurable: true })
+    try {
+      const { code, stderr } = await runCliHere(args)
+      return { code, stderr }
+    } finally {
+      Object.defineProperty(process.stderr, 'isTTY', { value: wasTty, configurable: true })
+    }
+  }
+
+  it('counts the cases done, and those failed, on one line of stderr redrawn in place and cleared at the end', async () => {
+    const cases = ['--case', 'surf-order-append-only-surface,proc-load-returns-upgraded-events']
+    const passing = await runWithTerminal(['run', ...cases, '--adapter', 'reference'], true)
+    expect(passing).toEqual({ code: 0, stderr: '\r\x1b[Kreference: 1/2\r\x1b[Kreference: 2/2\r\x1b[K' })
+    // The upstream build fails the proc- case, which runs first (its committed baseline lists it): the count says so.
+    const failing = await runWithTerminal(['run', ...cases, '--adapter', 'dsh-session@0.1.0-rc.8'], true)
+    expect(failing.stderr).toBe('\r\x1b[Kdsh-session@0.1.0-rc.8: 1/2, 1 failed\r\x1b[Kdsh-session@0.1.0-rc.8: 2/2, 1 failed\r\x1b[K')
+    expect(failing.code).toBe(1)
+  })
+
+  it('draws nothing when stderr is no terminal (a CI log, a file)', async () => {
+    expect(await runWithTerminal(['run', ...ONE_CASE], false)).toEqual({ code: 0, stderr: '' })
   })
 })
 
@@ -261,7 +291,7 @@ describe('run: baselines', () => {
   it('says which file it could not read: the baseline', async () => {
     const refused = await runCliHere(['run', ...ONE_CASE, '--baseline', 'no-such-baseline.yaml'])
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toMatch(/^cannot read the baseline no-such-baseline\.yaml: ENOENT: no such file or directory/)
+    expect(refused.stderr).toMatch(/^cannot read the baseline no-such-baseline\.yaml: no such file or folder\n/)
   })
 
   it('refuses two baselines of one adapter', async () => {

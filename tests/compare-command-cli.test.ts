@@ -55,6 +55,11 @@ describe('parseCompareOptions', () => {
     expect(parseCompareOptions([...base, '--timeout', '1e3', 'in.json'])).toEqual({ error: '--timeout needs a positive number of milliseconds, not 1e3' })
   })
 
+  it('refuses --operation or --timeout given twice: a second is a mistake, not a change of mind', () => {
+    expect(parseCompareOptions([...base, '--operation', 'surface', 'in.json'])).toEqual({ error: '--operation is given twice' })
+    expect(parseCompareOptions([...base, '--timeout', '250', '--timeout=500', 'in.json'])).toEqual({ error: '--timeout is given twice' })
+  })
+
   it('refuses an unknown option, guessing the one meant', () => {
     expect(parseCompareOptions(['--adaptr', 'reference', '--operation', 'load', 'in.json'])).toEqual({ error: 'unknown option --adaptr for compare; did you mean --adapter?' })
   })

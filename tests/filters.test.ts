@@ -137,6 +137,15 @@ describe('command options', () => {
     expect(options).toMatchObject({ baselines: ['a.yaml'], strictBaseline: true, writeBaseline: 'out.yaml', reports: { json: 'r.json', md: 'r.md' } })
   })
 
+  it('refuses an option that takes one value given twice, and takes the others as often as given', () => {
+    for (const [command, option] of [['run', '--timeout'], ['run', '--write-baseline'], ['matrix', '--md'], ['matrix', '--html'], ['matrix', '--timeout']] as const) {
+      expect(parseOptions(command, [option, '10', `${option}=20`])).toEqual({ error: `${option} is given twice` })
+    }
+    expect(parsed('run', ['--adapter', 'reference', '--adapter', 'dsh-session@0.1.0-rc.8', '--baseline', 'a.yaml', '--baseline', 'b.yaml', '--chapter', '05', '--chapter', '13'])).toMatchObject({
+      baselines: ['a.yaml', 'b.yaml'], filters: { chapters: ['05', '13'] },
+    })
+  })
+
   it('refuses what a command does not take, and bad values', () => {
     expect(parseOptions('list', ['--adapter', 'reference'])).toEqual({ error: 'unknown option --adapter for list' })
     expect(parseOptions('matrix', ['--baseline', 'x.yaml'])).toEqual({ error: 'unknown option --baseline for matrix' })

@@ -235,6 +235,30 @@ describe('the protocol end to end', () => {
     expect(byId(outcomes)).toEqual(byId(inProcess))
   })
 
+  it('serve: an operation that throws gets an error reply (message and traceback) for its seq, and serving goes on', () => {
+    const lines = [
+      protocolLine(startMessage()),
+      '{"cmd":"run","seq":0,"operation":"load","input":{"events":[{"$dsh":"bogus"}]}}\n',
+      protocolLine(runMessage(1, 'surface', { events: [] })),
+      protocolLine(stopMessage()),
+    ]
+    const served = spawnSync(process.execPath, [...CLI, 'serve'], { cwd: projectRoot, encoding: 'utf8', input: lines.join('') })
+    expect(served.status).toBe(0)
+    const replies = served.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(replies).toHaveLength(3)
+    const failed = replies[1] as { seq: number; error: { message: string; traceback: string }; result?: unknown }
+    expect(failed).toEqual({ seq: 0, error: { message: 'unknown tagged value "bogus" (a "$dsh" member of data is escaped with the "object" tag)', traceback: expect.stringContaining('at decodeTag') } })
+    expect(protocolViolation('result', failed)).toBeUndefined()
+    expect(replies[2]).toEqual({ seq: 1, result: { ok: true, value: { nodes: [], replacements: [], generation: 0 } } })
+  })
+
+  it('serve: a message with no known cmd ends it with exit 2, naming the line on stderr and replying nothing', () => {
+    const served = spawnSync(process.execPath, [...CLI, 'serve'], { cwd: projectRoot, encoding: 'utf8', input: `${protocolLine(startMessage())}{"cmd":"hello"}\n${protocolLine(stopMessage())}` })
+    expect(served.status).toBe(2)
+    expect(served.stdout.trim().split('\n')).toHaveLength(1)
+    expect(served.stderr).toBe('dsh-conformance serve: no known cmd: {"cmd":"hello"}\n')
+  })
+
   it.skipIf(!pythonPresent)(`the Python example passes every surface-only vector but the one that needs load's checks in a window, and skips the rest${pythonPresent ? '' : ' (skipped: python3 not found)'}`, async () => {
     const vectors = allVectors()
     const { adapter, outcomes } = await runCommand(PYTHON, vectors, 10_000)

@@ -35,11 +35,6 @@ export class LineSplitter {
     this.position = base
   }
 
-  /** Offset of the first byte of the line in progress. */
-  get lineStart(): number {
-    return this.position - this.carryLength
-  }
-
   /** Bytes after the last line feed (the unterminated tail so far). */
   get tailLength(): number {
     return this.carryLength

@@ -1,12 +1,13 @@
 // `dsh-conformance fuzz`: opens the adapter, runs the differential fuzzer with a progress bar on a
 // terminal, prints every class of disagreement (known ones with their finding), writes the summary,
-// and sets the exit status: 0 when everything found is known, 1 when something new was found or
-// nothing could be compared, 2 on a usage error, 3 when the fuzzer itself failed.
+// and sets the exit status: 0 when everything found is known, 1 when something new was found, nothing
+// could be compared or the adapter could not be started, 2 on a usage error or an --out folder that
+// cannot be made, 3 when the fuzzer itself failed.
 import { readdirSync, writeFileSync } from 'node:fs'
-import { makeFolder } from '../reports/write.ts'
+import { makeOutputFolder } from '../reports/write.ts'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { Adapter } from '../adapter.ts'
-import { openAdapter } from '../adapter-runs.ts'
+import { openAdapterOrSayWhyNot } from '../adapter-runs.ts'
 import { vectorsDir } from '../vector-cases.ts'
 import { nameAndVersion } from '../results.ts'
 import type { FuzzSummary } from '../../generated/types/index.ts'
@@ -15,7 +16,7 @@ import { OPERATION_PROFILE } from './probes.ts'
 import type { OperationName } from '../vector-cases.ts'
 import { appliesTo, readKnownDivergences, type KnownClass, type KnownDivergences } from './known.ts'
 import { FUZZ_USAGE, parseFuzzOptions, type FuzzCommandOptions } from './options.ts'
-import { errorMessage, plural } from '../wording.ts'
+import { errorMessage, fileErrorMessage, plural } from '../wording.ts'
 
 const BAR_WIDTH = 24
 
@@ -123,13 +124,13 @@ function lackingWarning(name: string, lacking: readonly OperationName[]): string
 }
 
 async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergences | undefined): Promise<number> {
-  const adapter = await openAdapter(options.adapter, options.timeoutMs)
+  const adapter = await openAdapterOrSayWhyNot(options.adapter, options.timeoutMs)
+  if (adapter === undefined) return 1
   const bar = progressBar(adapter.meta.name)
   try {
     const known = knownClasses(divergences, options.known, adapter)
     const budget = options.timeBudgetSeconds === undefined ? '' : `, time budget ${options.timeBudgetSeconds} s`
     console.log(`fuzz ${nameAndVersion(adapter.meta)} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} of logs up to ${plural(options.maxEvents, 'event')}${budget}`)
-    makeFolder(options.outDir)
     const earlier = vectorFilesIn(options.outDir)
     const report = await fuzz(adapter, {
       runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, timeoutMs: options.timeoutMs, onProgress: bar.update,
@@ -174,6 +175,12 @@ export async function fuzzCommand(args: readonly string[]): Promise<number> {
     divergences = options.known === undefined ? undefined : readKnownDivergences(options.known)
   } catch (error) {
     console.error(errorMessage(error))
+    return 2
+  }
+  try {
+    makeOutputFolder(options.outDir)
+  } catch (error) {
+    console.error(`cannot make the --out folder ${options.outDir}: ${fileErrorMessage(error, options.outDir)}`)
     return 2
   }
   try {

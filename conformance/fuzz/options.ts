@@ -1,7 +1,7 @@
 // The command line of `dsh-conformance fuzz`: its help text and its options, as plain data.
 import { timeoutProblem } from '../adapter-process.ts'
 import { adapterNameProblem, ADAPTER_NAMES } from '../adapters/registry.ts'
-import { decimalNumber, type AdapterSource } from '../cli-options.ts'
+import { decimalNumber, givenTwice, type AdapterSource } from '../cli-options.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
 import { guessedOption } from '../wording.ts'
 import type { OperationName } from '../vector-cases.ts'
@@ -61,9 +61,10 @@ adapter's answers do, such as a time it stamps from its clock).
 A failure of the adapter (it threw, timed out, crashed or gave an answer that cannot be read) is a
 disagreement of its own class, "fails: KIND", which no --known file can excuse.
 
-Exit status: 0 when no disagreement was found outside the known classes, 1 when one was or when no
-operation could be compared (the adapter claims no profile of the operations it provides), 2 on a usage
-error, 3 when the fuzzer itself failed.`
+Exit status: 0 when no disagreement was found outside the known classes, 1 when one was, when no
+operation could be compared (the adapter claims no profile of the operations it provides) or when the
+adapter could not be started, 2 on a usage error or an --out folder that cannot be made, 3 when the
+fuzzer itself failed.`
 
 export interface FuzzCommandOptions {
   adapter: AdapterSource
@@ -84,6 +85,9 @@ function wholeNumber(option: string, value: string, min: number): number | strin
   const number = decimalNumber(value)
   return Number.isSafeInteger(number) && number >= min ? number : `${option} needs a whole number of at least ${min}, not ${value}`
 }
+
+/** The options that take one value; --operation adds to the operations compared. */
+const ONCE = new Set(['--out', '--known', '--runs', '--seed', '--max-events', '--time-budget', '--timeout'])
 
 const FUZZ_OPTIONS = ['--adapter', '--adapter-cmd', '--adapter-module', '--out', '--known', '--runs', '--seed', '--max-events', '--time-budget', '--timeout', '--operation']
 
@@ -122,6 +126,7 @@ function apply(draft: Draft, option: string, value: string): string | undefined 
 /** The options of `fuzz`, or what is wrong with them. `--option=value` is the same as `--option value`. */
 export function parseFuzzOptions(args: readonly string[]): FuzzCommandOptions | { error: string } {
   const draft: Draft = { adapters: [] }
+  const given = new Set<string>()
   for (let index = 0; index < args.length; index += 1) {
     const argument = args[index]!
     const joined = argument.startsWith('--') && argument.includes('=')
@@ -129,7 +134,7 @@ export function parseFuzzOptions(args: readonly string[]): FuzzCommandOptions | 
     const value = joined ? argument.slice(option.length + 1) : args[(index += 1)]
     if (!option.startsWith('--')) return { error: `fuzz takes options only, not ${option}` }
     if (value === undefined || value.trim() === '') return { error: `${option} needs a value` }
-    const problem = apply(draft, option, value)
+    const problem = givenTwice(given, option, ONCE) ?? apply(draft, option, value)
     if (problem !== undefined) return { error: problem }
   }
   if (draft.adapters.length !== 1) return { error: 'fuzz needs exactly one --adapter, --adapter-cmd or --adapter-module' }

@@ -63,8 +63,3 @@ export function weighted<T>(chooser: Chooser, options: readonly (readonly [T, nu
   }
   return live[0]![0]
 }
-
-/** A whole number in [min, max]. */
-export function between(chooser: Chooser, min: number, max: number): number {
-  return min + chooser.int(max - min + 1)
-}

@@ -48,10 +48,10 @@ export interface Written {
   errors: string[]
 }
 
-/** The nearest folder on the way to `path` that exists as a file, if any: what stopped its folder being made. */
-function fileInTheWay(path: string): string | undefined {
-  for (let folder = dirname(path); folder !== dirname(folder); folder = dirname(folder)) {
-    if (existsSync(folder)) return statSync(folder).isDirectory() ? undefined : folder
+/** `folder`, or the nearest of its parents that exists, when it is a file: what stops `folder` being made. */
+function fileInTheWay(folder: string): string | undefined {
+  for (let at = folder; at !== dirname(at); at = dirname(at)) {
+    if (existsSync(at)) return statSync(at).isDirectory() ? undefined : at
   }
   return undefined
 }
@@ -80,9 +80,16 @@ export function writeOutputFile(path: string, text: string): void {
     writeFileSync(path, text)
   } catch (error) {
     // The system says EEXIST or ENOTDIR, from making the folder or writing the file; the file in the way is what to name.
-    const blocking = fileInTheWay(path)
+    const blocking = fileInTheWay(dirname(path))
     throw blocking === undefined ? error : new Error(`${blocking} is a file, not a folder`)
   }
+}
+
+/** Makes a folder that a command was told to write into, naming the file in its way, if one is. */
+export function makeOutputFolder(folder: string): void {
+  const blocking = fileInTheWay(folder)
+  if (blocking !== undefined) throw new Error(`${blocking} is a file, not a folder`)
+  makeFolder(folder)
 }
 
 /** Writes every requested report, creating folders as needed. */

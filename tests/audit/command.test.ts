@@ -71,6 +71,12 @@ describe('audit options', () => {
     expect(parseAuditOptions(['dir/a.jsonl', '--out', './dir/../dir/a.jsonl'])).toEqual({ error: '--out ./dir/../dir/a.jsonl would overwrite the log it audits' })
   })
 
+  it('refuses a --tokenizer other than auto or estimate with exit 2, reading no log', async () => {
+    expect(parseAuditOptions(['a', '--tokenizer', 'exact'])).toEqual({ error: '--tokenizer must be auto or estimate, not exact' })
+    const refused = await runCliHere(['audit', 'no-such.jsonl', '--tokenizer=v3'])
+    expect(refused).toEqual({ code: 2, stdout: '', stderr: '--tokenizer must be auto or estimate, not v3\ndsh-conformance audit --help lists its options\n' })
+  })
+
   it('takes --option=value as --option value, as the other commands do', () => {
     expect(parseAuditOptions(['log.jsonl', '--format=json', '--out=a.md'])).toMatchObject({ format: 'json', out: 'a.md' })
   })
@@ -84,6 +90,24 @@ describe('audit runs', () => {
     const written = readFileSync(out, 'utf8')
     for (const title of ROW_TITLES) expect(written).toContain(title)
     expect(written).toMatch(/estimate/i)
+  })
+
+  it('writes the text report to stdout when no --out is given, and nothing to stderr', async () => {
+    const { log } = logFile(artifact(goodTurn()))
+    const run = await runCliHere(['audit', log, '--tokenizer', 'estimate'])
+    expect(run.code).toBe(0)
+    expect(run.stderr).toBe('')
+    expect(run.stdout.split('\n')[0]).toBe(`dsh-conformance audit: ${log}`)
+    for (const title of ROW_TITLES) expect(run.stdout).toContain(title)
+    expect(run.stdout).toContain('\noverall: PASS\n')
+  })
+
+  it('notes on stderr an --out whose extension names another format than --format, and writes the format asked', async () => {
+    const { directory, log } = logFile(artifact(goodTurn()))
+    const out = path.join(directory, 'report.md')
+    const run = await runCliHere(['audit', log, '--out', out, '--format', 'json', '--tokenizer', 'estimate'])
+    expect(run).toEqual({ code: 0, stdout: `wrote ${out} (json): overall pass\n`, stderr: `note: --out ${out} names md, but --format writes json, as asked\n` })
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ overall: 'pass' })
   })
 
   it('writes JSON and exits 1 when a row fails', async () => {

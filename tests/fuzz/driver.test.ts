@@ -421,6 +421,98 @@ describe('dsh-conformance fuzz', () => {
     expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--operation', 'lod'])).toMatchObject({ error: expect.stringContaining('--operation needs operations the fuzzer probes (load, ') })
   })
 
+  it('refuses an option that takes one value given twice, and adds up --operation', () => {
+    const base = ['--adapter', 'reference', '--out', 'o']
+    for (const option of ['--known', '--runs', '--seed', '--max-events', '--time-budget', '--timeout']) {
+      expect(parseFuzzOptions([...base, option, '5', `${option}=6`])).toEqual({ error: `${option} is given twice` })
+    }
+    expect(parseFuzzOptions([...base, '--out', 'p'])).toEqual({ error: '--out is given twice' })
+    expect(parseFuzzOptions([...base, '--operation', 'load', '--operation', 'surface'])).toMatchObject({ only: ['load', 'surface'] })
+  })
+
+  it('takes options only: a bare word is a usage error, not an adapter name or a folder', async () => {
+    expect(parseFuzzOptions(['reference', '--out', 'o'])).toEqual({ error: 'fuzz takes options only, not reference' })
+    expect(parseFuzzOptions(['--adapter', 'reference', 'out'])).toEqual({ error: 'fuzz takes options only, not out' })
+    const bare = await fuzzIn(['--adapter', 'reference', '--out', tempFolder(), 'extra'])
+    expect(bare).toEqual({ code: 2, stdout: '', stderr: 'fuzz takes options only, not extra\ndsh-conformance fuzz --help lists its options \n' })
+  })
+
+  it('warns that a --known file naming other adapters does not apply, and tolerates nothing', async () => {
+    const outDir = tempFolder()
+    const known = join(outDir, 'known.yaml')
+    writeFileSync(known, "adapters: ['someone-else']\nknown:\n  - {class: everything, adapter: '*', why: would excuse every class of the adapters it names}\n")
+    const run = await fuzzIn(['--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--runs', '10', '--seed', '1', '--out', join(outDir, 'out'), '--known', known])
+    expect(run.stderr.split('\n')[0]).toBe(`warning: ${known} does not apply to fake-misorder; nothing is tolerated `)
+    expect(run.stdout).toContain('NEW   surface: ')
+    expect(run.stdout).not.toContain('KNOWN everything')
+    expect(run.code).toBe(1)
+  })
+
+  it('exits 2, fuzzing nothing, when the --known file cannot be read', async () => {
+    const outDir = tempFolder()
+    const missing = join(outDir, 'no-such-known.yaml')
+    const run = await fuzzIn(['--adapter', 'reference', '--runs', '1', '--out', join(outDir, 'out'), '--known', missing])
+    expect(run.code).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toBe(`cannot read the known-divergences file ${missing}: no such file or folder \n`)
+    expect(readdirSync(outDir)).toEqual([])
+  })
+
+  it('draws a progress bar on stderr only when stderr is a terminal, and clears it when done', async () => {
+    const drawnOn = async (tty: boolean): Promise<string[]> => {
+      const drawn: string[] = []
+      const wasTty = process.stderr.isTTY
+      const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => drawn.push(String(chunk)) > 0)
+      Object.defineProperty(process.stderr, 'isTTY', { value: tty, configurable: true })
+      try {
+        expect((await fuzzIn(['--adapter', 'reference', '--runs', '3', '--seed', '1', '--out', tempFolder()])).code).toBe(0)
+      } finally {
+        write.mockRestore()
+        Object.defineProperty(process.stderr, 'isTTY', { value: wasTty, configurable: true })
+      }
+      return drawn
+    }
+    const terminal = await drawnOn(true)
+    expect(terminal).toContain(`\r\x1b[Kreference [${'#'.repeat(24)}] 3/3 runs`)
+    expect(terminal.at(-1)).toBe('\r\x1b[K')
+    expect(await drawnOn(false)).toEqual([])
+  })
+
+  it('exits 1 with one sentence, as run and compare do, when the adapter cannot start: the adapter failed, not the fuzzer', async () => {
+    const outDir = tempFolder()
+    const crashed = await fuzzIn(['--adapter-cmd', 'exit 1', '--runs', '1', '--out', outDir])
+    expect(crashed).toEqual({ code: 1, stdout: '', stderr: 'the adapter could not be started: crash: the adapter process ended (exit code 1) \n' })
+    const missing = join(outDir, 'no-such-adapter.mjs')
+    const absent = await fuzzIn(['--adapter-module', missing, '--runs', '1', '--out', outDir])
+    expect(absent.code).toBe(1)
+    expect(absent.stderr).toMatch(new RegExp(`^the adapter could not be started: Cannot find module '(file://)?${missing}'[^\n]*\n$`))
+  })
+
+  it('exits 2, naming the file in the way and opening no adapter, when the --out folder cannot be made', async () => {
+    const outDir = tempFolder()
+    const file = join(outDir, 'file')
+    writeFileSync(file, '')
+    for (const out of [join(file, 'out'), file]) {
+      const run = await fuzzIn(['--adapter-cmd', 'exit 1', '--runs', '1', '--out', out])
+      expect(run).toEqual({ code: 2, stdout: '', stderr: `cannot make the --out folder ${out}: ${file} is a file, not a folder \n` })
+    }
+  })
+
+  it('keeps a class whose vector cannot be written, saying why on its line and in the summary, and still exits 1', async () => {
+    const outDir = tempFolder()
+    // The chapter's folder is a file: the vector of the surface class has nowhere to go.
+    writeFileSync(join(outDir, '05-surface'), '')
+    const run = await fuzzIn(['--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--runs', '10', '--seed', '1', '--out', outDir])
+    expect(run.stdout).toContain('NEW   surface: ')
+    expect(run.stdout).toMatch(/\n {6}warning: the vector could not be written: ENOTDIR: not a directory, open '[^']*\/05-surface\/fuzz-[0-9a-f]{12}\.yaml'\n/)
+    expect(run.stdout).not.toMatch(/ vector fuzz-/)
+    expect(run.code).toBe(1)
+    const summary = JSON.parse(readFileSync(join(outDir, 'fuzz-summary.json'), 'utf8')) as { findings: { vector?: unknown; problem?: string }[] }
+    expect(summary.findings).toHaveLength(1)
+    expect(summary.findings[0]!.vector).toBeUndefined()
+    expect(summary.findings[0]!.problem).toMatch(/^the vector could not be written: ENOTDIR/)
+  })
+
   it('compares only the operations --operation names', async () => {
     const only = await fuzzIn(['--adapter', 'reference', '--runs', '3', '--seed', '1', '--out', tempFolder(), '--operation', 'messages,append'])
     expect(only.stdout).toMatch(/operations compared: messages, append \n/)

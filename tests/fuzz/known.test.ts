@@ -49,7 +49,7 @@ describe('reading a known-divergences file', () => {
 
   it('names a missing file', () => {
     const absent = join(dir, 'absent.yaml')
-    expect(() => readKnownDivergences(absent)).toThrow(`cannot read the known-divergences file ${absent}: ENOENT`)
+    expect(() => readKnownDivergences(absent)).toThrow(`cannot read the known-divergences file ${absent}: no such file or folder`)
   })
 })
 
