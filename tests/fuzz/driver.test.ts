@@ -229,6 +229,17 @@ describe('fuzz', () => {
     expect(report.findings.map(finding => finding.signature)).toEqual(['surface: reference accepts, adapter fails: uninspectable reply'])
   })
 
+  it('keeps a finding whose written vector does not fail the adapter, saying so: a flaky adapter\'s', async () => {
+    // Wrong on its first answer alone: the replay of the vector it earned meets a right one.
+    const surface = referenceAdapter.operations.surface!
+    let answered = 0
+    const flaky = surfaceAnswering(async (input) => (answered++ === 0 ? { ok: true, value: { nodes: [], replacements: [], generation: -1 } } : surface(input)))
+    const report = await fuzz(flaky, { runs: 3, seed: 3, outDir: tempFolder(), maxEvents: 20, only: ['surface'] })
+    expect(report.findings).toHaveLength(1)
+    expect(report.findings[0]!.vector).toBeDefined()
+    expect(report.findings[0]!.problem).toMatch(/^the vector does not fail the adapter: pass/)
+  })
+
   it('gives an in-process operation that never answers its timeout, as a failure', async () => {
     // It hangs only where the reference accepts, so the class found does not depend on the seed's draws.
     const surface = referenceAdapter.operations.surface!
