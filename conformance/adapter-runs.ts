@@ -23,15 +23,22 @@ export function openAdapter(source: AdapterSource, timeoutMs: number): Promise<A
 
 /**
  * The adapter, or undefined once why it could not be started is printed on stderr: compare and fuzz
- * then exit 1, since the adapter failed, not the command.
+ * then exit 1, since the adapter failed, not the command. An adapter that claims a profile or provides
+ * an operation the spec does not have (a typo, most often) is closed and refused, as run refuses it.
  */
 export async function openAdapterOrSayWhyNot(source: AdapterSource, timeoutMs: number): Promise<Adapter | undefined> {
+  let adapter: Adapter
   try {
-    return await openAdapter(source, timeoutMs)
+    adapter = await openAdapter(source, timeoutMs)
   } catch (error) {
     console.error(`the adapter could not be started: ${errorMessage(error)}`)
     return undefined
   }
+  const claimProblem = adapterClaimProblem(adapter)
+  if (claimProblem === undefined) return adapter
+  await closeProblem(adapter)
+  console.error(`the adapter could not be started: ${claimProblem}`)
+  return undefined
 }
 
 const ADAPTER_SHAPE = 'its default export, or its export named adapter, must be {meta: {name, version, language, profiles}, operations}'

@@ -114,6 +114,12 @@ describe('compare, exit statuses', () => {
     expect(outcome.stderr).toMatch(/^the adapter could not be started: /)
     expect(outcome.code).toBe(1)
   })
+
+  it('refuses, as run does, an adapter that claims a profile the spec does not have, comparing nothing', async () => {
+    const typo = inputs.write('typo-adapter.mjs', "export const adapter = { meta: { name: 'typo', version: '1', language: 'js', profiles: ['readr'] }, operations: { load: () => ({ ok: true, value: [] }) } }\n")
+    const outcome = await runCliHere(['compare', '--adapter-module', typo, '--operation', 'load', inputFile('loads.json', LOADS)])
+    expect(outcome).toEqual({ code: 1, stdout: '', stderr: 'the adapter could not be started: the adapter claims unknown profile(s) readr (profiles: reader, writer, relations, repair, compaction, fork, jsonl, storage)\n' })
+  })
 })
 
 describe('compare, input and output', () => {

@@ -499,6 +499,20 @@ describe('dsh-conformance fuzz', () => {
     expect(absent.stderr).toMatch(new RegExp(`^the adapter could not be started: Cannot find module '(file://)?${missing}'[^\n]*\n$`))
   })
 
+  it('refuses, as run does, an adapter that claims a profile or provides an operation the spec does not have', async () => {
+    const outDir = tempFolder()
+    const moduleClaiming = (profiles: string, operations: string): string => {
+      const path = join(outDir, `adapter-${profiles}-${operations}.mjs`)
+      writeFileSync(path, `export const adapter = { meta: { name: 'typo', version: '1', language: 'js', profiles: ['${profiles}'] }, operations: { ${operations}: () => ({ ok: true, value: [] }) } }\n`)
+      return path
+    }
+    const profile = await fuzzIn(['--adapter-module', moduleClaiming('readr', 'load'), '--runs', '1', '--out', join(outDir, 'a')])
+    expect(profile).toEqual({ code: 1, stdout: '', stderr: 'the adapter could not be started: the adapter claims unknown profile(s) readr (profiles: reader, writer, relations, repair, compaction, fork, jsonl, storage) \n' })
+    const operation = await fuzzIn(['--adapter-module', moduleClaiming('reader', 'lod'), '--runs', '1', '--out', join(outDir, 'b')])
+    expect(operation.code).toBe(1)
+    expect(operation.stderr).toMatch(/^the adapter could not be started: the adapter provides unknown operation\(s\) lod \(operations: load, /)
+  })
+
   it('exits 2, naming the file in the way and opening no adapter, when the --out folder cannot be made', async () => {
     const outDir = tempFolder()
     const file = join(outDir, 'file')
