@@ -11,7 +11,7 @@ import type { CaseOutcome } from './run-case.ts'
 import { startSubprocessAdapter } from './subprocess-adapter.ts'
 import { runSuite } from './suite.ts'
 import type { VectorCase } from './vector-cases.ts'
-import { characterCount, errorMessage } from './wording.ts'
+import { characterCount, errorMessage, printableOutput } from './wording.ts'
 
 const STDERR_LINES_KEPT = 20
 
@@ -31,7 +31,10 @@ export async function openAdapterOrSayWhyNot(source: AdapterSource, timeoutMs: n
   try {
     adapter = await openAdapter(source, timeoutMs)
   } catch (error) {
-    console.error(`the adapter could not be started: ${errorMessage(error)}`)
+    // A subprocess adapter's own words on why it ended (a traceback, say) are on its stderr, which the suite keeps.
+    const stderrTail = error instanceof AdapterStartFailure ? stderrTailOf(error.stderr) : ''
+    const stderrLines = stderrTail === '' ? '' : `\n--- last lines of the adapter's stderr ---\n${printableOutput(stderrTail)}`
+    console.error(`the adapter could not be started: ${errorMessage(error)}${stderrLines}`)
     return undefined
   }
   const claimProblem = adapterClaimProblem(adapter)

@@ -493,6 +493,12 @@ describe('dsh-conformance fuzz', () => {
     const outDir = tempFolder()
     const crashed = await fuzzIn(['--adapter-cmd', 'exit 1', '--runs', '1', '--out', outDir])
     expect(crashed).toEqual({ code: 1, stdout: '', stderr: 'the adapter could not be started: crash: the adapter process ended (exit code 1) \n' })
+    // An adapter's own words on why it ended follow, as run prints them.
+    const traced = await fuzzIn(['--adapter-cmd', `node -e "process.stderr.write('Traceback\\\\nImportError: fastjson\\\\n'); process.exit(1)"`, '--runs', '1', '--out', outDir])
+    expect(traced).toEqual({
+      code: 1, stdout: '',
+      stderr: 'the adapter could not be started: crash: the adapter process ended (exit code 1); its stderr ends with: "Traceback | ImportError: fastjson"\n--- last lines of the adapter\'s stderr ---\nTraceback\nImportError: fastjson \n',
+    })
     const missing = join(outDir, 'no-such-adapter.mjs')
     const absent = await fuzzIn(['--adapter-module', missing, '--runs', '1', '--out', outDir])
     expect(absent.code).toBe(1)
