@@ -44,6 +44,25 @@ export async function openAdapterOrSayWhyNot(source: AdapterSource, timeoutMs: n
   return undefined
 }
 
+/**
+ * Runs a command's `work` with an opened adapter, then closes it. A close that fails (a subprocess
+ * adapter that broke the protocol after its last reply, a module whose close() throws) is the adapter's
+ * failure, said on stderr, and turns a passing status into 1, as run counts it.
+ */
+export async function withOpenedAdapter(adapter: Adapter, work: () => Promise<number>): Promise<number> {
+  let status: number
+  try {
+    status = await work()
+  } catch (error) {
+    await closeProblem(adapter)
+    throw error
+  }
+  const closing = await closeProblem(adapter)
+  if (closing === undefined) return status
+  console.error(`the adapter failed as it was closed: ${closing}`)
+  return Math.max(status, 1)
+}
+
 const ADAPTER_SHAPE = 'its default export, or its export named adapter, must be {meta: {name, version, language, profiles}, operations}'
 
 /** The Adapter a module exports, by default or as `adapter`; the path is taken from the working directory. */

@@ -15,7 +15,7 @@ import { loadVectorCases, loadVectorFolder, VectorFileError, type VectorCase } f
 import { likelyMeant } from './wording.ts'
 
 /** The commands that run adapters: an exit before they are done is a failure of the run. */
-export const RUNNING_COMMANDS: ReadonlySet<string> = new Set(['run', 'matrix'])
+export const RUNNING_COMMANDS: ReadonlySet<string> = new Set(['run', 'matrix', 'compare', 'fuzz'])
 
 const SERVE_USAGE = `usage: dsh-conformance serve
 

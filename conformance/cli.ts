@@ -21,12 +21,13 @@ process.on('exit', () => {
 /** How long the process may stay alive after its run, for output to drain, before it is ended. */
 const LINGER_MS = 2000
 
-// A reader that stops reading (`dsh-conformance list | head`) is no error of ours: end quietly, as
-// Unix tools do, instead of printing a stack trace.
+// A reader that stops reading (`dsh-conformance run | head`) is no error of ours: what is left to print
+// goes nowhere, without a stack trace, but the command goes on to its end, so that its exit status and
+// the reports it writes are those of the whole command, not of the moment the reader left.
+let readerGone = false
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error
-  runUnderway = false
-  process.exit(process.exitCode ?? 0)
+  if (error.code !== 'EPIPE' && !readerGone) throw error
+  readerGone = true
 })
 
 try {

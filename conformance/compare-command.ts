@@ -4,7 +4,7 @@
 // timeouts and judgement; and where the spec leaves the result open, the command says so.
 import { readFileSync } from 'node:fs'
 import type { Adapter } from './adapter.ts'
-import { openAdapterOrSayWhyNot } from './adapter-runs.ts'
+import { openAdapterOrSayWhyNot, withOpenedAdapter } from './adapter-runs.ts'
 import { referenceAdapter } from './adapters/reference.ts'
 import { adapterNameProblem, ADAPTER_NAMES } from './adapters/registry.ts'
 import { timeoutProblem } from './adapter-process.ts'
@@ -42,8 +42,8 @@ nothing but that an answer comes. A writer's load, surface and messages are aske
   --timeout MS            how long to wait for the adapter's answer (default ${DEFAULT_TIMEOUT_MS})
 
 Exit status: 0 when the adapter agrees with the reference or the spec leaves the result open on every
-input, 1 when it does not or gives no answer on one, 2 on a usage error or an input that cannot be read
-or that the reference cannot run.`
+input, 1 when it does not or gives no answer on one, or could not be started or failed as it was closed,
+2 on a usage error or an input that cannot be read or that the reference cannot run.`
 
 interface CompareOptions {
   adapter: AdapterSource
@@ -204,9 +204,5 @@ export async function compareCommand(args: readonly string[]): Promise<number> {
   }
   const adapter = await openAdapterOrSayWhyNot(options.adapter, options.timeoutMs)
   if (adapter === undefined) return 1
-  try {
-    return await compareAll(adapter, options, inputs)
-  } finally {
-    await adapter.close?.()
-  }
+  return withOpenedAdapter(adapter, () => compareAll(adapter, options, inputs))
 }

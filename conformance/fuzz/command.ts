@@ -1,13 +1,13 @@
 // `dsh-conformance fuzz`: opens the adapter, runs the differential fuzzer with a progress bar on a
 // terminal, prints every class of disagreement (known ones with their finding), writes the summary,
 // and sets the exit status: 0 when everything found is known, 1 when something new was found, nothing
-// could be compared or the adapter could not be started, 2 on a usage error or an --out folder that
-// cannot be made, 3 when the fuzzer itself failed.
-import { readdirSync, writeFileSync } from 'node:fs'
-import { makeOutputFolder } from '../reports/write.ts'
+// could be compared or the adapter could not be started or failed as it was closed, 2 on a usage error
+// or an --out folder that cannot be made or written into, 3 when the fuzzer itself failed.
+import { readdirSync } from 'node:fs'
+import { makeOutputFolder, writeOutputFile } from '../reports/write.ts'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { Adapter } from '../adapter.ts'
-import { openAdapterOrSayWhyNot } from '../adapter-runs.ts'
+import { openAdapterOrSayWhyNot, withOpenedAdapter } from '../adapter-runs.ts'
 import { vectorsDir } from '../vector-cases.ts'
 import { nameAndVersion } from '../results.ts'
 import type { FuzzSummary } from '../../generated/types/index.ts'
@@ -21,7 +21,12 @@ import { errorMessage, fileErrorMessage, plural } from '../wording.ts'
 const BAR_WIDTH = 24
 
 /** A progress bar on stderr when it is a terminal, redrawn at most ten times a second. */
-function progressBar(name: string): { update: (progress: FuzzProgress) => void; clear: () => void } {
+interface ProgressBar {
+  update: (progress: FuzzProgress) => void
+  clear: () => void
+}
+
+function progressBar(name: string): ProgressBar {
   const tty = process.stderr.isTTY === true
   let drawn = 0
   return {
@@ -128,32 +133,49 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
   if (adapter === undefined) return 1
   const bar = progressBar(adapter.meta.name)
   try {
-    const known = knownClasses(divergences, options.known, adapter)
-    const budget = options.timeBudgetSeconds === undefined ? '' : `, time budget ${options.timeBudgetSeconds} s`
-    console.log(`fuzz ${nameAndVersion(adapter.meta)} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} of logs up to ${plural(options.maxEvents, 'event')}${budget}`)
-    const earlier = vectorFilesIn(options.outDir)
-    const report = await fuzz(adapter, {
-      runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, timeoutMs: options.timeoutMs, onProgress: bar.update,
-      ...(options.timeBudgetSeconds === undefined ? {} : { timeBudgetMs: options.timeBudgetSeconds * 1000 }),
-      ...(known === undefined ? {} : { known }),
-      ...(options.only === undefined ? {} : { only: options.only }),
-    })
-    bar.clear()
-    console.log(`operations compared: ${report.operations.join(', ') || 'none'}`)
-    const lacking = lackedOperations(adapter).filter(operation => options.only === undefined || options.only.includes(operation))
-    if (lacking.length > 0) console.error(`warning: ${lackingWarning(adapter.meta.name, lacking)}`)
-    writeFileSync(join(options.outDir, 'fuzz-summary.json'), `${JSON.stringify(summaryOf(report), null, 2)}\n`)
-    printReport(report, options, known)
-    warnOfEarlierVectors(options.outDir, earlier, report)
-    if (report.compared === 0) {
-      console.error(`nothing was compared: ${adapter.meta.name} claims ${report.operations.length === 0 ? 'no profile of the operations it provides' : 'operations no drawn input could judge it on (no log held what they probe, or the spec left their result open)'}, so the fuzz found nothing because it looked at nothing`)
-      return 1
-    }
-    return report.findings.some(finding => finding.known === undefined) ? 1 : 0
+    return await withOpenedAdapter(adapter, () => fuzzAndReport(adapter, options, divergences, bar))
   } finally {
     bar.clear()
-    await adapter.close?.()
   }
+}
+
+/** Writes the summary into --out; says why it could not, on stderr. */
+function summaryWritten(outDir: string, summary: FuzzSummary): boolean {
+  const path = join(outDir, 'fuzz-summary.json')
+  try {
+    writeOutputFile(path, `${JSON.stringify(summary, null, 2)}\n`)
+    return true
+  } catch (error) {
+    console.error(`cannot write the summary ${path}: ${fileErrorMessage(error, path)}`)
+    return false
+  }
+}
+
+/** The fuzz, its report and its exit status (the usage's), with the adapter open. */
+async function fuzzAndReport(adapter: Adapter, options: FuzzCommandOptions, divergences: KnownDivergences | undefined, bar: ProgressBar): Promise<number> {
+  const known = knownClasses(divergences, options.known, adapter)
+  const budget = options.timeBudgetSeconds === undefined ? '' : `, time budget ${options.timeBudgetSeconds} s`
+  console.log(`fuzz ${nameAndVersion(adapter.meta)} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} of logs up to ${plural(options.maxEvents, 'event')}${budget}`)
+  const earlier = vectorFilesIn(options.outDir)
+  const report = await fuzz(adapter, {
+    runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, timeoutMs: options.timeoutMs, onProgress: bar.update,
+    ...(options.timeBudgetSeconds === undefined ? {} : { timeBudgetMs: options.timeBudgetSeconds * 1000 }),
+    ...(known === undefined ? {} : { known }),
+    ...(options.only === undefined ? {} : { only: options.only }),
+  })
+  bar.clear()
+  console.log(`operations compared: ${report.operations.join(', ') || 'none'}`)
+  const lacking = lackedOperations(adapter).filter(operation => options.only === undefined || options.only.includes(operation))
+  if (lacking.length > 0) console.error(`warning: ${lackingWarning(adapter.meta.name, lacking)}`)
+  const written = summaryWritten(options.outDir, summaryOf(report))
+  printReport(report, options, known)
+  warnOfEarlierVectors(options.outDir, earlier, report)
+  if (!written) return 2
+  if (report.compared === 0) {
+    console.error(`nothing was compared: ${adapter.meta.name} claims ${report.operations.length === 0 ? 'no profile of the operations it provides' : 'operations no drawn input could judge it on (no log held what they probe, or the spec left their result open)'}, so the fuzz found nothing because it looked at nothing`)
+    return 1
+  }
+  return report.findings.some(finding => finding.known === undefined) ? 1 : 0
 }
 
 export async function fuzzCommand(args: readonly string[]): Promise<number> {

@@ -63,8 +63,8 @@ disagreement of its own class, "fails: KIND", which no --known file can excuse.
 
 Exit status: 0 when no disagreement was found outside the known classes, 1 when one was, when no
 operation could be compared (the adapter claims no profile of the operations it provides) or when the
-adapter could not be started, 2 on a usage error or an --out folder that cannot be made, 3 when the
-fuzzer itself failed.`
+adapter could not be started or failed as it was closed, 2 on a usage error or an --out folder that
+cannot be made or written into, 3 when the fuzzer itself failed.`
 
 export interface FuzzCommandOptions {
   adapter: AdapterSource

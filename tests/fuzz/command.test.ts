@@ -1,0 +1,37 @@
+// conformance/fuzz/command.ts: the user's --out folder or adapter at fault gets a sentence and a status
+// of its own, not "3 when the fuzzer itself failed" and a stack (found by an audit of every command's
+// exit statuses).
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCliHere } from '../support/cli.ts'
+
+const scratch = mkdtempSync(join(tmpdir(), 'fuzz-command-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+describe('dsh-conformance fuzz: whose fault the exit status names', () => {
+  // The --out folder exists, but fuzz-summary.json cannot be written in it (a folder of that name stands
+  // there; a read-only or full disk does the same): the findings are still printed.
+  it('exits 2 with one sentence when the summary cannot be written into --out', async () => {
+    const out = join(scratch, 'summary-blocked')
+    const summary = join(out, 'fuzz-summary.json')
+    mkdirSync(summary, { recursive: true })
+    const run = await runCliHere(['fuzz', '--adapter', 'reference', '--runs', '2', '--out', out])
+    expect(run.stderr).toBe(`cannot write the summary ${summary}: EISDIR: illegal operation on a directory, open '${summary}'\n`)
+    expect(run.stdout).toContain('2 runs, ')
+    expect(run.code).toBe(2)
+  })
+
+  // The adapter failed, not the fuzzer: run counts the same close() as the adapter's failure too.
+  it('exits 1, saying so, when the adapter throws from close() after a clean fuzz', async () => {
+    process.env['LIFECYCLE_MISBEHAVIOUR'] = 'close-throws'
+    try {
+      const run = await runCliHere(['fuzz', '--adapter-module', 'tests/fakes/lifecycle-misbehaviours.ts', '--runs', '2', '--out', join(scratch, 'close-throws')])
+      expect(run.stderr).toBe('the adapter failed as it was closed: close failed in the adapter\n')
+      expect(run.code).toBe(1)
+    } finally {
+      delete process.env['LIFECYCLE_MISBEHAVIOUR']
+    }
+  })
+})
