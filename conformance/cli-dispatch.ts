@@ -21,7 +21,10 @@ const SERVE_USAGE = `usage: dsh-conformance serve
 
 The reference interpreter as a subprocess adapter: protocol messages on stdin, replies on stdout, logs on
 stderr (spec/adapter-protocol.md). It takes no options; it ends on the protocol's stop message or when
-stdin closes.`
+stdin closes.
+
+Exit status: 0 when it ends so, 2 on an argument, or on a line that is no JSON or a message that breaks
+the protocol.`
 
 /** serve takes no arguments: anything but a request for help is a usage error, not a server started. */
 function serveCommand(args: readonly string[]): Promise<number> | number {

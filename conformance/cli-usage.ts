@@ -30,7 +30,10 @@ const VECTOR_COMMANDS: Record<Command, CommandHelp> = {
   },
   list: {
     synopsis: 'list [options]',
-    description: ['list the selected vectors: id, profile, requirements, operations, title'],
+    description: [
+      'list the selected vectors: id, profile, requirements, operations, title; exit',
+      '2 on a usage error, no matching case, or vectors that cannot be loaded',
+    ],
   },
   matrix: {
     synopsis: 'matrix [options]',
@@ -39,7 +42,8 @@ const VECTOR_COMMANDS: Record<Command, CommandHelp> = {
       'cell, skips shown apart) as Markdown on stdout, or into --md / --html files;',
       'exit 0 whatever the cells say, 1 when an adapter cannot start, 2 on a usage',
       'error, no matching case, vectors that cannot be loaded, or a file that',
-      'cannot be written',
+      'cannot be written; an in-process operation that never returns is killed',
+      '(SIGKILL) after twice --timeout, without files',
     ],
   },
 }

@@ -43,7 +43,9 @@ nothing but that an answer comes. A writer's load, surface and messages are aske
 
 Exit status: 0 when the adapter agrees with the reference or the spec leaves the result open on every
 input, 1 when it does not or gives no answer on one, or could not be started or failed as it was closed,
-2 on a usage error or an input that cannot be read or that the reference cannot run.`
+2 on a usage error or an input that cannot be read or that the reference cannot run. An in-process
+operation that never returns (a loop) cannot be interrupted: the process is killed (SIGKILL) after twice
+--timeout.`
 
 interface CompareOptions {
   adapter: AdapterSource

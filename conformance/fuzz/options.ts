@@ -9,7 +9,7 @@ import { PROBED_OPERATIONS } from './probes.ts'
 
 export const FUZZ_USAGE = `usage: dsh-conformance fuzz (--adapter NAME | --adapter-cmd COMMAND | --adapter-module PATH) --out DIR
                           [--runs N] [--seed S] [--max-events N] [--time-budget SECONDS]
-                          [--known FILE] [--timeout MS]
+                          [--known FILE] [--timeout MS] [--operation OPERATIONS]
 
 Differential fuzzing: each run draws a log from the generator library (conformance/generators/),
 valid (some ending in a turn that leaves a tool result without its call on the surface) or broken by
@@ -64,7 +64,9 @@ disagreement of its own class, "fails: KIND", which no --known file can excuse.
 Exit status: 0 when no disagreement was found outside the known classes, 1 when one was, when no
 operation could be compared (the adapter claims no profile of the operations it provides) or when the
 adapter could not be started or failed as it was closed, 2 on a usage error or an --out folder that
-cannot be made or written into, 3 when the fuzzer itself failed.`
+cannot be made or written into, 3 when the fuzzer itself failed. An in-process operation that never
+returns (a loop) cannot be interrupted: the process is killed (SIGKILL) after twice --timeout, without
+a summary.`
 
 export interface FuzzCommandOptions {
   adapter: AdapterSource
