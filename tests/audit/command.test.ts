@@ -77,6 +77,14 @@ describe('audit options', () => {
     expect(refused).toEqual({ code: 2, stdout: '', stderr: '--tokenizer must be auto or estimate, not v3\ndsh-conformance audit --help lists its options\n' })
   })
 
+  it('takes the argument after -- as the LOG, one whose name starts with - included, as check does', () => {
+    expect(parseAuditOptions(['--format', 'json', '--', '-odd.jsonl'])).toMatchObject({ log: '-odd.jsonl', format: 'json' })
+    expect(parseAuditOptions(['--', '--format'])).toMatchObject({ log: '--format', format: 'text' })
+    expect(parseAuditOptions(['a.jsonl', '--', 'b.jsonl'])).toEqual({ error: 'audit takes one LOG, not also b.jsonl' })
+    expect(parseAuditOptions(['--', '-x', '-y'])).toEqual({ error: 'audit takes one LOG, not also -y' })
+    expect(parseAuditOptions(['--'])).toEqual({ error: 'audit needs the LOG to read' })
+  })
+
   it('takes --option=value as --option value, as the other commands do', () => {
     expect(parseAuditOptions(['log.jsonl', '--format=json', '--out=a.md'])).toMatchObject({ format: 'json', out: 'a.md' })
   })
