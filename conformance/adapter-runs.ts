@@ -27,21 +27,29 @@ export function openAdapter(source: AdapterSource, timeoutMs: number): Promise<A
  * an operation the spec does not have (a typo, most often) is closed and refused, as run refuses it.
  */
 export async function openAdapterOrSayWhyNot(source: AdapterSource, timeoutMs: number): Promise<Adapter | undefined> {
+  const start = await startAdapter(source, timeoutMs)
+  if ('adapter' in start) return start.adapter
+  const stderrLines = start.stderrTail === '' ? '' : `\n--- last lines of the adapter's stderr ---\n${printableOutput(start.stderrTail)}`
+  console.error(`the adapter could not be started: ${start.startError}${stderrLines}`)
+  return undefined
+}
+
+/**
+ * The adapter opened, its claims checked; or why it was not started, with the last lines of its stderr
+ * (a subprocess adapter's own words on why it ended, a traceback say). One whose claims are refused is
+ * closed.
+ */
+async function startAdapter(source: AdapterSource, timeoutMs: number): Promise<{ adapter: Adapter } | { startError: string; stderrTail: string }> {
   let adapter: Adapter
   try {
     adapter = await openAdapter(source, timeoutMs)
   } catch (error) {
-    // A subprocess adapter's own words on why it ended (a traceback, say) are on its stderr, which the suite keeps.
-    const stderrTail = error instanceof AdapterStartFailure ? stderrTailOf(error.stderr) : ''
-    const stderrLines = stderrTail === '' ? '' : `\n--- last lines of the adapter's stderr ---\n${printableOutput(stderrTail)}`
-    console.error(`the adapter could not be started: ${errorMessage(error)}${stderrLines}`)
-    return undefined
+    return { startError: errorMessage(error), stderrTail: error instanceof AdapterStartFailure ? stderrTailOf(error.stderr) : '' }
   }
   const claimProblem = adapterClaimProblem(adapter)
-  if (claimProblem === undefined) return adapter
+  if (claimProblem === undefined) return { adapter }
   await closeProblem(adapter)
-  console.error(`the adapter could not be started: ${claimProblem}`)
-  return undefined
+  return { startError: claimProblem, stderrTail: '' }
 }
 
 /**
@@ -160,18 +168,12 @@ async function closeProblem(adapter: Adapter): Promise<string | undefined> {
 export async function runAdapter(source: AdapterSource, cases: readonly VectorCase[], timeoutMs: number): Promise<AdapterRun> {
   const label = adapterLabel(source)
   const started = performance.now()
-  let adapter: Adapter
-  try {
-    adapter = await openAdapter(source, timeoutMs)
-  } catch (error) {
-    const stderrTail = error instanceof AdapterStartFailure ? stderrTailOf(error.stderr) : ''
-    return { label, startError: errorMessage(error), outcomes: [], durationMs: 0, ...(stderrTail === '' ? {} : { stderrTail }) }
+  const start = await startAdapter(source, timeoutMs)
+  if (!('adapter' in start)) {
+    const { startError, stderrTail } = start
+    return { label, startError, outcomes: [], durationMs: 0, ...(stderrTail === '' ? {} : { stderrTail }) }
   }
-  const claimProblem = adapterClaimProblem(adapter)
-  if (claimProblem !== undefined) {
-    await closeProblem(adapter)
-    return { label, startError: claimProblem, outcomes: [], durationMs: 0 }
-  }
+  const adapter = start.adapter
   const progress = terminalProgress(adapter.meta.name)
   let failed = 0
   let outcomes: CaseOutcome[]

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { projectRoot } from '../conformance/vector-cases.ts'
 import { CLI, runCli } from './support/cli.ts'
 
-const MODULE = 'tests/fakes/lifecycle-misbehaviours.ts'
+const MODULE = 'tests/fakes/module-misbehaviours.ts'
 const scratch = mkdtempSync(join(tmpdir(), 'cli-process-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
@@ -22,20 +22,20 @@ function surfaceInput(): string {
 
 describe('an in-process adapter that ends the process with process.exit(0)', () => {
   it('fails run (as documented, for contrast)', async () => {
-    const ended = await runCli(['run', '--adapter-module', MODULE, '--case', 'surf-order-append-only-surface'], { LIFECYCLE_MISBEHAVIOUR: 'exit' })
+    const ended = await runCli(['run', '--adapter-module', MODULE, '--case', 'surf-order-append-only-surface'], { MODULE_MISBEHAVIOUR: 'exit-at-once' })
     expect(ended.code).toBe(1)
   })
 
   // It ended the process mid-answer: compare must not read as "the adapter agrees with the reference".
   it('fails compare', async () => {
-    const ended = await runCli(['compare', '--adapter-module', MODULE, '--operation', 'surface', surfaceInput()], { LIFECYCLE_MISBEHAVIOUR: 'exit' })
+    const ended = await runCli(['compare', '--adapter-module', MODULE, '--operation', 'surface', surfaceInput()], { MODULE_MISBEHAVIOUR: 'exit-at-once' })
     expect(ended.code).toBe(1)
     expect(ended.stderr).toContain('dsh-conformance: the process ended before the run finished')
   })
 
   // Nor fuzz as "no disagreement was found", with no summary written.
   it('fails fuzz', async () => {
-    const ended = await runCli(['fuzz', '--adapter-module', MODULE, '--runs', '3', '--out', join(scratch, 'fuzz-exit')], { LIFECYCLE_MISBEHAVIOUR: 'exit' })
+    const ended = await runCli(['fuzz', '--adapter-module', MODULE, '--runs', '3', '--out', join(scratch, 'fuzz-exit')], { MODULE_MISBEHAVIOUR: 'exit-at-once' })
     expect(ended.code).toBe(1)
     expect(ended.stderr).toContain('dsh-conformance: the process ended before the run finished')
   })

@@ -162,14 +162,14 @@ describe('compare: an adapter that throws from close()', () => {
   // It agreed with the reference, then its close() threw: the adapter failed (compare once died there
   // of an uncaught exception).
   it('says so in a sentence and exits 1, rather than throwing', async () => {
-    process.env['LIFECYCLE_MISBEHAVIOUR'] = 'close-throws'
+    process.env['MODULE_MISBEHAVIOUR'] = 'close-throws'
     try {
-      const outcome = await runCliHere(['compare', '--adapter-module', 'tests/fakes/lifecycle-misbehaviours.ts', '--operation', 'load', inputFile('close-throws.json', LOADS)])
+      const outcome = await runCliHere(['compare', '--adapter-module', 'tests/fakes/module-misbehaviours.ts', '--operation', 'load', inputFile('close-throws.json', LOADS)])
       expect(outcome.stdout).toContain('agrees with the reference')
       expect(outcome.stderr).toBe('the adapter failed as it was closed: close failed in the adapter\n')
       expect(outcome.code).toBe(1)
     } finally {
-      delete process.env['LIFECYCLE_MISBEHAVIOUR']
+      delete process.env['MODULE_MISBEHAVIOUR']
     }
   })
 })

@@ -25,13 +25,13 @@ describe('dsh-conformance fuzz: whose fault the exit status names', () => {
 
   // The adapter failed, not the fuzzer: run counts the same close() as the adapter's failure too.
   it('exits 1, saying so, when the adapter throws from close() after a clean fuzz', async () => {
-    process.env['LIFECYCLE_MISBEHAVIOUR'] = 'close-throws'
+    process.env['MODULE_MISBEHAVIOUR'] = 'close-throws'
     try {
-      const run = await runCliHere(['fuzz', '--adapter-module', 'tests/fakes/lifecycle-misbehaviours.ts', '--runs', '2', '--out', join(scratch, 'close-throws')])
+      const run = await runCliHere(['fuzz', '--adapter-module', 'tests/fakes/module-misbehaviours.ts', '--runs', '2', '--out', join(scratch, 'close-throws')])
       expect(run.stderr).toBe('the adapter failed as it was closed: close failed in the adapter\n')
       expect(run.code).toBe(1)
     } finally {
-      delete process.env['LIFECYCLE_MISBEHAVIOUR']
+      delete process.env['MODULE_MISBEHAVIOUR']
     }
   })
 })
