@@ -40,10 +40,11 @@ const VECTOR_COMMANDS: Record<Command, CommandHelp> = {
     description: [
       'run the adapters and render requirement × implementation (passed/cases per',
       'cell, skips shown apart) as Markdown on stdout, or into --md / --html files;',
-      'exit 0 whatever the cells say, 1 when an adapter cannot start, 2 on a usage',
-      'error, no matching case, vectors that cannot be loaded, or a file that',
-      'cannot be written; an in-process operation that never returns is killed',
-      '(SIGKILL) after twice --timeout, without files',
+      'exit 0 whatever the cells say, 1 when an adapter cannot start or breaks the',
+      'protocol after its last reply, 2 on a usage error, no matching case, vectors',
+      'that cannot be loaded, or a file that cannot be written; an in-process',
+      'operation that never returns is killed (SIGKILL) after twice --timeout,',
+      'without files',
     ],
   },
 }

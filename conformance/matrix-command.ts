@@ -5,7 +5,7 @@ import { adapterRunsFor } from './adapter-runs.ts'
 import type { AdapterSource, CommandOptions } from './cli-options.ts'
 import { selectCases, describeFilters, type CaseFilters } from './filters.ts'
 import { matrixHtml } from './matrix-html.ts'
-import { computeMatrix, matrixMarkdown, type Matrix } from './matrix.ts'
+import { computeMatrix, matrixMarkdown, STOP_ERROR_SAYING, type Matrix } from './matrix.ts'
 import type { AdapterRun } from './results.ts'
 import { writeOutputFile } from './reports/write.ts'
 import { readSpecCatalog } from './spec-catalog.ts'
@@ -43,8 +43,10 @@ export async function matrixCommand(options: CommandOptions, all: readonly Vecto
   ]
   const notStarted = built.runs.filter((run) => run.startError !== undefined)
   for (const run of notStarted) console.error(`cannot start adapter ${run.label}: ${run.startError ?? ''}`)
+  const stopped = built.runs.filter((run) => run.stopError !== undefined)
+  for (const run of stopped) console.error(`adapter ${run.label} ${STOP_ERROR_SAYING} ${run.stopError ?? ''}`)
   if (written.includes(false)) return 2
-  return notStarted.length > 0 ? 1 : 0
+  return notStarted.length + stopped.length > 0 ? 1 : 0
 }
 
 /** Writes one output file and says so; false, with the reason on stderr, when it cannot be written. */

@@ -1,6 +1,6 @@
 // The compatibility matrix as one self-contained HTML page: no scripts, no external files; colours
 // say pass, fail, partial and skip, and each cell's tooltip names the failing cases.
-import { cellMark, cellText, LEGEND_INTRO, MARK_MEANING, requirementAnchor, type Matrix, type MatrixCell, type MatrixRow } from './matrix.ts'
+import { cellMark, cellText, LEGEND_INTRO, MARK_MEANING, requirementAnchor, STOP_ERROR_SAYING, type Matrix, type MatrixCell, type MatrixRow } from './matrix.ts'
 import { suiteTitle } from './suite-identity.ts'
 
 function escapeHtml(text: string): string {
@@ -52,7 +52,8 @@ function totals(matrix: Matrix): string {
       : `<td colspan="4">not started: ${escapeHtml(column.startError)}</td>`
     return `<tr><td>${escapeHtml(column.name)}</td><td>${escapeHtml(column.version)}</td><td>${escapeHtml(column.language)}</td>${counts}</tr>`
   })
-  return `<table><thead><tr><th>implementation</th><th>version</th><th>language</th><th>passed</th><th>failed</th><th>errors</th><th>skipped</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody></table>`
+  const stopped = matrix.columns.flatMap((column) => column.stopError === undefined ? [] : [`\n<p>${escapeHtml(column.name)} ${STOP_ERROR_SAYING} ${escapeHtml(column.stopError)}</p>`])
+  return `<table><thead><tr><th>implementation</th><th>version</th><th>language</th><th>passed</th><th>failed</th><th>errors</th><th>skipped</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody></table>${stopped.join('')}`
 }
 
 export function matrixHtml(matrix: Matrix, options: MatrixHtmlOptions): string {

@@ -11,6 +11,8 @@ export interface MatrixColumn {
   version: string
   language: string
   startError?: string
+  /** How the adapter broke the protocol after its last reply (its cells stand; the run failed). */
+  stopError?: string
   totals: Counts
 }
 
@@ -31,6 +33,9 @@ export interface Matrix {
   /** Rows grouped by spec chapter, in spec order; only requirements some selected case exercises. */
   chapters: { chapter: string; rows: MatrixRow[] }[]
 }
+
+/** Said of an adapter that broke the protocol after its last reply, before what it did. */
+export const STOP_ERROR_SAYING = 'broke the protocol after its last reply:'
 
 export type CellMark = 'pass' | 'fail' | 'skip' | 'partial' | 'none'
 
@@ -62,6 +67,7 @@ export function computeMatrix(requirements: readonly Requirement[], cases: reado
     version: run.adapter?.version ?? '—',
     language: run.adapter?.language ?? '—',
     ...(run.startError === undefined ? {} : { startError: run.startError }),
+    ...(run.stopError === undefined ? {} : { stopError: run.stopError }),
     totals: countOutcomes(run.outcomes),
   }))
   return { suite, selectedCases: cases.length, columns, chapters }
@@ -128,6 +134,7 @@ function totalsTable(matrix: Matrix): string[] {
       const counts = column.startError === undefined ? `${pass} | ${fail} | ${error} | ${skip}` : `not started: ${escapeCell(column.startError)} | | |`
       return `| ${escapeCell(column.name)} | ${escapeCell(column.version)} | ${escapeCell(column.language)} | ${counts} |`
     }),
+    ...matrix.columns.flatMap((column) => column.stopError === undefined ? [] : ['', `${escapeCell(column.name)} ${STOP_ERROR_SAYING} ${escapeCell(column.stopError)}`]),
   ]
 }
 

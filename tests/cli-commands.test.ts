@@ -423,4 +423,17 @@ describe('matrix', () => {
     const none = await runCliHere(['matrix', '--case', 'no-such-case-*'])
     expect(none).toEqual({ code: 2, stdout: '', stderr: '--case no-such-case-* matches no case id\n' })
   })
+
+  it('exits 1 when an adapter breaks the protocol after its last reply, saying so, its cells kept', async () => {
+    // Once exit 0 and nothing said, where run gives 1: its close() threw.
+    process.env['MODULE_MISBEHAVIOUR'] = 'close-throws'
+    try {
+      const stopped = await runCliHere(['matrix', '--adapter-module', 'tests/fakes/module-misbehaviours.ts', ...ONE_CASE])
+      expect(stopped.stdout).toContain('module-misbehaviour broke the protocol after its last reply: close failed in the adapter')
+      expect(stopped.stderr).toBe('adapter tests/fakes/module-misbehaviours.ts broke the protocol after its last reply: close failed in the adapter\n')
+      expect(stopped.code).toBe(1)
+    } finally {
+      delete process.env['MODULE_MISBEHAVIOUR']
+    }
+  })
 })

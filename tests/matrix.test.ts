@@ -129,6 +129,14 @@ describe('rendering', () => {
     expect(html).toContain('<code>header</code> line checks run first')
   })
 
+  it('names an adapter that broke the protocol after its last reply under the totals, its cells kept', () => {
+    const stopped = computeMatrix(REQUIREMENTS, CASES, [{ ...allPass, stopError: 'a line when no reply was due: <junk>' }], SUITE)
+    expect(stopped.columns[0]?.stopError).toBe('a line when no reply was due: <junk>')
+    expect(matrixMarkdown(stopped, { title: 'M' })).toContain(`| all-pass | 1.2.3 | javascript | ${CASES.length} | 0 | 0 | 0 |\n\nall-pass broke the protocol after its last reply: a line when no reply was due: &lt;junk>\n`)
+    expect(matrixHtml(stopped, { title: 'M' })).toContain('</table>\n<p>all-pass broke the protocol after its last reply: a line when no reply was due: &lt;junk&gt;</p>')
+    expect(matrixMarkdown(matrix, { title: 'M' })).not.toContain('broke the protocol')
+  })
+
   it('links each rule by the anchor GitHub gives its heading', () => {
     expect(requirementAnchor({ id: 'META-7', title: '`cwd` is an absolute path of either path convention' })).toBe('meta-7-cwd-is-an-absolute-path-of-either-path-convention')
     expect(requirementAnchor({ id: 'PROC-2', title: 'Load runs in phases, and the first failing phase is reported' })).toBe('proc-2-load-runs-in-phases-and-the-first-failing-phase-is-reported')
