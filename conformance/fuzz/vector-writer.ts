@@ -4,7 +4,6 @@
 // against the spec before it may join the suite. The id is `fuzz-` and the first 12 hex digits of
 // the SHA-256 of the case's content, so the same counterexample always gets the same id and file.
 import { createHash } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { Document, isMap, isScalar, isSeq, visit, type Node } from 'yaml'
 import { BASE_TIME, isPlainObject } from '../builder.ts'
@@ -13,7 +12,7 @@ import { encodeTagged } from '../protocol.ts'
 import { citingRequirements, readSpecCatalog, type Requirement } from '../spec-catalog.ts'
 import { TAG_KEY } from '../tagged-values.ts'
 import { loadVectorFile, projectRoot, type OperationName, type VectorCase } from '../vector-cases.ts'
-import { makeFolder } from '../reports/write.ts'
+import { makeFolder, replaceFile } from '../reports/write.ts'
 import { adapterSide, type Disagreement } from './compare.ts'
 import { OPERATION_PROFILE, type Probe } from './probes.ts'
 
@@ -209,7 +208,7 @@ export function writeVector(outDir: string, probe: Probe, disagreement: Disagree
   const file = join(rendered.chapter, `${rendered.id}.yaml`)
   makeFolder(join(outDir, rendered.chapter))
   const path = join(outDir, file)
-  writeFileSync(path, `# Written by dsh-conformance fuzz. The expectation is the reference's result; review: true until a person checks it.\n${rendered.text}`)
+  replaceFile(path, `# Written by dsh-conformance fuzz. The expectation is the reference's result; review: true until a person checks it.\n${rendered.text}`)
   const [vector] = loadVectorFile(path, relative(projectRoot, path))
   return { written: { id: rendered.id, file, chapter: rendered.chapter, requirements: rendered.requirements }, vector: vector! }
 }

@@ -1,6 +1,6 @@
 // `--report json=PATH,junit=PATH,md=PATH`: which reports to write, and writing them.
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { chmodSync, existsSync, mkdirSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import type { RunReport } from '../../generated/types/index.ts'
 import { jsonReport } from './json.ts'
 import { junitReport } from './junit.ts'
@@ -56,6 +56,12 @@ function fileInTheWay(folder: string): string | undefined {
   return undefined
 }
 
+/** An error naming the file that stands where `folder` or one of its parents should be, if one does. */
+function fileInTheWayError(folder: string): Error | undefined {
+  const blocking = fileInTheWay(folder)
+  return blocking === undefined ? undefined : new Error(`${blocking} is a file, not a folder`)
+}
+
 /**
  * Makes `folder` and whichever of its parents are missing, one at a time: Node's recursive mkdir
  * retries for ever where the system answers ENOENT although the parent exists (under /proc).
@@ -73,22 +79,60 @@ export function makeFolder(folder: string): void {
   }
 }
 
+/** The path a link leads to; the path itself when it names nothing yet (or a link to nothing). */
+function linkTarget(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
+}
+
+/** Removes the file this process began beside its target, if it made one; a folder of that name stays. */
+function removeIfMade(path: string): void {
+  try {
+    unlinkSync(path)
+  } catch {
+    // Nothing was made, or it is not a file to remove.
+  }
+}
+
+/**
+ * Writes `text` to `path`, a link followed. A regular file, or a new one, is replaced whole: the text
+ * goes to a file beside it that is then renamed over it, so a write that fails (a full disk, a killed
+ * process) leaves the old file as it was, never part of the new one; the old file's permissions stay.
+ * Anything else (a device such as /dev/stdout, a pipe, a folder) is written as it is.
+ */
+export function replaceFile(path: string, text: string): void {
+  const target = linkTarget(path)
+  const existing = existsSync(target) ? statSync(target) : undefined
+  if (existing !== undefined && !existing.isFile()) return writeFileSync(path, text)
+  const beside = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`)
+  try {
+    writeFileSync(beside, text)
+    if (existing !== undefined) chmodSync(beside, existing.mode & 0o7777)
+    renameSync(beside, target)
+  } catch (error) {
+    removeIfMade(beside)
+    throw error
+  }
+}
+
 /** Writes a file, creating its folder first when it is missing, as every command writing an output does. */
 export function writeOutputFile(path: string, text: string): void {
   try {
     makeFolder(dirname(path))
-    writeFileSync(path, text)
+    replaceFile(path, text)
   } catch (error) {
     // The system says EEXIST or ENOTDIR, from making the folder or writing the file; the file in the way is what to name.
-    const blocking = fileInTheWay(dirname(path))
-    throw blocking === undefined ? error : new Error(`${blocking} is a file, not a folder`)
+    throw fileInTheWayError(dirname(path)) ?? error
   }
 }
 
 /** Makes a folder that a command was told to write into, naming the file in its way, if one is. */
 export function makeOutputFolder(folder: string): void {
-  const blocking = fileInTheWay(folder)
-  if (blocking !== undefined) throw new Error(`${blocking} is a file, not a folder`)
+  const inTheWay = fileInTheWayError(folder)
+  if (inTheWay !== undefined) throw inTheWay
   makeFolder(folder)
 }
 

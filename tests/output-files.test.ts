@@ -1,0 +1,78 @@
+// conformance/reports/write.ts: how every command writes its output files (reports, baselines, the
+// matrix, audit's report, fuzz's summary and vectors). A file is replaced whole or not at all.
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { makeOutputFolder, replaceFile, writeOutputFile } from '../conformance/reports/write.ts'
+
+const scratch = mkdtempSync(join(tmpdir(), 'output-files-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+function folder(name: string): string {
+  const made = join(scratch, name)
+  mkdirSync(made)
+  return made
+}
+
+describe('replacing a file', () => {
+  it('writes a new file, and leaves nothing beside it', () => {
+    const at = folder('new')
+    replaceFile(join(at, 'report.md'), 'text\n')
+    expect(readFileSync(join(at, 'report.md'), 'utf8')).toBe('text\n')
+    expect(readdirSync(at)).toEqual(['report.md'])
+  })
+
+  it('replaces an existing file whole, keeping its permissions', () => {
+    const at = folder('existing')
+    const file = join(at, 'baseline.yaml')
+    writeFileSync(file, 'an old baseline, longer than the new one\n')
+    chmodSync(file, 0o600)
+    replaceFile(file, 'new\n')
+    expect(readFileSync(file, 'utf8')).toBe('new\n')
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(readdirSync(at)).toEqual(['baseline.yaml'])
+  })
+
+  it('leaves the old file as it was when the new one cannot be written', () => {
+    // What stands where the new text would go (here a folder of that name; a full disk does the same)
+    // stops the write before the old file is touched, and stays.
+    const at = folder('failing')
+    const file = join(at, 'report.json')
+    writeFileSync(file, '{"old": true}\n')
+    mkdirSync(join(at, `.report.json.${process.pid}.tmp`))
+    expect(() => replaceFile(file, '{"new": true}\n')).toThrow(/EISDIR/)
+    expect(readFileSync(file, 'utf8')).toBe('{"old": true}\n')
+    expect(readdirSync(at).sort()).toEqual([`.report.json.${process.pid}.tmp`, 'report.json'])
+  })
+
+  it('follows a link: the link stays, the file it leads to takes the text', () => {
+    const at = folder('linked')
+    writeFileSync(join(at, 'real.yaml'), 'old\n')
+    symlinkSync('real.yaml', join(at, 'link.yaml'))
+    replaceFile(join(at, 'link.yaml'), 'new\n')
+    expect(lstatSync(join(at, 'link.yaml')).isSymbolicLink()).toBe(true)
+    expect(readFileSync(join(at, 'real.yaml'), 'utf8')).toBe('new\n')
+  })
+
+  it('writes a device as it is, rather than replacing it', () => {
+    replaceFile('/dev/null', 'discarded\n')
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true)
+  })
+})
+
+describe('writing an output file', () => {
+  it('makes the missing folders first', () => {
+    const file = join(scratch, 'made', 'deeper', 'matrix.html')
+    writeOutputFile(file, '<!doctype html>\n')
+    expect(readFileSync(file, 'utf8')).toBe('<!doctype html>\n')
+  })
+
+  it('names the file that stands where a folder should be', () => {
+    const at = folder('blocked')
+    writeFileSync(join(at, 'reports'), 'a file\n')
+    expect(() => writeOutputFile(join(at, 'reports', 'run.json'), '{}\n')).toThrow(`${join(at, 'reports')} is a file, not a folder`)
+    expect(() => makeOutputFolder(join(at, 'reports', 'fuzz'))).toThrow(`${join(at, 'reports')} is a file, not a folder`)
+    expect(() => makeOutputFolder(join(at, 'reports'))).toThrow(`${join(at, 'reports')} is a file, not a folder`)
+  })
+})
