@@ -1,4 +1,5 @@
-// `--report json=PATH,junit=PATH,md=PATH`: which reports to write, and writing them.
+// `--report json=PATH,junit=PATH,md=PATH`: which reports to write, and writing them; and how every
+// command writes an output file (made whole beside its place, then renamed into it).
 import { chmodSync, existsSync, mkdirSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { RunReport } from '../../generated/types/index.ts'
