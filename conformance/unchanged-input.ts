@@ -23,9 +23,20 @@ interface MemberRecord {
 /** An object the input reaches, where it was first reached, and what it held before the call. */
 interface ObjectRecord {
   object: object
-  path: string
+  /** The record of the object it was first reached from, and the member's key; none for the input itself. */
+  parent: ObjectRecord | undefined
+  key: string | symbol | undefined
+  /** Where it was first reached (`$.events[0].data`), built when read. */
+  readonly path: string
   prototype: object | null
   members: MemberRecord[]
+}
+
+/** `$.events[0].data`: built only when a change is reported, so a deep input costs no path per level. */
+function pathOf(record: ObjectRecord): string {
+  const keys: (string | symbol)[] = []
+  for (let at: ObjectRecord | undefined = record; at?.parent !== undefined; at = at.parent) keys.push(at.key!)
+  return keys.reverse().reduce<string>((path, key) => memberPath(path, key), '$')
 }
 
 /** The records of an input, taken by recordInput. */
@@ -54,14 +65,20 @@ const isWalked = (value: unknown): value is object =>
 export function recordInput(input: unknown): InputRecord {
   const records: ObjectRecord[] = []
   const seen = new Set<object>()
-  const walk = (value: unknown, path: string): void => {
-    if (!isWalked(value) || seen.has(value)) return
+  // Iterative, depth first in member order, as the recursive walk was: depth is bounded by memory only.
+  const stack: { value: unknown; parent: ObjectRecord | undefined; key: string | symbol | undefined }[] = [{ value: input, parent: undefined, key: undefined }]
+  while (stack.length > 0) {
+    const { value, parent, key } = stack.pop()!
+    if (!isWalked(value) || seen.has(value)) continue
     seen.add(value)
     const members = membersOf(value)
-    records.push({ object: value, path, prototype: Reflect.getPrototypeOf(value), members })
-    for (const member of members) if (!member.accessor) walk(member.value, memberPath(path, member.key))
+    const record: ObjectRecord = { object: value, parent, key, get path() { return pathOf(this) }, prototype: Reflect.getPrototypeOf(value), members }
+    records.push(record)
+    for (let index = members.length - 1; index >= 0; index -= 1) {
+      const member = members[index]!
+      if (!member.accessor) stack.push({ value: member.value, parent: record, key: member.key })
+    }
   }
-  walk(input, '$')
   return records
 }
 

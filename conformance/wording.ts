@@ -80,7 +80,7 @@ export function markdownText(text: string): string {
 
 /** `text` on one line: each line break, a lone carriage return included, and the blanks around it made one space. */
 export function joinedLines(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ')
+  return text.replace(/\s+/g, (blanks) => (/[\r\n]/.test(blanks) ? ' ' : blanks))
 }
 
 /**

@@ -56,6 +56,17 @@ describe('inputChange', () => {
     expect(inputChange(before)).toBe('$.counted was changed')
   })
 
+  it('walks an input nested far deeper than the call stack, and names a change deep inside it', () => {
+    // Once a recursive walk: a 5,000-deep value in a case overflowed the stack, an error blamed on the adapter.
+    const leaf: Input = { n: 1 }
+    let input: unknown = leaf
+    for (let depth = 0; depth < 200_000; depth++) input = [input]
+    const before = recordInput(input)
+    expect(before).toHaveLength(200_001)
+    leaf['n'] = 2
+    expect(inputChange(before)).toBe(`$${'[0]'.repeat(200_000)}.n was changed`)
+  })
+
   it('records an object reached twice once, where it was first reached', () => {
     const shared = { n: 1 }
     const input = { a: shared, b: [shared] }

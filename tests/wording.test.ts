@@ -1,7 +1,7 @@
 // The wording helpers every report uses.
 import { statSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { fileErrorMessage, markdownText, MESSAGE_MOST, plural, printable, printableLines, printableOutput, QUOTE_MOST, reportMessage, shortened, shortenedAtStart } from '../conformance/wording.ts'
+import { fileErrorMessage, joinedLines, markdownText, MESSAGE_MOST, plural, printable, printableLines, printableOutput, QUOTE_MOST, reportMessage, shortened, shortenedAtStart } from '../conformance/wording.ts'
 
 describe('markdownText', () => {
   it('keeps text on its one line and escapes what Markdown reads as markup', () => {
@@ -9,6 +9,19 @@ describe('markdownText', () => {
     expect(markdownText('ev\n# Injected [x](https://e.example) `c` *b* a_b <i> |')).toBe('ev\\\\u000a\\# Injected \\[x\\](https://e.example) \\`c\\` \\*b\\* a\\_b \\<i\\> \\|')
     // An entity reference would show as the character it names.
     expect(markdownText('a &lt;b&gt; &amp; c')).toBe('a \\&lt;b\\&gt; \\&amp; c')
+  })
+})
+
+describe('joinedLines', () => {
+  it('makes each line break and the blanks around it one space, and keeps other blanks', () => {
+    expect(joinedLines('a \t\r\n  b\rc  d\n')).toBe('a b c  d ')
+  })
+
+  it('takes linear time on a long run of blanks, which a message of an adapter may hold', () => {
+    // The pattern once went to the run's end from each of its blanks: 100,000 blanks took 4 s.
+    const started = performance.now()
+    expect(joinedLines(`x${' '.repeat(150_000)}y`)).toHaveLength(150_002)
+    expect(performance.now() - started).toBeLessThan(2000) // the quadratic pattern: about 18 s
   })
 })
 

@@ -46,7 +46,7 @@ function kindOf(event: SessionEvent): AuditReplacement['kind'] {
   return event.type === 'tool/result' ? 'tool-result-rewrite' : 'other-replace'
 }
 
-const TERM = /[A-Za-z0-9_.~-]*\/[A-Za-z0-9_./~-]+|[A-Za-z_][A-Za-z0-9_]*|\d[\d.,:]*\d/g
+const TERM = /(?<![A-Za-z0-9_.~-])[A-Za-z0-9_.~-]*\/[A-Za-z0-9_./~-]+|[A-Za-z_][A-Za-z0-9_]*|\d[\d.,:]*\d/g
 
 /** Paths, identifiers with digits, underscores or inner capitals, all-capital words and numbers. */
 function isSalient(term: string): boolean {
