@@ -4,15 +4,17 @@
 // tagged value that lacks a member, has one of the wrong type or one its tag does not know, or asks
 // for more than the limits below, is malformed (in a reply, spec/adapter-protocol.md makes that an
 // `invalid reply:`), never filled in with a default the writer did not give.
-import { runInNewContext } from 'node:vm'
+import { createContext, runInContext, type Context } from 'node:vm'
 import { shortened } from './wording.ts'
 
 export const TAG_KEY = '$dsh'
 
 /**
  * The most arrays and elements the `nested` (depth) and `shared` (count) tags of one decoded value
- * may build, added up: far beyond the 1,000 levels of JSON-11, and small enough that a reply cannot
- * run the runner out of memory.
+ * may add to it, added up, the elements of a shared value counted again for each of its copies but the
+ * first (JSON-10 reads it as that many copies, so a shared value inside a shared value is the square):
+ * far beyond the 1,000 levels of JSON-11, and small enough that a reply cannot run the runner out of
+ * memory or time.
  */
 export const MOST_BUILT_ELEMENTS = 1_000_000
 
@@ -24,10 +26,15 @@ export class MalformedTaggedValue extends Error {}
 
 type Members = Record<string, unknown>
 
-/** What the decoders of one value share: the decoder itself, and the elements built so far. */
+/** What the decoders of one value share: the decoder itself, and the elements decoded so far. */
 interface Decoding {
   decode: (value: unknown) => unknown
+  /** The arrays and elements the tags added, counted against MOST_BUILT_ELEMENTS. */
   built: number
+  /** Every element and member decoded so far, each copy of a shared value counted: the value's size as a tree. */
+  elements: number
+  /** The realm the `foreign-realm` tags of the value are built in, made at the first. */
+  foreignRealm?: Context
 }
 
 interface TagRule {
@@ -57,6 +64,7 @@ function sizeMember(tagged: Members, name: string, most: number): number {
 /** Counts `count` more built elements against MOST_BUILT_ELEMENTS. */
 function countBuilt(tagged: Members, decoding: Decoding, count: number): void {
   decoding.built += count
+  decoding.elements += count
   if (decoding.built > MOST_BUILT_ELEMENTS) {
     throw malformed(tagged, `would make the nested and shared tags of one value build more than ${MOST_BUILT_ELEMENTS} arrays and elements`)
   }
@@ -98,6 +106,7 @@ function decodeSparseArray(tagged: Members, decoding: Decoding): unknown[] {
   const entries = tagged['entries'] ?? {}
   if (!isMapping(entries)) throw malformed(tagged, `needs "entries" to be an object, not ${shown(entries)}`)
   const array = holes(length)
+  decoding.elements += Object.keys(entries).length
   for (const [index, value] of Object.entries(entries)) {
     if (!isArrayIndex(index) || Number(index) >= length) throw malformed(tagged, `of length ${length} has no index ${shown(index)}`)
     array[Number(index)] = decoding.decode(value)
@@ -160,9 +169,17 @@ function decodeInstance(tagged: Members, decoding: Decoding): object {
   return builtIn?.() ?? classInstance(name, decoding.decode(tagged['value'] ?? null))
 }
 
-/** The plain JSON `value` as another realm's JSON.parse builds it, with that realm's prototypes. */
-function decodeForeignRealm(tagged: Members): unknown {
-  return runInNewContext('JSON.parse(text)', { text: JSON.stringify(tagged['value']) })
+/**
+ * The plain JSON `value` as another realm's JSON.parse builds it, with that realm's prototypes. The
+ * foreign values of one decoded value share one realm: a realm costs about 170 KB and two milliseconds.
+ */
+function decodeForeignRealm(tagged: Members, decoding: Decoding): unknown {
+  const text = JSON.stringify(tagged['value'])
+  // Every element takes a character at least: a bound on the value's size that costs no walk.
+  decoding.elements += text.length
+  decoding.foreignRealm ??= createContext({ text: '' })
+  decoding.foreignRealm['text'] = text
+  return runInContext('JSON.parse(text)', decoding.foreignRealm)
 }
 
 /** A constructor that merely looks like Object: named Object, linked to its prototype, not native. */
@@ -207,7 +224,10 @@ function decodeShared(tagged: Members, decoding: Decoding): unknown[] {
   // The one documented default: two references unless a count is given.
   const count = Object.hasOwn(tagged, 'count') ? sizeMember(tagged, 'count', MOST_BUILT_ELEMENTS) : 2
   countBuilt(tagged, decoding, count)
+  const before = decoding.elements
   const value = decoding.decode(tagged['value'])
+  // The elements of the value, read once per copy: the first copy is counted as it was decoded.
+  if (count > 1) countBuilt(tagged, decoding, (decoding.elements - before) * (count - 1))
   return Array.from({ length: count }, () => value)
 }
 
@@ -266,6 +286,7 @@ const TAGS: Record<string, TagRule> = {
 
 function decodeObjectMembers(object: Members, decoding: Decoding): Members {
   const decoded: Members = {}
+  decoding.elements += Object.keys(object).length
   for (const [key, value] of Object.entries(object)) {
     // defineProperty keeps a literal "__proto__" member as data instead of setting the prototype.
     Object.defineProperty(decoded, key, { value: decoding.decode(value), enumerable: true, writable: true, configurable: true })
@@ -293,8 +314,12 @@ function decodeTag(tagged: Members, decoding: Decoding): unknown {
 export function decodeTagged(value: unknown): unknown {
   const decoding: Decoding = {
     built: 0,
+    elements: 0,
     decode: (item) => {
-      if (Array.isArray(item)) return item.map(decoding.decode)
+      if (Array.isArray(item)) {
+        decoding.elements += item.length
+        return item.map(decoding.decode)
+      }
       if (!isMapping(item)) return item
       return Object.hasOwn(item, TAG_KEY) ? decodeTag(item, decoding) : decodeObjectMembers(item, decoding)
     },
