@@ -1,8 +1,8 @@
 // `dsh-conformance serve`: the reference interpreter behind the subprocess adapter protocol
 // (spec/adapter-protocol.md) on stdin and stdout, so the protocol is tested end to end and other
 // tools can drive the reference from any language. Logs go to stderr; stdout carries replies only.
-import { createInterface } from 'node:readline'
 import type { AdapterResult } from './adapter.ts'
+import { decodeLine, illFormedAt, LineAssembler, MAX_LINE_BYTES } from './adapter-process.ts'
 import { referenceAdapter } from './adapters/reference.ts'
 import { encodeTagged, PROTOCOL_VERSION, protocolLine, protocolViolation, type ProtocolMessageName } from './protocol.ts'
 import { decodeTagged } from './tagged-values.ts'
@@ -38,30 +38,59 @@ async function runReply(message: { seq: number; operation: OperationName; input:
   }
 }
 
-/** Answers messages until stop (exit status 0) or the end of stdin; a malformed message ends it with 2. */
-export async function serve(): Promise<number> {
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity })
-  try {
-    for await (const line of lines) {
-      let message: unknown
-      try {
-        message = JSON.parse(line)
-      } catch {
-        process.stderr.write(`dsh-conformance serve: not JSON: ${line.slice(0, 200)}\n`)
-        return 2
-      }
-      const command = COMMANDS[String((message as { cmd?: unknown } | null)?.cmd)]
-      const violation = command === undefined ? 'no known cmd' : protocolViolation(command, message)
-      if (violation !== undefined) {
-        process.stderr.write(`dsh-conformance serve: ${violation}: ${line.slice(0, 200)}\n`)
-        return 2
-      }
-      if (command === 'stop') return 0
-      reply(command === 'start' ? startedReply() : await runReply(message as Parameters<typeof runReply>[0]))
+/** A line of the input as text, or why it is garbage (the protocol's Transport). */
+type InputLine = { text: string } | { garbage: string }
+
+/** The bytes of a line as text, or why it is garbage: ill-formed UTF-8 is refused, never replaced with U+FFFD. */
+function inputLine(bytes: Buffer): InputLine {
+  const text = decodeLine(bytes)
+  return text === undefined ? { garbage: `a line that is not well-formed UTF-8 (${illFormedAt(bytes)}): ${bytes.subarray(0, 200).toString('utf8')}` } : { text }
+}
+
+/**
+ * The lines of `input` as the runner reads an adapter's: a line past `maxLineBytes` ends them as soon
+ * as it passes the bound, before the rest of it is read. A last line with no line feed is a line too.
+ */
+async function* inputLines(input: AsyncIterable<Buffer>, maxLineBytes: number): AsyncGenerator<InputLine> {
+  const assembler = new LineAssembler(maxLineBytes)
+  for await (const chunk of input) {
+    const { lines, overlong } = assembler.push(chunk)
+    yield* lines.map(inputLine)
+    if (overlong) {
+      yield { garbage: `a line longer than ${maxLineBytes} bytes (${maxLineBytes / 2 ** 20} MiB), the most the protocol allows` }
+      return
     }
-    return 0
-  } finally {
-    lines.close()
-    process.stdin.destroy()
   }
+  const rest = assembler.unterminated(maxLineBytes)
+  if (rest !== undefined) yield inputLine(rest.head)
+}
+
+/**
+ * Answers messages until stop (exit status 0) or the end of `input`; a line that is garbage or a
+ * message that breaks the protocol ends it with 2. Ending the loop early closes `input`, so a process
+ * ends on stop though its stdin stays open.
+ */
+export async function serve(input: AsyncIterable<Buffer> = process.stdin): Promise<number> {
+  for await (const line of inputLines(input, MAX_LINE_BYTES)) {
+    if ('garbage' in line) {
+      process.stderr.write(`dsh-conformance serve: ${line.garbage}\n`)
+      return 2
+    }
+    let message: unknown
+    try {
+      message = JSON.parse(line.text)
+    } catch {
+      process.stderr.write(`dsh-conformance serve: not JSON: ${line.text.slice(0, 200)}\n`)
+      return 2
+    }
+    const command = COMMANDS[String((message as { cmd?: unknown } | null)?.cmd)]
+    const violation = command === undefined ? 'no known cmd' : protocolViolation(command, message)
+    if (violation !== undefined) {
+      process.stderr.write(`dsh-conformance serve: ${violation}: ${line.text.slice(0, 200)}\n`)
+      return 2
+    }
+    if (command === 'stop') return 0
+    reply(command === 'start' ? startedReply() : await runReply(message as Parameters<typeof runReply>[0]))
+  }
+  return 0
 }

@@ -1,0 +1,64 @@
+// `dsh-conformance serve` in this process, fed lines as the runner would send them, or worse: every
+// line that is garbage or a message that breaks the protocol ends it with exit 2 and one line on stderr,
+// never with an exception.
+import { describe, expect, it, vi } from 'vitest'
+import { protocolLine, runMessage, startMessage, stopMessage } from '../conformance/protocol.ts'
+import { serve } from '../conformance/serve.ts'
+import type { CliOutcome } from './support/cli.ts'
+
+const START = protocolLine(startMessage())
+const STOP = protocolLine(stopMessage())
+
+/** What serve does with `chunks` as its stdin: its exit status and what it wrote to stdout and stderr. */
+async function served(chunks: AsyncIterable<Buffer> | readonly (string | Buffer)[]): Promise<CliOutcome> {
+  const input = Symbol.asyncIterator in chunks ? chunks : (async function* () {
+    for (const chunk of chunks) yield Buffer.from(chunk)
+  })()
+  const stdout: string[] = []
+  const stderr: string[] = []
+  const spies = [
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => stdout.push(String(chunk)) > 0),
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => stderr.push(String(chunk)) > 0),
+  ]
+  try {
+    const code = await serve(input)
+    return { code, stdout: stdout.join(''), stderr: stderr.join('') }
+  } finally {
+    for (const spy of spies) spy.mockRestore()
+  }
+}
+
+const replies = (outcome: CliOutcome): unknown[] => outcome.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown)
+
+describe('serve reads lines as the protocol has them', () => {
+  it('answers a message split across chunks, a CR LF line, and a last line with no line feed', async () => {
+    const run = protocolLine(runMessage(0, 'surface', { events: [] }))
+    const outcome = await served([START.slice(0, 5), `${START.slice(5, -1)}\r\n`, run.slice(0, 9), run.slice(9, -1)])
+    expect(outcome.stderr).toBe('')
+    expect(outcome.code).toBe(0)
+    expect(replies(outcome)).toEqual([expect.objectContaining({ protocol: 1 }), { seq: 0, result: { ok: true, value: { nodes: [], replacements: [], generation: 0 } } }])
+  })
+
+  it('refuses a line that is not well-formed UTF-8 with exit 2, instead of answering it with U+FFFD in its place', async () => {
+    const run = Buffer.concat([Buffer.from('{"cmd":"run","seq":0,"operation":"surface","input":{"events":[],"a":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}\n')])
+    const outcome = await served([START, run, STOP])
+    expect(outcome.code).toBe(2)
+    expect(replies(outcome)).toHaveLength(1)
+    expect(outcome.stderr).toMatch(/^dsh-conformance serve: a line that is not well-formed UTF-8 \(at byte 69: 22 3a 22 ff\): \{"cmd":"run"/)
+    expect(outcome.stderr.split('\n')).toHaveLength(2)
+  })
+
+  it('refuses a line past the protocol\'s 256 MiB with exit 2 as soon as it passes them, without reading the rest', async () => {
+    let given = 0
+    const endless = async function* (): AsyncGenerator<Buffer> {
+      const mebibyte = Buffer.alloc(2 ** 20, 'a')
+      while (given < 600) {
+        given += 1
+        yield mebibyte
+      }
+    }
+    const outcome = await served(endless())
+    expect(outcome).toEqual({ code: 2, stdout: '', stderr: 'dsh-conformance serve: a line longer than 268435456 bytes (256 MiB), the most the protocol allows\n' })
+    expect(given).toBe(257)
+  })
+})
