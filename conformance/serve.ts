@@ -8,7 +8,8 @@ import { encodeTagged, PROTOCOL_VERSION, protocolLine, protocolViolation, type P
 import { decodeTagged } from './tagged-values.ts'
 import type { OperationName } from './vector-cases.ts'
 
-const COMMANDS: Record<string, ProtocolMessageName> = { start: 'start', run: 'run', stop: 'stop' }
+/** The messages an adapter is sent, by their `cmd`: a Map, so that `toString` or `__proto__` names none. */
+const COMMANDS: ReadonlyMap<unknown, ProtocolMessageName> = new Map([['start', 'start'], ['run', 'run'], ['stop', 'stop']])
 
 function reply(message: unknown): void {
   process.stdout.write(protocolLine(message))
@@ -83,7 +84,7 @@ export async function serve(input: AsyncIterable<Buffer> = process.stdin): Promi
       process.stderr.write(`dsh-conformance serve: not JSON: ${line.text.slice(0, 200)}\n`)
       return 2
     }
-    const command = COMMANDS[String((message as { cmd?: unknown } | null)?.cmd)]
+    const command = COMMANDS.get((message as { cmd?: unknown } | null)?.cmd)
     const violation = command === undefined ? 'no known cmd' : protocolViolation(command, message)
     if (violation !== undefined) {
       process.stderr.write(`dsh-conformance serve: ${violation}: ${line.text.slice(0, 200)}\n`)

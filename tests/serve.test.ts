@@ -62,3 +62,14 @@ describe('serve reads lines as the protocol has them', () => {
     expect(given).toBe(257)
   })
 })
+
+describe('serve refuses a message that breaks the protocol with exit 2 and one line on stderr', () => {
+  it('takes a cmd that names a member every object inherits for no known cmd', async () => {
+    for (const cmd of ['toString', 'hasOwnProperty', '__proto__', 'constructor']) {
+      const line = JSON.stringify({ cmd })
+      const outcome = await served([START, `${line}\n`, STOP])
+      expect(outcome.stderr).toBe(`dsh-conformance serve: no known cmd: ${line}\n`)
+      expect([outcome.code, replies(outcome).length], cmd).toEqual([2, 1])
+    }
+  })
+})
