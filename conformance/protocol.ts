@@ -138,32 +138,42 @@ function needsTag(value: number): boolean {
   return Object.is(value, -0) || !Number.isFinite(value)
 }
 
+/** An array or object the walk of untaggedNumber is inside, and the index of the member it visits next. */
+interface Opened {
+  value: Record<string, unknown>
+  /** The member names of an object; undefined for an array, whose members are its indexes. */
+  keys: readonly string[] | undefined
+  size: number
+  next: number
+}
+
 /**
  * The members leading to the first number in a value that the protocol has tagged (-0: JSON text can
  * write it, but many JSON readers take it for 0, Python's for `-0`; an infinity: `1e400` overflows),
- * outermost first, and that number; undefined when it holds none. A reply may hold millions of values:
- * the path is built only on the way back from such a number.
+ * outermost first, and that number; undefined when it holds none. A walk with a stack of its own, so
+ * that a line nested deeper than the call stack gets a schema's answer; a reply may hold millions of
+ * values, so the path is built only once such a number is found.
  */
 function untaggedNumber(value: unknown): { path: string[]; number: number } | undefined {
-  if (typeof value === 'number') return needsTag(value) ? { path: [], number: value } : undefined
-  if (typeof value !== 'object' || value === null) return undefined
-  const within = (key: string, member: unknown): { path: string[]; number: number } | undefined => {
-    const found = untaggedNumber(member)
-    return found === undefined ? undefined : { path: [key, ...found.path], number: found.number }
-  }
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) {
-      const found = within(String(index), value[index])
-      if (found !== undefined) return found
+  const opened: Opened[] = []
+  let item = value
+  for (;;) {
+    if (typeof item === 'number' && needsTag(item)) {
+      return { path: opened.map((open) => open.keys?.[open.next - 1] ?? String(open.next - 1)), number: item }
     }
-    return undefined
+    if (typeof item === 'object' && item !== null) {
+      const keys = Array.isArray(item) ? undefined : Object.keys(item)
+      opened.push({ value: item as Record<string, unknown>, keys, size: keys?.length ?? (item as unknown[]).length, next: 0 })
+    }
+    let open = opened.at(-1)
+    while (open !== undefined && open.next === open.size) {
+      opened.pop()
+      open = opened.at(-1)
+    }
+    if (open === undefined) return undefined
+    item = open.value[open.keys?.[open.next] ?? open.next]
+    open.next += 1
   }
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue
-    const found = within(key, (value as Record<string, unknown>)[key])
-    if (found !== undefined) return found
-  }
-  return undefined
 }
 
 /** Undefined when `message` is a valid protocol message of that kind, else why it is not. */

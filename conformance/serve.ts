@@ -7,6 +7,7 @@ import { referenceAdapter } from './adapters/reference.ts'
 import { encodeTagged, PROTOCOL_VERSION, protocolLine, protocolViolation, type ProtocolMessageName } from './protocol.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { OperationName } from './vector-cases.ts'
+import { isStackOverflow } from './wording.ts'
 
 /** The messages an adapter is sent, by their `cmd`: a Map, so that `toString` or `__proto__` names none. */
 const COMMANDS: ReadonlyMap<unknown, ProtocolMessageName> = new Map([['start', 'start'], ['run', 'run'], ['stop', 'stop']])
@@ -36,6 +37,20 @@ async function runReply(message: { seq: number; operation: OperationName; input:
   } catch (error) {
     const failure = error instanceof Error ? error : new Error(String(error))
     return { seq: message.seq, error: { message: failure.message || failure.name, ...(failure.stack ? { traceback: failure.stack } : {}) } }
+  }
+}
+
+/**
+ * Why `message` breaks the protocol as a message of its `command`, or undefined. The schema's check
+ * walks a message recursively: one nested deeper than the stack allows cannot be checked, and is
+ * refused as the runner refuses such a reply.
+ */
+function messageViolation(command: ProtocolMessageName, message: unknown): string | undefined {
+  try {
+    return protocolViolation(command, message)
+  } catch (error) {
+    if (!isStackOverflow(error)) throw error
+    return `a protocol-${command} message nested too deeply to check (send deep chains of one-element arrays as the nested tag)`
   }
 }
 
@@ -85,7 +100,7 @@ export async function serve(input: AsyncIterable<Buffer> = process.stdin): Promi
       return 2
     }
     const command = COMMANDS.get((message as { cmd?: unknown } | null)?.cmd)
-    const violation = command === undefined ? 'no known cmd' : protocolViolation(command, message)
+    const violation = command === undefined ? 'no known cmd' : messageViolation(command, message)
     if (violation !== undefined) {
       process.stderr.write(`dsh-conformance serve: ${violation}: ${line.text.slice(0, 200)}\n`)
       return 2

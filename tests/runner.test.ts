@@ -364,6 +364,11 @@ describe('protocol messages and values', () => {
     for (const [name, reply, expected] of faults) expect(protocolViolation(name, reply), JSON.stringify(reply)).toBe(`not a valid protocol-${name} message: ${expected}`)
   })
 
+  it('finds an untagged number under 50,000 levels of arrays, deeper than a recursive walk could go', () => {
+    const deep = JSON.parse(`${'['.repeat(50_000)}1, -0${']'.repeat(50_000)}`) as unknown
+    expect(protocolViolation('result', { seq: 0, result: { ok: true, value: deep } })).toBe(`not a valid protocol-result message: /result/value${'/0'.repeat(49_999)}/1 is the number -0, which the protocol writes {"$dsh":"-0"}`)
+  })
+
   it('tags the numbers YAML can spell but JSON cannot, and leaves existing tags alone', () => {
     const input = { a: -0, b: [Number.NaN, Number.POSITIVE_INFINITY], c: { $dsh: 'undefined' } }
     expect(tagHostNumbers(input)).toEqual({ a: { $dsh: '-0' }, b: [{ $dsh: 'NaN' }, { $dsh: 'Infinity' }], c: { $dsh: 'undefined' } })

@@ -72,4 +72,13 @@ describe('serve refuses a message that breaks the protocol with exit 2 and one l
       expect([outcome.code, replies(outcome).length], cmd).toEqual([2, 1])
     }
   })
+
+  it('gives a line nested 50,000 deep the schema\'s answer where the schema can tell, and refuses it as too deep to check where it cannot', async () => {
+    const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`
+    const unknownMember = await served([START, `{"cmd":"run","seq":0,"operation":"load","input":{"events":[]},"x":${deep}}\n`])
+    expect(unknownMember.stderr).toMatch(/^dsh-conformance serve: not a valid protocol-run message: \/ has a member it may not have: "x": \{"cmd"/)
+    const deepInput = await served([START, `{"cmd":"run","seq":0,"operation":"load","input":{"events":${deep}}}\n`])
+    expect(deepInput.stderr).toMatch(/^dsh-conformance serve: a protocol-run message nested too deeply to check \(send deep chains of one-element arrays as the nested tag\): \{"cmd"/)
+    expect([unknownMember.code, deepInput.code]).toEqual([2, 2])
+  })
 })
