@@ -24,8 +24,9 @@ stderr (spec/adapter-protocol.md). It takes no options; it ends on the protocol'
 stdin closes.
 
 Exit status: 0 when it ends so, 2 on an argument, or on a line that is garbage (no JSON, not
-well-formed UTF-8, or longer than the protocol's 256 MiB) or a message that breaks the protocol or is
-nested too deeply to check.`
+well-formed UTF-8, or longer than the protocol's 256 MiB) or a message that breaks the protocol (fails
+its schema, or comes out of order: anything before start, a second start) or is nested too deeply to
+check.`
 
 /** serve takes no arguments: anything but a request for help is a usage error, not a server started. */
 function serveCommand(args: readonly string[]): Promise<number> | number {

@@ -54,6 +54,13 @@ function messageViolation(command: ProtocolMessageName, message: unknown): strin
   }
 }
 
+/** Why `command` comes out of the protocol's order, or undefined: start is a process's first message, and its only start. */
+function orderViolation(command: ProtocolMessageName, started: boolean): string | undefined {
+  if (!started && command !== 'start') return `${command} before start, which is the first message an adapter process receives`
+  if (started && command === 'start') return 'a second start: a process is started once (the runner starts a new process to start again)'
+  return undefined
+}
+
 /** A line of the input as text, or why it is garbage (the protocol's Transport). */
 type InputLine = { text: string } | { garbage: string }
 
@@ -87,6 +94,7 @@ async function* inputLines(input: AsyncIterable<Buffer>, maxLineBytes: number): 
  * ends on stop though its stdin stays open.
  */
 export async function serve(input: AsyncIterable<Buffer> = process.stdin): Promise<number> {
+  let started = false
   for await (const line of inputLines(input, MAX_LINE_BYTES)) {
     if ('garbage' in line) {
       process.stderr.write(`dsh-conformance serve: ${line.garbage}\n`)
@@ -100,12 +108,13 @@ export async function serve(input: AsyncIterable<Buffer> = process.stdin): Promi
       return 2
     }
     const command = COMMANDS.get((message as { cmd?: unknown } | null)?.cmd)
-    const violation = command === undefined ? 'no known cmd' : messageViolation(command, message)
+    const violation = command === undefined ? 'no known cmd' : messageViolation(command, message) ?? orderViolation(command, started)
     if (violation !== undefined) {
       process.stderr.write(`dsh-conformance serve: ${violation}: ${line.text.slice(0, 200)}\n`)
       return 2
     }
     if (command === 'stop') return 0
+    started = true
     reply(command === 'start' ? startedReply() : await runReply(message as Parameters<typeof runReply>[0]))
   }
   return 0

@@ -81,4 +81,15 @@ describe('serve refuses a message that breaks the protocol with exit 2 and one l
     expect(deepInput.stderr).toMatch(/^dsh-conformance serve: a protocol-run message nested too deeply to check \(send deep chains of one-element arrays as the nested tag\): \{"cmd"/)
     expect([unknownMember.code, deepInput.code]).toEqual([2, 2])
   })
+
+  it('refuses a message out of the protocol\'s order: anything before start, and a second start', async () => {
+    const run = protocolLine(runMessage(0, 'surface', { events: [] }))
+    const runFirst = await served([run, START, STOP])
+    expect(runFirst).toEqual({ code: 2, stdout: '', stderr: `dsh-conformance serve: run before start, which is the first message an adapter process receives: ${run}` })
+    const stopFirst = await served([STOP])
+    expect(stopFirst).toEqual({ code: 2, stdout: '', stderr: `dsh-conformance serve: stop before start, which is the first message an adapter process receives: ${STOP}` })
+    const twoStarts = await served([START, run, START, STOP])
+    expect(twoStarts.stderr).toBe(`dsh-conformance serve: a second start: a process is started once (the runner starts a new process to start again): ${START}`)
+    expect([twoStarts.code, replies(twoStarts).length]).toEqual([2, 2])
+  })
 })
