@@ -1,6 +1,7 @@
 // `dsh-conformance serve` in this process, fed lines as the runner would send them, or worse: every
 // line that is garbage or a message that breaks the protocol ends it with exit 2 and one line on stderr,
 // never with an exception.
+import { PassThrough } from 'node:stream'
 import { describe, expect, it, vi } from 'vitest'
 import { protocolLine, runMessage, startMessage, stopMessage } from '../conformance/protocol.ts'
 import { serve } from '../conformance/serve.ts'
@@ -37,6 +38,13 @@ describe('serve reads lines as the protocol has them', () => {
     expect(outcome.stderr).toBe('')
     expect(outcome.code).toBe(0)
     expect(replies(outcome)).toEqual([expect.objectContaining({ protocol: 1 }), { seq: 0, result: { ok: true, value: { nodes: [], replacements: [], generation: 0 } } }])
+  })
+
+  it('ends on stop though its stdin stays open, and closes it', async () => {
+    const stdin = new PassThrough()
+    stdin.write(`${START}${STOP}`)
+    const outcome = await served(stdin)
+    expect([outcome.code, replies(outcome).length, stdin.destroyed]).toEqual([0, 1, true])
   })
 
   it('refuses a line that is not well-formed UTF-8 with exit 2, instead of answering it with U+FFFD in its place', async () => {
