@@ -199,8 +199,7 @@ export class AdapterProcess {
       this.child.once('error', () => resolve())
     })
     this.stdoutClosed = new Promise((resolve) => this.child.stdout!.once('close', () => resolve()))
-    live.add(this)
-    installExitHook()
+    addLive(this)
     this.child.stdout!.on('data', (chunk: Buffer) => this.receive(chunk))
     this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       options.stderr.append(chunk)
@@ -303,7 +302,7 @@ export class AdapterProcess {
   kill(): void {
     if (this.groupKilled || this.child.pid === undefined) return
     this.groupKilled = true
-    live.delete(this)
+    deleteLive(this)
     try {
       if (process.platform === 'win32') this.child.kill('SIGKILL')
       else process.kill(-this.child.pid, 'SIGKILL')
@@ -414,17 +413,31 @@ function killAll(): void {
 }
 
 /**
- * Kills every adapter process still running when the runner exits, also on Ctrl-C: an adapter runs in
- * a process group of its own, so the terminal's signal does not reach it.
+ * Kills every adapter process still running when the runner exits, also on Ctrl-C, SIGTERM or a hangup:
+ * an adapter runs in a process group of its own, so the terminal's signal does not reach it. The
+ * signal handlers are installed only while an adapter process is live, so that a signal at any other
+ * time (an in-process adapter looping after a subprocess adapter ran) keeps its default action.
  */
-function installExitHook(): void {
-  if (exitHookInstalled) return
-  exitHookInstalled = true
-  process.on('exit', killAll)
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      killAll()
-      process.kill(process.pid, signal)
-    })
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+const signalHandlers = new Map<NodeJS.Signals, () => void>(SIGNALS.map((signal) => [signal, () => {
+  killAll()
+  removeSignalHandlers()
+  process.kill(process.pid, signal)
+}]))
+
+function removeSignalHandlers(): void {
+  for (const [signal, handler] of signalHandlers) process.off(signal, handler)
+}
+
+function addLive(adapterProcess: AdapterProcess): void {
+  live.add(adapterProcess)
+  if (!exitHookInstalled) {
+    exitHookInstalled = true
+    process.on('exit', killAll)
   }
+  if (live.size === 1) for (const [signal, handler] of signalHandlers) process.on(signal, handler)
+}
+
+function deleteLive(adapterProcess: AdapterProcess): void {
+  if (live.delete(adapterProcess) && live.size === 0) removeSignalHandlers()
 }

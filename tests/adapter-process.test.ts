@@ -138,13 +138,21 @@ describe('AdapterProcess', () => {
     for (const child of children) child.kill()
   })
 
-  it('kills the adapter\'s process group when the runner is stopped by SIGTERM', async () => {
+  it('handles the signals that stop the runner only while an adapter process runs', () => {
+    // Installed for good, they kept Ctrl-C from stopping an in-process adapter stuck in a loop after a
+    // subprocess adapter had run: the watchdog's SIGKILL at twice --timeout ended it instead.
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'tests/fakes/runner-with-adapter.ts', 'listeners'], { cwd: projectRoot, encoding: 'utf8' })
+    expect(JSON.parse(run.stdout)).toEqual({ before: [0, 0, 0], during: [1, 1, 1], after: [0, 0, 0] })
+  })
+
+  it.each(['SIGTERM', 'SIGHUP'] as const)('kills the adapter\'s process group when the runner is stopped by %s', async (signal) => {
+    // SIGHUP: the terminal closed, an ssh session dropped; the adapter, in a session of its own, once lived on.
     const runner = spawn(process.execPath, ['--import', 'tsx', 'tests/fakes/runner-with-adapter.ts', 'wait'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
     runner.stdout.setEncoding('utf8').on('data', (chunk: string) => { out += chunk })
     expect(await until(() => /\d+\n/.test(out), 20_000)).toBe(true)
     const pid = Number(out.trim())
-    runner.kill('SIGTERM')
+    runner.kill(signal)
     const gone = await until(() => !isAlive(pid))
     if (!gone) process.kill(pid, 'SIGKILL')
     runner.kill('SIGKILL')

@@ -1,6 +1,7 @@
 // conformance/cli.ts, the process around a command: what the exit status is when an in-process adapter
-// ends the process, and when a reader stops reading (`| head`) before the command is done. From an audit
-// of every command's exit statuses, which found compare and fuzz exiting 0 in both cases.
+// ends the process, and when a reader stops reading (`| head`) before the command is done (from an audit
+// of every command's exit statuses, which found compare and fuzz exiting 0 in both cases); and outputs
+// written to /dev/stdout (from a review of interrupts and closed streams).
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -77,5 +78,17 @@ for await (const line of createInterface({ input: process.stdin })) {
     const differing = ['compare', '--adapter-cmd', `node ${adapter}`, '--operation', 'surface', input, input, input]
     expect((await runCli(differing)).code).toBe(1)
     expect(await exitWithStdoutClosedEarly(differing)).toBe(1)
+  }, 60_000)
+})
+
+describe('outputs written to /dev/stdout', () => {
+  // A pipe to the next command: --write-baseline once read its own pipe as the previous baseline and
+  // waited for ever; a report was renamed over the name /dev/stdout leads to (ENOENT on a pipe).
+  it('writes a baseline and a report through the pipe, after the summary, and ends', async () => {
+    const run = await runCli(['run', '--case', 'surf-order-append-only-surface', '--write-baseline', '/dev/stdout', '--report', 'md=/dev/stdout'])
+    expect(run.stdout).toMatch(/^adapter: reference$/m)
+    expect(run.stdout).toMatch(/^# /m)
+    expect(run.stdout).toContain('wrote /dev/stdout')
+    expect(run.code).toBe(0)
   }, 60_000)
 })

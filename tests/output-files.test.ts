@@ -1,10 +1,10 @@
 // conformance/reports/write.ts: how every command writes its output files (reports, baselines, the
 // matrix, audit's report, fuzz's summary and vectors). A file is replaced whole or not at all.
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { makeOutputFolder, replaceFile, writeOutputFile } from '../conformance/reports/write.ts'
+import { makeOutputFolder, openDescriptor, replaceFile, writeOutputFile } from '../conformance/reports/write.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'output-files-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -53,6 +53,25 @@ describe('replacing a file', () => {
     replaceFile(join(at, 'link.yaml'), 'new\n')
     expect(lstatSync(join(at, 'link.yaml')).isSymbolicLink()).toBe(true)
     expect(readFileSync(join(at, 'real.yaml'), 'utf8')).toBe('new\n')
+  })
+
+  it('writes through a descriptor the process holds (/dev/stdout, /dev/fd/N): at its offset, never replacing its file', () => {
+    // A shell's `>> summary.md` behind /dev/stdout: replacing the file lost what it held, and left
+    // the descriptor on a file no longer there.
+    const file = join(folder('descriptor'), 'summary.md')
+    writeFileSync(file, 'earlier steps\n')
+    const inode = statSync(file).ino
+    const fd = openSync(file, 'a')
+    try {
+      expect(openDescriptor(`/dev/fd/${fd}`)).toBe(fd)
+      replaceFile(`/dev/fd/${fd}`, 'the report\n')
+      replaceFile(`/proc/self/fd/${fd}`, 'and more\n')
+    } finally {
+      closeSync(fd)
+    }
+    expect(readFileSync(file, 'utf8')).toBe('earlier steps\nthe report\nand more\n')
+    expect(statSync(file).ino).toBe(inode)
+    expect([openDescriptor('/dev/stdout'), openDescriptor('/dev/stderr'), openDescriptor('/dev/null'), openDescriptor('/dev/fd/x')]).toEqual([1, 2, undefined, undefined])
   })
 
   it('writes a device as it is, rather than replacing it', () => {

@@ -1,6 +1,6 @@
 // `--report json=PATH,junit=PATH,md=PATH`: which reports to write, and writing them; and how every
 // command writes an output file (made whole beside its place, then renamed into it).
-import { chmodSync, existsSync, mkdirSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { RunReport } from '../../generated/types/index.ts'
 import { jsonReport } from './json.ts'
@@ -98,16 +98,45 @@ function removeIfMade(path: string): void {
   }
 }
 
+/** The descriptor a path such as /dev/stdout or /dev/fd/3 names in this process, if it names one. */
+export function openDescriptor(path: string): number | undefined {
+  const match = /^\/(?:dev\/(?:(stdout)|(stderr)|fd\/(\d+))|proc\/self\/fd\/(\d+))$/.exec(resolve(path))
+  if (match === null) return undefined
+  return match[1] !== undefined ? 1 : match[2] !== undefined ? 2 : Number(match[3] ?? match[4])
+}
+
+/** Writes `text` through a descriptor this process holds, whole. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text)
+  for (let at = 0; at < bytes.length;) {
+    try {
+      at += writeSync(fd, bytes, at)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      // A reader that stopped reading (`| head`) is no error of ours, as for the console's output (cli.ts).
+      if (code === 'EPIPE') return
+      // A pipe Node made non-blocking, full for now: written again once its reader has taken some.
+      if (code !== 'EAGAIN') throw error
+    }
+  }
+}
+
 /**
  * Writes `text` to `path`, a link followed. A regular file, or a new one, is replaced whole: the text
  * goes to a file beside it that is then renamed over it, so a write that fails (a full disk, a killed
  * process) leaves the old file as it was, never part of the new one; the old file's permissions stay.
- * Anything else (a device such as /dev/stdout, a pipe, a folder) is written as it is.
+ * A descriptor the process holds is written through; anything else (a device, a named pipe, a folder)
+ * is written as it is.
  */
 export function replaceFile(path: string, text: string): void {
-  const target = linkTarget(path)
-  const existing = existsSync(target) ? statSync(target) : undefined
+  // /dev/stdout, /dev/fd/N: a descriptor this process holds open (a shell's `>`, `>>` or `|`): written
+  // through it, at its offset and in its mode, never reopened (which would truncate an `>>` file) nor
+  // replaced (which would leave the shell's descriptor on an unlinked file).
+  const fd = openDescriptor(path)
+  if (fd !== undefined) return writeAll(fd, text)
+  const existing = statSync(path, { throwIfNoEntry: false })
   if (existing !== undefined && !existing.isFile()) return writeFileSync(path, text)
+  const target = linkTarget(path)
   const beside = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`)
   try {
     writeFileSync(beside, text)

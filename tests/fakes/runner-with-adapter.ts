@@ -1,10 +1,21 @@
 // For tests/adapter-process.test.ts: a runner that starts an adapter process (a shell that sleeps, in a
 // process group of its own), prints the pid the shell writes to stderr, and then `exit`s at once or
 // `wait`s for a signal: the runner's exit or signal hook must kill the adapter's group either way.
-// Run with `node --import tsx tests/fakes/runner-with-adapter.ts exit|wait`.
+// `listeners` prints how many listeners SIGINT, SIGTERM and SIGHUP have before the adapter process
+// starts, while it runs and once it is killed, as JSON. Run with
+// `node --import tsx tests/fakes/runner-with-adapter.ts exit|wait|listeners`.
 import { AdapterProcess, TextTail } from '../../conformance/adapter-process.ts'
 
 const stderr = new TextTail(1000)
+if (process.argv[2] === 'listeners') {
+  const listening = (): number[] => (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map(signal => process.listenerCount(signal))
+  const before = listening()
+  const adapter = new AdapterProcess('exec sleep 30', { stderr })
+  const during = listening()
+  adapter.kill()
+  process.stdout.write(`${JSON.stringify({ before, during, after: listening() })}\n`)
+  process.exit(0)
+}
 new AdapterProcess('echo "pid $$" >&2; exec sleep 30', { stderr })
 const started = Date.now()
 while (!/pid \d+/.test(stderr.toString())) {
