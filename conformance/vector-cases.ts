@@ -1,15 +1,16 @@
 // Reads vectors/**/*.yaml, checks each file against schemas/vector-file.schema.json and expands every
 // case into steps whose inputs are complete, static JSON (tagged values still tagged): this expanded
 // form is what the runner executes and what the JSON bundle carries.
-import { readFileSync, readdirSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { basename, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
 import { LineCounter, parseDocument } from 'yaml'
 import { BASE_TIME, buildEvent, buildLog, isPlainObject } from './builder.ts'
+import { walkFolder, type WalkedEntry } from './folder-walk.ts'
 import { decodeTagged } from './tagged-values.ts'
 import { readSpecTerms, termFault, type SpecTerms } from './vector-spec-terms.ts'
-import { errorMessage } from './wording.ts'
+import { errorMessage, fileErrorMessage, UNDECODABLE_NAME } from './wording.ts'
 import { lineLocator, type LineAt } from './yaml-text.ts'
 
 export const OPERATIONS = [
@@ -63,12 +64,32 @@ function portablePath(path: string): string {
   return path.split(sep).join('/')
 }
 
+/** Whether a folder's entry of this name is taken for a vector file. */
+export function isVectorFileName(name: string): boolean {
+  return name.endsWith('.yaml')
+}
+
+/**
+ * The vector files under `dir`, in the order of their names relative to it; VectorFileError for a
+ * folder that cannot be read or an entry named like a vector file that is none, which is not opened.
+ */
 export function listVectorFiles(dir: string = vectorsDir): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.yaml'))
-    .map(portablePath)
-    .sort()
-    .map((name) => join(dir, name))
+  const walked = walkFolder(dir, isVectorFileName)
+  const fault = walked.find((entry): entry is UnreadEntry => entry.kind !== 'file')
+  if (fault !== undefined) throw new VectorFileError(walkFault(fault, dir))
+  return walked.map((entry) => portablePath(relative(dir, entry.path))).sort().map((name) => join(dir, name))
+}
+
+/** An entry of a folder walk that is no file to read. */
+type UnreadEntry = Exclude<WalkedEntry, { kind: 'file' }>
+
+/** What is wrong with an entry of the walk of `dir` that is no vector file to read. */
+function walkFault(entry: UnreadEntry, dir: string): string {
+  switch (entry.kind) {
+    case 'unreadable-folder': return entry.path === dir ? `${dir}: not a folder of vector files: ${errorMessage(entry.error)}` : `${entry.path}: cannot read the folder: ${fileErrorMessage(entry.error, entry.path)}`
+    case 'undecodable-name': return `${entry.path}: its name is not valid UTF-8: ${UNDECODABLE_NAME}`
+    case 'not-regular': return `${entry.path}: named like a vector file but not a regular file (a pipe, socket or device), so not read`
+  }
 }
 
 /** Loads every vector file; any malformed file or case is an error naming the file, the line and the case. */
@@ -86,12 +107,7 @@ export class VectorFileError extends Error {}
  * a case twice.
  */
 export function loadVectorFolder(dir: string): VectorCase[] {
-  let files: string[]
-  try {
-    files = listVectorFiles(dir)
-  } catch (error) {
-    throw new VectorFileError(`${dir}: not a folder of vector files: ${errorMessage(error)}`)
-  }
+  const files = listVectorFiles(dir)
   if (files.length === 0) throw new VectorFileError(`${dir}: holds no vector file (*.yaml)`)
   const named = (path: string): string => portablePath(join(basename(resolve(dir)), relative(dir, path)))
   // A fault is named at the path the reader can open, not at the file's name in the hash.

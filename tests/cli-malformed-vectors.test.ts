@@ -1,12 +1,14 @@
 // A malformed vector file stops `run`, `list` and `matrix` before any case runs: the CLI names the file,
 // the line and what is wrong, exits 2 and prints no stack. The CLI runs from a copy of the project
-// whose vectors hold one broken file.
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+// whose vectors hold one broken file; a --vectors folder's entries that are no readable file are
+// refused so too, in this process.
+import { execFileSync } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { projectRoot } from '../conformance/vector-cases.ts'
-import { runCli } from './support/cli.ts'
+import { runCli, runCliHere } from './support/cli.ts'
 
 const copy = mkdtempSync(join(tmpdir(), 'dsh-broken-vectors-'))
 afterAll(() => rmSync(copy, { recursive: true, force: true }))
@@ -38,5 +40,24 @@ describe('a malformed vector file', () => {
   ])('stops %j with exit 2, naming the file and line', async (args) => {
     const outcome = await runCli(args, {}, copy)
     expect(outcome).toEqual({ code: 2, stdout: '', stderr: REFUSAL })
+  })
+})
+
+describe('a --vectors folder entry named like a vector file', () => {
+  /** A folder of its own under the copy, holding the one entry `make` makes at the path it is given. */
+  function folderWith(name: string, make: (path: string) => void): string {
+    const folder = join(copy, 'own', name)
+    mkdirSync(folder, { recursive: true })
+    make(join(folder, 'a.yaml'))
+    return folder
+  }
+
+  it.each([
+    // Opened, a named pipe waits for a writer for ever.
+    ['a named pipe', (path: string) => execFileSync('mkfifo', [path]), (path: string) => `${path}: named like a vector file but not a regular file (a pipe, socket or device), so not read`],
+  ])('that is %s stops list with exit 2 and one line naming it', async (name, make, refusal) => {
+    const folder = folderWith(name.replaceAll(' ', '-'), make)
+    const outcome = await runCliHere(['list', '--vectors', folder])
+    expect(outcome).toEqual({ code: 2, stdout: '', stderr: `dsh-conformance: the vectors cannot be loaded: ${refusal(join(folder, 'a.yaml'))}\n` })
   })
 })

@@ -1,11 +1,11 @@
 // Reading vector files (conformance/vector-cases.ts): a case expands into the step inputs that
 // vectors/README.md ("A case") describes, and a malformed file is an error naming the file, the line
 // and what is wrong, before any case runs.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadVectorFile, projectRoot, VectorFileError, type VectorCase } from '../conformance/vector-cases.ts'
+import { loadVectorFile, loadVectorFolder, projectRoot, VectorFileError, type VectorCase } from '../conformance/vector-cases.ts'
 import { readSpecTerms } from '../conformance/vector-spec-terms.ts'
 import { PROFILES } from '../conformance/spec-catalog.ts'
 
@@ -206,6 +206,18 @@ describe('a malformed vector file', () => {
   it('that is not YAML is refused as such', () => {
     expect(() => load('  - id: [unclosed\n')).toThrow(/^vectors\/05-surface\/cases\.yaml: not YAML: /)
     expect(() => load('  - id: [unclosed\n')).toThrow(VectorFileError)
+  })
+})
+
+describe('a folder of vector files', () => {
+  it('is walked once however many links lead back to it, and into a folder named like a vector file', () => {
+    // Followed until the system's ELOOP, two links back to the folder made 2^40 paths.
+    const folder = join(dir, 'linked-back')
+    mkdirSync(join(folder, 'd.yaml'), { recursive: true })
+    writeFileSync(join(folder, 'd.yaml', 'a.yaml'), `chapter: 05-surface\ntitle: test file\ncases:\n${caseYaml('    log: []\n    steps:\n      - surface: {}\n        expect: {accept: true}\n')}`)
+    symlinkSync('.', join(folder, 'again'))
+    symlinkSync('.', join(folder, 'and-again'))
+    expect(loadVectorFolder(folder).map((vector) => vector.file)).toEqual(['linked-back/d.yaml/a.yaml'])
   })
 })
 

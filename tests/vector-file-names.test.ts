@@ -28,10 +28,17 @@ vi.mock('node:path', async (importOriginal) => {
 
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>()
-  const readFileSync = ((path: string, options?: BufferEncoding) => fs.readFileSync(posixPath(path), options)) as typeof fs.readFileSync
-  const readdirSync = ((path: string, options?: { recursive?: boolean }) =>
-    fs.readdirSync(posixPath(path), { recursive: options?.recursive === true, encoding: 'utf8' }).map(windowsPath)) as typeof fs.readdirSync
-  const windowsLike = { ...fs, readFileSync, readdirSync }
+  // Each function the folder walk and the reading of a file call, taking a path with `\` in it.
+  const posixPathFirst = <F extends (path: string, ...rest: never[]) => unknown>(call: F): F =>
+    ((path: string, ...rest: never[]) => call(posixPath(path), ...rest)) as F
+  const windowsLike = {
+    ...fs,
+    readFileSync: posixPathFirst(fs.readFileSync),
+    readdirSync: posixPathFirst(fs.readdirSync),
+    realpathSync: posixPathFirst(fs.realpathSync),
+    statSync: posixPathFirst(fs.statSync),
+    lstatSync: posixPathFirst(fs.lstatSync),
+  }
   return { ...windowsLike, default: windowsLike }
 })
 

@@ -1,8 +1,8 @@
-// The artifacts named by the command line: files as given, folders walked (sorted; a symbolic link to a
-// folder is followed, since storage roots are often linked onto other volumes, but a folder is walked
-// once, so a link cycle ends) for the names a session log can have.
-import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+// The artifacts named by the command line: files as given, folders walked (conformance/folder-walk.ts:
+// sorted, linked folders followed, each folder once) for the names a session log can have.
+import { realpathSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { walkFolder, type WalkedEntry } from '../folder-walk.ts'
 import { fileErrorMessage, UNDECODABLE_NAME } from '../wording.ts'
 import { STDIN } from './options.ts'
 
@@ -19,58 +19,14 @@ export type Found =
   | { kind: 'unreadable'; path: string; message: string }
   | { kind: 'folder'; path: string; message: string }
 
-function walk(folder: string, into: Found[], walked: Set<string>): void {
-  let entries
-  try {
-    const real = realpathSync(folder)
-    if (walked.has(real)) return
-    walked.add(real)
-    entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-  } catch (error) {
-    into.push({ kind: 'folder', path: folder, message: fileErrorMessage(error, folder) })
-    return
-  }
-  for (const entry of entries) {
-    const path = join(folder, entry.name)
-    if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(path))) walk(path, into, walked)
-    else if (!ARTIFACT_NAME.test(entry.name)) continue
-    else if (!namesAnEntry(path)) into.push({ kind: 'unreadable', path, message: `its name is not valid UTF-8: ${UNDECODABLE_NAME}` })
-    else if (entry.isFile() || (entry.isSymbolicLink() && linksToFileOrNothing(path))) into.push({ kind: 'file', path, otherNames: [] })
-    // A named pipe would wait for a writer, a device may never end (met directly or through a link);
-    // named on the command line, it is read like any file.
-    else into.push({ kind: 'unreadable', path, message: `${path} is named like a session log but is not a regular file (a pipe, socket or device), which a folder walk does not read; name it on the command line to read it` })
-  }
-}
-
-/**
- * Whether a name met in a folder opens what it names. One that is not valid UTF-8 does not: Node
- * decodes it with U+FFFD for each byte it cannot decode, and no entry goes by the name so made.
- */
-function namesAnEntry(path: string): boolean {
-  if (!path.includes('\uFFFD')) return true
-  try {
-    lstatSync(path)
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** Whether a link leads to a regular file, or to nothing (a dangling link is read, to a clear I/O error). */
-function linksToFileOrNothing(path: string): boolean {
-  try {
-    return statSync(path).isFile()
-  } catch {
-    return true
-  }
-}
-
-/** Whether `path` is a folder, following links; a dangling link is not (it is then read as a file). */
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory()
-  } catch {
-    return false
+/** What `check` makes of an entry of a folder walk. */
+function foundOf(entry: WalkedEntry): Found {
+  switch (entry.kind) {
+    case 'file': return { kind: 'file', path: entry.path, otherNames: [] }
+    case 'undecodable-name': return { kind: 'unreadable', path: entry.path, message: `its name is not valid UTF-8: ${UNDECODABLE_NAME}` }
+    // Named on the command line, a pipe or device is read like any file.
+    case 'not-regular': return { kind: 'unreadable', path: entry.path, message: `${entry.path} is named like a session log but is not a regular file (a pipe, socket or device), which a folder walk does not read; name it on the command line to read it` }
+    case 'unreadable-folder': return { kind: 'folder', path: entry.path, message: fileErrorMessage(entry.error, entry.path) }
   }
 }
 
@@ -131,9 +87,9 @@ export function findArtifacts(paths: readonly string[]): Found[] {
       found.push({ kind: 'file', path, otherNames: [] })
       continue
     }
-    const before = found.length
-    walk(path, found, new Set())
-    if (found.length === before) found.push({ kind: 'folder', path, message: `no *.jsonl, *.jsonl.zstd or *.jsonl.zst file under ${path}` })
+    const walked = walkFolder(path, name => ARTIFACT_NAME.test(name))
+    found.push(...walked.map(foundOf))
+    if (walked.length === 0) found.push({ kind: 'folder', path, message: `no *.jsonl, *.jsonl.zstd or *.jsonl.zst file under ${path}` })
   }
   return withoutRepeats(found)
 }

@@ -3,12 +3,12 @@
 // and sets the exit status: 0 when everything found is known, 1 when something new was found, nothing
 // could be compared or the adapter could not be started or failed as it was closed, 2 on a usage error
 // or an --out folder that cannot be made or written into, 3 when the fuzzer itself failed.
-import { readdirSync } from 'node:fs'
 import { makeOutputFolder, writeOutputFile } from '../reports/write.ts'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { Adapter } from '../adapter.ts'
 import { openAdapterOrSayWhyNot, withOpenedAdapter } from '../adapter-runs.ts'
-import { vectorsDir } from '../vector-cases.ts'
+import { walkFolder } from '../folder-walk.ts'
+import { isVectorFileName, vectorsDir } from '../vector-cases.ts'
 import { nameAndVersion } from '../results.ts'
 import type { FuzzSummary } from '../../generated/types/index.ts'
 import { fuzz, lackedOperations, VALID, type Finding, type FuzzProgress, type FuzzReport } from './driver.ts'
@@ -102,7 +102,7 @@ function knownClasses(divergences: KnownDivergences | undefined, path: string | 
 
 /** The vector files under `dir`, relative to it. */
 function vectorFilesIn(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(name => name.endsWith('.yaml'))
+  return walkFolder(dir, isVectorFileName).filter(entry => entry.kind === 'file').map(entry => relative(dir, entry.path))
 }
 
 /** `run --vectors DIR` replays every vector under DIR: say so when earlier runs left some this one did not write. */

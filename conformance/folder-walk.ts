@@ -1,0 +1,78 @@
+// The files of a folder that a command reads (`check`'s logs, the vector files of `--vectors DIR`):
+// walked in name order, into subfolders; a symbolic link to a folder is followed, since folders are
+// often linked onto other volumes, but each real folder is walked once, so a link cycle ends (two
+// links back to a folder would otherwise make 2^40 paths before the system's ELOOP stops them).
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+
+/**
+ * An entry of the walk whose name is wanted: a file to read (a regular file, or a link to one or to
+ * nothing, which is read to a clear I/O error), one that is no regular file (a pipe would wait for a
+ * writer, a device may never end, met directly or through a link), one whose name is not valid UTF-8,
+ * or a folder that cannot be read (with the error, for the caller to word).
+ */
+export type WalkedEntry =
+  | { kind: 'file'; path: string }
+  | { kind: 'not-regular'; path: string }
+  | { kind: 'undecodable-name'; path: string }
+  | { kind: 'unreadable-folder'; path: string; error: unknown }
+
+/** The entries under `folder` whose names `wanted` takes, in name order, each real folder walked once. */
+export function walkFolder(folder: string, wanted: (name: string) => boolean): WalkedEntry[] {
+  const found: WalkedEntry[] = []
+  walk(folder, wanted, found, new Set())
+  return found
+}
+
+function walk(folder: string, wanted: (name: string) => boolean, into: WalkedEntry[], walked: Set<string>): void {
+  let entries
+  try {
+    const real = realpathSync(folder)
+    if (walked.has(real)) return
+    walked.add(real)
+    entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  } catch (error) {
+    into.push({ kind: 'unreadable-folder', path: folder, error })
+    return
+  }
+  for (const entry of entries) {
+    const path = join(folder, entry.name)
+    if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(path))) walk(path, wanted, into, walked)
+    else if (!wanted(entry.name)) continue
+    else if (!namesAnEntry(path)) into.push({ kind: 'undecodable-name', path })
+    else if (entry.isFile() || (entry.isSymbolicLink() && linksToFileOrNothing(path))) into.push({ kind: 'file', path })
+    else into.push({ kind: 'not-regular', path })
+  }
+}
+
+/**
+ * Whether a name met in a folder opens what it names. One that is not valid UTF-8 does not: Node
+ * decodes it with U+FFFD for each byte it cannot decode, and no entry goes by the name so made.
+ */
+function namesAnEntry(path: string): boolean {
+  if (!path.includes('\uFFFD')) return true
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Whether a link leads to a regular file, or to nothing (a dangling link is read, to a clear I/O error). */
+function linksToFileOrNothing(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return true
+  }
+}
+
+/** Whether `path` is a folder, following links; a dangling link is not (it is then read as a file). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
