@@ -5,13 +5,12 @@ import { readFileSync } from 'node:fs'
 import { basename, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
-import { LineCounter, parseDocument } from 'yaml'
 import { BASE_TIME, buildEvent, buildLog, isPlainObject } from './builder.ts'
 import { walkFolder, type WalkedEntry } from './folder-walk.ts'
 import { decodeTagged } from './tagged-values.ts'
 import { readSpecTerms, termFault, type SpecTerms } from './vector-spec-terms.ts'
 import { errorMessage, fileErrorMessage, UNDECODABLE_NAME } from './wording.ts'
-import { lineLocator, type LineAt } from './yaml-text.ts'
+import { parseYamlText, readGivenFile, type LineAt, type YamlText } from './yaml-text.ts'
 
 export const OPERATIONS = [
   'load', 'append', 'surface', 'messages', 'requestHeader', 'requestContext', 'relations', 'repair',
@@ -171,16 +170,21 @@ function schemaErrorLines(errors: readonly ErrorObject[], at: LineAt): string[] 
   return [...new Set(lines)]
 }
 
+/** The YAML of a vector file, or a VectorFileError: it cannot be read, is not UTF-8, not YAML, or holds a YAML tag. */
+function vectorFileYaml(path: string, shownAs: string): YamlText {
+  try {
+    return parseYamlText(readGivenFile(path, 'vector file'), shownAs)
+  } catch (error) {
+    throw new VectorFileError(errorMessage(error))
+  }
+}
+
 /**
  * Reads one vector file, its cases naming it `name`; a malformed file or case is an error naming the
  * file (as `shownAs`), the line and the case.
  */
 export function loadVectorFile(path: string, name: string, shownAs = name): VectorCase[] {
-  const lineCounter = new LineCounter()
-  const parsed = parseDocument(readFileSync(path, 'utf8'), { lineCounter })
-  if (parsed.errors.length > 0) throw new VectorFileError(`${shownAs}: not YAML: ${parsed.errors[0]!.message}`)
-  const document: unknown = parsed.toJS()
-  const at = lineLocator(parsed, lineCounter)
+  const { value: document, lineAt: at } = vectorFileYaml(path, shownAs)
   if (!validateVectorFile(document)) {
     throw new VectorFileError(`${shownAs}: not a valid vector file: ${schemaErrorLines(validateVectorFile.errors ?? [], at).join('; ')}`)
   }

@@ -62,7 +62,12 @@ export interface YamlText {
 
 /** The Error for text that is not YAML: `source[:line]: not YAML: what`. */
 function notYaml(source: string, what: string, line?: number): Error {
-  return new Error(`${line === undefined ? source : `${source}:${line}`}: not YAML: ${what}`)
+  return new Error(`${located(source, line)}: not YAML: ${what}`)
+}
+
+/** `source:line`, or `source` where there is no line. */
+function located(source: string, line: number | undefined): string {
+  return line === undefined ? source : `${source}:${line}`
 }
 
 /**
@@ -76,9 +81,8 @@ function unresolvedAlias(document: Document, lineCounter: LineCounter, source: s
   visit(document, (_, node) => {
     if (isAlias(node)) {
       if (anchors.has(node.source)) return undefined
-      const line = node.range === undefined || node.range === null ? undefined : lineCounter.linePos(node.range[0]).line
       found = notYaml(source, `the alias *${node.source} refers to no anchor &${node.source} before it `
-        + `(the entry that held \`&${node.source} …\` may have been deleted: give the first entry that refers to it the anchor and the text, \`&${node.source} …\`)`, line)
+        + `(the entry that held \`&${node.source} …\` may have been deleted: give the first entry that refers to it the anchor and the text, \`&${node.source} …\`)`, lineAtOffset(lineCounter, node.range?.[0]))
       return visit.BREAK
     }
     if (isNode(node) && node.anchor !== undefined) anchors.add(node.anchor)
@@ -87,16 +91,23 @@ function unresolvedAlias(document: Document, lineCounter: LineCounter, source: s
   return found
 }
 
+/** The 1-based line at `offset`, if there is one. */
+function lineAtOffset(lineCounter: LineCounter, offset: number | undefined): number | undefined {
+  return offset === undefined ? undefined : lineCounter.linePos(offset).line
+}
+
 /** The value of YAML (or JSON) text and the lines of its nodes; throws an Error naming `source` when the text is not YAML. */
 export function parseYamlText(text: string, source: string, options?: ToJSOptions): YamlText {
   const lineCounter = new LineCounter()
   let document: Document
   try {
-    document = parseDocument(text, { lineCounter })
-    if (document.errors.length > 0) throw document.errors[0]
+    document = parseDocument(text, { lineCounter, prettyErrors: false })
   } catch (error) {
     throw notYaml(source, errorMessage(error))
   }
+  // In one line, at the line of the fault: the parser's own message spreads over several.
+  const fault = document.errors[0]
+  if (fault !== undefined) throw notYaml(source, fault.message, lineAtOffset(lineCounter, fault.pos[0]))
   const unresolved = unresolvedAlias(document, lineCounter, source)
   if (unresolved !== undefined) throw unresolved
   try {

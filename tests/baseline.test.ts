@@ -49,7 +49,7 @@ describe('reading a baseline', () => {
 
   it('names the file it refuses, and keeps a reason without the blanks around it', () => {
     expect(() => parseBaseline('adapter: 7\nfailures: []', 'baselines/x.yaml')).toThrow('baselines/x.yaml:1: not a baseline: adapter must be a non-empty string')
-    expect(() => parseBaseline('adapter: x\n  bad: [\n', 'baselines/x.yaml')).toThrow(/^baselines\/x\.yaml: not YAML: Nested mappings are not allowed/)
+    expect(() => parseBaseline('adapter: x\n  bad: [\n', 'baselines/x.yaml')).toThrow(/^baselines\/x\.yaml:1: not YAML: Nested mappings are not allowed[^\n]*$/)
     expect(parseBaseline('adapter: x\nfailures: [{id: a, reason: "  U1: PROC-7 "}]', 'b.yaml').failures).toEqual([{ id: 'a', reason: 'U1: PROC-7' }])
   })
 

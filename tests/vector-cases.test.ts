@@ -203,9 +203,21 @@ describe('a malformed vector file', () => {
     expect(() => load(caseYaml(yaml))).toThrow(refusal)
   })
 
-  it('that is not YAML is refused as such', () => {
-    expect(() => load('  - id: [unclosed\n')).toThrow(/^vectors\/05-surface\/cases\.yaml: not YAML: /)
+  it('that is not YAML is refused as such, in one line naming the line', () => {
+    expect(() => load('  - id: [unclosed\n')).toThrow(/^vectors\/05-surface\/cases\.yaml:5: not YAML: [^\n]+$/)
     expect(() => load('  - id: [unclosed\n')).toThrow(VectorFileError)
+  })
+
+  it('holding an alias bomb is refused as not YAML, not thrown as the parser\'s error', () => {
+    const anchors = Array.from({ length: 9 }, (_, level) => `x${level + 1}: &a${level + 1} [${Array(10).fill(`*a${level}`).join(', ')}]`)
+    const bomb = `x0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n${anchors.join('\n')}\n`
+    expect(refusalOf(() => load(`${caseYaml('    log: []\n    steps:\n      - surface: {}\n        expect: {accept: true}\n')}${bomb}`)))
+      .toEqual(new VectorFileError('vectors/05-surface/cases.yaml: not YAML: Excessive alias count indicates a resource exhaustion attack'))
+  })
+
+  it('that cannot be read is refused naming it', () => {
+    expect(refusalOf(() => loadVectorFile(join(dir, 'absent.yaml'), 'vectors/05-surface/absent.yaml')))
+      .toEqual(new VectorFileError(`cannot read the vector file ${join(dir, 'absent.yaml')}: no such file or folder`))
   })
 })
 
@@ -220,6 +232,16 @@ describe('a folder of vector files', () => {
     expect(loadVectorFolder(folder).map((vector) => vector.file)).toEqual(['linked-back/d.yaml/a.yaml'])
   })
 })
+
+/** The error `load` throws; undefined when it throws none. */
+function refusalOf(load: () => unknown): unknown {
+  try {
+    load()
+  } catch (error) {
+    return error
+  }
+  return undefined
+}
 
 describe('a case naming what spec/ does not give it', () => {
   const FILE = 'vectors/05-surface/cases.yaml'

@@ -26,7 +26,7 @@ describe('reading a known-divergences file', () => {
   })
 
   it.each([
-    ['adapters: [x\nknown: [\n', ': not YAML: Flow sequence in block collection'],
+    ['adapters: [x\nknown: [\n', ':2: not YAML: Flow sequence in block collection'],
     ['\n[1, 2]', ':2: not a known-divergences file: expected a mapping with adapters and known'],
     ['adapters: x\nknown: []', ':1: not a known-divergences file: adapters must be a list of name globs'],
     ['known: []\nadapters: [1]', ':2: not a known-divergences file: adapters must be a list of name globs'],
