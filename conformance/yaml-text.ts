@@ -1,6 +1,7 @@
 // The YAML files the suite is given (vector files, baselines, known-divergences files): text that is not
-// YAML is an error naming the file, not a parser's message alone; a member the file's shape lacks (a
-// misspelt key) is named rather than passed over; and a fault in a member names the line it is on.
+// UTF-8 or not YAML, or holds a YAML tag, is an error naming the file, not a parser's message alone; a
+// member the file's shape lacks (a misspelt key) is named rather than passed over; and a fault in a
+// member names the line it is on.
 import { readFileSync } from 'node:fs'
 import { isAlias, isMap, isNode, isScalar, LineCounter, parseDocument, visit, type Document, type ToJSOptions } from 'yaml'
 import { errorMessage, fileErrorMessage } from './wording.ts'
@@ -46,13 +47,49 @@ export function unknownMembers(record: Record<string, unknown>, members: readonl
   return unknown.length === 0 ? undefined : { first: unknown[0]!, text: `has unknown members ${unknown.join(', ')} (it may have ${members.join(', ')})` }
 }
 
-/** The text of a file the suite is given, or an Error saying which file of what kind could not be read. */
+/**
+ * The text of a file the suite is given, or an Error saying which file of what kind could not be read,
+ * or at which line it is not UTF-8.
+ */
 export function readGivenFile(path: string, kind: string): string {
+  let bytes: Uint8Array
   try {
-    return readFileSync(path, 'utf8')
+    bytes = readFileSync(path)
   } catch (error) {
     throw new Error(`cannot read the ${kind} ${path}: ${fileErrorMessage(error, path)}`)
   }
+  return utf8Text(bytes, path)
+}
+
+// A byte order mark is kept, as the parser expects to meet one.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/**
+ * `bytes` as UTF-8, or an Error naming the first line that is not: decoded leniently, its bytes would
+ * become U+FFFD, a text the file does not hold.
+ */
+function utf8Text(bytes: Uint8Array, source: string): string {
+  try {
+    return UTF8.decode(bytes)
+  } catch {
+    throw new Error(`${located(source, firstIllFormedLine(bytes))}: not UTF-8: the line holds bytes that encode no character`)
+  }
+}
+
+/** The 1-based line of the first byte sequence that is not UTF-8; a line break (0A) is never inside a character. */
+function firstIllFormedLine(bytes: Uint8Array): number {
+  let line = 1
+  for (let start = 0; start < bytes.length; line++) {
+    const end = bytes.indexOf(0x0a, start)
+    const stop = end === -1 ? bytes.length : end
+    try {
+      UTF8.decode(bytes.subarray(start, stop))
+    } catch {
+      break
+    }
+    start = stop + 1
+  }
+  return line
 }
 
 export interface YamlText {
@@ -96,20 +133,42 @@ function lineAtOffset(lineCounter: LineCounter, offset: number | undefined): num
   return offset === undefined ? undefined : lineCounter.linePos(offset).line
 }
 
-/** The value of YAML (or JSON) text and the lines of its nodes; throws an Error naming `source` when the text is not YAML. */
+/**
+ * The first node with an explicit tag (`!!set`, `!!timestamp`, `!!binary`, `!!int`, `!local`), as a
+ * refusal with its line. A tag makes a value JSON cannot carry (a Set, a Date, a Buffer, which one
+ * adapter gets as is and another over the protocol as `{}`), rounds an integer silently, or is
+ * dropped; a vector file writes such values as tagged values (`$dsh`, vectors/README.md).
+ */
+function explicitTag(document: Document, lineCounter: LineCounter, source: string): Error | undefined {
+  let found: Error | undefined
+  visit(document, (_, node) => {
+    if (!isNode(node) || node.tag === undefined) return undefined
+    const tag = node.tag.replace(/^tag:yaml\.org,2002:/, '!!')
+    found = new Error(`${located(source, lineAtOffset(lineCounter, node.range?.[0]))}: the YAML tag ${tag} is not taken: the file holds JSON values only (a vector file writes others as tagged values, {$dsh: …})`)
+    return visit.BREAK
+  })
+  return found
+}
+
+/**
+ * The value of YAML (or JSON) text and the lines of its nodes; throws an Error naming `source` when the
+ * text is not YAML, draws a warning from the parser, or holds a tag. The core schema, whatever a
+ * `%YAML 1.1` directive says: under YAML 1.1's, `2001-12-14` would be a Date and `yes` true.
+ */
 export function parseYamlText(text: string, source: string, options?: ToJSOptions): YamlText {
   const lineCounter = new LineCounter()
   let document: Document
   try {
-    document = parseDocument(text, { lineCounter, prettyErrors: false })
+    document = parseDocument(text, { lineCounter, schema: 'core', prettyErrors: false })
   } catch (error) {
     throw notYaml(source, errorMessage(error))
   }
-  // In one line, at the line of the fault: the parser's own message spreads over several.
-  const fault = document.errors[0]
+  // In one line, at the line of the fault: the parser's own message spreads over several. A warning
+  // (an unknown tag or directive) is a fault too: the parser passes over what it warns of.
+  const fault = document.errors[0] ?? document.warnings[0]
   if (fault !== undefined) throw notYaml(source, fault.message, lineAtOffset(lineCounter, fault.pos[0]))
-  const unresolved = unresolvedAlias(document, lineCounter, source)
-  if (unresolved !== undefined) throw unresolved
+  const refused = unresolvedAlias(document, lineCounter, source) ?? explicitTag(document, lineCounter, source)
+  if (refused !== undefined) throw refused
   try {
     return { value: document.toJS(options), lineAt: lineLocator(document, lineCounter) }
   } catch (error) {

@@ -43,6 +43,9 @@ describe('reading a baseline', () => {
     ['adapter: x\nfailures:\n  - id: a\n    since: 2\n    reasn: r', 'b.yaml:4: not a baseline: failures[0] (a) has unknown members since, reasn (it may have id, reason)'],
     // JSON is YAML, so a JSON baseline's faults are named at their lines too.
     ['{"adapter": "x",\n "failures": [\n  {"id": "a"}]}', 'b.yaml:3: not a baseline: failures[0] (a) needs a reason'],
+    // A tag would make a value no JSON baseline holds (here a Buffer), or be passed over.
+    ['adapter: x\nfailures: [{id: a, reason: !!binary aGVsbG8=}]', 'b.yaml:2: the YAML tag !!binary is not taken'],
+    ['adapter: x\nfailures: [{id: a, reason: !why r}]', 'b.yaml:2: not YAML: Unresolved tag: !why'],
   ])('refuses %j, naming the line', (text, message) => {
     expect(() => parseBaseline(text, 'b.yaml')).toThrow(message)
   })

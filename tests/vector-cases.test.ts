@@ -221,6 +221,43 @@ describe('a malformed vector file', () => {
   })
 })
 
+describe('a vector file holding what a JSON value cannot be', () => {
+  const FILE = 'vectors/05-surface/cases.yaml'
+  const withLog = (item: string): string => caseYaml(`    log:\n      - ${item}\n    steps:\n      - surface: {}\n        expect: {accept: true}\n`)
+
+  it.each([
+    // A Set and a Date, which a subprocess adapter would get as {}; a Buffer; an integer rounded; a string tag.
+    ['{user: !!set {a, b}}', '!!set'],
+    ['{user: !!timestamp 2001-12-14t21:59:43.10-05:00}', '!!timestamp'],
+    ['!!binary aGVsbG8=', '!!binary'],
+    ['{user: !!int 99999999999999999999999999}', '!!int'],
+    ['{user: !!str 1}', '!!str'],
+  ])('is refused at the line of a YAML tag: %s', (item, tag) => {
+    expect(refusalOf(() => load(withLog(item)))).toEqual(new VectorFileError(
+      `${FILE}:9: the YAML tag ${tag} is not taken: the file holds JSON values only (a vector file writes others as tagged values, {$dsh: …})`))
+  })
+
+  it('is refused at the line of what the parser warns of, a tag it does not know or a directive, which it would pass over', () => {
+    expect(refusalOf(() => load(withLog('{user: !unknown x}')))).toEqual(new VectorFileError(`${FILE}:9: not YAML: Unresolved tag: !unknown`))
+    const path = join(dir, 'directive.yaml')
+    writeFileSync(path, `%FOO bar\n---\nchapter: 05-surface\ntitle: test file\ncases:\n${withLog('{user: one}')}`)
+    expect(refusalOf(() => loadVectorFile(path, FILE))).toEqual(new VectorFileError(`${FILE}:1: not YAML: Unknown directive %FOO`))
+  })
+
+  it('is read by YAML 1.2\'s core schema even under a %YAML 1.1 directive, which would make a date of a text', () => {
+    const path = join(dir, 'yaml-1.1.yaml')
+    writeFileSync(path, `%YAML 1.1\n---\nchapter: 05-surface\ntitle: test file\ncases:\n${withLog('{user: 2001-12-14}')}`)
+    const [vector] = loadVectorFile(path, FILE)
+    expect(vector!.steps[0]!.input['events']).toStrictEqual([user(0, '2001-12-14')])
+  })
+
+  it('is refused at the line of bytes that are not UTF-8, which would be read as U+FFFD', () => {
+    const path = join(dir, 'not-utf8.yaml')
+    writeFileSync(path, Buffer.concat([Buffer.from(`chapter: 05-surface\ntitle: test file\ncases:\n${withLog('{user: one}')}    notes: "`), Buffer.from([0xff, 0xfe]), Buffer.from('"\n')]))
+    expect(refusalOf(() => loadVectorFile(path, FILE))).toEqual(new VectorFileError(`${path}:13: not UTF-8: the line holds bytes that encode no character`))
+  })
+})
+
 describe('a folder of vector files', () => {
   it('is walked once however many links lead back to it, and into a folder named like a vector file', () => {
     // Followed until the system's ELOOP, two links back to the folder made 2^40 paths.
