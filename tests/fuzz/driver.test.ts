@@ -1,7 +1,7 @@
 // The fuzzer's own guarantees: the reference against itself finds nothing; the same seed writes the
 // same files; the time budget stops cleanly; known classes are tolerated; the command line's exit
 // status; and the log edits the shrinker makes keep every seq reference consistent.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
@@ -396,6 +396,17 @@ describe('dsh-conformance fuzz', () => {
     expect(again.stdout).toContain(`5 runs, ${summary.probes} probes, ${summary.compared} of them compared (the spec leaves the result of the other ${summary.probes - summary.compared} open) in `)
     expect(again.stdout).toMatch(/\n +load +\d+ probes?, \d+ compared: \d+ accepted and \d+ rejected by the reference\n/)
     expect(again.stderr).toMatch(new RegExp(`^warning: ${outDir.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} also holds \\d+ vector files? that earlier runs wrote and this one did not \\(.*\\.yaml`))
+  })
+
+  it('looks for earlier vectors in --out walking each folder once, however many links lead back to it', async () => {
+    // Followed until the system's ELOOP, two links back to --out made 2^40 paths.
+    const outDir = tempFolder()
+    mkdirSync(join(outDir, '05-surface'))
+    writeFileSync(join(outDir, '05-surface', 'fuzz-earlier.yaml'), '')
+    symlinkSync('.', join(outDir, 'again'))
+    symlinkSync('.', join(outDir, 'and-again'))
+    const run = await fuzzIn(['--adapter', 'reference', '--runs', '1', '--seed', '1', '--out', outDir])
+    expect(run.stderr).toContain(`also holds 1 vector file that earlier runs wrote and this one did not (${join('05-surface', 'fuzz-earlier.yaml')})`)
   })
 
   it('fails a fuzz that compared nothing, and takes an in-process module with --adapter-module', async () => {
