@@ -41,7 +41,7 @@ describe('replacing a file', () => {
     const file = join(at, 'report.json')
     writeFileSync(file, '{"old": true}\n')
     mkdirSync(join(at, `.report.json.${process.pid}.tmp`))
-    expect(() => replaceFile(file, '{"new": true}\n')).toThrow(/EISDIR/)
+    expect(() => replaceFile(file, '{"new": true}\n')).toThrow(`EISDIR: illegal operation on a directory, open '${file}'`)
     expect(readFileSync(file, 'utf8')).toBe('{"old": true}\n')
     expect(readdirSync(at).sort()).toEqual([`.report.json.${process.pid}.tmp`, 'report.json'])
   })

@@ -1,6 +1,6 @@
 // `--report json=PATH,junit=PATH,md=PATH`: which reports to write, and writing them; and how every
 // command writes an output file (made whole beside its place, then renamed into it).
-import { chmodSync, existsSync, mkdirSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { RunReport } from '../../generated/types/index.ts'
 import { jsonReport } from './json.ts'
@@ -80,6 +80,15 @@ export function makeFolder(folder: string): void {
   }
 }
 
+/** What `path` names, a link followed; undefined when it names nothing that can be reached (the write then says why). */
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path)
+  } catch {
+    return undefined
+  }
+}
+
 /** The path a link leads to; the path itself when it names nothing yet (or a link to nothing). */
 function linkTarget(path: string): string {
   try {
@@ -134,7 +143,7 @@ export function replaceFile(path: string, text: string): void {
   // replaced (which would leave the shell's descriptor on an unlinked file).
   const fd = openDescriptor(path)
   if (fd !== undefined) return writeAll(fd, text)
-  const existing = statSync(path, { throwIfNoEntry: false })
+  const existing = statOf(path)
   if (existing !== undefined && !existing.isFile()) return writeFileSync(path, text)
   const target = linkTarget(path)
   const beside = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`)
@@ -144,8 +153,14 @@ export function replaceFile(path: string, text: string): void {
     renameSync(beside, target)
   } catch (error) {
     removeIfMade(beside)
-    throw error
+    throw namingTarget(error, beside, target)
   }
+}
+
+/** The error of a write to the file beside `target`, naming `target`, the file the user asked for. */
+function namingTarget(error: unknown, beside: string, target: string): unknown {
+  if (error instanceof Error) error.message = error.message.replaceAll(beside, target)
+  return error
 }
 
 /** Writes a file, creating its folder first when it is missing, as every command writing an output does. */
