@@ -1,7 +1,7 @@
 // The wording helpers every report uses.
 import { statSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { fileErrorMessage, joinedLines, markdownText, MESSAGE_MOST, plural, printable, printableLines, printableOutput, QUOTE_MOST, reportMessage, shortened, shortenedAtStart } from '../conformance/wording.ts'
+import { characterCount, fileErrorMessage, joinedLines, markdownText, MESSAGE_MOST, plural, printable, printableLines, printableOutput, QUOTE_MOST, reportMessage, shortened, shortenedAtStart } from '../conformance/wording.ts'
 
 describe('markdownText', () => {
   it('keeps text on its one line and escapes what Markdown reads as markup', () => {
@@ -9,6 +9,12 @@ describe('markdownText', () => {
     expect(markdownText('ev\n# Injected [x](https://e.example) `c` *b* a_b <i> |')).toBe('ev\\\\u000a\\# Injected \\[x\\](https://e.example) \\`c\\` \\*b\\* a\\_b \\<i\\> \\|')
     // An entity reference would show as the character it names.
     expect(markdownText('a &lt;b&gt; &amp; c')).toBe('a \\&lt;b\\&gt; \\&amp; c')
+  })
+})
+
+describe('characterCount', () => {
+  it('counts a surrogate pair as one character and a lone surrogate as one, as a string\'s iterator does', () => {
+    for (const text of ['', 'abc', 'a\uD83D\uDE00b', '\uD800', '\uDC00\uD800', 'x\uD83D\uDE00\uD83D']) expect(characterCount(text)).toBe([...text].length)
   })
 })
 

@@ -15,14 +15,15 @@ import type { RequirementIndex, Stage } from './requirements.ts'
 import { pathBindingFault } from './path-binding.ts'
 import { realPathOf } from './walk.ts'
 import { DEFAULT_MAX_LINE_BYTES, STDIN } from './options.ts'
-import { errorMessage, reportMessage, tornTailAdvice, type ArtifactExtent } from '../wording.ts'
+import { errorMessage, plural, reportMessage, tornTailAdvice, type ArtifactExtent } from '../wording.ts'
+import { MOST_VIOLATIONS_LISTED, type RelationViolation, type ViolationList } from './violation-list.ts'
 
 export type Encoding = 'raw' | 'zstd'
 
 /** The pipeline's outcome, shaped like the corpus verdicts (tests/corpus.test.ts). */
 export type Outcome =
   | { verdict: 'rejected'; operation: 'open' | 'decodeJsonl' | 'load'; code: string; seq?: number; line?: number }
-  | { verdict: 'accepted'; events: number; tornTail: TornTail | null; relations: { code: string; seq: number }[] }
+  | { verdict: 'accepted'; events: number; tornTail: TornTail | null; relations: { code: string; seq: number }[]; relationsNotListed?: number }
   | { verdict: 'unchecked'; code: string }
 
 export interface Diagnostic {
@@ -113,7 +114,9 @@ function outcomeOf(artifact: ArtifactOutcome): Outcome {
   const load = artifact.load
   if (load === undefined) return { verdict: 'unchecked', code: 'CHECK_INTERNAL_ERROR' }
   if (load.fault !== undefined) return { verdict: 'rejected', operation: 'load', code: load.fault.code, ...(load.fault.seq === undefined ? {} : { seq: load.fault.seq }) }
-  return { verdict: 'accepted', events: load.events, tornTail: artifact.tornTail, relations: load.violations.map(({ code, seq }) => ({ code, seq })) }
+  const relations = load.violations.listed.map(({ code, seq }) => ({ code, seq }))
+  const notListed = load.violations.total() - relations.length
+  return { verdict: 'accepted', events: load.events, tornTail: artifact.tornTail, relations, ...(notListed === 0 ? {} : { relationsNotListed: notListed }) }
 }
 
 /** The subject and its verb: "this line starts", "3 lines (line 2 the first of them) start". */
@@ -232,7 +235,8 @@ const DEFECT_RULES: Readonly<Record<string, string>> = {
   JSONL_ROW_INVALID: 'ROW-3 says what a packed row must hold',
 }
 
-function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIndex): Diagnostic[] {
+/** The finding that ended the check of an artifact: a limit of check's, a decoding fault or a load fault; none when it loaded. */
+function faultDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIndex): Diagnostic[] {
   const at = (stage: Stage, code: string): { requirement?: string } => {
     const requirement = requirements.of(stage, code)
     return requirement === undefined ? {} : { requirement }
@@ -257,10 +261,21 @@ function errorDiagnostics(artifact: ArtifactOutcome, requirements: RequirementIn
     const message = `${fault.message}${vocabularyHint(fault.code, fault.message)}`
     return [{ severity: severityOf(fault.code, requirements), code: fault.code, ...(requirement === undefined ? {} : { requirement }), ...position(fault.line, fault.seq), message }]
   }
-  return (artifact.load?.violations ?? []).map(violation => {
+  return []
+}
+
+/**
+ * The relation violations of a loaded artifact, their messages already cut for a report: one finding
+ * each for the listed ones, then one per kind for those past them, at the first of that kind.
+ */
+function violationDiagnostics(violations: ViolationList, requirements: RequirementIndex): Diagnostic[] {
+  const finding = (violation: RelationViolation, message: string): Diagnostic => {
     const requirement = requirements.ofViolation(violation)
-    return { severity: 'error', code: violation.code, ...(requirement === undefined ? {} : { requirement }), ...position(violation.line, violation.seq), message: violation.message }
-  })
+    return { severity: 'error', code: violation.code, ...(requirement === undefined ? {} : { requirement }), line: violation.line, seq: violation.seq, message }
+  }
+  const counted = [...violations.unlisted.values()].map(({ count, first }) =>
+    finding(first, `${plural(count, 'violation')} of this kind from here on, past the ${MOST_VIOLATIONS_LISTED} that check lists of a log: counted, not listed; the first says: ${first.message}`))
+  return [...violations.listed.map(violation => finding(violation, violation.message)), ...counted]
 }
 
 /**
@@ -292,8 +307,12 @@ function report(file: string, otherNames: readonly string[], encoding: Encoding,
   const binding = settings.noLayout === true ? undefined : pathBinding([file, ...otherNames], encoding, artifact)
   const outcome: Outcome = binding === undefined ? outcomeOf(artifact) : { verdict: 'rejected', operation: 'open', code: binding.code }
   const writer = writerDiagnostics(artifact.writerFacts)
-  const diagnostics = [...(binding === undefined ? [] : [binding]), ...errorDiagnostics(artifact, requirements), ...writer, ...factNotices(artifact.facts)]
-  if (artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined) diagnostics.push(tornTailNotice(artifact.tornTail, encoding, artifact.extent))
+  const torn = artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined ? [tornTailNotice(artifact.tornTail, encoding, artifact.extent)] : []
+  const diagnostics = [
+    ...withShortMessages([...(binding === undefined ? [] : [binding]), ...faultDiagnostics(artifact, requirements)]),
+    ...(artifact.load === undefined ? [] : violationDiagnostics(artifact.load.violations, requirements)),
+    ...withShortMessages([...writer, ...factNotices(artifact.facts), ...torn]),
+  ]
   const writerBroke = writer.some(diagnostic => diagnostic.severity === 'error')
   const noticed = settings.strict === true && diagnostics.some(diagnostic => diagnostic.severity === 'notice')
   return { file, encoding, status: statusOf(outcome, writerBroke || noticed, requirements), outcome, diagnostics }
@@ -314,7 +333,7 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
     const message = errorMessage(error)
     return unchecked(file, encoding, io ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR', io ? `cannot read: ${message}` : `the checker failed: ${message}`)
   }
-  return withShortMessages(report(file, otherNames, encoding, artifact, settings, requirements))
+  return report(file, otherNames, encoding, artifact, settings, requirements)
 }
 
 /** check's pass over an artifact already in memory, into `artifact`. */
@@ -349,7 +368,7 @@ export interface RefusalFacts {
 export function refusalFacts(bytes: Uint8Array, encoding: Encoding, vocabulary: string, requirements: RequirementIndex): RefusalFacts {
   const outcome = checkInMemory(bytes, encoding, new ArtifactCheck({ vocabulary, maxLineBytes: DEFAULT_MAX_LINE_BYTES }))
   const refused = outcome.decodeError !== undefined || outcome.load?.fault !== undefined
-  return { rule: refused ? errorDiagnostics(outcome, requirements)[0]?.requirement : undefined, header: outcome.limit === undefined ? outcome.header : undefined }
+  return { rule: refused ? faultDiagnostics(outcome, requirements)[0]?.requirement : undefined, header: outcome.limit === undefined ? outcome.header : undefined }
 }
 
 function factsCheck(maxLineBytes: number): ArtifactCheck {
@@ -357,6 +376,6 @@ function factsCheck(maxLineBytes: number): ArtifactCheck {
 }
 
 /** A message may quote a value of the log at any length; the report shows its start. */
-function withShortMessages(fileReport: FileReport): FileReport {
-  return { ...fileReport, diagnostics: fileReport.diagnostics.map(diagnostic => ({ ...diagnostic, message: reportMessage(diagnostic.message) })) }
+function withShortMessages(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.map(diagnostic => ({ ...diagnostic, message: reportMessage(diagnostic.message) }))
 }

@@ -41,6 +41,8 @@ export function runCheck(args: readonly string[]): number {
   const used = new Set<number>()
   const requirements = new RequirementIndex()
   const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes, writer: options.writer, strict: options.strict, noLayout: options.noLayout }
+  // The text report prints each file as it is checked and keeps its status alone; the json report is one document.
+  const statuses: FileReport['status'][] = []
   const reports: FileReport[] = []
   const folders: CheckUncheckedFolder[] = []
   for (const found of findArtifacts(options.paths)) {
@@ -52,12 +54,13 @@ export function runCheck(args: readonly string[]): number {
     }
     const checked = found.kind === 'file' ? checkFile(found.path, settings, requirements, found.otherNames) : unreadable(found.path, found.message)
     const report = withKnownFindings(checked, matchers, options.strict, used)
-    reports.push(report)
+    statuses.push(report.status)
     if (options.format === 'text') console.log(formatReport(report, options.maxFindings, options.strict))
+    else reports.push(report)
   }
   const knownUnused = known.flatMap((entry, index) => (used.has(index) ? [] : [{ index, files: entry.files, code: entry.code, reason: entry.reason }]))
   for (const entry of knownUnused) console.error(`warning: ${printable(options.known!)}: known[${entry.index}] (files ${printable(entry.files)}, code ${printable(entry.code)}) matched no finding of a checked file: mended, or a typo`)
-  const summary = summarize(reports, folders)
+  const summary = summarize(statuses, folders)
   const reportSettings = { vocabulary: options.vocabulary, writerRules: options.writer, strict: options.strict, noLayout: options.noLayout, ...(options.known === undefined ? {} : { knownUnused }) }
   console.log(options.format === 'json' ? formatJson(reports, folders, summary, reportSettings) : formatSummary(summary))
   return exitCodeOf(summary)

@@ -16,9 +16,10 @@ export interface Summary {
   uncheckedFolders: number
 }
 
-export function summarize(reports: readonly FileReport[], folders: readonly CheckUncheckedFolder[]): Summary {
-  const count = (status: FileReport['status']): number => reports.filter(report => report.status === status).length
-  return { files: reports.length, valid: count('valid'), invalid: count('invalid'), known: count('known'), refused: count('refused'), unchecked: count('unchecked'), uncheckedFolders: folders.length }
+/** The counts of a run from the status of each file checked. */
+export function summarize(statuses: readonly FileReport['status'][], folders: readonly CheckUncheckedFolder[]): Summary {
+  const count = (status: FileReport['status']): number => statuses.filter(each => each === status).length
+  return { files: statuses.length, valid: count('valid'), invalid: count('invalid'), known: count('known'), refused: count('refused'), unchecked: count('unchecked'), uncheckedFolders: folders.length }
 }
 
 /**
@@ -69,7 +70,7 @@ function headline(report: FileReport, strict: boolean): string {
       return [`${file}: ${status}, ${verdict}`, ...hidden, ...otherFindings(report, strict)].join(', ')
     }
     case 'accepted': {
-      const violations = outcome.relations.length
+      const violations = outcome.relations.length + (outcome.relationsNotListed ?? 0)
       const counts = [plural(outcome.events, 'event'), ...(violations === 0 ? [] : [plural(violations, 'relation violation')]), ...otherFindings(report, strict)]
       const torn = outcome.tornTail === null ? [] : ['recoverable torn tail']
       return `${file}: ${status}, ${[...counts, ...torn].join(', ')}`

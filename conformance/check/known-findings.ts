@@ -74,8 +74,15 @@ export function withKnownFindings(report: FileReport, matchers: readonly KnownMa
   if (report.status === 'unchecked') return report
   const forFile = matchers.filter(matcher => matcher.files.test(report.file))
   if (forFile.length === 0) return report
+  // Each code is matched once: a file may hold thousands of findings of a few codes, a list thousands of entries.
+  const byCode = new Map<string, KnownMatcher[]>()
+  const matchingOf = (code: string): KnownMatcher[] => {
+    const matching = byCode.get(code) ?? forFile.filter(matcher => matcher.code.test(code))
+    byCode.set(code, matching)
+    return matching
+  }
   const diagnostics = report.diagnostics.map(diagnostic => {
-    const matching = forFile.filter(matcher => matcher.code.test(diagnostic.code))
+    const matching = matchingOf(diagnostic.code)
     for (const matcher of matching) used.add(matcher.index)
     return matching.length === 0 ? diagnostic : { ...diagnostic, known: matching[0]!.reason }
   })

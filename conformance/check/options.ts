@@ -31,6 +31,8 @@ options:
                                      a longer one leaves the file unchecked
   --max-findings N                   most findings of one file the text report lists (default
                                      ${DEFAULT_MAX_FINDINGS}; 0 lists all); the rest are counted. json lists all
+                                     (of a file's relation violations, both list the first 10000
+                                     and count the rest by kind)
   --known FILE                       findings accepted for now (YAML or JSON as in
                                      schemas/check-known.schema.json: entries of a files glob and
                                      a code glob, each with its reason): a file whose every finding

@@ -12,31 +12,17 @@ import { initialTurnState } from '../../reference/turns-and-steps.ts'
 import { initialCompactionState } from '../../reference/compaction.ts'
 import { noPendingCalls } from '../../reference/tool-pairing.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
-import type { ErrorCode, Fault } from '../../reference/result.ts'
-
-export interface RelationViolation {
-  code: ErrorCode
-  message: string
-  seq: number
-  line: number
-  /** The vetoed event's type, and whether it replaces surface nodes: which turn rule it breaks depends on them. */
-  eventType: string
-  replaces: boolean
-}
+import type { Fault } from '../../reference/result.ts'
+import { violationOf, ViolationList } from './violation-list.ts'
 
 interface Branch {
   state: RelationState
-  violations: RelationViolation[]
+  violations: ViolationList
   /** The last event's violation, undefined when it passed. */
   last: { fault: Fault; event: SessionEvent } | undefined
 }
 
 const NOT_STALE: ReadonlySet<number> = new Set()
-
-function violationOf(fault: Fault, event: SessionEvent, seq: number, line: number): RelationViolation {
-  const replaces = typeof event.surfaceOp === 'object' && event.surfaceOp !== null
-  return { code: fault.code, message: fault.message, seq, line, eventType: event.type, replaces }
-}
 
 function isStalenessMarker(type: string): boolean {
   return type === 'compaction/start' || type === 'compaction/end' || type === 'session/end-seed'
@@ -44,8 +30,8 @@ function isStalenessMarker(type: string): boolean {
 
 export class RelationStream {
   /** Violations whose fate no longer depends on later events. */
-  readonly violations: RelationViolation[] = []
-  private live: Branch = { state: { turns: initialTurnState, pending: noPendingCalls, compaction: initialCompactionState }, violations: [], last: undefined }
+  readonly violations = new ViolationList()
+  private live: Branch = { state: { turns: initialTurnState, pending: noPendingCalls, compaction: initialCompactionState }, violations: new ViolationList(), last: undefined }
   /** While the staleness of `speculated` is open: the state under "it is stale". */
   private stale: Branch | undefined
   private speculated: number | undefined
@@ -71,14 +57,9 @@ export class RelationStream {
   }
 
   /** The end of the log: an open question of staleness is answered "live", so the live branch's violations stand. */
-  finish(): RelationViolation[] {
-    this.keep(this.live.violations)
+  finish(): ViolationList {
+    this.violations.append(this.live.violations)
     return this.violations
-  }
-
-  /** Adds violations to the log's list one by one: spread into one call, 125,000 overflow the stack. */
-  private keep(violations: readonly RelationViolation[]): void {
-    for (const violation of violations) this.violations.push(violation)
   }
 
   private stalenessMatters(event: SessionEvent): boolean {
@@ -88,16 +69,16 @@ export class RelationStream {
   }
 
   private speculate(): void {
-    this.keep(this.live.violations)
-    this.live.violations = []
+    this.violations.append(this.live.violations)
+    this.live.violations = new ViolationList()
     this.speculated = this.positionalStart
-    this.stale = { state: this.live.state, violations: [], last: this.live.last }
+    this.stale = { state: this.live.state, violations: new ViolationList(), last: this.live.last }
   }
 
   private resolve(isStale: boolean): void {
     const kept = isStale ? (this.stale as Branch) : this.live
-    this.keep(kept.violations)
-    this.live = { state: kept.state, violations: [], last: kept.last }
+    this.violations.append(kept.violations)
+    this.live = { state: kept.state, violations: new ViolationList(), last: kept.last }
     this.stale = undefined
     this.speculated = undefined
   }
@@ -105,13 +86,13 @@ export class RelationStream {
   private advance(branch: Branch, event: SessionEvent, line: number, stale: ReadonlySet<number>): void {
     const checked = checkEventRelations(branch.state, event, stale)
     if (checked.ok) branch.state = checked.state
-    else branch.violations.push(violationOf(checked.fault, event, event.seq, line))
+    else branch.violations.add(violationOf(checked.fault, event, event.seq, line))
     branch.last = checked.ok ? undefined : { fault: checked.fault, event }
   }
 
   private repeat(branch: Branch, from: number, count: number, line: number): void {
     const last = branch.last
-    if (last !== undefined) for (let seq = from; seq < from + count; seq++) branch.violations.push(violationOf(last.fault, last.event, seq, line))
+    if (last !== undefined) branch.violations.addRepeated(violationOf(last.fault, last.event, from, line), from, count)
   }
 
   private trackPosition(event: SessionEvent): void {

@@ -22,7 +22,8 @@ import { withBlankedResultContent } from '../../reference/tool-result-rewrites.t
 import { seqForRecord, type SessionEvent } from '../../reference/envelope.ts'
 import { storedEventAt, storedEventCount, type StoredEvents } from '../../reference/chunk-rows.ts'
 import type { ErrorCode, Fault } from '../../reference/result.ts'
-import { RelationStream, type RelationViolation } from './relations-stream.ts'
+import { RelationStream } from './relations-stream.ts'
+import { ViolationList } from './violation-list.ts'
 import { MessageIds, type RecallIds } from './message-ids.ts'
 import { parsedSnapshot } from './parsed-snapshot.ts'
 
@@ -41,8 +42,8 @@ export interface LoadFault {
 export interface LoadOutcome {
   fault: LoadFault | undefined
   events: number
-  /** Relation violations; empty when the load failed (relations run over loaded logs only). */
-  violations: RelationViolation[]
+  /** Relation violations; none when the load failed (relations run over loaded logs only). */
+  violations: ViolationList
 }
 
 export interface LoadSettings {
@@ -139,7 +140,7 @@ export class StreamingLoad {
   finish(): LoadOutcome {
     const fault = this.faults[this.earliest]
     const violations = this.relations.finish()
-    return { fault, events: this.count, violations: fault === undefined ? violations : [] }
+    return { fault, events: this.count, violations: fault === undefined ? violations : new ViolationList() }
   }
 
   /** Keeps the first fault of a stage; always false, so callers can return it. */

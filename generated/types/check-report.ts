@@ -133,12 +133,16 @@ export type CheckOutcome =
       events: number;
       tornTail: null | CheckTornTail;
       /**
-       * The relation violations (PROC-7), in seq order.
+       * The relation violations (PROC-7), in seq order: the first 10,000 of the file, which check lists; the rest are counted in relationsNotListed, and a diagnostic per kind says how many from where.
        */
       relations: {
         code: string;
         seq: number;
       }[];
+      /**
+       * The relation violations past the 10,000 listed in relations, counted, not listed (so that check's memory stays bounded whatever a log holds); absent when there are none.
+       */
+      relationsNotListed?: number;
     }
   | {
       verdict: "unchecked";

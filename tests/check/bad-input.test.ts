@@ -5,7 +5,8 @@
 import { closeSync, openSync, writeSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
-import { diagnosticLine } from '../../conformance/check/format.ts'
+import { diagnosticLine, formatReport } from '../../conformance/check/format.ts'
+import { MOST_VIOLATIONS_LISTED } from '../../conformance/check/violation-list.ts'
 import { byteNotices, encodingOf, type Diagnostic, type FileReport } from '../../conformance/check/check-file.ts'
 import { check, pipelineOutcome, rawFrame, tempFolder, zstdArtifact } from './support.ts'
 import { HEADER, only, runChild, sessionLines, text, turnLines, userMessage } from './small-logs.ts'
@@ -462,14 +463,33 @@ describe('a 100 MB single line', () => {
 })
 
 describe('a flood of relation violations', () => {
-  it('reports all 150,000 of a packed row whose members each break the turn nesting, without overflowing the stack', () => {
-    // turn/start, then 150,000 text chunks of a step that never started.
+  it('lists the first 10,000 of a packed row of 150,000 members that each break the turn nesting, and counts the rest', () => {
+    // turn/start, then 150,000 text chunks of a step that never started. Every violation once kept cost
+    // about 450 bytes: a 60 MB log of such rows ran V8 out of memory.
     const members = 150_000
     const row = `{"type":"text-chunks","seq0":1,"time0":10,"data":{"turn":1,"step":1,"index":0,"dt":[${new Array(members - 1).fill(0).join(',')}],"texts":[${new Array(members).fill('"x"').join(',')}]}}`
-    const { report } = checked('flood.jsonl', text([HEADER, '{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}', row]))
+    const { file, report } = checked('flood.jsonl', text([HEADER, '{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}', row]))
     expect(report.status).toBe('invalid')
-    expect(report.outcome).toMatchObject({ verdict: 'accepted' })
-    expect(report.outcome.verdict === 'accepted' ? report.outcome.relations.length : 0).toBe(members)
+    expect(report.outcome).toMatchObject({ verdict: 'accepted', relationsNotListed: members - MOST_VIOLATIONS_LISTED })
+    expect(report.outcome.verdict === 'accepted' ? report.outcome.relations.length : 0).toBe(MOST_VIOLATIONS_LISTED)
+    expect(report.diagnostics).toHaveLength(MOST_VIOLATIONS_LISTED + 1)
+    expect(report.diagnostics.at(-2)).toMatchObject({ code: 'STEP_NOT_OPEN', line: 3, seq: MOST_VIOLATIONS_LISTED })
+    expect(report.diagnostics.at(-1)).toMatchObject({ severity: 'error', code: 'STEP_NOT_OPEN', requirement: 'TURN-8', line: 3, seq: MOST_VIOLATIONS_LISTED + 1 })
+    expect(report.diagnostics.at(-1)?.message).toMatch(/^140000 violations of this kind from here on, past the 10000 that check lists of a log: counted, not listed; the first says: /)
+    expect(formatReport(report).split('\n')[0]).toBe(`${file}: invalid, 150001 events, 150000 relation violations`)
+  })
+
+  it('keeps each violation message cut, whatever the value it quotes: 3,000 quoting a 1 MB id', () => {
+    // Each cut message once kept alive the whole message it was cut from: 5,000 violations quoting a
+    // 1 MB compaction id ran V8 out of memory on a 1.5 MB log.
+    const id = 'k'.repeat(1_000_000)
+    const starts = Array.from({ length: 3000 }, (_, index) => `{"type":"compaction/start","seq":${index + 1},"time":1,"data":{"compactionId":"c${index}","turn":null}}`)
+    const started = performance.now()
+    const { report } = checked('quoted-id.jsonl', text([HEADER, `{"type":"compaction/start","seq":0,"time":1,"data":{"compactionId":"${id}","turn":null}}`, ...starts]))
+    expect(performance.now() - started).toBeLessThan(15_000)
+    expect(report.diagnostics).toHaveLength(3000)
+    expect(report.diagnostics.every(diagnostic => diagnostic.code === 'COMPACTION_ALREADY_OPEN' && diagnostic.message.length < 1100)).toBe(true)
+    expect(report.diagnostics[0]?.message).toBe(`compaction/start while ${'k'.repeat(977)}… (999031 more characters)`)
   })
 
   it('lists the first 100 findings in text and counts the rest; --max-findings 0 lists all, json lists all', () => {

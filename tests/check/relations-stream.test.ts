@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { runRelations } from '../../reference/processing.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import { RelationStream } from '../../conformance/check/relations-stream.ts'
+import { MOST_VIOLATIONS_LISTED, type ViolationList } from '../../conformance/check/violation-list.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { random } from './log-generator.ts'
 
@@ -25,13 +26,13 @@ const ALPHABET: ((next: () => number) => Draft)[] = [
   () => ({ type: 'tool/call', data: { turn: 1, step: 1, callId: 'c', name: 't', arguments: '{}' } }),
 ]
 
-function randomLog(seed: number): SessionEvent[] {
+function randomLog(seed: number, least = 5, most = 45): SessionEvent[] {
   const next = random(seed)
-  const length = 5 + Math.floor(next() * 40)
+  const length = least + Math.floor(next() * (most - least))
   return Array.from({ length }, (_, seq) => ({ ...(ALPHABET[Math.floor(next() * ALPHABET.length)] as (n: () => number) => Draft)(next), seq, time: seq }))
 }
 
-function streamed(events: readonly SessionEvent[], repeatChunks: boolean): { code: string; seq: number }[] {
+function streamedList(events: readonly SessionEvent[], repeatChunks: boolean): ViolationList {
   const stream = new RelationStream()
   for (const [index, event] of events.entries()) {
     const previous = events[index - 1]
@@ -39,7 +40,11 @@ function streamed(events: readonly SessionEvent[], repeatChunks: boolean): { cod
     if (repeatChunks && event.type === 'assistant/chunk' && previous?.type === 'assistant/chunk') stream.repeatLast(event.seq, 1, index)
     else stream.step(event, index)
   }
-  return stream.finish().map(({ code, seq }) => ({ code, seq }))
+  return stream.finish()
+}
+
+function streamed(events: readonly SessionEvent[], repeatChunks: boolean): { code: string; seq: number }[] {
+  return streamedList(events, repeatChunks).listed.map(({ code, seq }) => ({ code, seq }))
 }
 
 describe('streaming relations', () => {
@@ -55,6 +60,27 @@ describe('streaming relations', () => {
     expect(stale).toBeGreaterThan(50)
   })
 
+  it('list the first 10,000 violations runRelations reports, and count the rest by kind from the first of each', () => {
+    for (const seed of [1, 2, 3]) {
+      const events = randomLog(seed, 40_000, 50_000)
+      const expected = runRelations(events).violations
+      expect(expected.length, `seed ${seed}`).toBeGreaterThan(MOST_VIOLATIONS_LISTED + 1000)
+      for (const repeatChunks of [false, true]) {
+        const list = streamedList(events, repeatChunks)
+        expect(list.listed.map(({ code, seq }) => ({ code, seq }))).toEqual(expected.slice(0, MOST_VIOLATIONS_LISTED).map(({ code, seq }) => ({ code, seq })))
+        expect(list.total()).toBe(expected.length)
+        const kinds = new Map<string, { count: number; firstSeq: number }>()
+        for (const violation of expected.slice(MOST_VIOLATIONS_LISTED)) {
+          const kind = `${violation.code} ${events[violation.seq]!.type}`
+          const seen = kinds.get(kind)
+          kinds.set(kind, { count: (seen?.count ?? 0) + 1, firstSeq: seen?.firstSeq ?? violation.seq })
+        }
+        const counted = [...list.unlisted.values()].map(({ count, first }) => [`${first.code} ${first.eventType}`, { count, firstSeq: first.seq }])
+        expect(new Map(counted as [string, { count: number; firstSeq: number }][])).toEqual(kinds)
+      }
+    }
+  })
+
   it('say whether a vetoed event replaces, which decides the turn rule it broke', () => {
     const message = { id: 'r', role: 'user', content: [{ type: 'tool-result', toolCallId: 'c', content: [], isError: false }], source: { kind: 'tool', callId: 'c' } }
     const result = (seq: number, surfaceOp: unknown): SessionEvent => ({ type: 'tool/result', seq, time: seq, data: { turn: 1, step: 1, message }, surfaceOp })
@@ -63,7 +89,7 @@ describe('streaming relations', () => {
     stream.step(result(0, 'append'), 2)
     stream.step(result(1, { op: 'replace', start: 0, end: 0 }), 3)
     const requirements = new RequirementIndex()
-    expect(stream.finish().map(violation => [violation.seq, violation.code, violation.replaces, requirements.ofViolation(violation)]))
+    expect(stream.finish().listed.map(violation => [violation.seq, violation.code, violation.replaces, requirements.ofViolation(violation)]))
       .toEqual([[0, 'TURN_NOT_OPEN', false, 'TURN-8'], [1, 'TURN_NOT_OPEN', true, 'TURN-9']])
   })
 })
