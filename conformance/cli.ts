@@ -26,8 +26,14 @@ const LINGER_MS = 2000
 // the reports it writes are those of the whole command, not of the moment the reader left.
 let readerGone = false
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE' && !readerGone) throw error
-  readerGone = true
+  if (error.code === 'EPIPE' || readerGone) {
+    readerGone = true
+    return
+  }
+  // Output that cannot be written (a full disk) leaves the command undone: 2, the status of a command
+  // that could not run (1 would read as a verdict: an adapter failing, a log invalid).
+  process.stderr.write(`dsh-conformance: cannot write the output: ${error.message}\n`)
+  process.exit(2)
 })
 
 try {

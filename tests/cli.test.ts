@@ -1,9 +1,10 @@
 // conformance/cli.ts, the process around a command: what the exit status is when an in-process adapter
 // ends the process, and when a reader stops reading (`| head`) before the command is done (from an audit
-// of every command's exit statuses, which found compare and fuzz exiting 0 in both cases); and outputs
-// written to /dev/stdout (from a review of interrupts and closed streams).
-import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+// of every command's exit statuses, which found compare and fuzz exiting 0 in both cases); outputs
+// written to /dev/stdout, and a standard output that cannot be written (from a review of interrupts and
+// closed streams).
+import { spawn, spawnSync } from 'node:child_process'
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -91,4 +92,18 @@ describe('outputs written to /dev/stdout', () => {
     expect(run.stdout).toContain('wrote /dev/stdout')
     expect(run.code).toBe(0)
   }, 60_000)
+})
+
+describe('an output that cannot be written', () => {
+  // A full disk: once a stack trace and exit 1, which for check reads as "a log is invalid".
+  it('says so in one line and exits 2', () => {
+    const full = openSync('/dev/full', 'w')
+    try {
+      const run = spawnSync('node', [...CLI, 'list', '--case', 'surf-order-*'], { cwd: projectRoot, stdio: ['ignore', full, 'pipe'], encoding: 'utf8' })
+      expect(run.stderr).toBe('dsh-conformance: cannot write the output: ENOSPC: no space left on device, write\n')
+      expect(run.status).toBe(2)
+    } finally {
+      closeSync(full)
+    }
+  })
 })
