@@ -3,6 +3,7 @@
 // and sets the exit status: 0 when everything found is known, 1 when something new was found, nothing
 // could be compared or the adapter could not be started or failed as it was closed, 2 on a usage error
 // or an --out folder that cannot be made or written into, 3 when the fuzzer itself failed.
+import { unlinkSync } from 'node:fs'
 import { makeOutputFolder, writeOutputFile } from '../reports/write.ts'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { Adapter } from '../adapter.ts'
@@ -139,6 +140,18 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
   }
 }
 
+/**
+ * An earlier run's summary goes before this run starts: left beside this run's vectors by a run that is
+ * interrupted or cannot start, it would describe another seed and other classes.
+ */
+function removeEarlierSummary(outDir: string): void {
+  try {
+    unlinkSync(join(outDir, 'fuzz-summary.json'))
+  } catch {
+    // None, or no file to remove (a folder of that name: the summary's own write says so).
+  }
+}
+
 /** Writes the summary into --out; says why it could not, on stderr. */
 function summaryWritten(outDir: string, summary: FuzzSummary): boolean {
   const path = join(outDir, 'fuzz-summary.json')
@@ -205,6 +218,7 @@ export async function fuzzCommand(args: readonly string[]): Promise<number> {
     console.error(`cannot make the --out folder ${options.outDir}: ${fileErrorMessage(error, options.outDir)}`)
     return 2
   }
+  removeEarlierSummary(options.outDir)
   try {
     return await fuzzWith(options, divergences)
   } catch (error) {

@@ -1,7 +1,7 @@
 // conformance/fuzz/command.ts: the user's --out folder or adapter at fault gets a sentence and a status
 // of its own, not "3 when the fuzzer itself failed" and a stack (found by an audit of every command's
 // exit statuses).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -21,6 +21,17 @@ describe('dsh-conformance fuzz: whose fault the exit status names', () => {
     expect(run.stderr).toBe(`cannot write the summary ${summary}: EISDIR: illegal operation on a directory, open '${summary}'\n`)
     expect(run.stdout).toContain('2 runs, ')
     expect(run.code).toBe(2)
+  })
+
+  // An interrupted run, or one whose adapter cannot start, once left the last run's summary beside its
+  // vectors, describing another seed.
+  it('removes an earlier run\'s summary before it starts', async () => {
+    const out = join(scratch, 'earlier-summary')
+    mkdirSync(out, { recursive: true })
+    writeFileSync(join(out, 'fuzz-summary.json'), '{"seed": 7}\n')
+    const run = await runCliHere(['fuzz', '--adapter-module', 'conformance/wording.ts', '--runs', '2', '--out', out])
+    expect(run.code).toBe(1)
+    expect(existsSync(join(out, 'fuzz-summary.json'))).toBe(false)
   })
 
   // The adapter failed, not the fuzzer: run counts the same close() as the adapter's failure too.
