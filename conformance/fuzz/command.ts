@@ -8,6 +8,7 @@ import { makeOutputFolder, writeOutputFile } from '../reports/write.ts'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { Adapter } from '../adapter.ts'
 import { openAdapterOrSayWhyNot, withOpenedAdapter } from '../adapter-runs.ts'
+import { CRASHES_IN_A_ROW_TO_STOP } from '../suite.ts'
 import { walkFolder } from '../folder-walk.ts'
 import { isVectorFileName, vectorsDir } from '../vector-cases.ts'
 import { nameAndVersion } from '../results.ts'
@@ -77,7 +78,9 @@ function operationCountLines(report: FuzzReport): string[] {
 }
 
 function printReport(report: FuzzReport, options: FuzzCommandOptions, known: readonly KnownClass[] | undefined): void {
-  const runs = report.stoppedByBudget ? `${report.runsDone} of ${report.runs} runs (stopped by the time budget)` : plural(report.runsDone, 'run')
+  const stopped = report.stoppedByBudget ? 'stopped by the time budget'
+    : report.stoppedByFailures ? `stopped: the adapter crashed or timed out on ${CRASHES_IN_A_ROW_TO_STOP} probes in a row` : undefined
+  const runs = stopped === undefined ? plural(report.runsDone, 'run') : `${report.runsDone} of ${report.runs} runs (${stopped})`
   const fresh = report.findings.filter(finding => finding.known === undefined).length
   const classes = report.findings.length === 0 ? 'no disagreement' : `${plural(report.findings.length, 'class', 'classes')} of disagreement, ${fresh} not known`
   const open = report.probes - report.compared

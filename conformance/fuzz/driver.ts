@@ -7,6 +7,7 @@ import type { Adapter } from '../adapter.ts'
 import { nameAndVersion } from '../results.ts'
 import { referenceAdapter } from '../adapters/reference.ts'
 import { runCase } from '../run-case.ts'
+import { CRASHES_IN_A_ROW_TO_STOP } from '../suite.ts'
 import type { OperationName, VectorCase } from '../vector-cases.ts'
 import { adapterSide, compareProbe, probeOutcome, signatureOf, type Disagreement } from './compare.ts'
 import { reference } from '../../reference/index.ts'
@@ -81,6 +82,8 @@ export interface FuzzReport {
   maxEvents: number
   runsDone: number
   stoppedByBudget: boolean
+  /** The fuzz stopped asking the adapter: it crashed or timed out on CRASHES_IN_A_ROW_TO_STOP compared probes in a row. */
+  stoppedByFailures: boolean
   operations: OperationName[]
   /** The operation inputs the runs yielded, and those of them whose result the spec defines: the adapter was judged on these. */
   probes: number
@@ -150,6 +153,17 @@ function holdsOlderShape(run: FuzzRun): boolean {
   return run.events.some(isOlderShape) || isOlderShape(run.candidate)
 }
 
+/** What a disagreement says of an adapter that timed out. */
+const TIMEOUT_SIDE = 'fails: timeout'
+
+/**
+ * Whether the adapter gave no answer for a crash or a timeout: one that does so on every probe would
+ * otherwise take hours to say so (a timeout per probe, and per check of each class's shrinking).
+ */
+function crashedOrTimedOut(found: Disagreement | undefined): boolean {
+  return found?.adapter === TIMEOUT_SIDE || found?.adapter === 'fails: crash'
+}
+
 async function disagreementOn(adapter: Adapter, run: DrawnRun, operation: OperationName, timeoutMs: number): Promise<Disagreement | undefined> {
   const probe = deriveProbe(run, operation)
   return probe === undefined ? undefined : compareProbe(referenceAdapter, adapter, probe, timeoutMs)
@@ -193,7 +207,9 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
       const again = await disagreementOn(adapter, candidate, operation, timeoutMs)
       return again !== undefined && signatureOf(again) === signature
     }
-    let shrunk = await shrinkRun(run, stillDisagrees, { maxChecks: options.maxShrinkChecks ?? DEFAULT_SHRINK_CHECKS, outOfTime })
+    // Each check of a timeout class waits out the timeout: its run is kept as found.
+    const maxChecks = found.adapter === TIMEOUT_SIDE ? 0 : options.maxShrinkChecks ?? DEFAULT_SHRINK_CHECKS
+    let shrunk = await shrinkRun(run, stillDisagrees, { maxChecks, outOfTime })
     let probe = deriveProbe(shrunk.run, operation)!
     let final = await compareProbe(referenceAdapter, adapter, probe, timeoutMs)
     if (final === undefined) {
@@ -221,8 +237,10 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     }
   }
 
+  let failuresInARow = 0
+  const stopAsking = (): boolean => failuresInARow >= CRASHES_IN_A_ROW_TO_STOP
   for (let index = 0; index < options.runs; index += 1) {
-    if (outOfTime()) break
+    if (outOfTime() || stopAsking()) break
     const run = drawRun(options.seed, index, options.maxEvents)
     const operators = operatorsOf(run)
     for (const operator of operators.length === 0 ? [VALID] : new Set(operators)) mutations[operator] = (mutations[operator] ?? 0) + 1
@@ -232,6 +250,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     let twin: DrawnRun | undefined
     const twinOfRun = (): DrawnRun => (twin ??= currentShapesTwin(run))
     for (const operation of operations) {
+      if (stopAsking()) break
       const probe = deriveProbe(run, operation)
       if (probe === undefined) continue
       probes += 1
@@ -239,6 +258,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
       counts.probes += 1
       const outcome = await probeOutcome(referenceAdapter, adapter, probe, timeoutMs)
       if (!outcome.compared) continue
+      failuresInARow = crashedOrTimedOut(outcome.found) ? failuresInARow + 1 : 0
       compared += 1
       counts.compared += 1
       if (outcome.rejected) counts.rejected += 1
@@ -255,7 +275,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     progress(runsDone)
   }
   return {
-    adapter: nameAndVersion(adapter.meta, '@'), seed: options.seed, runs: options.runs, maxEvents: options.maxEvents, runsDone, stoppedByBudget: runsDone < options.runs,
+    adapter: nameAndVersion(adapter.meta, '@'), seed: options.seed, runs: options.runs, maxEvents: options.maxEvents, runsDone, stoppedByBudget: runsDone < options.runs && !stopAsking(), stoppedByFailures: stopAsking(),
     operations, probes, compared, byOperation, mutations: sortedByName(mutations), olderShapes, findings: [...findings.values()], durationMs: Date.now() - started,
   }
 }

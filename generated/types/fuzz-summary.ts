@@ -22,10 +22,14 @@ export interface FuzzSummary {
    */
   maxEvents: number;
   /**
-   * The runs done: fewer than asked when the time budget stopped the run.
+   * The runs done: fewer than asked when the time budget stopped the run, or the adapter's crashes and timeouts did.
    */
   runsDone: number;
   stoppedByBudget: boolean;
+  /**
+   * True when the fuzz stopped asking the adapter because it crashed or timed out on 10 compared probes in a row (as run stops after 10 such cases); runsDone says how far it got.
+   */
+  stoppedByFailures: boolean;
   /**
    * The operations compared: those the adapter provides under a profile it claims.
    */

@@ -2,7 +2,8 @@
 // the reference, gone wrong as MODULE_MISBEHAVIOUR says: `exit` ends the process (exit status 0) in its
 // second surface call, `exit-at-once` in its first call of any operation, `close-throws` answers as the
 // reference does but throws from close(), `unnamed` declares no version or language, `escape` has a
-// terminal escape sequence in its name, `linger` leaves a timer running for ever.
+// terminal escape sequence in its name, `linger` leaves a timer running for ever, `never-answers`
+// returns a promise from every operation that never settles.
 import { referenceAdapter, type Adapter } from '../../conformance/index.ts'
 
 const misbehaviour = process.env['MODULE_MISBEHAVIOUR']
@@ -19,6 +20,7 @@ const operations = Object.fromEntries(Object.entries({ ...referenceAdapter.opera
   name,
   (input: Record<string, unknown>, context: unknown) => {
     if (misbehaviour === 'exit-at-once') process.exit(0)
+    if (misbehaviour === 'never-answers') return new Promise(() => undefined)
     return (operation as (input: Record<string, unknown>, context: unknown) => unknown)(input, context)
   },
 ])) as Adapter['operations']

@@ -1,11 +1,11 @@
 // conformance/fuzz/command.ts: the user's --out folder or adapter at fault gets a sentence and a status
 // of its own, not "3 when the fuzzer itself failed" and a stack (found by an audit of every command's
 // exit statuses).
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCliHere } from '../support/cli.ts'
+import { runCli, runCliHere } from '../support/cli.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'fuzz-command-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -33,6 +33,19 @@ describe('dsh-conformance fuzz: whose fault the exit status names', () => {
     expect(run.code).toBe(1)
     expect(existsSync(join(out, 'fuzz-summary.json'))).toBe(false)
   })
+
+  // An adapter that hangs on every probe once took hours: a timeout per probe, and per check of each
+  // class's shrinking (10 runs: 19.5 minutes). Now the fuzz stops asking it, as run does.
+  it('stops asking an adapter that timed out on 10 compared probes in a row, and says so', async () => {
+    // In a process of its own: the fake module reads its misbehaviour once, as it is imported.
+    const out = join(scratch, 'never-answers')
+    const run = await runCli(['fuzz', '--adapter-module', 'tests/fakes/module-misbehaviours.ts', '--runs', '50', '--timeout', '200', '--out', out], { MODULE_MISBEHAVIOUR: 'never-answers' })
+    expect(run.stdout).toMatch(/^\d+ of 50 runs \(stopped: the adapter crashed or timed out on 10 probes in a row\), /m)
+    expect(run.code).toBe(1)
+    const summary = JSON.parse(readFileSync(join(out, 'fuzz-summary.json'), 'utf8')) as { stoppedByFailures: boolean; stoppedByBudget: boolean; compared: number; findings: { shrinkChecks: number }[] }
+    expect(summary).toMatchObject({ stoppedByFailures: true, stoppedByBudget: false, compared: 10 })
+    expect(summary.findings.every(finding => finding.shrinkChecks === 0)).toBe(true)
+  }, 60_000)
 
   // The adapter failed, not the fuzzer: run counts the same close() as the adapter's failure too.
   it('exits 1, saying so, when the adapter throws from close() after a clean fuzz', async () => {
