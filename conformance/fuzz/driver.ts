@@ -239,18 +239,16 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
 
   let failuresInARow = 0
   const stopAsking = (): boolean => failuresInARow >= CRASHES_IN_A_ROW_TO_STOP
-  for (let index = 0; index < options.runs; index += 1) {
+  // A run the adapter's failures cut short is not done: its mutations and shapes are not counted.
+  runs: for (let index = 0; index < options.runs; index += 1) {
     if (outOfTime() || stopAsking()) break
     const run = drawRun(options.seed, index, options.maxEvents)
-    const operators = operatorsOf(run)
-    for (const operator of operators.length === 0 ? [VALID] : new Set(operators)) mutations[operator] = (mutations[operator] ?? 0) + 1
-    if (run.olderShapes === true) olderShapes += 1
     let loadFound: Disagreement | undefined
     // Built once per run, and only when a disagreement needs it.
     let twin: DrawnRun | undefined
     const twinOfRun = (): DrawnRun => (twin ??= currentShapesTwin(run))
     for (const operation of operations) {
-      if (stopAsking()) break
+      if (stopAsking()) break runs
       const probe = deriveProbe(run, operation)
       if (probe === undefined) continue
       probes += 1
@@ -271,6 +269,9 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
       if (loadFound !== undefined && operation !== 'load' && OVER_LOADED_LOG.has(operation) && sameDeparture(found, loadFound) && found.olderShapes === loadFound.olderShapes) findings.get(signatureOf(loadFound))!.occurrences += 1
       else await record(owner, operation, found)
     }
+    const operators = operatorsOf(run)
+    for (const operator of operators.length === 0 ? [VALID] : new Set(operators)) mutations[operator] = (mutations[operator] ?? 0) + 1
+    if (run.olderShapes === true) olderShapes += 1
     runsDone += 1
     progress(runsDone)
   }
