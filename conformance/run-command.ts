@@ -3,27 +3,18 @@
 // adapter's run fails (a fail no baseline covers, an error, a NEW PASS under --strict-baseline, an
 // adapter that cannot start), 2 when the command line or a baseline file is wrong, or when a report
 // or baseline asked for cannot be written (the others are written all the same).
-import { readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { adapterRunsFor } from './adapter-runs.ts'
 import { compareWithBaseline, currentBaseline, formatBaseline, readBaseline, reasonAnchors, type Baseline } from './baseline.ts'
 import type { CommandOptions } from './cli-options.ts'
 import { adapterSummary, overallSummary } from './console-summary.ts'
 import { describeFilters, selectCases } from './filters.ts'
 import { runReport } from './reports/json.ts'
-import { openDescriptor, writeOutputFile, writeReports } from './reports/write.ts'
+import { openDescriptor, statOf, writeOutputFile, writeReports } from './reports/write.ts'
 import { adapterTitle, countOutcomes, runFails, type AdapterRun } from './results.ts'
 import { suiteIdentity, suiteTitle, type SuiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
 import { errorMessage, plural, printable, printableOutput, shortened } from './wording.ts'
-
-/** Whether `path` names a regular file (a link followed); false when it names nothing or cannot be reached. */
-function isRegularFile(path: string): boolean {
-  try {
-    return statSync(path).isFile()
-  } catch {
-    return false
-  }
-}
 
 interface LoadedBaseline {
   path: string
@@ -67,7 +58,7 @@ function writeBaselineOf(run: AdapterRun, template: string, context: BaselineWri
   try {
     // Only a regular file can hold a previous baseline: /dev/stdout is this process's own output (a pipe it
     // would read from itself, a terminal waiting for keys).
-    const previousPath = context.previous?.path ?? (openDescriptor(path) === undefined && isRegularFile(path) ? path : undefined)
+    const previousPath = context.previous?.path ?? (openDescriptor(path) === undefined && statOf(path)?.isFile() === true ? path : undefined)
     const previous = context.previous?.baseline ?? (previousPath === undefined ? undefined : readBaseline(previousPath))
     const baseline = currentBaseline({ adapter: name, suite: context.suite, outcomes: run.outcomes, suiteCases: context.all, previous })
     // The reasons' anchor names are the author's: keep them, from the file the reasons come from.

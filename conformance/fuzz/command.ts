@@ -21,6 +21,8 @@ import { FUZZ_USAGE, parseFuzzOptions, type FuzzCommandOptions } from './options
 import { errorMessage, fileErrorMessage, plural } from '../wording.ts'
 
 const BAR_WIDTH = 24
+/** The summary's name in --out. */
+const SUMMARY_FILE = 'fuzz-summary.json'
 
 /** A progress bar on stderr when it is a terminal, redrawn at most ten times a second. */
 interface ProgressBar {
@@ -93,7 +95,7 @@ function printReport(report: FuzzReport, options: FuzzCommandOptions, known: rea
   const seen = new Set(report.findings.map(finding => finding.known))
   const unseen = (known ?? []).filter(entry => !seen.has(entry.class)).map(entry => entry.class)
   if (unseen.length > 0) console.log(`known classes no disagreement of these runs fell in (drawn too rarely, mended, or a typo): ${[...new Set(unseen)].join(', ')}\n`)
-  console.log(`wrote ${join(options.outDir, 'fuzz-summary.json')}`)
+  console.log(`wrote ${join(options.outDir, SUMMARY_FILE)}`)
 }
 
 /** The classes of a --known file that apply to the adapter; none (with a warning) when the file names others. */
@@ -149,7 +151,7 @@ async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergenc
  */
 function removeEarlierSummary(outDir: string): void {
   try {
-    unlinkSync(join(outDir, 'fuzz-summary.json'))
+    unlinkSync(join(outDir, SUMMARY_FILE))
   } catch {
     // None, or no file to remove (a folder of that name: the summary's own write says so).
   }
@@ -157,7 +159,7 @@ function removeEarlierSummary(outDir: string): void {
 
 /** Writes the summary into --out; says why it could not, on stderr. */
 function summaryWritten(outDir: string, summary: FuzzSummary): boolean {
-  const path = join(outDir, 'fuzz-summary.json')
+  const path = join(outDir, SUMMARY_FILE)
   try {
     writeOutputFile(path, `${JSON.stringify(summary, null, 2)}\n`)
     return true

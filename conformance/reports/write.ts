@@ -81,7 +81,7 @@ export function makeFolder(folder: string): void {
 }
 
 /** What `path` names, a link followed; undefined when it names nothing that can be reached (the write then says why). */
-function statOf(path: string): Stats | undefined {
+export function statOf(path: string): Stats | undefined {
   try {
     return statSync(path)
   } catch {
