@@ -5,6 +5,7 @@
 import { reference } from '../reference/index.ts'
 import { isNonNegativeSafeInteger, isRecord, jsonEqual, optionalSnapshot, snapshotJson } from '../reference/lossless-json.ts'
 import { loadLog } from '../reference/processing.ts'
+import { heldIndices } from '../reference/array-indices.ts'
 import { headerFieldsFault, headerIdentityFault } from '../reference/storage-header.ts'
 import type { OperationResult } from './expectations.ts'
 import type { OperationName } from './vector-cases.ts'
@@ -70,16 +71,26 @@ const NO_BATCH_LIST = 'are absent or no array, or have a hole or a batch that is
 
 /** STORE-1, JSONL-4: batches are an array, with no hole, of arrays (a hole inside a batch is a record, STORE-4). */
 function isBatchList(batches: unknown): batches is unknown[][] {
-  return Array.isArray(batches) && Array.from(batches).every(Array.isArray)
+  if (!Array.isArray(batches)) return false
+  // Counted by the elements it holds: a sparse array of length 2^32 - 1 would take hours index by index.
+  const held = heldIndices(batches)
+  return held.length === batches.length && held.every((index) => Array.isArray(batches[index]))
 }
 
 /**
- * The records of store's batches in order, a hole of a batch counted as the record undefined (STORE-4);
- * undefined when there is no batch or an empty one.
+ * The records of store's batches in order up to the first outside the lossless domain, which STORE-4
+ * refuses before any other check (a hole of a batch is the record undefined, outside it), and whether
+ * there is one.
  */
-function storedRecords(batches: unknown[][]): unknown[] | undefined {
-  if (batches.length === 0 || batches.some((batch) => batch.length === 0)) return undefined
-  return batches.flatMap((batch) => Array.from(batch))
+function recordsBeforeRefusal(batches: unknown[][]): { written: unknown[]; refused: boolean } {
+  const written: unknown[] = []
+  for (const batch of batches) {
+    for (let index = 0; index < batch.length; index++) {
+      if (!isLossless(batch[index])) return { written, refused: true }
+      written.push(batch[index])
+    }
+  }
+  return { written, refused: false }
 }
 
 /**
@@ -94,12 +105,10 @@ function storeProblem(input: Input): string | undefined {
   const header = input['header']
   if (!isLossless(header)) return undefined
   if (!isAcceptedHeader(header)) return 'its header is one chapter 03 refuses (STORE-1)'
-  const records = storedRecords(batches)
-  if (records === undefined) return 'its batches are not one or more non-empty batches (STORE-1)'
-  const refused = records.findIndex((record) => !isLossless(record))
-  const written = refused === -1 ? records : records.slice(0, refused)
+  if (batches.length === 0 || batches.some((batch) => batch.length === 0)) return 'its batches are not one or more non-empty batches (STORE-1)'
+  const { written, refused } = recordsBeforeRefusal(batches)
   const loaded = loadLog({ header: snapshotJson(header), events: written, checkVocabulary: false })
-  if (!loaded.ok) return `load, the vocabulary phase aside, rejects the ${refused === -1 ? 'log' : 'records before the first value outside the lossless domain'} (${loaded.error.code}), so no writer could have written them (STORE-1)`
+  if (!loaded.ok) return `load, the vocabulary phase aside, rejects the ${refused ? 'records before the first value outside the lossless domain' : 'log'} (${loaded.error.code}), so no writer could have written them (STORE-1)`
   // load upgrades legacy shapes without a word; a log in current shapes comes out as it went in.
   return jsonEqual(loaded.value, written) ? undefined : 'its log holds a legacy shape, which no writer writes (STORE-1)'
 }

@@ -21,17 +21,13 @@ import { forkChild, type ForkValue } from './fork.ts'
 import { artifactBytes, decodeRawJsonl, encodeRawJsonl, idSegment, projectDirectory, type JsonlValue } from './jsonl.ts'
 import { decodeZstdArtifact } from './zstd.ts'
 import { storeBatches, type StoredSession } from './storage.ts'
+import { heldElements, recordsOf } from './array-indices.ts'
 import type { SessionEvent } from './envelope.ts'
 import type { JsonRecord } from './lossless-json.ts'
 
 export type Input = Record<string, unknown>
 
 export const PROFILES = ['reader', 'writer', 'relations', 'repair', 'compaction', 'fork', 'jsonl', 'storage'] as const
-
-function recordsOf(value: unknown): readonly unknown[] {
-  // Stryker disable next-line ArrayDeclaration: operations are defined for an events array (spec/00-processing.md); a non-array input is outside every operation
-  return Array.isArray(value) ? value : []
-}
 
 /** The input's header read once (JSON-11); undefined when the input has none. */
 function headerOf(input: Input): Snapshot | undefined {
@@ -156,7 +152,8 @@ function headerEquals(input: Input): Result<boolean> {
 /** JSONL-5, JSONL-8: the raw artifact a writer produces from a header and its durable batches. */
 function encodeJsonl(input: Input): Result<{ text: string }> {
   const header = snapshotJson(input['header']).value
-  const batches = recordsOf(input['batches']).map(batch => recordsOf(snapshotJson(batch).value))
+  // A hole, in batches or in a batch, is outside the domain (JSONL-4): it is passed over.
+  const batches = heldElements(recordsOf(input['batches'])).map(batch => heldElements(recordsOf(snapshotJson(batch).value)))
   return accept({ text: encodeRawJsonl(isRecord(header) ? header : {}, batches) })
 }
 
@@ -178,7 +175,7 @@ function decodeJsonl(input: Input): Result<JsonlValue> {
 
 /** STORE-1: the header and batches stored, then read back; the first batch outside the domain is refused (STORE-4). */
 function store(input: Input): Result<StoredSession> {
-  return storeBatches(input['header'], Array.from(recordsOf(input['batches']), recordsOf))
+  return storeBatches(input['header'], recordsOf(input['batches']))
 }
 
 export const reference = {

@@ -211,7 +211,7 @@ function read(walk: Walk, at: Visit): unknown {
 const ARRAY_INDEX_LIMIT = 4_294_967_295
 
 /** Whether `key` is an array index: the canonical decimal string of an integer from 0 to 2^32 - 2. */
-function isArrayIndex(key: PropertyKey): boolean {
+export function isArrayIndex(key: PropertyKey): boolean {
   if (typeof key !== 'string') return false
   const index = Number(key)
   return String(index) === key && Number.isInteger(index) && index >= 0 && index < ARRAY_INDEX_LIMIT

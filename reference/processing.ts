@@ -8,6 +8,7 @@ import {
   CANDIDATE_KEYS, contiguityFault, dataFault, envelopeFault, seqForRecord, typeFault, unknownKeyFault, type SessionEvent,
 } from './envelope.ts'
 import { headerFieldsFault, headerIdentityFault } from './storage-header.ts'
+import { heldIndices } from './array-indices.ts'
 import { legacyRejectionFault, upgradeLegacyShapes, writerLegacyFault, type UpgradeContext } from './legacy.ts'
 import { messageOf, messageShapeFault } from './vocabulary.ts'
 import { checkTurnRelations, initialTurnState, turnEndShapeFault, turnPayloadFault, type TurnState } from './turns-and-steps.ts'
@@ -36,10 +37,24 @@ export interface Entry {
   seq: number
 }
 
+/**
+ * The indices of `records` load reads: those holding a record, and the first hole, which JSON-13 reads
+ * as the record undefined. Later holes are left out: the phases before replay find no fault in
+ * undefined, and replay stops at the first hole, so no later hole changes the answer, and a sparse
+ * array of length 2^32 - 1 costs its records alone.
+ */
+function indicesRead(records: readonly unknown[]): number[] {
+  const indices = heldIndices(records)
+  // Up to the first hole, the n-th index held is n.
+  const firstHole = indices.findIndex((index, position) => index !== position)
+  const hole = firstHole === -1 ? indices.length : firstHole
+  if (hole < records.length) indices.splice(hole, 0, hole)
+  return indices
+}
+
 function entriesOf(records: readonly unknown[]): Entry[] {
-  // Array.from visits a hole of a sparse `events` array as the record undefined (JSON-13), where map skips it.
-  return Array.from(records, (raw, index) => {
-    const snapshot = snapshotJson(raw)
+  return indicesRead(records).map(index => {
+    const snapshot = snapshotJson(records[index])
     return { snapshot, record: snapshot.value, seq: seqForRecord(snapshot.value, index) }
   })
 }

@@ -7,6 +7,7 @@ import { accept, reject, type Result } from './result.ts'
 import { hasOwn, isRecord, snapshotJson, type JsonRecord } from './lossless-json.ts'
 import { seqForRecord } from './envelope.ts'
 import { HEADER_MEMBERS } from './storage-header.ts'
+import { heldIndices, recordsOf } from './array-indices.ts'
 
 export interface StoredSession {
   header: JsonRecord
@@ -29,21 +30,25 @@ export function canonicalStoredHeader(header: JsonRecord): JsonRecord {
 /**
  * STORE-1, STORE-4: the header, then each batch, is checked whole before any of it is kept; the first
  * refusal ends the operation. A record fault carries the record's seq, or its index over all batches.
+ * A hole in `batches` is a batch of no records.
  */
-export function storeBatches(header: unknown, batches: readonly (readonly unknown[])[]): Result<StoredSession> {
+export function storeBatches(header: unknown, batches: readonly unknown[]): Result<StoredSession> {
   const headerSnapshot = snapshotJson(header)
   if (headerSnapshot.fault !== undefined) return reject(headerSnapshot.fault.code, `the session is not created: in its header, ${headerSnapshot.fault.message}`)
   const events: unknown[] = []
-  for (const [number, batch] of batches.entries()) {
-    // Array.from, not map: a hole in a batch reads as undefined, which the domain refuses.
-    const snapshots = Array.from(batch, record => snapshotJson(record))
-    const faulty = snapshots.findIndex(snapshot => snapshot.fault !== undefined)
-    if (faulty !== -1) {
-      const { value, fault } = snapshots[faulty]!
-      const seq = seqForRecord(value, events.length + faulty)
-      return reject(fault!.code, `batch ${number + 1} of ${batches.length} is not stored, no record of it: in its record ${faulty + 1}, ${fault!.message}`, { seq })
+  for (const number of heldIndices(batches)) {
+    const batch = recordsOf(batches[number])
+    const kept: unknown[] = []
+    for (let index = 0; index < batch.length; index++) {
+      // A hole reads as the record undefined, which the domain refuses, so the batch is refused there.
+      const { value, fault } = snapshotJson(batch[index])
+      if (fault !== undefined) {
+        const seq = seqForRecord(value, events.length + index)
+        return reject(fault.code, `batch ${number + 1} of ${batches.length} is not stored, no record of it: in its record ${index + 1}, ${fault.message}`, { seq })
+      }
+      kept.push(value)
     }
-    events.push(...snapshots.map(snapshot => snapshot.value))
+    for (const value of kept) events.push(value)
   }
   return accept({ header: canonicalStoredHeader(isRecord(headerSnapshot.value) ? headerSnapshot.value : {}), events })
 }

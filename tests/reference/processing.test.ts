@@ -38,6 +38,31 @@ describe('load phases (PROC-2)', () => {
     expect(reference.load({ events })).toMatchObject({ ok: false, error: { code: 'ENV_NOT_OBJECT', seq: 1 } })
   })
 
+  // A sparse array of the longest length and a few elements: reading it index by index (Array.from)
+  // ran out of memory; each answer here takes milliseconds, the test's time limit one second.
+  const longestSparse = (elements: Record<number, unknown>): unknown[] => {
+    const array: unknown[] = []
+    array.length = 2 ** 32 - 1
+    return Object.assign(array, elements)
+  }
+
+  it('answers on a sparse events array of length 2^32 - 1 by the records it holds', { timeout: 1000 }, () => {
+    expect(reference.load({ events: longestSparse({ 0: turnStart(0, 1) }) })).toMatchObject({ ok: false, error: { code: 'ENV_NOT_OBJECT', seq: 1 } })
+    // Records after the first hole still take part in the phases before replay (PROC-2)...
+    expect(reference.load({ events: longestSparse({ 0: turnStart(0, 1), 7: event('mode/set', 7, {}) }) })).toMatchObject({ ok: false, error: { code: 'LEGACY_EVENT_TYPE', seq: 7 } })
+    // ...and replay stops at the first hole, whatever follows it.
+    expect(reference.load({ events: longestSparse({ 0: turnStart(0, 1), 1: todo(1), 4_000_000_000: todo(9) }) })).toMatchObject({ ok: false, error: { code: 'ENV_NOT_OBJECT', seq: 2 } })
+    expect(reference.surface({ events: longestSparse({ 0: turnStart(0, 1) }) })).toMatchObject({ ok: false, error: { code: 'ENV_NOT_OBJECT', seq: 1 } })
+  })
+
+  it('stores and encodes batches of length 2^32 - 1 by the records they hold', { timeout: 1000 }, () => {
+    const header = { version: 0, id: 's', createdAt: 0 }
+    expect(reference.store({ header, batches: [longestSparse({ 0: turnStart(0, 1) })] })).toMatchObject({ ok: false, error: { code: 'JSON_UNDEFINED', seq: 1 } })
+    // A hole in the list of batches is a batch of no records.
+    expect(reference.store({ header, batches: longestSparse({ 3: [turnStart(0, 1)] }) })).toMatchObject({ ok: true, value: { events: [turnStart(0, 1)] } })
+    expect(reference.encodeJsonl({ header, batches: longestSparse({ 3: longestSparse({ 0: turnStart(0, 1) }) }) })).toMatchObject({ ok: true })
+  })
+
   it('runs the envelope checks in order on the replay phase (ENV-8)', () => {
     expect(reference.load({ events: [null] })).toMatchObject({ ok: false, error: { code: 'ENV_NOT_OBJECT', seq: 0 } })
     expect(codeOf(reference.load({ events: [{ type: 'todo/write', seq: 0, time: 1, data: {}, extra: 1 }] }))).toBe('ENV_UNKNOWN_KEY')
