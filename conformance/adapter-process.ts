@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { protocolLine } from './protocol.ts'
 import { plural, shortened, shortenedAtStart } from './wording.ts'
+import { clearProgressLine } from './progress-line.ts'
 
 /** A failure of the implementation under test (not of the runner): recorded as an error, never a pass. */
 export class AdapterFailure extends Error {
@@ -414,13 +415,15 @@ function killAll(): void {
 
 /**
  * Kills every adapter process still running when the runner exits, also on Ctrl-C, SIGTERM or a hangup:
- * an adapter runs in a process group of its own, so the terminal's signal does not reach it. The
+ * an adapter runs in a process group of its own, so the terminal's signal does not reach it. A signal
+ * also clears the progress line, which would otherwise stay in front of the shell's prompt. The
  * signal handlers are installed only while an adapter process is live, so that a signal at any other
  * time (an in-process adapter looping after a subprocess adapter ran) keeps its default action.
  */
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 const signalHandlers = new Map<NodeJS.Signals, () => void>(SIGNALS.map((signal) => [signal, () => {
   killAll()
+  clearProgressLine()
   removeSignalHandlers()
   process.kill(process.pid, signal)
 }]))

@@ -10,6 +10,7 @@ import { countOutcomes, failedCount, type AdapterRun } from './results.ts'
 import type { CaseOutcome } from './run-case.ts'
 import { startSubprocessAdapter } from './subprocess-adapter.ts'
 import { runSuite } from './suite.ts'
+import { progressLine } from './progress-line.ts'
 import type { VectorCase } from './vector-cases.ts'
 import { characterCount, errorMessage, printableOutput } from './wording.ts'
 
@@ -135,20 +136,6 @@ function adapterShapeFaults(adapter: Record<string, unknown>): string[] {
   return faults
 }
 
-/** Progress on stderr when it is a terminal: `name: 120/701, 3 failed`, cleared when done. */
-function terminalProgress(name: string): { update: (done: number, total: number, failed: number) => void; clear: () => void } {
-  const tty = process.stderr.isTTY === true
-  return {
-    update: (done, total, failed) => {
-      if (tty) process.stderr.write(`\r\x1b[K${name}: ${done}/${total}${failed > 0 ? `, ${failed} failed` : ''}`)
-    },
-    clear: () => {
-      if (tty) process.stderr.write('\r\x1b[K')
-    },
-  }
-}
-
-
 /** The last lines of what an adapter wrote to stderr, for a run that failed. */
 export function stderrTailOf(stderr: string): string {
   return stderr.trimEnd().split('\n').slice(-STDERR_LINES_KEPT).join('\n')
@@ -174,7 +161,8 @@ export async function runAdapter(source: AdapterSource, cases: readonly VectorCa
     return { label, startError, outcomes: [], durationMs: 0, ...(stderrTail === '' ? {} : { stderrTail }) }
   }
   const adapter = start.adapter
-  const progress = terminalProgress(adapter.meta.name)
+  // Progress on a terminal: `name: 120/701, 3 failed`.
+  const progress = progressLine()
   let failed = 0
   let outcomes: CaseOutcome[]
   let durationMs: number
@@ -182,7 +170,7 @@ export async function runAdapter(source: AdapterSource, cases: readonly VectorCa
   try {
     outcomes = await runSuite(adapter, cases, (done, total, outcome) => {
       if (outcome.status === 'fail' || outcome.status === 'error') failed += 1
-      progress.update(done, total, failed)
+      progress.draw(`${adapter.meta.name}: ${done}/${total}${failed > 0 ? `, ${failed} failed` : ''}`, done === total)
     }, { timeoutMs })
     durationMs = Math.round(performance.now() - started)
   } finally {

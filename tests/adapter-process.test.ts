@@ -158,6 +158,19 @@ describe('AdapterProcess', () => {
     runner.kill('SIGKILL')
     expect(gone).toBe(true)
   }, 30_000)
+
+  it('clears the progress line when a signal stops the runner, so the shell\'s prompt does not land after it', async () => {
+    const runner = spawn(process.execPath, ['--import', 'tsx', 'tests/fakes/runner-with-adapter.ts', 'wait-drawn'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    runner.stdout.setEncoding('utf8').on('data', (chunk: string) => { out += chunk })
+    runner.stderr.setEncoding('utf8').on('data', (chunk: string) => { err += chunk })
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => runner.on('exit', (_code, signal) => resolve(signal)))
+    expect(await until(() => /\d+\n/.test(out), 20_000)).toBe(true)
+    runner.kill('SIGINT')
+    expect(await exited).toBe('SIGINT')
+    expect(err).toBe('\r\x1b[Krunner: 1/2\r\x1b[K')
+  }, 30_000)
 })
 
 describe('what the stderr headline quotes', () => {

@@ -19,32 +19,18 @@ import type { OperationName } from '../vector-cases.ts'
 import { appliesTo, readKnownDivergences, type KnownClass, type KnownDivergences } from './known.ts'
 import { FUZZ_USAGE, parseFuzzOptions, type FuzzCommandOptions } from './options.ts'
 import { errorMessage, fileErrorMessage, plural } from '../wording.ts'
+import { progressLine, type ProgressLine } from '../progress-line.ts'
 
 const BAR_WIDTH = 24
 /** The summary's name in --out. */
 const SUMMARY_FILE = 'fuzz-summary.json'
 
-/** A progress bar on stderr when it is a terminal, redrawn at most ten times a second. */
-interface ProgressBar {
-  update: (progress: FuzzProgress) => void
-  clear: () => void
-}
-
-function progressBar(name: string): ProgressBar {
-  const tty = process.stderr.isTTY === true
-  let drawn = 0
-  return {
-    update(progress) {
-      const now = Date.now()
-      if (!tty || (now - drawn < 100 && progress.runsDone < progress.runs)) return
-      drawn = now
-      const filled = Math.round((progress.runsDone / progress.runs) * BAR_WIDTH)
-      const found = progress.findings === 0 ? '' : `, ${plural(progress.findings, 'class', 'classes')} of disagreement (${progress.newFindings} new)`
-      process.stderr.write(`\r\x1b[K${name} [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${progress.runsDone}/${progress.runs} runs${found}`)
-    },
-    clear() {
-      if (tty) process.stderr.write('\r\x1b[K')
-    },
+/** A progress bar on a terminal: `name [#####...] 143/5000 runs, 2 classes of disagreement (1 new)`. */
+function progressBar(name: string, line: ProgressLine): (progress: FuzzProgress) => void {
+  return (progress) => {
+    const filled = Math.round((progress.runsDone / progress.runs) * BAR_WIDTH)
+    const found = progress.findings === 0 ? '' : `, ${plural(progress.findings, 'class', 'classes')} of disagreement (${progress.newFindings} new)`
+    line.draw(`${name} [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${progress.runsDone}/${progress.runs} runs${found}`, progress.runsDone === progress.runs)
   }
 }
 
@@ -137,11 +123,11 @@ function lackingWarning(name: string, lacking: readonly OperationName[]): string
 async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergences | undefined): Promise<number> {
   const adapter = await openAdapterOrSayWhyNot(options.adapter, options.timeoutMs)
   if (adapter === undefined) return 1
-  const bar = progressBar(adapter.meta.name)
+  const line = progressLine()
   try {
-    return await withOpenedAdapter(adapter, () => fuzzAndReport(adapter, options, divergences, bar))
+    return await withOpenedAdapter(adapter, () => fuzzAndReport(adapter, options, divergences, line))
   } finally {
-    bar.clear()
+    line.clear()
   }
 }
 
@@ -170,18 +156,18 @@ function summaryWritten(outDir: string, summary: FuzzSummary): boolean {
 }
 
 /** The fuzz, its report and its exit status (the usage's), with the adapter open. */
-async function fuzzAndReport(adapter: Adapter, options: FuzzCommandOptions, divergences: KnownDivergences | undefined, bar: ProgressBar): Promise<number> {
+async function fuzzAndReport(adapter: Adapter, options: FuzzCommandOptions, divergences: KnownDivergences | undefined, line: ProgressLine): Promise<number> {
   const known = knownClasses(divergences, options.known, adapter)
   const budget = options.timeBudgetSeconds === undefined ? '' : `, time budget ${options.timeBudgetSeconds} s`
   console.log(`fuzz ${nameAndVersion(adapter.meta)} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} of logs up to ${plural(options.maxEvents, 'event')}${budget}`)
   const earlier = vectorFilesIn(options.outDir)
   const report = await fuzz(adapter, {
-    runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, timeoutMs: options.timeoutMs, onProgress: bar.update,
+    runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, timeoutMs: options.timeoutMs, onProgress: progressBar(adapter.meta.name, line),
     ...(options.timeBudgetSeconds === undefined ? {} : { timeBudgetMs: options.timeBudgetSeconds * 1000 }),
     ...(known === undefined ? {} : { known }),
     ...(options.only === undefined ? {} : { only: options.only }),
   })
-  bar.clear()
+  line.clear()
   console.log(`operations compared: ${report.operations.join(', ') || 'none'}`)
   const lacking = lackedOperations(adapter).filter(operation => options.only === undefined || options.only.includes(operation))
   if (lacking.length > 0) console.error(`warning: ${lackingWarning(adapter.meta.name, lacking)}`)

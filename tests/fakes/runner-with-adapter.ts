@@ -2,9 +2,11 @@
 // process group of its own), prints the pid the shell writes to stderr, and then `exit`s at once or
 // `wait`s for a signal: the runner's exit or signal hook must kill the adapter's group either way.
 // `listeners` prints how many listeners SIGINT, SIGTERM and SIGHUP have before the adapter process
-// starts, while it runs and once it is killed, as JSON. Run with
-// `node --import tsx tests/fakes/runner-with-adapter.ts exit|wait|listeners`.
+// starts, while it runs and once it is killed, as JSON. `wait-drawn` waits as `wait` does, a progress
+// line drawn on a stderr it takes for a terminal. Run with
+// `node --import tsx tests/fakes/runner-with-adapter.ts exit|wait|wait-drawn|listeners`.
 import { AdapterProcess, TextTail } from '../../conformance/adapter-process.ts'
+import { progressLine } from '../../conformance/progress-line.ts'
 
 const stderr = new TextTail(1000)
 if (process.argv[2] === 'listeners') {
@@ -15,6 +17,10 @@ if (process.argv[2] === 'listeners') {
   adapter.kill()
   process.stdout.write(`${JSON.stringify({ before, during, after: listening() })}\n`)
   process.exit(0)
+}
+if (process.argv[2] === 'wait-drawn') {
+  Object.defineProperty(process.stderr, 'isTTY', { value: true })
+  progressLine().draw('runner: 1/2', false)
 }
 new AdapterProcess('echo "pid $$" >&2; exec sleep 30', { stderr })
 const started = Date.now()
