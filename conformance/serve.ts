@@ -7,7 +7,7 @@ import { referenceAdapter } from './adapters/reference.ts'
 import { encodeTagged, PROTOCOL_VERSION, protocolLine, protocolViolation, type ProtocolMessageName } from './protocol.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { OperationName } from './vector-cases.ts'
-import { isStackOverflow } from './wording.ts'
+import { isStackOverflow, plural } from './wording.ts'
 
 /** The messages an adapter is sent, by their `cmd`: a Map, so that `toString` or `__proto__` names none. */
 const COMMANDS: ReadonlyMap<unknown, ProtocolMessageName> = new Map([['start', 'start'], ['run', 'run'], ['stop', 'stop']])
@@ -61,18 +61,21 @@ function orderViolation(command: ProtocolMessageName, started: boolean): string 
   return undefined
 }
 
+/** How much of a line an error quotes. */
+const SHOWN_BYTES = 200
+
 /** A line of the input as text, or why it is garbage (the protocol's Transport). */
 type InputLine = { text: string } | { garbage: string }
 
 /** The bytes of a line as text, or why it is garbage: ill-formed UTF-8 is refused, never replaced with U+FFFD. */
 function inputLine(bytes: Buffer): InputLine {
   const text = decodeLine(bytes)
-  return text === undefined ? { garbage: `a line that is not well-formed UTF-8 (${illFormedAt(bytes)}): ${bytes.subarray(0, 200).toString('utf8')}` } : { text }
+  return text === undefined ? { garbage: `a line that is not well-formed UTF-8 (${illFormedAt(bytes)}): ${bytes.subarray(0, SHOWN_BYTES).toString('utf8')}` } : { text }
 }
 
 /**
  * The lines of `input` as the runner reads an adapter's: a line past `maxLineBytes` ends them as soon
- * as it passes the bound, before the rest of it is read. A last line with no line feed is a line too.
+ * as it passes the bound, before the rest of it is read, and so does a last line with no line feed.
  */
 async function* inputLines(input: AsyncIterable<Buffer>, maxLineBytes: number): AsyncGenerator<InputLine> {
   const assembler = new LineAssembler(maxLineBytes)
@@ -84,8 +87,9 @@ async function* inputLines(input: AsyncIterable<Buffer>, maxLineBytes: number): 
       return
     }
   }
-  const rest = assembler.unterminated(maxLineBytes)
-  if (rest !== undefined) yield inputLine(rest.head)
+  // Every message ends with a line feed (spec/adapter-protocol.md), as the runner reads replies.
+  const rest = assembler.unterminated(SHOWN_BYTES)
+  if (rest !== undefined) yield { garbage: `stdin ended inside a line (${plural(rest.bytes, 'byte')} with no line feed): ${rest.head.toString('utf8')}` }
 }
 
 /**
@@ -104,13 +108,13 @@ export async function serve(input: AsyncIterable<Buffer> = process.stdin): Promi
     try {
       message = JSON.parse(line.text)
     } catch {
-      process.stderr.write(`dsh-conformance serve: not JSON: ${line.text.slice(0, 200)}\n`)
+      process.stderr.write(`dsh-conformance serve: not JSON: ${line.text.slice(0, SHOWN_BYTES)}\n`)
       return 2
     }
     const command = COMMANDS.get((message as { cmd?: unknown } | null)?.cmd)
     const violation = command === undefined ? 'no known cmd' : messageViolation(command, message) ?? orderViolation(command, started)
     if (violation !== undefined) {
-      process.stderr.write(`dsh-conformance serve: ${violation}: ${line.text.slice(0, 200)}\n`)
+      process.stderr.write(`dsh-conformance serve: ${violation}: ${line.text.slice(0, SHOWN_BYTES)}\n`)
       return 2
     }
     if (command === 'stop') return 0

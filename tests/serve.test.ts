@@ -32,12 +32,23 @@ async function served(chunks: AsyncIterable<Buffer> | readonly (string | Buffer)
 const replies = (outcome: CliOutcome): unknown[] => outcome.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown)
 
 describe('serve reads lines as the protocol has them', () => {
-  it('answers a message split across chunks, a CR LF line, and a last line with no line feed', async () => {
+  it('answers a message split across chunks and a CR LF line', async () => {
     const run = protocolLine(runMessage(0, 'surface', { events: [] }))
-    const outcome = await served([START.slice(0, 5), `${START.slice(5, -1)}\r\n`, run.slice(0, 9), run.slice(9, -1)])
+    const outcome = await served([START.slice(0, 5), `${START.slice(5, -1)}\r\n`, run.slice(0, 9), run.slice(9)])
     expect(outcome.stderr).toBe('')
     expect(outcome.code).toBe(0)
     expect(replies(outcome)).toEqual([expect.objectContaining({ protocol: 1 }), { seq: 0, result: { ok: true, value: { nodes: [], replacements: [], generation: 0 } } }])
+  })
+
+  it('refuses a last line with no line feed, a whole message or not, as the runner refuses such a reply', async () => {
+    const run = protocolLine(runMessage(0, 'surface', { events: [] }))
+    const whole = await served([START, run.slice(0, -1)])
+    expect(whole.code).toBe(2)
+    expect(replies(whole)).toEqual([expect.objectContaining({ protocol: 1 })])
+    expect(whole.stderr).toBe(`dsh-conformance serve: stdin ended inside a line (${run.length - 1} bytes with no line feed): ${run.slice(0, -1)}\n`)
+    const cut = await served([START, '{"cmd":"run","seq":0,"oper'])
+    expect(cut.stderr).toBe('dsh-conformance serve: stdin ended inside a line (26 bytes with no line feed): {"cmd":"run","seq":0,"oper\n')
+    expect([cut.code, replies(cut).length]).toEqual([2, 1])
   })
 
   it('ends on stop though its stdin stays open, and closes it', async () => {
