@@ -1,7 +1,7 @@
 // `dsh-conformance check PATH...`: checks stored session logs and prints the report; returns the exit
 // status (see CHECK_USAGE).
 import { checkFile, encodingOf, type FileReport } from './check-file.ts'
-import { exitCodeOf, formatJson, formatReport, formatSummary, formatUncheckedFolder, summarize } from './format.ts'
+import { exitCodeOf, formatReport, formatSummary, formatUncheckedFolder, jsonReportPrinter, summarize } from './format.ts'
 import { knownMatchers, readKnownFindings, withKnownFindings, type CheckKnownFinding } from './known-findings.ts'
 import { CHECK_USAGE, parseCheckOptions } from './options.ts'
 import { RequirementIndex } from './requirements.ts'
@@ -41,27 +41,29 @@ export function runCheck(args: readonly string[]): number {
   const used = new Set<number>()
   const requirements = new RequirementIndex()
   const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes, writer: options.writer, strict: options.strict, noLayout: options.noLayout }
-  // The text report prints each file as it is checked and keeps its status alone; the json report is one document.
+  // Each file is printed once checked, and only its status kept.
+  const json = options.format === 'json'
+    ? jsonReportPrinter({ vocabulary: options.vocabulary, writerRules: options.writer, strict: options.strict, noLayout: options.noLayout }, text => console.log(text))
+    : undefined
   const statuses: FileReport['status'][] = []
-  const reports: FileReport[] = []
   const folders: CheckUncheckedFolder[] = []
   for (const found of findArtifacts(options.paths)) {
     if (found.kind === 'folder') {
       const folder: CheckUncheckedFolder = { folder: found.path, code: 'CHECK_IO_ERROR', message: found.message }
       folders.push(folder)
-      if (options.format === 'text') console.log(formatUncheckedFolder(folder))
+      if (json === undefined) console.log(formatUncheckedFolder(folder))
       continue
     }
     const checked = found.kind === 'file' ? checkFile(found.path, settings, requirements, found.otherNames) : unreadable(found.path, found.message)
     const report = withKnownFindings(checked, matchers, options.strict, used)
     statuses.push(report.status)
-    if (options.format === 'text') console.log(formatReport(report, options.maxFindings, options.strict))
-    else reports.push(report)
+    if (json === undefined) console.log(formatReport(report, options.maxFindings, options.strict))
+    else json.file(report)
   }
   const knownUnused = known.flatMap((entry, index) => (used.has(index) ? [] : [{ index, files: entry.files, code: entry.code, reason: entry.reason }]))
   for (const entry of knownUnused) console.error(`warning: ${printable(options.known!)}: known[${entry.index}] (files ${printable(entry.files)}, code ${printable(entry.code)}) matched no finding of a checked file: mended, or a typo`)
   const summary = summarize(statuses, folders)
-  const reportSettings = { vocabulary: options.vocabulary, writerRules: options.writer, strict: options.strict, noLayout: options.noLayout, ...(options.known === undefined ? {} : { knownUnused }) }
-  console.log(options.format === 'json' ? formatJson(reports, folders, summary, reportSettings) : formatSummary(summary))
+  if (json === undefined) console.log(formatSummary(summary))
+  else json.end(folders, summary, options.known === undefined ? undefined : knownUnused)
   return exitCodeOf(summary)
 }

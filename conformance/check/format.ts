@@ -113,22 +113,44 @@ export function formatSummary(summary: Summary): string {
 
 const CHECK_REPORT_SCHEMA = 'https://dsh-session-conformance.dev/schemas/v0/check-report.schema.json'
 
-/** How the files were judged: the options that change verdicts, and the --known entries no finding matched (with --known). */
+/** How the files were judged: the options that change verdicts. */
 export interface CheckSettings {
   vocabulary: string
   writerRules: boolean
   strict: boolean
   noLayout: boolean
-  knownUnused?: CheckReport['knownUnused']
 }
 
-/** The json report, as schemas/check-report.schema.json describes it. */
-export function formatJson(reports: readonly FileReport[], folders: readonly CheckUncheckedFolder[], summary: Summary, settings: CheckSettings): string {
+/** The json report, printed a piece at a time. */
+export interface JsonReportPrinter {
+  file: (report: FileReport) => void
+  /** What is known only at the end; `knownUnused` with --known alone. */
+  end: (folders: readonly CheckUncheckedFolder[], summary: Summary, knownUnused?: CheckReport['knownUnused']) => void
+}
+
+/**
+ * The json report (schemas/check-report.schema.json) as one document printed in pieces: the settings,
+ * each file's report once it is checked, then the unchecked folders, the --known entries no finding
+ * matched, the summary and the exit status. No report is kept after it is printed, and no piece is
+ * the whole document: a folder of many logs, each with thousands of findings, fits in memory.
+ */
+export function jsonReportPrinter(settings: CheckSettings, print: (text: string) => void): JsonReportPrinter {
   // The flags each present only with its option, so that a report says which rules judged its files.
   const flags = { ...(settings.writerRules ? { writerRules: true as const } : {}), ...(settings.strict ? { strict: true as const } : {}), ...(settings.noLayout ? { noLayout: true as const } : {}) }
-  const report: CheckReport = {
-    $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, vocabulary: settings.vocabulary, ...flags, summary, exitCode: exitCodeOf(summary) as CheckReport['exitCode'],
-    files: [...reports], uncheckedFolders: [...folders], ...(settings.knownUnused === undefined ? {} : { knownUnused: settings.knownUnused }),
+  const head = { $schema: CHECK_REPORT_SCHEMA, reportVersion: 1, vocabulary: settings.vocabulary, ...flags }
+  // Each piece is JSON.stringify's own text, its braces cut off where the document goes on.
+  const opening = `${JSON.stringify(head, null, 2).slice(0, -'\n}'.length)},\n  "files": [`
+  // A file's report is printed when the next comes, with the comma between them, or at the end.
+  let previous: string | undefined
+  return {
+    file(report) {
+      print(previous === undefined ? opening : `${previous},`)
+      previous = `    ${JSON.stringify(report, null, 2).replaceAll('\n', '\n    ')}`
+    },
+    end(folders, summary, knownUnused) {
+      const files = previous === undefined ? `${opening}]` : `${previous}\n  ]`
+      const tail = { uncheckedFolders: folders, ...(knownUnused === undefined ? {} : { knownUnused }), summary, exitCode: exitCodeOf(summary) }
+      print(`${files},\n${JSON.stringify(tail, null, 2).slice('{\n'.length)}`)
+    },
   }
-  return JSON.stringify(report, null, 2)
 }

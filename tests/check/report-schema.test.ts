@@ -4,7 +4,7 @@
 // notices, and a writer's findings.
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { formatJson, summarize } from '../../conformance/check/format.ts'
+import { jsonReportPrinter, summarize, type CheckSettings } from '../../conformance/check/format.ts'
 import type { FileReport } from '../../conformance/check/check-file.ts'
 import { knownMatchers, withKnownFindings } from '../../conformance/check/known-findings.ts'
 import { check, tempFolder, zstdArtifact } from './support.ts'
@@ -40,6 +40,16 @@ function reports(): FileReport[] {
   return [...checked, check(path.join(folder.dir, 'missing.jsonl')), refusalKnown]
 }
 
+/** The json report printed piece by piece, as check prints it, read back; and its text. */
+function jsonReport(all: readonly FileReport[], folders: Parameters<typeof summarize>[1], settings: CheckSettings, knownUnused?: []): { document: Record<string, unknown>; text: string } {
+  const printed: string[] = []
+  const printer = jsonReportPrinter(settings, text => printed.push(text))
+  for (const report of all) printer.file(report)
+  printer.end(folders, summarize(all.map(report => report.status), folders), knownUnused)
+  const text = printed.join('\n')
+  return { document: JSON.parse(text) as Record<string, unknown>, text }
+}
+
 describe('check --format json', () => {
   it('follows schemas/check-report.schema.json for every kind of outcome', () => {
     const all = reports()
@@ -51,7 +61,7 @@ describe('check --format json', () => {
     expect(all[7]?.diagnostics.map(diagnostic => [diagnostic.severity, diagnostic.code])).toEqual([['error', 'WRITER_DUPLICATE_MEMBER'], ['notice', 'WRITER_LINE_FORM']])
     const folders = [{ folder: folder.dir, code: 'CHECK_IO_ERROR' as const, message: `no *.jsonl, *.jsonl.zstd or *.jsonl.zst file under ${folder.dir}` }]
     for (const [writerRules, strict, noLayout] of [[false, false, false], [true, false, false], [false, true, false], [false, false, true]]) {
-      const document = JSON.parse(formatJson(all, folders, summarize(all.map(report => report.status), folders), { vocabulary: 'v0-pinned', writerRules: writerRules!, strict: strict!, noLayout: noLayout! })) as Record<string, unknown>
+      const { document } = jsonReport(all, folders, { vocabulary: 'v0-pinned', writerRules: writerRules!, strict: strict!, noLayout: noLayout! })
       expect(validate(document), errorsOf(validate)).toBe(true)
       expect(document).toMatchObject({ reportVersion: 1, vocabulary: 'v0-pinned', exitCode: 2, summary: { files: 11, valid: 3, invalid: 4, refused: 1, known: 1, unchecked: 2, uncheckedFolders: 1 } })
       // Only a report of --writer, --strict or --no-layout says so; one without them is what it was before the options came.
@@ -61,9 +71,19 @@ describe('check --format json', () => {
     }
   })
 
+  it('prints the text JSON.stringify would, in pieces, with no file, one or many', () => {
+    const settings = { vocabulary: 'v0-pinned', writerRules: false, strict: false, noLayout: false }
+    for (const all of [[], reports().slice(0, 1), reports()]) {
+      const { document, text } = jsonReport(all, [], settings, [])
+      expect(text).toBe(JSON.stringify(document, null, 2))
+      expect(validate(document), errorsOf(validate)).toBe(true)
+      expect(document).toMatchObject({ files: all, knownUnused: [], summary: { files: all.length } })
+    }
+  })
+
   it('refuses a report that breaks the shape', () => {
     const all = reports().slice(0, 1)
-    const document = JSON.parse(formatJson(all, [], summarize(all.map(report => report.status), []), { vocabulary: 'v0-rc8', writerRules: false, strict: false, noLayout: false })) as { files: { outcome: Record<string, unknown> }[] }
+    const document = jsonReport(all, [], { vocabulary: 'v0-rc8', writerRules: false, strict: false, noLayout: false }).document as { files: { outcome: Record<string, unknown> }[] }
     ;(document.files[0] as { outcome: Record<string, unknown> }).outcome['verdict'] = 'maybe'
     expect(validate(document)).toBe(false)
   })
