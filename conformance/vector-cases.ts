@@ -165,9 +165,18 @@ function schemaErrorLines(errors: readonly ErrorObject[], at: LineAt): string[] 
     const message = key !== undefined ? `key "${key}" is not allowed here`
       : error.keyword === 'not' && typeof refused === 'string' ? `must not be ${refused}` : error.message
     const line = at(path, key)
-    return `${line === undefined ? '' : `line ${line}, `}${error.instancePath || '/'}: ${message}`
+    return `${line === undefined ? '' : `line ${line}, `}${shownPath(path)}: ${message}`
   })
   return [...new Set(lines)]
+}
+
+/** Where in the file, as its author would write it: cases[0].log[1]["turn/end"], not a JSON pointer. */
+function shownPath(path: readonly string[]): string {
+  if (path.length === 0) return 'the file'
+  return path.map((segment, index) => {
+    if (/^\d+$/.test(segment)) return `[${segment}]`
+    return /^[A-Za-z_$][\w$]*$/.test(segment) ? `${index === 0 ? '' : '.'}${segment}` : `[${JSON.stringify(segment)}]`
+  }).join('')
 }
 
 /** The YAML of a vector file, or a VectorFileError: it cannot be read, is not UTF-8, not YAML, or holds a YAML tag. */

@@ -253,7 +253,7 @@ describe('--vectors DIR: cases of one\'s own instead of the suite\'s', () => {
       [['list', '--vectors', empty], `dsh-conformance: the vectors cannot be loaded: ${empty}: holds no vector file (*.yaml)\n`],
       // Each file at the path the reader can open, not at its name in the hash (twice/b.yaml).
       [['list', '--vectors', twice], `dsh-conformance: the vectors cannot be loaded: ${twice}/b.yaml: case mine-appends is also in ${twice}/a.yaml: a case id names one case\n`],
-      [['run', '--vectors', broken], `dsh-conformance: the vectors cannot be loaded: ${broken}/nested/x.yaml: not a valid vector file: line 8, /cases/0: key "tokens" is not allowed here\n`],
+      [['run', '--vectors', broken], `dsh-conformance: the vectors cannot be loaded: ${broken}/nested/x.yaml: not a valid vector file: line 8, cases[0]: key "tokens" is not allowed here\n`],
       [['list', '--vectors', folder, '--vectors', twice], /^--vectors may be given once\n/],
     ]
     for (const [args, stderr] of refusals) {

@@ -30,7 +30,7 @@ cases:
 `)
 
 const REFUSAL = 'dsh-conformance: the vectors cannot be loaded: '
-  + 'vectors/05-surface/zz-broken.yaml: not a valid vector file: line 9, /cases/0/log/0: key "tokens" is not allowed here\n'
+  + 'vectors/05-surface/zz-broken.yaml: not a valid vector file: line 9, cases[0].log[0]: key "tokens" is not allowed here\n'
 
 describe('a malformed vector file', () => {
   it.each([

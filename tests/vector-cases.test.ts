@@ -139,38 +139,44 @@ describe('a malformed vector file', () => {
   }
 
   it('is refused naming the line and key of a modifier its head does not take', () => {
-    expect(refusal('      - {user: one}\n      - {user: two, tokens: 5}\n')).toBe(`${INVALID}line 10, /cases/0/log/1: key "tokens" is not allowed here`)
-    expect(refusal('      - {record: {}, seq: 1}\n')).toBe(`${INVALID}line 9, /cases/0/log/0: key "seq" is not allowed here`)
-    expect(refusal('      - {greeting: one}\n')).toBe(`${INVALID}line 9, /cases/0/log/0: key "greeting" is not allowed here`)
+    expect(refusal('      - {user: one}\n      - {user: two, tokens: 5}\n')).toBe(`${INVALID}line 10, cases[0].log[1]: key "tokens" is not allowed here`)
+    expect(refusal('      - {record: {}, seq: 1}\n')).toBe(`${INVALID}line 9, cases[0].log[0]: key "seq" is not allowed here`)
+    expect(refusal('      - {greeting: one}\n')).toBe(`${INVALID}line 9, cases[0].log[0]: key "greeting" is not allowed here`)
   })
 
   it('names the line a key at fault is written on, in a mapping written over several lines', () => {
-    expect(refusal('      - user: one\n        id: u\n        tokens: 5\n')).toBe(`${INVALID}line 11, /cases/0/log/0: key "tokens" is not allowed here`)
+    expect(refusal('      - user: one\n        id: u\n        tokens: 5\n')).toBe(`${INVALID}line 11, cases[0].log[0]: key "tokens" is not allowed here`)
   })
 
   it('is refused naming a step member its operation does not take, a misspelt one included', () => {
     expect(() => load(caseYaml('    log: []\n    steps:\n      - surface: {baseseq: 0}\n        expect: {accept: true}\n'))).toThrow(
-      new Error(`${INVALID}line 10, /cases/0/steps/0/surface: key "baseseq" is not allowed here`),
+      new Error(`${INVALID}line 10, cases[0].steps[0].surface: key "baseseq" is not allowed here`),
     )
     expect(() => load(caseYaml('    log: []\n    steps:\n      - headerEquals: {left: {}, right: {}, events: []}\n        expect: {accept: true}\n'))).toThrow(
-      new Error(`${INVALID}line 10, /cases/0/steps/0/headerEquals: key "events" is not allowed here`),
+      new Error(`${INVALID}line 10, cases[0].steps[0].headerEquals: key "events" is not allowed here`),
     )
   })
 
   it('is refused naming the line of an item with no head, an empty prune, a list of the wrong length', () => {
-    expect(refusal('      - {text: one}\n')).toBe(`${INVALID}line 9, /cases/0/log/0: must not be an item of modifiers only, with no head`)
-    expect(refusal('      - {user: one}\n      - {compaction/prune: []}\n')).toBe(`${INVALID}line 10, /cases/0/log/1/compaction~1prune: must not be an empty list`)
-    expect(refusal('      - {step/start: [1]}\n')).toBe(`${INVALID}line 9, /cases/0/log/0/step~1start: must NOT have fewer than 2 items`)
-    expect(refusal('      - {compaction/summary: [k, []]}\n')).toBe(`${INVALID}line 9, /cases/0/log/0/compaction~1summary/1: must NOT have fewer than 1 items`)
+    expect(refusal('      - {text: one}\n')).toBe(`${INVALID}line 9, cases[0].log[0]: must not be an item of modifiers only, with no head`)
+    expect(refusal('      - {user: one}\n      - {compaction/prune: []}\n')).toBe(`${INVALID}line 10, cases[0].log[1]["compaction/prune"]: must not be an empty list`)
+    expect(refusal('      - {step/start: [1]}\n')).toBe(`${INVALID}line 9, cases[0].log[0]["step/start"]: must NOT have fewer than 2 items`)
+    expect(refusal('      - {compaction/summary: [k, []]}\n')).toBe(`${INVALID}line 9, cases[0].log[0]["compaction/summary"][1]: must NOT have fewer than 1 items`)
   })
 
   it('lists every fault, each at its own line, a scalar included', () => {
     expect(refusal('      - {user: one, calls: []}\n      - {turn/end: [1, completed, x, y]}\n')).toBe(
-      `${INVALID}line 9, /cases/0/log/0: key "calls" is not allowed here; line 10, /cases/0/log/1/turn~1end: must NOT have more than 3 items`,
+      `${INVALID}line 9, cases[0].log[0]: key "calls" is not allowed here; line 10, cases[0].log[1]["turn/end"]: must NOT have more than 3 items`,
     )
     expect(() => load(caseYaml('    log: []\n    steps:\n      - surface: {}\n        expect: {accept: true}\n').replace('profile: writer', 'profile: bogus'))).toThrow(
-      new Error(`${INVALID}line 7, /cases/0/profile: must be equal to one of the allowed values`),
+      new Error(`${INVALID}line 7, cases[0].profile: must be equal to one of the allowed values`),
     )
+  })
+
+  it('says where a fault is as the file\'s author writes it, the whole file included', () => {
+    const path = join(dir, 'top.yaml')
+    writeFileSync(path, 'chapter: 05-surface\ntitle: test file\ncases: []\nextra: 1\n')
+    expect(() => loadVectorFile(path, 'vectors/05-surface/top.yaml')).toThrow(/^vectors\/05-surface\/top\.yaml: not a valid vector file: line 4, the file: key "extra" is not allowed here/)
   })
 
   it.each([
