@@ -12,7 +12,7 @@ import { dataOf, numberAt, recordAt, type AuditedLog, type LoadedLog } from './l
 import { percent, plural } from '../wording.ts'
 import type { MessageMeasure } from './replacements.ts'
 import type { TokenCounter } from './tokens.ts'
-import { evidence, row } from './verdicts.ts'
+import { capped, evidence, REPLACE_ITEMS_LISTED, row } from './verdicts.ts'
 import { jsonText } from './json-text.ts'
 
 /** A recorded shadowedTokenCount this far from our count (either way, and by this many tokens) is worth a look. */
@@ -153,12 +153,8 @@ function savingEvidence(budget: AuditBudget, replacements: readonly AuditReplace
   const { tokens } = budget
   const fixed = tokens.systemPrompt + tokens.toolSchemas
   if (replacements.length === 0) return [evidence('pass', 'no replace: the surface was never shortened, so no saving can have been taken back')]
-  const items: AuditEvidence[] = []
-  for (const replacement of replacements) {
-    if (replacement.kind !== 'tool-result-rewrite' && replacement.tokens >= replacement.shadowedTokens) {
-      items.push(evidence('warn', `replace seq ${replacement.seq} (${replacement.tokens} ${unit}) is not smaller than what it shadowed (${replacement.shadowedTokens} ${unit})`, { seq: replacement.seq, requirements: ['REGION-8'] }))
-    }
-  }
+  const notSmaller = replacements.filter(replacement => replacement.kind !== 'tool-result-rewrite' && replacement.tokens >= replacement.shadowedTokens)
+  const items = capped(notSmaller.map(replacement => evidence('warn', `replace seq ${replacement.seq} (${replacement.tokens} ${unit}) is not smaller than what it shadowed (${replacement.shadowedTokens} ${unit})`, { seq: replacement.seq, requirements: ['REGION-8'] })), REPLACE_ITEMS_LISTED)
   const growth = tokens.fixedAtFirstReplacement === null ? 0 : fixed - tokens.fixedAtFirstReplacement
   if (tokens.saved <= 0) {
     items.push(evidence('fail', `the replaces did not shorten the surface: the transcript holds ${tokens.transcriptMessages} ${unit}, the surface ${tokens.surfaceMessages}`, { requirements: ['DER-1', 'REGION-8'] }))
@@ -187,10 +183,7 @@ export function budgetRow(budget: AuditBudget, replacements: readonly AuditRepla
     items.push(evidence('info', fill, { requirements: ['HDR-8'] }))
   }
   if (usage.steps > 0) items.push(evidence('info', providerUsageText(usage), { requirements: ['DER-10'] }))
-  for (const replacement of replacements) {
-    const count = shadowedCountEvidence(replacement, unit)
-    if (count !== undefined) items.push(count)
-  }
+  items.push(...capped(replacements.flatMap(replacement => shadowedCountEvidence(replacement, unit) ?? []), REPLACE_ITEMS_LISTED))
   items.push(...savingEvidence(budget, replacements, unit))
   return row('budget', items, verdict => {
     if (verdict === 'pass') return replacements.length === 0 ? 'Nothing was replaced; the shares of the next request are listed.' : `The replaces saved ${tokens.saved} ${unit}, and the fixed part did not take them back.`

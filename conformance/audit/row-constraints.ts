@@ -5,7 +5,7 @@ import type { AuditReplacement, AuditRow } from '../../generated/types/index.ts'
 import { KIND_LABELS } from './format.ts'
 import { seqList } from './log.ts'
 import { plural } from '../wording.ts'
-import { evidence, row } from './verdicts.ts'
+import { capped, evidence, REPLACE_ITEMS_LISTED, row } from './verdicts.ts'
 
 export const CANNOT_DECIDE = 'The tool cannot decide whether a summary preserves the constraints of what it shadowed: it lists each replacement with its shadowed range and its text, and a person has to read them.'
 
@@ -20,12 +20,11 @@ export function constraintRow(replacements: readonly AuditReplacement[]): AuditR
   if (replacements.length === 0) {
     return row('constraint-preservation', [evidence('pass', 'no replace in the log: nothing was shadowed, so nothing had to be preserved')], () => 'Nothing was replaced, so no constraint could be lost.')
   }
-  const items = [evidence('info', CANNOT_DECIDE)]
-  for (const replacement of replacements) {
-    items.push(evidence('human', replacementLine(replacement), { seq: replacement.seq, requirements: ['SURF-6', 'COMP-12'] }))
-    if (replacement.absentTerms.length > 0) {
-      items.push(evidence('info', `terms of the shadowed text that seq ${replacement.seq} does not mention (a reading aid, not a verdict): ${replacement.absentTerms.join(', ')}`, { seq: replacement.seq }))
-    }
-  }
-  return row('constraint-preservation', items, () => `${plural(replacements.length, 'replacement')} to read: only a person can judge whether the summaries keep the constraints.`, 'human')
+  const items = replacements.flatMap(replacement => [
+    evidence('human', replacementLine(replacement), { seq: replacement.seq, requirements: ['SURF-6', 'COMP-12'] }),
+    ...(replacement.absentTerms.length === 0 ? [] : [
+      evidence('info', `terms of the shadowed text that seq ${replacement.seq} does not mention (a reading aid, not a verdict): ${replacement.absentTerms.join(', ')}`, { seq: replacement.seq }),
+    ]),
+  ])
+  return row('constraint-preservation', [evidence('info', CANNOT_DECIDE), ...capped(items, REPLACE_ITEMS_LISTED)], () => `${plural(replacements.length, 'replacement')} to read: only a person can judge whether the summaries keep the constraints.`, 'human')
 }

@@ -97,10 +97,21 @@ export function overallVerdict(rows: readonly AuditRow[]): AuditVerdict {
   return worst(rows.map(item => (item.verdict === 'human' ? 'pass' : item.verdict)))
 }
 
-/** At most `limit` items of a long list of like facts, and one line that counts the rest. */
+/**
+ * How many items a row lists of those it has for each replace (rows 3 and 7) before it counts the rest:
+ * a log of 100,000 replaces gave 200,000 such lines, and the report's replacements hold each anyway.
+ */
+export const REPLACE_ITEMS_LISTED = 1_000
+
+/**
+ * At most `limit` items of a long list of like facts, and one line that counts the rest, marked as the
+ * gravest of them, so that the row's verdict is what all of them make it.
+ */
 export function capped(items: readonly AuditEvidence[], limit = 20): AuditEvidence[] {
   if (items.length <= limit) return [...items]
-  return [...items.slice(0, limit), evidence('info', `… and ${items.length - limit} more like these`)]
+  const rest = items.slice(limit)
+  const mark = worst(rest.map(item => (item.mark === 'info' || item.mark === 'human' ? 'pass' : item.mark)))
+  return [...items.slice(0, limit), evidence(mark === 'pass' ? 'info' : mark, `… and ${rest.length} more like these`)]
 }
 
 /** The row of a log that load rejected for one of the row's own rules: that rejection is its evidence. */

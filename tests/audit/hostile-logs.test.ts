@@ -15,6 +15,7 @@ import { renderText } from '../../conformance/audit/render-text.ts'
 import type { AuditReport, AuditTimeline } from '../../generated/types/index.ts'
 import { budgetRow, providerUsage } from '../../conformance/audit/row-budget.ts'
 import { estimateCounter } from '../../conformance/audit/tokens.ts'
+import { REPLACE_ITEMS_LISTED } from '../../conformance/audit/verdicts.ts'
 import { event, stepEnd, stepStart, turnEnd, turnStart } from '../reference/helpers.ts'
 import { artifact, assistantText, auditOf, compactedLog, goodTurn, replaceHeavyArtifact, requestHeader, rowOf, userText } from './logs.ts'
 
@@ -159,6 +160,27 @@ describe('a log of very many replaces', () => {
 
   it('opens every list of a log of few replaces', () => {
     expect(renderHtml(auditOf(artifact(compactedLog())))).not.toContain('<details')
+  })
+})
+
+describe('a log of more replaces than a row lists', () => {
+  // 2,500 appends, then 2,500 replaces of one or two messages: those of one are not smaller than what
+  // they shadow, and REGION-8 warns of each of them.
+  const report = auditOf(replaceHeavyArtifact(5_000))
+  const notSmaller = report.replacements.filter(replacement => replacement.tokens >= replacement.shadowedTokens).length
+
+  it('lists the first of the items rows 3 and 7 have for each replace and counts the rest, each replace still in the report', () => {
+    expect(report.replacements).toHaveLength(2_500)
+    const constraints = rowOf(report, 'constraint-preservation')
+    const perReplace = report.replacements.length + report.replacements.filter(replacement => replacement.absentTerms.length > 0).length
+    expect(constraints.evidence).toHaveLength(1 + REPLACE_ITEMS_LISTED + 1)
+    expect(constraints.evidence.at(-1)).toEqual({ mark: 'info', text: `… and ${perReplace - REPLACE_ITEMS_LISTED} more like these` })
+    expect(constraints.summary).toMatch(/^2500 replacements to read/)
+    expect(notSmaller).toBeGreaterThan(REPLACE_ITEMS_LISTED)
+    const warnings = rowOf(report, 'budget').evidence.filter(item => item.mark === 'warn')
+    expect(warnings.filter(item => /is not smaller than what it shadowed/.test(item.text))).toHaveLength(REPLACE_ITEMS_LISTED)
+    expect(warnings).toContainEqual({ mark: 'warn', text: `… and ${notSmaller - REPLACE_ITEMS_LISTED} more like these` })
+    expect(rowOf(report, 'budget').verdict).not.toBe('pass')
   })
 })
 

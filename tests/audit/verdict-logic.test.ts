@@ -80,12 +80,21 @@ describe('the verdict a row\'s evidence adds up to', () => {
     const cut = capped(items, 4)
     expect(cut.slice(0, 4)).toEqual(items.slice(0, 4))
     expect(cut).toHaveLength(5)
-    expect(cut[4]).toMatchObject({ mark: 'info' })
+    expect(cut[4]).toMatchObject({ mark: 'fail' })
     expect(cut[4]?.text).toMatch(/\b1 more\b/)
     // Over the default limit, the row still fails: the cap hides items, never the verdict.
     const many = Array.from({ length: 30 }, (_, seq) => evidence('fail', `fault ${seq}`, { seq }))
     expect(capped(many).length).toBeLessThan(30)
     expect(verdictOf(capped(many))).toBe('fail')
+  })
+
+  it('marks the line that counts the rest as the gravest of them, so a warning past the limit still warns', () => {
+    const infos = Array.from({ length: 3 }, (_, seq) => evidence('info', `fact ${seq}`, { seq }))
+    const humans = Array.from({ length: 3 }, (_, seq) => evidence('human', `to read ${seq}`, { seq }))
+    expect(capped([...infos, evidence('warn', 'late')], 3).at(-1)).toMatchObject({ mark: 'warn', text: '… and 1 more like these' })
+    expect(verdictOf(capped([...infos, evidence('warn', 'late')], 3))).toBe('warn')
+    expect(capped([...infos, evidence('warn', 'late'), evidence('fail', 'later')], 3).at(-1)).toMatchObject({ mark: 'fail' })
+    expect(capped([...infos, ...humans], 3).at(-1)).toMatchObject({ mark: 'info', text: '… and 3 more like these' })
   })
 
   it('cites a seq or requirements only when it has them', () => {
