@@ -414,13 +414,13 @@ function killAll(): void {
 }
 
 /**
- * Kills every adapter process still running when the runner exits, also on Ctrl-C, SIGTERM or a hangup:
- * an adapter runs in a process group of its own, so the terminal's signal does not reach it. A signal
- * also clears the progress line, which would otherwise stay in front of the shell's prompt. The
+ * Kills every adapter process still running when the runner exits, also on Ctrl-C, Ctrl-\, SIGTERM or a
+ * hangup: an adapter runs in a process group of its own, so the terminal's signal does not reach it. A
+ * signal also clears the progress line, which would otherwise stay in front of the shell's prompt. The
  * signal handlers are installed only while an adapter process is live, so that a signal at any other
  * time (an in-process adapter looping after a subprocess adapter ran) keeps its default action.
  */
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const
 const signalHandlers = new Map<NodeJS.Signals, () => void>(SIGNALS.map((signal) => [signal, () => {
   killAll()
   clearProgressLine()

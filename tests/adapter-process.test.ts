@@ -142,11 +142,12 @@ describe('AdapterProcess', () => {
     // Installed for good, they kept Ctrl-C from stopping an in-process adapter stuck in a loop after a
     // subprocess adapter had run: the watchdog's SIGKILL at twice --timeout ended it instead.
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'tests/fakes/runner-with-adapter.ts', 'listeners'], { cwd: projectRoot, encoding: 'utf8' })
-    expect(JSON.parse(run.stdout)).toEqual({ before: [0, 0, 0], during: [1, 1, 1], after: [0, 0, 0] })
+    expect(JSON.parse(run.stdout)).toEqual({ before: [0, 0, 0, 0], during: [1, 1, 1, 1], after: [0, 0, 0, 0] })
   })
 
-  it.each(['SIGTERM', 'SIGHUP'] as const)('kills the adapter\'s process group when the runner is stopped by %s', async (signal) => {
-    // SIGHUP: the terminal closed, an ssh session dropped; the adapter, in a session of its own, once lived on.
+  it.each(['SIGTERM', 'SIGHUP', 'SIGQUIT'] as const)('kills the adapter\'s process group when the runner is stopped by %s', async (signal) => {
+    // SIGHUP: the terminal closed, an ssh session dropped; SIGQUIT: Ctrl-\; the adapter, in a session
+    // of its own, once lived on after either.
     const runner = spawn(process.execPath, ['--import', 'tsx', 'tests/fakes/runner-with-adapter.ts', 'wait'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
     runner.stdout.setEncoding('utf8').on('data', (chunk: string) => { out += chunk })

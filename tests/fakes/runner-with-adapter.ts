@@ -1,7 +1,7 @@
 // For tests/adapter-process.test.ts: a runner that starts an adapter process (a shell that sleeps, in a
 // process group of its own), prints the pid the shell writes to stderr, and then `exit`s at once or
 // `wait`s for a signal: the runner's exit or signal hook must kill the adapter's group either way.
-// `listeners` prints how many listeners SIGINT, SIGTERM and SIGHUP have before the adapter process
+// `listeners` prints how many listeners SIGINT, SIGTERM, SIGHUP and SIGQUIT have before the adapter process
 // starts, while it runs and once it is killed, as JSON. `wait-drawn` waits as `wait` does, a progress
 // line drawn on a stderr it takes for a terminal. Run with
 // `node --import tsx tests/fakes/runner-with-adapter.ts exit|wait|wait-drawn|listeners`.
@@ -10,7 +10,7 @@ import { progressLine } from '../../conformance/progress-line.ts'
 
 const stderr = new TextTail(1000)
 if (process.argv[2] === 'listeners') {
-  const listening = (): number[] => (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map(signal => process.listenerCount(signal))
+  const listening = (): number[] => (['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const).map(signal => process.listenerCount(signal))
   const before = listening()
   const adapter = new AdapterProcess('exec sleep 30', { stderr })
   const during = listening()
