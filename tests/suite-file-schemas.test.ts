@@ -38,7 +38,11 @@ describe('the vector bundle', () => {
     const text = readFileSync(join(projectRoot, 'generated/vectors.bundle.json'), 'utf8')
     const bundle = JSON.parse(text) as { contentHash: string; cases: { steps: { operation: string; input: Record<string, unknown>; expect: Record<string, unknown> }[] }[] }
     const steps = bundle.cases.flatMap((item) => item.steps)
-    expect(steps.filter((step) => !Array.isArray(step.input['events']))).toEqual([])
+    // A list, or (JSON-13's cases of the events array itself) the tag of an array with a hole or a named property.
+    const tagOf = (events: unknown): unknown => (events as { $dsh?: unknown } | null)?.$dsh
+    const tagged = steps.filter((step) => !Array.isArray(step.input['events']))
+    expect(tagged.map((step) => tagOf(step.input['events'])).filter((tag) => tag !== 'sparse-array' && tag !== 'array-property')).toEqual([])
+    expect(tagged.length).toBeGreaterThan(0)
     expect(steps.filter((step) => step.operation === 'append' && 'accept' in step.expect)).toEqual([])
     expect(bundle.contentHash).toBe(`sha256:${createHash('sha256').update(JSON.stringify(bundle.cases)).digest('hex')}`)
     // "expected values hold no other tag than -0, the infinities, nested and object"

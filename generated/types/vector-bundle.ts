@@ -66,9 +66,13 @@ export interface BundleStep {
    */
   input: {
     /**
-     * The log, in the tagged form.
+     * The log, in the tagged form: a list, or a tagged value that decodes to an array with a hole or a named property (the cases of JSON-13 on the events array itself).
      */
-    events: unknown[];
+    events:
+      | unknown[]
+      | {
+          $dsh: "sparse-array" | "array-property";
+        };
   };
   /**
    * A rejection names where it lies: its seq, its line, or both (null: the rejection must carry none). A seq left out is not compared; a line left out is not compared for decodeJsonl and means null for every other operation, since only JSONL input has lines (vectors/README.md).
