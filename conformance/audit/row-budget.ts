@@ -154,7 +154,8 @@ function savingEvidence(budget: AuditBudget, replacements: readonly AuditReplace
   const fixed = tokens.systemPrompt + tokens.toolSchemas
   if (replacements.length === 0) return [evidence('pass', 'no replace: the surface was never shortened, so no saving can have been taken back')]
   const notSmaller = replacements.filter(replacement => replacement.kind !== 'tool-result-rewrite' && replacement.tokens >= replacement.shadowedTokens)
-  const items = capped(notSmaller.map(replacement => evidence('warn', `replace seq ${replacement.seq} (${replacement.tokens} ${unit}) is not smaller than what it shadowed (${replacement.shadowedTokens} ${unit})`, { seq: replacement.seq, requirements: ['REGION-8'] })), REPLACE_ITEMS_LISTED)
+  const notSmallerItems = notSmaller.map(replacement => evidence('warn', `replace seq ${replacement.seq} (${replacement.tokens} ${unit}) is not smaller than what it shadowed (${replacement.shadowedTokens} ${unit})`, { seq: replacement.seq, requirements: ['REGION-8'] }))
+  const items = capped(notSmallerItems, REPLACE_ITEMS_LISTED)
   const growth = tokens.fixedAtFirstReplacement === null ? 0 : fixed - tokens.fixedAtFirstReplacement
   if (tokens.saved <= 0) {
     items.push(evidence('fail', `the replaces did not shorten the surface: the transcript holds ${tokens.transcriptMessages} ${unit}, the surface ${tokens.surfaceMessages}`, { requirements: ['DER-1', 'REGION-8'] }))

@@ -26,5 +26,6 @@ export function constraintRow(replacements: readonly AuditReplacement[]): AuditR
       evidence('info', `terms of the shadowed text that seq ${replacement.seq} does not mention (a reading aid, not a verdict): ${replacement.absentTerms.join(', ')}`, { seq: replacement.seq }),
     ]),
   ])
-  return row('constraint-preservation', [evidence('info', CANNOT_DECIDE), ...capped(items, REPLACE_ITEMS_LISTED)], () => `${plural(replacements.length, 'replacement')} to read: only a person can judge whether the summaries keep the constraints.`, 'human')
+  const summary = `${plural(replacements.length, 'replacement')} to read: only a person can judge whether the summaries keep the constraints.`
+  return row('constraint-preservation', [evidence('info', CANNOT_DECIDE), ...capped(items, REPLACE_ITEMS_LISTED)], () => summary, 'human')
 }

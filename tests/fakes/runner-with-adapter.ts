@@ -1,9 +1,9 @@
 // For tests/adapter-process.test.ts: a runner that starts an adapter process (a shell that sleeps, in a
 // process group of its own), prints the pid the shell writes to stderr, and then `exit`s at once or
 // `wait`s for a signal: the runner's exit or signal hook must kill the adapter's group either way.
-// `listeners` prints how many listeners SIGINT, SIGTERM, SIGHUP and SIGQUIT have before the adapter process
-// starts, while it runs and once it is killed, as JSON. `wait-drawn` waits as `wait` does, a progress
-// line drawn on a stderr it takes for a terminal. Run with
+// `listeners` prints how many listeners SIGINT, SIGTERM, SIGHUP and SIGQUIT have before the adapter
+// process starts, while it runs and once it is killed, as JSON. `wait-drawn` waits as `wait` does, a
+// progress line drawn on a stderr it takes for a terminal. Run with
 // `node --import tsx tests/fakes/runner-with-adapter.ts exit|wait|wait-drawn|listeners`.
 import { AdapterProcess, TextTail } from '../../conformance/adapter-process.ts'
 import { progressLine } from '../../conformance/progress-line.ts'
