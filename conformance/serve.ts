@@ -61,8 +61,8 @@ function orderViolation(command: ProtocolMessageName, started: boolean): string 
   return undefined
 }
 
-/** How much of a line an error quotes. */
-const SHOWN_BYTES = 200
+/** How much of a line an error quotes: its first 200 bytes, or of a line that is text its first 200 characters. */
+const QUOTED_MOST = 200
 
 /** A line of the input as text, or why it is garbage (the protocol's Transport). */
 type InputLine = { text: string } | { garbage: string }
@@ -70,7 +70,7 @@ type InputLine = { text: string } | { garbage: string }
 /** The bytes of a line as text, or why it is garbage: ill-formed UTF-8 is refused, never replaced with U+FFFD. */
 function inputLine(bytes: Buffer): InputLine {
   const text = decodeLine(bytes)
-  return text === undefined ? { garbage: `a line that is not well-formed UTF-8 (${illFormedAt(bytes)}): ${bytes.subarray(0, SHOWN_BYTES).toString('utf8')}` } : { text }
+  return text === undefined ? { garbage: `a line that is not well-formed UTF-8 (${illFormedAt(bytes)}): ${bytes.subarray(0, QUOTED_MOST).toString('utf8')}` } : { text }
 }
 
 /**
@@ -88,7 +88,7 @@ async function* inputLines(input: AsyncIterable<Buffer>, maxLineBytes: number): 
     }
   }
   // Every message ends with a line feed (spec/adapter-protocol.md), as the runner reads replies.
-  const rest = assembler.unterminated(SHOWN_BYTES)
+  const rest = assembler.unterminated(QUOTED_MOST)
   if (rest !== undefined) yield { garbage: `stdin ended inside a line (${plural(rest.bytes, 'byte')} with no line feed): ${rest.head.toString('utf8')}` }
 }
 
@@ -108,13 +108,13 @@ export async function serve(input: AsyncIterable<Buffer> = process.stdin): Promi
     try {
       message = JSON.parse(line.text)
     } catch {
-      process.stderr.write(`dsh-conformance serve: not JSON: ${line.text.slice(0, SHOWN_BYTES)}\n`)
+      process.stderr.write(`dsh-conformance serve: not JSON: ${line.text.slice(0, QUOTED_MOST)}\n`)
       return 2
     }
     const command = COMMANDS.get((message as { cmd?: unknown } | null)?.cmd)
     const violation = command === undefined ? 'no known cmd' : messageViolation(command, message) ?? orderViolation(command, started)
     if (violation !== undefined) {
-      process.stderr.write(`dsh-conformance serve: ${violation}: ${line.text.slice(0, SHOWN_BYTES)}\n`)
+      process.stderr.write(`dsh-conformance serve: ${violation}: ${line.text.slice(0, QUOTED_MOST)}\n`)
       return 2
     }
     if (command === 'stop') return 0

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { openResult } from '../conformance/input-domain.ts'
 import type { OperationName } from '../conformance/vector-cases.ts'
-import { user } from './reference/helpers.ts'
+import { longestSparse, user } from './reference/helpers.ts'
 
 const LOG = [user(0), user(1)]
 const HEADER = { version: 0, id: 's', createdAt: 1 }
@@ -91,12 +91,6 @@ describe('openResult', () => {
 })
 
 describe('openResult on sparse arrays of length 2^32 - 1', () => {
-  const longestSparse = (elements: Record<number, unknown>): unknown[] => {
-    const array: unknown[] = []
-    array.length = 2 ** 32 - 1
-    return Object.assign(array, elements)
-  }
-
   // Read index by index, each took hours or ran out of memory; by their elements, milliseconds.
   it('judges them by the elements they hold', { timeout: 1000 }, () => {
     expect(openResult('store', { header: HEADER, batches: longestSparse({ 3: LOG }) })).toContain('have a hole')

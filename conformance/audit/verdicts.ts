@@ -110,7 +110,7 @@ export const REPLACE_ITEMS_LISTED = 1_000
 export function capped(items: readonly AuditEvidence[], limit = 20): AuditEvidence[] {
   if (items.length <= limit) return [...items]
   const rest = items.slice(limit)
-  const mark = worst(rest.map(item => (item.mark === 'info' || item.mark === 'human' ? 'pass' : item.mark)))
+  const mark = verdictOf(rest)
   return [...items.slice(0, limit), evidence(mark === 'pass' ? 'info' : mark, `… and ${rest.length} more like these`)]
 }
 

@@ -38,3 +38,10 @@ export const stepStart = (seq: number, turn: number, step: number): SessionEvent
 export const stepEnd = (seq: number, turn: number, step: number): SessionEvent => event('step/end', seq, { turn, step })
 export const todo = (seq: number): SessionEvent => event('todo/write', seq, { todos: [] })
 export const endSeed = (seq: number): SessionEvent => event('session/end-seed', seq, {})
+
+/** An array of the longest length an array can have, holding `elements` alone: every other index a hole. */
+export function longestSparse(elements: Record<number, unknown>): unknown[] {
+  const array: unknown[] = []
+  array.length = 2 ** 32 - 1
+  return Object.assign(array, elements)
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
-import { assistant, event, result, todo, turnEnd, turnStart, user } from './helpers.ts'
+import { assistant, event, longestSparse, result, todo, turnEnd, turnStart, user } from './helpers.ts'
 
 const codeOf = (outcome: { ok: boolean; error?: { code: string } }): string | undefined => outcome.error?.code
 
@@ -40,12 +40,6 @@ describe('load phases (PROC-2)', () => {
 
   // A sparse array of the longest length and a few elements: reading it index by index (Array.from)
   // ran out of memory; each answer here takes milliseconds, the test's time limit one second.
-  const longestSparse = (elements: Record<number, unknown>): unknown[] => {
-    const array: unknown[] = []
-    array.length = 2 ** 32 - 1
-    return Object.assign(array, elements)
-  }
-
   it('answers on a sparse events array of length 2^32 - 1 by the records it holds', { timeout: 1000 }, () => {
     expect(reference.load({ events: longestSparse({ 0: turnStart(0, 1) }) })).toMatchObject({ ok: false, error: { code: 'ENV_NOT_OBJECT', seq: 1 } })
     // Records after the first hole still take part in the phases before replay (PROC-2)...
