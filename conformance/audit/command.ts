@@ -14,7 +14,7 @@ import { renderMarkdown } from './render-markdown.ts'
 import { renderText } from './render-text.ts'
 import { loadTokenCounter, type TokenizerChoice } from './tokens.ts'
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
-import { byteNotices, encodingOf } from '../check/check-file.ts'
+import { byteNotices, changeOf, encodingOf, fileChangedMessage, regularFileState, type FileChange, type FileState } from '../check/check-file.ts'
 import { DEFAULT_MAX_LINE_BYTES, STDIN } from '../check/options.ts'
 import { writeOutputFile } from '../reports/write.ts'
 import { errorMessage, fileErrorMessage, guessedOption, plural } from '../wording.ts'
@@ -149,12 +149,10 @@ interface LogBytes {
   bytes: Buffer
   /** check's notices about the bytes (BOM, CR, ill-formed UTF-8), which decoding hides. */
   byteNotices: string[]
+  /** That a writer changed the file while audit read it, when one did. */
+  fileChange?: string
 }
 
-/**
- * The log's bytes and their notices. The log is read once, whole, so it may come through a pipe (`-`,
- * /dev/stdin, or a named pipe whose name gives the zstd encoding).
- */
 /**
  * How much memory an audit takes per byte of its log, about: the log, its events, the surface's
  * texts and the report (check's 1M-event benchmark log of 38 MB peaked at 1.2 GB, docs/check.md).
@@ -196,6 +194,22 @@ function readAtMost(source: string | number, most: number): Buffer {
   return Buffer.concat(chunks, total)
 }
 
+/** A regular file read whole through one descriptor, and how a writer changed it meanwhile, if one did. */
+function readWholeFile(source: string | number): { bytes: Buffer; change: FileChange | undefined } {
+  const fd = typeof source === 'number' ? source : openSync(source, 'r')
+  try {
+    const opened = regularFileState(fd) as FileState
+    const bytes = readFileSync(fd)
+    return { bytes, change: changeOf(opened, regularFileState(fd) as FileState) }
+  } finally {
+    if (typeof source !== 'number') closeSync(fd)
+  }
+}
+
+/**
+ * The log's bytes and their notices. The log is read once, whole, so it may come through a pipe (`-`,
+ * /dev/stdin, or a named pipe whose name gives the zstd encoding).
+ */
 export function readLog(log: string, most = mostAuditBytes()): LogBytes {
   const file = log === '-' ? STDIN : log
   // Standard input through its descriptor: a socket cannot be opened by path.
@@ -204,9 +218,14 @@ export function readLog(log: string, most = mostAuditBytes()): LogBytes {
   if (stats.isDirectory()) throw new Error('it is a folder: audit reads one log file (check takes folders)')
   if (stats.isFile() && stats.size > most) throw tooLarge(most, stats.size)
   // A file, whose size is known and checked above, is read at once.
-  const bytes = stats.isFile() ? readFileSync(source) : readAtMost(source, most)
+  const { bytes, change } = stats.isFile() ? readWholeFile(source) : { bytes: readAtMost(source, most), change: undefined }
   const notices = byteNotices(bytes, encodingOf(file), DEFAULT_MAX_LINE_BYTES)
-  return { file, bytes, byteNotices: notices.map(notice => `${notice.code} from line ${String(notice.line)}: ${notice.message}`) }
+  return {
+    file,
+    bytes,
+    byteNotices: notices.map(notice => `${notice.code} from line ${String(notice.line)}: ${notice.message}`),
+    ...(change === undefined ? {} : { fileChange: fileChangedMessage(change, 'audit') }),
+  }
 }
 
 export async function auditReportFor(options: Pick<AuditOptions, 'log' | 'tokenizer' | 'vocabulary'> & Partial<Pick<AuditOptions, 'noLayout'>>): Promise<AuditReport> {

@@ -29,6 +29,8 @@ export interface AuditSource {
   byteNotices?: readonly string[]
   /** Read as a lone artifact, whatever its name: no place in the storage layout binds it (JSONL-3). */
   noLayout?: boolean
+  /** That a writer changed the file while it was read (check-file.ts's fileChangedMessage), when one did. */
+  fileChange?: string
 }
 
 /** A log that loads, with the folds of spec/00-processing.md over it. */
@@ -61,6 +63,7 @@ export interface AuditedLog {
   /** How far the artifact runs: what a torn tail takes. */
   extent: ArtifactExtent
   byteNotices: readonly string[]
+  fileChange: string | undefined
   /** For a log rejected (see info.rejection): the rule its fault breaks, as check cites it. */
   rejectionRule: string | undefined
 }
@@ -123,6 +126,7 @@ function valueOf<T>(result: Result<T>): T {
 export function readAuditedLog(source: AuditSource, requirements: RequirementIndex): AuditedLog {
   const vocabulary = source.vocabulary ?? DEFAULT_VOCABULARY
   const byteNotices = source.byteNotices ?? []
+  const fileChange = source.fileChange
   // By the name, as check decides it, so that the two commands read a file alike.
   const encoding = encodingOf(source.file)
   const info: AuditLogInfo = { file: source.file, bytes: source.bytes.length, encoding, ...(source.noLayout === true ? { noLayout: true } : {}), vocabulary, sessionId: null, events: null, rejection: null }
@@ -134,7 +138,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
     const { rule: rejectionRule, header } = refusalFacts(source.bytes, encoding, vocabulary, requirements)
     const sessionId = typeof header?.['id'] === 'string' ? header['id'] : encoding === 'raw' ? idOfFirstLine(source.bytes) : null
     const rejected = { ...info, sessionId, rejection: rejectionOf('decodeJsonl', decoded.error, hint, requirements) }
-    return { info: rejected, header, loaded: undefined, tornTail: null, extent, byteNotices, rejectionRule }
+    return { info: rejected, header, loaded: undefined, tornTail: null, extent, byteNotices, fileChange, rejectionRule }
   }
   const { header, events: records, tornTail } = decoded.value
   // A torn final frame's events are written again by a writer: the Persistence row counts them, as check does.
@@ -146,7 +150,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   if (!events.ok) {
     const hint = vocabularyHint(events.error.code, events.error.message)
     const rejectionRule = refusalFacts(source.bytes, encoding, vocabulary, requirements).rule
-    return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint, requirements) }, header, loaded: undefined, tornTail, extent: decodedExtent, byteNotices, rejectionRule }
+    return { info: { ...withCounts, rejection: rejectionOf('load', events.error, hint, requirements) }, header, loaded: undefined, tornTail, extent: decodedExtent, byteNotices, fileChange, rejectionRule }
   }
   // The folds take the loaded events: each operation of reference/index.ts would load the log again.
   const loadedEvents = events.value
@@ -165,7 +169,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
     compaction,
     bracketSpans: bracketSpans(loadedEvents, compaction.brackets),
   }
-  return { info: withCounts, header, loaded, tornTail, extent: decodedExtent, byteNotices, rejectionRule: undefined }
+  return { info: withCounts, header, loaded, tornTail, extent: decodedExtent, byteNotices, fileChange, rejectionRule: undefined }
 }
 
 // ---- payload readers ----------------------------------------------------------------------------

@@ -34,7 +34,7 @@ function rejectedRow(log: AuditedLog): AuditRow {
   const requirements = log.rejectionRule === undefined ? undefined : [log.rejectionRule]
   // The notices about the bytes (a byte order mark, CR line ends) often say why the log was rejected.
   // The meaning after a semicolon: the message may end in a parenthesis of its own, the rule follows.
-  const items = [evidence('fail', `${text}; ${rejectionMeaning(rejection.code)}`, { seq: rejection.seq, requirements }), ...byteNoticeEvidence(log)]
+  const items = [...fileChangeEvidence(log), evidence('fail', `${text}; ${rejectionMeaning(rejection.code)}`, { seq: rejection.seq, requirements }), ...byteNoticeEvidence(log)]
   // FMT-5: a refusal is never reported as damage.
   return row('raw-facts', items, () => (refused
     ? `This reader cannot read the log: ${rejectionMeaning(rejection.code)}. That is no sign of damage (FMT-5): the log may be intact.`
@@ -47,6 +47,11 @@ function rejectedRow(log: AuditedLog): AuditRow {
  */
 function byteNoticeEvidence(log: AuditedLog): AuditEvidence[] {
   return log.byteNotices.map(notice => evidence('warn', `${notice}: the stored bytes are not as a writer writes them`, { requirements: ['JSONL-8', 'JSONL-9'] }))
+}
+
+/** A file a writer changed while audit read it: first, since it qualifies every other item of every row. */
+function fileChangeEvidence(log: AuditedLog): AuditEvidence[] {
+  return log.fileChange === undefined ? [] : [evidence('warn', log.fileChange)]
 }
 
 function decodingEvidence(log: AuditedLog, loaded: LoadedLog): AuditEvidence {
@@ -102,6 +107,7 @@ export function rawFactsRow(log: AuditedLog): AuditRow {
   const loaded = log.loaded
   if (loaded === undefined) return rejectedRow(log)
   const items = [
+    ...fileChangeEvidence(log),
     decodingEvidence(log, loaded),
     contiguityEvidence(loaded),
     ...provenanceEvidence(loaded),
@@ -119,7 +125,9 @@ function rawFactsSummary(verdict: AuditVerdict, log: AuditedLog): string {
     const committed = log.tornTail === null ? '' : ' of the committed log (a torn tail is dropped: see Persistence)'
     return `Every raw event${committed} is present, in order, with valid provenance; no unknown required event was skipped.`
   }
-  // A warning is of the bytes (check's notices), or else of an artifact of its header line alone.
+  // A warning is of a file that changed while read, of the bytes (check's notices), or else of an
+  // artifact of its header line alone.
+  if (verdict === 'warn' && log.fileChange !== undefined) return 'The file changed while audit read it: what was read may be no state it was ever in (see the warnings).'
   if (verdict === 'warn' && log.byteNotices.length > 0) return 'Every event is present, but the stored bytes are not as a writer writes them, and what was read from them may differ (see the warnings).'
   if (verdict === 'warn') return 'The artifact holds only its header line, which no writer writes; it loads as an empty log (see the warnings).'
   return 'Turn or step boundary events are missing or out of place.'

@@ -8,7 +8,7 @@ import type { ErrorCode, RejectionError } from '../../reference/result.ts'
 import type { StoredEvents } from '../../reference/chunk-rows.ts'
 import { RecordScanner } from './record-scan.ts'
 import { StreamingLoad, type LoadOutcome } from './streaming-load.ts'
-import { MessageIdRecorder, type RecallIds } from './message-ids.ts'
+import { MessageIdRecorder, RecallFailed, type RecallIds } from './message-ids.ts'
 import { errorMessage, type ArtifactExtent } from '../wording.ts'
 import { headerMembersFault, lineFormFault, rowOrderFault, shortRowFault } from './writer-rules.ts'
 import { BatchPacking } from './batch-packing.ts'
@@ -32,7 +32,7 @@ export interface CheckSettings {
 
 /** A reason the checker could not reach a verdict; it is not a rule of the spec. */
 export interface LimitFault {
-  code: 'CHECK_LINE_TOO_LONG' | 'CHECK_WINDOW_TOO_LARGE' | 'CHECK_INTERNAL_ERROR'
+  code: 'CHECK_LINE_TOO_LONG' | 'CHECK_WINDOW_TOO_LARGE' | 'CHECK_IO_ERROR' | 'CHECK_INTERNAL_ERROR'
   line?: number
   message: string
 }
@@ -215,9 +215,11 @@ export class ArtifactCheck {
       else if (this.settings.writer === true && this.scanner.state.defect === undefined) this.noteWriter(bytes, number, this.accepted)
     } catch (error) {
       // The reference's own limits (such as a recursion over a very deep value) surface as
-      // exceptions; they are the checker's limits, reported with their line.
+      // exceptions; they are the checker's limits, reported with their line. A second read of a
+      // file that changed meanwhile is an I/O failure.
       const why = errorMessage(error)
-      this.stopAtLimit({ code: 'CHECK_INTERNAL_ERROR', line: number, message: `line ${number} could not be checked: ${why}` })
+      const code = error instanceof RecallFailed ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR'
+      this.stopAtLimit({ code, line: number, message: `line ${number} could not be checked: ${why}` })
     }
   }
 

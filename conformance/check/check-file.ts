@@ -7,7 +7,7 @@ import type { JsonRecord } from '../../reference/lossless-json.ts'
 import { unknownTypeMessage } from '../../reference/unknown-types.ts'
 import { V0_PINNED_TYPES, V0_RC8_TYPES } from '../../reference/vocabulary.ts'
 import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type FrameFact, type LimitFault, type WriterFacts } from './artifact.ts'
-import type { RecallIds } from './message-ids.ts'
+import { RecallFailed, type RecallIds } from './message-ids.ts'
 import { FileByteSource, memoryByteSource } from './byte-source.ts'
 import { checkRawArtifact, fileChunks, memoryChunks } from './raw-reader.ts'
 import { checkZstdArtifact, MOST_WINDOW_BYTES } from './zstd-reader.ts'
@@ -66,22 +66,67 @@ const NOT_POSITIONED = 'a zstd log is read at positions, so it must be a regular
 /** An error that leaves the file unchecked with CHECK_IO_ERROR. */
 class UnreadableFile extends Error {}
 
+/** What tells a regular file that changed from one that did not: its length, and when its bytes last changed. */
+export interface FileState {
+  size: bigint
+  modifiedNs: bigint
+}
+
+/** The state of the file at `fd` if it is a regular file; undefined for a pipe or a device, whose state says nothing. */
+export function regularFileState(fd: number): FileState | undefined {
+  const stats = fstatSync(fd, { bigint: true })
+  return stats.isFile() ? { size: stats.size, modifiedNs: stats.mtimeNs } : undefined
+}
+
+/** A regular file that a writer changed while a command read it: its length when opened and once read. */
+export interface FileChange {
+  bytesOpened: bigint
+  bytesRead: bigint
+}
+
+/** The change between a regular file's state when opened and once read, through one descriptor. */
+export function changeOf(opened: FileState, read: FileState): FileChange | undefined {
+  if (opened.size === read.size && opened.modifiedNs === read.modifiedNs) return undefined
+  return { bytesOpened: opened.size, bytesRead: read.size }
+}
+
+/**
+ * What a change while `command` read the file means: what was read may be no state the file was ever
+ * in whole (a cut in the middle of the read joins bytes from before it to bytes from after it).
+ */
+export function fileChangedMessage(change: FileChange, command: 'check' | 'audit'): string {
+  const sizes = change.bytesOpened === change.bytesRead
+    ? `${change.bytesRead} bytes when opened and once read, written meanwhile`
+    : `${change.bytesOpened} bytes when opened, ${change.bytesRead} once read`
+  return `the file changed while ${command} read it (${sizes}): the findings are of bytes that may be no state the file was ever in, and an unterminated last line may be a record still being written; ${command} it again when no writer has it open`
+}
+
+interface ArtifactRead {
+  artifact: ArtifactCheck
+  outcome: ArtifactOutcome
+  /** Undefined for a file that did not change while it was read, and for a pipe, whose state says nothing. */
+  change: FileChange | undefined
+}
+
 /**
  * Reads the file into the ArtifactCheck `begin` makes, told whether it is a regular file (one that can
  * be read again). `again`: that second read (message-ids.ts), which opens the file anew, standard input
  * too, to read it from its start.
  */
-function readArtifact(file: string, encoding: Encoding, begin: (regularFile: boolean) => ArtifactCheck, again = false): { artifact: ArtifactCheck; outcome: ArtifactOutcome } {
+function readArtifact(file: string, encoding: Encoding, begin: (regularFile: boolean) => ArtifactCheck, again = false): ArtifactRead {
   const ownDescriptor = file !== STDIN || again
   // Asked before opening: opening a named pipe that no one writes waits for a writer.
   if (encoding === 'zstd' && ownDescriptor && !statSync(file).isFile()) throw new UnreadableFile(NOT_POSITIONED)
   const fd = ownDescriptor ? openSync(file, 'r') : 0
   try {
-    const stats = fstatSync(fd)
-    const artifact = begin(stats.isFile())
-    if (encoding === 'raw') return { artifact, outcome: checkRawArtifact(fileChunks(fd), artifact) }
-    if (!stats.isFile()) throw new UnreadableFile(NOT_POSITIONED)
-    return { artifact, outcome: checkZstdArtifact(new FileByteSource(fd, stats.size), artifact) }
+    const opened = regularFileState(fd)
+    const artifact = begin(opened !== undefined)
+    let outcome: ArtifactOutcome
+    if (encoding === 'raw') outcome = checkRawArtifact(fileChunks(fd), artifact)
+    else if (opened === undefined) throw new UnreadableFile(NOT_POSITIONED)
+    else outcome = checkZstdArtifact(new FileByteSource(fd, Number(opened.size)), artifact)
+    // A descriptor keeps naming the file it opened, so its state once read is that file's.
+    return { artifact, outcome, change: opened === undefined ? undefined : changeOf(opened, regularFileState(fd) as FileState) }
   } finally {
     if (ownDescriptor) closeSync(fd)
   }
@@ -92,15 +137,15 @@ export function recallIds(file: string, encoding: Encoding, settings: CheckSetti
   return (line, sessionId) => {
     const { artifact } = readArtifact(file, encoding, () => new ArtifactCheck({ ...settings, writer: false }, { idsBefore: line, sessionId }), true)
     const ids = artifact.recalledIds
-    if (ids === undefined) throw new Error(`reading the file again for the message ids before line ${line} (LEGACY-11) did not reach that line: the file changed while it was checked`)
+    if (ids === undefined) throw new RecallFailed(`reading the file again for the message ids before line ${line} (LEGACY-11) did not reach that line: the file changed while it was checked`)
     return ids
   }
 }
 
 /** The check's read: a regular file can be read again for LEGACY-11's message ids, a pipe cannot. */
-function checkArtifact(file: string, encoding: Encoding, settings: CheckSettings): ArtifactOutcome {
+function checkArtifact(file: string, encoding: Encoding, settings: CheckSettings): ArtifactRead {
   const begin = (regularFile: boolean): ArtifactCheck => new ArtifactCheck(settings, { recall: regularFile ? recallIds(file, encoding, settings) : undefined })
-  return readArtifact(file, encoding, begin).outcome
+  return readArtifact(file, encoding, begin)
 }
 
 function limitOutcome(limit: LimitFault): Outcome {
@@ -207,6 +252,11 @@ function tornTailNotice(tornTail: TornTail, encoding: Encoding, extent: Artifact
   }
 }
 
+/** A file a writer changed while check read it: listed first, since it qualifies every other finding. */
+function changedNotice(change: FileChange): Diagnostic {
+  return { severity: 'notice', code: 'FILE_CHANGED', message: fileChangedMessage(change, 'check') }
+}
+
 /** The types the rc8 builds write that the pinned vocabulary lacks. */
 const RC8_ONLY_TYPES = [...V0_RC8_TYPES].filter(type => !V0_PINNED_TYPES.has(type))
 
@@ -303,12 +353,13 @@ function statusOf(outcome: Outcome, brokenOtherwise: boolean, requirements: Requ
   return outcome.relations.length > 0 || brokenOtherwise ? 'invalid' : 'valid'
 }
 
-function report(file: string, otherNames: readonly string[], encoding: Encoding, artifact: ArtifactOutcome, settings: CheckSettings, requirements: RequirementIndex): FileReport {
+function report(file: string, otherNames: readonly string[], encoding: Encoding, artifact: ArtifactOutcome, change: FileChange | undefined, settings: CheckSettings, requirements: RequirementIndex): FileReport {
   const binding = settings.noLayout === true ? undefined : pathBinding([file, ...otherNames], encoding, artifact)
   const outcome: Outcome = binding === undefined ? outcomeOf(artifact) : { verdict: 'rejected', operation: 'open', code: binding.code }
   const writer = writerDiagnostics(artifact.writerFacts)
   const torn = artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined ? [tornTailNotice(artifact.tornTail, encoding, artifact.extent)] : []
   const diagnostics = [
+    ...(change === undefined ? [] : [changedNotice(change)]),
     ...withShortMessages([...(binding === undefined ? [] : [binding]), ...faultDiagnostics(artifact, requirements)]),
     ...(artifact.load === undefined ? [] : violationDiagnostics(artifact.load.violations, requirements)),
     ...withShortMessages([...writer, ...factNotices(artifact.facts), ...torn]),
@@ -325,15 +376,15 @@ function unchecked(file: string, encoding: Encoding, code: string, message: stri
 /** `otherNames`: the other names the file was given on the command line or met under in a folder. */
 export function checkFile(file: string, settings: CheckSettings, requirements: RequirementIndex, otherNames: readonly string[] = []): FileReport {
   const encoding = encodingOf(file)
-  let artifact: ArtifactOutcome
+  let read: ArtifactRead
   try {
-    artifact = checkArtifact(file, encoding, settings)
+    read = checkArtifact(file, encoding, settings)
   } catch (error) {
     const io = error instanceof UnreadableFile || typeof (error as NodeJS.ErrnoException).code === 'string'
     const message = errorMessage(error)
     return unchecked(file, encoding, io ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR', io ? `cannot read: ${message}` : `the checker failed: ${message}`)
   }
-  return report(file, otherNames, encoding, artifact, settings, requirements)
+  return report(file, otherNames, encoding, read.outcome, read.change, settings, requirements)
 }
 
 /** check's pass over an artifact already in memory, into `artifact`. */

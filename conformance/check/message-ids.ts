@@ -15,6 +15,9 @@ import { parsedSnapshot } from './parsed-snapshot.ts'
 /** Reads the artifact again; the ids the events of its lines before `line` record, by seq. */
 export type RecallIds = (line: number, sessionId: string) => Map<number, string>
 
+/** A second read that no longer reaches the line asked: the file changed, which is no defect of the checker. */
+export class RecallFailed extends Error {}
+
 /** The ids a load's upgrades read: recorded from the start, or only once a recall has brought them. */
 export class MessageIds {
   private held: Map<number, string> | undefined

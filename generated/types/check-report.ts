@@ -165,7 +165,7 @@ export interface CheckTornTail {
 }
 
 /**
- * One finding: an error (a rejection, a relation violation, a limit, a writer's MUST broken) or a notice (a torn tail, a byte order mark, CR line ends, ill-formed UTF-8, a line not as JSON.stringify writes it).
+ * One finding: an error (a rejection, a relation violation, a limit, a writer's MUST broken) or a notice (a torn tail, a byte order mark, CR line ends, ill-formed UTF-8, a line not as JSON.stringify writes it, a file that changed while it was read: FILE_CHANGED, first of its file's findings).
  */
 export interface CheckDiagnostic {
   /**

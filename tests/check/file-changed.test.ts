@@ -1,0 +1,163 @@
+// A log a writer changes while check or audit reads it (conformance/check/check-file.ts, audit's
+// readLog): each notes it first of all it finds, since what it read may be no state the file was ever in. Each case changes the file at
+// a set point of the read, from inside the read itself (node:fs's readSync, wrapped below), so that no
+// case races a writer.
+import { appendFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { checkFile, recallIds, type FileReport } from '../../conformance/check/check-file.ts'
+import { RequirementIndex } from '../../conformance/check/requirements.ts'
+import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
+import { readLog } from '../../conformance/audit/command.ts'
+import { buildAuditReport } from '../../conformance/audit/report.ts'
+import { estimateCounter } from '../../conformance/audit/tokens.ts'
+import { artifactLines, unwrappedToolResult } from './log-generator.ts'
+import { text, turnLines } from './small-logs.ts'
+import { check, tempFolder, zstdArtifact } from './support.ts'
+
+/** What the next read of the test's file that returns bytes does after it, once. */
+const during = vi.hoisted(() => ({ read: undefined as (() => void) | undefined }))
+
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>()
+  const changeAfter = <T>(read: T, gotBytes: boolean): T => {
+    const change = during.read
+    if (change !== undefined && gotBytes) {
+      during.read = undefined
+      change()
+    }
+    return read
+  }
+  // check reads in chunks (readSync); audit reads a file whole (readFileSync).
+  const readSync = ((...args: Parameters<typeof actual.readSync>) => {
+    const read = actual.readSync(...args)
+    return changeAfter(read, read > 0)
+  }) as typeof actual.readSync
+  const readFileSync = ((...args: Parameters<typeof actual.readFileSync>) => {
+    const read = actual.readFileSync(...args)
+    return changeAfter(read, read.length > 0)
+  }) as typeof actual.readFileSync
+  return { ...actual, readSync, readFileSync, default: { ...actual, readSync, readFileSync } }
+})
+
+const folder = tempFolder()
+afterAll(() => folder.remove())
+afterEach(() => {
+  during.read = undefined
+})
+
+const requirements = new RequirementIndex()
+
+function changedNotices(report: FileReport): string[] {
+  return report.diagnostics.filter(diagnostic => diagnostic.code === 'FILE_CHANGED').map(diagnostic => `${diagnostic.severity}: ${diagnostic.message}`)
+}
+
+/** The first turn of turnLines without its turn/end, and that line, which a writer appends later. */
+const [TURN_END, OPEN_TURN] = [turnLines()[6] as string, turnLines().slice(0, 6)]
+
+describe('a log that changes while check reads it', () => {
+  it('is checked as read, with a notice first that says how it changed', () => {
+    const file = folder.write('appended.jsonl', text(OPEN_TURN))
+    const opened = statSync(file).size
+    during.read = () => appendFileSync(file, `${TURN_END}\n`)
+    const report = check(file)
+    const read = statSync(file).size
+    expect(read).toBeGreaterThan(opened)
+    // The appended line came in the same sequential read: its event is counted.
+    expect(report).toMatchObject({ status: 'valid', outcome: { verdict: 'accepted', events: 6, tornTail: null } })
+    expect(report.diagnostics).toEqual([{
+      severity: 'notice',
+      code: 'FILE_CHANGED',
+      message: `the file changed while check read it (${opened} bytes when opened, ${read} once read): the findings are of bytes that may be no state the file was ever in, and an unterminated last line may be a record still being written; check it again when no writer has it open`,
+    }])
+  })
+
+  it('is invalid under --strict, as for every notice', () => {
+    const file = folder.write('appended-strict.jsonl', text(OPEN_TURN))
+    during.read = () => appendFileSync(file, `${TURN_END}\n`)
+    const report = checkFile(file, { vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, strict: true }, requirements)
+    expect(report.status).toBe('invalid')
+    expect(changedNotices(report)).toHaveLength(1)
+  })
+
+  it('is noted when written at the same length, by its time of change', () => {
+    const file = folder.write('rewritten.jsonl', text(turnLines()))
+    const size = statSync(file).size
+    during.read = () => {
+      writeFileSync(file, text(turnLines()))
+      // A later write than the one the file was opened after, whatever the clock's grain.
+      utimesSync(file, new Date(), new Date(statSync(file).mtimeMs + 60_000))
+    }
+    const report = check(file)
+    expect(report.status).toBe('valid')
+    expect(changedNotices(report)).toEqual([expect.stringContaining(`(${size} bytes when opened and once read, written meanwhile)`)])
+  })
+
+  it('comes before the finding its change caused: a line cut part way reads as a torn tail', () => {
+    const file = folder.write('cut.jsonl', text(turnLines()))
+    during.read = () => truncateSync(file, text(turnLines()).length - 10)
+    // The bytes were read before the cut: what was read is whole.
+    const whole = check(file)
+    expect(whole.status).toBe('valid')
+    expect(whole.diagnostics.map(diagnostic => diagnostic.code)).toEqual(['FILE_CHANGED'])
+    // Read after a writer has begun the line, and before it ended it.
+    const growing = folder.write('growing.jsonl', text(OPEN_TURN))
+    during.read = () => appendFileSync(growing, TURN_END.slice(0, 20))
+    const partial = check(growing)
+    expect(partial.diagnostics.map(({ severity, code }) => `${severity} ${code}`)).toEqual(['notice FILE_CHANGED', 'notice TORN_TAIL'])
+  })
+
+  it('is noted for a zstd log, which is read up to its length when opened', () => {
+    const lines = turnLines()
+    const bytes = zstdArtifact(OPEN_TURN, [5])
+    const file = folder.write('appended.jsonl.zstd', bytes)
+    during.read = () => appendFileSync(file, zstdArtifact([lines[0] as string, TURN_END], [1]).subarray(zstdArtifact([lines[0] as string], [1]).length))
+    const report = check(file)
+    expect(report).toMatchObject({ status: 'valid', outcome: { verdict: 'accepted', events: 5 } })
+    expect(changedNotices(report)).toEqual([expect.stringContaining(`(${bytes.length} bytes when opened, ${statSync(file).size} once read)`)])
+  })
+
+  it('says nothing of a file no writer changed', () => {
+    expect(changedNotices(check(folder.write('still.jsonl', text(turnLines()))))).toEqual([])
+    expect(changedNotices(check(folder.write('still.jsonl.zstd', zstdArtifact(turnLines(), [2]))))).toEqual([])
+  })
+
+  it('leaves the file unchecked, unreadable, when its second read for LEGACY-11 no longer reaches the line asked', () => {
+    const lines = [...artifactLines('legacy-21', 2000, 21, { compaction: 0.15, staleBracket: 0.1, prune: 0.6 })].map(unwrappedToolResult)
+    const file = folder.write('legacy-cut.jsonl', text(lines))
+    during.read = () => truncateSync(file, text(lines.slice(0, 3)).length)
+    const report = check(file)
+    expect(report).toMatchObject({ status: 'unchecked', outcome: { verdict: 'unchecked', code: 'CHECK_IO_ERROR' } })
+    expect(report.diagnostics.map(({ severity, code }) => `${severity} ${code}`)).toEqual(['notice FILE_CHANGED', 'error CHECK_IO_ERROR'])
+    expect(report.diagnostics[1]?.message).toMatch(/^not checked: line (\d+) could not be checked: reading the file again for the message ids before line \1 \(LEGACY-11\) did not reach that line: the file changed while it was checked$/)
+    // The recall alone, on the file as it now is.
+    expect(() => recallIds(file, 'raw', { vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES })(10, 'legacy-21')).toThrow(/did not reach that line/)
+  })
+})
+
+describe('a log that changes while audit reads it', () => {
+  it('is audited as read, with a warning first in Raw-fact integrity that says how it changed', () => {
+    const file = folder.write('audit-appended.jsonl', text(OPEN_TURN))
+    const opened = statSync(file).size
+    during.read = () => appendFileSync(file, `${TURN_END}\n`)
+    const log = readLog(file)
+    const read = statSync(file).size
+    expect(log.fileChange).toBe(`the file changed while audit read it (${opened} bytes when opened, ${read} once read): the findings are of bytes that may be no state the file was ever in, and an unterminated last line may be a record still being written; audit it again when no writer has it open`)
+    const rawFacts = buildAuditReport(log, estimateCounter('the test asks for it')).rows[0]
+    expect(rawFacts).toMatchObject({ verdict: 'warn', summary: 'The file changed while audit read it: what was read may be no state it was ever in (see the warnings).' })
+    expect(rawFacts?.evidence[0]).toMatchObject({ mark: 'warn', text: log.fileChange })
+  })
+
+  it('comes first also when the log it read is rejected', () => {
+    const file = folder.write('audit-cut.jsonl', text(turnLines()))
+    during.read = () => truncateSync(file, 10)
+    const log = readLog(file)
+    // The read was whole; the report is of the bytes a read after the cut gets, whose header is cut.
+    const report = buildAuditReport({ ...log, bytes: log.bytes.subarray(0, 10) }, estimateCounter('the test asks for it'))
+    expect(report.rows[0]?.evidence.map(item => item.mark)).toEqual(['warn', 'fail'])
+    expect(report.rows[0]?.verdict).toBe('fail')
+  })
+
+  it('says nothing of a file no writer changed', () => {
+    expect(readLog(folder.write('audit-still.jsonl', text(turnLines()))).fileChange).toBeUndefined()
+  })
+})
