@@ -1,7 +1,7 @@
 // One artifact from path to report: the reader for its encoding, then the outcome in the terms of the
 // reference pipeline (decodeJsonl -> load -> relations) and one diagnostic per finding, each with the
 // line, seq, requirement and code it concerns.
-import { closeSync, fstatSync, openSync, statSync } from 'node:fs'
+import { closeSync, openSync, statSync } from 'node:fs'
 import type { TornTail } from '../../reference/jsonl.ts'
 import type { JsonRecord } from '../../reference/lossless-json.ts'
 import { unknownTypeMessage } from '../../reference/unknown-types.ts'
@@ -9,6 +9,7 @@ import { V0_PINNED_TYPES, V0_RC8_TYPES } from '../../reference/vocabulary.ts'
 import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type FrameFact, type LimitFault, type WriterFacts } from './artifact.ts'
 import { RecallFailed, type RecallIds } from './message-ids.ts'
 import { FileByteSource, memoryByteSource } from './byte-source.ts'
+import { changeOf, fileChangedMessage, regularFileState, type FileChange, type FileState } from './file-change.ts'
 import { checkRawArtifact, fileChunks, memoryChunks } from './raw-reader.ts'
 import { checkZstdArtifact, MOST_WINDOW_BYTES } from './zstd-reader.ts'
 import type { RequirementIndex, Stage } from './requirements.ts'
@@ -65,41 +66,6 @@ const NOT_POSITIONED = 'a zstd log is read at positions, so it must be a regular
 
 /** An error that leaves the file unchecked with CHECK_IO_ERROR. */
 class UnreadableFile extends Error {}
-
-/** What tells a regular file that changed from one that did not: its length, and when its bytes last changed. */
-export interface FileState {
-  size: bigint
-  modifiedNs: bigint
-}
-
-/** The state of the file at `fd` if it is a regular file; undefined for a pipe or a device, whose state says nothing. */
-export function regularFileState(fd: number): FileState | undefined {
-  const stats = fstatSync(fd, { bigint: true })
-  return stats.isFile() ? { size: stats.size, modifiedNs: stats.mtimeNs } : undefined
-}
-
-/** A regular file that a writer changed while a command read it: its length when opened and once read. */
-export interface FileChange {
-  bytesOpened: bigint
-  bytesRead: bigint
-}
-
-/** The change between a regular file's state when opened and once read, through one descriptor. */
-export function changeOf(opened: FileState, read: FileState): FileChange | undefined {
-  if (opened.size === read.size && opened.modifiedNs === read.modifiedNs) return undefined
-  return { bytesOpened: opened.size, bytesRead: read.size }
-}
-
-/**
- * What a change while `command` read the file means: what was read may be no state the file was ever
- * in whole (a cut in the middle of the read joins bytes from before it to bytes from after it).
- */
-export function fileChangedMessage(change: FileChange, command: 'check' | 'audit'): string {
-  const sizes = change.bytesOpened === change.bytesRead
-    ? `${change.bytesRead} bytes when opened and once read, written meanwhile`
-    : `${change.bytesOpened} bytes when opened, ${change.bytesRead} once read`
-  return `the file changed while ${command} read it (${sizes}): the findings are of bytes that may be no state the file was ever in, and an unterminated last line may be a record still being written; ${command} it again when no writer has it open`
-}
 
 interface ArtifactRead {
   artifact: ArtifactCheck
