@@ -1,8 +1,9 @@
 // `dsh-conformance fuzz`: opens the adapter, runs the differential fuzzer with a progress bar on a
 // terminal, prints every class of disagreement (known ones with their finding), writes the summary,
 // and sets the exit status: 0 when everything found is known, 1 when something new was found, nothing
-// could be compared or the adapter could not be started or failed as it was closed, 2 on a usage error
-// or an --out folder that cannot be made or written into, 3 when the fuzzer itself failed.
+// could be compared or the adapter could not be started or failed as it was closed, 2 on a usage error,
+// an --out folder that cannot be made or written into or a --log naming no log that decodes, 3 when
+// the fuzzer itself failed.
 import { unlinkSync } from 'node:fs'
 import { makeOutputFolder, writeOutputFile } from '../reports/write.ts'
 import { isAbsolute, join, relative, resolve } from 'node:path'
@@ -20,6 +21,7 @@ import { appliesTo, readKnownDivergences, type KnownClass, type KnownDivergences
 import { FUZZ_USAGE, parseFuzzOptions, type FuzzCommandOptions } from './options.ts'
 import { errorMessage, fileErrorMessage, plural } from '../wording.ts'
 import { progressLine, type ProgressLine } from '../progress-line.ts'
+import { readStoredLogs, type StoredLog } from './stored-logs.ts'
 
 const BAR_WIDTH = 24
 /** The summary's name in --out. */
@@ -37,7 +39,8 @@ function progressBar(name: string, line: ProgressLine): (progress: FuzzProgress)
 function findingLines(finding: Finding, outDir: string): string[] {
   const label = finding.known === undefined ? 'NEW  ' : `KNOWN ${finding.known}`
   const seq = finding.divergingSeq === undefined ? '' : `, diverges at seq ${finding.divergingSeq}`
-  const origin = `${finding.mutation === undefined ? 'valid log' : `mutation ${finding.mutation}`}${finding.olderShapes === true ? ', older shapes' : ''}`
+  const made = finding.log !== undefined ? `stored log ${finding.log}` : finding.mutation === undefined ? 'valid log' : `mutation ${finding.mutation}`
+  const origin = `${made}${finding.olderShapes === true ? ', older shapes' : ''}`
   const lines = [
     `${label} ${finding.signature}`,
     `      ${finding.occurrences}× from run ${finding.firstRun} (${origin}); shrunk from ${finding.eventsBefore} to ${plural(finding.eventsAfter, 'event')}${seq}`,
@@ -77,7 +80,7 @@ function printReport(report: FuzzReport, options: FuzzCommandOptions, known: rea
   console.log(`${operationCountLines(report).join('\n')}\n`)
   for (const finding of report.findings) console.log(`${findingLines(finding, options.outDir).join('\n')}\n`)
   const undrawn = Object.entries(report.mutations).filter(([name, count]) => count === 0 && name !== VALID).map(([name]) => name)
-  if (undrawn.length > 0) console.log(`${plural(undrawn.length, 'mutation operator')} never drawn in these runs (more runs draw them): ${undrawn.join(', ')}\n`)
+  if (undrawn.length > 0 && report.logs === undefined) console.log(`${plural(undrawn.length, 'mutation operator')} never drawn in these runs (more runs draw them): ${undrawn.join(', ')}\n`)
   const seen = new Set(report.findings.map(finding => finding.known))
   const unseen = (known ?? []).filter(entry => !seen.has(entry.class)).map(entry => entry.class)
   if (unseen.length > 0) console.log(`known classes no disagreement of these runs fell in (drawn too rarely, mended, or a typo): ${[...new Set(unseen)].join(', ')}\n`)
@@ -120,15 +123,23 @@ function lackingWarning(name: string, lacking: readonly OperationName[]): string
   return `${name} claims ${claims.join('; and ')}, so ${lacking.length === 1 ? 'it is' : 'they are'} not compared`
 }
 
-async function fuzzWith(options: FuzzCommandOptions, divergences: KnownDivergences | undefined): Promise<number> {
+async function fuzzWith(options: FuzzCommandOptions, logs: readonly StoredLog[] | undefined, divergences: KnownDivergences | undefined): Promise<number> {
   const adapter = await openAdapterOrSayWhyNot(options.adapter, options.timeoutMs)
   if (adapter === undefined) return 1
   const line = progressLine()
   try {
-    return await withOpenedAdapter(adapter, () => fuzzAndReport(adapter, options, divergences, line))
+    return await withOpenedAdapter(adapter, () => fuzzAndReport(adapter, options, logs, divergences, line))
   } finally {
     line.clear()
   }
+}
+
+/** The stored logs --log names that decode; each one that does not is named on stderr, as is having none. */
+function usableLogs(paths: readonly string[]): StoredLog[] {
+  const { logs, unusable } = readStoredLogs(paths)
+  for (const why of unusable) console.error(`warning: --log ${why}`)
+  if (logs.length === 0) console.error(`--log names no log that decodes (${paths.join(', ')}): nothing to fuzz with`)
+  return logs
 }
 
 /**
@@ -156,16 +167,20 @@ function summaryWritten(outDir: string, summary: FuzzSummary): boolean {
 }
 
 /** The fuzz, its report and its exit status (the usage's), with the adapter open. */
-async function fuzzAndReport(adapter: Adapter, options: FuzzCommandOptions, divergences: KnownDivergences | undefined, line: ProgressLine): Promise<number> {
+async function fuzzAndReport(adapter: Adapter, options: FuzzCommandOptions, logs: readonly StoredLog[] | undefined, divergences: KnownDivergences | undefined, line: ProgressLine): Promise<number> {
   const known = knownClasses(divergences, options.known, adapter)
   const budget = options.timeBudgetSeconds === undefined ? '' : `, time budget ${options.timeBudgetSeconds} s`
-  console.log(`fuzz ${nameAndVersion(adapter.meta)} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} of logs up to ${plural(options.maxEvents, 'event')}${budget}`)
+  const vocabulary = options.vocabulary === undefined ? '' : ` read with ${options.vocabulary}`
+  const over = logs === undefined ? `of logs up to ${plural(options.maxEvents, 'event')}` : `over ${plural(logs.length, 'stored log')}${vocabulary}`
+  console.log(`fuzz ${nameAndVersion(adapter.meta)} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} ${over}${budget}`)
   const earlier = vectorFilesIn(options.outDir)
   const report = await fuzz(adapter, {
     runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, timeoutMs: options.timeoutMs, onProgress: progressBar(adapter.meta.name, line),
     ...(options.timeBudgetSeconds === undefined ? {} : { timeBudgetMs: options.timeBudgetSeconds * 1000 }),
     ...(known === undefined ? {} : { known }),
     ...(options.only === undefined ? {} : { only: options.only }),
+    ...(logs === undefined ? {} : { logs }),
+    ...(options.vocabulary === undefined ? {} : { vocabulary: options.vocabulary }),
   })
   line.clear()
   console.log(`operations compared: ${report.operations.join(', ') || 'none'}`)
@@ -203,6 +218,8 @@ export async function fuzzCommand(args: readonly string[]): Promise<number> {
     console.error(errorMessage(error))
     return 2
   }
+  const logs = options.logs === undefined ? undefined : usableLogs(options.logs)
+  if (logs !== undefined && logs.length === 0) return 2
   try {
     makeOutputFolder(options.outDir)
   } catch (error) {
@@ -211,7 +228,7 @@ export async function fuzzCommand(args: readonly string[]): Promise<number> {
   }
   removeEarlierSummary(options.outDir)
   try {
-    return await fuzzWith(options, divergences)
+    return await fuzzWith(options, logs, divergences)
   } catch (error) {
     console.error(`fuzz failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
     return 3

@@ -4,7 +4,7 @@
 // readers upgrade; and a plan that fixes every further choice (fork boundary, region, batch cuts,
 // storage damage). A run depends only on the fuzz seed and its index, so `--runs 50` replays the first
 // fifty runs of `--runs 5000`.
-import { generateLog, inOlderShapes, mutate, MUTATIONS, seededChooser, withResultOrphaned, type Chooser, type GeneratedLog, type LogEvent, type Mutation, type MutationCase } from '../generators/index.ts'
+import { generateLog, inOlderShapes, isOlderShape, mutate, MUTATIONS, seededChooser, withResultOrphaned, type Chooser, type GeneratedLog, type LogEvent, type Mutation, type MutationCase } from '../generators/index.ts'
 
 /** `tear` cuts the artifact anywhere in its record lines; `unterminated` just before one of their line feeds. */
 export type StorageDamage = 'none' | 'tear' | 'unterminated' | 'garbage'
@@ -68,6 +68,10 @@ export interface FuzzRun {
   /** An append operator's broken candidate, appended onto `events`. */
   candidate?: unknown
   candidateTime?: number
+  /** The file of the stored log the run took instead of a generated one (`fuzz --log`, stored-logs.ts). */
+  storedLog?: string
+  /** The vocabulary the probes that take one read that log with (`fuzz --vocabulary`); the reader's default when absent. */
+  vocabulary?: string
 }
 
 export interface DrawnRun extends FuzzRun {
@@ -190,6 +194,19 @@ export function drawRun(seed: number, index: number, maxEvents: number): DrawnRu
   const events = inOlderShapes(run.events as LogEvent[], chooser)
   if (events.every((event, at) => event === run.events[at])) return run
   return { ...run, events, olderShapes: true, currentShapes: run.events }
+}
+
+/**
+ * A run over a stored log (`fuzz --log`): its header and records as decoded, each run a copy of its
+ * own, with a plan drawn from the seed and the index as for any run, so that a log taken again is
+ * probed at other places. No operator breaks it and it is not rewritten: it holds what a writer wrote,
+ * in older shapes when that writer wrote them.
+ */
+export function storedLogRun(seed: number, index: number, log: { file: string; header: unknown; events: readonly unknown[] }, vocabulary?: string): DrawnRun {
+  const plan = drawPlan(seededChooser(runSeed(seed, index)))
+  const events = structuredClone(log.events) as unknown[]
+  const olderShapes = events.some(isOlderShape) ? { olderShapes: true as const } : {}
+  return { index, plan, header: structuredClone(log.header), events, storedLog: log.file, ...olderShapes, ...(vocabulary === undefined ? {} : { vocabulary }) }
 }
 
 function lastTime(events: readonly unknown[]): number | undefined {

@@ -1,8 +1,9 @@
-// The differential fuzzer: for each run, a drawn log (draw.ts) yields one probe per operation that
-// both the adapter and the reference provide (probes.ts); each probe is run through both and judged
-// (compare.ts). The first time a class of disagreement shows, the run is shrunk (shrink.ts) and the
-// counterexample written as a vector (vector-writer.ts), which is then replayed with the runner: it
-// must fail the adapter and pass the reference. Later runs of a known class are only counted.
+// The differential fuzzer: for each run, a drawn log (draw.ts), or a stored one (`--log`,
+// stored-logs.ts), yields one probe per operation that both the adapter and the reference provide
+// (probes.ts); each probe is run through both and judged (compare.ts). The first time a class of
+// disagreement shows, the run is shrunk (shrink.ts) and the counterexample written as a vector
+// (vector-writer.ts), which is then replayed with the runner: it must fail the adapter and pass the
+// reference. Later runs of a known class are only counted.
 import type { Adapter } from '../adapter.ts'
 import { nameAndVersion } from '../results.ts'
 import { referenceAdapter } from '../adapters/reference.ts'
@@ -12,7 +13,8 @@ import type { OperationName, VectorCase } from '../vector-cases.ts'
 import { adapterSide, compareProbe, probeOutcome, signatureOf, type Disagreement } from './compare.ts'
 import { reference } from '../../reference/index.ts'
 import { isOlderShape, MUTATIONS } from '../generators/index.ts'
-import { drawRun, operatorsOf, type DrawnRun, type FuzzRun } from './draw.ts'
+import { drawRun, operatorsOf, storedLogRun, type DrawnRun, type FuzzRun } from './draw.ts'
+import type { StoredLog } from './stored-logs.ts'
 import { knownClassOf, type KnownClass } from './known.ts'
 import { askingProfile, deriveProbe, OPERATION_PROFILE, PROBED_OPERATIONS } from './probes.ts'
 import { OVER_LOADED_LOG } from '../input-domain.ts'
@@ -35,6 +37,10 @@ export interface FuzzOptions {
   timeoutMs?: number
   /** Compare only these operations (default: every one both sides provide). */
   only?: readonly OperationName[]
+  /** Stored logs the runs take in turn instead of generated ones (`--log`); maxEvents is then unused. */
+  logs?: readonly StoredLog[]
+  /** The vocabulary the probes read the stored logs with (`--vocabulary`). */
+  vocabulary?: string
   onProgress?: (progress: FuzzProgress) => void
 }
 
@@ -57,6 +63,8 @@ export interface Finding {
   mutation?: string
   /** That run's log was in older shapes. */
   olderShapes?: true
+  /** That run's stored log (`--log`), when it took one. */
+  log?: string
   occurrences: number
   detail: string
   divergingSeq?: number
@@ -96,8 +104,12 @@ export interface FuzzReport {
    * stayed valid. Every operator is listed, 0 for one these runs never drew.
    */
   mutations: Record<string, number>
-  /** How many of the runs done had their log rewritten into older shapes. */
+  /** How many of the runs done had their log rewritten into older shapes, or took a stored log holding them. */
   olderShapes: number
+  /** The stored logs the runs took in turn (`--log`), in order; absent for generated logs. */
+  logs?: string[]
+  /** The vocabulary they were read with (`--vocabulary`), when one was given. */
+  vocabulary?: string
   findings: Finding[]
   durationMs: number
 }
@@ -179,6 +191,7 @@ async function reproductionProblem(adapter: Adapter, vector: VectorCase, timeout
 }
 
 export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<FuzzReport> {
+  if (options.logs?.length === 0) throw new Error('fuzz: logs is empty; leave it out to fuzz generated logs')
   const started = Date.now()
   const outOfTime = (): boolean => options.timeBudgetMs !== undefined && Date.now() - started >= options.timeBudgetMs
   const operations = comparedOperations(adapter).filter(operation => options.only === undefined || options.only.includes(operation))
@@ -225,11 +238,12 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
       ...(known === undefined ? {} : { known: known.class }),
       ...(run.mutation === undefined ? {} : { mutation: run.mutation }),
       ...(run.olderShapes === true ? { olderShapes: true } : {}),
+      ...(run.storedLog === undefined ? {} : { log: run.storedLog }),
       ...(final.divergingSeq === undefined ? {} : { divergingSeq: final.divergingSeq }),
     }
     findings.set(signature, finding)
     try {
-      const { written, vector } = writeVector(options.outDir, probe, final, { adapterName: adapter.meta.name, profile: askingProfile(probe.operation, adapter.meta.profiles), seed: options.seed, run: run.index, mutation: run.mutation, olderShapes: run.olderShapes === true })
+      const { written, vector } = writeVector(options.outDir, probe, final, { adapterName: adapter.meta.name, profile: askingProfile(probe.operation, adapter.meta.profiles), seed: options.seed, run: run.index, mutation: run.mutation, olderShapes: run.olderShapes === true, storedLog: run.storedLog })
       finding.vector = written
       finding.problem = await reproductionProblem(adapter, vector, timeoutMs)
     } catch (error) {
@@ -242,7 +256,8 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   // A run the adapter's failures cut short is not done: its mutations and shapes are not counted.
   runs: for (let index = 0; index < options.runs; index += 1) {
     if (outOfTime() || stopAsking()) break
-    const run = drawRun(options.seed, index, options.maxEvents)
+    const logs = options.logs
+    const run = logs === undefined ? drawRun(options.seed, index, options.maxEvents) : storedLogRun(options.seed, index, logs[index % logs.length]!, options.vocabulary)
     let loadFound: Disagreement | undefined
     // Built once per run, and only when a disagreement needs it.
     let twin: DrawnRun | undefined
@@ -277,6 +292,9 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   }
   return {
     adapter: nameAndVersion(adapter.meta, '@'), seed: options.seed, runs: options.runs, maxEvents: options.maxEvents, runsDone, stoppedByBudget: runsDone < options.runs && !stopAsking(), stoppedByFailures: stopAsking(),
-    operations, probes, compared, byOperation, mutations: sortedByName(mutations), olderShapes, findings: [...findings.values()], durationMs: Date.now() - started,
+    operations, probes, compared, byOperation, mutations: sortedByName(mutations), olderShapes,
+    ...(options.logs === undefined ? {} : { logs: options.logs.map(log => log.file) }),
+    ...(options.vocabulary === undefined ? {} : { vocabulary: options.vocabulary }),
+    findings: [...findings.values()], durationMs: Date.now() - started,
   }
 }

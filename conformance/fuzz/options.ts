@@ -6,10 +6,12 @@ import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
 import { guessedOption } from '../wording.ts'
 import type { OperationName } from '../vector-cases.ts'
 import { PROBED_OPERATIONS } from './probes.ts'
+import { vocabularyNamed } from '../../reference/unknown-types.ts'
 
 export const FUZZ_USAGE = `usage: dsh-conformance fuzz (--adapter NAME | --adapter-cmd COMMAND | --adapter-module PATH) --out DIR
                           [--runs N] [--seed S] [--max-events N] [--time-budget SECONDS]
                           [--known FILE] [--timeout MS] [--operation OPERATIONS]
+                          [--log PATH]... [--vocabulary v0-pinned|v0-rc8]
 
 Differential fuzzing: each run draws a log from the generator library (conformance/generators/),
 valid (some ending in a turn that leaves a tool result without its call on the surface) or broken by
@@ -53,6 +55,17 @@ adapter's answers do, such as a time it stamps from its clock).
   --max-events N          the largest target size of a generated log (default 60)
   --time-budget SECONDS   stop cleanly once this much time has passed, and report the runs done
   --operation NAME        compare only these operations (repeat it, or give a comma-separated list)
+  --log PATH              run over stored session logs instead of generated ones: a log (raw, or zstd
+                          by its name, as check reads it) or a folder walked for them; repeat it for
+                          more. Run N takes log N mod their count as the reference decodes it, its torn
+                          tail left out, and probes it at places drawn from the seed and N (where fork
+                          cuts, what append appends, ...); no operator breaks it and it is not
+                          rewritten. A disagreement is shrunk to a vector as for any run, its note
+                          naming the log. A log that does not decode is named and passed over
+  --vocabulary NAME       with --log: the vocabulary the probes that take one read the stored logs
+                          with (load's input, PROC-9): v0-rc8 for logs holding team/* events, which
+                          the default v0-pinned refuses, so that the operations over a loaded log are
+                          compared on them too
   --known FILE            known classes of disagreement (YAML or JSON,
                           schemas/known-divergences.schema.json) that are reported but tolerated
   --timeout MS            how long to wait for each reply of an --adapter-cmd, and for each operation of an
@@ -63,10 +76,10 @@ disagreement of its own class, "fails: KIND", which no --known file can excuse.
 
 Exit status: 0 when no disagreement was found outside the known classes, 1 when one was, when no
 operation could be compared (the adapter claims no profile of the operations it provides) or when the
-adapter could not be started or failed as it was closed, 2 on a usage error or an --out folder that
-cannot be made or written into, 3 when the fuzzer itself failed. An in-process operation that never
-returns (a loop) cannot be interrupted: the process is killed (SIGKILL) after twice --timeout, without
-a summary.`
+adapter could not be started or failed as it was closed, 2 on a usage error, an --out folder that
+cannot be made or written into, or a --log naming no log that decodes, 3 when the fuzzer itself
+failed. An in-process operation that never returns (a loop) cannot be interrupted: the process is
+killed (SIGKILL) after twice --timeout, without a summary.`
 
 export interface FuzzCommandOptions {
   adapter: AdapterSource
@@ -79,6 +92,10 @@ export interface FuzzCommandOptions {
   timeoutMs: number
   /** Only these operations are compared (--operation); every one when absent. */
   only?: OperationName[]
+  /** The stored logs and folders of them the runs take instead of generated logs (--log). */
+  logs?: string[]
+  /** The vocabulary the probes read stored logs with (--vocabulary); the reader's default when absent. */
+  vocabulary?: string
 }
 
 type Draft = Partial<FuzzCommandOptions> & { adapters: AdapterSource[] }
@@ -88,10 +105,10 @@ function wholeNumber(option: string, value: string, min: number): number | strin
   return Number.isSafeInteger(number) && number >= min ? number : `${option} needs a whole number of at least ${min}, not ${value}`
 }
 
-/** The options that take one value; --operation adds to the operations compared. */
-const ONCE = new Set(['--out', '--known', '--runs', '--seed', '--max-events', '--time-budget', '--timeout'])
+/** The options that take one value; --operation adds to the operations compared, --log to the logs. */
+const ONCE = new Set(['--out', '--known', '--runs', '--seed', '--max-events', '--time-budget', '--timeout', '--vocabulary'])
 
-const FUZZ_OPTIONS = ['--adapter', '--adapter-cmd', '--adapter-module', '--out', '--known', '--runs', '--seed', '--max-events', '--time-budget', '--timeout', '--operation']
+const FUZZ_OPTIONS = ['--adapter', '--adapter-cmd', '--adapter-module', '--out', '--known', '--runs', '--seed', '--max-events', '--time-budget', '--timeout', '--operation', '--log', '--vocabulary']
 
 /** Applies one option; returns what is wrong, if anything. */
 function apply(draft: Draft, option: string, value: string): string | undefined {
@@ -121,6 +138,10 @@ function apply(draft: Draft, option: string, value: string): string | undefined 
       draft.only = [...(draft.only ?? []), ...(operations as OperationName[])]
       return undefined
     }
+    case '--log': draft.logs = [...(draft.logs ?? []), value]; return undefined
+    case '--vocabulary':
+      draft.vocabulary = value
+      return vocabularyNamed(value) === undefined ? `--vocabulary is v0-pinned or v0-rc8, not ${value}` : undefined
     default: return `unknown option ${option} for fuzz${guessedOption(option, FUZZ_OPTIONS)}`
   }
 }
@@ -144,11 +165,15 @@ export function parseFuzzOptions(args: readonly string[]): FuzzCommandOptions | 
   const nameProblem = source.kind === 'name' ? adapterNameProblem(source.name) : undefined
   if (nameProblem !== undefined) return { error: nameProblem }
   if (draft.outDir === undefined) return { error: 'fuzz needs --out DIR' }
+  if (draft.logs !== undefined && draft.maxEvents !== undefined) return { error: '--max-events sizes generated logs, and with --log the runs take stored logs: give one or the other' }
+  if (draft.logs === undefined && draft.vocabulary !== undefined) return { error: '--vocabulary reads stored logs, which --log names: generated logs hold the types of v0-pinned, and some probes grow them on their own' }
   return {
     adapter: source, outDir: draft.outDir, runs: draft.runs ?? 100, seed: draft.seed ?? 1, maxEvents: draft.maxEvents ?? 60,
     timeoutMs: draft.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ...(draft.timeBudgetSeconds === undefined ? {} : { timeBudgetSeconds: draft.timeBudgetSeconds }),
     ...(draft.known === undefined ? {} : { known: draft.known }),
     ...(draft.only === undefined ? {} : { only: [...new Set(draft.only)] }),
+    ...(draft.logs === undefined ? {} : { logs: draft.logs }),
+    ...(draft.vocabulary === undefined ? {} : { vocabulary: draft.vocabulary }),
   }
 }

@@ -467,9 +467,15 @@ function withTypeOfAGrownVocabulary(probe: Probe, run: DrawnRun): Probe {
   return { ...probe, events: grown.events, extra: { ...probe.extra, ...vocabulary } }
 }
 
+/** The probe reading its log with the run's vocabulary (a stored log's, `fuzz --vocabulary`), unless an edit chose one. */
+function withRunVocabulary(probe: Probe, run: DrawnRun): Probe {
+  if (run.vocabulary === undefined || !TAKES_VOCABULARY.has(probe.operation) || probe.extra['vocabulary'] !== undefined) return probe
+  return { ...probe, extra: { ...probe.extra, vocabulary: run.vocabulary } }
+}
+
 export function deriveProbe(run: DrawnRun, operation: OperationName): Probe | undefined {
   const derived = DERIVE[operation]?.(run)
-  const probe = derived === undefined ? undefined : withTypeOfAGrownVocabulary(derived, run)
+  const probe = derived === undefined ? undefined : withRunVocabulary(withTypeOfAGrownVocabulary(derived, run), run)
   return probe !== undefined && run.olderShapes === true ? { ...probe, olderShapes: true } : probe
 }
 

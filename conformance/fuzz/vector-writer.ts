@@ -100,6 +100,8 @@ export interface CaseContext {
   run: number
   mutation?: string
   olderShapes: boolean
+  /** The stored log the run took (`fuzz --log`), when it took one. */
+  storedLog?: string
 }
 
 export interface WrittenVector {
@@ -132,8 +134,9 @@ export function vectorId(content: unknown): string {
 function notesOf(disagreement: Disagreement, context: CaseContext): string {
   const actual = disagreement.actual.kind === 'error' ? `it threw: ${disagreement.actual.message}` : disagreement.detail
   const seq = disagreement.divergingSeq === undefined ? '' : ` The two diverge at seq ${disagreement.divergingSeq}.`
-  const mutation = context.mutation === undefined ? 'a valid generated log' : `a log broken by the mutation operator ${context.mutation}`
-  const shapes = context.olderShapes ? ', then rewritten into older shapes' : ''
+  const mutation = context.storedLog !== undefined ? `the stored log ${context.storedLog}, cut down`
+    : context.mutation === undefined ? 'a valid generated log' : `a log broken by the mutation operator ${context.mutation}`
+  const shapes = context.olderShapes && context.storedLog === undefined ? ', then rewritten into older shapes' : ''
   const variant = disagreement.variant === undefined ? '' : `; the probe's input made to hold ${disagreement.variant}`
   return `Found by dsh-conformance fuzz (seed ${context.seed}, run ${context.run}, from ${mutation}${shapes}${variant}) against ${context.adapterName}: ${actual}.${seq} `
     + 'The expectation is the reference interpreter\'s result: check it against the spec before this case joins vectors/.'

@@ -18,7 +18,7 @@ export interface FuzzSummary {
    */
   runs: number;
   /**
-   * The largest target size of a run's log (--max-events): with the seed, what makes run N draw the same log again.
+   * The largest target size of a run's log (--max-events): with the seed, what makes run N draw the same log again. Unused with --log.
    */
   maxEvents: number;
   /**
@@ -62,9 +62,17 @@ export interface FuzzSummary {
     [k: string]: number;
   };
   /**
-   * How many of the runs done had their log rewritten into the older shapes readers upgrade.
+   * How many of the runs done had their log rewritten into the older shapes readers upgrade, or (--log) took a stored log holding them.
    */
   olderShapes: number;
+  /**
+   * With --log: the stored logs the runs took in turn (run N takes log N mod their count), those that decode, in the order found. Absent for generated logs.
+   */
+  logs?: string[];
+  /**
+   * With --vocabulary: the vocabulary the probes that take one read the stored logs with (load's input, PROC-9): v0-pinned or v0-rc8.
+   */
+  vocabulary?: string;
   /**
    * One entry per class of disagreement, in the order found.
    */
@@ -100,6 +108,10 @@ export interface FuzzFinding {
    * The operator (or two, joined by ` + `) that broke that run's log; absent for a valid log.
    */
   mutation?: string;
+  /**
+   * With --log: the stored log that run took.
+   */
+  log?: string;
   /**
    * Present when that run's log was in older shapes.
    */

@@ -1,0 +1,51 @@
+// `fuzz --log PATH`: the stored session logs the runs take instead of generated ones. A path is a log
+// (raw JSONL, or zstd when its name ends in .zstd or .zst, as check reads it) or a folder walked for
+// them as check walks one; each log is decoded by the reference, whose decoding is the spec's. A log
+// that does not decode holds no events to probe: it is named with the reason, and the others are used.
+import { readFileSync } from 'node:fs'
+import { reference } from '../../reference/index.ts'
+import { encodingOf } from '../check/check-file.ts'
+import { findArtifacts } from '../check/walk.ts'
+import { fileErrorMessage } from '../wording.ts'
+
+export interface StoredLog {
+  file: string
+  /** The decoded header (JSONL-7) and the records as stored, its torn tail left out (JSONL-11). */
+  header: unknown
+  events: readonly unknown[]
+}
+
+export interface StoredLogs {
+  logs: StoredLog[]
+  /** What could not be used, one line each: the path and why. */
+  unusable: string[]
+}
+
+/** The log in `file`, or why it cannot be used. */
+function storedLog(file: string): StoredLog | string {
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(file)
+  } catch (error) {
+    return `cannot read it: ${fileErrorMessage(error, file)}`
+  }
+  const decoded = reference.decodeJsonl({ base64: bytes.toString('base64'), encoding: encodingOf(file) })
+  if (decoded.ok) return { file, header: decoded.value.header, events: decoded.value.events }
+  const { code, line, message } = decoded.error
+  return `decodeJsonl rejects it with ${code}${line === undefined ? '' : ` at line ${line}`} (${message}), so it holds no events to probe; \`dsh-conformance check\` says more`
+}
+
+/** The logs `paths` name, in order, each file once. */
+export function readStoredLogs(paths: readonly string[]): StoredLogs {
+  const found: StoredLogs = { logs: [], unusable: [] }
+  for (const item of findArtifacts(paths)) {
+    if (item.kind !== 'file') {
+      found.unusable.push(`${item.path}: ${item.message}`)
+      continue
+    }
+    const log = storedLog(item.path)
+    if (typeof log === 'string') found.unusable.push(`${item.path}: ${log}`)
+    else found.logs.push(log)
+  }
+  return found
+}

@@ -1,0 +1,138 @@
+// `fuzz --log`: runs over stored session logs (conformance/fuzz/stored-logs.ts, draw.ts's
+// storedLogRun). The logs a path names, those that cannot be used and why; each run a copy of its log
+// with a plan of its own; a disagreement found on a stored log shrunk to a vector that names the log;
+// the reference against itself over the corpus; the command line.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Adapter } from '../../conformance/adapter.ts'
+import { referenceAdapter } from '../../conformance/adapters/reference.ts'
+import { storedLogRun } from '../../conformance/fuzz/draw.ts'
+import { fuzz } from '../../conformance/fuzz/driver.ts'
+import { deriveProbe } from '../../conformance/fuzz/probes.ts'
+import { parseFuzzOptions } from '../../conformance/fuzz/options.ts'
+import { readStoredLogs } from '../../conformance/fuzz/stored-logs.ts'
+import { loadVectorFile, projectRoot } from '../../conformance/vector-cases.ts'
+import { reference } from '../../reference/index.ts'
+import { text, turnLines } from '../check/small-logs.ts'
+import { tempFolder, zstdArtifact } from '../check/support.ts'
+import { runCliHere } from '../support/cli.ts'
+import { errorsOf, schemaValidator } from '../support/schemas.ts'
+
+const folder = tempFolder()
+afterAll(() => folder.remove())
+
+/** Writes `name` under the subfolder `sub` of the test's folder, making it first. */
+function write(sub: string, name: string, bytes: string | Uint8Array): string {
+  mkdirSync(join(folder.dir, sub), { recursive: true })
+  return folder.write(join(sub, name), bytes)
+}
+
+const CORPUS = join(projectRoot, '..', 'shared', 'corpus', 'upstream-rc8')
+
+/** The reference, but messages leaves out the last message: any log with a message shows it. */
+const dropsLastMessage: Adapter = {
+  meta: { ...referenceAdapter.meta, name: 'drops-last-message' },
+  operations: {
+    ...referenceAdapter.operations,
+    messages: (input) => {
+      const result = reference.messages(input as never)
+      return result.ok ? { ok: true, value: result.value.slice(0, -1) } : result
+    },
+  },
+}
+
+describe('the logs --log names', () => {
+  it('are the logs of the files and folders given, in order, each once; a log that does not decode is named with why', () => {
+    const raw = write('a', 'session.jsonl', text(turnLines()))
+    const zstd = write('a', 'b.jsonl.zstd', zstdArtifact(turnLines(), [2]))
+    write('a', 'notes.txt', 'not a log')
+    write('a', 'broken.jsonl', '{"type":"session"}\n')
+    const { logs, unusable } = readStoredLogs([join(folder.dir, 'a'), raw, join(folder.dir, 'missing.jsonl')])
+    expect(logs.map(log => log.file)).toEqual([zstd, join(folder.dir, 'a', 'session.jsonl')])
+    expect(logs[0]).toMatchObject({ header: { version: 0, id: 's' }, events: turnLines().slice(1).map(line => JSON.parse(line) as unknown) })
+    expect(unusable).toEqual([
+      `${join(folder.dir, 'a', 'broken.jsonl')}: decodeJsonl rejects it with JSONL_HEADER_INVALID at line 1 (the first line is not a session header line: version must be a number, and it is absent), so it holds no events to probe; \`dsh-conformance check\` says more`,
+      `${join(folder.dir, 'missing.jsonl')}: no such file or folder`,
+    ])
+  })
+
+  it('are each taken by run N mod their count, as a copy of its own, at places drawn from the seed and N', () => {
+    const log = { file: 'x.jsonl', header: { version: 0, id: 's', createdAt: 1 }, events: turnLines().slice(1).map(line => JSON.parse(line) as unknown) }
+    const first = storedLogRun(3, 0, log)
+    first.events.pop()
+    expect(log.events).toHaveLength(6)
+    expect(storedLogRun(3, 0, log)).toEqual({ ...first, events: log.events })
+    expect(storedLogRun(3, 1, log).plan).not.toEqual(first.plan)
+    expect(first).toMatchObject({ index: 0, storedLog: 'x.jsonl' })
+    expect(first.olderShapes).toBeUndefined()
+  })
+
+  it('are read with the vocabulary --vocabulary names by every probe that takes one, unless an edit chose its own', () => {
+    const log = { file: 'x.jsonl', header: { version: 0, id: 's', createdAt: 1 }, events: turnLines().slice(1).map(line => JSON.parse(line) as unknown) }
+    const vocabularies = (operation: 'load' | 'relations' | 'fork'): unknown[] => [...Array(40).keys()].map(index => deriveProbe(storedLogRun(4, index, log, 'v0-rc8'), operation)?.extra['vocabulary'])
+    expect(vocabularies('relations').filter(vocabulary => vocabulary === 'v0-rc8').length).toBeGreaterThan(30)
+    expect(vocabularies('load').filter(vocabulary => vocabulary === 'v0-rc8').length).toBeGreaterThan(30)
+    // fork takes no vocabulary (PROC-9).
+    expect(vocabularies('fork').every(vocabulary => vocabulary === undefined)).toBe(true)
+    expect(deriveProbe(storedLogRun(4, 0, log), 'relations')?.extra['vocabulary']).toBeUndefined()
+  })
+})
+
+describe('fuzz over stored logs', () => {
+  it('finds a disagreement on a stored log and shrinks it to a vector that names the log, fails the adapter and passes the reference', async () => {
+    const stored = readStoredLogs([write('found', 'session.jsonl', text(turnLines()))])
+    const out = join(folder.dir, 'found-out')
+    const report = await fuzz(dropsLastMessage, { runs: 2, seed: 1, outDir: out, maxEvents: 60, logs: stored.logs, only: ['messages'] })
+    expect(report.logs).toEqual([stored.logs[0]!.file])
+    expect(report.findings).toHaveLength(1)
+    const finding = report.findings[0]!
+    expect(finding).toMatchObject({ operation: 'messages', log: stored.logs[0]!.file, occurrences: 2, eventsBefore: 6 })
+    expect(finding.eventsAfter).toBeLessThan(6)
+    expect(finding.problem).toBeUndefined()
+    const vectorText = readFileSync(join(out, finding.vector!.file), 'utf8')
+    expect(vectorText).toContain(`from the stored log ${stored.logs[0]!.file}, cut down`)
+    const [vector] = loadVectorFile(join(out, finding.vector!.file), finding.vector!.file)
+    expect(vector!.steps[0]!.input['events']).toHaveLength(finding.eventsAfter)
+  })
+
+  it('finds nothing when the reference is compared with itself over the corpus', async (context) => {
+    if (!existsSync(CORPUS)) context.skip(`the corpus is absent (${CORPUS}); see ../shared/corpus/README.md`)
+    const { logs } = readStoredLogs([CORPUS])
+    expect(logs.length).toBeGreaterThan(50)
+    const report = await fuzz(referenceAdapter, { runs: 60, seed: 2, outDir: join(folder.dir, 'corpus-out'), maxEvents: 60, logs, vocabulary: 'v0-rc8' })
+    expect(report.findings).toEqual([])
+    expect(report.compared).toBeGreaterThan(60 * 10)
+  }, 60_000)
+})
+
+describe('fuzz --log on the command line', () => {
+  it('is repeated for more logs, refused with --max-events, which sizes generated logs, and alone takes --vocabulary', () => {
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--log', 'a.jsonl', '--log=logs/'])).toMatchObject({ logs: ['a.jsonl', 'logs/'] })
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--log', 'a.jsonl', '--max-events', '9'])).toEqual({ error: '--max-events sizes generated logs, and with --log the runs take stored logs: give one or the other' })
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--log', 'a.jsonl', '--vocabulary', 'v0-rc8'])).toMatchObject({ vocabulary: 'v0-rc8' })
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--log', 'a.jsonl', '--vocabulary', 'v1'])).toEqual({ error: '--vocabulary is v0-pinned or v0-rc8, not v1' })
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--vocabulary', 'v0-rc8'])).toMatchObject({ error: expect.stringMatching(/^--vocabulary reads stored logs, which --log names/) })
+  })
+
+  it('exits 2 when no log it names decodes, saying why of each', async () => {
+    const broken = write('cli', 'broken.jsonl', 'not json\n')
+    const run = await runCliHere(['fuzz', '--adapter', 'reference', '--log', broken, '--out', join(folder.dir, 'cli-out')])
+    expect(run.stderr).toBe(`warning: --log ${broken}: decodeJsonl rejects it with JSONL_HEADER_INVALID at line 1 (the header line is not one JSON text), so it holds no events to probe; \`dsh-conformance check\` says more\n--log names no log that decodes (${broken}): nothing to fuzz with\n`)
+    expect(run.code).toBe(2)
+  })
+
+  it('says how many logs the runs go over, and writes them in the summary', async () => {
+    const log = write('cli', 'good.jsonl', text(turnLines()))
+    const out = join(folder.dir, 'cli-good')
+    const run = await runCliHere(['fuzz', '--adapter', 'reference', '--log', log, '--runs', '3', '--out', out])
+    expect(run.stdout).toMatch(/^fuzz reference \S+ against the reference: seed 1, 3 runs over 1 stored log\n/)
+    // No operator breaks a stored log: the operators' draws say nothing of such runs.
+    expect(run.stdout).not.toContain('never drawn')
+    expect(run.code).toBe(0)
+    const summary = JSON.parse(readFileSync(join(out, 'fuzz-summary.json'), 'utf8')) as { logs: string[] }
+    const validSummary = schemaValidator('fuzz-summary')
+    expect(validSummary(summary), errorsOf(validSummary)).toBe(true)
+    expect(summary.logs).toEqual([log])
+  })
+})
