@@ -144,7 +144,7 @@ export function lackedOperations(adapter: Adapter): OperationName[] {
  */
 export function currentShapesTwin(run: DrawnRun): DrawnRun {
   const { currentShapes = run.events, olderShapes: _olderShapes, ...rest } = run
-  const upgraded = reference.load({ header: run.header, events: run.events })
+  const upgraded = reference.load({ header: run.header, events: run.events, ...(run.vocabulary === undefined ? {} : { vocabulary: run.vocabulary }) })
   return { ...rest, events: upgraded.ok ? upgraded.value : currentShapes, twinOfOlderShapes: true }
 }
 

@@ -15,6 +15,8 @@ import { readStoredLogs } from '../../conformance/fuzz/stored-logs.ts'
 import { loadVectorFile, projectRoot } from '../../conformance/vector-cases.ts'
 import { reference } from '../../reference/index.ts'
 import { text, turnLines } from '../check/small-logs.ts'
+import { artifactLines, unwrappedToolResult } from '../check/log-generator.ts'
+import { isOlderShape } from '../../conformance/generators/index.ts'
 import { tempFolder, zstdArtifact } from '../check/support.ts'
 import { runCliHere } from '../support/cli.ts'
 import { errorsOf, schemaValidator } from '../support/schemas.ts'
@@ -94,6 +96,26 @@ describe('fuzz over stored logs', () => {
     expect(vectorText).toContain(`from the stored log ${stored.logs[0]!.file}, cut down`)
     const [vector] = loadVectorFile(join(out, finding.vector!.file), finding.vector!.file)
     expect(vector!.steps[0]!.input['events']).toHaveLength(finding.eventsAfter)
+  })
+
+  it('on a log in older shapes, names a class of the older shapes only when the log as the reference upgrades it does not show it', async () => {
+    // Tool results unwrapped as legacy writers stored them (LEGACY-8), which the reference upgrades.
+    const lines = [...artifactLines('legacy-21', 120, 21, { compaction: 0.15, staleBracket: 0.1, prune: 0.6 })].map(unwrappedToolResult)
+    const stored = readStoredLogs([write('legacy', 'session.jsonl', text(lines))])
+    expect(stored.logs[0]!.events.some(isOlderShape)).toBe(true)
+    const onLog = await fuzz(dropsLastMessage, { runs: 1, seed: 1, outDir: join(folder.dir, 'legacy-log'), maxEvents: 60, logs: stored.logs, only: ['messages'] })
+    expect(onLog.findings.map(finding => finding.olderShapes)).toEqual([undefined])
+    // An adapter that fails only where a record is in an older shape.
+    const failsOnOlderShapes: Adapter = {
+      meta: { ...referenceAdapter.meta, name: 'fails-on-older-shapes' },
+      operations: {
+        ...referenceAdapter.operations,
+        messages: (input) => ((input as { events: unknown[] }).events.some(isOlderShape) ? { ok: true, value: [] } : reference.messages(input as never)),
+      },
+    }
+    const onShapes = await fuzz(failsOnOlderShapes, { runs: 1, seed: 1, outDir: join(folder.dir, 'legacy-shapes'), maxEvents: 60, logs: stored.logs, only: ['messages'] })
+    expect(onShapes.findings.map(finding => finding.olderShapes)).toEqual([true])
+    expect(onShapes.findings[0]!.signature).toMatch(/^messages \(older shapes\)/)
   })
 
   it('finds nothing when the reference is compared with itself over the corpus', async (context) => {
