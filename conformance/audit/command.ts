@@ -3,7 +3,7 @@
 // one does, 2 when the command itself cannot run (bad options, unreadable file) or this reader
 // refuses the log (FMT-5: another format version or vocabulary, no sign of damage; the report is
 // still written).
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
 import { getHeapStatistics } from 'node:v8'
 import path from 'node:path'
 import type { AuditReport } from '../../generated/types/index.ts'
@@ -195,13 +195,24 @@ function readAtMost(source: string | number, most: number): Buffer {
   return Buffer.concat(chunks, total)
 }
 
-/** A regular file read whole through one descriptor, and how a writer changed it meanwhile, if one did. */
-function readWholeFile(source: string | number): { bytes: Buffer; change: FileChange | undefined } {
+/**
+ * A regular file read through one descriptor up to its size when opened (the size the memory limit was
+ * held to: a file growing meanwhile is not read past it), and how a writer changed it meanwhile, if one did.
+ */
+function readWholeFile(source: string | number, most: number): { bytes: Buffer; change: FileChange | undefined } {
   const fd = typeof source === 'number' ? source : openSync(source, 'r')
   try {
     const opened = regularFileState(fd) as FileState
-    const bytes = readFileSync(fd)
-    return { bytes, change: changeOf(opened, regularFileState(fd) as FileState) }
+    if (opened.size > BigInt(most)) throw tooLarge(most, Number(opened.size))
+    const bytes = Buffer.allocUnsafe(Number(opened.size))
+    let length = 0
+    while (length < bytes.length) {
+      const read = readSync(fd, bytes, length, bytes.length - length, length)
+      // Cut meanwhile: the bytes read are what there was, and the change says so.
+      if (read === 0) break
+      length += read
+    }
+    return { bytes: bytes.subarray(0, length), change: changeOf(opened, regularFileState(fd) as FileState) }
   } finally {
     if (typeof source !== 'number') closeSync(fd)
   }
@@ -217,9 +228,8 @@ export function readLog(log: string, most = mostAuditBytes()): LogBytes {
   const source = file === STDIN ? 0 : file
   const stats = source === 0 ? fstatSync(0) : statSync(file)
   if (stats.isDirectory()) throw new Error('it is a folder: audit reads one log file (check takes folders)')
-  if (stats.isFile() && stats.size > most) throw tooLarge(most, stats.size)
-  // A file, whose size is known and checked above, is read at once.
-  const { bytes, change } = stats.isFile() ? readWholeFile(source) : { bytes: readAtMost(source, most), change: undefined }
+  // A file, whose size is known, is read up to it at once.
+  const { bytes, change } = stats.isFile() ? readWholeFile(source, most) : { bytes: readAtMost(source, most), change: undefined }
   const notices = byteNotices(bytes, encodingOf(file), DEFAULT_MAX_LINE_BYTES)
   return {
     file,

@@ -9,6 +9,7 @@ import type { StoredEvents } from '../../reference/chunk-rows.ts'
 import { RecordScanner } from './record-scan.ts'
 import { StreamingLoad, type LoadOutcome } from './streaming-load.ts'
 import { MessageIdRecorder, RecallFailed, type RecallIds } from './message-ids.ts'
+import { FileCutShort } from './byte-source.ts'
 import { errorMessage, type ArtifactExtent } from '../wording.ts'
 import { headerMembersFault, lineFormFault, rowOrderFault, shortRowFault } from './writer-rules.ts'
 import { BatchPacking } from './batch-packing.ts'
@@ -28,6 +29,11 @@ export interface CheckSettings {
   strict?: boolean
   /** Read every file as a lone artifact: no name binds it to a place in the layout (`--no-layout`). */
   noLayout?: boolean
+}
+
+/** An error of reading the file again: the system's (it has a code), or the file found changed. */
+function isReadFailure(error: unknown): boolean {
+  return error instanceof RecallFailed || error instanceof FileCutShort || typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string'
 }
 
 /** A reason the checker could not reach a verdict; it is not a rule of the spec. */
@@ -215,10 +221,10 @@ export class ArtifactCheck {
       else if (this.settings.writer === true && this.scanner.state.defect === undefined) this.noteWriter(bytes, number, this.accepted)
     } catch (error) {
       // The reference's own limits (such as a recursion over a very deep value) surface as
-      // exceptions; they are the checker's limits, reported with their line. A second read of a
-      // file that changed meanwhile is an I/O failure.
+      // exceptions; they are the checker's limits, reported with their line. A second read of the
+      // file (LEGACY-11) that fails, or finds the file changed, is an I/O failure.
       const why = errorMessage(error)
-      const code = error instanceof RecallFailed ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR'
+      const code = isReadFailure(error) ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR'
       this.stopAtLimit({ code, line: number, message: `line ${number} could not be checked: ${why}` })
     }
   }

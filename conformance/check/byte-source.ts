@@ -20,6 +20,9 @@ export function memoryByteSource(data: Uint8Array): ByteSource {
   return { size: buffer.length, bytes: (at, length) => buffer.subarray(at, Math.min(at + length, buffer.length)) }
 }
 
+/** A file that ends before the size it had when opened: cut while it was read, by a writer or a rotation. */
+export class FileCutShort extends Error {}
+
 export class FileByteSource implements ByteSource {
   private readonly window = Buffer.allocUnsafe(WINDOW_BYTES)
   private windowStart = 0
@@ -42,7 +45,8 @@ export class FileByteSource implements ByteSource {
     const wanted = Math.min(WINDOW_BYTES, this.size - at)
     while (this.windowLength < wanted) {
       const read = readSync(this.fd, this.window, this.windowLength, wanted - this.windowLength, at + this.windowLength)
-      if (read === 0) break
+      // The window past what was read holds stale bytes: never hand them on as the file's.
+      if (read === 0) throw new FileCutShort(`the file was cut while it was read: ${this.size} bytes when opened, none past byte ${at + this.windowLength}; check it again when no writer has it open`)
       this.windowLength += read
     }
   }

@@ -8,9 +8,9 @@ import { unknownTypeMessage } from '../../reference/unknown-types.ts'
 import { V0_PINNED_TYPES, V0_RC8_TYPES } from '../../reference/vocabulary.ts'
 import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type FrameFact, type LimitFault, type WriterFacts } from './artifact.ts'
 import { RecallFailed, type RecallIds } from './message-ids.ts'
-import { FileByteSource, memoryByteSource } from './byte-source.ts'
+import { FileByteSource, FileCutShort, memoryByteSource } from './byte-source.ts'
 import { changeOf, fileChangedMessage, regularFileState, type FileChange, type FileState } from './file-change.ts'
-import { checkRawArtifact, fileChunks, memoryChunks } from './raw-reader.ts'
+import { checkRawArtifact, fileChunks, memoryChunks, positionedChunks } from './raw-reader.ts'
 import { checkZstdArtifact, MOST_WINDOW_BYTES } from './zstd-reader.ts'
 import type { RequirementIndex, Stage } from './requirements.ts'
 import { pathBindingFault } from './path-binding.ts'
@@ -68,40 +68,31 @@ const NOT_POSITIONED = 'a zstd log is read at positions, so it must be a regular
 class UnreadableFile extends Error {}
 
 interface ArtifactRead {
-  artifact: ArtifactCheck
   outcome: ArtifactOutcome
   /** Undefined for a file that did not change while it was read, and for a pipe, whose state says nothing. */
   change: FileChange | undefined
 }
 
 /**
- * Reads the file into the ArtifactCheck `begin` makes, told whether it is a regular file (one that can
- * be read again). `again`: that second read (message-ids.ts), which opens the file anew, standard input
- * too, to read it from its start.
+ * Reads the opened artifact into `artifact`: a raw one from where its descriptor stands (a pipe
+ * included) or, `fromStart`, at positions from byte 0, which leaves the descriptor where it stands; a
+ * zstd one at positions, up to its size when opened.
  */
-function readArtifact(file: string, encoding: Encoding, begin: (regularFile: boolean) => ArtifactCheck, again = false): ArtifactRead {
-  const ownDescriptor = file !== STDIN || again
-  // Asked before opening: opening a named pipe that no one writes waits for a writer.
-  if (encoding === 'zstd' && ownDescriptor && !statSync(file).isFile()) throw new UnreadableFile(NOT_POSITIONED)
-  const fd = ownDescriptor ? openSync(file, 'r') : 0
-  try {
-    const opened = regularFileState(fd)
-    const artifact = begin(opened !== undefined)
-    let outcome: ArtifactOutcome
-    if (encoding === 'raw') outcome = checkRawArtifact(fileChunks(fd), artifact)
-    else if (opened === undefined) throw new UnreadableFile(NOT_POSITIONED)
-    else outcome = checkZstdArtifact(new FileByteSource(fd, Number(opened.size)), artifact)
-    // A descriptor keeps naming the file it opened, so its state once read is that file's.
-    return { artifact, outcome, change: opened === undefined ? undefined : changeOf(opened, regularFileState(fd) as FileState) }
-  } finally {
-    if (ownDescriptor) closeSync(fd)
-  }
+function readOpened(fd: number, encoding: Encoding, opened: FileState | undefined, artifact: ArtifactCheck, fromStart: boolean): ArtifactOutcome {
+  if (encoding === 'raw') return checkRawArtifact(fromStart ? positionedChunks(fd) : fileChunks(fd), artifact)
+  if (opened === undefined) throw new UnreadableFile(NOT_POSITIONED)
+  return checkZstdArtifact(new FileByteSource(fd, Number(opened.size)), artifact)
 }
 
-/** The second read of a file (message-ids.ts): the message ids its lines before `line` record. */
-export function recallIds(file: string, encoding: Encoding, settings: CheckSettings): RecallIds {
+/**
+ * The second read of a regular file (message-ids.ts): the message ids its lines before `line` record,
+ * read at positions through the descriptor of the first read, so from the same file even when its
+ * name has since been given to another (a rotation, a rename over it) or taken away.
+ */
+export function recallIds(fd: number, encoding: Encoding, opened: FileState, settings: CheckSettings): RecallIds {
   return (line, sessionId) => {
-    const { artifact } = readArtifact(file, encoding, () => new ArtifactCheck({ ...settings, writer: false }, { idsBefore: line, sessionId }), true)
+    const artifact = new ArtifactCheck({ ...settings, writer: false }, { idsBefore: line, sessionId })
+    readOpened(fd, encoding, opened, artifact, true)
     const ids = artifact.recalledIds
     if (ids === undefined) throw new RecallFailed(`reading the file again for the message ids before line ${line} (LEGACY-11) did not reach that line: the file changed while it was checked`)
     return ids
@@ -110,8 +101,19 @@ export function recallIds(file: string, encoding: Encoding, settings: CheckSetti
 
 /** The check's read: a regular file can be read again for LEGACY-11's message ids, a pipe cannot. */
 function checkArtifact(file: string, encoding: Encoding, settings: CheckSettings): ArtifactRead {
-  const begin = (regularFile: boolean): ArtifactCheck => new ArtifactCheck(settings, { recall: regularFile ? recallIds(file, encoding, settings) : undefined })
-  return readArtifact(file, encoding, begin)
+  const ownDescriptor = file !== STDIN
+  // Asked before opening: opening a named pipe that no one writes waits for a writer.
+  if (encoding === 'zstd' && ownDescriptor && !statSync(file).isFile()) throw new UnreadableFile(NOT_POSITIONED)
+  const fd = ownDescriptor ? openSync(file, 'r') : 0
+  try {
+    const opened = regularFileState(fd)
+    const artifact = new ArtifactCheck(settings, { recall: opened === undefined ? undefined : recallIds(fd, encoding, opened, settings) })
+    const outcome = readOpened(fd, encoding, opened, artifact, false)
+    // A descriptor keeps naming the file it opened, so its state once read is that file's.
+    return { outcome, change: opened === undefined ? undefined : changeOf(opened, regularFileState(fd) as FileState) }
+  } finally {
+    if (ownDescriptor) closeSync(fd)
+  }
 }
 
 function limitOutcome(limit: LimitFault): Outcome {
@@ -346,7 +348,7 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
   try {
     read = checkArtifact(file, encoding, settings)
   } catch (error) {
-    const io = error instanceof UnreadableFile || typeof (error as NodeJS.ErrnoException).code === 'string'
+    const io = error instanceof UnreadableFile || error instanceof FileCutShort || typeof (error as NodeJS.ErrnoException).code === 'string'
     const message = errorMessage(error)
     return unchecked(file, encoding, io ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR', io ? `cannot read: ${message}` : `the checker failed: ${message}`)
   }

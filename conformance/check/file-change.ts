@@ -32,7 +32,7 @@ export function changeOf(opened: FileState, read: FileState): FileChange | undef
  */
 export function fileChangedMessage(change: FileChange, command: 'check' | 'audit'): string {
   const sizes = change.bytesOpened === change.bytesRead
-    ? `${change.bytesRead} bytes when opened and once read, written meanwhile`
+    ? `${change.bytesRead} bytes when opened and once read, its modification time moved meanwhile`
     : `${change.bytesOpened} bytes when opened, ${change.bytesRead} once read`
   return `the file changed while ${command} read it (${sizes}): the findings are of bytes that may be no state the file was ever in, and an unterminated last line may be a record still being written; ${command} it again when no writer has it open`
 }

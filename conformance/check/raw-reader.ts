@@ -18,6 +18,16 @@ export function fileChunks(fd: number): ChunkReader {
   return into => readSync(fd, into, 0, into.length, null)
 }
 
+/** The bytes of the regular file at `fd` from its start, read at positions: the descriptor's own place stays. */
+export function positionedChunks(fd: number): ChunkReader {
+  let at = 0
+  return into => {
+    const read = readSync(fd, into, 0, into.length, at)
+    at += read
+    return read
+  }
+}
+
 /** The bytes of a log already in memory. */
 export function memoryChunks(bytes: Uint8Array): ChunkReader {
   let at = 0

@@ -2,11 +2,10 @@
 // say to a user: the line, and why the file is left unchecked.
 import { afterAll, describe, expect, it } from 'vitest'
 import { ArtifactCheck } from '../../conformance/check/artifact.ts'
-import { recallIds } from '../../conformance/check/check-file.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
 import { checkRawArtifact, memoryChunks } from '../../conformance/check/raw-reader.ts'
 import { artifactLines, unwrappedToolResult } from './log-generator.ts'
-import { check, tempFolder } from './support.ts'
+import { check, openedRecall, tempFolder } from './support.ts'
 import { text, turnLines } from './small-logs.ts'
 
 const folder = tempFolder()
@@ -34,8 +33,9 @@ describe('artifact: the checker\'s limits, as a user reads them', () => {
   })
 
   it('CHECK_IO_ERROR: a second read that no longer reaches the line, the file having changed, stops the check there', () => {
-    const changed = folder.write('changed.jsonl', text(lines.slice(0, 2)))
-    const outcome = checkRawArtifact(memoryChunks(Buffer.from(text(lines))), new ArtifactCheck(settings, { recall: recallIds(changed, 'raw', settings) }))
+    const changed = openedRecall(folder.write('changed.jsonl', text(lines.slice(0, 2))))
+    const outcome = checkRawArtifact(memoryChunks(Buffer.from(text(lines))), new ArtifactCheck(settings, { recall: changed.recall }))
+    changed.close()
     expect(outcome.limit).toEqual({
       code: 'CHECK_IO_ERROR',
       line: rewrite,

@@ -2,9 +2,9 @@
 // readLog): each notes it first of all it finds, since what it read may be no state the file was ever in. Each case changes the file at
 // a set point of the read, from inside the read itself (node:fs's readSync, wrapped below), so that no
 // case races a writer.
-import { appendFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs'
+import { appendFileSync, renameSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { checkFile, recallIds, type FileReport } from '../../conformance/check/check-file.ts'
+import { checkFile, type FileReport } from '../../conformance/check/check-file.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
 import { readLog } from '../../conformance/audit/command.ts'
@@ -12,7 +12,7 @@ import { buildAuditReport } from '../../conformance/audit/report.ts'
 import { estimateCounter } from '../../conformance/audit/tokens.ts'
 import { artifactLines, unwrappedToolResult } from './log-generator.ts'
 import { text, turnLines } from './small-logs.ts'
-import { check, tempFolder, zstdArtifact } from './support.ts'
+import { check, openedRecall, tempFolder, zstdArtifact } from './support.ts'
 
 /** What the next read of the test's file that returns bytes does after it, once. */
 const during = vi.hoisted(() => ({ read: undefined as (() => void) | undefined }))
@@ -89,7 +89,7 @@ describe('a log that changes while check reads it', () => {
     }
     const report = check(file)
     expect(report.status).toBe('valid')
-    expect(changedNotices(report)).toEqual([expect.stringContaining(`(${size} bytes when opened and once read, written meanwhile)`)])
+    expect(changedNotices(report)).toEqual([expect.stringContaining(`(${size} bytes when opened and once read, its modification time moved meanwhile)`)])
   })
 
   it('comes before the finding its change caused: a line cut part way reads as a torn tail', () => {
@@ -130,7 +130,47 @@ describe('a log that changes while check reads it', () => {
     expect(report.diagnostics.map(({ severity, code }) => `${severity} ${code}`)).toEqual(['notice FILE_CHANGED', 'error CHECK_IO_ERROR'])
     expect(report.diagnostics[1]?.message).toMatch(/^not checked: line (\d+) could not be checked: reading the file again for the message ids before line \1 \(LEGACY-11\) did not reach that line: the file changed while it was checked$/)
     // The recall alone, on the file as it now is.
-    expect(() => recallIds(file, 'raw', { vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES })(10, 'legacy-21')).toThrow(/did not reach that line/)
+    const { recall, close } = openedRecall(file)
+    expect(() => recall(10, 'legacy-21')).toThrow(/did not reach that line/)
+    close()
+  })
+})
+
+describe('a log whose name is given to another file, or taken away, while check reads it', () => {
+  // A legacy rewrite makes check read the file a second time (LEGACY-11), after the first chunk.
+  const lines = [...artifactLines('legacy-21', 2000, 21, { compaction: 0.15, staleBracket: 0.1, prune: 0.6 })].map(unwrappedToolResult)
+  const untouched = (): FileReport => check(folder.write('legacy-untouched.jsonl', text(lines)))
+
+  it('is checked whole from the file it opened, read again through the same descriptor: rotated, replaced or deleted', () => {
+    const expected = untouched()
+    expect(expected.status).toBe('valid')
+    const changes: Record<string, (file: string) => void> = {
+      rotated: file => renameSync(file, `${file}.1`),
+      // A writer that writes a new file and renames it over the old one; this one's ids differ.
+      replaced: file => renameSync(folder.write('other.jsonl', text(lines).replaceAll('"id":"', '"id":"x')), file),
+      deleted: file => unlinkSync(file),
+    }
+    for (const [name, change] of Object.entries(changes)) {
+      const file = folder.write(`legacy-${name}.jsonl`, text(lines))
+      during.read = () => change(file)
+      const report = check(file)
+      expect(report.outcome, name).toEqual(expected.outcome)
+      expect(report.diagnostics, name).toEqual([])
+    }
+  })
+
+  it('is unchecked, as unreadable, when a zstd log is cut short of the size it had when opened', () => {
+    // Past check's first window of 1 MiB, which the first read fills before the cut.
+    const bytes = zstdArtifact(turnLines(`[{"type":"text","text":"${'x'.repeat(1_500_000)}"}]`), [1])
+    const file = folder.write('cut.jsonl.zstd', bytes)
+    during.read = () => truncateSync(file, 40)
+    const report = check(file)
+    expect(report).toMatchObject({ status: 'unchecked', outcome: { verdict: 'unchecked', code: 'CHECK_IO_ERROR' } })
+    expect(report.diagnostics).toEqual([{ severity: 'error', code: 'CHECK_IO_ERROR', message: expect.stringMatching(new RegExp(`^cannot read: the file was cut while it was read: ${bytes.length} bytes when opened, none past byte \\d+; check it again when no writer has it open$`)) }])
+    // What the first read took before the cut is whole: cut after it, a small log is checked as read.
+    const small = folder.write('cut-small.jsonl.zstd', zstdArtifact(turnLines(), [1]))
+    during.read = () => truncateSync(small, 40)
+    expect(check(small)).toMatchObject({ status: 'valid', diagnostics: [{ code: 'FILE_CHANGED' }] })
   })
 })
 
@@ -141,6 +181,8 @@ describe('a log that changes while audit reads it', () => {
     during.read = () => appendFileSync(file, `${TURN_END}\n`)
     const log = readLog(file)
     const read = statSync(file).size
+    // Read up to its size when opened, the size held to audit's memory limit.
+    expect(log.bytes.length).toBe(opened)
     expect(log.fileChange).toBe(`the file changed while audit read it (${opened} bytes when opened, ${read} once read): the findings are of bytes that may be no state the file was ever in, and an unterminated last line may be a record still being written; audit it again when no writer has it open`)
     const rawFacts = buildAuditReport(log, estimateCounter('the test asks for it')).rows[0]
     expect(rawFacts).toMatchObject({ verdict: 'warn', summary: 'The file changed while audit read it: what was read may be no state it was ever in (see the warnings).' })

@@ -8,12 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { reference } from '../../reference/index.ts'
 import { MessageIdRecorder } from '../../conformance/check/message-ids.ts'
 import { StreamingLoad } from '../../conformance/check/streaming-load.ts'
-import { recallIds } from '../../conformance/check/check-file.ts'
-import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
 import type { FileReport } from '../../conformance/check/check-file.ts'
 import type { JsonRecord } from '../../reference/lossless-json.ts'
 import { artifactLines, unwrappedToolResult } from './log-generator.ts'
-import { check, pipelineOutcome, tempFolder, zstdArtifact } from './support.ts'
+import { check, openedRecall, pipelineOutcome, tempFolder, zstdArtifact } from './support.ts'
 
 const folder = tempFolder()
 afterAll(() => folder.remove())
@@ -149,8 +147,9 @@ describe('the message ids a streaming load holds', () => {
 
   it('stops a check with a clear message when the file no longer holds the lines it read', () => {
     const file = folder.write('short.jsonl', `${legacyLog(3, 20).join('\n')}\n`)
-    const recall = recallIds(file, 'raw', { vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES })
+    const { recall, close } = openedRecall(file)
     expect(recall(5, 'legacy-3').size).toBeGreaterThan(0)
     expect(() => recall(10_000, 'legacy-3')).toThrow(/before line 10000 \(LEGACY-11\) did not reach that line: the file changed while it was checked/)
+    close()
   })
 })

@@ -2,12 +2,14 @@
 // (raw-block frames need no compressor; compressed ones use the zstd tool when it is installed), and
 // running `check` on files in a temporary folder.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { reference } from '../../reference/index.ts'
 import { Xxh64 } from '../../reference/xxh64.ts'
-import { checkFile, type Encoding, type FileReport, type Outcome } from '../../conformance/check/check-file.ts'
+import { checkFile, recallIds, type Encoding, type FileReport, type Outcome } from '../../conformance/check/check-file.ts'
+import { regularFileState } from '../../conformance/check/file-change.ts'
+import type { RecallIds } from '../../conformance/check/message-ids.ts'
 import { RequirementIndex } from '../../conformance/check/requirements.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
 import { rawBlocks } from '../../conformance/fuzz/zstd-frames.ts'
@@ -105,6 +107,13 @@ export function tempFolder(): TempFolder {
 }
 
 const requirements = new RequirementIndex()
+
+/** check's second read of `file` (recallIds), through a descriptor opened for it, and the closing of that descriptor. */
+export function openedRecall(file: string, encoding: Encoding = 'raw'): { recall: RecallIds; close: () => void } {
+  const fd = openSync(file, 'r')
+  const recall = recallIds(fd, encoding, regularFileState(fd)!, { vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES })
+  return { recall, close: () => closeSync(fd) }
+}
 
 export function check(file: string, options: { vocabulary?: string; maxLineBytes?: number; writer?: boolean } = {}): FileReport {
   return checkFile(file, { vocabulary: options.vocabulary ?? 'v0-pinned', maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, writer: options.writer ?? false }, requirements)
