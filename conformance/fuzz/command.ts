@@ -134,10 +134,15 @@ async function fuzzWith(options: FuzzCommandOptions, logs: readonly StoredLog[] 
   }
 }
 
-/** The stored logs --log names that decode; each one that does not is named on stderr, as is having none. */
+/**
+ * The stored logs --log names that decode, each one that does not named on stderr; none (with why)
+ * when a path names no log, as check fails on one, or none decodes.
+ */
 function usableLogs(paths: readonly string[]): StoredLog[] {
-  const { logs, unusable } = readStoredLogs(paths)
+  const { logs, unusable, wrong } = readStoredLogs(paths)
+  for (const why of wrong) console.error(`--log ${why}`)
   for (const why of unusable) console.error(`warning: --log ${why}`)
+  if (wrong.length > 0) return []
   if (logs.length === 0) console.error(`--log names no log that decodes (${paths.join(', ')}): nothing to fuzz with`)
   return logs
 }
@@ -170,8 +175,9 @@ function summaryWritten(outDir: string, summary: FuzzSummary): boolean {
 async function fuzzAndReport(adapter: Adapter, options: FuzzCommandOptions, logs: readonly StoredLog[] | undefined, divergences: KnownDivergences | undefined, line: ProgressLine): Promise<number> {
   const known = knownClasses(divergences, options.known, adapter)
   const budget = options.timeBudgetSeconds === undefined ? '' : `, time budget ${options.timeBudgetSeconds} s`
-  const vocabulary = options.vocabulary === undefined ? '' : ` read with ${options.vocabulary}`
-  const over = logs === undefined ? `of logs up to ${plural(options.maxEvents, 'event')}` : `over ${plural(logs.length, 'stored log')}${vocabulary}`
+  const vocabulary = options.vocabulary === undefined ? '' : `, read with ${options.vocabulary}`
+  const cut = options.maxEvents === Number.MAX_SAFE_INTEGER ? '' : `, each cut to its first ${plural(options.maxEvents, 'event')}`
+  const over = logs === undefined ? `of logs up to ${plural(options.maxEvents, 'event')}` : `over ${plural(logs.length, 'stored log')}${cut}${vocabulary}`
   console.log(`fuzz ${nameAndVersion(adapter.meta)} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} ${over}${budget}`)
   const earlier = vectorFilesIn(options.outDir)
   const report = await fuzz(adapter, {

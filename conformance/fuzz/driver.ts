@@ -27,7 +27,7 @@ export interface FuzzOptions {
   runs: number
   seed: number
   outDir: string
-  /** The largest target size of a generated log, in events. */
+  /** The largest target size of a generated log, in events; with `logs`, the most events a run takes of a stored log. */
   maxEvents: number
   timeBudgetMs?: number
   known?: readonly KnownClass[]
@@ -37,7 +37,7 @@ export interface FuzzOptions {
   timeoutMs?: number
   /** Compare only these operations (default: every one both sides provide). */
   only?: readonly OperationName[]
-  /** Stored logs the runs take in turn instead of generated ones (`--log`); maxEvents is then unused. */
+  /** Stored logs the runs take in turn instead of generated ones (`--log`). */
   logs?: readonly StoredLog[]
   /** The vocabulary the probes read the stored logs with (`--vocabulary`). */
   vocabulary?: string
@@ -86,7 +86,10 @@ export interface FuzzReport {
   adapter: string
   seed: number
   runs: number
-  /** The largest target size of a run's log (--max-events): with the seed, what reproduces the runs. */
+  /**
+   * The largest target size of a run's log (--max-events): with the seed, what reproduces the runs; with
+   * stored logs, the most events a run took of one (the longest log's count when --max-events cut none).
+   */
   maxEvents: number
   runsDone: number
   stoppedByBudget: boolean
@@ -101,7 +104,8 @@ export interface FuzzReport {
   /**
    * How many of the runs done each mutation operator broke (a run with two faults counts once for each
    * operator, and a run counts even when its rewrite into older shapes mended the fault), and how many
-   * stayed valid. Every operator is listed, 0 for one these runs never drew.
+   * stayed valid. Every operator is listed, 0 for one these runs never drew; a run over a stored log
+   * counts under none.
    */
   mutations: Record<string, number>
   /** How many of the runs done had their log rewritten into older shapes, or took a stored log holding them. */
@@ -190,6 +194,12 @@ async function reproductionProblem(adapter: Adapter, vector: VectorCase, timeout
   return `the vector does not fail the adapter: ${onAdapter.status} ${onAdapter.reason ?? ''}`
 }
 
+/** maxEvents as the report gives it: for stored logs, the most events a run took, the longest log's count when no cut was shorter. */
+function maxEventsTaken(options: FuzzOptions): number {
+  if (options.logs === undefined) return options.maxEvents
+  return Math.min(options.maxEvents, Math.max(...options.logs.map(log => log.events.length)))
+}
+
 export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<FuzzReport> {
   if (options.logs?.length === 0) throw new Error('fuzz: logs is empty; leave it out to fuzz generated logs')
   const started = Date.now()
@@ -257,13 +267,14 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
   runs: for (let index = 0; index < options.runs; index += 1) {
     if (outOfTime() || stopAsking()) break
     const logs = options.logs
-    const run = logs === undefined ? drawRun(options.seed, index, options.maxEvents) : storedLogRun(options.seed, index, logs[index % logs.length]!, options.vocabulary)
+    const run = logs === undefined ? drawRun(options.seed, index, options.maxEvents) : storedLogRun(options.seed, index, logs[index % logs.length]!, options.maxEvents, options.vocabulary)
     let loadFound: Disagreement | undefined
     // Built once per run, and only when a disagreement needs it.
     let twin: DrawnRun | undefined
     const twinOfRun = (): DrawnRun => (twin ??= currentShapesTwin(run))
     for (const operation of operations) {
-      if (stopAsking()) break runs
+      // A run over a long stored log can take minutes: the budget is kept between its probes too.
+      if (stopAsking() || outOfTime()) break runs
       const probe = deriveProbe(run, operation)
       if (probe === undefined) continue
       probes += 1
@@ -285,13 +296,14 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
       else await record(owner, operation, found)
     }
     const operators = operatorsOf(run)
-    for (const operator of operators.length === 0 ? [VALID] : new Set(operators)) mutations[operator] = (mutations[operator] ?? 0) + 1
+    // No operator had a stored log to break or keep valid: such runs count under none.
+    if (run.storedLog === undefined) for (const operator of operators.length === 0 ? [VALID] : new Set(operators)) mutations[operator] = (mutations[operator] ?? 0) + 1
     if (run.olderShapes === true) olderShapes += 1
     runsDone += 1
     progress(runsDone)
   }
   return {
-    adapter: nameAndVersion(adapter.meta, '@'), seed: options.seed, runs: options.runs, maxEvents: options.maxEvents, runsDone, stoppedByBudget: runsDone < options.runs && !stopAsking(), stoppedByFailures: stopAsking(),
+    adapter: nameAndVersion(adapter.meta, '@'), seed: options.seed, runs: options.runs, maxEvents: maxEventsTaken(options), runsDone, stoppedByBudget: runsDone < options.runs && !stopAsking(), stoppedByFailures: stopAsking(),
     operations, probes, compared, byOperation, mutations: sortedByName(mutations), olderShapes,
     ...(options.logs === undefined ? {} : { logs: options.logs.map(log => log.file) }),
     ...(options.vocabulary === undefined ? {} : { vocabulary: options.vocabulary }),

@@ -52,8 +52,11 @@ adapter's answers do, such as a time it stamps from its clock).
   --out DIR               where the vectors and the summary go (never vectors/ itself)
   --runs N                how many runs (default 100)
   --seed S                the seed, a whole number (default 1)
-  --max-events N          the largest target size of a generated log (default 60)
-  --time-budget SECONDS   stop cleanly once this much time has passed, and report the runs done
+  --max-events N          the largest target size of a generated log (default 60); with --log, the
+                          most events a run takes of a stored log: a longer one is cut to its first N
+                          (a prefix of a log is a log, its last turn perhaps left open)
+  --time-budget SECONDS   stop cleanly once this much time has passed (kept between the probes of a
+                          run too), and report the runs done
   --operation NAME        compare only these operations (repeat it, or give a comma-separated list)
   --log PATH              run over stored session logs instead of generated ones: a log (raw, or zstd
                           by its name, as check reads it) or a folder walked for them; repeat it for
@@ -61,11 +64,12 @@ adapter's answers do, such as a time it stamps from its clock).
                           tail left out, and probes it at places drawn from the seed and N (where fork
                           cuts, what append appends, ...); no operator breaks it and it is not
                           rewritten. A disagreement is shrunk to a vector as for any run, its note
-                          naming the log. A log that does not decode is named and passed over
+                          naming the log. A log that does not decode is named and passed over; a
+                          path that names no log (missing, or a folder holding none) stops the fuzz
   --vocabulary NAME       with --log: the vocabulary the probes that take one read the stored logs
                           with (load's input, PROC-9): v0-rc8 for logs holding team/* events, which
                           the default v0-pinned refuses, so that the operations over a loaded log are
-                          compared on them too
+                          compared on them too (all but fork, which takes no vocabulary)
   --known FILE            known classes of disagreement (YAML or JSON,
                           schemas/known-divergences.schema.json) that are reported but tolerated
   --timeout MS            how long to wait for each reply of an --adapter-cmd, and for each operation of an
@@ -80,6 +84,9 @@ adapter could not be started or failed as it was closed, 2 on a usage error, an 
 cannot be made or written into, or a --log naming no log that decodes, 3 when the fuzzer itself
 failed. An in-process operation that never returns (a loop) cannot be interrupted: the process is
 killed (SIGKILL) after twice --timeout, without a summary.`
+
+/** The largest target size of a generated log when --max-events is not given. */
+const DEFAULT_MAX_EVENTS = 60
 
 export interface FuzzCommandOptions {
   adapter: AdapterSource
@@ -165,10 +172,11 @@ export function parseFuzzOptions(args: readonly string[]): FuzzCommandOptions | 
   const nameProblem = source.kind === 'name' ? adapterNameProblem(source.name) : undefined
   if (nameProblem !== undefined) return { error: nameProblem }
   if (draft.outDir === undefined) return { error: 'fuzz needs --out DIR' }
-  if (draft.logs !== undefined && draft.maxEvents !== undefined) return { error: '--max-events sizes generated logs, and with --log the runs take stored logs: give one or the other' }
   if (draft.logs === undefined && draft.vocabulary !== undefined) return { error: '--vocabulary reads stored logs, which --log names: generated logs hold the types of v0-pinned, and some probes grow them on their own' }
   return {
-    adapter: source, outDir: draft.outDir, runs: draft.runs ?? 100, seed: draft.seed ?? 1, maxEvents: draft.maxEvents ?? 60,
+    adapter: source, outDir: draft.outDir, runs: draft.runs ?? 100, seed: draft.seed ?? 1,
+    // A stored log is taken whole unless --max-events cuts it.
+    maxEvents: draft.maxEvents ?? (draft.logs === undefined ? DEFAULT_MAX_EVENTS : Number.MAX_SAFE_INTEGER),
     timeoutMs: draft.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ...(draft.timeBudgetSeconds === undefined ? {} : { timeBudgetSeconds: draft.timeBudgetSeconds }),
     ...(draft.known === undefined ? {} : { known: draft.known }),

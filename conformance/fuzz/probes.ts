@@ -460,16 +460,17 @@ const TAKES_VOCABULARY: ReadonlySet<OperationName> = new Set([...OVER_LOADED_LOG
 
 /** The probe over its log followed by a type v0-rc8 adds, when the draw takes it, over a valid log that no other edit marked. */
 function withTypeOfAGrownVocabulary(probe: Probe, run: DrawnRun): Probe {
-  if (!TAKES_VOCABULARY.has(probe.operation) || probe.variant !== undefined || !takesValidLogEdits(run)) return probe
+  // A stored log read with a vocabulary of the user's (`fuzz --vocabulary`) keeps it.
+  if (!TAKES_VOCABULARY.has(probe.operation) || probe.variant !== undefined || !takesValidLogEdits(run) || run.vocabulary !== undefined) return probe
   const grown = withVocabularyGrowth(probe.events, run.plan.batchSeed, probe.operation === 'load')
   if (grown === undefined) return probe
   const vocabulary = grown.vocabulary === undefined ? {} : { vocabulary: grown.vocabulary }
   return { ...probe, events: grown.events, extra: { ...probe.extra, ...vocabulary } }
 }
 
-/** The probe reading its log with the run's vocabulary (a stored log's, `fuzz --vocabulary`), unless an edit chose one. */
+/** The probe reading its log with the run's vocabulary (a stored log's, `fuzz --vocabulary`), when it takes one. */
 function withRunVocabulary(probe: Probe, run: DrawnRun): Probe {
-  if (run.vocabulary === undefined || !TAKES_VOCABULARY.has(probe.operation) || probe.extra['vocabulary'] !== undefined) return probe
+  if (run.vocabulary === undefined || !TAKES_VOCABULARY.has(probe.operation)) return probe
   return { ...probe, extra: { ...probe.extra, vocabulary: run.vocabulary } }
 }
 

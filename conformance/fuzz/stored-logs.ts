@@ -2,6 +2,7 @@
 // (raw JSONL, or zstd when its name ends in .zstd or .zst, as check reads it) or a folder walked for
 // them as check walks one; each log is decoded by the reference, whose decoding is the spec's. A log
 // that does not decode holds no events to probe: it is named with the reason, and the others are used.
+// A path that names no log at all (a typo, a folder holding none) is a mistake the command stops at.
 import { readFileSync } from 'node:fs'
 import { reference } from '../../reference/index.ts'
 import { encodingOf } from '../check/check-file.ts'
@@ -17,8 +18,10 @@ export interface StoredLog {
 
 export interface StoredLogs {
   logs: StoredLog[]
-  /** What could not be used, one line each: the path and why. */
+  /** The logs met that could not be used, one line each: the path and why. They are passed over. */
   unusable: string[]
+  /** The paths given that name no log: missing, unreadable, or a folder holding none; a mistake to stop at. */
+  wrong: string[]
 }
 
 /** The log in `file`, or why it cannot be used. */
@@ -35,16 +38,23 @@ function storedLog(file: string): StoredLog | string {
   return `decodeJsonl rejects it with ${code}${line === undefined ? '' : ` at line ${line}`} (${message}), so it holds no events to probe; \`dsh-conformance check\` says more`
 }
 
+/** "PATH: why", unless why names the path already. */
+function namedWhy(path: string, why: string): string {
+  return why.startsWith(path) ? why : `${path}: ${why}`
+}
+
 /** The logs `paths` name, in order, each file once. */
 export function readStoredLogs(paths: readonly string[]): StoredLogs {
-  const found: StoredLogs = { logs: [], unusable: [] }
+  const found: StoredLogs = { logs: [], unusable: [], wrong: [] }
   for (const item of findArtifacts(paths)) {
     if (item.kind !== 'file') {
-      found.unusable.push(`${item.path}: ${item.message}`)
+      // A pipe or an undecodable name met in a folder is passed over; a path given is a mistake.
+      const given = item.kind === 'folder' || paths.includes(item.path)
+      ;(given ? found.wrong : found.unusable).push(namedWhy(item.path, item.message))
       continue
     }
     const log = storedLog(item.path)
-    if (typeof log === 'string') found.unusable.push(`${item.path}: ${log}`)
+    if (typeof log === 'string') found.unusable.push(namedWhy(item.path, log))
     else found.logs.push(log)
   }
   return found

@@ -18,7 +18,7 @@ export interface FuzzSummary {
    */
   runs: number;
   /**
-   * The largest target size of a run's log (--max-events): with the seed, what makes run N draw the same log again. Unused with --log.
+   * The largest target size of a run's log (--max-events): with the seed, what makes run N draw the same log again. With --log, the most events a run took of a stored log: --max-events, or the longest log's count when that is fewer.
    */
   maxEvents: number;
   /**
@@ -56,7 +56,7 @@ export interface FuzzSummary {
     };
   };
   /**
-   * How many of the runs done each mutation operator broke (a run with two faults counts for each), and under `(valid)` how many no operator broke. Every operator is listed, 0 for one the runs never drew: more runs draw it.
+   * How many of the runs done each mutation operator broke (a run with two faults counts for each), and under `(valid)` how many no operator broke. Every operator is listed, 0 for one the runs never drew: more runs draw it. A run over a stored log (--log) counts under none.
    */
   mutations: {
     [k: string]: number;

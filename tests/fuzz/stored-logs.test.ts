@@ -50,34 +50,42 @@ describe('the logs --log names', () => {
     const zstd = write('a', 'b.jsonl.zstd', zstdArtifact(turnLines(), [2]))
     write('a', 'notes.txt', 'not a log')
     write('a', 'broken.jsonl', '{"type":"session"}\n')
-    const { logs, unusable } = readStoredLogs([join(folder.dir, 'a'), raw, join(folder.dir, 'missing.jsonl')])
+    mkdirSync(join(folder.dir, 'empty'))
+    const { logs, unusable, wrong } = readStoredLogs([join(folder.dir, 'a'), raw, join(folder.dir, 'missing.jsonl'), join(folder.dir, 'empty')])
     expect(logs.map(log => log.file)).toEqual([zstd, join(folder.dir, 'a', 'session.jsonl')])
     expect(logs[0]).toMatchObject({ header: { version: 0, id: 's' }, events: turnLines().slice(1).map(line => JSON.parse(line) as unknown) })
     expect(unusable).toEqual([
       `${join(folder.dir, 'a', 'broken.jsonl')}: decodeJsonl rejects it with JSONL_HEADER_INVALID at line 1 (the first line is not a session header line: version must be a number, and it is absent), so it holds no events to probe; \`dsh-conformance check\` says more`,
+    ])
+    // A path given that names no log is a mistake, not a log to pass over.
+    expect(wrong).toEqual([
       `${join(folder.dir, 'missing.jsonl')}: no such file or folder`,
+      `${join(folder.dir, 'empty')}: no *.jsonl, *.jsonl.zstd or *.jsonl.zst file under ${join(folder.dir, 'empty')}`,
     ])
   })
 
   it('are each taken by run N mod their count, as a copy of its own, at places drawn from the seed and N', () => {
     const log = { file: 'x.jsonl', header: { version: 0, id: 's', createdAt: 1 }, events: turnLines().slice(1).map(line => JSON.parse(line) as unknown) }
-    const first = storedLogRun(3, 0, log)
+    const first = storedLogRun(3, 0, log, Infinity)
     first.events.pop()
     expect(log.events).toHaveLength(6)
-    expect(storedLogRun(3, 0, log)).toEqual({ ...first, events: log.events })
-    expect(storedLogRun(3, 1, log).plan).not.toEqual(first.plan)
+    expect(storedLogRun(3, 0, log, Infinity)).toEqual({ ...first, events: log.events })
+    expect(storedLogRun(3, 1, log, Infinity).plan).not.toEqual(first.plan)
     expect(first).toMatchObject({ index: 0, storedLog: 'x.jsonl' })
     expect(first.olderShapes).toBeUndefined()
+    // --max-events cuts a longer log to its first events.
+    expect(storedLogRun(3, 0, log, 2).events).toEqual(log.events.slice(0, 2))
   })
 
-  it('are read with the vocabulary --vocabulary names by every probe that takes one, unless an edit chose its own', () => {
+  it('are read with the vocabulary --vocabulary names by every probe that takes one', () => {
     const log = { file: 'x.jsonl', header: { version: 0, id: 's', createdAt: 1 }, events: turnLines().slice(1).map(line => JSON.parse(line) as unknown) }
-    const vocabularies = (operation: 'load' | 'relations' | 'fork'): unknown[] => [...Array(40).keys()].map(index => deriveProbe(storedLogRun(4, index, log, 'v0-rc8'), operation)?.extra['vocabulary'])
-    expect(vocabularies('relations').filter(vocabulary => vocabulary === 'v0-rc8').length).toBeGreaterThan(30)
-    expect(vocabularies('load').filter(vocabulary => vocabulary === 'v0-rc8').length).toBeGreaterThan(30)
+    const vocabularies = (operation: 'load' | 'relations' | 'fork'): unknown[] => [...Array(40).keys()].map(index => deriveProbe(storedLogRun(4, index, log, Infinity, 'v0-rc8'), operation)?.extra['vocabulary'])
+    // The vocabulary growth edit, which reads a grown log with a vocabulary of its own, leaves these alone.
+    expect(vocabularies('relations').every(vocabulary => vocabulary === 'v0-rc8')).toBe(true)
+    expect(vocabularies('load').every(vocabulary => vocabulary === 'v0-rc8')).toBe(true)
     // fork takes no vocabulary (PROC-9).
     expect(vocabularies('fork').every(vocabulary => vocabulary === undefined)).toBe(true)
-    expect(deriveProbe(storedLogRun(4, 0, log), 'relations')?.extra['vocabulary']).toBeUndefined()
+    expect(deriveProbe(storedLogRun(4, 0, log, Infinity), 'relations')?.extra['vocabulary']).toBeUndefined()
   })
 })
 
@@ -85,7 +93,7 @@ describe('fuzz over stored logs', () => {
   it('finds a disagreement on a stored log and shrinks it to a vector that names the log, fails the adapter and passes the reference', async () => {
     const stored = readStoredLogs([write('found', 'session.jsonl', text(turnLines()))])
     const out = join(folder.dir, 'found-out')
-    const report = await fuzz(dropsLastMessage, { runs: 2, seed: 1, outDir: out, maxEvents: 60, logs: stored.logs, only: ['messages'] })
+    const report = await fuzz(dropsLastMessage, { runs: 2, seed: 1, outDir: out, maxEvents: Number.MAX_SAFE_INTEGER, logs: stored.logs, only: ['messages'] })
     expect(report.logs).toEqual([stored.logs[0]!.file])
     expect(report.findings).toHaveLength(1)
     const finding = report.findings[0]!
@@ -103,7 +111,7 @@ describe('fuzz over stored logs', () => {
     const lines = [...artifactLines('legacy-21', 120, 21, { compaction: 0.15, staleBracket: 0.1, prune: 0.6 })].map(unwrappedToolResult)
     const stored = readStoredLogs([write('legacy', 'session.jsonl', text(lines))])
     expect(stored.logs[0]!.events.some(isOlderShape)).toBe(true)
-    const onLog = await fuzz(dropsLastMessage, { runs: 1, seed: 1, outDir: join(folder.dir, 'legacy-log'), maxEvents: 60, logs: stored.logs, only: ['messages'] })
+    const onLog = await fuzz(dropsLastMessage, { runs: 1, seed: 1, outDir: join(folder.dir, 'legacy-log'), maxEvents: Number.MAX_SAFE_INTEGER, logs: stored.logs, only: ['messages'] })
     expect(onLog.findings.map(finding => finding.olderShapes)).toEqual([undefined])
     // An adapter that fails only where a record is in an older shape.
     const failsOnOlderShapes: Adapter = {
@@ -113,28 +121,61 @@ describe('fuzz over stored logs', () => {
         messages: (input) => ((input as { events: unknown[] }).events.some(isOlderShape) ? { ok: true, value: [] } : reference.messages(input as never)),
       },
     }
-    const onShapes = await fuzz(failsOnOlderShapes, { runs: 1, seed: 1, outDir: join(folder.dir, 'legacy-shapes'), maxEvents: 60, logs: stored.logs, only: ['messages'] })
+    const onShapes = await fuzz(failsOnOlderShapes, { runs: 1, seed: 1, outDir: join(folder.dir, 'legacy-shapes'), maxEvents: Number.MAX_SAFE_INTEGER, logs: stored.logs, only: ['messages'] })
     expect(onShapes.findings.map(finding => finding.olderShapes)).toEqual([true])
     expect(onShapes.findings[0]!.signature).toMatch(/^messages \(older shapes\)/)
+  })
+
+  it('counts its runs under no mutation operator, and gives the most events a run took as maxEvents', async () => {
+    const stored = readStoredLogs([write('counts', 'session.jsonl', text(turnLines()))])
+    const whole = await fuzz(referenceAdapter, { runs: 3, seed: 1, outDir: join(folder.dir, 'counts-whole'), maxEvents: Number.MAX_SAFE_INTEGER, logs: stored.logs })
+    expect(Object.values(whole.mutations).every(count => count === 0)).toBe(true)
+    expect(whole.maxEvents).toBe(6)
+    const cut = await fuzz(referenceAdapter, { runs: 3, seed: 1, outDir: join(folder.dir, 'counts-cut'), maxEvents: 4, logs: stored.logs })
+    expect(cut.maxEvents).toBe(4)
+  })
+
+  it('keeps the time budget between the probes of a run, which over a long log can take minutes', async () => {
+    const stored = readStoredLogs([write('slow', 'session.jsonl', text(turnLines()))])
+    const slowly = (operation: (input: never) => unknown) => (input: never) => {
+      const until = Date.now() + 40
+      while (Date.now() < until) { /* a slow implementation */ }
+      return operation(input)
+    }
+    const slow: Adapter = { meta: { ...referenceAdapter.meta, name: 'slow' }, operations: Object.fromEntries(Object.entries(referenceAdapter.operations).map(([name, operation]) => [name, slowly(operation as never)])) }
+    const report = await fuzz(slow, { runs: 1, seed: 1, outDir: join(folder.dir, 'slow-out'), maxEvents: Number.MAX_SAFE_INTEGER, logs: stored.logs, timeBudgetMs: 100 })
+    expect(report).toMatchObject({ runsDone: 0, stoppedByBudget: true })
+    expect(report.probes).toBeLessThan(report.operations.length)
   })
 
   it('finds nothing when the reference is compared with itself over the corpus', async (context) => {
     if (!existsSync(CORPUS)) context.skip(`the corpus is absent (${CORPUS}); see ../shared/corpus/README.md`)
     const { logs } = readStoredLogs([CORPUS])
     expect(logs.length).toBeGreaterThan(50)
-    const report = await fuzz(referenceAdapter, { runs: 60, seed: 2, outDir: join(folder.dir, 'corpus-out'), maxEvents: 60, logs, vocabulary: 'v0-rc8' })
+    const report = await fuzz(referenceAdapter, { runs: 60, seed: 2, outDir: join(folder.dir, 'corpus-out'), maxEvents: Number.MAX_SAFE_INTEGER, logs, vocabulary: 'v0-rc8' })
     expect(report.findings).toEqual([])
     expect(report.compared).toBeGreaterThan(60 * 10)
   }, 60_000)
 })
 
 describe('fuzz --log on the command line', () => {
-  it('is repeated for more logs, refused with --max-events, which sizes generated logs, and alone takes --vocabulary', () => {
+  it('is repeated for more logs, cuts them with --max-events, and alone takes --vocabulary', () => {
     expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--log', 'a.jsonl', '--log=logs/'])).toMatchObject({ logs: ['a.jsonl', 'logs/'] })
-    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--log', 'a.jsonl', '--max-events', '9'])).toEqual({ error: '--max-events sizes generated logs, and with --log the runs take stored logs: give one or the other' })
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--log', 'a.jsonl', '--max-events', '9'])).toMatchObject({ maxEvents: 9 })
+    // Without --max-events a stored log is taken whole; a generated one is drawn up to 60 events.
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--log', 'a.jsonl'])).toMatchObject({ maxEvents: Number.MAX_SAFE_INTEGER })
+    expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o'])).toMatchObject({ maxEvents: 60 })
     expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--log', 'a.jsonl', '--vocabulary', 'v0-rc8'])).toMatchObject({ vocabulary: 'v0-rc8' })
     expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--log', 'a.jsonl', '--vocabulary', 'v1'])).toEqual({ error: '--vocabulary is v0-pinned or v0-rc8, not v1' })
     expect(parseFuzzOptions(['--adapter', 'reference', '--out', 'o', '--vocabulary', 'v0-rc8'])).toMatchObject({ error: expect.stringMatching(/^--vocabulary reads stored logs, which --log names/) })
+  })
+
+  it('exits 2 when a path given names no log, as check does, whatever the other paths hold', async () => {
+    const good = write('cli', 'fine.jsonl', text(turnLines()))
+    const missing = join(folder.dir, 'cli', 'typo.jsonl')
+    const run = await runCliHere(['fuzz', '--adapter', 'reference', '--log', good, '--log', missing, '--out', join(folder.dir, 'cli-typo')])
+    expect(run.stderr).toBe(`--log ${missing}: no such file or folder\n`)
+    expect(run.code).toBe(2)
   })
 
   it('exits 2 when no log it names decodes, saying why of each', async () => {
@@ -149,6 +190,8 @@ describe('fuzz --log on the command line', () => {
     const out = join(folder.dir, 'cli-good')
     const run = await runCliHere(['fuzz', '--adapter', 'reference', '--log', log, '--runs', '3', '--out', out])
     expect(run.stdout).toMatch(/^fuzz reference \S+ against the reference: seed 1, 3 runs over 1 stored log\n/)
+    const cut = await runCliHere(['fuzz', '--adapter', 'reference', '--log', log, '--runs', '3', '--max-events', '4', '--vocabulary', 'v0-rc8', '--out', join(folder.dir, 'cli-cut')])
+    expect(cut.stdout).toMatch(/^fuzz reference \S+ against the reference: seed 1, 3 runs over 1 stored log, each cut to its first 4 events, read with v0-rc8\n/)
     // No operator breaks a stored log: the operators' draws say nothing of such runs.
     expect(run.stdout).not.toContain('never drawn')
     expect(run.code).toBe(0)
