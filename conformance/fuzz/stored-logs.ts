@@ -49,8 +49,9 @@ export function readStoredLogs(paths: readonly string[]): StoredLogs {
   for (const item of findArtifacts(paths)) {
     if (item.kind !== 'file') {
       // A pipe or an undecodable name met in a folder is passed over; a path given is a mistake.
-      const given = item.kind === 'folder' || paths.includes(item.path)
-      ;(given ? found.wrong : found.unusable).push(namedWhy(item.path, item.message))
+      const why = namedWhy(item.path, item.message)
+      if (item.kind === 'folder' || paths.includes(item.path)) found.wrong.push(why)
+      else found.unusable.push(why)
       continue
     }
     const log = storedLog(item.path)
