@@ -6,6 +6,14 @@ export function errorMessage(error: unknown): string {
 }
 
 /**
+ * Whether an error is a failed system call (ENOENT, EIO, EACCES…), which names its call: an I/O
+ * failure, not a defect of the code, whose errors may carry a code too (ERR_INVALID_ARG_TYPE).
+ */
+export function isSystemError(error: unknown): boolean {
+  return typeof (error as NodeJS.ErrnoException | undefined)?.syscall === 'string'
+}
+
+/**
  * A file system error as a reader wants it: "no such file or folder" for a path that does not exist
  * (naming that path unless it is `path`, the one the reader gave), else the error's own message.
  */

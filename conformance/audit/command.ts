@@ -196,8 +196,9 @@ function readAtMost(source: string | number, most: number): Buffer {
 }
 
 /**
- * A regular file read through one descriptor up to its size when opened (the size the memory limit was
- * held to: a file growing meanwhile is not read past it), and how a writer changed it meanwhile, if one did.
+ * A regular file read through one descriptor, from where it stands (standard input may stand anywhere
+ * in its file) and no further than its size when opened (the size the memory limit was held to: a file
+ * growing meanwhile is not read past it), and how a writer changed it meanwhile, if one did.
  */
 function readWholeFile(source: string | number, most: number): { bytes: Buffer; change: FileChange | undefined } {
   const fd = typeof source === 'number' ? source : openSync(source, 'r')
@@ -207,8 +208,9 @@ function readWholeFile(source: string | number, most: number): { bytes: Buffer; 
     const bytes = Buffer.allocUnsafe(Number(opened.size))
     let length = 0
     while (length < bytes.length) {
-      const read = readSync(fd, bytes, length, bytes.length - length, length)
-      // Cut meanwhile: the bytes read are what there was, and the change says so.
+      const read = readSync(fd, bytes, length, bytes.length - length, null)
+      // The file's end, short of its size when standard input stood past its start, or when it was cut
+      // meanwhile (which the change says).
       if (read === 0) break
       length += read
     }

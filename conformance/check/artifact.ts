@@ -10,7 +10,7 @@ import { RecordScanner } from './record-scan.ts'
 import { StreamingLoad, type LoadOutcome } from './streaming-load.ts'
 import { MessageIdRecorder, RecallFailed, type RecallIds } from './message-ids.ts'
 import { FileCutShort } from './byte-source.ts'
-import { errorMessage, type ArtifactExtent } from '../wording.ts'
+import { errorMessage, isSystemError, type ArtifactExtent } from '../wording.ts'
 import { headerMembersFault, lineFormFault, rowOrderFault, shortRowFault } from './writer-rules.ts'
 import { BatchPacking } from './batch-packing.ts'
 
@@ -31,9 +31,9 @@ export interface CheckSettings {
   noLayout?: boolean
 }
 
-/** An error of reading the file again: the system's (it has a code), or the file found changed. */
+/** An error of reading the file again: a failed system call, or the file found changed. */
 function isReadFailure(error: unknown): boolean {
-  return error instanceof RecallFailed || error instanceof FileCutShort || typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string'
+  return error instanceof RecallFailed || error instanceof FileCutShort || isSystemError(error)
 }
 
 /** A reason the checker could not reach a verdict; it is not a rule of the spec. */

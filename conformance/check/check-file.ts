@@ -16,7 +16,7 @@ import type { RequirementIndex, Stage } from './requirements.ts'
 import { pathBindingFault } from './path-binding.ts'
 import { realPathOf } from './walk.ts'
 import { DEFAULT_MAX_LINE_BYTES, STDIN } from './options.ts'
-import { errorMessage, plural, reportMessage, tornTailAdvice, type ArtifactExtent } from '../wording.ts'
+import { errorMessage, isSystemError, plural, reportMessage, tornTailAdvice, type ArtifactExtent } from '../wording.ts'
 import { MOST_VIOLATIONS_LISTED, type RelationViolation, type ViolationList } from './violation-list.ts'
 
 export type Encoding = 'raw' | 'zstd'
@@ -107,7 +107,10 @@ function checkArtifact(file: string, encoding: Encoding, settings: CheckSettings
   const fd = ownDescriptor ? openSync(file, 'r') : 0
   try {
     const opened = regularFileState(fd)
-    const artifact = new ArtifactCheck(settings, { recall: opened === undefined ? undefined : recallIds(fd, encoding, opened, settings) })
+    // Standard input may stand anywhere in its file, and a second read must start where the first
+    // did: as for a pipe, its ids are kept from the start instead.
+    const rereadable = ownDescriptor && opened !== undefined
+    const artifact = new ArtifactCheck(settings, { recall: rereadable ? recallIds(fd, encoding, opened, settings) : undefined })
     const outcome = readOpened(fd, encoding, opened, artifact, false)
     // A descriptor keeps naming the file it opened, so its state once read is that file's.
     return { outcome, change: opened === undefined ? undefined : changeOf(opened, regularFileState(fd) as FileState) }
@@ -348,7 +351,7 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
   try {
     read = checkArtifact(file, encoding, settings)
   } catch (error) {
-    const io = error instanceof UnreadableFile || error instanceof FileCutShort || typeof (error as NodeJS.ErrnoException).code === 'string'
+    const io = error instanceof UnreadableFile || error instanceof FileCutShort || isSystemError(error)
     const message = errorMessage(error)
     return unchecked(file, encoding, io ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR', io ? `cannot read: ${message}` : `the checker failed: ${message}`)
   }

@@ -1,8 +1,8 @@
 // `dsh-conformance fuzz`: opens the adapter, runs the differential fuzzer with a progress bar on a
-// terminal, prints every class of disagreement (known ones with their finding), writes the summary,
-// and sets the exit status: 0 when everything found is known, 1 when something new was found, nothing
-// could be compared or the adapter could not be started or failed as it was closed, 2 on a usage error,
-// an --out folder that cannot be made or written into or a --log naming no log that decodes, 3 when
+// terminal, prints every class of disagreement (known ones with their finding), writes the summary, and
+// sets the exit status: 0 when everything found is known, 1 when something new was found, nothing could
+// be compared or the adapter could not be started or failed as it was closed, 2 on a usage error, an
+// --out folder that cannot be made or written into or a --log naming no log the fuzz can take, 3 when
 // the fuzzer itself failed.
 import { unlinkSync } from 'node:fs'
 import { makeOutputFolder, writeOutputFile } from '../reports/write.ts'
@@ -135,15 +135,15 @@ async function fuzzWith(options: FuzzCommandOptions, logs: readonly StoredLog[] 
 }
 
 /**
- * The stored logs --log names that decode, each one that does not named on stderr; none (with why)
- * when a path names no log, as check fails on one, or none decodes.
+ * The stored logs --log names that the fuzz can take, each one it cannot named on stderr; none (with
+ * why) when a path names no log, as check fails on one, or no log can be taken.
  */
 function usableLogs(paths: readonly string[]): StoredLog[] {
   const { logs, unusable, wrong } = readStoredLogs(paths)
   for (const why of wrong) console.error(`--log ${why}`)
   for (const why of unusable) console.error(`warning: --log ${why}`)
   if (wrong.length > 0) return []
-  if (logs.length === 0) console.error(`--log names no log that decodes (${paths.join(', ')}): nothing to fuzz with`)
+  if (logs.length === 0) console.error(`--log names no log the fuzz can take (${paths.join(', ')}): nothing to fuzz with`)
   return logs
 }
 

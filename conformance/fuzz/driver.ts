@@ -194,12 +194,6 @@ async function reproductionProblem(adapter: Adapter, vector: VectorCase, timeout
   return `the vector does not fail the adapter: ${onAdapter.status} ${onAdapter.reason ?? ''}`
 }
 
-/** maxEvents as the report gives it: for stored logs, the most events a run took, the longest log's count when no cut was shorter. */
-function maxEventsTaken(options: FuzzOptions): number {
-  if (options.logs === undefined) return options.maxEvents
-  return Math.min(options.maxEvents, Math.max(...options.logs.map(log => log.events.length)))
-}
-
 export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<FuzzReport> {
   if (options.logs?.length === 0) throw new Error('fuzz: logs is empty; leave it out to fuzz generated logs')
   const started = Date.now()
@@ -261,6 +255,8 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     }
   }
 
+  /** For stored logs, the report's maxEvents: the most events a run took of its log. */
+  let mostEventsTaken = 0
   let failuresInARow = 0
   const stopAsking = (): boolean => failuresInARow >= CRASHES_IN_A_ROW_TO_STOP
   // A run the adapter's failures cut short is not done: its mutations and shapes are not counted.
@@ -268,6 +264,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     if (outOfTime() || stopAsking()) break
     const logs = options.logs
     const run = logs === undefined ? drawRun(options.seed, index, options.maxEvents) : storedLogRun(options.seed, index, logs[index % logs.length]!, options.maxEvents, options.vocabulary)
+    mostEventsTaken = Math.max(mostEventsTaken, run.events.length)
     let loadFound: Disagreement | undefined
     // Built once per run, and only when a disagreement needs it.
     let twin: DrawnRun | undefined
@@ -303,7 +300,7 @@ export async function fuzz(adapter: Adapter, options: FuzzOptions): Promise<Fuzz
     progress(runsDone)
   }
   return {
-    adapter: nameAndVersion(adapter.meta, '@'), seed: options.seed, runs: options.runs, maxEvents: maxEventsTaken(options), runsDone, stoppedByBudget: runsDone < options.runs && !stopAsking(), stoppedByFailures: stopAsking(),
+    adapter: nameAndVersion(adapter.meta, '@'), seed: options.seed, runs: options.runs, maxEvents: options.logs === undefined ? options.maxEvents : mostEventsTaken, runsDone, stoppedByBudget: runsDone < options.runs && !stopAsking(), stoppedByFailures: stopAsking(),
     operations, probes, compared, byOperation, mutations: sortedByName(mutations), olderShapes,
     ...(options.logs === undefined ? {} : { logs: options.logs.map(log => log.file) }),
     ...(options.vocabulary === undefined ? {} : { vocabulary: options.vocabulary }),

@@ -58,14 +58,15 @@ adapter's answers do, such as a time it stamps from its clock).
   --time-budget SECONDS   stop cleanly once this much time has passed (kept between the probes of a
                           run too), and report the runs done
   --operation NAME        compare only these operations (repeat it, or give a comma-separated list)
-  --log PATH              run over stored session logs instead of generated ones: a log (raw, or zstd
-                          by its name, as check reads it) or a folder walked for them; repeat it for
-                          more. Run N takes log N mod their count as the reference decodes it, its torn
+  --log PATH              run over stored session logs instead of generated ones: a log file (raw, or
+                          zstd when its name ends in .zstd or .zst) or a folder walked for them, not
+                          standard input; repeat it for more. Run N takes log N mod their count as the reference decodes it, its torn
                           tail left out, and probes it at places drawn from the seed and N (where fork
                           cuts, what append appends, ...); no operator breaks it and it is not
                           rewritten. A disagreement is shrunk to a vector as for any run, its note
-                          naming the log. A log that does not decode is named and passed over; a
-                          path that names no log (missing, or a folder holding none) stops the fuzz
+                          naming the log. A log that does not decode, or holds a value nested over
+                          1,000 levels deep, is named and passed over; a path that names no log
+                          (missing, or a folder holding none) stops the fuzz
   --vocabulary NAME       with --log: the vocabulary the probes that take one read the stored logs
                           with (load's input, PROC-9): v0-rc8 for logs holding team/* events, which
                           the default v0-pinned refuses, so that the operations over a loaded log are
@@ -81,7 +82,7 @@ disagreement of its own class, "fails: KIND", which no --known file can excuse.
 Exit status: 0 when no disagreement was found outside the known classes, 1 when one was, when no
 operation could be compared (the adapter claims no profile of the operations it provides) or when the
 adapter could not be started or failed as it was closed, 2 on a usage error, an --out folder that
-cannot be made or written into, or a --log naming no log that decodes, 3 when the fuzzer itself
+cannot be made or written into, or a --log naming no log the fuzz can take, 3 when the fuzzer itself
 failed. An in-process operation that never returns (a loop) cannot be interrupted: the process is
 killed (SIGKILL) after twice --timeout, without a summary.`
 

@@ -24,6 +24,25 @@ export interface StoredLogs {
   wrong: string[]
 }
 
+/**
+ * The deepest nesting a stored log may hold: each run copies its log (structuredClone), as the probes
+ * copy their inputs, and the copy recurses, overflowing the stack near 2,000 levels. check reads any depth.
+ */
+export const MOST_NESTING = 1_000
+
+/** How many levels of arrays and objects the deepest value of `root` is nested, walked without recursion. */
+function nestingDepth(root: unknown): number {
+  let deepest = 0
+  const stack: [unknown, number][] = [[root, 0]]
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [value, depth] = item
+    if (typeof value !== 'object' || value === null) continue
+    deepest = Math.max(deepest, depth + 1)
+    for (const member of Object.values(value)) stack.push([member, depth + 1])
+  }
+  return deepest
+}
+
 /** The log in `file`, or why it cannot be used. */
 function storedLog(file: string): StoredLog | string {
   let bytes: Buffer
@@ -33,7 +52,13 @@ function storedLog(file: string): StoredLog | string {
     return `cannot read it: ${fileErrorMessage(error, file)}`
   }
   const decoded = reference.decodeJsonl({ base64: bytes.toString('base64'), encoding: encodingOf(file) })
-  if (decoded.ok) return { file, header: decoded.value.header, events: decoded.value.events }
+  if (decoded.ok) {
+    const { header, events } = decoded.value
+    const depth = nestingDepth([header, events])
+    // The pair and the list are two levels of the walk's own.
+    if (depth - 2 > MOST_NESTING) return `it holds a value nested ${depth - 2} levels deep, past the ${MOST_NESTING} the fuzz copies (check reads it)`
+    return { file, header, events }
+  }
   const { code, line, message } = decoded.error
   return `decodeJsonl rejects it with ${code}${line === undefined ? '' : ` at line ${line}`} (${message}), so it holds no events to probe; \`dsh-conformance check\` says more`
 }

@@ -256,6 +256,11 @@ describe('audit runs', () => {
     const socket = spawnSync(process.execPath, [bin, 'audit', '-', '--format', 'json', '--tokenizer', 'estimate'], { input: readFileSync(log), encoding: 'utf8' })
     expect(socket.status, socket.stderr).toBe(0)
     expect((JSON.parse(socket.stdout) as AuditReport).log.events).toBe(12)
+    // A redirected file is read from where standard input stands: here after a line the shell's `read` took.
+    const { log: afterALine } = logFile(Buffer.concat([Buffer.from('not the log\n'), artifact(goodTurn())]), 'after-a-line.jsonl')
+    const redirected = spawnSync('bash', ['-c', `{ read -r _; '${process.execPath}' '${bin}' audit - --format json --tokenizer estimate; } < '${afterALine}'`], { encoding: 'utf8' })
+    expect(redirected.status, redirected.stderr).toBe(0)
+    expect((JSON.parse(redirected.stdout) as AuditReport).log.events).toBe(12)
   })
 
   it('reads a zstd log from a named pipe, whole, its byte notices included', () => {

@@ -85,16 +85,20 @@ describe('LEGACY-11 in check', () => {
     expect(report?.outcome).toEqual(pipelineOutcome(raw, 'raw'))
   })
 
-  it('reaches it through a socket and a redirected file too, reading the file again from its start', () => {
+  it('reaches it through a socket and a redirected file too, whose ids it keeps from the start, as a pipe\'s', () => {
     const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
     const raw = Buffer.from(`${legacyLog(13).join('\n')}\n`)
     const log = folder.write('legacy-redirected.jsonl', raw)
     // Node's own `input` is a socket, which /dev/stdin cannot be opened on: check reads descriptor 0.
     const socket = spawnSync(process.execPath, [bin, 'check', '--format', 'json', '-'], { input: raw, encoding: 'utf8' })
     expect((JSON.parse(socket.stdout) as { files: FileReport[] }).files[0]?.outcome).toEqual(pipelineOutcome(raw, 'raw'))
-    // A redirect makes stdin the file itself, which the second read for the ids opens anew.
+    // A redirect makes stdin the file itself, which may stand anywhere in it: here after a first line
+    // the shell's `read` took (a second read from the file's start would meet that line as the header).
     const redirected = spawnSync('sh', ['-c', `'${process.execPath}' '${bin}' check --format json - < '${log}'`], { encoding: 'utf8' })
     expect((JSON.parse(redirected.stdout) as { files: FileReport[] }).files[0]?.outcome).toEqual(pipelineOutcome(raw, 'raw'))
+    const afterALine = folder.write('legacy-after-a-line.jsonl', Buffer.concat([Buffer.from('not the log\n'), raw]))
+    const offset = spawnSync('bash', ['-c', `{ read -r _; '${process.execPath}' '${bin}' check --format json -; } < '${afterALine}'`], { encoding: 'utf8' })
+    expect((JSON.parse(offset.stdout) as { files: FileReport[] }).files[0]?.outcome).toEqual(pipelineOutcome(raw, 'raw'))
   })
 })
 

@@ -11,7 +11,7 @@ import { storedLogRun } from '../../conformance/fuzz/draw.ts'
 import { fuzz } from '../../conformance/fuzz/driver.ts'
 import { deriveProbe } from '../../conformance/fuzz/probes.ts'
 import { parseFuzzOptions } from '../../conformance/fuzz/options.ts'
-import { readStoredLogs } from '../../conformance/fuzz/stored-logs.ts'
+import { MOST_NESTING, readStoredLogs } from '../../conformance/fuzz/stored-logs.ts'
 import { loadVectorFile, projectRoot } from '../../conformance/vector-cases.ts'
 import { reference } from '../../reference/index.ts'
 import { text, turnLines } from '../check/small-logs.ts'
@@ -62,6 +62,17 @@ describe('the logs --log names', () => {
       `${join(folder.dir, 'missing.jsonl')}: no such file or folder`,
       `${join(folder.dir, 'empty')}: no *.jsonl, *.jsonl.zstd or *.jsonl.zst file under ${join(folder.dir, 'empty')}`,
     ])
+  })
+
+  it('pass over a log holding a value nested deeper than the fuzz copies, which check reads', () => {
+    const nested = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`
+    // The record and its data are two levels: a list nested MOST_NESTING - 2 deep reaches the limit.
+    const message = (depth: number): string => `{"type":"user/message","seq":1,"time":1,"data":{"id":"u1","role":"user","content":[],"source":{"kind":"user"},"x":${nested(depth)}},"surfaceOp":"append"}`
+    const at = write('deep', 'at.jsonl', text([...turnLines().slice(0, 2), message(MOST_NESTING - 2)]))
+    const past = write('deep', 'past.jsonl', text([...turnLines().slice(0, 2), message(MOST_NESTING - 1)]))
+    const { logs, unusable } = readStoredLogs([at, past])
+    expect(logs.map(log => log.file)).toEqual([at])
+    expect(unusable).toEqual([`${past}: it holds a value nested ${MOST_NESTING + 1} levels deep, past the ${MOST_NESTING} the fuzz copies (check reads it)`])
   })
 
   it('are each taken by run N mod their count, as a copy of its own, at places drawn from the seed and N', () => {
@@ -133,6 +144,10 @@ describe('fuzz over stored logs', () => {
     expect(whole.maxEvents).toBe(6)
     const cut = await fuzz(referenceAdapter, { runs: 3, seed: 1, outDir: join(folder.dir, 'counts-cut'), maxEvents: 4, logs: stored.logs })
     expect(cut.maxEvents).toBe(4)
+    // Of the runs done: one run takes the first log alone, however long the second.
+    const [short, long] = [write('counts', 'a-short.jsonl', text(turnLines().slice(0, 3))), write('counts', 'b-long.jsonl', text(turnLines()))]
+    const one = await fuzz(referenceAdapter, { runs: 1, seed: 1, outDir: join(folder.dir, 'counts-one'), maxEvents: Number.MAX_SAFE_INTEGER, logs: readStoredLogs([short, long]).logs })
+    expect(one.maxEvents).toBe(2)
   })
 
   it('keeps the time budget between the probes of a run, which over a long log can take minutes', async () => {
@@ -181,7 +196,7 @@ describe('fuzz --log on the command line', () => {
   it('exits 2 when no log it names decodes, saying why of each', async () => {
     const broken = write('cli', 'broken.jsonl', 'not json\n')
     const run = await runCliHere(['fuzz', '--adapter', 'reference', '--log', broken, '--out', join(folder.dir, 'cli-out')])
-    expect(run.stderr).toBe(`warning: --log ${broken}: decodeJsonl rejects it with JSONL_HEADER_INVALID at line 1 (the header line is not one JSON text), so it holds no events to probe; \`dsh-conformance check\` says more\n--log names no log that decodes (${broken}): nothing to fuzz with\n`)
+    expect(run.stderr).toBe(`warning: --log ${broken}: decodeJsonl rejects it with JSONL_HEADER_INVALID at line 1 (the header line is not one JSON text), so it holds no events to probe; \`dsh-conformance check\` says more\n--log names no log the fuzz can take (${broken}): nothing to fuzz with\n`)
     expect(run.code).toBe(2)
   })
 
