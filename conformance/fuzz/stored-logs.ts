@@ -1,8 +1,9 @@
 // `fuzz --log PATH`: the stored session logs the runs take instead of generated ones. A path is a log
-// (raw JSONL, or zstd when its name ends in .zstd or .zst, as check reads it) or a folder walked for
-// them as check walks one; each log is decoded by the reference, whose decoding is the spec's. A log
-// that does not decode holds no events to probe: it is named with the reason, and the others are used.
-// A path that names no log at all (a typo, a folder holding none) is a mistake the command stops at.
+// file (raw JSONL, or zstd when its name ends in .zstd or .zst, as check tells them apart) or a folder
+// walked for them as check walks one; each log is decoded by the reference, whose decoding is the
+// spec's. A log that does not decode holds no events to probe, and one nested too deep cannot be
+// copied: each is named with the reason, and the others are used. A path that names no log at all (a
+// typo, a folder holding none) is a mistake the command stops at.
 import { readFileSync } from 'node:fs'
 import { reference } from '../../reference/index.ts'
 import { encodingOf } from '../check/check-file.ts'
