@@ -197,13 +197,12 @@ export function drawRun(seed: number, index: number, maxEvents: number): DrawnRu
 }
 
 /**
- * A run over a stored log (`fuzz --log`): its header and records as decoded, each run a copy of its
- * own, with a plan drawn from the seed and the index as for any run, so that a log taken again is
- * probed at other places, cut to its first `maxEvents` events. No operator breaks it and it is not
- * rewritten: it holds what a writer wrote,
- * in older shapes when that writer wrote them. Its twin in current shapes is then the log as the
- * reference upgrades it (driver.ts's currentShapesTwin), or, when load rejects it, the log itself: a
- * class the twin shows too is the log's, not one of the older shapes.
+ * A run over a stored log (`fuzz --log`): its header and records as decoded, cut to its first
+ * `maxEvents` events, each run a copy of its own, with a plan drawn from the seed and the index as for
+ * any run, so that a log taken again is probed at other places. No operator breaks it and it is not
+ * rewritten: it holds what a writer wrote, in older shapes when that writer wrote them. Its twin in
+ * current shapes is then the log as the reference upgrades it (driver.ts's currentShapesTwin), or, when
+ * load rejects it, the log itself: a class the twin shows too is the log's, not one of the older shapes.
  */
 export function storedLogRun(seed: number, index: number, log: { file: string; header: unknown; events: readonly unknown[] }, maxEvents: number, vocabulary?: string): DrawnRun {
   const plan = drawPlan(seededChooser(runSeed(seed, index)))

@@ -88,7 +88,7 @@ export interface FuzzReport {
   runs: number
   /**
    * The largest target size of a run's log (--max-events): with the seed, what reproduces the runs; with
-   * stored logs, the most events a run took of one (the longest log's count when --max-events cut none).
+   * stored logs, the most events a run took of one.
    */
   maxEvents: number
   runsDone: number

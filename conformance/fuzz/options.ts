@@ -60,13 +60,13 @@ adapter's answers do, such as a time it stamps from its clock).
   --operation NAME        compare only these operations (repeat it, or give a comma-separated list)
   --log PATH              run over stored session logs instead of generated ones: a log file (raw, or
                           zstd when its name ends in .zstd or .zst) or a folder walked for them, not
-                          standard input; repeat it for more. Run N takes log N mod their count as the reference decodes it, its torn
-                          tail left out, and probes it at places drawn from the seed and N (where fork
-                          cuts, what append appends, ...); no operator breaks it and it is not
-                          rewritten. A disagreement is shrunk to a vector as for any run, its note
-                          naming the log. A log that does not decode, or holds a value nested over
-                          1,000 levels deep, is named and passed over; a path that names no log
-                          (missing, or a folder holding none) stops the fuzz
+                          standard input; repeat it for more. Run N takes log N mod their count as the
+                          reference decodes it, its torn tail left out, and probes it at places drawn
+                          from the seed and N (where fork cuts, what append appends, ...); no operator
+                          breaks it and it is not rewritten. A disagreement is shrunk to a vector as for
+                          any run, its note naming the log. A log that does not decode, or holds a value
+                          nested over 1,000 levels deep, is named and passed over; a path that names no
+                          log (missing, or a folder holding none) stops the fuzz
   --vocabulary NAME       with --log: the vocabulary the probes that take one read the stored logs
                           with (load's input, PROC-9): v0-rc8 for logs holding team/* events, which
                           the default v0-pinned refuses, so that the operations over a loaded log are
