@@ -73,8 +73,8 @@ adapter's answers do, such as a time it stamps from its clock).
                           compared on them too (all but fork, which takes no vocabulary)
   --known FILE            known classes of disagreement (YAML or JSON,
                           schemas/known-divergences.schema.json) that are reported but tolerated
-  --timeout MS            how long to wait for each reply of an --adapter-cmd, and for each operation of an
-                          in-process adapter (default ${DEFAULT_TIMEOUT_MS})
+  --timeout MS            how long to wait for each reply of an --adapter-cmd, and for each operation
+                          of an in-process adapter (default ${DEFAULT_TIMEOUT_MS})
 
 A failure of the adapter (it threw, timed out, crashed or gave an answer that cannot be read) is a
 disagreement of its own class, "fails: KIND", which no --known file can excuse.
