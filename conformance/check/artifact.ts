@@ -31,8 +31,8 @@ export interface CheckSettings {
   noLayout?: boolean
 }
 
-/** An error of reading the file again: a failed system call, or the file found changed. */
-function isReadFailure(error: unknown): boolean {
+/** An error of reading the file, first or again: a failed system call, or the file found changed. */
+export function isReadFailure(error: unknown): boolean {
   return error instanceof RecallFailed || error instanceof FileCutShort || isSystemError(error)
 }
 

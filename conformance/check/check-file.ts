@@ -6,9 +6,9 @@ import type { TornTail } from '../../reference/jsonl.ts'
 import type { JsonRecord } from '../../reference/lossless-json.ts'
 import { unknownTypeMessage } from '../../reference/unknown-types.ts'
 import { V0_PINNED_TYPES, V0_RC8_TYPES } from '../../reference/vocabulary.ts'
-import { ArtifactCheck, type ArtifactOutcome, type ByteFacts, type CheckSettings, type FrameFact, type LimitFault, type WriterFacts } from './artifact.ts'
+import { ArtifactCheck, isReadFailure, type ArtifactOutcome, type ByteFacts, type CheckSettings, type FrameFact, type LimitFault, type WriterFacts } from './artifact.ts'
 import { RecallFailed, type RecallIds } from './message-ids.ts'
-import { FileByteSource, FileCutShort, memoryByteSource } from './byte-source.ts'
+import { FileByteSource, memoryByteSource } from './byte-source.ts'
 import { changeOf, fileChangedMessage, regularFileState, type FileChange, type FileState } from './file-change.ts'
 import { checkRawArtifact, fileChunks, memoryChunks, positionedChunks } from './raw-reader.ts'
 import { checkZstdArtifact, MOST_WINDOW_BYTES } from './zstd-reader.ts'
@@ -16,7 +16,7 @@ import type { RequirementIndex, Stage } from './requirements.ts'
 import { pathBindingFault } from './path-binding.ts'
 import { realPathOf } from './walk.ts'
 import { DEFAULT_MAX_LINE_BYTES, STDIN } from './options.ts'
-import { errorMessage, isSystemError, plural, reportMessage, tornTailAdvice, type ArtifactExtent } from '../wording.ts'
+import { errorMessage, plural, reportMessage, tornTailAdvice, type ArtifactExtent } from '../wording.ts'
 import { MOST_VIOLATIONS_LISTED, type RelationViolation, type ViolationList } from './violation-list.ts'
 
 export type Encoding = 'raw' | 'zstd'
@@ -351,7 +351,7 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
   try {
     read = checkArtifact(file, encoding, settings)
   } catch (error) {
-    const io = error instanceof UnreadableFile || error instanceof FileCutShort || isSystemError(error)
+    const io = error instanceof UnreadableFile || isReadFailure(error)
     const message = errorMessage(error)
     return unchecked(file, encoding, io ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR', io ? `cannot read: ${message}` : `the checker failed: ${message}`)
   }
