@@ -2,16 +2,10 @@
 // implementations (`run`), lists them (`list`), renders the compatibility matrix of several
 // implementations (`matrix`), puts the reference interpreter behind the subprocess adapter protocol
 // (`serve`), compares an implementation with the reference on one input (`compare`), checks and audits
-// stored logs (`check`, `audit`) and fuzzes an implementation against the reference (`fuzz`). It prints and returns the exit status; what the process does around it
-// (cli.ts) is kept apart, so that tests run the commands in their own process.
-import { parseOptions, type Command, type CommandOptions } from './cli-options.ts'
-import { commandUsage, USAGE } from './cli-usage.ts'
-import { describeFilters, listLines, selectCases, unmatchedFilterValues } from './filters.ts'
-import { requestLines } from './protocol.ts'
-import { matrixCommand } from './matrix-command.ts'
-import { runCommand } from './run-command.ts'
-import { serve } from './serve.ts'
-import { loadVectorCases, loadVectorFolder, VectorFileError, type VectorCase } from './vector-cases.ts'
+// stored logs (`check`, `audit`) and fuzzes an implementation against the reference (`fuzz`). It prints
+// and returns the exit status; what the process does around it (cli.ts) is kept apart, so that tests run
+// the commands in their own process. A command's modules are imported when it runs: check and audit
+// load neither the runner nor the protocol's schemas, and serve, started once per run, not the runner.
 import { likelyMeant } from './wording.ts'
 
 /** The commands that run adapters: an exit before they are done is a failure of the run. */
@@ -30,7 +24,7 @@ check.`
 
 /** serve takes no arguments: anything but a request for help is a usage error, not a server started. */
 function serveCommand(args: readonly string[]): Promise<number> | number {
-  if (args.length === 0) return serve()
+  if (args.length === 0) return import('./serve.ts').then(({ serve }) => serve())
   const help = args.length === 1 && args[0] === '--help'
   if (help) console.log(SERVE_USAGE)
   else console.error(`serve takes no arguments, not ${args.join(' ')}\n\n${SERVE_USAGE}`)
@@ -58,54 +52,10 @@ export async function runCliCommand(args: readonly string[]): Promise<number> {
   if (command === 'compare') return (await import('./compare-command.ts')).compareCommand(rest)
   if (command !== 'run' && command !== 'list' && command !== 'matrix') {
     const help = command === undefined || command === '--help' || command === 'help'
-    if (help) console.log(USAGE)
+    if (help) console.log((await import('./cli-usage.ts')).USAGE)
     else console.error(`${unknownCommand(command)}\n${SEE_HELP}`)
     return help ? 0 : 2
   }
-  if (rest.includes('--help')) {
-    console.log(commandUsage(command))
-    return 0
-  }
-  const options = parseOptions(command, rest)
-  if ('error' in options) {
-    console.error(`${options.error}\ndsh-conformance ${command} --help lists its options`)
-    return 2
-  }
-  return withVectors(() => vectorCommand(command, options))
+  return (await import('./vector-commands.ts')).vectorCommandLine(command, rest)
 }
 
-/** A malformed vector file is a fault of the suite's files, not of an adapter: said plainly, exit 2. */
-async function withVectors(command: () => Promise<number>): Promise<number> {
-  try {
-    return await command()
-  } catch (error) {
-    if (!(error instanceof VectorFileError)) throw error
-    console.error(`dsh-conformance: the vectors cannot be loaded: ${error.message}`)
-    return 2
-  }
-}
-
-/** The cases a command selects from: the suite's, or those under --vectors. */
-function vectorCases(options: CommandOptions): VectorCase[] {
-  return options.vectors === undefined ? loadVectorCases() : loadVectorFolder(options.vectors)
-}
-
-async function vectorCommand(command: Command, options: CommandOptions): Promise<number> {
-  const all = vectorCases(options)
-  const unmatched = unmatchedFilterValues(all, options.filters)
-  if (unmatched !== undefined) {
-    console.error(unmatched)
-    return 2
-  }
-  if (command === 'list') {
-    const lines = options.requests ? requestLines(selectCases(all, options.filters)) : listLines(all, options.filters)
-    // As run and matrix do: a filter that matches nothing is most likely a mistyped one.
-    if (lines.length === 0) {
-      console.error(`no case matches the filters ${describeFilters(options.filters)}`)
-      return 2
-    }
-    process.stdout.write(options.requests ? lines.join('') : lines.map((line) => `${line}\n`).join(''))
-    return 0
-  }
-  return command === 'run' ? runCommand(options, all) : matrixCommand(options, all)
-}

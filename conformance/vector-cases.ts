@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { basename, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import { BASE_TIME, buildEvent, buildLog, isPlainObject } from './builder.ts'
 import { walkFolder, type WalkedEntry } from './folder-walk.ts'
 import { decodeTagged } from './tagged-values.ts'
@@ -51,9 +51,20 @@ export interface VectorCase {
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url))
 export const vectorsDir = join(projectRoot, 'vectors')
 
-const vectorFileSchema = JSON.parse(readFileSync(join(projectRoot, 'schemas/vector-file.schema.json'), 'utf8'))
-// verbose: a `not` error then carries its subschema, whose description says what is refused.
-const validateVectorFile = new Ajv2020({ strict: true, allErrors: true, verbose: true }).compile(vectorFileSchema)
+let compiledVectorFileSchema: ValidateFunction | undefined
+
+/**
+ * The vector file schema's validator, compiled on first use: compiled at import, it cost every process
+ * importing this module (the reference's `serve`, started once per run) whether it read vectors or not.
+ */
+function vectorFileValidator(): ValidateFunction {
+  if (compiledVectorFileSchema === undefined) {
+    const schema = JSON.parse(readFileSync(join(projectRoot, 'schemas/vector-file.schema.json'), 'utf8'))
+    // verbose: a `not` error then carries its subschema, whose description says what is refused.
+    compiledVectorFileSchema = new Ajv2020({ strict: true, allErrors: true, verbose: true }).compile(schema)
+  }
+  return compiledVectorFileSchema
+}
 
 /**
  * A relative path with '/' between its parts on every platform: the names and the order of the vector
@@ -194,8 +205,9 @@ function vectorFileYaml(path: string, shownAs: string): YamlText {
  */
 export function loadVectorFile(path: string, name: string, shownAs = name): VectorCase[] {
   const { value: document, lineAt: at } = vectorFileYaml(path, shownAs)
-  if (!validateVectorFile(document)) {
-    throw new VectorFileError(`${shownAs}: not a valid vector file: ${schemaErrorLines(validateVectorFile.errors ?? [], at).join('; ')}`)
+  const validate = vectorFileValidator()
+  if (!validate(document)) {
+    throw new VectorFileError(`${shownAs}: not a valid vector file: ${schemaErrorLines(validate.errors ?? [], at).join('; ')}`)
   }
   const file = document as { chapter: string; cases: Record<string, unknown>[] }
   return file.cases.map((rawCase, index) => {

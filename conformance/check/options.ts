@@ -1,6 +1,6 @@
 // The command line of `dsh-conformance check`, as plain data.
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
-import { decimalNumber } from '../cli-options.ts'
+import { decimalNumber } from '../option-rules.ts'
 import { guessedOption } from '../wording.ts'
 
 /**

@@ -1,7 +1,8 @@
 // The command line of `dsh-conformance fuzz`: its help text and its options, as plain data.
 import { timeoutProblem } from '../adapter-process.ts'
 import { adapterNameProblem, ADAPTER_NAMES } from '../adapters/registry.ts'
-import { decimalNumber, givenTwice, type AdapterSource } from '../cli-options.ts'
+import type { AdapterSource } from '../cli-options.ts'
+import { decimalNumber, givenTwice } from '../option-rules.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
 import { guessedOption } from '../wording.ts'
 import type { OperationName } from '../vector-cases.ts'
