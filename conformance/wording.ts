@@ -206,13 +206,14 @@ export interface ArtifactExtent {
  * final zstd frame is read as far as its complete lines go, and those must be written again (JSONL-15),
  * so truncating alone would lose them.
  */
-export function tornTailAdvice(torn: { line: number; offset: number; reason: string }, encoding: 'raw' | 'zstd', extent: ArtifactExtent): string {
+export function tornTailAdvice(torn: { line: number; offset: number; reason: string }, encoding: 'raw' | 'zstd', extent: ArtifactExtent, why?: string): string {
   const bytes = plural(extent.bytes - torn.offset, 'byte')
   if (encoding === 'raw') {
     const lines = extent.lastLine === undefined ? undefined : extent.lastLine - torn.line + 1
     const size = lines === undefined ? bytes : `${plural(lines, 'line')} (${bytes})`
     const later = lines !== undefined && lines > 1 ? ', complete later lines included' : ''
-    return `torn tail from line ${torn.line} (byte ${torn.offset}, ${torn.reason}): dropped on read as uncommitted data, ${size} from there on${later}; a writer truncates the artifact to byte ${torn.offset} before it appends`
+    const cause = why === undefined ? torn.reason : `${torn.reason}: ${why}`
+    return `torn tail from line ${torn.line} (byte ${torn.offset}, ${cause}): dropped on read as uncommitted data, ${size} from there on${later}; a writer truncates the artifact to byte ${torn.offset} before it appends`
   }
   const start = `torn final frame from line ${torn.line} (byte ${torn.offset}, ${torn.reason})`
   const truncate = `a writer truncates the artifact to byte ${torn.offset}, dropping its last ${bytes}`

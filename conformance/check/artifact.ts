@@ -107,6 +107,8 @@ export interface ArtifactOutcome {
   limit: LimitFault | undefined
   header: JsonRecord | undefined
   tornTail: TornTail | null
+  /** Why the line that starts the torn tail cannot be read, for people; undefined for an unterminated line. */
+  tornTailWhy: string | undefined
   /** How far the artifact runs: what a torn tail drops. */
   extent: ArtifactExtent
   load: LoadOutcome | undefined
@@ -255,7 +257,7 @@ export class ArtifactCheck {
     this.writerFacts.notABatch = counted(this.writerFacts.notABatch, { byte, line, why })
   }
 
-  outcome(tornTail: TornTail | null, extent: ArtifactExtent): ArtifactOutcome {
+  outcome(tornTail: TornTail | null, extent: ArtifactExtent, tornTailWhy?: string): ArtifactOutcome {
     const done = this.finished
     // JSONL-8: a writer's first write holds the header and the first batch, so no artifact it writes is a
     // header alone. With no event and no torn tail, only empty zstd frames can follow the header, and
@@ -268,6 +270,7 @@ export class ArtifactCheck {
       limit: this.limit,
       header: this.header,
       tornTail: done ? null : tornTail,
+      tornTailWhy: done ? undefined : tornTailWhy,
       extent,
       load: done || this.load === undefined ? undefined : this.load.finish(),
       facts: this.facts,

@@ -213,13 +213,14 @@ function unendedLastLineHint(tornTail: TornTail, encoding: Encoding): string {
   return '. If that line is a whole record that no crash cut, its writer left out the line feed that ends every record (JSONL-8)'
 }
 
-function tornTailNotice(tornTail: TornTail, encoding: Encoding, extent: ArtifactExtent): Diagnostic {
+/** `why`: what is wrong with the line that starts the tail, when it is complete. */
+function tornTailNotice(tornTail: TornTail, why: string | undefined, encoding: Encoding, extent: ArtifactExtent): Diagnostic {
   return {
     severity: 'notice',
     code: 'TORN_TAIL',
     requirement: encoding === 'zstd' ? 'JSONL-15' : 'JSONL-12',
     line: tornTail.line,
-    message: `recoverable ${tornTailAdvice(tornTail, encoding, extent)}${unendedLastLineHint(tornTail, encoding)}`,
+    message: `recoverable ${tornTailAdvice(tornTail, encoding, extent, why)}${unendedLastLineHint(tornTail, encoding)}`,
   }
 }
 
@@ -328,7 +329,7 @@ function report(file: string, otherNames: readonly string[], encoding: Encoding,
   const binding = settings.noLayout === true ? undefined : pathBinding([file, ...otherNames], encoding, artifact)
   const outcome: Outcome = binding === undefined ? outcomeOf(artifact) : { verdict: 'rejected', operation: 'open', code: binding.code }
   const writer = writerDiagnostics(artifact.writerFacts)
-  const torn = artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined ? [tornTailNotice(artifact.tornTail, encoding, artifact.extent)] : []
+  const torn = artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined ? [tornTailNotice(artifact.tornTail, artifact.tornTailWhy, encoding, artifact.extent)] : []
   const diagnostics = [
     ...(change === undefined ? [] : [changedNotice(change)]),
     ...withShortMessages([...(binding === undefined ? [] : [binding]), ...faultDiagnostics(artifact, requirements)]),

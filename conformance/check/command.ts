@@ -2,7 +2,7 @@
 // status (see CHECK_USAGE).
 import { checkFile, encodingOf, type FileReport } from './check-file.ts'
 import { exitCodeOf, formatReport, formatSummary, formatUncheckedFolder, jsonReportPrinter, summarize } from './format.ts'
-import { knownMatchers, readKnownFindings, withKnownFindings, type CheckKnownFinding } from './known-findings.ts'
+import { entriesMatchingUnchecked, knownMatchers, readKnownFindings, withKnownFindings, type CheckKnownFinding } from './known-findings.ts'
 import { CHECK_USAGE, parseCheckOptions } from './options.ts'
 import { RequirementIndex } from './requirements.ts'
 import { findArtifacts } from './walk.ts'
@@ -17,6 +17,12 @@ function unreadable(path: string, message: string): FileReport {
     outcome: { verdict: 'unchecked', code: 'CHECK_IO_ERROR' },
     diagnostics: [{ severity: 'error', code: 'CHECK_IO_ERROR', message }],
   }
+}
+
+/** Why a `--known` entry matched no finding of a checked file, as its warning says. */
+function unusedWhy(matchedUnchecked: boolean): string {
+  if (matchedUnchecked) return 'matched only findings of unchecked files (check\'s own CHECK_* codes), which --known never accepts: a file that was not checked fails the run until it is'
+  return 'matched no finding of a checked file: mended, or a typo (its files glob is matched against the names as printed above)'
 }
 
 // `check ... | head`, a reader that stops reading, ends quietly: cli.ts handles that for every command.
@@ -39,6 +45,7 @@ export function runCheck(args: readonly string[]): number {
   }
   const matchers = knownMatchers(known)
   const used = new Set<number>()
+  const matchingUnchecked = new Set<number>()
   const requirements = new RequirementIndex()
   const settings = { vocabulary: options.vocabulary, maxLineBytes: options.maxLineBytes, writer: options.writer, strict: options.strict, noLayout: options.noLayout }
   // Each file is printed once checked, and only its status kept.
@@ -56,12 +63,13 @@ export function runCheck(args: readonly string[]): number {
     }
     const checked = found.kind === 'file' ? checkFile(found.path, settings, requirements, found.otherNames) : unreadable(found.path, found.message)
     const report = withKnownFindings(checked, matchers, options.strict, used)
+    for (const index of entriesMatchingUnchecked(checked, matchers)) matchingUnchecked.add(index)
     statuses.push(report.status)
     if (json === undefined) console.log(formatReport(report, options.maxFindings, options.strict))
     else json.file(report)
   }
   const knownUnused = known.flatMap((entry, index) => (used.has(index) ? [] : [{ index, files: entry.files, code: entry.code, reason: entry.reason }]))
-  for (const entry of knownUnused) console.error(`warning: ${printable(options.known!)}: known[${entry.index}] (files ${printable(entry.files)}, code ${printable(entry.code)}) matched no finding of a checked file: mended, or a typo`)
+  for (const entry of knownUnused) console.error(`warning: ${printable(options.known!)}: known[${entry.index}] (files ${printable(entry.files)}, code ${printable(entry.code)}) ${unusedWhy(matchingUnchecked.has(entry.index))}`)
   const summary = summarize(statuses, folders)
   if (json === undefined) console.log(formatSummary(summary))
   else json.end(folders, summary, options.known === undefined ? undefined : knownUnused)

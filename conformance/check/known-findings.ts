@@ -90,6 +90,17 @@ export function withKnownFindings(report: FileReport, matchers: readonly KnownMa
 }
 
 /**
+ * The entries that match a finding of an unchecked file, which are not applied (a file that was not
+ * checked is never known): the warning of an entry that matched nothing else says so, not "a typo".
+ */
+export function entriesMatchingUnchecked(report: FileReport, matchers: readonly KnownMatcher[]): number[] {
+  if (report.status !== 'unchecked') return []
+  return matchers
+    .filter(matcher => matcher.files.test(report.file) && report.diagnostics.some(diagnostic => matcher.code.test(diagnostic.code)))
+    .map(matcher => matcher.index)
+}
+
+/**
  * An invalid or refused file whose every failing finding is known is known. Otherwise a refused file
  * stays refused while its refusal is open (it takes precedence, as check-file.ts gives it), and becomes
  * invalid when only other findings are; an invalid file whose open findings are all refusals (a layout

@@ -28,7 +28,8 @@ options:
   --format text|json                 report format (default text)
   --vocabulary v0-pinned|v0-rc8      the reader's event types (default v0-pinned)
   --max-line-bytes N                 longest line the checker reads (default ${DEFAULT_MAX_LINE_BYTES});
-                                     a longer one leaves the file unchecked
+                                     a longer one leaves the file unchecked, unless it is an
+                                     unterminated last line: a torn tail, never read at any length
   --max-findings N                   most findings of one file the text report lists (default
                                      ${DEFAULT_MAX_FINDINGS}; 0 lists all); the rest are counted. json lists all
                                      (of a file's relation violations, both list the first 10000

@@ -97,5 +97,5 @@ export function checkRawArtifact(readChunk: ChunkReader, artifact: ArtifactCheck
     : null
   // The last line is the one the splitter would number next, less one when every line ended.
   const lastLine = splitter.tailLength > 0 ? splitter.number : splitter.number - 1
-  return artifact.outcome(scan?.defect?.tail ?? unterminated, { bytes: at, lastLine })
+  return artifact.outcome(scan?.defect?.tail ?? unterminated, { bytes: at, lastLine }, scan?.defect?.why)
 }

@@ -69,13 +69,26 @@ function withoutRepeats(found: readonly Found[]): Found[] {
 }
 
 /**
+ * A path as check prints it, and as `--known` globs match it: without the `.` parts and doubled slashes
+ * a folder walk's path.join drops (`./logs//a.jsonl` as `logs/a.jsonl`), so that a file named on the
+ * command line has the name a walk finds it by. A `..` stays: through a link, `link/..` is not the
+ * folder that holds the link.
+ */
+function printedPath(path: string): string {
+  if (path === STDIN || path === '') return path
+  const parts = path.split('/').filter(part => part !== '' && part !== '.')
+  const relative = parts.join('/')
+  return path.startsWith('/') ? `/${relative}` : relative === '' ? '.' : relative
+}
+
+/**
  * Every artifact under `paths`, in order, each file once (a file inside a folder also named is not
  * checked twice); a path that does not exist, or a folder that cannot be read or holds no artifact,
  * is reported.
  */
 export function findArtifacts(paths: readonly string[]): Found[] {
   const found: Found[] = []
-  for (const path of paths) {
+  for (const path of paths.map(printedPath)) {
     let isFolder: boolean
     try {
       isFolder = statSync(path).isDirectory()

@@ -117,6 +117,17 @@ describe('check-file', () => {
     expect(byteNotices(Buffer.from(text(lines)), 'raw', DEFAULT_MAX_LINE_BYTES)).toMatchObject([{ code: 'BYTE_ORDER_MARK', line: 1 }, { code: 'CARRIAGE_RETURN', line: 3 }])
   })
 
+  it('says what is wrong with the complete line a torn tail starts at, as it says of the same line before a turn/end', () => {
+    const report = check(folder.write('null-tail.jsonl', text([...turnLines(), 'null'])))
+    expect(report).toMatchObject({ status: 'valid', outcome: { verdict: 'accepted', events: 6 } })
+    expect(report.diagnostics).toMatchObject([{ code: 'TORN_TAIL', line: 8 }])
+    expect(report.diagnostics[0]?.message).toContain('(byte ')
+    expect(report.diagnostics[0]?.message).toContain(', JSONL_SEQ_GAP: the next seq is 6, but the line holds null, not an event): dropped on read')
+    // An unterminated line is read as nothing: its tail gives no more than its reason.
+    const unterminated = check(folder.write('cut-tail.jsonl', `${text(turnLines())}{"type":`))
+    expect(unterminated.diagnostics[0]?.message).toMatch(/\(byte \d+, unterminated\): dropped on read/)
+  })
+
   it('notes a byte order mark only for the bytes EF BB BF, and ill-formed UTF-8 in the header line too', () => {
     // Torn-tail lines (never parsed) that start like a byte order mark but are not one: EA BB BF, EF BE BF, EF BB 80, then 7B C2 BF.
     const junk = ['\uaeff junk', '\uffbf junk', '\ufec0 junk', '{\u00bf junk']

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { knownFindingsFrom, knownMatchers, withKnownFindings } from '../../conformance/check/known-findings.ts'
+import { entriesMatchingUnchecked, knownFindingsFrom, knownMatchers, withKnownFindings } from '../../conformance/check/known-findings.ts'
 import type { Diagnostic, FileReport } from '../../conformance/check/check-file.ts'
 import { runCliHere } from '../support/cli.ts'
 import { errorsOf, schemaValidator } from '../support/schemas.ts'
@@ -58,6 +58,10 @@ describe('withKnownFindings', () => {
     expect(withKnownFindings(misplaced, rollout, false, used).status).toBe('invalid')
     const unread = report('unchecked', [['error', 'CHECK_IO_ERROR']])
     expect(withKnownFindings(unread, knownMatchers([{ files: '*', code: '*', reason: 'anything' }]), false, used)).toBe(unread)
+    // Which entries it would have matched, for the warning of one that matched nothing else.
+    const entries = knownMatchers([{ files: '*', code: 'CHECK_*', reason: 'a' }, { files: 'other/*', code: '*', reason: 'b' }, { files: '*', code: 'TURN_*', reason: 'c' }])
+    expect(entriesMatchingUnchecked(unread, entries)).toEqual([0])
+    expect(entriesMatchingUnchecked(report('invalid', [['error', 'TURN_NOT_OPEN']]), entries)).toEqual([])
   })
 })
 
@@ -97,7 +101,7 @@ describe('check --known', () => {
     expect(run.stdout).toContain(`${noHeaderDepth}: known invalid, decodeJsonl rejects it with JSONL_HEADER_INVALID, which hides any later fault of its decoding (check a mended copy to see them)`)
     expect(run.stdout).toContain('[known: written before delegationDepth (U4)]')
     expect(run.stdout).toContain('checked 2 files: 1 valid, 0 invalid, 1 known, 0 unchecked')
-    expect(run.stderr).toBe(`warning: ${knownFile}: known[1] (files *, code NO_SUCH_CODE) matched no finding of a checked file: mended, or a typo\n`)
+    expect(run.stderr).toBe(`warning: ${knownFile}: known[1] (files *, code NO_SUCH_CODE) matched no finding of a checked file: mended, or a typo (its files glob is matched against the names as printed above)\n`)
 
     const json = await runCliHere(['check', clean, noHeaderDepth, '--known', knownFile, '--format', 'json'])
     const document = JSON.parse(json.stdout) as Record<string, unknown>
@@ -113,5 +117,13 @@ describe('check --known', () => {
     writeFileSync(knownFile, 'known:\n  - files: "*"\n    code: JSONL_HEADER_INVALID\n')
     const broken = await runCliHere(['check', clean, '--known', knownFile])
     expect(broken).toMatchObject({ code: 2, stderr: `${knownFile}:2: not a known-findings file: known[0] needs a reason\n` })
+  })
+
+  it('says an entry that matched only an unchecked file could not apply, not that it is a typo', async () => {
+    const knownFile = path.join(folder.dir, 'unchecked-known.yaml')
+    writeFileSync(knownFile, `known:\n  - files: '*'\n    code: CHECK_*\n    reason: unreadable for now\n`)
+    const run = await runCliHere(['check', path.join(folder.dir, 'no-such.jsonl'), '--known', knownFile])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toBe(`warning: ${knownFile}: known[0] (files *, code CHECK_*) matched only findings of unchecked files (check's own CHECK_* codes), which --known never accepts: a file that was not checked fails the run until it is\n`)
   })
 })

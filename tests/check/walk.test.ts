@@ -77,6 +77,18 @@ describe('findArtifacts, in this process', () => {
     ])
   })
 
+  it('names a file as a folder walk names it, however it was spelled (the name --known globs match)', () => {
+    const root = tree('spelled')
+    const log = path.join(root, 'a.jsonl')
+    writeFileSync(log, '')
+    expect(findArtifacts([`${root}/./a.jsonl`])).toEqual([{ kind: 'file', path: log, otherNames: [] }])
+    expect(findArtifacts([`${root}//a.jsonl`])).toEqual([{ kind: 'file', path: log, otherNames: [] }])
+    expect(findArtifacts([`${root}/.`])).toEqual([{ kind: 'file', path: log, otherNames: [] }])
+    // A `..` is kept: through a link to a folder it leads elsewhere than the text says.
+    expect(findArtifacts([`${root}/../spelled/a.jsonl`])).toEqual([{ kind: 'file', path: `${root}/../spelled/a.jsonl`, otherNames: [] }])
+    expect(findArtifacts([`${root}/./missing.jsonl`])).toEqual([expect.objectContaining({ kind: 'unreadable', path: `${root}/missing.jsonl` })])
+  })
+
   it('takes standard input as itself, not as the file it was redirected from', () => {
     expect(realPathOf('/dev/stdin')).toBe('/dev/stdin')
   })

@@ -182,7 +182,7 @@ describe('check --writer', () => {
     expect(cut.diagnostics.find(found => found.code === 'TORN_TAIL')?.message).toContain(hint)
     // A tail that starts at a damaged complete line is no line feed left out, whatever follows it.
     const damaged = check(folder.write('damaged-end.jsonl', `${text(lines.slice(0, -1))}{"type":\n${lines.at(-1)!}`), { writer: true })
-    expect(damaged.diagnostics.find(found => found.code === 'TORN_TAIL')?.message).toMatch(/JSONL_LINE_UNPARSABLE\).*before it appends$/)
+    expect(damaged.diagnostics.find(found => found.code === 'TORN_TAIL')?.message).toMatch(/JSONL_LINE_UNPARSABLE: it is not one JSON text\).*before it appends$/)
   })
 
   it('reports each rule at its line: MUSTs as errors that make the file invalid, the form as a notice', () => {
