@@ -1,4 +1,5 @@
 // Wording shared by the commands' reports for people.
+import { lstatSync, readlinkSync } from 'node:fs'
 
 /** What went wrong, for a message: an Error's message, or anything else thrown as text. */
 export function errorMessage(error: unknown): string {
@@ -15,15 +16,27 @@ export function isSystemError(error: unknown): boolean {
 
 /**
  * A file system error as a reader wants it: "no such file or folder" for a path that does not exist
- * (naming that path unless it is `path`, the one the reader gave), else the error's own message.
+ * (naming that path unless it is `path`, the one the reader gave), or that it is a link leading nowhere
+ * (`ls` lists such a link, so "no such file" alone puzzles), else the error's own message.
  */
 export function fileErrorMessage(error: unknown, path: string): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code
   if (!(error instanceof Error) || code !== 'ENOENT') return errorMessage(error)
   const missingPath = (error as NodeJS.ErrnoException).path
+  const target = danglingLinkTarget(missingPath ?? path)
+  if (target !== undefined) return `a link to ${target}, which leads to no file or folder`
   const missing = missingPath === undefined || missingPath === path ? 'no such file or folder' : `no such file or folder: ${missingPath}`
   // A name with U+FFFD in it may be one that is not valid UTF-8, as Node decodes it: say what that means.
   return (missingPath ?? path).includes('\uFFFD') ? `${missing} (if its name is not valid UTF-8: ${UNDECODABLE_NAME})` : missing
+}
+
+/** What the link at `path` leads to, when `path` is a link; undefined for anything else. */
+function danglingLinkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** Why an entry whose name is not valid UTF-8 cannot be opened by the name Node gives it. */

@@ -1,5 +1,7 @@
 // The wording helpers every report uses.
-import { statSync } from 'node:fs'
+import { mkdtempSync, openSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { characterCount, fileErrorMessage, joinedLines, markdownText, MESSAGE_MOST, plural, printable, printableLines, printableOutput, QUOTE_MOST, reportMessage, shortened, shortenedAtStart } from '../conformance/wording.ts'
 
@@ -62,6 +64,18 @@ describe('fileErrorMessage', () => {
     expect(fileErrorMessage(missing, 'logs/')).toBe('no such file or folder: /no/such/dsh-log.jsonl')
     expect(fileErrorMessage(new Error('EACCES: permission denied'), 'a.jsonl')).toBe('EACCES: permission denied')
     expect(fileErrorMessage('a string', 'a.jsonl')).toBe('a string')
+  })
+
+  it('says that a path that does not lead anywhere is a link, and to what', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'dangling-'))
+    try {
+      const link = join(folder, 'broken.jsonl')
+      symlinkSync('/no/such/target.jsonl', link)
+      expect(fileErrorMessage(thrownBy(() => statSync(link)), link)).toBe('a link to /no/such/target.jsonl, which leads to no file or folder')
+      expect(fileErrorMessage(thrownBy(() => openSync(link, 'r')), link)).toBe('a link to /no/such/target.jsonl, which leads to no file or folder')
+    } finally {
+      rmSync(folder, { recursive: true })
+    }
   })
 })
 

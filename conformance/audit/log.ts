@@ -13,7 +13,7 @@ import type { RejectionError, Result } from '../../reference/result.ts'
 import type { AuditLogInfo, AuditRejection } from '../../generated/types/index.ts'
 import { reportMessage, type ArtifactExtent } from '../wording.ts'
 import { encodingOf, refusalFacts, vocabularyHint } from '../check/check-file.ts'
-import { zstdMagicHint } from '../check/raw-reader.ts'
+import { rawHeaderHint } from '../check/raw-reader.ts'
 import { rawBytesHint } from '../check/zstd-frames.ts'
 import type { RequirementIndex } from '../check/requirements.ts'
 import { attributeViolations, type RowViolation } from './verdicts.ts'
@@ -110,10 +110,18 @@ function rejectionOf(operation: AuditRejection['operation'], error: RejectionErr
   return { operation, code, class: kind, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }), message: reportMessage(`${message}${hint}`) }
 }
 
-/** For a log rejected as its name's encoding whose bytes are the other encoding's: say so, as check does. */
-function encodingHint(encoding: 'raw' | 'zstd', code: string, bytes: Uint8Array): string {
-  if (encoding === 'raw') return code === 'JSONL_HEADER_INVALID' ? zstdMagicHint(bytes, 'whether a file or a named pipe; standard input is read as raw') : ''
-  return code === 'JSONL_FRAME_INVALID' ? rawBytesHint(bytes) : ''
+/** The reference's words for a first zstd frame that decompresses to other than one line (reference/zstd.ts). */
+const HEADER_FRAME_OF_OTHER_LINES = 'the first frame is not exactly one header line'
+
+/**
+ * For a log rejected at its start, what its bytes say of why, as check says it: the other encoding's
+ * bytes, an empty log, UTF-16; or, for a first frame of other than one line, the likeliest cause.
+ */
+function encodingHint(encoding: 'raw' | 'zstd', error: RejectionError, bytes: Uint8Array): string {
+  if (encoding === 'raw') return error.code === 'JSONL_HEADER_INVALID' ? rawHeaderHint(bytes, 'whether a file or a named pipe; standard input is read as raw') : ''
+  if (error.code !== 'JSONL_FRAME_INVALID') return ''
+  if (error.message.startsWith(HEADER_FRAME_OF_OTHER_LINES)) return ' (if the log was compressed whole, as `zstd FILE` writes it, it is one frame: decompress it with `zstd -d` and audit the raw log)'
+  return rawBytesHint(bytes)
 }
 
 /** The value of an operation on a log that `load` accepted; such operations do not reject it. */
@@ -133,7 +141,7 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   const extent = extentOf(source.bytes, encoding)
   const decoded = reference.decodeJsonl({ base64: Buffer.from(source.bytes).toString('base64'), encoding })
   if (!decoded.ok) {
-    const hint = encodingHint(encoding, decoded.error.code, source.bytes)
+    const hint = encodingHint(encoding, decoded.error, source.bytes)
     // A header that decoded before the fault still binds the file to its place (JSONL-3), as in check.
     const { rule: rejectionRule, header } = refusalFacts(source.bytes, encoding, vocabulary, requirements)
     const sessionId = typeof header?.['id'] === 'string' ? header['id'] : encoding === 'raw' ? idOfFirstLine(source.bytes) : null

@@ -124,6 +124,17 @@ export function persistenceRow(log: AuditedLog): AuditRow {
     const misplaced = items.some(isMisplacement)
     if (rejection?.class === 'refusal' && !misplaced) return 'This reader cannot read the log, so its durability cannot be established here; that is no sign of damage.'
     if (rejection !== null && !misplaced && !DAMAGE_CODES.has(rejection.code)) return 'The log does not load, so its durability cannot be established.'
-    return 'Committed data is damaged, a resumption is not marked, or the artifact is not where its header places it.'
+    const causes = failureCauses(items, rejection, misplaced).join('; ')
+    return `${causes.charAt(0).toUpperCase()}${causes.slice(1)}.`
   })
+}
+
+/** What failed this row, each cause that applies, so that a misplaced copy does not read as lost data. */
+function failureCauses(items: readonly AuditEvidence[], rejection: AuditedLog['info']['rejection'], misplaced: boolean): string[] {
+  const unmarked = items.some(item => item.mark === 'fail' && item.requirements?.includes('SEED-3') === true)
+  return [
+    ...(rejection !== null && DAMAGE_CODES.has(rejection.code) ? ['committed data is damaged'] : []),
+    ...(unmarked ? ['a resumption is not marked'] : []),
+    ...(misplaced ? ['the artifact is not where its header places it (the store cannot open it for its session; the log itself may be intact)'] : []),
+  ]
 }

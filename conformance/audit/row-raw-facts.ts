@@ -12,7 +12,8 @@ const REPLACEMENTS_LISTED = 10
 
 /** What a load or decode rejection means for this row, by the family of its code. */
 function rejectionMeaning(code: string): string {
-  if (code === 'ENV_SEQ_NOT_CONTIGUOUS' || code === 'JSONL_SEQ_GAP') return 'a seq gap or repeat: an event is missing or doubled'
+  if (code === 'ENV_SEQ_NOT_CONTIGUOUS') return 'a seq gap or repeat: an event is missing or doubled'
+  if (code === 'JSONL_SEQ_GAP') return 'a line breaks the seq count: an event is missing, doubled or out of place, or the line holds no event'
   if (isSurfaceRuleCode(code)) return 'an event breaks a surface rule (see Surface legality)'
   if (code === 'REQUEST_HEADER_INVALID') return 'a request header lacks what a request is rebuilt from (see Request rebuild)'
   if (code.startsWith('PROVENANCE_')) return 'provenance is broken'

@@ -16,7 +16,7 @@ import type { RequirementIndex, Stage } from './requirements.ts'
 import { pathBindingFault } from './path-binding.ts'
 import { realPathOf } from './walk.ts'
 import { DEFAULT_MAX_LINE_BYTES, STDIN } from './options.ts'
-import { errorMessage, plural, reportMessage, tornTailAdvice, type ArtifactExtent } from '../wording.ts'
+import { fileErrorMessage, plural, reportMessage, tornTailAdvice, type ArtifactExtent } from '../wording.ts'
 import { MOST_VIOLATIONS_LISTED, type RelationViolation, type ViolationList } from './violation-list.ts'
 
 export type Encoding = 'raw' | 'zstd'
@@ -353,7 +353,7 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
     read = checkArtifact(file, encoding, settings)
   } catch (error) {
     const io = error instanceof UnreadableFile || isReadFailure(error)
-    const message = errorMessage(error)
+    const message = fileErrorMessage(error, file)
     return unchecked(file, encoding, io ? 'CHECK_IO_ERROR' : 'CHECK_INTERNAL_ERROR', io ? `cannot read: ${message}` : `the checker failed: ${message}`)
   }
   return report(file, otherNames, encoding, read.outcome, read.change, settings, requirements)

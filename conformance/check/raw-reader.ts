@@ -8,6 +8,7 @@ import type { ArtifactCheck, ArtifactOutcome } from './artifact.ts'
 import { LineSplitter } from './lines.ts'
 
 const CHUNK_BYTES = 1 << 20
+const LINE_FEED = 0x0a
 
 /** Fills `into` with the next bytes of the log; how many it wrote, 0 at the end. */
 export type ChunkReader = (into: Buffer) => number
@@ -46,16 +47,30 @@ const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
  * zstd log may be read from: check reads one at positions, so only from a regular file; audit reads a
  * log whole, so also from a named pipe whose name ends in .zstd.
  */
-export function zstdMagicHint(bytes: Uint8Array, where = 'from a regular file, not a pipe'): string {
+function zstdMagicHint(bytes: Uint8Array, where = 'from a regular file, not a pipe'): string {
   const start = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(ZSTD_MAGIC.length, bytes.length))
   return start.equals(ZSTD_MAGIC) ? ` (its bytes start with the zstd magic number: a log is read as zstd when its name ends in .zstd or .zst, ${where})` : ''
 }
 
-/** A refused header of a log read as raw whose bytes are zstd's (a raw name, a pipe): say so. */
-function hintAtZstdBytes(artifact: ArtifactCheck, start: Buffer): void {
+const UTF16_BYTE_ORDER_MARKS = [Buffer.from([0xff, 0xfe]), Buffer.from([0xfe, 0xff])]
+
+/**
+ * For a header refused as raw JSONL, from the artifact's first bytes: that it is empty, or its first
+ * line is; that it is UTF-16 (as a Windows PowerShell redirection writes text), which reads as no JSON
+ * at all; or that it is zstd (`where`: as zstdMagicHint).
+ */
+export function rawHeaderHint(bytes: Uint8Array, where?: string): string {
+  if (bytes.length === 0 || bytes[0] === LINE_FEED) return ': it is empty'
+  const start = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(2, bytes.length))
+  if (UTF16_BYTE_ORDER_MARKS.some(mark => start.equals(mark))) return ' (its bytes start with a UTF-16 byte order mark: the log is UTF-16, not UTF-8; convert it, for example with iconv -f UTF-16 -t UTF-8)'
+  return zstdMagicHint(bytes, where)
+}
+
+/** A refused header of a log read as raw: what its first bytes say of why (rawHeaderHint). */
+function hintAtHeaderBytes(artifact: ArtifactCheck, start: Buffer): void {
   const refused = artifact.decodeError
   if (refused?.code !== 'JSONL_HEADER_INVALID') return
-  artifact.decodeError = { ...refused, message: `${refused.message}${zstdMagicHint(start)}` }
+  artifact.decodeError = { ...refused, message: `${refused.message}${rawHeaderHint(start)}` }
 }
 
 /** Reads the log's bytes into `artifact`. */
@@ -90,7 +105,7 @@ export function checkRawArtifact(readChunk: ChunkReader, artifact: ArtifactCheck
     splitter.push(bytes)
   }
   if (!headerSeen) artifact.rejectStorage('JSONL_HEADER_INVALID', 'the artifact has no complete header line', 1)
-  hintAtZstdBytes(artifact, start)
+  hintAtHeaderBytes(artifact, start)
   const scan = artifact.scan?.state
   const unterminated: TornTail | null = scan !== undefined && splitter.tailLength > 0
     ? { line: splitter.number, offset: scan.committed, reason: 'unterminated' }

@@ -154,6 +154,8 @@ describe('audit runs', () => {
       const persistence = (JSON.parse(readFileSync(out, 'utf8')) as AuditReport).rows.find(row => row.id === 'persistence')!
       expect(persistence.verdict).toBe(verdict)
       if (verdict === 'fail') expect(persistence.evidence[0]?.text).toContain(`HEADER_ID_MISMATCH: the header's id and cwd place this session at <root>/${derived.value.path}`)
+      // An intact log in the wrong place: the summary names that cause alone, not damage.
+      if (verdict === 'fail') expect(persistence.summary).toBe('The artifact is not where its header places it (the store cannot open it for its session; the log itself may be intact).')
     }
     // With --no-layout the misplaced copy is a lone artifact, and the row and the report say so.
     const lone = path.join(root, 'lone.json')
@@ -181,6 +183,7 @@ describe('audit runs', () => {
     expect(damagedReport.log.rejection?.code).toBe('JSONL_LINE_UNPARSABLE')
     expect(damagedReport.log.sessionId).toBe('audit-test')
     expect(damagedReport.rows.find(row => row.id === 'persistence')!.evidence.map(item => item.text).join('\n')).toContain('HEADER_ID_MISMATCH')
+    expect(damagedReport.rows.find(row => row.id === 'persistence')!.summary).toBe('Committed data is damaged; the artifact is not where its header places it (the store cannot open it for its session; the log itself may be intact).')
   })
 
   it('exits 2 for a log of another format version, and writes the report, which says it is no damage (FMT-5)', async () => {

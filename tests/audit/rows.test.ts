@@ -199,7 +199,10 @@ describe('audit of hand-built logs', () => {
     const undepthed = new TextEncoder().encode(['{"type":"session","version":0,"id":"named","createdAt":1,"cwd":"/w"}', ...goodLines.slice(1)].join('\n'))
     expect(auditOf(undepthed).log).toMatchObject({ sessionId: 'named', rejection: { code: 'JSONL_HEADER_INVALID' } })
     const gap = new TextEncoder().encode([...goodLines.slice(0, 3), ...goodLines.slice(4)].join('\n'))
-    expect(texts(auditOf(gap), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_SEQ_GAP at line 4: .*; a seq gap or repeat: an event is missing or doubled$/)
+    expect(texts(auditOf(gap), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_SEQ_GAP at line 4: .*; a line breaks the seq count: an event is missing, doubled or out of place, or the line holds no event$/)
+    // A line that holds no event breaks the count too: the meaning does not say an event was lost.
+    const array = new TextEncoder().encode([...goodLines.slice(0, 3), '[1,2,3]', ...goodLines.slice(3)].join('\n'))
+    expect(texts(auditOf(array), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_SEQ_GAP at line 4: .*holds an array, not an event.*; a line breaks the seq count: .*or the line holds no event$/)
     const garbled = new TextEncoder().encode([...goodLines.slice(0, 3), '{"type":', ...goodLines.slice(4)].join('\n'))
     expect(texts(auditOf(garbled), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_LINE_UNPARSABLE at line 4: .*; a record does not decode$/)
   })
@@ -332,6 +335,13 @@ describe('audit of hand-built logs', () => {
     expect(texts(report, 'raw-facts', 'fail')).toBe('decodeJsonl rejects the log with JSONL_FRAME_INVALID: the first frame, which holds the header line, does not decompress; a zstd frame is damaged or not laid out as JSONL-14 says')
   })
 
+  it('says of a first frame of every line that the log may have been compressed whole, and how to audit it', async () => {
+    const lines = new TextDecoder().decode(artifact(goodTurn())).trimEnd().split('\n')
+    const whole = rawFrame(new TextEncoder().encode(`${lines.join('\n')}\n`))
+    const report = buildAuditReport({ file: 'log.jsonl.zstd', bytes: whole }, await loadTokenCounter('estimate'))
+    expect(texts(report, 'raw-facts', 'fail')).toBe('decodeJsonl rejects the log with JSONL_FRAME_INVALID: the first frame is not exactly one header line (if the log was compressed whole, as `zstd FILE` writes it, it is one frame: decompress it with `zstd -d` and audit the raw log); a zstd frame is damaged or not laid out as JSONL-14 says')
+  })
+
   it('checks a repaired log: closers followed by the end-seed marker, and a resumption snapshot after it', () => {
     const crashed = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2']), call(16, 2, 1, 'c2')]
     const reopened = resumed(crashed)
@@ -373,6 +383,7 @@ describe('audit of hand-built logs', () => {
     const report = auditOf(artifact([...closed, turnStart(next, 3), stepStart(next + 1, 3, 1), userText(next + 2, 'again'), stepEnd(next + 3, 3, 1), turnEnd(next + 4, 3)]))
     expect(rowOf(report, 'persistence').verdict).toBe('fail')
     expect(texts(report, 'persistence', 'fail')).toContain(`followed by the turn/start at seq ${next} with no session/end-seed between`)
+    expect(rowOf(report, 'persistence').summary).toBe('A resumption is not marked.')
   })
 
   it('fails a marker that does not follow the closers right away: something was written before it (SEED-10)', () => {

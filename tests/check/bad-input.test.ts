@@ -547,6 +547,17 @@ describe('a zstd window beyond what the decoder holds', () => {
     }
   })
 
+  it('says of a raw artifact whose header is refused that it is empty, its first line is, or it is UTF-16', () => {
+    const message = (name: string, bytes: string | Uint8Array): string => only(checked(name, bytes).report, 'error', 'JSONL_HEADER_INVALID').message
+    expect(message('empty-file.jsonl', '')).toBe('the artifact has no complete header line: it is empty')
+    expect(message('empty-first-line.jsonl', `\n${HEADER}\n`)).toBe('the header line is not one JSON text: it is empty')
+    expect(message('cut.jsonl', HEADER.slice(0, 20))).toBe('the artifact has no complete header line')
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${HEADER}\n`, 'utf16le')])
+    expect(message('utf16.jsonl', utf16)).toBe('the header line is not one JSON text (its bytes start with a UTF-16 byte order mark: the log is UTF-16, not UTF-8; convert it, for example with iconv -f UTF-16 -t UTF-8)')
+    const utf16be = Buffer.from(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(`${HEADER}\n`, 'utf16le')]).swap16())
+    expect(message('utf16be.jsonl', utf16be)).toContain('(its bytes start with a UTF-16 byte order mark')
+  })
+
   it('says of a zstd artifact with no complete header frame whether it is empty or cut inside that frame', () => {
     const empty = checked('empty.jsonl.zstd', new Uint8Array()).report
     expectReference(empty, new Uint8Array())
