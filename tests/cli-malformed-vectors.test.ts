@@ -55,7 +55,7 @@ describe('a --vectors folder entry named like a vector file', () => {
     ...Array.from({ length: 9 }, (_, level) => `x${level + 1}: &a${level + 1} [${Array(10).fill(`*a${level}`).join(', ')}]`)].join('\n')
 
   it.each([
-    ['a dangling link', (path: string) => symlinkSync('nowhere', path), (path: string) => `cannot read the vector file ${path}: no such file or folder`],
+    ['a dangling link', (path: string) => symlinkSync('nowhere', path), (path: string) => `cannot read the vector file ${path}: a link to nowhere, which leads to no file or folder`],
     ['a link to itself', (path: string) => symlinkSync('a.yaml', path), (path: string) => `cannot read the vector file ${path}: ELOOP`],
     // Opened, a named pipe waits for a writer for ever.
     ['a named pipe', (path: string) => execFileSync('mkfifo', [path]), (path: string) => `${path}: named like a vector file but not a regular file (a pipe, socket or device), so not read`],
