@@ -54,13 +54,18 @@ export interface RunOptions {
    * for each reply of a subprocess adapter, which keeps its own timer).
    */
   timeoutMs?: number
+  /**
+   * The case stands for no vector (compare's one input): the operations are called with no case and
+   * step, as the protocol's `run` leaves them out of a request that comes from no vector.
+   */
+  fromNoVector?: boolean
 }
 
 export async function runCase(adapter: Adapter, vector: VectorCase, options: RunOptions = {}): Promise<CaseOutcome> {
   const skip = missingCapability(adapter, vector)
   if (skip) return { id: vector.id, status: 'skip', reason: skip }
   const started = performance.now()
-  const outcome = await runSteps(adapter, vector, options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
+  const outcome = await runSteps(adapter, vector, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.fromNoVector === true)
   return { ...outcome, durationMs: Math.round((performance.now() - started) * 1000) / 1000 }
 }
 
@@ -87,19 +92,20 @@ function judgeStep(result: unknown, expect: Expectation, operation: string): Ver
   }
 }
 
-async function runSteps(adapter: Adapter, vector: VectorCase, timeoutMs: number): Promise<CaseOutcome> {
+async function runSteps(adapter: Adapter, vector: VectorCase, timeoutMs: number, fromNoVector: boolean): Promise<CaseOutcome> {
   for (const [index, step] of vector.steps.entries()) {
+    const context = fromNoVector ? undefined : { caseId: vector.id, step: index }
     let result: unknown
     try {
       if (adapter.meta.transport === 'subprocess') {
-        result = await adapter.operations[step.operation]!(step.input, { caseId: vector.id, step: index })
+        result = await adapter.operations[step.operation]!(step.input, context)
       } else {
         const input = decodeTagged(step.input) as Record<string, unknown>
         const before = recordInput(input)
         // Called as a method of the operations, which may be an object whose methods use `this`. The
         // result comes back uninspected: inspecting it is judgeStep's to do.
-        const call = (): unknown => adapter.operations[step.operation]!(input, { caseId: vector.id, step: index })
-        result = (await inProcessCall(call, timeoutMs, `${step.operation} (${vector.id} step ${index})`)).value
+        const call = (): unknown => adapter.operations[step.operation]!(input, context)
+        result = (await inProcessCall(call, timeoutMs, context === undefined ? step.operation : `${step.operation} (${vector.id} step ${index})`)).value
         const change = inputChange(before)
         if (change !== undefined) {
           const reason = `${step.operation} changed its input (an operation must leave it as it was): ${change}`

@@ -110,6 +110,12 @@ describe('compare', () => {
     expect(line.length).toBeLessThan(1200)
   })
 
+  it('counts an input whose result the spec leaves open as not judged, whatever the answer, the reference\'s own included', async () => {
+    const outcome = await runCliHere(['compare', '--adapter', 'reference', '--operation', 'surface', LOADS, REJECTED])
+    expect(outcome.stdout.split('\n').at(-2)).toBe('2 inputs: 1 agrees, 1 not judged')
+    expect(outcome.code).toBe(0)
+  })
+
   it('says an answer the spec leaves open is otherwise than the reference\'s, not that it differs', async () => {
     const outcome = await runCliHere(['compare', '--adapter-module', WRITER_MODULE, '--operation', 'append', inputFile('time.json', { events: [], candidate: { type: 'x/z', data: {} }, time: 1.5 })])
     expect(outcome.stdout).toMatch(/^writer-module: answers otherwise than the reference: /m)

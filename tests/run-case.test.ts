@@ -47,6 +47,19 @@ function revokedProxy(): object {
 
 const activeTimers = (): number => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length
 
+describe('the case and step an operation is told', () => {
+  it('are the vector\'s, and none for a case that stands for no vector (compare\'s input), as the protocol has it', async () => {
+    const told: unknown[] = []
+    const adapter: Adapter = {
+      meta: { name: 'listening', version: '0', language: 'typescript', profiles: ['reader'] },
+      operations: { surface: (_input, context) => { told.push(context); return correct() } },
+    }
+    expect((await runCase(adapter, surfaceCase('a-vector'))).status).toBe('pass')
+    expect((await runCase(adapter, surfaceCase('compare'), { fromNoVector: true })).status).toBe('pass')
+    expect(told).toEqual([{ caseId: 'a-vector', step: 0 }, undefined])
+  })
+})
+
 describe('an in-process operation that never answers', () => {
   it('is a timeout error of its step, and the next case runs', async () => {
     const adapter = adapterAnswering({ hangs: () => new Promise(() => {}), answers: correct })
