@@ -118,6 +118,12 @@ describe('disagreement: an error outcome is a failure of its kind, never an agre
     expect(found).toMatchObject({ adapter: 'fails: timeout', failure: true, reference: 'accepts' })
   })
 
+  it('names no diverging seq for a failure, which gave no answer to diverge from', () => {
+    const found = disagreement('load', { ok: false, error: { code: 'JSON_NEGATIVE_ZERO', seq: 0 } }, { kind: 'error', message: 'crash: the adapter process ended (exit code 9)' })
+    expect(found).toMatchObject({ adapter: 'fails: crash', failure: true, reference: 'rejects JSON_NEGATIVE_ZERO' })
+    expect(found).not.toHaveProperty('divergingSeq')
+  })
+
   it('names a rejection of the reference by its code in the class', () => {
     const found = disagreement('load', { ok: false, error: { code: 'TURN_NOT_OPEN', seq: 2 } }, answer({ ok: true, value: [] }))
     expect(found?.reference).toBe('rejects TURN_NOT_OPEN')
