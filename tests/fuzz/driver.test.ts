@@ -384,6 +384,15 @@ describe('dsh-conformance fuzz', () => {
     expect(surfaceOnly.stderr).not.toMatch(/operations [^\n]*\bsurface\b/)
   })
 
+  it('finds the Python example answering the logs its README fuzzes it with, older shapes included: no adapter error', async () => {
+    // Seed 1's run 42 rewrites a tool-result rewrite into the older shape (LEGACY-11), which the toy's
+    // rewrite check read as a KeyError until it read such results as load's upgrade makes them.
+    const toy = await fuzzIn(['--adapter-cmd', 'python3 examples/python-adapter/adapter.py', '--runs', '50', '--seed', '1', '--out', tempFolder()])
+    expect(toy.stdout).toContain('50 runs, 50 probes, 34 of them compared')
+    expect(toy.stdout).not.toContain('adapter fails')
+    expect(toy.code).toBe(0)
+  })
+
   it('warns of vectors earlier runs left in --out, which run --vectors would replay too', async () => {
     const outDir = tempFolder()
     const earlier = await fuzzIn(['--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--runs', '40', '--seed', '1', '--out', outDir])
