@@ -100,6 +100,18 @@ export function startDifference(first: ProtocolStarted, again: ProtocolStarted):
  * A failure while a request awaited its reply, naming the request. A timeout names it already; the
  * other kinds learn of it here.
  */
+const OTHER_SEQ = 'invalid reply: its seq is '
+
+/**
+ * Whether a step's failure, before its reply, may be the previous step's doing: an exit, a stray line or
+ * a second reply that followed the previous reply at once, before the adapter read this request. Its
+ * reason then names that reply too, so that both cases are looked at.
+ */
+function mayFollowLastReply(error: unknown): boolean {
+  const message = errorMessage(error)
+  return message.startsWith('crash:') || message.startsWith('garbage:') || message.startsWith(OTHER_SEQ)
+}
+
 function atRequest(error: unknown, what: string): unknown {
   if (!(error instanceof AdapterFailure) || error.message.startsWith('timeout:')) return error
   return new AdapterFailure(`${error.message}; at ${what}`)
@@ -208,9 +220,11 @@ export async function startSubprocessAdapter(command: string, options: Subproces
     nextSeq += 1
     const what = `seq ${message.seq} (${step})`
     let reply: Record<string, unknown>
+    let replied = false
     try {
       reply = parseReply(await child.request(message, timeoutMs, what), 'result')
-      if (reply['seq'] !== message.seq) throw new AdapterFailure(`invalid reply: its seq is ${String(reply['seq'])}`)
+      if (reply['seq'] !== message.seq) throw new AdapterFailure(`${OTHER_SEQ}${String(reply['seq'])}`)
+      replied = true
       // Output nobody asked for that came right after the reply is this step's fault, not the next's.
       const stray = await child.strayAfterReply()
       if (stray !== undefined) throw new AdapterFailure(`${stray} (with the reply)`)
@@ -219,7 +233,7 @@ export async function startSubprocessAdapter(command: string, options: Subproces
     } catch (error) {
       child.fail(errorMessage(error))
       current = undefined
-      throw atRequest(error, what)
+      throw atRequest(error, !replied && mayFollowLastReply(error) ? `${what}, sent after ${lastReply}` : what)
     }
     // The adapter is alive and says the implementation failed: the step is an error, the process stays.
     // Both texts are cut, as every report holds them; a traceback's end names the cause.

@@ -267,7 +267,7 @@ describe('a restarted process', () => {
   it('that declares something else is an invalid reply showing the member as it was and as it is', async () => {
     const adapter = await open('restart-differs')
     await expect(surface(adapter)).resolves.toEqual(FOLDED)
-    await expect(surface(adapter)).rejects.toThrow(/^crash: the adapter process ended \(exit code 3\).*; at seq 1 \(surface, transport step 0\)$/)
+    await expect(surface(adapter)).rejects.toThrow(/^crash: the adapter process ended \(exit code 3\).*; at seq 1 \(surface, transport step 0\), sent after its reply to seq 0 \(surface, transport step 0\)$/)
     const failure = await surface(adapter).catch((error: Error) => error.message)
     expect(failure).toMatch(/^invalid reply: the restarted adapter's start reply differs from the first one: implementation was "\{.*\\"version\\":\\"0\.0\.(\d+)\\".*\}", is "\{.*\\"version\\":\\"0\.0\.(?!\1\\")\d+\\".*\}" \(while restarting the adapter\)$/)
   })

@@ -28,7 +28,7 @@ const surface = (adapter: Adapter): Promise<unknown> => Promise.resolve(adapter.
 
 describe('a reply the protocol refuses is an error of its step, never a pass', () => {
   it('under another seq, even with the right result', async () => {
-    await expect(surface(await open('wrong-seq'))).rejects.toThrow(/^invalid reply: its seq is 1; at seq 0 \(surface\)$/)
+    await expect(surface(await open('wrong-seq'))).rejects.toThrow(/^invalid reply: its seq is 1; at seq 0 \(surface\), sent after its start reply$/)
     const vector: VectorCase = {
       id: 'wrong-seq', title: 'wrong seq', file: 'tests/subprocess-adapter.test.ts', chapter: '05-surface', requirements: ['SURF-6'], profile: 'reader', review: false,
       steps: [{ operation: 'surface', input: INPUT, expect: { value: FOLDED.value } }],
