@@ -96,10 +96,6 @@ export function startDifference(first: ProtocolStarted, again: ProtocolStarted):
   return undefined
 }
 
-/**
- * A failure while a request awaited its reply, naming the request. A timeout names it already; the
- * other kinds learn of it here.
- */
 const OTHER_SEQ = 'invalid reply: its seq is '
 
 /**
@@ -112,6 +108,10 @@ function mayFollowLastReply(error: unknown): boolean {
   return message.startsWith('crash:') || message.startsWith('garbage:') || message.startsWith(OTHER_SEQ)
 }
 
+/**
+ * A failure while a request awaited its reply, naming the request. A timeout names it already; the
+ * other kinds learn of it here.
+ */
 function atRequest(error: unknown, what: string): unknown {
   if (!(error instanceof AdapterFailure) || error.message.startsWith('timeout:')) return error
   return new AdapterFailure(`${error.message}; at ${what}`)
