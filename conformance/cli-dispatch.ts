@@ -4,8 +4,8 @@
 // (`serve`), compares an implementation with the reference on one input (`compare`), checks and audits
 // stored logs (`check`, `audit`) and fuzzes an implementation against the reference (`fuzz`). It prints
 // and returns the exit status; what the process does around it (cli.ts) is kept apart, so that tests run
-// the commands in their own process. A command's modules are imported when it runs: check and audit
-// load neither the runner nor the protocol's schemas, and serve, started once per run, not the runner.
+// the commands in their own process. A command's modules are imported when it runs: check loads no
+// module of the runner, and no command compiles a schema it does not use.
 import { likelyMeant } from './wording.ts'
 
 /** The commands that run adapters: an exit before they are done is a failure of the run. */

@@ -110,6 +110,22 @@ describe('compare', () => {
     expect(line.length).toBeLessThan(1200)
   })
 
+  it('finds the Python example agreeing on a rewrite whose original is in the older shape (LEGACY-11), the rewrite in the current one', async () => {
+    const result = (seq: number, data: Record<string, unknown>, surfaceOp: unknown, cites: number): Record<string, unknown> =>
+      ({ type: 'tool/result', seq, time: 1000 + seq, data: { turn: 1, step: 1, ...data }, surfaceOp, sourceEventSeqs: [cites] })
+    const block = (text: string): unknown => [{ type: 'text', text }]
+    const mixed = inputFile('older-original.json', { events: [
+      { type: 'turn/start', seq: 0, time: 1000, data: { turn: 1 } },
+      { type: 'step/start', seq: 1, time: 1001, data: { turn: 1, step: 1 } },
+      { type: 'tool/call', seq: 2, time: 1002, data: { turn: 1, step: 1, callId: 'c1', name: 'tool', arguments: '{}' } },
+      result(3, { callId: 'c1', content: block('long output'), isError: false }, 'append', 2),
+      result(4, { message: { id: 'legacy-message::3', role: 'user', content: [{ type: 'tool-result', toolCallId: 'c1', content: block('[removed]'), isError: false }], source: { kind: 'tool', callId: 'c1' } } }, { op: 'replace', start: 3, end: 3 }, 3),
+    ] })
+    const outcome = await runCliHere(['compare', '--adapter-cmd', 'python3 examples/python-adapter/adapter.py', '--operation', 'surface', mixed])
+    expect(outcome.stdout).toContain('python-toy-surface: agrees with the reference\n')
+    expect(outcome.code).toBe(0)
+  })
+
   it('counts an input whose result the spec leaves open as not judged, whatever the answer, the reference\'s own included', async () => {
     const outcome = await runCliHere(['compare', '--adapter', 'reference', '--operation', 'surface', LOADS, REJECTED])
     expect(outcome.stdout.split('\n').at(-2)).toBe('2 inputs: 1 agrees, 1 not judged')

@@ -110,17 +110,15 @@ function rejectionOf(operation: AuditRejection['operation'], error: RejectionErr
   return { operation, code, class: kind, ...(seq === undefined ? {} : { seq }), ...(line === undefined ? {} : { line }), message: reportMessage(`${message}${hint}`) }
 }
 
-/** The reference's words for a first zstd frame that decompresses to other than one line (reference/zstd.ts). */
-const HEADER_FRAME_OF_OTHER_LINES = 'the first frame is not exactly one header line'
-
 /**
  * For a log rejected at its start, what its bytes say of why, as check says it: the other encoding's
- * bytes, an empty log, UTF-16; or, for a first frame of other than one line, the likeliest cause.
+ * bytes, an empty log, UTF-16; for a zstd frame, the words check adds to the same fault (`checkWords`,
+ * its message: a first frame that holds a whole log compressed with `zstd FILE`, say).
  */
-function encodingHint(encoding: 'raw' | 'zstd', error: RejectionError, bytes: Uint8Array): string {
+function encodingHint(encoding: 'raw' | 'zstd', error: RejectionError, bytes: Uint8Array, checkWords: string | undefined): string {
   if (encoding === 'raw') return error.code === 'JSONL_HEADER_INVALID' ? rawHeaderHint(bytes, 'whether a file or a named pipe; standard input is read as raw') : ''
   if (error.code !== 'JSONL_FRAME_INVALID') return ''
-  if (error.message.startsWith(HEADER_FRAME_OF_OTHER_LINES)) return ' (if the log was compressed whole, as `zstd FILE` writes it, it is one frame: decompress it with `zstd -d` and audit the raw log)'
+  if (checkWords !== undefined && checkWords.startsWith(error.message)) return checkWords.slice(error.message.length)
   return rawBytesHint(bytes)
 }
 
@@ -141,9 +139,9 @@ export function readAuditedLog(source: AuditSource, requirements: RequirementInd
   const extent = extentOf(source.bytes, encoding)
   const decoded = reference.decodeJsonl({ base64: Buffer.from(source.bytes).toString('base64'), encoding })
   if (!decoded.ok) {
-    const hint = encodingHint(encoding, decoded.error, source.bytes)
     // A header that decoded before the fault still binds the file to its place (JSONL-3), as in check.
-    const { rule: rejectionRule, header } = refusalFacts(source.bytes, encoding, vocabulary, requirements)
+    const { rule: rejectionRule, header, decodeMessage } = refusalFacts(source.bytes, encoding, vocabulary, requirements)
+    const hint = encodingHint(encoding, decoded.error, source.bytes, decodeMessage)
     const sessionId = typeof header?.['id'] === 'string' ? header['id'] : encoding === 'raw' ? idOfFirstLine(source.bytes) : null
     const rejected = { ...info, sessionId, rejection: rejectionOf('decodeJsonl', decoded.error, hint, requirements) }
     return { info: rejected, header, loaded: undefined, tornTail: null, extent, byteNotices, fileChange, rejectionRule }

@@ -132,9 +132,16 @@ export function persistenceRow(log: AuditedLog): AuditRow {
 /** What failed this row, each cause that applies, so that a misplaced copy does not read as lost data. */
 function failureCauses(items: readonly AuditEvidence[], rejection: AuditedLog['info']['rejection'], misplaced: boolean): string[] {
   const unmarked = items.some(item => item.mark === 'fail' && item.requirements?.includes('SEED-3') === true)
+  const intact = rejection === null && !unmarked ? '; the log itself may be intact' : ''
   return [
-    ...(rejection !== null && DAMAGE_CODES.has(rejection.code) ? ['committed data is damaged'] : []),
+    ...(rejection === null ? [] : [rejectionCause(rejection)]),
     ...(unmarked ? ['a resumption is not marked'] : []),
-    ...(misplaced ? ['the artifact is not where its header places it (the store cannot open it for its session; the log itself may be intact)'] : []),
+    ...(misplaced ? [`the artifact is not where its header places it (the store cannot open it for its session${intact})`] : []),
   ]
+}
+
+function rejectionCause(rejection: NonNullable<AuditedLog['info']['rejection']>): string {
+  if (DAMAGE_CODES.has(rejection.code)) return 'committed data is damaged'
+  if (rejection.class === 'refusal') return 'this reader cannot read the log (no sign of damage)'
+  return 'the log does not load, so its durability cannot be established'
 }

@@ -377,6 +377,8 @@ export function byteNotices(bytes: Uint8Array, encoding: Encoding, maxLineBytes:
 export interface RefusalFacts {
   /** The rule check cites for the first fault, or undefined when no rule names it. */
   rule: string | undefined
+  /** Check's words for a fault of the decoding, which may say more than the reference's. */
+  decodeMessage: string | undefined
   /**
    * The header, when the header line or frame decoded before the fault and no limit of check's
    * stopped the read (as for check's own binding check): JSONL-3 still applies to it.
@@ -391,7 +393,7 @@ export interface RefusalFacts {
 export function refusalFacts(bytes: Uint8Array, encoding: Encoding, vocabulary: string, requirements: RequirementIndex): RefusalFacts {
   const outcome = checkInMemory(bytes, encoding, new ArtifactCheck({ vocabulary, maxLineBytes: DEFAULT_MAX_LINE_BYTES }))
   const refused = outcome.decodeError !== undefined || outcome.load?.fault !== undefined
-  return { rule: refused ? faultDiagnostics(outcome, requirements)[0]?.requirement : undefined, header: outcome.limit === undefined ? outcome.header : undefined }
+  return { rule: refused ? faultDiagnostics(outcome, requirements)[0]?.requirement : undefined, decodeMessage: outcome.decodeError?.message, header: outcome.limit === undefined ? outcome.header : undefined }
 }
 
 function factsCheck(maxLineBytes: number): ArtifactCheck {

@@ -21,7 +21,7 @@ function unreadable(path: string, message: string): FileReport {
 
 /** Why a `--known` entry matched no finding of a checked file, as its warning says. */
 function unusedWhy(matchedUnchecked: boolean): string {
-  if (matchedUnchecked) return 'matched only findings of unchecked files (check\'s own CHECK_* codes), which --known never accepts: a file that was not checked fails the run until it is'
+  if (matchedUnchecked) return 'matched only findings of unchecked files or folders, which --known never accepts: what was not checked fails the run until it is'
   return 'matched no finding of a checked file: mended, or a typo (its files glob is matched against the names as printed above)'
 }
 
@@ -58,6 +58,7 @@ export function runCheck(args: readonly string[]): number {
     if (found.kind === 'folder') {
       const folder: CheckUncheckedFolder = { folder: found.path, code: 'CHECK_IO_ERROR', message: found.message }
       folders.push(folder)
+      for (const index of entriesMatchingUnchecked(unreadable(found.path, found.message), matchers)) matchingUnchecked.add(index)
       if (json === undefined) console.log(formatUncheckedFolder(folder))
       continue
     }

@@ -72,13 +72,16 @@ function withoutRepeats(found: readonly Found[]): Found[] {
  * A path as check prints it, and as `--known` globs match it: without the `.` parts and doubled slashes
  * a folder walk's path.join drops (`./logs//a.jsonl` as `logs/a.jsonl`), so that a file named on the
  * command line has the name a walk finds it by. A `..` stays: through a link, `link/..` is not the
- * folder that holds the link.
+ * folder that holds the link. So does a final slash, which says the path must be a folder
+ * (`a.jsonl/` is no file to check).
  */
 function printedPath(path: string): string {
   if (path === STDIN || path === '') return path
-  const parts = path.split('/').filter(part => part !== '' && part !== '.')
-  const relative = parts.join('/')
-  return path.startsWith('/') ? `/${relative}` : relative === '' ? '.' : relative
+  const relative = path.split('/').filter(part => part !== '' && part !== '.').join('/')
+  const absolute = path.startsWith('/')
+  if (relative === '') return absolute ? '/' : '.'
+  const folderOnly = /\/\.?$/.test(path) ? '/' : ''
+  return `${absolute ? '/' : ''}${relative}${folderOnly}`
 }
 
 /**

@@ -183,7 +183,7 @@ describe('audit runs', () => {
     expect(damagedReport.log.rejection?.code).toBe('JSONL_LINE_UNPARSABLE')
     expect(damagedReport.log.sessionId).toBe('audit-test')
     expect(damagedReport.rows.find(row => row.id === 'persistence')!.evidence.map(item => item.text).join('\n')).toContain('HEADER_ID_MISMATCH')
-    expect(damagedReport.rows.find(row => row.id === 'persistence')!.summary).toBe('Committed data is damaged; the artifact is not where its header places it (the store cannot open it for its session; the log itself may be intact).')
+    expect(damagedReport.rows.find(row => row.id === 'persistence')!.summary).toBe('Committed data is damaged; the artifact is not where its header places it (the store cannot open it for its session).')
   })
 
   it('exits 2 for a log of another format version, and writes the report, which says it is no damage (FMT-5)', async () => {

@@ -332,14 +332,18 @@ describe('audit of hand-built logs', () => {
     const headerEnd = rawFrame(new TextEncoder().encode(`${lines[0]}\n`)).length
     zstd[headerEnd - 1] = (zstd[headerEnd - 1] as number) ^ 0xff
     const report = buildAuditReport({ file: 'log.jsonl.zstd', bytes: zstd }, await loadTokenCounter('estimate'))
-    expect(texts(report, 'raw-facts', 'fail')).toBe('decodeJsonl rejects the log with JSONL_FRAME_INVALID: the first frame, which holds the header line, does not decompress; a zstd frame is damaged or not laid out as JSONL-14 says')
+    expect(texts(report, 'raw-facts', 'fail')).toBe('decodeJsonl rejects the log with JSONL_FRAME_INVALID: the first frame, which holds the header line, does not decompress: its content does not match its checksum; a zstd frame is damaged or not laid out as JSONL-14 says')
   })
 
-  it('says of a first frame of every line that the log may have been compressed whole, and how to audit it', async () => {
+  it('says of a first frame of every line what check says: a log compressed whole', async () => {
     const lines = new TextDecoder().decode(artifact(goodTurn())).trimEnd().split('\n')
     const whole = rawFrame(new TextEncoder().encode(`${lines.join('\n')}\n`))
     const report = buildAuditReport({ file: 'log.jsonl.zstd', bytes: whole }, await loadTokenCounter('estimate'))
-    expect(texts(report, 'raw-facts', 'fail')).toBe('decodeJsonl rejects the log with JSONL_FRAME_INVALID: the first frame is not exactly one header line (if the log was compressed whole, as `zstd FILE` writes it, it is one frame: decompress it with `zstd -d` and audit the raw log); a zstd frame is damaged or not laid out as JSONL-14 says')
+    expect(texts(report, 'raw-facts', 'fail')).toBe(`decodeJsonl rejects the log with JSONL_FRAME_INVALID: the first frame is not exactly one header line but holds ${lines.length} lines: a log compressed whole, as \`zstd FILE\` writes it, is one frame, and the layout wants the header line in a frame of its own, then a frame per append batch; a zstd frame is damaged or not laid out as JSONL-14 says`)
+    // A first frame of one line without its line feed is no whole log: no such words.
+    const unended = rawFrame(new TextEncoder().encode(lines[0]!))
+    const cut = buildAuditReport({ file: 'log.jsonl.zstd', bytes: unended }, await loadTokenCounter('estimate'))
+    expect(texts(cut, 'raw-facts', 'fail')).toBe('decodeJsonl rejects the log with JSONL_FRAME_INVALID: the first frame is not exactly one header line; a zstd frame is damaged or not laid out as JSONL-14 says')
   })
 
   it('checks a repaired log: closers followed by the end-seed marker, and a resumption snapshot after it', () => {

@@ -1,7 +1,7 @@
 // `check --known FILE`: findings a CI gate accepts for now. A file whose every finding that makes it
 // invalid is accepted is known invalid, no failure of the run; any other finding, and any unchecked
 // file, still fails it; an entry that matched nothing is named.
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { entriesMatchingUnchecked, knownFindingsFrom, knownMatchers, withKnownFindings } from '../../conformance/check/known-findings.ts'
@@ -124,6 +124,11 @@ describe('check --known', () => {
     writeFileSync(knownFile, `known:\n  - files: '*'\n    code: CHECK_*\n    reason: unreadable for now\n`)
     const run = await runCliHere(['check', path.join(folder.dir, 'no-such.jsonl'), '--known', knownFile])
     expect(run.code).toBe(2)
-    expect(run.stderr).toBe(`warning: ${knownFile}: known[0] (files *, code CHECK_*) matched only findings of unchecked files (check's own CHECK_* codes), which --known never accepts: a file that was not checked fails the run until it is\n`)
+    expect(run.stderr).toBe(`warning: ${knownFile}: known[0] (files *, code CHECK_*) matched only findings of unchecked files or folders, which --known never accepts: what was not checked fails the run until it is\n`)
+    // A folder that holds no log is unchecked too.
+    const empty = path.join(folder.dir, 'no-logs-here')
+    mkdirSync(empty)
+    const forFolder = await runCliHere(['check', empty, '--known', knownFile])
+    expect(forFolder.stderr).toContain('matched only findings of unchecked files or folders')
   })
 })

@@ -87,6 +87,10 @@ describe('findArtifacts, in this process', () => {
     // A `..` is kept: through a link to a folder it leads elsewhere than the text says.
     expect(findArtifacts([`${root}/../spelled/a.jsonl`])).toEqual([{ kind: 'file', path: `${root}/../spelled/a.jsonl`, otherNames: [] }])
     expect(findArtifacts([`${root}/./missing.jsonl`])).toEqual([expect.objectContaining({ kind: 'unreadable', path: `${root}/missing.jsonl` })])
+    // A final slash says the path is a folder: a file so named is not read as one.
+    for (const asFolder of [`${root}/a.jsonl/`, `${root}/a.jsonl/.`, `${root}//a.jsonl//`]) {
+      expect(findArtifacts([asFolder]), asFolder).toEqual([expect.objectContaining({ kind: 'unreadable', path: `${root}/a.jsonl/` })])
+    }
   })
 
   it('takes standard input as itself, not as the file it was redirected from', () => {
