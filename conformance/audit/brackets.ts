@@ -3,7 +3,7 @@
 // made the audit of a log with many brackets and replaces grow with their product).
 import type { BracketReport } from '../../reference/compaction.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
-import { indexAfter } from './seq-search.ts'
+import { indexAfter } from '../seq-search.ts'
 
 export interface BracketSpan {
   bracket: BracketReport

@@ -5,7 +5,7 @@
 import type { AuditBracketOutcome, AuditBudget, AuditReplacement, AuditTimeline, AuditTimelineBracket, AuditTimelineTurn } from '../../generated/types/index.ts'
 import { formatTime } from './format.ts'
 import { percent, plural, printable } from '../wording.ts'
-import { firstSeqAfter } from './seq-search.ts'
+import { firstSeqAfter } from '../seq-search.ts'
 
 const WIDTH = 1000
 const GUTTER = 150

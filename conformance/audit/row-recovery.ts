@@ -10,7 +10,7 @@ import { dataOf, messageOfEvent, recordAt, stringAt, type LoadedLog } from './lo
 import { capped, evidence, row, violationsOfRow } from './verdicts.ts'
 import { plural, reportMessage } from '../wording.ts'
 import { jsonText } from './json-text.ts'
-import { firstSeqAfter, indexAfter } from './seq-search.ts'
+import { firstSeqAfter, indexAfter } from '../seq-search.ts'
 
 /** Which failure classes of the compaction API can leave each outcome (chapter 13, informative table). */
 const CLASSES_BY_OUTCOME: Record<BracketReport['outcome'], string> = {

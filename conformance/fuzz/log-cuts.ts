@@ -5,6 +5,7 @@
 import { BASE_TIME } from '../builder.ts'
 import type { FuzzRun } from './draw.ts'
 import { isNonNegativeSafeInteger, isRecord } from '../../reference/lossless-json.ts'
+import { indexAfter } from '../seq-search.ts'
 
 type Shift = (seq: number) => number
 type Record_ = Record<string, unknown>
@@ -61,21 +62,12 @@ function remapRecord(record: unknown, shift: Shift, removed: ReadonlySet<number>
   return copy
 }
 
-/** How many of the ascending `sorted` are below `seq`, by bisection: every seq of a log is shifted, and a stored log may hold 100,000. */
-function countBelow(sorted: readonly number[], seq: number): number {
-  let [low, high] = [0, sorted.length]
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if ((sorted[middle] as number) < seq) low = middle + 1
-    else high = middle
-  }
-  return low
-}
-
 /** The run without the events at `positions`; later seqs and the seqs members name move down. */
 export function withoutEvents(run: FuzzRun, positions: ReadonlySet<number>): FuzzRun {
   const sorted = [...positions].sort((a, b) => a - b)
-  const shift: Shift = seq => seq - countBelow(sorted, seq)
+  // Shifted seqs are integers (isSeqLike), so the positions below one are those at most one less; found
+  // by halving: every seq of a log is shifted, and a stored log may hold 100,000.
+  const shift: Shift = seq => seq - indexAfter(sorted, seq - 1, position => position)
   const events = run.events.filter((_, index) => !positions.has(index)).map(record => remapRecord(record, shift, positions))
   const cut: FuzzRun = { ...run, events }
   if (run.candidate !== undefined) cut.candidate = remapRecord(run.candidate, shift, positions)

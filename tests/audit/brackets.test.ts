@@ -1,4 +1,4 @@
-// The lookups that keep the audit linear (conformance/audit/brackets.ts, seq-search.ts) answer what a
+// The lookups that keep the audit linear (conformance/audit/brackets.ts, conformance/seq-search.ts) answer what a
 // walk of the whole log answers: the bracket around a seq (strictly inside its start and the seq where
 // it stops) and the first summary inside it, for brackets ended, cut by a later start, made stale by an
 // end-seed, and left open to the end of the log.
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { compactionState, type BracketReport } from '../../reference/compaction.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import { bracketSpans, spanAround } from '../../conformance/audit/brackets.ts'
-import { firstSeqAfter, indexAfter } from '../../conformance/audit/seq-search.ts'
+import { firstSeqAfter, indexAfter } from '../../conformance/seq-search.ts'
 import { runs } from '../properties/support.ts'
 
 const TYPES = ['user/message', 'compaction/start', 'compaction/summary', 'compaction/end', 'session/end-seed'] as const

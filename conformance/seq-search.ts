@@ -1,5 +1,5 @@
-// Lookups in ascending lists of seqs by halving, so that asking once per replace, bracket or failed call
-// costs the logarithm of the list, not its length.
+// Lookups in ascending lists of seqs by halving, so that asking once per replace, bracket or failed
+// call (audit), or once per seq a shrinking cut renumbers (fuzz), costs the logarithm of the list.
 
 /** The index of the first item whose key is greater than `seq` (the list's length when none is). */
 export function indexAfter<T>(items: readonly T[], seq: number, keyOf: (item: T) => number): number {
