@@ -3,7 +3,7 @@
 // often linked onto other volumes, but each real folder is walked once, so a link cycle ends (two
 // links back to a folder would otherwise make 2^40 paths before the system's ELOOP stops them).
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { sep } from 'node:path'
 
 /**
  * An entry of the walk whose name is wanted: a file to read (a regular file, or a link to one or to
@@ -27,7 +27,8 @@ export function walkFolder(folder: string, wanted: (name: string) => boolean): W
 function walk(folder: string, wanted: (name: string) => boolean, into: WalkedEntry[], walked: Set<string>): void {
   let entries
   try {
-    const real = realpathSync(folder)
+    // The system's realpath: Node's own resolves a `..` by the text before it follows any link.
+    const real = realpathSync.native(folder)
     if (walked.has(real)) return
     walked.add(real)
     entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -36,13 +37,22 @@ function walk(folder: string, wanted: (name: string) => boolean, into: WalkedEnt
     return
   }
   for (const entry of entries) {
-    const path = join(folder, entry.name)
+    const path = inFolder(folder, entry.name)
     if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(path))) walk(path, wanted, into, walked)
     else if (!wanted(entry.name)) continue
     else if (!namesAnEntry(path)) into.push({ kind: 'undecodable-name', path })
     else if (entry.isFile() || (entry.isSymbolicLink() && linksToFileOrNothing(path))) into.push({ kind: 'file', path })
     else into.push({ kind: 'not-regular', path })
   }
+}
+
+/**
+ * The path of `name` in `folder`, the folder's path kept as it is: path.join would resolve a `..` in
+ * it by the text, and through a link `link/..` is the folder above the link's target, not the folder
+ * that holds the link.
+ */
+function inFolder(folder: string, name: string): string {
+  return folder.endsWith('/') || folder.endsWith(sep) ? `${folder}${name}` : `${folder}${sep}${name}`
 }
 
 /**

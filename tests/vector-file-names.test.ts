@@ -35,7 +35,7 @@ vi.mock('node:fs', async (importOriginal) => {
     ...fs,
     readFileSync: posixPathFirst(fs.readFileSync),
     readdirSync: posixPathFirst(fs.readdirSync),
-    realpathSync: posixPathFirst(fs.realpathSync),
+    realpathSync: Object.assign(posixPathFirst(fs.realpathSync), { native: posixPathFirst(fs.realpathSync.native) }),
     statSync: posixPathFirst(fs.statSync),
     lstatSync: posixPathFirst(fs.lstatSync),
   }

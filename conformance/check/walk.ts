@@ -37,7 +37,7 @@ function foundOf(entry: WalkedEntry): Found {
 export function realPathOf(path: string): string {
   if (path === STDIN) return path
   try {
-    return realpathSync(path)
+    return realpathSync.native(path)
   } catch {
     return resolve(path)
   }
@@ -69,11 +69,11 @@ function withoutRepeats(found: readonly Found[]): Found[] {
 }
 
 /**
- * A path as check prints it, and as `--known` globs match it: without the `.` parts and doubled slashes
- * a folder walk's path.join drops (`./logs//a.jsonl` as `logs/a.jsonl`), so that a file named on the
- * command line has the name a walk finds it by. A `..` stays: through a link, `link/..` is not the
- * folder that holds the link. So does a final slash, which says the path must be a folder
- * (`a.jsonl/` is no file to check).
+ * A path as check prints it, and as `--known` globs match it: without `.` parts and doubled slashes
+ * (`./logs//a.jsonl` as `logs/a.jsonl`), so that a file has one name however it was spelled, named
+ * or met in a walk of a folder so spelled. A `..` stays: through a link, `link/..` is not the folder
+ * that holds the link. So does a final slash, which says the path must be a folder (`a.jsonl/` is no
+ * file to check).
  */
 function printedPath(path: string): string {
   if (path === STDIN || path === '') return path

@@ -92,7 +92,7 @@ export function statOf(path: string): Stats | undefined {
 /** The path a link leads to; the path itself when it names nothing yet (or a link to nothing). */
 function linkTarget(path: string): string {
   try {
-    return realpathSync(path)
+    return realpathSync.native(path)
   } catch {
     return path
   }

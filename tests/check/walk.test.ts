@@ -3,7 +3,7 @@
 // file named twice, standard input; and what it does not read: a named pipe or device, met directly or
 // through a link (a link to a pipe once hung `check FOLDER`, waiting for a writer).
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -91,6 +91,19 @@ describe('findArtifacts, in this process', () => {
     for (const asFolder of [`${root}/a.jsonl/`, `${root}/a.jsonl/.`, `${root}//a.jsonl//`]) {
       expect(findArtifacts([asFolder]), asFolder).toEqual([expect.objectContaining({ kind: 'unreadable', path: `${root}/a.jsonl/` })])
     }
+  })
+
+  it('walks `link/..` as the folder above the link\'s target, naming its files by that path', () => {
+    // path.join would make `link/../a.jsonl` `a.jsonl` beside the link: another file, or none.
+    const root = tree('through-link')
+    mkdirSync(path.join(root, 'real', 'inner'), { recursive: true })
+    writeFileSync(path.join(root, 'real', 'a.jsonl'), 'the file the walk found')
+    writeFileSync(path.join(root, 'a.jsonl'), 'a file beside the link')
+    symlinkSync(path.join(root, 'real', 'inner'), path.join(root, 'link'))
+    const found = findArtifacts([`${root}/link/..`])
+    expect(found).toEqual([{ kind: 'file', path: `${root}/link/../a.jsonl`, otherNames: [] }])
+    expect(readFileSync(`${root}/link/../a.jsonl`, 'utf8')).toBe('the file the walk found')
+    expect(findArtifacts([`${root}/link/../`])).toEqual(found)
   })
 
   it('takes standard input as itself, not as the file it was redirected from', () => {
