@@ -218,7 +218,8 @@ export async function startSubprocessAdapter(command: string, options: Subproces
     const child = await usableProcess()
     const message = runMessage(nextSeq, operation, input, context)
     nextSeq += 1
-    const what = `seq ${message.seq} (${step})`
+    // The protocol message's seq, named as such: beside a log's event seqs a bare `seq 4` reads as one.
+    const what = `request seq ${message.seq} (${step})`
     let reply: Record<string, unknown>
     let replied = false
     try {

@@ -133,14 +133,14 @@ describe('replies', () => {
 
   it('a reply with no line feed after it is no reply: the timeout shows the bytes written', async () => {
     const adapter = await open('no-line-feed')
-    await expect(surface(adapter)).rejects.toThrow(/^timeout: no reply to seq 0 \(surface, transport step 0\) within 300 ms; it wrote \d+ bytes with no line feed after them, which end no message: "\{\\"seq\\":0,\\"result\\":/)
+    await expect(surface(adapter)).rejects.toThrow(/^timeout: no reply to request seq 0 \(surface, transport step 0\) within 300 ms; it wrote \d+ bytes with no line feed after them, which end no message: "\{\\"seq\\":0,\\"result\\":/)
   })
 
   it('a line nobody asked for in the same write as a reply makes that step the error, and the next step runs in a new process', async () => {
     const adapter = await open('duplicate-in-one-write')
-    await expect(surface(adapter)).rejects.toThrow(/^garbage: the adapter wrote a line nobody asked for: "\{\\"seq\\":0,.*" \(with the reply\); at seq 0 \(surface, transport step 0\)$/)
+    await expect(surface(adapter)).rejects.toThrow(/^garbage: the adapter wrote a line nobody asked for: "\{\\"seq\\":0,.*" \(with the reply\); at request seq 0 \(surface, transport step 0\)$/)
     // Each process does the same, so the next step errs alike, at its own seq, not before it was sent.
-    await expect(surface(adapter)).rejects.toThrow(/\(with the reply\); at seq 1 \(surface, transport step 0\)$/)
+    await expect(surface(adapter)).rejects.toThrow(/\(with the reply\); at request seq 1 \(surface, transport step 0\)$/)
     expect(adapter.stderr!()).toContain(RESTART_MARK)
   })
 
@@ -161,7 +161,7 @@ describe('replies', () => {
 
   it('the start of a line after the reply, when nothing is due, makes that step the error', async () => {
     const adapter = await open('begun-line')
-    await expect(surface(adapter)).rejects.toThrow(/^garbage: no reply was due; it wrote 4 bytes with no line feed after them, which end no message: "junk" \(with the reply\); at seq 0 \(surface, transport step 0\)$/)
+    await expect(surface(adapter)).rejects.toThrow(/^garbage: no reply was due; it wrote 4 bytes with no line feed after them, which end no message: "junk" \(with the reply\); at request seq 0 \(surface, transport step 0\)$/)
   })
 
   it('a line nobody asked for with the start reply fails the step before it is sent, and fails each restart, which then stop', async () => {
@@ -182,7 +182,7 @@ describe('replies', () => {
     const adapter = await open('deep-reply')
     const failure = await surface(adapter).catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(AdapterFailure)
-    expect((failure as Error).message).toBe('invalid reply: the reply is nested too deeply to check (write deep chains of one-element arrays as the nested tag); at seq 0 (surface, transport step 0)')
+    expect((failure as Error).message).toBe('invalid reply: the reply is nested too deeply to check (write deep chains of one-element arrays as the nested tag); at request seq 0 (surface, transport step 0)')
   })
 })
 
@@ -199,7 +199,7 @@ describe('one request at a time', () => {
     await expect(surface(adapter)).rejects.toThrow(/^timeout: /)
     // The next two steps come together: the first restarts the process, the second must not.
     const [restarted, second] = await Promise.all([surface(adapter).catch((error: Error) => error.message), surface(adapter).catch((error: Error) => error.message)])
-    expect(restarted).toMatch(/^timeout: no reply to seq 1 /)
+    expect(restarted).toMatch(/^timeout: no reply to request seq 1 /)
     expect(second).toMatch(/^not sent: surface, transport step 0 came while surface, transport step 0 was in flight/)
     expect(adapter.stderr!().split(RESTART_MARK)).toHaveLength(2)
   })
@@ -259,7 +259,7 @@ describe('a process that ends while idle', () => {
     const adapter = await open('exit-after-reply')
     await expect(surface(adapter)).resolves.toEqual(FOLDED)
     await sleep(500)
-    await expect(surface(adapter)).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle after its reply to seq 0 \(surface, transport step 0\), before this step was sent\)$/)
+    await expect(surface(adapter)).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle after its reply to request seq 0 \(surface, transport step 0\), before this step was sent\)$/)
   })
 })
 
@@ -267,7 +267,7 @@ describe('a restarted process', () => {
   it('that declares something else is an invalid reply showing the member as it was and as it is', async () => {
     const adapter = await open('restart-differs')
     await expect(surface(adapter)).resolves.toEqual(FOLDED)
-    await expect(surface(adapter)).rejects.toThrow(/^crash: the adapter process ended \(exit code 3\).*; at seq 1 \(surface, transport step 0\), sent after its reply to seq 0 \(surface, transport step 0\)$/)
+    await expect(surface(adapter)).rejects.toThrow(/^crash: the adapter process ended \(exit code 3\).*; at request seq 1 \(surface, transport step 0\), sent after its reply to request seq 0 \(surface, transport step 0\)$/)
     const failure = await surface(adapter).catch((error: Error) => error.message)
     expect(failure).toMatch(/^invalid reply: the restarted adapter's start reply differs from the first one: implementation was "\{.*\\"version\\":\\"0\.0\.(\d+)\\".*\}", is "\{.*\\"version\\":\\"0\.0\.(?!\1\\")\d+\\".*\}" \(while restarting the adapter\)$/)
   })
@@ -332,14 +332,14 @@ describe('after the last reply', () => {
     const adapter = await open('exit-after-reply')
     await expect(surface(adapter)).resolves.toEqual(FOLDED)
     await sleep(500)
-    await expect(adapter.close!()).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle after its reply to seq 0 \(surface, transport step 0\), before stop\)$/)
+    await expect(adapter.close!()).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle after its reply to request seq 0 \(surface, transport step 0\), before stop\)$/)
   })
 
   it('an exit of its own right after the last reply is a crash too, though stop follows at once', async () => {
     // A watch long enough for a busy machine; the default is a tenth of a second.
     const adapter = await open('exit-after-reply', { exitWatchMs: 2000 })
     await expect(surface(adapter)).resolves.toEqual(FOLDED)
-    await expect(adapter.close!()).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle after its reply to seq 0 \(surface, transport step 0\), before stop\)$/)
+    await expect(adapter.close!()).rejects.toThrow(/^crash: the adapter process ended \(exit code 0\) \(while idle after its reply to request seq 0 \(surface, transport step 0\), before stop\)$/)
   })
 
   it('fails the run of that adapter, whose summary names what it did', async () => {

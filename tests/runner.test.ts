@@ -73,7 +73,7 @@ describe('fake adapters', () => {
     expect(statuses(outcomes)).toEqual(['error', 'error'])
     // The reason names the case and step in flight, which the runner gave the adapter with the step.
     for (const [index, outcome] of outcomes.entries()) {
-      expect(outcome.reason).toMatch(new RegExp(`^timeout: no reply to seq \\d+ \\(surface, ${CASES[index]!.id} step 0\\) within ${SHORT_TIMEOUT_MS} ms`))
+      expect(outcome.reason).toMatch(new RegExp(`^timeout: no reply to request seq \\d+ \\(surface, ${CASES[index]!.id} step 0\\) within ${SHORT_TIMEOUT_MS} ms`))
     }
     expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
   })
@@ -113,7 +113,7 @@ describe('fake adapters', () => {
     const { outcomes } = await runCommand(fake('string-seq'), [appendsOnly])
     const reason = outcomes[0]?.reason ?? ''
     // The request at fault closes the reason.
-    const at = `; at seq 0 (surface, ${appendsOnly.id} step 0)`
+    const at = `; at request seq 0 (surface, ${appendsOnly.id} step 0)`
     expect(reason.endsWith(at)).toBe(true)
     const [faults, reply] = reason.slice(0, -at.length).split(': "')
     expect(faults).toBe('invalid reply: not a valid protocol-result message: /result/error/seq is "3", which must be of type integer or null')

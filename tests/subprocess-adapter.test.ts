@@ -28,7 +28,7 @@ const surface = (adapter: Adapter): Promise<unknown> => Promise.resolve(adapter.
 
 describe('a reply the protocol refuses is an error of its step, never a pass', () => {
   it('under another seq, even with the right result', async () => {
-    await expect(surface(await open('wrong-seq'))).rejects.toThrow(/^invalid reply: its seq is 1; at seq 0 \(surface\), sent after its start reply$/)
+    await expect(surface(await open('wrong-seq'))).rejects.toThrow(/^invalid reply: its seq is 1; at request seq 0 \(surface\), sent after its start reply$/)
     const vector: VectorCase = {
       id: 'wrong-seq', title: 'wrong seq', file: 'tests/subprocess-adapter.test.ts', chapter: '05-surface', requirements: ['SURF-6'], profile: 'reader', review: false,
       steps: [{ operation: 'surface', input: INPUT, expect: { value: FOLDED.value } }],
@@ -37,7 +37,7 @@ describe('a reply the protocol refuses is an error of its step, never a pass', (
   })
 
   it('holding a malformed tagged value, which it names', async () => {
-    await expect(surface(await open('malformed-tag'))).rejects.toThrow(/^invalid reply: the value holds a malformed tagged value \(.*no-such-tag.*\); at seq 0 \(surface\)$/)
+    await expect(surface(await open('malformed-tag'))).rejects.toThrow(/^invalid reply: the value holds a malformed tagged value \(.*no-such-tag.*\); at request seq 0 \(surface\)$/)
   })
 
   it('with a protocol member, which only a start reply has', async () => {
@@ -49,7 +49,7 @@ describe('a reply the protocol refuses is an error of its step, never a pass', (
   })
 
   it('and a timeout names its request once', async () => {
-    await expect(surface(await open('hang', { timeoutMs: 300 }))).rejects.toThrow(/^timeout: no reply to seq 0 \(surface\) within 300 ms$/)
+    await expect(surface(await open('hang', { timeoutMs: 300 }))).rejects.toThrow(/^timeout: no reply to request seq 0 \(surface\) within 300 ms$/)
   })
 })
 
@@ -101,7 +101,7 @@ describe('close()', () => {
     const adapter = await open('hang', { timeoutMs: 5000 })
     const inFlight = surface(adapter)
     await adapter.close!()
-    await expect(inFlight).rejects.toThrow(/^the adapter was closed while surface was in flight; at seq 0 \(surface\)$/)
+    await expect(inFlight).rejects.toThrow(/^the adapter was closed while surface was in flight; at request seq 0 \(surface\)$/)
   })
 
   it('after the process failed has nothing to stop, and resolves', async () => {

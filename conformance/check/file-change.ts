@@ -2,7 +2,11 @@
 // taken through the descriptor that reads it, when opened and once read, and compared.
 import { fstatSync } from 'node:fs'
 
-/** What tells a regular file that changed from one that did not: its length, and when its bytes last changed. */
+/**
+ * What tells a regular file that changed from one that did not: its length, and when its bytes last
+ * changed. Not when its inode last changed, which would also see a rewrite at the same length that puts
+ * the old modification time back: a rename moves it too, and a log rotated while read is read whole.
+ */
 export interface FileState {
   size: bigint
   modifiedNs: bigint
