@@ -55,28 +55,26 @@ function endSeedEvidence(events: readonly SessionEvent[], seedLength: number | u
 const isInterruptedEnd = (event: SessionEvent): boolean => event.type === 'turn/end' && stringAt(recordAt(dataOf(event), 'reason'), 'kind') === 'interrupted'
 
 /**
- * SEED-10: repair closers (a turn/end "interrupted") are followed by a marker before the next turn. The
- * marker is the reopened session's first live write, so closers that end the log wait for it.
+ * SEED-10: repair closers (a turn/end "interrupted", the last of them) are followed right away by a
+ * marker, the reopened session's first live write; closers that end the log wait for it.
  */
 function closerMarkerEvidence(events: readonly SessionEvent[]): AuditEvidence[] {
   const items: AuditEvidence[] = []
   let closersEnd: number | undefined
   for (const event of events) {
-    if (closersEnd !== undefined && event.type === 'session/end-seed') {
-      // SEED-10: the marker sits right after the closers, the reopened session's first live write.
-      if (event.seq === closersEnd + 1) items.push(evidence('pass', `the repair closers ending at seq ${closersEnd} are followed by the session/end-seed at seq ${event.seq}`, { seq: closersEnd, requirements: ['SEED-10'] }))
-      else items.push(evidence('fail', `the repair closers ending at seq ${closersEnd} are followed by the session/end-seed only at seq ${event.seq}: events were written between them, before the marker`, { seq: closersEnd, requirements: ['SEED-3', 'SEED-10'] }))
-      closersEnd = undefined
-    } else if (closersEnd !== undefined && event.type === 'turn/start') {
-      items.push(evidence('fail', `the repair closers ending at seq ${closersEnd} are followed by the turn/start at seq ${event.seq} with no session/end-seed between: the resumption is not marked`, { seq: closersEnd, requirements: ['SEED-3', 'SEED-10'] }))
-      closersEnd = undefined
-    }
-    if (isInterruptedEnd(event)) closersEnd = event.seq
+    if (closersEnd !== undefined) items.push(afterClosersEvidence(closersEnd, event))
+    closersEnd = isInterruptedEnd(event) ? event.seq : undefined
   }
   if (closersEnd !== undefined) {
     items.push(evidence('info', `the repair closers ending at seq ${closersEnd} end the log: a reopened session writes the session/end-seed with its first live write, so nothing is unmarked yet`, { seq: closersEnd, requirements: ['SEED-10'] }))
   }
   return items
+}
+
+/** What the event right after repair closers says of the resumption: its marker, or a write before any marker. */
+function afterClosersEvidence(closersEnd: number, next: SessionEvent): AuditEvidence {
+  if (next.type === 'session/end-seed') return evidence('pass', `the repair closers ending at seq ${closersEnd} are followed by the session/end-seed at seq ${next.seq}`, { seq: closersEnd, requirements: ['SEED-10'] })
+  return evidence('fail', `the repair closers ending at seq ${closersEnd} are followed by the ${next.type} at seq ${next.seq}, not by a session/end-seed: the resumption is not marked (its marker is the reopened session's first live write)`, { seq: closersEnd, requirements: ['SEED-3', 'SEED-10'] })
 }
 
 /**

@@ -103,10 +103,11 @@ function failureEvidence(loaded: LoadedLog, ahead: LookAhead, failure: AuditMode
   const retrySeq = firstSeqAfter(ahead.assistantMessages, failure.seq)
   const brackets = loaded.compaction.brackets
   const bracket = brackets[indexAfter(brackets, failure.seq, candidate => candidate.startSeq)]
+  // In the log's order: a retry may come before the bracket as well as after it.
   const after = [
-    bracket === undefined || bracket.startSeq >= turnEndSeq ? undefined : `compaction bracket ${bracket.startSeq}…${bracket.endSeq ?? '(no end)'} (${bracket.outcome})`,
-    retrySeq === undefined || retrySeq >= turnEndSeq ? undefined : `assistant message seq ${retrySeq}`,
-  ].filter(part => part !== undefined)
+    bracket === undefined || bracket.startSeq >= turnEndSeq ? undefined : { seq: bracket.startSeq, text: `compaction bracket ${bracket.startSeq}…${bracket.endSeq ?? '(no end)'} (${bracket.outcome})` },
+    retrySeq === undefined || retrySeq >= turnEndSeq ? undefined : { seq: retrySeq, text: `assistant message seq ${retrySeq}` },
+  ].filter(part => part !== undefined).sort((a, b) => a.seq - b.seq).map(part => part.text)
   const what = `the model call failed at seq ${failure.seq}${failure.code === null ? '' : ` (${failure.code})`}${failure.message === '' ? '' : `: ${failure.message}`}`
   return evidence('info', `${what}; then, in the same turn: ${after.length === 0 ? 'nothing' : after.join(', then ')}`, { seq: failure.seq, requirements: ['DER-10'] })
 }
@@ -133,10 +134,15 @@ function cancelledStreamEvidence(message: SessionEvent, turnEnds: ReadonlyMap<un
   const end = turnEnds.get(turn)
   const kind = end === undefined ? undefined : stringAt(recordAt(dataOf(end), 'reason'), 'kind')
   const cut = `turn ${String(turn)} was cancelled while the model streamed: the assistant message at seq ${message.seq} (interrupted) keeps what was delivered before the cut`
-  // Crash repair's own turn/end is followed by the marker a reopening writes (SEED-10).
-  if (end !== undefined && kind === 'interrupted' && nextTypes.get(end.seq) !== 'session/end-seed') {
-    const causes = 'either its writer wrote crash repair\'s kind where a cancelled turn ends aborted (VOC-4), or crash repair closed it and the end-seed marker that follows repair is missing (see Persistence)'
-    return evidence('warn', `${cut}; its turn ended interrupted (turn/end seq ${end.seq}) with no session/end-seed after it: ${causes}`, { seq: end.seq, requirements: ['VOC-3', 'VOC-4'] })
+  // Crash repair's own turn/end is followed by the marker a reopening writes (SEED-10), or ends the log
+  // until the reopened session's first live write.
+  const after = end === undefined ? undefined : nextTypes.get(end.seq)
+  if (end !== undefined && kind === 'interrupted' && after !== 'session/end-seed') {
+    const [where, repair] = after === undefined
+      ? ['at the end of the log', 'crash repair closed it, and the end-seed marker comes with the reopened session\'s first live write (SEED-10)']
+      : ['with no session/end-seed after it', 'crash repair closed it and the end-seed marker that follows repair is missing (see Persistence)']
+    const causes = `either its writer wrote crash repair's kind where a cancelled turn ends aborted (VOC-4), or ${repair}`
+    return evidence('warn', `${cut}; its turn ended interrupted (turn/end seq ${end.seq}) ${where}: ${causes}`, { seq: end.seq, requirements: ['VOC-3', 'VOC-4'] })
   }
   const ended = end === undefined ? 'its turn is not closed' : `its turn ended ${kind ?? 'with no reason kind'} (turn/end seq ${end.seq})`
   return evidence('info', `${cut}; ${ended}`, { seq: message.seq, requirements: ['VOC-3'] })
@@ -149,7 +155,7 @@ function interruptedEvidence(loaded: LoadedLog): AuditEvidence[] {
   for (const event of loaded.events) {
     if (event.type === 'assistant/message' && dataOf(event)['interrupted'] === true) items.push(cancelledStreamEvidence(event, turnEnds, nextTypes))
     if (event.type === 'turn/end' && stringAt(recordAt(dataOf(event), 'reason'), 'kind') === 'interrupted') {
-      items.push(evidence('info', `turn ${String(dataOf(event)['turn'])} was interrupted and closed by crash repair (turn/end seq ${event.seq})`, { seq: event.seq, requirements: ['REPAIR-7'] }))
+      items.push(evidence('info', `turn ${String(dataOf(event)['turn'])} ended interrupted, the kind crash repair closes a turn with (turn/end seq ${event.seq})`, { seq: event.seq, requirements: ['REPAIR-7'] }))
     }
     const closer = event.type === 'tool/result' ? closerEvidence(event, false) : undefined
     if (closer !== undefined) items.push(closer)

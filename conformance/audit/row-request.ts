@@ -1,9 +1,10 @@
 // Row 4, request rebuild: the request before every model call can be rebuilt from the log. A model call
-// is an assistant message, or the stream of a step that left none (a failed call). For each, the
-// header in force (HDR-4) must exist, agree with the context in force and with the message's own
-// source, and, after a resumption, be a fresh snapshot (HDR-6). The messages of that request are the
-// surface just before the call (DER-1). A header without a provider or a model breaks the durable shape
-// (HDR-2), so load rejects the log, and that rejection is this row's evidence.
+// is each attempt a step streamed (a failed one, or the one its assistant message answers), or an
+// assistant message with no stream before it. For each, the header in force (HDR-4) must exist, agree
+// with the context in force and with the message's own source, and, after a resumption, be a fresh
+// snapshot (HDR-6). The messages of that request are the surface just before the call (DER-1). A header
+// without a provider or a model breaks the durable shape (HDR-2), so load rejects the log, and that
+// rejection is this row's evidence.
 import { canonicalHeader } from '../../reference/request-header.ts'
 import { isRecord, type JsonRecord } from '../../reference/lossless-json.ts'
 import { isSurfaceEligibleType } from '../../reference/vocabulary.ts'
@@ -48,27 +49,41 @@ function stepKey(event: SessionEvent): string {
   return JSON.stringify([data['turn'], data['step']])
 }
 
-/** The model call an event starts, if it starts one: an assistant message, or the first chunk of a step that has none. */
-function callStartedBy(event: SessionEvent, stepsWithMessage: ReadonlySet<string>, streamed: Set<string>): string | undefined {
-  if (event.type === 'assistant/message') return `assistant message seq ${event.seq}`
-  if (event.type !== 'assistant/chunk') return undefined
-  const key = stepKey(event)
-  if (stepsWithMessage.has(key) || streamed.has(key)) return undefined
-  streamed.add(key)
-  return `the model call streamed from seq ${event.seq} (no assistant message)`
-}
+const isFinishChunk = (event: SessionEvent): boolean => stringAt(recordAt(dataOf(event), 'chunk'), 'type') === 'finish'
 
+/**
+ * The model calls of a log, each with the state it was built from. Every attempt is a call (DER-10
+ * counts a usage chunk per attempt): a step's chunks stream one attempt until its finish chunk, and the
+ * next chunk of the step starts another (a retry). A message answers the latest attempt of its step,
+ * from whose first chunk its request was built; one with no stream before it is a call of its own.
+ */
 function foldCalls(loaded: LoadedLog): ModelCall[] {
   const shadowedBy = new Map(loaded.surface.replacements.map(replacement => [replacement.seq, replacement.shadowedSeqs.length]))
-  const stepsWithMessage = new Set(loaded.events.filter(event => event.type === 'assistant/message').map(stepKey))
-  const streamed = new Set<string>()
+  const streaming = new Set<string>()
+  const unanswered = new Map<string, ModelCall>()
   let state: InForce = { header: undefined, headerSeq: undefined, context: undefined, surfaceNodes: 0, unsnapshottedResumption: undefined }
   const calls: ModelCall[] = []
+  const startCall = (event: SessionEvent, name: string): ModelCall => {
+    const call = { event, state, name }
+    calls.push(call)
+    state = { ...state, unsnapshottedResumption: undefined }
+    return call
+  }
   for (const event of loaded.events) {
-    const name = callStartedBy(event, stepsWithMessage, streamed)
-    if (name !== undefined) {
-      calls.push({ event, state, name })
-      state = { ...state, unsnapshottedResumption: undefined }
+    if (event.type === 'assistant/chunk') {
+      const step = stepKey(event)
+      if (!streaming.has(step)) {
+        streaming.add(step)
+        unanswered.set(step, startCall(event, `the model call streamed from seq ${event.seq} (no assistant message)`))
+      }
+      if (isFinishChunk(event)) streaming.delete(step)
+    } else if (event.type === 'assistant/message') {
+      const step = stepKey(event)
+      const answered = unanswered.get(step)
+      streaming.delete(step)
+      unanswered.delete(step)
+      if (answered === undefined) startCall(event, `assistant message seq ${event.seq}`)
+      else Object.assign(answered, { event, name: `assistant message seq ${event.seq}` })
     }
     if (event.type === 'request/header') {
       state = { ...state, header: canonicalHeader(recordAt(dataOf(event), 'header') ?? {}), headerSeq: event.seq, unsnapshottedResumption: undefined }

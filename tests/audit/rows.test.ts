@@ -80,8 +80,9 @@ describe.skipIf(!corpusPresent)(`audit of the corpus compaction-recovery log${co
     expect(report.timeline?.finalSurface).toEqual([21, 13, 15, 28])
   })
 
-  it('finds a header in force before both assistant messages', () => {
-    expect(texts(report, 'request-rebuild', 'pass')).toMatch(/assistant message seq 13: header seq 6[\s\S]*assistant message seq 28: header seq 6/)
+  it('finds a header in force before each of the three model calls, the failed attempt at seq 18 among them (DER-10)', () => {
+    expect(texts(report, 'request-rebuild', 'pass')).toMatch(/assistant message seq 13: header seq 6[\s\S]*the model call streamed from seq 18 \(no assistant message\): header seq 6[\s\S]*assistant message seq 28: header seq 6/)
+    expect(rowOf(report, 'request-rebuild').summary).toMatch(/^Each of the 3 model calls /)
   })
 })
 
@@ -138,6 +139,22 @@ describe('audit of hand-built logs', () => {
     const report = auditOf(artifact(events))
     expect(rowOf(report, 'request-rebuild').verdict).toBe('fail')
     expect(texts(report, 'request-rebuild', 'fail')).toContain('assistant message seq 3 has no request header in force')
+  })
+
+  it('holds a failed attempt to the request state at its stream, though a retry in its step answered (DER-10)', () => {
+    const failedFinish = (seq: number): SessionEvent => event('assistant/chunk', seq, { turn: 1, step: 1, chunk: { type: 'finish', reason: { kind: 'error', failure: { message: 'overloaded' } } } })
+    const retried = [turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'hi'), failedFinish(3), requestHeader(4), event('assistant/chunk', 5, { turn: 1, step: 1, chunk: { type: 'finish', reason: { kind: 'stop' } } }), assistantText(6, 1, 1, 'hello'), stepEnd(7, 1, 1), turnEnd(8, 1)]
+    const report = auditOf(artifact(retried))
+    expect(report.log.rejection).toBeNull()
+    expect(rowOf(report, 'request-rebuild').verdict).toBe('fail')
+    expect(texts(report, 'request-rebuild', 'fail')).toContain('the model call streamed from seq 3 (no assistant message) has no request header in force')
+    // The answered attempt is built from the header at seq 4, and named by its message.
+    expect(texts(report, 'request-rebuild', 'pass')).toContain('assistant message seq 6: header seq 4')
+    // A drifted route at the failed attempt's stream is that attempt's fault.
+    const drifted = [...retried.slice(0, 3), requestHeader(3), event('request/context', 4, { provider: 'other', model: 'm', contextWindow: 1000 }), failedFinish(5), event('request/context', 6, { provider: 'p', model: 'm', contextWindow: 1000 }), ...retried.slice(5).map((item, index) => ({ ...item, seq: 7 + index }))]
+    const driftReport = auditOf(artifact(drifted))
+    expect(driftReport.log.rejection).toBeNull()
+    expect(texts(driftReport, 'request-rebuild', 'fail')).toContain('at the model call streamed from seq 5 (no assistant message) the request context routes to other/m')
   })
 
   it('fails request rebuild when the request context drifted from the header\'s route', () => {
@@ -272,8 +289,13 @@ describe('audit of hand-built logs', () => {
     // whose marker is missing (VOC-4, SEED-10). With the marker after it, it is crash repair's own.
     const repairKind = [stepEnd(17, 2, 1), event('turn/end', 18, { turn: 2, reason: { kind: 'interrupted' } })]
     const asRepair = cut(repairKind)
-    expect(texts(asRepair, 'failure-recovery', 'warn')).toContain("its turn ended interrupted (turn/end seq 18) with no session/end-seed after it: either its writer wrote crash repair's kind where a cancelled turn ends aborted (VOC-4), or crash repair closed it and the end-seed marker that follows repair is missing (see Persistence)")
+    // At the end of the log no marker is due yet (SEED-10): Persistence says nothing is unmarked.
+    expect(texts(asRepair, 'failure-recovery', 'warn')).toContain("its turn ended interrupted (turn/end seq 18) at the end of the log: either its writer wrote crash repair's kind where a cancelled turn ends aborted (VOC-4), or crash repair closed it, and the end-seed marker comes with the reopened session's first live write (SEED-10)")
     expect(rowOf(asRepair, 'failure-recovery').verdict).toBe('warn')
+    expect(rowOf(asRepair, 'persistence').verdict).toBe('pass')
+    const writtenAfter = cut([...repairKind, requestHeader(19)])
+    expect(texts(writtenAfter, 'failure-recovery', 'warn')).toContain("its turn ended interrupted (turn/end seq 18) with no session/end-seed after it: either its writer wrote crash repair's kind where a cancelled turn ends aborted (VOC-4), or crash repair closed it and the end-seed marker that follows repair is missing (see Persistence)")
+    expect(rowOf(writtenAfter, 'persistence').verdict).toBe('fail')
     const repaired = cut([...repairKind, event('session/end-seed', 19, {})])
     expect(texts(repaired, 'failure-recovery', 'info')).toContain('its turn ended interrupted (turn/end seq 18)')
     expect(texts(repaired, 'failure-recovery', 'warn')).not.toContain('cancelled')
@@ -355,7 +377,7 @@ describe('audit of hand-built logs', () => {
     expect(rowOf(report, 'persistence').verdict).toBe('pass')
     expect(texts(report, 'persistence', 'pass')).toContain(`followed by the session/end-seed at seq ${marker}`)
     expect(rowOf(report, 'failure-recovery').verdict).toBe('warn')
-    expect(texts(report, 'failure-recovery')).toContain('turn 2 was interrupted and closed by crash repair')
+    expect(texts(report, 'failure-recovery')).toContain('turn 2 ended interrupted, the kind crash repair closes a turn with (turn/end seq')
     expect(rowOf(report, 'request-rebuild').verdict).toBe('warn')
     expect(texts(report, 'request-rebuild', 'warn')).toContain(`first model call after the resumption at seq ${marker}`)
   })
@@ -386,7 +408,7 @@ describe('audit of hand-built logs', () => {
     const next = closed.length
     const report = auditOf(artifact([...closed, turnStart(next, 3), stepStart(next + 1, 3, 1), userText(next + 2, 'again'), stepEnd(next + 3, 3, 1), turnEnd(next + 4, 3)]))
     expect(rowOf(report, 'persistence').verdict).toBe('fail')
-    expect(texts(report, 'persistence', 'fail')).toContain(`followed by the turn/start at seq ${next} with no session/end-seed between`)
+    expect(texts(report, 'persistence', 'fail')).toContain(`followed by the turn/start at seq ${next}, not by a session/end-seed: the resumption is not marked`)
     expect(rowOf(report, 'persistence').summary).toBe('A resumption is not marked.')
   })
 
@@ -396,7 +418,19 @@ describe('audit of hand-built logs', () => {
     const late = closed.length
     const report = auditOf(artifact([...closed, userText(late, 'written before the marker'), endSeed(late + 1)]))
     expect(rowOf(report, 'persistence').verdict).toBe('fail')
-    expect(texts(report, 'persistence', 'fail')).toContain(`followed by the session/end-seed only at seq ${late + 1}`)
+    expect(texts(report, 'persistence', 'fail')).toContain(`followed by the user/message at seq ${late}, not by a session/end-seed`)
+  })
+
+  it('fails repair closers followed by any other event and no marker at all (SEED-10)', () => {
+    // A log-only event after the closers is a live write of the reopened session, made before its marker.
+    const crashed = [...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), assistantText(15, 2, 1, 'Running it.', ['c2'])]
+    const closed = resumed(crashed).slice(0, -1)
+    const report = auditOf(artifact([...closed, requestHeader(closed.length)]))
+    expect(report.log.rejection).toBeNull()
+    expect(rowOf(report, 'persistence').verdict).toBe('fail')
+    expect(rowOf(report, 'persistence').evidence.filter(item => item.requirements?.includes('SEED-10'))).toMatchObject([{ mark: 'fail', seq: closed.length - 1 }])
+    expect(texts(report, 'persistence', 'fail')).toContain(`followed by the request/header at seq ${closed.length}, not by a session/end-seed`)
+    expect(texts(report, 'persistence', 'info')).not.toContain('end the log')
   })
 
   it('does not fail repair closers that end the log: the marker is the reopened session\'s first live write (SEED-10)', () => {

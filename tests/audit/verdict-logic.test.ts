@@ -364,13 +364,17 @@ describe('failure recovery', () => {
     const events = [
       turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'go'), requestHeader(3), failed(4, 1), assistantText(5, 1, 1, 'retried'), stepEnd(6, 1, 1), turnEnd(7, 1),
       turnStart(8, 2), stepStart(9, 2, 1), requestHeader(10), failed(11, 2), stepEnd(12, 2, 1), turnEnd(13, 2),
+      // Retried before a compaction in its turn: what followed is named in the log's order.
+      turnStart(14, 3), stepStart(15, 3, 1), requestHeader(16), failed(17, 3), assistantText(18, 3, 1, 'retried first'), stepEnd(19, 3, 1),
+      event('compaction/start', 20, { compactionId: 'k1', turn: 3 }), event('compaction/end', 21, { compactionId: 'k1', turn: 3 }), turnEnd(22, 3),
     ]
     const report = audit(events)
     expect(report.log.rejection).toBeNull()
     const failures = cited(report, 'failure-recovery', 'DER-10')
-    expect(failures.map(item => [item.mark, item.seq])).toEqual([['info', 4], ['info', 11]])
+    expect(failures.map(item => [item.mark, item.seq])).toEqual([['info', 4], ['info', 11], ['info', 17]])
     expect(failures[0]?.text).toContain('(CONTEXT_WINDOW_EXCEEDED): too long; then, in the same turn: assistant message seq 5')
     expect(failures[1]?.text).toContain('then, in the same turn: nothing')
+    expect(failures[2]?.text).toMatch(/then, in the same turn: assistant message seq 18, then compaction bracket 20…21 \(\S+\)$/)
   })
 })
 
