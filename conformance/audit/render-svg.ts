@@ -6,6 +6,7 @@ import type { AuditBracketOutcome, AuditBudget, AuditReplacement, AuditTimeline,
 import { formatTime } from './format.ts'
 import { percent, plural, printable } from '../wording.ts'
 import { firstSeqAfter } from '../seq-search.ts'
+import { windowFill } from './row-budget.ts'
 
 const WIDTH = 1000
 const GUTTER = 150
@@ -377,10 +378,9 @@ export function budgetSvg(budget: AuditBudget, unit: string): string {
   const full = Math.max(...[transcript, current].map(bar => bar.parts.system + bar.parts.tools + bar.parts.messages))
   const fixed = tokens.systemPrompt + tokens.toolSchemas
   const request = fixed + tokens.surfaceMessages
-  const window = tokens.contextWindow === null ? ''
-    : tokens.contextWindow === 0 ? '; the context in force records a window of 0 tokens'
-      : `; the next request fills ${percent(request, tokens.contextWindow)} of the ${tokens.contextWindow}-token window`
-  const title = request === 0 ? 'Budget: the next request holds nothing yet' : `Budget: system prompt and tool schemas take ${percent(fixed, request)} of the next request (${request} ${unit})${window}`
+  const window = tokens.contextWindow === null ? '' : `; ${windowFill(tokens, request, 'window')}`
+  const title = !tokens.headerInForce ? `Budget: no request header is in force, so the system prompt and tool schemas of the next request are unknown; its surface messages: ${tokens.surfaceMessages} ${unit}${window}`
+    : request === 0 ? 'Budget: the next request holds nothing yet' : `Budget: system prompt and tool schemas take ${percent(fixed, request)} of the next request (${request} ${unit})${window}`
   const legendParts = BUDGET_PARTS.flatMap((part, index) => [rect(GUTTER + index * 150, 4, 10, 10, part.color), text(GUTTER + index * 150 + 14, 13, part.name, 'class="legend"')])
   return [
     `<svg id="budget-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} 190" width="100%" role="img" aria-label="${escapeXml(title)}">`,

@@ -34,7 +34,8 @@ function sum(seqs: Iterable<number>, measure: MessageMeasure): number {
 
 function tokenCounts(loaded: LoadedLog, replacements: readonly AuditReplacement[], measure: MessageMeasure, counter: TokenCounter): AuditTokens {
   const { events } = loaded
-  const fixed = fixedTokens(foldRequestHeader(events), counter)
+  const header = foldRequestHeader(events)
+  const fixed = fixedTokens(header, counter)
   const first = replacements[0]
   // With no request header in force at the first replace, the fixed part then is unknown, not zero.
   const headerAtFirst = first === undefined ? null : foldRequestHeader(events, first.seq)
@@ -51,6 +52,7 @@ function tokenCounts(loaded: LoadedLog, replacements: readonly AuditReplacement[
     shadowed: sum(new Set(replacements.flatMap(replacement => replacement.shadowedSeqs)), measure),
     replacementText: replacements.reduce((total, replacement) => total + replacement.tokens, 0),
     saved: transcriptMessages - surfaceMessages,
+    headerInForce: header !== null,
     fixedAtFirstReplacement: fixedAtFirst === null ? null : fixedAtFirst.system + fixedAtFirst.tools,
     contextWindow: isNonNegativeSafeInteger(window) ? window : null,
   }
@@ -159,6 +161,8 @@ function savingEvidence(budget: AuditBudget, replacements: readonly AuditReplace
   const growth = tokens.fixedAtFirstReplacement === null ? 0 : fixed - tokens.fixedAtFirstReplacement
   if (tokens.saved <= 0) {
     items.push(evidence('fail', `the replaces did not shorten the surface: the transcript holds ${tokens.transcriptMessages} ${unit}, the surface ${tokens.surfaceMessages}`, { requirements: ['DER-1', 'REGION-8'] }))
+  } else if (!tokens.headerInForce) {
+    items.push(evidence('warn', `the replaces saved ${tokens.saved} ${unit} (${percent(tokens.saved, tokens.transcriptMessages)} of the transcript), but no request/header is in force at the end of the log, so whether the system prompt and tool schemas took it back is unknown (see Request rebuild)`, { requirements: ['HDR-4'] }))
   } else if (growth >= tokens.saved) {
     items.push(evidence('fail', `the system prompt and tool schemas grew by ${growth} ${unit} since the first replace, as much as or more than the ${tokens.saved} the replaces saved: the budget was taken back`, { requirements: ['HDR-4'] }))
   } else if (fixed > tokens.surfaceMessages) {
@@ -169,20 +173,31 @@ function savingEvidence(budget: AuditBudget, replacements: readonly AuditReplace
   return items
 }
 
+/**
+ * How much of the context window in force the next request would fill; with no request header in force
+ * only the surface messages are known. Also the budget chart's words (render-svg.ts).
+ */
+export function windowFill(tokens: AuditTokens, request: number, windowName: string): string {
+  if (tokens.contextWindow === 0) return 'the context in force records a window of 0 tokens, which no request fits'
+  const window = `the ${String(tokens.contextWindow)}-token ${windowName}`
+  if (!tokens.headerInForce) return `the surface messages alone would fill ${percent(tokens.surfaceMessages, tokens.contextWindow ?? 0)} of ${window}, the rest of the request being unknown`
+  return `the next request would fill ${percent(request, tokens.contextWindow ?? 0)} of ${window}`
+}
+
 export function budgetRow(budget: AuditBudget, replacements: readonly AuditReplacement[], counter: TokenCounter, encoding: 'raw' | 'zstd'): AuditRow {
   const unit = counter.kind === 'estimate' ? 'estimated tokens' : 'tokens'
   const { tokens, providerUsage: usage } = budget
   const fixed = tokens.systemPrompt + tokens.toolSchemas
   const request = fixed + tokens.surfaceMessages
+  const nextRequest = tokens.headerInForce
+    ? `next request: system prompt ${tokens.systemPrompt} + ${plural(tokens.toolCount, 'tool schema')} ${tokens.toolSchemas} + surface messages ${tokens.surfaceMessages} = ${request} ${unit}; ${request === 0 ? 'the request holds nothing yet' : `system prompt and tool schemas take ${percent(fixed, request)}`}`
+    : `next request: surface messages ${tokens.surfaceMessages} ${unit}; no request/header is in force, so its system prompt and tool schemas are unknown`
   const items: AuditEvidence[] = [
     evidence('info', `raw log: ${plural(budget.rawEvents, 'event')} (${budget.logOnlyEvents} log-only) in ${budget.rawBytes} bytes${encoding === 'zstd' ? ' as stored, zstd-compressed' : ''}; surface: ${plural(budget.surfaceNodes, 'node')}, ${plural(budget.surfaceMessages, 'message')} in ${budget.surfaceMessageBytes} bytes of JSON`, { requirements: ['DER-1'] }),
-    evidence('info', `next request: system prompt ${tokens.systemPrompt} + ${plural(tokens.toolCount, 'tool schema')} ${tokens.toolSchemas} + surface messages ${tokens.surfaceMessages} = ${request} ${unit}; ${request === 0 ? 'the request holds nothing yet' : `system prompt and tool schemas take ${percent(fixed, request)}`}`, { requirements: ['HDR-4'] }),
+    evidence('info', nextRequest, { requirements: ['HDR-4'] }),
     evidence('info', `transcript of every appended message: ${tokens.transcriptMessages} ${unit}; replaces shadowed ${tokens.shadowed} and put ${tokens.replacementText} in their place`, { requirements: ['DER-9'] }),
   ]
-  if (tokens.contextWindow !== null) {
-    const fill = tokens.contextWindow === 0 ? 'the context in force records a window of 0 tokens, which no request fits' : `the next request would fill ${percent(request, tokens.contextWindow)} of the ${tokens.contextWindow}-token context window`
-    items.push(evidence('info', fill, { requirements: ['HDR-8'] }))
-  }
+  if (tokens.contextWindow !== null) items.push(evidence('info', windowFill(tokens, request, 'context window'), { requirements: ['HDR-8'] }))
   if (usage.steps > 0) items.push(evidence('info', providerUsageText(usage), { requirements: ['DER-10'] }))
   items.push(...capped(replacements.flatMap(replacement => shadowedCountEvidence(replacement, unit) ?? []), REPLACE_ITEMS_LISTED))
   items.push(...savingEvidence(budget, replacements, unit))

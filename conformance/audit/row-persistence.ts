@@ -9,7 +9,8 @@ import { plural, tornTailAdvice } from '../wording.ts'
 import { evidence, isMisplacement, row } from './verdicts.ts'
 import { pathBindingFault } from '../check/path-binding.ts'
 
-const DAMAGE_CODES = new Set(['JSONL_LINE_UNPARSABLE', 'JSONL_ROW_INVALID', 'JSONL_SEQ_GAP', 'JSONL_FRAME_INVALID'])
+const FRAME_INVALID = 'JSONL_FRAME_INVALID'
+const DAMAGE_CODES = new Set(['JSONL_LINE_UNPARSABLE', 'JSONL_ROW_INVALID', 'JSONL_SEQ_GAP', FRAME_INVALID])
 
 function tornTailEvidence(log: AuditedLog): AuditEvidence {
   const torn = log.tornTail
@@ -21,9 +22,12 @@ function tornTailEvidence(log: AuditedLog): AuditEvidence {
 function rejectionEvidence(log: AuditedLog): AuditEvidence {
   const rejection = log.info.rejection
   if (rejection === null) throw new Error('rejectionEvidence needs a rejection')
+  if (rejection.code === FRAME_INVALID) {
+    return evidence('fail', `a complete zstd frame is unsound (${FRAME_INVALID}), and a complete frame is committed data, so it is not a torn tail: the artifact was damaged, or was not written as the store writes one, a header frame and then a frame per append batch (see Raw-fact integrity)`, { requirements: ['JSONL-13', 'JSONL-14'] })
+  }
   if (DAMAGE_CODES.has(rejection.code)) {
     const where = rejection.line === undefined ? '' : ` at line ${rejection.line}`
-    return evidence('fail', `damage${where} (${rejection.code}): committed data follows a defect, so it is not a torn tail: what a turn committed was not kept intact`, { requirements: ['JSONL-11', 'JSONL-14'] })
+    return evidence('fail', `damage${where} (${rejection.code}): committed data follows a defect, so it is not a torn tail: what a turn committed was not kept intact`, { requirements: ['JSONL-11'] })
   }
   if (rejection.class === 'refusal') return evidence('fail', `${rejection.operation} refuses the log with ${rejection.code}: this reader cannot read it, so its durability cannot be established here (a refusal, no sign of damage: FMT-5)`)
   return evidence('fail', `${rejection.operation} rejects the log with ${rejection.code}: its durability cannot be established`)
@@ -139,6 +143,7 @@ function failureCauses(items: readonly AuditEvidence[], rejection: AuditedLog['i
 }
 
 function rejectionCause(rejection: NonNullable<AuditedLog['info']['rejection']>): string {
+  if (rejection.code === FRAME_INVALID) return 'a zstd frame is damaged or not laid out as the store writes them'
   if (DAMAGE_CODES.has(rejection.code)) return 'committed data is damaged'
   if (rejection.class === 'refusal') return 'this reader cannot read the log (no sign of damage)'
   return 'the log does not load, so its durability cannot be established'

@@ -304,7 +304,11 @@ export interface AuditTokens {
    */
   saved: number;
   /**
-   * System prompt and tool schemas in force at the first replace, or null with no replace.
+   * Whether a request/header is in force at the end of the log. Without one, systemPrompt, toolSchemas and toolCount are 0, and the fixed part of the next request is unknown (HDR-4).
+   */
+  headerInForce: boolean;
+  /**
+   * System prompt and tool schemas in force at the first replace, or null with no replace or no request/header in force at it.
    */
   fixedAtFirstReplacement: AuditCount | null;
   /**

@@ -24,7 +24,7 @@ function budget(tokens: Partial<AuditTokens> = {}): AuditBudget {
     rawEvents: 16, rawBytes: 4000, logOnlyEvents: 8, surfaceNodes: 4, surfaceMessages: 4, surfaceMessageBytes: 900,
     tokens: {
       systemPrompt: 100, toolSchemas: 100, toolCount: 1, surfaceMessages: 400, transcriptMessages: 1000, shadowed: 600, replacementText: 10,
-      saved: 600, fixedAtFirstReplacement: 200, contextWindow: null, ...tokens,
+      saved: 600, headerInForce: true, fixedAtFirstReplacement: 200, contextWindow: null, ...tokens,
     },
     providerUsage: { steps: 0, inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, lastInputTokens: null, lastPromptTokens: null },
   }
@@ -75,6 +75,20 @@ describe('the budget row at the edges of its rules', () => {
     expect(budgetRow(budget(tokens), [replacement()], counter, 'raw').verdict).toBe('pass')
   })
 
+  it('says the fixed part of the next request is unknown, not zero, with no request header in force at the end (HDR-4)', () => {
+    const unknown = { systemPrompt: 0, toolSchemas: 0, toolCount: 0, headerInForce: false, fixedAtFirstReplacement: null, contextWindow: 4000 }
+    const row = budgetRow(budget(unknown), [replacement()], counter, 'raw')
+    expect(row.verdict).toBe('warn')
+    expect(row.evidence.map(item => item.text)).toEqual(expect.arrayContaining([
+      'next request: surface messages 400 estimated tokens; no request/header is in force, so its system prompt and tool schemas are unknown',
+      'the surface messages alone would fill 10% of the 4000-token context window, the rest of the request being unknown',
+      'the replaces saved 600 estimated tokens (60% of the transcript), but no request/header is in force at the end of the log, so whether the system prompt and tool schemas took it back is unknown (see Request rebuild)',
+    ]))
+    expect(row.evidence.map(item => item.text).join('\n')).not.toMatch(/did not take it back|system prompt 0/)
+    // With no replace there is no saving to take back: the row passes, the share still unknown.
+    expect(budgetRow(budget({ ...unknown, saved: 0 }), [], counter, 'raw').verdict).toBe('pass')
+  })
+
   it('warns when the fixed part outweighs the surface messages, and not when it equals them', () => {
     const equal = budgetRow(budget({ systemPrompt: 150, toolSchemas: 250, fixedAtFirstReplacement: 400 }), [replacement()], counter, 'raw')
     expect(equal.verdict).toBe('pass')
@@ -113,7 +127,7 @@ describe('the shares the budget row and its chart give', () => {
     const filled = budget({ contextWindow: 20_000 })
     const row = budgetRow(filled, [replacement()], counter, 'raw')
     expect(row.evidence.map(item => item.text)).toContain('the next request would fill 3% of the 20000-token context window')
-    expect(budgetSvg(filled, 'estimated tokens')).toContain('system prompt and tool schemas take 33% of the next request (600 estimated tokens); the next request fills 3% of the 20000-token window')
+    expect(budgetSvg(filled, 'estimated tokens')).toContain('system prompt and tool schemas take 33% of the next request (600 estimated tokens); the next request would fill 3% of the 20000-token window')
     const nothing = budget({ systemPrompt: 0, toolSchemas: 0, toolCount: 0, surfaceMessages: 0 })
     const empty = budgetRow(nothing, [], counter, 'raw')
     expect(empty.evidence.map(item => item.text)).toContain('next request: system prompt 0 + 0 tool schemas 0 + surface messages 0 = 0 estimated tokens; the request holds nothing yet')
@@ -121,6 +135,9 @@ describe('the shares the budget row and its chart give', () => {
     // A window of 0 tokens, which the context's fold admits, is said as such, not as 0% filled.
     const noWindow = budget({ contextWindow: 0 })
     expect(budgetRow(noWindow, [replacement()], counter, 'raw').evidence.map(item => item.text)).toContain('the context in force records a window of 0 tokens, which no request fits')
-    expect(budgetSvg(noWindow, 'estimated tokens')).toContain('(600 estimated tokens); the context in force records a window of 0 tokens</title>')
+    expect(budgetSvg(noWindow, 'estimated tokens')).toContain('(600 estimated tokens); the context in force records a window of 0 tokens, which no request fits</title>')
+    // With no request header in force, the chart says the fixed part is unknown, as the row does.
+    const unknown = budget({ systemPrompt: 0, toolSchemas: 0, toolCount: 0, headerInForce: false, contextWindow: 4000 })
+    expect(budgetSvg(unknown, 'estimated tokens')).toContain('<title>Budget: no request header is in force, so the system prompt and tool schemas of the next request are unknown; its surface messages: 400 estimated tokens; the surface messages alone would fill 10% of the 4000-token window, the rest of the request being unknown</title>')
   })
 })

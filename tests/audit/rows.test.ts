@@ -362,6 +362,10 @@ describe('audit of hand-built logs', () => {
     const whole = rawFrame(new TextEncoder().encode(`${lines.join('\n')}\n`))
     const report = buildAuditReport({ file: 'log.jsonl.zstd', bytes: whole }, await loadTokenCounter('estimate'))
     expect(texts(report, 'raw-facts', 'fail')).toBe(`decodeJsonl rejects the log with JSONL_FRAME_INVALID: the first frame is not exactly one header line but holds ${lines.length} lines: a log compressed whole, as \`zstd FILE\` writes it, is one frame, and the layout wants the header line in a frame of its own, then a frame per append batch; a zstd frame is damaged or not laid out as JSONL-14 says`)
+    // Every record is there: Persistence does not call the frame layout lost committed data.
+    expect(texts(report, 'persistence', 'fail')).toMatch(/^a complete zstd frame is unsound \(JSONL_FRAME_INVALID\), .*: the artifact was damaged, or was not written as the store writes one/)
+    expect(texts(report, 'persistence', 'fail')).not.toContain('what a turn committed was not kept intact')
+    expect(rowOf(report, 'persistence').summary).toBe('A zstd frame is damaged or not laid out as the store writes them.')
     // A first frame of one line without its line feed is no whole log: no such words.
     const unended = rawFrame(new TextEncoder().encode(lines[0]!))
     const cut = buildAuditReport({ file: 'log.jsonl.zstd', bytes: unended }, await loadTokenCounter('estimate'))

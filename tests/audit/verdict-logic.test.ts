@@ -211,9 +211,9 @@ describe('a log that load refuses', () => {
     expect(rowOf(report, 'raw-facts').summary).toBe('This reader cannot read the log: an unknown event type that is not marked ignorable. That is no sign of damage (FMT-5): the log may be intact.')
     expect(rowOf(report, 'raw-facts').evidence).toEqual([expect.objectContaining({ mark: 'fail', seq: 12 })])
     expect(rowOf(report, 'raw-facts').evidence[0]?.text).toContain('at seq 12')
-    // Not damage: nothing committed follows a defect, so persistence does not cite JSONL-14.
+    // Not damage: nothing committed follows a defect, so persistence does not cite JSONL-11.
     expect(rowOf(report, 'persistence').verdict).toBe('fail')
-    expect(cited(report, 'persistence', 'JSONL-14')).toEqual([])
+    expect(cited(report, 'persistence', 'JSONL-11')).toEqual([])
   })
 
   it('cites under raw facts the rule check cites for the refusal, raw or zstd', () => {
@@ -249,8 +249,9 @@ describe('a log that load refuses', () => {
     const lines = new TextDecoder().decode(artifact(goodTurn().slice(0, 11))).split('\n')
     lines.splice(5, 1, 'not json')
     const report = auditOf(new TextEncoder().encode(`${lines.join('\n')}${JSON.stringify(turnEnd(11, 1))}\n`))
-    const damage = cited(report, 'persistence', 'JSONL-14')
-    expect(damage).toEqual([expect.objectContaining({ mark: 'fail' })])
+    const damage = cited(report, 'persistence', 'JSONL-11')
+    // JSONL-14 is the zstd frames' rule, which a raw log's damage does not break.
+    expect(damage).toEqual([expect.objectContaining({ mark: 'fail', requirements: ['JSONL-11'] })])
     expect(damage[0]?.text).toContain('line 6')
     // A log that does not decode has no torn tail to report, nor anything a loaded log would show.
     expect(rowOf(report, 'persistence').evidence).toEqual(damage)
