@@ -270,10 +270,24 @@ export function citedSeqs(event: SessionEvent): number[] {
   return Array.isArray(event.sourceEventSeqs) ? event.sourceEventSeqs.filter((seq): seq is number => typeof seq === 'number') : []
 }
 
+/**
+ * A tool call id as the evidence names it and as calls and results are matched: as JSON, so that a
+ * string is quoted and an id of another type (REPAIR-13's case) is not shown as one.
+ */
+export function callIdText(id: unknown): string {
+  return id === undefined ? '(no id)' : jsonText(id)
+}
+
+/** The ids of the tool calls a message asks for, as callIdText gives them. */
 export function toolCallIds(message: JsonRecord | undefined): string[] {
   const content = message?.['content']
   if (!Array.isArray(content)) return []
-  return content.filter(block => isRecord(block) && block['type'] === 'tool-call').map(block => asText((block as JsonRecord)['id']))
+  return content.filter(block => isRecord(block) && block['type'] === 'tool-call').map(block => callIdText((block as JsonRecord)['id']))
+}
+
+/** The id of the call a tool result answers (its source's callId), as callIdText gives it. */
+export function answeredCallId(result: SessionEvent): string {
+  return callIdText(recordAt(messageOfEvent(result) ?? {}, 'source')?.['callId'])
 }
 
 /** A `seq N` or `seqs N, M` phrase, with long lists shortened. */

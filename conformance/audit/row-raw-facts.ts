@@ -71,9 +71,12 @@ function contiguityEvidence(loaded: LoadedLog): AuditEvidence {
 function provenanceEvidence(loaded: LoadedLog): AuditEvidence[] {
   const citing = loaded.events.filter(event => citedSeqs(event).length > 0)
   const citations = citing.reduce((total, event) => total + citedSeqs(event).length, 0)
+  // Two events may cite one: the events cited are counted once each, the citations beside them.
+  const cited = new Set(citing.flatMap(event => citedSeqs(event))).size
+  const citationCount = citations === cited ? '' : ` (${plural(citations, 'citation')})`
   const items = [citing.length === 0
     ? evidence('info', 'no event cites an earlier one in sourceEventSeqs: no citation to check', { requirements: ['PROV-1', 'PROV-5'] })
-    : evidence('pass', `${plural(citing.length, 'event')} ${citing.length === 1 ? 'cites' : 'cite'} ${plural(citations, 'earlier event')} in sourceEventSeqs; every citation names an event before the citing one`, { requirements: ['PROV-1', 'PROV-5'] })]
+    : evidence('pass', `${plural(citing.length, 'event')} ${citing.length === 1 ? 'cites' : 'cite'} ${plural(cited, 'earlier event')}${citationCount} in sourceEventSeqs; every citation names an event before the citing one`, { requirements: ['PROV-1', 'PROV-5'] })]
   for (const replacement of loaded.surface.replacements.slice(0, REPLACEMENTS_LISTED)) {
     const event = loaded.events[replacement.seq]
     const cited = event === undefined ? [] : citedSeqs(event)

@@ -3,10 +3,11 @@
 // bracket (COMP-14..17), the model calls that failed and what followed them, the streams a
 // cancellation cut (VOC-3's interrupted messages), and the crash-repair closers (chapter 12), both
 // those already in the log and those a cold reopening would append.
-import type { BracketReport } from '../../reference/compaction.ts'
+import { isCheckpoint, type BracketReport } from '../../reference/compaction.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { AuditEvidence, AuditModelFailure, AuditRow } from '../../generated/types/index.ts'
-import { dataOf, messageOfEvent, recordAt, stringAt, type LoadedLog } from './log.ts'
+import { answeredCallId, dataOf, recordAt, stringAt, type LoadedLog } from './log.ts'
+import type { BracketSpan } from './brackets.ts'
 import { capped, evidence, row, violationsOfRow } from './verdicts.ts'
 import { plural, reportMessage } from '../wording.ts'
 import { jsonText } from './json-text.ts'
@@ -14,7 +15,7 @@ import { firstSeqAfter, indexAfter } from '../seq-search.ts'
 
 /** Which failure classes of the compaction API can leave each outcome (chapter 13, informative table). */
 const CLASSES_BY_OUTCOME: Record<BracketReport['outcome'], string> = {
-  completed: 'a success (or persistence, when the flush after it failed)',
+  completed: 'a success (or persistence, when the flush after it failed, or cancelled, when the cancel signal fired during that flush)',
   irregular: 'no class: no reference producer writes it',
   'failed-clean': 'cancelled, changed, summary, or commit with the summary refused',
   'failed-partial': 'commit, after the summary or checkpoint had landed',
@@ -51,7 +52,19 @@ function lockEvidence(loaded: LoadedLog): AuditEvidence[] {
   return [evidence('pass', `compaction/start seq ${seq} is unmatched but stale: a later session/end-seed discarded it, so it holds nothing`, { seq, requirements: ['COMP-7', 'COMP-14'] })]
 }
 
-function bracketEvidence(loaded: LoadedLog, ahead: LookAhead, bracket: BracketReport): AuditEvidence {
+/** The seq of the checkpoint a bracket landed on the surface (a replace inside its span), if it landed one. */
+function landedCheckpoint(loaded: LoadedLog, span: BracketSpan): number | undefined {
+  const replacements = loaded.surface.replacements
+  for (let index = indexAfter(replacements, span.bracket.startSeq, item => item.seq); index < replacements.length; index += 1) {
+    const seq = replacements[index]!.seq
+    if (seq >= span.limit) return undefined
+    if (isCheckpoint(loaded.events[seq]!)) return seq
+  }
+  return undefined
+}
+
+function bracketEvidence(loaded: LoadedLog, ahead: LookAhead, span: BracketSpan): AuditEvidence {
+  const { bracket } = span
   const range = `${bracket.startSeq}…${bracket.endSeq ?? '(no end)'}`
   const error = endError(bracket.endSeq === null ? undefined : loaded.events[bracket.endSeq])
   const detail = `compaction bracket ${range} is ${bracket.outcome}${error === null ? '' : ` (error: ${error})`}; possible classes: ${CLASSES_BY_OUTCOME[bracket.outcome]}`
@@ -59,8 +72,14 @@ function bracketEvidence(loaded: LoadedLog, ahead: LookAhead, bracket: BracketRe
   switch (bracket.outcome) {
     case 'completed':
     case 'failed-clean':
-    case 'orphaned-stale':
       return evidence('pass', detail, details)
+    case 'orphaned-stale': {
+      // Stale, it holds no lock (COMP-7); but a checkpoint it landed stays on the surface unconfirmed.
+      const checkpoint = landedCheckpoint(loaded, span)
+      return checkpoint === undefined
+        ? evidence('pass', detail, details)
+        : evidence('warn', `${detail}, but its checkpoint at seq ${checkpoint} landed: the surface holds a compaction whose bracket never closed, so what it changed was never confirmed`, details)
+    }
     case 'orphaned-live': {
       // It is the lock of COMP-14 only when it is the latest unmatched start; a log whose brackets
       // break the relations may hold another orphan after it, or a later end that frees the lock.
@@ -115,12 +134,12 @@ function failureEvidence(loaded: LoadedLog, ahead: LookAhead, failure: AuditMode
 function closerEvidence(closer: SessionEvent, pending: boolean): AuditEvidence | undefined {
   if (closer.type !== 'tool/result') return undefined
   const code = stringAt(recordAt(dataOf(closer), 'error'), 'code')
-  const callId = stringAt(recordAt(messageOfEvent(closer) ?? {}, 'source'), 'callId') ?? '?'
+  const callId = answeredCallId(closer)
   const where = pending ? 'crash repair would answer' : `the closer at seq ${closer.seq} answers`
   if (code === 'TOOL_OUTCOME_UNKNOWN') {
-    return evidence('warn', `${where} call "${callId}" as TOOL_OUTCOME_UNKNOWN: it started, but its result was never recorded, so its side effects are unknown`, { seq: closer.seq, requirements: ['REPAIR-9'] })
+    return evidence('warn', `${where} call ${callId} as TOOL_OUTCOME_UNKNOWN: it started, but its result was never recorded, so its side effects are unknown`, { seq: closer.seq, requirements: ['REPAIR-9'] })
   }
-  if (code === 'TOOL_NOT_STARTED') return evidence('pass', `${where} call "${callId}" as TOOL_NOT_STARTED: it never started`, { seq: closer.seq, requirements: ['REPAIR-9', 'PAIR-5'] })
+  if (code === 'TOOL_NOT_STARTED') return evidence('pass', `${where} call ${callId} as TOOL_NOT_STARTED: it never started`, { seq: closer.seq, requirements: ['REPAIR-9', 'PAIR-5'] })
   return undefined
 }
 
@@ -183,7 +202,7 @@ export function failureRecoveryRow(loaded: LoadedLog): AuditRow {
   const ahead = lookAheadOf(loaded.events)
   const items = [
     ...lockEvidence(loaded),
-    ...loaded.compaction.brackets.map(bracket => bracketEvidence(loaded, ahead, bracket)),
+    ...loaded.bracketSpans.map(span => bracketEvidence(loaded, ahead, span)),
     ...relationEvidence(loaded),
     ...capped(modelFailures(loaded.events).map(failure => failureEvidence(loaded, ahead, failure))),
     ...interruptedEvidence(loaded),

@@ -156,10 +156,12 @@ export function requestRebuildRow(loaded: LoadedLog): AuditRow {
   if (withoutSystem.length > 0) {
     items.push(evidence('warn', `${plural(withoutSystem.length, 'model call')} had no system prompt in force (first: seq ${withoutSystem[0]?.event.seq}): none was sent, or none was recorded`, { requirements: ['HDR-3'] }))
   }
+  const callFailed = faults.some(item => item.mark === 'fail')
   // One item per fault may be hundreds of thousands: a spread into one call would overflow the stack.
   return row('request-rebuild', [...items, ...faults, ...requestRelationEvidence(loaded)], verdict => {
     if (verdict === 'pass') return `${calls.length === 1 ? 'The one model call' : `Each of the ${plural(calls.length, 'model call')}`} has a request header in force, with the provider, model, system prompt and tools it names.`
     if (verdict === 'warn') return 'Every request can be rebuilt, but look at the warnings (resumption snapshot or missing system prompt).'
+    if (!callFailed) return 'Every model call has a request header in force, but a request record lies outside any turn (HDR-9).'
     return 'At least one model call cannot be explained by the request state in the log.'
   })
 }

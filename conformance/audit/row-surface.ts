@@ -6,7 +6,7 @@ import { jsonEqual } from '../../reference/lossless-json.ts'
 import type { Result } from '../../reference/result.ts'
 import { applySurfacePlan, emptySurface, planSurfaceEvent, type Replacement } from '../../reference/surface.ts'
 import type { AuditEvidence, AuditRejection, AuditRow } from '../../generated/types/index.ts'
-import { dataOf, messageOfEvent, recordAt, seqList, stringAt, toolCallIds, type LoadedLog } from './log.ts'
+import { answeredCallId, dataOf, messageOfEvent, seqList, toolCallIds, type LoadedLog } from './log.ts'
 import { plural } from '../wording.ts'
 import { claimFor } from './replacements.ts'
 import { applyToTree, counterTree, regionBefore } from './surface-balance.ts'
@@ -118,21 +118,21 @@ function pairingEvidence(loaded: LoadedLog): AuditEvidence[] {
   for (const seq of loaded.surface.nodes) {
     const event = loaded.events[seq]
     if (event?.type === 'assistant/message') for (const id of toolCallIds(messageOfEvent(event))) calls.set(id, seq)
-    if (event?.type === 'tool/result') results.set(stringAt(recordAt(messageOfEvent(event) ?? {}, 'source'), 'callId') ?? '', seq)
+    if (event?.type === 'tool/result') results.set(answeredCallId(event), seq)
   }
-  const repaired = new Set(loaded.closers.filter(closer => closer.type === 'tool/result').map(closer => stringAt(recordAt(messageOfEvent(closer) ?? {}, 'source'), 'callId')))
+  const repaired = new Set(loaded.closers.filter(closer => closer.type === 'tool/result').map(answeredCallId))
   const items: AuditEvidence[] = []
   const orphanAt = counterOrphan(loaded)
   if (orphanAt !== undefined) items.push(evidence('fail', `the pairing counter of the current surface falls below zero at seq ${orphanAt}: a result stands with no call before it`, { seq: orphanAt, requirements: ['REGION-2'] }))
   for (const [id, seq] of results) {
-    if (!calls.has(id)) items.push(evidence('fail', `tool result seq ${seq} answers call "${id}", which is not on the current surface (an orphan result)`, { seq, requirements: ['PAIR-8', 'REGION-2'] }))
+    if (!calls.has(id)) items.push(evidence('fail', `tool result seq ${seq} answers call ${id}, which is not on the current surface (an orphan result)`, { seq, requirements: ['PAIR-8', 'REGION-2'] }))
   }
   for (const [id, seq] of calls) {
     if (results.has(id)) continue
     const why = !repaired.has(id) ? 'the step ended without it (PAIR-6 tolerates this, but the next request shows a call without its result)'
       : loaded.repairRejection === undefined ? 'it is pending in the open tail turn; crash repair would answer it'
         : 'it is pending in the open tail turn, which crash repair cannot close (see failure recovery)'
-    items.push(evidence('warn', `tool call "${id}" of assistant message seq ${seq} has no result on the current surface: ${why}`, { seq, requirements: ['PAIR-6', 'REPAIR-8'] }))
+    items.push(evidence('warn', `tool call ${id} of assistant message seq ${seq} has no result on the current surface: ${why}`, { seq, requirements: ['PAIR-6', 'REPAIR-8'] }))
   }
   const paired = [...calls.keys()].filter(id => results.has(id)).length
   if (items.length === 0) items.push(evidence('pass', `pairing holds on the current surface: ${plural(paired, 'tool call')} each with its result, and no result without its call`, { requirements: ['PAIR-2', 'REGION-1'] }))

@@ -45,7 +45,7 @@ export function auditRows(log: AuditedLog, counter: TokenCounter): AuditRows {
   const rows = [
     rawFactsRow(log),
     surfaceLegalityRow(loaded),
-    constraintRow(replacements),
+    constraintRow(replacements, counter),
     requestRebuildRow(loaded),
     persistenceRow(log),
     failureRecoveryRow(loaded),

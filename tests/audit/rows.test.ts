@@ -76,6 +76,8 @@ describe.skipIf(!corpusPresent)(`audit of the corpus compaction-recovery log${co
   it('shows the recovery: the context overflow at seq 18, then the completed bracket and the retried call', () => {
     expect(texts(report, 'failure-recovery')).toContain('the model call failed at seq 18 (CONTEXT_WINDOW_EXCEEDED)')
     expect(texts(report, 'failure-recovery')).toContain('compaction bracket 19…22 (completed), then assistant message seq 28')
+    // Chapter 13's failure classes: a cancel during the flush leaves a completed bracket too.
+    expect(texts(report, 'failure-recovery', 'pass')).toContain('compaction bracket 19…22 is completed; possible classes: a success (or persistence, when the flush after it failed, or cancelled, when the cancel signal fired during that flush)')
     expect(report.timeline?.brackets).toEqual([{ startSeq: 19, endSeq: 22, outcome: 'completed', compactionId: '338e88fa-e78b-4d49-bd38-8f919e85f5e1', error: null }])
     expect(report.timeline?.finalSurface).toEqual([21, 13, 15, 28])
   })
@@ -124,6 +126,18 @@ describe('audit of hand-built logs', () => {
     expect(texts(report, 'failure-recovery', 'fail')).toContain('compaction/start seq 12 is unmatched and live')
     expect(report.timeline?.brackets[0]?.outcome).toBe('orphaned-live')
     expectValid(report)
+  })
+
+  it('warns of a stale bracket whose checkpoint landed: the surface holds a compaction never confirmed', () => {
+    const crashed = [...compactedLog().slice(0, -1), event('session/end-seed', 15, {})]
+    const report = auditOf(artifact(crashed))
+    expect(report.log.rejection).toBeNull()
+    expect(report.timeline?.brackets[0]?.outcome).toBe('orphaned-stale')
+    expect(rowOf(report, 'failure-recovery').verdict).toBe('warn')
+    expect(texts(report, 'failure-recovery', 'warn')).toContain('compaction bracket 12…(no end) is orphaned-stale; possible classes: a crash of an earlier lifecycle, but its checkpoint at seq 14 landed: the surface holds a compaction whose bracket never closed')
+    // One that landed nothing holds nothing.
+    const before = auditOf(artifact([...compactedLog().slice(0, 13), event('session/end-seed', 13, {})]))
+    expect(rowOf(before, 'failure-recovery').verdict).toBe('pass')
   })
 
   it('passes failure recovery when a session/end-seed made the orphaned lock stale', () => {
@@ -186,6 +200,9 @@ describe('audit of hand-built logs', () => {
     expect(texts(report, 'raw-facts', 'pass')).not.toContain('cite')
     expect(rowOf(report, 'failure-recovery').summary).toBe('Every interrupted turn, call and compaction is closed or detectable, with the failure classes that could leave it.')
     expect(texts(auditOf(artifact(compactedLog())), 'raw-facts', 'pass')).toMatch(/^1 event cites 5 earlier events in sourceEventSeqs;/m)
+    // Two events citing one: the event is counted once, the citations beside.
+    const twice = goodTurn().map(item => (item.seq === 6 || item.seq === 9 ? { ...item, sourceEventSeqs: [2] } : item))
+    expect(texts(auditOf(artifact(twice)), 'raw-facts', 'pass')).toMatch(/^2 events cite 1 earlier event \(2 citations\) in sourceEventSeqs;/m)
   })
 
   it('reports the seed a fork child inherited, from the header (SEED-2: no other count must agree with it)', () => {
@@ -326,6 +343,16 @@ describe('audit of hand-built logs', () => {
     expectValid(report)
   })
 
+  it('names a call id that is not a string as it is, pending in the open tail turn that repair cannot close (REPAIR-13)', () => {
+    const asked = assistantText(15, 2, 1, 'Running it.', ['c2'])
+    const message = (asked.data as { message: { content: Record<string, unknown>[] } }).message
+    const numbered = { ...asked, data: { ...(asked.data as object), message: { ...message, content: [message.content[0], { ...message.content[1], id: 123 }] } } }
+    const report = auditOf(artifact([...goodTurn(), turnStart(12, 2), stepStart(13, 2, 1), requestHeader(14), numbered]))
+    expect(report.log.rejection).toBeNull()
+    expect(rowOf(report, 'failure-recovery').verdict).toBe('fail')
+    expect(texts(report, 'surface-legality', 'warn')).toContain('tool call 123 of assistant message seq 15 has no result on the current surface: it is pending in the open tail turn, which crash repair cannot close')
+  })
+
   it('reads a .zstd artifact by its name, and says its bytes are the compressed ones', async () => {
     const lines = new TextDecoder().decode(artifact(goodTurn())).trimEnd().split('\n')
     const zstd = zstdArtifact(lines, [4, 8])
@@ -456,6 +483,8 @@ describe('audit of hand-built logs', () => {
     expect(checkpoint?.text).toContain('loadSettings')
     expect(checkpoint?.absentTerms).toContain('src/config/load.ts')
     expect(rowOf(report, 'constraint-preservation').evidence.map(item => item.mark)).toContain('human')
+    // Counted by the estimate here, and said so, as Budget says it.
+    expect(texts(report, 'constraint-preservation', 'human')).toMatch(/seqs 2, 4, 6; \d+ estimated tokens\) became \d+ estimated tokens of text/)
     expectValid(report)
   })
 

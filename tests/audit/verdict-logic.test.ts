@@ -140,6 +140,10 @@ describe('the row a relation violation is filed under', () => {
     const header = audit([...goodTurn(), requestHeader(12)])
     expect(rowOf(header, 'request-rebuild').verdict).toBe('fail')
     expect(cited(header, 'request-rebuild', 'TURN-9', 12)).toHaveLength(1)
+    // Every call had its header: the summary blames the placement, not a call.
+    expect(rowOf(header, 'request-rebuild').summary).toBe('Every model call has a request header in force, but a request record lies outside any turn (HDR-9).')
+    const unexplained = audit([turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'hi'), assistantText(3, 1, 1, 'hello'), stepEnd(4, 1, 1), turnEnd(5, 1), requestHeader(6)])
+    expect(rowOf(unexplained, 'request-rebuild').summary).toBe('At least one model call cannot be explained by the request state in the log.')
     expect(rowOf(header, 'raw-facts').verdict).toBe('pass')
     const todo = audit([...goodTurn(), event('todo/write', 12, { todos: [] })])
     expect(rowOf(todo, 'raw-facts').verdict).toBe('fail')
