@@ -345,10 +345,13 @@ function findingEntry(findings: string, tag: string): string | undefined {
   return findings.slice(start, end === -1 ? undefined : start + 1 + end)
 }
 
-/** Whether an entry names a case: its id as a word, or a glob word (`row-expand-*`) matching it. */
+/**
+ * Whether an entry names a case: its id as a word, or a glob word (`row-expand-*`) matching it. A star
+ * with no letter or digit beside it is Markdown emphasis (`*(coordinator-only)*`), no glob.
+ */
 function listsCase(entry: string, id: string): boolean {
   return (entry.match(/[a-z0-9*][a-z0-9*-]*/g) ?? []).some((word) =>
-    word === id || (word.includes('*') && new RegExp(`^${word.replaceAll('*', '[a-z0-9-]*')}$`).test(id)))
+    word === id || (word.includes('*') && /[a-z0-9]/.test(word) && new RegExp(`^${word.replaceAll('*', '[a-z0-9-]*')}$`).test(id)))
 }
 
 describe('the committed baselines of the upstream builds', () => {

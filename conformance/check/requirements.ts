@@ -2,9 +2,12 @@
 // simple on purpose: each stage of the pipeline names the chapters whose rules it applies (in the
 // order PROC-2 lists them), and a code maps to the first requirement, in that chapter order and then
 // in spec order, whose **Errors:** line names the code; a code no such chapter names falls back to
-// the first requirement anywhere that names it. So a TURN_NOT_OPEN from relations is a turn rule, not
-// REWR-5, and a negative zero in the header is META-5, not JSON-2. The three codes that several turn
-// rules share are told apart by the event that broke them (TURN-6 to TURN-9).
+// the first requirement anywhere that names it. A rule that sets the order of a chapter's checks (its
+// title says so: "Check order", "… in a fixed order") names every code of its chapter, so it comes
+// after the rule that states the check: MESSAGE_ROLE_INVALID is VOC-10, not VOC-8, and a new rule
+// numbered after the order rule is still the one cited. So a TURN_NOT_OPEN from relations is a turn
+// rule, not REWR-5, and a negative zero in the header is META-5, not JSON-2. The three codes that
+// several turn rules share are told apart by the event that broke them (TURN-6 to TURN-9).
 import { fileURLToPath } from 'node:url'
 import { readSpecCatalog, type Requirement } from '../spec-catalog.ts'
 import type { LoadStage } from './streaming-load.ts'
@@ -45,9 +48,19 @@ const META_RULE_OF_MEMBER: Readonly<Record<string, string>> = {
   parentSession: 'META-8', seedLength: 'META-8', origin: 'META-8', delegationDepth: 'META-8', agentPreset: 'META-8',
 }
 
+/** A rule that sets the order of checks: its title says so ("Check order", "… in a fixed order"). */
+const isOrderRule = (requirement: Requirement): boolean => /\border\b/i.test(requirement.title)
+
+/** The first of `requirements` whose Errors: line names `code`, a rule that states a check before one that orders checks. */
+function namingRule(requirements: readonly Requirement[], code: string): Requirement | undefined {
+  const naming = requirements.filter(requirement => requirement.errors.includes(code))
+  return naming.find(requirement => !isOrderRule(requirement)) ?? naming[0]
+}
+
 export class RequirementIndex {
   private readonly requirements: readonly Requirement[]
   private readonly classes: ReadonlyMap<string, string>
+  private readonly cited = new Map<string, string | undefined>()
 
   constructor(specDir = SPEC_DIR) {
     const catalog = readSpecCatalog(specDir)
@@ -67,11 +80,18 @@ export class RequirementIndex {
 
   /** The requirement ID for `code` raised at `stage`, or undefined for a code no requirement names. */
   of(stage: Stage, code: string): string | undefined {
+    // A log may break one rule hundreds of thousands of times: each stage and code is looked up once.
+    const key = `${stage} ${code}`
+    if (!this.cited.has(key)) this.cited.set(key, this.lookUp(stage, code))
+    return this.cited.get(key)
+  }
+
+  private lookUp(stage: Stage, code: string): string | undefined {
     for (const chapter of CHAPTERS_OF_STAGE[stage]) {
-      const found = this.requirements.find(requirement => requirement.chapter === chapter && requirement.errors.includes(code))
+      const found = namingRule(this.requirements.filter(requirement => requirement.chapter === chapter), code)
       if (found !== undefined) return found.id
     }
-    return this.requirements.find(requirement => requirement.errors.includes(code))?.id
+    return namingRule(this.requirements, code)?.id
   }
 
   /** The requirement a load fault breaks: for a header member's fault, that member's rule (chapter 03). */

@@ -55,6 +55,19 @@ describe('the rules a row checks', () => {
     expect([...new Set(reports.flatMap(unlisted))].sort()).toEqual([])
   })
 
+  it('include the rule of every load rejection the vectors pin, as a stored log (the header made a storage header)', () => {
+    const bundle = JSON.parse(readFileSync(path.join(projectRoot, 'generated/vectors.bundle.json'), 'utf8')) as { cases: { steps: { operation: string; input: Record<string, unknown>; expect: Record<string, unknown> }[] }[] }
+    const plain = (value: unknown): boolean => !JSON.stringify(value ?? null).includes('"$dsh"')
+    const logs = bundle.cases.flatMap(vector => vector.steps).filter(step => step.operation === 'load' && 'reject' in step.expect && Array.isArray(step.input['events']) && plain(step.input))
+    expect(logs.length).toBeGreaterThan(400)
+    const reports = logs.map(step => {
+      const given = step.input['header']
+      const header = { type: 'session', version: 0, id: 'audit-test', createdAt: 0, cwd: '/work/project', delegationDepth: 0, ...(typeof given === 'object' && !Array.isArray(given) ? given : {}) }
+      return auditOf(new TextEncoder().encode([header, ...(step.input['events'] as unknown[])].map(record => `${JSON.stringify(record)}\n`).join('')))
+    })
+    expect([...new Set(reports.flatMap(unlisted))].sort()).toEqual([])
+  })
+
   it('include every rule the module of the row names for its evidence', () => {
     const modules: Record<string, string> = {
       'raw-facts': 'row-raw-facts', 'surface-legality': 'row-surface', 'constraint-preservation': 'row-constraints', 'request-rebuild': 'row-request',

@@ -128,10 +128,14 @@ describe('requirements of reported codes', () => {
     expect(of('TOOL_RESULT_ORPHAN', 'tool/result')).toBe(requirements.of('relations', 'TOOL_RESULT_ORPHAN'))
   })
 
-  it('maps each code to the first requirement of the chapter that raised it', () => {
+  it('maps each code to the first requirement of the chapter that raised it, one that orders checks last', () => {
     expect(requirements.of('relations', 'TURN_NOT_OPEN')).toBe('TURN-6')
     expect(requirements.of('relations', 'COMPACTION_CHECKPOINT_OUTSIDE_BRACKET')).toBe('COMP-9')
-    expect(requirements.of('replay', 'ENV_SEQ_NOT_CONTIGUOUS')).toBe('ENV-8')
+    // ENV-8 and VOC-8 set the order of their chapter's checks and name every code of it; the rule
+    // that states the check comes first, though it is numbered after them.
+    expect(requirements.of('replay', 'ENV_SEQ_NOT_CONTIGUOUS')).toBe('ENV-9')
+    expect(requirements.of('shape', 'MESSAGE_ROLE_INVALID')).toBe('VOC-10')
+    expect(requirements.of('shape', 'MESSAGE_CALL_ID_MISMATCH')).toBe('VOC-13')
     expect(requirements.of('replay', 'JSON_NEGATIVE_ZERO')).toBe('JSON-2')
     expect(requirements.of('header-fields', 'JSON_NEGATIVE_ZERO')).toBe('META-5')
     expect(requirements.of('decode', 'JSONL_SEQ_GAP')).toBe('JSONL-11')
