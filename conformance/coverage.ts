@@ -20,8 +20,9 @@ export function expectedCodes(vector: VectorCase): string[] {
 }
 
 export function computeCoverage(catalog: SpecCatalog, cases: readonly VectorCase[]): Coverage {
-  const casesByRequirement = new Map(catalog.requirements.map((requirement) => [requirement.id, [] as string[]]))
-  const rejectionCodes = catalog.codes.filter((code) => code.table === 'rejection').map((code) => code.code)
+  // A withdrawn rule and a retired code bind nothing, so no vector can exercise them.
+  const casesByRequirement = new Map(catalog.requirements.filter((requirement) => !requirement.withdrawn).map((requirement) => [requirement.id, [] as string[]]))
+  const rejectionCodes = catalog.codes.filter((code) => code.table === 'rejection' && !code.retired).map((code) => code.code)
   const casesByCode = new Map(rejectionCodes.map((code) => [code, [] as string[]]))
   for (const vector of cases) {
     for (const id of vector.requirements) casesByRequirement.get(id)?.push(vector.id)

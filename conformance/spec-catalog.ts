@@ -18,6 +18,8 @@ export interface Requirement {
   line: number
   profiles: string[]
   errors: string[]
+  /** A dropped rule keeps its ID and heading, its title ending `*withdrawn*` (spec/README.md). */
+  withdrawn: boolean
 }
 
 export interface ErrorCode {
@@ -27,6 +29,8 @@ export interface ErrorCode {
   requirements: string[]
   table: 'rejection' | 'log'
   line: number
+  /** A code no longer raised stays listed, its meaning starting `*retired*` (spec/errors.md). */
+  retired: boolean
 }
 
 export interface SpecCatalog {
@@ -41,6 +45,8 @@ export interface SpecCatalogWithErrorsText extends SpecCatalog {
 }
 
 const REQUIREMENT_HEADING = /^### ([A-Z]+)-(\d+): (.+)$/
+const WITHDRAWN = /\*withdrawn\*\s*$/
+const RETIRED = /^\*retired\*/
 const CHAPTER_FILE = /^\d\d-[a-z0-9-]+\.md$/
 const BACKTICKED_CODE = /`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`/g
 const BACKTICKED_ID = /`?([A-Z]+-\d+)`?/g
@@ -74,6 +80,7 @@ export function parseRequirements(chapter: string, markdown: string): Requiremen
         line: index + 1,
         profiles: [],
         errors: [],
+        withdrawn: WITHDRAWN.test(heading[3]!),
       }
       found.push(current)
       return
@@ -112,6 +119,7 @@ export function parseErrorTables(markdown: string): ErrorCode[] {
       requirements: [...row[4]!.matchAll(BACKTICKED_ID)].map((match) => match[1]!),
       table,
       line: index + 1,
+      retired: RETIRED.test(row[3]!.trim()),
     })
   })
   return codes
@@ -174,6 +182,11 @@ function requirementProblems({ requirements, codes, chapterPrefixes }: SpecCatal
     const allowed = chapterPrefixes.get(requirement.chapter)
     if (!allowed) problems.push(`${where}: chapter is not listed in spec/README.md`)
     else if (!allowed.includes(requirement.prefix)) problems.push(`${where}: prefix ${requirement.prefix} does not belong to this chapter`)
+    if (requirement.withdrawn) {
+      // A withdrawn rule is a tombstone: it keeps its ID and says why, and binds no one to anything.
+      if (requirement.profiles.length > 0 || requirement.errors.length > 0) problems.push(`${where}: a withdrawn rule has no **Profiles:** or **Errors:** line`)
+      continue
+    }
     if (requirement.profiles.length === 0) problems.push(`${where}: no **Profiles:** line`)
     for (const profile of requirement.profiles) {
       if (!(PROFILES as readonly string[]).includes(profile)) problems.push(`${where}: unknown profile "${profile}"`)
@@ -216,7 +229,11 @@ function codeProblems({ requirements, codes, errorsMarkdown }: SpecCatalogWithEr
     .map((id) => `errors.md:${code.line}: ${code.code} lists ${id}, which no chapter defines`))
   for (const code of codes.filter((entry) => entry.table === 'rejection')) {
     const actual = citing.get(code.code) ?? []
-    if (actual.length === 0) problems.push(`errors.md:${code.line}: ${code.code} is used by no requirement`)
+    if (code.retired) {
+      if (actual.length > 0) problems.push(`errors.md:${code.line}: ${code.code} is retired but still named by ${actual.join(', ')}`)
+      continue
+    }
+    if (actual.length === 0) problems.push(`errors.md:${code.line}: ${code.code} is used by no requirement (mark a code no longer raised *retired*)`)
     else if (actual.join(',') !== code.requirements.join(',')) {
       problems.push(`errors.md:${code.line}: ${code.code} lists [${code.requirements.join(', ')}] but is used by [${actual.join(', ')}]`)
     }

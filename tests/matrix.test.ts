@@ -8,7 +8,7 @@ import type { Requirement } from '../conformance/spec-catalog.ts'
 import { CASES, META, plainRun, SUITE, unstartedRun } from './support/fake-runs.ts'
 
 function requirement(id: string, chapter: string, title: string): Requirement {
-  return { id, prefix: id.split('-')[0]!, title, chapter, line: 1, profiles: [], errors: [] }
+  return { id, prefix: id.split('-')[0]!, title, chapter, line: 1, profiles: [], errors: [], withdrawn: false }
 }
 
 const REQUIREMENTS = [

@@ -10,6 +10,7 @@ import {
   type SpecCatalogWithErrorsText,
 } from '../conformance/spec-catalog.ts'
 import { ERROR_CODES } from '../reference/result.ts'
+import { computeCoverage } from '../conformance/coverage.ts'
 
 const specDir = fileURLToPath(new URL('../spec/', import.meta.url))
 
@@ -103,6 +104,29 @@ describe('catalog checks', () => {
     expect(reordered).toContain(STALE_COLUMN)
     expect(reordered).toContain('errors.md:3: SURFACE_OP_MISSING lists [SURF-2, SURF-1] but is used by [SURF-1, SURF-2]')
     expect(catalogProblems(catalog(written.replace('| SURF-1, SURF-2 |', '| SURF-1,  SURF-2 |')))).toContain(STALE_COLUMN)
+  })
+
+  it('takes a withdrawn rule and a retired code as tombstones: listed, binding nothing, exercised by no vector', () => {
+    const tombstones = `### SURF-1: First rule
+- **Profiles:** reader
+- **Errors:** \`SURFACE_OP_MISSING\`
+### SURF-2: Replaces were capped *withdrawn*
+Dropped: the cap broke logs that upstream writes.
+`
+    const table = `| \`SURFACE_OP_MISSING\` | invalid | missing | SURF-1 |
+| \`SURFACE_REPLACE_TOO_WIDE\` | invalid | *retired*: a replace wider than the cap | |
+`
+    const catalog: SpecCatalogWithErrorsText = { ...syntheticCatalog(table), requirements: parseRequirements('99-test.md', tombstones) }
+    expect(catalog.requirements.map((requirement) => [requirement.id, requirement.withdrawn])).toEqual([['SURF-1', false], ['SURF-2', true]])
+    expect(catalog.codes.map((code) => [code.code, code.retired])).toEqual([['SURFACE_OP_MISSING', false], ['SURFACE_REPLACE_TOO_WIDE', true]])
+    expect(catalogProblems(catalog)).toEqual([])
+    const coverage = computeCoverage(catalog, [])
+    expect([...coverage.uncoveredRequirements, ...coverage.uncoveredCodes]).toEqual(['SURF-1', 'SURFACE_OP_MISSING'])
+    // A tombstone that still binds something is a mistake.
+    const stillBinding = `${tombstones}- **Profiles:** reader\n- **Errors:** \`SURFACE_REPLACE_TOO_WIDE\`\n`
+    const problems = catalogProblems({ ...catalog, requirements: parseRequirements('99-test.md', stillBinding) }).join('\n')
+    expect(problems).toContain('SURF-2: a withdrawn rule has no **Profiles:** or **Errors:** line')
+    expect(problems).toContain('SURFACE_REPLACE_TOO_WIDE is retired but still named by SURF-2')
   })
 
   it('reports a prefix used in the wrong chapter', () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadVectorFile, loadVectorFolder, projectRoot, VectorFileError, type VectorCase } from '../conformance/vector-cases.ts'
-import { readSpecTerms } from '../conformance/vector-spec-terms.ts'
+import { readSpecTerms, termFault } from '../conformance/vector-spec-terms.ts'
 import { PROFILES } from '../conformance/spec-catalog.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'vector-cases-'))
@@ -305,6 +305,17 @@ describe('a case naming what spec/ does not give it', () => {
       .toThrow(new VectorFileError(`${FILE}:10: case c1: step 0: load is not an operation of the relations profile (spec/profiles.md)`))
     expect(() => load(withSteps('SURF-3', 'reader', '      - load: {}\n        expect:\n          reject:\n            code: SURFACE_OP_INVALID\n')))
       .toThrow(new VectorFileError(`${FILE}:12: case c1: step 0: a rejection says where it lies: its seq or its line, or null where the spec says it carries none`))
+  })
+
+  it('is refused when it cites a withdrawn rule or expects a retired code (spec/README.md, spec/errors.md)', () => {
+    const terms = readSpecTerms(join(projectRoot, 'spec'))
+    const tombstoned = { ...terms, withdrawn: new Set(['SURF-3']), retired: new Set(['SURFACE_OP_INVALID']) }
+    const rejecting = (code: string) => ({ requirements: ['SURF-2'], profile: 'reader', steps: [{ operation: 'load', expect: { reject: { code, seq: 0 } } }] })
+    expect(termFault(tombstoned, { ...rejecting('SURFACE_OP_MISSING'), requirements: ['SURF-2', 'SURF-3'] }))
+      .toEqual({ where: ['requirements', 1], message: 'SURF-3 is withdrawn (spec/): a case cannot exercise a dropped rule' })
+    expect(termFault(tombstoned, rejecting('SURFACE_OP_INVALID')))
+      .toEqual({ where: ['steps', 0, 'expect', 'reject'], key: 'code', message: 'SURFACE_OP_INVALID is retired (spec/errors.md): no rule raises it any more' })
+    expect(termFault(terms, rejecting('SURFACE_OP_INVALID'))).toBeUndefined()
   })
 
   it('is accepted when each term is the spec\'s, a writer case checking its appends with load, surface and messages', () => {
