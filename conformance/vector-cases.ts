@@ -9,7 +9,7 @@ import { BASE_TIME, buildEvent, buildLog, isPlainObject } from './builder.ts'
 import { walkFolder, type WalkedEntry } from './folder-walk.ts'
 import { decodeTagged } from './tagged-values.ts'
 import { readSpecTerms, termFault, type SpecTerms } from './vector-spec-terms.ts'
-import { errorMessage, fileErrorMessage, UNDECODABLE_NAME } from './wording.ts'
+import { errorMessage, fileErrorMessage, likelyMeant, UNDECODABLE_NAME } from './wording.ts'
 import { parseYamlText, readGivenFile, type LineAt, type YamlText } from './yaml-text.ts'
 
 export const OPERATIONS = [
@@ -74,9 +74,9 @@ function portablePath(path: string): string {
   return path.split(sep).join('/')
 }
 
-/** Whether a folder's entry of this name is taken for a vector file. */
+/** Whether a folder's entry of this name is taken for a vector file: YAML, by either of its extensions. */
 export function isVectorFileName(name: string): boolean {
-  return name.endsWith('.yaml')
+  return name.endsWith('.yaml') || name.endsWith('.yml')
 }
 
 /**
@@ -118,7 +118,7 @@ export class VectorFileError extends Error {}
  */
 export function loadVectorFolder(dir: string): VectorCase[] {
   const files = listVectorFiles(dir)
-  if (files.length === 0) throw new VectorFileError(`${dir}: holds no vector file (*.yaml)`)
+  if (files.length === 0) throw new VectorFileError(`${dir}: holds no vector file (*.yaml or *.yml)`)
   const named = (path: string): string => portablePath(join(basename(resolve(dir)), relative(dir, path)))
   // A fault is named at the path the reader can open, not at the file's name in the hash.
   const cases = files.flatMap((path) => loadVectorFile(path, named(path), path))
@@ -126,10 +126,22 @@ export function loadVectorFolder(dir: string): VectorCase[] {
   const seen = new Map<string, string>()
   for (const vector of cases) {
     const first = seen.get(vector.id)
-    if (first !== undefined) throw new VectorFileError(`${openable.get(vector.file)}: case ${vector.id} is also in ${openable.get(first)}: a case id names one case`)
+    if (first !== undefined) {
+      const [firstPath, againPath] = [openable.get(first)!, openable.get(vector.file)!]
+      const firstLine = caseLines(firstPath, vector.id)[0]
+      const againLine = caseLines(againPath, vector.id)[firstPath === againPath ? 1 : 0]
+      throw new VectorFileError(`${againPath}:${againLine}: case ${vector.id} is also at ${firstPath}:${firstLine}: a case id names one case`)
+    }
     seen.set(vector.id, vector.file)
   }
   return cases
+}
+
+/** The lines at which the file's cases of id `id` start (the file has loaded, so it reads again). */
+function caseLines(path: string, id: string): (number | undefined)[] {
+  const { value, lineAt } = vectorFileYaml(path, path)
+  const cases = (value as { cases: { id: unknown }[] }).cases
+  return cases.flatMap((rawCase, index) => (rawCase.id === id ? [lineAt(['cases', index])] : []))
 }
 
 let suiteSpecTerms: SpecTerms | undefined
@@ -168,17 +180,37 @@ function partName(where: readonly (string | number)[]): string {
  * dropped (the errors of their `then` follow), a key at fault named, a `not` said by its description.
  */
 function schemaErrorLines(errors: readonly ErrorObject[], at: LineAt): string[] {
-  const lines = errors.filter((error) => error.keyword !== 'if' && error.keyword !== 'propertyNames').map((error) => {
+  const lines = withoutBranchNoise(errors).filter((error) => error.keyword !== 'if' && error.keyword !== 'propertyNames').map((error) => {
     // A JSON pointer's segments; YAML sequences take an index written as a string too.
     const path = error.instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
     const key: string | undefined = error.propertyName ?? error.params['additionalProperty'] ?? error.params['unevaluatedProperty']
-    const refused = isPlainObject(error.schema) ? error.schema['description'] : undefined
-    const message = key !== undefined ? `key "${key}" is not allowed here`
-      : error.keyword === 'not' && typeof refused === 'string' ? `must not be ${refused}` : error.message
     const line = at(path, key)
-    return `${line === undefined ? '' : `line ${line}, `}${shownPath(path)}: ${message}`
+    return `${line === undefined ? '' : `line ${line}, `}${shownPath(path)}: ${schemaErrorMessage(error, key)}`
   })
   return [...new Set(lines)]
+}
+
+/** An error in words: a key at fault named, a `not` said by its description, an enum's values listed. */
+function schemaErrorMessage(error: ErrorObject, key: string | undefined): string {
+  if (key !== undefined) return `key "${key}" is not allowed here`
+  const refused = isPlainObject(error.schema) ? error.schema['description'] : undefined
+  if (error.keyword === 'not' && typeof refused === 'string') return `must not be ${refused}`
+  if (error.keyword === 'enum' && Array.isArray(error.params['allowedValues'])) return `must be one of ${error.params['allowedValues'].join(', ')}`
+  const described = isPlainObject(error.parentSchema) ? error.parentSchema['description'] : undefined
+  if (error.keyword === 'oneOf' && typeof described === 'string') return `must be ${described}`
+  return error.message ?? 'is not valid here'
+}
+
+/**
+ * A oneOf of objects told apart by their keys (an expectation: accept, value or reject) fails in every
+ * branch at once: each says a key is missing or not allowed. Those errors at the oneOf's own place are
+ * dropped, and the oneOf's description says what was wanted; an error deeper inside stays, and says it.
+ */
+function withoutBranchNoise(errors: readonly ErrorObject[]): ErrorObject[] {
+  const keyedPlaces = new Set(errors.filter((error) => error.keyword === 'oneOf' && isPlainObject(error.parentSchema) && typeof error.parentSchema['description'] === 'string').map((error) => error.instancePath))
+  const isKeyNoise = (error: ErrorObject): boolean => keyedPlaces.has(error.instancePath) && (error.keyword === 'required' || error.keyword === 'additionalProperties')
+  const deeper = (place: string): boolean => errors.some((error) => error.instancePath.startsWith(`${place}/`))
+  return errors.filter((error) => !isKeyNoise(error) && !(error.keyword === 'oneOf' && keyedPlaces.has(error.instancePath) && deeper(error.instancePath)))
 }
 
 /** Where in the file, as its author would write it: cases[0].log[1]["turn/end"], not a JSON pointer. */
@@ -210,6 +242,11 @@ export function loadVectorFile(path: string, name: string, shownAs = name): Vect
     throw new VectorFileError(`${shownAs}: not a valid vector file: ${schemaErrorLines(validate.errors ?? [], at).join('; ')}`)
   }
   const file = document as { chapter: string; cases: Record<string, unknown>[] }
+  const { chapters } = specTerms()
+  if (!chapters.includes(file.chapter)) {
+    const meant = likelyMeant(file.chapter, chapters)
+    throw new VectorFileError(`${shownAs}:${at(['chapter']) ?? 1}: chapter ${file.chapter} is not a chapter of spec/${meant === undefined ? ` (its chapters: ${chapters[0]} to ${chapters.at(-1)})` : `; did you mean ${meant}?`}`)
+  }
   return file.cases.map((rawCase, index) => {
     try {
       const vector = expandCase(rawCase, file.chapter, name)
@@ -245,6 +282,12 @@ function writerIdentity(shared: Record<string, unknown>): Record<string, unknown
 }
 
 /** The candidate of an append step: the item built at the log's end, cut down to candidate members. */
+/** A modifier of a built append item that its candidate leaves out (`seq`, `ignorable`), if it has one: it would be dropped unread. */
+function droppedModifier(item: unknown): string | undefined {
+  if (!isPlainObject(item) || 'record' in item) return undefined
+  return ['seq', 'ignorable'].find((key) => key in item)
+}
+
 function candidateOf(item: unknown, seq: number): { candidate: unknown; event: unknown } {
   const event = buildEvent(item, seq)
   if (!isPlainObject(event) || (isPlainObject(item) && 'record' in item)) return { candidate: event, event }
@@ -264,6 +307,8 @@ function expandCase(rawCase: Record<string, unknown>, chapter: string, file: str
       const extra = isPlainObject(rawStep[operation]) ? rawStep[operation] as Record<string, unknown> : {}
       return { operation, input: { ...shared, events, ...extra }, expect }
     }
+    const dropped = droppedModifier(rawStep['append'])
+    if (dropped !== undefined) throw new CaseFault(['steps', index, 'append'], `an append's candidate has no ${dropped}: the writer gives the event its seq (the log's length) and no ignorable member, so write what it gets in the step's expected value`, dropped)
     const { candidate, event } = candidateOf(rawStep['append'], events.length)
     // The writer's clock (PROC-4) is always given; a record: candidate without a time of its own reads
     // the builder's clock at the log's end.

@@ -16,6 +16,8 @@ export interface SpecTerms {
   retired: ReadonlySet<string>
   /** Each profile's operations, from the table of spec/profiles.md. */
   operationsOf: ReadonlyMap<string, ReadonlySet<string>>
+  /** The spec's chapters, as a vector file names its own (`05-surface`): the chapter table of spec/README.md. */
+  chapters: readonly string[]
 }
 
 export function readSpecTerms(specDir: string): SpecTerms {
@@ -26,6 +28,7 @@ export function readSpecTerms(specDir: string): SpecTerms {
     rejectionCodes: new Set(catalog.codes.filter((code) => code.table === 'rejection').map((code) => code.code)),
     retired: new Set(catalog.codes.filter((code) => code.retired).map((code) => code.code)),
     operationsOf: parseNameTable(readFileSync(join(specDir, 'profiles.md'), 'utf8')),
+    chapters: [...catalog.chapterPrefixes.keys()].map((chapter) => chapter.replace(/\.md$/, '')),
   }
 }
 

@@ -259,13 +259,24 @@ function editDistance(from: string, to: string): number {
 const withoutDashes = (word: string): string => word.replace(/^-+/, '')
 
 /**
- * The candidate a mistyped word most likely meant: a few edits away, one per four characters, the
- * leading dashes left out on both sides (`chapter` and `-chapter` mean `--chapter`).
+ * Whether one word is the other with a dash-joined part added at either end, and less than twice as
+ * long: a case renamed `…-renamed`, or a part cut.
+ */
+function extends_(a: string, b: string): boolean {
+  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a]
+  return shorter.length * 2 > longer.length && (longer.startsWith(`${shorter}-`) || longer.endsWith(`-${shorter}`))
+}
+
+/**
+ * The candidate a mistyped word most likely meant: one it extends or that extends it by a part (a case
+ * renamed `…-renamed`), else a few edits away, one per four characters; the leading dashes left out on
+ * both sides (`chapter` and `-chapter` mean `--chapter`).
  */
 export function likelyMeant(word: string, candidates: readonly string[]): string | undefined {
-  const most = Math.max(1, Math.floor(withoutDashes(word).length / 4))
+  const bare = withoutDashes(word)
+  const most = Math.max(1, Math.floor(bare.length / 4))
   const ranked = candidates
-    .map((candidate) => ({ candidate, distance: editDistance(withoutDashes(word), withoutDashes(candidate)) }))
+    .map((candidate) => ({ candidate, distance: extends_(bare, withoutDashes(candidate)) ? 0 : editDistance(bare, withoutDashes(candidate)) }))
     .sort((a, b) => a.distance - b.distance)
   return ranked[0] !== undefined && ranked[0].distance <= most ? ranked[0].candidate : undefined
 }

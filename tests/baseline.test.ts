@@ -92,10 +92,13 @@ describe('comparing a run with its baseline', () => {
     const withoutError = OUTCOMES.filter((outcome) => outcome.status !== 'error')
     const verdict = compareWithBaseline(withoutError, baseline, { ...context, caseIds: new Set([...OUTCOMES.map((outcome) => outcome.id), 'filtered-out']) })
     expect(verdict).toMatchObject({ newFailures: [], newPasses: [], notRun: ['comp-a'], unknownIds: ['surf-b-typo'] })
-    expect(verdict.notes).toEqual(['the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-b-typo'])
+    expect(verdict.notes).toEqual(['the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-b-typo (did you mean surf-b?)'])
     // A near miss of an id the suite has is named with it.
     expect(idsNotInRunText(['surf-order-append-only-surfac', 'gone'], ['surf-order-append-only-surface', 'surf-b']))
       .toBe('the baseline lists 2 case ids this suite does not have (a typo, or a case that left the suite): surf-order-append-only-surfac (did you mean surf-order-append-only-surface?), gone')
+    // A case renamed by a suffix is meant before a sibling a few edits away.
+    expect(idsNotInRunText(['fork-width-65-rejected-writer'], ['fork-width-64-accepted-writer', 'fork-width-65-rejected-writer-renamed']))
+      .toBe('the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): fork-width-65-rejected-writer (did you mean fork-width-65-rejected-writer-renamed?)')
     expect(baselineFailsRun(verdict, false)).toBe(false)
     expect(baselineFailsRun(verdict, true)).toBe(true)
   })

@@ -250,9 +250,9 @@ describe('--vectors DIR: cases of one\'s own instead of the suite\'s', () => {
     writeFileSync(join(broken, 'nested', 'x.yaml'), vectorFile(appends('mine-appends', '0, 1, 2')).replace('profile: reader', 'profile: reader\n    tokens: 3'))
     const refusals: [args: string[], stderr: string | RegExp][] = [
       [['run', '--vectors', join(scratch, 'absent')], new RegExp(`^dsh-conformance: the vectors cannot be loaded: ${join(scratch, 'absent')}: not a folder of vector files: ENOENT`)],
-      [['list', '--vectors', empty], `dsh-conformance: the vectors cannot be loaded: ${empty}: holds no vector file (*.yaml)\n`],
+      [['list', '--vectors', empty], `dsh-conformance: the vectors cannot be loaded: ${empty}: holds no vector file (*.yaml or *.yml)\n`],
       // Each file at the path the reader can open, not at its name in the hash (twice/b.yaml).
-      [['list', '--vectors', twice], `dsh-conformance: the vectors cannot be loaded: ${twice}/b.yaml: case mine-appends is also in ${twice}/a.yaml: a case id names one case\n`],
+      [['list', '--vectors', twice], `dsh-conformance: the vectors cannot be loaded: ${twice}/b.yaml:4: case mine-appends is also at ${twice}/a.yaml:4: a case id names one case\n`],
       [['run', '--vectors', broken], `dsh-conformance: the vectors cannot be loaded: ${broken}/nested/x.yaml: not a valid vector file: line 8, cases[0]: key "tokens" is not allowed here\n`],
       [['list', '--vectors', folder, '--vectors', twice], /^--vectors may be given once\n/],
     ]

@@ -54,9 +54,9 @@ describe('a case expands', () => {
     }])
   })
 
-  it('an append step: candidate members only (no ignorable), the next seq and clock, header and sessionId but no vocabulary', () => {
+  it('an append step: candidate members only, the next seq and clock, header and sessionId but no vocabulary', () => {
     const [vector] = load(caseYaml(`${WITH_IDENTITY}    steps:
-      - append: {user: two, ignorable: true}
+      - append: {user: two}
         expect: {accept: true}
 `))
     expect(vector!.steps[0]).toStrictEqual({
@@ -67,6 +67,13 @@ describe('a case expands', () => {
       },
       expect: { value: user(1, 'two') },
     })
+  })
+
+  it('an append step refuses a seq or ignorable modifier, which its candidate would drop unread', () => {
+    for (const [modifier, line] of [['seq: 5', 14], ['ignorable: true', 14]] as const) {
+      expect(() => load(caseYaml(`${WITH_IDENTITY}    steps:\n      - append: {user: two, ${modifier}}\n        expect: {accept: true}\n`)))
+        .toThrow(new VectorFileError(`vectors/05-surface/cases.yaml:${line}: case c1: step 0: an append's candidate has no ${modifier.split(':')[0]}: the writer gives the event its seq (the log's length) and no ignorable member, so write what it gets in the step's expected value`))
+    }
   })
 
   it('an accepted append expects exactly its event and joins the log of later steps; a rejected one does not', () => {
@@ -169,8 +176,22 @@ describe('a malformed vector file', () => {
       `${INVALID}line 9, cases[0].log[0]: key "calls" is not allowed here; line 10, cases[0].log[1]["turn/end"]: must NOT have more than 3 items`,
     )
     expect(() => load(caseYaml('    log: []\n    steps:\n      - surface: {}\n        expect: {accept: true}\n').replace('profile: writer', 'profile: bogus'))).toThrow(
-      new Error(`${INVALID}line 7, cases[0].profile: must be equal to one of the allowed values`),
+      new Error(`${INVALID}line 7, cases[0].profile: must be one of reader, writer, relations, repair, compaction, fork, jsonl, storage`),
     )
+  })
+
+  it('says an expectation holds one of accept, value and reject, once, and keeps a fault inside the one it holds', () => {
+    const expecting = (expect: string): string => {
+      try {
+        load(caseYaml(`    log: []\n    steps:\n      - load: {}\n        expect: ${expect}\n`))
+      } catch (error) {
+        return (error as Error).message
+      }
+      return 'accepted'
+    }
+    expect(expecting('{reject: {code: SURFACE_OP_INVALID, seq: 0}, value: 1}')).toBe(`${INVALID}line 11, cases[0].steps[0].expect: must be a mapping of exactly one of accept: true, value or reject`)
+    expect(expecting('{}')).toBe(`${INVALID}line 11, cases[0].steps[0].expect: must be a mapping of exactly one of accept: true, value or reject`)
+    expect(expecting('{reject: {code: SURFACE_OP_INVALID, sq: 0}}')).toBe(`${INVALID}line 11, cases[0].steps[0].expect.reject: key "sq" is not allowed here`)
   })
 
   it('says where a fault is as the file\'s author writes it, the whole file included', () => {
@@ -273,6 +294,33 @@ describe('a folder of vector files', () => {
     symlinkSync('.', join(folder, 'again'))
     symlinkSync('.', join(folder, 'and-again'))
     expect(loadVectorFolder(folder).map((vector) => vector.file)).toEqual(['linked-back/d.yaml/a.yaml'])
+  })
+
+  it('refuses a file whose chapter is none of the spec\'s, naming its line', () => {
+    const folder = join(dir, 'chapters')
+    mkdirSync(folder, { recursive: true })
+    const body = `title: test file\ncases:\n${caseYaml('    log: []\n    steps:\n      - surface: {}\n        expect: {accept: true}\n')}`
+    writeFileSync(join(folder, 'a.yaml'), `chapter: 99-foo\n${body}`)
+    expect(refusalOf(() => loadVectorFolder(folder))).toEqual(new VectorFileError(`${folder}/a.yaml:1: chapter 99-foo is not a chapter of spec/ (its chapters: 00-processing to 20-storage)`))
+    writeFileSync(join(folder, 'a.yaml'), `chapter: 05-surfce\n${body}`)
+    expect(refusalOf(() => loadVectorFolder(folder))).toEqual(new VectorFileError(`${folder}/a.yaml:1: chapter 05-surfce is not a chapter of spec/; did you mean 05-surface?`))
+  })
+
+  it('reads a .yml file as it reads a .yaml one', () => {
+    const folder = join(dir, 'both-extensions')
+    mkdirSync(folder, { recursive: true })
+    const file = (id: string): string => `chapter: 05-surface\ntitle: test file\ncases:\n${caseYaml('    log: []\n    steps:\n      - surface: {}\n        expect: {accept: true}\n').replace('id: c1', `id: ${id}`)}`
+    writeFileSync(join(folder, 'a.yaml'), file('from-yaml'))
+    writeFileSync(join(folder, 'b.yml'), file('from-yml'))
+    expect(loadVectorFolder(folder).map((vector) => vector.id)).toEqual(['from-yaml', 'from-yml'])
+  })
+
+  it('refuses a case id given twice in one file, naming both lines', () => {
+    const folder = join(dir, 'twice-in-one')
+    mkdirSync(folder, { recursive: true })
+    const one = caseYaml('    log: []\n    steps:\n      - surface: {}\n        expect: {accept: true}\n')
+    writeFileSync(join(folder, 'a.yaml'), `chapter: 05-surface\ntitle: test file\ncases:\n${one}${one}`)
+    expect(refusalOf(() => loadVectorFolder(folder))).toEqual(new VectorFileError(`${folder}/a.yaml:12: case c1 is also at ${folder}/a.yaml:4: a case id names one case`))
   })
 })
 

@@ -158,6 +158,9 @@ export interface EnvelopeModifiers {
   patch?: unknown;
 }
 
+/**
+ * a mapping of exactly one of accept: true, value or reject
+ */
 export type Expectation =
   | {
       accept: true;
