@@ -231,6 +231,7 @@ function codeProblems({ requirements, codes, errorsMarkdown }: SpecCatalogWithEr
     const actual = citing.get(code.code) ?? []
     if (code.retired) {
       if (actual.length > 0) problems.push(`errors.md:${code.line}: ${code.code} is retired but still named by ${actual.join(', ')}`)
+      if (code.requirements.length > 0) problems.push(`errors.md:${code.line}: ${code.code} is retired, so its requirements column is empty`)
       continue
     }
     if (actual.length === 0) problems.push(`errors.md:${code.line}: ${code.code} is used by no requirement (mark a code no longer raised *retired*)`)

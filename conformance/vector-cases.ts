@@ -1,7 +1,7 @@
-// Reads vectors/**/*.yaml, checks each file against schemas/vector-file.schema.json and expands every
+// Reads vectors/**/*.yaml (or *.yml), checks each file against schemas/vector-file.schema.json and expands every
 // case into steps whose inputs are complete, static JSON (tagged values still tagged): this expanded
 // form is what the runner executes and what the JSON bundle carries.
-import { readFileSync } from 'node:fs'
+import { readFileSync, realpathSync } from 'node:fs'
 import { basename, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
@@ -87,7 +87,10 @@ export function listVectorFiles(dir: string = vectorsDir): string[] {
   const walked = walkFolder(dir, isVectorFileName)
   const fault = walked.find((entry): entry is UnreadEntry => entry.kind !== 'file')
   if (fault !== undefined) throw new VectorFileError(walkFault(fault, dir))
-  return walked.map((entry) => portablePath(relative(dir, entry.path))).sort().map((name) => join(dir, name))
+  // Sorted by the name relative to `dir`, each opened by the path the walk found it by: join would
+  // resolve a `link/..` in `dir` by the text.
+  return walked.map((entry) => ({ name: portablePath(relative(dir, entry.path)), path: entry.path }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((file) => file.path)
 }
 
 /** An entry of a folder walk that is no file to read. */
@@ -100,6 +103,15 @@ function walkFault(entry: UnreadEntry, dir: string): string {
     case 'undecodable-name': return `${entry.path}: its name is not valid UTF-8: ${UNDECODABLE_NAME}`
     case 'not-regular': return `${entry.path}: named like a vector file but not a regular file (a pipe, socket or device), so not read`
   }
+}
+
+/**
+ * The name of the folder `dir` (walked already, so it exists): as written, so that a link keeps its own
+ * name, but for a path that ends in `..`, whose folder through a link (`link/..`) is the one above the
+ * link's target, not the one the text names.
+ */
+function folderName(dir: string): string {
+  return basename(dir) === '..' ? basename(realpathSync.native(dir)) : basename(resolve(dir))
 }
 
 /** Loads every vector file; any malformed file or case is an error naming the file, the line and the case. */
@@ -119,7 +131,7 @@ export class VectorFileError extends Error {}
 export function loadVectorFolder(dir: string): VectorCase[] {
   const files = listVectorFiles(dir)
   if (files.length === 0) throw new VectorFileError(`${dir}: holds no vector file (*.yaml or *.yml)`)
-  const named = (path: string): string => portablePath(join(basename(resolve(dir)), relative(dir, path)))
+  const named = (path: string): string => portablePath(join(folderName(dir), relative(dir, path)))
   // A fault is named at the path the reader can open, not at the file's name in the hash.
   const cases = files.flatMap((path) => loadVectorFile(path, named(path), path))
   const openable = new Map(files.map((path) => [named(path), path]))
@@ -196,21 +208,39 @@ function schemaErrorMessage(error: ErrorObject, key: string | undefined): string
   const refused = isPlainObject(error.schema) ? error.schema['description'] : undefined
   if (error.keyword === 'not' && typeof refused === 'string') return `must not be ${refused}`
   if (error.keyword === 'enum' && Array.isArray(error.params['allowedValues'])) return `must be one of ${error.params['allowedValues'].join(', ')}`
-  const described = isPlainObject(error.parentSchema) ? error.parentSchema['description'] : undefined
-  if (error.keyword === 'oneOf' && typeof described === 'string') return `must be ${described}`
   return error.message ?? 'is not valid here'
 }
 
+/** The keys the branches of a oneOf of objects take (an expectation's accept, value and reject). */
+function branchKeys(oneOf: ErrorObject): Set<string> {
+  const branches = isPlainObject(oneOf.parentSchema) && Array.isArray(oneOf.parentSchema['oneOf']) ? oneOf.parentSchema['oneOf'] : []
+  return new Set(branches.flatMap((branch: unknown) => (isPlainObject(branch) && isPlainObject(branch['properties']) ? Object.keys(branch['properties']) : [])))
+}
+
 /**
- * A oneOf of objects told apart by their keys (an expectation: accept, value or reject) fails in every
- * branch at once: each says a key is missing or not allowed. Those errors at the oneOf's own place are
- * dropped, and the oneOf's description says what was wanted; an error deeper inside stays, and says it.
+ * A described oneOf of objects told apart by their keys (an expectation: accept, value or reject) fails
+ * in every branch at once, each saying one of those keys is missing or not allowed. That noise is
+ * dropped; the oneOf's description then says what was wanted, unless an error that stays says what is
+ * wrong there (a key no branch takes, a fault deeper inside). Any other oneOf (a seq: an integer or
+ * null) keeps its errors as they are.
  */
 function withoutBranchNoise(errors: readonly ErrorObject[]): ErrorObject[] {
-  const keyedPlaces = new Set(errors.filter((error) => error.keyword === 'oneOf' && isPlainObject(error.parentSchema) && typeof error.parentSchema['description'] === 'string').map((error) => error.instancePath))
-  const isKeyNoise = (error: ErrorObject): boolean => keyedPlaces.has(error.instancePath) && (error.keyword === 'required' || error.keyword === 'additionalProperties')
-  const deeper = (place: string): boolean => errors.some((error) => error.instancePath.startsWith(`${place}/`))
-  return errors.filter((error) => !isKeyNoise(error) && !(error.keyword === 'oneOf' && keyedPlaces.has(error.instancePath) && deeper(error.instancePath)))
+  const keyed = new Map(errors
+    .filter((error) => error.keyword === 'oneOf' && isPlainObject(error.parentSchema) && typeof error.parentSchema['description'] === 'string')
+    .filter((oneOf) => errors.some((error) => error.keyword === 'required' && error.instancePath === oneOf.instancePath))
+    .map((oneOf) => [oneOf.instancePath, branchKeys(oneOf)]))
+  const isNoise = (error: ErrorObject): boolean => {
+    const keys = keyed.get(error.instancePath)
+    if (keys === undefined) return false
+    return error.keyword === 'required' || (error.keyword === 'additionalProperties' && keys.has(String(error.params['additionalProperty'])))
+  }
+  const kept = errors.filter((error) => !isNoise(error))
+  const saysMore = (place: string): boolean => kept.some((error) => error.keyword !== 'oneOf' && (error.instancePath === place || error.instancePath.startsWith(`${place}/`)))
+  return kept.flatMap((error) => {
+    // A oneOf with no description, or one not told apart by keys, keeps ajv's own words.
+    if (error.keyword !== 'oneOf' || !keyed.has(error.instancePath)) return [error]
+    return saysMore(error.instancePath) ? [] : [{ ...error, message: `must be ${String((error.parentSchema as Record<string, unknown>)['description'])}` }]
+  })
 }
 
 /** Where in the file, as its author would write it: cases[0].log[1]["turn/end"], not a JSON pointer. */
@@ -281,13 +311,17 @@ function writerIdentity(shared: Record<string, unknown>): Record<string, unknown
   return { ...(header === undefined ? {} : { header }), ...(sessionId === undefined ? {} : { sessionId }) }
 }
 
-/** The candidate of an append step: the item built at the log's end, cut down to candidate members. */
-/** A modifier of a built append item that its candidate leaves out (`seq`, `ignorable`), if it has one: it would be dropped unread. */
+/**
+ * A member a built append item gives that its candidate leaves out (`seq`, `ignorable`, as a modifier
+ * or inside an `event:` head), if it gives one: it would be dropped unread.
+ */
 function droppedModifier(item: unknown): string | undefined {
   if (!isPlainObject(item) || 'record' in item) return undefined
-  return ['seq', 'ignorable'].find((key) => key in item)
+  const inEvent = isPlainObject(item['event']) ? item['event'] : {}
+  return ['seq', 'ignorable'].find((key) => key in item || key in inEvent)
 }
 
+/** The candidate of an append step: the item built at the log's end, cut down to candidate members. */
 function candidateOf(item: unknown, seq: number): { candidate: unknown; event: unknown } {
   const event = buildEvent(item, seq)
   if (!isPlainObject(event) || (isPlainObject(item) && 'record' in item)) return { candidate: event, event }

@@ -1,8 +1,8 @@
 // What a vector case may name from spec/: requirement IDs its chapters define (not a withdrawn one),
 // rejection codes of spec/errors.md (not a retired one), and the operations of the case's profile
-// (spec/profiles.md). The loader refuses a
-// case that names anything else, so that a folder of one's own (`--vectors DIR`) is held to the same
-// terms as the suite's vectors, in `run` and `list` as in the tests.
+// (spec/profiles.md). The loader refuses a case that names anything else, so that a folder of one's
+// own (`--vectors DIR`) is held to the same terms as the suite's vectors, in `run` and `list` as in
+// the tests.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseNameTable, readSpecCatalog, WRITER_CHECKS } from './spec-catalog.ts'

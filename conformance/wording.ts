@@ -278,7 +278,10 @@ export function likelyMeant(word: string, candidates: readonly string[]): string
   const ranked = candidates
     .map((candidate) => ({ candidate, distance: extends_(bare, withoutDashes(candidate)) ? 0 : editDistance(bare, withoutDashes(candidate)) }))
     .sort((a, b) => a.distance - b.distance)
-  return ranked[0] !== undefined && ranked[0].distance <= most ? ranked[0].candidate : undefined
+  const [best, next] = ranked
+  // Two equally likely (a case split in two, `…-reader` and `…-writer`): no guess.
+  if (best === undefined || best.distance > most || (next !== undefined && next.distance === best.distance)) return undefined
+  return best.candidate
 }
 
 /** `; did you mean --runs?` when `option` is most likely a misspelling of one of `options`, else nothing. */

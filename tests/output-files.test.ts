@@ -55,6 +55,17 @@ describe('replacing a file', () => {
     expect(readFileSync(join(at, 'real.yaml'), 'utf8')).toBe('new\n')
   })
 
+  it('replaces the file `link/..` leads to, not a file of that name beside the link', () => {
+    const at = folder('through-link')
+    mkdirSync(join(at, 'real', 'inner'), { recursive: true })
+    writeFileSync(join(at, 'real', 'report.json'), 'old\n')
+    writeFileSync(join(at, 'report.json'), 'beside the link\n')
+    symlinkSync(join(at, 'real', 'inner'), join(at, 'link'))
+    replaceFile(`${at}/link/../report.json`, 'new\n')
+    expect(readFileSync(join(at, 'real', 'report.json'), 'utf8')).toBe('new\n')
+    expect(readFileSync(join(at, 'report.json'), 'utf8')).toBe('beside the link\n')
+  })
+
   it('writes through a descriptor the process holds (/dev/stdout, /dev/fd/N): at its offset, never replacing its file', () => {
     // A shell's `>> summary.md` behind /dev/stdout: replacing the file lost what it held, and left
     // the descriptor on a file no longer there.

@@ -127,6 +127,8 @@ Dropped: the cap broke logs that upstream writes.
     const problems = catalogProblems({ ...catalog, requirements: parseRequirements('99-test.md', stillBinding) }).join('\n')
     expect(problems).toContain('SURF-2: a withdrawn rule has no **Profiles:** or **Errors:** line')
     expect(problems).toContain('SURFACE_REPLACE_TOO_WIDE is retired but still named by SURF-2')
+    const listed = catalogProblems({ ...catalog, ...syntheticCatalog(table.replace('| *retired*: a replace wider than the cap | |', '| *retired*: a replace wider than the cap | SURF-1 |')), requirements: catalog.requirements }).join('\n')
+    expect(listed).toContain('SURFACE_REPLACE_TOO_WIDE is retired, so its requirements column is empty')
   })
 
   it('reports a prefix used in the wrong chapter', () => {

@@ -70,9 +70,11 @@ describe('a case expands', () => {
   })
 
   it('an append step refuses a seq or ignorable modifier, which its candidate would drop unread', () => {
-    for (const [modifier, line] of [['seq: 5', 14], ['ignorable: true', 14]] as const) {
-      expect(() => load(caseYaml(`${WITH_IDENTITY}    steps:\n      - append: {user: two, ${modifier}}\n        expect: {accept: true}\n`)))
-        .toThrow(new VectorFileError(`vectors/05-surface/cases.yaml:${line}: case c1: step 0: an append's candidate has no ${modifier.split(':')[0]}: the writer gives the event its seq (the log's length) and no ignorable member, so write what it gets in the step's expected value`))
+    const items = ['{user: two, seq: 5}', '{user: two, ignorable: true}', '{event: {type: todo/write, data: {todos: []}, seq: 7}}', '{event: {type: todo/write, data: {todos: []}, ignorable: true}}']
+    for (const item of items) {
+      const member = item.includes('seq') ? 'seq' : 'ignorable'
+      expect(() => load(caseYaml(`${WITH_IDENTITY}    steps:\n      - append: ${item}\n        expect: {accept: true}\n`)), item)
+        .toThrow(new VectorFileError(`vectors/05-surface/cases.yaml:14: case c1: step 0: an append's candidate has no ${member}: the writer gives the event its seq (the log's length) and no ignorable member, so write what it gets in the step's expected value`))
     }
   })
 
@@ -192,6 +194,9 @@ describe('a malformed vector file', () => {
     expect(expecting('{reject: {code: SURFACE_OP_INVALID, seq: 0}, value: 1}')).toBe(`${INVALID}line 11, cases[0].steps[0].expect: must be a mapping of exactly one of accept: true, value or reject`)
     expect(expecting('{}')).toBe(`${INVALID}line 11, cases[0].steps[0].expect: must be a mapping of exactly one of accept: true, value or reject`)
     expect(expecting('{reject: {code: SURFACE_OP_INVALID, sq: 0}}')).toBe(`${INVALID}line 11, cases[0].steps[0].expect.reject: key "sq" is not allowed here`)
+    // A key no kind of expectation takes is named; a seq keeps the schema's own words.
+    expect(expecting('{value: [], comment: why}')).toBe(`${INVALID}line 11, cases[0].steps[0].expect: key "comment" is not allowed here`)
+    expect(expecting('{reject: {code: SURFACE_OP_INVALID, seq: -1}}')).toBe(`${INVALID}line 11, cases[0].steps[0].expect.reject.seq: must be >= 0; line 11, cases[0].steps[0].expect.reject.seq: must be null; line 11, cases[0].steps[0].expect.reject.seq: must match exactly one schema in oneOf`)
   })
 
   it('says where a fault is as the file\'s author writes it, the whole file included', () => {
@@ -304,6 +309,17 @@ describe('a folder of vector files', () => {
     expect(refusalOf(() => loadVectorFolder(folder))).toEqual(new VectorFileError(`${folder}/a.yaml:1: chapter 99-foo is not a chapter of spec/ (its chapters: 00-processing to 20-storage)`))
     writeFileSync(join(folder, 'a.yaml'), `chapter: 05-surfce\n${body}`)
     expect(refusalOf(() => loadVectorFolder(folder))).toEqual(new VectorFileError(`${folder}/a.yaml:1: chapter 05-surfce is not a chapter of spec/; did you mean 05-surface?`))
+  })
+
+  it('reads through `link/..` the files the walk found there, named from that folder', () => {
+    const root = join(dir, 'through-link')
+    mkdirSync(join(root, 'real', 'inner'), { recursive: true })
+    const file = (id: string): string => `chapter: 05-surface\ntitle: test file\ncases:\n${caseYaml('    log: []\n    steps:\n      - surface: {}\n        expect: {accept: true}\n').replace('id: c1', `id: ${id}`)}`
+    writeFileSync(join(root, 'real', 'a.yaml'), file('found-by-walk'))
+    writeFileSync(join(root, 'a.yaml'), file('beside-the-link'))
+    symlinkSync(join(root, 'real', 'inner'), join(root, 'link'))
+    // Not path.join: it would make `link/..` the folder that holds the link.
+    expect(loadVectorFolder(`${root}/link/..`).map((vector) => [vector.id, vector.file])).toEqual([['found-by-walk', 'real/a.yaml']])
   })
 
   it('reads a .yml file as it reads a .yaml one', () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, openSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { characterCount, fileErrorMessage, joinedLines, markdownText, MESSAGE_MOST, plural, printable, printableLines, printableOutput, QUOTE_MOST, reportMessage, shortened, shortenedAtStart } from '../conformance/wording.ts'
+import { characterCount, fileErrorMessage, joinedLines, likelyMeant, markdownText, MESSAGE_MOST, plural, printable, printableLines, printableOutput, QUOTE_MOST, reportMessage, shortened, shortenedAtStart } from '../conformance/wording.ts'
 
 describe('markdownText', () => {
   it('keeps text on its one line and escapes what Markdown reads as markup', () => {
@@ -11,6 +11,16 @@ describe('markdownText', () => {
     expect(markdownText('ev\n# Injected [x](https://e.example) `c` *b* a_b <i> |')).toBe('ev\\\\u000a\\# Injected \\[x\\](https://e.example) \\`c\\` \\*b\\* a\\_b \\<i\\> \\|')
     // An entity reference would show as the character it names.
     expect(markdownText('a &lt;b&gt; &amp; c')).toBe('a \\&lt;b\\&gt; \\&amp; c')
+  })
+})
+
+describe('likelyMeant', () => {
+  it('takes a word extended by a dash-joined part before edits, and guesses nothing between two as likely', () => {
+    expect(likelyMeant('fork-width-65-rejected-writer', ['fork-width-64-accepted-writer', 'fork-width-65-rejected-writer-renamed'])).toBe('fork-width-65-rejected-writer-renamed')
+    expect(likelyMeant('env-seq-gap', ['env-seq-gap-writer', 'env-seq-gap-reader'])).toBeUndefined()
+    expect(likelyMeant('--chapters', ['--chapter', '--case'])).toBe('--chapter')
+    // A word that holds an option but is no dash-joined extension of it is no near miss.
+    expect(likelyMeant('adapter.py', ['--adapter', '--adapter-cmd'])).toBeUndefined()
   })
 })
 

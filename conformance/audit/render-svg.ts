@@ -374,7 +374,8 @@ function pairBar(label: string, raw: number, surface: number, y: number, unit: s
 export function budgetSvg(budget: AuditBudget, unit: string): string {
   const { tokens } = budget
   const transcript: StackedBar = { label: 'without replaces', parts: { system: tokens.systemPrompt, tools: tokens.toolSchemas, messages: tokens.transcriptMessages } }
-  const current: StackedBar = { label: 'next request', parts: { system: tokens.systemPrompt, tools: tokens.toolSchemas, messages: tokens.surfaceMessages } }
+  // With no request header in force only the surface messages of the next request are known.
+  const current: StackedBar = { label: tokens.headerInForce ? 'next request' : 'messages only', parts: { system: tokens.systemPrompt, tools: tokens.toolSchemas, messages: tokens.surfaceMessages } }
   const full = Math.max(...[transcript, current].map(bar => bar.parts.system + bar.parts.tools + bar.parts.messages))
   const fixed = tokens.systemPrompt + tokens.toolSchemas
   const request = fixed + tokens.surfaceMessages

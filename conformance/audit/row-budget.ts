@@ -202,7 +202,8 @@ export function budgetRow(budget: AuditBudget, replacements: readonly AuditRepla
   items.push(...capped(replacements.flatMap(replacement => shadowedCountEvidence(replacement, unit) ?? []), REPLACE_ITEMS_LISTED))
   items.push(...savingEvidence(budget, replacements, unit))
   return row('budget', items, verdict => {
-    if (verdict === 'pass') return replacements.length === 0 ? 'Nothing was replaced; the shares of the next request are listed.' : `The replaces saved ${tokens.saved} ${unit}, and the fixed part did not take them back.`
+    if (verdict === 'pass' && replacements.length === 0) return tokens.headerInForce ? 'Nothing was replaced; the shares of the next request are listed.' : 'Nothing was replaced; with no request header in force, the shares of the next request are unknown.'
+    if (verdict === 'pass') return `The replaces saved ${tokens.saved} ${unit}, and the fixed part did not take them back.`
     if (verdict === 'warn') {
       return fixed > tokens.surfaceMessages && replacements.length > 0
         ? `The replaces saved ${tokens.saved} ${unit}, but the system prompt and tool schemas take ${percent(fixed, request)} of the next request.`

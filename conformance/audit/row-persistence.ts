@@ -23,7 +23,7 @@ function rejectionEvidence(log: AuditedLog): AuditEvidence {
   const rejection = log.info.rejection
   if (rejection === null) throw new Error('rejectionEvidence needs a rejection')
   if (rejection.code === FRAME_INVALID) {
-    return evidence('fail', `a complete zstd frame is unsound (${FRAME_INVALID}), and a complete frame is committed data, so it is not a torn tail: the artifact was damaged, or was not written as the store writes one, a header frame and then a frame per append batch (see Raw-fact integrity)`, { requirements: ['JSONL-13', 'JSONL-14'] })
+    return evidence('fail', `the artifact is not a sound sequence of zstd frames (${FRAME_INVALID}; Raw-fact integrity says where), which is no torn tail: it was damaged, or was not written as the store writes one, a header frame and then a frame per append batch`, { requirements: ['JSONL-13', 'JSONL-14'] })
   }
   if (DAMAGE_CODES.has(rejection.code)) {
     const where = rejection.line === undefined ? '' : ` at line ${rejection.line}`

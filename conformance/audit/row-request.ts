@@ -49,18 +49,28 @@ function stepKey(event: SessionEvent): string {
   return JSON.stringify([data['turn'], data['step']])
 }
 
-const isFinishChunk = (event: SessionEvent): boolean => stringAt(recordAt(dataOf(event), 'chunk'), 'type') === 'finish'
+/** What a chunk says of the attempt it streams: that it finished, and whether with an error (VOC-5). */
+function finishOf(chunk: SessionEvent): 'ok' | 'error' | undefined {
+  const content = recordAt(dataOf(chunk), 'chunk')
+  if (content?.['type'] !== 'finish') return undefined
+  return stringAt(recordAt(content, 'reason'), 'kind') === 'error' ? 'error' : 'ok'
+}
+
+/** The events that end a step's failed attempt before its retry, when no finish chunk did (chapter 06). */
+const RETRY_TYPES: ReadonlySet<string> = new Set(['llm/retry', 'llm/retry-started'])
 
 /**
  * The model calls of a log, each with the state it was built from. Every attempt is a call (DER-10
- * counts a usage chunk per attempt): a step's chunks stream one attempt until its finish chunk, and the
- * next chunk of the step starts another (a retry). A message answers the latest attempt of its step,
- * from whose first chunk its request was built; one with no stream before it is a call of its own.
+ * counts a usage chunk per attempt): a step's chunks stream one attempt until its finish chunk or an
+ * `llm/retry`, and the next chunk of the step starts another. A message answers its step's latest
+ * attempt unless that one failed (an error finish, or a retry after it), its request built from the
+ * state at that attempt's first chunk; a message with no such attempt is a call of its own (a retry
+ * that streamed no chunk, PROV-9, or a log that keeps no chunks).
  */
 function foldCalls(loaded: LoadedLog): ModelCall[] {
   const shadowedBy = new Map(loaded.surface.replacements.map(replacement => [replacement.seq, replacement.shadowedSeqs.length]))
   const streaming = new Set<string>()
-  const unanswered = new Map<string, ModelCall>()
+  const answerable = new Map<string, ModelCall>()
   let state: InForce = { header: undefined, headerSeq: undefined, context: undefined, surfaceNodes: 0, unsnapshottedResumption: undefined }
   const calls: ModelCall[] = []
   const startCall = (event: SessionEvent, name: string): ModelCall => {
@@ -74,14 +84,20 @@ function foldCalls(loaded: LoadedLog): ModelCall[] {
       const step = stepKey(event)
       if (!streaming.has(step)) {
         streaming.add(step)
-        unanswered.set(step, startCall(event, `the model call streamed from seq ${event.seq} (no assistant message)`))
+        answerable.set(step, startCall(event, `the model call streamed from seq ${event.seq} (no assistant message)`))
       }
-      if (isFinishChunk(event)) streaming.delete(step)
+      const finish = finishOf(event)
+      if (finish !== undefined) streaming.delete(step)
+      if (finish === 'error') answerable.delete(step)
+    } else if (RETRY_TYPES.has(event.type)) {
+      const step = stepKey(event)
+      streaming.delete(step)
+      answerable.delete(step)
     } else if (event.type === 'assistant/message') {
       const step = stepKey(event)
-      const answered = unanswered.get(step)
+      const answered = answerable.get(step)
       streaming.delete(step)
-      unanswered.delete(step)
+      answerable.delete(step)
       if (answered === undefined) startCall(event, `assistant message seq ${event.seq}`)
       else Object.assign(answered, { event, name: `assistant message seq ${event.seq}` })
     }

@@ -3,11 +3,12 @@
 // order PROC-2 lists them), and a code maps to the first requirement, in that chapter order and then
 // in spec order, whose **Errors:** line names the code; a code no such chapter names falls back to
 // the first requirement anywhere that names it. A rule that sets the order of a chapter's checks (its
-// title says so: "Check order", "… in a fixed order") names every code of its chapter, so it comes
-// after the rule that states the check: MESSAGE_ROLE_INVALID is VOC-10, not VOC-8, and a new rule
-// numbered after the order rule is still the one cited. So a TURN_NOT_OPEN from relations is a turn
-// rule, not REWR-5, and a negative zero in the header is META-5, not JSON-2. The three codes that
-// several turn rules share are told apart by the event that broke them (TURN-6 to TURN-9).
+// title speaks of checks and their order: "Check order", "Envelope checks run in a fixed order")
+// names every code of its chapter, so it comes after the rule that states the check:
+// MESSAGE_ROLE_INVALID is VOC-10, not VOC-8, and a new rule numbered after the order rule is still the
+// one cited. So a TURN_NOT_OPEN from relations is a turn rule, not REWR-5, and a negative zero in the
+// header is META-5, not JSON-2. The three codes that several turn rules share are told apart by the
+// event that broke them (TURN-6 to TURN-9).
 import { fileURLToPath } from 'node:url'
 import { readSpecCatalog, type Requirement } from '../spec-catalog.ts'
 import type { LoadStage } from './streaming-load.ts'
@@ -48,8 +49,8 @@ const META_RULE_OF_MEMBER: Readonly<Record<string, string>> = {
   parentSession: 'META-8', seedLength: 'META-8', origin: 'META-8', delegationDepth: 'META-8', agentPreset: 'META-8',
 }
 
-/** A rule that sets the order of checks: its title says so ("Check order", "… in a fixed order"). */
-const isOrderRule = (requirement: Requirement): boolean => /\border\b/i.test(requirement.title)
+/** A rule that sets the order of checks: its title speaks of checks and their order ("Check order", "Envelope checks run in a fixed order"). */
+const isOrderRule = (requirement: Requirement): boolean => /\bcheck(s|ed)?\b/i.test(requirement.title) && /\border\b/i.test(requirement.title)
 
 /** The first of `requirements` whose Errors: line names `code`, a rule that states a check before one that orders checks. */
 function namingRule(requirements: readonly Requirement[], code: string): Requirement | undefined {
@@ -96,7 +97,6 @@ export class RequirementIndex {
 
   /** The requirement a load fault breaks: for a header member's fault, that member's rule (chapter 03). */
   ofLoadFault(fault: { stage: Stage; code: string; message: string }): string | undefined {
-    if (fault.code === 'HEADER_CWD_NOT_ABSOLUTE') return 'META-7'
     const member = fault.code === 'HEADER_FIELD_INVALID' ? /^header (\w+) /.exec(fault.message)?.[1] : undefined
     const rule = member === undefined || !Object.hasOwn(META_RULE_OF_MEMBER, member) ? undefined : META_RULE_OF_MEMBER[member]
     return rule ?? this.of(fault.stage, fault.code)

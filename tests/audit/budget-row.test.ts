@@ -86,7 +86,9 @@ describe('the budget row at the edges of its rules', () => {
     ]))
     expect(row.evidence.map(item => item.text).join('\n')).not.toMatch(/did not take it back|system prompt 0/)
     // With no replace there is no saving to take back: the row passes, the share still unknown.
-    expect(budgetRow(budget({ ...unknown, saved: 0 }), [], counter, 'raw').verdict).toBe('pass')
+    const unreplaced = budgetRow(budget({ ...unknown, saved: 0 }), [], counter, 'raw')
+    expect(unreplaced.verdict).toBe('pass')
+    expect(unreplaced.summary).toBe('Nothing was replaced; with no request header in force, the shares of the next request are unknown.')
   })
 
   it('warns when the fixed part outweighs the surface messages, and not when it equals them', () => {
@@ -138,6 +140,7 @@ describe('the shares the budget row and its chart give', () => {
     expect(budgetSvg(noWindow, 'estimated tokens')).toContain('(600 estimated tokens); the context in force records a window of 0 tokens, which no request fits</title>')
     // With no request header in force, the chart says the fixed part is unknown, as the row does.
     const unknown = budget({ systemPrompt: 0, toolSchemas: 0, toolCount: 0, headerInForce: false, contextWindow: 4000 })
+    expect(budgetSvg(unknown, 'estimated tokens')).toContain('<text x="8.0" y="66.0" class="lane-label">messages only</text>')
     expect(budgetSvg(unknown, 'estimated tokens')).toContain('<title>Budget: no request header is in force, so the system prompt and tool schemas of the next request are unknown; its surface messages: 400 estimated tokens; the surface messages alone would fill 10% of the 4000-token window, the rest of the request being unknown</title>')
   })
 })

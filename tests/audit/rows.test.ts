@@ -171,6 +171,24 @@ describe('audit of hand-built logs', () => {
     expect(texts(driftReport, 'request-rebuild', 'fail')).toContain('at the model call streamed from seq 5 (no assistant message) the request context routes to other/m')
   })
 
+  it('takes a message after a failed attempt as a call of its own: a retry that streamed no chunk, or one after llm/retry', () => {
+    const failedFinish = (seq: number): SessionEvent => event('assistant/chunk', seq, { turn: 1, step: 1, chunk: { type: 'finish', reason: { kind: 'error', failure: { message: 'overloaded' } } } })
+    const delta = (seq: number): SessionEvent => event('assistant/chunk', seq, { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text: 'he' } })
+    const ended = (seq: number): SessionEvent[] => [stepEnd(seq, 1, 1), turnEnd(seq + 1, 1)]
+    // The retry streamed no chunk (PROV-9: its message cites none): it was built on the header at seq 4.
+    const noChunk = auditOf(artifact([turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'hi'), failedFinish(3), requestHeader(4), assistantText(5, 1, 1, 'hello'), ...ended(6)]))
+    expect(noChunk.log.rejection).toBeNull()
+    expect(texts(noChunk, 'request-rebuild', 'fail')).toBe('the model call streamed from seq 3 (no assistant message) has no request header in force before it: its request cannot be rebuilt')
+    expect(texts(noChunk, 'request-rebuild', 'pass')).toContain('assistant message seq 5: header seq 4')
+    // A failed attempt with no finish chunk ends at the llm/retry of its step.
+    const retry = event('llm/retry', 4, { retryId: 'r1', turn: 1, step: 1, provider: 'p', mode: 'always', policyKey: 'k', retry: 1, delayMs: 0, failure: { message: 'overloaded' } })
+    const noFinish = auditOf(artifact([turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'hi'), delta(3), retry, requestHeader(5), delta(6), assistantText(7, 1, 1, 'hello'), ...ended(8)]))
+    expect(noFinish.log.rejection).toBeNull()
+    expect(texts(noFinish, 'request-rebuild', 'fail')).toBe('the model call streamed from seq 3 (no assistant message) has no request header in force before it: its request cannot be rebuilt')
+    expect(texts(noFinish, 'request-rebuild', 'pass')).toContain('assistant message seq 7: header seq 5')
+    expect(rowOf(noFinish, 'request-rebuild').evidence.filter(item => item.mark === 'pass' || item.mark === 'fail')).toHaveLength(2)
+  })
+
   it('fails request rebuild when the request context drifted from the header\'s route', () => {
     const events = goodTurn()
     events.splice(4, 0, event('request/context', 4, { provider: 'other', model: 'm', contextWindow: 1000 }))
@@ -390,7 +408,7 @@ describe('audit of hand-built logs', () => {
     const report = buildAuditReport({ file: 'log.jsonl.zstd', bytes: whole }, await loadTokenCounter('estimate'))
     expect(texts(report, 'raw-facts', 'fail')).toBe(`decodeJsonl rejects the log with JSONL_FRAME_INVALID: the first frame is not exactly one header line but holds ${lines.length} lines: a log compressed whole, as \`zstd FILE\` writes it, is one frame, and the layout wants the header line in a frame of its own, then a frame per append batch; a zstd frame is damaged or not laid out as JSONL-14 says`)
     // Every record is there: Persistence does not call the frame layout lost committed data.
-    expect(texts(report, 'persistence', 'fail')).toMatch(/^a complete zstd frame is unsound \(JSONL_FRAME_INVALID\), .*: the artifact was damaged, or was not written as the store writes one/)
+    expect(texts(report, 'persistence', 'fail')).toMatch(/^the artifact is not a sound sequence of zstd frames \(JSONL_FRAME_INVALID; Raw-fact integrity says where\), which is no torn tail: it was damaged, or was not written as the store writes one/)
     expect(texts(report, 'persistence', 'fail')).not.toContain('what a turn committed was not kept intact')
     expect(rowOf(report, 'persistence').summary).toBe('A zstd frame is damaged or not laid out as the store writes them.')
     // A first frame of one line without its line feed is no whole log: no such words.

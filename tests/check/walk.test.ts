@@ -104,6 +104,8 @@ describe('findArtifacts, in this process', () => {
     expect(found).toEqual([{ kind: 'file', path: `${root}/link/../a.jsonl`, otherNames: [] }])
     expect(readFileSync(`${root}/link/../a.jsonl`, 'utf8')).toBe('the file the walk found')
     expect(findArtifacts([`${root}/link/../`])).toEqual(found)
+    // Two files, not one named twice: their identity is the system's realpath, not the text's.
+    expect(findArtifacts([`${root}/link/../a.jsonl`, `${root}/a.jsonl`]).map(item => item.kind === 'file' && item.otherNames)).toEqual([[], []])
   })
 
   it('takes standard input as itself, not as the file it was redirected from', () => {
