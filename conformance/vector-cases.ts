@@ -1,6 +1,6 @@
-// Reads vectors/**/*.yaml (or *.yml), checks each file against schemas/vector-file.schema.json and expands every
-// case into steps whose inputs are complete, static JSON (tagged values still tagged): this expanded
-// form is what the runner executes and what the JSON bundle carries.
+// Reads vectors/**/*.yaml (or *.yml), checks each file against schemas/vector-file.schema.json and
+// expands every case into steps whose inputs are complete, static JSON (tagged values still tagged):
+// this expanded form is what the runner executes and what the JSON bundle carries.
 import { readFileSync, realpathSync } from 'node:fs'
 import { basename, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'

@@ -143,7 +143,7 @@ function failureCauses(items: readonly AuditEvidence[], rejection: AuditedLog['i
 }
 
 function rejectionCause(rejection: NonNullable<AuditedLog['info']['rejection']>): string {
-  if (rejection.code === FRAME_INVALID) return 'a zstd frame is damaged or not laid out as the store writes them'
+  if (rejection.code === FRAME_INVALID) return 'the artifact is no sound sequence of zstd frames: damaged, or not laid out as the store writes one'
   if (DAMAGE_CODES.has(rejection.code)) return 'committed data is damaged'
   if (rejection.class === 'refusal') return 'this reader cannot read the log (no sign of damage)'
   return 'the log does not load, so its durability cannot be established'

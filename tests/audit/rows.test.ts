@@ -410,7 +410,7 @@ describe('audit of hand-built logs', () => {
     // Every record is there: Persistence does not call the frame layout lost committed data.
     expect(texts(report, 'persistence', 'fail')).toMatch(/^the artifact is not a sound sequence of zstd frames \(JSONL_FRAME_INVALID; Raw-fact integrity says where\), which is no torn tail: it was damaged, or was not written as the store writes one/)
     expect(texts(report, 'persistence', 'fail')).not.toContain('what a turn committed was not kept intact')
-    expect(rowOf(report, 'persistence').summary).toBe('A zstd frame is damaged or not laid out as the store writes them.')
+    expect(rowOf(report, 'persistence').summary).toBe('The artifact is no sound sequence of zstd frames: damaged, or not laid out as the store writes one.')
     // A first frame of one line without its line feed is no whole log: no such words.
     const unended = rawFrame(new TextEncoder().encode(lines[0]!))
     const cut = buildAuditReport({ file: 'log.jsonl.zstd', bytes: unended }, await loadTokenCounter('estimate'))
