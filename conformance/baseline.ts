@@ -3,7 +3,9 @@
 // list, or any error. A baseline lists wrong answers; an error (a crash, a timeout, a malformed reply)
 // says nothing about the answer, so no entry excuses it. A listed case that passes is a NEW PASS,
 // which fails the run only under --strict-baseline.
+import { existsSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
+import { folderNameOf } from './folder-walk.ts'
 import { Document, isMap, isScalar, isSeq, parseDocument, visit, type Scalar } from 'yaml'
 import type { CaseOutcome } from './run-case.ts'
 import type { SuiteIdentity } from './suite-identity.ts'
@@ -94,9 +96,13 @@ export interface BaselineContext {
   caseIds?: ReadonlySet<string>
 }
 
-/** A folder as a baseline and a run name it, by its last path segment: `my-vectors/` is `./my-vectors`. */
+/**
+ * A folder as a baseline and a run name it, by its last path segment: `my-vectors/` is `./my-vectors`.
+ * A baseline written by a run stores this name, not the path as given (`.` would name whatever folder
+ * a later reader runs in); a name it stores is its own last segment.
+ */
 function folderName(folder: string): string {
-  return basename(resolve(folder))
+  return existsSync(folder) ? folderNameOf(folder) : basename(resolve(folder))
 }
 
 /**
@@ -131,6 +137,12 @@ function otherCasesNote(baseline: Baseline, suite: SuiteIdentity, caseIds: Reado
   return `the baseline names no folder (vectors:), so its ids are not held to the cases under ${suite.vectors}, though ${among}: if it is this folder's baseline, add \`vectors: ${suite.vectors}\` to it`
 }
 
+/** What is said of a baseline written by another version of the suite, whose rules for running vectors may differ. */
+function otherVersionNote(baseline: Baseline, suite: SuiteIdentity): string | undefined {
+  if (baseline.suiteVersion === undefined || baseline.suiteVersion === suite.version) return undefined
+  return `the baseline was written by version ${baseline.suiteVersion} of the suite, this is ${suite.version}: the rules for running vectors may have changed since (CHANGELOG.md); once its entries are understood, --baseline FILE --write-baseline FILE restamps it`
+}
+
 /** What is said of a baseline written for the run's cases when they have changed since. */
 function otherHashNote(baseline: Baseline, suite: SuiteIdentity): string | undefined {
   if (baseline.suiteHash === undefined || baseline.suiteHash === suite.contentHash) return undefined
@@ -149,6 +161,8 @@ export function baselineNotes(baseline: Baseline, context: BaselineContext, unkn
   const forRun = writtenForRunCases(baseline, suite)
   const notes = [
     baseline.adapter === context.adapter ? undefined : `the baseline is for adapter ${baseline.adapter}, the run is of ${context.adapter}`,
+    // Another version or hash says something only of a baseline written for the run's cases.
+    forRun ? otherVersionNote(baseline, suite) : undefined,
     forRun ? otherHashNote(baseline, suite) : otherCasesNote(baseline, suite, context.caseIds),
     unknown.length === 0 ? undefined : idsNotInRunText(unknown, [...context.caseIds ?? []], suite.vectors),
   ]
@@ -217,7 +231,8 @@ function observedReason(outcome: CaseOutcome, requirements: readonly string[]): 
 /**
  * The baseline of a run's current fails (an error is never listed: no baseline excuses one). Reasons
  * of ids the previous baseline explains are kept; its entries for cases this run did not reach
- * (filtered out or skipped) are carried over, while ids that left the suite are dropped. A run of a
+ * (filtered out or skipped) or that erred in it are carried over, while ids that left the suite are
+ * dropped. A run of a
  * folder's vectors (`suite.vectors`) writes the folder's baseline, which names the folder, and holds
  * its ids to the folder's cases as a suite's are held to the suite's. Written over a baseline for
  * other cases (writtenForRunCases), a run keeps every entry it did not reach, and the cases that
@@ -238,7 +253,9 @@ export function currentBaseline(options: {
   for (const { id, requirements } of suiteCases) {
     const outcome = reached.get(id)
     if (outcome?.status === 'fail') reasonOf.set(id, previousReason.get(id) ?? observedReason(outcome, requirements))
-    else if (outcome === undefined && previousReason.has(id)) reasonOf.set(id, previousReason.get(id)!)
+    // An error says nothing of the answer: a listed case that errs keeps its entry and reason, as one
+    // not reached does, for the next clean run to decide (a flaky timeout must not lose a reason).
+    else if ((outcome === undefined || outcome.status === 'error') && previousReason.has(id)) reasonOf.set(id, previousReason.get(id)!)
   }
   const overOtherCases = previous !== undefined && !writtenForRunCases(previous, suite)
   if (overOtherCases) {
@@ -248,7 +265,7 @@ export function currentBaseline(options: {
   const groups = new Map<string, string[]>()
   for (const [id, reason] of reasonOf) groups.set(reason, [...(groups.get(reason) ?? []), id])
   const failures = [...groups].flatMap(([reason, ids]) => ids.map((id) => ({ id, reason })))
-  const against = overOtherCases ? previous : { suiteVersion: suite.version, suiteHash: suite.contentHash, vectors: suite.vectors }
+  const against = overOtherCases ? previous : { suiteVersion: suite.version, suiteHash: suite.contentHash, vectors: suite.vectors === undefined ? undefined : folderName(suite.vectors) }
   return {
     adapter,
     ...(against.suiteVersion === undefined ? {} : { suiteVersion: against.suiteVersion }),

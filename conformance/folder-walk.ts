@@ -3,7 +3,7 @@
 // often linked onto other volumes, but each real folder is walked once, so a link cycle ends (two
 // links back to a folder would otherwise make 2^40 paths before the system's ELOOP stops them).
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs'
-import { sep } from 'node:path'
+import { basename, resolve, sep } from 'node:path'
 
 /**
  * An entry of the walk whose name is wanted: a file to read (a regular file, or a link to one or to
@@ -47,11 +47,12 @@ function walk(folder: string, wanted: (name: string) => boolean, into: WalkedEnt
 }
 
 /**
- * The path of `name` in `folder`, the folder's path kept as it is: path.join would resolve a `..` in
- * it by the text, and through a link `link/..` is the folder above the link's target, not the folder
- * that holds the link.
+ * The path of `name` in `folder`, the folder's path kept as it is (but `.`, whose files are named as
+ * they are): path.join would resolve a `..` in it by the text, and through a link `link/..` is the
+ * folder above the link's target, not the folder that holds the link.
  */
 function inFolder(folder: string, name: string): string {
+  if (folder === '.') return name
   return folder.endsWith('/') || folder.endsWith(sep) ? `${folder}${name}` : `${folder}${sep}${name}`
 }
 
@@ -85,4 +86,14 @@ function isFolder(path: string): boolean {
   } catch {
     return false
   }
+}
+
+/**
+ * The name of a folder that exists, as a run and a baseline name a folder of vectors: its last path
+ * segment as written, so that a link keeps its own name; but the real folder's for a path that ends in
+ * `.` or `..` (`link/..` is the folder above the link's target, `.` the working folder).
+ */
+export function folderNameOf(dir: string): string {
+  const last = basename(dir)
+  return last === '..' || last === '.' || last === '' ? basename(realpathSync.native(dir)) : basename(resolve(dir))
 }

@@ -49,11 +49,20 @@ interface BaselineWriting {
   written: Set<string>
 }
 
+/**
+ * An adapter's name as one part of a path (`{adapter}`): the name is the adapter's own, so a `/` or `\`
+ * in it (`@org/session`) would make folders, and a `..` part climb out of the folder the path names.
+ */
+export function pathPartOf(name: string): string {
+  const part = name.replace(/[/\\]/g, '_')
+  return part === '.' || part === '..' ? part.replace(/\./g, '_') : part
+}
+
 /** Writes one adapter's --write-baseline file: what was written, or why it could not be. */
 function writeBaselineOf(run: AdapterRun, template: string, context: BaselineWriting): { wrote: string } | { error: string } | undefined {
   if (run.adapter === undefined) return undefined
   const name = run.adapter.name
-  const path = template.replaceAll('{adapter}', name)
+  const path = template.replaceAll('{adapter}', pathPartOf(name))
   if (context.written.has(path)) return { error: `${path} is not written for ${adapterTitle(run)}: another adapter of this run, also named ${name}, has just written it (give each build a name of its own)` }
   try {
     // Only a regular file can hold a previous baseline: /dev/stdout is this process's own output (a pipe it
@@ -66,10 +75,10 @@ function writeBaselineOf(run: AdapterRun, template: string, context: BaselineWri
     writeOutputFile(path, formatBaseline(baseline, path, previousPath === undefined ? undefined : reasonAnchors(readFileSync(previousPath, 'utf8'))))
     context.written.add(path)
     const errors = countOutcomes(run.outcomes).error
-    const unlisted = errors === 0 ? '' : `; ${plural(errors, 'error')} not listed, since no baseline excuses an error`
+    const unlisted = errors === 0 ? '' : `; ${plural(errors, 'error')} not listed, since no baseline excuses an error (a listed case that erred keeps its entry)`
     const kept = new Set(baseline.failures.map((entry) => entry.id))
     const dropped = (previous?.failures ?? []).map((entry) => entry.id).filter((id) => !kept.has(id))
-    const droppedText = dropped.length === 0 ? '' : `; dropped ${plural(dropped.length, 'entry', 'entries')} the previous one listed, passing now, erring or no case's: ${shortened(dropped.join(', '), 200)}`
+    const droppedText = dropped.length === 0 ? '' : `; dropped ${plural(dropped.length, 'entry', 'entries')} the previous one listed, passing now or no case's: ${shortened(dropped.join(', '), 200)}`
     return { wrote: `wrote ${path} (${plural(baseline.failures.length, 'known failure')} of ${name}${unlisted}${droppedText})` }
   } catch (error) {
     return { error: `cannot write the baseline of ${name} to ${path}: ${errorMessage(error)}` }
@@ -91,7 +100,11 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
     return 2
   }
   const filtered = describeFilters(options.filters)
-  console.log(`${printable(suiteTitle(suite))}, suite ${suite.contentHash}: ${filtered === '' ? plural(cases.length, 'case') : `${cases.length} of ${suite.caseCount} cases (${filtered})`}\n`)
+  // A report or baseline written to standard output (`json=/dev/stdout`) has it to itself: the console
+  // text, the summary and the `wrote …` lines, goes to standard error, so that a pipe gets the file alone.
+  const outputs = [...Object.values(options.reports), ...(options.writeBaseline === undefined ? [] : [options.writeBaseline])]
+  const say = outputs.some((path) => openDescriptor(path) === 1) ? console.error : console.log
+  say(`${printable(suiteTitle(suite))}, suite ${suite.contentHash}: ${filtered === '' ? plural(cases.length, 'case') : `${cases.length} of ${suite.caseCount} cases (${filtered})`}\n`)
   const runs: AdapterRun[] = []
   /** Each baseline that applied, and the first run it applied to. */
   const used = new Map<LoadedBaseline, string>()
@@ -111,7 +124,7 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
       run.baseline = compareWithBaseline(run.outcomes, loaded.baseline, { source: loaded.path, adapter: run.adapter.name, suite, caseIds })
     }
     runs.push(run)
-    console.log(`${adapterSummary(run, cases)}\n`)
+    say(`${adapterSummary(run, cases)}\n`)
     if (run.stderrTail !== undefined && runFails(run, options.strictBaseline)) {
       // Escaped as all else the console shows: an adapter's output must not drive the terminal.
       console.error(`--- last lines of ${printable(shortened(run.adapter?.name ?? run.label, 200))}'s stderr ---\n${printableOutput(run.stderrTail)}\n`)
@@ -120,7 +133,7 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
   for (const loaded of baselines.filter((entry) => !used.has(entry))) {
     warn(`${loaded.path} is the baseline of ${loaded.baseline.adapter}, which did not run`)
   }
-  console.log(`${overallSummary(runs, options.strictBaseline)}\n`)
+  say(`${overallSummary(runs, options.strictBaseline)}\n`)
   const outputErrors: string[] = []
   if (options.writeBaseline !== undefined) {
     const written = new Set<string>()
@@ -128,13 +141,13 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
       const previous = run.adapter === undefined ? undefined : baselineFor(run.adapter.name, baselines, runs.length)
       const outcome = writeBaselineOf(run, options.writeBaseline, { suite, all, previous, written })
       if (outcome === undefined) continue
-      if ('wrote' in outcome) console.log(outcome.wrote)
+      if ('wrote' in outcome) say(outcome.wrote)
       else outputErrors.push(outcome.error)
     }
   }
   const report = runReport({ suite, filters: options.filters, cases, runs, strictBaseline: options.strictBaseline, startedAt, durationMs: Date.now() - startedAt.getTime(), warnings })
   const reports = writeReports(options.reports, report)
-  for (const path of reports.paths) console.log(`wrote ${path}`)
+  for (const path of reports.paths) say(`wrote ${path}`)
   outputErrors.push(...reports.errors)
   for (const error of outputErrors) console.error(error)
   if (outputErrors.length > 0) return 2

@@ -1,12 +1,12 @@
 // Reads vectors/**/*.yaml (or *.yml), checks each file against schemas/vector-file.schema.json and
 // expands every case into steps whose inputs are complete, static JSON (tagged values still tagged):
 // this expanded form is what the runner executes and what the JSON bundle carries.
-import { readFileSync, realpathSync } from 'node:fs'
-import { basename, join, relative, resolve, sep } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import { BASE_TIME, buildEvent, buildLog, isPlainObject } from './builder.ts'
-import { walkFolder, type WalkedEntry } from './folder-walk.ts'
+import { folderNameOf, walkFolder, type WalkedEntry } from './folder-walk.ts'
 import { decodeTagged } from './tagged-values.ts'
 import { readSpecTerms, termFault, type SpecTerms } from './vector-spec-terms.ts'
 import { errorMessage, fileErrorMessage, likelyMeant, UNDECODABLE_NAME } from './wording.ts'
@@ -105,15 +105,6 @@ function walkFault(entry: UnreadEntry, dir: string): string {
   }
 }
 
-/**
- * The name of the folder `dir` (walked already, so it exists): as written, so that a link keeps its own
- * name, but for a path that ends in `..`, whose folder through a link (`link/..`) is the one above the
- * link's target, not the one the text names.
- */
-function folderName(dir: string): string {
-  return basename(dir) === '..' ? basename(realpathSync.native(dir)) : basename(resolve(dir))
-}
-
 /** Loads every vector file; any malformed file or case is an error naming the file, the line and the case. */
 export function loadVectorCases(dir: string = vectorsDir): VectorCase[] {
   return listVectorFiles(dir).flatMap((path) => loadVectorFile(path, portablePath(relative(projectRoot, path))))
@@ -131,7 +122,7 @@ export class VectorFileError extends Error {}
 export function loadVectorFolder(dir: string): VectorCase[] {
   const files = listVectorFiles(dir)
   if (files.length === 0) throw new VectorFileError(`${dir}: holds no vector file (*.yaml or *.yml)`)
-  const named = (path: string): string => portablePath(join(folderName(dir), relative(dir, path)))
+  const named = (path: string): string => portablePath(join(folderNameOf(dir), relative(dir, path)))
   // A fault is named at the path the reader can open, not at the file's name in the hash.
   const cases = files.flatMap((path) => loadVectorFile(path, named(path), path))
   const openable = new Map(files.map((path) => [named(path), path]))

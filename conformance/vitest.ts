@@ -22,6 +22,7 @@ import { runCase } from './run-case.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { DEFAULT_TIMEOUT_MS, MIN_START_TIMEOUT_MS, startSubprocessAdapter } from './subprocess-adapter.ts'
 import { loadVectorCases, loadVectorFolder, type VectorCase } from './vector-cases.ts'
+import { likelyMeant } from './wording.ts'
 
 export interface ConformanceSuiteOptions {
   /** An adapter object (the caller closes it), or the name of a registered one, such as `reference`. */
@@ -71,8 +72,23 @@ async function runAsTest(context: TestContext, adapter: Adapter, vector: VectorC
   throw new Error(`${outcome.status.toUpperCase()} ${vector.id} [${vector.requirements.join(', ')}]${listedNote}: ${outcome.reason ?? ''}`)
 }
 
+/** The options registerConformanceSuite takes: any other key (a typo such as `strictbaseline`) is refused. */
+const OPTION_KEYS: readonly (keyof ConformanceSuiteOptions)[] = ['adapter', 'adapterCmd', 'cwd', 'timeoutMs', 'baseline', 'strictBaseline', 'filters', 'vectors', 'name']
+
+/** What is wrong with the options' keys, if anything: one it does not take, with the one likely meant. */
+function unknownOptionKey(options: object): string | undefined {
+  const unknown = Object.keys(options).find((key) => !(OPTION_KEYS as readonly string[]).includes(key))
+  if (unknown === undefined) return undefined
+  const meant = likelyMeant(unknown.toLowerCase(), OPTION_KEYS.map((key) => key.toLowerCase()))
+  const named = meant === undefined ? '' : `; did you mean ${OPTION_KEYS.find((key) => key.toLowerCase() === meant)}?`
+  return `registerConformanceSuite takes no option ${unknown}${named} (its options: ${OPTION_KEYS.join(', ')})`
+}
+
 /** Registers one test per selected case, grouped by chapter, with vitest's describe and it. */
 export function registerConformanceSuite(options: ConformanceSuiteOptions): void {
+  // A JavaScript test file, or one outside tsc as the README advises, would otherwise drop a typo unread.
+  const unknownKey = unknownOptionKey(options)
+  if (unknownKey !== undefined) throw new Error(unknownKey)
   if ((options.adapter === undefined) === (options.adapterCmd === undefined)) {
     throw new Error('registerConformanceSuite needs exactly one of adapter and adapterCmd')
   }

@@ -85,11 +85,19 @@ for await (const line of createInterface({ input: process.stdin })) {
 describe('outputs written to /dev/stdout', () => {
   // A pipe to the next command: --write-baseline once read its own pipe as the previous baseline and
   // waited for ever; a report was renamed over the name /dev/stdout leads to (ENOENT on a pipe).
-  it('writes a baseline and a report through the pipe, after the summary, and ends', async () => {
+  it('writes a baseline and a report through the pipe, and the summary to stderr, and ends', async () => {
     const run = await runCli(['run', '--case', 'surf-order-append-only-surface', '--write-baseline', '/dev/stdout', '--report', 'md=/dev/stdout'])
     expect(run.stdout).toMatch(/^adapter: reference$/m)
     expect(run.stdout).toMatch(/^# /m)
-    expect(run.stdout).toContain('wrote /dev/stdout')
+    expect(run.stdout).not.toContain('wrote /dev/stdout')
+    expect(run.stderr).toContain('wrote /dev/stdout')
+    expect(run.code).toBe(0)
+  }, 60_000)
+
+  it('leaves stdout to a JSON report written there, so that a pipe reads JSON alone', async () => {
+    const run = await runCli(['run', '--case', 'surf-order-append-only-surface', '--report', 'json=/dev/stdout'])
+    expect(JSON.parse(run.stdout)).toMatchObject({ runs: [expect.objectContaining({})] })
+    expect(run.stderr).toMatch(/^dsh-session-conformance /m)
     expect(run.code).toBe(0)
   }, 60_000)
 })

@@ -57,6 +57,13 @@ describe('the package exports', () => {
     expect(() => registerConformanceSuite({ adapter: 'reference', adapterCmd: 'x' })).toThrow(/exactly one/)
   })
 
+  it('refuse an option it does not take, a misspelt one naming the one meant, rather than drop it unread', () => {
+    const misspelt = { adapter: 'reference', strictbaseline: true } as unknown as Parameters<typeof registerConformanceSuite>[0]
+    expect(() => registerConformanceSuite(misspelt)).toThrow('registerConformanceSuite takes no option strictbaseline; did you mean strictBaseline? (its options: adapter, adapterCmd, cwd, timeoutMs, baseline, strictBaseline, filters, vectors, name)')
+    const unknown = { adapter: 'reference', verbose: true } as unknown as Parameters<typeof registerConformanceSuite>[0]
+    expect(() => registerConformanceSuite(unknown)).toThrow(/^registerConformanceSuite takes no option verbose \(its options: /)
+  })
+
   it('refuse a filter it does not know, rather than run every case', () => {
     const filters = { chapter: ['05'] } as unknown as Record<string, string[]>
     expect(() => registerConformanceSuite({ adapter: 'reference', filters })).toThrow(/unknown filter chapter; the filters are chapters, requirements, profiles, operations, cases/)

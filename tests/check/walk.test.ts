@@ -108,6 +108,16 @@ describe('findArtifacts, in this process', () => {
     expect(findArtifacts([`${root}/link/../a.jsonl`, `${root}/a.jsonl`]).map(item => item.kind === 'file' && item.otherNames)).toEqual([[], []])
   })
 
+  it('names the files of `.` as they are, as a walk of any folder names them less its `.` parts', () => {
+    const root = tree('dot')
+    writeFileSync(path.join(root, 'a.jsonl'), text(turnLines()))
+    const bin = fileURLToPath(new URL('../../conformance/bin.mjs', import.meta.url))
+    for (const named of ['.', './', 'a.jsonl', './a.jsonl']) {
+      const run = spawnSync(process.execPath, [bin, 'check', '--no-layout', named], { encoding: 'utf8', cwd: root, timeout: 15_000 })
+      expect(run.stdout.split('\n')[0], named).toBe('a.jsonl: valid, 6 events')
+    }
+  }, 30_000)
+
   it('takes standard input as itself, not as the file it was redirected from', () => {
     expect(realPathOf('/dev/stdin')).toBe('/dev/stdin')
   })
