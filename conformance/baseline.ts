@@ -229,13 +229,13 @@ function observedReason(outcome: CaseOutcome, requirements: readonly string[]): 
 }
 
 /**
- * The baseline of a run's current fails (a case that errs is never newly listed: no baseline excuses
- * an error). Reasons of ids the previous baseline explains are kept; its entries for cases this run did not reach (filtered
- * out or skipped) or that erred in it are carried over, while ids that left the suite are dropped. A
- * run of a folder's vectors (`suite.vectors`) writes the folder's baseline, which names the folder, and
- * holds its ids to the folder's cases as a suite's are held to the suite's. Written over a baseline for
- * other cases (writtenForRunCases), a run keeps every entry it did not reach, and the cases that
- * baseline was written for. Entries are grouped by reason, in suite order.
+ * The baseline of a run's current fails (a case that errs is never newly listed: no baseline excuses an
+ * error). Reasons of ids the previous baseline explains are kept; its entries for cases this run did
+ * not reach (filtered out or skipped) or that erred in it are carried over, while ids that left the
+ * suite are dropped. A run of a folder's vectors (`suite.vectors`) writes the folder's baseline, which
+ * names the folder, and holds its ids to the folder's cases as a suite's are held to the suite's.
+ * Written over a baseline for other cases (writtenForRunCases), a run keeps every entry it did not
+ * reach, and the cases that baseline was written for. Entries are grouped by reason, in suite order.
  */
 export function currentBaseline(options: {
   adapter: string
