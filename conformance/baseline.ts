@@ -3,8 +3,6 @@
 // list, or any error. A baseline lists wrong answers; an error (a crash, a timeout, a malformed reply)
 // says nothing about the answer, so no entry excuses it. A listed case that passes is a NEW PASS,
 // which fails the run only under --strict-baseline.
-import { existsSync } from 'node:fs'
-import { basename, resolve } from 'node:path'
 import { folderNameOf } from './folder-walk.ts'
 import { Document, isMap, isScalar, isSeq, parseDocument, visit, type Scalar } from 'yaml'
 import type { CaseOutcome } from './run-case.ts'
@@ -97,15 +95,6 @@ export interface BaselineContext {
 }
 
 /**
- * A folder as a baseline and a run name it, by its last path segment: `my-vectors/` is `./my-vectors`.
- * A baseline written by a run stores this name, not the path as given (`.` would name whatever folder
- * a later reader runs in); a name it stores is its own last segment.
- */
-function folderName(folder: string): string {
-  return existsSync(folder) ? folderNameOf(folder) : basename(resolve(folder))
-}
-
-/**
  * Whether the baseline was written for the run's cases, so that its ids and hash are theirs: one
  * written by a run of the suite (no `vectors`) given to a run of the suite, or one written by a run of
  * a folder given to a run of that folder. Any other (a suite's baseline given to replayed fuzz output,
@@ -113,7 +102,9 @@ function folderName(folder: string): string {
  */
 export function writtenForRunCases(baseline: Baseline, suite: SuiteIdentity): boolean {
   if (suite.vectors === undefined || baseline.vectors === undefined) return suite.vectors === baseline.vectors
-  return folderName(suite.vectors) === folderName(baseline.vectors)
+  // By the folder's name (folderNameOf: `my-vectors/` is `./my-vectors`), which a written baseline
+  // stores instead of the path as given: `.` would name whatever folder a later reader runs in.
+  return folderNameOf(suite.vectors) === folderNameOf(baseline.vectors)
 }
 
 /** The cases a run holds a baseline's ids to, as notes name them. */
@@ -264,7 +255,7 @@ export function currentBaseline(options: {
   const groups = new Map<string, string[]>()
   for (const [id, reason] of reasonOf) groups.set(reason, [...(groups.get(reason) ?? []), id])
   const failures = [...groups].flatMap(([reason, ids]) => ids.map((id) => ({ id, reason })))
-  const against = overOtherCases ? previous : { suiteVersion: suite.version, suiteHash: suite.contentHash, vectors: suite.vectors === undefined ? undefined : folderName(suite.vectors) }
+  const against = overOtherCases ? previous : { suiteVersion: suite.version, suiteHash: suite.contentHash, vectors: suite.vectors === undefined ? undefined : folderNameOf(suite.vectors) }
   return {
     adapter,
     ...(against.suiteVersion === undefined ? {} : { suiteVersion: against.suiteVersion }),

@@ -89,11 +89,16 @@ function isFolder(path: string): boolean {
 }
 
 /**
- * The name of a folder that exists, as a run and a baseline name a folder of vectors: its last path
- * segment as written, so that a link keeps its own name; but the real folder's for a path that ends in
- * `.` or `..` (`link/..` is the folder above the link's target, `.` the working folder).
+ * The name of a folder, as a run and a baseline name a folder of vectors: its last path segment as
+ * written, so that a link keeps its own name; but the real folder's for a path that ends in `.` or `..`
+ * (`link/..` is the folder above the link's target, `.` the working folder), while it exists.
  */
 export function folderNameOf(dir: string): string {
   const last = basename(dir)
-  return last === '..' || last === '.' || last === '' ? basename(realpathSync.native(dir)) : basename(resolve(dir))
+  if (last !== '..' && last !== '.' && last !== '') return basename(resolve(dir))
+  try {
+    return basename(realpathSync.native(dir))
+  } catch {
+    return basename(resolve(dir))
+  }
 }
