@@ -83,7 +83,8 @@ function printReport(report: FuzzReport, options: FuzzCommandOptions, known: rea
   if (undrawn.length > 0 && report.logs === undefined) console.log(`${plural(undrawn.length, 'mutation operator')} never drawn in these runs (more runs draw them): ${undrawn.join(', ')}\n`)
   const seen = new Set(report.findings.map(finding => finding.known))
   const unseen = (known ?? []).filter(entry => !seen.has(entry.class)).map(entry => entry.class)
-  if (unseen.length > 0) console.log(`known classes no disagreement of these runs fell in (drawn too rarely, mended, or a typo): ${[...new Set(unseen)].join(', ')}\n`)
+  // `; ` between them: a class's name may hold a comma (`U8, U31`).
+  if (unseen.length > 0) console.log(`known classes no disagreement of these runs fell in (drawn too rarely, mended, or a typo): ${[...new Set(unseen)].join('; ')}\n`)
   console.log(`wrote ${join(options.outDir, SUMMARY_FILE)}`)
 }
 

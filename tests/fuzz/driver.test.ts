@@ -355,7 +355,7 @@ describe('dsh-conformance fuzz', () => {
   it('exits 1 on a new disagreement, 0 when a --known file covers it, 2 on usage errors', async () => {
     const outDir = tempFolder()
     const known = join(outDir, 'known.yaml')
-    writeFileSync(known, "adapters: ['fake-*']\nknown:\n  - {class: everything, adapter: '*', why: the fake folds and checks nothing}\n  - {class: stale, operation: nothing-by-this-name, why: a class the runs never meet}\n")
+    writeFileSync(known, "adapters: ['fake-*']\nknown:\n  - {class: everything, adapter: '*', why: the fake folds and checks nothing}\n  - {class: stale, operation: nothing-by-this-name, why: a class the runs never meet}\n  - {class: 'stale, too', operation: nothing-by-this-name, why: a name with a comma}\n")
     const fake = ['--adapter-cmd', 'node tests/fakes/fake-adapter.mjs misorder', '--runs', '40', '--seed', '1', '--out']
     const found = await fuzzIn([...fake, join(outDir, 'a')])
     const tolerated = await fuzzIn([...fake, join(outDir, 'b'), '--known', known])
@@ -366,7 +366,7 @@ describe('dsh-conformance fuzz', () => {
     expect(tolerated.code).toBe(0)
     // What the runs did not reach is said: the operators 40 runs never drew, the classes nothing fell in.
     expect(found.stdout).toMatch(/\d+ mutation operators never drawn in these runs \(more runs draw them\): \S/)
-    expect(tolerated.stdout).toContain('known classes no disagreement of these runs fell in (drawn too rarely, mended, or a typo): stale\n')
+    expect(tolerated.stdout).toContain('known classes no disagreement of these runs fell in (drawn too rarely, mended, or a typo): stale; stale, too\n')
     expect(tolerated.stdout).not.toContain('fell in (drawn too rarely, mended, or a typo): everything')
     const summaries = ['a', 'b'].map(folder => JSON.parse(readFileSync(join(outDir, folder, 'fuzz-summary.json'), 'utf8')) as unknown)
     expect(summaries[1]).toMatchObject({ adapter: 'fake-misorder@0.0.0', seed: 1, runs: 40, maxEvents: 60, runsDone: 40 })
