@@ -58,11 +58,17 @@ export function pathPartOf(name: string): string {
   return part === '.' || part === '..' ? part.replace(/\./g, '_') : part
 }
 
+/** The path a --write-baseline template gives an adapter: `{adapter}` replaced by its name as one path part. */
+export function baselinePathOf(template: string, name: string): string {
+  // Split and joined: replaceAll would read `$'` or `$\`` in the name as the template's other parts.
+  return template.split('{adapter}').join(pathPartOf(name))
+}
+
 /** Writes one adapter's --write-baseline file: what was written, or why it could not be. */
 function writeBaselineOf(run: AdapterRun, template: string, context: BaselineWriting): { wrote: string } | { error: string } | undefined {
   if (run.adapter === undefined) return undefined
   const name = run.adapter.name
-  const path = template.replaceAll('{adapter}', pathPartOf(name))
+  const path = baselinePathOf(template, name)
   if (context.written.has(path)) return { error: `${path} is not written for ${adapterTitle(run)}: another adapter of this run, also named ${name}, has just written it (give each build a name of its own)` }
   try {
     // Only a regular file can hold a previous baseline: /dev/stdout is this process's own output (a pipe it

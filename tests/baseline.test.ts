@@ -7,7 +7,7 @@ import { basename, join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { baselineFailsRun, baselineFrom, casesOfRun, compareWithBaseline, currentBaseline, formatBaseline, idsNotInRunText, parseBaseline, readBaseline, reasonAnchors, type Baseline } from '../conformance/baseline.ts'
 import { parseOptions, type CommandOptions } from '../conformance/cli-options.ts'
-import { pathPartOf, runCommand } from '../conformance/run-command.ts'
+import { baselinePathOf, pathPartOf, runCommand } from '../conformance/run-command.ts'
 import { readSpecCatalog } from '../conformance/spec-catalog.ts'
 import type { CaseOutcome } from '../conformance/run-case.ts'
 import { loadVectorCases, projectRoot, vectorsDir, type VectorCase } from '../conformance/vector-cases.ts'
@@ -378,6 +378,12 @@ describe('--write-baseline with {adapter}', () => {
     expect(pathPartOf('../../escaped')).toBe('.._.._escaped')
     expect(pathPartOf('..')).toBe('__')
     expect(pathPartOf('a\\b')).toBe('a_b')
+  })
+
+  it('takes a name holding $ as it is: no replacement pattern pastes the template\'s other parts in', () => {
+    expect(baselinePathOf('out/{adapter}/b.yaml', "..$'")).toBe("out/..$'/b.yaml")
+    expect(baselinePathOf('out/{adapter}/b.yaml', '$`$&$$')).toBe('out/$`$&$$/b.yaml')
+    expect(baselinePathOf('{adapter}-{adapter}.yaml', 'x')).toBe('x-x.yaml')
   })
 })
 

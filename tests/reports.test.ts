@@ -513,6 +513,17 @@ describe('claims the run did not back', () => {
     expect(first?.children.find((child) => child.name === 'system-out')?.text).toBe(`warning: ${warning}`)
   })
 
+  it('reach the JUnit report as they are when they hold $ patterns (an adapter\'s name, a baseline\'s id)', () => {
+    const report = runReport(record([plainRun()]))
+    const warning = "the run is of evil$&, $`, $' and $$"
+    const hostile = { ...report, runs: report.runs.map((run, index) => (index === 0 ? { ...run, warnings: [warning] } : run)) }
+    const xml = parseXml(junitReport(hostile))
+    const [first] = descendants(xml, 'testsuite')
+    // The helper keeps entities as they are written.
+    expect(first?.children.find((child) => child.name === 'system-out')?.text).toBe(`warning: ${warning.replaceAll('&', '&amp;')}`)
+    expect(descendants(xml, 'testcase')).toHaveLength(descendants(parseXml(junitReport(report)), 'testcase').length)
+  })
+
   it('make the Markdown verdict of a passing run a partial claim, as on the console', () => {
     const partial = { ...PLAIN_REPORT, runs: [PLAIN_REPORT.runs[2]!].map((run) => ({ ...run, cases: [...run.cases, entry('surf-z', '05-surface', ['SURF-3'], { status: 'skip', reason: 'operation(s) not provided: messages' })] })) }
     expect(markdownReport(partial).split('\n').filter((line) => line.includes('✅'))).toEqual([

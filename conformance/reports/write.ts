@@ -159,7 +159,7 @@ export function replaceFile(path: string, text: string): void {
 
 /** The error of a write to the file beside `target`, naming `target`, the file the user asked for. */
 function namingTarget(error: unknown, beside: string, target: string): unknown {
-  if (error instanceof Error) error.message = error.message.replaceAll(beside, target)
+  if (error instanceof Error) error.message = error.message.split(beside).join(target)
   return error
 }
 
