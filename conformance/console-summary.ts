@@ -58,7 +58,7 @@ function requirementLines(run: AdapterRun, cases: readonly VectorCase[]): string
 /** A case as a failure line names it: its id, and where to read it (its file and rules). */
 function caseNamed(id: string, caseOf: ReadonlyMap<string, VectorCase>): string {
   const vector = caseOf.get(id)
-  return vector === undefined ? id : `${id} (${vector.file}; ${vector.requirements.join(', ')})`
+  return vector === undefined ? id : `${id} (${printable(vector.file)}; ${vector.requirements.join(', ')})`
 }
 
 /** Whether oneLine leaves out part of a reason (a stack or traceback, the end of a long line); line ends do not count. */

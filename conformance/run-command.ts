@@ -14,7 +14,7 @@ import { openDescriptor, statOf, writeOutputFile, writeReports } from './reports
 import { adapterTitle, countOutcomes, runFails, type AdapterRun } from './results.ts'
 import { suiteIdentity, suiteTitle, type SuiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
-import { errorMessage, plural, printable, printableOutput, shortened } from './wording.ts'
+import { errorMessage, plural, printable, printableLines, printableOutput, shortened } from './wording.ts'
 
 interface LoadedBaseline {
   path: string
@@ -102,7 +102,7 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
   }
   const baselines = loadBaselines(options.baselines)
   if ('error' in baselines) {
-    console.error(baselines.error)
+    console.error(printableLines(baselines.error))
     return 2
   }
   const filtered = describeFilters(options.filters)
@@ -118,7 +118,7 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
   /** What is wrong with the run as a whole: on stderr as it happens, and in the reports. */
   const warnings: string[] = []
   const warn = (warning: string): void => {
-    console.error(`warning: ${warning}`)
+    console.error(`warning: ${printable(warning)}`)
     warnings.push(warning)
   }
   for await (const run of adapterRunsFor(options.adapters, cases, options.timeoutMs)) {
@@ -147,15 +147,15 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
       const previous = run.adapter === undefined ? undefined : baselineFor(run.adapter.name, baselines, runs.length)
       const outcome = writeBaselineOf(run, options.writeBaseline, { suite, all, previous, written })
       if (outcome === undefined) continue
-      if ('wrote' in outcome) say(outcome.wrote)
+      if ('wrote' in outcome) say(printable(outcome.wrote))
       else outputErrors.push(outcome.error)
     }
   }
   const report = runReport({ suite, filters: options.filters, cases, runs, strictBaseline: options.strictBaseline, startedAt, durationMs: Date.now() - startedAt.getTime(), warnings })
   const reports = writeReports(options.reports, report)
-  for (const path of reports.paths) say(`wrote ${path}`)
+  for (const path of reports.paths) say(`wrote ${printable(path)}`)
   outputErrors.push(...reports.errors)
-  for (const error of outputErrors) console.error(error)
+  for (const error of outputErrors) console.error(printableLines(error))
   if (outputErrors.length > 0) return 2
   return report.passed ? 0 : 1
 }

@@ -339,6 +339,12 @@ describe('run: baselines', () => {
     expect(elsewhere.code).toBe(1)
   })
 
+  it('escapes what a baseline file says in its warnings: a control character cannot drive the terminal or forge a line', async () => {
+    const hostile = misorderBaseline('hostile.yaml', '"x\\e]0;title\\a\\e[2J\\nforged: passed"')
+    const warned = await runCliHere(['run', '--adapter', 'reference', '--adapter-cmd', MISORDER, ...CHAIN, '--baseline', hostile])
+    expect(warned.stderr).toBe(`warning: ${hostile} is the baseline of x\\u001b]0;title\\u0007\\u001b[2J\\u000aforged: passed, which did not run\n`)
+  })
+
   it('warns when a baseline applies to two adapters of one name', async () => {
     const ofMisorder = misorderBaseline('shared.yaml', 'fake-misorder')
     const twice = await runCliHere(['run', '--adapter-cmd', MISORDER, '--adapter-cmd', NOISY_MISORDER, ...CHAIN, '--baseline', ofMisorder])

@@ -148,6 +148,11 @@ describe('the summary of one adapter, line by line', () => {
     ])
   })
 
+  it('shows a vector file\'s path escaped: a folder name of --vectors cannot drive the terminal or forge a line', () => {
+    const hostile = CASES.map((vector) => (vector.id === 'surf-b' ? { ...vector, file: 'mine/05\u001b]0;t\u0007\nFAIL x/x.yaml' } : vector))
+    expect(adapterSummary(plainRun(), hostile).split('\n')).toContain(`  FAIL surf-b (mine/05\\u001b]0;t\\u0007\\u000aFAIL x/x.yaml; SURF-1, SURF-5): ${surfB}`)
+  })
+
   it('with a baseline: its verdict, then the NEW FAILs with their reasons and the NEW PASSes with the listed ones', () => {
     expect(adapterSummary(baselinedRun(), CASES).split('\n')).toEqual([
       ...heading,
