@@ -2,9 +2,14 @@
 // say pass, fail, partial and skip, and each cell's tooltip names the failing cases.
 import { cellMark, cellText, LEGEND_INTRO, MARK_MEANING, requirementAnchor, STOP_ERROR_SAYING, type Matrix, type MatrixCell, type MatrixRow } from './matrix.ts'
 import { suiteTitle } from './suite-identity.ts'
+import { printable } from './wording.ts'
 
+/**
+ * Text as HTML, its control and format characters shown as \u escapes first (printable): an adapter's
+ * name holding a right-to-left override would show reordered ("evil\u202egnissap lla" as "evilall passing").
+ */
 function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+  return printable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }
 
 const STYLE = `

@@ -129,6 +129,14 @@ describe('rendering', () => {
     expect(html).toContain('<code>header</code> line checks run first')
   })
 
+  it('HTML: shows an adapter\'s control and format characters as escapes (a right-to-left override reorders what is seen)', () => {
+    const named = computeMatrix(REQUIREMENTS, CASES, [{ ...allPass, adapter: { ...allPass.adapter!, name: 'evil\u202egnissap lla\u202c', version: '1\r2' } }], SUITE)
+    const html = matrixHtml(named, { title: 'M' })
+    expect(html).toContain('<th>evil\\u202egnissap lla\\u202c</th>')
+    expect(html).toContain('<td>1\\u000d2</td>')
+    expect(html).not.toMatch(/[\u202e\u202c\r]/)
+  })
+
   it('names an adapter that broke the protocol after its last reply under the totals, its cells kept', () => {
     const stopped = computeMatrix(REQUIREMENTS, CASES, [{ ...allPass, stopError: 'a line when no reply was due: <junk>' }], SUITE)
     expect(stopped.columns[0]?.stopError).toBe('a line when no reply was due: <junk>')

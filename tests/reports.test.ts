@@ -492,6 +492,15 @@ describe('Markdown report', () => {
     expect(markdown).toContain('load threw: odd text: \\<tag\\> \\& "quotes" \\]\\]\\>')
   })
 
+  it('JUnit: shows a carriage return and format characters of the adapter as escapes, in a message and in a name', () => {
+    const text = 'first\rOK \u202egnissap\u202c'
+    const run = reportRun('evil\u202e', adapter('evil\u202e', '1', 'x'), false, counts(0, 0, 1, 0), [entry('surf-a', '05-surface', ['SURF-1'], { status: 'error', reason: text })])
+    const xml = junitReport({ ...HAND_REPORT, runs: [run] })
+    expect(xml).toContain('first\\u000dOK \\u202egnissap\\u202c')
+    expect(xml).toContain('name="evil\\u202e 05-surface"')
+    expect(xml).not.toMatch(/[\r\u202e\u202c]/)
+  })
+
   it('keeps text of the adapter in its table row: no control character, its Markdown shown as text (a bare URL still links)', () => {
     const text = 'first\rsecond | third\u0000 \u001b[31mred **bold** [link](http://x) `tick`'
     const run = reportRun('hostile', adapter('hostile', '1', 'x'), false, counts(0, 0, 1, 0), [entry('surf-a', '05-surface', ['SURF-1'], { status: 'error', reason: text })])

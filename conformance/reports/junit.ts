@@ -8,10 +8,10 @@ import type { RunReport, RunReportAdapterRun, RunReportCase } from '../../genera
 import { idsNotInRunText, LISTED_ERROR_NOTE } from '../baseline.ts'
 import { distinctRunNames, testedNothingText } from '../results.ts'
 import { suiteTitle } from '../suite-identity.ts'
-import { joinedLines, shortened } from '../wording.ts'
+import { joinedLines, printable, printableOutput, shortened } from '../wording.ts'
 
-/** Characters XML 1.0 cannot hold at all (controls, lone surrogates, U+FFFE/U+FFFF) become \uXXXX text. */
-function xmlText(text: string): string {
+/** Characters XML 1.0 cannot hold at all (controls, lone surrogates, U+FFFE/U+FFFF) as \uXXXX text, and markup escaped. */
+function xmlEscaped(text: string): string {
   return text
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
     .replace(/&/g, '&amp;')
@@ -19,8 +19,18 @@ function xmlText(text: string): string {
     .replace(/>/g, '&gt;')
 }
 
+/**
+ * Text as an element's content: line feeds and tabs kept; every other control, a carriage return
+ * included (a viewer would start a line there), and the bidirectional and other format characters
+ * escaped as on a terminal (printableOutput, which makes a CRLF a line feed).
+ */
+function xmlText(text: string): string {
+  return xmlEscaped(printableOutput(text))
+}
+
+/** Text as an attribute: its tabs and line ends kept exactly, as character references; the rest as printable shows it. */
 function xmlAttribute(text: string): string {
-  return xmlText(text).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;')
+  return xmlEscaped(text.replace(/[^\t\n\r]+/g, printable)).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;')
 }
 
 function attributes(values: Record<string, string | number>): string {
