@@ -501,6 +501,15 @@ describe('Markdown report', () => {
     expect(xml).not.toMatch(/[\r\u202e\u202c]/)
   })
 
+  it('sets a baseline\'s notes apart from the NEW FAIL table, each a paragraph (a line after a table is one more row)', () => {
+    const run = reportRun('calm', adapter('calm', '3.0', 'rust'), false, counts(0, 1, 0, 0), [
+      entry('comp-k', '13-compaction', ['COMP-9'], { status: 'fail', reason: 'k', baseline: 'new-fail' }),
+    ], { baseline: { source: 'calm.yaml', newFailures: ['comp-k'], newPasses: [], stillFailing: [], notRun: [], unknownIds: [], notes: ['first note', 'second note'] } })
+    const lines = markdownReport({ ...HAND_REPORT, runs: [run] }).split('\n')
+    const row = lines.indexOf('| `comp-k` | COMP-9 | fail: k |')
+    expect(lines.slice(row, row + 5)).toEqual(['| `comp-k` | COMP-9 | fail: k |', '', 'Note: first note', '', 'Note: second note'])
+  })
+
   it('keeps text of the adapter in its table row: no control character, its Markdown shown as text (a bare URL still links)', () => {
     const text = 'first\rsecond | third\u0000 \u001b[31mred **bold** [link](http://x) `tick`'
     const run = reportRun('hostile', adapter('hostile', '1', 'x'), false, counts(0, 0, 1, 0), [entry('surf-a', '05-surface', ['SURF-1'], { status: 'error', reason: text })])

@@ -114,12 +114,14 @@ function problemTables(run: RunReportAdapterRun): string[] {
     `${entry.status}${entry.status === 'error' && entry.baselineReason !== undefined ? ` (${LISTED_ERROR_NOTE})` : ''}: ${entry.reason ?? ''}`
   if (run.baseline === undefined) return caseTable('Failures and errors', run.cases.filter(failed), reasonOf)
   const newPasses = run.cases.filter((entry) => entry.baseline === 'new-pass')
-  return [
+  const tables = [
     ...caseTable('NEW FAIL', run.cases.filter((entry) => entry.baseline === 'new-fail'), reasonOf),
     ...(newPasses.length > 0 ? [''] : []),
     ...caseTable('NEW PASS', newPasses, (entry) => `listed as: ${entry.baselineReason ?? ''}`),
-    ...run.baseline.notes.map((note) => `Note: ${cell(note)}`),
   ]
+  // Each note a paragraph of its own: a line right after a table is read as one more row of it.
+  const notes = run.baseline.notes.map((note) => `Note: ${cell(note)}`)
+  return [...tables, ...notes.flatMap((note, index) => (index === 0 && tables.length === 0 ? [note] : ['', note]))]
 }
 
 /** Lines in a code block: a fence longer than any run of backticks in them, control characters but tabs escaped. */
