@@ -1,6 +1,6 @@
 // Small formatting helpers shared by the text, Markdown and HTML renderers.
 import type { AuditEvidenceMark, AuditReport } from '../../generated/types/index.ts'
-import { characterCount, cutPoint, plural, printable } from '../wording.ts'
+import { characterCount, cutPoint, plural, printable, QUOTE_MOST, shortened } from '../wording.ts'
 import { BYTES_PER_ESTIMATED_TOKEN } from './tokens.ts'
 import { refusedOnly } from './verdicts.ts'
 
@@ -58,7 +58,7 @@ export function tokenizerLine(report: AuditReport): string {
 export function logLine(report: AuditReport): string {
   const { log } = report
   const events = log.events === null ? 'not decoded' : plural(log.events, 'event')
-  return `session ${printable(log.sessionId ?? '(unknown)')} · ${events} · ${log.bytes} bytes ${log.encoding} JSONL · vocabulary ${log.vocabulary}`
+  return `session ${printable(shortened(log.sessionId ?? '(unknown)', QUOTE_MOST))} · ${events} · ${log.bytes} bytes ${log.encoding} JSONL · vocabulary ${log.vocabulary}`
 }
 
 /** After the overall verdict of a refused log: its rows fail as this reader cannot read it (FMT-5). */

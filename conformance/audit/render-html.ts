@@ -4,7 +4,7 @@
 import type { AuditEvidence, AuditEvidenceMark, AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
 import { formatTime, KIND_LABELS, logLine, refusalNote, tokenizerLine, tokenUnit } from './format.ts'
 import { budgetSvg, escapeXml, OUTCOME_COLORS, shown, timelineSvg } from './render-svg.ts'
-import { printableLines } from '../wording.ts'
+import { printableLines, QUOTE_MOST, shortened } from '../wording.ts'
 
 /** A text of many lines for a <pre>: as `shown`, its line feeds kept. */
 const shownLines = (text: string): string => escapeXml(printableLines(text))
@@ -152,7 +152,7 @@ export function renderHtml(report: AuditReport): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Audit: ${shown(report.log.sessionId ?? report.log.file)}</title>
+<title>Audit: ${shown(shortened(report.log.sessionId ?? report.log.file, QUOTE_MOST))}</title>
 <style>${STYLE}</style>
 </head>
 <body>

@@ -6,6 +6,7 @@ import type { RequirementIndex } from '../check/requirements.ts'
 import type { Violation } from '../../reference/processing.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import type { LoadedLog } from './log.ts'
+import { shortened } from '../wording.ts'
 
 export type RowId = AuditRow['id']
 
@@ -68,10 +69,11 @@ export function definitionOf(id: RowId): RowDefinition {
   return definition
 }
 
+/** One line of a row's evidence, cut as check cuts a message: it may quote an id or a value of the log, of any length. */
 export function evidence(mark: AuditEvidenceMark, text: string, details: { seq?: number; requirements?: string[] } = {}): AuditEvidence {
   return {
     mark,
-    text,
+    text: shortened(text),
     ...(details.seq === undefined ? {} : { seq: details.seq }),
     ...(details.requirements === undefined ? {} : { requirements: details.requirements }),
   }

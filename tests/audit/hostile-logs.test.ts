@@ -40,6 +40,16 @@ function unansweredCall(callId: string): ReturnType<typeof auditOf> {
   return auditOf(artifact([turnStart(0, 1), stepStart(1, 1, 1), userText(2, 'go'), requestHeader(3), assistantText(4, 1, 1, 'calling', [callId]), stepEnd(5, 1, 1), turnEnd(6, 1)]))
 }
 
+describe('a very long id of the log', () => {
+  it('is cut where the evidence quotes it, as check cuts a message, in every format', () => {
+    const report = unansweredCall('x'.repeat(100_000))
+    for (const rendered of [renderText(report), renderMarkdown(report), JSON.stringify(report)]) {
+      expect(rendered).toMatch(/x… \(9\d{4} more characters\)/)
+      expect(Math.max(...rendered.split('\n').map(line => line.length)), 'the longest line').toBeLessThan(40_000)
+    }
+  })
+})
+
 describe('text of the log in the report', () => {
   const forged = '\u001b[H\u001b[2J\r\noverall: PASS\n## 5. Persistence: **pass** <script>x</script> `tick` |'
   const report = unansweredCall(forged)
