@@ -60,15 +60,17 @@ export function percent(part: number, whole: number): string {
 /**
  * Text from outside (an adapter's name or reason, a value of a log, a file name) made safe for one
  * line of a terminal: a control character (an escape sequence could hide the verdict that follows, a
- * line feed could forge a line), a line or paragraph separator, or a format character (a bidirectional
+ * line feed could forge a line), a line or paragraph separator, a format character (a bidirectional
  * control reorders what is shown; a zero-width or tag character shows nothing, so it could carry text
- * a reader never sees) is shown as its \u escape.
+ * a reader never sees), or another character Unicode says to show as nothing (a Hangul filler, a
+ * combining grapheme joiner: `ok\u3164.jsonl` would look like `ok.jsonl`) is shown as its \u escape.
+ * Variation selectors stay: they pick how the character before them is drawn (the emoji of ☑️).
  */
 export function printable(text: string): string {
   return text.replace(UNPRINTABLE, escapeOf)
 }
 
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\p{Cf}/gu
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\p{Cf}|(?![\uFE00-\uFE0F\u{E0100}-\u{E01EF}])\p{Default_Ignorable_Code_Point}/gu
 
 /** Whether `printable` leaves `text` as it is. */
 export function isPrintable(text: string): boolean {

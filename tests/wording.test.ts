@@ -51,6 +51,12 @@ describe('printable', () => {
     expect(printable('ünïcödé ✓ 😀 tab-free')).toBe('ünïcödé ✓ 😀 tab-free')
   })
 
+  it('shows the other characters Unicode draws as nothing as escapes, but keeps variation selectors', () => {
+    // A Hangul filler, its halfwidth form, a combining grapheme joiner: `okㅤ.jsonl` looked like `ok.jsonl`.
+    expect(printable('ok\u3164.jsonl ok\uffa0 ok\u034f ok\u115f')).toBe('ok\\u3164.jsonl ok\\uffa0 ok\\u034f ok\\u115f')
+    expect(printable('☑️ ⏭️ 葛\u{E0100}')).toBe('☑️ ⏭️ 葛\u{E0100}')
+  })
+
   it('keeps the line feeds of a text of many lines', () => {
     expect(printableLines('one\n\u001btwo\r\n')).toBe('one\n\\u001btwo\\u000d\n')
     // An adapter's stderr: CRLF line ends are line ends, a lone CR stays visible, tabs stay.
