@@ -22,7 +22,7 @@ import { runCase } from './run-case.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { DEFAULT_TIMEOUT_MS, MIN_START_TIMEOUT_MS, startSubprocessAdapter } from './subprocess-adapter.ts'
 import { loadVectorCases, loadVectorFolder, type VectorCase } from './vector-cases.ts'
-import { likelyMeant } from './wording.ts'
+import { likelyMeant, printable } from './wording.ts'
 
 export interface ConformanceSuiteOptions {
   /** An adapter object (the caller closes it), or the name of a registered one, such as `reference`. */
@@ -119,7 +119,7 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
       const claimProblem = adapterClaimProblem(opened.adapter)
       if (claimProblem !== undefined) throw new Error(`registerConformanceSuite: ${claimProblem}`)
       const context = { source: 'baseline', adapter: opened.adapter.meta.name, suite, caseIds: new Set(all.map((vector) => vector.id)) }
-      for (const note of baseline === undefined ? [] : baselineNotes(baseline, context)) console.warn(`dsh-conformance: note: ${note}`)
+      for (const note of baseline === undefined ? [] : baselineNotes(baseline, context)) console.warn(`dsh-conformance: note: ${printable(note)}`)
     }, Math.max(START_HOOK_TIMEOUT_MS, restartAllowance + 5_000))
     afterAll(async () => {
       if (opened?.owned) await opened.adapter.close?.()
@@ -128,7 +128,7 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
       describe.sequential(chapter, () => {
         for (const vector of cases.filter((candidate) => candidate.chapter === chapter)) {
           const timeout = restartAllowance + (vector.steps.length + 1) * stepTimeout
-          it(`${vector.id}: ${vector.title}`, (context) => runAsTest(context, opened!.adapter, vector, listed.get(vector.id), options.strictBaseline ?? false, () => { ran += 1 }, stepTimeout), timeout)
+          it(`${vector.id}: ${printable(vector.title)}`, (context) => runAsTest(context, opened!.adapter, vector, listed.get(vector.id), options.strictBaseline ?? false, () => { ran += 1 }, stepTimeout), timeout)
         }
       })
     }

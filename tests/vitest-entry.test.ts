@@ -143,6 +143,12 @@ describe('a fork\'s own vitest (tests/vitest-fixtures/)', () => {
     ])
   }, 60_000)
 
+  it('names a test by its case\'s id and title, the title\'s control characters escaped', async () => {
+    const names = (await forkOutcomes()).filter((outcome) => outcome.name.startsWith('own-three-appends')).map((outcome) => outcome.name)
+    expect(names.length).toBeGreaterThan(0)
+    for (const name of names) expect(name).toBe('own-three-appends: three appends push their seqs at the tail\\u001b[2J')
+  }, 60_000)
+
   it('fails a listed id that a folder of vectors lacks under strictBaseline, when the baseline is the folder\'s', async () => {
     expect(await suiteOutcomes('a fork\'s own vectors under strictBaseline, with a baseline of the folder')).toEqual([
       ['own-three-appends', 'passed', undefined],
