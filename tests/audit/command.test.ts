@@ -130,6 +130,39 @@ describe('audit runs', () => {
     expect(report.rows.find(row => row.id === 'failure-recovery')?.verdict).toBe('fail')
   })
 
+  it('shows in text, Markdown and HTML each row\'s verdict, the overall one and each item\'s rules, as the JSON has them, for a log with a failing row', async () => {
+    const { directory, log } = logFile(artifact([...goodTurn(), event('compaction/start', 12, { compactionId: 'k', turn: null })]))
+    const written = async (format: string): Promise<string> => {
+      const out = path.join(directory, `failing.${format}`)
+      expect(await audit([log, '--out', out, '--format', format, '--tokenizer', 'estimate'])).toBe(1)
+      return readFileSync(out, 'utf8')
+    }
+    const report = JSON.parse(await written('json')) as AuditReport
+    const verdicts = report.rows.map(row => row.verdict)
+    expect(verdicts).toContain('fail')
+    expect(verdicts).toContain('pass')
+    const cited = report.rows.flatMap(row => row.evidence).filter(item => item.requirements !== undefined && item.requirements.length > 0)
+    expect(cited.length).toBeGreaterThan(0)
+
+    const text = await written('text')
+    expect(text).toContain('\noverall: FAIL\n')
+    expect([...text.matchAll(/^ {2}\d {2}.+? {2}(PASS|FAIL|WARN|HUMAN) /gm)].map(match => match[1]!.toLowerCase())).toEqual(verdicts)
+    expect([...text.matchAll(/^\d\. .+: (PASS|FAIL|WARN|HUMAN)$/gm)].map(match => match[1]!.toLowerCase())).toEqual(verdicts)
+    for (const item of cited) expect(text).toContain(`[${item.mark.toUpperCase()}] ${item.text} (${item.requirements!.join(', ')})`)
+
+    const markdown = await written('md')
+    expect(markdown).toContain('\nOverall: **fail**')
+    expect([...markdown.matchAll(/^\| \d \| .+? \| \*\*(\w+)\*\* \|/gm)].map(match => match[1])).toEqual(verdicts)
+    expect([...markdown.matchAll(/^## \d\. .+: \*\*(\w+)\*\*$/gm)].map(match => match[1])).toEqual(verdicts)
+    for (const item of cited) expect(markdown).toContain(` (${item.requirements!.join(', ')})\n`)
+
+    const html = await written('html')
+    expect(html).toMatch(/<p class="meta overall">Overall: <span class="verdict verdict-fail" data-verdict="fail">/)
+    expect([...html.matchAll(/<tr data-row="[\w-]+">.*?data-verdict="(\w+)"/g)].map(match => match[1])).toEqual(verdicts)
+    expect([...html.matchAll(/<section class="row" id="row-[\w-]+" data-row="[\w-]+">\n<h2>.*?data-verdict="(\w+)"/g)].map(match => match[1])).toEqual(verdicts)
+    expect([...html.matchAll(/<span class="seq">([^<]+)<\/span><\/li>/g)].map(match => match[1])).toEqual(cited.map(item => item.requirements!.join(', ')))
+  })
+
   it('counts in the singular for one', async () => {
     const { directory, log } = logFile(artifact([event('turn/start', 0, { turn: 1 })]))
     const out = path.join(directory, 'report.html')
