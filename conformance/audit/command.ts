@@ -18,7 +18,7 @@ import { byteNotices, encodingOf } from '../check/check-file.ts'
 import { changeOf, fileChangedMessage, regularFileState, type FileChange, type FileState } from '../check/file-change.ts'
 import { DEFAULT_MAX_LINE_BYTES, STDIN } from '../check/options.ts'
 import { writeOutputFile } from '../reports/write.ts'
-import { errorMessage, fileErrorMessage, guessedOption, plural } from '../wording.ts'
+import { errorMessage, fileErrorMessage, guessedOption, plural, printable } from '../wording.ts'
 
 export const AUDIT_USAGE = `usage: dsh-conformance audit LOG [--format text|json|md|html] [--out FILE]
                            [--tokenizer auto|estimate] [--vocabulary v0-pinned|v0-rc8] [--no-layout]
@@ -80,7 +80,7 @@ function formatOfFile(file: string | undefined): Format {
 /** A note when --format wins over an --out whose extension names another format: most likely a slip. */
 export function formatMismatchNote(options: Pick<AuditOptions, 'format' | 'out'>): string | undefined {
   const named = options.out === undefined ? undefined : formatOfExtension(options.out)
-  return named === undefined || named === options.format ? undefined : `note: --out ${options.out} names ${named}, but --format writes ${options.format}, as asked`
+  return named === undefined || named === options.format ? undefined : `note: --out ${printable(options.out!)} names ${named}, but --format writes ${options.format}, as asked`
 }
 
 /** The options of `audit`, or what is wrong with them. */
@@ -263,7 +263,7 @@ export async function audit(args: readonly string[]): Promise<number> {
   try {
     report = await auditReportFor(options)
   } catch (error) {
-    console.error(`cannot audit ${options.log}: ${fileErrorMessage(error, options.log)}`)
+    console.error(`cannot audit ${printable(options.log)}: ${printable(fileErrorMessage(error, options.log))}`)
     return 2
   }
   let output: string
@@ -271,7 +271,7 @@ export async function audit(args: readonly string[]): Promise<number> {
     output = RENDERERS[options.format](report)
   } catch (error) {
     // A renderer's fault is no verdict on the log: exit 1 would say a row failed.
-    console.error(`cannot render the audit of ${options.log} as ${options.format}: ${errorMessage(error)} (overall ${report.overall}; --format json may still do)`)
+    console.error(`cannot render the audit of ${printable(options.log)} as ${options.format}: ${printable(errorMessage(error))} (overall ${report.overall}; --format json may still do)`)
     return 2
   }
   if (options.out === undefined) process.stdout.write(output)
@@ -279,12 +279,12 @@ export async function audit(args: readonly string[]): Promise<number> {
     try {
       writeOutputFile(options.out, output)
     } catch (error) {
-      console.error(`cannot write ${options.out}: ${errorMessage(error)} (overall ${report.overall})`)
+      console.error(`cannot write ${printable(options.out)}: ${printable(errorMessage(error))} (overall ${report.overall})`)
       return 2
     }
     // FMT-5: a refused log fails every row, which says nothing of damage; the report says so, and so does this line.
     const refused = refusedOnly(report) ? ' (refused: this reader cannot read the log, which is no sign of damage)' : ''
-    console.log(`wrote ${options.out} (${options.format}): overall ${report.overall}${refused}`)
+    console.log(`wrote ${printable(options.out)} (${options.format}): overall ${report.overall}${refused}`)
   }
   return exitStatusOf(report)
 }

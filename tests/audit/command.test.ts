@@ -1,7 +1,7 @@
 // `dsh-conformance audit`: its options, and one run per output format over hand-built logs, with the
 // exit status that says whether a row failed.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -321,6 +321,24 @@ describe('audit runs', () => {
     const { stderr, code } = await runCliHere(['audit', absent, '--tokenizer', 'estimate'])
     expect(code).toBe(2)
     expect(stderr).toBe(`cannot audit ${absent}: no such file or folder\n`)
+  })
+
+  it('prints the log path, a dangling link\'s target and the --out path with their controls escaped: no name forges a line or reaches the terminal raw', async () => {
+    const hostile = 'x\u001b]0;TITLE\u0007\u001b[2J\r\nok.jsonl: valid, 6 events\u202e'
+    const escaped = 'x\\u001b]0;TITLE\\u0007\\u001b[2J\\u000d\\u000aok.jsonl: valid, 6 events\\u202e'
+    const { directory, log } = logFile(artifact(goodTurn()))
+    const link = path.join(directory, `dangle${hostile}.jsonl`)
+    symlinkSync(path.join(directory, hostile), link)
+    const dangling = await runCliHere(['audit', link, '--tokenizer', 'estimate'])
+    expect(dangling.code).toBe(2)
+    expect(dangling.stderr).toBe(`cannot audit ${directory}/dangle${escaped}.jsonl: a link to ${directory}/${escaped}, which leads to no file or folder\n`)
+    const unwritable = await runCliHere(['audit', log, '--out', `${log}/${hostile}.md`, '--format', 'md', '--tokenizer', 'estimate'])
+    expect(unwritable.code).toBe(2)
+    expect(unwritable.stderr).toContain(`cannot write ${log}/${escaped}.md: `)
+    for (const output of [dangling.stderr, unwritable.stderr]) {
+      expect(output).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/)
+      expect(output.trimEnd().split('\n')).toHaveLength(1)
+    }
   })
 
   it('refuses a log larger than it can hold, before reading a file and once a stream has passed the limit', () => {
