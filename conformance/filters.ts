@@ -2,6 +2,7 @@
 // Values of one filter are alternatives; different filters must all match. No filter: every case.
 import { PROFILES } from './spec-catalog.ts'
 import { OPERATIONS, type VectorCase } from './vector-cases.ts'
+import { printable } from './wording.ts'
 
 export interface CaseFilters {
   /** A chapter name (`05-surface`) or its number (`05`, `5`). */
@@ -168,7 +169,11 @@ function caseOperations(vector: VectorCase): string[] {
   return [...new Set(vector.steps.map((step) => step.operation))]
 }
 
-/** The lines of `dsh-conformance list`: id, profile, requirements, operations and title of each selected case. */
+/**
+ * The lines of `dsh-conformance list`: id, profile, requirements, operations and title of each selected
+ * case, the title printable: it is any string (a --vectors file is anyone's), and a tab in it would add a
+ * field, a line feed a case, an escape sequence reach the terminal.
+ */
 export function listLines(cases: readonly VectorCase[], filters: CaseFilters): string[] {
-  return selectCases(cases, filters).map((vector) => [vector.id, vector.profile, vector.requirements.join(','), caseOperations(vector).join(','), vector.title].join('\t'))
+  return selectCases(cases, filters).map((vector) => [vector.id, vector.profile, vector.requirements.join(','), caseOperations(vector).join(','), printable(vector.title)].join('\t'))
 }

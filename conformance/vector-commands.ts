@@ -6,6 +6,7 @@ import { requestLines } from './protocol.ts'
 import { matrixCommand } from './matrix-command.ts'
 import { runCommand } from './run-command.ts'
 import { loadVectorCases, loadVectorFolder, VectorFileError, type VectorCase } from './vector-cases.ts'
+import { printable } from './wording.ts'
 
 /** Runs `command` with the arguments after it; its exit status. */
 export function vectorCommandLine(command: Command, rest: readonly string[]): Promise<number> | number {
@@ -27,7 +28,7 @@ async function withVectors(command: () => Promise<number>): Promise<number> {
     return await command()
   } catch (error) {
     if (!(error instanceof VectorFileError)) throw error
-    console.error(`dsh-conformance: the vectors cannot be loaded: ${error.message}`)
+    console.error(`dsh-conformance: the vectors cannot be loaded: ${printable(error.message)}`)
     return 2
   }
 }
