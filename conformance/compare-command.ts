@@ -18,7 +18,7 @@ import { runCase } from './run-case.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { decodeTagged } from './tagged-values.ts'
 import { OPERATIONS, type OperationName, type VectorCase } from './vector-cases.ts'
-import { errorMessage, guessedOption, likelyMeant, shortened } from './wording.ts'
+import { errorMessage, guessedOption, likelyMeant, printable, shortened } from './wording.ts'
 import { askingProfile, OPERATION_PROFILE } from './fuzz/probes.ts'
 import { openResult } from './input-domain.ts'
 
@@ -32,6 +32,8 @@ operation's whole input as the protocol carries it, values JSON cannot carry in 
 (spec/adapter-protocol.md, vectors/README.md); list --requests prints the inputs of the suite's cases.
 Several INPUTs are read first (any that cannot be read stops the command before it runs one), then run
 one after another through one adapter process, each under a line naming it, and counted at the end.
+Names and reasons are printed with their control characters as \\u escapes; a reason's lines after its
+first (an adapter's message and traceback) start with a tab.
 When the spec leaves the result open (an input outside the operation's domain: a log load rejects,
 PROC-9; a time, now, atSeq, entry or region the operation is not defined for), it says so and judges
 nothing but that an answer comes. A writer's load, surface and messages are asked as a writer's.
@@ -102,7 +104,8 @@ export function parseCompareOptions(args: readonly string[]): CompareOptions | {
   return { adapter: source, operation: operation as OperationName, inputs, timeoutMs }
 }
 
-const nameOf = (path: string): string => (path === '-' ? 'stdin' : path)
+/** An input as the output names it: its path printable (a file name may hold a line feed or an escape sequence). */
+const nameOf = (path: string): string => (path === '-' ? 'stdin' : printable(path))
 
 /**
  * The input file's value, still tagged; throws a message naming the file when it cannot be read, is no
@@ -146,6 +149,14 @@ function shown(result: OperationResult): string {
 
 type InputOutcome = 'agrees' | 'not judged' | 'differs' | 'no answer'
 
+/**
+ * Why a step did not pass, each line printable; the lines after the first (an adapter's message and
+ * traceback) start with a tab, which printable escapes in any name, so that none passes for a verdict line.
+ */
+function reasonLines(reason: string): string {
+  return reason.split(/\r?\n/).map(printable).join('\n\t')
+}
+
 /** One input through the reference and the adapter, printed; throws when the reference cannot run it. */
 async function compareWith(adapter: Adapter, options: CompareOptions, input: Record<string, unknown>): Promise<InputOutcome> {
   const expected = await referenceResult(options.operation, input)
@@ -155,7 +166,7 @@ async function compareWith(adapter: Adapter, options: CompareOptions, input: Rec
   const profile = askingProfile(options.operation, adapter.meta.profiles) ?? OPERATION_PROFILE[options.operation] ?? 'reader'
   const outcome = await runCase(adapter, comparedCase(options.operation, input, expected, profile), { timeoutMs: options.timeoutMs, fromNoVector: true })
   const verdicts = open === undefined ? VERDICTS : OPEN_VERDICTS
-  console.log(`${adapter.meta.name}: ${verdicts[outcome.status]}${outcome.reason === undefined ? '' : `: ${outcome.reason}`}`)
+  console.log(`${printable(adapter.meta.name)}: ${verdicts[outcome.status]}${outcome.reason === undefined ? '' : `: ${reasonLines(outcome.reason)}`}`)
   if (open !== undefined) console.log(`not judged: ${open}, so any answer is conforming`)
   // An answer the spec leaves open is judged by nobody, the same answer as the reference's included, so
   // that the count says the same of such an input whatever came; giving none (an error) never passes.
@@ -175,7 +186,7 @@ async function compareAll(adapter: Adapter, options: CompareOptions, inputs: rea
       outcome = await compareWith(adapter, options, input)
     } catch (error) {
       // The reference answers every input of an operation's domain; one it cannot take is malformed.
-      console.error(`the reference could not run ${options.operation} on ${nameOf(path)}: ${errorMessage(error)}; is it the operation's whole input (spec/00-processing.md)?`)
+      console.error(`the reference could not run ${options.operation} on ${nameOf(path)}: ${printable(errorMessage(error))}; is it the operation's whole input (spec/00-processing.md)?`)
       outcome = 'not run'
     }
     counts.set(outcome, (counts.get(outcome) ?? 0) + 1)
@@ -203,7 +214,8 @@ export async function compareCommand(args: readonly string[]): Promise<number> {
   try {
     inputs = options.inputs.map((path) => readInput(path))
   } catch (error) {
-    console.error(errorMessage(error))
+    // It names the file, and may quote what the file holds.
+    console.error(printable(errorMessage(error)))
     return 2
   }
   const adapter = await openAdapterOrSayWhyNot(options.adapter, options.timeoutMs)

@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseCompareOptions } from '../conformance/compare-command.ts'
 import { runCliHere } from './support/cli.ts'
+import { HOSTILE, HOSTILE_ESCAPED, hostileAdapterCommand, RAW_CONTROL } from './support/hostile-text.ts'
 import { inputFolder, userMessage } from './support/compare-inputs.ts'
 
 const inputs = inputFolder('compare-')
@@ -152,6 +153,28 @@ describe('compare', () => {
     const unreadable = await runCliHere(['compare', '--adapter-cmd', MISORDER, '--operation', 'surface', LOADS, inputFile('several-broken.json', '{')])
     expect(unreadable.stdout).toBe('')
     expect(unreadable.code).toBe(2)
+  })
+
+  it('prints the adapter\'s name, its failure and the input names through printable, the failure\'s later lines after a tab: no line passes for a verdict', async () => {
+    const named = inputFile(`in${HOSTILE}.json`, { events: [USER(0, 'u0')] })
+    const outcome = await runCliHere(['compare', '--adapter-cmd', hostileAdapterCommand(HOSTILE), '--operation', 'surface', LOADS, named])
+    expect(outcome.stdout).not.toMatch(RAW_CONTROL)
+    const lines = outcome.stdout.split('\n')
+    expect(lines.filter((line) => line.startsWith('--- '))).toEqual([`--- ${LOADS}`, `--- ${named.replace(HOSTILE, HOSTILE_ESCAPED)}`])
+    // The failure's message and traceback: their every line break (CR LF included) starts a line of its own, after a tab.
+    const verdict = `${HOSTILE_ESCAPED}: gave no answer: adapter error: evil\\u001b]0;TITLE\\u0007\\u001b[2J`
+    expect(lines.filter((line) => !/^(reference: |--- |\t|$)/.test(line))).toEqual([verdict, verdict, '2 inputs: 2 no answer'])
+    expect(outcome.stdout).toContain(`${verdict}\n\tforged: ok\\u202e failed\n\tevil\\u001b]0;TITLE\\u0007\\u001b[2J\n\tforged: ok\\u202e: agrees with the reference\n\tTraceback:\n`)
+    expect(outcome.code).toBe(1)
+  })
+
+  it('names an input it cannot read through printable', async () => {
+    const absent = `${LOADS}${HOSTILE}`
+    const outcome = await runCliHere(['compare', '--adapter', 'reference', '--operation', 'load', absent])
+    expect(outcome.stderr.startsWith(`${LOADS}${HOSTILE_ESCAPED}: `)).toBe(true)
+    expect(outcome.stderr).not.toMatch(RAW_CONTROL)
+    expect(outcome.stderr.split('\n')).toHaveLength(2)
+    expect(outcome.code).toBe(2)
   })
 
   it('refuses a bad command line or an input that is no JSON object, naming it, exit 2', async () => {

@@ -8,6 +8,8 @@ import { createInterface } from 'node:readline'
 const behaviour = process.argv[2]
 /** For `first-start-only`: a file that marks the first process as started. */
 const marker = process.argv[3]
+/** For `hostile`: its name and the text of its failures, given as a JSON string (`hostile '"evil\\u001b…"'`). */
+const hostileText = behaviour === 'hostile' ? JSON.parse(process.argv[3]) : undefined
 
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
 
@@ -56,6 +58,9 @@ const BEHAVIOURS = {
   // A rejection with a seq of the wrong type: its schema faults, and only those, are named.
   'string-seq': (message) => send({ seq: message.seq, result: { ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', seq: '3' } } }),
   liar: (message) => send({ seq: message.seq, result: { ok: true, value: null } }),
+  // Fails every operation with a message and a traceback of many lines, each holding its text, the
+  // second posing as a verdict line of compare.
+  hostile: (message) => send({ seq: message.seq, error: { message: `${hostileText} failed\n${hostileText}: agrees with the reference`, traceback: `Traceback:\n${hostileText}: agrees with the reference` } }),
   // A reply holding -0.0 as a JSON number, as a Python json.dumps of -0.0 writes it, not as its tag.
   'bare-negative-zero': (message) => process.stdout.write(`{"seq":${message.seq},"result":{"ok":true,"value":{"generation":-0.0}}}\n`),
   // A number that overflows binary64, which ECMAScript reads as Infinity, not as its tag.
@@ -189,7 +194,7 @@ for await (const line of createInterface({ input: process.stdin })) {
 function startReply() {
   return {
     protocol: 1,
-    implementation: { name: `fake-${behaviour}`, version: behaviour === 'restart-differs' ? `0.0.${process.pid}` : '0.0.0', language: 'javascript' },
+    implementation: { name: hostileText ?? `fake-${behaviour}`, version: behaviour === 'restart-differs' ? `0.0.${process.pid}` : '0.0.0', language: 'javascript' },
     // The liar claims every profile and operation it does not implement.
     profiles: liar ? ALL_PROFILES : ['reader'],
     operations: liar ? ALL_OPERATIONS : ['surface'],
