@@ -11,7 +11,7 @@ import { writeOutputFile } from './reports/write.ts'
 import { readSpecCatalog } from './spec-catalog.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
-import { errorMessage } from './wording.ts'
+import { errorMessage, printable, printableLines } from './wording.ts'
 
 const specDir = fileURLToPath(new URL('../spec/', import.meta.url))
 
@@ -42,9 +42,10 @@ export async function matrixCommand(options: CommandOptions, all: readonly Vecto
     ...(options.matrixHtml === undefined ? [] : [writeOutput(options.matrixHtml, matrixHtml(built.matrix, { title }))]),
   ]
   const notStarted = built.runs.filter((run) => run.startError !== undefined)
-  for (const run of notStarted) console.error(`cannot start adapter ${run.label}: ${run.startError ?? ''}`)
+  // Why an adapter did not start may end with the lines of its stderr: kept as lines, as run prints them.
+  for (const run of notStarted) console.error(`cannot start adapter ${printable(run.label)}: ${printableLines(run.startError ?? '')}`)
   const stopped = built.runs.filter((run) => run.stopError !== undefined)
-  for (const run of stopped) console.error(`adapter ${run.label} ${STOP_ERROR_SAYING} ${run.stopError ?? ''}`)
+  for (const run of stopped) console.error(`adapter ${printable(run.label)} ${STOP_ERROR_SAYING} ${printable(run.stopError ?? '')}`)
   if (written.includes(false)) return 2
   return notStarted.length + stopped.length > 0 ? 1 : 0
 }
@@ -53,10 +54,10 @@ export async function matrixCommand(options: CommandOptions, all: readonly Vecto
 function writeOutput(path: string, text: string): boolean {
   try {
     writeOutputFile(path, text)
-    console.log(`wrote ${path}`)
+    console.log(`wrote ${printable(path)}`)
     return true
   } catch (error) {
-    console.error(`cannot write ${path}: ${errorMessage(error)}`)
+    console.error(`cannot write ${printable(path)}: ${printable(errorMessage(error))}`)
     return false
   }
 }

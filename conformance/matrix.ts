@@ -4,7 +4,7 @@ import { countBy, countOutcomes, requirementKeys, type AdapterRun, type Counts }
 import type { Requirement } from './spec-catalog.ts'
 import { suiteTitle, type SuiteIdentity } from './suite-identity.ts'
 import type { VectorCase } from './vector-cases.ts'
-import { markdownText, plural } from './wording.ts'
+import { markdownCell, markdownText, plural } from './wording.ts'
 
 export interface MatrixColumn {
   name: string
@@ -113,8 +113,12 @@ export function requirementAnchor(requirement: Pick<Requirement, 'id' | 'title'>
   return `${requirement.id}: ${requirement.title}`.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')
 }
 
-function escapeCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/</g, '&lt;')
+/**
+ * A requirement's title as a cell: the spec's own Markdown (a `code` span) kept, only what would end the
+ * cell or open HTML escaped. Text from an adapter goes through markdownCell instead, all markup escaped.
+ */
+function specTitleCell(title: string): string {
+  return title.replace(/\|/g, '\\|').replace(/</g, '&lt;')
 }
 
 export interface MatrixMarkdownOptions {
@@ -131,15 +135,15 @@ function totalsTable(matrix: Matrix): string[] {
     '|---|---|---|---:|---:|---:|---:|',
     ...matrix.columns.map((column) => {
       const { pass, fail, error, skip } = column.totals
-      const counts = column.startError === undefined ? `${pass} | ${fail} | ${error} | ${skip}` : `not started: ${escapeCell(column.startError)} | | |`
-      return `| ${escapeCell(column.name)} | ${escapeCell(column.version)} | ${escapeCell(column.language)} | ${counts} |`
+      const counts = column.startError === undefined ? `${pass} | ${fail} | ${error} | ${skip}` : `not started: ${markdownCell(column.startError)} | | |`
+      return `| ${markdownCell(column.name)} | ${markdownCell(column.version)} | ${markdownCell(column.language)} | ${counts} |`
     }),
-    ...matrix.columns.flatMap((column) => column.stopError === undefined ? [] : ['', `${escapeCell(column.name)} ${STOP_ERROR_SAYING} ${escapeCell(column.stopError)}`]),
+    ...matrix.columns.flatMap((column) => column.stopError === undefined ? [] : ['', `${markdownCell(column.name)} ${STOP_ERROR_SAYING} ${markdownCell(column.stopError)}`]),
   ]
 }
 
 function requirementCell(row: MatrixRow, specLink: string | undefined): string {
-  const title = escapeCell(row.requirement.title)
+  const title = specTitleCell(row.requirement.title)
   if (specLink === undefined) return `${row.requirement.id} ${title}`
   return `[${row.requirement.id}](${specLink}${row.requirement.chapter}#${requirementAnchor(row.requirement)}) ${title}`
 }
@@ -157,7 +161,7 @@ export function matrixMarkdown(matrix: Matrix, options: MatrixMarkdownOptions): 
     '',
     markdownLegend(),
   ]
-  const header = `| requirement | ${matrix.columns.map((column) => escapeCell(column.name)).join(' | ')} |`
+  const header = `| requirement | ${matrix.columns.map((column) => markdownCell(column.name)).join(' | ')} |`
   const rule = `|---|${matrix.columns.map(() => '---').join('|')}|`
   for (const { chapter, rows } of matrix.chapters) {
     lines.push('', `## ${chapter}`, '', header, rule)

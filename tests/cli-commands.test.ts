@@ -13,6 +13,7 @@ import { readBaseline } from '../conformance/baseline.ts'
 import { suiteContentHash } from '../conformance/suite-identity.ts'
 import { loadVectorCases, loadVectorFolder, projectRoot } from '../conformance/vector-cases.ts'
 import { runCliHere } from './support/cli.ts'
+import { HOSTILE, hostileAdapterCommand, RAW_CONTROL } from './support/hostile-text.ts'
 import { errorsOf, schemaValidator } from './support/schemas.ts'
 
 const MISORDER = 'node tests/fakes/fake-adapter.mjs misorder'
@@ -452,6 +453,17 @@ describe('matrix', () => {
     const written = await runCliHere(['matrix', ...ONE_CASE, '--html', html])
     expect(written).toEqual({ code: 0, stdout: `wrote ${html}\n`, stderr: '' })
     expect(readFileSync(html, 'utf8')).toMatch(/^<!DOCTYPE html>/i)
+  })
+
+  it('prints an adapter\'s name, and why another did not start, with their controls escaped: nothing of theirs reaches the terminal raw or makes a line', async () => {
+    const unstartable = `node -e 'process.stderr.write(${JSON.stringify(HOSTILE)}); process.exit(3)'`
+    const printed = await runCliHere(['matrix', '--adapter-cmd', hostileAdapterCommand(HOSTILE), '--adapter-cmd', unstartable, ...ONE_CASE])
+    expect(printed.stdout).not.toMatch(RAW_CONTROL)
+    expect(printed.stdout).toContain(String.raw`| requirement | evil\\u001b\]0;TITLE\\u0007\\u001b\[2J forged: ok\\u202e | `)
+    expect(printed.stdout.split('\n').filter((line) => line.includes('forged'))).toHaveLength(3)
+    expect(printed.stderr).not.toMatch(RAW_CONTROL)
+    expect(printed.stderr).toMatch(/^cannot start adapter node -e /)
+    expect(printed.code).toBe(1)
   })
 
   it('exits 1 when an adapter cannot start, saying why, and 2 when no case matches', async () => {

@@ -6,6 +6,7 @@ import { cellMark, cellText, computeMatrix, matrixMarkdown, requirementAnchor } 
 import type { AdapterRun } from '../conformance/results.ts'
 import type { Requirement } from '../conformance/spec-catalog.ts'
 import { CASES, META, plainRun, SUITE, unstartedRun } from './support/fake-runs.ts'
+import { HOSTILE, RAW_CONTROL } from './support/hostile-text.ts'
 
 function requirement(id: string, chapter: string, title: string): Requirement {
   return { id, prefix: id.split('-')[0]!, title, chapter, line: 1, profiles: [], errors: [], withdrawn: false }
@@ -113,10 +114,25 @@ describe('rendering', () => {
       '',
     ])
     const named = computeMatrix(REQUIREMENTS, selected, [{ ...one, adapter: { ...META, name: 'a|b', version: '<1>', language: 'c|d' } }], SUITE)
-    expect(matrixMarkdown(named, { title: 'T' })).toContain('\n| a\\|b | &lt;1> | c\\|d | 1 | 0 | 0 | 1 |\n')
+    expect(matrixMarkdown(named, { title: 'T' })).toContain('\n| a\\|b | \\<1\\> | c\\|d | 1 | 0 | 0 | 1 |\n')
     // A folder of one's own is named in the suite's line, and cannot start a line of its own.
     const ofFolder = computeMatrix(REQUIREMENTS, selected, [one], { ...SUITE, vectors: 'ev\n# Injected' })
     expect(matrixMarkdown(ofFolder, { title: 'T' })).toContain(`\nSuite ${SUITE.name} ${SUITE.version} (vectors under ev\\\\u000a\\# Injected), content hash`)
+  })
+
+  it('Markdown: an adapter\'s name, version, language and errors each stay in their cell, on one line, every control and markup escaped', () => {
+    // Blank lines, a heading, an external image and a comment's start after the terminal escapes.
+    const forged = `${HOSTILE}\n\n## ✅ every implementation passes\n\n![x](http://evil.example/p.png)\n\n<!--`
+    // As Markdown renders it: the escapes printable gives (CR LF joined to a blank), no markup.
+    const hostileShown = String.raw`evil\\u001b\]0;TITLE\\u0007\\u001b\[2J forged: ok\\u202e`
+    const shown = String.raw`${hostileShown} \#\# ✅ every implementation passes \!\[x\](http://evil.example/p.png) \<\!--`
+    const hostile: AdapterRun = { ...allPass, adapter: { ...META, name: forged, version: HOSTILE, language: HOSTILE }, stopError: forged }
+    const markdown = matrixMarkdown(computeMatrix(REQUIREMENTS, CASES, [hostile, { ...unstartedRun(), startError: forged }], SUITE), { title: 'M' })
+    expect(markdown).not.toMatch(RAW_CONTROL)
+    expect(markdown).toContain(`\n| ${shown} | ${hostileShown} | ${hostileShown} | ${CASES.length} | 0 | 0 | 0 |\n| broken-cmd --flag | — | — | not started: ${shown} | | | |\n\n${shown} broke the protocol after its last reply: ${shown}\n`)
+    expect(markdown).toContain(`\n| requirement | ${shown} | broken-cmd --flag |\n`)
+    // No line of the adapter's making: every line is the title, a table row, the suite's line, the legend, a chapter's heading or the one saying how it broke the protocol.
+    expect(markdown.split('\n').filter((line) => !/^(# M|\||Suite |Each cell |## \d\d-[a-z]+$|$)/.test(line))).toEqual([`${shown} broke the protocol after its last reply: ${shown}`])
   })
 
   it('HTML: one self-contained page, escaped, with failing cases in the tooltips', () => {
@@ -140,7 +156,7 @@ describe('rendering', () => {
   it('names an adapter that broke the protocol after its last reply under the totals, its cells kept', () => {
     const stopped = computeMatrix(REQUIREMENTS, CASES, [{ ...allPass, stopError: 'a line when no reply was due: <junk>' }], SUITE)
     expect(stopped.columns[0]?.stopError).toBe('a line when no reply was due: <junk>')
-    expect(matrixMarkdown(stopped, { title: 'M' })).toContain(`| all-pass | 1.2.3 | javascript | ${CASES.length} | 0 | 0 | 0 |\n\nall-pass broke the protocol after its last reply: a line when no reply was due: &lt;junk>\n`)
+    expect(matrixMarkdown(stopped, { title: 'M' })).toContain(`| all-pass | 1.2.3 | javascript | ${CASES.length} | 0 | 0 | 0 |\n\nall-pass broke the protocol after its last reply: a line when no reply was due: \\<junk\\>\n`)
     expect(matrixHtml(stopped, { title: 'M' })).toContain('</table>\n<p>all-pass broke the protocol after its last reply: a line when no reply was due: &lt;junk&gt;</p>')
     expect(matrixMarkdown(matrix, { title: 'M' })).not.toContain('broke the protocol')
   })
