@@ -19,7 +19,7 @@ import { OPERATION_PROFILE } from './probes.ts'
 import type { OperationName } from '../vector-cases.ts'
 import { appliesTo, readKnownDivergences, type KnownClass, type KnownDivergences } from './known.ts'
 import { FUZZ_USAGE, parseFuzzOptions, type FuzzCommandOptions } from './options.ts'
-import { errorMessage, fileErrorMessage, plural } from '../wording.ts'
+import { errorMessage, fileErrorMessage, plural, printable, printableLines } from '../wording.ts'
 import { progressLine, type ProgressLine } from '../progress-line.ts'
 import { readStoredLogs, type StoredLog } from './stored-logs.ts'
 
@@ -36,18 +36,22 @@ function progressBar(name: string, line: ProgressLine): (progress: FuzzProgress)
   }
 }
 
+/**
+ * A finding as the report prints it. Its signature and detail quote the adapter, its log and class name
+ * come from files: each printable, the detail's first line cut before it is escaped (never in an escape).
+ */
 function findingLines(finding: Finding, outDir: string): string[] {
-  const label = finding.known === undefined ? 'NEW  ' : `KNOWN ${finding.known}`
+  const label = finding.known === undefined ? 'NEW  ' : `KNOWN ${printable(finding.known)}`
   const seq = finding.divergingSeq === undefined ? '' : `, diverges at seq ${finding.divergingSeq}`
-  const made = finding.log !== undefined ? `stored log ${finding.log}` : finding.mutation === undefined ? 'valid log' : `mutation ${finding.mutation}`
+  const made = finding.log !== undefined ? `stored log ${printable(finding.log)}` : finding.mutation === undefined ? 'valid log' : `mutation ${finding.mutation}`
   const origin = `${made}${finding.olderShapes === true ? ', older shapes' : ''}`
   const lines = [
-    `${label} ${finding.signature}`,
+    `${label} ${printable(finding.signature)}`,
     `      ${finding.occurrences}× from run ${finding.firstRun} (${origin}); shrunk from ${finding.eventsBefore} to ${plural(finding.eventsAfter, 'event')}${seq}`,
-    `      ${finding.detail.split('\n')[0]!.slice(0, 300)}`,
+    `      ${printable(finding.detail.split('\n')[0]!.slice(0, 300))}`,
   ]
-  if (finding.vector !== undefined) lines.push(`      vector ${finding.vector.id}: ${join(outDir, finding.vector.file)}`)
-  if (finding.problem !== undefined) lines.push(`      warning: ${finding.problem.slice(0, 300)}`)
+  if (finding.vector !== undefined) lines.push(`      vector ${finding.vector.id}: ${printable(join(outDir, finding.vector.file))}`)
+  if (finding.problem !== undefined) lines.push(`      warning: ${printable(finding.problem.slice(0, 300))}`)
   return lines
 }
 
@@ -84,15 +88,15 @@ function printReport(report: FuzzReport, options: FuzzCommandOptions, known: rea
   const seen = new Set(report.findings.map(finding => finding.known))
   const unseen = (known ?? []).filter(entry => !seen.has(entry.class)).map(entry => entry.class)
   // `; ` between them: a class's name may hold a comma (`U8, U31`).
-  if (unseen.length > 0) console.log(`known classes no disagreement of these runs fell in (drawn too rarely, mended, or a typo): ${[...new Set(unseen)].join('; ')}\n`)
-  console.log(`wrote ${join(options.outDir, SUMMARY_FILE)}`)
+  if (unseen.length > 0) console.log(`known classes no disagreement of these runs fell in (drawn too rarely, mended, or a typo): ${[...new Set(unseen)].map(printable).join('; ')}\n`)
+  console.log(`wrote ${printable(join(options.outDir, SUMMARY_FILE))}`)
 }
 
 /** The classes of a --known file that apply to the adapter; none (with a warning) when the file names others. */
 function knownClasses(divergences: KnownDivergences | undefined, path: string | undefined, adapter: Adapter): KnownClass[] | undefined {
   if (divergences === undefined) return undefined
   if (appliesTo(divergences, adapter.meta.name)) return divergences.known
-  console.error(`warning: ${path} does not apply to ${adapter.meta.name}; nothing is tolerated`)
+  console.error(`warning: ${printable(path ?? '')} does not apply to ${printable(adapter.meta.name)}; nothing is tolerated`)
   return []
 }
 
@@ -106,7 +110,8 @@ function warnOfEarlierVectors(dir: string, earlier: readonly string[], report: F
   const written = new Set(report.findings.map(finding => finding.vector?.file))
   const left = earlier.filter(file => !written.has(file))
   if (left.length === 0) return
-  console.error(`warning: ${dir} also holds ${plural(left.length, 'vector file')} that earlier runs wrote and this one did not (${left.slice(0, 3).join(', ')}${left.length > 3 ? ', …' : ''}); run --vectors ${dir} replays them too: empty the folder first to keep this run's alone`)
+  const shownDir = printable(dir)
+  console.error(`warning: ${shownDir} also holds ${plural(left.length, 'vector file')} that earlier runs wrote and this one did not (${left.slice(0, 3).map(printable).join(', ')}${left.length > 3 ? ', …' : ''}); run --vectors ${shownDir} replays them too: empty the folder first to keep this run's alone`)
 }
 
 function insideVectors(dir: string): boolean {
@@ -141,10 +146,11 @@ async function fuzzWith(options: FuzzCommandOptions, logs: readonly StoredLog[] 
  */
 function usableLogs(paths: readonly string[]): StoredLog[] {
   const { logs, unusable, wrong } = readStoredLogs(paths)
-  for (const why of wrong) console.error(`--log ${why}`)
-  for (const why of unusable) console.error(`warning: --log ${why}`)
+  // Each names a file of the folders --log names, whose names are anyone's.
+  for (const why of wrong) console.error(`--log ${printable(why)}`)
+  for (const why of unusable) console.error(`warning: --log ${printable(why)}`)
   if (wrong.length > 0) return []
-  if (logs.length === 0) console.error(`--log names no log the fuzz can take (${paths.join(', ')}): nothing to fuzz with`)
+  if (logs.length === 0) console.error(`--log names no log the fuzz can take (${paths.map(printable).join(', ')}): nothing to fuzz with`)
   return logs
 }
 
@@ -167,7 +173,7 @@ function summaryWritten(outDir: string, summary: FuzzSummary): boolean {
     writeOutputFile(path, `${JSON.stringify(summary, null, 2)}\n`)
     return true
   } catch (error) {
-    console.error(`cannot write the summary ${path}: ${fileErrorMessage(error, path)}`)
+    console.error(`cannot write the summary ${printable(path)}: ${printable(fileErrorMessage(error, path))}`)
     return false
   }
 }
@@ -179,10 +185,10 @@ async function fuzzAndReport(adapter: Adapter, options: FuzzCommandOptions, logs
   const vocabulary = options.vocabulary === undefined ? '' : `, read with ${options.vocabulary}`
   const cut = options.maxEvents === Number.MAX_SAFE_INTEGER ? '' : `, each cut to its first ${plural(options.maxEvents, 'event')}`
   const over = logs === undefined ? `of logs up to ${plural(options.maxEvents, 'event')}` : `over ${plural(logs.length, 'stored log')}${cut}${vocabulary}`
-  console.log(`fuzz ${nameAndVersion(adapter.meta)} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} ${over}${budget}`)
+  console.log(`fuzz ${printable(nameAndVersion(adapter.meta))} against the reference: seed ${options.seed}, ${plural(options.runs, 'run')} ${over}${budget}`)
   const earlier = vectorFilesIn(options.outDir)
   const report = await fuzz(adapter, {
-    runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, timeoutMs: options.timeoutMs, onProgress: progressBar(adapter.meta.name, line),
+    runs: options.runs, seed: options.seed, outDir: options.outDir, maxEvents: options.maxEvents, timeoutMs: options.timeoutMs, onProgress: progressBar(printable(adapter.meta.name), line),
     ...(options.timeBudgetSeconds === undefined ? {} : { timeBudgetMs: options.timeBudgetSeconds * 1000 }),
     ...(known === undefined ? {} : { known }),
     ...(options.only === undefined ? {} : { only: options.only }),
@@ -192,13 +198,13 @@ async function fuzzAndReport(adapter: Adapter, options: FuzzCommandOptions, logs
   line.clear()
   console.log(`operations compared: ${report.operations.join(', ') || 'none'}`)
   const lacking = lackedOperations(adapter).filter(operation => options.only === undefined || options.only.includes(operation))
-  if (lacking.length > 0) console.error(`warning: ${lackingWarning(adapter.meta.name, lacking)}`)
+  if (lacking.length > 0) console.error(`warning: ${lackingWarning(printable(adapter.meta.name), lacking)}`)
   const written = summaryWritten(options.outDir, summaryOf(report))
   printReport(report, options, known)
   warnOfEarlierVectors(options.outDir, earlier, report)
   if (!written) return 2
   if (report.compared === 0) {
-    console.error(`nothing was compared: ${adapter.meta.name} claims ${report.operations.length === 0 ? 'no profile of the operations it provides' : 'operations no drawn input could judge it on (no log held what they probe, or the spec left their result open)'}, so the fuzz found nothing because it looked at nothing`)
+    console.error(`nothing was compared: ${printable(adapter.meta.name)} claims ${report.operations.length === 0 ? 'no profile of the operations it provides' : 'operations no drawn input could judge it on (no log held what they probe, or the spec left their result open)'}, so the fuzz found nothing because it looked at nothing`)
     return 1
   }
   return report.findings.some(finding => finding.known === undefined) ? 1 : 0
@@ -215,14 +221,14 @@ export async function fuzzCommand(args: readonly string[]): Promise<number> {
     return 2
   }
   if (insideVectors(options.outDir)) {
-    console.error(`--out ${options.outDir} is inside vectors/: fuzz vectors go elsewhere until a person has reviewed them`)
+    console.error(`--out ${printable(options.outDir)} is inside vectors/: fuzz vectors go elsewhere until a person has reviewed them`)
     return 2
   }
   let divergences: KnownDivergences | undefined
   try {
     divergences = options.known === undefined ? undefined : readKnownDivergences(options.known)
   } catch (error) {
-    console.error(errorMessage(error))
+    console.error(printable(errorMessage(error)))
     return 2
   }
   const logs = options.logs === undefined ? undefined : usableLogs(options.logs)
@@ -230,14 +236,14 @@ export async function fuzzCommand(args: readonly string[]): Promise<number> {
   try {
     makeOutputFolder(options.outDir)
   } catch (error) {
-    console.error(`cannot make the --out folder ${options.outDir}: ${fileErrorMessage(error, options.outDir)}`)
+    console.error(`cannot make the --out folder ${printable(options.outDir)}: ${printable(fileErrorMessage(error, options.outDir))}`)
     return 2
   }
   removeEarlierSummary(options.outDir)
   try {
     return await fuzzWith(options, logs, divergences)
   } catch (error) {
-    console.error(`fuzz failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
+    console.error(`fuzz failed: ${printableLines(error instanceof Error ? error.stack ?? error.message : String(error))}`)
     return 3
   }
 }

@@ -22,6 +22,7 @@ import { isOlderShape } from '../../conformance/generators/index.ts'
 import { KNOWN_BAD } from '../known-bad/index.ts'
 import { knownBadAdapter } from '../known-bad/wrap.ts'
 import { runCli } from '../support/cli.ts'
+import { HOSTILE, HOSTILE_ESCAPED, hostileAdapterCommand, RAW_CONTROL } from '../support/hostile-text.ts'
 import { errorsOf, schemaValidator } from '../support/schemas.ts'
 
 const folders: string[] = []
@@ -351,6 +352,19 @@ describe('dsh-conformance fuzz', () => {
       error.mockRestore()
     }
   }
+
+  it('prints the adapter\'s name and what it answered through printable: nothing of the adapter\'s reaches the terminal raw or makes a line', async () => {
+    const run = await fuzzIn(['--adapter-cmd', hostileAdapterCommand(HOSTILE), '--runs', '20', '--seed', '1', '--out', tempFolder()])
+    expect(run.stdout.startsWith(`fuzz ${HOSTILE_ESCAPED} 0.0.0 against the reference: seed 1, 20 runs `)).toBe(true)
+    // A finding's detail is the first line of the adapter's message.
+    expect(run.stdout).toContain('\n      adapter error: evil\\u001b]0;TITLE\\u0007\\u001b[2J\\u000d\n')
+    expect(run.stderr).toContain(`warning: ${HOSTILE_ESCAPED} claims the reader profile`)
+    for (const output of [run.stdout, run.stderr]) {
+      expect(output).not.toMatch(RAW_CONTROL)
+      expect(output.split('\n').filter(line => line.trimStart().startsWith('forged'))).toEqual([])
+    }
+    expect(run.code).toBe(1)
+  })
 
   it('exits 1 on a new disagreement, 0 when a --known file covers it, 2 on usage errors', async () => {
     const outDir = tempFolder()

@@ -19,6 +19,7 @@ import { artifactLines, unwrappedToolResult } from '../check/log-generator.ts'
 import { isOlderShape } from '../../conformance/generators/index.ts'
 import { tempFolder, zstdArtifact } from '../check/support.ts'
 import { runCliHere } from '../support/cli.ts'
+import { HOSTILE, HOSTILE_ESCAPED, hostileAdapterCommand, RAW_CONTROL } from '../support/hostile-text.ts'
 import { errorsOf, schemaValidator } from '../support/schemas.ts'
 
 const folder = tempFolder()
@@ -198,6 +199,20 @@ describe('fuzz --log on the command line', () => {
     const run = await runCliHere(['fuzz', '--adapter', 'reference', '--log', broken, '--out', join(folder.dir, 'cli-out')])
     expect(run.stderr).toBe(`warning: --log ${broken}: decodeJsonl rejects it with JSONL_HEADER_INVALID at line 1 (the header line is not one JSON text), so it holds no events to probe; \`dsh-conformance check\` says more\n--log names no log the fuzz can take (${broken}): nothing to fuzz with\n`)
     expect(run.code).toBe(2)
+  })
+
+  it('names the logs it passes over and the log a finding came from through printable: no file name reaches the terminal raw or makes a line', async () => {
+    write('hostile', `good${HOSTILE}.jsonl`, text(turnLines()))
+    write('hostile', `bad${HOSTILE}.jsonl`, 'not json\n')
+    const logs = join(folder.dir, 'hostile')
+    const run = await runCliHere(['fuzz', '--adapter-cmd', hostileAdapterCommand('fake-hostile'), '--log', logs, '--runs', '2', '--out', join(folder.dir, 'hostile-out')])
+    expect(run.stderr).toContain(`warning: --log ${logs}/bad${HOSTILE_ESCAPED}.jsonl: decodeJsonl rejects it with JSONL_HEADER_INVALID`)
+    expect(run.stdout).toContain(`(stored log ${logs}/good${HOSTILE_ESCAPED}.jsonl)`)
+    for (const output of [run.stdout, run.stderr]) {
+      expect(output).not.toMatch(RAW_CONTROL)
+      expect(output.split('\n').filter(line => line.trimStart().startsWith('forged'))).toEqual([])
+    }
+    expect(run.code).toBe(1)
   })
 
   it('says how many logs the runs go over, and writes them in the summary', async () => {
