@@ -38,7 +38,8 @@ function progressBar(name: string, line: ProgressLine): (progress: FuzzProgress)
 
 /**
  * A finding as the report prints it. Its signature and detail quote the adapter, its log and class name
- * come from files: each printable, the detail's first line cut before it is escaped (never in an escape).
+ * come from files: each printable, the detail's first line (a CR LF ends it too) cut before it is escaped,
+ * never inside an escape.
  */
 function findingLines(finding: Finding, outDir: string): string[] {
   const label = finding.known === undefined ? 'NEW  ' : `KNOWN ${printable(finding.known)}`
@@ -48,7 +49,7 @@ function findingLines(finding: Finding, outDir: string): string[] {
   const lines = [
     `${label} ${printable(finding.signature)}`,
     `      ${finding.occurrences}× from run ${finding.firstRun} (${origin}); shrunk from ${finding.eventsBefore} to ${plural(finding.eventsAfter, 'event')}${seq}`,
-    `      ${printable(finding.detail.split('\n')[0]!.slice(0, 300))}`,
+    `      ${printable(finding.detail.split(/\r?\n/)[0]!.slice(0, 300))}`,
   ]
   if (finding.vector !== undefined) lines.push(`      vector ${finding.vector.id}: ${printable(join(outDir, finding.vector.file))}`)
   if (finding.problem !== undefined) lines.push(`      warning: ${printable(finding.problem.slice(0, 300))}`)
