@@ -12,6 +12,8 @@ import { random } from './log-generator.ts'
 
 type Draft = Omit<SessionEvent, 'seq' | 'time'>
 
+const RESULT_MESSAGE = { id: 'r', role: 'user', content: [{ type: 'tool-result', toolCallId: 'c', content: [], isError: false }], source: { kind: 'tool', callId: 'c' } }
+
 const ALPHABET: ((next: () => number) => Draft)[] = [
   next => ({ type: 'turn/start', data: { turn: 1 + Math.floor(next() * 3) } }),
   next => ({ type: 'turn/end', data: { turn: 1 + Math.floor(next() * 3), reason: { kind: 'completed' } } }),
@@ -24,6 +26,9 @@ const ALPHABET: ((next: () => number) => Draft)[] = [
   next => ({ type: 'compaction/end', data: { compactionId: next() < 0.8 ? 'a' : 'b', turn: next() < 0.6 ? null : 1 } }),
   () => ({ type: 'session/end-seed', data: {} }),
   () => ({ type: 'tool/call', data: { turn: 1, step: 1, callId: 'c', name: 't', arguments: '{}' } }),
+  // An append-origin result and a rewrite: outside a turn they break different rules (TURN-8, TURN-9).
+  () => ({ type: 'tool/result', data: { turn: 1, step: 1, message: RESULT_MESSAGE }, surfaceOp: 'append' }),
+  () => ({ type: 'tool/result', data: { turn: 1, step: 1, message: RESULT_MESSAGE }, surfaceOp: { op: 'replace', start: 0, end: 0 } }),
 ]
 
 function randomLog(seed: number, least = 5, most = 45): SessionEvent[] {
@@ -71,12 +76,14 @@ describe('streaming relations', () => {
         expect(list.total()).toBe(expected.length)
         const kinds = new Map<string, { count: number; firstSeq: number }>()
         for (const violation of expected.slice(MOST_VIOLATIONS_LISTED)) {
-          const kind = `${violation.code} ${events[violation.seq]!.type}`
+          const event = events[violation.seq]!
+          const kind = `${violation.code} ${event.type} ${typeof event.surfaceOp === 'object' && event.surfaceOp !== null}`
           const seen = kinds.get(kind)
           kinds.set(kind, { count: (seen?.count ?? 0) + 1, firstSeq: seen?.firstSeq ?? violation.seq })
         }
-        const counted = [...list.unlisted.values()].map(({ count, first }) => [`${first.code} ${first.eventType}`, { count, firstSeq: first.seq }])
+        const counted = [...list.unlisted.values()].map(({ count, first }) => [`${first.code} ${first.eventType} ${first.replaces}`, { count, firstSeq: first.seq }])
         expect(new Map(counted as [string, { count: number; firstSeq: number }][])).toEqual(kinds)
+        expect([...kinds.keys()]).toEqual(expect.arrayContaining(['TURN_NOT_OPEN tool/result true', 'TURN_NOT_OPEN tool/result false']))
       }
     }
   })

@@ -17,11 +17,22 @@ describe('a violation list', () => {
     for (let seq = 0; seq < MOST_VIOLATIONS_LISTED + 5; seq++) list.add(violation(seq, seq % 2 === 0 ? 'TOOL_RESULT_ORPHAN' : 'TURN_NOT_OPEN'))
     expect(list.listed).toHaveLength(MOST_VIOLATIONS_LISTED)
     expect(list.listed[0]?.message).toBe(reportMessage(QUOTING))
-    expect([...list.unlisted.values()].map(({ count, first }) => [first.code, first.seq, count])).toEqual([
-      ['TOOL_RESULT_ORPHAN', MOST_VIOLATIONS_LISTED, 3],
-      ['TURN_NOT_OPEN', MOST_VIOLATIONS_LISTED + 1, 2],
+    // The first of each counted kind is kept with its message cut too.
+    expect([...list.unlisted.values()]).toEqual([
+      { count: 3, first: { ...violation(MOST_VIOLATIONS_LISTED), message: reportMessage(QUOTING) } },
+      { count: 2, first: { ...violation(MOST_VIOLATIONS_LISTED + 1, 'TURN_NOT_OPEN'), message: reportMessage(QUOTING) } },
     ])
     expect(list.total()).toBe(MOST_VIOLATIONS_LISTED + 5)
+  })
+
+  it('counts an appended and a replacing event apart, whose turn rules differ (TURN-8, TURN-9)', () => {
+    const list = new ViolationList()
+    for (let seq = 0; seq < MOST_VIOLATIONS_LISTED; seq++) list.add(violation(seq))
+    for (let seq = MOST_VIOLATIONS_LISTED; seq < MOST_VIOLATIONS_LISTED + 4; seq++) list.add({ ...violation(seq, 'TURN_NOT_OPEN'), replaces: seq % 2 === 1 })
+    expect([...list.unlisted.values()].map(({ count, first }) => [first.seq, first.replaces, count])).toEqual([
+      [MOST_VIOLATIONS_LISTED, false, 2],
+      [MOST_VIOLATIONS_LISTED + 1, true, 2],
+    ])
   })
 
   it('repeats a packed row\'s violation at each member\'s seq, as many listed as there is room for', () => {

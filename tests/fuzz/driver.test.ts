@@ -376,6 +376,9 @@ describe('dsh-conformance fuzz', () => {
     const intoVectors = await fuzzIn(['--adapter', 'reference', '--out', 'vectors/fuzz'])
     expect(found.stdout).toContain('NEW   surface: reference accepts, adapter differs at $.nodes[]')
     expect(found.code).toBe(1)
+    // The headline counts the classes no --known entry covers: all of them, then none.
+    expect(found.stdout).toMatch(/: (\d+) class(es)? of disagreement, \1 not known\s/)
+    expect(tolerated.stdout).toMatch(/: \d+ class(es)? of disagreement, 0 not known\s/)
     expect(tolerated.stdout).toContain('KNOWN everything surface: reference accepts')
     expect(tolerated.code).toBe(0)
     // What the runs did not reach is said: the operators 40 runs never drew, the classes nothing fell in.
