@@ -15,7 +15,7 @@ import { text, turnLines } from './small-logs.ts'
 import { check, openedRecall, tempFolder, zstdArtifact } from './support.ts'
 
 /** What the next read of the test's file that returns bytes does after it, once. */
-const during = vi.hoisted(() => ({ read: undefined as (() => void) | undefined }))
+const during = vi.hoisted(() => ({ read: undefined as (() => void) | undefined, starts: 0 }))
 
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs')>()
@@ -29,6 +29,8 @@ vi.mock('node:fs', async (importOriginal) => {
   }
   // check reads in chunks (readSync); audit reads a file whole (readFileSync).
   const readSync = ((...args: Parameters<typeof actual.readSync>) => {
+    // A read at offset 0: check's second read of a file starts there (its first reads on from where the descriptor stands).
+    if (args[4] === 0) during.starts += 1
     const read = actual.readSync(...args)
     return changeAfter(read, read > 0)
   }) as typeof actual.readSync
@@ -140,6 +142,15 @@ describe('a log whose name is given to another file, or taken away, while check 
   // A legacy rewrite makes check read the file a second time (LEGACY-11), after the first chunk.
   const lines = [...artifactLines('legacy-21', 2000, 21, { compaction: 0.15, staleBracket: 0.1, prune: 0.6 })].map(unwrappedToolResult)
   const untouched = (): FileReport => check(folder.write('legacy-untouched.jsonl', text(lines)))
+
+  it('is read again from its start for the message ids, and a log with no legacy rewrite is not', () => {
+    during.starts = 0
+    expect(untouched().status).toBe('valid')
+    expect(during.starts).toBe(1)
+    during.starts = 0
+    expect(check(folder.write('current.jsonl', text(turnLines()))).status).toBe('valid')
+    expect(during.starts).toBe(0)
+  })
 
   it('is checked whole from the file it opened, read again through the same descriptor: rotated, replaced or deleted', () => {
     const expected = untouched()

@@ -98,6 +98,12 @@ describe('packed rows (ROW-6, ROW-7)', () => {
     expect(rowOrderFault({ seq0: 1, type: 'text-chunks', time0: 1, data })).toBe('its members are seq0, type, time0, data, where ROW-7 writes type, seq0, time0, data')
     const { id, name, ...rest } = call
     expect(rowOrderFault({ type: 'tool-call-chunks', seq0: 1, time0: 1, data: { ...rest, name, id } })).toBe('its data members are turn, step, index, dt, args, name, id, where ROW-7 writes turn, step, index, dt, id, name, args')
+    // A text or reasoning row's data out of order, and a row whose data comes before time0.
+    const { texts, dt, ...head } = data
+    for (const type of ['text-chunks', 'reasoning-chunks']) {
+      expect(rowOrderFault({ type, seq0: 1, time0: 1, data: { ...head, texts, dt } })).toBe('its data members are turn, step, index, texts, dt, where ROW-7 writes turn, step, index, dt, texts')
+    }
+    expect(rowOrderFault({ type: 'reasoning-chunks', seq0: 1, data, time0: 1 })).toBe('its members are type, seq0, data, time0, where ROW-7 writes type, seq0, time0, data')
     // Each rule alone: a short row in order, a long row out of order.
     expect(rowOrderFault({ type: 'text-chunks', seq0: 1, time0: 1, data: { ...data, dt: [], texts: ['a'] } })).toBeUndefined()
     expect(shortRowFault({ seq0: 1, type: 'text-chunks', time0: 1, data })).toBeUndefined()
