@@ -111,7 +111,8 @@ function placesOf(operation: string, input: Record<string, unknown>): Path[] {
     if (next.path.length > MAX_DEPTH || !isContainer(next.value)) continue
     for (const key of Object.keys(next.value)) {
       const member = (next.value as Record<string, unknown>)[key]
-      pending.push({ value: member, path: [...next.path, Array.isArray(next.value) ? Number(key) : key] })
+      // An array's named member (the array-property tag) is a key, not an index.
+      pending.push({ value: member, path: [...next.path, Array.isArray(next.value) && /^\d+$/.test(key) ? Number(key) : key] })
     }
   }
   return places
@@ -121,7 +122,8 @@ function placesOf(operation: string, input: Record<string, unknown>): Path[] {
 function replacedAt(container: unknown, path: Path, value: unknown): unknown {
   if (path.length === 0) return value
   const [head, ...rest] = path as [string | number, ...Path]
-  const copy = Array.isArray(container) ? [...container] : { ...(container as Record<string, unknown>) }
+  // An array keeps its holes, its length and its named members, as spreading it would not.
+  const copy = Array.isArray(container) ? Object.assign(new Array(container.length), container) : { ...(container as Record<string, unknown>) }
   ;(copy as Record<string | number, unknown>)[head] = replacedAt((container as Record<string | number, unknown>)[head], rest, value)
   return copy
 }
