@@ -115,7 +115,8 @@ function totalsLine(counts: Counts, run: AdapterRun): string {
 
 /** The summary of one adapter's run. */
 export function adapterSummary(run: AdapterRun, cases: readonly VectorCase[]): string {
-  if (run.adapter === undefined) return `${run.label}: could not be started: ${(run.startError ?? '').split('\n').map(printable).join('\n')}`
+  // The reason quotes the adapter: one line, escaped (run prints its stderr's last lines apart).
+  if (run.adapter === undefined) return `${printable(run.label)}: could not be started: ${printable(run.startError ?? '')}`
   const [title, language] = [nameAndVersion(run.adapter), run.adapter.language].map(printable)
   const profiles = run.adapter.profiles
   const byChapter = countBy(run.outcomes, chapterKeys(cases))

@@ -14,7 +14,7 @@ import { openDescriptor, statOf, writeOutputFile, writeReports } from './reports
 import { adapterTitle, countOutcomes, runFails, type AdapterRun } from './results.ts'
 import { suiteIdentity, suiteTitle, type SuiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
-import { errorMessage, plural, printable, printableLines, printableOutput, shortened } from './wording.ts'
+import { errorMessage, plural, printable, printableOutput, shortened } from './wording.ts'
 
 interface LoadedBaseline {
   path: string
@@ -51,10 +51,11 @@ interface BaselineWriting {
 
 /**
  * An adapter's name as one part of a path (`{adapter}`): the name is the adapter's own, so a `/` or `\`
- * in it (`@org/session`) would make folders, and a `..` part climb out of the folder the path names.
+ * in it (`@org/session`) would make folders, a `..` part climb out of the folder the path names, and a
+ * control or format character (a line feed) make a file name no listing shows as it is.
  */
 export function pathPartOf(name: string): string {
-  const part = name.replace(/[/\\]/g, '_')
+  const part = name.replace(/[/\\\p{Cc}\p{Cf}]/gu, '_')
   return part === '.' || part === '..' ? part.replace(/\./g, '_') : part
 }
 
@@ -102,7 +103,8 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
   }
   const baselines = loadBaselines(options.baselines)
   if ('error' in baselines) {
-    console.error(printableLines(baselines.error))
+    // It quotes the baseline files (their adapter names, their paths): one line, escaped.
+    console.error(printable(baselines.error))
     return 2
   }
   const filtered = describeFilters(options.filters)
@@ -155,7 +157,7 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
   const reports = writeReports(options.reports, report)
   for (const path of reports.paths) say(`wrote ${printable(path)}`)
   outputErrors.push(...reports.errors)
-  for (const error of outputErrors) console.error(printableLines(error))
+  for (const error of outputErrors) console.error(printable(error))
   if (outputErrors.length > 0) return 2
   return report.passed ? 0 : 1
 }

@@ -22,7 +22,7 @@ import { runCase } from './run-case.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { DEFAULT_TIMEOUT_MS, MIN_START_TIMEOUT_MS, startSubprocessAdapter } from './subprocess-adapter.ts'
 import { loadVectorCases, loadVectorFolder, type VectorCase } from './vector-cases.ts'
-import { likelyMeant, printable } from './wording.ts'
+import { likelyMeant, printable, printableLines, printableOutput } from './wording.ts'
 
 export interface ConformanceSuiteOptions {
   /** An adapter object (the caller closes it), or the name of a registered one, such as `reference`. */
@@ -57,19 +57,20 @@ async function openAdapter(options: ConformanceSuiteOptions): Promise<{ adapter:
 
 async function runAsTest(context: TestContext, adapter: Adapter, vector: VectorCase, listedReason: string | undefined, strict: boolean, ran: () => void, timeoutMs: number): Promise<void> {
   const outcome = await runCase(adapter, vector, { timeoutMs })
-  if (outcome.status === 'skip') context.skip(outcome.reason)
+  if (outcome.status === 'skip') context.skip(printable(outcome.reason ?? ''))
   ran()
   if (outcome.status === 'pass') {
     if (listedReason === undefined) return
-    const newPass = `NEW PASS: ${vector.id} passes but the baseline lists it (${listedReason}); remove it from the baseline`
+    const newPass = `NEW PASS: ${vector.id} passes but the baseline lists it (${printable(listedReason)}); remove it from the baseline`
     if (strict) throw new Error(newPass)
     console.warn(newPass)
     return
   }
   // A baseline lists wrong answers; an error says nothing about the answer, so none is excused.
-  if (listedReason !== undefined && outcome.status === 'fail') context.skip(`known fail (baseline): ${listedReason}`)
+  if (listedReason !== undefined && outcome.status === 'fail') context.skip(`known fail (baseline): ${printable(listedReason)}`)
   const listedNote = listedReason === undefined ? '' : ' (the baseline lists this case, but no baseline excuses an error)'
-  throw new Error(`${outcome.status.toUpperCase()} ${vector.id} [${vector.requirements.join(', ')}]${listedNote}: ${outcome.reason ?? ''}`)
+  // The reason quotes the adapter (its message, its traceback): its lines kept, each escaped.
+  throw new Error(`${outcome.status.toUpperCase()} ${vector.id} [${vector.requirements.join(', ')}]${listedNote}: ${printableLines(outcome.reason ?? '')}`)
 }
 
 /** The options registerConformanceSuite takes: any other key (a typo such as `strictbaseline`) is refused. */
@@ -114,10 +115,10 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
     beforeAll(async () => {
       opened = await openAdapter(options).catch((error: unknown) => {
         if (!(error instanceof AdapterStartFailure)) throw error
-        throw new Error(`${error.message}\n--- last lines of the adapter's stderr ---\n${stderrTailOf(error.stderr)}`)
+        throw new Error(`${printable(error.message)}\n--- last lines of the adapter's stderr ---\n${printableOutput(stderrTailOf(error.stderr))}`)
       })
       const claimProblem = adapterClaimProblem(opened.adapter)
-      if (claimProblem !== undefined) throw new Error(`registerConformanceSuite: ${claimProblem}`)
+      if (claimProblem !== undefined) throw new Error(`registerConformanceSuite: ${printable(claimProblem)}`)
       const context = { source: 'baseline', adapter: opened.adapter.meta.name, suite, caseIds: new Set(all.map((vector) => vector.id)) }
       for (const note of baseline === undefined ? [] : baselineNotes(baseline, context)) console.warn(`dsh-conformance: note: ${printable(note)}`)
     }, Math.max(START_HOOK_TIMEOUT_MS, restartAllowance + 5_000))

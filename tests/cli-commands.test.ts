@@ -332,6 +332,10 @@ describe('run: baselines', () => {
     const second = misorderBaseline('second.yaml', 'fake-misorder')
     const refused = await runCliHere(['run', '--adapter-cmd', MISORDER, ...CHAIN, '--baseline', first, '--baseline', second])
     expect(refused).toEqual({ code: 2, stdout: '', stderr: 'two baselines name adapter fake-misorder\n' })
+    // A name of the files' own is said on one line, escaped: its line feed cannot forge a `wrote` line.
+    const forged = ['a.yaml', 'b.yaml'].map(name => misorderBaseline(name, '"x\\nwrote reports/forged.json"'))
+    const named = await runCliHere(['run', '--adapter-cmd', MISORDER, ...CHAIN, '--baseline', forged[0]!, '--baseline', forged[1]!])
+    expect(named).toEqual({ code: 2, stdout: '', stderr: 'two baselines name adapter x\\u000awrote reports/forged.json\n' })
   })
 
   it('applies a lone baseline to a lone adapter whatever it names, with a note', async () => {
@@ -463,6 +467,8 @@ describe('matrix', () => {
     expect(printed.stdout.split('\n').filter((line) => line.includes('forged'))).toHaveLength(3)
     expect(printed.stderr).not.toMatch(RAW_CONTROL)
     expect(printed.stderr).toMatch(/^cannot start adapter node -e /)
+    // Under it, escaped as run prints it, the last lines the adapter wrote to stderr.
+    expect(printed.stderr).toMatch(/\n--- last lines of node -e [^\n]*'s stderr ---\nevil\\u001b/)
     expect(printed.code).toBe(1)
   })
 

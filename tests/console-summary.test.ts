@@ -215,8 +215,8 @@ describe('the summary of one adapter, line by line', () => {
     expect(adapterSummary(reversed, CASES).split('\n').slice(2, 5).map((line) => line.trim().split(/\s+/)[0])).toEqual(['05-surface', '13-compaction', '19-jsonl'])
   })
 
-  it('gives an adapter that could not start every line of the reason, escaped', () => {
-    expect(adapterSummary({ ...unstartedRun(), startError: 'crash: exit code 3\n\u001b[8mhidden' }, CASES)).toBe('broken-cmd --flag: could not be started: crash: exit code 3\n\\u001b[8mhidden')
+  it('gives the reason an adapter could not start on one line, escaped: a line feed of the adapter\'s cannot forge a line', () => {
+    expect(adapterSummary({ ...unstartedRun(), startError: 'crash: exit code 3\n\u001b[8mevil: passed' }, CASES)).toBe('broken-cmd --flag: could not be started: crash: exit code 3\\u000a\\u001b[8mevil: passed')
   })
 })
 

@@ -143,6 +143,13 @@ describe('a fork\'s own vitest (tests/vitest-fixtures/)', () => {
     ])
   }, 60_000)
 
+  it('fails a case with the adapter\'s message escaped, its lines kept', async () => {
+    const [failed] = await suiteOutcomes('an adapter whose messages hold escape sequences')
+    expect(failed?.[1]).toBe('failed')
+    expect(failed?.[2]).toContain('evil\\u001b[2J failed\nevil\\u001b[2J: agrees with the reference')
+    expect(failed?.[2]).not.toMatch(/\u001b/)
+  }, 60_000)
+
   it('names a test by its case\'s id and title, the title\'s control characters escaped', async () => {
     const names = (await forkOutcomes()).filter((outcome) => outcome.name.startsWith('own-three-appends')).map((outcome) => outcome.name)
     expect(names.length).toBeGreaterThan(0)

@@ -40,7 +40,8 @@ export function runCheck(args: readonly string[]): number {
   try {
     known = options.known === undefined ? [] : readKnownFindings(options.known)
   } catch (error) {
-    console.error(errorMessage(error))
+    // It quotes the file (its path, its members): one line, escaped, or it could forge a verdict line.
+    console.error(printable(errorMessage(error)))
     return 2
   }
   const matchers = knownMatchers(known)

@@ -117,6 +117,10 @@ describe('check --known', () => {
     writeFileSync(knownFile, 'known:\n  - files: "*"\n    code: JSONL_HEADER_INVALID\n')
     const broken = await runCliHere(['check', clean, '--known', knownFile])
     expect(broken).toMatchObject({ code: 2, stderr: `${knownFile}:2: not a known-findings file: known[0] needs a reason\n` })
+    // A member name of the file's own is said escaped, on the one line: it cannot forge a verdict line.
+    writeFileSync(knownFile, 'known: []\n"x\\e]0;T\\a\\nok.jsonl: valid": 1\n')
+    const forged = await runCliHere(['check', clean, '--known', knownFile])
+    expect(forged).toMatchObject({ code: 2, stderr: `${knownFile}:2: not a known-findings file: it has unknown members x\\u001b]0;T\\u0007\\u000aok.jsonl: valid (it may have known)\n` })
   })
 
   it('says an entry that matched only an unchecked file could not apply, not that it is a typo', async () => {

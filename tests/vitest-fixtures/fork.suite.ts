@@ -10,7 +10,8 @@
 //   the suite does not have fails a test of its own;
 // - when it claims none of the selected cases, every case skips and the last test fails.
 // A fork's own folder of vectors, under strictBaseline with a baseline written for that folder: an id
-// the folder lacks fails a test of its own.
+// the folder lacks fails a test of its own. An adapter whose messages hold escape sequences fails with
+// them escaped.
 import { registerConformanceSuite } from '../../conformance/vitest.ts'
 
 registerConformanceSuite({
@@ -61,4 +62,10 @@ registerConformanceSuite({
   vectors: 'tests/vitest-fixtures/own-vectors',
   strictBaseline: true,
   baseline: { adapter: 'reference', vectors: 'own-vectors', failures: [{ id: 'own-deleted', reason: 'a case that left the folder' }] },
+})
+
+registerConformanceSuite({
+  name: 'an adapter whose messages hold escape sequences',
+  adapterCmd: `node tests/fakes/fake-adapter.mjs hostile '${JSON.stringify('evil\u001b[2J')}'`,
+  filters: { cases: ['surf-order-append-only-surface'] },
 })
