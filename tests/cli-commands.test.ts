@@ -271,29 +271,29 @@ describe('--vectors DIR: cases of one\'s own instead of the suite\'s', () => {
 describe('--vectors DIR holding hostile titles and file names', () => {
   // A title (any string, vector-file.schema.json) and a file name holding a terminal title sequence, a
   // screen clear, CR LF with a forged line after it, a tab and a right-to-left override.
-  const HOSTILE_YAML = 'x\\e]0;TITLE\\a\\e[2J\\r\\nforged: ok\\tfield\\u202e'
-  const HOSTILE = 'x\u001b]0;TITLE\u0007\u001b[2J\r\nforged: ok\tfield\u202e'
-  const ESCAPED = 'x\\u001b]0;TITLE\\u0007\\u001b[2J\\u000d\\u000aforged: ok\\u0009field\\u202e'
-  const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/
+  const TITLE_YAML = 'x\\e]0;TITLE\\a\\e[2J\\r\\nforged: ok\\tfield\\u202e'
+  const TITLE_HOSTILE = 'x\u001b]0;TITLE\u0007\u001b[2J\r\nforged: ok\tfield\u202e'
+  const TITLE_ESCAPED = 'x\\u001b]0;TITLE\\u0007\\u001b[2J\\u000d\\u000aforged: ok\\u0009field\\u202e'
+  const TITLE_RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/
 
   it('list prints a case\'s title with its controls escaped, on the case\'s one line', async () => {
     const folder = join(scratch, 'hostile-titles')
     mkdirSync(folder, { recursive: true })
-    writeFileSync(join(folder, 'mine.yaml'), `chapter: 05-surface\ntitle: "${HOSTILE_YAML}"\ncases:\n  - id: mine-hostile\n    title: "${HOSTILE_YAML}"\n    requirements: [SURF-3]\n    profile: reader\n    log: [{user: one}]\n    steps:\n      - surface: {}\n        expect: {accept: true}\n`)
+    writeFileSync(join(folder, 'mine.yaml'), `chapter: 05-surface\ntitle: "${TITLE_YAML}"\ncases:\n  - id: mine-hostile\n    title: "${TITLE_YAML}"\n    requirements: [SURF-3]\n    profile: reader\n    log: [{user: one}]\n    steps:\n      - surface: {}\n        expect: {accept: true}\n`)
     const list = await runCliHere(['list', '--vectors', folder])
-    expect(list).toEqual({ code: 0, stdout: `mine-hostile\treader\tSURF-3\tsurface\t${ESCAPED}\n`, stderr: '' })
-    expect(list.stdout).not.toMatch(RAW_CONTROL)
+    expect(list).toEqual({ code: 0, stdout: `mine-hostile\treader\tSURF-3\tsurface\t${TITLE_ESCAPED}\n`, stderr: '' })
+    expect(list.stdout).not.toMatch(TITLE_RAW)
   })
 
   it('names a vector file that does not load with its controls escaped, in one line', async () => {
     const folder = join(scratch, 'hostile-names')
     mkdirSync(folder, { recursive: true })
-    writeFileSync(join(folder, `v${HOSTILE}.yaml`), 'chapter: 05-surface\ntitle: t\ncases:\n  - id: x\n    title: t\n')
+    writeFileSync(join(folder, `v${TITLE_HOSTILE}.yaml`), 'chapter: 05-surface\ntitle: t\ncases:\n  - id: x\n    title: t\n')
     for (const command of ['list', 'run', 'matrix']) {
       const refused = await runCliHere([command, '--vectors', folder])
-      expect(refused.stderr, command).toContain(`dsh-conformance: the vectors cannot be loaded: ${folder}/v${ESCAPED}.yaml: not a valid vector file: `)
+      expect(refused.stderr, command).toContain(`dsh-conformance: the vectors cannot be loaded: ${folder}/v${TITLE_ESCAPED}.yaml: not a valid vector file: `)
       expect(refused.stderr.split('\n'), command).toHaveLength(2)
-      expect(refused.stderr, command).not.toMatch(RAW_CONTROL)
+      expect(refused.stderr, command).not.toMatch(TITLE_RAW)
       expect(refused.code, command).toBe(2)
     }
   })

@@ -44,6 +44,10 @@ describe('replacing a file', () => {
     expect(() => replaceFile(file, '{"new": true}\n')).toThrow(`EISDIR: illegal operation on a directory, open '${file}'`)
     expect(readFileSync(file, 'utf8')).toBe('{"old": true}\n')
     expect(readdirSync(at).sort()).toEqual([`.report.json.${process.pid}.tmp`, 'report.json'])
+    // The error names the file asked for as it is, a name holding `$&` or `$'` included.
+    const odd = join(at, "r$&$'.json")
+    mkdirSync(join(at, `.r$&$'.json.${process.pid}.tmp`))
+    expect(() => replaceFile(odd, 'x')).toThrow(`EISDIR: illegal operation on a directory, open '${odd}'`)
   })
 
   it('follows a link: the link stays, the file it leads to takes the text', () => {

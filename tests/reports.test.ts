@@ -534,11 +534,13 @@ describe('claims the run did not back', () => {
   it('reach the JUnit report as they are when they hold $ patterns (an adapter\'s name, a baseline\'s id)', () => {
     const report = runReport(record([plainRun()]))
     const warning = "the run is of evil$&, $`, $' and $$"
-    const hostile = { ...report, runs: report.runs.map((run, index) => (index === 0 ? { ...run, warnings: [warning] } : run)) }
+    // A run's warning makes the first suite's output; the run as a whole's is put at its start.
+    const whole = "a whole run's $` and $&"
+    const hostile = { ...report, warnings: [whole], runs: report.runs.map((run, index) => (index === 0 ? { ...run, warnings: [warning] } : run)) }
     const xml = parseXml(junitReport(hostile))
     const [first] = descendants(xml, 'testsuite')
     // The helper keeps entities as they are written.
-    expect(first?.children.find((child) => child.name === 'system-out')?.text).toBe(`warning: ${warning.replaceAll('&', '&amp;')}`)
+    expect(first?.children.find((child) => child.name === 'system-out')?.text).toBe(`warning: ${whole}\nwarning: ${warning}`.replaceAll('&', '&amp;'))
     expect(descendants(xml, 'testcase')).toHaveLength(descendants(parseXml(junitReport(report)), 'testcase').length)
   })
 

@@ -97,7 +97,8 @@ function printReport(report: FuzzReport, options: FuzzCommandOptions, known: rea
 function knownClasses(divergences: KnownDivergences | undefined, path: string | undefined, adapter: Adapter): KnownClass[] | undefined {
   if (divergences === undefined) return undefined
   if (appliesTo(divergences, adapter.meta.name)) return divergences.known
-  console.error(`warning: ${printable(path ?? '')} does not apply to ${printable(adapter.meta.name)}; nothing is tolerated`)
+  // Divergences are read only from a --known path.
+  console.error(`warning: ${printable(path!)} does not apply to ${printable(adapter.meta.name)}; nothing is tolerated`)
   return []
 }
 

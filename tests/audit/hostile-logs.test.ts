@@ -48,6 +48,14 @@ describe('a very long id of the log', () => {
       expect(Math.max(...rendered.split('\n').map(line => line.length)), 'the longest line').toBeLessThan(40_000)
     }
   })
+
+  it('is cut past 200 code units where a heading names the session', () => {
+    const report = unansweredCall('c')
+    const named = { ...report, log: { ...report.log, sessionId: 's'.repeat(100_000) } }
+    const cut = `${'s'.repeat(200)}… (99800 more characters)`
+    expect(renderText(named).split('\n')[1]).toContain(`session ${cut} · `)
+    expect(renderHtml(named)).toContain(`<title>Audit: ${cut}</title>`)
+  })
 })
 
 describe('text of the log in the report', () => {
