@@ -151,7 +151,8 @@ type InputOutcome = 'agrees' | 'not judged' | 'differs' | 'no answer'
 
 /**
  * Why a step did not pass, each line printable; the lines after the first (an adapter's message and
- * traceback) start with a tab, which printable escapes in any name, so that none passes for a verdict line.
+ * traceback) start with a tab, which printable escapes in any name, so that none passes for a verdict
+ * line.
  */
 function reasonLines(reason: string): string {
   return reason.split(/\r?\n/).map(printable).join('\n\t')

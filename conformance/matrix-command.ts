@@ -42,7 +42,8 @@ export async function matrixCommand(options: CommandOptions, all: readonly Vecto
     ...(options.matrixHtml === undefined ? [] : [writeOutput(options.matrixHtml, matrixHtml(built.matrix, { title }))]),
   ]
   const notStarted = built.runs.filter((run) => run.startError !== undefined)
-  // The reason quotes the adapter: one line, escaped; its stderr's last lines, if any, under it as run prints them.
+  // The reason quotes the adapter: one line, escaped; its stderr's last lines, if any, under it as run
+  // prints them.
   for (const run of notStarted) {
     const stderr = run.stderrTail === undefined ? '' : `\n--- last lines of ${printable(run.label)}'s stderr ---\n${printableOutput(run.stderrTail)}`
     console.error(`cannot start adapter ${printable(run.label)}: ${printable(run.startError ?? '')}${stderr}`)

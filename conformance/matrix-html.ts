@@ -6,7 +6,8 @@ import { printable } from './wording.ts'
 
 /**
  * Text as HTML, its control and format characters shown as \u escapes first (printable): an adapter's
- * name holding a right-to-left override would show reordered ("evil\u202egnissap lla" as "evilall passing").
+ * name holding a right-to-left override would show reordered ("evil\u202egnissap lla" as "evilall
+ * passing").
  */
 function escapeHtml(text: string): string {
   return printable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')

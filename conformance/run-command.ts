@@ -61,7 +61,7 @@ export function pathPartOf(name: string): string {
 
 /** The path a --write-baseline template gives an adapter: `{adapter}` replaced by its name as one path part. */
 export function baselinePathOf(template: string, name: string): string {
-  // Split and joined: replaceAll would read `$'` or `$\`` in the name as the template's other parts.
+  // Split and joined: replaceAll would read `$'` or `` $` `` in the name as the template's other parts.
   return template.split('{adapter}').join(pathPartOf(name))
 }
 

@@ -52,7 +52,8 @@ describe('printable', () => {
   })
 
   it('shows the other characters Unicode draws as nothing as escapes, but keeps variation selectors', () => {
-    // A Hangul filler, its halfwidth form, a combining grapheme joiner: `okㅤ.jsonl` looked like `ok.jsonl`.
+    // A Hangul filler, its halfwidth form, a combining grapheme joiner: `okㅤ.jsonl` looked like
+    // `ok.jsonl`.
     expect(printable('ok\u3164.jsonl ok\uffa0 ok\u034f ok\u115f')).toBe('ok\\u3164.jsonl ok\\uffa0 ok\\u034f ok\\u115f')
     expect(printable('☑️ ⏭️ 葛\u{E0100} ᠠ\u180B')).toBe('☑️ ⏭️ 葛\u{E0100} ᠠ\u180B')
   })

@@ -37,9 +37,9 @@ function progressBar(name: string, line: ProgressLine): (progress: FuzzProgress)
 }
 
 /**
- * A finding as the report prints it. Its signature and detail quote the adapter, its log and class name
- * come from files: each printable, the detail's first line (a CR LF ends it too) cut before it is escaped,
- * never inside an escape.
+ * A finding as the report prints it. Its signature and detail quote the adapter, its log and class
+ * name come from files: each printable, the detail's first line (a CR LF ends it too) cut before it is
+ * escaped, never inside an escape.
  */
 function findingLines(finding: Finding, outDir: string): string[] {
   const label = finding.known === undefined ? 'NEW  ' : `KNOWN ${printable(finding.known)}`

@@ -172,8 +172,8 @@ function withOutput(suites: SuiteXml[], lines: readonly string[]): SuiteXml[] {
   const text = xmlText(lines.join('\n'))
   // The suite's own output is indented as its testcases, a testcase's (a NEW PASS note) deeper.
   const suiteOutput = '\n    <system-out>'
-  // Replacer functions: a replacement string would read `$&` or `$\`` in the text (an adapter's name, a
-  // baseline's id) as patterns, pasting the matched or preceding XML into the report.
+  // Replacer functions: a replacement string would read `$&` or `` $` `` in the text (an adapter's
+  // name, a baseline's id) as patterns, pasting the matched or preceding XML into the report.
   const xml = first!.xml.includes(suiteOutput)
     ? first!.xml.replace(suiteOutput, () => `${suiteOutput}${text}\n`)
     : first!.xml.replace(/ {2}<\/testsuite>$/, () => `    <system-out>${text}</system-out>\n  </testsuite>`)

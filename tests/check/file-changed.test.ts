@@ -29,7 +29,8 @@ vi.mock('node:fs', async (importOriginal) => {
   }
   // check reads in chunks (readSync); audit reads a file whole (readFileSync).
   const readSync = ((...args: Parameters<typeof actual.readSync>) => {
-    // A read at offset 0: check's second read of a file starts there (its first reads on from where the descriptor stands).
+    // A read at offset 0: check's second read of a file starts there (its first reads on from where
+    // the descriptor stands).
     if ((args as unknown[])[4] === 0) during.starts += 1
     const read = actual.readSync(...args)
     return changeAfter(read, read > 0)
