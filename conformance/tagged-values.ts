@@ -114,10 +114,26 @@ function decodeSparseArray(tagged: Members, decoding: Decoding): unknown[] {
   return array
 }
 
+/**
+ * The object, with member `key` of the node that `path` leads to (the object itself when there is no
+ * path) pointing back to it: a cycle of one step, or of as many as the path has, through arrays too.
+ */
 function decodeSelfCycle(tagged: Members, decoding: Decoding): Members {
   const object = objectMember(tagged, 'object', decoding, false)
-  Object.defineProperty(object, stringMember(tagged, 'key'), { value: object, enumerable: true, writable: true, configurable: true })
+  const node = nodeAlong(tagged, object, tagged['path'] ?? [])
+  Object.defineProperty(node, stringMember(tagged, 'key'), { value: object, enumerable: true, writable: true, configurable: true })
   return object
+}
+
+/** The object or array that `path` (member names, and array indexes as strings) leads to from `start`. */
+function nodeAlong(tagged: Members, start: Members, path: unknown): Members {
+  if (!Array.isArray(path) || !path.every(step => typeof step === 'string')) throw malformed(tagged, `needs "path" to be a list of member names, not ${shown(path)}`)
+  let node: unknown = start
+  for (const step of path as string[]) {
+    node = isObjectLike(node) && Object.hasOwn(node, step) ? (node as Members)[step] : undefined
+    if (!isObjectLike(node)) throw malformed(tagged, `has a "path" that leads to no object or array at ${shown(step)}`)
+  }
+  return node as Members
 }
 
 function decodeWithSymbolKey(tagged: Members, decoding: Decoding): Members {
@@ -269,7 +285,7 @@ const TAGS: Record<string, TagRule> = {
   'function': { decode: () => () => undefined },
   'symbol': { decode: () => Symbol('tagged') },
   'sparse-array': { required: ['length'], optional: ['entries'], decode: decodeSparseArray },
-  'self-cycle': { required: ['object', 'key'], decode: decodeSelfCycle },
+  'self-cycle': { required: ['object', 'key'], optional: ['path'], decode: decodeSelfCycle },
   'symbol-key': { required: ['object'], optional: ['value'], decode: decodeWithSymbolKey },
   'non-enumerable': { required: ['object', 'key', 'value'], decode: decodeWithHiddenKey },
   'array-property': { required: ['items', 'key', 'value'], optional: ['enumerable'], decode: decodeArrayWithProperty },

@@ -217,6 +217,14 @@ describe('each tag builds the value its row of vectors/README.md names', () => {
     expect(Object.getOwnPropertyDescriptor(object, 'self')).toMatchObject({ enumerable: true, writable: true, configurable: true })
   })
 
+  it('self-cycle with a path: the member of a node inside the object points back to it, through arrays too', () => {
+    const object = decodeTagged({ $dsh: 'self-cycle', object: { a: { b: [1] } }, path: ['a', 'b'], key: '1' }) as { a: { b: unknown[] } }
+    expect(object.a.b[1]).toBe(object)
+    expect(object.a.b).toHaveLength(2)
+    expect(() => decodeTagged({ $dsh: 'self-cycle', object: { a: 1 }, path: ['a'], key: 'k' })).toThrow(/tag "self-cycle" has a "path" that leads to no object or array at "a"/)
+    expect(() => decodeTagged({ $dsh: 'self-cycle', object: {}, path: 'a', key: 'k' })).toThrow(/tag "self-cycle" needs "path" to be a list of member names, not "a"/)
+  })
+
   it('non-enumerable: the object with a hidden own member', () => {
     const object = decodeTagged({ $dsh: 'non-enumerable', object: { a: 1 }, key: 'hidden', value: { $dsh: '-0' } }) as Record<string, unknown>
     expect(Object.keys(object)).toEqual(['a'])

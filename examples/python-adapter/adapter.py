@@ -260,7 +260,17 @@ def decode_array_property(tagged):
 
 def decode_self_cycle(tagged):
     value = decode_tagged(tagged.get("object", {}))
-    value[tagged.get("key", "self")] = value
+    node = value
+    # The path leads to the object or list whose member points back (vectors/README.md).
+    for step in tagged.get("path", []):
+        node = node[int(step)] if isinstance(node, list) else node[step]
+    key = tagged.get("key", "self")
+    if isinstance(node, list):
+        index = int(key)
+        node.extend([None] * (index + 1 - len(node)))
+        node[index] = value
+    else:
+        node[key] = value
     return value
 
 
