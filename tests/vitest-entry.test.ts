@@ -136,18 +136,30 @@ describe('a fork\'s own vitest (tests/vitest-fixtures/)', () => {
 
   it('fails a listed case that passes under strictBaseline, and a listed id the suite lacks, and still skips a listed fail', async () => {
     expect(await suiteOutcomes('a fake adapter under strictBaseline')).toEqual([
-      ['surf-order-append-only-surface', 'failed', 'NEW PASS: surf-order-append-only-surface passes but the baseline lists it (listed, though the fake answers it right); remove it from the baseline'],
+      ['surf-order-append-only-surface', 'failed', 'NEW PASS: surf-order-append-only-surface passes but the baseline lists it (listed, though the fake answers it right\\u001b[2J); remove it from the baseline'],
       ['surf-order-chain-fold', 'skipped', 'known fail (baseline): SURF-6: the fake puts a replacement at the tail'],
       ['the baseline lists only cases of this suite (strictBaseline)', 'failed', 'registerConformanceSuite: under strictBaseline, the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-order-no-such-case'],
       [lastTest, 'passed', undefined],
     ])
   }, 60_000)
 
-  it('fails a case with the adapter\'s message escaped, its lines kept', async () => {
+  it('fails a case with the adapter\'s message escaped, its lines kept, and skips a listed one with its reason escaped', async () => {
     const [failed] = await suiteOutcomes('an adapter whose messages hold escape sequences')
     expect(failed?.[1]).toBe('failed')
     expect(failed?.[2]).toContain('evil\\u001b[2J failed\nevil\\u001b[2J: agrees with the reference')
-    expect(failed?.[2]).not.toMatch(/\u001b/)
+    const [listed] = await suiteOutcomes('a fake adapter whose baseline reason holds escape sequences')
+    expect(listed).toEqual(['surf-order-chain-fold', 'skipped', 'known fail (baseline): SURF-6: listed\\u001b]0;T\\u0007'])
+    for (const outcome of [failed, listed]) expect(outcome?.[2]).not.toMatch(/\u001b/)
+  }, 60_000)
+
+  it('says escaped why an adapter did not start, its stderr\'s lines kept, and what it claims that the spec lacks', async () => {
+    const [unstarted] = await suiteOutcomes('an adapter that cannot start, its stderr holding escape sequences')
+    expect(unstarted?.[1]).toBe('skipped')
+    expect(unstarted?.[2]).toContain('--- last lines of the adapter\'s stderr ---\nevil\\u001b[2J')
+    const [claims] = await suiteOutcomes('an adapter that claims a profile holding escape sequences')
+    expect(claims?.[1]).toBe('skipped')
+    expect(claims?.[2]).toContain('registerConformanceSuite: the adapter claims unknown profile(s) reader\\u001b[2J')
+    for (const outcome of [unstarted, claims]) expect(outcome?.[2]).not.toMatch(/\u001b/)
   }, 60_000)
 
   it('names a test by its case\'s id and title, the title\'s control characters escaped', async () => {

@@ -43,7 +43,7 @@ registerConformanceSuite({
   baseline: {
     adapter: 'fake-misorder',
     failures: [
-      { id: 'surf-order-append-only-surface', reason: 'listed, though the fake answers it right' },
+      { id: 'surf-order-append-only-surface', reason: 'listed, though the fake answers it right\u001b[2J' },
       { id: 'surf-order-chain-fold', reason: 'SURF-6: the fake puts a replacement at the tail' },
       { id: 'surf-order-no-such-case', reason: 'a case that left the suite' },
     ],
@@ -67,5 +67,24 @@ registerConformanceSuite({
 registerConformanceSuite({
   name: 'an adapter whose messages hold escape sequences',
   adapterCmd: `node tests/fakes/fake-adapter.mjs hostile '${JSON.stringify('evil\u001b[2J')}'`,
+  filters: { cases: ['surf-order-append-only-surface'] },
+})
+
+registerConformanceSuite({
+  name: 'a fake adapter whose baseline reason holds escape sequences',
+  adapterCmd: 'node tests/fakes/fake-adapter.mjs misorder',
+  filters: { cases: ['surf-order-chain-fold'] },
+  baseline: { adapter: 'fake-misorder', failures: [{ id: 'surf-order-chain-fold', reason: 'SURF-6: listed\u001b]0;T\u0007' }] },
+})
+
+registerConformanceSuite({
+  name: 'an adapter that cannot start, its stderr holding escape sequences',
+  adapterCmd: `node -e 'process.stderr.write(${JSON.stringify('evil\u001b[2J\n')}); process.exit(3)'`,
+  filters: { cases: ['surf-order-append-only-surface'] },
+})
+
+registerConformanceSuite({
+  name: 'an adapter that claims a profile holding escape sequences',
+  adapter: { meta: { name: 'claims', version: '1', language: 'js', profiles: ['reader\u001b[2J'] }, operations: {} } as never,
   filters: { cases: ['surf-order-append-only-surface'] },
 })

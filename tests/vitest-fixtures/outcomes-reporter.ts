@@ -19,11 +19,19 @@ function suitesOf(test: TestCase): string[] {
   return suites
 }
 
+/** The errors of the suites a test is in (a beforeAll that threw: the adapter did not start). */
+function suiteErrorsOf(test: TestCase): string[] {
+  const errors: string[] = []
+  for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) errors.push(...parent.errors().map((error) => error.message))
+  return errors
+}
+
 function outcomeOf(test: TestCase): TestOutcome {
   const result = test.result()
   const outcome: TestOutcome = { suites: suitesOf(test), name: test.name, state: result.state }
   if (result.state === 'skipped' && result.note !== undefined) outcome.note = result.note
-  if (result.errors !== undefined && result.errors.length > 0) outcome.errors = result.errors.map((error) => error.message)
+  const errors = [...(result.errors ?? []).map((error) => error.message), ...suiteErrorsOf(test)]
+  if (errors.length > 0) outcome.errors = errors
   return outcome
 }
 
