@@ -12,7 +12,7 @@ import { startSubprocessAdapter } from './subprocess-adapter.ts'
 import { runSuite } from './suite.ts'
 import { progressLine } from './progress-line.ts'
 import type { VectorCase } from './vector-cases.ts'
-import { characterCount, errorMessage, printable, printableOutput } from './wording.ts'
+import { characterCount, errorMessage, indentedLines, printableOutput } from './wording.ts'
 
 const STDERR_LINES_KEPT = 20
 
@@ -31,8 +31,9 @@ export async function openAdapterOrSayWhyNot(source: AdapterSource, timeoutMs: n
   const start = await startAdapter(source, timeoutMs)
   if ('adapter' in start) return start.adapter
   const stderrLines = start.stderrTail === '' ? '' : `\n--- last lines of the adapter's stderr ---\n${printableOutput(start.stderrTail)}`
-  // The reason quotes the adapter (the profiles it claims, what its module threw): one line, escaped.
-  console.error(`the adapter could not be started: ${printable(start.startError)}${stderrLines}`)
+  // The reason quotes the adapter (the profiles it claims, what its module threw): its lines escaped,
+  // each after the first indented.
+  console.error(`the adapter could not be started: ${indentedLines(start.startError)}${stderrLines}`)
   return undefined
 }
 
@@ -69,7 +70,7 @@ export async function withOpenedAdapter(adapter: Adapter, work: () => Promise<nu
   }
   const closing = await closeProblem(adapter)
   if (closing === undefined) return status
-  console.error(`the adapter failed as it was closed: ${printable(closing)}`)
+  console.error(`the adapter failed as it was closed: ${indentedLines(closing)}`)
   return Math.max(status, 1)
 }
 

@@ -18,7 +18,7 @@ import { runCase } from './run-case.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { decodeTagged } from './tagged-values.ts'
 import { OPERATIONS, type OperationName, type VectorCase } from './vector-cases.ts'
-import { errorMessage, guessedOption, likelyMeant, printable, shortened } from './wording.ts'
+import { errorMessage, guessedOption, indentedLines, likelyMeant, printable, shortened } from './wording.ts'
 import { askingProfile, OPERATION_PROFILE } from './fuzz/probes.ts'
 import { openResult } from './input-domain.ts'
 
@@ -149,15 +149,6 @@ function shown(result: OperationResult): string {
 
 type InputOutcome = 'agrees' | 'not judged' | 'differs' | 'no answer'
 
-/**
- * Why a step did not pass, each line printable; the lines after the first (an adapter's message and
- * traceback) start with a tab, which printable escapes in any name, so that none passes for a verdict
- * line.
- */
-function reasonLines(reason: string): string {
-  return reason.split(/\r?\n/).map(printable).join('\n\t')
-}
-
 /** One input through the reference and the adapter, printed; throws when the reference cannot run it. */
 async function compareWith(adapter: Adapter, options: CompareOptions, input: Record<string, unknown>): Promise<InputOutcome> {
   const expected = await referenceResult(options.operation, input)
@@ -167,7 +158,7 @@ async function compareWith(adapter: Adapter, options: CompareOptions, input: Rec
   const profile = askingProfile(options.operation, adapter.meta.profiles) ?? OPERATION_PROFILE[options.operation] ?? 'reader'
   const outcome = await runCase(adapter, comparedCase(options.operation, input, expected, profile), { timeoutMs: options.timeoutMs, fromNoVector: true })
   const verdicts = open === undefined ? VERDICTS : OPEN_VERDICTS
-  console.log(`${printable(adapter.meta.name)}: ${verdicts[outcome.status]}${outcome.reason === undefined ? '' : `: ${reasonLines(outcome.reason)}`}`)
+  console.log(`${printable(adapter.meta.name)}: ${verdicts[outcome.status]}${outcome.reason === undefined ? '' : `: ${indentedLines(outcome.reason)}`}`)
   if (open !== undefined) console.log(`not judged: ${open}, so any answer is conforming`)
   // An answer the spec leaves open is judged by nobody, the same answer as the reference's included, so
   // that the count says the same of such an input whatever came; giving none (an error) never passes.

@@ -6,7 +6,7 @@ import { LISTED_ERROR_NOTE } from './baseline.ts'
 import { chapterKeys, claimIsPartial, claimWarnings, passedNote, compareRequirementIds, countBy, countOutcomes, distinctRunNames, failedCount, nameAndVersion, requirementKeys, runFails, testedNothing, type AdapterRun, type Counts } from './results.ts'
 import type { CaseOutcome } from './run-case.ts'
 import type { VectorCase } from './vector-cases.ts'
-import { joinedLines, plural, printable, shortened } from './wording.ts'
+import { indentedLines, joinedLines, plural, printable, shortened } from './wording.ts'
 
 const WIDTH = 100
 const REASON_LIMIT = 400
@@ -115,8 +115,9 @@ function totalsLine(counts: Counts, run: AdapterRun): string {
 
 /** The summary of one adapter's run. */
 export function adapterSummary(run: AdapterRun, cases: readonly VectorCase[]): string {
-  // The reason quotes the adapter: one line, escaped (run prints its stderr's last lines apart).
-  if (run.adapter === undefined) return `${printable(run.label)}: could not be started: ${printable(run.startError ?? '')}`
+  // The reason quotes the adapter: its lines escaped, each after the first indented (run prints its
+  // stderr's last lines apart).
+  if (run.adapter === undefined) return `${printable(run.label)}: could not be started: ${indentedLines(run.startError ?? '')}`
   const [title, language] = [nameAndVersion(run.adapter), run.adapter.language].map(printable)
   const profiles = run.adapter.profiles
   const byChapter = countBy(run.outcomes, chapterKeys(cases))

@@ -11,7 +11,7 @@ import { writeOutputFile } from './reports/write.ts'
 import { readSpecCatalog } from './spec-catalog.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
-import { errorMessage, printable, printableOutput } from './wording.ts'
+import { errorMessage, indentedLines, printable, printableOutput } from './wording.ts'
 
 const specDir = fileURLToPath(new URL('../spec/', import.meta.url))
 
@@ -42,11 +42,11 @@ export async function matrixCommand(options: CommandOptions, all: readonly Vecto
     ...(options.matrixHtml === undefined ? [] : [writeOutput(options.matrixHtml, matrixHtml(built.matrix, { title }))]),
   ]
   const notStarted = built.runs.filter((run) => run.startError !== undefined)
-  // The reason quotes the adapter: one line, escaped; its stderr's last lines, if any, under it as run
-  // prints them.
+  // The reason quotes the adapter: its lines escaped, each after the first indented; its stderr's last
+  // lines, if any, under it as run prints them.
   for (const run of notStarted) {
     const stderr = run.stderrTail === undefined ? '' : `\n--- last lines of ${printable(run.label)}'s stderr ---\n${printableOutput(run.stderrTail)}`
-    console.error(`cannot start adapter ${printable(run.label)}: ${printable(run.startError ?? '')}${stderr}`)
+    console.error(`cannot start adapter ${printable(run.label)}: ${indentedLines(run.startError ?? '')}${stderr}`)
   }
   const stopped = built.runs.filter((run) => run.stopError !== undefined)
   for (const run of stopped) console.error(`adapter ${printable(run.label)} ${STOP_ERROR_SAYING} ${printable(run.stopError ?? '')}`)

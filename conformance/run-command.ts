@@ -14,7 +14,7 @@ import { openDescriptor, statOf, writeOutputFile, writeReports } from './reports
 import { adapterTitle, countOutcomes, runFails, type AdapterRun } from './results.ts'
 import { suiteIdentity, suiteTitle, type SuiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
-import { errorMessage, plural, printable, printableOutput, shortened } from './wording.ts'
+import { errorMessage, isPrintable, plural, printable, printableOutput, shortened } from './wording.ts'
 
 interface LoadedBaseline {
   path: string
@@ -55,7 +55,7 @@ interface BaselineWriting {
  * control or format character (a line feed) make a file name no listing shows as it is.
  */
 export function pathPartOf(name: string): string {
-  const part = name.replace(/[/\\\p{Cc}\p{Cf}]/gu, '_')
+  const part = Array.from(name, (character) => (character === '/' || character === '\\' || !isPrintable(character) ? '_' : character)).join('')
   return part === '.' || part === '..' ? part.replace(/\./g, '_') : part
 }
 

@@ -7,7 +7,7 @@ import { referenceAdapter } from './adapters/reference.ts'
 import { encodeTagged, PROTOCOL_VERSION, protocolLine, protocolViolation, type ProtocolMessageName } from './protocol.ts'
 import { decodeTagged } from './tagged-values.ts'
 import type { OperationName } from './vector-cases.ts'
-import { isStackOverflow, plural } from './wording.ts'
+import { isStackOverflow, plural, printable } from './wording.ts'
 
 /** The messages an adapter is sent, by their `cmd`: a Map, so that `toString` or `__proto__` names none. */
 const COMMANDS: ReadonlyMap<unknown, ProtocolMessageName> = new Map([['start', 'start'], ['run', 'run'], ['stop', 'stop']])
@@ -101,20 +101,21 @@ export async function serve(input: AsyncIterable<Buffer> = process.stdin): Promi
   let started = false
   for await (const line of inputLines(input, MAX_LINE_BYTES)) {
     if ('garbage' in line) {
-      process.stderr.write(`dsh-conformance serve: ${line.garbage}\n`)
+      process.stderr.write(`dsh-conformance serve: ${printable(line.garbage)}\n`)
       return 2
     }
     let message: unknown
     try {
       message = JSON.parse(line.text)
     } catch {
-      process.stderr.write(`dsh-conformance serve: not JSON: ${line.text.slice(0, QUOTED_MOST)}\n`)
+      // The line is the runner's, or whoever writes to this process: shown escaped.
+      process.stderr.write(`dsh-conformance serve: not JSON: ${printable(line.text.slice(0, QUOTED_MOST))}\n`)
       return 2
     }
     const command = COMMANDS.get((message as { cmd?: unknown } | null)?.cmd)
     const violation = command === undefined ? 'no known cmd' : messageViolation(command, message) ?? orderViolation(command, started)
     if (violation !== undefined) {
-      process.stderr.write(`dsh-conformance serve: ${violation}: ${line.text.slice(0, QUOTED_MOST)}\n`)
+      process.stderr.write(`dsh-conformance serve: ${printable(violation)}: ${printable(line.text.slice(0, QUOTED_MOST))}\n`)
       return 2
     }
     if (command === 'stop') return 0

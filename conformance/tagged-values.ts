@@ -121,7 +121,10 @@ function decodeSparseArray(tagged: Members, decoding: Decoding): unknown[] {
 function decodeSelfCycle(tagged: Members, decoding: Decoding): Members {
   const object = objectMember(tagged, 'object', decoding, false)
   const node = nodeAlong(tagged, object, tagged['path'] ?? [])
-  Object.defineProperty(node, stringMember(tagged, 'key'), { value: object, enumerable: true, writable: true, configurable: true })
+  const key = stringMember(tagged, 'key')
+  // At an array the object is an element: an index of one, or the one just past the last.
+  if (Array.isArray(node) && !(isArrayIndex(key) && Number(key) <= node.length)) throw malformed(tagged, `needs "key" at an array to be an index at most its length ${node.length}, not ${shown(key)}`)
+  Object.defineProperty(node, key, { value: object, enumerable: true, writable: true, configurable: true })
   return object
 }
 

@@ -84,6 +84,15 @@ function escapeOf(character: string): string {
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`
 }
 
+/**
+ * A text of several lines from outside (an adapter's message and traceback) for a terminal: each line
+ * printable, and each after the first started with a tab, which printable escapes in any text of
+ * theirs, so that none of its lines can pass for a line of the command's own.
+ */
+export function indentedLines(text: string): string {
+  return text.split(/\r?\n/).map(printable).join('\n\t')
+}
+
 /** A text of many lines with each line printable: its line feeds kept, every other control escaped. */
 export function printableLines(text: string): string {
   return text.replace(/[^\n]+/g, printable)

@@ -378,7 +378,7 @@ describe('--write-baseline with {adapter}', () => {
     expect(pathPartOf('../../escaped')).toBe('.._.._escaped')
     expect(pathPartOf('..')).toBe('__')
     expect(pathPartOf('a\\b')).toBe('a_b')
-    expect(pathPartOf('y\nwrote x\u001b[2J\u202e')).toBe('y_wrote x_[2J_')
+    expect(pathPartOf('y\nwrote x\u001b[2J\u202e\u2028ok\u3164')).toBe('y_wrote x_[2J__ok_')
   })
 
   it('takes a name holding $ as it is: no replacement pattern pastes the template\'s other parts in', () => {

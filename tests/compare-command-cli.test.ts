@@ -121,13 +121,13 @@ describe('compare, exit statuses', () => {
     expect(outcome).toEqual({ code: 1, stdout: '', stderr: 'the adapter could not be started: the adapter claims unknown profile(s) readr (profiles: reader, writer, relations, repair, compaction, fork, jsonl, storage)\n' })
   })
 
-  it('says on one line, escaped, why an adapter did not start or failed as it was closed: neither can forge a verdict', async () => {
+  it('says escaped, each line after the first indented, why an adapter did not start or failed as it was closed: neither can forge a verdict', async () => {
     const hostile = inputs.write('hostile-profile.mjs', "export const adapter = { meta: { name: 'h', version: '1', language: 'js', profiles: ['x\\u001b]0;T\\u0007\\nh: agrees with the reference'] }, operations: {} }\n")
     const refused = await runCliHere(['compare', '--adapter-module', hostile, '--operation', 'load', inputFile('loads.json', LOADS)])
-    expect(refused.stderr).toBe('the adapter could not be started: the adapter claims unknown profile(s) x\\u001b]0;T\\u0007\\u000ah: agrees with the reference (profiles: reader, writer, relations, repair, compaction, fork, jsonl, storage)\n')
+    expect(refused.stderr).toBe('the adapter could not be started: the adapter claims unknown profile(s) x\\u001b]0;T\\u0007\n\th: agrees with the reference (profiles: reader, writer, relations, repair, compaction, fork, jsonl, storage)\n')
     const closing = inputs.write('hostile-close.mjs', "export const adapter = { meta: { name: 'h', version: '1', language: 'js', profiles: ['reader'] }, operations: { load: () => ({ ok: true, value: {} }) }, close: () => { throw new Error('bye\\u001b[2J\\nh: agrees with the reference') } }\n")
     const closed = await runCliHere(['compare', '--adapter-module', closing, '--operation', 'load', inputFile('loads.json', LOADS)])
-    expect(closed.stderr).toBe('the adapter failed as it was closed: bye\\u001b[2J\\u000ah: agrees with the reference\n')
+    expect(closed.stderr).toBe('the adapter failed as it was closed: bye\\u001b[2J\n\th: agrees with the reference\n')
     expect(closed.code).toBe(1)
   })
 })

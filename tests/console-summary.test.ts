@@ -215,8 +215,8 @@ describe('the summary of one adapter, line by line', () => {
     expect(adapterSummary(reversed, CASES).split('\n').slice(2, 5).map((line) => line.trim().split(/\s+/)[0])).toEqual(['05-surface', '13-compaction', '19-jsonl'])
   })
 
-  it('gives the reason an adapter could not start on one line, escaped: a line feed of the adapter\'s cannot forge a line', () => {
-    expect(adapterSummary({ ...unstartedRun(), startError: 'crash: exit code 3\n\u001b[8mevil: passed' }, CASES)).toBe('broken-cmd --flag: could not be started: crash: exit code 3\\u000a\\u001b[8mevil: passed')
+  it('gives the reason an adapter could not start escaped, each line after the first indented: a line of the adapter\'s cannot pass for one of the run\'s', () => {
+    expect(adapterSummary({ ...unstartedRun(), startError: 'crash: exit code 3\n\u001b[8mevil: passed' }, CASES)).toBe('broken-cmd --flag: could not be started: crash: exit code 3\n\t\\u001b[8mevil: passed')
   })
 })
 

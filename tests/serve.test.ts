@@ -83,6 +83,13 @@ describe('serve reads lines as the protocol has them', () => {
 })
 
 describe('serve refuses a message that breaks the protocol with exit 2 and one line on stderr', () => {
+  it('names the line it refuses with its control characters escaped', async () => {
+    const outcome = await served([START, 'not json\u001b]0;T\u0007\u001b[2J\n', STOP])
+    expect(outcome.stderr).toBe('dsh-conformance serve: not JSON: not json\\u001b]0;T\\u0007\\u001b[2J\n')
+    const cmd = await served([START, `${JSON.stringify({ cmd: 'x\u001b[2J' })}\n`, STOP])
+    expect(cmd.stderr).toBe('dsh-conformance serve: no known cmd: {"cmd":"x\\u001b[2J"}\n')
+  })
+
   it('takes a cmd that names a member every object inherits for no known cmd', async () => {
     for (const cmd of ['toString', 'hasOwnProperty', '__proto__', 'constructor']) {
       const line = JSON.stringify({ cmd })

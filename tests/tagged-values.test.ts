@@ -223,6 +223,11 @@ describe('each tag builds the value its row of vectors/README.md names', () => {
     expect(object.a.b).toHaveLength(2)
     expect(() => decodeTagged({ $dsh: 'self-cycle', object: { a: 1 }, path: ['a'], key: 'k' })).toThrow(/tag "self-cycle" has a "path" that leads to no object or array at "a"/)
     expect(() => decodeTagged({ $dsh: 'self-cycle', object: {}, path: 'a', key: 'k' })).toThrow(/tag "self-cycle" needs "path" to be a list of member names, not "a"/)
+    const replaced = decodeTagged({ $dsh: 'self-cycle', object: { a: [1, 2] }, path: ['a'], key: '0' }) as { a: unknown[] }
+    expect(replaced.a).toEqual([replaced, 2])
+    for (const key of ['3', 'length', 'x', '01']) {
+      expect(() => decodeTagged({ $dsh: 'self-cycle', object: { a: [1, 2] }, path: ['a'], key })).toThrow(`tag "self-cycle" needs "key" at an array to be an index at most its length 2, not ${JSON.stringify(key)}`)
+    }
   })
 
   it('non-enumerable: the object with a hidden own member', () => {

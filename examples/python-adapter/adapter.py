@@ -266,9 +266,12 @@ def decode_self_cycle(tagged):
         node = node[int(step)] if isinstance(node, list) else node[step]
     key = tagged.get("key", "self")
     if isinstance(node, list):
+        # An index of an element, or the one just past the last (vectors/README.md).
         index = int(key)
-        node.extend([None] * (index + 1 - len(node)))
-        node[index] = value
+        if index == len(node):
+            node.append(value)
+        else:
+            node[index] = value
     else:
         node[key] = value
     return value
