@@ -10,8 +10,9 @@
 //   the suite does not have fails a test of its own;
 // - when it claims none of the selected cases, every case skips and the last test fails.
 // A fork's own folder of vectors, under strictBaseline with a baseline written for that folder: an id
-// the folder lacks fails a test of its own. An adapter whose messages hold escape sequences fails with
-// them escaped.
+// the folder lacks fails a test of its own. Text that holds escape sequences reaches the reporters
+// escaped: an adapter's messages, a baseline's reason, the stderr of an adapter that cannot start and a
+// profile an adapter claims.
 import { registerConformanceSuite } from '../../conformance/vitest.ts'
 
 registerConformanceSuite({
