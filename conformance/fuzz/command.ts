@@ -19,7 +19,7 @@ import { OPERATION_PROFILE } from './probes.ts'
 import type { OperationName } from '../vector-cases.ts'
 import { appliesTo, readKnownDivergences, type KnownClass, type KnownDivergences } from './known.ts'
 import { FUZZ_USAGE, parseFuzzOptions, type FuzzCommandOptions } from './options.ts'
-import { errorMessage, fileErrorMessage, plural, printable, printableLines } from '../wording.ts'
+import { errorMessage, fileErrorMessage, indentedLines, plural, printable } from '../wording.ts'
 import { progressLine, type ProgressLine } from '../progress-line.ts'
 import { readStoredLogs, type StoredLog } from './stored-logs.ts'
 
@@ -245,7 +245,7 @@ export async function fuzzCommand(args: readonly string[]): Promise<number> {
   try {
     return await fuzzWith(options, logs, divergences)
   } catch (error) {
-    console.error(`fuzz failed: ${printableLines(error instanceof Error ? error.stack ?? error.message : String(error))}`)
+    console.error(`fuzz failed: ${indentedLines(error instanceof Error ? error.stack ?? error.message : String(error))}`)
     return 3
   }
 }
