@@ -112,7 +112,8 @@ const OPTION_SECTIONS: OptionSection[] = [
   --write-baseline FILE     write each adapter's current failures to FILE (its folder made when
                             missing), keeping the reasons of the cases a previous baseline explains;
                             with several adapters FILE must hold {adapter}, replaced by each
-                            adapter's name (a / or \\ in it written _)
+                            adapter's name (a / or \\, or a character the console shows escaped,
+                            written _; a name of . or .. as _ or __)
   --report FORMAT=PATH,…    write reports: json=PATH (schemas/run-report.schema.json), junit=PATH,
                             md=PATH (append it to a CI job summary); a comma followed by no
                             FORMAT= stays in the path`,

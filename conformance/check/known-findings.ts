@@ -16,6 +16,7 @@ import { isRecord } from '../../reference/lossless-json.ts'
 import { compileGlob, type Glob } from '../filters.ts'
 import { NO_LINES, parseYamlText, readGivenFile, refusalOf, unknownMembers, type LineAt } from '../yaml-text.ts'
 import type { Diagnostic, FileReport } from './check-file.ts'
+import { printable } from '../wording.ts'
 
 export type { CheckKnown, CheckKnownFinding }
 
@@ -72,7 +73,9 @@ export function knownMatchers(known: readonly CheckKnownFinding[]): KnownMatcher
  */
 export function withKnownFindings(report: FileReport, matchers: readonly KnownMatcher[], strict: boolean, used: Set<number>): FileReport {
   if (report.status === 'unchecked') return report
-  const forFile = matchers.filter(matcher => matcher.files.test(report.file))
+  // The name as printed, its unprintable characters escaped, so that a glob copied from a line of check matches.
+  const printed = printable(report.file)
+  const forFile = matchers.filter(matcher => matcher.files.test(printed))
   if (forFile.length === 0) return report
   // Each code is matched once: a file may hold thousands of findings of a few codes, a list thousands of entries.
   const byCode = new Map<string, KnownMatcher[]>()

@@ -34,6 +34,9 @@ describe('withKnownFindings', () => {
     // The files glob matches the whole name, as check prints it.
     expect(withKnownFindings(report('invalid', [['error', 'TURN_NOT_OPEN']], 'other/logs/a.jsonl'), known, false, used).status).toBe('invalid')
     expect([...used].sort()).toEqual([0, 2])
+    // A name holding a character check prints escaped is matched as printed: a glob copied from the line.
+    const copied = knownMatchers([{ files: 'logs/ok\\u3164.jsonl', code: '*', reason: 'copied' }])
+    expect(withKnownFindings(report('invalid', [['error', 'TURN_NOT_OPEN']], 'logs/ok\u3164.jsonl'), copied, false, new Set()).status).toBe('known')
   })
 
   it('needs a notice accepted only under --strict, marks accepted findings of a valid file, and never knows an unchecked one', () => {
