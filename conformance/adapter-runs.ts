@@ -30,7 +30,7 @@ export function openAdapter(source: AdapterSource, timeoutMs: number): Promise<A
 export async function openAdapterOrSayWhyNot(source: AdapterSource, timeoutMs: number): Promise<Adapter | undefined> {
   const start = await startAdapter(source, timeoutMs)
   if ('adapter' in start) return start.adapter
-  const stderrLines = start.stderrTail === '' ? '' : `\n--- last lines of the adapter's stderr ---\n${printableOutput(start.stderrTail)}`
+  const stderrLines = start.stderrTail === '' ? '' : `\n${stderrBlock('the adapter', start.stderrTail)}`
   // The reason quotes the adapter (the profiles it claims, what its module threw): its lines escaped,
   // each after the first indented.
   console.error(`the adapter could not be started: ${indentedLines(start.startError)}${stderrLines}`)
@@ -141,6 +141,11 @@ function adapterShapeFaults(adapter: Record<string, unknown>): string[] {
 /** The last lines of what an adapter wrote to stderr, for a run that failed. */
 export function stderrTailOf(stderr: string): string {
   return stderr.trimEnd().split('\n').slice(-STDERR_LINES_KEPT).join('\n')
+}
+
+/** The last lines of an adapter's stderr under a line naming whose they are (`owner`, shown as given), escaped. */
+export function stderrBlock(owner: string, tail: string): string {
+  return `--- last lines of ${owner}'s stderr ---\n${printableOutput(tail)}`
 }
 
 /** Why closing an adapter failed: a subprocess adapter's close() rejects when the adapter broke the protocol after its last reply. */

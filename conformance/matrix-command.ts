@@ -1,7 +1,7 @@
 // `dsh-conformance matrix`: runs every adapter over the selected cases (no baselines: the matrix shows
 // behaviour as it is) and writes requirement × implementation as Markdown and/or HTML.
 import { fileURLToPath } from 'node:url'
-import { adapterRunsFor } from './adapter-runs.ts'
+import { adapterRunsFor, stderrBlock } from './adapter-runs.ts'
 import type { AdapterSource, CommandOptions } from './cli-options.ts'
 import { selectCases, describeFilters, type CaseFilters } from './filters.ts'
 import { matrixHtml } from './matrix-html.ts'
@@ -11,7 +11,7 @@ import { writeOutputFile } from './reports/write.ts'
 import { readSpecCatalog } from './spec-catalog.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
-import { errorMessage, indentedLines, printable, printableOutput } from './wording.ts'
+import { errorMessage, indentedLines, printable } from './wording.ts'
 
 const specDir = fileURLToPath(new URL('../spec/', import.meta.url))
 
@@ -45,7 +45,7 @@ export async function matrixCommand(options: CommandOptions, all: readonly Vecto
   // The reason quotes the adapter: its lines escaped, each after the first indented; its stderr's last
   // lines, if any, under it as run prints them.
   for (const run of notStarted) {
-    const stderr = run.stderrTail === undefined ? '' : `\n--- last lines of ${printable(run.label)}'s stderr ---\n${printableOutput(run.stderrTail)}`
+    const stderr = run.stderrTail === undefined ? '' : `\n${stderrBlock(printable(run.label), run.stderrTail)}`
     console.error(`cannot start adapter ${printable(run.label)}: ${indentedLines(run.startError ?? '')}${stderr}`)
   }
   const stopped = built.runs.filter((run) => run.stopError !== undefined)

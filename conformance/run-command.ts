@@ -4,7 +4,7 @@
 // adapter that cannot start), 2 when the command line or a baseline file is wrong, or when a report
 // or baseline asked for cannot be written (the others are written all the same).
 import { readFileSync } from 'node:fs'
-import { adapterRunsFor } from './adapter-runs.ts'
+import { adapterRunsFor, stderrBlock } from './adapter-runs.ts'
 import { compareWithBaseline, currentBaseline, formatBaseline, readBaseline, reasonAnchors, type Baseline } from './baseline.ts'
 import type { CommandOptions } from './cli-options.ts'
 import { adapterSummary, overallSummary } from './console-summary.ts'
@@ -14,7 +14,7 @@ import { openDescriptor, statOf, writeOutputFile, writeReports } from './reports
 import { adapterTitle, countOutcomes, runFails, type AdapterRun } from './results.ts'
 import { suiteIdentity, suiteTitle, type SuiteIdentity } from './suite-identity.ts'
 import { loadVectorCases, type VectorCase } from './vector-cases.ts'
-import { errorMessage, isPrintable, plural, printable, printableOutput, shortened } from './wording.ts'
+import { errorMessage, isPrintable, plural, printable, shortened } from './wording.ts'
 
 interface LoadedBaseline {
   path: string
@@ -135,7 +135,7 @@ export async function runCommand(options: CommandOptions, all: readonly VectorCa
     say(`${adapterSummary(run, cases)}\n`)
     if (run.stderrTail !== undefined && runFails(run, options.strictBaseline)) {
       // Escaped as all else the console shows: an adapter's output must not drive the terminal.
-      console.error(`--- last lines of ${printable(shortened(run.adapter?.name ?? run.label, 200))}'s stderr ---\n${printableOutput(run.stderrTail)}\n`)
+      console.error(`${stderrBlock(printable(shortened(run.adapter?.name ?? run.label, 200)), run.stderrTail)}\n`)
     }
   }
   for (const loaded of baselines.filter((entry) => !used.has(entry))) {

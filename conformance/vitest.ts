@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest'
 import { adapterClaimProblem, type Adapter } from './adapter.ts'
 import { AdapterStartFailure } from './adapter-process.ts'
-import { stderrTailOf } from './adapter-runs.ts'
+import { stderrBlock, stderrTailOf } from './adapter-runs.ts'
 import { adapterByName } from './adapters/registry.ts'
 import { baselineFrom, baselineNotes, casesOfRun, idsNotIn, idsNotInRunText, readBaseline, writtenForRunCases, type Baseline } from './baseline.ts'
 import { describeFilters, filtersFromLists, selectCases, unmatchedFilterValues, type CaseFilters } from './filters.ts'
@@ -22,7 +22,7 @@ import { runCase } from './run-case.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { DEFAULT_TIMEOUT_MS, MIN_START_TIMEOUT_MS, startSubprocessAdapter } from './subprocess-adapter.ts'
 import { loadVectorCases, loadVectorFolder, type VectorCase } from './vector-cases.ts'
-import { likelyMeant, printable, printableLines, printableOutput } from './wording.ts'
+import { likelyMeant, printable, printableLines } from './wording.ts'
 
 export interface ConformanceSuiteOptions {
   /** An adapter object (the caller closes it), or the name of a registered one, such as `reference`. */
@@ -115,7 +115,7 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
     beforeAll(async () => {
       opened = await openAdapter(options).catch((error: unknown) => {
         if (!(error instanceof AdapterStartFailure)) throw error
-        throw new Error(`${printable(error.message)}\n--- last lines of the adapter's stderr ---\n${printableOutput(stderrTailOf(error.stderr))}`)
+        throw new Error(`${printable(error.message)}\n${stderrBlock('the adapter', stderrTailOf(error.stderr))}`)
       })
       const claimProblem = adapterClaimProblem(opened.adapter)
       if (claimProblem !== undefined) throw new Error(`registerConformanceSuite: ${printable(claimProblem)}`)
