@@ -55,6 +55,21 @@ describe.each(DSH_SESSION_VERSIONS)('dsh-session@%s', (version) => {
     expect(load).toMatchObject({ ok: false, error: { code: 'UNMAPPED', seq: 1 } })
   })
 
+  it('leaves a log the coordinator\'s legacy pass rejects to the package whole: no emulated unknown-type refusal', async () => {
+    const { operations } = await adapter
+    const unknown = event('acme/probe', 1, {})
+    expect(await operations.load!({ events: [user(0), unknown] })).toMatchObject({ ok: false, error: { code: 'FORMAT_UNKNOWN_EVENT_TYPE', seq: 1 } })
+    // The package has no refusal and accepts mode/set (U8), so the whole log loads.
+    const withModeSet = await operations.load!({ events: [user(0), unknown, event('mode/set', 2, { mode: 'plan' })] })
+    expect(withModeSet.ok).toBe(true)
+  })
+
+  it('gives a window\'s rejection the index of a record whose seq is unusable, not the seq upstream\'s message prints', async () => {
+    const { operations } = await adapter
+    const result = await operations.surface!({ events: [user(4), { ...user(5), seq: '5' }], baseSeq: 4 })
+    expect(result).toMatchObject({ ok: false, error: { seq: 1 } })
+  })
+
   it(`reads the vocabulary it ships (team/* known: ${TEAM_TYPES_KNOWN[version]})`, async () => {
     const { operations } = await adapter
     const result = await operations.load!({ events: [event('team/task', 0, { version: 1, teamId: 't', task: {} })] })

@@ -4,7 +4,8 @@
 // of the persistence load (@deepseek-ai/dsh-session-persistence), which `load` reproduces from this
 // package's own exports: the header's identity and version checks, then message adoption and the
 // unknown-type refusal, in the coordinator's order. Its legacy rejections, upgrades and turn/end
-// strictness are not in the package, so the adapter does not have them either.
+// strictness are not in the package, so the adapter does not have them either, and leaves a log that
+// the coordinator's legacy pass rejects to the package whole.
 //
 // Not provided, so their vectors are skipped:
 // - compactionState, regionBalance (profile compaction): the lock scan and the region/pairing helpers
@@ -85,6 +86,38 @@ function appendAll(session: UpstreamSession, events: readonly UpstreamEvent[]): 
 /** Handled by the persistence load before its unknown-type refusal (rejected, or upgraded). */
 const RETIRED_TYPES: ReadonlySet<unknown> = new Set(['request/header-delta', 'mode/set', 'steering/message'])
 
+/** Whether the persistence load's legacy pass (`assertSupportedEvents`) rejects this record. */
+function isRejectedLegacyRecord(record: unknown): boolean {
+  if (!isRecord(record)) return false
+  const { type, data } = record
+  return type === 'request/header-delta' || type === 'mode/set' || (type === 'request/header' && isRecord(data) && data['reason'] === 'fallback')
+}
+
+/**
+ * Whether the persistence load's legacy pass, which runs before its message adoption and unknown-type
+ * refusal, rejects the log: it holds a `request/header-delta`, a `mode/set`, or a `request/header`
+ * whose reason is "fallback". A record that cannot be read (a revoked proxy) is left to the adoption,
+ * which throws on it as before.
+ */
+function holdsRejectedLegacyRecord(records: readonly unknown[]): boolean {
+  return records.some(record => {
+    try {
+      return isRejectedLegacyRecord(record)
+    } catch {
+      return false
+    }
+  })
+}
+
+/**
+ * A rejection of the one event upstream judged carries that event's seq (its index when the seq is
+ * unusable, PROC-1), not a seq read off upstream's message: the message prints the stated value, so a
+ * seq "4" would read as 4.
+ */
+function judgedEventRejection(rejection: OperationResult, seq: number): OperationResult {
+  return rejection.ok ? rejection : { ok: false, error: { ...rejection.error, seq } }
+}
+
 function guarded(run: () => unknown, context: RejectionContext = {}): OperationResult {
   try {
     return accept(run())
@@ -124,9 +157,13 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
    * against this build's `KNOWN_SESSION_EVENT_TYPES`. The `vocabulary` input cannot select another
    * set: a build reads the vocabulary it ships (0.1.0-rc.8 and later know the four team/* types).
    * The retired names never reach upstream's refusal (the persistence load rejects or upgrades them
-   * first), so they are left to the session here, which rejects only request/header-delta.
+   * first), so they are left to the session here, which rejects only request/header-delta. A log its
+   * legacy pass rejects reaches neither adoption nor refusal, and the adapter does not have that pass
+   * (the package lacks it), so such a log is left to the session whole: refusing its unknown type here
+   * would give an answer that no upstream path gives.
    */
   function shapeOrRefusal(records: readonly unknown[]): OperationResult | undefined {
+    if (holdsRejectedLegacyRecord(records)) return undefined
     for (const [index, record] of records.entries()) {
       try {
         build.session.adoptSessionEvent(record)
@@ -180,7 +217,7 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
       try {
         manager.validateNext(event)
       } catch (error) {
-        return upstreamRejection(error, { seq: inputSeq(event, index) })
+        return judgedEventRejection(upstreamRejection(error), inputSeq(event, index))
       }
       log.push(event)
       if (manager.replaceGeneration === generation) continue
