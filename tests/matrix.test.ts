@@ -135,14 +135,29 @@ describe('rendering', () => {
     expect(markdown.split('\n').filter((line) => !/^(# M|\||Suite |Each cell |## \d\d-[a-z]+$|$)/.test(line))).toEqual([`${shown} broke the protocol after its last reply: ${shown}`])
   })
 
-  it('HTML: one self-contained page, escaped, with failing cases in the tooltips', () => {
+  it('HTML: one self-contained page, escaped, each cell\'s state as a symbol beside its colour, its failing cases a click away', () => {
     const html = matrixHtml(matrix, { title: 'Matrix <&>' })
     expect(html.startsWith('<!doctype html>')).toBe(true)
     expect(html).toContain('<title>Matrix &lt;&amp;&gt;</title>')
-    expect(html).not.toMatch(/<script|<link|\bsrc=|href="https?:/)
-    expect(html).toContain('<td class="fail" title="failing: surf-b, surf-c">0/2, 1 error</td>')
+    expect(html).not.toMatch(/<script|<link|\bsrc=|href="https?:|\btitle="/)
+    expect(html).toContain('<td class="fail"><details><summary>✗ 0/2, 1 error</summary><ul><li>surf-b</li><li>surf-c</li></ul></details></td>')
+    expect(html).toContain('<td class="pass">✓ 2/2</td>')
+    expect(html).toContain('<span class="fail">✗ a case failed or erred</span>')
     expect(html).toContain('Replace endpoints &lt;ordered&gt; by position')
     expect(html).toContain('<code>header</code> line checks run first')
+    // A landmark, an index of the chapters, each table named by its chapter's heading and scrolling in its own box.
+    expect(html).toMatch(/<body>\n<main>\n[\s\S]*<\/main>\n<\/body>/)
+    for (const chapter of matrix.chapters.map((entry) => entry.chapter)) {
+      expect(html).toContain(`<li><a href="#${chapter}">${chapter}</a></li>`)
+      expect(html).toContain(`<h2 id="${chapter}">${chapter}</h2>\n<div class="scroll" tabindex="0" role="region" aria-label="${chapter}"><table aria-labelledby="${chapter}">`)
+    }
+  })
+
+  it('HTML: lists at most 20 failing cases in a cell and counts the rest', () => {
+    const many = { ...matrix, chapters: [{ ...matrix.chapters[0]!, rows: [{ ...matrix.chapters[0]!.rows[0]!, cells: [{ pass: 0, fail: 25, error: 0, skip: 0, failing: Array.from({ length: 25 }, (_, index) => `case-${index}`) }] }] }] }
+    const html = matrixHtml(many, { title: 'M' })
+    expect(html).toContain('<li>case-19</li><li>and 5 more</li></ul>')
+    expect(html).not.toContain('case-20')
   })
 
   it('HTML: shows an adapter\'s control and format characters as escapes (a right-to-left override reorders what is seen)', () => {
@@ -157,7 +172,7 @@ describe('rendering', () => {
     const stopped = computeMatrix(REQUIREMENTS, CASES, [{ ...allPass, stopError: 'a line when no reply was due: <junk>' }], SUITE)
     expect(stopped.columns[0]?.stopError).toBe('a line when no reply was due: <junk>')
     expect(matrixMarkdown(stopped, { title: 'M' })).toContain(`| all-pass | 1.2.3 | javascript | ${CASES.length} | 0 | 0 | 0 |\n\nall-pass broke the protocol after its last reply: a line when no reply was due: \\<junk\\>\n`)
-    expect(matrixHtml(stopped, { title: 'M' })).toContain('</table>\n<p>all-pass broke the protocol after its last reply: a line when no reply was due: &lt;junk&gt;</p>')
+    expect(matrixHtml(stopped, { title: 'M' })).toContain('</table></div>\n<p>all-pass broke the protocol after its last reply: a line when no reply was due: &lt;junk&gt;</p>')
     expect(matrixMarkdown(matrix, { title: 'M' })).not.toContain('broke the protocol')
   })
 

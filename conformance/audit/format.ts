@@ -55,10 +55,20 @@ export function tokenizerLine(report: AuditReport): string {
     : `token counts: ${tokenizer.name}${tokenizer.estimatedRuns === 0 ? '' : `; ${plural(tokenizer.estimatedRuns, 'run')} of text too long to count, with no place to cut ${tokenizer.estimatedRuns === 1 ? 'it' : 'them'}, estimated at one token per ${BYTES_PER_ESTIMATED_TOKEN} UTF-8 bytes`}`
 }
 
-export function logLine(report: AuditReport): string {
+/** The log's session id as the heading shows it: escaped, and cut when long. */
+export function sessionIdText(report: AuditReport): string {
+  return printable(shortened(report.log.sessionId ?? '(unknown)', QUOTE_MOST))
+}
+
+/** What the heading says of the log after its session id. */
+export function logFacts(report: AuditReport): string {
   const { log } = report
   const events = log.events === null ? 'not decoded' : plural(log.events, 'event')
-  return `session ${printable(shortened(log.sessionId ?? '(unknown)', QUOTE_MOST))} · ${events} · ${log.bytes} bytes ${log.encoding} JSONL · vocabulary ${log.vocabulary}`
+  return `${events} · ${log.bytes} bytes ${log.encoding} JSONL · vocabulary ${log.vocabulary}`
+}
+
+export function logLine(report: AuditReport): string {
+  return `session ${sessionIdText(report)} · ${logFacts(report)}`
 }
 
 /** After the overall verdict of a refused log: its rows fail as this reader cannot read it (FMT-5). */

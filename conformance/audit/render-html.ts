@@ -1,16 +1,20 @@
 // The audit report as one self-contained HTML page: inline CSS, inline SVG for the timeline and the
 // budget chart, no script and no external resource, so it opens the same from a file, a CI artifact or
 // a mail attachment.
-import type { AuditEvidence, AuditEvidenceMark, AuditReplacement, AuditReport, AuditRow } from '../../generated/types/index.ts'
-import { formatTime, KIND_LABELS, logLine, refusalNote, tokenizerLine, tokenUnit } from './format.ts'
+import type { AuditEvidence, AuditEvidenceMark, AuditReplacement, AuditReport, AuditRow, AuditTimeline } from '../../generated/types/index.ts'
+import { formatTime, KIND_LABELS, logFacts, refusalNote, sessionIdText, tokenizerLine, tokenUnit } from './format.ts'
 import { budgetSvg, escapeXml, OUTCOME_COLORS, shown, timelineSvg } from './render-svg.ts'
+import { timelineText } from './timeline-text.ts'
 import { printableLines, QUOTE_MOST, shortened } from '../wording.ts'
 
 /** A text of many lines for a <pre>: as `shown`, its line feeds kept. */
 const shownLines = (text: string): string => escapeXml(printableLines(text))
 
+/** A text of a replacement card, in a box that scrolls when long; focusable, so a keyboard can scroll it. */
+const textBox = (text: string): string => `<pre tabindex="0">${shownLines(text)}</pre>`
+
 const STYLE = `
-:root { color-scheme: light; --pass: #2e7d32; --fail: #c62828; --warn: #b26a00; --human: #4527a0; --info: #546e7a; }
+:root { color-scheme: light; --pass: #2e7d32; --fail: #c62828; --warn: #9a5c00; --human: #4527a0; --info: #546e7a; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; color: #1c2329; background: #f6f7f9; }
 header, main, footer { max-width: 1120px; margin: 0 auto; padding: 0 24px; }
@@ -20,6 +24,7 @@ h2 { font-size: 20px; margin: 0 0 8px; }
 h3 { font-size: 16px; margin: 16px 0 6px; }
 .file { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; word-break: break-all; margin: 0; }
 .meta { margin: 2px 0; color: #455a64; overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; }
 .estimate { color: var(--warn); font-weight: 600; }
 section { background: #fff; border: 1px solid #dde2e7; border-radius: 8px; padding: 16px 20px; margin: 16px 0; }
 table { border-collapse: collapse; width: 100%; }
@@ -36,7 +41,7 @@ ul.evidence li { padding: 3px 0 3px 64px; position: relative; overflow-wrap: any
 ul.evidence .mark { position: absolute; left: 0; width: 56px; font-size: 11px; font-weight: 700; text-align: center; border-radius: 4px; padding: 1px 0; top: 5px; }
 .mark-pass .mark { color: var(--pass); border: 1px solid var(--pass); } .mark-fail .mark { color: #fff; background: var(--fail); }
 .mark-warn .mark { color: #fff; background: var(--warn); } .mark-human .mark { color: #fff; background: var(--human); } .mark-info .mark { color: var(--info); border: 1px solid #b0bec5; }
-.seq { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; color: #78909c; }
+.seq { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; color: #546e7a; }
 .replacement-card { border-top: 1px solid #e6e9ec; margin-top: 12px; padding-top: 8px; content-visibility: auto; contain-intrinsic-size: auto 320px; }
 details.more { margin: 8px 0; } details.more > summary { cursor: pointer; color: #37474f; font-weight: 600; }
 .texts { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
@@ -45,11 +50,32 @@ pre { white-space: pre-wrap; word-break: break-word; font: 12.5px/1.45 ui-monosp
 .shadowed pre { border-left: 4px solid #ef9a9a; } .replacing pre { border-left: 4px solid #2e7d32; }
 .terms code { background: #fff3e0; padding: 0 4px; border-radius: 3px; margin-right: 4px; }
 svg text { font: 11px system-ui, sans-serif; fill: #263238; }
-svg .lane-label { font-weight: 600; fill: #37474f; } svg .tick { fill: #607d8b; } svg .legend { fill: #37474f; }
-svg .bar-label { font-size: 10.5px; } svg .node-position { fill: #fff; font-size: 10px; font-weight: 700; } svg .marker-label { font-size: 10px; fill: #1565c0; } svg .failure { fill: #c62828; }
-footer { font-size: 12px; color: #78909c; padding-bottom: 24px; }
-@media print { body { background: #fff; } section { break-inside: avoid; } }
+svg .lane-label { font-weight: 600; fill: #37474f; } svg .tick { fill: #546e7a; } svg .legend { fill: #37474f; }
+svg .bar-label { font-size: 10.5px; } svg .halo { stroke: #fff; stroke-width: 3px; stroke-linejoin: round; paint-order: stroke; }
+svg .node-position { fill: #fff; font-size: 10px; font-weight: 700; } svg .marker-label { font-size: 10px; fill: #1565c0; } svg .failure { fill: #c62828; }
+footer { font-size: 12px; color: #546e7a; padding-bottom: 24px; }
+@media (max-width: 720px) {
+  header, main, footer { padding: 0 10px; } section { padding: 12px; }
+  .texts { grid-template-columns: 1fr; }
+  #timeline, #budget-chart { min-width: 760px; }
+}
+@media print {
+  body { background: #fff; }
+  section { break-inside: auto; } h2, h3, h4 { break-after: avoid; } ul.evidence li, tr { break-inside: avoid; }
+  .verdict, .mark, svg { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+  pre { max-height: none; overflow: visible; }
+  .replacement-card { content-visibility: visible; }
+}
+@media (forced-colors: active) {
+  svg { forced-color-adjust: none; background: #fff; }
+  .verdict, ul.evidence .mark { border: 1px solid CanvasText; }
+}
 `
+
+/** A box that scrolls sideways what is wider than a narrow screen; focusable, so a keyboard can scroll it. */
+function scrollBox(label: string, content: string): string {
+  return `<div class="scroll" tabindex="0" role="region" aria-label="${shown(label)}">${content}</div>`
+}
 
 function verdictBadge(verdict: string): string {
   return `<span class="verdict verdict-${shown(verdict)}" data-verdict="${shown(verdict)}">${shown(verdict)}</span>`
@@ -58,9 +84,9 @@ function verdictBadge(verdict: string): string {
 function overviewTable(report: AuditReport): string {
   const rows = report.rows.map((row, index) => `<tr data-row="${row.id}"><td>${index + 1}</td><td class="row-title"><a href="#row-${row.id}">${shown(row.title)}</a></td><td>${verdictBadge(row.verdict)}</td><td>${shown(row.summary)}</td></tr>`)
   return `<section id="verdicts"><h2>The seven rows of the acceptance table</h2>
-<table class="verdicts"><thead><tr><th>#</th><th>Row</th><th>Verdict</th><th>Summary</th></tr></thead><tbody>
+${scrollBox('The seven rows', `<table class="verdicts"><thead><tr><th>#</th><th>Row</th><th>Verdict</th><th>Summary</th></tr></thead><tbody>
 ${rows.join('\n')}
-</tbody></table></section>`
+</tbody></table>`)}</section>`
 }
 
 /**
@@ -70,21 +96,31 @@ ${rows.join('\n')}
  */
 export const ENTRIES_SHOWN = 200
 
-/** The first ENTRIES_SHOWN entries as `render` writes them, then the rest closed under `summary(rest)`. */
+/** The most entries one closed <details> holds: opening it lays out no more than these. */
+export const ENTRIES_PER_FOLD = 1000
+
+/**
+ * The first ENTRIES_SHOWN entries as `render` writes them, then the rest closed under `summary(rest)`,
+ * or, past ENTRIES_PER_FOLD of them, in several closed folds, each summed up with the entries it holds.
+ */
 function longList<T>(entries: readonly T[], render: (part: readonly T[]) => string, summary: (rest: readonly T[]) => string): string {
   if (entries.length <= ENTRIES_SHOWN) return render(entries)
-  const rest = entries.slice(ENTRIES_SHOWN)
-  return `${render(entries.slice(0, ENTRIES_SHOWN))}
-<details class="more"><summary>${shown(summary(rest))}</summary>
-${render(rest)}
-</details>`
+  const folds: string[] = []
+  for (let start = ENTRIES_SHOWN; start < entries.length; start += ENTRIES_PER_FOLD) {
+    const part = entries.slice(start, start + ENTRIES_PER_FOLD)
+    const which = entries.length - ENTRIES_SHOWN <= ENTRIES_PER_FOLD ? '' : ` (entries ${start + 1} to ${start + part.length} of ${entries.length})`
+    folds.push(`<details class="more"><summary>${shown(summary(part))}${which}</summary>
+${render(part)}
+</details>`)
+  }
+  return [render(entries.slice(0, ENTRIES_SHOWN)), ...folds].join('\n')
 }
 
 function replacementRows(replacements: readonly AuditReplacement[], unit: string): string {
   const rows = replacements.map(replacement => `<tr><td class="seq">${replacement.seq}</td><td>${shown(formatTime(replacement.time))}</td><td>${shown(KIND_LABELS[replacement.kind])}</td><td class="seq">${replacement.start}…${replacement.end}</td><td class="seq">${replacement.shadowedSeqs.join(', ')}</td><td>${replacement.bracketOutcome === null ? '—' : `<span style="color:${OUTCOME_COLORS[replacement.bracketOutcome]}">${shown(replacement.bracketOutcome)}</span>`}</td><td>${replacement.shadowedTokens} → ${replacement.tokens} ${shown(unit)}</td></tr>`)
-  return `<table class="replacements"><thead><tr><th>seq</th><th>when</th><th>what</th><th>range</th><th>shadowed</th><th>bracket</th><th>size</th></tr></thead><tbody>
+  return scrollBox('Replaces', `<table class="replacements"><thead><tr><th>seq</th><th>when</th><th>what</th><th>range (surface order)</th><th>shadowed</th><th>bracket</th><th>size</th></tr></thead><tbody>
 ${rows.join('\n')}
-</tbody></table>`
+</tbody></table>`)
 }
 
 function replacementTable(replacements: readonly AuditReplacement[], unit: string): string {
@@ -92,22 +128,30 @@ function replacementTable(replacements: readonly AuditReplacement[], unit: strin
   return longList(replacements, part => replacementRows(part, unit), rest => `${rest.length} more replaces`)
 }
 
+
+/** The timeline in words, which the picture names as its description. */
+function timelineTextList(timeline: AuditTimeline, replacements: readonly AuditReplacement[]): string {
+  const lines = timelineText(timeline, replacements).map(line => `<li>${escapeXml(line)}</li>`).join('\n')
+  return `<details class="timeline-text"><summary>The timeline as text</summary><ul id="timeline-text">\n${lines}\n</ul></details>`
+}
+
 function timelineSection(report: AuditReport): string {
   const body = report.timeline === null
     ? '<p>The log does not load, so its surface cannot be drawn.</p>'
-    : `<p>Each column is one event, by seq (on a long log, a few neighbouring events share one). A replace lane shows the nodes it took off the surface (red) and the event that took their place (green); the last lane is the surface the next request is built from, numbered in surface order where there is room.</p>
-${timelineSvg(report.timeline, report.replacements)}
+    : `<p>Each column is one event, by seq (on a long log, a few neighbouring events share one). A replace lane shows the nodes it took off the surface (red) and the event that took their place (green); the last lane is the surface the next request is built from, numbered in surface order where there is room. A range runs from the first to the last node it replaced in surface order, which after earlier replaces need not be seq order.</p>
+${scrollBox('Timeline of the surface', timelineSvg(report.timeline, report.replacements))}
+${timelineTextList(report.timeline, report.replacements)}
 ${replacementTable(report.replacements, tokenUnit(report))}`
   return `<section id="timeline-section"><h2>Timeline of the surface</h2>${body}</section>`
 }
 
 function replacementCard(replacement: AuditReplacement, unit: string): string {
-  const shadowed = replacement.shadowed.map(node => `<h4>seq ${node.seq} · ${shown(node.type)} · ${node.tokens} ${shown(unit)}</h4><pre>${shownLines(node.text)}</pre>`).join('\n')
-  const terms = replacement.absentTerms.length === 0 ? '' : `<p class="terms">Not mentioned by the replacement (a reading aid, not a verdict): ${replacement.absentTerms.map(term => `<code>${shown(term)}</code>`).join('')}</p>`
+  const shadowed = replacement.shadowed.map(node => `<h4>seq ${node.seq} · ${shown(node.type)} · ${node.tokens} ${shown(unit)}</h4>${textBox(node.text)}`).join('\n')
+  const terms = replacement.absentTerms.length === 0 ? '' : `<p class="terms">Not mentioned by the replacement (a reading aid, not a verdict): ${replacement.absentTerms.map(term => `<code>${shown(term)}</code>`).join(' ')}</p>`
   return `<div class="replacement-card" data-seq="${replacement.seq}">
 <h3>seq ${replacement.seq}: ${shown(KIND_LABELS[replacement.kind])} replaced ${replacement.start}…${replacement.end} at ${shown(formatTime(replacement.time))}</h3>
 <div class="texts"><div class="shadowed"><h4>What it shadowed</h4>${shadowed}</div>
-<div class="replacing"><h4>What took its place (${replacement.tokens} ${shown(unit)})</h4><pre>${shownLines(replacement.text)}</pre></div></div>
+<div class="replacing"><h4>What took its place (${replacement.tokens} ${shown(unit)})</h4>${textBox(replacement.text)}</div></div>
 ${terms}</div>`
 }
 
@@ -134,7 +178,7 @@ function evidenceList(evidence: readonly AuditEvidence[]): string {
 function rowSection(report: AuditReport, row: AuditRow, index: number): string {
   const extra = row.id === 'constraint-preservation'
     ? replacementCards(report.replacements, tokenUnit(report))
-    : row.id === 'budget' && report.budget !== null ? budgetSvg(report.budget, tokenUnit(report)) : ''
+    : row.id === 'budget' && report.budget !== null ? scrollBox('Budget chart', budgetSvg(report.budget, tokenUnit(report))) : ''
   return `<section class="row" id="row-${row.id}" data-row="${row.id}">
 <h2>${index + 1}. <span class="row-name">${shown(row.title)}</span> ${verdictBadge(row.verdict)}</h2>
 <p class="summary">${shown(row.summary)}</p>
@@ -159,7 +203,7 @@ export function renderHtml(report: AuditReport): string {
 <header>
 <h1>Session log audit</h1>
 <p class="file">${shown(report.log.file)}</p>
-<p class="meta">${shown(logLine(report))}</p>
+<p class="meta">session <bdi>${escapeXml(sessionIdText(report))}</bdi> · ${shown(logFacts(report))}</p>
 <p class="meta tokenizer${estimate}">${shown(tokenizerLine(report))}</p>
 <p class="meta overall">Overall: ${verdictBadge(report.overall)}${shown(refusalNote(report))}</p>
 </header>

@@ -61,9 +61,26 @@ function scale(count: number): { x: (seq: number) => number; step: number } {
   return { x: seq => GUTTER + (seq + 0.5) * step, step }
 }
 
+/** Pixels a tick label takes per digit, and between two labels, at the axis's font size; the most labels. */
+const DIGIT_WIDTH = 7
+const TICK_GAP = 12
+const TICKS_MOST = 20
+
+/**
+ * The distance between two labelled seqs of an axis over `count` seqs: a round number (1, 2 or 5 times
+ * a power of ten) that leaves each label room for its digits, so that six-digit seqs never run together.
+ */
+export function tickStep(count: number): number {
+  const labelWidth = String(Math.max(0, count - 1)).length * DIGIT_WIDTH + TICK_GAP
+  const most = Math.max(1, Math.min(TICKS_MOST, Math.floor((WIDTH - GUTTER - RIGHT) / labelWidth)))
+  for (let power = 1; ; power *= 10) {
+    for (const factor of [1, 2, 5]) if (Math.ceil(count / (factor * power)) <= most) return factor * power
+  }
+}
+
 function axis(timeline: AuditTimeline, x: (seq: number) => number, y: number): string[] {
   const count = timeline.eventTypes.length
-  const every = Math.max(1, Math.ceil(count / 20))
+  const every = tickStep(count)
   const parts = [text(8, y, 'seq', 'class="lane-label"')]
   for (let seq = 0; seq < count; seq += every) parts.push(text(x(seq), y, String(seq), 'class="tick" text-anchor="middle"'))
   if (timeline.firstTime !== null && timeline.lastTime !== null) {
@@ -214,8 +231,14 @@ function replacementLane(replacement: AuditReplacement, lastSeq: number, x: (seq
   parts.push(`<line x1="${from.toFixed(1)}" y1="${y + 11}" x2="${(to - step / 2).toFixed(1)}" y2="${y + 11}" stroke="#2e7d32" stroke-width="1.5" marker-end="url(#arrow)"/>`)
   parts.push(rect(to - step / 2 + 1, y + 3, step - 2, 16, '#2e7d32', 'class="replacement"'))
   const label = `${replacement.start}…${replacement.end} (${replacement.shadowedSeqs.length} shadowed) → seq ${replacement.seq} at ${formatTime(replacement.time).slice(11, 23)}`
-  const onRight = to + step / 2 + 6 + label.length * 6 < WIDTH
-  parts.push(text(onRight ? to + step / 2 + 4 : x(lowest) - step / 2 - 4, y + 15, label, `class="bar-label" text-anchor="${onRight ? 'start' : 'end'}"`))
+  const width = label.length * 6
+  const onRight = to + step / 2 + 6 + width < WIDTH
+  const onLeft = x(lowest) - step / 2 - 4 - width >= GUTTER
+  // Neither beside the shadowed nodes nor after the replacing one: over the arrow, on a white halo,
+  // never into the lane names of the gutter.
+  if (onRight) parts.push(text(to + step / 2 + 4, y + 15, label, 'class="bar-label" text-anchor="start"'))
+  else if (onLeft) parts.push(text(x(lowest) - step / 2 - 4, y + 15, label, 'class="bar-label" text-anchor="end"'))
+  else parts.push(text(Math.max(to - step / 2 - 8, GUTTER + 4 + width), y + 15, label, 'class="bar-label halo" text-anchor="end"'))
   return parts
 }
 
@@ -319,7 +342,7 @@ export function timelineSvg(timeline: AuditTimeline, replacements: readonly Audi
   const height = bottom + 34 + key.height
   const title = `Timeline of the surface: ${plural(timeline.eventTypes.length, 'event')}, ${plural(replacements.length, 'replace')}, ${plural(timeline.finalSurface.length, 'node')} on the current surface`
   return [
-    `<svg id="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="100%" role="img" aria-label="${escapeXml(title)}">`,
+    `<svg id="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="100%" role="img" aria-label="${escapeXml(title)}" aria-describedby="timeline-text">`,
     `<title>${escapeXml(title)}</title>`,
     '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#2e7d32"/></marker></defs>',
     ...axis(timeline, x, 28),

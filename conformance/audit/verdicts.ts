@@ -141,7 +141,8 @@ export function refusedOnly(report: AuditReport): boolean {
 export function notEvaluated(id: RowId, reason: string, refused: boolean): AuditRow {
   const text = `not evaluated: ${reason}; the operations behind this row are defined only for a log that load accepts`
   const summary = refused ? 'This reader cannot read the log, so this row cannot be established here.' : 'The log does not load, so this row cannot be established.'
-  return { ...definitionOf(id), verdict: 'fail', summary, evidence: [evidence('fail', text)] }
+  // Nothing was judged, so there is nothing for a person to weigh either.
+  return { ...definitionOf(id), verdict: 'fail', summary, needsHuman: null, evidence: [evidence('fail', text)] }
 }
 
 /**

@@ -143,7 +143,7 @@ export interface AuditRow {
    */
   checkedBy: string;
   /**
-   * What no tool can decide for this row, or null.
+   * What no tool can decide for this row, or null: always null for a row that was not evaluated (the log does not load).
    */
   needsHuman: string | null;
   evidence: AuditEvidence[];

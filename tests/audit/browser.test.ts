@@ -80,7 +80,30 @@ describe.skipIf(!chromiumPresent)(`the HTML audit page of ${subject} in headless
     expect(await page.locator('script').count()).toBe(0)
     expect(externalRequests).toEqual([])
     expect(statSync(screenshot).size).toBeGreaterThan(20_000)
-    expect(await page.locator('details').count()).toBe(0)
+    expect(await page.locator('details.more').count()).toBe(0)
+    const timelineText = page.locator('details.timeline-text')
+    expect(await timelineText.locator('li').first().isVisible()).toBe(false)
+    await timelineText.locator('summary').click()
+    expect(await timelineText.locator('li').allTextContents()).toEqual([
+      expect.stringMatching(/^Turns: /), expect.stringMatching(/^Compaction brackets: 1 \(/), expect.stringMatching(/^Session end-seeds/),
+      expect.stringMatching(/^Model calls that failed: /), expect.stringMatching(/^Current surface: \d+ nodes after 1 replace/),
+    ])
+    await context.close()
+  }, 60_000)
+
+  it('fits a phone\'s width, its wide parts scrolling in their own boxes, and prints the texts whole with the verdicts in colour', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 }, isMobile: true })
+    const page = await context.newPage()
+    await page.goto(pathToFileURL(pageFile).href)
+    // The tests are compiled without the DOM's types: what runs in the page is given as text.
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375)
+    expect(await page.evaluate(`(box => box.scrollWidth > box.clientWidth)(document.querySelector('div.scroll:has(svg#timeline)'))`)).toBe(true)
+    expect((await page.locator('svg#timeline').boundingBox())!.width).toBeGreaterThanOrEqual(760)
+
+    await page.emulateMedia({ media: 'print' })
+    const style = (selector: string, property: string) => page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)})).getPropertyValue(${JSON.stringify(property)})`)
+    expect(await style('pre', 'max-height')).toBe('none')
+    expect(await style('.verdict', 'print-color-adjust')).toBe('exact')
     await context.close()
   }, 60_000)
 

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseAuditOptions } from '../../conformance/audit/command.ts'
 import { clip, TEXT_SHOWN } from '../../conformance/audit/format.ts'
-import { ENTRIES_SHOWN, renderHtml } from '../../conformance/audit/render-html.ts'
+import { ENTRIES_PER_FOLD, ENTRIES_SHOWN, renderHtml } from '../../conformance/audit/render-html.ts'
 import { renderMarkdown } from '../../conformance/audit/render-markdown.ts'
 import { timelineSvg } from '../../conformance/audit/render-svg.ts'
 import { renderText } from '../../conformance/audit/render-text.ts'
@@ -182,7 +182,7 @@ describe('a log of very many replaces', () => {
   })
 
   it('opens every list of a log of few replaces', () => {
-    expect(renderHtml(auditOf(artifact(compactedLog())))).not.toContain('<details')
+    expect(renderHtml(auditOf(artifact(compactedLog())))).not.toContain('<details class="more"')
   })
 })
 
@@ -204,6 +204,18 @@ describe('a log of more replaces than a row lists', () => {
     expect(warnings.filter(item => /is not smaller than what it shadowed/.test(item.text))).toHaveLength(REPLACE_ITEMS_LISTED)
     expect(warnings).toContainEqual({ mark: 'warn', text: `… and ${notSmaller - REPLACE_ITEMS_LISTED} more like these` })
     expect(rowOf(report, 'budget').verdict).not.toBe('pass')
+  })
+
+  it('closes the rest of a list past ENTRIES_PER_FOLD in several folds, each saying which entries it holds', () => {
+    expect(ENTRIES_PER_FOLD).toBe(1000)
+    const timeline = /<section id="timeline-section">[\s\S]*?<\/section>/.exec(renderHtml(report))![0]
+    const folds = [...timeline.matchAll(/<details class="more"><summary>([^<]*)<\/summary>([\s\S]*?)<\/details>/g)]
+    expect(folds.map(([, summary]) => summary)).toEqual([
+      '1000 more replaces (entries 201 to 1200 of 2500)',
+      '1000 more replaces (entries 1201 to 2200 of 2500)',
+      '300 more replaces (entries 2201 to 2500 of 2500)',
+    ])
+    expect(folds.map(([, , rows]) => rows!.split('<tr><td class="seq">').length - 1)).toEqual([1000, 1000, 300])
   })
 })
 

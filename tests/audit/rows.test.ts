@@ -238,6 +238,8 @@ describe('audit of hand-built logs', () => {
     expect(verdicts(report)).toEqual({ ...Object.fromEntries(Object.keys(ALL_PASS).map(id => [id, 'fail'])) })
     expect(report.log.rejection).toMatchObject({ operation: 'decodeJsonl', code: 'JSONL_LINE_UNPARSABLE', line: 6 })
     expect(texts(report, 'surface-legality')).toContain('not evaluated')
+    // A row that judged nothing asks no person to weigh anything either.
+    for (const id of ['surface-legality', 'constraint-preservation', 'failure-recovery', 'budget'] as const) expect(rowOf(report, id).needsHuman).toBeNull()
     expect(report.timeline).toBeNull()
     expectValid(report)
   })

@@ -1,0 +1,116 @@
+// The HTML page for readers it used to fail: the timeline told in words (a screen reader gets only the
+// picture's name otherwise), a right-to-left session id kept apart from the numbers beside it, axis
+// labels and replace labels that never run into each other or into the lane names, and the page's
+// wide parts in boxes that scroll on a narrow screen.
+import { describe, expect, it } from 'vitest'
+import { renderHtml } from '../../conformance/audit/render-html.ts'
+import { tickStep, timelineSvg } from '../../conformance/audit/render-svg.ts'
+import { LISTED_MOST, timelineText } from '../../conformance/audit/timeline-text.ts'
+import type { AuditReplacement, AuditReport, AuditTimeline } from '../../generated/types/index.ts'
+import { artifact, auditOf, compactedLog } from './logs.ts'
+
+function timelineOf(count: number, overrides: Partial<AuditTimeline> = {}): AuditTimeline {
+  return {
+    eventTypes: Array.from({ length: count }, () => 'plan/mode'),
+    firstTime: null, lastTime: null, finalSurface: [], generation: 0, turns: [], brackets: [], endSeeds: [], modelFailures: [],
+    ...overrides,
+  }
+}
+
+function replacementOf(seq: number, shadowedSeqs: number[]): AuditReplacement {
+  return {
+    seq, time: 1_063, type: 'user/message', kind: 'compaction-checkpoint', start: shadowedSeqs[0]!, end: shadowedSeqs.at(-1)!, shadowedSeqs,
+    citedSeqs: shadowedSeqs, compactionId: 'k1', bracketOutcome: 'completed', recordedShadowedTokenCount: null, text: 'summary',
+    tokens: 1, shadowed: [], shadowedTokens: 10, absentTerms: [],
+  }
+}
+
+/** The left and right edge of each <text> of `svg` whose class starts with `marker`, at 6 pixels a character as drawn. */
+function labelSpans(svg: string, marker: string): { label: string; left: number; right: number }[] {
+  const labels = [...svg.matchAll(new RegExp(`<text x="([0-9.]+)" y="[0-9.]+" class="${marker}[^"]*" text-anchor="(\\w+)">([^<]*)</text>`, 'g'))]
+  return labels.map(([, x, anchor, label]) => {
+    const width = label!.length * 6
+    const left = anchor === 'start' ? Number(x) : anchor === 'middle' ? Number(x) - width / 2 : Number(x) - width
+    return { label: label!, left, right: left + width }
+  })
+}
+
+describe('the timeline as text', () => {
+  it('tells the turns, brackets, end-seeds, failed calls and the current surface', () => {
+    const timeline = timelineOf(30, {
+      turns: [{ turn: 1, startSeq: 0, endSeq: 5, endReason: 'completed' }, { turn: 2, startSeq: 6, endSeq: 8, endReason: 'interrupted' }, { turn: 3, startSeq: 9, endSeq: null, endReason: null }],
+      brackets: [{ startSeq: 10, endSeq: 14, outcome: 'completed', compactionId: 'k1', error: null }, { startSeq: 20, endSeq: null, outcome: 'orphaned-live', compactionId: null, error: null }],
+      endSeeds: [3],
+      modelFailures: [{ seq: 12, code: 'rate_limit', message: 'slow down' }, { seq: 13, code: null, message: 'x' }],
+      finalSurface: [2, 15, 9],
+    })
+    expect(timelineText(timeline, [replacementOf(15, [4, 7])])).toEqual([
+      'Turns: 3, ended: 1 completed, 1 interrupted; open: turn 3 from seq 9.',
+      'Compaction brackets: 2 (1 completed, 1 orphaned-live): seq 10…14 completed (compaction k1), seq 20…no end orphaned-live.',
+      'Session end-seeds at seq 3.',
+      'Model calls that failed: seq 12 (rate_limit), seq 13.',
+      'Current surface: 3 nodes after 1 replace, listed in the table below; in surface order, seq 2, 15, 9.',
+    ])
+    expect(timelineText(timelineOf(0), [])).toEqual([
+      'Turns: none.', 'Compaction brackets: none.', 'Session end-seeds: none.', 'Model calls that failed: none.', 'Current surface: 0 nodes after no replace.',
+    ])
+  })
+
+  it('lists at most LISTED_MOST entries on a line, and escapes what the log wrote', () => {
+    const seeds = Array.from({ length: LISTED_MOST + 10 }, (_, index) => index * 2)
+    const [, brackets, endSeeds] = timelineText(timelineOf(200, {
+      endSeeds: seeds,
+      brackets: [{ startSeq: 1, endSeq: 2, outcome: 'completed', compactionId: 'k\u202e1', error: null }],
+    }), [])
+    expect(endSeeds).toBe(`Session end-seeds at seq ${seeds.slice(0, LISTED_MOST).join(', ')} and 10 more (the JSON report lists every one).`)
+    expect(brackets).toContain('(compaction k\\u202e1)')
+  })
+
+  it('is on the page, named by the picture as its description', () => {
+    const page = renderHtml(auditOf(artifact(compactedLog())))
+    expect(page).toMatch(/<svg id="timeline"[^>]* aria-describedby="timeline-text">/)
+    expect(page).toMatch(/<details class="timeline-text"><summary>The timeline as text<\/summary><ul id="timeline-text">\n<li>Turns: /)
+  })
+})
+
+describe('the page header', () => {
+  it('keeps a right-to-left session id apart from the count beside it', () => {
+    const report = auditOf(artifact(compactedLog()))
+    const rtl: AuditReport = { ...report, log: { ...report.log, sessionId: 'سجل الجلسة' } }
+    expect(renderHtml(rtl)).toContain('<p class="meta">session <bdi>سجل الجلسة</bdi> · ')
+    const hostile: AuditReport = { ...report, log: { ...report.log, sessionId: '<b>\u202e' } }
+    expect(renderHtml(hostile)).toContain('<p class="meta">session <bdi>&lt;b&gt;\\u202e</bdi> · ')
+  })
+})
+
+describe('the timeline picture', () => {
+  it('labels round seqs, with room for their digits', () => {
+    expect([1, 31, 100, 1000, 200_000].map(tickStep)).toEqual([1, 2, 5, 50, 20_000])
+    for (const count of [50, 999, 20_000, 200_000, 3_000_000]) {
+      const ticks = labelSpans(timelineSvg(timelineOf(count), []), 'tick').filter(({ label }) => /^\d+$/.test(label))
+      expect(ticks.length).toBeGreaterThan(4)
+      expect(ticks.length).toBeLessThanOrEqual(20)
+      for (const [index, tick] of ticks.entries()) if (index > 0) expect(tick.left, `${count} seqs: ${tick.label}`).toBeGreaterThan(ticks[index - 1]!.right)
+    }
+  })
+
+  it('never draws a replace label into the lane names, even for a summary of early turns at the end of the log', () => {
+    const early = Array.from({ length: 45 }, (_, index) => index + 2)
+    for (const replacement of [replacementOf(59, early), replacementOf(30, [2, 3]), replacementOf(59, [57, 58])]) {
+      const [label] = labelSpans(timelineSvg(timelineOf(60), [replacement]), 'bar-label')
+      expect(label!.left, label!.label).toBeGreaterThanOrEqual(150)
+      expect(label!.right, label!.label).toBeLessThanOrEqual(1000)
+    }
+  })
+})
+
+describe('a narrow screen', () => {
+  it('puts the tables and pictures in boxes that scroll sideways and that a keyboard can reach', () => {
+    const page = renderHtml(auditOf(artifact(compactedLog())))
+    for (const label of ['The seven rows', 'Timeline of the surface', 'Replaces', 'Budget chart']) {
+      expect(page).toContain(`<div class="scroll" tabindex="0" role="region" aria-label="${label}">`)
+    }
+    // A card's texts scroll in their boxes when long, on any screen.
+    expect(page).toMatch(/<h4>What took its place \([^)]*\)<\/h4><pre tabindex="0">/)
+  })
+})
