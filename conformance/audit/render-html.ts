@@ -49,6 +49,8 @@ details.more { margin: 8px 0; } details.more > summary { cursor: pointer; color:
 pre { white-space: pre-wrap; word-break: break-word; font: 12.5px/1.45 ui-monospace, "DejaVu Sans Mono", monospace; background: #f3f5f7; border: 1px solid #e0e4e8; border-radius: 6px; padding: 8px; margin: 0 0 8px; max-height: 28em; overflow: auto; }
 .shadowed pre { border-left: 4px solid #ef9a9a; } .replacing pre { border-left: 4px solid #2e7d32; }
 .terms code { background: #fff3e0; padding: 0 4px; border-radius: 3px; margin-right: 4px; }
+/* A bracket outcome's colour beside its word: the word alone is legible, whatever the colour. */
+.swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; }
 svg text { font: 11px system-ui, sans-serif; fill: #263238; }
 svg .lane-label { font-weight: 600; fill: #37474f; } svg .tick { fill: #546e7a; } svg .legend { fill: #37474f; }
 svg .bar-label { font-size: 10.5px; } svg .halo { stroke: #fff; stroke-width: 3px; stroke-linejoin: round; paint-order: stroke; }
@@ -117,7 +119,7 @@ ${render(part)}
 }
 
 function replacementRows(replacements: readonly AuditReplacement[], unit: string): string {
-  const rows = replacements.map(replacement => `<tr><td class="seq">${replacement.seq}</td><td>${shown(formatTime(replacement.time))}</td><td>${shown(KIND_LABELS[replacement.kind])}</td><td class="seq">${replacement.start}…${replacement.end}</td><td class="seq">${replacement.shadowedSeqs.join(', ')}</td><td>${replacement.bracketOutcome === null ? '—' : `<span style="color:${OUTCOME_COLORS[replacement.bracketOutcome]}">${shown(replacement.bracketOutcome)}</span>`}</td><td>${replacement.shadowedTokens} → ${replacement.tokens} ${shown(unit)}</td></tr>`)
+  const rows = replacements.map(replacement => `<tr><td class="seq">${replacement.seq}</td><td>${shown(formatTime(replacement.time))}</td><td>${shown(KIND_LABELS[replacement.kind])}</td><td class="seq">${replacement.start}…${replacement.end}</td><td class="seq">${replacement.shadowedSeqs.join(', ')}</td><td>${replacement.bracketOutcome === null ? '—' : `<span class="swatch" style="background:${OUTCOME_COLORS[replacement.bracketOutcome]}" aria-hidden="true"></span>${shown(replacement.bracketOutcome)}`}</td><td>${replacement.shadowedTokens} → ${replacement.tokens} ${shown(unit)}</td></tr>`)
   return scrollBox('Replaces', `<table class="replacements"><thead><tr><th>seq</th><th>when</th><th>what</th><th>range (surface order)</th><th>shadowed</th><th>bracket</th><th>size</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>`)
@@ -127,7 +129,6 @@ function replacementTable(replacements: readonly AuditReplacement[], unit: strin
   if (replacements.length === 0) return '<p>No replace: the surface only ever grew by appends.</p>'
   return longList(replacements, part => replacementRows(part, unit), rest => `${rest.length} more replaces`)
 }
-
 
 /** The timeline in words, which the picture names as its description. */
 function timelineTextList(timeline: AuditTimeline, replacements: readonly AuditReplacement[]): string {

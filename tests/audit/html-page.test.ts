@@ -110,6 +110,9 @@ describe('a narrow screen', () => {
     for (const label of ['The seven rows', 'Timeline of the surface', 'Replaces', 'Budget chart']) {
       expect(page).toContain(`<div class="scroll" tabindex="0" role="region" aria-label="${label}">`)
     }
+    // A bracket's outcome is a word in the text's colour, its colour a swatch beside it (yellow text on white could not be read).
+    expect(page).toMatch(/<td><span class="swatch" style="background:#[0-9a-f]{6}" aria-hidden="true"><\/span>completed<\/td>/)
+    expect(page).not.toContain('style="color:')
     // A card's texts scroll in their boxes when long, on any screen.
     expect(page).toMatch(/<h4>What took its place \([^)]*\)<\/h4><pre tabindex="0">/)
   })
