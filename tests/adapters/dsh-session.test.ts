@@ -47,12 +47,39 @@ describe.each(DSH_SESSION_VERSIONS)('dsh-session@%s', (version) => {
     expect(relations).toEqual({ ok: true, value: { violations: [{ code: 'TURN_NUMBER_INVALID', seq: 0 }] } })
   })
 
-  it('reports upstream\'s crash on an unreadable record (U27) as a rejection at its index, without crashing itself', async () => {
+  it('reports upstream\'s crash on an unreadable record or header (U27) as a rejection, without crashing itself', async () => {
     const { operations } = await adapter
     const { proxy, revoke } = Proxy.revocable({}, {})
     revoke()
+    // The coordinator's legacy pass throws on the record, so the log is the package's, whose crash names no index.
     const load = await operations.load!({ events: [user(0), proxy] })
-    expect(load).toMatchObject({ ok: false, error: { code: 'UNMAPPED', seq: 1 } })
+    expect(load).toMatchObject({ ok: false, error: { code: 'UNMAPPED', message: expect.stringContaining('revoked') } })
+    const header = await operations.load!({ events: [user(0)], header: proxy })
+    expect(header).toMatchObject({ ok: false, error: { code: 'UNMAPPED', message: expect.stringContaining('revoked') } })
+  })
+
+  it('names the lossless-JSON fault the package\'s walk stopped at, not the one JSON-13 ranks first (U39)', async () => {
+    const { operations } = await adapter
+    // Members in order: a -0 first, then a cycle, which JSON-13 ranks first and the walk never reaches.
+    const data: Record<string, unknown> = { a: -0 }
+    data['z'] = data
+    const append = await operations.append!({ events: [user(0)], candidate: { type: 'plan/mode', data }, time: 5 })
+    expect(append).toMatchObject({ ok: false, error: { code: 'JSON_NEGATIVE_ZERO', seq: 1 } })
+  })
+
+  it('lets a companion\'s violation stand when the other companion crashes only at a later event', async () => {
+    const { operations } = await adapter
+    const relations = await operations.relations!({ events: [event('turn/start', 0, { turn: 2 }), event('compaction/start', 1, null)] })
+    expect(relations).toEqual({ ok: true, value: { violations: [{ code: 'TURN_NUMBER_INVALID', seq: 0 }] } })
+  })
+
+  it('gives a rejection the seq the operation judged, not one printed in upstream\'s message', async () => {
+    const { operations } = await adapter
+    const nameless = { ...user(1), seq: 1.5, data: { ...(user(1).data as object), id: '' } }
+    const load = await operations.load!({ events: [user(0), event('plan/mode', 1, {}), nameless] })
+    expect(load).toMatchObject({ ok: false, error: { code: 'MESSAGE_ID_INVALID', seq: 2 } })
+    const unfolded = await operations.surface!({ events: [user(0), { ...user(1), seq: '1' }] })
+    expect(unfolded).toMatchObject({ ok: false, error: { seq: 1 } })
   })
 
   it('leaves a log the coordinator\'s legacy pass rejects to the package whole: no emulated unknown-type refusal', async () => {

@@ -7,16 +7,17 @@
 // Rules run in order, first match wins. A message no rule matches becomes code UNMAPPED, which the
 // runner reports as a failure with the text: never a pass.
 import type { OperationResult } from '../../expectations.ts'
-import { envelopeFault, seqForRecord } from '../../../reference/envelope.ts'
-import { isRecord, snapshotJson } from '../../../reference/lossless-json.ts'
+import { seqForRecord } from '../../../reference/envelope.ts'
+import { isRecord } from '../../../reference/lossless-json.ts'
+import { upstreamEnvelopeFault, upstreamJsonFault } from './upstream-order.ts'
 
 /**
  * Upstream gives no reason for two rejections: "not losslessly JSON-serializable" and "invalid event
- * envelope". For those the rule names which value upstream judged, and the spec's own classifier
- * (chapters 01 and 02, as the reference implements them) names the reason in it. The classifier runs
- * only after upstream has rejected, so it can change a code but never turn an acceptance into a
- * rejection; when it finds no fault, upstream rejected something the spec accepts, and the code is
- * UNMAPPED.
+ * envelope". For those the rule names which value upstream judged, and a mirror of upstream's own check
+ * (upstream-order.ts) names the fault that check stopped at: the first in its walk order, which for a
+ * value of several faults is not the one JSON-13's priority names. The mirror runs only after upstream
+ * has rejected, so it can change a code but never turn an acceptance into a rejection; when it finds no
+ * fault, the code is UNMAPPED.
  */
 export type Refinement =
   | { kind: 'json'; subject: 'record' | 'header' | 'data' | 'markers' }
@@ -138,12 +139,17 @@ export function ruleFor(text: string): CodeRule | undefined {
   return ERROR_CODE_TABLE.find(rule => rule.pattern.test(text))
 }
 
-/** Where a message says the fault is: the index of a seed record, or an event seq. */
-export function positionIn(text: string): { index?: number; seq?: number } {
-  const index = /\bat index (\d+)\b/.exec(text)
-  if (index) return { index: Number(index[1]) }
-  const seq = /(?:\bevent at seq|\bcurrent seq|\bsession event seq) (\d+)\b/.exec(text)
-  return seq ? { seq: Number(seq[1]) } : {}
+/**
+ * Where a message says the fault is: the index of a seed record, read only from the prefix upstream's
+ * seed messages start with ("seed event at index N", "seed <type> at index N", "invalid seed event at
+ * index N"). No seq is read off a message: messages print a record's stated seq through String()
+ * (1.5, -0 as "0", "7", 2^53), which is not the seq PROC-1 gives, so the operation passes the judged
+ * event's seq as context instead. And a header string (a cwd, an id, a version) may hold "at index N"
+ * anywhere else in a message.
+ */
+export function positionIn(text: string): { index?: number } {
+  const index = /^(?:invalid )?seed \S+ at index (\d+)\b/.exec(text)
+  return index ? { index: Number(index[1]) } : {}
 }
 
 /** What the operation knows about the values upstream judged. */
@@ -154,20 +160,26 @@ export interface RejectionContext {
   /** The seed records, to turn a message's index into a seq and to name a reasonless fault. */
   records?: readonly unknown[]
   header?: unknown
+  /** The id the session was built for: without a header, upstream judges the header it synthesises from it. */
+  sessionId?: unknown
   /** An append candidate. */
   candidate?: unknown
 }
 
+/**
+ * The fault upstream's own check stopped at (upstream-order.ts), not the fault the spec ranks first: the reference's classifier applied JSON-13's priority and ENV-3's storage-tag rule,
+ * neither of which upstream has, so vectors of that priority passed on the adapter's answer.
+ */
 function refinedCode(refine: Refinement, record: unknown, context: RejectionContext): string {
-  if (refine.kind === 'envelope') return isRecord(record) ? envelopeFault(record)?.code ?? UNMAPPED : 'ENV_NOT_OBJECT'
+  if (refine.kind === 'envelope') return isRecord(record) ? upstreamEnvelopeFault(record) ?? UNMAPPED : 'ENV_NOT_OBJECT'
   const candidate = isRecord(context.candidate) ? context.candidate : {}
   switch (refine.subject) {
-    case 'record': return snapshotJson(record).fault?.code ?? UNMAPPED
-    case 'header': return snapshotJson(context.header).fault?.code ?? UNMAPPED
-    case 'data': return Object.hasOwn(candidate, 'data') ? snapshotJson(candidate['data']).fault?.code ?? UNMAPPED : 'ENV_DATA_MISSING'
+    case 'record': return upstreamJsonFault(record) ?? UNMAPPED
+    case 'header': return upstreamJsonFault(context.header === undefined ? { version: 0, id: context.sessionId, createdAt: 0 } : context.header) ?? UNMAPPED
+    case 'data': return Object.hasOwn(candidate, 'data') ? upstreamJsonFault(candidate['data']) ?? UNMAPPED : 'ENV_DATA_MISSING'
     case 'markers': {
-      const markers = Object.fromEntries(['surfaceOp', 'sourceEventSeqs'].filter(key => candidate[key] !== undefined).map(key => [key, candidate[key]]))
-      return snapshotJson(markers).fault?.code ?? UNMAPPED
+      const markers = Object.fromEntries(['sourceEventSeqs', 'surfaceOp'].filter(key => candidate[key] !== undefined).map(key => [key, candidate[key]]))
+      return upstreamJsonFault(markers) ?? UNMAPPED
     }
   }
 }
@@ -191,9 +203,7 @@ export function upstreamRejection(error: unknown, context: RejectionContext = {}
   const rule = ruleFor(text)
   const position = positionIn(text)
   const record = position.index === undefined ? undefined : context.records?.[position.index]
-  const seq = position.index !== undefined
-    ? inputSeq(record, position.index)
-    : position.seq ?? context.seq
+  const seq = context.seq ?? (position.index !== undefined ? inputSeq(record, position.index) : undefined)
   const code = rule === undefined ? UNMAPPED : rule.refine ? refinedCode(rule.refine, record, context) : rule.code
   const kind = error instanceof Error && rule === undefined ? `${error.name}: ` : ''
   return {

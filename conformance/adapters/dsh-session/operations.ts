@@ -86,27 +86,24 @@ function appendAll(session: UpstreamSession, events: readonly UpstreamEvent[]): 
 /** Handled by the persistence load before its unknown-type refusal (rejected, or upgraded). */
 const RETIRED_TYPES: ReadonlySet<unknown> = new Set(['request/header-delta', 'mode/set', 'steering/message'])
 
-/** Whether the persistence load's legacy pass (`assertSupportedEvents`) rejects this record. */
-function isRejectedLegacyRecord(record: unknown): boolean {
-  if (!isRecord(record)) return false
-  const { type, data } = record
-  return type === 'request/header-delta' || type === 'mode/set' || (type === 'request/header' && isRecord(data) && data['reason'] === 'fallback')
-}
-
 /**
- * Whether the persistence load's legacy pass, which runs before its message adoption and unknown-type
- * refusal, rejects the log: it holds a `request/header-delta`, a `mode/set`, or a `request/header`
- * whose reason is "fallback". A record that cannot be read (a revoked proxy) is left to the adoption,
- * which throws on it as before.
+ * Whether the persistence load's legacy pass (`assertSupportedEvents`), which runs before its message
+ * adoption and unknown-type refusal, stops the load: it rejects a log holding a `request/header-delta`,
+ * a `mode/set`, or a `request/header` whose reason is "fallback", and it throws on a record whose `type`
+ * cannot be read (null, undefined, a revoked proxy) and on a `request/header` whose `data.reason`
+ * cannot be read (data null or absent). It reads them unguarded, and so does this test: a log that
+ * stops the coordinator there never reaches its adoption or refusal, so it is left to the package.
  */
 function holdsRejectedLegacyRecord(records: readonly unknown[]): boolean {
-  return records.some(record => {
-    try {
-      return isRejectedLegacyRecord(record)
-    } catch {
-      return false
-    }
-  })
+  try {
+    const events = records as readonly { type?: unknown; data?: { reason?: unknown } }[]
+    // find, as the coordinator does: unlike some, it visits the holes of a sparse array (as undefined)
+    return events.find(event => event!.type === 'request/header-delta') !== undefined
+      || events.find(event => event!.type === 'mode/set') !== undefined
+      || events.find(event => event!.type === 'request/header' && event!.data!.reason === 'fallback') !== undefined
+  } catch {
+    return true
+  }
 }
 
 /**
@@ -131,7 +128,8 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
 
   /** Session.create over a seed, its rejections mapped with the seed as context. */
   function seeded(input: Input, events: readonly unknown[], run: (session: UpstreamSession) => unknown): OperationResult {
-    return guarded(() => run(Session.create(sessionIdOf(input), events)), { records: events })
+    const context: RejectionContext = { records: events }
+    return guarded(() => run(Session.create(context.sessionId = sessionIdOf(input), events)), context)
   }
 
   /**
@@ -141,6 +139,16 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
    * header line first), so those are left to the session.
    */
   function headerRefusal(input: Input): OperationResult | undefined {
+    // A header these reads throw on (a revoked proxy) never reaches the coordinator (the JSONL backend
+    // parses its header from text); it is left to the session, not let escape the operation.
+    try {
+      return headerChecks(input)
+    } catch {
+      return undefined
+    }
+  }
+
+  function headerChecks(input: Input): OperationResult | undefined {
     const header = input['header']
     if (!isRecord(header)) return undefined
     if (input['sessionId'] !== undefined && header['id'] !== input['sessionId']) {
@@ -184,11 +192,13 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
     const records = recordsOf(input)
     const refused = headerRefusal(input) ?? shapeOrRefusal(records)
     if (refused) return refused
+    let sessionId: unknown
     try {
-      const session = Session.create(sessionIdOf(input), records, input['header'])
+      sessionId = sessionIdOf(input)
+      const session = Session.create(sessionId, records, input['header'])
       return accept(session.events.slice(0, records.length))
     } catch (error) {
-      return upstreamRejection(error, { records, header: input['header'] })
+      return upstreamRejection(error, { records, header: input['header'], sessionId })
     }
   }
 
@@ -238,18 +248,23 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
       const generation = new build.surface.SurfaceManager(events).replaceGeneration
       return accept({ nodes, replacements, generation })
     } catch (error) {
-      return upstreamRejection(error, {})
+      // foldSurface does not say which event it judged; the same fold run event by event (a window
+      // based at 0) does, so its rejection carries that event's seq (PROC-1).
+      const judged = windowSurface(events, 0)
+      return judged.ok ? upstreamRejection(error, {}) : judged
     }
   }
 
   function resume(input: Input): OperationResult {
     const events = eventsOf(input)
+    let sessionId: unknown
     try {
+      sessionId = sessionIdOf(input)
       const closers = build.session.interruptedTurnClosers(events)
-      const session = atClock(input['now'], () => Session.create(sessionIdOf(input), [...events, ...closers], input['header']))
+      const session = atClock(input['now'], () => Session.create(sessionId, [...events, ...closers], input['header']))
       return accept(session.events)
     } catch (error) {
-      return upstreamRejection(error, { records: events, header: input['header'] })
+      return upstreamRejection(error, { records: events, header: input['header'], sessionId })
     }
   }
 
@@ -297,7 +312,9 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
    * The package decodes one stored line (`decodeStorageRecord`); the header line rules, seq checks and
    * torn-tail policy belong to the JSONL backend. So the first line is parsed and returned as it is,
    * every later complete line is decoded, bytes after the last line feed are not read, and `tornTail`
-   * is always null. There is no zstd decoder in this package.
+   * is always null. There is no zstd decoder in this package. The framing (a rejection at the first bad
+   * row, with the artifact's line) is this adapter's, so what it credits the package with is the row
+   * decoder's verdict alone (docs/findings.md, scope-jsonl).
    */
   function decodeJsonl(input: Input): OperationResult {
     if (input['encoding'] === 'zstd') return reject('UNSUPPORTED', 'dsh-session has no zstd decoder (that is the JSONL backend, on Node 22+)')

@@ -20,6 +20,8 @@ interface Failure {
   text: string
   seq: number
   index: number
+  /** What a companion threw at this event, not through its failure callback. */
+  crash?: unknown
 }
 
 /** Replays `events` through one installer; the failure names the event the replay stood at. */
@@ -44,7 +46,7 @@ function firstFailure(install: Installer, events: readonly unknown[]): Failure |
     install(ctx, (message: string) => { throw new RelationBroken(message) })
     return undefined
   } catch (error) {
-    if (!(error instanceof RelationBroken)) throw error
+    if (!(error instanceof RelationBroken)) return { text: String(error), seq: inputSeq(events[index], index), index, crash: error }
     return { text: error.message, seq: inputSeq(events[index], index), index }
   }
 }
@@ -56,6 +58,8 @@ export async function relations(build: UpstreamBuild, events: readonly unknown[]
     const failures = installers.map(install => firstFailure(install, events)).filter(failure => failure !== undefined)
     const first = failures.reduce<Failure | undefined>((best, failure) => (best === undefined || failure.index < best.index ? failure : best), undefined)
     if (first === undefined) return { ok: true, value: { violations: [] } }
+    // A crash at a later event than the first violation is never reached: upstream vetoes that one first.
+    if (first.crash !== undefined) return upstreamRejection(first.crash, { records: events })
     const code = ruleFor(first.text)?.code
     if (code === undefined) return upstreamRejection(new Error(first.text), { seq: first.seq })
     return { ok: true, value: { violations: [{ code, seq: first.seq }] } }
