@@ -24,10 +24,11 @@ td.num { text-align: right; }
 .pass { background: #dafbe1; } .fail { background: #ffebe9; }
 .partial { background: #fff8c5; } .skip { background: #eaeef2; color: #57606a; }
 .legend span { display: inline-block; padding: 0.1rem 0.5rem; margin: 0 0.3rem 0.3rem 0; border: 1px solid #d0d7de; }
-.scroll { overflow-x: auto; }
 td details summary { cursor: pointer; } td details ul { margin: 0.3rem 0 0; padding-left: 1.1rem; font-size: 0.9em; }
 nav ul { columns: 3 14rem; padding-left: 1.1rem; }
-@media (max-width: 720px) { body { margin: 1rem; } }
+/* Only a narrow screen scrolls a table sideways in its box: a box that scrolls would hold the sticky
+   column names to itself, and they would scroll off with the rows. */
+@media (max-width: 720px) { body { margin: 1rem; } .scroll { overflow-x: auto; } }
 @media print {
   thead th { position: static; } tr { break-inside: avoid; }
   td, .legend span { print-color-adjust: exact; -webkit-print-color-adjust: exact; }

@@ -53,7 +53,7 @@ pre { white-space: pre-wrap; word-break: break-word; font: 12.5px/1.45 ui-monosp
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; }
 svg text { font: 11px system-ui, sans-serif; fill: #263238; }
 svg .lane-label { font-weight: 600; fill: #37474f; } svg .tick { fill: #546e7a; } svg .legend { fill: #37474f; }
-svg .bar-label { font-size: 10.5px; } svg .halo { stroke: #fff; stroke-width: 3px; stroke-linejoin: round; paint-order: stroke; }
+svg .bar-label { font-size: 10.5px; }
 svg .node-position { fill: #fff; font-size: 10px; font-weight: 700; } svg .marker-label { font-size: 10px; fill: #1565c0; } svg .failure { fill: #c62828; }
 footer { font-size: 12px; color: #546e7a; padding-bottom: 24px; }
 @media (max-width: 720px) {
@@ -64,12 +64,12 @@ footer { font-size: 12px; color: #546e7a; padding-bottom: 24px; }
 @media print {
   body { background: #fff; }
   section { break-inside: auto; } h2, h3, h4 { break-after: avoid; } ul.evidence li, tr { break-inside: avoid; }
-  .verdict, .mark, svg { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+  .verdict, .mark, .swatch, svg { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
   pre { max-height: none; overflow: visible; }
   .replacement-card { content-visibility: visible; }
 }
 @media (forced-colors: active) {
-  svg { forced-color-adjust: none; background: #fff; }
+  svg, .swatch { forced-color-adjust: none; } svg { background: #fff; }
   .verdict, ul.evidence .mark { border: 1px solid CanvasText; }
 }
 `

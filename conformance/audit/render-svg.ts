@@ -229,17 +229,24 @@ function replacementLane(replacement: AuditReplacement, lastSeq: number, x: (seq
   const from = x(furthest(replacement.shadowedSeqs, seq => seq))
   const to = x(replacement.seq)
   parts.push(`<line x1="${from.toFixed(1)}" y1="${y + 11}" x2="${(to - step / 2).toFixed(1)}" y2="${y + 11}" stroke="#2e7d32" stroke-width="1.5" marker-end="url(#arrow)"/>`)
-  parts.push(rect(to - step / 2 + 1, y + 3, step - 2, 16, '#2e7d32', 'class="replacement"'))
   const label = `${replacement.start}…${replacement.end} (${replacement.shadowedSeqs.length} shadowed) → seq ${replacement.seq} at ${formatTime(replacement.time).slice(11, 23)}`
-  const width = label.length * 6
-  const onRight = to + step / 2 + 6 + width < WIDTH
-  const onLeft = x(lowest) - step / 2 - 4 - width >= GUTTER
-  // Neither beside the shadowed nodes nor after the replacing one: over the arrow, on a white halo,
-  // never into the lane names of the gutter.
-  if (onRight) parts.push(text(to + step / 2 + 4, y + 15, label, 'class="bar-label" text-anchor="start"'))
-  else if (onLeft) parts.push(text(x(lowest) - step / 2 - 4, y + 15, label, 'class="bar-label" text-anchor="end"'))
-  else parts.push(text(Math.max(to - step / 2 - 8, GUTTER + 4 + width), y + 15, label, 'class="bar-label halo" text-anchor="end"'))
+  parts.push(rect(to - step / 2 + 1, y + 3, step - 2, 16, '#2e7d32', 'class="replacement"', label))
+  parts.push(...laneLabel([label, `${replacement.shadowedSeqs.length} shadowed`], to + step / 2 + 4, x(lowest) - step / 2 - 4, y + 15))
   return parts
+}
+
+/**
+ * The first of `labels` (the longest first) that fits after the lane's last shape (from `after`) or
+ * before its first (up to `before`), never over the lane's shapes or into the lane names; none when
+ * none fits, since the replacing shape's tooltip, the text list and the table below say it all.
+ */
+function laneLabel(labels: readonly string[], after: number, before: number, baseline: number): string[] {
+  for (const label of labels) {
+    const width = label.length * 6
+    if (after + width + 2 < WIDTH) return [text(after, baseline, label, 'class="bar-label" text-anchor="start"')]
+    if (before - width >= GUTTER) return [text(before, baseline, label, 'class="bar-label" text-anchor="end"')]
+  }
+  return []
 }
 
 function surfaceLane(timeline: AuditTimeline, x: (seq: number) => number, step: number, y: number): string[] {

@@ -13,17 +13,21 @@ function listed(entries: readonly string[]): string {
   return entries.length > LISTED_MOST ? `${shownEntries} and ${entries.length - LISTED_MOST} more (the JSON report lists every one)` : shownEntries
 }
 
-/** "3 completed, 1 interrupted": how many of `values` each distinct value is, in order of first appearance. */
+/**
+ * "3 completed, 1 interrupted": how many of `values` each distinct value is, in order of first
+ * appearance, at most LISTED_MOST of them. A value is text of the log (a turn-end reason's kind), cut
+ * when long and escaped.
+ */
 function tally(values: readonly string[]): string {
   const counts = new Map<string, number>()
   for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1)
-  return [...counts].map(([value, count]) => `${count} ${value}`).join(', ')
+  return listed([...counts].map(([value, count]) => `${count} ${printable(shortened(value, QUOTE_MOST))}`))
 }
 
 function turnsLine(timeline: AuditTimeline): string {
   const { turns } = timeline
   if (turns.length === 0) return 'Turns: none.'
-  const ended = turns.filter(turn => turn.endSeq !== null).map(turn => printable(turn.endReason ?? 'no reason kind'))
+  const ended = turns.filter(turn => turn.endSeq !== null).map(turn => turn.endReason ?? 'no reason kind')
   const open = turns.filter(turn => turn.endSeq === null).map(turn => `turn ${turn.turn ?? '?'} from seq ${turn.startSeq}`)
   const endings = ended.length === 0 ? 'none ended' : `ended: ${tally(ended)}`
   return `Turns: ${turns.length}, ${endings}${open.length === 0 ? '' : `; open: ${listed(open)}`}.`

@@ -54,8 +54,16 @@ describe.each(DSH_SESSION_VERSIONS)('dsh-session@%s', (version) => {
     // The coordinator's legacy pass throws on the record, so the log is the package's, whose crash names no index.
     const load = await operations.load!({ events: [user(0), proxy] })
     expect(load).toMatchObject({ ok: false, error: { code: 'UNMAPPED', message: expect.stringContaining('revoked') } })
+    // The package's own crash on the header ('IsArray'), not the adapter's reading its id ('get').
     const header = await operations.load!({ events: [user(0)], header: proxy })
-    expect(header).toMatchObject({ ok: false, error: { code: 'UNMAPPED', message: expect.stringContaining('revoked') } })
+    expect(header).toMatchObject({ ok: false, error: { code: 'UNMAPPED', message: expect.stringContaining('IsArray') } })
+  })
+
+  it('judges the header a fork builds from the child id it is given', async () => {
+    const { operations } = await adapter
+    const events = [event('turn/start', 0, { turn: 1 }), event('turn/end', 1, { turn: 1, reason: { kind: 'completed' } })]
+    const fork = await operations.fork!({ events, boundary: 1, childId: Number.NaN, sessionId: 's', now: 5 })
+    expect(fork).toMatchObject({ ok: false, error: { code: 'JSON_NON_FINITE' } })
   })
 
   it('names the lossless-JSON fault the package\'s walk stopped at, not the one JSON-13 ranks first (U39)', async () => {

@@ -2,10 +2,13 @@
 // stopped at, which the build's message does not. Held to the build itself: on drawn values whose
 // members are getters that log each read, the mirror passes exactly what the build's `isJsonValue`
 // passes, and reads the same members in the same order before it stops, so it stops where the build does.
+// And on a value of exactly one fault of any kind, the code it names is the one the spec gives that
+// fault (the reference's classifier, which has no priority to apply there).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { upstreamEnvelopeFault, upstreamJsonFault } from '../../conformance/adapters/dsh-session/upstream-order.ts'
 import { DSH_SESSION_VERSIONS } from '../../conformance/adapters/dsh-session/upstream.ts'
+import { snapshotJson } from '../../reference/lossless-json.ts'
 
 /** A drawn value: JSON, or one of the faults the walk tells apart, nested in objects and arrays. */
 type Drawn = { kind: 'leaf'; value: unknown } | { kind: 'array'; items: Drawn[]; hole: boolean } | { kind: 'object'; members: [string, Drawn][]; foreign: boolean }
@@ -52,6 +55,52 @@ describe.each(DSH_SESSION_VERSIONS)('the mirror of dsh-session@%s\'s lossless-JS
       expect(fault === undefined).toBe(passed)
       expect(mirrorReads).toEqual(buildReads)
     }), { numRuns: 2000, seed: 7 })
+  })
+})
+
+/** Ways to put one fault into a container of a valid value (or, for `null-prototype`, none). */
+const FAULTS = ['negative-zero', 'non-finite', 'undefined', 'bigint', 'function', 'symbol', 'cycle', 'symbol-key', 'hidden-member', 'foreign-prototype', 'null-prototype', 'hole'] as const
+type FaultKind = (typeof FAULTS)[number]
+
+const LEAF_FAULTS: Partial<Record<FaultKind, unknown>> = { 'negative-zero': -0, 'non-finite': Number.NaN, undefined, bigint: 1n, function: () => 1, symbol: Symbol.for('s') }
+
+/** A copy of a JSON value with fresh containers, and those containers in depth-first order. */
+function hostCopy(value: unknown, containers: object[]): unknown {
+  if (typeof value !== 'object' || value === null) return value
+  const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? value.map(item => hostCopy(item, containers)) : Object.fromEntries(Object.entries(value).map(([key, member]) => [key, hostCopy(member, containers)]))
+  containers.unshift(copy)
+  return copy
+}
+
+/** `json` with `fault` put into its `which`-th container (the value wrapped in an array when it has none). */
+function withOneFault(json: unknown, fault: FaultKind, which: number): unknown {
+  const containers: object[] = []
+  let root = hostCopy(json, containers)
+  if (containers.length === 0) containers.push((root = [root]) as object)
+  const target = containers[which % containers.length]! as Record<string | symbol, unknown>
+  const add = (value: unknown) => (Array.isArray(target) ? target.push(value) : (target['fault'] = value))
+  if (fault in LEAF_FAULTS) add(LEAF_FAULTS[fault])
+  else if (fault === 'cycle') add(target)
+  else if (fault === 'symbol-key') target[Symbol.for('k')] = 1
+  else if (fault === 'hidden-member') Object.defineProperty(target, 'hidden', { value: 1, enumerable: false })
+  else if (fault === 'foreign-prototype') Object.setPrototypeOf(target, Array.isArray(target) ? Object.prototype : { inherited: 1 })
+  else if (fault === 'null-prototype') { if (!Array.isArray(target)) Object.setPrototypeOf(target, null) }
+  else if (Array.isArray(target)) {
+    target.push(1, 2)
+    delete target[0]
+  } else target['hole'] = [, 1]
+  return root
+}
+
+describe.each(DSH_SESSION_VERSIONS)('the mirror of dsh-session@%s\'s lossless-JSON walk, on one fault', (version) => {
+  it('names the code the spec gives that fault, and passes what the build passes', async () => {
+    const { isJsonValue } = await import(`dsh-session-${version}`) as { isJsonValue(value: unknown): boolean }
+    fc.assert(fc.property(fc.jsonValue({ maxDepth: 3 }).map(json => JSON.parse(JSON.stringify(json)) as unknown), fc.constantFrom(...FAULTS), fc.nat(), (json, fault, which) => {
+      const value = withOneFault(json, fault, which)
+      const named = upstreamJsonFault(value)
+      expect(named).toBe(snapshotJson(value).fault?.code)
+      expect(named === undefined).toBe(isJsonValue(value))
+    }), { numRuns: 1500, seed: 11 })
   })
 })
 

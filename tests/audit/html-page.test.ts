@@ -66,6 +66,14 @@ describe('the timeline as text', () => {
     expect(brackets).toContain('(compaction k\\u202e1)')
   })
 
+  it('cuts a long turn-end reason and lists at most LISTED_MOST distinct ones', () => {
+    const turns = Array.from({ length: LISTED_MOST + 10 }, (_, index) => ({ turn: index + 1, startSeq: index * 2, endSeq: index * 2 + 1, endReason: `reason-${index}-${'x'.repeat(2_000)}` }))
+    const [line] = timelineText(timelineOf(200, { turns }), [])
+    expect(line).toMatch(/^Turns: 60, ended: 1 reason-0-x+… \(1809 more characters\), /)
+    expect(line).toMatch(/ and 10 more \(the JSON report lists every one\)\.$/)
+    expect(line!.length).toBeLessThan(LISTED_MOST * 250)
+  })
+
   it('is on the page, named by the picture as its description', () => {
     const page = renderHtml(auditOf(artifact(compactedLog())))
     expect(page).toMatch(/<svg id="timeline"[^>]* aria-describedby="timeline-text">/)
@@ -94,13 +102,25 @@ describe('the timeline picture', () => {
     }
   })
 
-  it('never draws a replace label into the lane names, even for a summary of early turns at the end of the log', () => {
+  it('draws a replace label only where it fits, over no shape of its lane and not into the lane names', () => {
     const early = Array.from({ length: 45 }, (_, index) => index + 2)
-    for (const replacement of [replacementOf(59, early), replacementOf(30, [2, 3]), replacementOf(59, [57, 58])]) {
-      const [label] = labelSpans(timelineSvg(timelineOf(60), [replacement]), 'bar-label')
-      expect(label!.left, label!.label).toBeGreaterThanOrEqual(150)
-      expect(label!.right, label!.label).toBeLessThanOrEqual(1000)
+    const drawn: string[] = []
+    const middle = Array.from({ length: 48 }, (_, index) => index + 10)
+    for (const replacement of [replacementOf(59, early), replacementOf(59, middle), replacementOf(30, [2, 3]), replacementOf(59, [57, 58]), replacementOf(40, [5, 38])]) {
+      const svg = timelineSvg(timelineOf(60), [replacement])
+      const shapes = [...svg.matchAll(/<rect x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)"[^>]*class="(?:shadowed|replacement)"/g)].map(([, x, width]) => [Number(x), Number(x) + Number(width)])
+      expect(shapes.length).toBeGreaterThan(1)
+      for (const { label, left, right } of labelSpans(svg, 'bar-label')) {
+        drawn.push(label)
+        expect(left, label).toBeGreaterThanOrEqual(150)
+        expect(right, label).toBeLessThanOrEqual(1000)
+        for (const [shapeLeft, shapeRight] of shapes) expect(right <= shapeLeft! || left >= shapeRight!, `${label} over a shape`).toBe(true)
+      }
+      // Whether or not a label fits, the replacing shape says it all in its tooltip.
+      expect(svg).toMatch(new RegExp(`class="replacement"><title>${replacement.start}…${replacement.end} \\(${replacement.shadowedSeqs.length} shadowed\\) → seq ${replacement.seq} at `))
     }
+    // A long summary of early turns at the end of the log gets none, a shorter one its count, a short replace the whole label.
+    expect(drawn).toEqual(['48 shadowed', expect.stringMatching(/^2…3 \(2 shadowed\) → seq 30 at /), expect.stringMatching(/^57…58 \(2 shadowed\) → seq 59 at /), expect.stringMatching(/^5…38 \(2 shadowed\) → seq 40 at /)])
   })
 })
 

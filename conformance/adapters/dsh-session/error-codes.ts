@@ -167,15 +167,19 @@ export interface RejectionContext {
 }
 
 /**
- * The fault upstream's own check stopped at (upstream-order.ts), not the fault the spec ranks first: the reference's classifier applied JSON-13's priority and ENV-3's storage-tag rule,
- * neither of which upstream has, so vectors of that priority passed on the adapter's answer.
+ * The fault upstream's own check stopped at (upstream-order.ts), not the one the spec ranks first,
+ * which upstream never looked for. A header the operation gave none of was built by upstream from the
+ * session id; with no id in the context either, which header upstream judged is unknown.
  */
 function refinedCode(refine: Refinement, record: unknown, context: RejectionContext): string {
   if (refine.kind === 'envelope') return isRecord(record) ? upstreamEnvelopeFault(record) ?? UNMAPPED : 'ENV_NOT_OBJECT'
   const candidate = isRecord(context.candidate) ? context.candidate : {}
   switch (refine.subject) {
     case 'record': return upstreamJsonFault(record) ?? UNMAPPED
-    case 'header': return upstreamJsonFault(context.header === undefined ? { version: 0, id: context.sessionId, createdAt: 0 } : context.header) ?? UNMAPPED
+    case 'header': {
+      if (context.header === undefined && !('sessionId' in context)) return UNMAPPED
+      return upstreamJsonFault(context.header === undefined ? { version: 0, id: context.sessionId, createdAt: 0 } : context.header) ?? UNMAPPED
+    }
     case 'data': return Object.hasOwn(candidate, 'data') ? upstreamJsonFault(candidate['data']) ?? UNMAPPED : 'ENV_DATA_MISSING'
     case 'markers': {
       const markers = Object.fromEntries(['sourceEventSeqs', 'surfaceOp'].filter(key => candidate[key] !== undefined).map(key => [key, candidate[key]]))

@@ -43,7 +43,12 @@ function eventsOf(input: Input): UpstreamEvent[] {
 function sessionIdOf(input: Input): unknown {
   if (input['sessionId'] !== undefined) return input['sessionId']
   const header = input['header']
-  return isRecord(header) && header['id'] !== undefined ? header['id'] : ''
+  try {
+    return isRecord(header) && header['id'] !== undefined ? header['id'] : ''
+  } catch {
+    // A header that cannot be read (a revoked proxy) names no id: the package meets it, not the adapter.
+    return ''
+  }
 }
 
 function intentOf(event: { surfaceOp?: unknown; sourceEventSeqs?: unknown }): SurfaceIntent {
@@ -128,8 +133,8 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
 
   /** Session.create over a seed, its rejections mapped with the seed as context. */
   function seeded(input: Input, events: readonly unknown[], run: (session: UpstreamSession) => unknown): OperationResult {
-    const context: RejectionContext = { records: events }
-    return guarded(() => run(Session.create(context.sessionId = sessionIdOf(input), events)), context)
+    const sessionId = sessionIdOf(input)
+    return guarded(() => run(Session.create(sessionId, events)), { records: events, sessionId })
   }
 
   /**
@@ -279,7 +284,7 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
       const session = store.create(sessionIdOf(input), { meta })
       return appendAll(session, events) ?? session
     } catch (error) {
-      return upstreamRejection(error, { records: events, header: meta })
+      return upstreamRejection(error, { records: events, header: meta, sessionId: sessionIdOf(input) })
     }
   }
 
@@ -304,7 +309,8 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
       const child = atClock(input['now'], () => store.fork(source.id, boundary, input['childId']))
       return accept({ header: child.header, events: child.events })
     } catch (error) {
-      return upstreamRejection(error, { seq: openTurnSeq(error, events) })
+      // The child's header is built from `childId`, when one is given.
+      return upstreamRejection(error, { seq: openTurnSeq(error, events), ...('childId' in input ? { sessionId: input['childId'] } : {}) })
     }
   }
 

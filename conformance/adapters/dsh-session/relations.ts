@@ -64,7 +64,7 @@ export async function relations(build: UpstreamBuild, events: readonly unknown[]
     if (code === undefined) return upstreamRejection(new Error(first.text), { seq: first.seq })
     return { ok: true, value: { violations: [{ code, seq: first.seq }] } }
   } catch (error) {
-    // Not a relation failure: a companion crashed on a payload it dereferences.
+    // Not a relation failure, nor a crash while replaying (firstFailure keeps those): loading a companion failed.
     return upstreamRejection(error, { records: events })
   }
 }
