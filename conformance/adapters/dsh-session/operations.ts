@@ -5,7 +5,7 @@
 // package's own exports: the header's identity and version checks, then message adoption and the
 // unknown-type refusal, in the coordinator's order. Its legacy rejections, upgrades and turn/end
 // strictness are not in the package, so the adapter does not have them either, and leaves a log that
-// the coordinator's legacy pass rejects to the package whole.
+// the coordinator's legacy pass rejects or throws on to the package whole.
 //
 // Not provided, so their vectors are skipped:
 // - compactionState, regionBalance (profile compaction): the lock scan and the region/pairing helpers
@@ -197,9 +197,8 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
     const records = recordsOf(input)
     const refused = headerRefusal(input) ?? shapeOrRefusal(records)
     if (refused) return refused
-    let sessionId: unknown
+    const sessionId = sessionIdOf(input)
     try {
-      sessionId = sessionIdOf(input)
       const session = Session.create(sessionId, records, input['header'])
       return accept(session.events.slice(0, records.length))
     } catch (error) {
@@ -262,9 +261,8 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
 
   function resume(input: Input): OperationResult {
     const events = eventsOf(input)
-    let sessionId: unknown
+    const sessionId = sessionIdOf(input)
     try {
-      sessionId = sessionIdOf(input)
       const closers = build.session.interruptedTurnClosers(events)
       const session = atClock(input['now'], () => Session.create(sessionId, [...events, ...closers], input['header']))
       return accept(session.events)
