@@ -90,6 +90,12 @@ describe.each(DSH_SESSION_VERSIONS)('dsh-session@%s', (version) => {
     expect(unfolded).toMatchObject({ ok: false, error: { seq: 1 } })
   })
 
+  it('leaves a log whose header is no object to the package: the coordinator never sees it', async () => {
+    const { operations } = await adapter
+    const load = await operations.load!({ events: [{ ...event('acme/probe', 0, {}), type: ['user/message'] }], header: 0 })
+    expect(load).toMatchObject({ ok: false, error: { code: 'ENV_TYPE_INVALID', seq: 0 } })
+  })
+
   it('leaves a log the coordinator\'s legacy pass rejects to the package whole: no emulated unknown-type refusal', async () => {
     const { operations } = await adapter
     const unknown = event('acme/probe', 1, {})

@@ -195,7 +195,10 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
   /** The seed path: the session validates every record and the header, then would add its end-seed. */
   function load(input: Input): OperationResult {
     const records = recordsOf(input)
-    const refused = headerRefusal(input) ?? shapeOrRefusal(records)
+    // A header given that is no object never reaches the coordinator (the JSONL backend rejects its
+    // line first), so neither do the records: the log is the package's.
+    const reachesCoordinator = input['header'] === undefined || isRecord(input['header'])
+    const refused = headerRefusal(input) ?? (reachesCoordinator ? shapeOrRefusal(records) : undefined)
     if (refused) return refused
     const sessionId = sessionIdOf(input)
     try {
