@@ -90,10 +90,14 @@ describe.each(DSH_SESSION_VERSIONS)('dsh-session@%s', (version) => {
     expect(unfolded).toMatchObject({ ok: false, error: { seq: 1 } })
   })
 
-  it('leaves a log whose header is no object to the package: the coordinator never sees it', async () => {
+  it('leaves a log whose header the coordinator never sees (no object, a version that is no number) to the package', async () => {
     const { operations } = await adapter
-    const load = await operations.load!({ events: [{ ...event('acme/probe', 0, {}), type: ['user/message'] }], header: 0 })
-    expect(load).toMatchObject({ ok: false, error: { code: 'ENV_TYPE_INVALID', seq: 0 } })
+    const events = [{ ...event('acme/probe', 0, {}), type: ['user/message'] }]
+    for (const header of [0, 'x', [], null, { version: '0', id: '', createdAt: 1 }, { id: '', createdAt: 1 }]) {
+      expect(await operations.load!({ events, header }), JSON.stringify(header)).toMatchObject({ ok: false, error: { code: 'ENV_TYPE_INVALID', seq: 0 } })
+    }
+    // A header the coordinator reads gets its unknown-type refusal, as the coordinator gives it.
+    expect(await operations.load!({ events, header: { version: 0, id: '', createdAt: 1 } })).toMatchObject({ ok: false, error: { code: 'FORMAT_UNKNOWN_EVENT_TYPE', seq: 0 } })
   })
 
   it('leaves a log the coordinator\'s legacy pass rejects to the package whole: no emulated unknown-type refusal', async () => {

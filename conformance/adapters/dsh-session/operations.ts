@@ -88,6 +88,20 @@ function appendAll(session: UpstreamSession, events: readonly UpstreamEvent[]): 
   return undefined
 }
 
+/**
+ * Whether a log with this header reaches the coordinator's load at all: a header given that is no
+ * object, whose version is no number, or that cannot be read never does (the JSONL backend rejects its
+ * line first), so neither do the records, and the log is the package's.
+ */
+function reachesCoordinator(header: unknown): boolean {
+  if (header === undefined) return true
+  try {
+    return isRecord(header) && typeof header['version'] === 'number'
+  } catch {
+    return false
+  }
+}
+
 /** Handled by the persistence load before its unknown-type refusal (rejected, or upgraded). */
 const RETIRED_TYPES: ReadonlySet<unknown> = new Set(['request/header-delta', 'mode/set', 'steering/message'])
 
@@ -195,10 +209,7 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
   /** The seed path: the session validates every record and the header, then would add its end-seed. */
   function load(input: Input): OperationResult {
     const records = recordsOf(input)
-    // A header given that is no object never reaches the coordinator (the JSONL backend rejects its
-    // line first), so neither do the records: the log is the package's.
-    const reachesCoordinator = input['header'] === undefined || isRecord(input['header'])
-    const refused = headerRefusal(input) ?? (reachesCoordinator ? shapeOrRefusal(records) : undefined)
+    const refused = headerRefusal(input) ?? (reachesCoordinator(input['header']) ? shapeOrRefusal(records) : undefined)
     if (refused) return refused
     const sessionId = sessionIdOf(input)
     try {
