@@ -154,7 +154,7 @@ export function positionIn(text: string): { index?: number } {
 
 /** What the operation knows about the values upstream judged. */
 export interface RejectionContext {
-  /** The seq of the event at fault when the message does not say. */
+  /** The seq of the one event upstream judged, when the operation knows it: it wins over an index the message names. */
   seq?: number
   line?: number
   /** The seed records, to turn a message's index into a seq and to name a reasonless fault. */

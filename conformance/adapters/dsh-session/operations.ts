@@ -125,15 +125,6 @@ function holdsRejectedLegacyRecord(records: readonly unknown[]): boolean {
   }
 }
 
-/**
- * A rejection of the one event upstream judged carries that event's seq (its index when the seq is
- * unusable, PROC-1), not a seq read off upstream's message: the message prints the stated value, so a
- * seq "4" would read as 4.
- */
-function judgedEventRejection(rejection: OperationResult, seq: number): OperationResult {
-  return rejection.ok ? rejection : { ok: false, error: { ...rejection.error, seq } }
-}
-
 function guarded(run: () => unknown, context: RejectionContext = {}): OperationResult {
   try {
     return accept(run())
@@ -245,7 +236,7 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
       try {
         manager.validateNext(event)
       } catch (error) {
-        return judgedEventRejection(upstreamRejection(error), inputSeq(event, index))
+        return upstreamRejection(error, { seq: inputSeq(event, index) })
       }
       log.push(event)
       if (manager.replaceGeneration === generation) continue
