@@ -29,7 +29,7 @@ function lineAt(text: string, index: number): number {
 
 /**
  * The numbers `pattern`'s groups capture in `file`, named by `whats` and read by `valueOf` (digits, or
- * words with numberOfWords); `pattern` needs the d flag.
+ * words with writtenCount); `pattern` needs the d flag.
  */
 function statedIn(file: string, text: string, pattern: RegExp, whats: readonly string[], valueOf: (text: string) => number = Number): Stated[] {
   const match = pattern.exec(text)
@@ -90,8 +90,9 @@ const UNITS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', '
 const TEENS = ['ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen']
 const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']
 
-/** A number from one to ninety-nine written in English words ("Forty-nine"); NaN for anything else. */
-function numberOfWords(words: string): number {
+/** A count written in digits ("100") or, from one to ninety-nine, in English words ("Forty-nine"); NaN for anything else. */
+function writtenCount(words: string): number {
+  if (/^\d+$/.test(words)) return Number(words)
   const [first = '', second, ...rest] = words.toLowerCase().split('-')
   if (rest.length > 0) return Number.NaN
   if (second === undefined) {
@@ -171,13 +172,13 @@ describe('numbers the docs repeat from their source', () => {
     const summaries = ['README.md', 'docs/check.md'].map(file => [file, read(file)] as const)
     const stated = [
       ...summaries.flatMap(([file, text]) => [
-        ...statedIn(file, text, /([A-Za-z-]+)\s+runs\s+of\s+the\s+current\s+check/d, ['runs'], numberOfWords),
+        ...statedIn(file, text, /([A-Za-z0-9-]+)\s+runs\s+of\s+the\s+current\s+check/d, ['runs'], writtenCount),
         ...statedIn(file, text, /put\s+it\s+at\s+(\d\.\d\d)×\s+to\s+(\d\.\d\d)×\s+of\s+the\s+loop\s+in\s+wall\s+time\s+\((\d\.\d\d)×\s+to\s+(\d\.\d\d)×\s+in\s+CPU\s+time\)/d, RANGE_WHATS),
-        ...statedIn(file, text, /at or above 0\.5× in\s+([A-Za-z-]+)\s+of\s+them/d, ['runs at or above 0.5×'], numberOfWords),
+        ...statedIn(file, text, /at or above 0\.5× in\s+([A-Za-z0-9-]+)\s+of\s+them/d, ['runs at or above 0.5×'], writtenCount),
       ]),
-      ...statedIn('docs/bench-check-runs.md', runsDoc, /^([A-Za-z-]+) runs, from/dm, ['runs'], numberOfWords),
+      ...statedIn('docs/bench-check-runs.md', runsDoc, /^([A-Za-z0-9-]+) runs, from/dm, ['runs'], writtenCount),
       ...statedIn('docs/bench-check-runs.md', runsDoc, /runs, from (\d\.\d\d)× to (\d\.\d\d)× in wall time \((\d\.\d\d)× to (\d\.\d\d)× in CPU time where recorded\)/d, RANGE_WHATS),
-      ...statedIn('docs/bench-check-runs.md', runsDoc, /^([A-Za-z-]+) are at or above 0\.5× and ([a-z-]+) below/dm, ['runs at or above 0.5×', 'runs below 0.5×'], numberOfWords),
+      ...statedIn('docs/bench-check-runs.md', runsDoc, /([A-Za-z0-9-]+)\s+are\s+at\s+or\s+above\s+0\.5×\s+and\s+([a-z0-9-]+)\s+below/d, ['runs at or above 0.5×', 'runs below 0.5×'], writtenCount),
     ]
     expect(mismatches(stated, truth, "docs/bench-check-runs.md's table")).toEqual([])
   })
@@ -198,10 +199,10 @@ describe('numbers the docs repeat from their source', () => {
     expect(mismatches(stated, truth, 'schemas/vocabulary.json or tests/corpus/verdicts.yaml')).toEqual([])
   })
 
-  it('read numbers written in words', () => {
-    expect(['One', 'nine', 'ten', 'Nineteen', 'twenty', 'Forty-nine', 'fifty', 'ninety-nine'].map(numberOfWords))
-      .toEqual([1, 9, 10, 19, 20, 49, 50, 99])
-    expect(['', 'fifty-', 'fifty-ten', 'ten-one', 'hundred', 'forty-nine-one'].map(numberOfWords).every(Number.isNaN)).toBe(true)
+  it('read counts written in digits or words', () => {
+    expect(['One', 'nine', 'ten', 'Nineteen', 'twenty', 'Forty-nine', 'fifty', 'ninety-nine', '100', '123'].map(writtenCount))
+      .toEqual([1, 9, 10, 19, 20, 49, 50, 99, 100, 123])
+    expect(['', 'fifty-', 'fifty-ten', 'ten-one', 'hundred', 'forty-nine-one', '1-2', '12a'].map(writtenCount).every(Number.isNaN)).toBe(true)
   })
 
   it('name the file, the line and the source of a number that differs', () => {
