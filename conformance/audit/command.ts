@@ -3,6 +3,7 @@
 // one does, 2 when the command itself cannot run (bad options, unreadable file) or this reader
 // refuses the log (FMT-5: another format version or vocabulary, no sign of damage; the report is
 // still written).
+import { constants } from 'node:buffer'
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
 import { getHeapStatistics } from 'node:v8'
 import path from 'node:path'
@@ -14,9 +15,9 @@ import { renderMarkdown } from './render-markdown.ts'
 import { renderText } from './render-text.ts'
 import { loadTokenCounter, type TokenizerChoice } from './tokens.ts'
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
-import { byteNotices, encodingOf } from '../check/check-file.ts'
+import { bytesToHold, encodingOf } from '../check/check-file.ts'
 import { changeOf, fileChangedMessage, regularFileState, type FileChange, type FileState } from '../check/file-change.ts'
-import { DEFAULT_MAX_LINE_BYTES, STDIN } from '../check/options.ts'
+import { STDIN } from '../check/options.ts'
 import { writeOutputFile } from '../reports/write.ts'
 import { errorMessage, fileErrorMessage, guessedOption, plural, printable } from '../wording.ts'
 
@@ -160,15 +161,25 @@ interface LogBytes {
  */
 const MEMORY_PER_LOG_BYTE = 32
 
-/** The largest log this process can audit, about: its heap limit over MEMORY_PER_LOG_BYTE. */
+/**
+ * The largest log this process can audit, about: its heap limit over MEMORY_PER_LOG_BYTE, and no more
+ * than the longest string Node holds (a longer line could not be decoded).
+ */
 export function mostAuditBytes(): number {
-  return Math.floor(getHeapStatistics().heap_size_limit / MEMORY_PER_LOG_BYTE)
+  return Math.min(Math.floor(getHeapStatistics().heap_size_limit / MEMORY_PER_LOG_BYTE), constants.MAX_STRING_LENGTH)
 }
+
+const GIVE_MORE = "give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream"
 
 /** `size`: the log's size, when known (a file); a stream is stopped once it has passed `most`. */
 function tooLarge(most: number, size?: number): Error {
   const held = size === undefined ? 'it holds more than' : `it holds ${plural(size, 'byte')}, more than`
-  return new Error(`${held} the ${plural(most, 'byte')} audit can hold in this process's memory (it keeps the whole log and its report, about ${MEMORY_PER_LOG_BYTE} times its size); give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream`)
+  return new Error(`${held} the ${plural(most, 'byte')} audit can hold in this process's memory (it keeps the whole log and its report, about ${MEMORY_PER_LOG_BYTE} times its size); ${GIVE_MORE}`)
+}
+
+/** A log of few bytes whose content is more than audit can hold (`beyondMost`: bytesToHold's why). */
+function contentTooLarge(most: number, beyondMost: string): Error {
+  return new Error(`${beyondMost}: more than audit can hold in this process's memory (it keeps the whole log and its report, about ${MEMORY_PER_LOG_BYTE} times its content); ${GIVE_MORE}`)
 }
 
 /**
@@ -232,7 +243,10 @@ export function readLog(log: string, most = mostAuditBytes()): LogBytes {
   if (stats.isDirectory()) throw new Error('it is a folder: audit reads one log file (check takes folders)')
   // A file, whose size is known, is read up to it at once.
   const { bytes, change } = stats.isFile() ? readWholeFile(source, most) : { bytes: readAtMost(source, most), change: undefined }
-  const notices = byteNotices(bytes, encodingOf(file), DEFAULT_MAX_LINE_BYTES)
+  // check's reader, before the reference's decoder holds it all: a zstd log a thousandth of its
+  // content's size, or a frame with a wide window, is stopped at `most`.
+  const { notices, beyondMost } = bytesToHold(bytes, encodingOf(file), most)
+  if (beyondMost !== undefined) throw contentTooLarge(most, beyondMost)
   return {
     file,
     bytes,

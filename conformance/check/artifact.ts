@@ -23,6 +23,14 @@ export interface CheckSettings {
   maxLineBytes: number
   /** Gather the byte facts of every complete line and nothing else: no header decode, no scan, no load. */
   factsOnly?: boolean
+  /**
+   * The most bytes a zstd log's decompressed content may hold; past it the read stops, and the outcome
+   * says so: a caller that holds the whole log (audit) learns that it could not, which the compressed
+   * size does not tell. (A raw log's content is its size, which such a caller bounds before reading.)
+   */
+  mostContentBytes?: number
+  /** The largest zstd window the decoder holds (default MOST_WINDOW_BYTES, zstd-reader.ts). */
+  mostWindowBytes?: number
   /** Also gather what the lines say of their writer (writer-rules.ts). */
   writer?: boolean
   /** A notice makes its file invalid too (`check --strict`). */
@@ -114,6 +122,8 @@ export interface ArtifactOutcome {
   load: LoadOutcome | undefined
   facts: ByteFacts
   writerFacts: WriterFacts
+  /** The content held more than `mostContentBytes`, so the read stopped. */
+  pastMostContent: boolean
 }
 
 /** `fact` with one more occurrence; when there was none, a new one from its first occurrence's details. */
@@ -143,6 +153,8 @@ export class ArtifactCheck {
   private packing: BatchPacking | undefined
   /** For `--writer`: the events of the line the reader accepted last, as the scanner hands them on. */
   private accepted: StoredEvents | undefined
+  /** The bytes of a zstd log's content decompressed so far. */
+  private contentBytes = 0
 
   constructor(readonly settings: CheckSettings, private readonly target: EventsTarget = { recall: undefined }) {}
 
@@ -151,7 +163,7 @@ export class ArtifactCheck {
    * a second read for message ids has all it needs.
    */
   get finished(): boolean {
-    return this.decodeError !== undefined || this.limit !== undefined || this.recorder?.reached === true
+    return this.decodeError !== undefined || this.limit !== undefined || this.recorder?.reached === true || this.pastMostContent
   }
 
   /** On a second read for message ids: the ids, once the read has reached its line. */
@@ -180,6 +192,15 @@ export class ArtifactCheck {
 
   oversized(line: number): void {
     this.stopAtLimit({ code: 'CHECK_LINE_TOO_LONG', line, message: `line ${line} is longer than the checker's limit of ${this.settings.maxLineBytes} bytes (--max-line-bytes)` })
+  }
+
+  /** `bytes` more of a zstd log's content were decompressed: the reader stops once it is past the most. */
+  content(bytes: number): void {
+    this.contentBytes += bytes
+  }
+
+  private get pastMostContent(): boolean {
+    return this.settings.mostContentBytes !== undefined && this.contentBytes > this.settings.mostContentBytes
   }
 
   /** JSONL-6 steps 2 to 5; a header that passes starts the load. `committed`: the offset after it. */
@@ -275,6 +296,7 @@ export class ArtifactCheck {
       load: done || this.load === undefined ? undefined : this.load.finish(),
       facts: this.facts,
       writerFacts: this.writerFacts,
+      pastMostContent: this.pastMostContent,
     }
   }
 

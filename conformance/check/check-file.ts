@@ -373,6 +373,30 @@ export function byteNotices(bytes: Uint8Array, encoding: Encoding, maxLineBytes:
   return factNotices(checkInMemory(bytes, encoding, factsCheck(maxLineBytes)).facts)
 }
 
+/** What a caller that holds the whole log learns before it decodes it (auditBytes). */
+export interface BytesToHold {
+  notices: Diagnostic[]
+  /** Why the log is more than `most` bytes can hold, as the end of a sentence "it cannot be held: …". */
+  beyondMost: string | undefined
+}
+
+/**
+ * The byte notices of an artifact already in memory, as byteNotices, and whether its content holds
+ * more than `most` bytes (a zstd log's decompressed content, which its size does not bound; a line
+ * longer than that is content past it too) or a zstd frame's window passes a quarter of that (a decoder
+ * keeps twice its window, in an array that may reserve twice that again). For audit, which holds the
+ * whole log.
+ */
+export function bytesToHold(bytes: Uint8Array, encoding: Encoding, most: number): BytesToHold {
+  const settings = { vocabulary: '', maxLineBytes: most, factsOnly: true, mostContentBytes: most, mostWindowBytes: Math.floor(most / 4) }
+  const outcome = checkInMemory(bytes, encoding, new ArtifactCheck(settings))
+  const notices = factNotices(outcome.facts)
+  if (outcome.pastMostContent) return { notices, beyondMost: `its content holds more than ${plural(most, 'byte')}` }
+  const limit = outcome.limit
+  if (limit?.code === 'CHECK_WINDOW_TOO_LARGE') return { notices, beyondMost: `${/^the frame at byte \d+ needs a \d+-byte window/.exec(limit.message)?.[0] ?? 'a frame needs a window'}, more than ${plural(settings.mostWindowBytes, 'byte')}` }
+  return { notices, beyondMost: undefined }
+}
+
 /** What check read of an artifact that a reader refuses: the rule of its first fault, and its header. */
 export interface RefusalFacts {
   /** The rule check cites for the first fault, or undefined when no rule names it. */

@@ -1,4 +1,5 @@
 // The command line of `dsh-conformance check`, as plain data.
+import { constants } from 'node:buffer'
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
 import { decimalNumber } from '../option-rules.ts'
 import { guessedOption } from '../wording.ts'
@@ -27,9 +28,11 @@ raw log from stdin (as /dev/stdin does); after --, every argument is a PATH.
 options:
   --format text|json                 report format (default text)
   --vocabulary v0-pinned|v0-rc8      the reader's event types (default v0-pinned)
-  --max-line-bytes N                 longest line the checker reads (default ${DEFAULT_MAX_LINE_BYTES});
+  --max-line-bytes N                 longest line the checker reads (default ${DEFAULT_MAX_LINE_BYTES},
+                                     at most ${constants.MAX_STRING_LENGTH}, the longest string Node holds);
                                      a longer one leaves the file unchecked, unless it is an
                                      unterminated last line: a torn tail, never read at any length
+                                     (an unterminated first line stops the read once it is longer)
   --max-findings N                   most findings of one file the text report lists (default
                                      ${DEFAULT_MAX_FINDINGS}; 0 lists all); the rest are counted. json lists all
                                      (of a file's relation violations, both list the first 10000
@@ -95,6 +98,8 @@ function apply(options: CheckOptions, option: string, value: string): string | u
   } else {
     const bytes = decimalNumber(value)
     if (!Number.isSafeInteger(bytes) || bytes <= 0) return `--max-line-bytes needs a positive number of bytes, not ${value}`
+    // A longer line could not be decoded into one string: the reader would take it for unparsable.
+    if (bytes > constants.MAX_STRING_LENGTH) return `--max-line-bytes is at most ${constants.MAX_STRING_LENGTH}, the longest string Node holds, not ${value}`
     options.maxLineBytes = bytes
   }
   return undefined

@@ -103,6 +103,12 @@ export function checkRawArtifact(readChunk: ChunkReader, artifact: ArtifactCheck
     else if (artifact.wellFormedFrom === Number.POSITIVE_INFINITY) artifact.wellFormedFrom = at
     at += read
     splitter.push(bytes)
+    // An unterminated first line past the limit can only end as CHECK_LINE_TOO_LONG or as no header
+    // line at all: the read stops, so that a device or pipe that never sends a line feed ends.
+    if (!headerSeen && !splitter.isStopped && splitter.tailLength > artifact.settings.maxLineBytes) {
+      artifact.oversized(1)
+      splitter.stop()
+    }
   }
   if (!headerSeen) artifact.rejectStorage('JSONL_HEADER_INVALID', 'the artifact has no complete header line', 1)
   hintAtHeaderBytes(artifact, start)

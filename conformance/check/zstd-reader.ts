@@ -21,7 +21,7 @@ export const MOST_WINDOW_BYTES = 8 * 1024 * 1024
 
 /** A decoder's history is bounded by the same budget as the lines it may produce, and by MOST_WINDOW_BYTES. */
 function windowLimit(settings: CheckSettings): number {
-  return Math.min(2 * settings.maxLineBytes, MOST_WINDOW_BYTES)
+  return Math.min(2 * settings.maxLineBytes, settings.mostWindowBytes ?? MOST_WINDOW_BYTES)
 }
 
 function withinWindowLimit(artifact: ArtifactCheck, frame: FrameLayout, settings: CheckSettings): boolean {
@@ -48,6 +48,7 @@ function checkHeaderFrame(source: ByteSource, frame: FrameLayout, artifact: Arti
   let feeds = 0
   let last = -1
   const collect: ContentHandler = (chunk) => {
+    artifact.content(chunk.length)
     for (let at = chunk.indexOf(LINE_FEED); at !== -1; at = chunk.indexOf(LINE_FEED, at + 1)) feeds += 1
     if (length <= settings.maxLineBytes) pieces.push(Uint8Array.prototype.slice.call(chunk))
     length += chunk.length
@@ -107,6 +108,8 @@ function checkCompleteFrames(source: ByteSource, first: FrameLayout, frames: num
     let contentBytes = 0
     const fault = inflateFrame(source, frame, chunk => {
       contentBytes += chunk.length
+      artifact.content(chunk.length)
+      if (artifact.finished) splitter.stop()
       splitter.push(chunk)
     })
     if (fault !== undefined) artifact.rejectFrame(frame.start, firstLine, fault)
@@ -130,7 +133,11 @@ function checkTornFrame(source: ByteSource, torn: FrameLayout, firstLine: number
   const eventsBefore = artifact.scan?.state.count ?? 0
   artifact.scan?.restart(0)
   const splitter = recordSplitter(artifact, settings, firstLine, false)
-  recoverTornFrame(source, torn, chunk => splitter.push(chunk))
+  recoverTornFrame(source, torn, chunk => {
+    artifact.content(chunk.length)
+    if (artifact.finished) splitter.stop()
+    splitter.push(chunk)
+  })
   // A torn frame holds the start of a batch, and a departure from ROW-6 shows in the lines before it.
   if (settings.writer === true) artifact.batchEnd(torn.start)
   return (artifact.scan?.state.count ?? 0) - eventsBefore

@@ -12,7 +12,7 @@ import type { AuditReport } from '../../generated/types/index.ts'
 import { event } from '../reference/helpers.ts'
 import { artifact, goodTurn } from './logs.ts'
 import { runCliHere } from '../support/cli.ts'
-import { zstdArtifact } from '../check/support.ts'
+import { rawFrame, WINDOW_128_KIB, ZSTD_MAGIC, zstdArtifact } from '../check/support.ts'
 
 const ROW_TITLES = ['Raw-fact integrity', 'Surface legality', 'Constraint preservation', 'Request rebuild', 'Persistence', 'Failure recovery', 'Budget']
 
@@ -33,6 +33,12 @@ function logFile(bytes: Uint8Array, name = 'log.jsonl'): { directory: string; lo
   const log = path.join(directory, name)
   writeFileSync(log, bytes)
   return { directory, log }
+}
+
+/** A zstd block header: `size` bytes (or repeats, for a run-length block), `type` 0 raw or 1 run-length. */
+function blockHeader(size: number, type: number, last: boolean): Buffer {
+  const value = (size << 3) | (type << 1) | (last ? 1 : 0)
+  return Buffer.from([value & 0xff, (value >> 8) & 0xff, (value >> 16) & 0xff])
 }
 
 describe('audit options', () => {
@@ -351,6 +357,37 @@ describe('audit runs', () => {
     expect(() => readLog('/dev/zero', 1000)).toThrow(`it holds more than the 1000 bytes ${hint}`)
     // The limit follows the heap: a 1M-event log of 38 MB fits the default heap of a 64-bit Node.
     expect(mostAuditBytes()).toBeGreaterThan(38 * 2 ** 20)
+  })
+
+  it('refuses a zstd log whose content is more than it can hold, however small the file, before decoding it', () => {
+    // A frame of run-length blocks: 200 of them turn 800 bytes into 200 × 4,096 bytes of `a`, inside one
+    // user message's text, so the file is a tiny fraction of what the reference's decoder would hold.
+    const lines = Buffer.from(artifact(goodTurn())).toString().split('\n')
+    const user = lines.findIndex(line => line.includes('"type":"user/message"'))
+    const cut = (lines[user] as string).indexOf('"text":"') + '"text":"'.length
+    const before = `${lines.slice(1, user).join('\n')}\n${(lines[user] as string).slice(0, cut)}`
+    const after = `${(lines[user] as string).slice(cut)}\n${lines.slice(user + 1).join('\n')}`
+    const rawBlock = (bytes: Buffer, last = false): Buffer => Buffer.concat([blockHeader(bytes.length, 0, last), bytes])
+    const runBlock = (byte: number, count: number): Buffer => Buffer.concat([blockHeader(count, 1, false), Buffer.from([byte])])
+    const runs = Array.from({ length: 200 }, () => runBlock(0x61, 4096))
+    const content = [rawBlock(Buffer.from(before)), ...runs, rawBlock(Buffer.from(after), true)]
+    const frame = Buffer.concat([ZSTD_MAGIC, Buffer.from([0x00, WINDOW_128_KIB]), ...content])
+    const bytes = Buffer.concat([rawFrame(Buffer.from(`${lines[0]}\n`)), frame])
+    const dir = mkdtempSync(path.join(tmpdir(), 'audit-bomb-'))
+    const log = path.join(dir, 'session.jsonl.zstd')
+    writeFileSync(log, bytes)
+    expect(bytes.length).toBeLessThan(5000)
+    // Within the limit, it is read; past it, refused, whatever the file's size. (A limit leaves a frame
+    // a window of a quarter of it, and these frames have windows of 128 KiB.)
+    expect(readLog(log, 1 << 20).bytes.length).toBe(bytes.length)
+    const hint = "more than audit can hold in this process's memory (it keeps the whole log and its report, about 32 times its content); give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream"
+    expect(() => readLog(log, 600_000)).toThrow(`its content holds more than 600000 bytes: ${hint}`)
+    // A frame whose window a decoder could not hold within a quarter of the limit is refused unread.
+    const wide = Buffer.concat([rawFrame(Buffer.from(`${lines[0]}\n`)), rawFrame(Buffer.from(lines.slice(1).join('\n')), { windowByte: (20 - 10) << 3 })])
+    writeFileSync(log, wide)
+    expect(readLog(log, 4 << 20).bytes.length).toBe(wide.length)
+    expect(() => readLog(log, 1 << 20)).toThrow(`the frame at byte ${rawFrame(Buffer.from(`${lines[0]}\n`)).length} needs a 1048576-byte window, more than 262144 bytes: ${hint}`)
+    rmSync(dir, { recursive: true })
   })
 
   it('refuses a folder, saying that check takes folders', async () => {

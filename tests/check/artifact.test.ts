@@ -18,6 +18,23 @@ describe('artifact: the checker\'s limits, as a user reads them', () => {
     expect(report.diagnostics).toEqual([{ severity: 'error', code: 'CHECK_LINE_TOO_LONG', line: 3, message: 'not checked: line 3 is longer than the checker\'s limit of 300 bytes (--max-line-bytes)' }])
   })
 
+  it('CHECK_LINE_TOO_LONG on line 1 as soon as an unterminated first line passes the limit: a stream with no line feed ends', () => {
+    // A source of digits that sends no line feed (as /dev/zero, or a pipe, sends none): the read must
+    // stop at the limit. It ends after 64 reads, so that a regression fails here instead of hanging.
+    let reads = 0
+    const zeros = (into: Buffer): number => {
+      reads += 1
+      return reads > 64 ? 0 : into.fill(0x30).length
+    }
+    const outcome = checkRawArtifact(zeros, new ArtifactCheck({ vocabulary: 'v0-pinned', maxLineBytes: 3 << 20 }))
+    expect(outcome.limit).toEqual({ code: 'CHECK_LINE_TOO_LONG', line: 1, message: 'line 1 is longer than the checker\'s limit of 3145728 bytes (--max-line-bytes)' })
+    expect(outcome.decodeError).toBeUndefined()
+    expect(reads).toBe(4)
+    // A first line within the limit and never ended is still no header line.
+    const short = checkRawArtifact(memoryChunks(Buffer.from('{"type":"session"')), new ArtifactCheck({ vocabulary: 'v0-pinned', maxLineBytes: 300 }))
+    expect(short).toMatchObject({ limit: undefined, decodeError: { code: 'JSONL_HEADER_INVALID', line: 1 } })
+  })
+
   // A legacy rewrite (LEGACY-11) makes the load read the file again for the message ids before it.
   const lines = [...artifactLines('legacy-21', 400, 21, { compaction: 0.15, staleBracket: 0.1, prune: 0.6 })].map(unwrappedToolResult)
   const rewrite = lines.findIndex(line => line.startsWith('{"type":"tool/result"') && line.includes('"op":"replace"')) + 1

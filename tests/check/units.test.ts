@@ -1,6 +1,7 @@
 // The small parts of check: the streaming XXH64 against a one-shot hash (support.ts), the line
 // splitter across chunk boundaries and past its limit, the record scanner's hand-over of a line's
 // events, the requirement mapping, and the options.
+import { constants } from 'node:buffer'
 import { describe, expect, it } from 'vitest'
 import { Xxh64 } from '../../reference/xxh64.ts'
 import { LineSplitter } from '../../conformance/check/lines.ts'
@@ -184,6 +185,10 @@ describe('options', () => {
     expect(parseCheckOptions([])).toEqual({ error: 'check needs at least one PATH' })
     expect(parseCheckOptions(['a', '--vocabulary', 'v9'])).toMatchObject({ error: expect.stringContaining('v0-pinned or v0-rc8') })
     expect(parseCheckOptions(['a', '--max-line-bytes', '-1'])).toMatchObject({ error: expect.stringContaining('positive') })
+    // A longer line could not become one string, which the reader would take for an unparsable line.
+    expect(parseCheckOptions(['a', '--max-line-bytes', String(constants.MAX_STRING_LENGTH)])).toMatchObject({ maxLineBytes: constants.MAX_STRING_LENGTH })
+    expect(parseCheckOptions(['a', '--max-line-bytes', String(constants.MAX_STRING_LENGTH + 1)]))
+      .toEqual({ error: `--max-line-bytes is at most ${constants.MAX_STRING_LENGTH}, the longest string Node holds, not ${constants.MAX_STRING_LENGTH + 1}` })
     expect(parseCheckOptions(['a', '--fast'])).toEqual({ error: 'unknown option --fast' })
     expect(parseCheckOptions(['--format=json', 'a'])).toMatchObject({ format: 'json', paths: ['a'] })
     expect(parseCheckOptions(['a', '--format'])).toEqual({ error: '--format needs a value' })
