@@ -27,13 +27,14 @@ compactionState, regionBalance, fork at a drawn
 boundary (half the time one between turns), append of an event onto the events before it (a drawn
 one, the one an operator broke, or the operator's broken candidate), the JSONL encoder on the log's
 batches, artifactPath of its header, the JSONL decoder on the encoded log (intact, torn
-anywhere, torn just before a line feed, or with a garbled line; in one plan in four stored as zstd
-frames of raw blocks, half of them torn inside the last frame), and store of the log's batches
+anywhere, torn just before a line feed, or with a garbled line; in one plan in four of those no
+other artifact edit takes, stored as zstd frames of raw blocks, half of them torn inside the last
+frame), and store of the log's batches
 (under its header, or a stand-in one) when a writer could have written the log or its first fault is
 a value outside lossless JSON. Some probes leave the shapes
 producers write where the spec still says what a reader answers: some headerEquals pairs, and the
 stored headers of one requestHeader fold in four, hold values outside HDR-1, one requestContext in
-four reads contexts whose data is no object, one JSONL decoding in four meets a packed row out of
+four that has a context in force reads contexts whose data is no object, one JSONL decoding in four meets a packed row out of
 ROW-3's range (a -0 in dt, or a last member at 2^53) when the log packs one, and one fork in sixteen
 is given the boundary -0; their classes say so, as in "accepts (boundary -0)". Results are judged as
 vector steps are: codes and seqs compared, messages never. Each class of disagreement is shrunk to a

@@ -12,14 +12,15 @@ import { withCrashTailEdit } from './crash-tails.ts'
 import { withRelationEdit } from './relation-edits.ts'
 import { withSurfaceFaultPair } from './surface-check-order.ts'
 import { withSurfaceTypeLookalike } from './type-lookalikes.ts'
+import { withShapeFault } from './shape-faults.ts'
 import { withKnownTypeMarkedIgnorable } from './ignorable-known.ts'
 import { WRITER_CHECKS } from '../spec-catalog.ts'
 import { isAcceptedHeader, isLossless, openResult, OVER_LOADED_LOG } from '../input-domain.ts'
 import type { OperationName } from '../vector-cases.ts'
 import type { DrawnRun, Position, RunPlan } from './draw.ts'
-import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT, NON_NUMBER_BOUNDARY_VARIANT, nonNumberBoundary } from './fork-boundary.ts'
+import { atNegativeZeroBoundary, BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, boundaryOffLog, forkAtNegativeZero, OMITTED_BOUNDARY, NEGATIVE_ZERO_BOUNDARY_VARIANT, NON_NUMBER_BOUNDARY_VARIANT, nonNumberBoundary } from './fork-boundary.ts'
 import { probedSessionId } from './session-ids.ts'
-import { withEdgeOffSurface } from './region-edges.ts'
+import { withEdgeOffSurface, withEdgesReversed } from './region-edges.ts'
 import { withChunkMembersReversed } from './chunk-order.ts'
 import { withPackingEdge } from './packing-edges.ts'
 import { withEmptyChunkDeltas } from './chunk-deltas.ts'
@@ -165,10 +166,13 @@ function surfaceNodes(run: DrawnRun): number[] {
   return surface.ok ? surface.value.nodes : []
 }
 
-/** The plan's node or region of the surface, now and then with an edge that is no node (region-edges.ts). */
+/**
+ * The plan's node or region of the surface, now and then with its edges swapped, and now and then with
+ * an edge that is no node (region-edges.ts).
+ */
 function regionMembers(run: DrawnRun): Record<string, unknown> {
   const nodes = surfaceNodes(run)
-  return withEdgeOffSurface(planRegion(run, nodes), run.plan.batchSeed, run.events.length, nodes)
+  return withEdgeOffSurface(withEdgesReversed(planRegion(run, nodes), run.plan.batchSeed), run.plan.batchSeed, run.events.length, nodes)
 }
 
 function planRegion(run: DrawnRun, nodes: readonly number[]): Record<string, unknown> {
@@ -395,7 +399,7 @@ function withUndefinedMembers(probe: Probe, operation: 'artifactPath' | 'fork', 
 }
 
 const DERIVE: Record<string, Derive> = {
-  load: overValidLogEditedBy('load', withSurfaceFaultPair, withSurfaceTypeLookalike, withKnownTypeMarkedIgnorable),
+  load: overValidLogEditedBy('load', withSurfaceFaultPair, withSurfaceTypeLookalike, withKnownTypeMarkedIgnorable, withShapeFault),
   surface: surfaceProbe,
   messages: overValidLogEditedBy('messages', withMessageEdgeEdits),
   requestHeader: atSeqOverEditedLog('requestHeader', withStoredHeadersOutsideHdr1, OUTSIDE_HDR_1_VARIANT),
@@ -423,6 +427,12 @@ const DERIVE: Record<string, Derive> = {
     if (boolean !== undefined) return { ...probe, extra: { ...probe.extra, boundary: boolean }, variant: BOOLEAN_BOUNDARY_VARIANT }
     const nonNumber = nonNumberBoundary(run.plan.batchSeed)
     if (nonNumber !== undefined) return { ...probe, extra: { ...probe.extra, boundary: nonNumber }, variant: NON_NUMBER_BOUNDARY_VARIANT }
+    const offLog = boundaryOffLog(run.plan.batchSeed, run.events.length)
+    if (offLog === OMITTED_BOUNDARY) {
+      const { boundary: _boundary, ...rest } = probe.extra
+      return withUndefinedMembers({ ...probe, extra: rest }, 'fork', run.plan.batchSeed)
+    }
+    if (offLog !== undefined) return withUndefinedMembers({ ...probe, extra: { ...probe.extra, boundary: offLog } }, 'fork', run.plan.batchSeed)
     return withUndefinedMembers(probe, 'fork', run.plan.batchSeed)
   },
   append: appendProbe,

@@ -12,6 +12,22 @@ import { saltedChooser } from '../generators/index.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
 const REGION_EDGE_SALT = 0x52474e45
+/** Salts the plan's seed for the reversed region, a draw of its own. */
+const REGION_REVERSED_SALT = 0x52455652
+
+/**
+ * The region probe's members with `start` and `end` swapped, one plan in four, when they name two
+ * different nodes: the start then sits at a later surface position than the end, which REGION-5 rejects
+ * with REGION_REVERSED (its third check, after both edges are found on the surface and before the
+ * pairing and balance checks), so a reader that never compares the positions, compares the seqs
+ * instead, or checks the balance first, meets a probe. The plan's own regions run forward (probes.ts
+ * planRegion), so no probe asked about a reversed one before. Members of the `seq` form are left alone.
+ */
+export function withEdgesReversed(members: Record<string, unknown>, planSeed: number): Record<string, unknown> {
+  if (!('start' in members) || members['start'] === members['end']) return members
+  if (saltedChooser(planSeed, REGION_REVERSED_SALT).int(4) !== 0) return members
+  return { ...members, start: members['end'], end: members['start'] }
+}
 
 /** Values that are no usable seq (PROC-1), so that the rejection carries none. */
 const UNUSABLE_EDGES: readonly unknown[] = [2 ** 53, -1, 1.5, '0', null, true, false]

@@ -5,9 +5,10 @@
 // after the shape phase has read the payloads (PROC-2), so in a record the fault takes a place no earlier
 // phase of a log in current shapes reads: the time, a number of the surface markers, or a member of its
 // own. (In older shapes LEGACY-11 reads the start of a tool-result rewrite in the shape phase, so once
-// the fuzzer rewrites a log into them, a fault there can give way to that phase's.) Only faults that
-// survive a structured clone and have a tagged form, which the subprocess protocol carries, are drawn:
-// negative zero, a non-finite number, undefined, a bigint.
+// the fuzzer rewrites a log into them, a fault there can give way to that phase's.) Of the faults that
+// survive a structured clone and have a tagged form, which the subprocess protocol carries, those of one
+// value are drawn: negative zero, a non-finite number, undefined, a bigint. A hole and an extra array
+// member, which change an array rather than a value in it, are left to the vectors.
 import { pick, type Chooser } from './choices.ts'
 import { cloneEvents } from './log-edit.ts'
 import type { JsonObject } from './events.ts'

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { referenceAdapter } from '../../conformance/adapters/reference.ts'
 import { drawRun } from '../../conformance/fuzz/draw.ts'
-import { BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, forkAtNegativeZero, NEGATIVE_ZERO_BOUNDARY_VARIANT, NON_NUMBER_BOUNDARY_VARIANT, nonNumberBoundary } from '../../conformance/fuzz/fork-boundary.ts'
+import { BOOLEAN_BOUNDARY_VARIANT, booleanBoundary, boundaryOffLog, forkAtNegativeZero, OMITTED_BOUNDARY, NEGATIVE_ZERO_BOUNDARY_VARIANT, NON_NUMBER_BOUNDARY_VARIANT, nonNumberBoundary } from '../../conformance/fuzz/fork-boundary.ts'
 import { deriveProbe } from '../../conformance/fuzz/probes.ts'
 import { turnEnd, turnStart } from '../reference/helpers.ts'
 
@@ -102,5 +102,49 @@ describe('fork at a boundary that is no number', () => {
     const fork = (boundary: unknown): unknown => referenceAdapter.operations.fork!({ events, boundary, childId: 'c', now: 5 }, { caseId: 'fork', step: 0 })
     for (const boundary of [Number.NaN, Number.POSITIVE_INFINITY, 0n, [0]]) expect(await fork(boundary)).toMatchObject({ ok: false, error: { code: 'FORK_INVALID_BOUNDARY' } })
     expect(await fork(0)).toMatchObject({ ok: true })
+  })
+})
+
+describe('fork at a number that is no seq of the log, or with no boundary', () => {
+  it('is drawn for about one plan in sixteen each, never beside the other boundary draws, each value', () => {
+    const seeds = Array.from({ length: 1600 }, (_, index) => index + 1)
+    const others = (seed: number): boolean => forkAtNegativeZero(seed) || booleanBoundary(seed) !== undefined || nonNumberBoundary(seed) !== undefined
+    const drawn = seeds.map(seed => boundaryOffLog(seed, 10))
+    const numbers = drawn.filter(value => typeof value === 'number')
+    const omitted = drawn.filter(value => value === OMITTED_BOUNDARY)
+    for (const taken of [numbers, omitted]) {
+      expect(taken.length).toBeGreaterThan(60)
+      expect(taken.length).toBeLessThan(140)
+    }
+    expect(new Set(numbers)).toEqual(new Set([10, 11, -1, 0.5, 2 ** 53]))
+    expect(seeds.filter(seed => boundaryOffLog(seed, 10) !== undefined && others(seed))).toEqual([])
+  })
+
+  it("reaches the fork probe unmarked: the count of the log's events or another number that is no seq, or no boundary member", () => {
+    const runs = Array.from({ length: 400 }, (_, index) => drawRun(1, index, 20)).filter(run => run.events.length > 0)
+    let [offLog, omitted] = [0, 0]
+    for (const run of runs) {
+      const drawn = boundaryOffLog(run.plan.batchSeed, run.events.length)
+      if (drawn === undefined) continue
+      const probe = deriveProbe(run, 'fork')!
+      expect([undefined, 'optional members undefined']).toContain(probe.variant)
+      if (drawn === OMITTED_BOUNDARY) {
+        omitted += 1
+        expect(Object.hasOwn(probe.extra, 'boundary')).toBe(false)
+      } else {
+        offLog += 1
+        expect(probe.extra['boundary']).toBe(drawn)
+      }
+    }
+    expect(offLog).toBeGreaterThan(5)
+    expect(omitted).toBeGreaterThan(5)
+  })
+
+  // By hand: FORK-2 checks 1 and 2 reject each number; FORK-1 forks an omitted boundary at the last seq.
+  it('is rejected by the reference as an invalid boundary, and an omitted one forks the whole log', async () => {
+    const events = [turnStart(0, 1), turnEnd(1, 1)]
+    const fork = (members: Record<string, unknown>): unknown => referenceAdapter.operations.fork!({ events, childId: 'c', now: 5, ...members }, { caseId: 'fork', step: 0 })
+    for (const boundary of [2, 3, -1, 0.5, 2 ** 53]) expect(await fork({ boundary })).toMatchObject({ ok: false, error: { code: 'FORK_INVALID_BOUNDARY' } })
+    expect(await fork({})).toStrictEqual(await fork({ boundary: 1 }))
   })
 })
