@@ -373,10 +373,10 @@ export function byteNotices(bytes: Uint8Array, encoding: Encoding, maxLineBytes:
   return factNotices(checkInMemory(bytes, encoding, factsCheck(maxLineBytes)).facts)
 }
 
-/** What a caller that holds the whole log learns before it decodes it (auditBytes). */
+/** What a caller that holds the whole log learns before it decodes it (bytesToHold). */
 export interface BytesToHold {
   notices: Diagnostic[]
-  /** Why the log is more than `most` bytes can hold, as the end of a sentence "it cannot be held: …". */
+  /** Why the log is more than `most` bytes can hold, as a clause that starts a sentence ("its content holds more than …"). */
   beyondMost: string | undefined
 }
 

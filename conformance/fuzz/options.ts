@@ -34,9 +34,9 @@ frame), and store of the log's batches
 a value outside lossless JSON. Some probes leave the shapes
 producers write where the spec still says what a reader answers: some headerEquals pairs, and the
 stored headers of one requestHeader fold in four, hold values outside HDR-1, one requestContext in
-four that has a context in force reads contexts whose data is no object, one JSONL decoding in four meets a packed row out of
-ROW-3's range (a -0 in dt, or a last member at 2^53) when the log packs one, and one fork in sixteen
-is given the boundary -0; their classes say so, as in "accepts (boundary -0)". Results are judged as
+four that has a context in force reads contexts whose data is no object, one JSONL decoding in
+four meets a packed row out of ROW-3's range (a -0 in dt, or a last member at 2^53) when the log
+packs one, and one fork in sixteen is given the boundary -0; their classes say so, as in "accepts (boundary -0)". Results are judged as
 vector steps are: codes and seqs compared, messages never. Each class of disagreement is shrunk to a
 small log and written as a one-case vector, DIR/<chapter>/fuzz-<hash>.yaml, whose expectation is the
 reference's result and which is marked review: true; the vector is replayed to check that it fails
