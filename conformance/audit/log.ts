@@ -113,12 +113,15 @@ function rejectionOf(operation: AuditRejection['operation'], error: RejectionErr
 /**
  * For a log rejected at its start, what its bytes say of why, as check says it: the other encoding's
  * bytes, an empty log, UTF-16; for a zstd frame, the words check adds to the same fault (`checkWords`,
- * its message: a first frame that holds a whole log compressed with `zstd FILE`, say).
+ * its message: a first frame that holds a whole log compressed with `zstd FILE`, say), or check's own
+ * words where they are no continuation of the reference's.
  */
 function encodingHint(encoding: 'raw' | 'zstd', error: RejectionError, bytes: Uint8Array, checkWords: string | undefined): string {
   if (encoding === 'raw') return error.code === 'JSONL_HEADER_INVALID' ? rawHeaderHint(bytes, 'whether a file or a named pipe; standard input is read as raw') : ''
   if (error.code !== 'JSONL_FRAME_INVALID') return ''
   if (checkWords !== undefined && checkWords.startsWith(error.message)) return checkWords.slice(error.message.length)
+  // Check's words name the reason (a checksum, a size) and the line a frame's content starts on.
+  if (checkWords !== undefined) return ` (as check's reader puts it: ${checkWords})`
   return rawBytesHint(bytes)
 }
 

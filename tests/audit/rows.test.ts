@@ -404,6 +404,15 @@ describe('audit of hand-built logs', () => {
     expect(texts(report, 'raw-facts', 'fail')).toBe('decodeJsonl rejects the log with JSONL_FRAME_INVALID: the first frame, which holds the header line, does not decompress: its content does not match its checksum; a zstd frame is damaged or not laid out as JSONL-14 says')
   })
 
+  it('gives check\'s words for a later frame that does not decompress: the reason and the line its content starts on', async () => {
+    const lines = new TextDecoder().decode(artifact(goodTurn())).trimEnd().split('\n')
+    const zstd = zstdArtifact(lines, [12])
+    const headerEnd = rawFrame(new TextEncoder().encode(`${lines[0]}\n`)).length
+    zstd[zstd.length - 1] = (zstd[zstd.length - 1] as number) ^ 0xff
+    const report = buildAuditReport({ file: 'log.jsonl.zstd', bytes: zstd }, await loadTokenCounter('estimate'))
+    expect(texts(report, 'raw-facts', 'fail')).toContain(`the frame at byte ${headerEnd} does not decompress (as check's reader puts it: the frame at byte ${headerEnd}, whose content starts on line 2, does not decompress: its content does not match its checksum)`)
+  })
+
   it('says of a first frame of every line what check says: a log compressed whole', async () => {
     const lines = new TextDecoder().decode(artifact(goodTurn())).trimEnd().split('\n')
     const whole = rawFrame(new TextEncoder().encode(`${lines.join('\n')}\n`))
