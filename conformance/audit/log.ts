@@ -120,9 +120,10 @@ function encodingHint(encoding: 'raw' | 'zstd', error: RejectionError, bytes: Ui
   if (encoding === 'raw') return error.code === 'JSONL_HEADER_INVALID' ? rawHeaderHint(bytes, 'whether a file or a named pipe; standard input is read as raw') : ''
   if (error.code !== 'JSONL_FRAME_INVALID') return ''
   if (checkWords !== undefined && checkWords.startsWith(error.message)) return checkWords.slice(error.message.length)
-  // Check's words name the reason (a checksum, a size) and the line a frame's content starts on.
-  if (checkWords !== undefined) return ` (as check's reader puts it: ${checkWords})`
-  return rawBytesHint(bytes)
+  // A raw log under a zstd name is the likeliest mistake, and says so; otherwise check's words name the
+  // reason (a checksum, a size) and the line a frame's content starts on.
+  const rawBytes = rawBytesHint(bytes)
+  return rawBytes === '' && checkWords !== undefined ? ` (as check's reader puts it: ${checkWords})` : rawBytes
 }
 
 /** The value of an operation on a log that `load` accepted; such operations do not reject it. */

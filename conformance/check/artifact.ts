@@ -190,6 +190,16 @@ export class ArtifactCheck {
     if (!this.finished) this.limit = found
   }
 
+  /**
+   * Whether a record line over the limit may be passed over unread: after the first defect, the reader
+   * decodes a line only to look for a `turn/end` (JSONL-11 step 2), which a line holding neither a
+   * backslash nor `turn/end` cannot write, so such a line changes nothing, as the reference's scan passes
+   * it over too. Any other over-long line stops the check.
+   */
+  passesOver(line: number, mayHoldTurnEnd: boolean): boolean {
+    return line > 1 && !mayHoldTurnEnd && this.scanner?.state.defect !== undefined
+  }
+
   oversized(line: number): void {
     this.stopAtLimit({ code: 'CHECK_LINE_TOO_LONG', line, message: `line ${line} is longer than the checker's limit of ${this.settings.maxLineBytes} bytes (--max-line-bytes)` })
   }

@@ -1,13 +1,20 @@
 // Splits a stream of byte chunks into lines (JSONL-4: a line ends at byte 0x0A) without holding more
 // than one line. A line longer than the checker's limit is never assembled: its bytes are skipped up to
-// its line feed and it is reported as oversized, so a 100 MB line costs time, not memory.
+// its line feed and it is reported as oversized, so a 100 MB line costs time, not memory. Whether the
+// skipped bytes could write a `turn/end` is noted on the way, for the torn tail (JSONL-11).
 
 const LINE_FEED = 0x0a
+const BACKSLASH = 0x5c
+const TURN_END = Buffer.from('turn/end')
 
 export interface LineHandler {
   /** A complete line without its line feed; `start` and `end` are offsets, `end` just past the feed. */
   line(bytes: Buffer, number: number, start: number, end: number): void
-  oversized(number: number, start: number, end: number): void
+  /**
+   * A line over the limit, skipped. `mayHoldTurnEnd`: its bytes hold a backslash or `turn/end`, the only
+   * ways to write that type; a line with neither cannot prove a torn tail committed (JSONL-11 step 2).
+   */
+  oversized(number: number, start: number, end: number, mayHoldTurnEnd: boolean): void
 }
 
 function asBuffer(bytes: Uint8Array): Buffer {
@@ -23,6 +30,10 @@ export class LineSplitter {
   private carryLength = 0
   /** The current line already passed the limit: its bytes are dropped until its line feed. */
   private skipping = false
+  /** Whether the bytes of the line being skipped so far hold a backslash or `turn/end`. */
+  private skippedMark = false
+  /** The last bytes skipped, so that a `turn/end` across two pieces is seen. */
+  private skippedEnd: Buffer = Buffer.alloc(0)
   private stopped = false
 
   constructor(
@@ -69,21 +80,38 @@ export class LineSplitter {
     this.position = end
     const oversized = this.skipping || length > this.maxLineBytes
     const whole = oversized || this.carry.length === 0 ? undefined : Buffer.concat([...this.carry, bytes.subarray(start, feed)], length)
+    if (oversized) {
+      for (const piece of [...this.carry, bytes.subarray(start, feed)]) this.skip(piece)
+    }
+    const mayHoldTurnEnd = this.skippedMark
     this.carry = []
     this.carryLength = 0
     this.skipping = false
-    if (oversized) this.handler.oversized(number, lineStart, end)
+    this.skippedMark = false
+    this.skippedEnd = Buffer.alloc(0)
+    if (oversized) this.handler.oversized(number, lineStart, end, mayHoldTurnEnd)
     else this.handler.line(whole ?? bytes.subarray(start, feed), number, lineStart, end)
   }
 
   private keep(rest: Buffer): void {
     this.carryLength += rest.length
-    if (this.skipping) return
+    if (this.skipping) return this.skip(rest)
     if (this.carryLength > this.maxLineBytes) {
+      for (const piece of [...this.carry, rest]) this.skip(piece)
       this.carry = []
       this.skipping = true
       return
     }
     this.carry.push(Buffer.from(rest))
+  }
+
+  /** Notes whether `piece`, the next bytes of a skipped line, holds a backslash or `turn/end`. */
+  private skip(piece: Buffer): void {
+    if (this.skippedMark || piece.length === 0) return
+    const overlap = TURN_END.length - 1
+    const across = Buffer.concat([this.skippedEnd, piece.subarray(0, overlap)])
+    this.skippedMark = piece.includes(BACKSLASH) || piece.includes(TURN_END) || across.includes(TURN_END)
+    const end = Buffer.concat([this.skippedEnd, piece.subarray(Math.max(0, piece.length - overlap))])
+    this.skippedEnd = Buffer.from(end.subarray(Math.max(0, end.length - overlap)))
   }
 }

@@ -84,7 +84,8 @@ export function checkRawArtifact(readChunk: ChunkReader, artifact: ArtifactCheck
       } else artifact.recordLine(bytes, number, start, end, false)
       if (artifact.finished) splitter.stop()
     },
-    oversized(number) {
+    oversized(number, _start, _end, mayHoldTurnEnd) {
+      if (artifact.passesOver(number, mayHoldTurnEnd)) return
       artifact.oversized(number)
       splitter.stop()
     },

@@ -85,7 +85,8 @@ function recordSplitter(artifact: ArtifactCheck, settings: CheckSettings, firstN
       artifact.recordLine(bytes, number, start, end, strict)
       if (artifact.finished) splitter.stop()
     },
-    oversized(number) {
+    oversized(number, _start, _end, mayHoldTurnEnd) {
+      if (artifact.passesOver(number, mayHoldTurnEnd)) return
       artifact.oversized(number)
       splitter.stop()
     },

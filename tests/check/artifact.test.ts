@@ -5,7 +5,7 @@ import { ArtifactCheck } from '../../conformance/check/artifact.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
 import { checkRawArtifact, memoryChunks } from '../../conformance/check/raw-reader.ts'
 import { artifactLines, unwrappedToolResult } from './log-generator.ts'
-import { check, openedRecall, tempFolder } from './support.ts'
+import { check, openedRecall, pipelineOutcome, tempFolder } from './support.ts'
 import { text, turnLines } from './small-logs.ts'
 
 const folder = tempFolder()
@@ -16,6 +16,22 @@ describe('artifact: the checker\'s limits, as a user reads them', () => {
     const report = check(folder.write('too-long.jsonl', text(turnLines(`[{"type":"text","text":"${'x'.repeat(400)}"}]`))), { maxLineBytes: 300 })
     expect(report).toMatchObject({ status: 'unchecked', outcome: { verdict: 'unchecked', code: 'CHECK_LINE_TOO_LONG' } })
     expect(report.diagnostics).toEqual([{ severity: 'error', code: 'CHECK_LINE_TOO_LONG', line: 3, message: 'not checked: line 3 is longer than the checker\'s limit of 300 bytes (--max-line-bytes)' }])
+  })
+
+  it('passes over a line past the limit in a torn tail that cannot hold a turn/end, as the reader does (JSONL-11 step 2)', () => {
+    // A cut line (the first defect) at line 5, then junk longer than the limit: a torn tail, dropped.
+    const torn = text([...turnLines().slice(0, 4), '{"type":"user/mess', 'x'.repeat(400)])
+    const report = check(folder.write('junk-tail.jsonl', torn), { maxLineBytes: 300 })
+    expect(report.outcome).toEqual(pipelineOutcome(Buffer.from(torn), 'raw'))
+    expect(report.outcome).toMatchObject({ verdict: 'accepted', tornTail: { line: 5 } })
+    // Junk that might write a turn/end is no line to pass over: the check stops there, at the limit.
+    for (const mark of ['turn/end', '\\u0074urn/end']) {
+      const marked = text([...turnLines().slice(0, 4), '{"type":"user/mess', `${'x'.repeat(400)}${mark}`])
+      expect(check(folder.write('marked-tail.jsonl', marked), { maxLineBytes: 300 })).toMatchObject({ status: 'unchecked', outcome: { verdict: 'unchecked', code: 'CHECK_LINE_TOO_LONG' } })
+    }
+    // Before the first defect, a line past the limit stops the check, whatever it holds.
+    const early = text([...turnLines().slice(0, 4), 'x'.repeat(400), '{"type":"user/mess'])
+    expect(check(folder.write('early-junk.jsonl', early), { maxLineBytes: 300 })).toMatchObject({ status: 'unchecked', outcome: { code: 'CHECK_LINE_TOO_LONG' } })
   })
 
   it('CHECK_LINE_TOO_LONG on line 1 as soon as an unterminated first line passes the limit: a stream with no line feed ends', () => {

@@ -87,6 +87,30 @@ describe('line splitter', () => {
     expect(split([at.slice(0, 4), at.slice(4), `\n${over.slice(0, 6)}`, `${over.slice(6)}\nok\n`], 10))
       .toEqual({ lines: [[at, 1, 0, 11], ['ok', 3, 23, 26]], oversized: [2], tail: 0, next: 4 })
   })
+
+  it('says whether a skipped line holds a backslash or turn/end, wherever the chunks cut it', () => {
+    const marks = (line: string, max = 10): boolean[] => {
+      const found: boolean[] = []
+      for (let size = 1; size <= line.length + 1; size++) {
+        const splitter = new LineSplitter({ line: () => undefined, oversized: (_number, _start, _end, mark) => void found.push(mark) }, max)
+        const text = `${line}\n`
+        for (let at = 0; at < text.length; at += size) splitter.push(Buffer.from(text.slice(at, at + size)))
+      }
+      return [...new Set(found)]
+    }
+    expect(marks('x'.repeat(40))).toEqual([false])
+    expect(marks(`${'x'.repeat(20)}turn/end${'x'.repeat(20)}`)).toEqual([true])
+    expect(marks(`${'x'.repeat(20)}\\u0074urn/end`)).toEqual([true])
+    // Both before the line passed the limit, and at its very end.
+    expect(marks(`turn/end${'x'.repeat(20)}`)).toEqual([true])
+    expect(marks(`${'x'.repeat(20)}turn/end`)).toEqual([true])
+    expect(marks(`${'x'.repeat(20)}turn/en`)).toEqual([false])
+    // The marks of one skipped line are not carried into the next.
+    const found: boolean[] = []
+    const splitter = new LineSplitter({ line: () => undefined, oversized: (_number, _start, _end, mark) => void found.push(mark) }, 10)
+    splitter.push(Buffer.from(`${'x'.repeat(12)}turn/end\n${'y'.repeat(12)}\n`))
+    expect(found).toEqual([true, false])
+  })
 })
 
 describe('record scanner', () => {
