@@ -6,6 +6,7 @@
 const LINE_FEED = 0x0a
 const BACKSLASH = 0x5c
 const TURN_END = Buffer.from('turn/end')
+const NOTHING = Buffer.alloc(0)
 
 export interface LineHandler {
   /** A complete line without its line feed; `start` and `end` are offsets, `end` just past the feed. */
@@ -33,7 +34,7 @@ export class LineSplitter {
   /** Whether the bytes of the line being skipped so far hold a backslash or `turn/end`. */
   private skippedMark = false
   /** The last bytes skipped, so that a `turn/end` across two pieces is seen. */
-  private skippedEnd: Buffer = Buffer.alloc(0)
+  private skippedEnd = NOTHING
   private stopped = false
 
   constructor(
@@ -79,18 +80,23 @@ export class LineSplitter {
     const number = this.number++
     this.position = end
     const oversized = this.skipping || length > this.maxLineBytes
-    const whole = oversized || this.carry.length === 0 ? undefined : Buffer.concat([...this.carry, bytes.subarray(start, feed)], length)
-    if (oversized) {
-      for (const piece of [...this.carry, bytes.subarray(start, feed)]) this.skip(piece)
-    }
+    if (oversized) return this.emitSkipped(bytes.subarray(start, feed), number, lineStart, end)
+    const whole = this.carry.length === 0 ? undefined : Buffer.concat([...this.carry, bytes.subarray(start, feed)], length)
+    this.carry = []
+    this.carryLength = 0
+    this.handler.line(whole ?? bytes.subarray(start, feed), number, lineStart, end)
+  }
+
+  /** The end of a line over the limit: its last bytes noted as skipped, and the line reported. */
+  private emitSkipped(last: Buffer, number: number, lineStart: number, end: number): void {
+    for (const piece of [...this.carry, last]) this.skip(piece)
     const mayHoldTurnEnd = this.skippedMark
     this.carry = []
     this.carryLength = 0
     this.skipping = false
     this.skippedMark = false
-    this.skippedEnd = Buffer.alloc(0)
-    if (oversized) this.handler.oversized(number, lineStart, end, mayHoldTurnEnd)
-    else this.handler.line(whole ?? bytes.subarray(start, feed), number, lineStart, end)
+    this.skippedEnd = NOTHING
+    this.handler.oversized(number, lineStart, end, mayHoldTurnEnd)
   }
 
   private keep(rest: Buffer): void {
