@@ -63,7 +63,9 @@ export function percent(part: number, whole: number): string {
  * line feed could forge a line), a line or paragraph separator, a format character (a bidirectional
  * control reorders what is shown; a zero-width or tag character shows nothing, so it could carry text
  * a reader never sees), or another character Unicode says to show as nothing (a Hangul filler, a
- * combining grapheme joiner: `ok\u3164.jsonl` would look like `ok.jsonl`) is shown as its \u escape.
+ * combining grapheme joiner: `ok\u3164.jsonl` would look like `ok.jsonl`), or a lone surrogate (which a
+ * terminal or a UTF-8 file shows as U+FFFD, as it shows ill-formed bytes: JSON-5 keeps the two apart) is
+ * shown as its \u escape.
  * Variation selectors stay (U+FE00–FE0F, U+E0100–E01EF and Mongolian's U+180B–180D, U+180F): they
  * pick how the character before them is drawn (the emoji of ☑️).
  */
@@ -71,7 +73,7 @@ export function printable(text: string): string {
   return text.replace(UNPRINTABLE, escapeOf)
 }
 
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\p{Cf}|(?![\u180B-\u180D\u180F\uFE00-\uFE0F\u{E0100}-\u{E01EF}])\p{Default_Ignorable_Code_Point}/gu
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\p{Cf}|\p{Cs}|(?![\u180B-\u180D\u180F\uFE00-\uFE0F\u{E0100}-\u{E01EF}])\p{Default_Ignorable_Code_Point}/gu
 
 /** Whether `printable` leaves `text` as it is. */
 export function isPrintable(text: string): boolean {

@@ -102,6 +102,16 @@ function notYaml(source: string, what: string, line?: number): Error {
   return new Error(`${located(source, line)}: not YAML: ${what}`)
 }
 
+/** The Error for text whose values are nested deeper than the parser's stack reaches. */
+function tooDeep(source: string, why: string): Error {
+  return new Error(`${source}: its values are nested too deeply to read (${why})`)
+}
+
+/** The Error for a parser that gave up: a RangeError is the stack running out, anything else is not YAML. */
+function unreadable(source: string, error: unknown): Error {
+  return error instanceof RangeError ? tooDeep(source, errorMessage(error)) : notYaml(source, errorMessage(error))
+}
+
 /** `source:line`, or `source` where there is no line. */
 function located(source: string, line: number | undefined): string {
   return line === undefined ? source : `${source}:${line}`
@@ -161,17 +171,19 @@ export function parseYamlText(text: string, source: string, options?: ToJSOption
   try {
     document = parseDocument(text, { lineCounter, schema: 'core', prettyErrors: false })
   } catch (error) {
-    throw notYaml(source, errorMessage(error))
+    throw unreadable(source, error)
   }
   // In one line, at the line of the fault: the parser's own message spreads over several. A warning
   // (an unknown tag or directive) is a fault too: the parser passes over what it warns of.
   const fault = document.errors[0] ?? document.warnings[0]
+  // The parser's stack ran out (values nested too deeply), which it reports as an error of the text.
+  if (fault?.code === 'RESOURCE_EXHAUSTION') throw tooDeep(source, fault.message)
   if (fault !== undefined) throw notYaml(source, fault.message, lineAtOffset(lineCounter, fault.pos[0]))
   const refused = unresolvedAlias(document, lineCounter, source) ?? explicitTag(document, lineCounter, source)
   if (refused !== undefined) throw refused
   try {
     return { value: document.toJS(options), lineAt: lineLocator(document, lineCounter) }
   } catch (error) {
-    throw notYaml(source, errorMessage(error))
+    throw unreadable(source, error)
   }
 }

@@ -53,6 +53,9 @@ describe('reading a baseline', () => {
   it('names the file it refuses, and keeps a reason without the blanks around it', () => {
     expect(() => parseBaseline('adapter: 7\nfailures: []', 'baselines/x.yaml')).toThrow('baselines/x.yaml:1: not a baseline: adapter must be a non-empty string')
     expect(() => parseBaseline('adapter: x\n  bad: [\n', 'baselines/x.yaml')).toThrow(/^baselines\/x\.yaml:1: not YAML: Nested mappings are not allowed[^\n]*$/)
+    // Values nested deeper than the parser's stack: said so, not taken for text that is no YAML.
+    const deep = `{"adapter": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`
+    expect(() => parseBaseline(deep, 'b.json')).toThrow(/^b\.json: its values are nested too deeply to read \(/)
     expect(parseBaseline('adapter: x\nfailures: [{id: a, reason: "  U1: PROC-7 "}]', 'b.yaml').failures).toEqual([{ id: 'a', reason: 'U1: PROC-7' }])
   })
 

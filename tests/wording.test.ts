@@ -49,6 +49,8 @@ describe('printable', () => {
     // Invisible text: a zero-width space and joiner, a word joiner, a BOM, a soft hyphen, tag characters.
     expect(printable('keep\u200b\u200d\u2060\ufeff\u00ad\u{E0049}\u{E007F}!')).toBe('keep\\u200b\\u200d\\u2060\\ufeff\\u00ad\\u{e0049}\\u{e007f}!')
     expect(printable('ünïcödé ✓ 😀 tab-free')).toBe('ünïcödé ✓ 😀 tab-free')
+    // A lone surrogate, either half, is shown escaped; a pair is a character like any other.
+    expect(printable('a\ud800b\udfffc\ud83d\ude00')).toBe('a\\ud800b\\udfffc😀')
   })
 
   it('shows the other characters Unicode draws as nothing as escapes, but keeps variation selectors', () => {

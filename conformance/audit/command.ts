@@ -177,9 +177,9 @@ function tooLarge(most: number, size?: number): Error {
   return new Error(`${held} the ${plural(most, 'byte')} audit can hold in this process's memory (it keeps the whole log and its report, about ${MEMORY_PER_LOG_BYTE} times its size); ${GIVE_MORE}`)
 }
 
-/** A log of few bytes whose content is more than audit can hold (`beyondMost`: bytesToHold's why). */
-function contentTooLarge(most: number, beyondMost: string): Error {
-  return new Error(`${beyondMost}: more than audit can hold in this process's memory (it keeps the whole log and its report, about ${MEMORY_PER_LOG_BYTE} times its content); ${GIVE_MORE}`)
+/** A log whose content, or one of whose zstd frames, is more than audit can hold (`beyondMost`: bytesToHold's why). */
+function cannotHold(most: number, beyondMost: string): Error {
+  return new Error(`${beyondMost}; audit can hold ${plural(most, 'byte')} of a log in this process's memory (it keeps the whole log and its report, about ${MEMORY_PER_LOG_BYTE} times its size); ${GIVE_MORE}`)
 }
 
 /**
@@ -246,7 +246,7 @@ export function readLog(log: string, most = mostAuditBytes()): LogBytes {
   // check's reader, before the reference's decoder holds it all: a zstd log a thousandth of its
   // content's size, or a frame with a wide window, is stopped at `most`.
   const { notices, beyondMost } = bytesToHold(bytes, encodingOf(file), most)
-  if (beyondMost !== undefined) throw contentTooLarge(most, beyondMost)
+  if (beyondMost !== undefined) throw cannotHold(most, beyondMost)
   return {
     file,
     bytes,

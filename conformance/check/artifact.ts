@@ -163,7 +163,7 @@ export class ArtifactCheck {
    * a second read for message ids has all it needs.
    */
   get finished(): boolean {
-    return this.decodeError !== undefined || this.limit !== undefined || this.recorder?.reached === true || this.pastMostContent
+    return this.decodeError !== undefined || this.limit !== undefined || this.recorder?.reached === true || this.exhausted
   }
 
   /** On a second read for message ids: the ids, once the read has reached its line. */
@@ -204,12 +204,13 @@ export class ArtifactCheck {
     this.stopAtLimit({ code: 'CHECK_LINE_TOO_LONG', line, message: `line ${line} is longer than the checker's limit of ${this.settings.maxLineBytes} bytes (--max-line-bytes)` })
   }
 
-  /** `bytes` more of a zstd log's content were decompressed: the reader stops once it is past the most. */
+  /** `bytes` more of a zstd log's content were decompressed (a ContentBudget of zstd-inflate.ts). */
   content(bytes: number): void {
     this.contentBytes += bytes
   }
 
-  private get pastMostContent(): boolean {
+  /** The content passed `mostContentBytes`: the decoder stops, and so does the read. */
+  get exhausted(): boolean {
     return this.settings.mostContentBytes !== undefined && this.contentBytes > this.settings.mostContentBytes
   }
 
@@ -306,7 +307,7 @@ export class ArtifactCheck {
       load: done || this.load === undefined ? undefined : this.load.finish(),
       facts: this.facts,
       writerFacts: this.writerFacts,
-      pastMostContent: this.pastMostContent,
+      pastMostContent: this.exhausted,
     }
   }
 

@@ -79,7 +79,7 @@ interface ArtifactRead {
  * zstd one at positions, up to its size when opened.
  */
 function readOpened(fd: number, encoding: Encoding, opened: FileState | undefined, artifact: ArtifactCheck, fromStart: boolean): ArtifactOutcome {
-  if (encoding === 'raw') return checkRawArtifact(fromStart ? positionedChunks(fd) : fileChunks(fd), artifact)
+  if (encoding === 'raw') return checkRawArtifact(fromStart ? positionedChunks(fd) : fileChunks(fd), artifact, opened !== undefined)
   if (opened === undefined) throw new UnreadableFile(NOT_POSITIONED)
   return checkZstdArtifact(new FileByteSource(fd, Number(opened.size)), artifact)
 }
@@ -361,7 +361,7 @@ export function checkFile(file: string, settings: CheckSettings, requirements: R
 
 /** check's pass over an artifact already in memory, into `artifact`. */
 function checkInMemory(bytes: Uint8Array, encoding: Encoding, artifact: ArtifactCheck): ArtifactOutcome {
-  return encoding === 'raw' ? checkRawArtifact(memoryChunks(bytes), artifact) : checkZstdArtifact(memoryByteSource(bytes), artifact)
+  return encoding === 'raw' ? checkRawArtifact(memoryChunks(bytes), artifact, true) : checkZstdArtifact(memoryByteSource(bytes), artifact)
 }
 
 /**
@@ -393,7 +393,7 @@ export function bytesToHold(bytes: Uint8Array, encoding: Encoding, most: number)
   const notices = factNotices(outcome.facts)
   if (outcome.pastMostContent) return { notices, beyondMost: `its content holds more than ${plural(most, 'byte')}` }
   const limit = outcome.limit
-  if (limit?.code === 'CHECK_WINDOW_TOO_LARGE') return { notices, beyondMost: `${/^the frame at byte \d+ needs a \d+-byte window/.exec(limit.message)?.[0] ?? 'a frame needs a window'}, more than ${plural(settings.mostWindowBytes, 'byte')}` }
+  if (limit?.code === 'CHECK_WINDOW_TOO_LARGE') return { notices, beyondMost: `${/^the frame at byte \d+ needs a \d+-byte window/.exec(limit.message)?.[0] ?? 'a frame needs a window'}, more than a quarter of what audit holds (${plural(settings.mostWindowBytes, 'byte')}: a decoder may keep four windows)` }
   return { notices, beyondMost: undefined }
 }
 

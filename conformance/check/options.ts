@@ -32,7 +32,8 @@ options:
                                      at most ${constants.MAX_STRING_LENGTH}, the longest string Node holds);
                                      a longer one leaves the file unchecked, unless it is an
                                      unterminated last line: a torn tail, never read at any length
-                                     (an unterminated first line stops the read once it is longer),
+                                     (from a pipe or device, an unterminated first line stops the
+                                     read once it is longer),
                                      or a line of a torn tail with no backslash and no turn/end,
                                      which cannot write one and is passed over, as the reader does
   --max-findings N                   most findings of one file the text report lists (default

@@ -73,8 +73,11 @@ function hintAtHeaderBytes(artifact: ArtifactCheck, start: Buffer): void {
   artifact.decodeError = { ...refused, message: `${refused.message}${rawHeaderHint(start)}` }
 }
 
-/** Reads the log's bytes into `artifact`. */
-export function checkRawArtifact(readChunk: ChunkReader, artifact: ArtifactCheck): ArtifactOutcome {
+/**
+ * Reads the log's bytes into `artifact`. `ends`: the bytes end (a regular file, or bytes in memory),
+ * unlike a pipe's or a device's, which may never.
+ */
+export function checkRawArtifact(readChunk: ChunkReader, artifact: ArtifactCheck, ends: boolean): ArtifactOutcome {
   let headerSeen = false
   const splitter: LineSplitter = new LineSplitter({
     line(bytes, number, start, end) {
@@ -104,9 +107,9 @@ export function checkRawArtifact(readChunk: ChunkReader, artifact: ArtifactCheck
     else if (artifact.wellFormedFrom === Number.POSITIVE_INFINITY) artifact.wellFormedFrom = at
     at += read
     splitter.push(bytes)
-    // An unterminated first line past the limit can only end as CHECK_LINE_TOO_LONG or as no header
-    // line at all: the read stops, so that a device or pipe that never sends a line feed ends.
-    if (!headerSeen && !splitter.isStopped && splitter.tailLength > artifact.settings.maxLineBytes) {
+    // From a pipe or a device, an unterminated first line past the limit stops the read (the file can
+    // only end as CHECK_LINE_TOO_LONG or with no header line), so that one sending no line feed ends.
+    if (!ends && !headerSeen && !splitter.isStopped && splitter.tailLength > artifact.settings.maxLineBytes) {
       artifact.oversized(1)
       splitter.stop()
     }

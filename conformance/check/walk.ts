@@ -103,6 +103,11 @@ export function findArtifacts(paths: readonly string[]): Found[] {
       found.push({ kind: 'file', path, otherNames: [] })
       continue
     }
+    // A shell's `< FOLDER`: its files have no names under /dev/stdin to report or to match.
+    if (path === STDIN) {
+      found.push({ kind: 'unreadable', path, message: 'standard input is a folder: name the folder instead' })
+      continue
+    }
     const walked = walkFolder(path, name => ARTIFACT_NAME.test(name))
     found.push(...walked.map(foundOf))
     if (walked.length === 0) found.push({ kind: 'folder', path, message: `no *.jsonl, *.jsonl.zstd or *.jsonl.zst file under ${path}` })

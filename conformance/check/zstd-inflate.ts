@@ -12,6 +12,19 @@ import { ZstdError } from '../../reference/zstd-entropy.ts'
 
 export type ContentHandler = (bytes: Uint8Array) => void
 
+/**
+ * What may stop a decoder between blocks: it is told the bytes of each block's content, and once it is
+ * `exhausted` no further block is decoded (audit's memory limit, which a few bytes of run-length blocks
+ * would pass a thousandfold). A stopped frame is judged no further.
+ */
+export interface ContentBudget {
+  content(bytes: number): void
+  readonly exhausted: boolean
+}
+
+/** The budget of a decoder that runs to the end. */
+const UNBOUNDED: ContentBudget = { content: () => undefined, exhausted: false }
+
 interface BlockHeader {
   last: boolean
   type: number
@@ -61,11 +74,17 @@ class FrameDecoder {
   }
 }
 
-/** Decodes the frame's blocks up to the last one or `end`; false when one does not decompress. */
-function decodeBlocks(source: ByteSource, frame: FrameLayout, end: number, onContent: ContentHandler): boolean {
-  const decoder = new FrameDecoder(frame, onContent)
+/**
+ * Decodes the frame's blocks up to the last one or `end`, or until `budget` is exhausted; false when one
+ * does not decompress.
+ */
+function decodeBlocks(source: ByteSource, frame: FrameLayout, end: number, onContent: ContentHandler, budget: ContentBudget): boolean {
+  const decoder = new FrameDecoder(frame, chunk => {
+    budget.content(chunk.length)
+    onContent(chunk)
+  })
   try {
-    for (let at = frame.headerEnd, last = false; at < end && !last;) {
+    for (let at = frame.headerEnd, last = false; at < end && !last && !budget.exhausted;) {
       const header = blockHeader(source, at)
       decoder.block(source, at, header)
       last = header.last
@@ -84,10 +103,10 @@ function storedChecksum(source: ByteSource, frame: FrameLayout): number {
 
 /**
  * Decompresses a complete frame, its content going to `onContent` as it is decoded; says why the frame
- * does not decompress, or undefined when it does and its size and checksum hold. Callers check the
- * window against their limit first.
+ * does not decompress, or undefined when it does and its size and checksum hold, or `budget` stopped
+ * it. Callers check the window against their limit first.
  */
-export function inflateFrame(source: ByteSource, frame: FrameLayout, onContent: ContentHandler): string | undefined {
+export function inflateFrame(source: ByteSource, frame: FrameLayout, onContent: ContentHandler, budget = UNBOUNDED): string | undefined {
   if (frame.dictionary) return 'it names a dictionary, which the layout never uses'
   const hash = new Xxh64()
   let size = 0
@@ -95,8 +114,9 @@ export function inflateFrame(source: ByteSource, frame: FrameLayout, onContent: 
     hash.update(chunk)
     size += chunk.length
     onContent(chunk)
-  })
+  }, budget)
   if (!decoded) return 'a block of it does not decode'
+  if (budget.exhausted) return undefined
   if (frame.contentSize !== undefined && frame.contentSize !== size) return `its content is ${size} bytes, where its header gives ${frame.contentSize}`
   if (frame.checksum && hash.frameChecksum() !== storedChecksum(source, frame)) return 'its content does not match its checksum'
   return undefined
@@ -107,10 +127,11 @@ export function inflateFrame(source: ByteSource, frame: FrameLayout, onContent: 
  * bytes of a cut raw block; nothing when the header is cut or any present block fails to decode (a
  * first pass finds that out, so no content is handed on before it is known to stand).
  */
-export function recoverTornFrame(source: ByteSource, frame: FrameLayout, onContent: ContentHandler): void {
+export function recoverTornFrame(source: ByteSource, frame: FrameLayout, onContent: ContentHandler, budget = UNBOUNDED): void {
   if (!frame.headerComplete || frame.dictionary) return
-  if (!decodeBlocks(source, frame, frame.wholeBlocksEnd, () => {})) return
-  decodeBlocks(source, frame, frame.wholeBlocksEnd, onContent)
+  // The first pass spends the budget, so that it stops as soon as the content would.
+  if (!decodeBlocks(source, frame, frame.wholeBlocksEnd, () => {}, budget) || budget.exhausted) return
+  decodeBlocks(source, frame, frame.wholeBlocksEnd, onContent, UNBOUNDED)
   const raw = frame.partialRaw
   if (raw === undefined) return
   for (let at = raw.payload; at < raw.payload + raw.present; at += WINDOW_BYTES) {

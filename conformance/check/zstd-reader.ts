@@ -48,13 +48,13 @@ function checkHeaderFrame(source: ByteSource, frame: FrameLayout, artifact: Arti
   let feeds = 0
   let last = -1
   const collect: ContentHandler = (chunk) => {
-    artifact.content(chunk.length)
     for (let at = chunk.indexOf(LINE_FEED); at !== -1; at = chunk.indexOf(LINE_FEED, at + 1)) feeds += 1
     if (length <= settings.maxLineBytes) pieces.push(Uint8Array.prototype.slice.call(chunk))
     length += chunk.length
     last = chunk[chunk.length - 1] as number
   }
-  const why = inflateFrame(source, frame, collect)
+  const why = inflateFrame(source, frame, collect, artifact)
+  if (artifact.exhausted) return
   if (why !== undefined || feeds !== 1 || last !== LINE_FEED) {
     artifact.contextLine = 1
     if (why !== undefined) return artifact.rejectStorage('JSONL_FRAME_INVALID', `the first frame, which holds the header line, does not decompress: ${why}`)
@@ -109,10 +109,8 @@ function checkCompleteFrames(source: ByteSource, first: FrameLayout, frames: num
     let contentBytes = 0
     const fault = inflateFrame(source, frame, chunk => {
       contentBytes += chunk.length
-      artifact.content(chunk.length)
-      if (artifact.finished) splitter.stop()
       splitter.push(chunk)
-    })
+    }, artifact)
     if (fault !== undefined) artifact.rejectFrame(frame.start, firstLine, fault)
     else if (settings.writer === true) checkWrittenFrame(artifact, frame, firstLine, contentBytes, splitter, index === frames - 1)
     start = frame.end
@@ -134,11 +132,7 @@ function checkTornFrame(source: ByteSource, torn: FrameLayout, firstLine: number
   const eventsBefore = artifact.scan?.state.count ?? 0
   artifact.scan?.restart(0)
   const splitter = recordSplitter(artifact, settings, firstLine, false)
-  recoverTornFrame(source, torn, chunk => {
-    artifact.content(chunk.length)
-    if (artifact.finished) splitter.stop()
-    splitter.push(chunk)
-  })
+  recoverTornFrame(source, torn, chunk => splitter.push(chunk), artifact)
   // A torn frame holds the start of a batch, and a departure from ROW-6 shows in the lines before it.
   if (settings.writer === true) artifact.batchEnd(torn.start)
   return (artifact.scan?.state.count ?? 0) - eventsBefore

@@ -20,8 +20,9 @@ const REGION_REVERSED_SALT = 0x52455652
  * different nodes: the start then sits at a later surface position than the end, which REGION-5 rejects
  * with REGION_REVERSED (its third check, after both edges are found on the surface and before the
  * pairing and balance checks), so a reader that never compares the positions, compares the seqs
- * instead, or checks the balance first, meets a probe. The plan's own regions run forward (probes.ts
- * planRegion), so no probe asked about a reversed one before. Members of the `seq` form are left alone.
+ * instead, or checks the balance first, meets a probe (unless withEdgeOffSurface then moves an edge off
+ * the surface, in a quarter of them). The plan's own regions run forward (probes.ts planRegion), so no
+ * probe asked about a reversed one before. Members of the `seq` form are left alone.
  */
 export function withEdgesReversed(members: Record<string, unknown>, planSeed: number): Record<string, unknown> {
   if (!('start' in members) || members['start'] === members['end']) return members

@@ -1,5 +1,6 @@
 // `dsh-conformance audit`: its options, and one run per output format over hand-built logs, with the
 // exit status that says whether a row failed.
+import { constants } from 'node:buffer'
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -357,6 +358,11 @@ describe('audit runs', () => {
     expect(() => readLog('/dev/zero', 1000)).toThrow(`it holds more than the 1000 bytes ${hint}`)
     // The limit follows the heap: a 1M-event log of 38 MB fits the default heap of a 64-bit Node.
     expect(mostAuditBytes()).toBeGreaterThan(38 * 2 ** 20)
+    // With a heap of 20 GB it would pass the longest string Node holds, past which a line could not be
+    // decoded: it stops there.
+    const large = spawnSync(process.execPath, ['--max-old-space-size=20000', '--import', 'tsx', '--input-type=module', '-e',
+      `const { mostAuditBytes } = await import(${JSON.stringify(fileURLToPath(new URL('../../conformance/audit/command.ts', import.meta.url)))}); console.log(mostAuditBytes())`], { encoding: 'utf8' })
+    expect(large.stdout.trim()).toBe(String(constants.MAX_STRING_LENGTH))
   })
 
   it('refuses a zstd log whose content is more than it can hold, however small the file, before decoding it', () => {
@@ -380,13 +386,13 @@ describe('audit runs', () => {
     // Within the limit, it is read; past it, refused, whatever the file's size. (A limit leaves a frame
     // a window of a quarter of it, and these frames have windows of 128 KiB.)
     expect(readLog(log, 1 << 20).bytes.length).toBe(bytes.length)
-    const hint = "more than audit can hold in this process's memory (it keeps the whole log and its report, about 32 times its content); give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream"
-    expect(() => readLog(log, 600_000)).toThrow(`its content holds more than 600000 bytes: ${hint}`)
+    const hint = (most: number): string => `audit can hold ${most} bytes of a log in this process's memory (it keeps the whole log and its report, about 32 times its size); give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream`
+    expect(() => readLog(log, 600_000)).toThrow(`its content holds more than 600000 bytes; ${hint(600_000)}`)
     // A frame whose window a decoder could not hold within a quarter of the limit is refused unread.
     const wide = Buffer.concat([rawFrame(Buffer.from(`${lines[0]}\n`)), rawFrame(Buffer.from(lines.slice(1).join('\n')), { windowByte: (20 - 10) << 3 })])
     writeFileSync(log, wide)
     expect(readLog(log, 4 << 20).bytes.length).toBe(wide.length)
-    expect(() => readLog(log, 1 << 20)).toThrow(`the frame at byte ${rawFrame(Buffer.from(`${lines[0]}\n`)).length} needs a 1048576-byte window, more than 262144 bytes: ${hint}`)
+    expect(() => readLog(log, 1 << 20)).toThrow(`the frame at byte ${rawFrame(Buffer.from(`${lines[0]}\n`)).length} needs a 1048576-byte window, more than a quarter of what audit holds (262144 bytes: a decoder may keep four windows); ${hint(1 << 20)}`)
     rmSync(dir, { recursive: true })
   })
 

@@ -34,7 +34,7 @@ describe('artifact: the checker\'s limits, as a user reads them', () => {
     expect(check(folder.write('early-junk.jsonl', early), { maxLineBytes: 300 })).toMatchObject({ status: 'unchecked', outcome: { code: 'CHECK_LINE_TOO_LONG' } })
   })
 
-  it('CHECK_LINE_TOO_LONG on line 1 as soon as an unterminated first line passes the limit: a stream with no line feed ends', () => {
+  it('CHECK_LINE_TOO_LONG on line 1 as soon as an unterminated first line from a pipe passes the limit: a stream with no line feed ends', () => {
     // A source of digits that sends no line feed (as /dev/zero, or a pipe, sends none): the read must
     // stop at the limit. It ends after 64 reads, so that a regression fails here instead of hanging.
     let reads = 0
@@ -42,12 +42,17 @@ describe('artifact: the checker\'s limits, as a user reads them', () => {
       reads += 1
       return reads > 64 ? 0 : into.fill(0x30).length
     }
-    const outcome = checkRawArtifact(zeros, new ArtifactCheck({ vocabulary: 'v0-pinned', maxLineBytes: 3 << 20 }))
+    const outcome = checkRawArtifact(zeros, new ArtifactCheck({ vocabulary: 'v0-pinned', maxLineBytes: 3 << 20 }), false)
     expect(outcome.limit).toEqual({ code: 'CHECK_LINE_TOO_LONG', line: 1, message: 'line 1 is longer than the checker\'s limit of 3145728 bytes (--max-line-bytes)' })
     expect(outcome.decodeError).toBeUndefined()
     expect(reads).toBe(4)
-    // A first line within the limit and never ended is still no header line.
-    const short = checkRawArtifact(memoryChunks(Buffer.from('{"type":"session"')), new ArtifactCheck({ vocabulary: 'v0-pinned', maxLineBytes: 300 }))
+    // Bytes that end (a regular file) are read to their end: a first line never ended is no header line
+    // (JSONL-6), however long, and one within the limit too.
+    reads = 0
+    const ended = checkRawArtifact(zeros, new ArtifactCheck({ vocabulary: 'v0-pinned', maxLineBytes: 3 << 20 }), true)
+    expect(ended).toMatchObject({ limit: undefined, decodeError: { code: 'JSONL_HEADER_INVALID', line: 1 } })
+    expect(reads).toBe(65)
+    const short = checkRawArtifact(memoryChunks(Buffer.from('{"type":"session"')), new ArtifactCheck({ vocabulary: 'v0-pinned', maxLineBytes: 300 }), false)
     expect(short).toMatchObject({ limit: undefined, decodeError: { code: 'JSONL_HEADER_INVALID', line: 1 } })
   })
 
@@ -61,13 +66,13 @@ describe('artifact: the checker\'s limits, as a user reads them', () => {
     const failing = (): never => {
       throw new Error('the recall failed')
     }
-    const outcome = checkRawArtifact(memoryChunks(Buffer.from(text(lines))), new ArtifactCheck(settings, { recall: failing }))
+    const outcome = checkRawArtifact(memoryChunks(Buffer.from(text(lines))), new ArtifactCheck(settings, { recall: failing }), true)
     expect(outcome.limit).toEqual({ code: 'CHECK_INTERNAL_ERROR', line: rewrite, message: `line ${rewrite} could not be checked: the recall failed` })
   })
 
   it('CHECK_IO_ERROR: a second read that no longer reaches the line, the file having changed, stops the check there', () => {
     const changed = openedRecall(folder.write('changed.jsonl', text(lines.slice(0, 2))))
-    const outcome = checkRawArtifact(memoryChunks(Buffer.from(text(lines))), new ArtifactCheck(settings, { recall: changed.recall }))
+    const outcome = checkRawArtifact(memoryChunks(Buffer.from(text(lines))), new ArtifactCheck(settings, { recall: changed.recall }), true)
     changed.close()
     expect(outcome.limit).toEqual({
       code: 'CHECK_IO_ERROR',

@@ -205,6 +205,10 @@ describe('walking folders', () => {
       expect(piped.stdout, stdin).toContain('/dev/stdin: valid, ')
       expect(piped.status, stdin).toBe(0)
     }
+    // A folder given as standard input (`< FOLDER`) is not walked: its files have no names there.
+    const redirected = spawnSync('sh', ['-c', `'${process.execPath}' '${bin}' check - < '${folder.dir}'`], { encoding: 'utf8' })
+    expect(redirected.stdout).toBe('/dev/stdin: unchecked (CHECK_IO_ERROR)\n  /dev/stdin: error CHECK_IO_ERROR: standard input is a folder: name the folder instead\nchecked 0 of 1 file: 0 valid, 0 invalid, 1 unchecked\n')
+    expect(redirected.status).toBe(2)
   })
 
   it('ends quietly when the reader of its output stops reading (check FOLDER | head)', () => {

@@ -28,7 +28,7 @@ const corpusPresent = existsSync(corpusDir)
 /** The writer facts of a raw artifact in memory, as `check --writer` gathers them. */
 function writerFactsOf(artifact: string): WriterFacts {
   const bytes = new TextEncoder().encode(artifact)
-  return checkRawArtifact(memoryChunks(bytes), new ArtifactCheck({ vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, writer: true })).writerFacts
+  return checkRawArtifact(memoryChunks(bytes), new ArtifactCheck({ vocabulary: 'v0-pinned', maxLineBytes: DEFAULT_MAX_LINE_BYTES, writer: true }), true).writerFacts
 }
 
 const writerCodes = (file: string, writer = true): string[][] =>

@@ -253,6 +253,38 @@ describe('a header frame of 200 MiB', () => {
   })
 })
 
+describe('a content budget (audit\'s memory limit)', () => {
+  // 1,600 run-length blocks of 128 KiB: 200 MiB of content, in a header frame, or in a torn final frame
+  // after a sound header frame. A budget of 1 MiB must stop the decoder, not only the lines.
+  const rle = Buffer.concat([blockHeader(false, 1, 128 * 1024), Buffer.from('a')])
+  const runs = Array.from({ length: 1600 }, () => rle)
+  const frameStart = Buffer.concat([ZSTD_MAGIC, Buffer.from([0x00, WINDOW_128_KIB])])
+  const inHeader = Buffer.concat([frameStart, ...runs, blockHeader(true, 0, 1), Buffer.from('\n')])
+  const inTornFrame = Buffer.concat([rawFrame(Buffer.from(`${HEADER}\n`)), frameStart, ...runs])
+  const budgeted = { ...settings({ maxLineBytes: 1 << 20 }), factsOnly: true, mostContentBytes: 1 << 20 }
+  // The blocks decoded: a run-length block's payload is its one byte (the walks over the frames read only
+  // the 3-byte block headers).
+  const decodedBlocks = (source: ReturnType<typeof spySource>): number => source.calls.filter(call => call.length === 1).length
+
+  // Eight blocks are 1 MiB: the ninth passes it, or the eighth after the header frame's line.
+  for (const [where, bytes, blocks] of [['a header frame', inHeader, 9], ['a torn final frame', inTornFrame, 8]] as const) {
+    it(`stops decoding ${where} once its content passes the budget`, () => {
+      const source = spySource(bytes)
+      const outcome = checkZstdArtifact(source, new ArtifactCheck(budgeted))
+      expect(outcome.pastMostContent).toBe(true)
+      // A torn frame's first pass stops there, and no second pass follows.
+      expect(decodedBlocks(source)).toBe(blocks)
+    })
+  }
+
+  it('decodes every block without a budget', () => {
+    const source = spySource(inTornFrame)
+    expect(checkZstdArtifact(source, new ArtifactCheck({ ...budgeted, mostContentBytes: undefined })).pastMostContent).toBe(false)
+    // Twice each: a torn frame is decoded once to see that its blocks stand, then for its content.
+    expect(decodedBlocks(source)).toBe(3200)
+  })
+})
+
 describe('what the reader asks its byte source for', () => {
   it('a block\'s payload, not a window\'s worth of bytes per block (each request past the window is a read of the file)', () => {
     const bytes = zstdArtifact(turnLines(), [1])
