@@ -107,11 +107,6 @@ function tooDeep(source: string, why: string): Error {
   return new Error(`${source}: its values are nested too deeply to read (${why})`)
 }
 
-/** The Error for a parser that gave up: a RangeError is the stack running out, anything else is not YAML. */
-function unreadable(source: string, error: unknown): Error {
-  return error instanceof RangeError ? tooDeep(source, errorMessage(error)) : notYaml(source, errorMessage(error))
-}
-
 /** `source:line`, or `source` where there is no line. */
 function located(source: string, line: number | undefined): string {
   return line === undefined ? source : `${source}:${line}`
@@ -171,7 +166,7 @@ export function parseYamlText(text: string, source: string, options?: ToJSOption
   try {
     document = parseDocument(text, { lineCounter, schema: 'core', prettyErrors: false })
   } catch (error) {
-    throw unreadable(source, error)
+    throw notYaml(source, errorMessage(error))
   }
   // In one line, at the line of the fault: the parser's own message spreads over several. A warning
   // (an unknown tag or directive) is a fault too: the parser passes over what it warns of.
@@ -184,6 +179,6 @@ export function parseYamlText(text: string, source: string, options?: ToJSOption
   try {
     return { value: document.toJS(options), lineAt: lineLocator(document, lineCounter) }
   } catch (error) {
-    throw unreadable(source, error)
+    throw notYaml(source, errorMessage(error))
   }
 }

@@ -133,8 +133,9 @@ describe('the summary of one adapter, line by line', () => {
     '    PROC-7 1/1, SURF-1 1/2, SURF-5 2/2, COMP-2 1/2',
   ]
   const surfB = 'step 0 (surface): value differs at $.nodes[0]: expected 3, actual 2'
-  // A control character is escaped on a terminal; a lone surrogate is not a control character.
-  const surfC = 'load threw: odd text: <tag> & "quotes" ]]> \\u0001 lone \ud800 done'
+  // A control character is escaped on a terminal, and so is a lone surrogate, which a terminal would
+  // show as U+FFFD.
+  const surfC = 'load threw: odd text: <tag> & "quotes" ]]> \\u0001 lone \\ud800 done'
   const cutHint = '  (a reason cut here is whole in the JSON report, with any stack or traceback: --report json=PATH)'
   const compB = 'step 0 (relations): value differs at $.violations[1] (logs diverge at seq 3): expected {"code":"X"}, actual undefined'
 

@@ -179,7 +179,7 @@ function tooLarge(most: number, size?: number): Error {
 
 /** A log whose content, or one of whose zstd frames, is more than audit can hold (`beyondMost`: bytesToHold's why). */
 function cannotHold(most: number, beyondMost: string): Error {
-  return new Error(`${beyondMost}; audit can hold ${plural(most, 'byte')} of a log in this process's memory (it keeps the whole log and its report, about ${MEMORY_PER_LOG_BYTE} times its size); ${GIVE_MORE}`)
+  return new Error(`${beyondMost}; audit can hold ${plural(most, 'byte')} of a log in this process's memory (it keeps the whole log and its report, about ${MEMORY_PER_LOG_BYTE} times its content); ${GIVE_MORE}`)
 }
 
 /**

@@ -194,10 +194,10 @@ export class ArtifactCheck {
    * Whether a record line over the limit may be passed over unread: after the first defect, the reader
    * decodes a line only to look for a `turn/end` (JSONL-11 step 2), which a line holding neither a
    * backslash nor `turn/end` cannot write, so such a line changes nothing, as the reference's scan passes
-   * it over too. Any other over-long line stops the check.
+   * it over too (its byte notices are not gathered). Any other over-long line stops the check.
    */
-  passesOver(line: number, mayHoldTurnEnd: boolean): boolean {
-    return line > 1 && !mayHoldTurnEnd && this.scanner?.state.defect !== undefined
+  passesOver(mayHoldTurnEnd: boolean): boolean {
+    return !mayHoldTurnEnd && this.scanner?.state.defect !== undefined
   }
 
   oversized(line: number): void {

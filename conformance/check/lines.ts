@@ -1,7 +1,8 @@
 // Splits a stream of byte chunks into lines (JSONL-4: a line ends at byte 0x0A) without holding more
 // than one line. A line longer than the checker's limit is never assembled: its bytes are skipped up to
 // its line feed and it is reported as oversized, so a 100 MB line costs time, not memory. Whether the
-// skipped bytes could write a `turn/end` is noted on the way, for the torn tail (JSONL-11).
+// skipped bytes could write a `turn/end` is noted on the way, for the torn tail (JSONL-11), by the test
+// of reference/jsonl.ts's mayHoldTurnEnd (tests/check/artifact.test.ts compares the two on torn tails).
 
 const LINE_FEED = 0x0a
 const BACKSLASH = 0x5c

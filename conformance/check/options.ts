@@ -34,7 +34,7 @@ options:
                                      unterminated last line: a torn tail, never read at any length
                                      (from a pipe or device, an unterminated first line stops the
                                      read once it is longer),
-                                     or a line of a torn tail with no backslash and no turn/end,
+                                     or a later line of a torn tail with no backslash and no turn/end,
                                      which cannot write one and is passed over, as the reader does
   --max-findings N                   most findings of one file the text report lists (default
                                      ${DEFAULT_MAX_FINDINGS}; 0 lists all); the rest are counted. json lists all

@@ -88,7 +88,7 @@ export function checkRawArtifact(readChunk: ChunkReader, artifact: ArtifactCheck
       if (artifact.finished) splitter.stop()
     },
     oversized(number, _start, _end, mayHoldTurnEnd) {
-      if (artifact.passesOver(number, mayHoldTurnEnd)) return
+      if (artifact.passesOver(mayHoldTurnEnd)) return
       artifact.oversized(number)
       splitter.stop()
     },

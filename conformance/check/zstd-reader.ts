@@ -86,7 +86,7 @@ function recordSplitter(artifact: ArtifactCheck, settings: CheckSettings, firstN
       if (artifact.finished) splitter.stop()
     },
     oversized(number, _start, _end, mayHoldTurnEnd) {
-      if (artifact.passesOver(number, mayHoldTurnEnd)) return
+      if (artifact.passesOver(mayHoldTurnEnd)) return
       artifact.oversized(number)
       splitter.stop()
     },

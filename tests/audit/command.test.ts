@@ -386,7 +386,7 @@ describe('audit runs', () => {
     // Within the limit, it is read; past it, refused, whatever the file's size. (A limit leaves a frame
     // a window of a quarter of it, and these frames have windows of 128 KiB.)
     expect(readLog(log, 1 << 20).bytes.length).toBe(bytes.length)
-    const hint = (most: number): string => `audit can hold ${most} bytes of a log in this process's memory (it keeps the whole log and its report, about 32 times its size); give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream`
+    const hint = (most: number): string => `audit can hold ${most} bytes of a log in this process's memory (it keeps the whole log and its report, about 32 times its content); give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream`
     expect(() => readLog(log, 600_000)).toThrow(`its content holds more than 600000 bytes; ${hint(600_000)}`)
     // A frame whose window a decoder could not hold within a quarter of the limit is refused unread.
     const wide = Buffer.concat([rawFrame(Buffer.from(`${lines[0]}\n`)), rawFrame(Buffer.from(lines.slice(1).join('\n')), { windowByte: (20 - 10) << 3 })])

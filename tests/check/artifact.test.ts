@@ -5,7 +5,7 @@ import { ArtifactCheck } from '../../conformance/check/artifact.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
 import { checkRawArtifact, memoryChunks } from '../../conformance/check/raw-reader.ts'
 import { artifactLines, unwrappedToolResult } from './log-generator.ts'
-import { check, openedRecall, pipelineOutcome, tempFolder } from './support.ts'
+import { check, openedRecall, pipelineOutcome, tempFolder, zstdArtifact } from './support.ts'
 import { text, turnLines } from './small-logs.ts'
 
 const folder = tempFolder()
@@ -29,6 +29,14 @@ describe('artifact: the checker\'s limits, as a user reads them', () => {
       const marked = text([...turnLines().slice(0, 4), '{"type":"user/mess', `${'x'.repeat(400)}${mark}`])
       expect(check(folder.write('marked-tail.jsonl', marked), { maxLineBytes: 300 })).toMatchObject({ status: 'unchecked', outcome: { verdict: 'unchecked', code: 'CHECK_LINE_TOO_LONG' } })
     }
+    // The same in a torn final zstd frame, read by the raw torn-tail rules (JSONL-15): its last frame holds
+    // the cut line and the junk, and has lost its checksum. (A limit of 64 KiB allows the frames' 128 KiB
+    // windows: twice the limit.)
+    const frames = zstdArtifact([...turnLines().slice(0, 4), '{"type":"user/mess', 'x'.repeat(70_000)], [3, 2])
+    const tornFrame = frames.subarray(0, frames.length - 4)
+    const zstdReport = check(folder.write('junk-tail.jsonl.zstd', tornFrame), { maxLineBytes: 65_536 })
+    expect(zstdReport.outcome).toEqual(pipelineOutcome(tornFrame, 'zstd'))
+    expect(zstdReport.outcome).toMatchObject({ verdict: 'accepted', tornTail: { line: 5 } })
     // Before the first defect, a line past the limit stops the check, whatever it holds.
     const early = text([...turnLines().slice(0, 4), 'x'.repeat(400), '{"type":"user/mess'])
     expect(check(folder.write('early-junk.jsonl', early), { maxLineBytes: 300 })).toMatchObject({ status: 'unchecked', outcome: { code: 'CHECK_LINE_TOO_LONG' } })

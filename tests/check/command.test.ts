@@ -205,6 +205,15 @@ describe('walking folders', () => {
       expect(piped.stdout, stdin).toContain('/dev/stdin: valid, ')
       expect(piped.status, stdin).toBe(0)
     }
+    // An only line never ended and over the limit: a file is read to its end, where it is no header line
+    // (JSONL-6); a pipe, which might never end, stops at the limit.
+    const unended = folder.write('unended.jsonl', 'x'.repeat(5000))
+    const asFile = spawnSync(process.execPath, [bin, 'check', '--max-line-bytes', '1000', unended], { encoding: 'utf8' })
+    expect(asFile.stdout).toContain(`${unended}: invalid, decodeJsonl rejects it with JSONL_HEADER_INVALID`)
+    expect(asFile.status).toBe(1)
+    const asPipe = spawnSync('sh', ['-c', `cat '${unended}' | '${process.execPath}' '${bin}' check --max-line-bytes 1000 -`], { encoding: 'utf8' })
+    expect(asPipe.stdout).toContain('/dev/stdin: unchecked (CHECK_LINE_TOO_LONG)')
+    expect(asPipe.status).toBe(2)
     // A folder given as standard input (`< FOLDER`) is not walked: its files have no names there.
     const redirected = spawnSync('sh', ['-c', `'${process.execPath}' '${bin}' check - < '${folder.dir}'`], { encoding: 'utf8' })
     expect(redirected.stdout).toBe('/dev/stdin: unchecked (CHECK_IO_ERROR)\n  /dev/stdin: error CHECK_IO_ERROR: standard input is a folder: name the folder instead\nchecked 0 of 1 file: 0 valid, 0 invalid, 1 unchecked\n')
