@@ -364,15 +364,6 @@ function checkInMemory(bytes: Uint8Array, encoding: Encoding, artifact: Artifact
   return encoding === 'raw' ? checkRawArtifact(memoryChunks(bytes), artifact, true) : checkZstdArtifact(memoryByteSource(bytes), artifact)
 }
 
-/**
- * The byte notices alone (a byte order mark, CR line ends, ill-formed UTF-8) of an artifact already in
- * memory, from a pass that reads every complete line and checks nothing else: for a caller that loads
- * the log its own way (audit).
- */
-export function byteNotices(bytes: Uint8Array, encoding: Encoding, maxLineBytes: number): Diagnostic[] {
-  return factNotices(checkInMemory(bytes, encoding, factsCheck(maxLineBytes)).facts)
-}
-
 /** What a caller that holds the whole log learns before it decodes it (bytesToHold). */
 export interface BytesToHold {
   notices: Diagnostic[]
@@ -381,11 +372,12 @@ export interface BytesToHold {
 }
 
 /**
- * The byte notices of an artifact already in memory, as byteNotices, and whether its content holds
- * more than `most` bytes (a zstd log's decompressed content, which its size does not bound; a line
- * longer than that is content past it too) or a zstd frame's window passes a quarter of that (a decoder
- * keeps twice its window, in an array that may reserve twice that again). For audit, which holds the
- * whole log.
+ * For a caller that holds the whole log and loads it its own way (audit), from a pass over an artifact
+ * already in memory that reads every complete line and checks nothing else: the byte notices (a byte
+ * order mark, CR line ends, ill-formed UTF-8), and whether its content holds more than `most` bytes (a
+ * zstd log's decompressed content, which its size does not bound; a line longer than that is content
+ * past it too) or a zstd frame's window passes a quarter of that (a decoder keeps twice its window, in
+ * an array that may reserve twice that again).
  */
 export function bytesToHold(bytes: Uint8Array, encoding: Encoding, most: number): BytesToHold {
   const settings = { vocabulary: '', maxLineBytes: most, factsOnly: true, mostContentBytes: most, mostWindowBytes: Math.floor(most / 4) }
@@ -418,10 +410,6 @@ export function refusalFacts(bytes: Uint8Array, encoding: Encoding, vocabulary: 
   const outcome = checkInMemory(bytes, encoding, new ArtifactCheck({ vocabulary, maxLineBytes: DEFAULT_MAX_LINE_BYTES }))
   const refused = outcome.decodeError !== undefined || outcome.load?.fault !== undefined
   return { rule: refused ? faultDiagnostics(outcome, requirements)[0]?.requirement : undefined, decodeMessage: outcome.decodeError?.message, header: outcome.limit === undefined ? outcome.header : undefined }
-}
-
-function factsCheck(maxLineBytes: number): ArtifactCheck {
-  return new ArtifactCheck({ vocabulary: '', maxLineBytes, factsOnly: true })
 }
 
 /** A message may quote a value of the log at any length; the report shows its start. */

@@ -13,7 +13,7 @@ import type { AuditReport } from '../../generated/types/index.ts'
 import { event } from '../reference/helpers.ts'
 import { artifact, goodTurn } from './logs.ts'
 import { runCliHere } from '../support/cli.ts'
-import { rawFrame, WINDOW_128_KIB, ZSTD_MAGIC, zstdArtifact } from '../check/support.ts'
+import { blockHeader, rawFrame, WINDOW_128_KIB, ZSTD_MAGIC, zstdArtifact } from '../check/support.ts'
 
 const ROW_TITLES = ['Raw-fact integrity', 'Surface legality', 'Constraint preservation', 'Request rebuild', 'Persistence', 'Failure recovery', 'Budget']
 
@@ -34,12 +34,6 @@ function logFile(bytes: Uint8Array, name = 'log.jsonl'): { directory: string; lo
   const log = path.join(directory, name)
   writeFileSync(log, bytes)
   return { directory, log }
-}
-
-/** A zstd block header: `size` bytes (or repeats, for a run-length block), `type` 0 raw or 1 run-length. */
-function blockHeader(size: number, type: number, last: boolean): Buffer {
-  const value = (size << 3) | (type << 1) | (last ? 1 : 0)
-  return Buffer.from([value & 0xff, (value >> 8) & 0xff, (value >> 16) & 0xff])
 }
 
 describe('audit options', () => {
@@ -373,8 +367,8 @@ describe('audit runs', () => {
     const cut = (lines[user] as string).indexOf('"text":"') + '"text":"'.length
     const before = `${lines.slice(1, user).join('\n')}\n${(lines[user] as string).slice(0, cut)}`
     const after = `${(lines[user] as string).slice(cut)}\n${lines.slice(user + 1).join('\n')}`
-    const rawBlock = (bytes: Buffer, last = false): Buffer => Buffer.concat([blockHeader(bytes.length, 0, last), bytes])
-    const runBlock = (byte: number, count: number): Buffer => Buffer.concat([blockHeader(count, 1, false), Buffer.from([byte])])
+    const rawBlock = (bytes: Buffer, last = false): Buffer => Buffer.concat([blockHeader(last, 0, bytes.length), bytes])
+    const runBlock = (byte: number, count: number): Buffer => Buffer.concat([blockHeader(false, 1, count), Buffer.from([byte])])
     const runs = Array.from({ length: 200 }, () => runBlock(0x61, 4096))
     const content = [rawBlock(Buffer.from(before)), ...runs, rawBlock(Buffer.from(after), true)]
     const frame = Buffer.concat([ZSTD_MAGIC, Buffer.from([0x00, WINDOW_128_KIB]), ...content])

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
 import { diagnosticLine, formatReport } from '../../conformance/check/format.ts'
 import { MOST_VIOLATIONS_LISTED } from '../../conformance/check/violation-list.ts'
-import { byteNotices, encodingOf, type Diagnostic, type FileReport } from '../../conformance/check/check-file.ts'
+import { bytesToHold, encodingOf, type Diagnostic, type FileReport } from '../../conformance/check/check-file.ts'
 import { check, pipelineOutcome, rawFrame, tempFolder, zstdArtifact } from './support.ts'
 import { HEADER, only, runChild, sessionLines, text, turnLines, userMessage } from './small-logs.ts'
 
@@ -183,7 +183,7 @@ describe('bytes that are not plain UTF-8 JSON lines', () => {
       const { report } = checked(name, bytes)
       const notices = report.diagnostics.filter(diagnostic => diagnostic.severity === 'notice')
       expect(notices.map(notice => notice.code), name).toEqual(['CARRIAGE_RETURN', 'INVALID_UTF8'])
-      expect(byteNotices(bytes, encodingOf(name), DEFAULT_MAX_LINE_BYTES), name).toEqual(notices)
+      expect(bytesToHold(bytes, encodingOf(name), DEFAULT_MAX_LINE_BYTES).notices, name).toEqual(notices)
     }
   })
 })

@@ -44,6 +44,12 @@ export const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
 /** A frame header's window descriptor byte for a 128 KiB window. */
 export const WINDOW_128_KIB = (17 - 10) << 3
 
+/** A zstd block header: `last`, `type` (0 raw, 1 run-length) and `size` (its bytes, or a run's repeats). */
+export function blockHeader(last: boolean, type: number, size: number): Buffer {
+  const value = (last ? 1 : 0) | (type << 1) | (size << 3)
+  return Buffer.from([value & 0xff, (value >>> 8) & 0xff, value >>> 16])
+}
+
 /** A frame's content checksum: the low 4 bytes of the content's XXH64, little-endian. */
 export function frameChecksum(content: Uint8Array): Buffer {
   const sum = Buffer.alloc(4)

@@ -9,21 +9,16 @@ import { spawnSync } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ArtifactCheck } from '../../conformance/check/artifact.ts'
 import { memoryByteSource, type ByteSource } from '../../conformance/check/byte-source.ts'
-import { byteNotices } from '../../conformance/check/check-file.ts'
+import { bytesToHold } from '../../conformance/check/check-file.ts'
 import type { CheckSettings } from '../../conformance/check/artifact.ts'
 import { DEFAULT_MAX_LINE_BYTES } from '../../conformance/check/options.ts'
 import { checkZstdArtifact } from '../../conformance/check/zstd-reader.ts'
 import { rawFrame as sizedFrame } from '../../conformance/fuzz/zstd-frames.ts'
-import { check, frameChecksum, hasZstdTool, pipelineOutcome, rawFrame, tempFolder, WINDOW_128_KIB, ZSTD_MAGIC, zstdArtifact } from './support.ts'
+import { blockHeader, check, frameChecksum, hasZstdTool, pipelineOutcome, rawFrame, tempFolder, WINDOW_128_KIB, ZSTD_MAGIC, zstdArtifact } from './support.ts'
 import { HEADER, only, runChild, text, turnLines } from './small-logs.ts'
 
 const folder = tempFolder()
 afterAll(() => folder.remove())
-
-function blockHeader(last: boolean, type: number, size: number): Buffer {
-  const value = (last ? 1 : 0) | (type << 1) | (size << 3)
-  return Buffer.from([value & 0xff, (value >>> 8) & 0xff, value >>> 16])
-}
 
 /** A frame of one raw block holding `content`, then an empty last raw block (as a streaming compressor's flush then end writes it). */
 function frameWithEmptyLastBlock(content: Uint8Array): Buffer {
@@ -103,7 +98,7 @@ describe('the facts-only pass (audit) over a zstd log', () => {
     const report = check(folder.write('torn-crlf.jsonl.zstd', torn))
     const notices = report.diagnostics.filter(diagnostic => diagnostic.severity === 'notice' && diagnostic.code !== 'TORN_TAIL')
     expect(notices.map(notice => notice.code)).toEqual(['CARRIAGE_RETURN'])
-    expect(byteNotices(torn, 'zstd', DEFAULT_MAX_LINE_BYTES)).toEqual(notices)
+    expect(bytesToHold(torn, 'zstd', DEFAULT_MAX_LINE_BYTES).notices).toEqual(notices)
   })
 })
 
