@@ -1,64 +1,24 @@
 // The differential fuzzer finds the planted bug of the runner's misordering fake (over the subprocess
-// protocol) and of several known-bad adapters (in process), shrinks each to a small log, and writes a
-// vector that fails the buggy adapter and passes the reference when the runner replays it.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import type { Adapter } from '../../conformance/adapter.ts'
-import { referenceAdapter } from '../../conformance/adapters/reference.ts'
-import { fuzz, type Finding } from '../../conformance/fuzz/driver.ts'
+// protocol) and of the known-bad adapters of the first and second reviews (in process), shrinks each to
+// a small log, and writes a vector that fails the buggy adapter and passes the reference when the
+// runner replays it. Those of the later reviews: planted-bugs-later.test.ts.
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { fuzz } from '../../conformance/fuzz/driver.ts'
 import { BOOLEAN_BOUNDARY_VARIANT, NEGATIVE_ZERO_BOUNDARY_VARIANT, NON_NUMBER_BOUNDARY_VARIANT } from '../../conformance/fuzz/fork-boundary.ts'
 import { OUTSIDE_HDR_1_VARIANT } from '../../conformance/fuzz/header-pairs.ts'
-import { PROBE_VARIANTS, type ProbeVariant } from '../../conformance/fuzz/probes.ts'
 import { ARTIFACT_TEXT_VARIANT } from '../../conformance/fuzz/artifact-text.ts'
 import { STORED_ROW_VARIANT } from '../../conformance/fuzz/stored-rows.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT } from '../../conformance/fuzz/uncloseable-call-ids.ts'
 import { END_SEED_IN_TURN_VARIANT, ENTRY_UNDEFINED_VARIANT } from '../../conformance/fuzz/compaction-entries.ts'
 import { STORE_HEADER_UNDEFINED_VARIANT, UNDEFINED_MEMBERS_VARIANT } from '../../conformance/fuzz/input-members.ts'
-import { runCase } from '../../conformance/run-case.ts'
 import { startSubprocessAdapter } from '../../conformance/subprocess-adapter.ts'
-import { loadVectorFile, projectRoot, type OperationName } from '../../conformance/vector-cases.ts'
-import { KNOWN_BAD } from '../known-bad/index.ts'
-import { knownBadAdapter } from '../known-bad/wrap.ts'
-
-const folders: string[] = []
-const opened: Adapter[] = []
-afterAll(async () => {
-  await Promise.all(opened.map(adapter => adapter.close?.()))
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true })
-})
-
-function tempFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'dsh-fuzz-'))
-  folders.push(folder)
-  return folder
-}
-
-/** Replays a finding's vector file with the runner against the buggy adapter and the reference. */
-async function replay(finding: Finding, outDir: string, adapter: Adapter): Promise<{ buggy: string; reference: string; text: string }> {
-  const path = join(outDir, finding.vector!.file)
-  const [vector] = loadVectorFile(path, path)
-  const buggy = await runCase(adapter, vector!)
-  const reference = await runCase(referenceAdapter, vector!)
-  return { buggy: buggy.status, reference: reference.status, text: readFileSync(path, 'utf8') }
-}
-
-async function expectCaught(adapter: Adapter, finding: Finding | undefined, outDir: string, maxEvents: number): Promise<void> {
-  expect(finding, 'the planted bug was not found').toBeDefined()
-  expect(finding!.problem).toBeUndefined()
-  expect(finding!.eventsAfter).toBeLessThanOrEqual(maxEvents)
-  const { buggy, reference, text } = await replay(finding!, outDir, adapter)
-  expect(['fail', 'error']).toContain(buggy)
-  expect(reference).toBe('pass')
-  expect(text).toContain('review: true')
-  expect(finding!.vector!.id).toMatch(/^fuzz-[0-9a-f]{12}$/)
-}
+import { projectRoot } from '../../conformance/vector-cases.ts'
+import { describePlantedBugs, expectCaught, tempFolder, type PlantedBug } from './planted-bugs.ts'
 
 describe('the misordering fake adapter (subprocess)', () => {
   it('is caught folding a replacement to the tail, with a vector of at most four events', async () => {
     const adapter = await startSubprocessAdapter('node tests/fakes/fake-adapter.mjs misorder', { cwd: projectRoot, timeoutMs: 5000 })
-    opened.push(adapter)
+    onTestFinished(() => adapter.close?.())
     const outDir = tempFolder()
     const report = await fuzz(adapter, { runs: 40, seed: 1, outDir, maxEvents: 60 })
     expect(report.operations).toEqual(['surface'])
@@ -68,23 +28,7 @@ describe('the misordering fake adapter (subprocess)', () => {
   })
 })
 
-/**
- * Known-bad adapters the fuzzer reaches within sixty runs of one of the seeds 1 to SEEDS, and the
- * operation each breaks. One seed that reaches them all, each through the probe meant for it and shrunk
- * as below, is a matter of draws (of seeds 1 to 100, as the generators stood, one did), so every change
- * to the draw called for another; each bug takes the first seed that reaches it instead, and the rarest
- * (a torn-tail scan that searches a line's text for "turn/end") is reached by two of the first forty
- * seeds. Not numeric-replace-order: it needs a replace whose endpoints' seqs run against their surface
- * order, which generated logs rarely hold (a seed finds it in some hundred runs, or not at all); nor
- * compaction-appended-message-is-checkpoint, which needs a failed or irregular bracket holding a
- * compact notice, rare in logs of forty events (`npm run fuzz:reach` finds it in 1,000 runs of sixty);
- * nor the two that sort citations as text (latest-citation-by-text-sort,
- * append-provenance-text-sorted), whose fault needs a citing event past seq 9, more events than a
- * shrunk case here may keep. The vectors pin all four.
- */
-const SEEDS = 40
-
-const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = [
+const PLANTED: readonly PlantedBug[] = [
   ['ignorable-ignored', 'load'],
   ['provenance-coverage-unchecked', 'load'],
   ['record-line-on-rejections', 'load'],
@@ -270,140 +214,6 @@ const PLANTED: ReadonlyArray<[string, OperationName, variant?: ProbeVariant]> = 
   // And one since the compaction probes read, one plan in four, a valid log with one known type's
   // events marked ignorable (ignorable-known.ts).
   ['compaction-ignorable-skipped', 'regionBalance'],
-  // From the second surface and repair reviews: six the fuzzer reached as it was (found in a scan of
-  // their reach), and five more since load's two-fault edits include a replace citing only itself or a
-  // later seq (surface-check-order.ts) and load meets surface types' lookalikes (type-lookalikes.ts),
-  // and since the crash tails take a last time of 0 or turns beyond 32 bits (crash-tails.ts) and the
-  // calls no closer can carry go on, one time in three, into a later turn (uncloseable-call-ids.ts).
-  ['resume-copy-loses-proto-member', 'resume'],
-  ['surface-op-case-folded', 'load'],
-  ['replace-endpoints-digit-strings', 'load'],
-  ['citation-object-as-list', 'load'],
-  ['rewrite-span-by-endpoint-distance', 'load'],
-  ['chained-rewrite-data-unchecked', 'load'],
-  ['citation-coverage-before-lateness', 'load'],
-  ['eligible-type-case-folded', 'load'],
-  ['repair-zero-time-replaced', 'repair'],
-  ['repair-numbers-as-int32', 'repair'],
-  ['repair-bad-ids-forgotten-at-step-end-only', 'repair', UNCLOSEABLE_CALL_ID_VARIANT],
-  // From the third reviews: twelve the fuzzer reached as it was (a scan of their reach), and six more
-  // since the artifact texts hold a header line with createdAt "1", delegationDepth null or a member
-  // SandboxMode (artifact-text.ts), and the relations edits give a token count of 0, a numeric
-  // compaction id and an empty sourceCommandId, or mark one known type ignorable (relation-edits.ts,
-  // ignorable-known.ts).
-  ['enc-non-objects-dropped', 'encodeJsonl'],
-  ['decode-trigger-upgraded', 'decodeJsonl'],
-  ['header-created-at-converted', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
-  ['header-origin-case-folded', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
-  ['header-depth-null-as-zero', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
-  ['header-retired-names-case-folded', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
-  ['step-scoped-turn-before-step-open', 'relations'],
-  ['stale-seed-either-side', 'relations'],
-  ['header-resume-outside-turn-ok', 'relations'],
-  ['header-after-output-rejected', 'relations'],
-  ['compaction-id-any-truthy', 'relations'],
-  ['summary-tokens-positive', 'relations'],
-  ['checkpoint-cmd-validity-skipped', 'relations'],
-  ['ignorable-compaction-relations-skipped', 'relations'],
-  ['append-turn-numbering-checked', 'append'],
-  ['legacy-trigger-members-closed', 'append'],
-  ['shape-phase-stops-at-non-object', 'load'],
-  ['chunk-step-unchecked', 'load'],
-  // Found since the stored rows hold true for a turn, step or gap, or a first member without dt
-  // (stored-rows.ts), and the artifact texts a seq written as a boolean, a row tag in other case, an
-  // empty last line or a torn line with the later turn/ends wrapped in arrays (artifact-text.ts).
-  ['row-turn-step-index-bool-as-number', 'decodeJsonl', STORED_ROW_VARIANT],
-  ['row-single-member-dt-optional', 'decodeJsonl', STORED_ROW_VARIANT],
-  ['row-tag-case-folded', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
-  ['seq-boolean-as-number', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
-  ['trailing-empty-lines-ignored', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
-  ['torn-turn-end-inside-array', 'decodeJsonl', ARTIFACT_TEXT_VARIANT],
-  // Found since the encodeJsonl batches hold a chunk marked ignorable: false, chunks at half turns and
-  // steps, or members named "01" and "4294967295" (packing-edges.ts).
-  ['pack-false-ignorable-packed', 'encodeJsonl'],
-  ['pack-integer-turn-and-step', 'encodeJsonl'],
-  ['enc-digit-names-as-indices', 'encodeJsonl'],
-  // Found since the relations edits turn a summary into a prune or into a nested start with an empty
-  // sourceCommandId, and mark an event they make name the next turn ignorable (relation-edits.ts); the
-  // nested start's known-bad, start-cmd-after-nesting, is first reached by seed 45.
-  ['prune-counts-as-summary', 'relations'],
-  ['ignorable-surface-skipped', 'relations'],
-  // Found since load is given one known type marked ignorable (ignorable-known.ts) and, for a log grown
-  // by a team/* event, the vocabulary V0-RC8 (vocabulary-growth.ts).
-  ['end-seed-ignorable-refused', 'load'],
-  ['vocabulary-name-case-folded', 'load'],
-  // Found since append's candidate edits write a turn/end kind of 5 or null, a header flag of 1 or a
-  // numeric system, a user message with empty content, a tool result with role "tool" and an end-seed
-  // with surfaceOp (candidate-edits.ts).
-  ['turn2-kind-any-type', 'append'],
-  ['hdr-system-must-be-string', 'append'],
-  ['msg-user-content-nonempty', 'append'],
-  ['msg-tool-result-role-tool-ok', 'append'],
-  ['end-seed-surface-exempt', 'append'],
-  // Found since append's plain probe reads, one valid log in four, a log with one known type marked ignorable.
-  ['append-log-ignorable-skipped', 'append'],
-  // From the second set of third reviews (repair and fork, the views, the surface, compaction): twelve
-  // of the sixteen a 300-run scan of seed 4 found among their 53. Not compaction-lock-skips-ignorable
-  // nor compaction-unmatched-by-time, first reached by seeds 40 and 27, nor
-  // messages-legacy-rewrite-latest-id and request-folds-at-seq-as-text, not shrunk to eight events
-  // within the test's seeds; the vectors pin them.
-  ['repair-bad-id-kinds-listed', 'repair', UNCLOSEABLE_CALL_ID_VARIANT],
-  ['legacy-aborted-always-upgraded', 'resume'],
-  ['messages-steering-turn-kept', 'messages'],
-  ['messages-folded-in-time-order', 'messages'],
-  ['messages-cache-spliced-at-node-positions', 'messages'],
-  ['messages-log-only-payload-projected', 'messages'],
-  ['replace-end-checked-after-citations', 'load'],
-  ['compaction-turn-end-stales-owned-bracket', 'compactionState'],
-  ['compaction-busy-names-first-turn-start', 'compactionState'],
-  ['compaction-legacy-turn-end-ignored', 'compactionState'],
-  ['compaction-legacy-user-wrapped', 'compactionState'],
-  ['region-error-result-counts-zero', 'regionBalance'],
-  // Found since the headerEquals pairs hold a system prompt with a trailing space, a tool's `required`
-  // list against an object keyed "0", and a stop of null on both sides (header-pairs.ts).
-  ['header-equality-trimmed-strings', 'headerEquals'],
-  ['header-equality-arrays-as-index-objects', 'headerEquals'],
-  ['header-equality-null-stops-equal', 'headerEquals', OUTSIDE_HDR_1_VARIANT],
-  // Found since the stored tool lists repeat a schema as it is (stored-headers.ts).
-  ['header-tools-deduplicated', 'requestHeader', OUTSIDE_HDR_1_VARIANT],
-  // Found since the odd contexts also write contextWindow as a string of digits (context-data.ts).
-  ['context-window-as-number', 'requestContext'],
-  // Found since ignorable look-alikes of turn/end and session/end-seed end some crash tails
-  // (crash-tails.ts). Not compaction-end-seed-by-prefix, which the look-alike ending a cut turn
-  // (compaction-entries.ts) reaches only where a bracket is open at the cut: in 300 runs of sixty
-  // events, not within the test's seeds.
-  ['repair-types-case-folded', 'repair'],
-  ['seed-marker-by-type-prefix', 'resume'],
-  // Found since a fork boundary that is no number may be [0] (fork-boundary.ts).
-  ['fork-boundary-array-coerced', 'fork', NON_NUMBER_BOUNDARY_VARIANT],
-  // Found since a false flag beside a true one may stand on both sides of a pair (header-pairs.ts).
-  ['header-equality-flags-only-true', 'headerEquals'],
-  // Found since half of load's surface-type lookalikes have white space at an end (type-lookalikes.ts).
-  ['eligible-type-trimmed', 'load'],
 ]
 
-/** The variant a finding's probe had, as its class names it (compare.ts adapterSide). */
-function variantOf(finding: Finding): ProbeVariant | undefined {
-  return PROBE_VARIANTS.find(variant => finding.adapter.endsWith(` (${variant})`))
-}
-
-describe('known-bad adapters (in process)', () => {
-  for (const [name, operation, variant] of PLANTED) {
-    it(`${name}: found through ${operation}, shrunk, and written as a vector that fails it`, async () => {
-      const bad = KNOWN_BAD.find(candidate => candidate.name === name)!
-      const adapter = knownBadAdapter(bad)
-      for (let seed = 1; ; seed += 1) {
-        const outDir = tempFolder()
-        const report = await fuzz(adapter, { runs: 60, seed, outDir, maxEvents: 40, only: [operation] })
-        // Through the probe meant to find it, with the variant meant (or none). A finding shrunk to more
-        // events than allowed sends the search to the next seed; one whose vector does not replay fails.
-        const found = report.findings.find(finding => finding.operation === operation && variantOf(finding) === variant)
-        const judged = found !== undefined && (found.problem !== undefined || found.eventsAfter <= 8)
-        if (judged || seed === SEEDS) {
-          await expectCaught(adapter, found, outDir, 8)
-          return
-        }
-      }
-    })
-  }
-})
+describePlantedBugs(PLANTED)
