@@ -213,14 +213,21 @@ function unendedLastLineHint(tornTail: TornTail, encoding: Encoding): string {
   return '. If that line is a whole record that no crash cut, its writer left out the line feed that ends every record (JSONL-8)'
 }
 
-/** `why`: what is wrong with the line that starts the tail, when it is complete. */
-function tornTailNotice(tornTail: TornTail, why: string | undefined, encoding: Encoding, extent: ArtifactExtent): Diagnostic {
+/**
+ * `why`: what is wrong with the line that starts the tail, when it is complete. `sizeOnceRead`: the
+ * file's size after the read, when a writer changed it meanwhile; a tail that starts at or past it was
+ * cut away or rewritten already, so no writer's truncation applies to it.
+ */
+function tornTailNotice(tornTail: TornTail, why: string | undefined, encoding: Encoding, extent: ArtifactExtent, sizeOnceRead: bigint | undefined): Diagnostic {
+  const pastEnd = sizeOnceRead !== undefined && BigInt(tornTail.offset) >= sizeOnceRead
   return {
     severity: 'notice',
     code: 'TORN_TAIL',
     requirement: encoding === 'zstd' ? 'JSONL-15' : 'JSONL-12',
     line: tornTail.line,
-    message: `recoverable ${tornTailAdvice(tornTail, encoding, extent, why)}${unendedLastLineHint(tornTail, encoding)}`,
+    message: pastEnd
+      ? `recoverable torn tail from line ${tornTail.line} (byte ${tornTail.offset}, ${tornTail.reason}) in the bytes read, at or past the file's end once read (${sizeOnceRead} bytes): a writer changed the file meanwhile, so no truncation applies to it as it is; check it again when no writer has it open`
+      : `recoverable ${tornTailAdvice(tornTail, encoding, extent, why)}${unendedLastLineHint(tornTail, encoding)}`,
   }
 }
 
@@ -329,7 +336,7 @@ function report(file: string, otherNames: readonly string[], encoding: Encoding,
   const binding = settings.noLayout === true ? undefined : pathBinding([file, ...otherNames], encoding, artifact)
   const outcome: Outcome = binding === undefined ? outcomeOf(artifact) : { verdict: 'rejected', operation: 'open', code: binding.code }
   const writer = writerDiagnostics(artifact.writerFacts)
-  const torn = artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined ? [tornTailNotice(artifact.tornTail, artifact.tornTailWhy, encoding, artifact.extent)] : []
+  const torn = artifact.tornTail !== null && artifact.decodeError === undefined && artifact.limit === undefined ? [tornTailNotice(artifact.tornTail, artifact.tornTailWhy, encoding, artifact.extent, change?.bytesRead)] : []
   const diagnostics = [
     ...(change === undefined ? [] : [changedNotice(change)]),
     ...withShortMessages([...(binding === undefined ? [] : [binding]), ...faultDiagnostics(artifact, requirements)]),
@@ -384,9 +391,9 @@ export function bytesToHold(bytes: Uint8Array, encoding: Encoding, most: number)
   const outcome = checkInMemory(bytes, encoding, new ArtifactCheck(settings))
   const notices = factNotices(outcome.facts)
   if (outcome.pastMostContent) return { notices, beyondMost: `its content holds more than ${plural(most, 'byte')}` }
-  const limit = outcome.limit
-  if (limit?.code === 'CHECK_WINDOW_TOO_LARGE') return { notices, beyondMost: `${/^the frame at byte \d+ needs a \d+-byte window/.exec(limit.message)?.[0] ?? 'a frame needs a window'}, more than a quarter of what audit holds (${plural(settings.mostWindowBytes, 'byte')}: a decoder may keep four windows)` }
-  return { notices, beyondMost: undefined }
+  const window = outcome.limit?.window
+  if (window === undefined) return { notices, beyondMost: undefined }
+  return { notices, beyondMost: `the frame at byte ${window.frameStart} needs a ${window.bytes}-byte window, more than a quarter of what audit holds (${plural(settings.mostWindowBytes, 'byte')}: a decoder may keep four windows)` }
 }
 
 /** What check read of an artifact that a reader refuses: the rule of its first fault, and its header. */

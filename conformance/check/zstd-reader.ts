@@ -27,11 +27,13 @@ function windowLimit(settings: CheckSettings): number {
 function withinWindowLimit(artifact: ArtifactCheck, frame: FrameLayout, settings: CheckSettings): boolean {
   // A frame naming a dictionary is refused, or recovers nothing, without a block decoded: no window to hold.
   if (frame.dictionary || frame.historySize <= windowLimit(settings)) return true
+  // All its digits: String() of a size past 2^53 ends in zeros (the size was read into a double, so
+  // past 2^53 it is the double nearest to the one the frame states).
+  const window = { frameStart: frame.start, bytes: BigInt(frame.historySize) }
   artifact.stopAtLimit({
     code: 'CHECK_WINDOW_TOO_LARGE',
-    // All its digits: String() of a size past 2^53 ends in zeros (the size was read into a double, so
-    // past 2^53 it is the double nearest to the one the frame states).
-    message: `the frame at byte ${frame.start} needs a ${BigInt(frame.historySize)}-byte window, over the checker's limit of ${windowLimit(settings)} (twice --max-line-bytes, and at most ${MOST_WINDOW_BYTES}, what RFC 8878 asks every decoder to support); decompress the log with zstd -d and check the raw file (if zstd -d refuses the frame too, the frame is damaged)`,
+    window,
+    message: `the frame at byte ${window.frameStart} needs a ${window.bytes}-byte window, over the checker's limit of ${windowLimit(settings)} (twice --max-line-bytes, and at most ${MOST_WINDOW_BYTES}, what RFC 8878 asks every decoder to support); decompress the log with zstd -d and check the raw file (if zstd -d refuses the frame too, the frame is damaged)`,
   })
   return false
 }

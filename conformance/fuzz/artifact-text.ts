@@ -8,8 +8,9 @@
 // line, which JSONL-9 cannot parse); a record's `seq` of 0 or 1 written as false or true (JSONL-10: no
 // seq); a packed row's tag in other case (JSONL-9: an event of that type, with no `seq`); a record line
 // made unparsable with every later turn/end line wrapped in an array (JSONL-11: no turn/end); a header
-// line without its `type`, with `createdAt` -0 or "1", or `delegationDepth` null (JSONL-6), or with a
-// member `SandboxMode`, no retired name, which the decoded header drops (JSONL-7); or a packed row's
+// line without its `type`, with `createdAt` -0 or "1", or `delegationDepth` null (JSONL-6), with a
+// member `SandboxMode`, no retired name, which the decoded header drops (JSONL-7), with a retired member
+// (JSONL-6 step 5) or with a version of -1, which is refused as older (FMT-2); or a packed row's
 // `time0` made negative (ROW-1: times are safe integers of either sign). Whether a record line's fault
 // is committed damage or a torn tail is the log's to say (JSONL-11: a later turn/end). No other damage
 // is made beside the edit. Drawn from a seed of the run's plan, as the headerEquals pairs are
@@ -39,7 +40,8 @@ const WHITESPACE_TAILS: readonly string[] = [' ', '\r', ' \t']
 
 /**
  * The header line without its `type`, with `createdAt` written as -0 or as a string of its digits, with
- * `delegationDepth` null, or with a member `SandboxMode`, which is no retired name (they compare exactly).
+ * `delegationDepth` null, with a member `SandboxMode`, which is no retired name (they compare exactly),
+ * with one of the retired members `sandboxMode` and `approvalPolicy`, or with a version below 0.
  */
 const HEADER_EDITS: readonly ((line: string) => string)[] = [
   line => line.replace('"type":"session",', ''),
@@ -47,6 +49,9 @@ const HEADER_EDITS: readonly ((line: string) => string)[] = [
   line => line.replace(/"createdAt":(\d+)/, '"createdAt":"$1"'),
   line => line.replace('"delegationDepth":0', '"delegationDepth":null'),
   line => line.replace(/}$/, ',"SandboxMode":"off"}'),
+  line => line.replace(/}$/, ',"sandboxMode":"off"}'),
+  line => line.replace(/}$/, ',"approvalPolicy":"never"}'),
+  line => line.replace('"version":0', '"version":-1'),
 ]
 
 type LineEdit = (lines: string[], chooser: Chooser) => string[] | undefined

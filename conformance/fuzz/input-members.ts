@@ -10,13 +10,19 @@
 //   and one more in eight at a `now` of 0, the earliest: the child's `createdAt` and its marker's time
 //   are `now` all the same (FORK-5, FORK-6), where a port's `now || Date.now()` takes the clock;
 // - one store in sixteen is given its header as undefined, which is no optional input: the value
-//   undefined, refused before anything is stored (STORE-1, STORE-4), never a header the layer makes up.
+//   undefined, refused before anything is stored (STORE-1, STORE-4), never a header the layer makes up;
+// - one load or fork over a valid log in eight (for load, a log no other edit changed) is given a
+//   `sessionId`: the header's own id, another one, the empty string or null (META-2: a string equal code
+//   unit for code unit, or HEADER_ID_MISMATCH; FORK-5: the child's parentSession is the sessionId when
+//   it is a string).
+import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser } from '../generators/index.ts'
 
 /** Salt the plan's seed, so that these draws are none of the other edits' nor the batch cuts'. */
 const UNDEFINED_MEMBERS_SALT = 0x554e4446
 const EARLY_NOW_SALT = 0x4e4f5745
 const STORE_HEADER_SALT = 0x53544855
+const SESSION_ID_SALT = 0x53534944
 
 /** How a probe given undefined members leaves the others' inputs: classes of their own (compare.ts). */
 export const UNDEFINED_MEMBERS_VARIANT = 'optional members undefined'
@@ -42,4 +48,13 @@ export function forkNow(planSeed: number, now: number): number {
 /** Whether the run's store probe is given its header as undefined. */
 export function storesWithoutHeader(planSeed: number): boolean {
   return saltedChooser(planSeed, STORE_HEADER_SALT).int(16) === 0
+}
+
+/** The `sessionId` member the run's load or fork probe is given, or undefined when the draw gives none. */
+export function sessionIdMember(header: unknown, planSeed: number): { sessionId: string | null } | undefined {
+  const chooser = saltedChooser(planSeed, SESSION_ID_SALT)
+  if (chooser.int(8) !== 0 || !isRecord(header) || typeof header['id'] !== 'string') return undefined
+  const id = header['id']
+  const ids = [id, `${id}-other`, '', null]
+  return { sessionId: ids[chooser.int(ids.length)]! }
 }

@@ -34,7 +34,7 @@ import { asZstdFrames, ZSTD_FRAMES_VARIANT } from './zstd-frames.ts'
 import { UNCLOSEABLE_CALL_ID_VARIANT, withUncloseableCalls } from './uncloseable-call-ids.ts'
 import { END_SEED_IN_TURN_VARIANT, ENTRY_UNDEFINED_VARIANT, passesEntryUndefined, withEndSeedInOpenTurn } from './compaction-entries.ts'
 import { withVocabularyGrowth } from './vocabulary-growth.ts'
-import { forkNow, STORE_HEADER_UNDEFINED_VARIANT, storesWithoutHeader, UNDEFINED_MEMBERS_VARIANT, undefinedMembers } from './input-members.ts'
+import { forkNow, sessionIdMember, STORE_HEADER_UNDEFINED_VARIANT, storesWithoutHeader, UNDEFINED_MEMBERS_VARIANT, undefinedMembers } from './input-members.ts'
 
 /** The profile a vector of each operation runs under (vectors/README.md: the case's profile). */
 export const OPERATION_PROFILE: Partial<Record<OperationName, string>> = {
@@ -398,8 +398,19 @@ function withUndefinedMembers(probe: Probe, operation: 'artifactPath' | 'fork', 
   return members === undefined ? probe : { ...probe, extra: { ...probe.extra, ...members }, variant: UNDEFINED_MEMBERS_VARIANT }
 }
 
+/** The members input-members.ts draws a `sessionId` into, for a run whose log is valid and in current shapes. */
+function sessionIdOf(run: DrawnRun): Record<string, unknown> {
+  return (takesValidLogEdits(run) ? sessionIdMember(run.header, run.plan.batchSeed) : undefined) ?? {}
+}
+
+const loadOverEditedLog = overValidLogEditedBy('load', withSurfaceFaultPair, withSurfaceTypeLookalike, withKnownTypeMarkedIgnorable, withShapeFault)
+
 const DERIVE: Record<string, Derive> = {
-  load: overValidLogEditedBy('load', withSurfaceFaultPair, withSurfaceTypeLookalike, withKnownTypeMarkedIgnorable, withShapeFault),
+  // A sessionId only for an unedited log: one naming another session would hide the edit's fault.
+  load: run => {
+    const probe = loadOverEditedLog(run)!
+    return probe.events === run.events ? { ...probe, extra: sessionIdOf(run) } : probe
+  },
   surface: surfaceProbe,
   messages: overValidLogEditedBy('messages', withMessageEdgeEdits),
   requestHeader: atSeqOverEditedLog('requestHeader', withStoredHeadersOutsideHdr1, OUTSIDE_HDR_1_VARIANT),
@@ -421,7 +432,7 @@ const DERIVE: Record<string, Derive> = {
     const boundary = seqAt(run.events, run.plan.boundary)
     if (boundary === undefined) return undefined
     const now = forkNow(run.plan.batchSeed, NOW)
-    const probe: Probe = { operation: 'fork', header: run.header, events: run.events, extra: { boundary, childId: CHILD_ID, now } }
+    const probe: Probe = { operation: 'fork', header: run.header, events: run.events, extra: { boundary, childId: CHILD_ID, now, ...sessionIdOf(run) } }
     if (forkAtNegativeZero(run.plan.batchSeed)) return atNegativeZeroBoundary(probe)
     const boolean = booleanBoundary(run.plan.batchSeed)
     if (boolean !== undefined) return { ...probe, extra: { ...probe.extra, boundary: boolean }, variant: BOOLEAN_BOUNDARY_VARIANT }

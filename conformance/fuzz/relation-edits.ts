@@ -9,11 +9,13 @@
 // number, or a start, end or checkpoint whose sourceCommandId is empty (COMP-1); a tool/call, result or
 // step/end naming the next turn and also marked ignorable (UNK-4: a known type is read as any other); a
 // summary made a prune (COMP-6: no summary) or a nested start with an empty sourceCommandId (COMP-11:
-// COMP-1 before COMP-2). Each log still loads (load checks none of these). The generators' operators
-// break relations in other ways. Drawn from a seed of the run's plan, as the headerEquals pairs are
-// (header-pairs.ts), so the fuzzer's other draws stay as they were and a shrunk log draws alike.
+// COMP-1 before COMP-2); a summary repeated just after itself (COMP-5: one per bracket). Each log still
+// loads (load checks none of these). The generators' operators break relations in other ways. Drawn
+// from a seed of the run's plan, as the headerEquals pairs are (header-pairs.ts), so the fuzzer's other
+// draws stay as they were and a shrunk log draws alike.
 import { isRecord } from '../../reference/lossless-json.ts'
-import { saltedChooser, type Chooser } from '../generators/index.ts'
+import { saltedChooser, type Chooser, type LogEvent } from '../generators/index.ts'
+import { insertEvent } from '../generators/log-edit.ts'
 import { atOneOf, indexesWhere, typeOf } from './record-edits.ts'
 
 /** Salts the plan's seed, so that this draw is none of the other edits' nor the batch cuts'. */
@@ -147,9 +149,19 @@ const summaryReplaced: LogEdit = (events, chooser) => {
   return atOneOf(events, summaries(events), chooser, (event, index) => (prune ? asPrune(event) : asNestedStart(events, event, index)))
 }
 
+/** A summary copied just after itself, the later seqs shifted: a bracket's second summary (COMP-5). */
+const summaryRepeated: LogEdit = (events, chooser) => {
+  const found = summaries(events)
+  if (found.length === 0) return undefined
+  const index = found[chooser.int(found.length)]!
+  const summary = events[index] as LogEvent
+  return insertEvent(events as LogEvent[], index + 1, { type: summary.type, data: summary.data })
+}
+
 // A count of 2^53 is an integer past the safe ones, 0 a safe one (COMP-5).
 const EDITS: readonly LogEdit[] = [
   nextTurnNamed, idsNormalizingAlike, tokensSetTo(2 ** 53), dataNull, ownedByEndedTurn, tokensSetTo(0), idNumber, commandIdEmpty, summaryReplaced,
+  summaryRepeated,
 ]
 
 /**

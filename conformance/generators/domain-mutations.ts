@@ -6,9 +6,11 @@
 // phase of a log in current shapes reads: the time, a number of the surface markers, or a member of its
 // own. (In older shapes LEGACY-11 reads the start of a tool-result rewrite in the shape phase, so once
 // the fuzzer rewrites a log into them, a fault there can give way to that phase's.) Of the faults that
-// survive a structured clone and have a tagged form, which the subprocess protocol carries, those of one
-// value are drawn: negative zero, a non-finite number, undefined, a bigint. A hole and an extra array
-// member, which change an array rather than a value in it, are left to the vectors.
+// survive a structured clone and have a tagged form, which the subprocess protocol carries, are drawn:
+// negative zero, a non-finite number, undefined, a bigint, and an array in the number's place with a
+// hole or with a member besides its indices; and two in one value, one of them `undefined` after one it
+// outranks (JSON-13). Cycles and objects that are no plain record have no tagged form, and the structured
+// clone drops what makes them so: they are left to the vectors.
 import { pick, type Chooser } from './choices.ts'
 import { cloneEvents } from './log-edit.ts'
 import type { JsonObject } from './events.ts'
@@ -30,7 +32,20 @@ const DOMAIN_FAULTS: readonly DomainFault[] = [
   { name: 'non-finite-number', code: 'JSON_NON_FINITE', rule: 'JSON-4', value: (_number, chooser) => pick(chooser, [Number.NaN, Infinity, -Infinity]) },
   { name: 'undefined-value', code: 'JSON_UNDEFINED', rule: 'JSON-6', value: () => undefined },
   { name: 'bigint-value', code: 'JSON_UNSUPPORTED_VALUE', rule: 'JSON-7', value: number => BigInt(Math.trunc(number)) },
+  { name: 'sparse-array', code: 'JSON_SPARSE_ARRAY', rule: 'JSON-8', value: (number, chooser) => (chooser.int(2) === 0 ? holed(number) : withOwnMember(number)) },
 ]
+
+/** `[, number]`: an array with a hole at index 0. */
+function holed(number: number): unknown[] {
+  const array = [number, number]
+  delete array[0]
+  return array
+}
+
+/** `[number]` with a member besides its index and length. */
+function withOwnMember(number: number): unknown[] {
+  return Object.assign([number], { [OWN_MEMBER]: number })
+}
 
 /** The paths of the numbers inside `value`, members and elements in order. */
 function numberPaths(value: unknown, path: Path = []): Path[] {
@@ -88,4 +103,44 @@ function appendDomainMutation(fault: DomainFault): Mutation {
   })
 }
 
-export const DOMAIN_MUTATIONS: readonly Mutation[] = [...DOMAIN_FAULTS.map(loadDomainMutation), ...DOMAIN_FAULTS.map(appendDomainMutation)]
+/** The faults JSON_UNDEFINED outranks (JSON-13's list), and that one. */
+const OUTRANKED_FAULTS = DOMAIN_FAULTS.filter(fault => ['JSON_NEGATIVE_ZERO', 'JSON_NON_FINITE', 'JSON_SPARSE_ARRAY'].includes(fault.code))
+const UNDEFINED_FAULT = DOMAIN_FAULTS.find(fault => fault.code === 'JSON_UNDEFINED')!
+
+/**
+ * Two faults in one value (JSON-13): an outranked one at a drawn path and `undefined` at a later one, so
+ * that a check reporting the first fault it meets in member order reports the wrong one.
+ */
+function breakTwiceAt(root: JsonObject, paths: readonly Path[], chooser: Chooser): void {
+  const first = chooser.int(paths.length - 1)
+  const second = first + 1 + chooser.int(paths.length - first - 1)
+  breakAt(root, paths[first]!, pick(chooser, OUTRANKED_FAULTS), chooser)
+  breakAt(root, paths[second]!, UNDEFINED_FAULT, chooser)
+}
+
+/** `load`: two faults in the record at the chosen index (its paths are in member order, its own member last). */
+const loadTwoDomainFaults = defineMutation({
+  name: 'two-domain-faults', code: 'JSON_UNDEFINED', rule: 'JSON-13', operation: 'load',
+  targets: log => log.events.map((_event, index) => index),
+  edit(log: LogInput, index: number, chooser: Chooser): Edit {
+    const events = cloneEvents(log.events)
+    const record = events[index] as unknown as JsonObject
+    breakTwiceAt(record, recordFaultPaths(record), chooser)
+    return { events, seq: index }
+  },
+})
+
+/** `append`: two faults in the candidate made from the event at the chosen index, which has two numbers or more. */
+const appendTwoDomainFaults = defineMutation({
+  name: 'append-two-domain-faults', code: 'JSON_UNDEFINED', rule: 'JSON-13', operation: 'append',
+  targets: log => log.events.flatMap((event, index) => (numberPaths(candidateOf(event)).length > 1 ? [index] : [])),
+  edit(log: LogInput, index: number, chooser: Chooser): Edit {
+    const candidate = candidateOf(log.events[index]!)
+    breakTwiceAt(candidate, numberPaths(candidate), chooser)
+    return { events: cloneEvents(log.events.slice(0, index)), candidate, seq: index }
+  },
+})
+
+export const DOMAIN_MUTATIONS: readonly Mutation[] = [
+  ...DOMAIN_FAULTS.map(loadDomainMutation), loadTwoDomainFaults, ...DOMAIN_FAULTS.map(appendDomainMutation), appendTwoDomainFaults,
+]

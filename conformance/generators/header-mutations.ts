@@ -35,6 +35,12 @@ export const headerVersionNewer = defineHeaderMutation({
   edit: (header, chooser) => { header['version'] = pick(chooser, [1, 2, 0.5]) },
 })
 
+/** NaN is older too: it is not greater than 0 (FMT-2). */
+export const headerVersionOlder = defineHeaderMutation({
+  name: 'header-version-older', code: 'FORMAT_VERSION_OLDER', rule: 'FMT-2',
+  edit: (header, chooser) => { header['version'] = pick(chooser, [-1, -0.5, Number.NaN]) },
+})
+
 export const headerCreatedAtInvalid = defineHeaderMutation({
   name: 'header-created-at-invalid', code: 'HEADER_FIELD_INVALID', rule: 'META-6',
   edit: (header, chooser) => {
@@ -81,4 +87,4 @@ export const headerNotObject: Mutation = {
   },
 }
 
-export const HEADER_MUTATIONS: readonly Mutation[] = [headerVersionNewer, headerCreatedAtInvalid, headerCwdRelative, headerMemberInvalid, headerNotObject]
+export const HEADER_MUTATIONS: readonly Mutation[] = [headerVersionNewer, headerVersionOlder, headerCreatedAtInvalid, headerCwdRelative, headerMemberInvalid, headerNotObject]

@@ -486,11 +486,12 @@ describe('a flood of relation violations', () => {
     const starts = Array.from({ length: 3000 }, (_, index) => `{"type":"compaction/start","seq":${index + 1},"time":1,"data":{"compactionId":"c${index}","turn":null}}`)
     const started = performance.now()
     const { report } = checked('quoted-id.jsonl', text([HEADER, `{"type":"compaction/start","seq":0,"time":1,"data":{"compactionId":"${id}","turn":null}}`, ...starts]))
-    expect(performance.now() - started).toBeLessThan(15_000)
+    // About 10 s alone and 13 s beside another test worker; kept alive, the messages exhaust the heap.
+    expect(performance.now() - started).toBeLessThan(30_000)
     expect(report.diagnostics).toHaveLength(3000)
     expect(report.diagnostics.every(diagnostic => diagnostic.code === 'COMPACTION_ALREADY_OPEN' && diagnostic.message.length < 1100)).toBe(true)
     expect(report.diagnostics[0]?.message).toBe(`compaction/start while ${'k'.repeat(977)}… (999031 more characters)`)
-  })
+  }, 60_000)
 
   it('lists the first 100 findings in text and counts the rest; --max-findings 0 lists all, json lists all', () => {
     const members = 1_000

@@ -109,6 +109,19 @@ describe('a log that changes while check reads it', () => {
     expect(partial.diagnostics.map(({ severity, code }) => `${severity} ${code}`)).toEqual(['notice FILE_CHANGED', 'notice TORN_TAIL'])
   })
 
+  it('gives no truncation for a torn tail that starts past the file\'s end once read', () => {
+    const file = folder.write('shrunk.jsonl', `${text(OPEN_TURN)}${TURN_END.slice(0, 20)}`)
+    const tailStart = text(OPEN_TURN).length
+    during.read = () => truncateSync(file, 10)
+    const report = check(file)
+    expect(report.diagnostics.map(({ severity, code }) => `${severity} ${code}`)).toEqual(['notice FILE_CHANGED', 'notice TORN_TAIL'])
+    expect(report.diagnostics[1]?.message).toBe(`recoverable torn tail from line 7 (byte ${tailStart}, unterminated) in the bytes read, at or past the file's end once read (10 bytes): a writer changed the file meanwhile, so no truncation applies to it as it is; check it again when no writer has it open`)
+    // Cut after the tail's start, the file still holds it: a writer truncates it there.
+    const cut = folder.write('cut-inside-tail.jsonl', `${text(OPEN_TURN)}${TURN_END.slice(0, 20)}`)
+    during.read = () => truncateSync(cut, tailStart + 5)
+    expect(check(cut).diagnostics[1]?.message).toContain(`a writer truncates the artifact to byte ${tailStart} before it appends`)
+  })
+
   it('is noted for a zstd log, which is read up to its length when opened', () => {
     const lines = turnLines()
     const bytes = zstdArtifact(OPEN_TURN, [5])

@@ -26,6 +26,8 @@ function editOf(text: string): string {
   if (text.includes('"type":"Text-Chunks"')) return 'row tag case'
   if (text.includes('\r\n')) return 'crlf'
   if (text.includes('"SandboxMode"')) return 'header member'
+  if (/"(sandboxMode|approvalPolicy)"/.test(text)) return 'retired member'
+  if (text.includes('"version":-1')) return 'older version'
   if (!text.startsWith('{"type":"session"') || /"createdAt":(-0|")|"delegationDepth":null/.test(text)) return 'header'
   if (!text.endsWith('\n')) return 'whitespace tail'
   if (text.includes('"time0":-')) return 'negative time0'
@@ -46,6 +48,7 @@ describe('artifact text edits', () => {
     const edits = new Set<string>()
     const headerFaults = new Set<string>()
     const booleanSeqLines = new Set<number>()
+    const retiredMembers = new Set<string>()
     let edited = 0
     for (let seed = 1; seed <= 800; seed += 1) {
       const text = withArtifactTextEdit(TEXT, seed)
@@ -63,6 +66,13 @@ describe('artifact text edits', () => {
       } else if (edit === 'header member') {
         // JSONL-6 step 5 names sandboxMode, and names compare exactly; JSONL-7 drops any other member.
         expect(decoded).toEqual({ ok: true, value: { header: { ...HEADER, delegationDepth: 0 }, events: EVENTS, tornTail: null } })
+      } else if (edit === 'retired member') {
+        // JSONL-6 step 5: either retired member, whatever its value, once steps 1 to 4 pass.
+        expect(decoded).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_RETIRED_FIELD', line: 1 } })
+        retiredMembers.add(text.match(/"(sandboxMode|approvalPolicy)"/)![1]!)
+      } else if (edit === 'older version') {
+        // JSONL-6 step 3, FMT-2: a numeric version below 0 is refused as older, before the other checks.
+        expect(decoded).toMatchObject({ ok: false, error: { code: 'FORMAT_VERSION_OLDER', line: 1 } })
       } else if (edit === 'whitespace tail') {
         // JSONL-12: any byte after the last line feed is an unterminated tail, at the next line.
         expect(decoded).toMatchObject({ ok: true, value: { events: EVENTS, tornTail: { line: 7, offset: Buffer.byteLength(TEXT), reason: 'unterminated' } } })
@@ -97,9 +107,10 @@ describe('artifact text edits', () => {
     expect(booleanSeqLines).toEqual(new Set([2, 3]))
     expect(edited).toBeLessThan(260)
     expect(headerFaults.size).toBe(4)
+    expect(retiredMembers).toEqual(new Set(['sandboxMode', 'approvalPolicy']))
     expect([...edits].sort()).toEqual([
-      'boolean seq', 'crlf', 'empty last line', 'header', 'header member', 'lenient json', 'negative time0', 'row tag case',
-      'unicode space', 'whitespace tail', 'wrapped turn end',
+      'boolean seq', 'crlf', 'empty last line', 'header', 'header member', 'lenient json', 'negative time0', 'older version', 'retired member',
+      'row tag case', 'unicode space', 'whitespace tail', 'wrapped turn end',
     ])
   })
 })

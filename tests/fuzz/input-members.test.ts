@@ -54,6 +54,32 @@ describe('the artifactPath and fork member edits', () => {
     }
   })
 
+  it('give about one load over an unedited valid log, and one fork, in eight a sessionId, answered as META-2 and FORK-5 say', () => {
+    for (const operation of ['load', 'fork'] as const) {
+      // Over valid logs in current shapes, each as drawn (load's other edits take no sessionId).
+      const probes = runs.filter(run => run.olderShapes !== true && run.twinOfOlderShapes !== true)
+        .map(run => ({ run, probe: deriveProbe(run, operation) })).filter(({ run, probe }) => probe !== undefined && probe.events === run.events)
+      const named = probes.filter(({ probe }) => Object.hasOwn(probe!.extra, 'sessionId') && probe!.variant !== UNDEFINED_MEMBERS_VARIANT)
+      expect(named.length, operation).toBeGreaterThan(probes.length / 20)
+      expect(named.length, operation).toBeLessThan(probes.length / 4)
+      const given = new Set<string>()
+      for (const { run, probe } of named) {
+        const id = (run.header as { id: string }).id
+        const sessionId = probe!.extra['sessionId']
+        given.add(sessionId === id ? 'own' : JSON.stringify(sessionId).replace(id, 'ID'))
+        const input = probeInput(probe!)
+        const { sessionId: _sessionId, ...unnamed } = input
+        const result = (reference[operation] as (input: Record<string, unknown>) => { ok: boolean; value?: { header: Record<string, unknown> } })(input)
+        // META-2: the header's id must be that very string; a name that is not equals no header id.
+        if (sessionId !== id) expect(result).toMatchObject({ ok: false, error: { code: 'HEADER_ID_MISMATCH' } })
+        else expect(result).toEqual((reference[operation] as (input: Record<string, unknown>) => unknown)(unnamed))
+        // FORK-5: the child's parentSession is the source's id, given or read from the header.
+        if (operation === 'fork' && result.ok) expect(result.value!.header['parentSession']).toBe(id)
+      }
+      expect([...given].sort(), operation).toEqual(['""', '"ID-other"', 'null', 'own'])
+    }
+  })
+
   it('give about one store in sixteen its header as undefined, which the reference refuses with JSON_UNDEFINED and no seq', () => {
     const stores = runs.map(run => ({ run, probe: deriveProbe(run, 'store') })).filter(({ probe }) => probe !== undefined)
     const headless = stores.filter(({ run }) => storesWithoutHeader(run.plan.batchSeed))

@@ -117,7 +117,6 @@ const PLANTED: readonly PlantedBug[] = [
   // and the operator rewrite-changes-loosely.
   ['surface-window-empty-rejected', 'surface'],
   ['rewrite-error-by-name-and-code', 'load'],
-  ['rewrite-error-null-as-absent', 'load'],
   ['rewrite-absent-turn-as-zero', 'load'],
   ['rewrite-strings-normalized', 'load'],
   ['rewrite-strings-lossy', 'load'],

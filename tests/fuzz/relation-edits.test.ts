@@ -1,4 +1,4 @@
-// The relations probe's edits (conformance/fuzz/relation-edits.ts): one plan in four, each of the eleven
+// The relations probe's edits (conformance/fuzz/relation-edits.ts): one plan in four, each of the
 // edits drawn, every edited log one that load accepts, and the relations of each as the spec says,
 // checked by hand on a small log.
 import { describe, expect, it } from 'vitest'
@@ -20,9 +20,9 @@ const dataOf = (event: unknown): EventRecord => (event as { data: EventRecord })
 
 /** Which edit made `events` from LOG, told from its shape, and the index of the event it changed first. */
 function editOf(events: unknown[]): [string, number] {
-  if (events.length > LOG.length) return ['start after the last turn', LOG.length]
   const changed = events.findIndex((event, index) => JSON.stringify(event) !== JSON.stringify(LOG[index]))
   const event = events[changed] as EventRecord
+  if (events.length > LOG.length) return [event['type'] === 'compaction/start' ? 'start after the last turn' : 'summary repeated', changed]
   if (event['data'] === null) return ['data null', changed]
   if (JSON.stringify(events).includes('e\u0301')) return ['ids normalizing alike', events.findIndex(item => JSON.stringify(item).includes('e\u0301'))]
   if (dataOf(event)['shadowedTokenCount'] === 2 ** 53) return ['tokens 2^53', changed]
@@ -48,7 +48,8 @@ function editOf(events: unknown[]): [string, number] {
 // was, and the summary's claim armed, which the end, accepted, disarms (COMP-10). Marked ignorable, the
 // step-scoped events are read as unmarked (UNK-4). A prune in the bracket's summary's place arms the
 // same claim, which the checkpoint meets, and is no summary (COMP-6); so is no nested start, which
-// breaks COMP-1 before COMP-2 and so arms nothing (COMP-11).
+// breaks COMP-1 before COMP-2 and so arms nothing (COMP-11). A second summary in the bracket is vetoed
+// (COMP-5), so the first one's claim stands, which the checkpoint (now 11) meets.
 const NO_BRACKET = ['COMPACTION_NOT_OPEN@9', 'COMPACTION_CHECKPOINT_OUTSIDE_BRACKET@10', 'COMPACTION_NOT_OPEN@11']
 const NEXT_TURN_NAMED = {
   4: ['STEP_MISMATCH@4', 'TOOL_RESULT_ORPHAN@5'],
@@ -72,6 +73,7 @@ const VIOLATIONS: Record<string, Record<number, string[]>> = {
   'start after the last turn': { 12: ['COMPACTION_OWNER_MISMATCH@12'] },
   'summary as prune': { 9: ['COMPACTION_END_WITHOUT_SUMMARY@11'] },
   'nested start, command id empty': { 9: ['COMPACTION_ID_INVALID@9', 'COMPACTION_END_WITHOUT_SUMMARY@11'] },
+  'summary repeated': { 10: ['COMPACTION_SUMMARY_DUPLICATE@10'] },
 }
 
 describe('relation edits', () => {
@@ -93,7 +95,8 @@ describe('relation edits', () => {
     expect(edited).toBeLessThan(260)
     expect([...edits].sort()).toEqual([
       'command id empty', 'data null', 'id a number', 'ids normalizing alike', 'nested start, command id empty', 'next turn named',
-      'next turn named, ignorable', 'owned by the ended turn', 'start after the last turn', 'summary as prune', 'tokens 0', 'tokens 2^53',
+      'next turn named, ignorable', 'owned by the ended turn', 'start after the last turn', 'summary as prune', 'summary repeated', 'tokens 0',
+      'tokens 2^53',
     ])
   })
 })
