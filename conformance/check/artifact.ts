@@ -45,13 +45,10 @@ export function isReadFailure(error: unknown): boolean {
 }
 
 /** A reason the checker could not reach a verdict; it is not a rule of the spec. */
-export interface LimitFault {
-  code: 'CHECK_LINE_TOO_LONG' | 'CHECK_WINDOW_TOO_LARGE' | 'CHECK_IO_ERROR' | 'CHECK_INTERNAL_ERROR'
-  line?: number
-  message: string
-  /** CHECK_WINDOW_TOO_LARGE: the frame's first byte and the window it needs, for a caller's own words. */
-  window?: { frameStart: number; bytes: bigint }
-}
+export type LimitFault =
+  | { code: 'CHECK_LINE_TOO_LONG' | 'CHECK_IO_ERROR' | 'CHECK_INTERNAL_ERROR'; line?: number; message: string }
+  /** `window`: the frame's first byte and the window it needs, for a caller's own words (audit). */
+  | { code: 'CHECK_WINDOW_TOO_LARGE'; line?: number; message: string; window: { frameStart: number; bytes: bigint } }
 
 /** Where the first line with a byte-level oddity is, and how many lines have it. */
 export interface LineFact {

@@ -391,8 +391,8 @@ export function bytesToHold(bytes: Uint8Array, encoding: Encoding, most: number)
   const outcome = checkInMemory(bytes, encoding, new ArtifactCheck(settings))
   const notices = factNotices(outcome.facts)
   if (outcome.pastMostContent) return { notices, beyondMost: `its content holds more than ${plural(most, 'byte')}` }
-  const window = outcome.limit?.window
-  if (window === undefined) return { notices, beyondMost: undefined }
+  if (outcome.limit?.code !== 'CHECK_WINDOW_TOO_LARGE') return { notices, beyondMost: undefined }
+  const window = outcome.limit.window
   return { notices, beyondMost: `the frame at byte ${window.frameStart} needs a ${window.bytes}-byte window, more than a quarter of what audit holds (${plural(settings.mostWindowBytes, 'byte')}: a decoder may keep four windows)` }
 }
 

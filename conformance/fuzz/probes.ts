@@ -406,10 +406,12 @@ function sessionIdOf(run: DrawnRun): Record<string, unknown> {
 const loadOverEditedLog = overValidLogEditedBy('load', withSurfaceFaultPair, withSurfaceTypeLookalike, withKnownTypeMarkedIgnorable, withShapeFault)
 
 const DERIVE: Record<string, Derive> = {
-  // A sessionId only for an unedited log: one naming another session would hide the edit's fault.
+  // A sessionId only for a log no edit changes, the vocabulary growth's included (withTypeOfAGrownVocabulary):
+  // one naming another session would hide the edit's fault.
   load: run => {
     const probe = loadOverEditedLog(run)!
-    return probe.events === run.events ? { ...probe, extra: sessionIdOf(run) } : probe
+    const unedited = probe.events === run.events && withVocabularyGrowth(run.events, run.plan.batchSeed, true) === undefined
+    return unedited ? { ...probe, extra: sessionIdOf(run) } : probe
   },
   surface: surfaceProbe,
   messages: overValidLogEditedBy('messages', withMessageEdgeEdits),
@@ -432,19 +434,21 @@ const DERIVE: Record<string, Derive> = {
     const boundary = seqAt(run.events, run.plan.boundary)
     if (boundary === undefined) return undefined
     const now = forkNow(run.plan.batchSeed, NOW)
-    const probe: Probe = { operation: 'fork', header: run.header, events: run.events, extra: { boundary, childId: CHILD_ID, now, ...sessionIdOf(run) } }
+    const probe: Probe = { operation: 'fork', header: run.header, events: run.events, extra: { boundary, childId: CHILD_ID, now } }
     if (forkAtNegativeZero(run.plan.batchSeed)) return atNegativeZeroBoundary(probe)
     const boolean = booleanBoundary(run.plan.batchSeed)
     if (boolean !== undefined) return { ...probe, extra: { ...probe.extra, boundary: boolean }, variant: BOOLEAN_BOUNDARY_VARIANT }
     const nonNumber = nonNumberBoundary(run.plan.batchSeed)
     if (nonNumber !== undefined) return { ...probe, extra: { ...probe.extra, boundary: nonNumber }, variant: NON_NUMBER_BOUNDARY_VARIANT }
+    // A sessionId only for the boundaries no variant marks: one naming another session would hide theirs.
+    const named: Probe = { ...probe, extra: { ...probe.extra, ...sessionIdOf(run) } }
     const offLog = boundaryOffLog(run.plan.batchSeed, run.events.length)
     if (offLog === OMITTED_BOUNDARY) {
-      const { boundary: _boundary, ...rest } = probe.extra
-      return withUndefinedMembers({ ...probe, extra: rest }, 'fork', run.plan.batchSeed)
+      const { boundary: _boundary, ...rest } = named.extra
+      return withUndefinedMembers({ ...named, extra: rest }, 'fork', run.plan.batchSeed)
     }
-    if (offLog !== undefined) return withUndefinedMembers({ ...probe, extra: { ...probe.extra, boundary: offLog } }, 'fork', run.plan.batchSeed)
-    return withUndefinedMembers(probe, 'fork', run.plan.batchSeed)
+    if (offLog !== undefined) return withUndefinedMembers({ ...named, extra: { ...named.extra, boundary: offLog } }, 'fork', run.plan.batchSeed)
+    return withUndefinedMembers(named, 'fork', run.plan.batchSeed)
   },
   append: appendProbe,
   decodeJsonl: run => {

@@ -55,7 +55,10 @@ function numberPaths(value: unknown, path: Path = []): Path[] {
   return []
 }
 
-/** A member no record has: ENV-2 would reject it, after the lossless JSON check. */
+/**
+ * A member no record has: ENV-2 would reject it, after the lossless JSON check. Also the name of the
+ * member besides its index that `sparse-array` gives an array.
+ */
 const OWN_MEMBER = 'extra'
 
 /**
@@ -118,14 +121,21 @@ function breakTwiceAt(root: JsonObject, paths: readonly Path[], chooser: Chooser
   breakAt(root, paths[second]!, UNDEFINED_FAULT, chooser)
 }
 
-/** `load`: two faults in the record at the chosen index (its paths are in member order, its own member last). */
+/** `paths` in the order of the record's members they start at; one it lacks (its own member) last. */
+function inMemberOrder(record: JsonObject, paths: readonly Path[]): Path[] {
+  const members = Object.keys(record)
+  const rank = (path: Path): number => (members.includes(String(path[0])) ? members.indexOf(String(path[0])) : members.length)
+  return [...paths].sort((one, other) => rank(one) - rank(other))
+}
+
+/** `load`: two faults in the record at the chosen index. */
 const loadTwoDomainFaults = defineMutation({
   name: 'two-domain-faults', code: 'JSON_UNDEFINED', rule: 'JSON-13', operation: 'load',
   targets: log => log.events.map((_event, index) => index),
   edit(log: LogInput, index: number, chooser: Chooser): Edit {
     const events = cloneEvents(log.events)
     const record = events[index] as unknown as JsonObject
-    breakTwiceAt(record, recordFaultPaths(record), chooser)
+    breakTwiceAt(record, inMemberOrder(record, recordFaultPaths(record)), chooser)
     return { events, seq: index }
   },
 })

@@ -116,6 +116,10 @@ describe('a log that changes while check reads it', () => {
     const report = check(file)
     expect(report.diagnostics.map(({ severity, code }) => `${severity} ${code}`)).toEqual(['notice FILE_CHANGED', 'notice TORN_TAIL'])
     expect(report.diagnostics[1]?.message).toBe(`recoverable torn tail from line 7 (byte ${tailStart}, unterminated) in the bytes read, at or past the file's end once read (10 bytes): a writer changed the file meanwhile, so no truncation applies to it as it is; check it again when no writer has it open`)
+    // Cut at the tail's very start: the file holds none of it, and there is nothing to truncate.
+    const atStart = folder.write('cut-at-tail.jsonl', `${text(OPEN_TURN)}${TURN_END.slice(0, 20)}`)
+    during.read = () => truncateSync(atStart, tailStart)
+    expect(check(atStart).diagnostics[1]?.message).toContain(`at or past the file's end once read (${tailStart} bytes)`)
     // Cut after the tail's start, the file still holds it: a writer truncates it there.
     const cut = folder.write('cut-inside-tail.jsonl', `${text(OPEN_TURN)}${TURN_END.slice(0, 20)}`)
     during.read = () => truncateSync(cut, tailStart + 5)

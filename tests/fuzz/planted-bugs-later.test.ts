@@ -65,7 +65,7 @@ const PLANTED: readonly PlantedBug[] = [
   ['enc-digit-names-as-indices', 'encodeJsonl'],
   // Found since the relations edits turn a summary into a prune or into a nested start with an empty
   // sourceCommandId, and mark an event they make name the next turn ignorable (relation-edits.ts); the
-  // nested start's known-bad, start-cmd-after-nesting, is first reached by seed 45.
+  // nested start's known-bad, start-cmd-after-nesting, is reached by none of the test's seeds.
   ['prune-counts-as-summary', 'relations'],
   ['ignorable-surface-skipped', 'relations'],
   // Found since load is given one known type marked ignorable (ignorable-known.ts) and, for a log grown
@@ -82,11 +82,12 @@ const PLANTED: readonly PlantedBug[] = [
   ['end-seed-surface-exempt', 'append'],
   // Found since append's plain probe reads, one valid log in four, a log with one known type marked ignorable.
   ['append-log-ignorable-skipped', 'append'],
-  // From the second set of third reviews (repair and fork, the views, the surface, compaction): twelve
-  // of the sixteen a 300-run scan of seed 4 found among their 53. Not compaction-lock-skips-ignorable
-  // nor compaction-unmatched-by-time, first reached by seeds 40 and 27, nor
-  // messages-legacy-rewrite-latest-id and request-folds-at-seq-as-text, not shrunk to eight events
-  // within the test's seeds; the vectors pin them.
+  // From the second set of third reviews (repair and fork, the views, the surface, compaction):
+  // fourteen of the sixteen a 300-run scan of seed 4 found among their 53 (the last two joined since
+  // the operators of chapter 02's holes moved the draws and the search goes to seed 60: they are first
+  // reached by seeds 40 and 29). Not messages-legacy-rewrite-latest-id nor
+  // request-folds-at-seq-as-text, not shrunk to eight events within the test's seeds; the vectors pin
+  // them.
   ['repair-bad-id-kinds-listed', 'repair', UNCLOSEABLE_CALL_ID_VARIANT],
   ['legacy-aborted-always-upgraded', 'resume'],
   ['messages-steering-turn-kept', 'messages'],
@@ -99,6 +100,8 @@ const PLANTED: readonly PlantedBug[] = [
   ['compaction-legacy-turn-end-ignored', 'compactionState'],
   ['compaction-legacy-user-wrapped', 'compactionState'],
   ['region-error-result-counts-zero', 'regionBalance'],
+  ['compaction-lock-skips-ignorable', 'compactionState'],
+  ['compaction-unmatched-by-time', 'compactionState'],
   // Found since the headerEquals pairs hold a system prompt with a trailing space, a tool's `required`
   // list against an object keyed "0", and a stop of null on both sides (header-pairs.ts).
   ['header-equality-trimmed-strings', 'headerEquals'],

@@ -29,6 +29,20 @@ function reported(mutated: MutationCase): { code: string; seq?: number } | undef
   return relations.ok ? relations.value.violations[0] : relations.error
 }
 
+/** The values outside lossless JSON that the domain operators write, in the order a walk of `value`'s members meets them. */
+function faultsInMemberOrder(value: unknown): string[] {
+  if (value === undefined) return ['undefined']
+  if (typeof value === 'number') return Object.is(value, -0) ? ['-0'] : Number.isFinite(value) ? [] : ['non-finite']
+  if (typeof value === 'bigint') return ['bigint']
+  if (Array.isArray(value)) {
+    const indexes = Array.from({ length: value.length }, (_, index) => (index in value ? faultsInMemberOrder(value[index]) : ['hole'])).flat()
+    const others = Object.keys(value).filter(key => !/^(0|[1-9]\d*)$/.test(key))
+    return [...indexes, ...others.flatMap(key => ['array member', ...faultsInMemberOrder((value as unknown as Record<string, unknown>)[key])])]
+  }
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(faultsInMemberOrder)
+  return []
+}
+
 describe('P12: each mutation operator is rejected with its code', () => {
   it.each(MUTATIONS.map(mutation => [mutation.name, mutation] as const))('%s', (_name, mutation) => {
     // Enough choices for every decision an operator makes: past the end of the list a chooser answers 0,
@@ -83,6 +97,46 @@ describe('P12: each mutation operator is rejected with its code', () => {
     const log = { events: ('events' in built ? built.events : []) as LogEvent[] }
     expect(reference.relations(log)).toEqual({ ok: true, value: { violations: [] } })
     expect(mutationNamed('result-in-later-step').applicable(log)).toBe(false)
+  })
+
+  it('two-domain-faults and append-two-domain-faults put undefined after a fault it outranks, in member order', () => {
+    for (const name of ['two-domain-faults', 'append-two-domain-faults']) {
+      const operator = mutationNamed(name)
+      const cases = fc.record({ log: generatedLogArbitrary({ maxSize: 100 }), choices: fc.array(fc.nat(), { minLength: 24, maxLength: 24 }) })
+        .filter(({ log }) => operator.applicable(log))
+      fc.assert(fc.property(cases, ({ log, choices }) => {
+        const mutated = operator.apply(log, chooserFromInts(choices))
+        const broken = mutated.operation === 'append' ? mutated.candidate : mutated.events[mutated.seq!]
+        // A check that stops at the first fault it meets reports the outranked one (U39's build does).
+        const [first, second, ...more] = faultsInMemberOrder(broken)
+        expect([['-0', 'non-finite', 'hole', 'array member'].includes(first!), second, more]).toEqual([true, 'undefined', []])
+      }), runs(20))
+    }
+  })
+
+  it('two-domain-faults follows the record\'s own member order, a seq written last included', () => {
+    // A first fault may leave a record's seq or time re-added after its data (a second fault then follows).
+    const log = { events: [{ type: 'turn/start', time: 1, data: { turn: 1 }, seq: 0 }] as unknown as LogEvent[] }
+    for (let first = 0; first < 2; first += 1) {
+      const mutated = mutationNamed('two-domain-faults').apply(log, chooserFromInts([0, first, 0, 0]))
+      expect(faultsInMemberOrder(mutated.events[0]).at(-1)).toBe('undefined')
+    }
+  })
+
+  it('sparse-array and append-sparse-array give a hole or a member besides the indices, each drawn', () => {
+    for (const name of ['sparse-array', 'append-sparse-array']) {
+      const operator = mutationNamed(name)
+      const kinds = new Set<string>()
+      const cases = fc.record({ log: generatedLogArbitrary({ maxSize: 60 }), choices: fc.array(fc.nat(), { minLength: 24, maxLength: 24 }) })
+        .filter(({ log }) => operator.applicable(log))
+      fc.assert(fc.property(cases, ({ log, choices }) => {
+        const mutated = operator.apply(log, chooserFromInts(choices))
+        const faults = faultsInMemberOrder(mutated.operation === 'append' ? mutated.candidate : mutated.events[mutated.seq!])
+        expect(faults).toHaveLength(1)
+        kinds.add(faults[0]!)
+      }), runs(40))
+      expect([...kinds].sort(), name).toEqual(['array member', 'hole'])
+    }
   })
 
   it('any applicable operator on any log', () => {
