@@ -406,8 +406,8 @@ function sessionIdOf(run: DrawnRun): Record<string, unknown> {
 const loadOverEditedLog = overValidLogEditedBy('load', withSurfaceFaultPair, withSurfaceTypeLookalike, withKnownTypeMarkedIgnorable, withShapeFault)
 
 const DERIVE: Record<string, Derive> = {
-  // A sessionId only for a log no edit changes, the vocabulary growth's included (withTypeOfAGrownVocabulary):
-  // one naming another session would hide the edit's fault.
+  // A sessionId only for a log no edit changes, the vocabulary growth's included
+  // (withTypeOfAGrownVocabulary): one naming another session would hide the edit's fault.
   load: run => {
     const probe = loadOverEditedLog(run)!
     const unedited = probe.events === run.events && withVocabularyGrowth(run.events, run.plan.batchSeed, true) === undefined
@@ -440,7 +440,7 @@ const DERIVE: Record<string, Derive> = {
     if (boolean !== undefined) return { ...probe, extra: { ...probe.extra, boundary: boolean }, variant: BOOLEAN_BOUNDARY_VARIANT }
     const nonNumber = nonNumberBoundary(run.plan.batchSeed)
     if (nonNumber !== undefined) return { ...probe, extra: { ...probe.extra, boundary: nonNumber }, variant: NON_NUMBER_BOUNDARY_VARIANT }
-    // A sessionId only for the boundaries no variant marks: one naming another session would hide theirs.
+    // A sessionId only for boundaries no variant marks: one naming another session would hide theirs.
     const named: Probe = { ...probe, extra: { ...probe.extra, ...sessionIdOf(run) } }
     const offLog = boundaryOffLog(run.plan.batchSeed, run.events.length)
     if (offLog === OMITTED_BOUNDARY) {

@@ -8,9 +8,9 @@
 // the fuzzer rewrites a log into them, a fault there can give way to that phase's.) Of the faults that
 // survive a structured clone and have a tagged form, which the subprocess protocol carries, are drawn:
 // negative zero, a non-finite number, undefined, a bigint, and an array in the number's place with a
-// hole or with a member besides its indices; and two in one value, one of them `undefined` after one it
-// outranks (JSON-13). Cycles and objects that are no plain record have no tagged form, and the structured
-// clone drops what makes them so: they are left to the vectors.
+// hole or with a member besides its indices; and two in one value, one of them `undefined` after one
+// it outranks (JSON-13). Cycles and objects that are no plain record have no tagged form, and the
+// structured clone drops what makes them so: they are left to the vectors.
 import { pick, type Chooser } from './choices.ts'
 import { cloneEvents } from './log-edit.ts'
 import type { JsonObject } from './events.ts'

@@ -55,7 +55,7 @@ describe('the artifactPath and fork member edits', () => {
   })
 
   it('give about one load over an unedited valid log, and one fork, in eight a sessionId, answered as META-2 and FORK-5 say', () => {
-    // More runs than the others take: a fork draws its sessionId only where no variant of its boundary is drawn.
+    // More runs than the others take: a fork draws its sessionId only where its boundary has no variant.
     const many = Array.from({ length: 2000 }, (_, index) => drawRun(6, index, 40)).filter(run => run.mutation === undefined)
     for (const operation of ['load', 'fork'] as const) {
       const current = many.filter(run => run.olderShapes !== true && run.twinOfOlderShapes !== true)

@@ -87,8 +87,9 @@ export function describePlantedBugs(planted: readonly PlantedBug[]): void {
         for (let seed = 1; ; seed += 1) {
           const outDir = tempFolder()
           const report = await fuzz(adapter, { runs: 60, seed, outDir, maxEvents: 40, only: [operation] })
-          // Through the probe meant to find it, with the variant meant (or none). A finding shrunk to more
-          // events than allowed sends the search to the next seed; one whose vector does not replay fails.
+          // Through the probe meant to find it, with the variant meant (or none). A finding shrunk to
+          // more events than allowed sends the search to the next seed; one whose vector does not replay
+          // fails.
           const found = report.findings.find(finding => finding.operation === operation && variantOf(finding) === variant)
           const judged = found !== undefined && (found.problem !== undefined || found.eventsAfter <= 8)
           if (judged || seed === SEEDS) {

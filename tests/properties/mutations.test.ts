@@ -115,7 +115,7 @@ describe('P12: each mutation operator is rejected with its code', () => {
   })
 
   it('two-domain-faults follows the record\'s own member order, a seq written last included', () => {
-    // A first fault may leave a record's seq or time re-added after its data (a second fault then follows).
+    // A first fault may leave a record's seq or time re-added after its data (then a second one follows).
     const log = { events: [{ type: 'turn/start', time: 1, data: { turn: 1 }, seq: 0 }] as unknown as LogEvent[] }
     for (let first = 0; first < 2; first += 1) {
       const mutated = mutationNamed('two-domain-faults').apply(log, chooserFromInts([0, first, 0, 0]))
