@@ -3,7 +3,7 @@
 // member the file's shape lacks (a misspelt key) is named rather than passed over; and a fault in a
 // member names the line it is on.
 import { readFileSync } from 'node:fs'
-import { isAlias, isMap, isNode, isScalar, LineCounter, parseDocument, visit, type Document, type ToJSOptions } from 'yaml'
+import { Composer, isAlias, isMap, isNode, isScalar, LineCounter, Parser, visit, YAMLParseError, type CST, type Document, type ToJSOptions } from 'yaml'
 import { errorMessage, fileErrorMessage } from './wording.ts'
 
 /** The 1-based line where the node at `path` starts, or where its member `key` is written; undefined where there is none. */
@@ -102,9 +102,44 @@ function notYaml(source: string, what: string, line?: number): Error {
   return new Error(`${located(source, line)}: not YAML: ${what}`)
 }
 
-/** The Error for text whose values are nested deeper than the parser's stack reaches. */
+/** The Error for text whose values are nested deeper than this reader takes, or than the parser's stack reaches. */
 function tooDeep(source: string, why: string): Error {
   return new Error(`${source}: its values are nested too deeply to read (${why})`)
+}
+
+/**
+ * The most levels of collections nested in one another that a file may hold; the files of the suite
+ * hold at most 15. The composer recurses once per level and its stack ran out at about 900, and a
+ * second such file in one process then ended it (V8 could not compile a regular expression).
+ */
+const MOST_NESTING = 256
+
+/** How deep the collections of the parsed text nest, walked with a stack of its own (no recursion). */
+function nestingDepth(tokens: readonly CST.Token[]): number {
+  let most = 0
+  const stack: [CST.Token | undefined, number][] = tokens.map(token => [token, 0])
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [token, depth] = next
+    if (token === undefined) continue
+    if (token.type === 'document') stack.push([token.value, depth])
+    if (token.type !== 'block-map' && token.type !== 'block-seq' && token.type !== 'flow-collection') continue
+    most = Math.max(most, depth + 1)
+    for (const item of token.items) stack.push(['key' in item ? item.key ?? undefined : undefined, depth + 1], [item.value, depth + 1])
+  }
+  return most
+}
+
+/** The text's one document, composed from its tokens as the yaml package's parseDocument composes it. */
+function composedDocument(tokens: readonly CST.Token[], length: number): Document {
+  let document: Document | undefined
+  for (const composed of new Composer({ schema: 'core' }).compose(tokens, true, length)) {
+    if (document !== undefined) {
+      document.errors.push(new YAMLParseError([composed.range[0], composed.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents'))
+      break
+    }
+    document = composed
+  }
+  return document!
 }
 
 /** `source:line`, or `source` where there is no line. */
@@ -162,9 +197,18 @@ function explicitTag(document: Document, lineCounter: LineCounter, source: strin
  */
 export function parseYamlText(text: string, source: string, options?: ToJSOptions): YamlText {
   const lineCounter = new LineCounter()
+  let tokens: CST.Token[]
+  try {
+    tokens = [...new Parser(lineCounter.addNewLine).parse(text)]
+  } catch (error) {
+    throw notYaml(source, errorMessage(error))
+  }
+  // Before the composer, which recurses once per level.
+  const depth = nestingDepth(tokens)
+  if (depth > MOST_NESTING) throw tooDeep(source, `${depth} levels, more than the ${MOST_NESTING} this reader takes`)
   let document: Document
   try {
-    document = parseDocument(text, { lineCounter, schema: 'core', prettyErrors: false })
+    document = composedDocument(tokens, text.length)
   } catch (error) {
     throw notYaml(source, errorMessage(error))
   }

@@ -53,9 +53,16 @@ describe('reading a baseline', () => {
   it('names the file it refuses, and keeps a reason without the blanks around it', () => {
     expect(() => parseBaseline('adapter: 7\nfailures: []', 'baselines/x.yaml')).toThrow('baselines/x.yaml:1: not a baseline: adapter must be a non-empty string')
     expect(() => parseBaseline('adapter: x\n  bad: [\n', 'baselines/x.yaml')).toThrow(/^baselines\/x\.yaml:1: not YAML: Nested mappings are not allowed[^\n]*$/)
-    // Values nested deeper than the parser's stack: said so, not taken for text that is no YAML.
+    // Values nested deeper than the reader takes: said so, not taken for text that is no YAML; and as
+    // often as asked in one process (a second file deep enough to run the composer's stack out once
+    // ended the process), in flow and in block collections.
     const deep = `{"adapter": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`
-    expect(() => parseBaseline(deep, 'b.json')).toThrow(/^b\.json: its values are nested too deeply to read \(/)
+    const tooDeep = 'b.json: its values are nested too deeply to read (100001 levels, more than the 256 this reader takes)'
+    for (let file = 0; file < 3; file += 1) expect(() => parseBaseline(deep, 'b.json')).toThrow(tooDeep)
+    const blocks = `adapter: x\nfailures:\n${Array.from({ length: 1000 }, (_, level) => `${' '.repeat(level + 2)}- `).join('\n')}x\n`
+    expect(() => parseBaseline(blocks, 'b.yaml')).toThrow('b.yaml: its values are nested too deeply to read (1001 levels, more than the 256 this reader takes)')
+    const atTheLimit = `{"adapter": ${'['.repeat(255)}${']'.repeat(255)}}`
+    expect(() => parseBaseline(atTheLimit, 'b.json')).toThrow(/^b\.json:1: not a baseline: adapter must be a non-empty string/)
     expect(parseBaseline('adapter: x\nfailures: [{id: a, reason: "  U1: PROC-7 "}]', 'b.yaml').failures).toEqual([{ id: 'a', reason: 'U1: PROC-7' }])
   })
 
