@@ -12,7 +12,7 @@
 // - one store in sixteen is given its header as undefined, which is no optional input: the value
 //   undefined, refused before anything is stored (STORE-1, STORE-4), never a header the layer makes up;
 // - one load or fork over a valid log in current shapes in eight, where no other edit or variant changed
-//   it, is given a `sessionId`: the header's own id, another one, the empty string or null (META-2: a
+//   it (a fork's boundary one of the log's seqs), is given a `sessionId`: the header's own id, another one, the empty string or null (META-2: a
 //   string equal code unit for code unit, or HEADER_ID_MISMATCH; FORK-5: the child's parentSession is
 //   the sessionId when it is a string).
 import { isRecord } from '../../reference/lossless-json.ts'

@@ -406,12 +406,11 @@ function sessionIdOf(run: DrawnRun): Record<string, unknown> {
 const loadOverEditedLog = overValidLogEditedBy('load', withSurfaceFaultPair, withSurfaceTypeLookalike, withKnownTypeMarkedIgnorable, withShapeFault)
 
 const DERIVE: Record<string, Derive> = {
-  // A sessionId only for a log no edit changes, the vocabulary growth's included
-  // (withTypeOfAGrownVocabulary): one naming another session would hide the edit's fault.
+  // A sessionId only for a log no edit changes (nor the vocabulary growth, which takes it away): one
+  // naming another session would hide the edit's fault.
   load: run => {
     const probe = loadOverEditedLog(run)!
-    const unedited = probe.events === run.events && withVocabularyGrowth(run.events, run.plan.batchSeed, true) === undefined
-    return unedited ? { ...probe, extra: sessionIdOf(run) } : probe
+    return probe.events === run.events ? { ...probe, extra: sessionIdOf(run) } : probe
   },
   surface: surfaceProbe,
   messages: overValidLogEditedBy('messages', withMessageEdgeEdits),
@@ -440,15 +439,15 @@ const DERIVE: Record<string, Derive> = {
     if (boolean !== undefined) return { ...probe, extra: { ...probe.extra, boundary: boolean }, variant: BOOLEAN_BOUNDARY_VARIANT }
     const nonNumber = nonNumberBoundary(run.plan.batchSeed)
     if (nonNumber !== undefined) return { ...probe, extra: { ...probe.extra, boundary: nonNumber }, variant: NON_NUMBER_BOUNDARY_VARIANT }
-    // A sessionId only for boundaries no variant marks: one naming another session would hide theirs.
-    const named: Probe = { ...probe, extra: { ...probe.extra, ...sessionIdOf(run) } }
     const offLog = boundaryOffLog(run.plan.batchSeed, run.events.length)
     if (offLog === OMITTED_BOUNDARY) {
-      const { boundary: _boundary, ...rest } = named.extra
-      return withUndefinedMembers({ ...named, extra: rest }, 'fork', run.plan.batchSeed)
+      const { boundary: _boundary, ...rest } = probe.extra
+      return withUndefinedMembers({ ...probe, extra: rest }, 'fork', run.plan.batchSeed)
     }
-    if (offLog !== undefined) return withUndefinedMembers({ ...named, extra: { ...named.extra, boundary: offLog } }, 'fork', run.plan.batchSeed)
-    return withUndefinedMembers(named, 'fork', run.plan.batchSeed)
+    if (offLog !== undefined) return withUndefinedMembers({ ...probe, extra: { ...probe.extra, boundary: offLog } }, 'fork', run.plan.batchSeed)
+    // A sessionId only at a boundary of the log no other draw changed: one naming another session would
+    // leave the result open (PROC-9), and the boundary's check unasked.
+    return withUndefinedMembers({ ...probe, extra: { ...probe.extra, ...sessionIdOf(run) } }, 'fork', run.plan.batchSeed)
   },
   append: appendProbe,
   decodeJsonl: run => {
@@ -490,7 +489,9 @@ function withTypeOfAGrownVocabulary(probe: Probe, run: DrawnRun): Probe {
   const grown = withVocabularyGrowth(probe.events, run.plan.batchSeed, probe.operation === 'load')
   if (grown === undefined) return probe
   const vocabulary = grown.vocabulary === undefined ? {} : { vocabulary: grown.vocabulary }
-  return { ...probe, events: grown.events, extra: { ...probe.extra, ...vocabulary } }
+  // Not a sessionId (input-members.ts): one naming another session would hide the grown type's verdict.
+  const { sessionId: _sessionId, ...extra } = probe.extra
+  return { ...probe, events: grown.events, extra: { ...extra, ...vocabulary } }
 }
 
 /** The probe reading its log with the run's vocabulary (a stored log's, `fuzz --vocabulary`), when it takes one. */

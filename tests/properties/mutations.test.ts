@@ -29,7 +29,7 @@ function reported(mutated: MutationCase): { code: string; seq?: number } | undef
   return relations.ok ? relations.value.violations[0] : relations.error
 }
 
-/** The values outside lossless JSON that the domain operators write, in the order a walk of `value`'s members meets them. */
+/** The values outside lossless JSON the domain operators write, in the order a walk of `value` meets them. */
 function faultsInMemberOrder(value: unknown): string[] {
   if (value === undefined) return ['undefined']
   if (typeof value === 'number') return Object.is(value, -0) ? ['-0'] : Number.isFinite(value) ? [] : ['non-finite']
