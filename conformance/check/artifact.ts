@@ -13,6 +13,7 @@ import { FileCutShort } from './byte-source.ts'
 import { errorMessage, isSystemError, type ArtifactExtent } from '../wording.ts'
 import { headerMembersFault, lineFormFault, rowOrderFault, shortRowFault } from './writer-rules.ts'
 import { BatchPacking } from './batch-packing.ts'
+import { buildsMoreValues, BYTES_PER_VALUE, FEWEST_MOST_VALUES, mostLineValues } from './line-values.ts'
 
 // As the reader decodes a line: a byte order mark stays, and makes the line unparsable.
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
@@ -203,6 +204,12 @@ export class ArtifactCheck {
     this.stopAtLimit({ code: 'CHECK_LINE_TOO_LONG', line, message: `line ${line} is longer than the checker's limit of ${this.settings.maxLineBytes} bytes (--max-line-bytes)` })
   }
 
+  /** A line whose parse would build more arrays and objects than check holds for one line (line-values.ts). */
+  private tooManyValues(line: number, most: number): void {
+    const why = `one per ${BYTES_PER_VALUE} bytes of --max-line-bytes, ${this.settings.maxLineBytes}, and at least ${FEWEST_MOST_VALUES}: each costs check about 100 bytes of memory`
+    this.stopAtLimit({ code: 'CHECK_LINE_TOO_LONG', line, message: `line ${line} builds more than ${most} arrays and objects, the checker's limit for one line (${why})` })
+  }
+
   /** `bytes` more of a zstd log's content were decompressed (a ContentBudget of zstd-inflate.ts). */
   content(bytes: number): void {
     this.contentBytes += bytes
@@ -247,6 +254,9 @@ export class ArtifactCheck {
     if (this.settings.factsOnly === true) return this.noteBytes(bytes, number, start >= this.wellFormedFrom)
     if (this.scanner === undefined) return
     this.noteBytes(bytes, number, start >= this.wellFormedFrom)
+    // Before a torn tail: in one, the reader parses only a line that may write a turn/end.
+    const most = mostLineValues(this.settings.maxLineBytes)
+    if (this.scanner.state.defect === undefined && buildsMoreValues(bytes, most)) return this.tooManyValues(number, most)
     try {
       const rejected = this.scanner.judge(bytes, number, start, end, strict)
       if (rejected !== undefined) this.decodeError = rejected.error

@@ -197,6 +197,24 @@ describe('hostile values', () => {
     expect(report.status).toBe('valid')
   })
 
+  it('a line that would build more arrays and objects than a 64th of --max-line-bytes is left unchecked, unparsed', () => {
+    // 6,400,000 bytes allow 100,000 values a line; brackets inside strings build none, after an escaped
+    // quote too.
+    const limits = { maxLineBytes: 6_400_000 }
+    const nested = (depth: number): string => `[{"type":"text","text":"\\"${'[{'.repeat(60_000)}","extra":${'['.repeat(depth)}${']'.repeat(depth)}}]`
+    const report = check(folder.write('many-values.jsonl', text(turnLines(nested(100_000)))), limits)
+    expect(report).toMatchObject({ status: 'unchecked', outcome: { verdict: 'unchecked', code: 'CHECK_LINE_TOO_LONG' } })
+    expect(only(report, 'error', 'CHECK_LINE_TOO_LONG')).toMatchObject({
+      line: 3,
+      message: 'not checked: line 3 builds more than 100000 arrays and objects, the checker\'s limit for one line (one per 64 bytes of --max-line-bytes, 6400000, and at least 65536: each costs check about 100 bytes of memory)',
+    })
+    // Within it (99,000 nested arrays and the record's few), it is checked as any line.
+    const within = text(turnLines(nested(99_000)))
+    const checkedWithin = check(folder.write('values-within.jsonl', within), limits)
+    expectReference(checkedWithin, within)
+    expect(checkedWithin.status).toBe('valid')
+  })
+
   it('10,000-deep nesting with a negative zero at the bottom is found', () => {
     const deep = `[{"type":"text","text":"x","extra":${'['.repeat(10_000)}-0${']'.repeat(10_000)}}]`
     const bytes = text(turnLines(deep))
