@@ -224,6 +224,8 @@ export class ArtifactCheck {
   headerLine(bytes: Uint8Array, committed: number): void {
     this.noteBytes(bytes, 1)
     if (this.settings.factsOnly === true) return
+    const most = mostLineValues(this.settings.maxLineBytes)
+    if (buildsMoreValues(bytes, most)) return this.tooManyValues(1, most)
     const decoded = decodeHeaderLine(bytes)
     if (!decoded.ok) return void (this.decodeError = decoded.error)
     if (this.settings.writer === true) this.noteWriter(bytes, 1)

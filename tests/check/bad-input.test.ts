@@ -208,6 +208,9 @@ describe('hostile values', () => {
       line: 3,
       message: 'not checked: line 3 builds more than 100000 arrays and objects, the checker\'s limit for one line (one per 64 bytes of --max-line-bytes, 6400000, and at least 65536: each costs check about 100 bytes of memory)',
     })
+    // The header line too.
+    const deepHeader = `{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0,"x":${'['.repeat(100_001)}${']'.repeat(100_001)}}`
+    expect(only(check(folder.write('many-values-header.jsonl', text([deepHeader, ...turnLines().slice(1)])), limits), 'error', 'CHECK_LINE_TOO_LONG')).toMatchObject({ line: 1 })
     // Within it (99,000 nested arrays and the record's few), it is checked as any line.
     const within = text(turnLines(nested(99_000)))
     const checkedWithin = check(folder.write('values-within.jsonl', within), limits)
