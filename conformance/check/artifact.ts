@@ -13,6 +13,7 @@ import { FileCutShort } from './byte-source.ts'
 import { errorMessage, isSystemError, type ArtifactExtent } from '../wording.ts'
 import { headerMembersFault, lineFormFault, rowOrderFault, shortRowFault } from './writer-rules.ts'
 import { BatchPacking } from './batch-packing.ts'
+import { mayWriteTurnEnd } from './lines.ts'
 import { buildsMoreValues, BYTES_PER_VALUE, FEWEST_MOST_VALUES, mostLineValues } from './line-values.ts'
 
 // As the reader decodes a line: a byte order mark stays, and makes the line unparsable.
@@ -206,8 +207,8 @@ export class ArtifactCheck {
 
   /** A line whose parse would build more arrays and objects than check holds for one line (line-values.ts). */
   private tooManyValues(line: number, most: number): void {
-    const why = `one per ${BYTES_PER_VALUE} bytes of --max-line-bytes, ${this.settings.maxLineBytes}, and at least ${FEWEST_MOST_VALUES}: each costs check about 100 bytes of memory`
-    this.stopAtLimit({ code: 'CHECK_LINE_TOO_LONG', line, message: `line ${line} builds more than ${most} arrays and objects, the checker's limit for one line (${why})` })
+    const why = `one per ${BYTES_PER_VALUE} bytes of --max-line-bytes, ${this.settings.maxLineBytes}, and at least ${FEWEST_MOST_VALUES}: each array or object costs check about 100 bytes of memory; a larger --max-line-bytes allows more`
+    this.stopAtLimit({ code: 'CHECK_LINE_TOO_LONG', line, message: `line ${line} holds more than ${most} opening brackets and braces outside strings, each an array or object a parser builds, the checker's limit for one line (${why})` })
   }
 
   /** `bytes` more of a zstd log's content were decompressed (a ContentBudget of zstd-inflate.ts). */
@@ -256,9 +257,10 @@ export class ArtifactCheck {
     if (this.settings.factsOnly === true) return this.noteBytes(bytes, number, start >= this.wellFormedFrom)
     if (this.scanner === undefined) return
     this.noteBytes(bytes, number, start >= this.wellFormedFrom)
-    // Before a torn tail: in one, the reader parses only a line that may write a turn/end.
+    // Every line the reader parses: in a torn tail, only one that may write a turn/end.
     const most = mostLineValues(this.settings.maxLineBytes)
-    if (this.scanner.state.defect === undefined && buildsMoreValues(bytes, most)) return this.tooManyValues(number, most)
+    const parsed = this.scanner.state.defect === undefined || mayWriteTurnEnd(bytes)
+    if (parsed && buildsMoreValues(bytes, most)) return this.tooManyValues(number, most)
     try {
       const rejected = this.scanner.judge(bytes, number, start, end, strict)
       if (rejected !== undefined) this.decodeError = rejected.error

@@ -23,6 +23,12 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
 
+/** Whether a whole line holds a backslash or `turn/end`: in a torn tail, the reader parses only such a line. */
+export function mayWriteTurnEnd(bytes: Uint8Array): boolean {
+  const line = asBuffer(bytes)
+  return line.includes(BACKSLASH) || line.includes(TURN_END)
+}
+
 export class LineSplitter {
   /** The number the next line will get. */
   number: number

@@ -206,11 +206,18 @@ describe('hostile values', () => {
     expect(report).toMatchObject({ status: 'unchecked', outcome: { verdict: 'unchecked', code: 'CHECK_LINE_TOO_LONG' } })
     expect(only(report, 'error', 'CHECK_LINE_TOO_LONG')).toMatchObject({
       line: 3,
-      message: 'not checked: line 3 builds more than 100000 arrays and objects, the checker\'s limit for one line (one per 64 bytes of --max-line-bytes, 6400000, and at least 65536: each costs check about 100 bytes of memory)',
+      message: 'not checked: line 3 holds more than 100000 opening brackets and braces outside strings, each an array or object a parser builds, the checker\'s limit for one line (one per 64 bytes of --max-line-bytes, 6400000, and at least 65536: each array or object costs check about 100 bytes of memory; a larger --max-line-bytes allows more)',
     })
     // The header line too.
     const deepHeader = `{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0,"x":${'['.repeat(100_001)}${']'.repeat(100_001)}}`
     expect(only(check(folder.write('many-values-header.jsonl', text([deepHeader, ...turnLines().slice(1)])), limits), 'error', 'CHECK_LINE_TOO_LONG')).toMatchObject({ line: 1 })
+    // In a torn tail, a line the reader parses (one that may write a turn/end) is counted; one it passes
+    // over is not.
+    const deepTurnEnd = `{"type":"turn/end","seq":9,"time":9,"data":{"turn":1,"x":${'['.repeat(100_001)}${']'.repeat(100_001)}}}`
+    const tornThenDeep = text([...turnLines().slice(0, 4), '{"type":"user/mess', deepTurnEnd])
+    expect(only(check(folder.write('many-values-tail.jsonl', tornThenDeep), limits), 'error', 'CHECK_LINE_TOO_LONG')).toMatchObject({ line: 6 })
+    const tornThenJunk = text([...turnLines().slice(0, 4), '{"type":"user/mess', '['.repeat(100_001)])
+    expect(check(folder.write('many-values-junk-tail.jsonl', tornThenJunk), limits).outcome).toMatchObject({ verdict: 'accepted', tornTail: { line: 5 } })
     // Within it (99,000 nested arrays and the record's few), it is checked as any line.
     const within = text(turnLines(nested(99_000)))
     const checkedWithin = check(folder.write('values-within.jsonl', within), limits)

@@ -1,0 +1,28 @@
+// How check counts the arrays and objects a line would build (conformance/check/line-values.ts): every
+// `[` and `{` outside a string, strictly more than the bound refused, and a line no longer than the
+// bound never scanned.
+import { describe, expect, it } from 'vitest'
+import { buildsMoreValues, FEWEST_MOST_VALUES, mostLineValues } from '../../conformance/check/line-values.ts'
+
+const bytes = (text: string): Buffer => Buffer.from(text)
+
+describe('the values of one line', () => {
+  it('counts brackets and braces alike, and refuses only past the bound', () => {
+    expect(buildsMoreValues(bytes(`${'['.repeat(5)}x`), 5)).toBe(false)
+    expect(buildsMoreValues(bytes(`${'['.repeat(6)}`), 5)).toBe(true)
+    expect(buildsMoreValues(bytes(`${'{'.repeat(6)}`), 5)).toBe(true)
+    expect(buildsMoreValues(bytes('[{[{[{'), 5)).toBe(true)
+  })
+
+  it('counts none inside a string, an escaped quote and a multi-byte character included', () => {
+    expect(buildsMoreValues(bytes(`["${'['.repeat(10)}"]`), 5)).toBe(false)
+    expect(buildsMoreValues(bytes(`["\\"${'['.repeat(10)}"]`), 5)).toBe(false)
+    expect(buildsMoreValues(bytes(`["é\\\\",${'['.repeat(6)}`), 5)).toBe(true)
+  })
+
+  it('never scans a line no longer than the bound, and bounds by --max-line-bytes with a floor', () => {
+    expect(buildsMoreValues(bytes('[[[[['), 5)).toBe(false)
+    expect(mostLineValues(64 * 1024 * 1024)).toBe(1_048_576)
+    expect(mostLineValues(300)).toBe(FEWEST_MOST_VALUES)
+  })
+})
