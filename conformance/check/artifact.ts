@@ -157,7 +157,12 @@ export class ArtifactCheck {
   /** The bytes of a zstd log's content decompressed so far. */
   private contentBytes = 0
 
-  constructor(readonly settings: CheckSettings, private readonly target: EventsTarget = { recall: undefined }) {}
+  /** The most arrays and objects one line may build (line-values.ts). */
+  private readonly mostValues: number
+
+  constructor(readonly settings: CheckSettings, private readonly target: EventsTarget = { recall: undefined }) {
+    this.mostValues = mostLineValues(settings.maxLineBytes)
+  }
 
   /**
    * A verdict of the storage layer or a limit is reached, so nothing later can change the outcome; or
@@ -206,9 +211,9 @@ export class ArtifactCheck {
   }
 
   /** A line whose parse would build more arrays and objects than check holds for one line (line-values.ts). */
-  private tooManyValues(line: number, most: number): void {
+  private tooManyValues(line: number): void {
     const why = `one per ${BYTES_PER_VALUE} bytes of --max-line-bytes, ${this.settings.maxLineBytes}, and at least ${FEWEST_MOST_VALUES}: each array or object costs check about 100 bytes of memory; a larger --max-line-bytes allows more`
-    this.stopAtLimit({ code: 'CHECK_LINE_TOO_LONG', line, message: `line ${line} holds more than ${most} opening brackets and braces outside strings, each an array or object a parser builds, the checker's limit for one line (${why})` })
+    this.stopAtLimit({ code: 'CHECK_LINE_TOO_LONG', line, message: `line ${line} holds more than ${this.mostValues} opening brackets and braces outside strings, each an array or object a parser builds, the checker's limit for one line (${why})` })
   }
 
   /** `bytes` more of a zstd log's content were decompressed (a ContentBudget of zstd-inflate.ts). */
@@ -225,8 +230,7 @@ export class ArtifactCheck {
   headerLine(bytes: Uint8Array, committed: number): void {
     this.noteBytes(bytes, 1)
     if (this.settings.factsOnly === true) return
-    const most = mostLineValues(this.settings.maxLineBytes)
-    if (buildsMoreValues(bytes, most)) return this.tooManyValues(1, most)
+    if (buildsMoreValues(bytes, this.mostValues)) return this.tooManyValues(1)
     const decoded = decodeHeaderLine(bytes)
     if (!decoded.ok) return void (this.decodeError = decoded.error)
     if (this.settings.writer === true) this.noteWriter(bytes, 1)
@@ -258,9 +262,8 @@ export class ArtifactCheck {
     if (this.scanner === undefined) return
     this.noteBytes(bytes, number, start >= this.wellFormedFrom)
     // Every line the reader parses: in a torn tail, only one that may write a turn/end.
-    const most = mostLineValues(this.settings.maxLineBytes)
     const parsed = this.scanner.state.defect === undefined || mayWriteTurnEnd(bytes)
-    if (parsed && buildsMoreValues(bytes, most)) return this.tooManyValues(number, most)
+    if (parsed && buildsMoreValues(bytes, this.mostValues)) return this.tooManyValues(number)
     try {
       const rejected = this.scanner.judge(bytes, number, start, end, strict)
       if (rejected !== undefined) this.decodeError = rejected.error

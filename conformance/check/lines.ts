@@ -123,7 +123,7 @@ export class LineSplitter {
     if (this.skippedMark || piece.length === 0) return
     const overlap = TURN_END.length - 1
     const across = Buffer.concat([this.skippedEnd, piece.subarray(0, overlap)])
-    this.skippedMark = piece.includes(BACKSLASH) || piece.includes(TURN_END) || across.includes(TURN_END)
+    this.skippedMark = mayWriteTurnEnd(piece) || across.includes(TURN_END)
     const end = Buffer.concat([this.skippedEnd, piece.subarray(Math.max(0, piece.length - overlap))])
     this.skippedEnd = Buffer.from(end.subarray(Math.max(0, end.length - overlap)))
   }
