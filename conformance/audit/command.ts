@@ -15,7 +15,7 @@ import { renderMarkdown } from './render-markdown.ts'
 import { renderText } from './render-text.ts'
 import { loadTokenCounter, type TokenizerChoice } from './tokens.ts'
 import { vocabularyNamed } from '../../reference/unknown-types.ts'
-import { bytesToHold, encodingOf } from '../check/check-file.ts'
+import { bytesToHold, encodingOf, type HoldLimits } from '../check/check-file.ts'
 import { changeOf, fileChangedMessage, regularFileState, type FileChange, type FileState } from '../check/file-change.ts'
 import { STDIN } from '../check/options.ts'
 import { writeOutputFile } from '../reports/write.ts'
@@ -169,6 +169,21 @@ export function mostAuditBytes(): number {
   return Math.min(Math.floor(getHeapStatistics().heap_size_limit / MEMORY_PER_LOG_BYTE), constants.MAX_STRING_LENGTH)
 }
 
+/**
+ * How much memory an audit takes per value its log's lines build, about, counted as check counts them
+ * for it (`mostContentValues` of conformance/check/artifact.ts: every array and object, and every member
+ * and element after a first). The byte limit does not bound them: a packed row's text chunks become
+ * events of their own, a value nested millions deep is arrays all through. By peak RSS the 1M-event
+ * benchmark log (3.9M values in 38 MB) took 1.2 GB, a packed row of 1M text chunks (2M values in 6 MB)
+ * 1.3 GB, eight such rows 4.1 GB, one message nested 10M arrays deep (20 MB) 3.5 GB (docs/check.md).
+ */
+const MEMORY_PER_VALUE = 384
+
+/** The most values (MEMORY_PER_VALUE) the lines of a log this process can audit may build, about. */
+export function mostAuditValues(): number {
+  return Math.floor(getHeapStatistics().heap_size_limit / MEMORY_PER_VALUE)
+}
+
 const GIVE_MORE = "give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream"
 
 /** `size`: the log's size, when known (a file); a stream is stopped once it has passed `most`. */
@@ -177,9 +192,14 @@ function tooLarge(most: number, size?: number): Error {
   return new Error(`${held} the ${plural(most, 'byte')} audit can hold in this process's memory (it keeps the whole log and its report, about ${MEMORY_PER_LOG_BYTE} times its size); ${GIVE_MORE}`)
 }
 
-/** A log whose content, or one of whose zstd frames, is more than audit can hold (`beyondMost`: bytesToHold's why). */
-function cannotHold(most: number, beyondMost: string): Error {
-  return new Error(`${beyondMost}; audit can hold ${plural(most, 'byte')} of a log in this process's memory (it keeps the whole log and its report, about ${MEMORY_PER_LOG_BYTE} times its content); ${GIVE_MORE}`)
+/**
+ * A log whose content, one of whose zstd frames, or whose values are more than audit can hold
+ * (`beyondMost`: bytesToHold's why).
+ */
+function cannotHold(most: HoldLimits, beyondMost: string): Error {
+  const bytes = `${plural(most.bytes, 'byte')} of a log (it keeps the whole log and its report, about ${MEMORY_PER_LOG_BYTE} times its content)`
+  const values = `${most.values} values (about ${MEMORY_PER_VALUE} bytes each, as events and in the report)`
+  return new Error(`${beyondMost}; audit can hold ${bytes} and ${values} in this process's memory; ${GIVE_MORE}`)
 }
 
 /**
@@ -235,7 +255,7 @@ function readWholeFile(source: string | number, most: number): { bytes: Buffer; 
  * The log's bytes and their notices. The log is read once, whole, so it may come through a pipe (`-`,
  * /dev/stdin, or a named pipe whose name gives the zstd encoding).
  */
-export function readLog(log: string, most = mostAuditBytes()): LogBytes {
+export function readLog(log: string, most = mostAuditBytes(), mostValues = mostAuditValues()): LogBytes {
   const file = log === '-' ? STDIN : log
   // Standard input through its descriptor: a socket cannot be opened by path.
   const source = file === STDIN ? 0 : file
@@ -245,8 +265,9 @@ export function readLog(log: string, most = mostAuditBytes()): LogBytes {
   const { bytes, change } = stats.isFile() ? readWholeFile(source, most) : { bytes: readAtMost(source, most), change: undefined }
   // check's reader, before the reference's decoder holds it all: a zstd log a thousandth of its
   // content's size, or a frame with a wide window, is stopped at `most`.
-  const { notices, beyondMost } = bytesToHold(bytes, encodingOf(file), most)
-  if (beyondMost !== undefined) throw cannotHold(most, beyondMost)
+  const limits = { bytes: most, values: mostValues }
+  const { notices, beyondMost } = bytesToHold(bytes, encodingOf(file), limits)
+  if (beyondMost !== undefined) throw cannotHold(limits, beyondMost)
   return {
     file,
     bytes,

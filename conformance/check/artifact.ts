@@ -14,7 +14,7 @@ import { errorMessage, isSystemError, type ArtifactExtent } from '../wording.ts'
 import { headerMembersFault, lineFormFault, rowOrderFault, shortRowFault } from './writer-rules.ts'
 import { BatchPacking } from './batch-packing.ts'
 import { mayWriteTurnEnd } from './lines.ts'
-import { buildsMoreValues, BYTES_PER_VALUE, FEWEST_MOST_VALUES, mostLineValues } from './line-values.ts'
+import { buildsMoreValues, BYTES_PER_VALUE, FEWEST_MOST_VALUES, mostLineValues, valuesUpTo } from './line-values.ts'
 
 // As the reader decodes a line: a byte order mark stays, and makes the line unparsable.
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
@@ -31,6 +31,13 @@ export interface CheckSettings {
    * size does not tell. (A raw log's content is its size, which such a caller bounds before reading.)
    */
   mostContentBytes?: number
+  /**
+   * With `factsOnly`: the most values the content's lines may build when parsed, counted as their
+   * arrays and objects and the members and elements after the first of each (their `[`, `{` and `,`
+   * outside strings); past it the read stops, and the outcome says so, for a caller whose memory they
+   * cost (audit).
+   */
+  mostContentValues?: number
   /** The largest zstd window the decoder holds (default MOST_WINDOW_BYTES, zstd-reader.ts). */
   mostWindowBytes?: number
   /** Also gather what the lines say of their writer (writer-rules.ts). */
@@ -123,8 +130,8 @@ export interface ArtifactOutcome {
   load: LoadOutcome | undefined
   facts: ByteFacts
   writerFacts: WriterFacts
-  /** The content held more than `mostContentBytes`, so the read stopped. */
-  pastMostContent: boolean
+  /** Which content limit the read passed, so that it stopped: `mostContentBytes` or `mostContentValues`. */
+  pastMost: 'bytes' | 'values' | undefined
 }
 
 /** `fact` with one more occurrence; when there was none, a new one from its first occurrence's details. */
@@ -156,6 +163,8 @@ export class ArtifactCheck {
   private accepted: StoredEvents | undefined
   /** The bytes of a zstd log's content decompressed so far. */
   private contentBytes = 0
+  /** With `mostContentValues`: the values the lines read so far would build, counted as it says. */
+  private contentValues = 0
 
   /** The most arrays and objects one line may build (line-values.ts). */
   private readonly mostValues: number
@@ -221,15 +230,22 @@ export class ArtifactCheck {
     this.contentBytes += bytes
   }
 
-  /** The content passed `mostContentBytes`: the decoder stops, and so does the read. */
+  /** The content limit passed, if one was: the decoder stops, and so does the read. */
+  private get pastMost(): 'bytes' | 'values' | undefined {
+    if (this.settings.mostContentBytes !== undefined && this.contentBytes > this.settings.mostContentBytes) return 'bytes'
+    if (this.settings.mostContentValues !== undefined && this.contentValues > this.settings.mostContentValues) return 'values'
+    return undefined
+  }
+
+  /** A content limit was passed (a ContentBudget of zstd-inflate.ts): the decoder stops, and so does the read. */
   get exhausted(): boolean {
-    return this.settings.mostContentBytes !== undefined && this.contentBytes > this.settings.mostContentBytes
+    return this.pastMost !== undefined
   }
 
   /** JSONL-6 steps 2 to 5; a header that passes starts the load. `committed`: the offset after it. */
   headerLine(bytes: Uint8Array, committed: number): void {
     this.noteBytes(bytes, 1)
-    if (this.settings.factsOnly === true) return
+    if (this.settings.factsOnly === true) return this.countValues(bytes)
     if (buildsMoreValues(bytes, this.mostValues)) return this.tooManyValues(1)
     const decoded = decodeHeaderLine(bytes)
     if (!decoded.ok) return void (this.decodeError = decoded.error)
@@ -258,7 +274,10 @@ export class ArtifactCheck {
   /** One complete record line; `strict` inside a zstd artifact's complete frames. */
   recordLine(bytes: Uint8Array, number: number, start: number, end: number, strict: boolean): void {
     if (this.finished) return
-    if (this.settings.factsOnly === true) return this.noteBytes(bytes, number, start >= this.wellFormedFrom)
+    if (this.settings.factsOnly === true) {
+      this.noteBytes(bytes, number, start >= this.wellFormedFrom)
+      return this.countValues(bytes)
+    }
     if (this.scanner === undefined) return
     this.noteBytes(bytes, number, start >= this.wellFormedFrom)
     // Every line the reader parses: in a torn tail, only one that may write a turn/end.
@@ -323,8 +342,14 @@ export class ArtifactCheck {
       load: done || this.load === undefined ? undefined : this.load.finish(),
       facts: this.facts,
       writerFacts: this.writerFacts,
-      pastMostContent: this.exhausted,
+      pastMost: this.pastMost,
     }
+  }
+
+  /** With `mostContentValues`, the values of one more line, counted only as far as the limit. */
+  private countValues(bytes: Uint8Array): void {
+    const most = this.settings.mostContentValues
+    if (most !== undefined) this.contentValues += valuesUpTo(bytes, most - this.contentValues, true)
   }
 
   private noteBytes(bytes: Uint8Array, line: number, wellFormed = false): void {

@@ -374,23 +374,31 @@ function checkInMemory(bytes: Uint8Array, encoding: Encoding, artifact: Artifact
 /** What a caller that holds the whole log learns before it decodes it (bytesToHold). */
 export interface BytesToHold {
   notices: Diagnostic[]
-  /** Why the log is more than `most` bytes can hold, as a clause that starts a sentence ("its content holds more than …"). */
+  /** Why the log is more than `most` can hold, as a clause that starts a sentence ("its content holds more than …"). */
   beyondMost: string | undefined
+}
+
+/** The most a caller that holds the whole log can hold of it: bytes of content, and values (ArtifactCheck's mostContentValues). */
+export interface HoldLimits {
+  bytes: number
+  values: number
 }
 
 /**
  * For a caller that holds the whole log and loads it its own way (audit), from a pass over an artifact
  * already in memory that reads every complete line and checks nothing else: the byte notices (a byte
- * order mark, CR line ends, ill-formed UTF-8), and whether its content holds more than `most` bytes (a
- * zstd log's decompressed content, which its size does not bound; a line longer than that is content
- * past it too) or a zstd frame's window passes a quarter of that (a decoder keeps twice its window, in
- * an array that may reserve twice that again).
+ * order mark, CR line ends, ill-formed UTF-8), and whether it is more than `most` can hold: content of
+ * more bytes (a zstd log's decompressed content, which its size does not bound; a line longer than that
+ * is content past it too), lines that would build more values when parsed, or a zstd frame whose window
+ * passes a quarter of the bytes (a decoder keeps twice its window, in an array that may reserve twice
+ * that again).
  */
-export function bytesToHold(bytes: Uint8Array, encoding: Encoding, most: number): BytesToHold {
-  const settings = { vocabulary: '', maxLineBytes: most, factsOnly: true, mostContentBytes: most, mostWindowBytes: Math.floor(most / 4) }
+export function bytesToHold(bytes: Uint8Array, encoding: Encoding, most: HoldLimits): BytesToHold {
+  const settings = { vocabulary: '', maxLineBytes: most.bytes, factsOnly: true, mostContentBytes: most.bytes, mostContentValues: most.values, mostWindowBytes: Math.floor(most.bytes / 4) }
   const outcome = checkInMemory(bytes, encoding, new ArtifactCheck(settings))
   const notices = factNotices(outcome.facts)
-  if (outcome.pastMostContent) return { notices, beyondMost: `its content holds more than ${plural(most, 'byte')}` }
+  if (outcome.pastMost === 'bytes') return { notices, beyondMost: `its content holds more than ${plural(most.bytes, 'byte')}` }
+  if (outcome.pastMost === 'values') return { notices, beyondMost: `its lines hold more than ${most.values} opening brackets, opening braces and commas outside strings, each an array, an object or one more member or element that a parser builds` }
   if (outcome.limit?.code !== 'CHECK_WINDOW_TOO_LARGE') return { notices, beyondMost: undefined }
   const window = outcome.limit.window
   return { notices, beyondMost: `the frame at byte ${window.frameStart} needs a ${window.bytes}-byte window, more than a quarter of what audit holds (${plural(settings.mostWindowBytes, 'byte')}: a decoder may keep four windows)` }

@@ -7,6 +7,7 @@ const QUOTE = 0x22
 const BACKSLASH = 0x5c
 const OPEN_BRACKET = 0x5b
 const OPEN_BRACE = 0x7b
+const COMMA = 0x2c
 
 /** Each line may build one array or object per this many bytes of --max-line-bytes. */
 export const BYTES_PER_VALUE = 64
@@ -20,12 +21,13 @@ export function mostLineValues(maxLineBytes: number): number {
 }
 
 /**
- * Whether parsing `bytes` (one line of JSON text, or what passes for it) would build more than `most`
- * arrays and objects. A line of `most` bytes or fewer cannot, and is not scanned. UTF-8 never puts a
- * quote, a backslash or a bracket inside a multi-byte character, so bytes are read one by one.
+ * How many arrays and objects parsing `bytes` (one line of JSON text, or what passes for it) would
+ * build, from its `[` and `{` outside strings, and with `members` also the members and elements after
+ * the first of each (its commas outside strings), counted up to one more than `most` and no further.
+ * UTF-8 never puts a quote, a backslash, a bracket or a comma inside a multi-byte character, so bytes
+ * are read one by one.
  */
-export function buildsMoreValues(bytes: Uint8Array, most: number): boolean {
-  if (bytes.length <= most) return false
+export function valuesUpTo(bytes: Uint8Array, most: number, members = false): number {
   let values = 0
   let inString = false
   for (let at = 0; at < bytes.length; at += 1) {
@@ -34,7 +36,12 @@ export function buildsMoreValues(bytes: Uint8Array, most: number): boolean {
       if (byte === BACKSLASH) at += 1
       else if (byte === QUOTE) inString = false
     } else if (byte === QUOTE) inString = true
-    else if ((byte === OPEN_BRACKET || byte === OPEN_BRACE) && ++values > most) return true
+    else if ((byte === OPEN_BRACKET || byte === OPEN_BRACE || (members && byte === COMMA)) && ++values > most) return values
   }
-  return false
+  return values
+}
+
+/** Whether parsing `bytes` would build more than `most` arrays and objects (a line no longer cannot, and is not scanned). */
+export function buildsMoreValues(bytes: Uint8Array, most: number): boolean {
+  return bytes.length > most && valuesUpTo(bytes, most) > most
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { audit, formatMismatchNote, mostAuditBytes, parseAuditOptions, readLog } from '../../conformance/audit/command.ts'
+import { audit, formatMismatchNote, mostAuditBytes, mostAuditValues, parseAuditOptions, readLog } from '../../conformance/audit/command.ts'
 import { reference } from '../../reference/index.ts'
 import type { AuditReport } from '../../generated/types/index.ts'
 import { event } from '../reference/helpers.ts'
@@ -380,13 +380,40 @@ describe('audit runs', () => {
     // Within the limit, it is read; past it, refused, whatever the file's size. (A limit leaves a frame
     // a window of a quarter of it, and these frames have windows of 128 KiB.)
     expect(readLog(log, 1 << 20).bytes.length).toBe(bytes.length)
-    const hint = (most: number): string => `audit can hold ${most} bytes of a log in this process's memory (it keeps the whole log and its report, about 32 times its content); give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream`
+    const hint = (most: number): string => `audit can hold ${most} bytes of a log (it keeps the whole log and its report, about 32 times its content) and ${mostAuditValues()} values (about 384 bytes each, as events and in the report) in this process's memory; give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream`
     expect(() => readLog(log, 600_000)).toThrow(`its content holds more than 600000 bytes; ${hint(600_000)}`)
     // A frame whose window a decoder could not hold within a quarter of the limit is refused unread.
     const wide = Buffer.concat([rawFrame(Buffer.from(`${lines[0]}\n`)), rawFrame(Buffer.from(lines.slice(1).join('\n')), { windowByte: (20 - 10) << 3 })])
     writeFileSync(log, wide)
     expect(readLog(log, 4 << 20).bytes.length).toBe(wide.length)
     expect(() => readLog(log, 1 << 20)).toThrow(`the frame at byte ${rawFrame(Buffer.from(`${lines[0]}\n`)).length} needs a 1048576-byte window, more than a quarter of what audit holds (262144 bytes: a decoder may keep four windows); ${hint(1 << 20)}`)
+    rmSync(dir, { recursive: true })
+  })
+
+  it('refuses a log whose lines would build more values than it can hold, raw or as zstd', () => {
+    // One user message's text block carries a member nested 1,000 arrays deep, and its text a bracket,
+    // a brace and a comma after an escaped quote, which build nothing. The count is what parsing the
+    // lines builds: every array and object, and every member or element after the first of each.
+    const lines = Buffer.from(artifact(goodTurn())).toString().split('\n')
+    const user = lines.findIndex(line => line.includes('"type":"user/message"'))
+    lines[user] = (lines[user] as string).replace('"text":"', `"nested":${'['.repeat(1000)}${']'.repeat(1000)},"text":"[\\"{,`)
+    const built = (value: unknown): number => {
+      if (typeof value !== 'object' || value === null) return 0
+      const members = Object.values(value)
+      return 1 + Math.max(0, members.length - 1) + members.reduce((sum: number, member) => sum + built(member), 0)
+    }
+    const values = lines.filter(line => line !== '').reduce((sum, line) => sum + built(JSON.parse(line)), 0)
+    const dir = mkdtempSync(path.join(tmpdir(), 'audit-values-'))
+    const raw = path.join(dir, 'session.jsonl')
+    writeFileSync(raw, lines.join('\n'))
+    const zstd = path.join(dir, 'session.jsonl.zstd')
+    writeFileSync(zstd, Buffer.concat([rawFrame(Buffer.from(`${lines[0]}\n`)), rawFrame(Buffer.from(lines.slice(1).join('\n')))]))
+    for (const log of [raw, zstd]) {
+      expect(readLog(log, 1 << 20, values).bytes.length).toBeGreaterThan(0)
+      expect(() => readLog(log, 1 << 20, values - 1)).toThrow(`its lines hold more than ${values - 1} opening brackets, opening braces and commas outside strings, each an array, an object or one more member or element that a parser builds; audit can hold 1048576 bytes of a log (it keeps the whole log and its report, about 32 times its content) and ${values - 1} values (about 384 bytes each, as events and in the report) in this process's memory; give Node more`)
+    }
+    // The limit follows the heap: the 1M-event benchmark log's 3.9M values fit a 64-bit Node's default.
+    expect(mostAuditValues()).toBeGreaterThan(3_913_384)
     rmSync(dir, { recursive: true })
   })
 

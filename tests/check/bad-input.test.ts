@@ -183,7 +183,7 @@ describe('bytes that are not plain UTF-8 JSON lines', () => {
       const { report } = checked(name, bytes)
       const notices = report.diagnostics.filter(diagnostic => diagnostic.severity === 'notice')
       expect(notices.map(notice => notice.code), name).toEqual(['CARRIAGE_RETURN', 'INVALID_UTF8'])
-      expect(bytesToHold(bytes, encodingOf(name), DEFAULT_MAX_LINE_BYTES).notices, name).toEqual(notices)
+      expect(bytesToHold(bytes, encodingOf(name), { bytes: DEFAULT_MAX_LINE_BYTES, values: DEFAULT_MAX_LINE_BYTES }).notices, name).toEqual(notices)
     }
   })
 })

@@ -114,7 +114,7 @@ describe('check-file', () => {
     lines[0] = `\ufeff${lines[0] as string}`
     lines[2] = `${lines[2] as string}\r`
     expect(check(folder.write('bom-header.jsonl', text(lines))).outcome).toMatchObject({ verdict: 'rejected', code: 'JSONL_HEADER_INVALID' })
-    expect(bytesToHold(Buffer.from(text(lines)), 'raw', DEFAULT_MAX_LINE_BYTES).notices).toMatchObject([{ code: 'BYTE_ORDER_MARK', line: 1 }, { code: 'CARRIAGE_RETURN', line: 3 }])
+    expect(bytesToHold(Buffer.from(text(lines)), 'raw', { bytes: DEFAULT_MAX_LINE_BYTES, values: DEFAULT_MAX_LINE_BYTES }).notices).toMatchObject([{ code: 'BYTE_ORDER_MARK', line: 1 }, { code: 'CARRIAGE_RETURN', line: 3 }])
   })
 
   it('says what is wrong with the complete line a torn tail starts at, as it says of the same line before a turn/end', () => {
@@ -149,7 +149,7 @@ describe('check-file', () => {
     const lines = [...turnLines(), '{"type":"turn/start","seq":6,"time":6,"data":{"turn":2}}\r']
     lines[2] = '{"type":'
     expect(check(folder.write('corrupt.jsonl', text(lines))).outcome).toMatchObject({ verdict: 'rejected', code: 'JSONL_LINE_UNPARSABLE' })
-    expect(bytesToHold(Buffer.from(text(lines)), 'raw', DEFAULT_MAX_LINE_BYTES).notices).toMatchObject([{ code: 'CARRIAGE_RETURN', line: 8 }])
+    expect(bytesToHold(Buffer.from(text(lines)), 'raw', { bytes: DEFAULT_MAX_LINE_BYTES, values: DEFAULT_MAX_LINE_BYTES }).notices).toMatchObject([{ code: 'CARRIAGE_RETURN', line: 8 }])
   })
 })
 

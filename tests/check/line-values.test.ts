@@ -1,8 +1,9 @@
 // How check counts the arrays and objects a line would build (conformance/check/line-values.ts): every
 // `[` and `{` outside a string, strictly more than the bound refused, and a line no longer than the
-// bound never scanned.
+// bound never scanned by check. audit counts every line of a log, up to its own bound, with the same
+// count.
 import { describe, expect, it } from 'vitest'
-import { buildsMoreValues, FEWEST_MOST_VALUES, mostLineValues } from '../../conformance/check/line-values.ts'
+import { buildsMoreValues, FEWEST_MOST_VALUES, mostLineValues, valuesUpTo } from '../../conformance/check/line-values.ts'
 
 const bytes = (text: string): Buffer => Buffer.from(text)
 
@@ -18,6 +19,15 @@ describe('the values of one line', () => {
     expect(buildsMoreValues(bytes(`["${'['.repeat(10)}"]`), 5)).toBe(false)
     expect(buildsMoreValues(bytes(`["\\"${'['.repeat(10)}"]`), 5)).toBe(false)
     expect(buildsMoreValues(bytes(`["é\\\\",${'['.repeat(6)}`), 5)).toBe(true)
+  })
+
+  it('counts as far as one past the bound, for audit, which sums the lines of a log', () => {
+    expect(valuesUpTo(bytes('[{"a":[1],"b":"{["}]'), 10)).toBe(3)
+    expect(valuesUpTo(bytes('[[[[[[[['), 2)).toBe(3)
+    expect(valuesUpTo(bytes('[[[[[[[['), 0)).toBe(1)
+    // With members, for audit: each comma outside a string is one more member or element.
+    expect(valuesUpTo(bytes('[{"a":[1,2],"b":"{[,"}]'), 10, true)).toBe(5)
+    expect(valuesUpTo(bytes('[1,2,3,4]'), 2, true)).toBe(3)
   })
 
   it('never scans a line no longer than the bound, and bounds by --max-line-bytes with a floor', () => {
