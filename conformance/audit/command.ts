@@ -177,7 +177,7 @@ export function mostAuditBytes(): number {
  * benchmark log (3.9M values in 38 MB) took 1.2 GB, a packed row of 1M text chunks (2M values in 6 MB)
  * 1.3 GB, eight such rows 4.1 GB, one message nested 10M arrays deep (20 MB) 3.5 GB (docs/check.md).
  */
-const MEMORY_PER_VALUE = 384
+const MEMORY_PER_VALUE = 512
 
 /** The most values (MEMORY_PER_VALUE) the lines of a log this process can audit may build, about. */
 export function mostAuditValues(): number {
@@ -264,7 +264,8 @@ export function readLog(log: string, most = mostAuditBytes(), mostValues = mostA
   // A file, whose size is known, is read up to it at once.
   const { bytes, change } = stats.isFile() ? readWholeFile(source, most) : { bytes: readAtMost(source, most), change: undefined }
   // check's reader, before the reference's decoder holds it all: a zstd log a thousandth of its
-  // content's size, or a frame with a wide window, is stopped at `most`.
+  // content's size, a frame with a wide window, or lines that build more values are stopped at the
+  // limits.
   const limits = { bytes: most, values: mostValues }
   const { notices, beyondMost } = bytesToHold(bytes, encodingOf(file), limits)
   if (beyondMost !== undefined) throw cannotHold(limits, beyondMost)

@@ -380,7 +380,7 @@ describe('audit runs', () => {
     // Within the limit, it is read; past it, refused, whatever the file's size. (A limit leaves a frame
     // a window of a quarter of it, and these frames have windows of 128 KiB.)
     expect(readLog(log, 1 << 20).bytes.length).toBe(bytes.length)
-    const hint = (most: number): string => `audit can hold ${most} bytes of a log (it keeps the whole log and its report, about 32 times its content) and ${mostAuditValues()} values (about 384 bytes each, as events and in the report) in this process's memory; give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream`
+    const hint = (most: number): string => `audit can hold ${most} bytes of a log (it keeps the whole log and its report, about 32 times its content) and ${mostAuditValues()} values (about 512 bytes each, as events and in the report) in this process's memory; give Node more with NODE_OPTIONS=--max-old-space-size=MB, or check the log with check, which reads it as a stream`
     expect(() => readLog(log, 600_000)).toThrow(`its content holds more than 600000 bytes; ${hint(600_000)}`)
     // A frame whose window a decoder could not hold within a quarter of the limit is refused unread.
     const wide = Buffer.concat([rawFrame(Buffer.from(`${lines[0]}\n`)), rawFrame(Buffer.from(lines.slice(1).join('\n')), { windowByte: (20 - 10) << 3 })])
@@ -410,7 +410,7 @@ describe('audit runs', () => {
     writeFileSync(zstd, Buffer.concat([rawFrame(Buffer.from(`${lines[0]}\n`)), rawFrame(Buffer.from(lines.slice(1).join('\n')))]))
     for (const log of [raw, zstd]) {
       expect(readLog(log, 1 << 20, values).bytes.length).toBeGreaterThan(0)
-      expect(() => readLog(log, 1 << 20, values - 1)).toThrow(`its lines hold more than ${values - 1} opening brackets, opening braces and commas outside strings, each an array, an object or one more member or element that a parser builds; audit can hold 1048576 bytes of a log (it keeps the whole log and its report, about 32 times its content) and ${values - 1} values (about 384 bytes each, as events and in the report) in this process's memory; give Node more`)
+      expect(() => readLog(log, 1 << 20, values - 1)).toThrow(`its lines hold more than ${values - 1} opening brackets, opening braces and commas outside strings, each an array, an object or one more member or element that a parser builds; audit can hold 1048576 bytes of a log (it keeps the whole log and its report, about 32 times its content) and ${values - 1} values (about 512 bytes each, as events and in the report) in this process's memory; give Node more`)
     }
     // The limit follows the heap: the 1M-event benchmark log's 3.9M values fit a 64-bit Node's default.
     expect(mostAuditValues()).toBeGreaterThan(3_913_384)
