@@ -140,7 +140,10 @@ export function candidateOf(event: LogEvent): JsonObject {
   return candidate
 }
 
-/** The compaction starts a later end-seed makes stale (the Terms of chapter 13), whatever passes. */
+/**
+ * The compaction starts a later end-seed makes stale (the Terms of chapter 13), whatever passes. The
+ * reference computes the same (staleStartSeqs); the generators keep their own, as surface-model.ts says.
+ */
 export function staleStarts(events: readonly LogEvent[]): Set<number> {
   const stale = new Set<number>()
   let open: number | undefined
