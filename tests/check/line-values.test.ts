@@ -1,7 +1,7 @@
 // How check counts the arrays and objects a line would build (conformance/check/line-values.ts): every
 // `[` and `{` outside a string, strictly more than the bound refused, and a line no longer than the
-// bound never scanned by check. audit counts every line of a log, up to its own bound, with the same
-// count.
+// bound never scanned by check. audit counts every line of a log with its commas too (each one more
+// member or element), up to its own bound for the whole log.
 import { describe, expect, it } from 'vitest'
 import { buildsMoreValues, FEWEST_MOST_VALUES, mostLineValues, valuesUpTo } from '../../conformance/check/line-values.ts'
 
