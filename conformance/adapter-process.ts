@@ -234,7 +234,8 @@ export class AdapterProcess {
     const unusable = this.unusable()
     if (unusable !== undefined) return Promise.reject(new AdapterFailure(unusable))
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.fail(`timeout: no reply to ${what} within ${timeoutMs} ms${this.unterminatedNote()}`), timeoutMs)
+      // An adapter whose replies sit in its output buffer looks like one that never answers.
+      const timer = setTimeout(() => this.fail(`timeout: no reply to ${what} within ${timeoutMs} ms${this.unterminatedNote() || ' (an adapter must flush its stdout after each reply)'}`), timeoutMs)
       this.pending = { what, resolve, reject, timer }
       this.child.stdin!.write(protocolLine(message))
     })

@@ -8,7 +8,7 @@ import { adapterByName } from './adapters/registry.ts'
 import { adapterLabel, type AdapterSource } from './cli-options.ts'
 import { countOutcomes, failedCount, type AdapterRun } from './results.ts'
 import type { CaseOutcome } from './run-case.ts'
-import { startSubprocessAdapter } from './subprocess-adapter.ts'
+import { RESTART_NOTE, startSubprocessAdapter } from './subprocess-adapter.ts'
 import { runSuite } from './suite.ts'
 import { progressLine } from './progress-line.ts'
 import type { VectorCase } from './vector-cases.ts'
@@ -138,9 +138,14 @@ function adapterShapeFaults(adapter: Record<string, unknown>): string[] {
   return faults
 }
 
-/** The last lines of what an adapter wrote to stderr, for a run that failed. */
+/**
+ * The last lines of what an adapter wrote to stderr, for a run that failed; when they are only the
+ * runner's restart notes, a line says that none of them is the adapter's own.
+ */
 export function stderrTailOf(stderr: string): string {
-  return stderr.trimEnd().split('\n').slice(-STDERR_LINES_KEPT).join('\n')
+  const lines = stderr.trimEnd().split('\n').slice(-STDERR_LINES_KEPT)
+  const notesOnly = lines.every(line => line === '' || line === RESTART_NOTE) && lines.includes(RESTART_NOTE)
+  return [...lines, ...(notesOnly ? ['[dsh-conformance: the adapter wrote nothing to stderr in these lines]'] : [])].join('\n')
 }
 
 /** The last lines of an adapter's stderr under a line naming whose they are (`owner`, shown as given), escaped. */

@@ -107,6 +107,18 @@ export function parseCompareOptions(args: readonly string[]): CompareOptions | {
 /** An input as the output names it: its path printable (a file name may hold a line feed or an escape sequence). */
 const nameOf = (path: string): string => (path === '-' ? 'stdin' : printable(path))
 
+/** The JSON text's value; a fault names the line and column of the offset JSON.parse names (Node gives the offset alone). */
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    const offset = /at position (\d+)/.exec(errorMessage(error))
+    if (offset === null) throw error
+    const before = text.slice(0, Number(offset[1]))
+    throw new Error(`${errorMessage(error)} (line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')})`)
+  }
+}
+
 /**
  * The input file's value, still tagged; throws a message naming the file when it cannot be read, is no
  * JSON object or holds a malformed tagged value.
@@ -114,7 +126,7 @@ const nameOf = (path: string): string => (path === '-' ? 'stdin' : printable(pat
 function readInput(path: string): Record<string, unknown> {
   const name = nameOf(path)
   try {
-    const value: unknown = JSON.parse(readFileSync(path === '-' ? 0 : path, 'utf8'))
+    const value = parsedJson(readFileSync(path === '-' ? 0 : path, 'utf8'))
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('the input must be a JSON object, the operation\'s whole input')
     decodeTagged(value)
     return value as Record<string, unknown>

@@ -3,12 +3,20 @@
 import type { ExpectedRejection, Expectation } from './vector-cases.ts'
 import { isArrayIndex, isObjectLike } from './tagged-values.ts'
 import { isNonNegativeSafeInteger, isRecord } from '../reference/lossless-json.ts'
-import { cutPoint, plural, shortened } from './wording.ts'
+import { cutPoint, plural, shortened, TRACE_MOST } from './wording.ts'
 import { positionText, stringDifference, type StringPosition } from './string-difference.ts'
 
 export type OperationResult =
   | { ok: true; value: unknown }
   | { ok: false; error: { code: string; seq?: number; line?: number; message?: string } }
+
+/**
+ * An implementation's message for a rejection, for people, after its code: its start alone, since it may
+ * be of any length and every report of the run quotes it (a 50 MB one made JSON and JUnit reports of 52 MB).
+ */
+function messageClause(message: string | undefined): string {
+  return message === undefined || message === '' ? '' : `: ${shortened(message, TRACE_MOST)}`
+}
 
 /**
  * What differed, for reports: where, both sides as short JSON text (each preceded by its kind when the
@@ -23,7 +31,8 @@ export interface Mismatch {
   divergingSeq?: number
 }
 
-export type Verdict = { pass: true } | { pass: false; reason: string; diff: Mismatch }
+/** `unlistedCode`: the rejection's code, when spec/errors.md does not list it (set by run-case.ts). */
+export type Verdict = { pass: true } | { pass: false; reason: string; diff: Mismatch; unlistedCode?: string }
 
 /** The kinds of JSON-1 that hold values; every other object is named by what it is (see objectKind). */
 const PLAIN_OBJECT = 'a plain object'
@@ -285,7 +294,7 @@ export function judge(result: OperationResult, expect: Expectation): Verdict {
   if (!result.ok) {
     return {
       pass: false,
-      reason: `expected acceptance, got rejection ${result.error.code}${result.error.seq === undefined ? '' : ` at seq ${showValue(result.error.seq)}`}${result.error.message === undefined || result.error.message === '' ? '' : `: ${result.error.message}`}`,
+      reason: `expected acceptance, got rejection ${result.error.code}${result.error.seq === undefined ? '' : ` at seq ${showValue(result.error.seq)}`}${messageClause(result.error.message)}`,
       diff: { path: '$', expected: 'acceptance', actual: `rejection ${rejectionText(result.error)}` },
     }
   }
@@ -335,7 +344,7 @@ function judgeRejection(result: OperationResult, reject: ExpectedRejection): Ver
   if (result.ok) return { pass: false, reason: `expected rejection ${reject.code}, got acceptance: ${show(result.value)}`, diff: { path: '$', expected, actual: `acceptance ${show(result.value)}` } }
   const { error } = result
   const diff = { expected, actual: `rejection ${rejectionText(error)}` }
-  if (error.code !== reject.code) return { pass: false, reason: `expected code ${reject.code}, got ${error.code}${error.message === undefined || error.message === '' ? '' : `: ${error.message}`}`, diff: { ...diff, path: '$.error.code' } }
+  if (error.code !== reject.code) return { pass: false, reason: `expected code ${reject.code}, got ${error.code}${messageClause(error.message)}`, diff: { ...diff, path: '$.error.code' } }
   for (const name of ['seq', 'line'] as const) {
     const mismatch = placeMismatch(reject.code, name, reject[name], error[name])
     if (mismatch !== undefined) return { pass: false, reason: mismatch, diff: { ...diff, path: `$.error.${name}` } }

@@ -143,9 +143,23 @@ export function claimWarnings(run: AdapterRun, cases: readonly VectorCase[]): st
     `profile ${profile} is claimed, but ${plural(skipped, 'of its cases was', 'of its cases were')} skipped for operations the adapter does not provide: ${[...operations].join(', ')}`)
   const unclaimed = [...skipsMarked(run, cases, PROVIDED_UNCLAIMED)].map(([profile, { skipped, operations }]) =>
     `profile ${profile} is not claimed, so ${plural(skipped, 'of its cases was', 'of its cases were')} skipped, though the adapter provides their operations (${[...operations].join(', ')}): claim the profile to run them`)
-  const warnings = [...lacking, ...unclaimed]
+  const warnings = [...lacking, ...unclaimed, ...unlistedCodeWarnings(run.outcomes)]
   if (testedNothing(run)) warnings.push(testedNothingText(run.outcomes.length))
   return warnings
+}
+
+/**
+ * A warning about fails whose rejection code spec/errors.md does not list: such a code is right for no
+ * vector, and most often stands for "not implemented", which an operation must report as a failure
+ * (spec/adapter-protocol.md), so a baseline that lists these cases lists no wrong verdicts.
+ */
+function unlistedCodeWarnings(outcomes: readonly CaseOutcome[]): string[] {
+  const codes = new Map<string, number>()
+  for (const outcome of outcomes) if (outcome.unlistedCode !== undefined) codes.set(outcome.unlistedCode, (codes.get(outcome.unlistedCode) ?? 0) + 1)
+  if (codes.size === 0) return []
+  const counted = [...codes].map(([code, count]) => `${code} (${count})`).join(', ')
+  const cases = [...codes.values()].reduce((sum, count) => sum + count, 0)
+  return [`${plural(cases, 'case fails', 'cases fail')} with a rejection code spec/errors.md does not list, so no verdict: ${counted}; an operation that cannot give a verdict must report a failure (an error), never a rejection with a code of its own`]
 }
 
 /** How a case stands against the baseline, when there is one and it has something to say. */

@@ -4,10 +4,10 @@ import { operationResultOf, type Adapter } from './adapter.ts'
 import { AdapterFailure } from './adapter-process.ts'
 import { inputChange, recordInput } from './unchanged-input.ts'
 import { inProcessCall } from './in-process-call.ts'
-import { judge, withImpliedPlaces, type Mismatch, type Verdict } from './expectations.ts'
+import { judge, withImpliedPlaces, type Mismatch, type OperationResult, type Verdict } from './expectations.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { decodeTagged } from './tagged-values.ts'
-import type { Expectation, VectorCase } from './vector-cases.ts'
+import { specTerms, type Expectation, type VectorCase } from './vector-cases.ts'
 import { errorMessage, shortened, TRACE_MOST } from './wording.ts'
 
 export type CaseStatus = 'pass' | 'fail' | 'skip' | 'error'
@@ -21,6 +21,8 @@ export interface CaseOutcome {
   reason?: string
   /** For a fail: what the step expected and what it got. */
   diff?: Mismatch
+  /** For a fail: the rejection's code, when spec/errors.md does not list it (the run warns of them). */
+  unlistedCode?: string
   durationMs?: number
 }
 
@@ -80,13 +82,24 @@ function errorReason(operation: string, error: unknown): string {
   return `${operation} threw: ${shortened(error instanceof Error ? error.stack ?? error.message : String(error), TRACE_MOST)}`
 }
 
+/**
+ * A rejection whose code spec/errors.md does not list can be right for no vector: it fails, and says
+ * why, since an operation that cannot give a verdict must report a failure instead
+ * (spec/adapter-protocol.md); the run warns of such codes (results.ts), which a baseline may list.
+ */
+function withUnlistedCode(verdict: Verdict, result: OperationResult): Verdict {
+  if (verdict.pass || result.ok || specTerms().rejectionCodes.has(result.error.code)) return verdict
+  const why = `${shortened(result.error.code, 80)} is no rejection code of spec/errors.md: an operation that cannot give a verdict must report a failure, never a rejection with a code of its own`
+  return { ...verdict, reason: `${verdict.reason} (${why})`, unlistedCode: result.error.code }
+}
+
 /** The verdict on one step's result; a result the runner cannot inspect (a revoked proxy, a getter that throws) is an error. */
 function judgeStep(result: unknown, expect: Expectation, operation: string): Verdict | { error: string } {
   const expected = stepExpectation(expect, operation)
   try {
     const checked = operationResultOf(result)
     if (checked === undefined) return { error: `${operation} returned no operation result: ${shortened(String(JSON.stringify(result)), 200)}` }
-    return judge(checked, expected)
+    return withUnlistedCode(judge(checked, expected), checked)
   } catch (error) {
     return { error: `${operation}: the reply's value cannot be compared: ${errorMessage(error)}` }
   }
@@ -118,7 +131,8 @@ async function runSteps(adapter: Adapter, vector: VectorCase, timeoutMs: number,
     const verdict = judgeStep(result, step.expect, step.operation)
     if ('error' in verdict) return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: verdict.error }
     if (!verdict.pass) {
-      return { id: vector.id, status: 'fail', step: index, operation: step.operation, reason: `step ${index} (${step.operation}): ${verdict.reason}`, diff: verdict.diff }
+      const unlisted = verdict.unlistedCode === undefined ? {} : { unlistedCode: verdict.unlistedCode }
+      return { id: vector.id, status: 'fail', step: index, operation: step.operation, reason: `step ${index} (${step.operation}): ${verdict.reason}`, diff: verdict.diff, ...unlisted }
     }
   }
   return { id: vector.id, status: 'pass' }

@@ -36,6 +36,17 @@ const STDERR_LIMIT = 64 * 1024
 const MAX_FAILED_RESTARTS = 3
 const DEFAULT_EXIT_WATCH_MS = 100
 
+/** The line the runner adds to an adapter's stderr where it restarts it, so that the tail shows which process wrote what. */
+export const RESTART_NOTE = '[dsh-conformance: restarting the adapter]'
+
+/** How the reason of a step not sent, once restarts have stopped, goes on after its kind. */
+const NOT_RESTARTED = `not sent, since the adapter's last ${MAX_FAILED_RESTARTS} restarts failed and it is not restarted any more`
+
+/** Whether a step's reason says it was not sent because restarts have stopped: no crash or timeout of its own. */
+export function notRestarted(reason: string): boolean {
+  return reason.includes(`: ${NOT_RESTARTED} (the last: `)
+}
+
 type ReplyKind = 'started' | 'result'
 
 /**
@@ -57,7 +68,9 @@ function parseReply(line: string, kind: ReplyKind): Record<string, unknown> {
   try {
     reply = JSON.parse(line)
   } catch {
-    throw new AdapterFailure(`garbage: the adapter wrote a line that is not JSON: ${preview(line)}`)
+    // A byte order mark before the JSON is a common slip of .NET and PowerShell writers: named, for them.
+    const why = line.startsWith('\ufeff') ? ' (it starts with a byte order mark, which the protocol does not allow)' : ''
+    throw new AdapterFailure(`garbage: the adapter wrote a line that is not JSON${why}: ${preview(line)}`)
   }
   const record = typeof reply === 'object' && reply !== null && !Array.isArray(reply) ? reply as Record<string, unknown> : undefined
   if (kind === 'started' && record !== undefined && 'protocol' in record && record['protocol'] !== PROTOCOL_VERSION) {
@@ -124,10 +137,7 @@ async function launch(command: string, cwd: string | undefined, timeoutMs: numbe
     const line = await child.request(startMessage(), timeoutMs, 'start')
     return { child, started: parseReply(line, 'started') as unknown as ProtocolStarted }
   } catch (error) {
-    const message = errorMessage(error)
-    child.fail(message)
-    // An adapter whose replies sit in its output buffer looks like one that never answers.
-    if (message.startsWith('timeout:')) throw new AdapterFailure(`${message} (an adapter must flush its stdout after each reply)`)
+    child.fail(errorMessage(error))
     throw error
   }
 }
@@ -152,6 +162,8 @@ export async function startSubprocessAdapter(command: string, options: Subproces
   /** The last reply of the current process, which a failure while it is idle comes after. */
   let lastReply = 'its start reply'
   let failedRestarts = 0
+  /** Why the last restart failed, for the steps not sent once they stop: its kind leads their reason. */
+  let lastRestartFailure = ''
   let nextSeq = 0
   let closed = false
   /** The step being run, from the call to its outcome: one at a time, as the protocol says. */
@@ -159,9 +171,10 @@ export async function startSubprocessAdapter(command: string, options: Subproces
 
   async function restart(): Promise<AdapterProcess> {
     if (failedRestarts >= MAX_FAILED_RESTARTS) {
-      throw new AdapterFailure(`crash: not sent, since the adapter's last ${MAX_FAILED_RESTARTS} restarts failed and it is not restarted any more`)
+      const [kind, ...why] = lastRestartFailure.split(': ')
+      throw new AdapterFailure(`${kind}: ${NOT_RESTARTED} (the last: ${why.join(': ')})`)
     }
-    stderr.append('\n[dsh-conformance: restarting the adapter]\n')
+    stderr.append(`\n${RESTART_NOTE}\n`)
     try {
       const { child, started } = await launch(command, options.cwd, startTimeoutMs, stderr)
       const changed = startDifference(declared, started)
@@ -177,7 +190,8 @@ export async function startSubprocessAdapter(command: string, options: Subproces
       return child
     } catch (error) {
       failedRestarts += 1
-      throw new AdapterFailure(`${errorMessage(error)} (while restarting the adapter)`)
+      lastRestartFailure = errorMessage(error)
+      throw new AdapterFailure(`${lastRestartFailure} (while restarting the adapter)`)
     }
   }
 

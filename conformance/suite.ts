@@ -4,6 +4,7 @@ import type { BaselineVerdict } from './baseline.ts'
 import { adapterSummary } from './console-summary.ts'
 import { runFails } from './results.ts'
 import { missingCapability, runCase, type CaseOutcome, type RunOptions } from './run-case.ts'
+import { notRestarted } from './subprocess-adapter.ts'
 import type { VectorCase } from './vector-cases.ts'
 
 /**
@@ -12,8 +13,11 @@ import type { VectorCase } from './vector-cases.ts'
  */
 export const CRASHES_IN_A_ROW_TO_STOP = 10
 
-const crashedOrHung = (outcome: CaseOutcome): boolean =>
-  outcome.status === 'error' && (outcome.reason?.startsWith('crash:') === true || outcome.reason?.startsWith('timeout:') === true)
+/** A case that ended in a crash or a timeout of its own; one not sent once restarts stopped did not. */
+function crashedOrHung(outcome: CaseOutcome): boolean {
+  const reason = outcome.reason ?? ''
+  return outcome.status === 'error' && (reason.startsWith('crash:') || reason.startsWith('timeout:')) && !notRestarted(reason)
+}
 
 /** The outcome of a case the run no longer asks the adapter about: an error, never a pass. */
 function notAsked(vector: VectorCase): CaseOutcome {

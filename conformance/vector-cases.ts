@@ -149,8 +149,8 @@ function caseLines(path: string, id: string): (number | undefined)[] {
 
 let suiteSpecTerms: SpecTerms | undefined
 
-/** The terms of this suite's spec/, read once: every case of every file is held to them. */
-function specTerms(): SpecTerms {
+/** The terms of this suite's spec/, read once: every case of every file is held to them, and every rejection an adapter gives. */
+export function specTerms(): SpecTerms {
   suiteSpecTerms ??= readSpecTerms(join(projectRoot, 'spec'))
   return suiteSpecTerms
 }

@@ -189,5 +189,9 @@ describe('compare', () => {
       expect(outcome.stderr, name).toMatch(new RegExp(`^${path}: .*${message!}`))
       expect(outcome.code, name).toBe(2)
     }
+    // A JSON fault Node names by its offset is named by its line and column too (the '2' here).
+    const twoLines = inputFile('two-lines.json', '{\n  "events": [1 2]}')
+    const broken = await runCliHere(['compare', '--adapter', 'reference', '--operation', 'load', twoLines])
+    expect(broken.stderr).toMatch(new RegExp(`^${twoLines}: .* at position 17 \\(line 2, column 16\\)\n$`))
   })
 })

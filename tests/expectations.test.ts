@@ -244,6 +244,15 @@ describe('judge', () => {
     expect(judge({ ok: false, error: { code: 'X_Y', message: '' } }, { accept: true })).toMatchObject({ pass: false, reason: 'expected acceptance, got rejection X_Y' })
   })
 
+  it('quotes only the start of a long message, which every report of the run would carry whole', () => {
+    const message = `${'m'.repeat(5000)} end`
+    for (const expected of [{ accept: true }, { reject: { code: 'A_B' } }] as const) {
+      const verdict = judge({ ok: false, error: { code: 'X_Y', message } }, expected)
+      expect(verdict.pass).toBe(false)
+      expect((verdict as { reason: string }).reason).toMatch(/: m{4000}… \(1004 more characters\)$/)
+    }
+  })
+
   it('tells a missing member or element from one that holds undefined', () => {
     expect(judge({ ok: true, value: { data: { turn: 1, step: undefined } } }, { value: { data: { turn: 1 } } })).toMatchObject({
       pass: false,

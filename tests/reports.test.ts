@@ -131,6 +131,7 @@ describe('JSON report', () => {
           label: 'fake-impl-cmd',
           adapter: { name: 'fake-impl', version: '1.2.3', language: 'javascript', homepage: 'https://example.org/fake-impl', profiles: ['reader', 'relations', 'jsonl'], transport: 'subprocess' },
           passed: false,
+          partialClaim: true,
           durationMs: 12,
           totals: { pass: 1, fail: 1, error: 0, skip: 1 },
           cases: [
@@ -150,6 +151,7 @@ describe('JSON report', () => {
           label: 'bare',
           adapter: { name: 'bare', version: '0.0.1', language: 'rust', profiles: ['reader'], transport: 'in-process' },
           passed: true,
+          partialClaim: false,
           durationMs: 3,
           totals: { pass: 1, fail: 0, error: 0, skip: 0 },
           cases: [entry('surf-a', '05-surface', ['SURF-1'], {})],

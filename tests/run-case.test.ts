@@ -283,15 +283,28 @@ describe('a rejection that is no plain object', () => {
     }
     const fromClass = adapterAnswering({ odd: () => ({ ok: false, error: new Rejection() as unknown as { code: string } }) })
     expect(await runCase(fromClass, rejecting({ seq: 3 }))).toMatchObject({ status: 'pass' })
-    const fromError = adapterAnswering({ odd: () => ({ ok: false, error: Object.assign(new Error('start 5 sits after end 7'), { code: 'SURFACE_REJECTED_ELSEWHERE' }) }) })
-    expect(await runCase(fromError, rejecting({ seq: null }))).toMatchObject({ status: 'fail', reason: 'step 0 (surface): expected code SURFACE_REPLACE_REVERSED, got SURFACE_REJECTED_ELSEWHERE: start 5 sits after end 7' })
+    const fromError = adapterAnswering({ odd: () => ({ ok: false, error: Object.assign(new Error('start 5 is on no surface'), { code: 'SURFACE_REPLACE_START_NOT_FOUND' }) }) })
+    expect(await runCase(fromError, rejecting({ seq: null }))).toMatchObject({ status: 'fail', reason: 'step 0 (surface): expected code SURFACE_REPLACE_REVERSED, got SURFACE_REPLACE_START_NOT_FOUND: start 5 is on no surface' })
   })
 
   it('with another code and no message, says so without an empty quote', async () => {
-    for (const error of [{ code: 'NOT_A_REAL_CODE' }, { code: 'NOT_A_REAL_CODE', message: '' }]) {
+    for (const error of [{ code: 'SURFACE_OP_INVALID' }, { code: 'SURFACE_OP_INVALID', message: '' }]) {
       const adapter = adapterAnswering({ odd: () => ({ ok: false, error }) })
-      expect(await runCase(adapter, rejecting({ seq: null }))).toMatchObject({ status: 'fail', reason: 'step 0 (surface): expected code SURFACE_REPLACE_REVERSED, got NOT_A_REAL_CODE' })
+      expect(await runCase(adapter, rejecting({ seq: null }))).toMatchObject({ status: 'fail', reason: 'step 0 (surface): expected code SURFACE_REPLACE_REVERSED, got SURFACE_OP_INVALID' })
     }
+  })
+
+  it('with a code spec/errors.md does not list fails, saying so and marking the code for the run\'s warning', async () => {
+    const invented = adapterAnswering({ odd: () => ({ ok: false, error: { code: 'NOT_IMPLEMENTED', message: 'surface is not written yet' } }) })
+    expect(await runCase(invented, rejecting({ seq: null }))).toMatchObject({
+      status: 'fail', step: 0, operation: 'surface', unlistedCode: 'NOT_IMPLEMENTED',
+      reason: 'step 0 (surface): expected code SURFACE_REPLACE_REVERSED, got NOT_IMPLEMENTED: surface is not written yet (NOT_IMPLEMENTED is no rejection code of spec/errors.md: an operation that cannot give a verdict must report a failure, never a rejection with a code of its own)',
+    })
+    // One of the log codes repair writes is no rejection code either; a listed code is marked nowhere.
+    const logCode = adapterAnswering({ odd: () => ({ ok: false, error: { code: 'TOOL_OUTCOME_UNKNOWN' } }) })
+    expect(await runCase(logCode, rejecting({ seq: null }))).toMatchObject({ status: 'fail', unlistedCode: 'TOOL_OUTCOME_UNKNOWN' })
+    const listed = adapterAnswering({ odd: () => ({ ok: false, error: { code: 'SURFACE_OP_INVALID' } }) })
+    expect(await runCase(listed, rejecting({ seq: null }))).not.toHaveProperty('unlistedCode')
   })
 })
 

@@ -11,7 +11,7 @@ import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Adapter } from '../conformance/adapter.ts'
 import { AdapterFailure, AdapterProcess, decodeLine, illFormedAt, LineAssembler, MAX_TIMEOUT_MS, stderrHeadline, TextTail } from '../conformance/adapter-process.ts'
-import { runAdapter } from '../conformance/adapter-runs.ts'
+import { runAdapter, stderrTailOf } from '../conformance/adapter-runs.ts'
 import { parseOptions } from '../conformance/cli-options.ts'
 import { adapterSummary } from '../conformance/console-summary.ts'
 import { protocolViolation, runMessage, startMessage } from '../conformance/protocol.ts'
@@ -168,7 +168,7 @@ describe('replies', () => {
     const adapter = await open('start-twice')
     await expect(surface(adapter)).rejects.toThrow(/^garbage: the adapter wrote a line nobody asked for: "\{\\"protocol\\":1,.*" \(while idle after its start reply, before this step was sent\)$/)
     for (let restart = 0; restart < 3; restart += 1) await expect(surface(adapter)).rejects.toThrow(/^garbage: the adapter wrote a line nobody asked for: "\{\\"protocol\\":1,.*" \(while restarting the adapter\)$/)
-    await expect(surface(adapter)).rejects.toThrow(/^crash: not sent, since the adapter's last 3 restarts failed and it is not restarted any more$/)
+    await expect(surface(adapter)).rejects.toThrow(/^garbage: not sent, since the adapter's last 3 restarts failed and it is not restarted any more \(the last: the adapter wrote a line nobody asked for: "\{\\"protocol\\":1,.*"\)$/)
   })
 
   it('a 16 MiB reply is read within the default timeout (line assembly is linear)', async () => {
@@ -191,7 +191,7 @@ describe('one request at a time', () => {
     const child = await startedProcess('hang')
     const first = request(child, 0).catch((error: Error) => error.message)
     await expect(request(child, 1)).rejects.toThrow(/^not sent: seq 1 came while seq 0 was waiting for its reply/)
-    expect(await first).toBe(`timeout: no reply to seq 0 within ${SHORT_TIMEOUT_MS} ms`)
+    expect(await first).toBe(`timeout: no reply to seq 0 within ${SHORT_TIMEOUT_MS} ms (an adapter must flush its stdout after each reply)`)
   })
 
   it('a step while another is in flight fails at once, and only one process is restarted', async () => {
@@ -285,7 +285,7 @@ describe('a restarted process', () => {
     await expect(surface(adapter)).resolves.toEqual(FOLDED)
     await expect(surface(adapter)).rejects.toThrow(/^crash: /)
     for (let restart = 0; restart < 3; restart += 1) await expect(surface(adapter)).rejects.toThrow(/\(while restarting the adapter\)$/)
-    await expect(surface(adapter)).rejects.toThrow(/^crash: not sent, since the adapter's last 3 restarts failed and it is not restarted any more$/)
+    await expect(surface(adapter)).rejects.toThrow(/^crash: not sent, since the adapter's last 3 restarts failed and it is not restarted any more \(the last: the adapter process ended \(exit code 4\)/)
     rmSync(dirname(marker), { recursive: true, force: true })
   })
 })
@@ -380,5 +380,14 @@ describe('timeouts', () => {
     expect(parseOptions('run', ['--timeout', '1.5'])).toEqual({ error: '--timeout needs a positive number of milliseconds, not 1.5' })
     expect(parseOptions('run', ['--timeout', '0x10'])).toEqual({ error: '--timeout needs a positive number of milliseconds, not 0x10' })
     await expect(startSubprocessAdapter(fake('misorder'), { cwd: projectRoot, timeoutMs: 2 ** 31 })).rejects.toThrow(/^startSubprocessAdapter: timeoutMs can be at most 2147483647 ms/)
+  })
+})
+
+describe('the stderr tail of a failed run', () => {
+  it('says so when its lines are only the runner\'s restart notes, and not when the adapter wrote any', () => {
+    const note = '[dsh-conformance: restarting the adapter]'
+    expect(stderrTailOf(`\n${note}\n\n${note}\n`)).toBe(`\n${note}\n\n${note}\n[dsh-conformance: the adapter wrote nothing to stderr in these lines]`)
+    expect(stderrTailOf(`Traceback: boom\n${note}\n`)).toBe(`Traceback: boom\n${note}`)
+    expect(stderrTailOf('')).toBe('')
   })
 })

@@ -2,6 +2,9 @@
 // hang, print garbage, reply out of schema, lie or fold wrongly are reported as error or fail, never
 // as pass; the reference behind `serve` and the Python example pass over the wire.
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { adapterClaimProblem, type Adapter } from '../conformance/adapter.ts'
 import { referenceAdapter } from '../conformance/adapters/reference.ts'
@@ -83,6 +86,33 @@ describe('fake adapters', () => {
     expect(statuses(outcomes)).toEqual(['error', 'error', 'error', 'skip'])
     expect(outcomes[0]?.reason).toMatch(/^garbage: the adapter wrote a line that is not JSON: "this line is not JSON"/)
     expect(summarize(adapter, CASES, outcomes).failed).toBe(true)
+  })
+
+  it('bom: a reply that starts with a byte order mark is garbage, and the reason says what the mark is', async () => {
+    const { outcomes } = await runCommand(fake('bom'), CASES.slice(0, 1))
+    expect(statuses(outcomes)).toEqual(['error'])
+    expect(outcomes[0]?.reason).toMatch(/^garbage: the adapter wrote a line that is not JSON \(it starts with a byte order mark, which the protocol does not allow\): /)
+  })
+
+  it('first-start-only: once restarts stop, every later case keeps their reason, none is said to follow ten crashes', async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'dsh-restarts-')), 'started')
+    const cases = Array.from({ length: 16 }, (_, index) => ({ ...twoAppends, id: `fake-two-appends-${index}` }))
+    const { outcomes } = await runCommand(`${fake('first-start-only')} ${marker}`, cases)
+    // The first process answers once, then crashes; each of three restarts fails; no case after is sent.
+    expect(statuses(outcomes)).toEqual(['pass', ...Array.from({ length: 15 }, () => 'error')])
+    expect(outcomes.slice(2, 5).every(outcome => outcome.reason?.includes('(while restarting the adapter)'))).toBe(true)
+    for (const outcome of outcomes.slice(5)) {
+      expect(outcome.reason).toMatch(/^crash: not sent, since the adapter's last 3 restarts failed and it is not restarted any more \(the last: the adapter process ended \(exit code 4\)/)
+    }
+    rmSync(dirname(marker), { recursive: true, force: true })
+  })
+
+  it('invented-code: fails with a rejection code spec/errors.md does not list, and the summary warns of the code', async () => {
+    const { adapter, outcomes } = await runCommand(fake('invented-code'), CASES.slice(0, 2))
+    expect(statuses(outcomes)).toEqual(['fail', 'fail'])
+    const summary = summarize(adapter, CASES.slice(0, 2), outcomes)
+    expect(summary.failed).toBe(true)
+    expect(summary.text).toContain('warning: 2 cases fail with a rejection code spec/errors.md does not list, so no verdict: NOT_IMPLEMENTED (2); an operation that cannot give a verdict must report a failure (an error), never a rejection with a code of its own')
   })
 
   it('invalid: a reply that fails protocol-result is an error naming the invalid reply', async () => {

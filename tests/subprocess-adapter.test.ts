@@ -49,7 +49,7 @@ describe('a reply the protocol refuses is an error of its step, never a pass', (
   })
 
   it('and a timeout names its request once', async () => {
-    await expect(surface(await open('hang', { timeoutMs: 300 }))).rejects.toThrow(/^timeout: no reply to request seq 0 \(surface\) within 300 ms$/)
+    await expect(surface(await open('hang', { timeoutMs: 300 }))).rejects.toThrow(/^timeout: no reply to request seq 0 \(surface\) within 300 ms \(an adapter must flush its stdout after each reply\)$/)
   })
 })
 

@@ -2,7 +2,7 @@
 // reports are rendered from too.
 import type { RunReport, RunReportAdapterRun, RunReportCase } from '../../generated/types/index.ts'
 import type { CaseFilters } from '../filters.ts'
-import { baselineMark, claimWarnings, countOutcomes, runFails, type AdapterRun } from '../results.ts'
+import { baselineMark, claimIsPartial, claimWarnings, countOutcomes, runFails, type AdapterRun } from '../results.ts'
 import type { CaseOutcome } from '../run-case.ts'
 import type { SuiteIdentity } from '../suite-identity.ts'
 import type { VectorCase } from '../vector-cases.ts'
@@ -57,6 +57,7 @@ function reportRun(run: AdapterRun, cases: readonly VectorCase[], strictBaseline
     },
     passed: !runFails(run, strictBaseline),
     durationMs: run.durationMs,
+    partialClaim: claimIsPartial(run.outcomes),
     totals: countOutcomes(run.outcomes),
     cases: run.outcomes.flatMap((outcome) => {
       const vector = vectorOf.get(outcome.id)

@@ -111,6 +111,10 @@ export interface RunReportAdapterRun {
    */
   stderrTail?: string;
   /**
+   * True when cases of a profile the adapter claims were skipped for operations it does not provide: the claim is partial (spec/profiles.md), however `passed` reads, and `warnings` says which profiles and operations. For a CI gate that accepts only whole claims.
+   */
+  partialClaim: boolean;
+  /**
    * Claims the run did not back: a claimed profile whose cases were skipped for operations the adapter lacks, a run that tested nothing.
    */
   warnings?: string[];

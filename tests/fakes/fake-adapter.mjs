@@ -51,6 +51,10 @@ const BEHAVIOURS = {
   },
   hang: () => {},
   garbage: () => process.stdout.write('this line is not JSON\n'),
+  // Its right answer, after a byte order mark, as .NET and PowerShell write one unless told not to.
+  bom: (message) => process.stdout.write(`\ufeff${JSON.stringify({ seq: message.seq, result: fold(message.input.events, false) })}\n`),
+  // Answers what it cannot do with a rejection of a code of its own, which the protocol forbids.
+  'invented-code': (message) => send({ seq: message.seq, result: { ok: false, error: { code: 'NOT_IMPLEMENTED', seq: null, message: 'not written yet' } } }),
   'long-error': (message) => send({ seq: message.seq, error: { message: `${'m'.repeat(100_000)} end`, traceback: `${'  frame\n'.repeat(20_000)}ValueError: the cause` } }),
   invalid: (message) => send({ seq: message.seq, result: { ok: 'yes' } }),
   // Rejects everything, writing "no seq, no line" as null, as a serializer of None or nil would.

@@ -7,7 +7,7 @@ import { isCheckpoint } from '../../reference/compaction.ts'
 import type { SessionEvent } from '../../reference/envelope.ts'
 import { hasOwn, isNonEmptyString } from '../../reference/lossless-json.ts'
 import { runRelations } from '../../reference/processing.ts'
-import { accepted, dataOf, isRecord, loadedEvents, ref, rejected, type KnownBad, type SyncOperation } from './wrap.ts'
+import { accepted, dataOf, isRecord, loadedEvents, ref, type KnownBad, type SyncOperation } from './wrap.ts'
 
 type EventRecord = Record<string, unknown>
 type Rewrite = (events: EventRecord[]) => EventRecord[]
@@ -126,10 +126,13 @@ const tokenCountByIsInteger = relationsOver(events => events.map(event => {
   return unsafe ? withDataMember(event, 'shadowedTokenCount', 0) : event
 }))
 
-/** The crash of a port reading a compaction event's members without testing its data, reported at the first null data. */
+const CRASH_ON_NULL_DATA = "Cannot read properties of null (reading 'compactionId')"
+
+/** The crash of a port reading a compaction event's members without testing its data, at the first null data. */
 const compactionDataUnguarded: SyncOperation = input => {
   const crashed = loadedEvents(input)?.find(event => String(event['type']).startsWith('compaction/') && event['data'] === null)
-  return crashed === undefined ? ref.relations(input) : rejected('UNMAPPED', crashed['seq'] as number)
+  if (crashed !== undefined) throw new TypeError(`${CRASH_ON_NULL_DATA} (seq ${String(crashed['seq'])})`)
+  return ref.relations(input)
 }
 
 /** A valid summary carries the open bracket's compactionId (tracked from start, end and end-seed), as if it were never compared. */
@@ -235,6 +238,7 @@ export const RELATIONS_REVIEW_BUGS: readonly KnownBad[] = [
     bug: "relations read a compaction event's members without testing that its data is an object, and crash on null",
     caughtBy: ['comp-rel-data-null'],
     patch: { relations: compactionDataUnguarded },
+    crashes: `relations threw: TypeError: ${CRASH_ON_NULL_DATA}`,
   },
   {
     name: 'summary-id-unchecked',

@@ -19,6 +19,11 @@ export interface KnownBad {
   /** Vector ids that fail against this adapter; each must stay among its failures. */
   caughtBy: string[]
   patch: Patch
+  /**
+   * For a bug whose wrong answer is a crash (an implementation failure, never a verdict): the start of
+   * its message, which the catching vectors' errors must give.
+   */
+  crashes?: string
 }
 
 export const ref = reference as unknown as Record<OperationName, SyncOperation>

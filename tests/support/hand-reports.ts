@@ -7,7 +7,7 @@ export const counts = (pass: number, fail: number, error: number, skip: number):
 
 /** An adapter's run as a report holds it: the reports compared whole do not read its duration. */
 export function reportRun(label: string, adapter: RunReportAdapter | null, passed: boolean, totals: RunReportCounts, cases: RunReportCase[], rest: Partial<RunReportAdapterRun> = {}): RunReportAdapterRun {
-  return { label, adapter, passed, durationMs: 1, totals, cases, ...rest }
+  return { label, adapter, passed, partialClaim: false, durationMs: 1, totals, cases, ...rest }
 }
 
 export const adapter = (name: string, version: string, language: string, profiles = ['reader'], transport: 'in-process' | 'subprocess' = 'in-process'): RunReportAdapter =>

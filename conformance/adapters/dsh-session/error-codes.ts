@@ -4,8 +4,8 @@
 // packages/core/session/src/{index,surface,chunk-rows,invariant}.ts and the compaction companion
 // (packages/compaction/compaction/src/invariant.ts) at the pinned commit; `example` is one message the
 // rule must catch, and tests/adapters/dsh-session.test.ts checks that no earlier rule shadows it.
-// Rules run in order, first match wins. A message no rule matches becomes code UNMAPPED, which the
-// runner reports as a failure with the text: never a pass.
+// Rules run in order, first match wins. A message no rule matches becomes code UNMAPPED, which no
+// spec code is, so the runner fails it and warns of it (conformance/run-case.ts): never a pass.
 import type { OperationResult } from '../../expectations.ts'
 import { seqForRecord } from '../../../reference/envelope.ts'
 import { isRecord } from '../../../reference/lossless-json.ts'
