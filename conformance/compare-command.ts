@@ -107,13 +107,13 @@ export function parseCompareOptions(args: readonly string[]): CompareOptions | {
 /** An input as the output names it: its path printable (a file name may hold a line feed or an escape sequence). */
 const nameOf = (path: string): string => (path === '-' ? 'stdin' : printable(path))
 
-/** The JSON text's value; a fault names the line and column of the offset JSON.parse names (Node gives the offset alone). */
+/** The JSON text's value; a fault names the line and column of the offset JSON.parse names (Node 20 gives the offset alone, 22 both). */
 function parsedJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch (error) {
     const offset = /at position (\d+)/.exec(errorMessage(error))
-    if (offset === null) throw error
+    if (offset === null || /\(line \d+ column \d+\)/.test(errorMessage(error))) throw error
     const before = text.slice(0, Number(offset[1]))
     throw new Error(`${errorMessage(error)} (line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')})`)
   }

@@ -18,6 +18,14 @@ function messageClause(message: string | undefined): string {
   return message === undefined || message === '' ? '' : `: ${shortened(message, TRACE_MOST)}`
 }
 
+/** The most characters of a rejection's code a reason quotes. */
+const CODE_MOST = 200
+
+/** A rejection's code, for people: an implementation's own may be of any length too (a subprocess's is held to a form, not a length). */
+export function codeText(code: string): string {
+  return shortened(code, CODE_MOST)
+}
+
 /**
  * What differed, for reports: where, both sides as short JSON text (each preceded by its kind when the
  * kinds differ), and for logs the diverging seq.
@@ -294,7 +302,7 @@ export function judge(result: OperationResult, expect: Expectation): Verdict {
   if (!result.ok) {
     return {
       pass: false,
-      reason: `expected acceptance, got rejection ${result.error.code}${result.error.seq === undefined ? '' : ` at seq ${showValue(result.error.seq)}`}${messageClause(result.error.message)}`,
+      reason: `expected acceptance, got rejection ${codeText(result.error.code)}${result.error.seq === undefined ? '' : ` at seq ${showValue(result.error.seq)}`}${messageClause(result.error.message)}`,
       diff: { path: '$', expected: 'acceptance', actual: `rejection ${rejectionText(result.error)}` },
     }
   }
@@ -344,7 +352,7 @@ function judgeRejection(result: OperationResult, reject: ExpectedRejection): Ver
   if (result.ok) return { pass: false, reason: `expected rejection ${reject.code}, got acceptance: ${show(result.value)}`, diff: { path: '$', expected, actual: `acceptance ${show(result.value)}` } }
   const { error } = result
   const diff = { expected, actual: `rejection ${rejectionText(error)}` }
-  if (error.code !== reject.code) return { pass: false, reason: `expected code ${reject.code}, got ${error.code}${messageClause(error.message)}`, diff: { ...diff, path: '$.error.code' } }
+  if (error.code !== reject.code) return { pass: false, reason: `expected code ${reject.code}, got ${codeText(error.code)}${messageClause(error.message)}`, diff: { ...diff, path: '$.error.code' } }
   for (const name of ['seq', 'line'] as const) {
     const mismatch = placeMismatch(reject.code, name, reject[name], error[name])
     if (mismatch !== undefined) return { pass: false, reason: mismatch, diff: { ...diff, path: `$.error.${name}` } }

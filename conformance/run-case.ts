@@ -4,7 +4,7 @@ import { operationResultOf, type Adapter } from './adapter.ts'
 import { AdapterFailure } from './adapter-process.ts'
 import { inputChange, recordInput } from './unchanged-input.ts'
 import { inProcessCall } from './in-process-call.ts'
-import { judge, withImpliedPlaces, type Mismatch, type OperationResult, type Verdict } from './expectations.ts'
+import { codeText, judge, withImpliedPlaces, type Mismatch, type OperationResult, type Verdict } from './expectations.ts'
 import { DEFAULT_TIMEOUT_MS } from './subprocess-adapter.ts'
 import { decodeTagged } from './tagged-values.ts'
 import { specTerms, type Expectation, type VectorCase } from './vector-cases.ts'
@@ -89,8 +89,9 @@ function errorReason(operation: string, error: unknown): string {
  */
 function withUnlistedCode(verdict: Verdict, result: OperationResult): Verdict {
   if (verdict.pass || result.ok || specTerms().rejectionCodes.has(result.error.code)) return verdict
-  const why = `${shortened(result.error.code, 80)} is no rejection code of spec/errors.md: an operation that cannot give a verdict must report a failure, never a rejection with a code of its own`
-  return { ...verdict, reason: `${verdict.reason} (${why})`, unlistedCode: result.error.code }
+  const code = codeText(result.error.code)
+  const why = `${code} is no rejection code of spec/errors.md: an operation that cannot give a verdict must report a failure, never a rejection with a code of its own`
+  return { ...verdict, reason: `${verdict.reason} (${why})`, unlistedCode: code }
 }
 
 /** The verdict on one step's result; a result the runner cannot inspect (a revoked proxy, a getter that throws) is an error. */

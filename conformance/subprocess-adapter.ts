@@ -44,7 +44,9 @@ const NOT_RESTARTED = `not sent, since the adapter's last ${MAX_FAILED_RESTARTS}
 
 /** Whether a step's reason says it was not sent because restarts have stopped: no crash or timeout of its own. */
 export function notRestarted(reason: string): boolean {
-  return reason.includes(`: ${NOT_RESTARTED} (the last: `)
+  // Right after the kind, not anywhere: a reason may quote what the adapter wrote.
+  const at = reason.indexOf(': ')
+  return at !== -1 && reason.startsWith(`${NOT_RESTARTED} (the last: `, at + 2)
 }
 
 type ReplyKind = 'started' | 'result'
@@ -171,8 +173,10 @@ export async function startSubprocessAdapter(command: string, options: Subproces
 
   async function restart(): Promise<AdapterProcess> {
     if (failedRestarts >= MAX_FAILED_RESTARTS) {
-      const [kind, ...why] = lastRestartFailure.split(': ')
-      throw new AdapterFailure(`${kind}: ${NOT_RESTARTED} (the last: ${why.join(': ')})`)
+      // Every failure of the runner's reads its kind first; a bare error of another kind is a crash.
+      const at = lastRestartFailure.indexOf(': ')
+      const [kind, why] = at === -1 ? ['crash', lastRestartFailure] : [lastRestartFailure.slice(0, at), lastRestartFailure.slice(at + 2)]
+      throw new AdapterFailure(`${kind}: ${NOT_RESTARTED} (the last: ${why})`)
     }
     stderr.append(`\n${RESTART_NOTE}\n`)
     try {

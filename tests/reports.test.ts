@@ -162,6 +162,14 @@ describe('JSON report', () => {
     expect(runReport(record([bare])).passed).toBe(true)
   })
 
+  it('warns, in the run\'s warnings, of fails whose rejection code spec/errors.md does not list', () => {
+    const run: AdapterRun = {
+      label: 'cannot', adapter: { name: 'cannot', version: '1', language: 'go', profiles: ['reader'] }, durationMs: 1,
+      outcomes: [{ id: 'surf-a', status: 'fail', reason: 'step 0 (surface): …', unlistedCode: 'NOT_IMPLEMENTED' }, { id: 'surf-b', status: 'fail', reason: 'step 0 (surface): …', unlistedCode: 'NOT_IMPLEMENTED' }],
+    }
+    expect(runReport(record([run])).runs[0]!.warnings).toContain('2 cases fail with a rejection code spec/errors.md does not list, so no verdict: NOT_IMPLEMENTED (2); an operation that cannot give a verdict must report a failure (an error), never a rejection with a code of its own')
+  })
+
   it('fails the run on a NEW FAIL, and on a NEW PASS only under strict', () => {
     expect(runReport(record([baselinedRun()])).passed).toBe(false)
     const onlyKnown = baselinedRun()

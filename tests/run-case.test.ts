@@ -305,6 +305,10 @@ describe('a rejection that is no plain object', () => {
     expect(await runCase(logCode, rejecting({ seq: null }))).toMatchObject({ status: 'fail', unlistedCode: 'TOOL_OUTCOME_UNKNOWN' })
     const listed = adapterAnswering({ odd: () => ({ ok: false, error: { code: 'SURFACE_OP_INVALID' } }) })
     expect(await runCase(listed, rejecting({ seq: null }))).not.toHaveProperty('unlistedCode')
+    // A code of any length is quoted by its start, in the reason and in the mark the warning counts.
+    const long = await runCase(adapterAnswering({ odd: () => ({ ok: false, error: { code: `X_${'Y'.repeat(100_000)}` } }) }), rejecting({ seq: null }))
+    expect(long.unlistedCode).toMatch(/^X_Y{198}… \(99802 more characters\)$/)
+    expect(long.reason!.length).toBeLessThan(1000)
   })
 })
 

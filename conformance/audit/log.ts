@@ -14,6 +14,8 @@ import type { AuditLogInfo, AuditRejection } from '../../generated/types/index.t
 import { reportMessage, type ArtifactExtent } from '../wording.ts'
 import { encodingOf, refusalFacts, vocabularyHint } from '../check/check-file.ts'
 import { rawHeaderHint } from '../check/raw-reader.ts'
+import { buildsMoreValues, mostLineValues } from '../check/line-values.ts'
+import { DEFAULT_MAX_LINE_BYTES } from '../check/options.ts'
 import { rawBytesHint } from '../check/zstd-frames.ts'
 import type { RequirementIndex } from '../check/requirements.ts'
 import { attributeViolations, type RowViolation } from './verdicts.ts'
@@ -77,12 +79,16 @@ function extentOf(bytes: Uint8Array, encoding: 'raw' | 'zstd'): ArtifactExtent {
 
 /**
  * The string `id` of a raw artifact's first line when it parses as an object, or null: a header line
- * that fails its checks (a member missing) still names its session, which the report shows.
+ * that fails its checks (a member missing) still names its session, which the report shows. A line
+ * that would build more values than check parses in one line is not parsed: with no line feed it is
+ * the whole file, which no limit of readLog counted (it counts complete lines).
  */
 function idOfFirstLine(bytes: Uint8Array): string | null {
   const end = bytes.indexOf(0x0a)
+  const line = bytes.subarray(0, end < 0 ? bytes.length : end)
+  if (buildsMoreValues(line, mostLineValues(DEFAULT_MAX_LINE_BYTES))) return null
   try {
-    const first: unknown = JSON.parse(Buffer.from(bytes.subarray(0, end < 0 ? bytes.length : end)).toString('utf8'))
+    const first: unknown = JSON.parse(Buffer.from(line).toString('utf8'))
     return isRecord(first) && typeof first['id'] === 'string' ? first['id'] : null
   } catch {
     return null

@@ -115,7 +115,7 @@ export interface RunReportAdapterRun {
    */
   partialClaim: boolean;
   /**
-   * Claims the run did not back: a claimed profile whose cases were skipped for operations the adapter lacks, a run that tested nothing.
+   * What the run did not back: a claimed profile whose cases were skipped for operations the adapter lacks, a profile not claimed whose cases the adapter's operations could have run, fails whose rejection codes spec/errors.md does not list (each code with its count), a run that tested nothing.
    */
   warnings?: string[];
   /**

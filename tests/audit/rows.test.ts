@@ -252,6 +252,12 @@ describe('audit of hand-built logs', () => {
     // A header line that fails its checks still names its session, which the report shows.
     const undepthed = new TextEncoder().encode(['{"type":"session","version":0,"id":"named","createdAt":1,"cwd":"/w"}', ...goodLines.slice(1)].join('\n'))
     expect(auditOf(undepthed).log).toMatchObject({ sessionId: 'named', rejection: { code: 'JSONL_HEADER_INVALID' } })
+    // With no line feed the first line is the whole file, which readLog's values limit never counted
+    // (it counts complete lines): one that would build more values than check parses in a line is
+    // not parsed for its id (a 10 MB one took the process past a 256 MB heap).
+    const deepId = (depth: number): Uint8Array => new TextEncoder().encode(`{"type":"session","id":"deep","x":${'['.repeat(depth)}${']'.repeat(depth)}}`)
+    expect(auditOf(deepId(1000)).log.sessionId).toBe('deep')
+    expect(auditOf(deepId(1_048_577)).log).toMatchObject({ sessionId: null, rejection: { code: 'JSONL_HEADER_INVALID' } })
     const gap = new TextEncoder().encode([...goodLines.slice(0, 3), ...goodLines.slice(4)].join('\n'))
     expect(texts(auditOf(gap), 'raw-facts', 'fail')).toMatch(/^decodeJsonl rejects the log with JSONL_SEQ_GAP at line 4: .*; a line breaks the seq count: an event is missing, doubled or out of place, or the line holds no event$/)
     // A line that holds no event breaks the count too: the meaning does not say an event was lost.
