@@ -112,10 +112,11 @@ function parsedJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch (error) {
-    const offset = /at position (\d+)/.exec(errorMessage(error))
-    if (offset === null || /\(line \d+ column \d+\)/.test(errorMessage(error))) throw error
+    const message = errorMessage(error)
+    const offset = /at position (\d+)/.exec(message)
+    if (offset === null || /\(line \d+ column \d+\)/.test(message)) throw error
     const before = text.slice(0, Number(offset[1]))
-    throw new Error(`${errorMessage(error)} (line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')})`)
+    throw new Error(`${message} (line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')})`)
   }
 }
 

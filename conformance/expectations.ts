@@ -11,8 +11,9 @@ export type OperationResult =
   | { ok: false; error: { code: string; seq?: number; line?: number; message?: string } }
 
 /**
- * An implementation's message for a rejection, for people, after its code: its start alone, since it may
- * be of any length and every report of the run quotes it (a 50 MB one made JSON and JUnit reports of 52 MB).
+ * An implementation's message for a rejection, for people, after its code: its start alone, since it
+ * may be of any length and every report of the run quotes it (a 50 MB one made JSON and JUnit reports
+ * of 52 MB).
  */
 function messageClause(message: string | undefined): string {
   return message === undefined || message === '' ? '' : `: ${shortened(message, TRACE_MOST)}`

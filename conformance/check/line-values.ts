@@ -1,7 +1,8 @@
 // How many arrays and objects a record line builds when it is parsed, counted from its bytes without
 // parsing it: a parser builds one for every `[` and `{` outside a string. A line of 64 MiB nested as
 // deep as it goes built 33M arrays and took check 3.3 GB (about 100 bytes each), so check bounds the
-// values of one line as it bounds its bytes, by a share of --max-line-bytes.
+// values of one line as it bounds its bytes, by a share of --max-line-bytes. audit, which holds a whole
+// log, counts every line's members and elements too (its commas), against a limit of its own.
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c

@@ -11,10 +11,10 @@
 //   are `now` all the same (FORK-5, FORK-6), where a port's `now || Date.now()` takes the clock;
 // - one store in sixteen is given its header as undefined, which is no optional input: the value
 //   undefined, refused before anything is stored (STORE-1, STORE-4), never a header the layer makes up;
-// - one load or fork over a valid log in current shapes in eight, where no other edit or variant changed
-//   it (a fork's boundary one of the log's seqs), is given a `sessionId`: the header's own id, another one, the empty string or null (META-2: a
-//   string equal code unit for code unit, or HEADER_ID_MISMATCH; FORK-5: the child's parentSession is
-//   the sessionId when it is a string).
+// - one load or fork over a valid log in current shapes in eight, where no other edit or variant
+//   changed it (a fork's boundary one of the log's seqs), is given a `sessionId`: the header's own id,
+//   another one, the empty string or null (META-2: a string equal code unit for code unit, or
+//   HEADER_ID_MISMATCH; FORK-5: the child's parentSession is the sessionId when it is a string).
 import { isRecord } from '../../reference/lossless-json.ts'
 import { saltedChooser } from '../generators/index.ts'
 
