@@ -22,7 +22,7 @@ export const ROW_DEFINITIONS: readonly RowDefinition[] = [
     id: 'raw-facts',
     title: 'Raw-fact integrity',
     // A rejection is always this row's evidence, whichever rule it breaks (spec/acceptance.md).
-    checkedBy: 'ENV-1…ENV-12, JSON-1…JSON-13, PROV-1…PROV-8, UNK-3…UNK-6, JSONL-6…JSONL-12, ROW-1…ROW-4, TURN-4…TURN-9, META-1…META-8, VOC-8…VOC-13, TURN-1, TURN-2, HDR-2, LEGACY-1…LEGACY-12, SURF-1…SURF-10, REWR-1…REWR-6',
+    checkedBy: 'ENV-1…ENV-12, JSON-1…JSON-13, PROV-1…PROV-8, UNK-3…UNK-6, JSONL-6…JSONL-12, ROW-1…ROW-4, TURN-4…TURN-9, META-1…META-8, VOC-8…VOC-13, TURN-1, TURN-2, HDR-2, LEGACY-1…LEGACY-13, SURF-1…SURF-10, REWR-1…REWR-6',
     needsHuman: 'whether events were lost before they were appended (a producer that never wrote them)',
   },
   {

@@ -412,6 +412,15 @@ describe('audit runs', () => {
       expect(readLog(log, 1 << 20, values).bytes.length).toBeGreaterThan(0)
       expect(() => readLog(log, 1 << 20, values - 1)).toThrow(`its lines hold more than ${values - 1} opening brackets, opening braces and commas outside strings, each an array, an object or one more member or element that a parser builds; audit can hold 1048576 bytes of a log (it keeps the whole log and its report, about 32 times its content) and ${values - 1} values (about 512 bytes each, as events and in the report) in this process's memory; give Node more`)
     }
+    // The decoder stops inside a frame once the values are past the limit: the lines come in the
+    // frame's first block, and 800 KiB of run-length blocks after them, which a decoder that went on
+    // would inflate past the byte limit, and report that instead.
+    const runs = Array.from({ length: 200 }, () => Buffer.concat([blockHeader(false, 1, 4096), Buffer.from([0x61])]))
+    const linesBlock = Buffer.from(`${lines.slice(1).join('\n')}\n`)
+    const frame = Buffer.concat([ZSTD_MAGIC, Buffer.from([0x00, WINDOW_128_KIB]), blockHeader(false, 0, linesBlock.length), linesBlock, ...runs, blockHeader(true, 0, 0)])
+    writeFileSync(zstd, Buffer.concat([rawFrame(Buffer.from(`${lines[0]}\n`)), frame]))
+    expect(() => readLog(zstd, 600_000)).toThrow('its content holds more than 600000 bytes')
+    expect(() => readLog(zstd, 600_000, values - 1)).toThrow(`its lines hold more than ${values - 1} opening brackets`)
     // The limit follows the heap: the 1M-event benchmark log's 3.9M values fit a 64-bit Node's default.
     expect(mostAuditValues()).toBeGreaterThan(3_913_384)
     rmSync(dir, { recursive: true })
