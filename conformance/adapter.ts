@@ -25,11 +25,13 @@ export interface StepContext {
 
 /**
  * What an operation returns: an operation result, except that a rejection's `seq` or `line` may be
- * null, which says there is none, as leaving it out does (spec/adapter-protocol.md).
+ * null, which says there is none, as leaving it out does; or, for an input the implementation cannot
+ * handle by design, what it lacks (spec/adapter-protocol.md).
  */
 export type AdapterResult =
   | Extract<OperationResult, { ok: true }>
   | { ok: false; error: { code: string; seq?: number | null; line?: number | null; message?: string } }
+  | { ok: false; unsupported: string }
 
 export type Operation = (input: Record<string, unknown>, context?: StepContext) => AdapterResult | Promise<AdapterResult>
 
@@ -71,6 +73,18 @@ export function operationResultOf(value: unknown): OperationResult | undefined {
       ...(message === undefined ? {} : { message }),
     },
   }
+}
+
+/**
+ * What the implementation lacks, when an operation answered that it cannot handle its input
+ * (`{ok: false, unsupported}`, a non-empty string, and no `error`); undefined for any other value.
+ */
+export function unsupportedOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const record = value as Record<string, unknown>
+  if (record['ok'] !== false || 'error' in record) return undefined
+  const lacking = record['unsupported']
+  return typeof lacking === 'string' && lacking !== '' ? lacking : undefined
 }
 
 /**

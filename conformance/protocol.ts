@@ -15,7 +15,7 @@ export type ProtocolMessageName = 'start' | 'started' | 'run' | 'result' | 'stop
 const SCHEMA_BASE = 'https://dsh-session-conformance.dev/schemas/v0/'
 
 /** The forms of a result reply (protocol-result's $defs), to name the faults of the form a reply takes. */
-type ResultForm = 'ProtocolResultReply' | 'ProtocolAccepted' | 'ProtocolRejected' | 'ProtocolFailureReply'
+type ResultForm = 'ProtocolResultReply' | 'ProtocolAccepted' | 'ProtocolRejected' | 'ProtocolUnsupported' | 'ProtocolFailureReply'
 
 interface Validators {
   messages: Record<ProtocolMessageName, ValidateFunction>
@@ -45,7 +45,7 @@ function faultsOf(validate: ValidateFunction, value: unknown, under = ''): Error
 /**
  * A result reply that fails its schema fails every form of it, and a list of every form's faults
  * buries the one that matters. The reply's own members tell which form it meant (`result` and its
- * `ok`, or `error`): only that form's faults are named. Undefined when the reply is too far off to tell.
+ * `ok` and `unsupported`, or `error`): only that form's faults are named. Undefined when the reply is too far off to tell.
  */
 function intendedFormFaults(forms: Validators['resultForm'], reply: unknown): ErrorObject[] | undefined {
   if (!isPlainRecord(reply)) return undefined
@@ -53,7 +53,8 @@ function intendedFormFaults(forms: Validators['resultForm'], reply: unknown): Er
   if (isPlainRecord(result) && typeof result['ok'] === 'boolean') {
     // The envelope with a result that is surely valid, then the result against the form its ok names.
     const envelope = faultsOf(forms('ProtocolResultReply'), { ...reply, result: { ok: true, value: null } })
-    return [...envelope, ...faultsOf(forms(result['ok'] ? 'ProtocolAccepted' : 'ProtocolRejected'), result, '/result')]
+    const form = result['ok'] ? 'ProtocolAccepted' : 'unsupported' in result && !('error' in result) ? 'ProtocolUnsupported' : 'ProtocolRejected'
+    return [...envelope, ...faultsOf(forms(form), result, '/result')]
   }
   // A failure, with or without a `result: null` beside its error.
   return 'error' in reply ? faultsOf(forms('ProtocolFailureReply'), reply) : undefined

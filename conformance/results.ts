@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AdapterMeta } from './adapter.ts'
 import { baselineFailsRun, type BaselineVerdict } from './baseline.ts'
-import { NOT_PROVIDED, PROVIDED_UNCLAIMED, type CaseOutcome, type CaseStatus } from './run-case.ts'
+import { NOT_PROVIDED, PROVIDED_UNCLAIMED, UNLISTED_CODE_RULE, type CaseOutcome, type CaseStatus } from './run-case.ts'
 import { parseChapterPrefixes } from './spec-catalog.ts'
 import { projectRoot, type VectorCase } from './vector-cases.ts'
 import { plural } from './wording.ts'
@@ -143,15 +143,16 @@ export function claimWarnings(run: AdapterRun, cases: readonly VectorCase[]): st
     `profile ${profile} is claimed, but ${plural(skipped, 'of its cases was', 'of its cases were')} skipped for operations the adapter does not provide: ${[...operations].join(', ')}`)
   const unclaimed = [...skipsMarked(run, cases, PROVIDED_UNCLAIMED)].map(([profile, { skipped, operations }]) =>
     `profile ${profile} is not claimed, so ${plural(skipped, 'of its cases was', 'of its cases were')} skipped, though the adapter provides their operations (${[...operations].join(', ')}): claim the profile to run them`)
-  const warnings = [...lacking, ...unclaimed, ...unlistedCodeWarnings(run.outcomes)]
+  const warnings = [...lacking, ...unclaimed, ...unlistedCodeWarnings(run.outcomes), ...unsupportedWarnings(run.outcomes)]
   if (testedNothing(run)) warnings.push(testedNothingText(run.outcomes.length))
   return warnings
 }
 
 /**
  * A warning about fails whose rejection code spec/errors.md does not list: such a code is right for no
- * vector, and most often stands for "not implemented", which an operation must report as a failure
- * (spec/adapter-protocol.md), so a baseline that lists these cases lists no wrong verdicts.
+ * vector, and most often stands for "not implemented", which an operation must answer as unsupported or
+ * report as a failure (spec/adapter-protocol.md), so a baseline that lists these cases lists no wrong
+ * verdicts.
  */
 function unlistedCodeWarnings(outcomes: readonly CaseOutcome[]): string[] {
   const codes = new Map<string, number>()
@@ -159,7 +160,17 @@ function unlistedCodeWarnings(outcomes: readonly CaseOutcome[]): string[] {
   if (codes.size === 0) return []
   const counted = [...codes].map(([code, count]) => `${code} (${count})`).join(', ')
   const cases = [...codes.values()].reduce((sum, count) => sum + count, 0)
-  return [`${plural(cases, 'case fails', 'cases fail')} with a rejection code spec/errors.md does not list, so no verdict: ${counted}; an operation that cannot give a verdict must report a failure (an error), never a rejection with a code of its own`]
+  return [`${plural(cases, 'case fails', 'cases fail')} with a rejection code spec/errors.md does not list, so no verdict: ${counted}; ${UNLISTED_CODE_RULE}`]
+}
+
+/** A warning about fails where the implementation answered that it cannot handle the input: each makes a claim of its profile partial. */
+function unsupportedWarnings(outcomes: readonly CaseOutcome[]): string[] {
+  const byOperation = new Map<string, number>()
+  for (const outcome of outcomes) if (outcome.unsupported === true) byOperation.set(outcome.operation!, (byOperation.get(outcome.operation!) ?? 0) + 1)
+  if (byOperation.size === 0) return []
+  const cases = [...byOperation.values()].reduce((sum, count) => sum + count, 0)
+  const counted = [...byOperation].map(([operation, count]) => `${operation} (${count})`).join(', ')
+  return [`${plural(cases, 'case fails', 'cases fail')} where the implementation answered that it cannot handle the input (unsupported): ${counted}; no claim of their profiles holds while they fail`]
 }
 
 /** How a case stands against the baseline, when there is one and it has something to say. */

@@ -1,6 +1,6 @@
 // Runs one expanded vector case against one adapter. A case passes only when every step passes;
 // an exception, a malformed result or a missing capability is never a pass.
-import { operationResultOf, type Adapter } from './adapter.ts'
+import { operationResultOf, unsupportedOf, type Adapter } from './adapter.ts'
 import { AdapterFailure } from './adapter-process.ts'
 import { inputChange, recordInput } from './unchanged-input.ts'
 import { inProcessCall } from './in-process-call.ts'
@@ -23,8 +23,16 @@ export interface CaseOutcome {
   diff?: Mismatch
   /** For a fail: the rejection's code, when spec/errors.md does not list it (the run warns of them). */
   unlistedCode?: string
+  /** For a fail: the implementation answered that it cannot handle the step's input (the run warns of them). */
+  unsupported?: true
   durationMs?: number
 }
+
+/** How the reason of a step the implementation cannot handle goes on, after the step; what it lacks follows. */
+export const CANNOT_HANDLE = 'the implementation cannot handle this input (it answered unsupported): '
+
+/** What an operation that gives no verdict answers instead of a rejection with a code of its own. */
+export const UNLISTED_CODE_RULE = 'no vector expects it, and an input the implementation cannot handle is answered as unsupported, a failure as an error, never as a rejection with a code of its own'
 
 /** How a skip for missing operations starts; the operations follow, comma-separated. */
 export const NOT_PROVIDED = 'operation(s) not provided: '
@@ -84,20 +92,25 @@ function errorReason(operation: string, error: unknown): string {
 
 /**
  * A rejection whose code spec/errors.md does not list can be right for no vector: it fails, and says
- * why, since an operation that cannot give a verdict must report a failure instead
- * (spec/adapter-protocol.md); the run warns of such codes (results.ts), which a baseline may list.
+ * why, since an input the implementation cannot handle is answered as unsupported, and a failure as an
+ * error (spec/adapter-protocol.md); the run warns of such codes (results.ts), which a baseline may list.
  */
 function withUnlistedCode(verdict: Verdict, result: OperationResult): Verdict {
   if (verdict.pass || result.ok || specTerms().rejectionCodes.has(result.error.code)) return verdict
   const code = codeText(result.error.code)
-  const why = `${code} is no rejection code of spec/errors.md: an operation that cannot give a verdict must report a failure, never a rejection with a code of its own`
+  const why = `${code} is no rejection code of spec/errors.md: ${UNLISTED_CODE_RULE}`
   return { ...verdict, reason: `${verdict.reason} (${why})`, unlistedCode: code }
 }
 
-/** The verdict on one step's result; a result the runner cannot inspect (a revoked proxy, a getter that throws) is an error. */
-function judgeStep(result: unknown, expect: Expectation, operation: string): Verdict | { error: string } {
+/**
+ * The verdict on one step's result; a result the runner cannot inspect (a revoked proxy, a getter that
+ * throws) is an error, and an input the implementation cannot handle is neither a verdict nor an error.
+ */
+function judgeStep(result: unknown, expect: Expectation, operation: string): Verdict | { error: string } | { unsupported: string } {
   const expected = stepExpectation(expect, operation)
   try {
+    const lacking = unsupportedOf(result)
+    if (lacking !== undefined) return { unsupported: lacking }
     const checked = operationResultOf(result)
     if (checked === undefined) return { error: `${operation} returned no operation result: ${shortened(String(JSON.stringify(result)), 200)}` }
     return withUnlistedCode(judge(checked, expected), checked)
@@ -131,6 +144,10 @@ async function runSteps(adapter: Adapter, vector: VectorCase, timeoutMs: number,
     }
     const verdict = judgeStep(result, step.expect, step.operation)
     if ('error' in verdict) return { id: vector.id, status: 'error', step: index, operation: step.operation, reason: verdict.error }
+    if ('unsupported' in verdict) {
+      const reason = `step ${index} (${step.operation}): ${CANNOT_HANDLE}${shortened(verdict.unsupported, TRACE_MOST)}`
+      return { id: vector.id, status: 'fail', step: index, operation: step.operation, reason, unsupported: true }
+    }
     if (!verdict.pass) {
       const unlisted = verdict.unlistedCode === undefined ? {} : { unlistedCode: verdict.unlistedCode }
       return { id: vector.id, status: 'fail', step: index, operation: step.operation, reason: `step ${index} (${step.operation}): ${verdict.reason}`, diff: verdict.diff, ...unlisted }

@@ -24,6 +24,7 @@ function startedReply(): unknown {
 /** A result in tagged form; undefined members (an error without seq) are left out. */
 function encodeResult(result: AdapterResult): unknown {
   if (result.ok) return { ok: true, value: encodeTagged(result.value) }
+  if ('unsupported' in result) return { ok: false, unsupported: result.unsupported }
   const { code, seq, line, message } = result.error
   return { ok: false, error: JSON.parse(JSON.stringify({ code, seq, line, message })) }
 }

@@ -2,7 +2,7 @@
 // speaks it, in any language, becomes an Adapter. Every reply is checked against the protocol schemas;
 // a timeout, a crash, garbage or an invalid reply fails the step (an error, never a pass), and the
 // next step runs in a fresh process. What goes wrong after the last reply, close() reports.
-import type { ProtocolAccepted, ProtocolRejected, ProtocolStarted } from '../generated/types/index.ts'
+import type { ProtocolAccepted, ProtocolRejected, ProtocolStarted, ProtocolUnsupported } from '../generated/types/index.ts'
 import type { Adapter, AdapterResult, Operation, StepContext } from './adapter.ts'
 import { AdapterFailure, AdapterProcess, AdapterStartFailure, preview, settledWithin, TextTail, timeoutProblem } from './adapter-process.ts'
 import { firstDifference } from './expectations.ts'
@@ -85,7 +85,7 @@ function parseReply(line: string, kind: ReplyKind): Record<string, unknown> {
 
 /** The result a result reply carries, with its value decoded from tagged form. */
 function resultOf(reply: Record<string, unknown>): AdapterResult {
-  const result = reply['result'] as ProtocolAccepted | ProtocolRejected
+  const result = reply['result'] as ProtocolAccepted | ProtocolRejected | ProtocolUnsupported
   if (!result.ok) return result
   try {
     return { ok: true, value: checkedWithinDepth(() => decodeTagged(result.value)) }

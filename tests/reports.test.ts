@@ -167,7 +167,16 @@ describe('JSON report', () => {
       label: 'cannot', adapter: { name: 'cannot', version: '1', language: 'go', profiles: ['reader'] }, durationMs: 1,
       outcomes: [{ id: 'surf-a', status: 'fail', reason: 'step 0 (surface): …', unlistedCode: 'NOT_IMPLEMENTED' }, { id: 'surf-b', status: 'fail', reason: 'step 0 (surface): …', unlistedCode: 'NOT_IMPLEMENTED' }],
     }
-    expect(runReport(record([run])).runs[0]!.warnings).toContain('2 cases fail with a rejection code spec/errors.md does not list, so no verdict: NOT_IMPLEMENTED (2); an operation that cannot give a verdict must report a failure (an error), never a rejection with a code of its own')
+    expect(runReport(record([run])).runs[0]!.warnings).toContain('2 cases fail with a rejection code spec/errors.md does not list, so no verdict: NOT_IMPLEMENTED (2); no vector expects it, and an input the implementation cannot handle is answered as unsupported, a failure as an error, never as a rejection with a code of its own')
+  })
+
+  it('warns, in the run\'s warnings, of fails where the implementation cannot handle the input, by operation', () => {
+    const fail = (id: string, operation: string): AdapterRun['outcomes'][number] => ({ id, status: 'fail', step: 0, operation, reason: `step 0 (${operation}): …`, unsupported: true })
+    const run: AdapterRun = {
+      label: 'lacking', adapter: { name: 'lacking', version: '1', language: 'go', profiles: ['jsonl'] }, durationMs: 1,
+      outcomes: [fail('zstd-a', 'decodeJsonl'), fail('zstd-b', 'decodeJsonl'), fail('store-a', 'store'), { id: 'other', status: 'fail', reason: 'step 0 (load): …' }],
+    }
+    expect(runReport(record([run])).runs[0]!.warnings).toContain('3 cases fail where the implementation answered that it cannot handle the input (unsupported): decodeJsonl (2), store (1); no claim of their profiles holds while they fail')
   })
 
   it('fails the run on a NEW FAIL, and on a NEW PASS only under strict', () => {

@@ -294,11 +294,27 @@ describe('a rejection that is no plain object', () => {
     }
   })
 
+  it('that cannot handle the input (unsupported) fails, quoting what it lacks, and is marked for the run\'s warning', async () => {
+    const lacking = adapterAnswering({ odd: () => ({ ok: false, unsupported: 'no zstd decoder' }) })
+    expect(await runCase(lacking, rejecting({ seq: null }))).toEqual(expect.objectContaining({
+      status: 'fail', step: 0, operation: 'surface', unsupported: true,
+      reason: 'step 0 (surface): the implementation cannot handle this input (it answered unsupported): no zstd decoder',
+    }))
+    // Beside an error, the result is read as that rejection (a subprocess's reply would be invalid);
+    // empty, or no string, it is no operation result: an error, never a pass.
+    const both = adapterAnswering({ odd: () => ({ ok: false, unsupported: 'x', error: { code: 'SURFACE_REPLACE_REVERSED' } }) })
+    expect(await runCase(both, rejecting({ seq: null }))).toMatchObject({ status: 'pass' })
+    for (const unsupported of ['', 3, null]) {
+      const odd = adapterAnswering({ odd: () => ({ ok: false, unsupported }) as unknown as { ok: false; unsupported: string } })
+      expect(await runCase(odd, rejecting({ seq: null }))).toMatchObject({ status: 'error', reason: expect.stringMatching(/^surface returned no operation result/) })
+    }
+  })
+
   it('with a code spec/errors.md does not list fails, saying so and marking the code for the run\'s warning', async () => {
     const invented = adapterAnswering({ odd: () => ({ ok: false, error: { code: 'NOT_IMPLEMENTED', message: 'surface is not written yet' } }) })
     expect(await runCase(invented, rejecting({ seq: null }))).toMatchObject({
       status: 'fail', step: 0, operation: 'surface', unlistedCode: 'NOT_IMPLEMENTED',
-      reason: 'step 0 (surface): expected code SURFACE_REPLACE_REVERSED, got NOT_IMPLEMENTED: surface is not written yet (NOT_IMPLEMENTED is no rejection code of spec/errors.md: an operation that cannot give a verdict must report a failure, never a rejection with a code of its own)',
+      reason: 'step 0 (surface): expected code SURFACE_REPLACE_REVERSED, got NOT_IMPLEMENTED: surface is not written yet (NOT_IMPLEMENTED is no rejection code of spec/errors.md: no vector expects it, and an input the implementation cannot handle is answered as unsupported, a failure as an error, never as a rejection with a code of its own)',
     })
     // One of the log codes repair writes is no rejection code either; a listed code is marked nowhere.
     const logCode = adapterAnswering({ odd: () => ({ ok: false, error: { code: 'TOOL_OUTCOME_UNKNOWN' } }) })

@@ -112,7 +112,17 @@ describe('fake adapters', () => {
     expect(statuses(outcomes)).toEqual(['fail', 'fail'])
     const summary = summarize(adapter, CASES.slice(0, 2), outcomes)
     expect(summary.failed).toBe(true)
-    expect(summary.text).toContain('warning: 2 cases fail with a rejection code spec/errors.md does not list, so no verdict: NOT_IMPLEMENTED (2); an operation that cannot give a verdict must report a failure (an error), never a rejection with a code of its own')
+    expect(summary.text).toContain('warning: 2 cases fail with a rejection code spec/errors.md does not list, so no verdict: NOT_IMPLEMENTED (2); no vector expects it, and an input the implementation cannot handle is answered as unsupported, a failure as an error, never as a rejection with a code of its own')
+  })
+
+  it('unsupported: fails each case (a fail, which a baseline may list), counted by operation in a warning; an empty reason is an invalid reply', async () => {
+    const { adapter, outcomes } = await runCommand(fake('unsupported'), CASES.slice(0, 2))
+    expect(statuses(outcomes)).toEqual(['fail', 'fail'])
+    expect(outcomes[0]).toMatchObject({ unsupported: true, reason: expect.stringContaining('the implementation cannot handle this input (it answered unsupported): no zstd decoder') })
+    const summary = summarize(adapter, CASES.slice(0, 2), outcomes)
+    expect(summary.text).toContain(`warning: 2 cases fail where the implementation answered that it cannot handle the input (unsupported): ${outcomes[0]!.operation} (2); no claim of their profiles holds while they fail`)
+    const empty = await runCommand(fake('unsupported'), [{ ...CASES[0]!, id: 'fake-empty-unsupported' }])
+    expect(empty.outcomes[0]).toMatchObject({ status: 'error', reason: expect.stringContaining('invalid reply: not a valid protocol-result message: /result/unsupported is "": it must NOT have fewer than 1 characters') })
   })
 
   it('invalid: a reply that fails protocol-result is an error naming the invalid reply', async () => {

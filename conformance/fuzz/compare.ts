@@ -3,7 +3,7 @@
 // compared when the reference gives them, and no line taken from an operation that reads no stored
 // artifact). A disagreement gets a signature, a one-line class that stays the same while the shrinker
 // works and that --known files match.
-import { operationResultOf, type Adapter } from '../adapter.ts'
+import { operationResultOf, unsupportedOf, type Adapter } from '../adapter.ts'
 import { inProcessCall } from '../in-process-call.ts'
 import { inputChange, recordInput } from '../unchanged-input.ts'
 import { expectedRejectionOf, judge, withImpliedPlaces, type OperationResult } from '../expectations.ts'
@@ -15,7 +15,11 @@ import { openResult } from '../input-domain.ts'
 import { DEFAULT_TIMEOUT_MS } from '../subprocess-adapter.ts'
 import { errorMessage, shortened } from '../wording.ts'
 
-export type Outcome = { kind: 'result'; result: OperationResult } | { kind: 'error'; message: string }
+/** What an adapter did with a probe: a result, no answer (an error), or an answer that it cannot handle the input. */
+export type Outcome = { kind: 'result'; result: OperationResult } | { kind: 'error'; message: string } | { kind: 'unsupported'; lacking: string }
+
+/** What the adapter did, in a disagreement's class, when it answered that it cannot handle the input. */
+export const CANNOT_HANDLE_CLASS = 'cannot handle it'
 
 export interface Disagreement {
   operation: string
@@ -23,7 +27,8 @@ export interface Disagreement {
   reference: string
   /**
    * What the adapter did instead: `accepts`, `rejects CODE`, `rejects CODE at another seq`, `differs at
-   * PATH`, `lists …`, or `fails: KIND` when it gave no answer (FAILURE_KINDS).
+   * PATH`, `lists …`, `cannot handle it` when it answered unsupported, or `fails: KIND` when it gave no
+   * answer (FAILURE_KINDS).
    */
   adapter: string
   /** The adapter gave no answer: it threw, timed out, crashed, or replied with nothing the judge can read. */
@@ -130,6 +135,8 @@ function replyText(result: unknown): string {
 /** An operation's reply as an outcome; one that throws when it is read is no answer. */
 function outcomeOf(result: unknown): Outcome {
   try {
+    const lacking = unsupportedOf(result)
+    if (lacking !== undefined) return { kind: 'unsupported', lacking }
     const checked = operationResultOf(result)
     if (checked !== undefined) return { kind: 'result', result: checked }
     return { kind: 'error', message: `no operation result: ${shortened(replyText(result), 200)}` }
@@ -206,6 +213,8 @@ export function disagreement(operation: string, expected: OperationResult, actua
     operation, reference, adapter: failureOf(message), failure: true, detail: message, expected, actual,
   })
   if (actual.kind === 'error') return failure(actual.message)
+  // An answer, not a failure: a known class may cover it, as it covers a wrong verdict.
+  if (actual.kind === 'unsupported') return { operation, reference, adapter: CANNOT_HANDLE_CLASS, detail: `it answered unsupported: ${shortened(actual.lacking, 200)}`, expected, actual }
   let verdict: ReturnType<typeof judge>
   try {
     verdict = judge(actual.result, expectationOf(expected, operation))
@@ -228,7 +237,7 @@ export type ProbeOutcome = { compared: false } | { compared: true; rejected: boo
  */
 export async function probeOutcome(referenceAdapter: Adapter, adapter: Adapter, probe: Probe, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ProbeOutcome> {
   const expected = await callOperation(referenceAdapter, probe)
-  if (expected.kind === 'error') throw new Error(`the reference failed on ${probe.operation}: ${expected.message}`)
+  if (expected.kind !== 'result') throw new Error(`the reference failed on ${probe.operation}: ${expected.kind === 'error' ? expected.message : `it answered unsupported: ${expected.lacking}`}`)
   // Outside the operation's domain any answer conforms (conformance/input-domain.ts): nothing to compare.
   if (openResult(probe.operation, structuredClone(probeInput(probe))) !== undefined) return { compared: false }
   const found = disagreement(probe.operation, expected.result, await callOperation(adapter, probe, timeoutMs))

@@ -3,7 +3,7 @@
 import type { JsonValue, NonNegativeSafeInteger, PositiveSafeInteger } from './common.js'
 
 /**
- * Adapter protocol, adapter to runner: the reply to one protocol-run message. Either the operation's result (an acceptance or a rejection, both judged against the vector) or an implementation failure, which the runner records as an error, never as a pass. See spec/adapter-protocol.md.
+ * Adapter protocol, adapter to runner: the reply to one protocol-run message. Either the operation's result (an acceptance or a rejection, both judged against the vector, or an input the implementation cannot handle by design, which fails the step) or an implementation failure, which the runner records as an error, never as a pass. See spec/adapter-protocol.md.
  */
 export type ProtocolResult = ProtocolResultReply | ProtocolFailureReply;
 
@@ -12,7 +12,7 @@ export type ProtocolResult = ProtocolResultReply | ProtocolFailureReply;
  */
 export interface ProtocolResultReply {
   seq: NonNegativeSafeInteger;
-  result: ProtocolAccepted | ProtocolRejected;
+  result: ProtocolAccepted | ProtocolRejected | ProtocolUnsupported;
 }
 
 /**
@@ -35,6 +35,17 @@ export interface ProtocolRejected {
 }
 
 /**
+ * The implementation cannot handle this input by design (an encoding it has no decoder for): the step fails, never passes, and a baseline may list the case.
+ */
+export interface ProtocolUnsupported {
+  ok: false;
+  /**
+   * What the implementation lacks, for people.
+   */
+  unsupported: string;
+}
+
+/**
  * A rejection: a code of spec/errors.md and where the fault lies. Whether the code is right is for the vector to judge, not the protocol.
  */
 export interface ProtocolRejection {
@@ -51,7 +62,7 @@ export interface ProtocolRejection {
 }
 
 /**
- * The implementation failed while running the operation (an exception, an unsupported input): not a rejection. The runner records the step as an error and keeps the process.
+ * The implementation failed while running the operation (an exception, resources it ran out of): not a rejection. The runner records the step as an error and keeps the process.
  */
 export interface ProtocolFailureReply {
   seq: NonNegativeSafeInteger;

@@ -47,6 +47,14 @@ describe.each(DSH_SESSION_VERSIONS)('dsh-session@%s', (version) => {
     expect(relations).toEqual({ ok: true, value: { violations: [{ code: 'TURN_NUMBER_INVALID', seq: 0 }] } })
   })
 
+  it('answers a zstd artifact, and a line that is not JSON, as inputs it cannot handle (scope-jsonl)', async () => {
+    const { operations } = await adapter
+    const header = '{"type":"session","version":0,"id":"s-1","createdAt":1}\n'
+    expect(await operations.decodeJsonl!({ encoding: 'zstd', base64: '' })).toEqual({ ok: false, unsupported: 'dsh-session has no zstd decoder (that is the JSONL backend, on Node 22+)' })
+    expect(await operations.decodeJsonl!({ text: `${header}{"seq":\n` })).toMatchObject({ ok: false, unsupported: expect.stringMatching(/^line 2 is not JSON \(SyntaxError: /) })
+    expect(await operations.decodeJsonl!({ text: header })).toMatchObject({ ok: true, value: { events: [], tornTail: null } })
+  })
+
   it('reports upstream\'s crash on an unreadable record or header (U27) as a rejection, without crashing itself', async () => {
     const { operations } = await adapter
     const { proxy, revoke } = Proxy.revocable({}, {})

@@ -57,6 +57,8 @@ const BEHAVIOURS = {
   'invented-code': (message) => send({ seq: message.seq, result: { ok: false, error: { code: 'NOT_IMPLEMENTED', seq: null, message: 'not written yet' } } }),
   'long-error': (message) => send({ seq: message.seq, error: { message: `${'m'.repeat(100_000)} end`, traceback: `${'  frame\n'.repeat(20_000)}ValueError: the cause` } }),
   invalid: (message) => send({ seq: message.seq, result: { ok: 'yes' } }),
+  // Cannot handle any input, by design; an empty reason is an invalid reply.
+  unsupported: (message) => send({ seq: message.seq, result: { ok: false, unsupported: message.case === 'fake-empty-unsupported' ? '' : 'no zstd decoder' } }),
   // Rejects everything, writing "no seq, no line" as null, as a serializer of None or nil would.
   'null-places': (message) => send({ seq: message.seq, result: { ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', seq: null, line: null } } }),
   // A rejection with a seq of the wrong type: its schema faults, and only those, are named.

@@ -131,6 +131,18 @@ describe('disagreement: an error outcome is a failure of its kind, never an agre
   })
 })
 
+describe('disagreement: an input the adapter cannot handle', () => {
+  it('is an answer of its own class, not a failure, so that a known class may cover it', async () => {
+    const lacking = adapterWith({ decodeJsonl: () => ({ ok: false, unsupported: 'no zstd decoder' }) })
+    const outcome = await callOperation(lacking, { operation: 'decodeJsonl', events: [], extra: { encoding: 'zstd', base64: '' } })
+    expect(outcome).toEqual({ kind: 'unsupported', lacking: 'no zstd decoder' })
+    const found = disagreement('decodeJsonl', { ok: false, error: { code: 'JSONL_HEADER_INVALID', line: 1 } }, outcome)
+    expect(found).toMatchObject({ adapter: 'cannot handle it', detail: 'it answered unsupported: no zstd decoder' })
+    expect(found).not.toHaveProperty('failure')
+    expect(signatureOf(found!)).toBe('decodeJsonl: reference rejects JSONL_HEADER_INVALID, adapter cannot handle it')
+  })
+})
+
 describe('disagreement: a relations answer of another shape is a difference, not a crash of the campaign', () => {
   it('a value that is null, absent or no object', () => {
     expect(disagreement('relations', violations(['TURN_NOT_OPEN', 4]), answer({ ok: true, value: null }))?.adapter).toBe('differs at $')

@@ -323,10 +323,11 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
    * every later complete line is decoded, bytes after the last line feed are not read, and `tornTail`
    * is always null. There is no zstd decoder in this package. The framing (a rejection at the first bad
    * row, with the artifact's line) is this adapter's, so what it credits the package with is the row
-   * decoder's verdict alone (docs/findings.md, scope-jsonl).
+   * decoder's verdict alone (docs/findings.md, scope-jsonl). A zstd artifact, and a line that is not
+   * JSON, are inputs the package cannot handle: answered as unsupported (spec/adapter-protocol.md).
    */
-  function decodeJsonl(input: Input): OperationResult {
-    if (input['encoding'] === 'zstd') return reject('UNSUPPORTED', 'dsh-session has no zstd decoder (that is the JSONL backend, on Node 22+)')
+  function decodeJsonl(input: Input): OperationResult | { ok: false; unsupported: string } {
+    if (input['encoding'] === 'zstd') return { ok: false, unsupported: 'dsh-session has no zstd decoder (that is the JSONL backend, on Node 22+)' }
     const text = typeof input['text'] === 'string' ? input['text'] : Buffer.from(String(input['base64'] ?? ''), 'base64').toString('utf8')
     const lines = text.split('\n').slice(0, -1)
     let header: unknown
@@ -336,7 +337,7 @@ export function dshSessionOperations(build: UpstreamBuild): Adapter['operations'
       try {
         value = JSON.parse(line)
       } catch (error) {
-        return { ok: false, error: { code: 'UNSUPPORTED', line: index + 1, message: `line ${index + 1} is not JSON (${String(error)}); what a reader does then is the JSONL backend's rule, not this package's` } }
+        return { ok: false, unsupported: `line ${index + 1} is not JSON (${String(error)}); what a reader does then is the JSONL backend's rule, not this package's` }
       }
       if (index === 0) {
         header = value
