@@ -235,7 +235,7 @@ export class AdapterProcess {
     if (unusable !== undefined) return Promise.reject(new AdapterFailure(unusable))
     return new Promise((resolve, reject) => {
       // An adapter whose replies sit in its output buffer looks like one that never answers.
-      const timer = setTimeout(() => this.fail(`timeout: no reply to ${what} within ${timeoutMs} ms${this.unterminatedNote() || ' (an adapter must flush its stdout after each reply)'}`), timeoutMs)
+      const timer = setTimeout(() => this.fail(`timeout: no reply to ${what} within ${timeoutMs} ms${this.unterminatedNote('timeout') || ' (an adapter must flush its stdout after each reply)'}`), timeoutMs)
       this.pending = { what, resolve, reject, timer }
       this.child.stdin!.write(protocolLine(message))
     })
@@ -330,12 +330,17 @@ export class AdapterProcess {
 
   /**
    * For a timeout or an end: the bytes the adapter wrote with no line feed after them, which are no
-   * message yet. A reply written without its line feed (or ended by a CR alone) is a common slip.
+   * message yet. A reply written without its line feed (or ended by a CR alone) is a common slip; at a
+   * timeout they may also be a long reply still being written.
    */
-  private unterminatedNote(): string {
+  private unterminatedNote(at: 'timeout' | 'end' = 'end'): string {
     const begun = this.lines.unterminated(400)
     if (begun === undefined) return ''
-    return `; it wrote ${plural(begun.bytes, 'byte')} with no line feed after them, which end no message: ${preview(begun.head.toString('utf8'))}`
+    const written = plural(begun.bytes, 'byte')
+    const what = at === 'timeout'
+      ? `; by then it had written ${written} of a line with no line feed yet (a reply still being written, or one written without its line feed)`
+      : `; it wrote ${written} with no line feed after them, which end no message`
+    return `${what}: ${preview(begun.head.toString('utf8'))}`
   }
 
   /** A crash reason, with the last lines the process wrote to stderr that say what went wrong. */

@@ -133,7 +133,7 @@ describe('replies', () => {
 
   it('a reply with no line feed after it is no reply: the timeout shows the bytes written', async () => {
     const adapter = await open('no-line-feed')
-    await expect(surface(adapter)).rejects.toThrow(/^timeout: no reply to request seq 0 \(surface, transport step 0\) within 300 ms; it wrote \d+ bytes with no line feed after them, which end no message: "\{\\"seq\\":0,\\"result\\":/)
+    await expect(surface(adapter)).rejects.toThrow(/^timeout: no reply to request seq 0 \(surface, transport step 0\) within 300 ms; by then it had written \d+ bytes of a line with no line feed yet \(a reply still being written, or one written without its line feed\): "\{\\"seq\\":0,\\"result\\":/)
   })
 
   it('a line nobody asked for in the same write as a reply makes that step the error, and the next step runs in a new process', async () => {
