@@ -45,7 +45,8 @@ function faultsOf(validate: ValidateFunction, value: unknown, under = ''): Error
 /**
  * A result reply that fails its schema fails every form of it, and a list of every form's faults
  * buries the one that matters. The reply's own members tell which form it meant (`result` and its
- * `ok` and `unsupported`, or `error`): only that form's faults are named. Undefined when the reply is too far off to tell.
+ * `ok` and `unsupported`, or `error`): only that form's faults are named. Undefined when the reply is
+ * too far off to tell.
  */
 function intendedFormFaults(forms: Validators['resultForm'], reply: unknown): ErrorObject[] | undefined {
   if (!isPlainRecord(reply)) return undefined

@@ -193,7 +193,7 @@ export interface RunReportCase {
   requirements: string[];
   profile: string;
   /**
-   * pass: every step passed. fail: a step's result differs from the expectation. error: the adapter threw, timed out, crashed or answered out of protocol. skip: the adapter does not declare the case's profile or one of its operations.
+   * pass: every step passed. fail: a step's result differs from the expectation, or the adapter answered that it cannot handle the step's input (`unsupported`, which the reason says). error: the adapter threw, timed out, crashed or answered out of protocol. skip: the adapter does not declare the case's profile or one of its operations.
    */
   status: "pass" | "fail" | "error" | "skip";
   /**
