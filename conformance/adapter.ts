@@ -54,6 +54,8 @@ export interface Adapter {
 export function operationResultOf(value: unknown): OperationResult | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   const record = value as Record<string, unknown>
+  // A verdict beside `unsupported` says two things at once, as the protocol's schema refuses too.
+  if ('unsupported' in record) return undefined
   if (record['ok'] === true) return 'value' in record ? value as OperationResult : undefined
   if (record['ok'] !== false) return undefined
   const error = record['error']

@@ -1,7 +1,8 @@
 // Baselines for forks' CI: a file that lists the cases an implementation is known to fail, each with
 // the reason. A run compared with its baseline fails on a NEW FAIL: a fail the baseline does not
-// list, or any error. A baseline lists wrong answers; an error (a crash, a timeout, a malformed reply)
-// says nothing about the answer, so no entry excuses it. A listed case that passes is a NEW PASS,
+// list, or any error. A baseline lists wrong answers, and inputs the implementation says it cannot
+// handle; an error (a crash, a timeout, a malformed reply) says nothing about the answer, so no entry
+// excuses it. A listed case that passes is a NEW PASS,
 // which fails the run only under --strict-baseline.
 import { folderNameOf } from './folder-walk.ts'
 import { Document, isMap, isScalar, isSeq, parseDocument, visit, type Scalar } from 'yaml'

@@ -171,7 +171,8 @@ async function compareWith(adapter: Adapter, options: CompareOptions, input: Rec
   const profile = askingProfile(options.operation, adapter.meta.profiles) ?? OPERATION_PROFILE[options.operation] ?? 'reader'
   const outcome = await runCase(adapter, comparedCase(options.operation, input, expected, profile), { timeoutMs: options.timeoutMs, fromNoVector: true })
   const verdicts = open === undefined ? VERDICTS : OPEN_VERDICTS
-  console.log(`${printable(adapter.meta.name)}: ${verdicts[outcome.status]}${outcome.reason === undefined ? '' : `: ${indentedLines(outcome.reason)}`}`)
+  const verdict = outcome.unsupported === true ? 'cannot handle this input' : verdicts[outcome.status]
+  console.log(`${printable(adapter.meta.name)}: ${verdict}${outcome.reason === undefined ? '' : `: ${indentedLines(outcome.reason)}`}`)
   if (open !== undefined) console.log(`not judged: ${open}, so any answer is conforming`)
   // An answer the spec leaves open is judged by nobody, the same answer as the reference's included, so
   // that the count says the same of such an input whatever came; giving none (an error) never passes.

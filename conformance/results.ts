@@ -86,11 +86,12 @@ export function testedNothing(run: AdapterRun): boolean {
 }
 
 /**
- * Whether cases of a claimed profile were skipped because the adapter lacks some of their operations:
- * the run may pass, but the claim is partial (spec/profiles.md), and the verdict says so.
+ * Whether cases of a claimed profile were skipped because the adapter lacks some of their operations,
+ * or failed because the implementation cannot handle their input (which a baseline may list): the run
+ * may pass, but the claim is partial (spec/profiles.md), and the verdict says so.
  */
-export function claimIsPartial(outcomes: readonly { status: string; reason?: string }[]): boolean {
-  return outcomes.some((outcome) => outcome.status === 'skip' && outcome.reason?.startsWith(NOT_PROVIDED) === true)
+export function claimIsPartial(outcomes: readonly { status: string; reason?: string; unsupported?: true }[]): boolean {
+  return outcomes.some((outcome) => (outcome.status === 'skip' && outcome.reason?.startsWith(NOT_PROVIDED) === true) || outcome.unsupported === true)
 }
 
 /** What follows "passed" in a verdict: " (baseline)", " (partial claim)", both, or nothing. */

@@ -179,6 +179,24 @@ describe('JSON report', () => {
     expect(runReport(record([run])).runs[0]!.warnings).toContain('3 cases fail where the implementation answered that it cannot handle the input (unsupported): decodeJsonl (2), store (1); no claim of their profiles holds while they fail')
   })
 
+  it('marks a fail the implementation cannot handle in the JSON report and JUnit, and calls the claim partial', () => {
+    const run: AdapterRun = {
+      label: 'lacking', adapter: { name: 'lacking', version: '1', language: 'go', profiles: ['reader'] }, durationMs: 1,
+      outcomes: [
+        { id: 'surf-a', status: 'pass' },
+        { id: 'surf-b', status: 'fail', step: 0, operation: 'surface', reason: 'step 0 (surface): the implementation cannot handle this input (it answered unsupported): no decoder', unsupported: true },
+      ],
+    }
+    const report = runReport(record([run]))
+    expect(validate(report), errorsOf(validate)).toBe(true)
+    const reported = report.runs[0]!
+    expect(reported.partialClaim).toBe(true)
+    expect(reported.cases.find(entry => entry.id === 'surf-b')).toMatchObject({ status: 'fail', unsupported: true })
+    expect(reported.cases.find(entry => entry.id === 'surf-a')).not.toHaveProperty('unsupported')
+    expect(Object.fromEntries(casesOf(junitReport(report)))['lacking.05-surface surf-b']).toBe('failure:unsupported')
+    expect(runReport(record([{ ...run, outcomes: [run.outcomes[0]!] }])).runs[0]!.partialClaim).toBe(false)
+  })
+
   it('fails the run on a NEW FAIL, and on a NEW PASS only under strict', () => {
     expect(runReport(record([baselinedRun()])).passed).toBe(false)
     const onlyKnown = baselinedRun()

@@ -300,10 +300,16 @@ describe('a rejection that is no plain object', () => {
       status: 'fail', step: 0, operation: 'surface', unsupported: true,
       reason: 'step 0 (surface): the implementation cannot handle this input (it answered unsupported): no zstd decoder',
     }))
-    // Beside an error, the result is read as that rejection (a subprocess's reply would be invalid);
-    // empty, or no string, it is no operation result: an error, never a pass.
-    const both = adapterAnswering({ odd: () => ({ ok: false, unsupported: 'x', error: { code: 'SURFACE_REPLACE_REVERSED' } }) })
-    expect(await runCase(both, rejecting({ seq: null }))).toMatchObject({ status: 'pass' })
+    // Beside a verdict (the right one here), empty, or no string, it is no operation result: an error,
+    // never a pass, as over the protocol.
+    const both = adapterAnswering({ odd: () => ({ ok: false, unsupported: 'x', error: { code: 'SURFACE_REPLACE_REVERSED' } }) as unknown as { ok: false; unsupported: string } })
+    expect(await runCase(both, rejecting({ seq: null }))).toMatchObject({ status: 'error', reason: expect.stringMatching(/^surface returned no operation result/) })
+    const withValue = adapterAnswering({ odd: () => ({ ok: true, value: { nodes: [] }, unsupported: 'x' }) as unknown as { ok: false; unsupported: string } })
+    expect(await runCase(withValue, rejecting({ seq: null }))).toMatchObject({ status: 'error' })
+    // What it lacks is quoted by its start: every report of the run repeats the reason.
+    const long = await runCase(adapterAnswering({ odd: () => ({ ok: false, unsupported: `${'x'.repeat(100_000)} end` }) }), rejecting({ seq: null }))
+    expect(long.reason!.length).toBeLessThan(4200)
+    expect(long.reason).toMatch(/x… \(\d+ more characters\)$/)
     for (const unsupported of ['', 3, null]) {
       const odd = adapterAnswering({ odd: () => ({ ok: false, unsupported }) as unknown as { ok: false; unsupported: string } })
       expect(await runCase(odd, rejecting({ seq: null }))).toMatchObject({ status: 'error', reason: expect.stringMatching(/^surface returned no operation result/) })

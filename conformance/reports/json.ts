@@ -35,6 +35,7 @@ function reportCase(run: AdapterRun, vector: VectorCase, outcome: CaseOutcome): 
   if (outcome.operation !== undefined) entry.operation = outcome.operation
   if (outcome.reason !== undefined) entry.reason = outcome.reason
   if (outcome.diff !== undefined) entry.diff = { ...outcome.diff }
+  if (outcome.unsupported === true) entry.unsupported = true
   const mark = baselineMark(run, outcome)
   if (mark !== undefined) entry.baseline = mark
   const listedReason = run.baseline?.reasons[outcome.id]

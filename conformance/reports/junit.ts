@@ -73,7 +73,7 @@ function verdictOf(entry: RunReportCase, strictBaseline: boolean): Verdict {
   }
   const listed = entry.status === 'error' && entry.baselineReason !== undefined ? ` (${LISTED_ERROR_NOTE})` : ''
   const prefix = entry.baseline === 'new-fail' ? `NEW FAIL${listed}: ` : ''
-  if (entry.status === 'fail') return { element: 'failure', type: 'fail', message: `${prefix}${firstLine(entry.reason)}`, body: details(entry) }
+  if (entry.status === 'fail') return { element: 'failure', type: entry.unsupported === true ? 'unsupported' : 'fail', message: `${prefix}${firstLine(entry.reason)}`, body: details(entry) }
   if (entry.status === 'error') return { element: 'error', type: 'error', message: `${prefix}${firstLine(entry.reason)}`, body: details(entry) }
   return { element: 'pass' }
 }

@@ -433,11 +433,6 @@ def started(implementation, profiles, operations):
     }
 
 
-class Unsupported(Exception):
-    """What an operation raises for an input this implementation cannot handle by design (zstd frames
-    with no zstd decoder, say): the reply says so, and the step fails, which a baseline may list."""
-
-
 def run(message, operations):
     """Answer one run message, as a reply line: the operation's result, or an implementation failure."""
     seq = message["seq"]
@@ -447,8 +442,6 @@ def run(message, operations):
         # Encoding is part of the answer: a value it cannot write is a failure of this step, reported
         # as one, and not a crash of the process.
         return reply_line({"seq": seq, "result": encode_tagged(result)})
-    except Unsupported as lacking:
-        return reply_line({"seq": seq, "result": {"ok": False, "unsupported": str(lacking) or "Unsupported"}})
     except Exception as error:  # a bug: a failure, never a rejection
         return reply_line({"seq": seq, "error": {"message": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc()}})
 

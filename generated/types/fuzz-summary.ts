@@ -93,7 +93,7 @@ export interface FuzzFinding {
    */
   reference: string;
   /**
-   * `accepts`, `rejects CODE`, `differs at PATH`, `lacks …`, or `fails: …` for a failure of the adapter.
+   * `accepts`, `rejects CODE`, `differs at PATH`, `lacks …`, `cannot handle it` for an input the adapter answered unsupported, or `fails: …` for a failure of the adapter.
    */
   adapter: string;
   /**

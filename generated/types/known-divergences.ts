@@ -32,7 +32,7 @@ export interface KnownClass {
    */
   reference?: string;
   /**
-   * A glob over how the adapter departs: `accepts`, `rejects CODE`, `differs at PATH`, `lacks …`.
+   * A glob over how the adapter departs: `accepts`, `rejects CODE`, `differs at PATH`, `lacks …`, `cannot handle it` (it answered unsupported).
    */
   adapter?: string;
   /**

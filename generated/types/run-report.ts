@@ -111,11 +111,11 @@ export interface RunReportAdapterRun {
    */
   stderrTail?: string;
   /**
-   * True when cases of a profile the adapter claims were skipped for operations it does not provide: the claim is partial (spec/profiles.md), however `passed` reads, and `warnings` says which profiles and operations. For a CI gate that accepts only whole claims.
+   * True when cases of a profile the adapter claims were skipped for operations it does not provide, or failed because the implementation answered that it cannot handle their input (`unsupported`), which a baseline may list: the claim is partial (spec/profiles.md), however `passed` reads, and `warnings` says which profiles and operations. For a CI gate that accepts only whole claims.
    */
   partialClaim: boolean;
   /**
-   * What the run did not back: a claimed profile whose cases were skipped for operations the adapter lacks, a profile not claimed whose cases the adapter's operations could have run, fails whose rejection codes spec/errors.md does not list (each code with its count), a run that tested nothing.
+   * What the run did not back: a claimed profile whose cases were skipped for operations the adapter lacks, a profile not claimed whose cases the adapter's operations could have run, fails whose rejection codes spec/errors.md does not list (each code with its count), fails where the implementation answered that it cannot handle the input (counted by operation), a run that tested nothing.
    */
   warnings?: string[];
   /**
@@ -209,6 +209,10 @@ export interface RunReportCase {
    */
   reason?: string;
   diff?: RunReportDiff;
+  /**
+   * For a fail: the adapter answered that the implementation cannot handle the step's input (spec/adapter-protocol.md), rather than giving a wrong verdict.
+   */
+  unsupported?: true;
   /**
    * known-failure: a fail or error the baseline lists; new-fail: one it does not list; new-pass: a listed case that passed.
    */

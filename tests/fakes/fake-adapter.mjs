@@ -37,6 +37,12 @@ function fold(events, misordered) {
 const answer = (message, misordered = false) => send({ seq: message.seq, result: fold(message.input.events, misordered) })
 
 /** A reply whose value is `depth` one-element arrays around 0, written literally (JSON.stringify would overflow). */
+/** The `unsupported` behaviour's invalid answers, by case id. */
+const UNSUPPORTED_ANSWERS = {
+  'fake-empty-unsupported': { ok: false, unsupported: '' },
+  'fake-unsupported-beside-error': { ok: false, unsupported: 'x', error: { code: 'SURFACE_REPLACE_REVERSED' } },
+  'fake-unsupported-beside-value': { ok: true, value: { nodes: [] }, unsupported: 'x' },
+}
 const deepReply = (message, depth) => `{"seq":${message.seq},"result":{"ok":true,"value":${'['.repeat(depth)}0${']'.repeat(depth)}}}\n`
 
 let runs = 0
@@ -57,8 +63,8 @@ const BEHAVIOURS = {
   'invented-code': (message) => send({ seq: message.seq, result: { ok: false, error: { code: 'NOT_IMPLEMENTED', seq: null, message: 'not written yet' } } }),
   'long-error': (message) => send({ seq: message.seq, error: { message: `${'m'.repeat(100_000)} end`, traceback: `${'  frame\n'.repeat(20_000)}ValueError: the cause` } }),
   invalid: (message) => send({ seq: message.seq, result: { ok: 'yes' } }),
-  // Cannot handle any input, by design; an empty reason is an invalid reply.
-  unsupported: (message) => send({ seq: message.seq, result: { ok: false, unsupported: message.case === 'fake-empty-unsupported' ? '' : 'no zstd decoder' } }),
+  // Cannot handle any input, by design; an empty reason, or one beside a verdict, is an invalid reply.
+  unsupported: (message) => send({ seq: message.seq, result: UNSUPPORTED_ANSWERS[message.case] ?? { ok: false, unsupported: 'no zstd decoder' } }),
   // Rejects everything, writing "no seq, no line" as null, as a serializer of None or nil would.
   'null-places': (message) => send({ seq: message.seq, result: { ok: false, error: { code: 'SURFACE_REPLACE_REVERSED', seq: null, line: null } } }),
   // A rejection with a seq of the wrong type: its schema faults, and only those, are named.
