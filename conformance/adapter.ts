@@ -79,14 +79,14 @@ export function operationResultOf(value: unknown): OperationResult | undefined {
 
 /**
  * What the implementation lacks, when an operation answered that it cannot handle its input
- * (`{ok: false, unsupported}`, a non-empty string, and no `error`); undefined for any other value.
+ * (`{ok: false, unsupported}`, a string that is not blank, and no `error`); undefined for any other value.
  */
 export function unsupportedOf(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   const record = value as Record<string, unknown>
   if (record['ok'] !== false || 'error' in record) return undefined
   const lacking = record['unsupported']
-  return typeof lacking === 'string' && lacking !== '' ? lacking : undefined
+  return typeof lacking === 'string' && lacking.trim() !== '' ? lacking : undefined
 }
 
 /**

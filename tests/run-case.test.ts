@@ -310,7 +310,7 @@ describe('a rejection that is no plain object', () => {
     const long = await runCase(adapterAnswering({ odd: () => ({ ok: false, unsupported: `${'x'.repeat(100_000)} end` }) }), rejecting({ seq: null }))
     expect(long.reason!.length).toBeLessThan(4200)
     expect(long.reason).toMatch(/x… \(\d+ more characters\)$/)
-    for (const unsupported of ['', 3, null]) {
+    for (const unsupported of ['', ' \n', 3, null]) {
       const odd = adapterAnswering({ odd: () => ({ ok: false, unsupported }) as unknown as { ok: false; unsupported: string } })
       expect(await runCase(odd, rejecting({ seq: null }))).toMatchObject({ status: 'error', reason: expect.stringMatching(/^surface returned no operation result/) })
     }

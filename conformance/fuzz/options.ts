@@ -79,7 +79,8 @@ adapter's answers do, such as a time it stamps from its clock).
                           of an in-process adapter (default ${DEFAULT_TIMEOUT_MS})
 
 A failure of the adapter (it threw, timed out, crashed or gave an answer that cannot be read) is a
-disagreement of its own class, "fails: KIND", which no --known file can excuse.
+disagreement of its own class, "fails: KIND", which no --known file can excuse. An input the adapter
+answers as one it cannot handle by design (unsupported) is an answer: "cannot handle it", which one can.
 
 Exit status: 0 when no disagreement was found outside the known classes, 1 when one was, when no
 operation could be compared (the adapter claims no profile of the operations it provides) or when the

@@ -40,7 +40,7 @@ export interface ProtocolRejected {
 export interface ProtocolUnsupported {
   ok: false;
   /**
-   * What the implementation lacks, for people.
+   * What the implementation lacks, for people: not empty, nor blank.
    */
   unsupported: string;
 }

@@ -414,7 +414,8 @@ describe('audit runs', () => {
     }
     // The decoder stops inside a frame once the values are past the limit: the lines come in the
     // frame's first block, and 800 KiB of run-length blocks after them, which a decoder that went on
-    // would inflate past the byte limit, and report that instead.
+    // would inflate past the byte limit, and report that instead (the byte limit is named first when
+    // both are passed, artifact.ts's pastMost).
     const runs = Array.from({ length: 200 }, () => Buffer.concat([blockHeader(false, 1, 4096), Buffer.from([0x61])]))
     const linesBlock = Buffer.from(`${lines.slice(1).join('\n')}\n`)
     const frame = Buffer.concat([ZSTD_MAGIC, Buffer.from([0x00, WINDOW_128_KIB]), blockHeader(false, 0, linesBlock.length), linesBlock, ...runs, blockHeader(true, 0, 0)])
