@@ -7,8 +7,9 @@
 // lists are skipped tests that say why, never passes; any other fail, and every error, is a failed
 // test (no baseline excuses an error); a listed case that passes is a failed test under
 // strictBaseline, and a warning otherwise. Notes on the baseline (another adapter's, an older
-// suite's, ids the suite does not have) are warnings too; under strictBaseline a test fails when the
-// baseline lists ids the suite does not have. A last test fails when every case was
+// suite's, ids the suite does not have) are warnings too, and so are the run warnings the command
+// line's summary gives, once the suite has run; under strictBaseline a test fails when the baseline
+// lists ids the suite does not have. A last test fails when every case was
 // skipped: such a suite tested nothing. The tests run one after another, whatever the caller's
 // configuration says: they share one adapter, which answers one request at a time.
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest'
@@ -18,7 +19,8 @@ import { stderrBlock, stderrTailOf } from './adapter-runs.ts'
 import { adapterByName } from './adapters/registry.ts'
 import { baselineFrom, baselineNotes, casesOfRun, idsNotIn, idsNotInRunText, readBaseline, writtenForRunCases, type Baseline } from './baseline.ts'
 import { describeFilters, filtersFromLists, selectCases, unmatchedFilterValues, type CaseFilters } from './filters.ts'
-import { runCase } from './run-case.ts'
+import { claimWarnings } from './results.ts'
+import { runCase, type CaseOutcome } from './run-case.ts'
 import { suiteIdentity } from './suite-identity.ts'
 import { DEFAULT_TIMEOUT_MS, MIN_START_TIMEOUT_MS, startSubprocessAdapter } from './subprocess-adapter.ts'
 import { loadVectorCases, loadVectorFolder, type VectorCase } from './vector-cases.ts'
@@ -55,10 +57,10 @@ async function openAdapter(options: ConformanceSuiteOptions): Promise<{ adapter:
   return { adapter: options.adapter!, owned: false }
 }
 
-async function runAsTest(context: TestContext, adapter: Adapter, vector: VectorCase, listedReason: string | undefined, strict: boolean, ran: () => void, timeoutMs: number): Promise<void> {
+async function runAsTest(context: TestContext, adapter: Adapter, vector: VectorCase, listedReason: string | undefined, strict: boolean, ran: (outcome: CaseOutcome) => void, timeoutMs: number): Promise<void> {
   const outcome = await runCase(adapter, vector, { timeoutMs })
+  ran(outcome)
   if (outcome.status === 'skip') context.skip(printable(outcome.reason ?? ''))
-  ran()
   if (outcome.status === 'pass') {
     if (listedReason === undefined) return
     const newPass = `NEW PASS: ${vector.id} passes but the baseline lists it (${printable(listedReason)}); remove it from the baseline`
@@ -109,7 +111,8 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
   // subprocess adapter's whole start timeout; vitest must not give up on the case before the runner does.
   const restartAllowance = Math.max(stepTimeout, MIN_START_TIMEOUT_MS)
   let opened: { adapter: Adapter; owned: boolean } | undefined
-  let ran = 0
+  const outcomes: CaseOutcome[] = []
+  const ran = (): number => outcomes.filter((outcome) => outcome.status !== 'skip').length
 
   describe.sequential(options.name ?? 'dsh-session conformance', () => {
     beforeAll(async () => {
@@ -123,13 +126,18 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
       for (const note of baseline === undefined ? [] : baselineNotes(baseline, context)) console.warn(`dsh-conformance: note: ${printable(note)}`)
     }, Math.max(START_HOOK_TIMEOUT_MS, restartAllowance + 5_000))
     afterAll(async () => {
+      // What the command line's summary warns of (a partial claim, unlisted codes, unsupported inputs).
+      const adapter = opened?.adapter.meta
+      if (adapter !== undefined && ran() > 0) {
+        for (const warning of claimWarnings({ label: adapter.name, adapter, outcomes, durationMs: 0 }, cases)) console.warn(`dsh-conformance: warning: ${printable(warning)}`)
+      }
       if (opened?.owned) await opened.adapter.close?.()
     })
     for (const chapter of [...new Set(cases.map((vector) => vector.chapter))]) {
       describe.sequential(chapter, () => {
         for (const vector of cases.filter((candidate) => candidate.chapter === chapter)) {
           const timeout = restartAllowance + (vector.steps.length + 1) * stepTimeout
-          it(`${vector.id}: ${printable(vector.title)}`, (context) => runAsTest(context, opened!.adapter, vector, listed.get(vector.id), options.strictBaseline ?? false, () => { ran += 1 }, stepTimeout), timeout)
+          it(`${vector.id}: ${printable(vector.title)}`, (context) => runAsTest(context, opened!.adapter, vector, listed.get(vector.id), options.strictBaseline ?? false, (outcome) => { outcomes.push(outcome) }, stepTimeout), timeout)
         }
       })
     }
@@ -141,7 +149,7 @@ export function registerConformanceSuite(options: ConformanceSuiteOptions): void
       })
     }
     it('ran at least one case (a suite whose every case is skipped tests nothing)', () => {
-      if (ran === 0) throw new Error(`registerConformanceSuite: every one of the ${cases.length} selected cases was skipped, so nothing was tested: claim the profiles and provide the operations the cases need`)
+      if (ran() === 0) throw new Error(`registerConformanceSuite: every one of the ${cases.length} selected cases was skipped, so nothing was tested: claim the profiles and provide the operations the cases need`)
     })
   })
 }

@@ -45,6 +45,21 @@ registerConformanceSuite({
   filters: { cases: ['own-*'] },
 })
 
+// An adapter whose surface cannot handle any input: its fails, listed in the baseline, skip as known,
+// and the warning of the command line's summary follows the suite.
+registerConformanceSuite({
+  name: 'an adapter that cannot handle its inputs',
+  adapter: { meta: { name: 'lacking', version: '0', language: 'typescript', profiles: ['reader'] }, operations: { surface: () => ({ ok: false, unsupported: 'no surface fold yet' }) } },
+  filters: { cases: ['surf-order-chain-fold', 'surf-order-chain-shadowed-in-surface-order'] },
+  baseline: {
+    adapter: 'lacking',
+    failures: [
+      { id: 'surf-order-chain-fold', reason: 'no surface fold yet' },
+      { id: 'surf-order-chain-shadowed-in-surface-order', reason: 'no surface fold yet' },
+    ],
+  },
+})
+
 describe('the package exports', () => {
   it('name the vitest entry and the programmatic API', () => {
     const packageJson = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { exports: Record<string, string> }
@@ -88,6 +103,12 @@ describe('warnings of the suites above, which ran first', () => {
   it('name a NEW PASS without failing it, and a listed id the suite does not have', () => {
     expect(warnings).toContain('NEW PASS: surf-order-chain-fold passes but the baseline lists it (listed only to show a NEW PASS is not a failure by default); remove it from the baseline')
     expect(warnings).toContain('dsh-conformance: note: the baseline lists 1 case id this suite does not have (a typo, or a case that left the suite): surf-order-chain-fold-typo (did you mean surf-order-chain-fold?)')
+  })
+
+  it('say, after a suite, what the command line\'s summary would warn of', () => {
+    expect(warnings).toContain('dsh-conformance: warning: 2 cases fail where the implementation answered that it cannot handle the input (unsupported): surface (2); no claim of their profiles holds while they fail')
+    // The reference's suite backs its claims: no warning names it.
+    expect(warnings.filter(text => text.startsWith('dsh-conformance: warning:'))).toHaveLength(1)
   })
 })
 
