@@ -156,22 +156,26 @@ export function claimWarnings(run: AdapterRun, cases: readonly VectorCase[]): st
  * verdicts.
  */
 function unlistedCodeWarnings(outcomes: readonly CaseOutcome[]): string[] {
-  const codes = new Map<string, number>()
-  for (const outcome of outcomes) if (outcome.unlistedCode !== undefined) codes.set(outcome.unlistedCode, (codes.get(outcome.unlistedCode) ?? 0) + 1)
-  if (codes.size === 0) return []
-  const counted = [...codes].map(([code, count]) => `${code} (${count})`).join(', ')
-  const cases = [...codes.values()].reduce((sum, count) => sum + count, 0)
-  return [`${plural(cases, 'case fails', 'cases fail')} with a rejection code spec/errors.md does not list, so no verdict: ${counted}; ${UNLISTED_CODE_RULE}`]
+  const tally = talliedBy(outcomes, (outcome) => outcome.unlistedCode)
+  return tally === undefined ? [] : [`${tally.cases} with a rejection code spec/errors.md does not list, so no verdict: ${tally.counted}; ${UNLISTED_CODE_RULE}`]
 }
 
 /** A warning about fails where the implementation answered that it cannot handle the input: each makes a claim of its profile partial. */
 function unsupportedWarnings(outcomes: readonly CaseOutcome[]): string[] {
-  const byOperation = new Map<string, number>()
-  for (const outcome of outcomes) if (outcome.unsupported === true) byOperation.set(outcome.operation!, (byOperation.get(outcome.operation!) ?? 0) + 1)
-  if (byOperation.size === 0) return []
-  const cases = [...byOperation.values()].reduce((sum, count) => sum + count, 0)
-  const counted = [...byOperation].map(([operation, count]) => `${operation} (${count})`).join(', ')
-  return [`${plural(cases, 'case fails', 'cases fail')} where the implementation answered that it cannot handle the input (unsupported): ${counted}; no claim of their profiles holds while they fail`]
+  const tally = talliedBy(outcomes, (outcome) => (outcome.unsupported === true ? outcome.operation : undefined))
+  return tally === undefined ? [] : [`${tally.cases} where the implementation answered that it cannot handle the input (unsupported): ${tally.counted}; no claim of their profiles holds while they fail`]
+}
+
+/** The outcomes `keyOf` gives a key, counted by key (`KEY (n), …`) and in all (`n cases fail`); undefined when none has one. */
+function talliedBy(outcomes: readonly CaseOutcome[], keyOf: (outcome: CaseOutcome) => string | undefined): { cases: string; counted: string } | undefined {
+  const counts = new Map<string, number>()
+  for (const outcome of outcomes) {
+    const key = keyOf(outcome)
+    if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1)
+  }
+  if (counts.size === 0) return undefined
+  const total = [...counts.values()].reduce((sum, count) => sum + count, 0)
+  return { cases: plural(total, 'case fails', 'cases fail'), counted: [...counts].map(([key, count]) => `${key} (${count})`).join(', ') }
 }
 
 /** How a case stands against the baseline, when there is one and it has something to say. */

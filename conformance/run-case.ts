@@ -29,7 +29,7 @@ export interface CaseOutcome {
 }
 
 /** How the reason of a step the implementation cannot handle goes on, after the step; what it lacks follows. */
-export const CANNOT_HANDLE = 'the implementation cannot handle this input (it answered unsupported): '
+const CANNOT_HANDLE = 'the implementation cannot handle this input (it answered unsupported): '
 
 /** What an operation that gives no verdict answers instead of a rejection with a code of its own. */
 export const UNLISTED_CODE_RULE = 'no vector expects it, and an input the implementation cannot handle is answered as unsupported, a failure as an error, never as a rejection with a code of its own'
