@@ -404,8 +404,8 @@ describe('the committed baselines of the upstream builds', () => {
   const findings = readFileSync(join(projectRoot, 'docs/findings.md'), 'utf8')
   const requirementIds = new Set(readSpecCatalog(join(projectRoot, 'spec')).requirements.map((requirement) => requirement.id))
 
-  it('exist for the four published versions', () => {
-    expect(files).toEqual(['dsh-session@0.1.0-rc.6.yaml', 'dsh-session@0.1.0-rc.7.yaml', 'dsh-session@0.1.0-rc.8.yaml', 'dsh-session@0.1.1-rc.2.yaml'])
+  it('exist for the four published dsh-session versions and the JSONL backend', () => {
+    expect(files).toEqual(['dsh-session-persistence-jsonl@0.1.0-rc.8.yaml', 'dsh-session@0.1.0-rc.6.yaml', 'dsh-session@0.1.0-rc.7.yaml', 'dsh-session@0.1.0-rc.8.yaml', 'dsh-session@0.1.1-rc.2.yaml'])
   })
 
   it.each(files)('%s: names its adapter, and every reason names a finding class or scope of docs/findings.md that lists the case, and spec rules that exist', (file) => {

@@ -7,6 +7,7 @@ const LOADERS: Record<string, () => Promise<Adapter>> = {
   'dsh-session@0.1.0-rc.7': async () => (await import('./dsh-session/index.ts')).dshSessionAdapter('0.1.0-rc.7'),
   'dsh-session@0.1.0-rc.8': async () => (await import('./dsh-session/index.ts')).dshSessionAdapter('0.1.0-rc.8'),
   'dsh-session@0.1.1-rc.2': async () => (await import('./dsh-session/index.ts')).dshSessionAdapter('0.1.1-rc.2'),
+  'dsh-session-persistence-jsonl@0.1.0-rc.8': async () => (await import('./dsh-session-persistence-jsonl/index.ts')).dshSessionPersistenceJsonlAdapter(),
 }
 
 export const ADAPTER_NAMES = Object.keys(LOADERS)
