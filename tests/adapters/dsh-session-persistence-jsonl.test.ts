@@ -1,6 +1,6 @@
 // The adapter for upstream's JSONL storage backend: it runs the jsonl profile through the real backend
 // (on Node 20 behind a node:zlib without zstd), and its table of the backend's messages is well formed.
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { adapterByName } from '../../conformance/adapters/registry.ts'
 import { NODE_HAS_ZSTD } from '../../conformance/adapters/dsh-session-persistence-jsonl/backend.ts'
 import { BACKEND_RULES, backendRejection } from '../../conformance/adapters/dsh-session-persistence-jsonl/rejections.ts'
@@ -14,6 +14,8 @@ const BAD_ROW = '{"type":"text-chunks","seq0":1,"time0":1,"data":{"turn":1,"step
 
 describe('dsh-session-persistence-jsonl@0.1.0-rc.8', () => {
   const adapter = adapterByName('dsh-session-persistence-jsonl@0.1.0-rc.8')
+  // Removes the adapter's storage roots.
+  afterAll(async () => (await adapter).close?.())
 
   it('names itself and declares the jsonl operations alone', async () => {
     const { meta, operations } = await adapter

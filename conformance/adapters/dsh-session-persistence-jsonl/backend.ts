@@ -51,8 +51,14 @@ export interface Backends {
   close(): void
 }
 
+/** Whether this process has registered zlib-hooks.mjs: once is enough, whatever loads the backend again. */
+let zlibHooked = false
+
 async function backendClass(): Promise<new (ctx: unknown, config: { root: string; compression: Compression }) => JsonlBackend> {
-  if (!NODE_HAS_ZSTD) register('./zlib-hooks.mjs', import.meta.url)
+  if (!NODE_HAS_ZSTD && !zlibHooked) {
+    register('./zlib-hooks.mjs', import.meta.url)
+    zlibHooked = true
+  }
   const module = await import('@deepseek-ai/dsh-session-persistence-jsonl') as unknown as { JsonlSessionPersistence: new (ctx: unknown, config: { root: string; compression: Compression }) => JsonlBackend }
   return module.JsonlSessionPersistence
 }
