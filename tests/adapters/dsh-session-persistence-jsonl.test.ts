@@ -61,6 +61,17 @@ describe('dsh-session-persistence-jsonl@0.1.0-rc.8', () => {
     expect(await operations.decodeJsonl!({ encoding: 'zstd', base64: '' })).toEqual({ ok: false, unsupported: `the backend decodes zstd frames with node:zlib, which has no zstd on Node ${process.version}` })
   })
 
+  it.runIf(NODE_HAS_ZSTD)('reads zstd frames through the backend where node:zlib has zstd: a torn last frame starts the tail', async () => {
+    const { operations } = await adapter
+    const { zstdCompressSync } = await import('node:zlib') as unknown as { zstdCompressSync(text: string): Buffer }
+    const complete = Buffer.concat([zstdCompressSync(HEADER), zstdCompressSync(TITLE(0))])
+    const torn = zstdCompressSync(TITLE(1)).subarray(0, 6)
+    expect(await operations.decodeJsonl!({ encoding: 'zstd', base64: Buffer.concat([complete, torn]).toString('base64') })).toEqual({
+      ok: true,
+      value: { header: { version: 0, id: 's-1', createdAt: 1, cwd: '/w', delegationDepth: 0 }, events: [JSON.parse(TITLE(0))], tornTail: { line: 3, offset: complete.length, reason: 'unterminated' } },
+    })
+  })
+
   it('writes batches with the backend\'s writer: the header line, then each batch, chunk runs packed', async () => {
     const { operations } = await adapter
     const chunk = (seq: number, text: string): unknown => ({ type: 'assistant/chunk', seq, time: 10 + seq, data: { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text } } })
