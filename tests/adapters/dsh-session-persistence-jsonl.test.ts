@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { adapterByName } from '../../conformance/adapters/registry.ts'
 import { NODE_HAS_ZSTD } from '../../conformance/adapters/dsh-session-persistence-jsonl/backend.ts'
-import { BACKEND_RULES, backendRejection } from '../../conformance/adapters/dsh-session-persistence-jsonl/rejections.ts'
+import { BACKEND_RULES, backendRejection, NO_PATH_RULE } from '../../conformance/adapters/dsh-session-persistence-jsonl/rejections.ts'
 import { ERROR_CODES } from '../../reference/result.ts'
 
 const HEADER = '{"type":"session","version":0,"id":"s-1","createdAt":1,"cwd":"/w","delegationDepth":0}\n'
@@ -50,10 +50,24 @@ describe('dsh-session-persistence-jsonl@0.1.0-rc.8', () => {
     expect(await operations.decodeJsonl!({ text: 'no header' })).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID', line: 1 } })
   })
 
-  it('answers what the backend cannot take as unsupported: a header with no path, a log with no event', async () => {
+  it('answers what the backend cannot take as unsupported: an accepted header with no path, a log with no event', async () => {
     const { operations } = await adapter
     expect(await operations.decodeJsonl!({ text: HEADER.replace('"s-1"', '""') })).toMatchObject({ ok: false, unsupported: expect.stringContaining('cannot encode an empty path segment') })
+    expect(await operations.decodeJsonl!({ text: HEADER.replace('"s-1"', `"${'x'.repeat(300)}"`) })).toMatchObject({ ok: false, unsupported: expect.stringContaining('ENAMETOOLONG') })
     expect(await operations.encodeJsonl!({ header: { version: 0, id: 's', createdAt: 1 }, batches: [[], []] })).toMatchObject({ ok: false, unsupported: expect.stringContaining('no event') })
+  })
+
+  it('gives the backend\'s own verdict on an artifact whose header derives no path, when the backend rejects it', async () => {
+    const { operations } = await adapter
+    const noPath = HEADER.replace('"/w"', '""')
+    expect(await operations.decodeJsonl!({ text: noPath + TITLE(0) + TITLE(2) + TURN_END(3) })).toMatchObject({ ok: false, error: { code: 'JSONL_SEQ_GAP', line: 3 } })
+    expect(await operations.decodeJsonl!({ text: '{"type":"session","version":1,"id":""}\n' })).toMatchObject({ ok: false, error: { code: 'FORMAT_VERSION_NEWER', line: 1 } })
+  })
+
+  it('runs calls one after another: two artifacts of one session id, read at once, each give their own events', async () => {
+    const { operations } = await adapter
+    const [one, two] = await Promise.all([operations.decodeJsonl!({ text: HEADER + TITLE(0) }), operations.decodeJsonl!({ text: HEADER })])
+    expect([one, two].map(result => (result as { value: { events: unknown[] } }).value.events.length)).toEqual([1, 0])
   })
 
   it.runIf(!NODE_HAS_ZSTD)('answers a zstd artifact as unsupported where node:zlib has no zstd (Node 20)', async () => {
@@ -95,6 +109,23 @@ describe('the JSONL backend\'s message table', () => {
 
   it('catches each example with its own rule, so no rule is shadowed by an earlier one', () => {
     for (const rule of BACKEND_RULES) expect(BACKEND_RULES.find(candidate => candidate.pattern.test(rule.example)), rule.example).toBe(rule)
+  })
+
+  it('gives each rule\'s code, and its line: 1 for the header, the scanner\'s event line plus one, none for a frame', () => {
+    for (const rule of [...BACKEND_RULES, NO_PATH_RULE].filter(rule => rule.code !== 'LINE')) {
+      const line = { header: 1, event: 3, none: undefined }[rule.line]
+      const { error } = backendRejection(new Error(rule.example), undefined, () => [], [...BACKEND_RULES, NO_PATH_RULE]) as { error: { code: string; line?: number } }
+      expect([error.code, error.line], rule.example).toEqual([rule.code, line])
+    }
+  })
+
+  it('names the "unparsable" line only from text that holds it whole, and only as a line or row fault', () => {
+    const unparsable = new Error('corrupt session log: unparsable committed event at line 1')
+    const code = (text: string): unknown => (backendRejection(unparsable, Buffer.from(text), () => []) as { error: { code: string } }).error.code
+    expect(code(`${HEADER}{"type":\n`)).toBe('JSONL_LINE_UNPARSABLE')
+    expect(code(`${HEADER}{"type":`)).toBe('UNMAPPED')
+    expect(code(HEADER)).toBe('UNMAPPED')
+    expect(code(HEADER + TITLE(0))).toBe('UNMAPPED')
   })
 
   it('names only codes of spec/errors.md, but for the line the adapter names itself', () => {

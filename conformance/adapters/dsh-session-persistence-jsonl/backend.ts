@@ -2,8 +2,8 @@
 // npm at the pinned format version), and the small part of its API this adapter uses. The backend is a
 // cordis plugin that keeps sessions under a root directory; the adapter gives it a root of its own, one
 // per encoding, and calls its storage methods directly (not through the persistence coordinator, whose
-// session bookkeeping the vectors do not exercise). Its peers (dsh-session, dsh-session-persistence,
-// cordis) resolve to the top-level 0.1.0-rc.8 set.
+// session bookkeeping the vectors do not exercise). Its peers resolve to the top-level set:
+// dsh-session and dsh-session-persistence at 0.1.0-rc.8, cordis at 4.0.4.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { register } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -54,12 +54,14 @@ export interface Backends {
 /** Whether this process has registered zlib-hooks.mjs: once is enough, whatever loads the backend again. */
 let zlibHooked = false
 
-async function backendClass(): Promise<new (ctx: unknown, config: { root: string; compression: Compression }) => JsonlBackend> {
+type BackendClass = new (ctx: unknown, config: { root: string; compression: Compression }) => JsonlBackend
+
+async function backendClass(): Promise<BackendClass> {
   if (!NODE_HAS_ZSTD && !zlibHooked) {
     register('./zlib-hooks.mjs', import.meta.url)
     zlibHooked = true
   }
-  const module = await import('@deepseek-ai/dsh-session-persistence-jsonl') as unknown as { JsonlSessionPersistence: new (ctx: unknown, config: { root: string; compression: Compression }) => JsonlBackend }
+  const module = await import('@deepseek-ai/dsh-session-persistence-jsonl') as unknown as { JsonlSessionPersistence: BackendClass }
   return module.JsonlSessionPersistence
 }
 

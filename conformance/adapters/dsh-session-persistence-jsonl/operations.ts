@@ -8,17 +8,22 @@
 //   there, and its `reason` what that line is (no line feed: unterminated; not JSON; a row the
 //   decoder refuses; otherwise a seq gap);
 // - the backend says "unparsable committed event" both of a line that is not JSON and of a row its
-//   decoder refuses: the code is the one of the two that the line it names is.
+//   decoder refuses: the code is the one of the two that the line it names is;
+// - the backend reads an artifact only at the path its header derives: the adapter stores it there, or,
+//   for a header that derives none, under a stand-in id, since the backend reads every line before it
+//   checks the path. Such an artifact it accepts, it then refuses for its path: that answer alone is
+//   `unsupported`. The adapter's own faults (writing the file, a refusal for a path it chose) are
+//   thrown, so that the runner reports an error, which no baseline or known class excuses.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Adapter, AdapterResult } from '../../adapter.ts'
 import { isRecord } from '../../../reference/lossless-json.ts'
 import { NODE_HAS_ZSTD, zstdZlib, type Backends, type Compression, type StoredPrefix } from './backend.ts'
-import { backendRejection, lineKind, thrownText } from './rejections.ts'
+import { backendRejection, IDENTITY_REFUSAL, lineKind, NO_PATH_RULE, thrownText } from './rejections.ts'
 
 type Input = Record<string, unknown>
 
-/** The id the adapter stores an artifact under when its header line names none the backend could use. */
+/** The stand-in id the adapter stores an artifact under when its header line names no id the backend can locate. */
 const NO_ID = 'header-names-no-id'
 
 function compressionOf(input: Input): Compression {
@@ -30,9 +35,9 @@ function bytesOf(input: Input): Buffer {
 }
 
 /**
- * The decoded text the header line is read from: the artifact itself, or its first zstd frame, which
- * holds the header line (JSONL-14; node:zlib's one-shot decoder stops after one frame, and flushing
- * lets a torn frame give what it holds). Text that does not decode names no header.
+ * The decoded text the header line is read from: the artifact itself, or as much of its zstd frames as
+ * node:zlib's one-shot decoder gives (on Node 22.20, the first frame: the header line, JSONL-14; flushed,
+ * so that a torn frame gives what it holds). Text that does not decode names no header.
  */
 function decodedText(bytes: Buffer, compression: Compression): Buffer {
   if (compression === 'none') return bytes
@@ -43,21 +48,30 @@ function decodedText(bytes: Buffer, compression: Compression): Buffer {
   }
 }
 
-/**
- * Where the backend looks for the artifact: the id and cwd of its header line. A header line that names
- * no string id is stored under NO_ID: the backend rejects such a line before it compares identities.
- */
-function storedIdentity(text: Buffer): { id: string; cwd?: unknown } {
+/** The id and cwd of the header line, where the backend looks for the artifact; none without a string id. */
+function headerIdentity(text: Buffer): { id: string; cwd?: unknown } | undefined {
   const end = text.indexOf(10)
-  if (end === -1) return { id: NO_ID }
+  if (end === -1) return undefined
   let header: unknown
   try {
     header = JSON.parse(text.toString('utf8', 0, end))
   } catch {
-    return { id: NO_ID }
+    return undefined
   }
-  if (!isRecord(header) || typeof header['id'] !== 'string') return { id: NO_ID }
+  if (!isRecord(header) || typeof header['id'] !== 'string') return undefined
   return header['cwd'] === undefined ? { id: header['id'] } : { id: header['id'], cwd: header['cwd'] }
+}
+
+/** Writes the artifact where the backend will look; a name too long for the file system is the layout's limit. */
+function stage(file: string, bytes: Buffer): AdapterResult | undefined {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true })
+    writeFileSync(file, bytes)
+    return undefined
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ENAMETOOLONG') throw error
+    return unsupported(`the backend keeps a session in a folder named after its id, and this one is longer than the file system allows (${thrownText(error)})`)
+  }
 }
 
 function linesBefore(text: Buffer, offset: number): number {
@@ -109,25 +123,31 @@ export function jsonlOperations(backends: Backends, decodeRow: (value: unknown) 
     const compression = compressionOf(input)
     if (compression === 'zstd' && !NODE_HAS_ZSTD) return unsupported(`the backend decodes zstd frames with node:zlib, which has no zstd on Node ${process.version}`)
     const bytes = bytesOf(input)
-    const identity = storedIdentity(decodedText(bytes, compression))
-    const file = located(compression, identity)
-    if (file instanceof Error) return unsupported(`the backend derives no artifact path from this header line (${thrownText(file)}), so it can neither store nor open such a session`)
+    const header = headerIdentity(decodedText(bytes, compression))
+    const own = header === undefined ? undefined : located(compression, header)
+    // A header naming no string id fails the backend's header checks; one that derives no path, its identity check.
+    const stored = typeof own === 'string' ? { id: (header as { id: string }).id, file: own } : { id: NO_ID, file: located(compression, { id: NO_ID }) as string }
     return inTurn(async () => {
       const backend = backends.backend(compression)
       /** The zstd artifact's complete frames as the backend decodes them; none in the raw encoding. */
       const completeText = async (): Promise<Buffer | undefined> => {
         if (compression === 'none') return undefined
-        const raw = await backend.readRaw(identity.id)
+        const raw = await backend.readRaw(stored.id)
         return raw === undefined ? undefined : Buffer.from(raw.content, 'utf8')
       }
       try {
-        mkdirSync(path.dirname(file), { recursive: true })
-        writeFileSync(file, bytes)
-        const prefix = await backend.loadStored(identity.id)
-        if (prefix === undefined) throw new Error(`the backend found no artifact at ${file}, where it locates it`)
+        const unstorable = stage(stored.file, bytes)
+        if (unstorable !== undefined) return unstorable
+        let prefix: StoredPrefix | undefined
+        try {
+          prefix = await backend.loadStored(stored.id)
+        } catch (error) {
+          if (!IDENTITY_REFUSAL.test(thrownText(error))) return backendRejection(error, compression === 'none' ? bytes : await completeText().catch(() => undefined), decodeRow)
+          if (own instanceof Error) return unsupported(`the backend reads this artifact, then refuses it at its path, since its header derives none (${thrownText(own)})`)
+          throw error
+        }
+        if (prefix === undefined) throw new Error(`the backend found no artifact at ${stored.file}, where it locates it`)
         return { ok: true, value: { header: prefix.meta, events: prefix.events, tornTail: await tornTailOf(bytes, prefix, completeText, decodeRow) } }
-      } catch (error) {
-        return backendRejection(error, compression === 'none' ? bytes : await completeText().catch(() => undefined), decodeRow)
       } finally {
         backends.clear(compression)
       }
@@ -157,7 +177,7 @@ export function jsonlOperations(backends: Backends, decodeRow: (value: unknown) 
     const compression = compressionOf(input)
     const identity = input['cwd'] === undefined ? { id: input['sessionId'] } : { id: input['sessionId'], cwd: input['cwd'] }
     const file = located(compression, identity)
-    if (file instanceof Error) return backendRejection(file, undefined, decodeRow)
+    if (file instanceof Error) return backendRejection(file, undefined, decodeRow, [NO_PATH_RULE])
     return { ok: true, value: { path: path.relative(backends.root(compression), file).split(path.sep).join('/') } }
   }
 

@@ -3,7 +3,8 @@
 // path (lib/index.js of the 0.1.0-rc.8 build: parseHeaderRecord, fromHeaderLine, SessionLogScanner,
 // format.ts's path helpers) and of dsh-session-persistence's sessionFormatVersionRefusal. A message no
 // rule matches becomes code UNMAPPED, which no spec code is, so the runner fails it and warns of it:
-// never a pass. Rules run in order, first match wins.
+// never a pass. Rules run in order, first match wins. The backend's identity check is no rule: the
+// adapter stores every artifact where that check looks (operations.ts), so its refusal is the adapter's.
 import type { AdapterResult } from '../../adapter.ts'
 
 export const UNMAPPED = 'UNMAPPED'
@@ -18,8 +19,9 @@ export interface BackendRule {
 }
 
 export const BACKEND_RULES: readonly BackendRule[] = [
-  { pattern: /written by a newer harness/, code: 'FORMAT_VERSION_NEWER', line: 'header', example: 'session "s" uses log format v1, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it' },
-  { pattern: /older than the supported v\d/, code: 'FORMAT_VERSION_OLDER', line: 'header', example: 'session "s" uses log format v-1, older than the supported v0, and this build ships no upgrade path for it' },
+  // Refusals: the backend adds " (raw log: PATH)" to the message, so only its start is matched.
+  { pattern: /^session ".*" uses log format v.+, but this harness reads only v\d+: the log was written by a newer harness/, code: 'FORMAT_VERSION_NEWER', line: 'header', example: 'session "s" uses log format v1, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it (raw log: /r/_no-cwd/s/session.jsonl)' },
+  { pattern: /^session ".*" uses log format v.+, older than the supported v\d+, and this build ships no upgrade path for it/, code: 'FORMAT_VERSION_OLDER', line: 'header', example: 'session "s" uses log format v-1, older than the supported v0, and this build ships no upgrade path for it (raw log: /r/_no-cwd/s/session.jsonl)' },
   { pattern: /^empty or header-less session log$/, code: 'JSONL_HEADER_INVALID', line: 'header', example: 'empty or header-less session log' },
   { pattern: /^corrupt session log: header line is not valid JSON$/, code: 'JSONL_HEADER_INVALID', line: 'header', example: 'corrupt session log: header line is not valid JSON' },
   { pattern: /^corrupt session log: first line is not a session header$/, code: 'JSONL_HEADER_INVALID', line: 'header', example: 'corrupt session log: first line is not a session header' },
@@ -28,8 +30,13 @@ export const BACKEND_RULES: readonly BackendRule[] = [
   { pattern: /^corrupt session log: seq gap in committed region at line \d+ /, code: 'JSONL_SEQ_GAP', line: 'event', example: 'corrupt session log: seq gap in committed region at line 2 (expected 1, got 2)' },
   { pattern: /^empty or header-less Zstandard session log$/, code: 'JSONL_HEADER_INVALID', line: 'none', example: 'empty or header-less Zstandard session log' },
   { pattern: /^corrupt Zstandard session log: (frame at byte \d+ failed validation|invalid frame magic at byte \d+|reserved frame-header bit at byte \d+|reserved block type at byte \d+|first frame is not exactly one header line|complete frame contains a torn JSONL record)$/, code: 'JSONL_FRAME_INVALID', line: 'none', example: 'corrupt Zstandard session log: invalid frame magic at byte 87' },
-  { pattern: /^cannot encode an empty (path segment|project path)$/, code: 'HEADER_ID_MISMATCH', line: 'none', example: 'cannot encode an empty path segment' },
 ]
+
+/** What `locate` throws for an id or cwd that derives no path: artifactPath's HEADER_ID_MISMATCH. */
+export const NO_PATH_RULE: BackendRule = { pattern: /^cannot encode an empty (path segment|project path)$/, code: 'HEADER_ID_MISMATCH', line: 'none', example: 'cannot encode an empty path segment' }
+
+/** The backend's identity check refusing the artifact it read (assertStoredIdentity). */
+export const IDENTITY_REFUSAL = /^corrupt session log ".*": (requested id ".*" does not match header id|header id cannot name a storage path|header id ".*" and cwd identify )/
 
 export function thrownText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
@@ -68,24 +75,32 @@ export function lineKind(bytes: Buffer, offset: number, decodeRow: (value: unkno
   return 'JSONL_SEQ_GAP'
 }
 
+/** The artifact line a rule's message names: the header's, or the scanner's event line plus one. */
+function lineOf(rule: BackendRule, message: string): number | undefined {
+  if (rule.line === 'header') return 1
+  const eventLine = rule.line === 'event' ? /at line (\d+)/.exec(message) : null
+  return eventLine ? Number(eventLine[1]) + 1 : undefined
+}
+
 /**
- * The rejection for anything the backend threw. `text` is the decoded artifact, as far as the adapter can
- * read it (in the zstd encoding the text of the complete frames the backend gives back): the scanner's
- * "unparsable" line is named by lineKind there, and is UNMAPPED when the text does not reach it.
+ * Which of the two faults the scanner calls "unparsable" the named line is. `text` is the decoded
+ * artifact as far as the adapter can read it (in the zstd encoding, the complete frames the backend
+ * gives back); a line it does not hold to its line feed lies in a torn zstd frame, and a line that is
+ * neither (it would be a seq gap) contradicts the message: both are UNMAPPED.
  */
-export function backendRejection(error: unknown, text: Buffer | undefined, decodeRow: (value: unknown) => unknown): AdapterResult {
+function unparsableCode(text: Buffer | undefined, line: number | undefined, decodeRow: (value: unknown) => unknown): string {
+  const start = text === undefined || line === undefined ? -1 : lineStart(text, line)
+  const kind = start === -1 ? 'unterminated' : lineKind(text as Buffer, start, decodeRow)
+  return kind === 'JSONL_LINE_UNPARSABLE' || kind === 'JSONL_ROW_INVALID' ? kind : UNMAPPED
+}
+
+/** The rejection for what the backend threw, read by `rules` (BACKEND_RULES, or NO_PATH_RULE for locate). */
+export function backendRejection(error: unknown, text: Buffer | undefined, decodeRow: (value: unknown) => unknown, rules: readonly BackendRule[] = BACKEND_RULES): AdapterResult {
   const message = thrownText(error)
-  const rule = BACKEND_RULES.find(candidate => candidate.pattern.test(message))
-  const eventLine = /at line (\d+)/.exec(message)
-  const line = rule?.line === 'header' ? 1 : rule?.line === 'event' && eventLine ? Number(eventLine[1]) + 1 : undefined
-  let code = rule?.code ?? UNMAPPED
-  if (code === 'LINE') {
-    const start = text === undefined || line === undefined ? -1 : lineStart(text, line)
-    const kind = start === -1 ? 'unterminated' : lineKind(text as Buffer, start, decodeRow)
-    // A line the text does not hold to its line feed lies in a torn zstd frame, which readRaw leaves out.
-    code = kind === 'unterminated' ? UNMAPPED : kind
-  }
-  const kind = error instanceof Error && rule === undefined ? `${error.name}: ` : ''
+  const rule = rules.find(candidate => candidate.pattern.test(message))
+  const line = rule === undefined ? undefined : lineOf(rule, message)
+  const code = rule === undefined ? UNMAPPED : rule.code === 'LINE' ? unparsableCode(text, line, decodeRow) : rule.code
+  const thrower = error instanceof Error && rule === undefined ? `${error.name}: ` : ''
   const unmapped = code === UNMAPPED ? ' (no rule of conformance/adapters/dsh-session-persistence-jsonl/rejections.ts names a spec code for it)' : ''
-  return { ok: false, error: { code, ...(line === undefined ? {} : { line }), message: `upstream ${kind}${message}${unmapped}` } }
+  return { ok: false, error: { code, ...(line === undefined ? {} : { line }), message: `upstream ${thrower}${message}${unmapped}` } }
 }
