@@ -12,7 +12,7 @@ const SECTION = '## What each profile does not cover'
 const EXCEPTION = /^\s+- `([A-Z]+-\d+)` \(([^)]*)\):/
 
 /** The nested entries `- \`ID\` (\`profile\`, …): why` of the "does not cover" section, by ID. */
-export function profileExceptions(markdown: string): Map<string, Set<string>> {
+function profileExceptions(markdown: string): Map<string, Set<string>> {
   const start = markdown.indexOf(SECTION)
   if (start < 0) return new Map()
   const rest = markdown.slice(start + SECTION.length)
@@ -30,6 +30,7 @@ export function profileExceptions(markdown: string): Map<string, Set<string>> {
   return exceptions
 }
 
+/** The spec catalog, the profiles of the cases naming each requirement, and spec/profiles.md's exceptions. */
 function pairs() {
   const catalog = readSpecCatalog(specDir)
   const named = new Map<string, Set<string>>()
