@@ -39,6 +39,7 @@ describe('dsh-session-persistence-jsonl@0.1.0-rc.8', () => {
     expect(await torn('{"type":\n')).toEqual({ line: 3, offset, reason: 'JSONL_LINE_UNPARSABLE' })
     expect(await torn(BAD_ROW)).toEqual({ line: 3, offset, reason: 'JSONL_ROW_INVALID' })
     expect(await torn(TITLE(5))).toEqual({ line: 3, offset, reason: 'JSONL_SEQ_GAP' })
+    expect(await torn('\n')).toEqual({ line: 3, offset, reason: 'JSONL_LINE_UNPARSABLE' })
   })
 
   it('names the backend\'s "unparsable committed event" by what the line is, on the artifact\'s line', async () => {
@@ -48,6 +49,7 @@ describe('dsh-session-persistence-jsonl@0.1.0-rc.8', () => {
     expect(await operations.decodeJsonl!({ text: HEADER + TITLE(0) + TITLE(2) + TURN_END(3) })).toMatchObject({ ok: false, error: { code: 'JSONL_SEQ_GAP', line: 3 } })
     expect(await operations.decodeJsonl!({ text: '{"type":"session","version":1,"id":"s"}\n' })).toMatchObject({ ok: false, error: { code: 'FORMAT_VERSION_NEWER', line: 1 } })
     expect(await operations.decodeJsonl!({ text: 'no header' })).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID', line: 1 } })
+    expect(await operations.decodeJsonl!({ text: '{"type":"session","version":0,"id":5,"createdAt":1,"delegationDepth":0}\n' })).toMatchObject({ ok: false, error: { code: 'JSONL_HEADER_INVALID', line: 1 } })
   })
 
   it('answers what the backend cannot take as unsupported: an accepted header with no path, a log with no event', async () => {
