@@ -307,15 +307,18 @@ function ownMembers(value: object, isElement: (key: string) => boolean): { key: 
 }
 
 /**
- * An ordinary array: its elements, as a `sparse-array` when it has holes, and each other own member
- * wrapped around them as an `array-property`, in the order the array holds them.
+ * An ordinary array: its elements, as a `sparse-array` when it has holes, and each other own member,
+ * and each element hidden from enumeration, wrapped around them as an `array-property`, in the order
+ * the array holds them.
  */
 function encodeArray(array: unknown[], ancestors: Set<object>): unknown {
-  const indexes = Object.keys(array).filter(isArrayIndex)
+  const indexes = Object.getOwnPropertyNames(array).filter(isArrayIndex)
   const elements = indexes.length === array.length
     ? array.map((element) => encodeTagged(element, ancestors))
     : { [TAG_KEY]: 'sparse-array', length: array.length, entries: Object.fromEntries(indexes.map((index) => [index, encodeTagged(array[Number(index)], ancestors)])) }
-  return ownMembers(array, (key) => key === 'length' || isArrayIndex(key)).reduce<unknown>((items, member) => ({
+  // ownMembers leaves out the elements an enumerable one; a hidden element is wrapped like a member.
+  const isListedElement = (key: string): boolean => isArrayIndex(key) && Object.getOwnPropertyDescriptor(array, key)?.enumerable === true
+  return ownMembers(array, (key) => key === 'length' || isListedElement(key)).reduce<unknown>((items, member) => ({
     [TAG_KEY]: 'array-property', items, key: member.key, value: encodeTagged(member.value, ancestors), ...(member.enumerable ? {} : { enumerable: false }),
   }), elements)
 }

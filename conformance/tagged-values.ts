@@ -156,10 +156,11 @@ function decodeArrayWithProperty(tagged: Members, decoding: Decoding): unknown[]
   const items = decoding.decode(tagged['items'])
   if (!Array.isArray(items)) throw malformed(tagged, `needs "items" to be an array, not ${shown(tagged['items'])}`)
   const key = stringMember(tagged, 'key')
-  // An index or "length" would change the elements, not add a property.
-  if (isArrayIndex(key) || key === 'length') throw malformed(tagged, `needs "key" to name no element and not the length, not ${shown(key)}`)
   const enumerable = tagged['enumerable'] ?? true
   if (typeof enumerable !== 'boolean') throw malformed(tagged, `needs "enumerable" to be true or false, not ${shown(enumerable)}`)
+  // "length", or an index that is not a hidden element, would change the elements, not add a property.
+  const hiddenElement = !enumerable && isArrayIndex(key) && Number(key) < items.length
+  if ((isArrayIndex(key) && !hiddenElement) || key === 'length') throw malformed(tagged, `needs "key" to name no element and not the length (or, not enumerable, an element to hide), not ${shown(key)}`)
   Object.defineProperty(items, key, { value: decoding.decode(tagged['value']), enumerable, writable: true, configurable: true })
   return items
 }

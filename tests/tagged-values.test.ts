@@ -2,6 +2,7 @@
 // must give exactly the value vectors/README.md ("Tagged values") describes.
 import { describe, expect, it } from 'vitest'
 import { decodeTagged, MalformedTaggedValue, MOST_BUILT_ELEMENTS, MOST_SPARSE_LENGTH } from '../conformance/tagged-values.ts'
+import { encodeTagged } from '../conformance/protocol.ts'
 
 const prototypeOf = (value: unknown): unknown => Object.getPrototypeOf(value)
 
@@ -101,6 +102,8 @@ describe('malformed tagged values', () => {
     [{ $dsh: 'non-enumerable', object: {}, key: 'k' }, /tag "non-enumerable" needs a member "value"/],
     [{ $dsh: 'array-property', items: [], key: 'length', value: 1 }, /tag "array-property" needs "key" to name no element and not the length/],
     [{ $dsh: 'array-property', items: [], key: '0', value: 1 }, /needs "key" to name no element/],
+    [{ $dsh: 'array-property', items: [1], key: '0', value: 1 }, /needs "key" to name no element/],
+    [{ $dsh: 'array-property', items: [1], key: '1', value: 1, enumerable: false }, /needs "key" to name no element .*an element to hide/],
     [{ $dsh: 'array-property', items: {}, key: 'k', value: 1 }, /needs "items" to be an array/],
     [{ $dsh: 'array-property', items: [], key: 'k', value: 1, enumerable: 'no' }, /needs "enumerable" to be true or false, not "no"/],
     [{ $dsh: 'with-prototype', prototype: 'bare' }, /tag "with-prototype" needs a member "value"/],
@@ -208,6 +211,13 @@ describe('each tag builds the value its row of vectors/README.md names', () => {
     expect(Object.getOwnPropertyDescriptor(array, 'extra')).toMatchObject({ enumerable: false, writable: true, configurable: true })
     const shown = decodeTagged({ $dsh: 'array-property', items: [], key: 'extra', value: 2, enumerable: true }) as unknown[]
     expect(Object.keys(shown)).toEqual(['extra'])
+  })
+
+  it('array-property with enumerable false and an element\'s index: that element, holding the value, hidden', () => {
+    const array = decodeTagged({ $dsh: 'array-property', items: ['a', 'b', 'c'], key: '1', value: 'B', enumerable: false }) as unknown[]
+    expect([array.length, Object.keys(array), array[1], Array.isArray(array)]).toEqual([3, ['0', '2'], 'B', true])
+    expect(Object.getOwnPropertyDescriptor(array, '1')).toMatchObject({ value: 'B', enumerable: false })
+    expect(encodeTagged(array)).toEqual({ $dsh: 'array-property', items: ['a', 'B', 'c'], key: '1', value: 'B', enumerable: false })
   })
 
   it('self-cycle: the object with an enumerable member that is the object itself', () => {

@@ -16,6 +16,7 @@ in OPERATIONS, and claim a profile only once you pass all of its vectors (spec/p
 import copy
 import decimal
 import json
+import re
 import sys
 import traceback
 
@@ -255,7 +256,14 @@ def decode_sparse_array(tagged):
 
 
 def decode_array_property(tagged):
-    return NonPlainList(decode_tagged(tagged["items"]), {tagged["key"]: decode_tagged(tagged["value"])}, kind="array-property")
+    items = decode_tagged(tagged["items"])
+    key = tagged["key"]
+    if tagged.get("enumerable") is False and re.fullmatch(r"0|[1-9][0-9]*", key) and int(key) < len(items):
+        # A hidden element is an element all the same (JSON-8); a Python list has no hidden ones.
+        plain = list(items)
+        plain[int(key)] = decode_tagged(tagged["value"])
+        return plain
+    return NonPlainList(items, {key: decode_tagged(tagged["value"])}, kind="array-property")
 
 
 def decode_self_cycle(tagged):
