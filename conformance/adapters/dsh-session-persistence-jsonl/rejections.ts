@@ -6,8 +6,7 @@
 // never a pass. Rules run in order, first match wins. The backend's identity check is no rule: the
 // adapter stores every artifact where that check looks (operations.ts), so its refusal is the adapter's.
 import type { AdapterResult } from '../../adapter.ts'
-
-export const UNMAPPED = 'UNMAPPED'
+import { UNMAPPED } from '../dsh-session/error-codes.ts'
 
 export interface BackendRule {
   pattern: RegExp
@@ -43,7 +42,7 @@ export function thrownText(error: unknown): string {
 }
 
 /** The byte offset at which line `line` (1-based) of `bytes` starts, or -1 when it has no such line. */
-export function lineStart(bytes: Buffer, line: number): number {
+function lineStart(bytes: Buffer, line: number): number {
   let start = 0
   for (let passed = 1; passed < line; passed += 1) {
     const feed = bytes.indexOf(10, start)
